@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// Runs the TypeScript sources directly through tsx, so `npx gatehouse` and `npm start`
+// need no build step.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/cli/main.ts');

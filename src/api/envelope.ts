@@ -1,0 +1,31 @@
+// The platform API's response envelope (SPEC §2 item 17).
+import type { FastifyReply } from 'fastify';
+
+export type ApiErrorCode =
+  | 'unauthorized'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'forbidden'
+  | 'not_found'
+  | 'validation_error'
+  | 'bad_request'
+  | 'rate_limited'
+  | 'internal_error';
+
+export function success<T>(data: T): { status: 'success'; data: T } {
+  return { status: 'success', data };
+}
+
+export function sendApiError(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): FastifyReply {
+  return reply.status(status).send({ status: 'error', error: { code, message } });
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

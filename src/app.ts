@@ -1,0 +1,83 @@
+// buildApp(config, deps): every plugin and route of Gatehouse; tests import this, the
+// process entry (server.ts) adds listening and shutdown.
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { apiRoutes } from './api/index.ts';
+import { sendApiError } from './api/envelope.ts';
+import type { Config } from './config/index.ts';
+import type { AppContext } from './http/context.ts';
+import { addSecurityHeaders } from './http/security-headers.ts';
+import { tokenRoutes } from './http/token-routes.ts';
+import type { OAuthContext } from './oauth/context.ts';
+import { createOAuthStore } from './storage/oauth-store.ts';
+import type { DatabaseHandle } from './storage/database.ts';
+import { authorizeRoutes } from './web/authorize.ts';
+import { loginRoutes } from './web/login.ts';
+import { sendErrorPage } from './web/pages.ts';
+import { attachSessionUser } from './web/session.ts';
+
+export interface AppDeps {
+  database: DatabaseHandle;
+  /** Signs the CSRF cookie. */
+  cookieSecret: string;
+  /** Milliseconds since the epoch; tests pass a clock they can move. */
+  clock?: () => number;
+  /** Pino destination override (tests capture logs). */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Paths whose values must never reach a log line (SPEC §7). */
+const redactPaths = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? Date.now;
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : { level: config.logLevel, redact: { paths: redactPaths, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    trustProxy: false,
+    bodyLimit: 64 * 1024,
+    // Query strings are logged with the URL; authorization requests carry no secret.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+  });
+  const store = createOAuthStore(deps.database.db);
+  const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl };
+  const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock } };
+
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(cookie, { secret: deps.cookieSecret });
+  await app.register(csrf, {
+    cookieKey: 'gh_csrf',
+    cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, signed: true },
+  });
+  addSecurityHeaders(app);
+
+  await app.register(async (scope) => tokenRoutes(scope, ctx));
+  await app.register(async (scope) => apiRoutes(scope, ctx));
+  await app.register(async (web) => {
+    attachSessionUser(web, ctx);
+    web.setErrorHandler((error: FastifyError, request, reply) => {
+      if (error.code?.startsWith('FST_CSRF')) {
+        return sendErrorPage(reply, request, 403, 'This form has expired', 'The form was open too long or in another session. Go back, reload the page and submit it again.');
+      }
+      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+        return sendErrorPage(reply, request, error.statusCode, 'Request not understood', error.message);
+      }
+      request.log.error({ err: error }, 'page failed');
+      return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
+    });
+    await loginRoutes(web, ctx);
+    await authorizeRoutes(web, ctx);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (/^\/v\d+(\/|\?|$)/.test(request.url) || request.url.startsWith('/.well-known')) {
+      return sendApiError(reply, 404, 'not_found', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
+    }
+    return sendErrorPage(reply, request, 404, 'Page not found', 'There is no page at this address.');
+  });
+  return app;
+}

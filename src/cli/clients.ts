@@ -1,0 +1,129 @@
+import type { Command } from 'commander';
+import { formatScopes } from '../oauth/scopes.ts';
+import type { ClientState } from '../oauth/storage.ts';
+import { createClient, importLegacyClient, listClients, requireClient, reviewClient, type ClientView, type ReviewDecision } from '../services/clients.ts';
+import { addSecret, removeSecret } from '../services/secrets.ts';
+import { requireUserByEmail } from '../services/users.ts';
+import { CliError, emit, formatTime } from './output.ts';
+import { jsonOption, type CliRuntime } from './runtime.ts';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+function describe(c: ClientView): string {
+  const lines = [
+    `client_id:     ${c.clientId}`,
+    `name:          ${c.name}`,
+    `kind:          ${c.kind}`,
+    `state:         ${c.state}${c.reviewNote ? ` (${c.reviewNote})` : ''}`,
+    `scopes:        ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
+    `redirect URIs: ${c.redirectUris.join(', ')}`,
+  ];
+  for (const s of c.secrets) lines.push(`secret ${s.id}: …${s.lastFour}, created ${formatTime(s.createdAt)}, last used ${formatTime(s.lastUsedAt)}`);
+  return lines.join('\n');
+}
+
+export function registerClientCommands(program: Command, runtime: CliRuntime): void {
+  const clients = program.command('clients').description('register, review and inspect OAuth clients');
+
+  clients
+    .command('create')
+    .description('register a client for a developer; it starts pending')
+    .requiredOption('--owner <email>', 'the developer who owns the client')
+    .requiredOption('--name <name>', 'application name shown on the consent page')
+    .option('--description <text>', 'what the application does')
+    .option('--homepage <url>', 'application homepage')
+    .option('--redirect-uri <uri>', 'registered redirect URI (repeat, 1-10)', collect, [])
+    .option('--scope <scope>', 'enabled scope (repeat, at least one)', collect, [])
+    .option('--public', 'a public client (PKCE, no secret)')
+    .addOption(jsonOption())
+    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; redirectUri: string[]; scope: string[]; public?: boolean; json?: boolean }) => {
+      const { client, secret } = await runtime.withServices(async (s) => {
+        const owner = await requireUserByEmail(s, opts.owner);
+        return createClient(s, {
+          ownerId: owner.id,
+          name: opts.name,
+          description: opts.description,
+          homepageUrl: opts.homepage,
+          kind: opts.public ? 'public' : 'confidential',
+          redirectUris: opts.redirectUri,
+          scopes: opts.scope,
+        });
+      });
+      emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, kind: client.kind }, () =>
+        [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : 'public client: no secret, use PKCE', `state: ${client.state} (an admin must approve it)`].join('\n'),
+      );
+    });
+
+  clients
+    .command('import-legacy')
+    .description('carry over a client from before scopes existed (approved, no scope enforcement)')
+    .requiredOption('--owner <email>', 'the developer who owns the client')
+    .requiredOption('--name <name>', 'application name')
+    .option('--redirect-uri <uri>', 'registered redirect URI (repeat, 1-10)', collect, [])
+    .option('--public', 'a public client (PKCE, no secret)')
+    .addOption(jsonOption())
+    .action(async (opts: { owner: string; name: string; redirectUri: string[]; public?: boolean; json?: boolean }) => {
+      const { client, secret } = await runtime.withServices(async (s) => {
+        const owner = await requireUserByEmail(s, opts.owner);
+        return importLegacyClient(s, { ownerId: owner.id, name: opts.name, kind: opts.public ? 'public' : 'confidential', redirectUris: opts.redirectUri });
+      });
+      emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, legacy: true }, () =>
+        [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : '', 'legacy client: approved, no scope enforcement'].filter(Boolean).join('\n'),
+      );
+    });
+
+  for (const decision of ['approve', 'reject', 'suspend'] as ReviewDecision[]) {
+    clients
+      .command(`${decision} <clientId>`)
+      .description(`${decision} a client (admin review)`)
+      .option('--reason <text>', decision === 'reject' ? 'why (required, shown to the developer)' : 'note for the developer')
+      .addOption(jsonOption())
+      .action(async (clientId: string, opts: { reason?: string; json?: boolean }) => {
+        const client = await runtime.withServices((s) => reviewClient(s, clientId, decision, null, opts.reason));
+        emit(!!opts.json, { client_id: client.clientId, state: client.state, review_note: client.reviewNote }, () => `client ${client.clientId} is now ${client.state}`);
+      });
+  }
+
+  clients
+    .command('list')
+    .description('list clients')
+    .option('--state <state>', 'only clients in this state (pending, approved, rejected, suspended)')
+    .addOption(jsonOption())
+    .action(async (opts: { state?: string; json?: boolean }) => {
+      const states = ['pending', 'approved', 'rejected', 'suspended'];
+      if (opts.state !== undefined && !states.includes(opts.state)) throw new CliError(`--state must be one of ${states.join(', ')}`);
+      const list = await runtime.withServices((s) => listClients(s, opts.state ? { state: opts.state as ClientState } : {}));
+      emit(
+        !!opts.json,
+        list.map((c) => ({ client_id: c.clientId, name: c.name, kind: c.kind, state: c.state, legacy: c.legacy })),
+        () => (list.length === 0 ? 'no clients' : list.map((c) => `${c.clientId}  ${c.state.padEnd(9)}  ${c.kind.padEnd(12)}  ${c.name}${c.legacy ? '  (legacy)' : ''}`).join('\n')),
+      );
+    });
+
+  clients
+    .command('show <clientId>')
+    .description('show one client with its secrets (last four characters only)')
+    .addOption(jsonOption())
+    .action(async (clientId: string, opts: { json?: boolean }) => {
+      const client = await runtime.withServices((s) => requireClient(s, clientId));
+      emit(!!opts.json, client, () => describe(client));
+    });
+
+  const secrets = program.command('secrets').description('rotate client secrets (at most 2 active, never fewer than 1)');
+  secrets
+    .command('add <clientId>')
+    .description('add a secret; it is shown once')
+    .addOption(jsonOption())
+    .action(async (clientId: string, opts: { json?: boolean }) => {
+      const created = await runtime.withServices((s) => addSecret(s, clientId, null));
+      emit(!!opts.json, { secret_id: created.id, client_secret: created.secret }, () => `secret ${created.id}: ${created.secret}  (shown once; store it now)`);
+    });
+  secrets
+    .command('remove <clientId> <secretId>')
+    .description('remove a secret at once; the last one cannot be removed')
+    .addOption(jsonOption())
+    .action(async (clientId: string, secretId: string, opts: { json?: boolean }) => {
+      await runtime.withServices((s) => removeSecret(s, clientId, secretId, null));
+      emit(!!opts.json, { removed: secretId }, () => `removed secret ${secretId}`);
+    });
+}

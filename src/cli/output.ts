@@ -1,0 +1,10 @@
+// One way to answer: JSON with --json, readable lines otherwise; errors as one line.
+export class CliError extends Error {}
+
+export function emit(json: boolean, data: unknown, human: () => string): void {
+  process.stdout.write(json ? JSON.stringify(data, null, 2) + '\n' : human() + '\n');
+}
+
+export function formatTime(ms: number | null): string {
+  return ms === null ? 'never' : new Date(ms).toISOString();
+}

@@ -1,0 +1,130 @@
+// Typed settings from the environment (SPEC §4). Every variable has a default that works
+// locally; a bad value fails at start with a message that names the variable.
+import { z } from 'zod';
+
+const positiveSeconds = (name: string, fallback: number) =>
+  z.coerce
+    .number({ invalid_type_error: `${name} must be a whole number of seconds` })
+    .int(`${name} must be a whole number of seconds`)
+    .positive(`${name} must be a positive whole number of seconds`)
+    .default(fallback);
+
+const limit = (name: string, fallback: number) =>
+  z.coerce
+    .number({ invalid_type_error: `${name} must be a whole number` })
+    .int(`${name} must be a whole number`)
+    .min(0, `${name} must be 0 (off) or more`)
+    .default(fallback);
+
+const url = (name: string) =>
+  z
+    .string()
+    .url(`${name} must be an absolute URL such as http://localhost:3000`)
+    .transform((value) => value.replace(/\/+$/, ''));
+
+export const settingsSchema = z.object({
+  /** TCP port the HTTP server listens on. */
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  /** Interface to bind; loopback by default so a fresh install is not exposed. */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** {base_url} of the seed: token endpoint, API, issuer identifier. */
+  BASE_URL: url('BASE_URL').default('http://localhost:3000'),
+  /** {app_url} of the seed: login, consent and settings pages. */
+  APP_URL: url('APP_URL').default('http://localhost:3000'),
+  /** sqlite:./path.db, sqlite:/abs/path.db, sqlite::memory:, postgres://... or postgresql://... */
+  DATABASE_URL: z
+    .string()
+    .default('sqlite:./data/gatehouse.db')
+    .refine((v) => /^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(v), {
+      message: 'DATABASE_URL must start with sqlite:, postgres:// or postgresql://',
+    }),
+  /** When set, rate-limit counters live in Redis so limits hold across instances. */
+  REDIS_URL: z.string().url('REDIS_URL must be a redis:// URL').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Signs cookies; generated and kept in the data folder when unset. */
+  COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
+  /** SPEC §2 item 7: codes live 60 s; above 600 s is allowed with a warning (benchmarks). */
+  AUTH_CODE_TTL_SECONDS: positiveSeconds('AUTH_CODE_TTL_SECONDS', 60),
+  /** Seed §2.2: access tokens live 1800 s. */
+  ACCESS_TOKEN_TTL_SECONDS: positiveSeconds('ACCESS_TOKEN_TTL_SECONDS', 1800),
+  /** SPEC §2 item 7: a refresh chain unused for 90 days expires. */
+  REFRESH_TOKEN_IDLE_TTL_SECONDS: positiveSeconds('REFRESH_TOKEN_IDLE_TTL_SECONDS', 90 * 24 * 3600),
+  /** SPEC §2 item 9: a spent refresh token replays its successor for this long. */
+  REFRESH_REUSE_WINDOW_SECONDS: positiveSeconds('REFRESH_REUSE_WINDOW_SECONDS', 30),
+  /** SPEC §2 item 18; 0 turns a limit off. */
+  RATE_LIMIT_TOKEN_PER_MINUTE: limit('RATE_LIMIT_TOKEN_PER_MINUTE', 300),
+  RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: limit('RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE', 20),
+  RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: limit('RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES', 10),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  appUrl: string;
+  /** RFC 8414 / RFC 9207 issuer identifier: the base URL. */
+  issuer: string;
+  databaseUrl: string;
+  redisUrl: string | undefined;
+  logLevel: Settings['LOG_LEVEL'];
+  cookieSecret: string | undefined;
+  /** Lifetimes in seconds. */
+  ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
+  rateLimits: { tokenPerMinute: number; clientAuthFailuresPerMinute: number; loginFailuresPer15Minutes: number };
+  /** Cookies get `Secure` when the web app is served over https (SPEC §7). */
+  secureCookies: boolean;
+  warnings: string[];
+}
+
+export class ConfigError extends Error {}
+
+/** Names of every setting, for `gatehouse --help`. */
+export const settingNames = Object.keys(settingsSchema.shape);
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const name of settingNames) {
+    const value = env[name];
+    if (value !== undefined && value !== '') input[name] = value;
+  }
+  const parsed = settingsSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'configuration');
+    const message = issue.message.startsWith(name) ? issue.message : `${name}: ${issue.message}`;
+    throw new ConfigError(message);
+  }
+  const s = parsed.data;
+  const warnings: string[] = [];
+  if (s.AUTH_CODE_TTL_SECONDS > 600) {
+    warnings.push(
+      `AUTH_CODE_TTL_SECONDS is ${s.AUTH_CODE_TTL_SECONDS}: codes outliving 10 minutes are for benchmarks only (RFC 6749 §4.1.2)`,
+    );
+  }
+  return {
+    port: s.PORT,
+    host: s.HOST,
+    baseUrl: s.BASE_URL,
+    appUrl: s.APP_URL,
+    issuer: s.BASE_URL,
+    databaseUrl: s.DATABASE_URL,
+    redisUrl: s.REDIS_URL,
+    logLevel: s.LOG_LEVEL,
+    cookieSecret: s.COOKIE_SECRET,
+    ttl: {
+      authCode: s.AUTH_CODE_TTL_SECONDS,
+      accessToken: s.ACCESS_TOKEN_TTL_SECONDS,
+      refreshIdle: s.REFRESH_TOKEN_IDLE_TTL_SECONDS,
+      refreshReuseWindow: s.REFRESH_REUSE_WINDOW_SECONDS,
+    },
+    rateLimits: {
+      tokenPerMinute: s.RATE_LIMIT_TOKEN_PER_MINUTE,
+      clientAuthFailuresPerMinute: s.RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE,
+      loginFailuresPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES,
+    },
+    secureCookies: s.APP_URL.startsWith('https:'),
+    warnings,
+  };
+}

@@ -1,0 +1,67 @@
+// The OAuth endpoints for client applications: token (RFC 6749 §3.2) and metadata (RFC 8414).
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { OAuthError } from '../oauth/errors.ts';
+import { scopeRegistry } from '../oauth/scopes.ts';
+import { handleTokenRequest } from '../oauth/token-endpoint.ts';
+import type { AppContext } from './context.ts';
+
+export const TOKEN_PATH = '/v2/auth/oauth2/token';
+
+/** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
+function fromFrameworkError(error: FastifyError): OAuthError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new OAuthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded or application/json');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new OAuthError('invalid_request', 'the request body is not valid JSON');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new OAuthError('invalid_request', 'the request body is too large');
+    default:
+      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+        return new OAuthError('invalid_request', error.message);
+      }
+      return undefined;
+  }
+}
+
+export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
+  reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+  if (error.basicChallenge) reply.header('www-authenticate', 'Basic realm="gatehouse", charset="UTF-8"');
+  return reply.status(error.status).send(error.toJSON());
+}
+
+export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const oauthError = error instanceof OAuthError ? error : fromFrameworkError(error);
+    if (oauthError !== undefined) {
+      if (oauthError.internalCause) request.log.info({ cause: oauthError.internalCause }, oauthError.code);
+      return sendOAuthError(reply, oauthError);
+    }
+    request.log.error({ err: error }, 'token endpoint failed');
+    return sendOAuthError(reply, new OAuthError('server_error', 'the server could not complete the request; try again'));
+  });
+
+  app.post(TOKEN_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    const response = await handleTokenRequest(ctx.oauth, {
+      body: request.body,
+      authorization: request.headers.authorization,
+    });
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    return response;
+  });
+
+  // RFC 8414 metadata, so integrators' libraries can configure themselves.
+  app.get('/.well-known/oauth-authorization-server', async () => ({
+    issuer: ctx.config.issuer,
+    authorization_endpoint: `${ctx.config.appUrl}/auth/oauth2/authorize`,
+    token_endpoint: `${ctx.config.baseUrl}${TOKEN_PATH}`,
+    scopes_supported: scopeRegistry.map((s) => s.name),
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+  }));
+}

@@ -1,0 +1,54 @@
+// Access-token validation for resource servers (RFC 6750 §2.1, §3.1; SPEC §2 item 17).
+import type { OAuthContext } from './context.ts';
+import { hashToken, isWellFormed } from './token-format.ts';
+
+export interface AccessPrincipal {
+  userId: string;
+  clientId: string;
+  grantId: string;
+  /** null for a legacy grant: exempt from scope checks (seed §3 rule 1). */
+  scopes: string[] | null;
+  expiresAt: number;
+}
+
+export type BearerResult =
+  | { ok: true; principal: AccessPrincipal }
+  /** `missing`: no credentials at all, so no error code (RFC 6750 §3.1). */
+  | { ok: false; reason: 'missing' | 'invalid_token'; description: string };
+
+const BEARER = /^Bearer +([^ ]+) *$/i;
+
+export async function authenticateBearer(ctx: OAuthContext, authorization: string | undefined): Promise<BearerResult> {
+  if (authorization === undefined || authorization === '') {
+    return { ok: false, reason: 'missing', description: 'an access token is required: send Authorization: Bearer <token>' };
+  }
+  const match = BEARER.exec(authorization);
+  if (match === null) {
+    return { ok: false, reason: 'invalid_token', description: 'the Authorization header must be "Bearer <access token>"' };
+  }
+  const token = match[1]!;
+  // SPEC §3: a malformed token is rejected before any storage read.
+  if (!isWellFormed('accessToken', token)) {
+    return { ok: false, reason: 'invalid_token', description: 'the access token is malformed' };
+  }
+  const record = await ctx.store.findAccessToken(hashToken(token));
+  if (record === undefined) return { ok: false, reason: 'invalid_token', description: 'the access token is not valid' };
+  if (record.revokedAt !== null) return { ok: false, reason: 'invalid_token', description: 'the access token has been revoked' };
+  if (record.expiresAt <= ctx.clock()) {
+    return { ok: false, reason: 'invalid_token', description: 'the access token has expired: refresh it' };
+  }
+  // SPEC §2 item 1: a suspended client's tokens stop working at once.
+  if (record.clientState !== 'approved') {
+    return { ok: false, reason: 'invalid_token', description: `the application is ${record.clientState}` };
+  }
+  return {
+    ok: true,
+    principal: {
+      userId: record.userId,
+      clientId: record.clientId,
+      grantId: record.grantId,
+      scopes: record.scopes,
+      expiresAt: record.expiresAt,
+    },
+  };
+}

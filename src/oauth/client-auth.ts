@@ -1,0 +1,96 @@
+// Client authentication at the token, revocation and introspection endpoints
+// (RFC 6749 §2.3.1, SPEC §2 item 4): client_secret_basic, client_secret_post, or none for
+// public clients. Using two methods at once is invalid_request.
+import type { OAuthContext } from './context.ts';
+import { invalidClient, invalidRequest, OAuthError, unauthorizedClient } from './errors.ts';
+import { optional, type Params } from './params.ts';
+import type { ClientRecord } from './storage.ts';
+import { hashesEqual, hashToken, isWellFormed } from './token-format.ts';
+
+export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+export interface ClientCredentials {
+  clientId: string;
+  secret: string | undefined;
+  method: ClientAuthMethod;
+}
+
+// Secrets' last-used time is for the developer's eyes; a minute's precision spares a write
+// on every token request.
+const LAST_USED_PRECISION_MS = 60_000;
+
+function formDecode(part: string): string {
+  // RFC 6749 §2.3.1: id and secret are form-urlencoded before Basic encoding.
+  return decodeURIComponent(part.replace(/\+/g, ' '));
+}
+
+export function readClientCredentials(params: Params, authorization: string | undefined): ClientCredentials {
+  const bodyId = optional(params, 'client_id');
+  const bodySecret = optional(params, 'client_secret');
+  if (authorization !== undefined && /^basic /i.test(authorization)) {
+    if (bodySecret !== undefined) {
+      throw invalidRequest('use one client authentication method: HTTP Basic or client_secret in the body, not both');
+    }
+    const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    let clientId: string;
+    let secret: string;
+    try {
+      if (colon < 0) throw new Error('no colon');
+      clientId = formDecode(decoded.slice(0, colon));
+      secret = formDecode(decoded.slice(colon + 1));
+    } catch {
+      const e = invalidClient('the Authorization header is not valid HTTP Basic credentials (base64 of client_id:client_secret)');
+      e.basicChallenge = true;
+      throw e;
+    }
+    if (bodyId !== undefined && bodyId !== clientId) {
+      throw invalidRequest('client_id in the body differs from the one in the Authorization header');
+    }
+    return { clientId, secret, method: 'client_secret_basic' };
+  }
+  if (bodyId === undefined) {
+    throw invalidClient('client authentication is required: send client_id (and client_secret for confidential clients)');
+  }
+  return { clientId: bodyId, secret: bodySecret, method: bodySecret === undefined ? 'none' : 'client_secret_post' };
+}
+
+/** Authenticates the client; returns it if it may use the endpoint (state approved). */
+export async function authenticateClient(ctx: OAuthContext, creds: ClientCredentials): Promise<ClientRecord> {
+  const client = await authenticate(ctx, creds).catch((error: unknown) => {
+    if (error instanceof OAuthError && creds.method === 'client_secret_basic') error.basicChallenge = true;
+    throw error;
+  });
+  // SPEC §2 item 6: authenticated but not approved.
+  if (client.state !== 'approved') {
+    throw unauthorizedClient(`client ${client.id} is ${client.state}: only approved clients may request tokens`);
+  }
+  return client;
+}
+
+async function authenticate(ctx: OAuthContext, creds: ClientCredentials): Promise<ClientRecord> {
+  const client = await ctx.store.findClient(creds.clientId);
+  if (client === undefined) throw invalidClient('client authentication failed: unknown client_id', `client ${creds.clientId}`);
+  if (client.kind === 'public') {
+    if (creds.secret !== undefined) {
+      throw invalidClient('this client is public and has no secret: send client_id without client_secret and use PKCE');
+    }
+    return client;
+  }
+  if (creds.secret === undefined) {
+    throw invalidClient('client_secret is required for a confidential client (in the body or with HTTP Basic)');
+  }
+  const wrong = invalidClient('client authentication failed: client_secret is not an active secret of this client');
+  if (!isWellFormed('clientSecret', creds.secret)) throw wrong;
+  const presented = hashToken(creds.secret);
+  const secrets = await ctx.store.listActiveSecrets(client.id);
+  // Compare against every active secret so timing does not tell which one matched.
+  let matched: (typeof secrets)[number] | undefined;
+  for (const secret of secrets) if (hashesEqual(secret.hash, presented)) matched = secret;
+  if (matched === undefined) throw wrong;
+  const now = ctx.clock();
+  if (matched.lastUsedAt === null || now - matched.lastUsedAt > LAST_USED_PRECISION_MS) {
+    await ctx.store.markSecretUsed(matched.id, now);
+  }
+  return client;
+}

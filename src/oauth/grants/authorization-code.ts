@@ -1,0 +1,52 @@
+// authorization_code grant: RFC 6749 §4.1.3, PKCE RFC 7636 §4.5, replay per §4.1.2.
+import type { OAuthContext } from '../context.ts';
+import { invalidGrant, OAuthError } from '../errors.ts';
+import { optional, required } from '../params.ts';
+import { verifyCodeVerifier } from '../pkce.ts';
+import { hashToken, isWellFormed } from '../token-format.ts';
+import { mintPair, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
+import type { GrantHandler, GrantRequest } from './types.ts';
+
+export const authorizationCodeGrant: GrantHandler = {
+  grantType: 'authorization_code',
+  parameters: ['code', 'redirect_uri', 'code_verifier'],
+
+  async handle(ctx: OAuthContext, { params, client }: GrantRequest): Promise<TokenResponse> {
+    const code = required(params, 'code');
+    const redirectUri = required(params, 'redirect_uri');
+    const verifier = optional(params, 'code_verifier');
+    // SPEC §3: a malformed code is refused without touching storage.
+    if (!isWellFormed('authorizationCode', code)) throw invalidGrant('code is not a valid authorization code');
+    const hash = hashToken(code);
+    const now = ctx.clock();
+
+    const outcome = await ctx.store.transaction(async (tx) => {
+      const record = await tx.consumeCode(hash, now);
+      if (record === undefined) {
+        const spent = await tx.findCode(hash);
+        if (spent === undefined) return invalidGrant('code is not valid: unknown, or issued by another server');
+        // RFC 6749 §4.1.2: a second redemption revokes what the first one got.
+        await tx.revokeGrant(spent.grantId, now);
+        await tx.audit({ type: 'code.replayed', clientId: spent.clientId, userId: spent.userId, data: { grantId: spent.grantId } }, now);
+        return invalidGrant('code has already been used; tokens issued from it are revoked');
+      }
+      if (record.clientId !== client.id) return invalidGrant('code was issued to another client');
+      if (record.expiresAt <= now) return invalidGrant('code has expired: codes are valid for a short time, start the authorization again');
+      if (record.redirectUri !== redirectUri) return invalidGrant('redirect_uri does not match the authorization request');
+      try {
+        verifyCodeVerifier(record.codeChallenge, verifier);
+      } catch (error) {
+        return error as OAuthError;
+      }
+      const binding = { grantId: record.grantId, clientId: client.id, userId: record.userId, scopes: record.scopes };
+      const pair = mintPair(ctx, binding, null);
+      await storePair(tx, pair);
+      await tx.audit({ type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);
+      return tokenResponse(ctx, pair, record.scopes);
+    });
+    // Failures after the code was consumed still commit the consumption: a code is
+    // single-use whether or not its redemption succeeded.
+    if (outcome instanceof OAuthError) throw outcome;
+    return outcome;
+  },
+};

@@ -1,0 +1,84 @@
+// refresh_token grant: RFC 6749 §6 with rotation and reuse detection (RFC 9700 §4.14.2,
+// SPEC §2 items 9 and 10).
+import type { OAuthContext } from '../context.ts';
+import { invalidGrant, invalidScope, OAuthError } from '../errors.ts';
+import { optional, required } from '../params.ts';
+import { formatScopes, parseScopeParameter } from '../scopes.ts';
+import type { OAuthStore, RefreshTokenRecord } from '../storage.ts';
+import { openSuccessor, sealSuccessor } from '../successor-box.ts';
+import { hashToken, isWellFormed } from '../token-format.ts';
+import { mintPair, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
+import type { GrantHandler, GrantRequest } from './types.ts';
+
+export const refreshTokenGrant: GrantHandler = {
+  grantType: 'refresh_token',
+  parameters: ['refresh_token', 'scope'],
+
+  async handle(ctx: OAuthContext, { params, client }: GrantRequest): Promise<TokenResponse> {
+    const presented = required(params, 'refresh_token');
+    const scope = optional(params, 'scope');
+    if (!isWellFormed('refreshToken', presented)) throw invalidGrant('refresh_token is not a valid refresh token');
+    const hash = hashToken(presented);
+    const now = ctx.clock();
+
+    const outcome = await ctx.store.transaction(async (tx) => {
+      const record = await tx.findRefreshToken(hash);
+      if (record === undefined) return invalidGrant('refresh_token is not valid');
+      if (record.clientId !== client.id) return invalidGrant('refresh_token was issued to another client');
+      if (record.revokedAt !== null) return invalidGrant('refresh_token has been revoked');
+      // SPEC §2 item 10: scopes are not sent on refresh; a different set is refused.
+      if (scope !== undefined && !sameScopes(scope, record.scopes)) {
+        return invalidScope('scope differs from the original grant: refreshing keeps the granted scopes, omit scope');
+      }
+      if (record.spentAt === null) {
+        if (record.expiresAt <= now) return invalidGrant('refresh_token has expired after a long time unused: authorize again');
+        const pair = mintPair(ctx, binding(record), record.id);
+        if (await tx.spendRefreshToken(record.id, now, sealSuccessor(presented, pair))) {
+          await storePair(tx, pair);
+          await tx.audit({ type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
+          return tokenResponse(ctx, pair, record.scopes);
+        }
+        // Lost a race: another request spent it first. Read what it committed.
+        const winner = await tx.findRefreshToken(hash);
+        return replay(ctx, tx, presented, winner ?? record, now);
+      }
+      return replay(ctx, tx, presented, record, now);
+    });
+    if (outcome instanceof OAuthError) throw outcome;
+    return outcome;
+  },
+};
+
+function binding(record: RefreshTokenRecord) {
+  return { grantId: record.grantId, clientId: record.clientId, userId: record.userId, scopes: record.scopes };
+}
+
+function sameScopes(requested: string, granted: string[] | null): boolean {
+  try {
+    return formatScopes(parseScopeParameter(requested)) === formatScopes(granted);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A spent token presented again. Within the window it is a race between the
+ * application's own requests: answer with the same successor. After it, the token has
+ * leaked: revoke the whole grant (RFC 9700 §4.14.2).
+ */
+async function replay(
+  ctx: OAuthContext,
+  tx: OAuthStore,
+  presented: string,
+  record: RefreshTokenRecord,
+  now: number,
+): Promise<TokenResponse | OAuthError> {
+  const withinWindow = record.spentAt !== null && now - record.spentAt <= ctx.ttl.refreshReuseWindow * 1000;
+  if (withinWindow && record.successorBox !== null) {
+    const pair = openSuccessor(presented, record.successorBox);
+    if (pair !== undefined) return tokenResponse(ctx, pair, record.scopes);
+  }
+  await tx.revokeGrant(record.grantId, now);
+  await tx.audit({ type: 'refresh_token.reused', clientId: record.clientId, userId: record.userId, data: { grantId: record.grantId } }, now);
+  return invalidGrant('refresh_token has already been used; every token of this grant is revoked');
+}

@@ -1,0 +1,18 @@
+// The shape every grant handler shares (STYLE practice 2).
+import type { OAuthContext } from '../context.ts';
+import type { Params } from '../params.ts';
+import type { ClientRecord } from '../storage.ts';
+import type { TokenResponse } from '../token-response.ts';
+
+export interface GrantRequest {
+  params: Params;
+  /** The authenticated, approved client. */
+  client: ClientRecord;
+}
+
+export interface GrantHandler {
+  grantType: string;
+  /** Parameters this grant reads; everything else in the request is ignored (RFC 6749 §3.2). */
+  parameters: readonly string[];
+  handle(ctx: OAuthContext, request: GrantRequest): Promise<TokenResponse>;
+}

@@ -1,0 +1,33 @@
+// Registered redirect URIs (SPEC §2 item 2): absolute, https except loopback, no fragment,
+// compared by exact string match (RFC 9700 §2.1).
+
+export const MAX_REDIRECT_URIS = 10; // seed §8
+
+/** Returns a message saying what to fix, or null when the URI may be registered. */
+export function redirectUriProblem(uri: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(uri);
+  } catch {
+    return `redirect URI "${uri}" is not an absolute URI`;
+  }
+  if (uri.includes('#')) return `redirect URI "${uri}" must not contain a fragment (#)`;
+  const loopback = parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1' || parsed.hostname === '[::1]';
+  if (parsed.protocol === 'https:') return null;
+  if (parsed.protocol === 'http:' && loopback) return null;
+  return `redirect URI "${uri}" must use https (http is allowed only for localhost and 127.0.0.1)`;
+}
+
+/** Exact string comparison, as RFC 9700 §2.1 requires. */
+export function isRegisteredRedirectUri(registered: readonly string[], uri: string): boolean {
+  return registered.includes(uri);
+}
+
+/** Appends the authorization response parameters to a redirect URI, keeping its own query. */
+export function buildRedirect(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined) url.searchParams.set(key, value);
+  }
+  return url.toString();
+}

@@ -1,0 +1,131 @@
+// The scope registry (seed §2.3): every scope with its family and plain-words description,
+// in the seed's order, which is also the order of scopes in every response (SPEC §2 item 11).
+import { invalidRequest, invalidScope } from './errors.ts';
+
+export type ScopeFamily = 'personal' | 'team' | 'organization';
+
+export interface ScopeDefinition {
+  name: string;
+  family: ScopeFamily;
+  /** What the user is agreeing to, shown on the consent page. */
+  description: string;
+}
+
+const personal: Array<[string, string]> = [
+  ['EVENT_TYPE_READ', 'Read event types and their private links.'],
+  ['EVENT_TYPE_WRITE', 'Create, change, delete event types; manage private links.'],
+  ['BOOKING_READ', 'List bookings; read recordings, transcripts, calendar links, references.'],
+  ['BOOKING_WRITE', 'Add guests, change locations, confirm, decline, reassign bookings.'],
+  ['SCHEDULE_READ', 'List and read schedules (availability).'],
+  ['SCHEDULE_WRITE', 'Create, change, delete schedules.'],
+  ['APPS_READ', 'List connected calendars, check busy times, check ICS feeds, verify calendar connections.'],
+  ['APPS_WRITE', 'Save ICS feeds, connect calendars by OAuth, save Apple calendar credentials, disconnect calendars.'],
+  ['PROFILE_READ', 'Read your profile.'],
+  ['PROFILE_WRITE', 'Update your profile.'],
+  ['WEBHOOK_READ', 'List and read webhooks.'],
+  ['WEBHOOK_WRITE', 'Create, update, delete webhooks.'],
+  ['VERIFIED_RESOURCES_READ', 'List verified email addresses and phone numbers.'],
+  ['VERIFIED_RESOURCES_WRITE', 'Request verification codes; verify emails and phone numbers.'],
+];
+
+const team: Array<[string, string]> = [
+  ['TEAM_EVENT_TYPE_READ', 'Read team event types.'],
+  ['TEAM_EVENT_TYPE_WRITE', 'Create, change, delete team event types.'],
+  ['TEAM_BOOKING_READ', 'Read team bookings.'],
+  ['TEAM_BOOKING_WRITE', 'Create, change, delete team bookings.'],
+  ['TEAM_SCHEDULE_READ', 'Read team schedules.'],
+  ['TEAM_SCHEDULE_WRITE', 'Create, change, delete team schedules.'],
+  ['TEAM_PROFILE_READ', 'Read team profiles.'],
+  ['TEAM_PROFILE_WRITE', 'Create, change, delete teams.'],
+  ['TEAM_MEMBERSHIP_READ', 'Read team memberships.'],
+  ['TEAM_MEMBERSHIP_WRITE', 'Create, change, delete team memberships.'],
+  ['TEAM_APPS_READ', 'Read team connected apps.'],
+  ['TEAM_APPS_WRITE', 'Connect and disconnect team apps.'],
+  ['TEAM_ROUTING_FORM_READ', 'Read team routing forms.'],
+  ['TEAM_ROUTING_FORM_WRITE', 'Create, change, delete team routing form responses.'],
+  ['TEAM_WORKFLOW_READ', 'Read team workflows.'],
+  ['TEAM_WORKFLOW_WRITE', 'Create, change, delete team workflows.'],
+  ['TEAM_VERIFIED_RESOURCES_READ', 'Read team verified emails and phone numbers.'],
+  ['TEAM_VERIFIED_RESOURCES_WRITE', 'Verify emails and phone numbers for teams.'],
+];
+
+const organization: Array<[string, string]> = [
+  ['ORG_EVENT_TYPE_READ', 'Read every event type in the organization.'],
+  ['ORG_EVENT_TYPE_WRITE', 'Create, change, delete event types organization-wide.'],
+  ['ORG_BOOKING_READ', 'Read every booking in the organization.'],
+  ['ORG_BOOKING_WRITE', 'Create, change, delete bookings organization-wide.'],
+  ['ORG_SCHEDULE_READ', 'Read schedules in the organization.'],
+  ['ORG_SCHEDULE_WRITE', 'Create, change, delete schedules in the organization.'],
+  ['ORG_PROFILE_READ', "Read the organization's teams."],
+  ['ORG_PROFILE_WRITE', "Create, change, delete the organization's teams."],
+  ['ORG_MEMBERSHIP_READ', 'Read organization memberships and users.'],
+  ['ORG_MEMBERSHIP_WRITE', 'Create, change, delete organization memberships and users.'],
+  ['ORG_ROUTING_FORM_READ', 'Read organization routing forms.'],
+  ['ORG_ROUTING_FORM_WRITE', 'Create, change, delete organization routing form responses.'],
+  ['ORG_WEBHOOK_READ', 'Read organization webhooks.'],
+  ['ORG_WEBHOOK_WRITE', 'Create, change, delete organization webhooks.'],
+];
+
+export const scopeRegistry: readonly ScopeDefinition[] = [
+  ...personal.map(([name, description]) => ({ name, family: 'personal' as const, description })),
+  ...team.map(([name, description]) => ({ name, family: 'team' as const, description })),
+  ...organization.map(([name, description]) => ({ name, family: 'organization' as const, description })),
+];
+
+export const familyTitles: Record<ScopeFamily, string> = {
+  personal: 'Your account',
+  team: 'Your teams',
+  organization: 'Your organization',
+};
+
+const byName = new Map(scopeRegistry.map((s, index) => [s.name, { ...s, index }]));
+
+export function isKnownScope(name: string): boolean {
+  return byName.has(name);
+}
+
+export function describeScope(name: string): ScopeDefinition | undefined {
+  return byName.get(name);
+}
+
+/** Registry order, duplicates folded. */
+export function sortScopes(names: Iterable<string>): string[] {
+  return [...new Set(names)].sort((a, b) => byName.get(a)!.index - byName.get(b)!.index);
+}
+
+/**
+ * Parses the `scope` parameter of an authorization request: names separated by spaces
+ * and/or commas (seed §4.1), duplicates folded, unknown names refused (SPEC §2 item 11).
+ */
+export function parseScopeParameter(value: string): string[] {
+  const names = value.split(/[\s,]+/).filter((n) => n !== '');
+  if (names.length === 0) throw invalidRequest('scope is empty: name at least one scope');
+  const unknown = names.filter((n) => !byName.has(n));
+  if (unknown.length > 0) throw invalidScope(`unknown scope: ${[...new Set(unknown)].join(', ')}`);
+  return sortScopes(names);
+}
+
+/** Response form: registry order joined by single spaces (seed §2.2). */
+export function formatScopes(scopes: readonly string[] | null): string {
+  return scopes === null ? '' : sortScopes(scopes).join(' ');
+}
+
+/**
+ * Does a grant satisfy a route's required scope? Seed §2.3 rule 1: ORG_<X> satisfies
+ * TEAM_<X>. `null` is a legacy grant, which is exempt from scope checks (seed §3 rule 1).
+ */
+export function grantSatisfies(granted: readonly string[] | null, required: string): boolean {
+  if (granted === null) return true;
+  if (granted.includes(required)) return true;
+  return required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length));
+}
+
+/** Stored form of a scope list: space-separated, registry order; NULL means legacy. */
+export function serializeScopes(scopes: readonly string[] | null): string | null {
+  return scopes === null ? null : sortScopes(scopes).join(' ');
+}
+
+export function deserializeScopes(stored: string | null): string[] | null {
+  if (stored === null) return null;
+  return stored === '' ? [] : stored.split(' ');
+}

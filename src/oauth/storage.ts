@@ -1,0 +1,155 @@
+// Storage contracts of the protocol core. The core owns these interfaces; src/storage
+// implements them on Kysely. Times are milliseconds since the epoch. A `scopes` of null
+// marks a legacy grant (SPEC §2 item 14).
+
+export type ClientKind = 'confidential' | 'public';
+export type ClientState = 'pending' | 'approved' | 'rejected' | 'suspended';
+
+export interface ClientRecord {
+  id: string;
+  name: string;
+  homepageUrl: string;
+  kind: ClientKind;
+  state: ClientState;
+  redirectUris: string[];
+  /** Enabled scopes; null for a legacy client. */
+  scopes: string[] | null;
+}
+
+export interface SecretRecord {
+  id: string;
+  clientId: string;
+  hash: string;
+  lastUsedAt: number | null;
+}
+
+export interface GrantRecord {
+  id: string;
+  userId: string;
+  clientId: string;
+  scopes: string[] | null;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface CodeRecord {
+  hash: string;
+  clientId: string;
+  userId: string;
+  grantId: string;
+  redirectUri: string;
+  scopes: string[] | null;
+  codeChallenge: string | null;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+export interface AccessTokenRecord {
+  hash: string;
+  grantId: string;
+  clientId: string;
+  userId: string;
+  scopes: string[] | null;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+/** An access token as a resource server sees it: with its client's current state. */
+export interface AccessTokenWithClient extends AccessTokenRecord {
+  clientState: ClientState;
+}
+
+export interface RefreshTokenRecord {
+  id: string;
+  hash: string;
+  grantId: string;
+  clientId: string;
+  userId: string;
+  scopes: string[] | null;
+  parentId: string | null;
+  createdAt: number;
+  /** Idle expiry: a chain not used for REFRESH_TOKEN_IDLE_TTL_SECONDS ends. */
+  expiresAt: number;
+  spentAt: number | null;
+  /** The successor pair, encrypted under a key derived from this token (SPEC §2 item 9). */
+  successorBox: string | null;
+  revokedAt: number | null;
+}
+
+export type AuditEventType =
+  | 'client.created'
+  | 'client.approved'
+  | 'client.rejected'
+  | 'client.suspended'
+  | 'client.updated'
+  | 'client.scopes_changed'
+  | 'client.migrated'
+  | 'secret.created'
+  | 'secret.removed'
+  | 'grant.created'
+  | 'grant.revoked'
+  | 'token.issued'
+  | 'token.refreshed'
+  | 'token.revoked'
+  | 'code.replayed'
+  | 'refresh_token.reused'
+  | 'login.failed';
+
+export interface AuditEvent {
+  type: AuditEventType;
+  actorId?: string | null;
+  clientId?: string | null;
+  userId?: string | null;
+  /** Non-secret details (ids, reasons, counts). */
+  data?: Record<string, unknown>;
+}
+
+export interface ClientStore {
+  findClient(id: string): Promise<ClientRecord | undefined>;
+  listActiveSecrets(clientId: string): Promise<SecretRecord[]>;
+  markSecretUsed(secretId: string, at: number): Promise<void>;
+}
+
+export interface GrantStore {
+  createGrant(grant: GrantRecord): Promise<void>;
+  /** Active (not revoked) grants of one user for one client. */
+  listActiveGrants(userId: string, clientId: string): Promise<GrantRecord[]>;
+  /** Revokes the grant and every code, access and refresh token issued under it. */
+  revokeGrant(grantId: string, at: number): Promise<void>;
+}
+
+export interface CodeStore {
+  createCode(code: CodeRecord): Promise<void>;
+  /**
+   * Marks the code consumed if, and only if, it was not consumed yet — atomically, so that
+   * of concurrent redemptions exactly one gets the record (STYLE practice 6).
+   * Returns undefined when no such code exists or it was already consumed.
+   */
+  consumeCode(hash: string, at: number): Promise<CodeRecord | undefined>;
+  findCode(hash: string): Promise<CodeRecord | undefined>;
+}
+
+export interface TokenStore {
+  createAccessToken(token: AccessTokenRecord): Promise<void>;
+  findAccessToken(hash: string): Promise<AccessTokenWithClient | undefined>;
+  createRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  findRefreshToken(hash: string): Promise<RefreshTokenRecord | undefined>;
+  /**
+   * Spends the token if it is unspent, storing the encrypted successor in the same write.
+   * Atomic: of concurrent spends exactly one returns true; on PostgreSQL the losers wait
+   * for the winner's transaction and then see its successor.
+   */
+  spendRefreshToken(id: string, at: number, successorBox: string): Promise<boolean>;
+}
+
+export interface AuditStore {
+  audit(event: AuditEvent, at: number): Promise<void>;
+  recordAuthorizationRequest(clientId: string, userId: string | null, hadScope: boolean, at: number): Promise<void>;
+}
+
+export interface OAuthStore extends ClientStore, GrantStore, CodeStore, TokenStore, AuditStore {
+  /** Runs fn in one database transaction; the store it receives is bound to it. */
+  transaction<T>(fn: (tx: OAuthStore) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,65 @@
+// Opaque credentials (SPEC §3): prefix, 32 random bytes in base62, 6-character CRC32
+// checksum in base62. The checksum lets a mistyped or forged token be refused without a
+// storage read and lets secret scanners recognise a leaked one. Only SHA-256 hashes are stored.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+export const tokenPrefixes = {
+  accessToken: 'gat_',
+  refreshToken: 'grt_',
+  authorizationCode: 'gac_',
+  clientSecret: 'gcs_',
+} as const;
+export type TokenKind = keyof typeof tokenPrefixes;
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BODY_LENGTH = 43; // ceil(256 / log2(62))
+const CHECKSUM_LENGTH = 6; // 62^6 > 2^32
+const BASE62 = /^[0-9A-Za-z]+$/;
+
+function base62(value: bigint, length: number): string {
+  let out = '';
+  while (value > 0n) {
+    out = ALPHABET[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return out.padStart(length, '0');
+}
+
+function checksum(text: string): string {
+  return base62(BigInt(crc32(text)), CHECKSUM_LENGTH);
+}
+
+export function generateToken(kind: TokenKind): string {
+  const body = base62(BigInt('0x' + randomBytes(32).toString('hex')), BODY_LENGTH);
+  const head = tokenPrefixes[kind] + body;
+  return head + checksum(head);
+}
+
+/** True when the string has the shape and checksum of a token of this kind. Pure: no I/O. */
+export function isWellFormed(kind: TokenKind, token: unknown): token is string {
+  const prefix = tokenPrefixes[kind];
+  if (typeof token !== 'string' || token.length !== prefix.length + BODY_LENGTH + CHECKSUM_LENGTH) return false;
+  if (!token.startsWith(prefix)) return false;
+  const rest = token.slice(prefix.length);
+  if (!BASE62.test(rest)) return false;
+  const head = token.slice(0, token.length - CHECKSUM_LENGTH);
+  return checksum(head) === token.slice(-CHECKSUM_LENGTH);
+}
+
+/** The storage key of a credential. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+/** Constant-time equality of two stored hashes. */
+export function hashesEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Random identifier for rows and client ids (not a credential). */
+export function randomId(bytes = 16): string {
+  return base62(BigInt('0x' + randomBytes(bytes).toString('hex')), Math.ceil((bytes * 8) / 5.954));
+}

@@ -1,0 +1,70 @@
+// Minting the access/refresh pair and the token response of seed §2.2.
+import type { OAuthContext } from './context.ts';
+import { formatScopes } from './scopes.ts';
+import type { OAuthStore, RefreshTokenRecord } from './storage.ts';
+import type { TokenPair } from './successor-box.ts';
+import { generateToken, hashToken, randomId } from './token-format.ts';
+
+export interface TokenResponse {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  scope: string;
+}
+
+export interface GrantBinding {
+  grantId: string;
+  clientId: string;
+  userId: string;
+  scopes: string[] | null;
+}
+
+export interface MintedPair extends TokenPair {
+  /** Rows to write; minting itself touches no storage. */
+  accessRow: Parameters<OAuthStore['createAccessToken']>[0];
+  refreshRow: RefreshTokenRecord;
+}
+
+export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: string | null): MintedPair {
+  const now = ctx.clock();
+  const accessToken = generateToken('accessToken');
+  const refreshToken = generateToken('refreshToken');
+  return {
+    accessToken,
+    refreshToken,
+    accessRow: {
+      hash: hashToken(accessToken),
+      ...binding,
+      createdAt: now,
+      expiresAt: now + ctx.ttl.accessToken * 1000,
+      revokedAt: null,
+    },
+    refreshRow: {
+      id: randomId(),
+      hash: hashToken(refreshToken),
+      ...binding,
+      parentId,
+      createdAt: now,
+      expiresAt: now + ctx.ttl.refreshIdle * 1000,
+      spentAt: null,
+      successorBox: null,
+      revokedAt: null,
+    },
+  };
+}
+
+export async function storePair(tx: OAuthStore, pair: MintedPair): Promise<void> {
+  await tx.createAccessToken(pair.accessRow);
+  await tx.createRefreshToken(pair.refreshRow);
+}
+
+export function tokenResponse(ctx: OAuthContext, pair: TokenPair, scopes: string[] | null): TokenResponse {
+  return {
+    access_token: pair.accessToken,
+    refresh_token: pair.refreshToken,
+    token_type: 'bearer',
+    expires_in: ctx.ttl.accessToken,
+    scope: formatScopes(scopes),
+  };
+}

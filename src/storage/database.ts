@@ -1,0 +1,55 @@
+// Opening the database: SQLite (better-sqlite3, WAL) by default, PostgreSQL for
+// postgres:// URLs. Dialect differences live here and in dialect.ts only (STYLE practice 8).
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** PostgreSQL schema to use (tests isolate themselves with one schema each). */
+  schema?: string;
+  /** Connections in the PostgreSQL pool. */
+  poolSize?: number;
+}
+
+// BIGINT columns hold millisecond times and counts, all far below 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    // An idle client's error (server restart) must not crash the process.
+    pool.on('error', () => undefined);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  if (url.startsWith('sqlite:')) {
+    const location = url.slice('sqlite:'.length);
+    const file = location === ':memory:' ? ':memory:' : resolve(location);
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    // WAL with synchronous=NORMAL: a commit survives a process crash; the fsync happens
+    // at checkpoints instead of on every commit.
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  throw new Error('DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
+}

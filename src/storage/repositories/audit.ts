@@ -1,0 +1,56 @@
+// audit_events and authorization_requests: append-only records.
+import type { AuditEvent } from '../../oauth/storage.ts';
+import type { Executor } from './executor.ts';
+
+export async function appendAudit(db: Executor, e: AuditEvent, at: number): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({
+      type: e.type,
+      actor_id: e.actorId ?? null,
+      client_id: e.clientId ?? null,
+      user_id: e.userId ?? null,
+      data: e.data === undefined ? null : JSON.stringify(e.data),
+      created_at: at,
+    })
+    .execute();
+}
+
+export async function recordAuthorizationRequest(
+  db: Executor,
+  clientId: string,
+  userId: string | null,
+  hadScope: boolean,
+  at: number,
+): Promise<void> {
+  await db
+    .insertInto('authorization_requests')
+    .values({ client_id: clientId, user_id: userId, had_scope: hadScope ? 1 : 0, created_at: at })
+    .execute();
+}
+
+export interface AuditRow {
+  id: number;
+  type: string;
+  actorId: string | null;
+  clientId: string | null;
+  userId: string | null;
+  data: Record<string, unknown> | null;
+  createdAt: number;
+}
+
+export async function listAudit(db: Executor, filter: { clientId?: string; userId?: string; limit?: number }): Promise<AuditRow[]> {
+  let q = db.selectFrom('audit_events').selectAll().orderBy('id', 'desc').limit(filter.limit ?? 200);
+  if (filter.clientId !== undefined) q = q.where('client_id', '=', filter.clientId);
+  if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
+  const rows = await q.execute();
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    actorId: r.actor_id,
+    clientId: r.client_id,
+    userId: r.user_id,
+    data: r.data === null ? null : (JSON.parse(r.data) as Record<string, unknown>),
+    createdAt: r.created_at,
+  }));
+}

@@ -1,0 +1,38 @@
+// oauth_clients and client_secrets.
+import type { Selectable } from 'kysely';
+import type { ClientRecord, SecretRecord } from '../../oauth/storage.ts';
+import { deserializeScopes } from '../../oauth/scopes.ts';
+import type { OAuthClientsTable } from '../schema.ts';
+import type { Executor } from './executor.ts';
+
+export type ClientRow = Selectable<OAuthClientsTable>;
+
+export function toClientRecord(row: ClientRow): ClientRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    homepageUrl: row.homepage_url,
+    kind: row.kind,
+    state: row.state,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    scopes: deserializeScopes(row.scopes),
+  };
+}
+
+export async function findClientRow(db: Executor, id: string): Promise<ClientRow | undefined> {
+  return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listActiveSecrets(db: Executor, clientId: string): Promise<SecretRecord[]> {
+  const rows = await db
+    .selectFrom('client_secrets')
+    .select(['id', 'client_id', 'secret_hash', 'last_used_at'])
+    .where('client_id', '=', clientId)
+    .where('removed_at', 'is', null)
+    .execute();
+  return rows.map((r) => ({ id: r.id, clientId: r.client_id, hash: r.secret_hash, lastUsedAt: r.last_used_at }));
+}
+
+export async function markSecretUsed(db: Executor, secretId: string, at: number): Promise<void> {
+  await db.updateTable('client_secrets').set({ last_used_at: at }).where('id', '=', secretId).execute();
+}

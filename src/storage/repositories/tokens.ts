@@ -1,0 +1,118 @@
+// access_tokens and refresh_tokens, stored by SHA-256 hash only (SPEC §3).
+import type { Selectable } from 'kysely';
+import type { AccessTokenRecord, AccessTokenWithClient, RefreshTokenRecord } from '../../oauth/storage.ts';
+import { deserializeScopes, serializeScopes } from '../../oauth/scopes.ts';
+import type { RefreshTokensTable } from '../schema.ts';
+import type { Executor } from './executor.ts';
+
+export async function createAccessToken(db: Executor, t: AccessTokenRecord): Promise<void> {
+  await db
+    .insertInto('access_tokens')
+    .values({
+      token_hash: t.hash,
+      grant_id: t.grantId,
+      client_id: t.clientId,
+      user_id: t.userId,
+      scopes: serializeScopes(t.scopes),
+      created_at: t.createdAt,
+      expires_at: t.expiresAt,
+      revoked_at: t.revokedAt,
+    })
+    .execute();
+}
+
+/** One indexed read: the token and its client's current state (SPEC §2 item 1). */
+export async function findAccessToken(db: Executor, hash: string): Promise<AccessTokenWithClient | undefined> {
+  const row = await db
+    .selectFrom('access_tokens as t')
+    .innerJoin('oauth_clients as c', 'c.id', 't.client_id')
+    .select([
+      't.token_hash',
+      't.grant_id',
+      't.client_id',
+      't.user_id',
+      't.scopes',
+      't.created_at',
+      't.expires_at',
+      't.revoked_at',
+      'c.state',
+    ])
+    .where('t.token_hash', '=', hash)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return {
+    hash: row.token_hash,
+    grantId: row.grant_id,
+    clientId: row.client_id,
+    userId: row.user_id,
+    scopes: deserializeScopes(row.scopes),
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    clientState: row.state,
+  };
+}
+
+export async function createRefreshToken(db: Executor, t: RefreshTokenRecord): Promise<void> {
+  await db
+    .insertInto('refresh_tokens')
+    .values({
+      id: t.id,
+      token_hash: t.hash,
+      grant_id: t.grantId,
+      client_id: t.clientId,
+      user_id: t.userId,
+      scopes: serializeScopes(t.scopes),
+      parent_id: t.parentId,
+      created_at: t.createdAt,
+      expires_at: t.expiresAt,
+      spent_at: t.spentAt,
+      successor_box: t.successorBox,
+      revoked_at: t.revokedAt,
+    })
+    .execute();
+}
+
+function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord {
+  return {
+    id: r.id,
+    hash: r.token_hash,
+    grantId: r.grant_id,
+    clientId: r.client_id,
+    userId: r.user_id,
+    scopes: deserializeScopes(r.scopes),
+    parentId: r.parent_id,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    spentAt: r.spent_at,
+    successorBox: r.successor_box,
+    revokedAt: r.revoked_at,
+  };
+}
+
+export async function findRefreshToken(db: Executor, hash: string): Promise<RefreshTokenRecord | undefined> {
+  const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  return row && toRefreshRecord(row);
+}
+
+export async function spendRefreshToken(db: Executor, id: string, at: number, successorBox: string): Promise<boolean> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ spent_at: at, successor_box: successorBox })
+    .where('id', '=', id)
+    .where('spent_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** SPEC §2 item 9: successors are kept only for the replay window. */
+export async function purgeExpiredSuccessors(db: Executor, spentBefore: number): Promise<number> {
+  const result = await db
+    .updateTable('refresh_tokens')
+    .set({ successor_box: null })
+    .where('successor_box', 'is not', null)
+    .where('spent_at', '<', spentBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,87 @@
+// GET/POST /auth/oauth2/authorize: the browser side of RFC 6749 §4.1 (seed §4.1,
+// SPEC §2 items 12 and 13). Protocol decisions live in src/oauth/authorize.ts.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../http/context.ts';
+import {
+  approveAuthorization,
+  authorizationParameters,
+  denyAuthorization,
+  hasCoveringConsent,
+  recordAuthorizationRequest,
+  validateAuthorizationRequest,
+  type AuthorizationRequest,
+} from '../oauth/authorize.ts';
+import { describeScope, familyTitles, type ScopeFamily } from '../oauth/scopes.ts';
+import { html } from './html.ts';
+import { csrfField, sendErrorPage, sendPage } from './pages.ts';
+
+export const AUTHORIZE_PATH = '/auth/oauth2/authorize';
+
+function consentPage(request: AuthorizationRequest, csrf: string) {
+  const client = request.client;
+  const host = new URL(request.redirectUri).host;
+  const families = new Map<ScopeFamily, string[]>();
+  for (const name of request.scopes ?? []) {
+    const def = describeScope(name)!;
+    families.set(def.family, [...(families.get(def.family) ?? []), def.description]);
+  }
+  const hidden = authorizationParameters
+    .filter((name) => request.params[name] !== undefined)
+    .map((name) => html`<input type="hidden" name="${name}" value="${request.params[name]}">`);
+  return html`<div class="card">
+<h1><span id="client-name">${client.name}</span> wants to access your account</h1>
+${client.homepageUrl ? html`<p>Application website: <a href="${client.homepageUrl}" rel="noopener noreferrer">${client.homepageUrl}</a></p>` : ''}
+<p>After you decide, you will be sent back to <strong id="return-host">${host}</strong>.</p>
+${request.scopes === null
+  ? html`<p class="notice" id="legacy-notice">This application was registered before permissions existed. If you allow it, it can read and change <strong>everything in your account</strong>.</p>`
+  : html`<h2>It will be able to:</h2>${[...families].map(
+      ([family, descriptions]) => html`<section><h3>${familyTitles[family]}</h3><ul class="scopes">${descriptions.map((d) => html`<li>${d}</li>`)}</ul></section>`,
+    )}`}
+<form method="post" action="${AUTHORIZE_PATH}">
+  ${csrfField(csrf)}
+  ${hidden}
+  <div class="actions">
+    <button type="submit" name="decision" value="allow">Allow</button>
+    <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
+  </div>
+</form>
+<p class="muted">You can revoke this access at any time in <a href="/settings/authorized-apps">Authorized apps</a>.</p>
+</div>`;
+}
+
+export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  async function handle(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision?: unknown) {
+    reply.header('referrer-policy', 'no-referrer'); // SPEC §7: the code must not leak through Referer
+    reply.header('cache-control', 'no-store');
+    const result = await validateAuthorizationRequest(ctx.oauth, raw);
+    if (result.kind === 'fatal') {
+      return sendErrorPage(reply, request, 400, 'This authorization request cannot be completed', result.error.description);
+    }
+    if (result.kind === 'redirect') return reply.redirect(result.location, 303);
+    const authz = result.request;
+    const user = request.user;
+    if (user === undefined) {
+      const back = `${AUTHORIZE_PATH}?${new URLSearchParams(authz.params).toString()}`;
+      return reply.redirect(`/login?next=${encodeURIComponent(back)}`, 303);
+    }
+    if (decision === 'deny') return reply.redirect(denyAuthorization(ctx.oauth, authz), 303);
+    if (decision === 'allow') return reply.redirect(await approveAuthorization(ctx.oauth, authz, user.id), 303);
+    if (decision !== undefined) {
+      return sendErrorPage(reply, request, 400, 'Unknown choice', 'Choose Allow or Deny.');
+    }
+    await recordAuthorizationRequest(ctx.oauth, authz, user.id);
+    if (await hasCoveringConsent(ctx.oauth, authz, user.id)) {
+      return reply.redirect(await approveAuthorization(ctx.oauth, authz, user.id), 303);
+    }
+    return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, consentPage(authz, reply.generateCsrf()));
+  }
+
+  app.get(AUTHORIZE_PATH, async (request, reply) => handle(request, reply, request.query as Record<string, unknown>));
+
+  app.post(AUTHORIZE_PATH, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const { decision, _csrf, ...params } = body;
+    void _csrf;
+    return handle(request, reply, params, decision ?? 'missing');
+  });
+}

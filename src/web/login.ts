@@ -1,0 +1,83 @@
+// /login and /logout (SPEC §1): email and password, argon2id, a database session.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../http/context.ts';
+import { appendAudit } from '../storage/repositories/audit.ts';
+import { verifyPassword } from '../services/users.ts';
+import { html } from './html.ts';
+import { csrfField, safeNext, sendPage } from './pages.ts';
+import { closeSession, startSession } from './session.ts';
+
+interface LoginBody {
+  email?: unknown;
+  password?: unknown;
+  next?: unknown;
+}
+
+function loginForm(csrf: string, next: string, email: string, error?: string) {
+  return html`<div class="card">
+<h1>Log in</h1>
+${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''}
+<form method="post" action="/login">
+  ${csrfField(csrf)}
+  <input type="hidden" name="next" value="${next}">
+  <label for="email">Email</label>
+  <input id="email" name="email" type="email" autocomplete="username" required value="${email}" ${error ? html`aria-describedby="login-error"` : ''}>
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <div class="actions"><button type="submit">Log in</button></div>
+</form>
+</div>`;
+}
+
+export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => {
+    const next = safeNext(request.query.next);
+    if (request.user) return reply.redirect(next, 303);
+    return sendPage(reply, request, 200, 'Log in', loginForm(reply.generateCsrf(), next, ''));
+  });
+
+  app.post<{ Body: LoginBody }>('/login', { preHandler: app.csrfProtection }, async (request, reply) => {
+    const body = request.body ?? {};
+    const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
+    const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
+    const next = safeNext(body.next);
+    const user = email && password ? await verifyPassword(ctx.services, email, password) : undefined;
+    if (user === undefined) {
+      await appendAudit(ctx.services.db, { type: 'login.failed', data: { email: email.toLowerCase() } }, ctx.services.clock());
+      const message = email && password ? 'The email or password is not right.' : 'Enter your email and password.';
+      return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message));
+    }
+    await startSession(ctx, reply, user.id);
+    return reply.redirect(next, 303);
+  });
+
+  app.get('/logout', async (request, reply) =>
+    sendPage(
+      reply,
+      request,
+      200,
+      'Log out',
+      html`<div class="card"><h1>Log out</h1><form method="post" action="/logout">${csrfField(reply.generateCsrf())}<div class="actions"><button type="submit">Log out</button></div></form></div>`,
+    ),
+  );
+
+  app.post('/logout', { preHandler: app.csrfProtection }, async (request, reply) => {
+    await closeSession(ctx, request, reply);
+    return reply.redirect('/login', 303);
+  });
+
+  app.get('/', async (request, reply) =>
+    sendPage(
+      reply,
+      request,
+      200,
+      'Gatehouse',
+      html`<div class="card"><h1>Gatehouse</h1>
+<p>The authorization service of the scheduling platform: third-party applications ask here to act for you.</p>
+${request.user
+  ? html`<p>You are logged in as <strong>${request.user.email}</strong>.</p><p><a href="/settings/authorized-apps">Applications you have authorized</a></p>`
+  : html`<p><a class="button" href="/login">Log in</a></p>`}
+</div>`,
+    ),
+  );
+}
