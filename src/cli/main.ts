@@ -34,7 +34,7 @@ program
   .description('apply pending migrations and exit')
   .addOption(jsonOption())
   .action(async (opts: { json?: boolean }) => {
-    const applied = await runtime.withServices(async (_s, database) => migrateToLatest(database));
+    const applied = await runtime.withServices(async (_s, database) => migrateToLatest(database), { migrate: false });
     emit(!!opts.json, { applied }, () => (applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'));
   });
 

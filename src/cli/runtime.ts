@@ -8,17 +8,17 @@ import { migrateToLatest } from '../storage/migrator.ts';
 
 export interface CliRuntime {
   config(): Config;
-  /** Opens the database, applies pending migrations, runs fn, closes. */
-  withServices<T>(fn: (services: ServiceContext, database: DatabaseHandle) => Promise<T>): Promise<T>;
+  /** Opens the database, applies pending migrations (unless told not to), runs fn, closes. */
+  withServices<T>(fn: (services: ServiceContext, database: DatabaseHandle) => Promise<T>, options?: { migrate?: boolean }): Promise<T>;
   readStdin(): string;
 }
 
 export const runtime: CliRuntime = {
   config: () => loadConfig(),
-  async withServices(fn) {
+  async withServices(fn, options) {
     const database = openDatabase(runtime.config().databaseUrl);
     try {
-      await migrateToLatest(database);
+      if (options?.migrate !== false) await migrateToLatest(database);
       return await fn({ db: database.db, clock: Date.now }, database);
     } finally {
       await database.close();

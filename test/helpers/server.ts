@@ -1,0 +1,179 @@
+// A real Gatehouse on a real port over a fresh database, with a clock the test can move.
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config/index.ts';
+import { createClient, importLegacyClient, reviewClient } from '../../src/services/clients.ts';
+import type { ServiceContext } from '../../src/services/context.ts';
+import { createUser } from '../../src/services/users.ts';
+import { Browser, formFields } from './browser.ts';
+import { createTestDatabase, type Backend, type TestDatabase } from './backends.ts';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export interface TestClient {
+  clientId: string;
+  secret: string | null;
+  redirectUri: string;
+}
+
+export interface TestUser {
+  id: string;
+  email: string;
+  password: string;
+}
+
+export class TestServer {
+  private offset = 0;
+  readonly clock = () => Date.now() + this.offset;
+
+  constructor(
+    readonly app: FastifyInstance,
+    readonly url: string,
+    readonly config: Config,
+    readonly database: TestDatabase,
+    readonly services: ServiceContext,
+    readonly logs: string[],
+  ) {}
+
+  get db() {
+    return this.database.handle.db;
+  }
+
+  /** Moves the server's clock forward. */
+  advance(seconds: number): void {
+    this.offset += seconds * 1000;
+  }
+
+  async user(options: { admin?: boolean; name?: string } = {}): Promise<TestUser> {
+    const email = `user-${randomBytes(4).toString('hex')}@example.com`;
+    const password = `pw-${randomBytes(8).toString('hex')}`;
+    const row = await createUser(this.services, { email, name: options.name ?? 'Test User', password, admin: options.admin });
+    return { id: row.id, email, password };
+  }
+
+  async client(
+    owner: TestUser,
+    options: { kind?: 'confidential' | 'public'; scopes?: string[] | null; redirectUris?: string[]; state?: 'pending' | 'approved' } = {},
+  ): Promise<TestClient> {
+    const redirectUris = options.redirectUris ?? ['https://app.example.com/callback'];
+    const kind = options.kind ?? 'confidential';
+    const base = { ownerId: owner.id, name: 'Test App', homepageUrl: 'https://app.example.com', kind, redirectUris };
+    if (options.scopes === null) {
+      const { client, secret } = await importLegacyClient(this.services, base);
+      return { clientId: client.clientId, secret, redirectUri: redirectUris[0]! };
+    }
+    const { client, secret } = await createClient(this.services, { ...base, scopes: options.scopes ?? ['PROFILE_READ', 'PROFILE_WRITE', 'BOOKING_READ'] });
+    if ((options.state ?? 'approved') === 'approved') await reviewClient(this.services, client.clientId, 'approve', null);
+    return { clientId: client.clientId, secret, redirectUri: redirectUris[0]! };
+  }
+
+  browser(): Browser {
+    return new Browser(this.url);
+  }
+
+  /**
+   * Walks the authorization page as a logged-in user who clicks Allow; returns the
+   * redirect back to the application as a URL.
+   */
+  async authorize(browser: Browser, params: Record<string, string>, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
+    const first = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams(params)}`);
+    if (first.status === 303 && first.location && !first.location.startsWith('/')) return new URL(first.location);
+    if (first.status !== 200) throw new Error(`authorization page answered ${first.status}: ${first.body.slice(0, 300)}`);
+    const res = await browser.post('/auth/oauth2/authorize', { ...formFields(first.body), decision });
+    if (res.status !== 303 || !res.location) throw new Error(`consent answered ${res.status}: ${res.body.slice(0, 300)}`);
+    return new URL(res.location);
+  }
+
+  /** The whole front channel for one user: login, authorize, allow. Returns the code. */
+  async code(client: TestClient, user: TestUser, extra: Record<string, string> = {}): Promise<string> {
+    const browser = this.browser();
+    await browser.login(user.email, user.password);
+    const back = await this.authorize(browser, {
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      response_type: 'code',
+      scope: 'PROFILE_READ',
+      state: 'xyz',
+      ...extra,
+    });
+    const code = back.searchParams.get('code');
+    if (!code) throw new Error(`no code in ${back}`);
+    return code;
+  }
+
+  async token(body: Record<string, string>, options: { json?: boolean; basic?: [string, string] } = {}) {
+    const headers: Record<string, string> = {
+      'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded',
+    };
+    if (options.basic) {
+      const [id, secret] = options.basic.map((v) => encodeURIComponent(v));
+      headers.authorization = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+    }
+    const res = await fetch(`${this.url}/v2/auth/oauth2/token`, {
+      method: 'POST',
+      headers,
+      body: options.json ? JSON.stringify(body) : new URLSearchParams(body).toString(),
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+  }
+
+  /** Code exchange for a confidential client, returning the token response. */
+  async exchange(client: TestClient, code: string, extra: Record<string, string> = {}) {
+    return this.token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: client.redirectUri,
+      client_id: client.clientId,
+      ...(client.secret ? { client_secret: client.secret } : {}),
+      ...extra,
+    });
+  }
+
+  async api(method: string, path: string, token?: string, body?: unknown) {
+    const res = await fetch(`${this.url}${path}`, {
+      method,
+      headers: {
+        ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as any) : null };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+    await this.database.drop();
+  }
+}
+
+export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}): Promise<TestServer> {
+  const database = await createTestDatabase(backend);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'info', PORT: String(port), ...env });
+  const logs: string[] = [];
+  const logStream = { write: (line: string) => logs.push(line) } as unknown as NodeJS.WritableStream;
+  let server!: TestServer;
+  const app = await buildApp(config, {
+    database: database.handle,
+    cookieSecret: randomBytes(32).toString('hex'),
+    clock: () => server.clock(),
+    logStream,
+  });
+  server = new TestServer(app, url, config, database, { db: database.handle.db, clock: () => server.clock() }, logs);
+  await app.listen({ port, host: '127.0.0.1' });
+  return server;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Two cores: two workers; each test file has its own SQLite file and PostgreSQL schema.
+    maxWorkers: 2,
+    reporters: ['default'],
+  },
+});
