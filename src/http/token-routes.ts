@@ -2,10 +2,14 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../oauth/errors.ts';
 import { scopeRegistry } from '../oauth/scopes.ts';
+import { handleIntrospection } from '../oauth/introspection.ts';
+import { handleRevocation } from '../oauth/revocation.ts';
 import { handleTokenRequest } from '../oauth/token-endpoint.ts';
 import type { AppContext } from './context.ts';
 
 export const TOKEN_PATH = '/v2/auth/oauth2/token';
+export const REVOKE_PATH = '/v2/auth/oauth2/revoke';
+export const INTROSPECT_PATH = '/v2/auth/oauth2/introspect';
 
 /** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
 function fromFrameworkError(error: FastifyError): OAuthError | undefined {
@@ -51,11 +55,28 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return response;
   });
 
+  // RFC 7009 §2.2: 200 with an empty body whether or not the token was known.
+  app.post(REVOKE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    await handleRevocation(ctx.oauth, { body: request.body, authorization: request.headers.authorization });
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    return reply.status(200).send();
+  });
+
+  app.post(INTROSPECT_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    const response = await handleIntrospection(ctx.oauth, { body: request.body, authorization: request.headers.authorization });
+    reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    return response;
+  });
+
   // RFC 8414 metadata, so integrators' libraries can configure themselves.
   app.get('/.well-known/oauth-authorization-server', async () => ({
     issuer: ctx.config.issuer,
     authorization_endpoint: `${ctx.config.appUrl}/auth/oauth2/authorize`,
     token_endpoint: `${ctx.config.baseUrl}${TOKEN_PATH}`,
+    revocation_endpoint: `${ctx.config.baseUrl}${REVOKE_PATH}`,
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    introspection_endpoint: `${ctx.config.baseUrl}${INTROSPECT_PATH}`,
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     scopes_supported: scopeRegistry.map((s) => s.name),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

@@ -14,6 +14,8 @@ export interface ClientRecord {
   redirectUris: string[];
   /** Enabled scopes; null for a legacy client. */
   scopes: string[] | null;
+  /** An admin flag: may introspect any client's tokens (SPEC §6). */
+  resourceServer: boolean;
 }
 
 export interface SecretRecord {
@@ -134,6 +136,7 @@ export interface CodeStore {
 export interface TokenStore {
   createAccessToken(token: AccessTokenRecord): Promise<void>;
   findAccessToken(hash: string): Promise<AccessTokenWithClient | undefined>;
+  revokeAccessToken(hash: string, at: number): Promise<void>;
   createRefreshToken(token: RefreshTokenRecord): Promise<void>;
   findRefreshToken(hash: string): Promise<RefreshTokenRecord | undefined>;
   /**

@@ -24,6 +24,7 @@ export function createOAuthStore(db: Kysely<Database>): OAuthStore {
     findCode: (hash) => codes.findCode(db, hash),
     createAccessToken: (t) => tokens.createAccessToken(db, t),
     findAccessToken: (hash) => tokens.findAccessToken(db, hash),
+    revokeAccessToken: (hash, at) => tokens.revokeAccessToken(db, hash, at),
     createRefreshToken: (t) => tokens.createRefreshToken(db, t),
     findRefreshToken: (hash) => tokens.findRefreshToken(db, hash),
     spendRefreshToken: (id, at, box) => tokens.spendRefreshToken(db, id, at, box),

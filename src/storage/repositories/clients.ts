@@ -16,6 +16,7 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     state: row.state,
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     scopes: deserializeScopes(row.scopes),
+    resourceServer: row.is_resource_server === 1,
   };
 }
 

@@ -53,6 +53,10 @@ export async function findAccessToken(db: Executor, hash: string): Promise<Acces
   };
 }
 
+export async function revokeAccessToken(db: Executor, hash: string, at: number): Promise<void> {
+  await db.updateTable('access_tokens').set({ revoked_at: at }).where('token_hash', '=', hash).where('revoked_at', 'is', null).execute();
+}
+
 export async function createRefreshToken(db: Executor, t: RefreshTokenRecord): Promise<void> {
   await db
     .insertInto('refresh_tokens')

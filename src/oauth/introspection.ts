@@ -1,0 +1,73 @@
+// POST /v2/auth/oauth2/introspect — RFC 7662. A client learns about its own tokens; a
+// client an admin marked as a resource server may introspect any token (SPEC §6).
+// Anything not active, or not the caller's business, is just {"active": false} (§2.2).
+import { authenticateClient, readClientCredentials } from './client-auth.ts';
+import type { OAuthContext } from './context.ts';
+import { readParams, required } from './params.ts';
+import { formatScopes } from './scopes.ts';
+import { hashToken, isWellFormed } from './token-format.ts';
+
+export interface IntrospectionInput {
+  body: unknown;
+  authorization: string | undefined;
+}
+
+export type IntrospectionResponse =
+  | { active: false }
+  | {
+      active: true;
+      scope: string;
+      client_id: string;
+      sub: string;
+      exp: number;
+      iat: number;
+      token_type: 'Bearer' | 'refresh_token';
+      iss: string;
+    };
+
+const inactive: IntrospectionResponse = { active: false };
+
+export async function handleIntrospection(ctx: OAuthContext, input: IntrospectionInput): Promise<IntrospectionResponse> {
+  const params = readParams(input.body);
+  const caller = await authenticateClient(ctx, readClientCredentials(params, input.authorization));
+  const token = required(params, 'token');
+  const now = ctx.clock();
+  const maySee = (clientId: string) => clientId === caller.id || caller.resourceServer;
+
+  if (isWellFormed('accessToken', token)) {
+    const t = await ctx.store.findAccessToken(hashToken(token));
+    if (t === undefined || !maySee(t.clientId)) return inactive;
+    if (t.revokedAt !== null || t.expiresAt <= now || t.clientState !== 'approved') return inactive;
+    return active(ctx, t, 'Bearer');
+  }
+  if (isWellFormed('refreshToken', token)) {
+    const t = await ctx.store.findRefreshToken(hashToken(token));
+    if (t === undefined || !maySee(t.clientId)) return inactive;
+    if (t.revokedAt !== null || t.spentAt !== null || t.expiresAt <= now) return inactive;
+    const owner = t.clientId === caller.id ? caller : await ctx.store.findClient(t.clientId);
+    if (owner?.state !== 'approved') return inactive;
+    return active(ctx, t, 'refresh_token');
+  }
+  return inactive;
+}
+
+interface TokenFacts {
+  clientId: string;
+  userId: string;
+  scopes: string[] | null;
+  createdAt: number;
+  expiresAt: number;
+}
+
+function active(ctx: OAuthContext, t: TokenFacts, tokenType: 'Bearer' | 'refresh_token'): IntrospectionResponse {
+  return {
+    active: true,
+    scope: formatScopes(t.scopes),
+    client_id: t.clientId,
+    sub: t.userId,
+    exp: Math.floor(t.expiresAt / 1000),
+    iat: Math.floor(t.createdAt / 1000),
+    token_type: tokenType,
+    iss: ctx.issuer,
+  };
+}
