@@ -8,6 +8,9 @@ import { apiRoutes } from './api/index.ts';
 import { sendApiError } from './api/envelope.ts';
 import type { Config } from './config/index.ts';
 import type { AppContext } from './http/context.ts';
+import { countingStore, Metrics } from './http/metrics.ts';
+import { opsRoutes } from './http/ops-routes.ts';
+import { createRateLimits } from './http/rate-limits.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { tokenRoutes } from './http/token-routes.ts';
 import type { OAuthContext } from './oauth/context.ts';
@@ -43,7 +46,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     // Query strings are logged with the URL; authorization requests carry no secret.
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   });
-  const store = createOAuthStore(deps.database.db);
+  const metrics = new Metrics();
+  metrics.instrument(app);
+  const store = countingStore(createOAuthStore(deps.database.db), metrics);
   const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl };
   const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock } };
 
@@ -55,7 +60,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   addSecurityHeaders(app);
 
-  await app.register(async (scope) => tokenRoutes(scope, ctx));
+  await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
+  const limits = createRateLimits(config);
+  app.addHook('onClose', async () => limits.close());
+  await app.register(async (scope) => tokenRoutes(scope, ctx, limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
     attachSessionUser(web, ctx);
@@ -69,7 +77,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       request.log.error({ err: error }, 'page failed');
       return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
     });
-    await loginRoutes(web, ctx);
+    await loginRoutes(web, ctx, limits);
     await authorizeRoutes(web, ctx);
   });
 

@@ -41,6 +41,8 @@ export const settingsSchema = z.object({
   /** When set, rate-limit counters live in Redis so limits hold across instances. */
   REDIS_URL: z.string().url('REDIS_URL must be a redis:// URL').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Bearer token that lets non-loopback callers read /metrics; unset = loopback only. */
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Signs cookies; generated and kept in the data folder when unset. */
   COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
   /** SPEC §2 item 7: codes live 60 s; above 600 s is allowed with a warning (benchmarks). */
@@ -70,6 +72,7 @@ export interface Config {
   redisUrl: string | undefined;
   logLevel: Settings['LOG_LEVEL'];
   cookieSecret: string | undefined;
+  metricsToken: string | undefined;
   /** Lifetimes in seconds. */
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
   rateLimits: { tokenPerMinute: number; clientAuthFailuresPerMinute: number; loginFailuresPer15Minutes: number };
@@ -113,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL,
     cookieSecret: s.COOKIE_SECRET,
+    metricsToken: s.METRICS_TOKEN,
     ttl: {
       authCode: s.AUTH_CODE_TTL_SECONDS,
       accessToken: s.ACCESS_TOKEN_TTL_SECONDS,

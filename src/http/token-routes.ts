@@ -1,11 +1,13 @@
 // The OAuth endpoints for client applications: token (RFC 6749 §3.2) and metadata (RFC 8414).
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { OAuthError } from '../oauth/errors.ts';
 import { scopeRegistry } from '../oauth/scopes.ts';
 import { handleIntrospection } from '../oauth/introspection.ts';
 import { handleRevocation } from '../oauth/revocation.ts';
 import { handleTokenRequest } from '../oauth/token-endpoint.ts';
 import type { AppContext } from './context.ts';
+import type { RateLimits } from './rate-limits.ts';
 
 export const TOKEN_PATH = '/v2/auth/oauth2/token';
 export const REVOKE_PATH = '/v2/auth/oauth2/revoke';
@@ -35,7 +37,54 @@ export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyR
   return reply.status(error.status).send(error.toJSON());
 }
 
-export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/** Which client a request speaks for, without validating anything: the rate-limit key. */
+function claimedClientId(request: FastifyRequest): string {
+  const auth = request.headers.authorization;
+  if (auth !== undefined && /^basic /i.test(auth)) {
+    const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
+    return decoded.slice(0, Math.max(0, decoded.indexOf(':'))).slice(0, 200);
+  }
+  const body = request.body as Record<string, unknown> | undefined;
+  const id = body?.client_id;
+  return typeof id === 'string' ? id.slice(0, 200) : '';
+}
+
+function tooMany(description: string): OAuthError {
+  return new OAuthError('slow_down', description);
+}
+
+export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
+  await app.register(rateLimit, {
+    global: false,
+    hook: 'preHandler', // after body parsing, so the key can be the client
+    ...(limits.redis ? { redis: limits.redis, nameSpace: 'gatehouse:token:' } : {}),
+    errorResponseBuilder: (_request, context) =>
+      tooMany(`too many token requests for this client: at most ${context.max} per minute; retry in ${context.after}`),
+  });
+  const perClient =
+    limits.tokenPerMinute > 0
+      ? { config: { rateLimit: { max: limits.tokenPerMinute, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `client:${claimedClientId(r) || r.ip}` } } }
+      : {};
+
+  /**
+   * SPEC §2 item 18: failed client authentications are limited per client and IP; past
+   * the limit every request of that key is refused until the window ends.
+   */
+  async function limitingAuthFailures<T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
+    const key = `${claimedClientId(request)}|${request.ip}`;
+    const wait = await limits.clientAuthFailures.blockedFor(key);
+    if (wait !== null) {
+      reply.header('retry-after', String(wait));
+      throw tooMany(`too many failed client authentications: retry in ${wait} seconds`);
+    }
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof OAuthError && error.code === 'invalid_client') await limits.clientAuthFailures.recordFailure(key);
+      throw error;
+    }
+  }
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const oauthError = error instanceof OAuthError ? error : fromFrameworkError(error);
     if (oauthError !== undefined) {
@@ -46,24 +95,27 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return sendOAuthError(reply, new OAuthError('server_error', 'the server could not complete the request; try again'));
   });
 
-  app.post(TOKEN_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
-    const response = await handleTokenRequest(ctx.oauth, {
-      body: request.body,
-      authorization: request.headers.authorization,
-    });
+  app.post(TOKEN_PATH, { bodyLimit: 16 * 1024, ...perClient }, async (request, reply) => {
+    const response = await limitingAuthFailures(request, reply, () =>
+      handleTokenRequest(ctx.oauth, { body: request.body, authorization: request.headers.authorization }),
+    );
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return response;
   });
 
   // RFC 7009 §2.2: 200 with an empty body whether or not the token was known.
   app.post(REVOKE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
-    await handleRevocation(ctx.oauth, { body: request.body, authorization: request.headers.authorization });
+    await limitingAuthFailures(request, reply, () =>
+      handleRevocation(ctx.oauth, { body: request.body, authorization: request.headers.authorization }),
+    );
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return reply.status(200).send();
   });
 
   app.post(INTROSPECT_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
-    const response = await handleIntrospection(ctx.oauth, { body: request.body, authorization: request.headers.authorization });
+    const response = await limitingAuthFailures(request, reply, () =>
+      handleIntrospection(ctx.oauth, { body: request.body, authorization: request.headers.authorization }),
+    );
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return response;
   });

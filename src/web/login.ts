@@ -1,6 +1,7 @@
 // /login and /logout (SPEC §1): email and password, argon2id, a database session.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import type { RateLimits } from '../http/rate-limits.ts';
 import { appendAudit } from '../storage/repositories/audit.ts';
 import { verifyPassword } from '../services/users.ts';
 import { html } from './html.ts';
@@ -29,7 +30,7 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 </div>`;
 }
 
-export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function loginRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
   app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => {
     const next = safeNext(request.query.next);
     if (request.user) return reply.redirect(next, 303);
@@ -41,8 +42,17 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     const next = safeNext(body.next);
+    // SPEC §2 item 18: failed logins are limited per account and IP.
+    const limitKey = `${email.trim().toLowerCase()}|${request.ip}`;
+    const wait = await limits.loginFailures.blockedFor(limitKey);
+    if (wait !== null) {
+      reply.header('retry-after', String(wait));
+      const minutes = Math.ceil(wait / 60);
+      return sendPage(reply, request, 429, 'Log in', loginForm(reply.generateCsrf(), next, email, `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`));
+    }
     const user = email && password ? await verifyPassword(ctx.services, email, password) : undefined;
     if (user === undefined) {
+      if (email && password) await limits.loginFailures.recordFailure(limitKey);
       await appendAudit(ctx.services.db, { type: 'login.failed', data: { email: email.toLowerCase() } }, ctx.services.clock());
       const message = email && password ? 'The email or password is not right.' : 'Enter your email and password.';
       return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message));

@@ -1,0 +1,74 @@
+// Prometheus metrics (prom-client): requests by route and status, latency, and the
+// protocol's own events (tokens issued/refreshed/revoked, reuse detections), counted
+// where they are written to the audit log so the two can never disagree.
+import type { FastifyInstance } from 'fastify';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { AuditEventType, OAuthStore } from '../oauth/storage.ts';
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly requests = new Counter({
+    name: 'gatehouse_http_requests_total',
+    help: 'HTTP requests by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'gatehouse_http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern',
+    labelNames: ['route'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly events = new Counter({
+    name: 'gatehouse_events_total',
+    help: 'Audit events: token.issued, token.refreshed, token.revoked, refresh_token.reused, code.replayed, ...',
+    labelNames: ['event'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Counts an event once its transaction has committed. */
+  countEvent(type: AuditEventType): void {
+    this.events.inc({ event: type });
+  }
+
+  instrument(app: FastifyInstance): void {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      this.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+      this.latency.observe({ route }, reply.elapsedTime / 1000);
+    });
+  }
+}
+
+/**
+ * Wraps a store so that audit events are counted after their transaction commits
+ * (a rolled-back event is not counted).
+ */
+export function countingStore(store: OAuthStore, metrics: Metrics): OAuthStore {
+  return {
+    ...store,
+    audit: async (event, at) => {
+      await store.audit(event, at);
+      metrics.countEvent(event.type);
+    },
+    transaction: async (fn) => {
+      const pending: AuditEventType[] = [];
+      const result = await store.transaction((tx) =>
+        fn({
+          ...tx,
+          audit: async (event, at) => {
+            await tx.audit(event, at);
+            pending.push(event.type);
+          },
+        }),
+      );
+      for (const type of pending) metrics.countEvent(type);
+      return result;
+    },
+  };
+}

@@ -1,0 +1,49 @@
+// Operations: liveness, readiness and metrics (issue: standards and operations).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { isUpToDate } from '../storage/migrator.ts';
+import type { AppContext } from './context.ts';
+import type { Metrics } from './metrics.ts';
+
+function isLoopback(ip: string): boolean {
+  return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  if (header === undefined) return false;
+  const presented = Buffer.from(header.replace(/^Bearer /i, ''));
+  const expected = Buffer.from(token);
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+export async function opsRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics): Promise<void> {
+  app.get('/healthz', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { status: 'ok' };
+  });
+
+  app.get('/readyz', async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    try {
+      await sql`select 1`.execute(ctx.database.db);
+      if (!(await isUpToDate(ctx.database))) {
+        return reply.status(503).send({ status: 'unavailable', reason: 'migrations are pending: run gatehouse migrate' });
+      }
+      return { status: 'ready' };
+    } catch (err) {
+      request.log.warn({ err }, 'readiness check failed');
+      return reply.status(503).send({ status: 'unavailable', reason: 'the database is not reachable' });
+    }
+  });
+
+  app.get('/metrics', async (request, reply) => {
+    const token = ctx.config.metricsToken;
+    const allowed = token ? tokenMatches(request.headers.authorization, token) || isLoopback(request.ip) : isLoopback(request.ip);
+    if (!allowed) {
+      return reply.status(403).send({ status: 'error', error: { code: 'forbidden', message: 'metrics are served to loopback or with Authorization: Bearer <METRICS_TOKEN>' } });
+    }
+    reply.header('content-type', metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+}
