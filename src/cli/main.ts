@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, settingNames } from '../config/index.ts';
 import { ServiceError } from '../services/errors.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
+import { registerAuditCommand } from './audit.ts';
 import { registerClientCommands } from './clients.ts';
 import { registerDemoCommand } from './demo.ts';
 import { CliError, emit } from './output.ts';
@@ -41,6 +42,7 @@ program
 registerUserCommands(program, runtime);
 registerClientCommands(program, runtime);
 registerDemoCommand(program, runtime);
+registerAuditCommand(program, runtime);
 
 try {
   await program.parseAsync(process.argv);
