@@ -80,14 +80,14 @@ async function authenticate(ctx: OAuthContext, creds: ClientCredentials): Promis
   if (creds.secret === undefined) {
     throw invalidClient('client_secret is required for a confidential client (in the body or with HTTP Basic)');
   }
-  const wrong = invalidClient('client authentication failed: client_secret is not an active secret of this client');
-  if (!isWellFormed('clientSecret', creds.secret)) throw wrong;
+  const wrong = () => invalidClient('client authentication failed: client_secret is not an active secret of this client');
+  if (!isWellFormed('clientSecret', creds.secret)) throw wrong();
   const presented = hashToken(creds.secret);
   const secrets = await ctx.store.listActiveSecrets(client.id);
   // Compare against every active secret so timing does not tell which one matched.
   let matched: (typeof secrets)[number] | undefined;
   for (const secret of secrets) if (hashesEqual(secret.hash, presented)) matched = secret;
-  if (matched === undefined) throw wrong;
+  if (matched === undefined) throw wrong();
   const now = ctx.clock();
   if (matched.lastUsedAt === null || now - matched.lastUsedAt > LAST_USED_PRECISION_MS) {
     await ctx.store.markSecretUsed(matched.id, now);
