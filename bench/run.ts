@@ -84,6 +84,10 @@ try {
 
   rows.push(await measure('bare Fastify route', { url: `http://127.0.0.1:${barePort}/bare` }));
   rows.push(await measure('GET /v2/me', { url: `${ghUrl}/v2/me`, headers: { authorization: `Bearer ${seeded.accessToken}` } }));
+  // A guarded team route: token + scope + membership in one query, then the route's own.
+  rows.push(
+    await measure('GET team event types', { url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }),
+  );
   let c = 0;
   rows.push(
     await measure('code exchange', {

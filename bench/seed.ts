@@ -1,8 +1,10 @@
 // Seeds the benchmark database through the same storage code the server uses: one user,
-// one approved client, and enough codes and refresh tokens for one run.
+// one approved client, and enough codes and refresh tokens for one run; plus a team the
+// user belongs to, with event types, and a token holding TEAM_EVENT_TYPE_READ.
 import { createOAuthStore } from '../src/storage/oauth-store.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
 import { createClient, reviewClient } from '../src/services/clients.ts';
+import { addMember, createOrganization, createTeam } from '../src/services/teams.ts';
 import { createUser } from '../src/services/users.ts';
 import { generateToken, hashToken, randomId } from '../src/oauth/token-format.ts';
 import { mintPair, storePair } from '../src/oauth/token-response.ts';
@@ -15,6 +17,9 @@ export interface Seeded {
   codes: string[];
   refreshTokens: string[];
   accessToken: string;
+  teamId: string;
+  /** TEAM_EVENT_TYPE_READ, of a plain member of the team. */
+  teamAccessToken: string;
 }
 
 export async function seed(database: DatabaseHandle, counts: { codes: number; refreshTokens: number }): Promise<Seeded> {
@@ -26,7 +31,7 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
     name: 'Bench',
     kind: 'confidential',
     redirectUris: [redirectUri],
-    scopes: ['PROFILE_READ'],
+    scopes: ['PROFILE_READ', 'TEAM_EVENT_TYPE_READ'],
   });
   await reviewClient(services, client.clientId, 'approve', null);
   const store = createOAuthStore(database.db);
@@ -57,5 +62,21 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
       }
     }
   });
-  return { clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken };
+  // A team route: the member is checked against the team in the same query as the token.
+  const owner = await createUser(services, { email: 'bench-owner@example.com', name: 'Bench Owner', password: 'bench-password' });
+  const org = await createOrganization(services, { name: 'Bench Org', ownerId: owner.id });
+  const team = await createTeam(services, { name: 'Bench Team', ownerId: owner.id, organizationId: org.id });
+  await addMember(services, { teamId: team.id }, user.id, 'member');
+  for (let i = 0; i < 5; i++) {
+    await database.db
+      .insertInto('event_types')
+      .values({ id: randomId(), user_id: null, team_id: team.id, title: `Team call ${i}`, slug: `team-call-${i}`, description: '', length_minutes: 30, locations: '[]', hidden: 0, requires_confirmation: 0, minimum_booking_notice: 0, scheduling_type: 'collective', created_at: now, updated_at: now })
+      .execute();
+  }
+  const teamGrantId = randomId();
+  const teamScopes = ['TEAM_EVENT_TYPE_READ'];
+  await store.createGrant({ id: teamGrantId, userId: user.id, clientId: client.clientId, scopes: teamScopes, createdAt: now, revokedAt: null });
+  const teamAccessToken = generateToken('accessToken');
+  await store.createAccessToken({ hash: hashToken(teamAccessToken), grantId: teamGrantId, clientId: client.clientId, userId: user.id, scopes: teamScopes, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+  return { clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, teamId: team.id, teamAccessToken };
 }

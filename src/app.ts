@@ -10,13 +10,17 @@ import type { Config } from './config/index.ts';
 import type { AppContext } from './http/context.ts';
 import { countingStore, Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
+import { serializeRequest } from './http/log-redaction.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { tokenRoutes } from './http/token-routes.ts';
 import type { OAuthContext } from './oauth/context.ts';
 import { createOAuthStore } from './storage/oauth-store.ts';
 import type { DatabaseHandle } from './storage/database.ts';
+import { adminRoutes } from './web/admin/routes.ts';
+import { authorizedAppsRoutes } from './web/authorized-apps.ts';
 import { authorizeRoutes } from './web/authorize.ts';
+import { developerRoutes } from './web/developer/routes.ts';
 import { loginRoutes } from './web/login.ts';
 import { sendErrorPage } from './web/pages.ts';
 import { attachSessionUser } from './web/session.ts';
@@ -40,10 +44,15 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     logger:
       config.logLevel === 'silent'
         ? false
-        : { level: config.logLevel, redact: { paths: redactPaths, censor: '[redacted]' }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+        : {
+            level: config.logLevel,
+            redact: { paths: redactPaths, censor: '[redacted]' },
+            serializers: { req: serializeRequest },
+            ...(deps.logStream ? { stream: deps.logStream } : {}),
+          },
     trustProxy: false,
     bodyLimit: 64 * 1024,
-    // Query strings are logged with the URL; authorization requests carry no secret.
+    // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
   });
   const metrics = new Metrics();
@@ -79,6 +88,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     });
     await loginRoutes(web, ctx, limits);
     await authorizeRoutes(web, ctx);
+    await developerRoutes(web, ctx);
+    await adminRoutes(web, ctx);
+    await authorizedAppsRoutes(web, ctx);
   });
 
   app.setNotFoundHandler((request, reply) => {

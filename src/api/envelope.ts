@@ -7,6 +7,7 @@ export type ApiErrorCode =
   | 'insufficient_scope'
   | 'forbidden'
   | 'not_found'
+  | 'conflict'
   | 'validation_error'
   | 'bad_request'
   | 'rate_limited'

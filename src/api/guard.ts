@@ -1,36 +1,47 @@
-// The scope guard of every protected /v2 route (seed §5 rules 1 and 5, SPEC §2 item 17).
+// The one preHandler-stage check of every /v2 resource route (seed §5 rules 1, 5, 6;
+// SPEC §2 item 17, §6): bearer token, scope and membership, decided by the protocol core
+// from a single storage read. It runs at onRequest, so a missing or bad token is 401 before
+// the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateBearer, type AccessPrincipal } from '../oauth/bearer.ts';
-import type { OAuthContext } from '../oauth/context.ts';
-import { grantSatisfies } from '../oauth/scopes.ts';
+import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from '../oauth/api-access.ts';
+import type { ApiRoute } from '../oauth/api-routes.ts';
+import type { AccessPrincipal } from '../oauth/bearer.ts';
 import { sendApiError } from './envelope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The token's principal, when the request carried a valid token. */
     principal?: AccessPrincipal;
+    /** What the guard established: principal and the path's team/organization facts. */
+    apiAccess?: AccessGranted;
   }
 }
 
 const REALM = 'Bearer realm="gatehouse"';
 
-/** A preHandler that admits a request only with a valid token carrying `scope`. */
-export function requireScope(ctx: OAuthContext, scope: string) {
-  return async function scopeGuard(request: FastifyRequest, reply: FastifyReply) {
-    const result = await authenticateBearer(ctx, request.headers.authorization);
-    if (!result.ok) {
-      if (result.reason === 'missing') {
+export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: ApiAccessStore, clock: () => number) {
+  return async function guard(request: FastifyRequest, reply: FastifyReply) {
+    const params = request.params as { teamId?: string; orgId?: string };
+    const result = await authorizeApiRequest(store, clock, route, request.headers.authorization, params);
+    if ('ok' in result) {
+      request.apiAccess = result;
+      if (result.principal) request.principal = result.principal;
+      return undefined;
+    }
+    switch (result.code) {
+      case 'unauthorized':
         // RFC 6750 §3.1: no credentials, no error code.
         reply.header('www-authenticate', REALM);
-        return sendApiError(reply, 401, 'unauthorized', result.description);
-      }
-      reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
-      return sendApiError(reply, 401, 'invalid_token', result.description);
+        break;
+      case 'invalid_token':
+        reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
+        break;
+      case 'insufficient_scope':
+        reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${result.scope}"`);
+        break;
+      default:
+        break;
     }
-    if (!grantSatisfies(result.principal.scopes, scope)) {
-      reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${scope}"`);
-      return sendApiError(reply, 403, 'insufficient_scope', `this endpoint needs the ${scope} scope, which the token was not granted`);
-    }
-    request.principal = result.principal;
-    return undefined;
+    return sendApiError(reply, result.status, result.code, result.message);
   };
 }

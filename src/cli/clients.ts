@@ -4,6 +4,7 @@ import type { ClientState } from '../oauth/storage.ts';
 import { createClient, importLegacyClient, listClients, requireClient, reviewClient, type ClientView, type ReviewDecision } from '../services/clients.ts';
 import { addSecret, removeSecret } from '../services/secrets.ts';
 import { requireUserByEmail } from '../services/users.ts';
+import { registerClientUpdateCommand } from './client-update.ts';
 import { CliError, emit, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -22,8 +23,34 @@ function describe(c: ClientView): string {
   return lines.join('\n');
 }
 
+/** `clients show --json`: the same snake_case names as the other commands' output. */
+function showJson(c: ClientView) {
+  return {
+    client_id: c.clientId,
+    name: c.name,
+    description: c.description,
+    homepage_url: c.homepageUrl,
+    logo_url: c.logoUrl,
+    owner_id: c.ownerId,
+    kind: c.kind,
+    state: c.state,
+    review_note: c.reviewNote,
+    reviewed_by: c.reviewedBy,
+    reviewed_at: c.reviewedAt === null ? null : formatTime(c.reviewedAt),
+    legacy: c.legacy,
+    redirect_uris: c.redirectUris,
+    scopes: c.scopes,
+    proposed_redirect_uris: c.proposedRedirectUris,
+    proposed_scopes: c.proposedScopes,
+    created_at: formatTime(c.createdAt),
+    updated_at: formatTime(c.updatedAt),
+    secrets: c.secrets.map((s) => ({ id: s.id, last_four: s.lastFour, created_at: formatTime(s.createdAt), last_used_at: s.lastUsedAt === null ? null : formatTime(s.lastUsedAt) })),
+  };
+}
+
 export function registerClientCommands(program: Command, runtime: CliRuntime): void {
   const clients = program.command('clients').description('register, review and inspect OAuth clients');
+  registerClientUpdateCommand(clients, runtime);
 
   clients
     .command('create')
@@ -106,7 +133,7 @@ export function registerClientCommands(program: Command, runtime: CliRuntime): v
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { json?: boolean }) => {
       const client = await runtime.withServices((s) => requireClient(s, clientId));
-      emit(!!opts.json, client, () => describe(client));
+      emit(!!opts.json, showJson(client), () => describe(client));
     });
 
   const secrets = program.command('secrets').description('rotate client secrets (at most 2 active, never fewer than 1)');

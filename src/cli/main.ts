@@ -7,6 +7,7 @@ import { registerAuditCommand } from './audit.ts';
 import { registerClientCommands } from './clients.ts';
 import { registerDemoCommand } from './demo.ts';
 import { CliError, emit } from './output.ts';
+import { registerPlatformCommands } from './platform.ts';
 import { jsonOption, runtime } from './runtime.ts';
 import { registerUserCommands } from './users.ts';
 
@@ -43,6 +44,7 @@ registerUserCommands(program, runtime);
 registerClientCommands(program, runtime);
 registerDemoCommand(program, runtime);
 registerAuditCommand(program, runtime);
+registerPlatformCommands(program, runtime);
 
 try {
   await program.parseAsync(process.argv);

@@ -54,6 +54,10 @@ function tooMany(description: string): OAuthError {
 }
 
 export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
+  // SPEC §2 item 4: form and JSON bodies only. Fastify's built-in text/plain parser would
+  // hand the handler a bare string, and the client would be told its parameters are wrong
+  // instead of its Content-Type.
+  app.removeContentTypeParser('text/plain');
   await app.register(rateLimit, {
     global: false,
     hook: 'preHandler', // after body parsing, so the key can be the client
@@ -103,13 +107,15 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits:
     return response;
   });
 
-  // RFC 7009 §2.2: 200 with an empty body whether or not the token was known.
+  // RFC 7009 §2.2: 200 whether or not the token was known; the body is ignored by the
+  // client. It is an empty JSON object rather than nothing, because common clients
+  // (simple-oauth2 among them) refuse any answer that is not JSON.
   app.post(REVOKE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
     await limitingAuthFailures(request, reply, () =>
       handleRevocation(ctx.oauth, { body: request.body, authorization: request.headers.authorization }),
     );
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-    return reply.status(200).send();
+    return reply.status(200).send({});
   });
 
   app.post(INTROSPECT_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {

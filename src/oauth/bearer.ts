@@ -1,5 +1,6 @@
 // Access-token validation for resource servers (RFC 6750 §2.1, §3.1; SPEC §2 item 17).
 import type { OAuthContext } from './context.ts';
+import type { AccessTokenWithClient } from './storage.ts';
 import { hashToken, isWellFormed } from './token-format.ts';
 
 export interface AccessPrincipal {
@@ -18,7 +19,8 @@ export type BearerResult =
 
 const BEARER = /^Bearer +([^ ]+) *$/i;
 
-export async function authenticateBearer(ctx: OAuthContext, authorization: string | undefined): Promise<BearerResult> {
+/** Reads the Authorization header; pure, so a malformed token never reaches storage. */
+export function parseBearer(authorization: string | undefined): { ok: true; token: string } | Extract<BearerResult, { ok: false }> {
   if (authorization === undefined || authorization === '') {
     return { ok: false, reason: 'missing', description: 'an access token is required: send Authorization: Bearer <token>' };
   }
@@ -31,10 +33,14 @@ export async function authenticateBearer(ctx: OAuthContext, authorization: strin
   if (!isWellFormed('accessToken', token)) {
     return { ok: false, reason: 'invalid_token', description: 'the access token is malformed' };
   }
-  const record = await ctx.store.findAccessToken(hashToken(token));
+  return { ok: true, token };
+}
+
+/** Judges a stored token: unknown, revoked, expired, or its client no longer approved. */
+export function checkAccessRecord(clock: () => number, record: AccessTokenWithClient | undefined): BearerResult {
   if (record === undefined) return { ok: false, reason: 'invalid_token', description: 'the access token is not valid' };
   if (record.revokedAt !== null) return { ok: false, reason: 'invalid_token', description: 'the access token has been revoked' };
-  if (record.expiresAt <= ctx.clock()) {
+  if (record.expiresAt <= clock()) {
     return { ok: false, reason: 'invalid_token', description: 'the access token has expired: refresh it' };
   }
   // SPEC §2 item 1: a suspended client's tokens stop working at once.
@@ -51,4 +57,10 @@ export async function authenticateBearer(ctx: OAuthContext, authorization: strin
       expiresAt: record.expiresAt,
     },
   };
+}
+
+export async function authenticateBearer(ctx: OAuthContext, authorization: string | undefined): Promise<BearerResult> {
+  const parsed = parseBearer(authorization);
+  if (!parsed.ok) return parsed;
+  return checkAccessRecord(ctx.clock, await ctx.store.findAccessToken(hashToken(parsed.token)));
 }

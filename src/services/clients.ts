@@ -1,5 +1,5 @@
 // OAuth clients: registration, legacy import, review (SPEC §2 items 1, 2, 14), listing.
-import { formatScopes, serializeScopes } from '../oauth/scopes.ts';
+import { deserializeScopes, formatScopes, serializeScopes } from '../oauth/scopes.ts';
 import type { ClientKind, ClientState } from '../oauth/storage.ts';
 import { randomId } from '../oauth/token-format.ts';
 import { appendAudit } from '../storage/repositories/audit.ts';
@@ -41,6 +41,11 @@ export interface ClientView {
   /** Granted-scope string form; empty for a legacy client. */
   scopes: string[] | null;
   reviewNote: string | null;
+  reviewedBy: string | null;
+  reviewedAt: number | null;
+  /** SPEC §2 item 20: additions awaiting admin review (not yet live). */
+  proposedRedirectUris: string[];
+  proposedScopes: string[];
   createdAt: number;
   updatedAt: number;
   secrets: SecretView[];
@@ -61,6 +66,10 @@ function view(row: ClientRow, secrets: SecretView[]): ClientView {
     redirectUris: record.redirectUris,
     scopes: record.scopes,
     reviewNote: row.review_note,
+    reviewedBy: row.reviewed_by,
+    reviewedAt: row.reviewed_at,
+    proposedRedirectUris: row.proposed_redirect_uris === null ? [] : (JSON.parse(row.proposed_redirect_uris) as string[]),
+    proposedScopes: deserializeScopes(row.proposed_scopes) ?? [],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     secrets,

@@ -1,17 +1,33 @@
 // One ordered list of migrations for both dialects, applied by Kysely's migrator.
-import { Migrator, type Migration } from 'kysely';
+import { Migrator, sql, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import * as initial from './migrations/001_initial.ts';
+import * as platform from './migrations/002_platform.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
 const migrations: Record<string, DialectMigration> = {
   '001_initial': initial,
+  '002_platform': platform,
 };
 
-function migrator(handle: DatabaseHandle): Migrator {
+/**
+ * On PostgreSQL, the schema the connection works in (its search_path). Kysely's migrator
+ * looks for its bookkeeping tables in every schema unless told which one is ours, so
+ * without this a database where another schema already holds kysely_migration (another
+ * application, or another Gatehouse schema) could not be migrated.
+ */
+async function currentSchema(handle: DatabaseHandle): Promise<string | undefined> {
+  if (handle.dialect !== 'postgres') return undefined;
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(handle.db);
+  return rows[0]?.schema ?? undefined;
+}
+
+async function migrator(handle: DatabaseHandle): Promise<Migrator> {
+  const schema = await currentSchema(handle);
   return new Migrator({
     db: handle.db,
+    ...(schema !== undefined ? { migrationTableSchema: schema } : {}),
     provider: {
       async getMigrations() {
         return Object.fromEntries(
@@ -24,13 +40,13 @@ function migrator(handle: DatabaseHandle): Migrator {
 
 /** Applies pending migrations; returns the names applied. */
 export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const { error, results } = await migrator(handle).migrateToLatest();
+  const { error, results } = await (await migrator(handle)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** True when every known migration has been applied (for readiness checks). */
 export async function isUpToDate(handle: DatabaseHandle): Promise<boolean> {
-  const all = await migrator(handle).getMigrations();
+  const all = await (await migrator(handle)).getMigrations();
   return all.every((m) => m.executedAt !== undefined);
 }

@@ -126,6 +126,181 @@ export interface AuditEventsTable {
   created_at: number;
 }
 
+// Platform resources (migration 002). A row belongs to exactly one owner column of the
+// pairs user/team or user/organization or team/organization (check constraints).
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  slug: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TeamsTable {
+  id: string;
+  organization_id: string | null;
+  name: string;
+  slug: string;
+  bio: string;
+  time_zone: string;
+  brand_color: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MembershipsTable {
+  id: string;
+  user_id: string;
+  /** Exactly one of team_id and organization_id is set. */
+  team_id: string | null;
+  organization_id: string | null;
+  role: 'member' | 'admin' | 'owner';
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventTypesTable {
+  id: string;
+  user_id: string | null;
+  team_id: string | null;
+  title: string;
+  slug: string;
+  description: string;
+  length_minutes: number;
+  /** JSON array of { type, value }. */
+  locations: string;
+  hidden: number;
+  requires_confirmation: number;
+  minimum_booking_notice: number;
+  scheduling_type: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface PrivateLinksTable {
+  id: string;
+  event_type_id: string;
+  link_hash: string;
+  expires_at: number | null;
+  max_uses: number | null;
+  use_count: number;
+  created_at: number;
+}
+
+export interface BookingsTable {
+  uid: string;
+  event_type_id: string | null;
+  user_id: string | null;
+  team_id: string | null;
+  title: string;
+  description: string;
+  start_time: number;
+  end_time: number;
+  status: 'pending' | 'accepted' | 'declined' | 'cancelled' | 'rescheduled';
+  attendee_name: string;
+  attendee_email: string;
+  attendee_time_zone: string;
+  /** JSON array of email addresses. */
+  guests: string;
+  location: string;
+  cancellation_reason: string | null;
+  decline_reason: string | null;
+  rescheduled_from: string | null;
+  rescheduled_to: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SchedulesTable {
+  id: string;
+  user_id: string | null;
+  team_id: string | null;
+  name: string;
+  time_zone: string;
+  /** JSON arrays of weekly ranges and of dated overrides. */
+  availability: string;
+  overrides: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ConnectedAppsTable {
+  id: string;
+  user_id: string | null;
+  team_id: string | null;
+  app: string;
+  category: string;
+  account: string;
+  name: string;
+  read_only: number;
+  created_at: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  user_id: string | null;
+  organization_id: string | null;
+  subscriber_url: string;
+  /** JSON array of trigger names. */
+  triggers: string;
+  active: number;
+  payload_template: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VerifiedResourcesTable {
+  id: string;
+  user_id: string | null;
+  team_id: string | null;
+  kind: 'email' | 'phone';
+  value: string;
+  verified_at: number | null;
+  /** SHA-256 of the pending code; NULL when none is pending. */
+  code_hash: string | null;
+  code_expires_at: number | null;
+  attempts: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RoutingFormsTable {
+  id: string;
+  team_id: string | null;
+  organization_id: string | null;
+  name: string;
+  description: string;
+  /** JSON array of field definitions. */
+  fields: string;
+  disabled: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RoutingFormResponsesTable {
+  id: string;
+  form_id: string;
+  /** JSON object: field id → value. */
+  response: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WorkflowsTable {
+  id: string;
+  team_id: string;
+  name: string;
+  trigger: string;
+  time_offset_minutes: number;
+  /** JSON arrays of steps and of event type ids. */
+  steps: string;
+  active_on: string;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -137,4 +312,17 @@ export interface Database {
   access_tokens: AccessTokensTable;
   refresh_tokens: RefreshTokensTable;
   audit_events: AuditEventsTable;
+  organizations: OrganizationsTable;
+  teams: TeamsTable;
+  memberships: MembershipsTable;
+  event_types: EventTypesTable;
+  private_links: PrivateLinksTable;
+  bookings: BookingsTable;
+  schedules: SchedulesTable;
+  connected_apps: ConnectedAppsTable;
+  webhooks: WebhooksTable;
+  verified_resources: VerifiedResourcesTable;
+  routing_forms: RoutingFormsTable;
+  routing_form_responses: RoutingFormResponsesTable;
+  workflows: WorkflowsTable;
 }

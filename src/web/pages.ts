@@ -21,7 +21,14 @@ export function csrfField(token: string): Html {
   return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
+const SAFE_NEXT_BASE = 'http://gatehouse.invalid';
+
 /** Only same-site relative paths are followed after login (no open redirects). */
 export function safeNext(next: unknown): string {
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//')) return '/';
+  // Browsers drop tabs and newlines inside a URL and read "\" as "/", so "/\t/evil.example"
+  // and "/\\evil.example" lead off-site; control characters also cannot go in a header.
+  if (/[\u0000-\u001f\u007f\\]/.test(next)) return '/';
+  // Resolved as a browser resolves it, the target must stay on this site.
+  return new URL(next, SAFE_NEXT_BASE).origin === SAFE_NEXT_BASE ? next : '/';
 }

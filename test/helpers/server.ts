@@ -64,17 +64,33 @@ export class TestServer {
 
   async client(
     owner: TestUser,
-    options: { kind?: 'confidential' | 'public'; scopes?: string[] | null; redirectUris?: string[]; state?: 'pending' | 'approved' } = {},
+    options: {
+      kind?: 'confidential' | 'public';
+      scopes?: string[] | null;
+      redirectUris?: string[];
+      state?: 'pending' | 'approved' | 'rejected' | 'suspended';
+      name?: string;
+      homepageUrl?: string;
+    } = {},
   ): Promise<TestClient> {
     const redirectUris = options.redirectUris ?? ['https://app.example.com/callback'];
     const kind = options.kind ?? 'confidential';
-    const base = { ownerId: owner.id, name: 'Test App', homepageUrl: 'https://app.example.com', kind, redirectUris };
+    const base = {
+      ownerId: owner.id,
+      name: options.name ?? 'Test App',
+      homepageUrl: options.homepageUrl ?? 'https://app.example.com',
+      kind,
+      redirectUris,
+    };
     if (options.scopes === null) {
       const { client, secret } = await importLegacyClient(this.services, base);
       return { clientId: client.clientId, secret, redirectUri: redirectUris[0]! };
     }
     const { client, secret } = await createClient(this.services, { ...base, scopes: options.scopes ?? ['PROFILE_READ', 'PROFILE_WRITE', 'BOOKING_READ'] });
-    if ((options.state ?? 'approved') === 'approved') await reviewClient(this.services, client.clientId, 'approve', null);
+    const state = options.state ?? 'approved';
+    if (state === 'approved' || state === 'suspended') await reviewClient(this.services, client.clientId, 'approve', null);
+    if (state === 'suspended') await reviewClient(this.services, client.clientId, 'suspend', null);
+    if (state === 'rejected') await reviewClient(this.services, client.clientId, 'reject', null, 'rejected by a test');
     return { clientId: client.clientId, secret, redirectUri: redirectUris[0]! };
   }
 
@@ -128,6 +144,22 @@ export class TestServer {
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
   }
 
+  /**
+   * A raw POST: the body is sent exactly as given (hand-built form strings, broken JSON,
+   * no Content-Type at all for a Blob without a type). The body is parsed as JSON when it is JSON.
+   */
+  async post(path: string, body: string | Blob, headers: Record<string, string> = {}) {
+    const res = await fetch(`${this.url}${path}`, { method: 'POST', headers, body });
+    const text = await res.text();
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: json };
+  }
+
   /** Code exchange for a confidential client, returning the token response. */
   async exchange(client: TestClient, code: string, extra: Record<string, string> = {}) {
     return this.token({
@@ -163,7 +195,9 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
   const database = await createTestDatabase(backend);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'info', PORT: String(port), ...env });
+  // Rate limits are off unless a test turns one on: suites make many failing requests.
+  const noLimits = { RATE_LIMIT_TOKEN_PER_MINUTE: '0', RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0', RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '0' };
+  const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'info', PORT: String(port), ...noLimits, ...env });
   const logs: string[] = [];
   const logStream = { write: (line: string) => logs.push(line) } as unknown as NodeJS.WritableStream;
   let server!: TestServer;

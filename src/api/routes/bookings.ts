@@ -1,0 +1,216 @@
+// Bookings: public create/cancel/reschedule (no token), the host's own (BOOKING_*), a
+// team's (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
+import type { AppContext } from '../../http/context.ts';
+import { book, cancelBooking, rescheduleBooking, transitionBooking, type NewBooking } from '../../services/bookings.ts';
+import { calendarLinks } from '../../services/calendar-links.ts';
+import * as repo from '../../storage/repositories/bookings.ts';
+import type { BookingFilter, BookingRow, BookingScope } from '../../storage/repositories/bookings.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { checkTimeZone, conflict, invalid, iso, notFound, parseJson, toMillis } from '../input.ts';
+import { arrayOf, dateTime, email, idParam, listQuery, nullable, object, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
+
+const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
+
+const bookingView: JsonSchema = object(
+  {
+    uid: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    start: { type: 'string' },
+    end: { type: 'string' },
+    durationInMinutes: { type: 'integer' },
+    status: { type: 'string', enum: STATUSES },
+    eventTypeId: nullable({ type: 'string' }),
+    hostId: nullable({ type: 'string' }),
+    teamId: nullable({ type: 'string' }),
+    attendee: object({ name: { type: 'string' }, email: { type: 'string' }, timeZone: { type: 'string' } }, ['name', 'email', 'timeZone']),
+    guests: arrayOf({ type: 'string' }, 0, 10),
+    location: { type: 'string' },
+    cancellationReason: nullable({ type: 'string' }),
+    declineReason: nullable({ type: 'string' }),
+    rescheduledFromUid: nullable({ type: 'string' }),
+    rescheduledToUid: nullable({ type: 'string' }),
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+  ['uid', 'title', 'start', 'end', 'status', 'attendee', 'guests', 'location'],
+);
+
+function booking(b: BookingRow) {
+  return {
+    uid: b.uid,
+    title: b.title,
+    description: b.description,
+    start: iso(b.start_time),
+    end: iso(b.end_time),
+    durationInMinutes: Math.round((b.end_time - b.start_time) / 60_000),
+    status: b.status,
+    eventTypeId: b.event_type_id,
+    hostId: b.user_id,
+    teamId: b.team_id,
+    attendee: { name: b.attendee_name, email: b.attendee_email, timeZone: b.attendee_time_zone },
+    guests: parseJson<string[]>(b.guests),
+    location: b.location,
+    cancellationReason: b.cancellation_reason,
+    declineReason: b.decline_reason,
+    rescheduledFromUid: b.rescheduled_from,
+    rescheduledToUid: b.rescheduled_to,
+    createdAt: iso(b.created_at),
+    updatedAt: iso(b.updated_at),
+  };
+}
+
+const listFilters = listQuery({ status: { type: 'string', enum: STATUSES }, afterStart: dateTime, beforeEnd: dateTime });
+interface ListFilters extends Page {
+  status?: BookingRow['status'];
+  afterStart?: string;
+  beforeEnd?: string;
+}
+const filterOf = (q: ListFilters): BookingFilter => ({
+  ...(q.status !== undefined ? { status: q.status } : {}),
+  ...(q.afterStart !== undefined ? { afterStart: toMillis(q.afterStart, 'afterStart') } : {}),
+  ...(q.beforeEnd !== undefined ? { beforeEnd: toMillis(q.beforeEnd, 'beforeEnd') } : {}),
+});
+
+const newBooking = object(
+  {
+    eventTypeId: idParam,
+    start: dateTime,
+    attendee: object({ name: str(1, 100), email, timeZone }, ['name', 'email', 'timeZone']),
+    guests: arrayOf(email, 0, 10),
+    location: str(1, 500),
+    notes: str(0, 2000),
+    privateLink: str(1, 64, { pattern: '^[0-9A-Za-z]+$' }),
+  },
+  ['eventTypeId', 'start', 'attendee'],
+);
+interface NewBookingBody extends Omit<NewBooking, 'start'> {
+  start: string;
+}
+const toNewBooking = (body: NewBookingBody): NewBooking => {
+  checkTimeZone(body.attendee.timeZone, 'attendee.timeZone');
+  return { ...body, start: toMillis(body.start, 'start') };
+};
+
+const reason = (field: string) => object({ [field]: str(1, 500) });
+type Uid = { bookingUid: string };
+
+export function bookingHandlers(ctx: AppContext): HandlerMap {
+  const { db, clock } = ctx.services;
+  const s = ctx.services;
+
+  const load = async (scope: BookingScope, uid: string) => {
+    const row = await repo.findScopedBooking(db, scope, uid);
+    if (row === undefined) throw notFound('booking');
+    return row;
+  };
+  /** A booking of the token's user that still holds time: guests and location may change. */
+  const loadActive = async (userId: string, uid: string) => {
+    const row = await load({ userId }, uid);
+    if (!repo.ACTIVE.includes(row.status)) throw conflict(`the booking is ${row.status}; only a pending or accepted booking can change`);
+    return row;
+  };
+  const list = (scope: (call: { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } }) => BookingScope) =>
+    route<unknown, ListFilters>({
+      query: listFilters,
+      data: arrayOf(bookingView, 0, 100),
+      handle: async (call) => (await repo.listBookings(db, scope(call), filterOf(call.query), call.query.limit, call.query.offset)).map(booking),
+    });
+
+  return {
+    // Public (seed §5 rule 6).
+    'bookings.create': route<NewBookingBody>({
+      body: newBooking,
+      data: bookingView,
+      status: 201,
+      handle: async ({ body }) => booking(await book(s, toNewBooking(body))),
+    }),
+    'bookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
+      body: reason('cancellationReason'),
+      data: bookingView,
+      handle: async ({ params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason)),
+    }),
+    'bookings.reschedule': route<{ start: string; reschedulingReason?: string }, unknown, Uid>({
+      body: object({ start: dateTime, reschedulingReason: str(1, 500) }, ['start']),
+      data: bookingView,
+      status: 201,
+      handle: async ({ params, body }) => booking(await rescheduleBooking(s, params.bookingUid, toMillis(body.start, 'start'), body.reschedulingReason)),
+    }),
+
+    // The host's own bookings (SPEC §6: personal routes act on the token's user only).
+    'bookings.list': list((c) => ({ userId: c.userId })),
+    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => booking(await load({ userId }, params.bookingUid)) }),
+    'bookings.calendarLinks': route<unknown, unknown, Uid>({
+      data: object({ google: { type: 'string' }, outlook: { type: 'string' }, office365: { type: 'string' }, yahoo: { type: 'string' }, ics: { type: 'string' } }, ['google', 'outlook', 'office365', 'yahoo', 'ics']),
+      handle: async ({ userId, params }) => {
+        const b = await load({ userId }, params.bookingUid);
+        return calendarLinks({ uid: b.uid, title: b.title, description: b.description, location: b.location, start: b.start_time, end: b.end_time }, clock());
+      },
+    }),
+    'bookings.confirm': route<unknown, unknown, Uid>({
+      data: bookingView,
+      handle: async ({ userId, params }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId })),
+    }),
+    'bookings.decline': route<{ reason?: string }, unknown, Uid>({
+      body: reason('reason'),
+      data: bookingView,
+      handle: async ({ userId, params, body }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { decline_reason: body?.reason ?? null }, { userId })),
+    }),
+    'bookings.addGuests': route<{ guests: string[] }, unknown, Uid>({
+      body: object({ guests: arrayOf(email, 1, 10) }, ['guests']),
+      data: bookingView,
+      handle: async ({ userId, params, body }) => {
+        const b = await loadActive(userId, params.bookingUid);
+        const guests = [...new Set([...parseJson<string[]>(b.guests), ...body.guests.map((g) => g.toLowerCase())])];
+        if (guests.length > 10) throw invalid('guests', `a booking has at most 10 guests; it has ${parseJson<string[]>(b.guests).length}`);
+        await db.updateTable('bookings').set({ guests: JSON.stringify(guests), updated_at: clock() }).where('uid', '=', b.uid).execute();
+        return booking({ ...b, guests: JSON.stringify(guests), updated_at: clock() });
+      },
+    }),
+    'bookings.updateLocation': route<{ location: string }, unknown, Uid>({
+      body: object({ location: str(1, 500) }, ['location']),
+      data: bookingView,
+      handle: async ({ userId, params, body }) => {
+        const b = await loadActive(userId, params.bookingUid);
+        await db.updateTable('bookings').set({ location: body.location, updated_at: clock() }).where('uid', '=', b.uid).execute();
+        return booking({ ...b, location: body.location, updated_at: clock() });
+      },
+    }),
+    'bookings.reassign': route<{ userId: string }, unknown, Uid>({
+      body: object({ userId: idParam }, ['userId']),
+      data: bookingView,
+      handle: async ({ userId, params, body }) => {
+        const b = await loadActive(userId, params.bookingUid);
+        if (b.team_id === null) throw conflict('only a team booking can be reassigned');
+        if (body.userId === b.user_id) throw invalid('userId', 'already hosts this booking');
+        if (!(await repo.isTeamMember(db, b.team_id, body.userId))) throw invalid('userId', "is not a member of the booking's team");
+        if (await repo.hostIsBusy(db, body.userId, b.start_time, b.end_time)) throw conflict('userId: that member is not available at the booking time');
+        await db.updateTable('bookings').set({ user_id: body.userId, updated_at: clock() }).where('uid', '=', b.uid).execute();
+        return booking({ ...b, user_id: body.userId, updated_at: clock() });
+      },
+    }),
+
+    // A team's bookings.
+    'teamBookings.list': list((c) => ({ teamId: c.facts.team!.id })),
+    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => booking(await load({ teamId: facts.team!.id }, params.bookingUid)) }),
+    'teamBookings.create': route<NewBookingBody>({
+      body: newBooking,
+      data: bookingView,
+      status: 201,
+      handle: async ({ facts, body }) => booking(await book(s, toNewBooking(body), { teamId: facts.team!.id, allowHidden: true })),
+    }),
+    'teamBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
+      body: reason('cancellationReason'),
+      data: bookingView,
+      handle: async ({ facts, params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id })),
+    }),
+
+    // Everything in an organization: its teams' bookings and its members'.
+    'orgBookings.list': list((c) => ({ organizationId: c.facts.organization!.id })),
+    'orgBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
+      body: reason('cancellationReason'),
+      data: bookingView,
+      handle: async ({ facts, params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason, { organizationId: facts.organization!.id })),
+    }),
+  };
+}

@@ -1,0 +1,172 @@
+// Connected calendars and ICS feeds of a user (APPS_*) and a team's connected apps
+// (TEAM_APPS_*). These are records of what was connected: Gatehouse calls no calendar
+// service and accepts no third-party credentials, so none are stored.
+import type { AppContext } from '../../http/context.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import { isUniqueViolation } from '../../storage/errors.ts';
+import { busyTimes } from '../../storage/repositories/bookings.ts';
+import * as repo from '../../storage/repositories/connected-apps.ts';
+import type { AppOwner, ConnectedAppRow } from '../../storage/repositories/connected-apps.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { ApiError } from '../envelope.ts';
+import { checkPublicUrl, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
+import { arrayOf, bool, dateTime, deleted, email, idParam, object, str, type JsonSchema } from '../schemas.ts';
+
+/** Calendar providers of /v2/calendars/:provider and the app each is stored as. */
+const PROVIDERS: Record<string, string> = { google: 'google-calendar', office365: 'office365-calendar', apple: 'apple-calendar' };
+const ICS_FEED = 'ics-feed';
+/** Apps a team can connect, by category. */
+const TEAM_APPS: Record<string, string> = {
+  'google-calendar': 'calendar',
+  'office365-calendar': 'calendar',
+  zoom: 'conferencing',
+  'google-meet': 'conferencing',
+  'microsoft-teams': 'conferencing',
+  'daily-video': 'conferencing',
+  stripe: 'payment',
+};
+
+const connectionView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    app: { type: 'string' },
+    category: { type: 'string' },
+    account: { type: 'string' },
+    name: { type: 'string' },
+    readOnly: bool,
+    createdAt: { type: 'string' },
+  },
+  ['id', 'app', 'category', 'account', 'name', 'readOnly', 'createdAt'],
+);
+
+const connection = (a: ConnectedAppRow) => ({ id: a.id, app: a.app, category: a.category, account: a.account, name: a.name, readOnly: a.read_only === 1, createdAt: iso(a.created_at) });
+
+/** webcal:// is how calendar apps spell an https feed. */
+function checkFeedUrl(value: string, field: string): string {
+  const url = checkPublicUrl(value.replace(/^webcal:\/\//i, 'https://'), field);
+  return url.toString();
+}
+
+export function calendarHandlers(ctx: AppContext): HandlerMap {
+  const { db, clock } = ctx.services;
+
+  const insert = async (rows: ConnectedAppRow[]) => {
+    try {
+      await repo.insertConnectedApps(db, rows);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('that account is already connected');
+      throw error;
+    }
+  };
+  const newRow = (owner: AppOwner, app: string, category: string, account: string, name: string, readOnly: boolean): ConnectedAppRow => ({
+    id: randomId(),
+    user_id: 'userId' in owner ? owner.userId : null,
+    team_id: 'teamId' in owner ? owner.teamId : null,
+    app,
+    category,
+    account,
+    name,
+    read_only: readOnly ? 1 : 0,
+    created_at: clock(),
+  });
+
+  return {
+    'calendars.list': route({
+      data: arrayOf(connectionView, 0, 500),
+      handle: async ({ userId }) => (await repo.listConnectedApps(db, { userId }, { category: 'calendar' })).map(connection),
+    }),
+    'calendars.busyTimes': route<unknown, { start: string; end: string }>({
+      query: object({ start: dateTime, end: dateTime }, ['start', 'end']),
+      data: arrayOf(object({ start: { type: 'string' }, end: { type: 'string' }, source: { type: 'string' }, bookingUid: { type: 'string' } }, ['start', 'end', 'source']), 0, 1000),
+      handle: async ({ userId, query }) => {
+        const from = toMillis(query.start, 'start');
+        const to = toMillis(query.end, 'end');
+        if (to <= from) throw invalid('end', 'must be later than start');
+        if (to - from > 62 * 24 * 3600_000) throw invalid('end', 'the period may span at most 62 days');
+        return (await busyTimes(db, userId, from, to)).map((b) => ({ start: iso(b.start_time), end: iso(b.end_time), source: 'booking', bookingUid: b.uid }));
+      },
+    }),
+    'calendars.checkIcsFeed': route<unknown, { url: string }>({
+      query: object({ url: str(1, 2048) }, ['url']),
+      data: object({ url: { type: 'string' }, valid: bool, problem: { type: 'string' }, saved: bool }, ['url', 'valid', 'saved']),
+      handle: async ({ userId, query }) => {
+        let normalized: string;
+        try {
+          normalized = checkFeedUrl(query.url, 'url');
+        } catch (error) {
+          if (error instanceof ApiError) return { url: query.url, valid: false, problem: error.message, saved: false };
+          throw error;
+        }
+        const saved = await repo.findConnectedAccount(db, { userId }, ICS_FEED, normalized);
+        return { url: normalized, valid: true, saved: saved !== undefined };
+      },
+    }),
+    'calendars.saveIcsFeed': route<{ urls: string[]; readOnly?: boolean }>({
+      body: object({ urls: { ...arrayOf(str(1, 2048), 1, 10), uniqueItems: true }, readOnly: bool }, ['urls']),
+      data: arrayOf(connectionView, 0, 10),
+      status: 201,
+      handle: async ({ userId, body }) => {
+        const rows = body.urls.map((u, i) => {
+          const url = checkFeedUrl(u, `urls.${i}`);
+          return newRow({ userId }, ICS_FEED, 'calendar', url, new URL(url).hostname, body.readOnly ?? true);
+        });
+        await insert(rows);
+        return rows.map(connection);
+      },
+    }),
+    'calendars.check': route<unknown, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
+      data: object({ provider: { type: 'string' }, connected: bool, accounts: arrayOf({ type: 'string' }, 0, 500) }, ['provider', 'connected', 'accounts']),
+      handle: async ({ userId, params }) => {
+        const rows = await repo.listConnectedApps(db, { userId }, { app: PROVIDERS[params.provider]! });
+        return { provider: params.provider, connected: rows.length > 0, accounts: rows.map((r) => r.account) };
+      },
+    }),
+    'calendars.connect': route<{ account: string; name?: string; readOnly?: boolean }, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
+      body: object({ account: email, name: str(1, 100), readOnly: bool }, ['account']),
+      data: connectionView,
+      status: 201,
+      handle: async ({ userId, params, body }) => {
+        const row = newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', body.account.toLowerCase(), body.name ?? body.account, body.readOnly ?? false);
+        await insert([row]);
+        return connection(row);
+      },
+    }),
+    'calendars.disconnect': route<{ id: string }, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: [...Object.keys(PROVIDERS), ICS_FEED] } },
+      body: object({ id: idParam }, ['id']),
+      data: deleted,
+      handle: async ({ userId, params, body }) => {
+        const app = PROVIDERS[params.provider] ?? ICS_FEED;
+        if (!(await repo.deleteConnectedApp(db, { userId }, app, body.id))) throw notFound(`${params.provider} connection`);
+        return { id: body.id, deleted: true };
+      },
+    }),
+
+    'teamApps.list': route({
+      data: arrayOf(connectionView, 0, 500),
+      handle: async ({ facts }) => (await repo.listConnectedApps(db, { teamId: facts.team!.id })).map(connection),
+    }),
+    'teamApps.connect': route<{ account: string; name?: string }, unknown, { app: string }>({
+      params: { app: { type: 'string', enum: Object.keys(TEAM_APPS) } },
+      body: object({ account: str(1, 254), name: str(1, 100) }, ['account']),
+      data: connectionView,
+      status: 201,
+      handle: async ({ facts, params, body }) => {
+        const row = newRow({ teamId: facts.team!.id }, params.app, TEAM_APPS[params.app]!, body.account.trim(), body.name ?? params.app, false);
+        await insert([row]);
+        return connection(row);
+      },
+    }),
+    'teamApps.disconnect': route<{ id: string }, unknown, { app: string }>({
+      params: { app: { type: 'string', enum: Object.keys(TEAM_APPS) } },
+      body: object({ id: idParam }, ['id']),
+      data: deleted,
+      handle: async ({ facts, params, body }) => {
+        if (!(await repo.deleteConnectedApp(db, { teamId: facts.team!.id }, params.app, body.id))) throw notFound(`${params.app} connection`);
+        return { id: body.id, deleted: true };
+      },
+    }),
+  };
+}

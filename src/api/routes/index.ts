@@ -1,0 +1,31 @@
+// Every handler of the /v2 resource routes, keyed by the registry's handler ids
+// (src/oauth/api-routes.ts). One file per resource; the registrar checks both lists match.
+import type { AppContext } from '../../http/context.ts';
+import type { HandlerMap } from '../handler.ts';
+import { bookingHandlers } from './bookings.ts';
+import { calendarHandlers } from './calendars.ts';
+import { eventTypeHandlers } from './event-types.ts';
+import { meHandlers } from './me.ts';
+import { membershipHandlers } from './memberships.ts';
+import { routingFormHandlers } from './routing-forms.ts';
+import { scheduleHandlers } from './schedules.ts';
+import { teamHandlers } from './teams.ts';
+import { verifiedResourceHandlers } from './verified-resources.ts';
+import { webhookHandlers } from './webhooks.ts';
+import { workflowHandlers } from './workflows.ts';
+
+export function allHandlers(ctx: AppContext): HandlerMap {
+  return {
+    ...meHandlers(ctx),
+    ...eventTypeHandlers(ctx),
+    ...bookingHandlers(ctx),
+    ...scheduleHandlers(ctx),
+    ...calendarHandlers(ctx),
+    ...webhookHandlers(ctx),
+    ...verifiedResourceHandlers(ctx),
+    ...teamHandlers(ctx),
+    ...membershipHandlers(ctx),
+    ...routingFormHandlers(ctx),
+    ...workflowHandlers(ctx),
+  };
+}

@@ -1,0 +1,84 @@
+// GET/PATCH /v2/me: the authorized user's profile (seed §4.3, SPEC §6).
+import type { AppContext } from '../../http/context.ts';
+import type { UserRow } from '../../services/users.ts';
+import { ApiError } from '../envelope.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { checkTimeZone } from '../input.ts';
+import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '../schemas.ts';
+
+export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+export const profileView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    email: { type: 'string' },
+    name: { type: 'string' },
+    username: { type: 'string' },
+    timeZone: { type: 'string' },
+    weekStart: { type: 'string' },
+    timeFormat: { type: 'integer' },
+    defaultScheduleId: nullable({ type: 'string' }),
+    organizationId: nullable({ type: 'string' }),
+  },
+  ['id', 'email', 'name', 'username', 'timeZone', 'weekStart', 'timeFormat', 'defaultScheduleId', 'organizationId'],
+);
+
+export function profile(u: UserRow) {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    username: u.username,
+    timeZone: u.time_zone,
+    weekStart: u.week_start,
+    timeFormat: u.time_format,
+    defaultScheduleId: u.default_schedule_id,
+    organizationId: u.organization_id,
+  };
+}
+
+export const profilePatch = patchOf({
+  name: str(1, 100),
+  timeZone,
+  weekStart: { type: 'string', enum: WEEK_DAYS },
+  timeFormat: int(12, 24, { enum: [12, 24] }),
+});
+
+export interface ProfilePatch {
+  name?: string;
+  timeZone?: string;
+  weekStart?: string;
+  timeFormat?: number;
+}
+
+/** The column changes of a profile PATCH (also used by organization admins on their users). */
+export function profileChanges(body: ProfilePatch, now: number) {
+  checkTimeZone(body.timeZone);
+  return {
+    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+    ...(body.timeZone !== undefined ? { time_zone: body.timeZone } : {}),
+    ...(body.weekStart !== undefined ? { week_start: body.weekStart } : {}),
+    ...(body.timeFormat !== undefined ? { time_format: body.timeFormat } : {}),
+    updated_at: now,
+  };
+}
+
+export function meHandlers(ctx: AppContext): HandlerMap {
+  const { db, clock } = ctx.services;
+  const load = async (id: string) => {
+    const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    if (user === undefined) throw new ApiError(404, 'not_found', 'the user of this token no longer exists');
+    return user;
+  };
+  return {
+    'me.get': route({ data: profileView, handle: async ({ userId }) => profile(await load(userId)) }),
+    'me.update': route<ProfilePatch>({
+      body: profilePatch,
+      data: profileView,
+      handle: async ({ userId, body }) => {
+        await db.updateTable('users').set(profileChanges(body, clock())).where('id', '=', userId).execute();
+        return profile(await load(userId));
+      },
+    }),
+  };
+}

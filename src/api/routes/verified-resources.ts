@@ -1,0 +1,81 @@
+// Verified emails and phone numbers of a user (VERIFIED_RESOURCES_*) and of a team
+// (TEAM_VERIFIED_RESOURCES_*). The code goes to the log: the development delivery, as no
+// mail or SMS provider is configured; only its hash is stored.
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { requestCode, verifyCode, type CodeDelivery } from '../../services/verification.ts';
+import * as repo from '../../storage/repositories/verified-resources.ts';
+import type { ResourceKind, VerificationOwner, VerifiedResourceRow } from '../../storage/repositories/verified-resources.ts';
+import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
+import { isoOrNull } from '../input.ts';
+import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type Page } from '../schemas.ts';
+
+const PHONE = { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +4915112345678' };
+const CODE = { type: 'string', pattern: '^[0-9]{6}$' };
+
+const spec = {
+  email: { field: 'email', schema: email, normalize: (v: string) => v.trim().toLowerCase() },
+  phone: { field: 'phoneNumber', schema: PHONE, normalize: (v: string) => v },
+} as const;
+
+const viewOf = (kind: ResourceKind): JsonSchema =>
+  object({ id: { type: 'string' }, [spec[kind].field]: { type: 'string' }, verified: bool, verifiedAt: nullable({ type: 'string' }) }, ['id', spec[kind].field, 'verified', 'verifiedAt']);
+
+const view = (r: VerifiedResourceRow) => ({ id: r.id, [spec[r.kind].field]: r.value, verified: r.verified_at !== null, verifiedAt: isoOrNull(r.verified_at) });
+
+const logDelivery =
+  (request: FastifyRequest): CodeDelivery =>
+  (kind, to, code) =>
+    request.log.info({ verification: { kind, to } }, `development delivery (no ${kind === 'email' ? 'mail' : 'SMS'} provider configured): verification code for ${to} is ${code}`);
+
+type Call = { userId: string; facts: { team?: { id: string } | null } };
+
+export function verifiedResourceHandlers(ctx: AppContext): HandlerMap {
+  const { db } = ctx.services;
+
+  const handlers = (kind: ResourceKind, ownerOf: (c: Call) => VerificationOwner): Record<'list' | 'request' | 'verify', RouteHandler> => {
+    const { field, schema, normalize } = spec[kind];
+    return {
+      list: route<unknown, Page>({
+        query: listQuery(),
+        data: arrayOf(viewOf(kind), 0, 100),
+        handle: async (c) => (await repo.listVerified(db, ownerOf(c), kind, c.query.limit, c.query.offset)).map(view),
+      }),
+      request: route<Record<string, string>>({
+        body: object({ [field]: schema }, [field]),
+        data: object({ [field]: { type: 'string' }, verified: bool, codeSent: bool, expiresAt: nullable({ type: 'string' }) }, [field, 'verified', 'codeSent', 'expiresAt']),
+        handle: async (c) => {
+          const value = normalize(c.body[field]!);
+          const result = await requestCode(ctx.services, ownerOf(c), kind, value, logDelivery(c.request));
+          return { [field]: value, verified: !result.codeSent, codeSent: result.codeSent, expiresAt: isoOrNull(result.expiresAt) };
+        },
+      }),
+      verify: route<Record<string, string>>({
+        body: object({ [field]: schema, code: CODE }, [field, 'code']),
+        data: viewOf(kind),
+        handle: async (c) => view(await verifyCode(ctx.services, ownerOf(c), kind, normalize(c.body[field]!), c.body.code!)),
+      }),
+    };
+  };
+
+  const me = (c: Call): VerificationOwner => ({ userId: c.userId });
+  const team = (c: Call): VerificationOwner => ({ teamId: c.facts.team!.id });
+  const myEmails = handlers('email', me);
+  const myPhones = handlers('phone', me);
+  const teamEmails = handlers('email', team);
+  const teamPhones = handlers('phone', team);
+  return {
+    'verifiedEmails.list': myEmails.list,
+    'verifiedEmails.request': myEmails.request,
+    'verifiedEmails.verify': myEmails.verify,
+    'verifiedPhones.list': myPhones.list,
+    'verifiedPhones.request': myPhones.request,
+    'verifiedPhones.verify': myPhones.verify,
+    'teamVerifiedEmails.list': teamEmails.list,
+    'teamVerifiedEmails.request': teamEmails.request,
+    'teamVerifiedEmails.verify': teamEmails.verify,
+    'teamVerifiedPhones.list': teamPhones.list,
+    'teamVerifiedPhones.request': teamPhones.request,
+    'teamVerifiedPhones.verify': teamPhones.verify,
+  };
+}

@@ -1,0 +1,165 @@
+// Team workflows (TEAM_WORKFLOW_*): reminders and notifications around the team's bookings.
+// Stored and validated here; sending is outside this service.
+import type { AppContext } from '../../http/context.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import { countTeamEventTypes } from '../../storage/repositories/event-types.ts';
+import * as repo from '../../storage/repositories/workflows.ts';
+import type { WorkflowRow } from '../../storage/repositories/workflows.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { invalid, iso, notFound, parseJson } from '../input.ts';
+import { arrayOf, bool, deleted, idParam, int, listQuery, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
+
+const TRIGGERS = ['NEW_EVENT', 'BEFORE_EVENT', 'AFTER_EVENT', 'EVENT_CANCELLED', 'RESCHEDULE_EVENT'];
+const ACTIONS = ['EMAIL_HOST', 'EMAIL_ATTENDEE', 'EMAIL_ADDRESS', 'SMS_ATTENDEE', 'SMS_NUMBER'];
+
+interface Step {
+  action: string;
+  sendTo?: string;
+  template?: 'REMINDER' | 'CUSTOM';
+  subject?: string;
+  body: string;
+}
+
+const stepSchema = object(
+  { action: { type: 'string', enum: ACTIONS }, sendTo: str(1, 254), template: { type: 'string', enum: ['REMINDER', 'CUSTOM'] }, subject: str(0, 200), body: str(1, 5000) },
+  ['action', 'body'],
+);
+
+const workflowView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    teamId: { type: 'string' },
+    name: { type: 'string' },
+    trigger: { type: 'string' },
+    timeOffsetMinutes: { type: 'integer' },
+    steps: arrayOf(stepSchema, 1, 10),
+    activeOnEventTypeIds: arrayOf({ type: 'string' }, 0, 100),
+    active: bool,
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+  ['id', 'teamId', 'name', 'trigger', 'timeOffsetMinutes', 'steps', 'activeOnEventTypeIds', 'active', 'createdAt', 'updatedAt'],
+);
+
+const workflow = (w: WorkflowRow) => ({
+  id: w.id,
+  teamId: w.team_id,
+  name: w.name,
+  trigger: w.trigger,
+  timeOffsetMinutes: w.time_offset_minutes,
+  steps: parseJson<Step[]>(w.steps),
+  activeOnEventTypeIds: parseJson<string[]>(w.active_on),
+  active: w.active === 1,
+  createdAt: iso(w.created_at),
+  updatedAt: iso(w.updated_at),
+});
+
+const fields = {
+  name: str(1, 100),
+  trigger: { type: 'string', enum: TRIGGERS },
+  timeOffsetMinutes: int(0, 43_200, { description: 'minutes before (BEFORE_EVENT) or after (AFTER_EVENT) the booking' }),
+  steps: arrayOf(stepSchema, 1, 10),
+  activeOnEventTypeIds: { ...arrayOf(idParam, 0, 100), uniqueItems: true },
+  active: bool,
+};
+
+interface WorkflowInput {
+  name: string;
+  trigger: string;
+  timeOffsetMinutes?: number;
+  steps: Step[];
+  activeOnEventTypeIds?: string[];
+  active?: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+[1-9][0-9]{6,14}$/;
+
+function checkSteps(steps: Step[] | undefined): void {
+  steps?.forEach((s, i) => {
+    if (s.action === 'EMAIL_ADDRESS' && !(s.sendTo && EMAIL.test(s.sendTo))) throw invalid(`steps.${i}.sendTo`, 'EMAIL_ADDRESS needs an email address to send to');
+    if (s.action === 'SMS_NUMBER' && !(s.sendTo && PHONE.test(s.sendTo))) throw invalid(`steps.${i}.sendTo`, 'SMS_NUMBER needs an E.164 phone number to send to');
+  });
+}
+
+export function workflowHandlers(ctx: AppContext): HandlerMap {
+  const { db, clock } = ctx.services;
+
+  /** Workflows may run only on the team's own event types. */
+  const checkEventTypes = async (teamId: string, ids: string[] | undefined) => {
+    if (ids && ids.length > 0 && (await countTeamEventTypes(db, teamId, ids)) !== ids.length) {
+      throw invalid('activeOnEventTypeIds', 'lists an event type that is not one of this team');
+    }
+  };
+  const changes = async (teamId: string, body: Partial<WorkflowInput>, trigger: string) => {
+    checkSteps(body.steps);
+    await checkEventTypes(teamId, body.activeOnEventTypeIds);
+    const offset = body.timeOffsetMinutes;
+    if (offset !== undefined && offset > 0 && trigger !== 'BEFORE_EVENT' && trigger !== 'AFTER_EVENT') {
+      throw invalid('timeOffsetMinutes', 'applies to BEFORE_EVENT and AFTER_EVENT workflows only');
+    }
+    return {
+      ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+      ...(body.trigger !== undefined ? { trigger: body.trigger } : {}),
+      ...(offset !== undefined ? { time_offset_minutes: offset } : {}),
+      ...(body.steps !== undefined ? { steps: JSON.stringify(body.steps) } : {}),
+      ...(body.activeOnEventTypeIds !== undefined ? { active_on: JSON.stringify(body.activeOnEventTypeIds) } : {}),
+      ...(body.active !== undefined ? { active: body.active ? 1 : 0 } : {}),
+      updated_at: clock(),
+    };
+  };
+  const load = async (teamId: string, id: string) => {
+    const row = await repo.findWorkflow(db, teamId, id);
+    if (row === undefined) throw notFound('workflow');
+    return row;
+  };
+  type Params = { workflowId: string };
+
+  return {
+    'teamWorkflows.list': route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(workflowView, 0, 100),
+      handle: async ({ facts, query }) => (await repo.listWorkflows(db, facts.team!.id, query.limit, query.offset)).map(workflow),
+    }),
+    'teamWorkflows.create': route<WorkflowInput>({
+      body: object(fields, ['name', 'trigger', 'steps']),
+      data: workflowView,
+      status: 201,
+      handle: async ({ facts, body }) => {
+        const teamId = facts.team!.id;
+        const row: WorkflowRow = {
+          id: randomId(),
+          team_id: teamId,
+          name: '',
+          trigger: body.trigger,
+          time_offset_minutes: 0,
+          steps: '[]',
+          active_on: '[]',
+          active: 1,
+          created_at: clock(),
+          ...(await changes(teamId, body, body.trigger)),
+        };
+        await repo.insertWorkflow(db, row);
+        return workflow(row);
+      },
+    }),
+    'teamWorkflows.get': route<unknown, unknown, Params>({ data: workflowView, handle: async ({ facts, params }) => workflow(await load(facts.team!.id, params.workflowId)) }),
+    'teamWorkflows.update': route<Partial<WorkflowInput>, unknown, Params>({
+      body: patchOf(fields),
+      data: workflowView,
+      handle: async ({ facts, params, body }) => {
+        const current = await load(facts.team!.id, params.workflowId);
+        const c = await changes(current.team_id, body, body.trigger ?? current.trigger);
+        await repo.updateWorkflow(db, current.id, c);
+        return workflow({ ...current, ...c });
+      },
+    }),
+    'teamWorkflows.delete': route<unknown, unknown, Params>({
+      data: deleted,
+      handle: async ({ facts, params }) => {
+        if (!(await repo.deleteWorkflow(db, facts.team!.id, params.workflowId))) throw notFound('workflow');
+        return { id: params.workflowId, deleted: true };
+      },
+    }),
+  };
+}

@@ -1,0 +1,63 @@
+// JSON schemas shared by the /v2 routes: they validate input (Fastify/ajv, errors mapped to
+// 400 validation_error naming the field), shape output (fast-json-stringify drops anything
+// not declared, so no internal column leaks) and become the OpenAPI document.
+export type JsonSchema = Record<string, unknown>;
+
+export const ID_PATTERN = '^[0-9A-Za-z_-]{1,64}$';
+
+export const idParam: JsonSchema = { type: 'string', pattern: ID_PATTERN };
+
+export const str = (min: number, max: number, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', minLength: min, maxLength: max, ...extra });
+export const int = (min: number, max: number, extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', minimum: min, maximum: max, ...extra });
+export const bool: JsonSchema = { type: 'boolean' };
+export const email: JsonSchema = { type: 'string', format: 'email', maxLength: 254 };
+export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
+export const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: [schema.type as string, 'null'] });
+export const timeZone: JsonSchema = { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin' };
+export const role: JsonSchema = { type: 'string', enum: ['member', 'admin', 'owner'] };
+
+/** An object that accepts only the listed fields (extra fields are dropped, RFC 6749 §3.2 style). */
+export function object(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
+  return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}), ...extra };
+}
+
+/** A PATCH body: the same fields, all optional, at least one. */
+export function patchOf(properties: Record<string, JsonSchema>): JsonSchema {
+  return object(properties, [], { minProperties: 1 });
+}
+
+export const arrayOf = (items: JsonSchema, min = 0, max = 100): JsonSchema => ({ type: 'array', items, minItems: min, maxItems: max });
+
+/** Pagination of every list route. */
+export const listQuery = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
+  object({ limit: int(1, 100, { default: 50 }), offset: int(0, 1_000_000, { default: 0 }), ...extra });
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export const deleted: JsonSchema = object({ id: { type: 'string' }, deleted: bool }, ['id', 'deleted']);
+
+const errorBody = (description: string): JsonSchema => ({
+  description,
+  type: 'object',
+  required: ['status', 'error'],
+  properties: {
+    status: { type: 'string', enum: ['error'] },
+    error: object({ code: { type: 'string' }, message: { type: 'string' } }, ['code', 'message']),
+  },
+});
+
+/** The failures an operation can answer with, as OpenAPI documents them (SPEC §2 item 17). */
+export const errorResponses = {
+  400: errorBody('validation_error: the message names the field to fix'),
+  401: errorBody('unauthorized (no token) or invalid_token (malformed, expired, revoked, or its application suspended); WWW-Authenticate: Bearer'),
+  403: errorBody('insufficient_scope (WWW-Authenticate names the scope needed) or forbidden (not a member of the team or organization with the role needed)'),
+  404: errorBody('not_found: no such resource, or not one the token may see'),
+  409: errorBody('conflict: the resource is not in a state that allows this'),
+};
+
+export function successEnvelope(data: JsonSchema): JsonSchema {
+  return { type: 'object', required: ['status', 'data'], properties: { status: { type: 'string', enum: ['success'] }, data } };
+}

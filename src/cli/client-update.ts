@@ -1,0 +1,88 @@
+// `gatehouse clients update` (SPEC §4, §2 items 14 and 20): the developer's edit from a
+// script. On an approved client, added redirect URIs and scopes are held for review; on
+// a legacy client --scope is its migration, and --yes confirms it when recent
+// authorization requests came without scope.
+import type { Command } from 'commander';
+import { formatScopes } from '../oauth/scopes.ts';
+import { updateClient, type ClientEdit } from '../services/client-changes.ts';
+import { requireClient } from '../services/clients.ts';
+import { ServiceError } from '../services/errors.ts';
+import { CliError, emit } from './output.ts';
+import { jsonOption, type CliRuntime } from './runtime.ts';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+interface UpdateOptions {
+  name?: string;
+  description?: string;
+  homepage?: string;
+  logo?: string;
+  redirectUri: string[];
+  scope: string[];
+  yes?: boolean;
+  json?: boolean;
+}
+
+export function registerClientUpdateCommand(clients: Command, runtime: CliRuntime): void {
+  clients
+    .command('update <clientId>')
+    .description('change a client; on an approved client added redirect URIs and scopes await admin review')
+    .option('--name <name>', 'application name')
+    .option('--description <text>', 'what the application does')
+    .option('--homepage <url>', 'application homepage')
+    .option('--logo <url>', 'logo URL (https)')
+    .option('--redirect-uri <uri>', 'the complete list of redirect URIs (repeat, 1-10)', collect, [])
+    .option('--scope <scope>', 'the complete list of scopes (repeat); on a legacy client this migrates it', collect, [])
+    .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
+    .addOption(jsonOption())
+    .action(async (clientId: string, opts: UpdateOptions) => {
+      const edit: ClientEdit = {
+        ...(opts.name !== undefined ? { name: opts.name } : {}),
+        ...(opts.description !== undefined ? { description: opts.description } : {}),
+        ...(opts.homepage !== undefined ? { homepageUrl: opts.homepage } : {}),
+        ...(opts.logo !== undefined ? { logoUrl: opts.logo } : {}),
+        ...(opts.redirectUri.length > 0 ? { redirectUris: opts.redirectUri } : {}),
+        ...(opts.scope.length > 0 ? { scopes: opts.scope } : {}),
+      };
+      if (Object.keys(edit).length === 0) {
+        throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri or --scope');
+      }
+      const result = await runtime.withServices(async (s) => {
+        const client = await requireClient(s, clientId);
+        try {
+          // The developer acts on their own client; the CLI is the operator acting for them.
+          return await updateClient(s, clientId, client.ownerId, edit, { confirmScopeless: !!opts.yes });
+        } catch (error) {
+          // SPEC §2 item 14: on the command line, the confirmation is --yes.
+          if (error instanceof ServiceError && error.field === 'confirm') throw new CliError(`${error.message} (rerun with --yes)`);
+          throw error;
+        }
+      });
+      const c = result.client;
+      emit(
+        !!opts.json,
+        {
+          client_id: c.clientId,
+          state: c.state,
+          legacy: c.legacy,
+          migrated: result.migrated,
+          resubmitted: result.resubmitted,
+          redirect_uris: c.redirectUris,
+          scopes: c.scopes,
+          awaiting_review: { redirect_uris: result.held.redirectUris, scopes: result.held.scopes },
+        },
+        () =>
+          [
+            `client ${c.clientId} updated (${c.state}${result.resubmitted ? ', resubmitted for review' : ''})`,
+            result.migrated ? `migrated: scope-enforced with ${formatScopes(c.scopes)}` : '',
+            `live redirect URIs: ${c.redirectUris.join(', ')}`,
+            `live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
+            result.held.redirectUris.length + result.held.scopes.length > 0
+              ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
+              : '',
+          ]
+            .filter(Boolean)
+            .join('\n'),
+      );
+    });
+}

@@ -1,0 +1,122 @@
+// Authorization of one platform-API request (SPEC §2 item 17, §6): bearer token, then
+// scope, then membership. The token, the team or organization of the path and the user's
+// roles in them come from ONE storage read, so a guarded route costs that read plus its own
+// queries, whatever the rule (a scope failure never reaches storage twice).
+import type { ApiRoute } from './api-routes.ts';
+import { checkAccessRecord, parseBearer, type AccessPrincipal } from './bearer.ts';
+import type { AccessTokenWithClient } from './storage.ts';
+import { hashToken } from './token-format.ts';
+
+export type Role = 'member' | 'admin' | 'owner';
+
+/** What a storage read tells about the team or organization named by the path. */
+export interface AccessFacts {
+  /** Present when a team was asked for; null when no such team exists. */
+  team?: { id: string; organizationId: string | null; role: Role | null; organizationRole: Role | null } | null;
+  /** Present when an organization was asked for; null when no such organization exists. */
+  organization?: { id: string; role: Role | null } | null;
+}
+
+export interface AccessLookup {
+  teamId?: string;
+  organizationId?: string;
+}
+
+/** Storage contract: the token (with its client's state) and the facts, in one read. */
+export interface ApiAccessStore {
+  findAccess(tokenHash: string, lookup: AccessLookup): Promise<{ token: AccessTokenWithClient; facts: AccessFacts } | undefined>;
+}
+
+/** How a grant meets a required scope: legacy (exempt), the scope itself, or ORG_<X> for TEAM_<X>. */
+export type ScopeMatch = 'legacy' | 'direct' | 'organization';
+
+/** Seed §2.3 rule 1, seed §3 rule 1. */
+export function matchScope(granted: readonly string[] | null, required: string): ScopeMatch | null {
+  if (granted === null) return 'legacy';
+  if (granted.includes(required)) return 'direct';
+  if (required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length))) return 'organization';
+  return null;
+}
+
+const isAdmin = (role: Role | null | undefined) => role === 'admin' || role === 'owner';
+
+export type AccessDenial =
+  | { status: 401; code: 'unauthorized' | 'invalid_token'; message: string }
+  | { status: 403; code: 'insufficient_scope'; message: string; scope: string }
+  | { status: 403; code: 'forbidden'; message: string }
+  | { status: 404; code: 'not_found'; message: string };
+
+export interface AccessGranted {
+  ok: true;
+  /** Absent on a public route called without a token. */
+  principal?: AccessPrincipal;
+  facts: AccessFacts;
+}
+
+/**
+ * SPEC §6 rules beyond scope. A legacy grant passes the scope check but gets no bypass
+ * here: its user's real memberships decide. ORG_<X> stands in for TEAM_<X> only for an
+ * admin or owner of the team's organization.
+ */
+export function decideMembership(route: Pick<ApiRoute, 'membership'>, match: ScopeMatch, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
+  switch (route.membership) {
+    case 'none':
+    case 'self':
+      return null;
+    case 'org-admin': {
+      const org = facts.organization;
+      if (!org) return { status: 404, code: 'not_found', message: 'no such organization' };
+      if (!isAdmin(org.role)) return { status: 403, code: 'forbidden', message: 'this needs an admin or owner of the organization' };
+      return null;
+    }
+    case 'team-member':
+    case 'team-admin': {
+      const team = facts.team;
+      // SPEC §6: a team that is not in the organization of the path does not exist there.
+      if (!team || (pathOrgId !== undefined && team.organizationId !== pathOrgId)) {
+        return { status: 404, code: 'not_found', message: pathOrgId === undefined ? 'no such team' : 'no such team in this organization' };
+      }
+      const orgAdmin = team.organizationId !== null && isAdmin(team.organizationRole);
+      if (match === 'organization') {
+        return orgAdmin ? null : { status: 403, code: 'forbidden', message: "an organization scope reaches a team only for an admin or owner of the team's organization" };
+      }
+      if (orgAdmin) return null;
+      if (route.membership === 'team-member' ? team.role !== null : isAdmin(team.role)) return null;
+      return {
+        status: 403,
+        code: 'forbidden',
+        message: route.membership === 'team-member' ? 'this needs membership of the team' : 'this needs an admin or owner of the team',
+      };
+    }
+  }
+}
+
+/** The whole check for one request: at most one storage read. */
+export async function authorizeApiRequest(
+  store: ApiAccessStore,
+  clock: () => number,
+  route: Pick<ApiRoute, 'scope' | 'membership'>,
+  authorization: string | undefined,
+  params: { teamId?: string; orgId?: string },
+): Promise<AccessGranted | AccessDenial> {
+  const parsed = parseBearer(authorization);
+  if (!parsed.ok) {
+    // Seed §5 rule 6: public routes need no token, but one that is sent must be valid.
+    if (route.scope === 'public' && parsed.reason === 'missing') return { ok: true, facts: {} };
+    return { status: 401, code: parsed.reason === 'missing' ? 'unauthorized' : 'invalid_token', message: parsed.description };
+  }
+  const lookup: AccessLookup = {};
+  if (route.membership === 'team-member' || route.membership === 'team-admin') lookup.teamId = params.teamId;
+  if (route.membership === 'org-admin') lookup.organizationId = params.orgId;
+  const found = await store.findAccess(hashToken(parsed.token), lookup);
+  const checked = checkAccessRecord(clock, found?.token);
+  if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
+  const facts = found!.facts;
+  if (route.scope === 'public') return { ok: true, principal: checked.principal, facts };
+  const match = matchScope(checked.principal.scopes, route.scope);
+  if (match === null) {
+    return { status: 403, code: 'insufficient_scope', scope: route.scope, message: `this endpoint needs the ${route.scope} scope, which the token was not granted` };
+  }
+  const denial = decideMembership(route, match, facts, params.orgId);
+  return denial ?? { ok: true, principal: checked.principal, facts };
+}

@@ -1,0 +1,62 @@
+// The platform API's access read (src/oauth/api-access.ts): the token, its client's state,
+// and the team or organization of the path with the user's roles in them — one indexed
+// query, joined on the token's own user, so no membership check costs a round trip of its own.
+import type { AccessFacts, AccessLookup, ApiAccessStore, Role } from '../../oauth/api-access.ts';
+import { deserializeScopes } from '../../oauth/scopes.ts';
+import type { Executor } from './executor.ts';
+
+export function createApiAccessStore(db: Executor): ApiAccessStore {
+  return { findAccess: (hash, lookup) => findAccess(db, hash, lookup) };
+}
+
+export async function findAccess(db: Executor, hash: string, lookup: AccessLookup) {
+  const base = db
+    .selectFrom('access_tokens as a')
+    .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
+    .select(['a.token_hash', 'a.grant_id', 'a.client_id', 'a.user_id', 'a.scopes', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
+    .where('a.token_hash', '=', hash);
+
+  let facts: AccessFacts = {};
+  let row;
+  if (lookup.teamId !== undefined) {
+    const teamId = lookup.teamId;
+    const r = await base
+      .leftJoin('teams as t', (j) => j.on('t.id', '=', teamId))
+      .leftJoin('memberships as tm', (j) => j.onRef('tm.team_id', '=', 't.id').onRef('tm.user_id', '=', 'a.user_id'))
+      .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 't.organization_id').onRef('om.user_id', '=', 'a.user_id'))
+      .select(['t.id as team_id', 't.organization_id as team_org', 'tm.role as team_role', 'om.role as org_role'])
+      .executeTakeFirst();
+    row = r;
+    if (r) {
+      facts = {
+        team: r.team_id === null ? null : { id: r.team_id, organizationId: r.team_org, role: (r.team_role as Role | null) ?? null, organizationRole: (r.org_role as Role | null) ?? null },
+      };
+    }
+  } else if (lookup.organizationId !== undefined) {
+    const orgId = lookup.organizationId;
+    const r = await base
+      .leftJoin('organizations as o', (j) => j.on('o.id', '=', orgId))
+      .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 'o.id').onRef('om.user_id', '=', 'a.user_id'))
+      .select(['o.id as org_id', 'om.role as org_role'])
+      .executeTakeFirst();
+    row = r;
+    if (r) facts = { organization: r.org_id === null ? null : { id: r.org_id, role: (r.org_role as Role | null) ?? null } };
+  } else {
+    row = await base.executeTakeFirst();
+  }
+  if (row === undefined) return undefined;
+  return {
+    token: {
+      hash: row.token_hash,
+      grantId: row.grant_id,
+      clientId: row.client_id,
+      userId: row.user_id,
+      scopes: deserializeScopes(row.scopes),
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      revokedAt: row.revoked_at,
+      clientState: row.state,
+    },
+    facts,
+  };
+}

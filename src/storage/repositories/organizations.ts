@@ -1,0 +1,104 @@
+// organizations, teams and memberships (SPEC §5): who belongs where, with which role.
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { MembershipsTable, OrganizationsTable, TeamsTable, UsersTable } from '../schema.ts';
+import type { Executor } from './executor.ts';
+
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type MembershipRow = Selectable<MembershipsTable>;
+export type MemberRow = MembershipRow & Pick<Selectable<UsersTable>, 'email' | 'name' | 'username'>;
+export type MembershipTarget = { teamId: string } | { organizationId: string };
+
+export async function insertOrganization(db: Executor, row: Insertable<OrganizationsTable>): Promise<void> {
+  await db.insertInto('organizations').values(row).execute();
+}
+
+export async function findOrganization(db: Executor, id: string): Promise<OrganizationRow | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertTeam(db: Executor, row: Insertable<TeamsTable>): Promise<void> {
+  await db.insertInto('teams').values(row).execute();
+}
+
+export async function findTeam(db: Executor, id: string): Promise<TeamRow | undefined> {
+  return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateTeam(db: Executor, id: string, changes: Updateable<TeamsTable>): Promise<TeamRow | undefined> {
+  await db.updateTable('teams').set(changes).where('id', '=', id).execute();
+  return findTeam(db, id);
+}
+
+/** Everything of the team goes with it (ON DELETE CASCADE). */
+export async function deleteTeam(db: Executor, id: string): Promise<boolean> {
+  const result = await db.deleteFrom('teams').where('id', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+export async function listTeamsOfOrganization(db: Executor, organizationId: string, limit: number, offset: number): Promise<TeamRow[]> {
+  return db.selectFrom('teams').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+}
+
+export async function insertMembership(db: Executor, row: Insertable<MembershipsTable>): Promise<void> {
+  await db.insertInto('memberships').values(row).execute();
+}
+
+function targetColumn(target: MembershipTarget) {
+  return 'teamId' in target ? (['m.team_id', target.teamId] as const) : (['m.organization_id', target.organizationId] as const);
+}
+
+const memberColumns = ['m.id', 'm.user_id', 'm.team_id', 'm.organization_id', 'm.role', 'm.created_at', 'm.updated_at', 'u.email', 'u.name', 'u.username'] as const;
+
+export async function listMembers(db: Executor, target: MembershipTarget, limit: number, offset: number): Promise<MemberRow[]> {
+  const [column, value] = targetColumn(target);
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(memberColumns)
+    .where(column, '=', value)
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
+/** One membership of the target, or undefined when it belongs elsewhere. */
+export async function findMember(db: Executor, target: MembershipTarget, membershipId: string): Promise<MemberRow | undefined> {
+  const [column, value] = targetColumn(target);
+  return db.selectFrom('memberships as m').innerJoin('users as u', 'u.id', 'm.user_id').select(memberColumns).where('m.id', '=', membershipId).where(column, '=', value).executeTakeFirst();
+}
+
+export async function findMemberByUser(db: Executor, target: MembershipTarget, userId: string): Promise<MembershipRow | undefined> {
+  const [column, value] = targetColumn(target);
+  return db.selectFrom('memberships as m').selectAll().where('m.user_id', '=', userId).where(column, '=', value).executeTakeFirst();
+}
+
+export async function countOwners(db: Executor, target: MembershipTarget): Promise<number> {
+  const [column, value] = targetColumn(target);
+  const row = await db.selectFrom('memberships as m').select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', value).where('m.role', '=', 'owner').executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function setMembershipRole(db: Executor, id: string, role: MembershipRow['role'], at: number): Promise<void> {
+  await db.updateTable('memberships').set({ role, updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function deleteMembership(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('memberships').where('id', '=', id).execute();
+}
+
+/** Users of an organization: its members, with their organization role. */
+export async function listOrganizationUsers(db: Executor, organizationId: string, limit: number, offset: number) {
+  return db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.email', 'u.name', 'u.username', 'u.time_zone', 'u.week_start', 'u.time_format', 'm.role'])
+    .where('m.organization_id', '=', organizationId)
+    .orderBy('m.created_at')
+    .orderBy('u.id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}

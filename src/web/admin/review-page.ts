@@ -1,0 +1,97 @@
+// What an admin sees when reviewing a client (SPEC §2 items 1 and 20): what it asks for —
+// scopes in plain words, redirect hosts — its owner, held changes, and the decisions that
+// apply in its state.
+import type { ClientEvent } from '../../services/client-events.ts';
+import type { ClientView } from '../../services/clients.ts';
+import type { UserRow } from '../../services/users.ts';
+import { eventTable } from '../events.ts';
+import { fieldError, invalid, type FieldErrors } from '../forms.ts';
+import { awaitingBadge, hostOf, scopeList, stateBadge, time } from '../format.ts';
+import { html, type Html } from '../html.ts';
+import { csrfField } from '../pages.ts';
+import { ADMIN_CLIENTS, adminClientPath } from './paths.ts';
+
+export interface ReviewPageData {
+  client: ClientView;
+  owner: Pick<UserRow, 'name' | 'email'> | undefined;
+  events: ClientEvent[];
+  viewer: { id: string; admin: boolean };
+  csrf: string;
+  errors: FieldErrors;
+  /** Which form the error belongs to, so the reason field it concerns shows it. */
+  failedDecision?: string | undefined;
+  reason?: string | undefined;
+  notice?: string | undefined;
+}
+
+function decisionForm(d: ReviewPageData, decision: string, label: string, options: { reason?: 'required' | 'optional'; danger?: boolean } = {}): Html {
+  const id = `reason-${decision}`;
+  const errors: FieldErrors = d.failedDecision === decision && d.errors.reason ? { [id]: d.errors.reason } : {};
+  return html`<form method="post" action="${adminClientPath(d.client.clientId)}/review" class="decision">
+${csrfField(d.csrf)}<input type="hidden" name="decision" value="${decision}">
+${options.reason
+  ? html`<label for="${id}">Reason ${options.reason === 'required' ? html`<span class="muted">(required, shown to the developer)</span>` : html`<span class="muted">(optional, shown to the developer)</span>`}</label>
+<textarea id="${id}" name="reason" rows="2" maxlength="1000" ${invalid(errors, id)}>${d.failedDecision === decision ? (d.reason ?? '') : ''}</textarea>${fieldError(errors, id)}`
+  : ''}
+<div class="actions"><button type="submit" ${options.danger ? html`class="danger"` : ''}>${label}</button></div>
+</form>`;
+}
+
+function redirectList(uris: string[], marked = false): Html {
+  return html`<ul class="plain">${uris.map((u) => html`<li><strong>${hostOf(u)}</strong> — <code>${u}</code>${marked ? html` ${awaitingBadge()}` : ''}</li>`)}</ul>`;
+}
+
+function decisions(d: ReviewPageData): Html {
+  const c = d.client;
+  const held = c.proposedRedirectUris.length + c.proposedScopes.length > 0;
+  const parts: Html[] = [];
+  if (c.state === 'pending') {
+    parts.push(decisionForm(d, 'approve', 'Approve client'), decisionForm(d, 'reject', 'Reject client', { reason: 'required', danger: true }));
+  }
+  if (held) {
+    parts.push(decisionForm(d, 'approve-changes', 'Approve changes'), decisionForm(d, 'reject-changes', 'Decline changes', { reason: 'required', danger: true }));
+  }
+  if (c.state === 'approved') {
+    parts.push(html`<p class="muted">Suspending stops every token of this client at once; re-approving makes unexpired tokens work again.</p>`, decisionForm(d, 'suspend', 'Suspend client', { reason: 'optional', danger: true }));
+  }
+  if (c.state === 'suspended') parts.push(decisionForm(d, 'approve', 'Re-approve client'));
+  if (c.state === 'rejected') parts.push(html`<p class="muted">Rejected. The developer can edit the client and resubmit it.</p>`);
+  return html`${parts}`;
+}
+
+export function reviewPage(d: ReviewPageData): Html {
+  const c = d.client;
+  const held = c.proposedRedirectUris.length + c.proposedScopes.length > 0;
+  const reasonError = d.errors.reason && d.failedDecision === undefined ? d.errors.reason : undefined;
+  return html`<p class="crumbs"><a href="${ADMIN_CLIENTS}">Client review</a></p>
+<div class="card">
+<div class="title-row"><h1 id="client-title">${c.name}</h1>${stateBadge(c.state)}${c.legacy ? html`<span class="badge legacy">Legacy</span>` : ''}</div>
+${d.notice ? html`<p class="flash" role="status" id="flash">${d.notice}</p>` : ''}
+${reasonError ? html`<p class="error" role="alert">${reasonError}</p>` : ''}
+${d.errors.decision ? html`<p class="error" role="alert" id="decision-error">${d.errors.decision}</p>` : ''}
+<dl class="facts">
+<dt>Client ID</dt><dd><code>${c.clientId}</code></dd>
+<dt>Owner</dt><dd>${d.owner ? html`${d.owner.name} (${d.owner.email})` : 'unknown'}</dd>
+<dt>Kind</dt><dd>${c.kind}</dd>
+<dt>Registered</dt><dd>${time(c.createdAt)}</dd>
+<dt>Homepage</dt><dd>${c.homepageUrl ? html`<code>${c.homepageUrl}</code>` : html`<span class="muted">none</span>`}</dd>
+<dt>Logo</dt><dd>${c.logoUrl ? html`<code>${c.logoUrl}</code>` : html`<span class="muted">none</span>`}</dd>
+<dt>Description</dt><dd>${c.description || html`<span class="muted">none</span>`}</dd>
+${c.reviewNote ? html`<dt>Review note</dt><dd>${c.reviewNote}</dd>` : ''}
+${c.reviewedAt ? html`<dt>Last reviewed</dt><dd>${time(c.reviewedAt)}</dd>` : ''}
+</dl>
+<h2>Redirect hosts</h2>
+${redirectList(c.redirectUris)}
+<h2>Asks for</h2>
+<div id="asked-scopes">${c.scopes === null ? html`<p>Everything in each user’s account (legacy client, no scopes).</p>` : scopeList(c.scopes)}</div>
+</div>
+${held
+  ? html`<section class="card held" id="held-changes" aria-labelledby="held-title"><h2 id="held-title">${awaitingBadge()} Changes awaiting review</h2>
+<p>The developer asks to add the following. The approved configuration above stays live until you approve.</p>
+${c.proposedRedirectUris.length > 0 ? html`<h3>New redirect hosts</h3>${redirectList(c.proposedRedirectUris, true)}` : ''}
+${c.proposedScopes.length > 0 ? html`<h3>New scopes</h3>${scopeList(c.proposedScopes)}` : ''}
+</section>`
+  : ''}
+<section class="card" aria-labelledby="decide-title"><h2 id="decide-title">Decision</h2>${decisions(d)}</section>
+<section class="card" aria-labelledby="events-title"><h2 id="events-title">Activity</h2>${eventTable(d.events, d.viewer)}</section>`;
+}

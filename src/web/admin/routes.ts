@@ -1,0 +1,128 @@
+// /admin/oauth-clients (SPEC §1, §2 items 1 and 20): the review queue and the decisions.
+// Admins only: anonymous visitors go to the login page, other users get 403. Every
+// decision is made by the services, which write it to the audit log with the admin's id.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { approveHeldChanges, rejectHeldChanges } from '../../services/client-changes.ts';
+import { listClientEvents } from '../../services/client-events.ts';
+import { listClients, requireClient, reviewClient, type ClientView } from '../../services/clients.ts';
+import { ServiceError } from '../../services/errors.ts';
+import { findUserById, type UserRow } from '../../services/users.ts';
+import { signedInAdmin } from '../access.ts';
+import { formBody, sendServiceError, sentence, statusOf, textField, type FieldErrors } from '../forms.ts';
+import { awaitingBadge, hostOf, stateBadge, time } from '../format.ts';
+import { html, type Html } from '../html.ts';
+import { sendPage } from '../pages.ts';
+import { ADMIN_CLIENTS, adminClientPath } from './paths.ts';
+import { reviewPage } from './review-page.ts';
+
+type IdParams = { Params: { id: string } };
+
+const decisions = ['approve', 'reject', 'suspend', 'approve-changes', 'reject-changes'] as const;
+type Decision = (typeof decisions)[number];
+
+const doneNotices: Record<Decision, string> = {
+  approve: 'Approved. Users can now authorize the client.',
+  reject: 'Rejected. The developer sees your reason.',
+  suspend: 'Suspended. Every token of the client stopped working.',
+  'approve-changes': 'Changes approved: they are live now.',
+  'reject-changes': 'Changes declined. The developer sees your reason.',
+};
+
+const hasHeld = (c: ClientView) => c.proposedRedirectUris.length + c.proposedScopes.length > 0;
+
+function clientRows(clients: ClientView[], owners: Map<string, UserRow>, empty: string): Html {
+  if (clients.length === 0) return html`<p class="muted">${empty}</p>`;
+  return html`<div class="table-wrap"><table class="clients">
+<thead><tr><th scope="col">Client</th><th scope="col">Owner</th><th scope="col">State</th><th scope="col">Redirect hosts</th><th scope="col">Updated</th></tr></thead>
+<tbody>${clients.map(
+    (c) => html`<tr data-client="${c.clientId}"><td><a href="${adminClientPath(c.clientId)}">${c.name}</a>${hasHeld(c) ? html` ${awaitingBadge()}` : ''}</td>
+<td>${owners.get(c.ownerId)?.email ?? ''}</td><td>${stateBadge(c.state)}</td>
+<td>${[...new Set([...c.redirectUris, ...c.proposedRedirectUris].map(hostOf))].join(', ')}</td><td>${time(c.updatedAt)}</td></tr>`,
+  )}</tbody></table></div>`;
+}
+
+export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
+  await web.register(async (app) => {
+    app.setErrorHandler((error, request, reply) => {
+      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
+      throw error;
+    });
+
+    app.get(ADMIN_CLIENTS, async (request, reply) => {
+      if (!signedInAdmin(request, reply)) return reply;
+      const all = await listClients(ctx.services);
+      const owners = new Map<string, UserRow>();
+      for (const id of new Set(all.map((c) => c.ownerId))) {
+        const owner = await findUserById(ctx.services, id);
+        if (owner) owners.set(id, owner);
+      }
+      const pending = all.filter((c) => c.state === 'pending');
+      const held = all.filter((c) => c.state !== 'pending' && hasHeld(c));
+      return sendPage(
+        reply,
+        request,
+        200,
+        'Client review',
+        html`<div class="card"><h1>Client review</h1>
+<section aria-labelledby="pending-title" id="pending"><h2 id="pending-title">New clients awaiting review (${pending.length})</h2>${clientRows(pending, owners, 'No client is waiting.')}</section>
+<section aria-labelledby="held-title" id="held"><h2 id="held-title">Changes awaiting review (${held.length})</h2>${clientRows(held, owners, 'No changes are waiting.')}</section>
+</div>
+<div class="card"><section aria-labelledby="all-title" id="all"><h2 id="all-title">All clients</h2>${clientRows(all, owners, 'No clients yet.')}</section></div>`,
+      );
+    });
+
+    async function sendReview(request: FastifyRequest, reply: FastifyReply, admin: UserRow, client: ClientView, status: number, extra: { errors?: FieldErrors; failedDecision?: string; reason?: string; notice?: string } = {}) {
+      return sendPage(
+        reply,
+        request,
+        status,
+        `Review ${client.name}`,
+        reviewPage({
+          client,
+          owner: await findUserById(ctx.services, client.ownerId),
+          events: await listClientEvents(ctx.services, client.clientId),
+          viewer: { id: admin.id, admin: true },
+          csrf: reply.generateCsrf(),
+          errors: extra.errors ?? {},
+          failedDecision: extra.failedDecision,
+          reason: extra.reason,
+          notice: extra.notice,
+        }),
+      );
+    }
+
+    app.get<IdParams>(`${ADMIN_CLIENTS}/:id`, async (request, reply) => {
+      const admin = signedInAdmin(request, reply);
+      if (!admin) return reply;
+      const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
+      const done = (request.query as { done?: unknown }).done;
+      const notice = typeof done === 'string' && (decisions as readonly string[]).includes(done) ? doneNotices[done as Decision] : undefined;
+      return sendReview(request, reply, admin, client, 200, { notice });
+    });
+
+    app.post<IdParams>(`${ADMIN_CLIENTS}/:id/review`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const admin = signedInAdmin(request, reply);
+      if (!admin) return reply;
+      const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
+      const body = formBody(request);
+      const decision = textField(body, 'decision', 40);
+      const reason = textField(body, 'reason', 5000);
+      if (!(decisions as readonly string[]).includes(decision)) {
+        return sendReview(request, reply, admin, client, 400, { errors: { decision: 'Choose one of the decisions on this page.' } });
+      }
+      try {
+        const d = decision as Decision;
+        if (d === 'approve-changes') await approveHeldChanges(ctx.services, client.clientId, admin.id);
+        else if (d === 'reject-changes') await rejectHeldChanges(ctx.services, client.clientId, admin.id, reason);
+        else await reviewClient(ctx.services, client.clientId, d, admin.id, reason);
+      } catch (error) {
+        if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
+        const fresh = await requireClient(ctx.services, client.clientId);
+        const errors: FieldErrors = error.field === 'reason' ? { reason: sentence(error.message) } : { decision: sentence(error.message) };
+        return sendReview(request, reply, admin, fresh, statusOf(error), { errors, failedDecision: decision, reason });
+      }
+      return reply.redirect(`${adminClientPath(client.clientId)}?done=${decision}`, 303);
+    });
+  });
+}

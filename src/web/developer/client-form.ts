@@ -1,0 +1,165 @@
+// The client form: registration and editing (SPEC §2 items 2 and 20). Every field is
+// checked on its own, so all problems show at once, each next to its field.
+import type { ClientKind } from '../../oauth/storage.ts';
+import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
+import { familyTitles, scopeRegistry, type ScopeFamily } from '../../oauth/scopes.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/client-input.ts';
+import type { ClientView } from '../../services/clients.ts';
+import { collect, errorSummary, fieldError, invalid, lines, listField, sentence, textField, type FieldErrors, type FormBody } from '../forms.ts';
+import { awaitingBadge } from '../format.ts';
+import { html, type Html } from '../html.ts';
+import { csrfField } from '../pages.ts';
+
+export interface ClientFormValues {
+  name: string;
+  description: string;
+  homepage_url: string;
+  logo_url: string;
+  kind: string;
+  redirect_uris: string;
+  scopes: string[];
+}
+
+export const fieldLabels: Record<string, string> = {
+  name: 'Application name',
+  description: 'Description',
+  homepage_url: 'Homepage URL',
+  logo_url: 'Logo URL',
+  kind: 'Client kind',
+  redirect_uris: 'Redirect URIs',
+  scopes: 'Scopes',
+  confirm: 'Confirmation',
+};
+
+export function readClientForm(body: FormBody): ClientFormValues {
+  return {
+    name: textField(body, 'name', 1000),
+    description: textField(body, 'description', 5000),
+    homepage_url: textField(body, 'homepage_url', 5000),
+    logo_url: textField(body, 'logo_url', 5000),
+    kind: textField(body, 'kind', 20),
+    redirect_uris: textField(body, 'redirect_uris'),
+    scopes: listField(body, 'scopes'),
+  };
+}
+
+export function valuesOf(client: ClientView): ClientFormValues {
+  return {
+    name: client.name,
+    description: client.description,
+    homepage_url: client.homepageUrl,
+    logo_url: client.logoUrl ?? '',
+    kind: client.kind,
+    // The developer edits what they asked for: the live list plus what awaits review.
+    redirect_uris: [...client.redirectUris, ...client.proposedRedirectUris].join('\n'),
+    scopes: [...(client.scopes ?? []), ...client.proposedScopes],
+  };
+}
+
+/** The same checks the service makes, field by field, so every message lands by its field. */
+export function checkClientForm(values: ClientFormValues, parts: { kind: boolean; scopes: boolean }): FieldErrors {
+  const errors: FieldErrors = {};
+  collect(errors, 'name', () => checkName(values.name));
+  collect(errors, 'description', () => checkDescription(values.description));
+  collect(errors, 'homepage_url', () => checkHomepage(values.homepage_url));
+  collect(errors, 'logo_url', () => checkLogo(values.logo_url));
+  if (parts.kind && values.kind !== 'confidential' && values.kind !== 'public') {
+    errors.kind = 'Choose whether the client is confidential or public.';
+  }
+  // Every faulty URI is named at once, not only the first one.
+  const problems = lines(values.redirect_uris).map(redirectUriProblem).filter((p): p is string => p !== null);
+  if (problems.length > 1) errors.redirect_uris = problems.map(sentence).join(' ');
+  else collect(errors, 'redirect_uris', () => checkRedirectUris(lines(values.redirect_uris)));
+  if (parts.scopes) collect(errors, 'scopes', () => checkScopes(values.scopes));
+  return errors;
+}
+
+export function kindOf(values: ClientFormValues): ClientKind {
+  return values.kind === 'public' ? 'public' : 'confidential';
+}
+
+/** Checkboxes for every scope of the registry, grouped by family, in plain words. */
+export function scopeFieldset(selected: readonly string[], errors: FieldErrors, awaiting: readonly string[] = []): Html {
+  const families: ScopeFamily[] = ['personal', 'team', 'organization'];
+  return html`<fieldset id="scopes" ${invalid(errors, 'scopes')}>
+<legend>Scopes <span class="muted">(at least one)</span></legend>
+<p class="hint" id="scopes-hint">Choose only what the application needs. Users see these descriptions on the consent page.</p>
+${fieldError(errors, 'scopes')}
+${families.map((family) => {
+  const scopes = scopeRegistry.filter((s) => s.family === family);
+  const open = family === 'personal' || scopes.some((s) => selected.includes(s.name));
+  return html`<details class="scope-family" ${open ? html`open` : ''}>
+<summary>${familyTitles[family]} <span class="muted">(${family} scopes)</span></summary>
+${scopes.map(
+  (s) => html`<div class="check">
+<input type="checkbox" id="scope-${s.name}" name="scopes" value="${s.name}" ${selected.includes(s.name) ? html`checked` : ''}>
+<label for="scope-${s.name}"><code>${s.name}</code> ${s.description}${awaiting.includes(s.name) ? html` ${awaitingBadge()}` : ''}</label>
+</div>`,
+)}
+</details>`;
+})}
+</fieldset>`;
+}
+
+export interface ClientFormOptions {
+  action: string;
+  csrf: string;
+  values: ClientFormValues;
+  errors: FieldErrors;
+  /** The client being edited; absent when registering. */
+  client?: ClientView;
+  submitLabel: string;
+  cancelHref: string;
+}
+
+export function clientForm({ action, csrf, values, errors, client, submitLabel, cancelHref }: ClientFormOptions): Html {
+  const legacy = client?.legacy === true;
+  return html`<form method="post" action="${action}" novalidate>
+${errorSummary(errors, fieldLabels)}
+${csrfField(csrf)}
+<label for="name">Application name</label>
+<p class="hint" id="name-hint">Shown to users on the consent page. Up to 100 characters.</p>
+<input id="name" name="name" type="text" maxlength="100" required value="${values.name}" ${invalid(errors, 'name')}>
+${fieldError(errors, 'name')}
+
+<label for="description">Description <span class="muted">(optional)</span></label>
+<textarea id="description" name="description" rows="3" maxlength="1000" ${invalid(errors, 'description')}>${values.description}</textarea>
+${fieldError(errors, 'description')}
+
+<label for="homepage_url">Homepage URL <span class="muted">(optional)</span></label>
+<input id="homepage_url" name="homepage_url" type="url" placeholder="https://example.com" value="${values.homepage_url}" ${invalid(errors, 'homepage_url')}>
+${fieldError(errors, 'homepage_url')}
+
+<label for="logo_url">Logo URL <span class="muted">(optional, https)</span></label>
+<input id="logo_url" name="logo_url" type="url" placeholder="https://example.com/logo.png" value="${values.logo_url}" ${invalid(errors, 'logo_url')}>
+${fieldError(errors, 'logo_url')}
+
+${client === undefined
+  ? html`<fieldset id="kind" ${invalid(errors, 'kind')}>
+<legend>Client kind</legend>
+${fieldError(errors, 'kind')}
+<div class="check"><input type="radio" id="kind-confidential" name="kind" value="confidential" ${values.kind !== 'public' ? html`checked` : ''}>
+<label for="kind-confidential"><strong>Confidential</strong> — runs on a server that can keep a client secret.</label></div>
+<div class="check"><input type="radio" id="kind-public" name="kind" value="public" ${values.kind === 'public' ? html`checked` : ''}>
+<label for="kind-public"><strong>Public</strong> — a mobile, desktop or browser app; no secret, uses PKCE (S256).</label></div>
+</fieldset>`
+  : ''}
+
+<label for="redirect_uris">Redirect URIs</label>
+<p class="hint" id="redirect_uris-hint">One per line, 1 to ${MAX_REDIRECT_URIS}. Absolute, https (http only for localhost or 127.0.0.1), no #fragment. Compared exactly.</p>
+<textarea id="redirect_uris" name="redirect_uris" rows="4" required ${invalid(errors, 'redirect_uris')}>${values.redirect_uris}</textarea>
+${fieldError(errors, 'redirect_uris')}
+${client !== undefined && client.proposedRedirectUris.length > 0
+  ? html`<p class="hint">${awaitingBadge()} ${client.proposedRedirectUris.join(', ')}</p>`
+  : ''}
+
+${legacy
+  ? html`<p class="notice">This is a legacy client without scopes. Choose its scopes on the <a href="${action.replace(/\/edit$/, '/migrate')}">migration page</a>.</p>`
+  : scopeFieldset(values.scopes, errors, client?.proposedScopes ?? [])}
+
+<div class="actions">
+  <button type="submit">${submitLabel}</button>
+  <a class="button secondary" href="${cancelHref}">Cancel</a>
+</div>
+</form>`;
+}

@@ -1,0 +1,131 @@
+// A developer's client page: what the application needs to be configured (seed §1), its
+// state and review note, secrets (SPEC §2 items 3, 15), held changes (item 20), the legacy
+// explanation (item 14) and the client's events (item 16).
+import type { ClientView } from '../../services/clients.ts';
+import type { ClientEvent } from '../../services/client-events.ts';
+import { MAX_ACTIVE_SECRETS } from '../../services/secrets.ts';
+import { eventTable } from '../events.ts';
+import { awaitingBadge, scopeList, stateBadge, time } from '../format.ts';
+import { html, type Html } from '../html.ts';
+import { csrfField } from '../pages.ts';
+import { clientPath } from './paths.ts';
+
+export interface ClientPageData {
+  client: ClientView;
+  events: ClientEvent[];
+  viewer: { id: string; admin: boolean };
+  urls: { authorize: string; token: string };
+  csrf: string;
+  /** Legacy clients: authorization requests without scope in the last 30 days. */
+  scopeless: number | null;
+  notice?: string | undefined;
+  /** A refusal about secrets, shown in the secrets section. */
+  secretError?: string | undefined;
+  /** A secret just created: shown this once. */
+  newSecret?: { secret: string; lastFour: string } | undefined;
+}
+
+function stateExplanation(c: ClientView): Html {
+  switch (c.state) {
+    case 'pending':
+      return html`<p class="notice" id="state-note">Waiting for review by a platform admin. Until it is approved the client cannot start an authorization or use the token endpoint.</p>`;
+    case 'rejected':
+      return html`<p class="notice bad" id="state-note">Rejected by a platform admin: <strong id="review-note">${c.reviewNote ?? 'no reason given'}</strong>. Fix what the reviewer asks and save the client: saving resubmits it for review.</p>`;
+    case 'suspended':
+      return html`<p class="notice bad" id="state-note">Suspended by a platform admin${c.reviewNote ? html`: <strong id="review-note">${c.reviewNote}</strong>` : ''}. Its tokens do not work until an admin approves it again.</p>`;
+    case 'approved':
+      return c.reviewNote
+        ? html`<p class="notice" id="state-note">Note from the reviewer: <strong id="review-note">${c.reviewNote}</strong></p>`
+        : html``;
+  }
+}
+
+function heldChanges(c: ClientView): Html | '' {
+  if (c.proposedRedirectUris.length === 0 && c.proposedScopes.length === 0) return '';
+  return html`<section class="card held" id="held-changes" aria-labelledby="held-title">
+<h2 id="held-title">${awaitingBadge()} Changes awaiting review</h2>
+<p>These additions wait for a platform admin. Until they are approved, the approved configuration below stays live: authorization requests that use them are refused.</p>
+${c.proposedRedirectUris.length > 0 ? html`<h3>Redirect URIs</h3><ul>${c.proposedRedirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul>` : ''}
+${c.proposedScopes.length > 0 ? html`<h3>Scopes</h3>${scopeList(c.proposedScopes)}` : ''}
+</section>`;
+}
+
+function legacySection(c: ClientView, scopeless: number): Html {
+  return html`<section class="card" id="legacy" aria-labelledby="legacy-title">
+<h2 id="legacy-title">Legacy client</h2>
+<p>This client was registered before scopes existed. Its tokens are not limited by scope: they reach <strong>everything in the account</strong> of each user who authorized it, and it ignores the <code>scope</code> parameter.</p>
+<p>Migrating gives it scopes in place: the same client ID and secrets. From then on every authorization request must carry <code>scope</code>. Tokens issued before keep working until the same user authorizes the application again.</p>
+<p id="scopeless-count"><strong>${scopeless}</strong> of its authorization requests in the last 30 days had no <code>scope</code> parameter.${scopeless > 0 ? ' Update the authorization URL to carry scope before migrating.' : ''}</p>
+<p><a class="button" href="${clientPath(c.clientId)}/migrate">Choose scopes and migrate</a></p>
+</section>`;
+}
+
+function secretsSection(d: ClientPageData): Html {
+  const c = d.client;
+  if (c.kind === 'public') {
+    return html`<section class="card" id="secrets" aria-labelledby="secrets-title"><h2 id="secrets-title">Secrets</h2>
+<p>A public client has no secret: it proves itself with PKCE (<code>code_challenge</code>, S256) on every authorization.</p></section>`;
+  }
+  const full = c.secrets.length >= MAX_ACTIVE_SECRETS;
+  const last = c.secrets.length <= 1;
+  return html`<section class="card" id="secrets" aria-labelledby="secrets-title">
+<h2 id="secrets-title">Secrets</h2>
+${d.secretError ? html`<p class="error" role="alert" id="secret-error">${d.secretError}</p>` : ''}
+${d.newSecret
+  ? html`<div class="secret-box" id="new-secret" role="status">
+<p><strong>Your new secret. Copy it now: it will not be shown again.</strong></p>
+<label for="new-secret-value">Client secret ending in ${d.newSecret.lastFour}</label>
+<div class="copy-row"><input id="new-secret-value" type="text" readonly value="${d.newSecret.secret}" autocomplete="off" spellcheck="false">
+<button type="button" class="secondary" data-copy="new-secret-value" hidden>Copy</button></div>
+</div>`
+  : ''}
+<p>To rotate: add a second secret, switch the application to it and check that code exchange and refresh work, then remove the old one. Tokens already issued keep working.</p>
+<div class="table-wrap"><table class="secrets">
+<thead><tr><th scope="col">Secret</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+<tbody>${c.secrets.map(
+    (s) => html`<tr data-secret="${s.id}"><td><code>…${s.lastFour}</code></td><td>${time(s.createdAt)}</td><td>${time(s.lastUsedAt)}</td>
+<td>${last ? html`<span class="muted">—</span>` : html`<a href="${clientPath(c.clientId)}/secrets/${s.id}/remove">Remove<span class="visually-hidden"> secret ending in ${s.lastFour}</span></a>`}</td></tr>`,
+  )}</tbody></table></div>
+${last ? html`<p class="muted" id="last-secret-note">This is the only secret, so it cannot be removed: a confidential client always keeps one. Add a new secret first, then remove this one.</p>` : ''}
+${full
+  ? html`<p class="muted" id="secret-limit-note">A client can hold at most ${MAX_ACTIVE_SECRETS} active secrets. Remove the one your application no longer uses (see “Last used”) before adding another.</p>`
+  : html`<form method="post" action="${clientPath(c.clientId)}/secrets">${csrfField(d.csrf)}<button type="submit">Add a secret</button></form>`}
+</section>`;
+}
+
+export function clientPage(d: ClientPageData): Html {
+  const c = d.client;
+  return html`<p class="crumbs"><a href="${clientPath('')}">Your OAuth clients</a></p>
+<div class="card">
+<div class="title-row"><h1 id="client-title">${c.name}</h1>${stateBadge(c.state)}${c.legacy ? html`<span class="badge legacy">Legacy</span>` : ''}</div>
+${d.notice ? html`<p class="flash" role="status" id="flash">${d.notice}</p>` : ''}
+${stateExplanation(c)}
+<h2>Configure your application</h2>
+<dl class="facts">
+<dt>Client ID</dt><dd><code id="client-id">${c.clientId}</code></dd>
+<dt>Authorization URL</dt><dd><code id="authorize-url">${d.urls.authorize}</code></dd>
+<dt>Access-token URL</dt><dd><code id="token-url">${d.urls.token}</code> <span class="muted">(<code>grant_type=authorization_code</code>)</span></dd>
+<dt>Refresh-token URL</dt><dd><code id="refresh-url">${d.urls.token}</code> <span class="muted">(the same URL, <code>grant_type=refresh_token</code>)</span></dd>
+<dt>Kind</dt><dd>${c.kind === 'public' ? 'Public (PKCE, no secret)' : 'Confidential (client secret)'}</dd>
+</dl>
+<p><a class="button secondary" href="${clientPath(c.clientId)}/edit">Edit client</a></p>
+</div>
+${heldChanges(c)}
+<section class="card" aria-labelledby="details-title">
+<h2 id="details-title">${c.state === 'approved' || c.state === 'suspended' ? 'Approved configuration' : 'Configuration'}</h2>
+<dl class="facts">
+<dt>Description</dt><dd>${c.description || html`<span class="muted">none</span>`}</dd>
+<dt>Homepage</dt><dd>${c.homepageUrl ? html`<a href="${c.homepageUrl}" rel="noopener noreferrer">${c.homepageUrl}</a>` : html`<span class="muted">none</span>`}</dd>
+<dt>Logo</dt><dd>${c.logoUrl ? html`<code>${c.logoUrl}</code>` : html`<span class="muted">none</span>`}</dd>
+<dt>Redirect URIs</dt><dd><ul class="plain" id="redirect-uris">${c.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul></dd>
+</dl>
+<h3>Scopes</h3>
+<div id="scopes">${c.scopes === null ? html`<p>None: a legacy client is not limited by scope.</p>` : scopeList(c.scopes)}</div>
+</section>
+${c.legacy ? legacySection(c, d.scopeless ?? 0) : ''}
+${secretsSection(d)}
+<section class="card" aria-labelledby="events-title">
+<h2 id="events-title">Activity</h2>
+${eventTable(d.events, d.viewer)}
+</section>`;
+}

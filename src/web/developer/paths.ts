@@ -1,0 +1,6 @@
+// Developer settings addresses (SPEC §1).
+export const DEVELOPER_CLIENTS = '/settings/developer/oauth-clients';
+
+export function clientPath(clientId: string): string {
+  return clientId === '' ? DEVELOPER_CLIENTS : `${DEVELOPER_CLIENTS}/${encodeURIComponent(clientId)}`;
+}

@@ -1,0 +1,53 @@
+// Rendering a developer's client page with everything it shows; used by several routes.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { countScopelessRequests } from '../../services/client-changes.ts';
+import { listClientEvents } from '../../services/client-events.ts';
+import type { ClientView } from '../../services/clients.ts';
+import type { UserRow } from '../../services/users.ts';
+import { AUTHORIZE_PATH } from '../authorize.ts';
+import { sendPage } from '../pages.ts';
+import { clientPage, type ClientPageData } from './client-page.ts';
+
+/** Notices after a redirect, by key: a fixed list, so nothing from the URL is echoed. */
+export const notices = {
+  saved: 'Your changes are saved.',
+  held: 'Saved. New redirect URIs and scopes await a platform admin’s review; the approved configuration stays live until then.',
+  resubmitted: 'Saved and resubmitted for review.',
+  unchanged: 'Nothing changed.',
+  'secret-removed': 'The secret was removed and stopped working at once. Tokens issued before keep working.',
+  migrated: 'Migrated: the client now has scopes, and every authorization request must carry scope.',
+} as const;
+
+export type NoticeKey = keyof typeof notices;
+
+export function noticeFrom(query: unknown): string | undefined {
+  const key = (query as { done?: unknown } | undefined)?.done;
+  return typeof key === 'string' && key in notices ? notices[key as NoticeKey] : undefined;
+}
+
+export async function sendClientPage(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  user: UserRow,
+  client: ClientView,
+  status: number,
+  extra: Pick<ClientPageData, 'notice' | 'secretError' | 'newSecret'> = {},
+): Promise<FastifyReply> {
+  const data: ClientPageData = {
+    client,
+    events: await listClientEvents(ctx.services, client.clientId),
+    viewer: { id: user.id, admin: user.is_admin === 1 },
+    urls: {
+      authorize: `${ctx.config.appUrl}${AUTHORIZE_PATH}`,
+      token: `${ctx.config.baseUrl}/v2/auth/oauth2/token`,
+    },
+    csrf: reply.generateCsrf(),
+    scopeless: client.legacy ? await countScopelessRequests(ctx.services, client.clientId) : null,
+    ...extra,
+  };
+  // A page that may carry a secret must not be kept by any cache.
+  reply.header('cache-control', 'no-store');
+  return sendPage(reply, request, status, client.name, clientPage(data));
+}

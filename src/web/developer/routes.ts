@@ -1,0 +1,157 @@
+// Developer settings (SPEC §1, §4): a logged-in user's OAuth clients — list, register,
+// view, edit. Secrets and the legacy migration have routes of their own beside this file.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { updateClient } from '../../services/client-changes.ts';
+import { createClient, listClients, type ClientView } from '../../services/clients.ts';
+import { ServiceError } from '../../services/errors.ts';
+import { ownedClient, signedIn } from '../access.ts';
+import { formBody, lines, sendServiceError, sentence, statusOf, type FieldErrors } from '../forms.ts';
+import { awaitingBadge, stateBadge, time } from '../format.ts';
+import { html } from '../html.ts';
+import { sendPage } from '../pages.ts';
+import { checkClientForm, clientForm, kindOf, readClientForm, valuesOf, type ClientFormValues } from './client-form.ts';
+import { migrationRoutes } from './migration-routes.ts';
+import { DEVELOPER_CLIENTS, clientPath } from './paths.ts';
+import { noticeFrom, sendClientPage, type NoticeKey } from './render.ts';
+import { secretRoutes } from './secret-routes.ts';
+
+type IdParams = { Params: { id: string } };
+
+function listPage(clients: ClientView[]) {
+  return html`<div class="card">
+<div class="title-row"><h1>Your OAuth clients</h1><a class="button" href="${DEVELOPER_CLIENTS}/new">Register a client</a></div>
+<p>Applications you register here can ask users for access to their accounts. A new client waits for a platform admin’s review before it can be used.</p>
+${clients.length === 0
+  ? html`<p class="muted" id="no-clients">You have not registered any client yet.</p>`
+  : html`<div class="table-wrap"><table class="clients">
+<thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Kind</th><th scope="col">Registered</th></tr></thead>
+<tbody>${clients.map(
+    (c) => html`<tr data-client="${c.clientId}"><td><a href="${clientPath(c.clientId)}">${c.name}</a>${c.legacy ? html` <span class="badge legacy">Legacy</span>` : ''}${c.proposedRedirectUris.length + c.proposedScopes.length > 0 ? html` ${awaitingBadge()}` : ''}</td>
+<td>${stateBadge(c.state)}</td><td>${c.kind}</td><td>${time(c.createdAt)}</td></tr>`,
+  )}</tbody></table></div>`}
+</div>`;
+}
+
+function editIntro(c: ClientView) {
+  if (c.state === 'approved' || c.state === 'suspended') {
+    return html`<p class="notice" id="edit-rules">Name, description, homepage and logo change at once, and so do removed redirect URIs and scopes. <strong>Added redirect URIs and scopes wait for a platform admin’s review</strong>; until then the approved configuration stays live.</p>`;
+  }
+  if (c.state === 'rejected') return html`<p class="notice" id="edit-rules">Saving resubmits the client for review.</p>`;
+  return html`<p class="notice" id="edit-rules">The client is waiting for review; your changes apply at once and the reviewer sees them.</p>`;
+}
+
+export async function developerRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
+  await web.register(async (app) => {
+    app.setErrorHandler((error, request, reply) => {
+      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
+      throw error; // the web scope's handler: CSRF "form has expired" and the rest
+    });
+
+    app.get(DEVELOPER_CLIENTS, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const clients = await listClients(ctx.services, { ownerId: user.id });
+      return sendPage(reply, request, 200, 'Your OAuth clients', listPage(clients));
+    });
+
+    const registerPage = (request: FastifyRequest, reply: FastifyReply, status: number, values: ClientFormValues, errors: FieldErrors) =>
+      sendPage(
+        reply,
+        request,
+        status,
+        'Register an OAuth client',
+        html`<p class="crumbs"><a href="${DEVELOPER_CLIENTS}">Your OAuth clients</a></p><div class="card"><h1>Register an OAuth client</h1>
+<p>The client starts <strong>pending</strong>: a platform admin reviews it before users can authorize it.</p>
+${clientForm({ action: DEVELOPER_CLIENTS, csrf: reply.generateCsrf(), values, errors, submitLabel: 'Register client', cancelHref: DEVELOPER_CLIENTS })}</div>`,
+      );
+
+    app.get(`${DEVELOPER_CLIENTS}/new`, async (request, reply) => {
+      if (!signedIn(request, reply)) return reply;
+      const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [] };
+      return registerPage(request, reply, 200, empty, {});
+    });
+
+    app.post(DEVELOPER_CLIENTS, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const values = readClientForm(formBody(request));
+      const errors = checkClientForm(values, { kind: true, scopes: true });
+      if (Object.keys(errors).length > 0) return registerPage(request, reply, 400, values, errors);
+      try {
+        const { client, secret } = await createClient(ctx.services, {
+          ownerId: user.id,
+          name: values.name,
+          description: values.description,
+          homepageUrl: values.homepage_url,
+          logoUrl: values.logo_url,
+          kind: kindOf(values),
+          redirectUris: lines(values.redirect_uris),
+          scopes: values.scopes,
+        });
+        return sendClientPage(ctx, request, reply, user, client, 201, {
+          notice: 'Registered. The client is pending: a platform admin reviews it before users can authorize it.',
+          newSecret: secret === null ? undefined : { secret, lastFour: secret.slice(-4) },
+        });
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        return registerPage(request, reply, statusOf(error), values, { [error.field ?? 'name']: sentence(error.message) });
+      }
+    });
+
+    app.get<IdParams>(`${DEVELOPER_CLIENTS}/:id`, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const client = await ownedClient(ctx.services, user, request.params.id);
+      return sendClientPage(ctx, request, reply, user, client, 200, { notice: noticeFrom(request.query) });
+    });
+
+    const editPage = (request: FastifyRequest, reply: FastifyReply, status: number, client: ClientView, values: ClientFormValues, errors: FieldErrors) =>
+      sendPage(
+        reply,
+        request,
+        status,
+        `Edit ${client.name}`,
+        html`<p class="crumbs"><a href="${DEVELOPER_CLIENTS}">Your OAuth clients</a> › <a href="${clientPath(client.clientId)}">${client.name}</a></p>
+<div class="card"><div class="title-row"><h1>Edit ${client.name}</h1>${stateBadge(client.state)}</div>
+${editIntro(client)}
+${clientForm({ action: `${clientPath(client.clientId)}/edit`, csrf: reply.generateCsrf(), values, errors, client, submitLabel: client.state === 'rejected' ? 'Save and resubmit' : 'Save changes', cancelHref: clientPath(client.clientId) })}</div>`,
+      );
+
+    app.get<IdParams>(`${DEVELOPER_CLIENTS}/:id/edit`, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const client = await ownedClient(ctx.services, user, request.params.id);
+      return editPage(request, reply, 200, client, valuesOf(client), {});
+    });
+
+    app.post<IdParams>(`${DEVELOPER_CLIENTS}/:id/edit`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const client = await ownedClient(ctx.services, user, request.params.id);
+      const values = { ...readClientForm(formBody(request)), kind: client.kind };
+      const errors = checkClientForm(values, { kind: false, scopes: !client.legacy });
+      if (Object.keys(errors).length > 0) return editPage(request, reply, 400, client, values, errors);
+      try {
+        const result = await updateClient(ctx.services, client.clientId, user.id, {
+          name: values.name,
+          description: values.description,
+          homepageUrl: values.homepage_url,
+          logoUrl: values.logo_url,
+          redirectUris: lines(values.redirect_uris),
+          // A legacy client gets scopes only through its migration page (SPEC §2 item 14).
+          ...(client.legacy ? {} : { scopes: values.scopes }),
+        });
+        const held = result.held.redirectUris.length + result.held.scopes.length > 0;
+        const done: NoticeKey = result.resubmitted ? 'resubmitted' : held ? 'held' : 'saved';
+        return reply.redirect(`${clientPath(client.clientId)}?done=${done}`, 303);
+      } catch (error) {
+        if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
+        return editPage(request, reply, statusOf(error), client, values, { [error.field ?? 'name']: sentence(error.message) });
+      }
+    });
+
+    await secretRoutes(app, ctx);
+    await migrationRoutes(app, ctx);
+  });
+}

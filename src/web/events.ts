@@ -1,0 +1,59 @@
+// The audit trail as a table (SPEC §2 item 16). Developers see who acted on their client
+// without other users' identities; admins see everyone's.
+import type { ClientEvent } from '../services/client-events.ts';
+import { html, type Html } from './html.ts';
+import { time } from './format.ts';
+
+const labels: Record<string, string> = {
+  'client.created': 'Client registered',
+  'client.approved': 'Approved by an admin',
+  'client.rejected': 'Rejected by an admin',
+  'client.suspended': 'Suspended by an admin',
+  'client.updated': 'Settings changed',
+  'client.scopes_changed': 'Scopes changed',
+  'client.migrated': 'Migrated from legacy to scopes',
+  'secret.created': 'Secret added',
+  'secret.removed': 'Secret removed',
+  'grant.created': 'A user authorized the application',
+  'grant.revoked': 'An authorization was revoked',
+  'token.issued': 'Tokens issued',
+  'token.refreshed': 'Tokens refreshed',
+  'token.revoked': 'A token was revoked',
+  'code.replayed': 'An authorization code was used twice (tokens revoked)',
+  'refresh_token.reused': 'A spent refresh token was reused (grant revoked)',
+};
+
+function detail(e: ClientEvent): string {
+  const d = e.data ?? {};
+  const parts: string[] = [];
+  if (typeof d.lastFour === 'string') parts.push(`secret …${d.lastFour}`);
+  if (typeof d.reason === 'string') parts.push(`reason: ${d.reason}`);
+  if (typeof d.from === 'string' && typeof d.to === 'string') parts.push(`${d.from || '(none)'} → ${d.to || '(none)'}`);
+  if (e.type === 'client.migrated' && typeof d.scopes === 'string') parts.push(`scopes: ${d.scopes}`);
+  if (Array.isArray(d.fields) && d.fields.length > 0) parts.push(`changed: ${d.fields.join(', ')}`);
+  const awaiting = d.awaitingReview as { redirectUris?: string[]; scopes?: string[] } | undefined;
+  if (awaiting) {
+    const items = [...(awaiting.redirectUris ?? []), ...(awaiting.scopes ?? [])];
+    parts.push(items.length > 0 ? `awaiting review: ${items.join(', ')}` : 'withdrew changes awaiting review');
+  }
+  const changes = d.changes as { redirectUris?: string[]; scopes?: string[] } | undefined;
+  if (changes) parts.push(`changes: ${[...(changes.redirectUris ?? []), ...(changes.scopes ?? [])].join(', ')}`);
+  if (d.resubmitted === true) parts.push('resubmitted for review');
+  return parts.join('; ');
+}
+
+function actorName(e: ClientEvent, viewer: { id: string; admin: boolean }): string {
+  if (e.actor === null) return e.actorId === null ? 'system' : 'unknown';
+  if (e.actor.id === viewer.id) return 'you';
+  if (viewer.admin || e.actor.admin) return `${e.actor.name} (${e.actor.email})${e.actor.admin ? ', admin' : ''}`;
+  return 'a user';
+}
+
+export function eventTable(events: ClientEvent[], viewer: { id: string; admin: boolean }): Html {
+  if (events.length === 0) return html`<p class="muted">No events yet.</p>`;
+  return html`<div class="table-wrap"><table class="events">
+<thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Details</th></tr></thead>
+<tbody>${events.map(
+    (e) => html`<tr data-event="${e.type}"><td>${time(e.createdAt)}</td><td>${labels[e.type] ?? e.type} <code>${e.type}</code></td><td>${actorName(e, viewer)}</td><td>${detail(e)}</td></tr>`,
+  )}</tbody></table></div>`;
+}

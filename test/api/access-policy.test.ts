@@ -1,0 +1,68 @@
+// The protocol core's access decision, pure (STYLE practice 11, first layer): scope match
+// (seed §2.3 rule 1, seed §3 rule 1) and the membership rules of SPEC §6.
+import { describe, expect, it } from 'vitest';
+import { decideMembership, matchScope, type AccessFacts } from '../../src/oauth/api-access.ts';
+
+const team = (role: 'member' | 'admin' | 'owner' | null, orgRole: 'member' | 'admin' | 'owner' | null = null, organizationId: string | null = 'org1'): AccessFacts => ({
+  team: { id: 't1', organizationId, role, organizationRole: orgRole },
+});
+
+describe('matchScope', () => {
+  it('a legacy grant passes every scope check (seed §3 rule 1)', () => {
+    expect(matchScope(null, 'ORG_WEBHOOK_WRITE')).toBe('legacy');
+  });
+  it('ORG_<X> satisfies TEAM_<X> and nothing else (seed §2.3 rule 1)', () => {
+    expect(matchScope(['ORG_BOOKING_READ'], 'TEAM_BOOKING_READ')).toBe('organization');
+    expect(matchScope(['ORG_BOOKING_READ'], 'BOOKING_READ')).toBeNull();
+    expect(matchScope(['TEAM_BOOKING_READ'], 'ORG_BOOKING_READ')).toBeNull();
+    expect(matchScope(['ORG_BOOKING_READ'], 'TEAM_BOOKING_WRITE')).toBeNull();
+  });
+  it('the scope itself matches directly', () => {
+    expect(matchScope(['TEAM_BOOKING_READ', 'ORG_BOOKING_READ'], 'TEAM_BOOKING_READ')).toBe('direct');
+  });
+});
+
+describe('decideMembership (SPEC §6)', () => {
+  const read = { membership: 'team-member' as const };
+  const write = { membership: 'team-admin' as const };
+
+  it('team reads need membership; writes need admin or owner', () => {
+    expect(decideMembership(read, 'direct', team('member'), undefined)).toBeNull();
+    expect(decideMembership(read, 'direct', team(null), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(write, 'direct', team('member'), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(write, 'direct', team('admin'), undefined)).toBeNull();
+    expect(decideMembership(write, 'direct', team('owner'), undefined)).toBeNull();
+  });
+
+  it("an organization admin may use the organization's team routes without being in the team", () => {
+    expect(decideMembership(write, 'direct', team(null, 'admin'), undefined)).toBeNull();
+    expect(decideMembership(write, 'direct', team(null, 'member'), undefined)?.code).toBe('forbidden');
+  });
+
+  it("ORG_<X> reaches a team route only for an admin or owner of the team's organization", () => {
+    expect(decideMembership(read, 'organization', team(null, 'owner'), undefined)).toBeNull();
+    expect(decideMembership(read, 'organization', team('owner', 'member'), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(read, 'organization', team('owner', null, null), undefined)?.code).toBe('forbidden');
+  });
+
+  it('a legacy grant gets no bypass: its user’s real memberships decide', () => {
+    expect(decideMembership(read, 'legacy', team(null), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(read, 'legacy', team('member'), undefined)).toBeNull();
+    expect(decideMembership({ membership: 'org-admin' }, 'legacy', { organization: { id: 'o', role: 'member' } }, undefined)?.code).toBe('forbidden');
+  });
+
+  it('an unknown team, or a team outside the organization of the path, is 404', () => {
+    expect(decideMembership(read, 'direct', { team: null }, undefined)?.status).toBe(404);
+    expect(decideMembership(read, 'direct', team('owner', 'owner', 'org1'), 'org2')?.status).toBe(404);
+    expect(decideMembership(read, 'direct', team('owner', null, null), 'org1')?.status).toBe(404);
+    expect(decideMembership(read, 'direct', team('owner', 'owner', 'org1'), 'org1')).toBeNull();
+  });
+
+  it('organization routes need admin or owner in the organization; an unknown one is 404', () => {
+    const org = { membership: 'org-admin' as const };
+    expect(decideMembership(org, 'direct', { organization: { id: 'o', role: 'admin' } }, 'o')).toBeNull();
+    expect(decideMembership(org, 'direct', { organization: { id: 'o', role: 'member' } }, 'o')?.code).toBe('forbidden');
+    expect(decideMembership(org, 'direct', { organization: { id: 'o', role: null } }, 'o')?.code).toBe('forbidden');
+    expect(decideMembership(org, 'direct', { organization: null }, 'o')?.status).toBe(404);
+  });
+});

@@ -1,0 +1,251 @@
+// GET/PATCH /v2/me (seed §4.3; SPEC §2 items 1, 17, 21, §6) through real HTTP, real tokens.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateToken } from '../../src/oauth/token-format.ts';
+import { reviewClient } from '../../src/services/clients.ts';
+import { backends } from '../helpers/backends.ts';
+import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+
+const PROFILE_FIELDS = ['id', 'email', 'name', 'username', 'timeZone', 'weekStart', 'timeFormat', 'defaultScheduleId', 'organizationId'];
+
+describe.each(backends)('/v2/me on $name', ({ name, available }) => {
+  let server: TestServer;
+  let dev: TestUser;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+    dev = await server.user();
+  });
+  afterAll(async () => server?.close());
+
+  /** A user, an approved client with every profile scope, and a token for `scope`. */
+  async function tokenFor(scope: string, options: { user?: TestUser; client?: TestClient } = {}) {
+    const user = options.user ?? (await server.user({ name: 'Grace Hopper' }));
+    const client = options.client ?? (await server.client(dev, { scopes: ['PROFILE_READ', 'PROFILE_WRITE', 'BOOKING_READ'] }));
+    const code = await server.code(client, user, { scope });
+    const res = await server.exchange(client, code);
+    expect(res.status).toBe(200);
+    return { user, client, code, accessToken: res.body.access_token as string, refreshToken: res.body.refresh_token as string };
+  }
+
+  function expectEnvelopeError(res: { status: number; body: any }, status: number, code: string) {
+    expect(res.status).toBe(status);
+    expect(res.body).toEqual({ status: 'error', error: { code, message: expect.stringMatching(/\S/) } });
+  }
+
+  function expectInvalidToken(res: { status: number; headers: Headers; body: any }) {
+    expectEnvelopeError(res, 401, 'invalid_token');
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="invalid_token"');
+  }
+
+  it.skipIf(!available)('GET /v2/me with PROFILE_READ → 200 {status: success, data: profile} (seed §4.3; SPEC §6, §2 item 17)', async () => {
+    const { user, accessToken } = await tokenFor('PROFILE_READ');
+    const res = await server.api('GET', '/v2/me', accessToken);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body.status).toBe('success');
+    expect(Object.keys(res.body.data).sort()).toEqual([...PROFILE_FIELDS].sort());
+    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(res.body.data).toEqual({
+      id: user.id,
+      email: user.email,
+      name: 'Grace Hopper',
+      username: row.username,
+      timeZone: 'UTC',
+      weekStart: 'Monday',
+      timeFormat: 24,
+      defaultScheduleId: null,
+      organizationId: null,
+    });
+    // Nothing private leaks into the profile.
+    expect(JSON.stringify(res.body)).not.toMatch(/password|argon2/i);
+  });
+
+  it.skipIf(!available)('a token reaches only its own user\'s profile (SPEC §6)', async () => {
+    const a = await tokenFor('PROFILE_READ');
+    const b = await tokenFor('PROFILE_READ', { client: a.client });
+    expect((await server.api('GET', '/v2/me', a.accessToken)).body.data.id).toBe(a.user.id);
+    expect((await server.api('GET', '/v2/me', b.accessToken)).body.data.id).toBe(b.user.id);
+  });
+
+  it.skipIf(!available)('no token → 401 with WWW-Authenticate: Bearer realm="gatehouse" and no error code (RFC 6750 §3.1; SPEC §2 item 17)', async () => {
+    for (const authorization of [undefined, '']) {
+      const res = await fetch(`${server.url}/v2/me`, { headers: authorization === undefined ? {} : { authorization } });
+      const body = await res.json();
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
+      expect(res.headers.get('www-authenticate')).not.toContain('error=');
+      expect(body).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
+      expect(body.error.code).not.toBe('invalid_token');
+    }
+  });
+
+  it.skipIf(!available)('malformed token or Authorization header → 401 error="invalid_token" (SPEC §2 item 17, §3)', async () => {
+    const { accessToken } = await tokenFor('PROFILE_READ');
+    const tampered = accessToken.slice(0, -1) + (accessToken.endsWith('A') ? 'B' : 'A');
+    const headers = [
+      'Bearer not-a-token',
+      `Bearer ${tampered}`,
+      `Bearer ${accessToken.slice(4)}`,
+      `Bearer ${generateToken('refreshToken')}`,
+      'Bearer',
+      `Basic ${Buffer.from('a:b').toString('base64')}`,
+      `Bearer ${accessToken} extra`,
+    ];
+    for (const authorization of headers) {
+      const res = await fetch(`${server.url}/v2/me`, { headers: { authorization } });
+      const body = await res.json();
+      expectInvalidToken({ status: res.status, headers: res.headers, body });
+    }
+  });
+
+  it.skipIf(!available)('well-formed but unknown token → 401 error="invalid_token" (SPEC §2 item 17)', async () => {
+    expectInvalidToken(await server.api('GET', '/v2/me', generateToken('accessToken')));
+  });
+
+  it.skipIf(!available)('expired token (after 1800 s) → 401 error="invalid_token" (seed §2.2; SPEC §2 items 7, 17)', async () => {
+    const { accessToken } = await tokenFor('PROFILE_READ');
+    server.advance(1799);
+    expect((await server.api('GET', '/v2/me', accessToken)).status).toBe(200);
+    server.advance(2);
+    expectInvalidToken(await server.api('GET', '/v2/me', accessToken));
+  });
+
+  it.skipIf(!available)('revoked token (its code was replayed) → 401 error="invalid_token" (RFC 6749 §4.1.2; SPEC §2 items 8, 17)', async () => {
+    const { client, code, accessToken } = await tokenFor('PROFILE_READ');
+    expect((await server.api('GET', '/v2/me', accessToken)).status).toBe(200);
+    const replay = await server.exchange(client, code);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    expectInvalidToken(await server.api('GET', '/v2/me', accessToken));
+  });
+
+  it.skipIf(!available)('token without PROFILE_READ → 403 insufficient_scope, WWW-Authenticate names error and scope (seed §5 rule 5; SPEC §2 item 17)', async () => {
+    const { accessToken } = await tokenFor('BOOKING_READ PROFILE_WRITE');
+    const res = await server.api('GET', '/v2/me', accessToken);
+    expectEnvelopeError(res, 403, 'insufficient_scope');
+    const challenge = res.headers.get('www-authenticate')!;
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="PROFILE_READ"');
+    expect(res.body.error.message).toContain('PROFILE_READ');
+  });
+
+  it.skipIf(!available)('suspended client\'s token → 401 at once, and works again after re-approval (SPEC §2 item 1)', async () => {
+    const { client, accessToken } = await tokenFor('PROFILE_READ');
+    await reviewClient(server.services, client.clientId, 'suspend', null);
+    const suspended = await server.api('GET', '/v2/me', accessToken);
+    expectInvalidToken(suspended);
+    await reviewClient(server.services, client.clientId, 'approve', null);
+    const res = await server.api('GET', '/v2/me', accessToken);
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+  });
+
+  it.skipIf(!available)('PATCH /v2/me with PROFILE_WRITE changes name, timeZone, weekStart and timeFormat (SPEC §6)', async () => {
+    const { user, accessToken } = await tokenFor('PROFILE_READ PROFILE_WRITE');
+    const res = await server.api('PATCH', '/v2/me', accessToken, {
+      name: '  Ada Lovelace ',
+      timeZone: 'Europe/Berlin',
+      weekStart: 'Sunday',
+      timeFormat: 12,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('success');
+    expect(res.body.data).toMatchObject({ id: user.id, name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 12 });
+    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: 'Ada Lovelace', time_zone: 'Europe/Berlin', week_start: 'Sunday', time_format: 12, email: user.email });
+    // A partial change leaves the rest alone.
+    const partial = await server.api('PATCH', '/v2/me', accessToken, { timeFormat: 24 });
+    expect(partial.status).toBe(200);
+    expect(partial.body.data).toMatchObject({ name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 24 });
+    expect((await server.api('GET', '/v2/me', accessToken)).body.data.timeFormat).toBe(24);
+  });
+
+  it.skipIf(!available)('PATCH /v2/me with PROFILE_READ only → 403 insufficient_scope naming PROFILE_WRITE, nothing changed (SPEC §2 item 17)', async () => {
+    const { user, accessToken } = await tokenFor('PROFILE_READ');
+    const res = await server.api('PATCH', '/v2/me', accessToken, { name: 'Mallory' });
+    expectEnvelopeError(res, 403, 'insufficient_scope');
+    expect(res.headers.get('www-authenticate')).toContain('scope="PROFILE_WRITE"');
+    const row = await server.db.selectFrom('users').select('name').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.name).toBe('Grace Hopper');
+  });
+
+  it.skipIf(!available)('PATCH /v2/me with bad values → 400 envelope naming the field, never 500, nothing changed (SPEC §7)', async () => {
+    const { user, accessToken } = await tokenFor('PROFILE_WRITE');
+    const cases: Array<[unknown, string]> = [
+      [{ name: '' }, 'name'],
+      [{ name: '   ' }, 'name'],
+      [{ name: 'x'.repeat(101) }, 'name'],
+      [{ name: { first: 'Ada' } }, 'name'],
+      [{ timeZone: 'Mars/Olympus_Mons' }, 'timeZone'],
+      [{ timeZone: '' }, 'timeZone'],
+      [{ timeZone: 42 }, 'timeZone'],
+      [{ weekStart: 'Funday' }, 'weekStart'],
+      [{ weekStart: 'monday' }, 'weekStart'],
+      [{ timeFormat: 13 }, 'timeFormat'],
+      [{ timeFormat: 'twelve' }, 'timeFormat'],
+      [{ timeFormat: 12.5 }, 'timeFormat'],
+      [{ name: 'Fine', timeFormat: 7 }, 'timeFormat'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await server.api('PATCH', '/v2/me', accessToken, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.status).toBe('error');
+      expect(res.body.error.code).toBe('validation_error');
+      expect(res.body.error.message, JSON.stringify(body)).toContain(field);
+    }
+    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ name: 'Grace Hopper', time_zone: 'UTC', week_start: 'Monday', time_format: 24 });
+  });
+
+  it.skipIf(!available)('PATCH /v2/me with a body of the wrong shape → 400 envelope, never 500 (SPEC §7)', async () => {
+    const { accessToken } = await tokenFor('PROFILE_WRITE');
+    const raw = async (body: string | undefined, contentType?: string) => {
+      const res = await fetch(`${server.url}/v2/me`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${accessToken}`, ...(contentType ? { 'content-type': contentType } : {}) },
+        ...(body !== undefined ? { body } : {}),
+      });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    const attempts = [
+      await raw('{"name": "Ada"', 'application/json'),
+      await raw('', 'application/json'),
+      await raw('[]', 'application/json'),
+      await raw('"Ada"', 'application/json'),
+      await raw('null', 'application/json'),
+      await raw('{}', 'application/json'),
+      await raw(undefined),
+    ];
+    for (const res of attempts) {
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
+    }
+  });
+
+  it.skipIf(!available)('PATCH /v2/me without a token → 401 even when the body is also wrong (SPEC §2 item 17)', async () => {
+    const noToken = await server.api('PATCH', '/v2/me', undefined, { timeFormat: 13 });
+    expect(noToken.status).toBe(401);
+    expect(noToken.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
+    const badToken = await server.api('PATCH', '/v2/me', 'nonsense', { timeFormat: 13 });
+    expectInvalidToken(badToken);
+    const brokenJson = await fetch(`${server.url}/v2/me`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(brokenJson.status).toBe(401);
+  });
+
+  it.skipIf(!available)('/v1/anything and /v3/me → 404 envelope (SPEC §2 item 21)', async () => {
+    const { accessToken } = await tokenFor('PROFILE_READ');
+    for (const [method, path] of [
+      ['GET', '/v1/anything'],
+      ['GET', '/v1/me'],
+      ['GET', '/v3/me'],
+      ['PATCH', '/v3/me'],
+      ['GET', '/v2/nothing-here'],
+      ['DELETE', '/v2/me'],
+    ] as const) {
+      const res = await server.api(method, path, accessToken);
+      expectEnvelopeError(res, 404, 'not_found');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+  });
+});

@@ -1,0 +1,198 @@
+// One valid request per handler of the route registry: the registry-driven suite calls every
+// route with it. `actor` owns the personal resources, `teamId`/`orgId` own the team and
+// organization ones, so the same example can build a resource of someone else to prove
+// that it is out of reach.
+import type { TestServer, TestUser } from '../helpers/server.ts';
+import { createTeam } from '../../src/services/teams.ts';
+import { fixtures, futureStart, quickUser, randomPhone, uniq, type World } from './fixtures.ts';
+
+export interface ExampleContext {
+  server: TestServer;
+  w: World;
+  f: ReturnType<typeof fixtures>;
+  actor: TestUser;
+  teamId: string;
+  orgId: string;
+}
+
+export interface ExampleRequest {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+type Example = (c: ExampleContext) => Promise<ExampleRequest>;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const attendee = { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Paris' };
+const scheduleBody = { name: 'Work', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday', 'Friday'], startTime: '09:00', endTime: '17:00' }] };
+const webhookBody = { subscriberUrl: 'https://hooks.example.com/new', triggers: ['BOOKING_CREATED', 'BOOKING_CANCELLED'] };
+const formBody = { name: 'Intake', fields: [{ id: 'email', label: 'Email', type: 'email', required: true }] };
+
+const none: Example = async () => ({});
+
+export const examples: Record<string, Example> = {
+  'me.get': none,
+  'me.update': async () => ({ body: { name: 'Renamed', timeZone: 'Europe/Berlin' } }),
+
+  'eventTypes.list': none,
+  'eventTypes.create': async () => ({ body: { title: 'Intro', slug: `intro-${uniq().toLowerCase()}`, lengthInMinutes: 30 } }),
+  'eventTypes.get': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
+  'eventTypes.update': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id }, body: { title: 'Longer intro', lengthInMinutes: 45 } }),
+  'eventTypes.delete': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
+  'privateLinks.list': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
+  'privateLinks.create': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id }, { hidden: true })).id }, body: { maxUsageCount: 3 } }),
+  'privateLinks.delete': async ({ f, actor }) => {
+    const et = await f.eventType({ userId: actor.id });
+    return { params: { eventTypeId: et.id, linkId: (await f.privateLink(et.id)).id } };
+  },
+
+  'bookings.list': async () => ({ query: { status: 'accepted', limit: '10' } }),
+  'bookings.get': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid } }),
+  'bookings.calendarLinks': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid } }),
+  'bookings.confirm': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id, status: 'pending' })).uid } }),
+  'bookings.decline': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id, status: 'pending' })).uid }, body: { reason: 'Travelling' } }),
+  'bookings.addGuests': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid }, body: { guests: ['guest@example.com'] } }),
+  'bookings.updateLocation': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid }, body: { location: 'Room 4' } }),
+  'bookings.reassign': async ({ f, actor, teamId, w }) => ({
+    params: { bookingUid: (await f.booking({ hostId: actor.id, teamId })).uid },
+    body: { userId: actor.id === w.member.id ? w.teamAdmin.id : w.member.id },
+  }),
+
+  'schedules.list': none,
+  'schedules.create': async () => ({ body: scheduleBody }),
+  'schedules.get': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id } }),
+  'schedules.update': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id }, body: { name: 'Summer hours' } }),
+  'schedules.delete': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id } }),
+
+  'calendars.list': none,
+  'calendars.busyTimes': async ({ server }) => ({ query: { start: iso(server.clock()), end: iso(server.clock() + 7 * 24 * 3600_000) } }),
+  'calendars.checkIcsFeed': async () => ({ query: { url: 'webcal://calendar.example.com/team.ics' } }),
+  'calendars.saveIcsFeed': async () => ({ body: { urls: [`https://calendar.example.com/${uniq()}.ics`] } }),
+  'calendars.check': async () => ({ params: { provider: 'google' } }),
+  'calendars.connect': async () => ({ params: { provider: 'google' }, body: { account: `${uniq()}@gmail.example.com` } }),
+  'calendars.disconnect': async ({ f, actor }) => ({ params: { provider: 'google' }, body: { id: (await f.app({ userId: actor.id }, 'google-calendar')).id } }),
+
+  'webhooks.list': none,
+  'webhooks.create': async () => ({ body: webhookBody }),
+  'webhooks.get': async ({ f, actor }) => ({ params: { webhookId: (await f.webhook({ userId: actor.id })).id } }),
+  'webhooks.update': async ({ f, actor }) => ({ params: { webhookId: (await f.webhook({ userId: actor.id })).id }, body: { active: false } }),
+  'webhooks.delete': async ({ f, actor }) => ({ params: { webhookId: (await f.webhook({ userId: actor.id })).id } }),
+
+  'verifiedEmails.list': none,
+  'verifiedPhones.list': none,
+  'verifiedEmails.request': async () => ({ body: { email: `${uniq()}@example.com` } }),
+  'verifiedEmails.verify': async ({ f, actor }) => {
+    const email = `${uniq()}@example.com`;
+    return { body: { email, code: await f.pendingCode({ userId: actor.id }, 'email', email) } };
+  },
+  'verifiedPhones.request': async () => ({ body: { phoneNumber: randomPhone() } }),
+  'verifiedPhones.verify': async ({ f, actor }) => {
+    const phoneNumber = randomPhone();
+    return { body: { phoneNumber, code: await f.pendingCode({ userId: actor.id }, 'phone', phoneNumber) } };
+  },
+
+  'teams.create': async () => ({ body: { name: 'New team', timeZone: 'Europe/Lisbon' } }),
+
+  'bookings.create': async ({ server, f, w }) => ({ body: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(futureStart(server)), attendee } }),
+  'bookings.cancel': async ({ f, w }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id })).uid }, body: { cancellationReason: 'Ill' } }),
+  'bookings.reschedule': async ({ server, f, w }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id })).uid }, body: { start: iso(futureStart(server)) } }),
+
+  'teams.get': none,
+  'teams.update': async () => ({ body: { bio: 'We sell things', brandColor: '#112233' } }),
+  // Deleting needs a team of its own, in the organization of the context.
+  'teams.delete': async ({ server, w, orgId }) => {
+    const team = await createTeam(server.services, { name: 'Short-lived', ownerId: orgId === w.org.id ? w.owner.id : w.outsider.id, organizationId: orgId });
+    return { params: { teamId: team.id } };
+  },
+
+  'teamEventTypes.list': none,
+  'teamEventTypes.create': async () => ({ body: { title: 'Demo', slug: `demo-${uniq().toLowerCase()}`, lengthInMinutes: 60, schedulingType: 'roundRobin' } }),
+  'teamEventTypes.get': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
+  'teamEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { hidden: true } }),
+  'teamEventTypes.delete': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
+
+  'teamBookings.list': none,
+  'teamBookings.create': async ({ server, f, teamId }) => ({ body: { eventTypeId: (await f.eventType({ teamId })).id, start: iso(futureStart(server)), attendee } }),
+  'teamBookings.get': async ({ f, w, teamId }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id, teamId })).uid } }),
+  'teamBookings.cancel': async ({ f, w, teamId }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id, teamId })).uid }, body: {} }),
+
+  'teamSchedules.list': none,
+  'teamSchedules.create': async () => ({ body: scheduleBody }),
+  'teamSchedules.get': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id } }),
+  'teamSchedules.update': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id }, body: { timeZone: 'Asia/Tokyo' } }),
+  'teamSchedules.delete': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id } }),
+
+  'teamMemberships.list': none,
+  'teamMemberships.create': async ({ server }) => {
+    return { body: { userId: (await quickUser(server)).id, role: 'member' } };
+  },
+  'teamMemberships.get': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id } }),
+  'teamMemberships.update': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id }, body: { role: 'admin' } }),
+  'teamMemberships.delete': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id } }),
+
+  'teamApps.list': none,
+  'teamApps.connect': async () => ({ params: { app: 'zoom' }, body: { account: `${uniq()}@zoom.example.com` } }),
+  'teamApps.disconnect': async ({ f, teamId }) => ({ params: { app: 'zoom' }, body: { id: (await f.app({ teamId }, 'zoom', 'conferencing')).id } }),
+
+  'teamRoutingForms.list': none,
+  'teamRoutingForms.create': async () => ({ body: formBody }),
+  'teamRoutingForms.get': async ({ f, teamId }) => ({ params: { formId: (await f.form({ teamId })).id } }),
+  'teamRoutingForms.listResponses': async ({ f, teamId }) => ({ params: { formId: (await f.form({ teamId })).id } }),
+  'teamRoutingForms.createResponse': async ({ f, teamId }) => ({ params: { formId: (await f.form({ teamId })).id }, body: { response: { email: 'lead@example.com', size: '11-100' } } }),
+  'teamRoutingForms.updateResponse': async ({ f, teamId }) => {
+    const form = await f.form({ teamId });
+    return { params: { formId: form.id, responseId: (await f.response(form.id)).id }, body: { response: { email: 'other@example.com' } } };
+  },
+  'teamRoutingForms.deleteResponse': async ({ f, teamId }) => {
+    const form = await f.form({ teamId });
+    return { params: { formId: form.id, responseId: (await f.response(form.id)).id } };
+  },
+
+  'teamWorkflows.list': none,
+  'teamWorkflows.create': async () => ({ body: { name: 'Remind', trigger: 'BEFORE_EVENT', timeOffsetMinutes: 60, steps: [{ action: 'EMAIL_HOST', body: 'Soon' }] } }),
+  'teamWorkflows.get': async ({ f, teamId }) => ({ params: { workflowId: (await f.workflow(teamId)).id } }),
+  'teamWorkflows.update': async ({ f, teamId }) => ({ params: { workflowId: (await f.workflow(teamId)).id }, body: { active: false } }),
+  'teamWorkflows.delete': async ({ f, teamId }) => ({ params: { workflowId: (await f.workflow(teamId)).id } }),
+
+  'teamVerifiedEmails.list': none,
+  'teamVerifiedPhones.list': none,
+  'teamVerifiedEmails.request': async () => ({ body: { email: `${uniq()}@example.com` } }),
+  'teamVerifiedEmails.verify': async ({ f, teamId }) => {
+    const email = `${uniq()}@example.com`;
+    return { body: { email, code: await f.pendingCode({ teamId }, 'email', email) } };
+  },
+  'teamVerifiedPhones.request': async () => ({ body: { phoneNumber: randomPhone() } }),
+  'teamVerifiedPhones.verify': async ({ f, teamId }) => {
+    const phoneNumber = randomPhone();
+    return { body: { phoneNumber, code: await f.pendingCode({ teamId }, 'phone', phoneNumber) } };
+  },
+
+  'orgTeams.list': none,
+  'orgTeams.create': async () => ({ body: { name: 'Org team' } }),
+  'orgMemberships.list': none,
+  'orgMemberships.create': async ({ server }) => {
+    return { body: { email: (await quickUser(server)).email, role: 'member' } };
+  },
+  'orgMemberships.update': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id }, body: { role: 'admin' } }),
+  'orgMemberships.delete': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id } }),
+  'orgUsers.list': none,
+  'orgUsers.update': async ({ f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id }, body: { timeFormat: 12 } }),
+  'orgEventTypes.list': none,
+  'orgEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { minimumBookingNotice: 120 } }),
+  'orgEventTypes.delete': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
+  'orgBookings.list': none,
+  'orgBookings.cancel': async ({ f, w, teamId }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id, teamId })).uid } }),
+  'orgSchedules.list': none,
+  'orgSchedules.update': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id }, body: { name: 'Org-wide hours' } }),
+  'orgSchedules.delete': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id } }),
+  'orgRoutingForms.list': none,
+  'orgRoutingForms.create': async () => ({ body: formBody }),
+  'orgRoutingForms.listResponses': async ({ f, orgId }) => ({ params: { formId: (await f.form({ organizationId: orgId })).id } }),
+  'orgRoutingForms.createResponse': async ({ f, orgId }) => ({ params: { formId: (await f.form({ organizationId: orgId })).id }, body: { response: { email: 'lead@example.com' } } }),
+  'orgWebhooks.list': none,
+  'orgWebhooks.create': async () => ({ body: webhookBody }),
+  'orgWebhooks.get': async ({ f, orgId }) => ({ params: { webhookId: (await f.webhook({ organizationId: orgId })).id } }),
+  'orgWebhooks.update': async ({ f, orgId }) => ({ params: { webhookId: (await f.webhook({ organizationId: orgId })).id }, body: { triggers: ['MEETING_ENDED'] } }),
+  'orgWebhooks.delete': async ({ f, orgId }) => ({ params: { webhookId: (await f.webhook({ organizationId: orgId })).id } }),
+};

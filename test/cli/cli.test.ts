@@ -1,0 +1,325 @@
+// The `gatehouse` command (SPEC §4), run as a real child process over a real database:
+// what an operator types and what a script parses. Each spawn costs about half a second,
+// so the SQLite suite shares one database file and PostgreSQL gets a smaller smoke.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../../src/services/users.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
+import { createTestDatabase, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
+import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const SECRET = /^gcs_[0-9A-Za-z]{49}$/;
+// A spawn is Node + tsx + the whole import graph: about a second alone, several on a busy machine.
+const CLI_TEST_TIMEOUT = 120_000;
+
+function json<T = any>(result: CliResult): T {
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stderr).toBe('');
+  return JSON.parse(result.stdout) as T;
+}
+
+function ok(result: CliResult): string {
+  expect(result.code, result.stderr).toBe(0);
+  expect(result.stderr).toBe('');
+  return result.stdout;
+}
+
+describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, () => {
+  // The tests below run in order over one database: a client made by one is reviewed,
+  // listed and rotated by the next, as an operator would do.
+  let dir: string;
+  let env: Record<string, string>;
+  let firstMigrate: CliResult;
+  let developerCreated: CliResult;
+  const developer = `dev-${randomBytes(3).toString('hex')}@example.com`;
+  const gh = (args: string[], input?: string) => runCli(args, { env, ...(input !== undefined ? { input } : {}) });
+  let bridge: { client_id: string; client_secret: string };
+  let pendingOne: { client_id: string; client_secret: string };
+  let publicOne: { client_id: string };
+  let legacy: { client_id: string };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
+    env = { DATABASE_URL: `sqlite:${join(dir, 'gatehouse.db')}` };
+    firstMigrate = await gh(['migrate']);
+    expect(firstMigrate.code, firstMigrate.stderr).toBe(0);
+    developerCreated = await gh(['users', 'create', '--email', developer.toUpperCase(), '--name', 'Dev', '--password', 'developer-password', '--admin', '--json']);
+    expect(developerCreated.code, developerCreated.stderr).toBe(0);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function countClients(): Promise<number> {
+    const database = openDatabase(env.DATABASE_URL!);
+    try {
+      return (await database.db.selectFrom('oauth_clients').select('id').execute()).length;
+    } finally {
+      await database.close();
+    }
+  }
+
+  it('migrate applies every migration to a new database, then says it is up to date (--json: applied [])', async () => {
+    expect(firstMigrate.stdout).toMatch(/^applied: 001_initial(, \d{3}_\w+)*\n$/);
+    expect(json(await gh(['migrate', '--json']))).toEqual({ applied: [] });
+  });
+
+  it('users create --password --admin --json prints the new account, email in lower case, and never the password', () => {
+    expect(json(developerCreated)).toEqual({ id: expect.any(String), email: developer, name: 'Dev', admin: true });
+    expect(developerCreated.stdout).not.toContain('developer-password');
+  });
+
+  it('users create reads the password from standard input, without its trailing newline', async () => {
+    const email = `stdin-${randomBytes(3).toString('hex')}@example.com`;
+    const out = ok(await gh(['users', 'create', '--email', email, '--name', 'Ada Lovelace'], 'correct horse battery\n'));
+    expect(out).toMatch(new RegExp(`^created user ${email} \\(\\w+\\)\\n$`));
+    expect(out).not.toContain('correct horse');
+    const database = openDatabase(env.DATABASE_URL!);
+    try {
+      const services = { db: database.db, clock: Date.now };
+      expect(await verifyPassword(services, email, 'correct horse battery')).toMatchObject({ email, name: 'Ada Lovelace', is_admin: 0 });
+      expect(await verifyPassword(services, email, 'correct horse battery\n')).toBeUndefined();
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('clients create prints the client_id and, once, the first secret; the client starts pending', async () => {
+    const out = ok(
+      await gh(['clients', 'create', '--owner', developer, '--name', 'Calendar Bridge', '--redirect-uri', 'https://bridge.example.com/cb', '--scope', 'PROFILE_READ', '--scope', 'BOOKING_READ']),
+    );
+    const lines = out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^client_id: [0-9A-Za-z]{10,}$/);
+    expect(lines[1]).toMatch(/^client_secret: gcs_[0-9A-Za-z]{49} {2}\(shown once; store it now\)$/);
+    expect(lines[2]).toMatch(/^state: pending/);
+    bridge = { client_id: lines[0]!.split(' ')[1]!, client_secret: lines[1]!.split(' ')[1]! };
+  });
+
+  it('clients create --json has client_id, client_secret, state and kind; a --public client has no secret', async () => {
+    pendingOne = json(
+      await gh(['clients', 'create', '--owner', developer, '--name', 'Listed Pending', '--redirect-uri', 'https://sync.example.com/cb', '--scope', 'PROFILE_READ', '--json']),
+    );
+    expect(pendingOne).toEqual({ client_id: expect.any(String), client_secret: expect.stringMatching(SECRET), state: 'pending', kind: 'confidential' });
+    publicOne = json(
+      await gh(['clients', 'create', '--owner', developer, '--name', 'Mobile', '--public', '--redirect-uri', 'http://127.0.0.1:7000/cb', '--scope', 'PROFILE_READ,SCHEDULE_READ', '--json']),
+    );
+    expect(publicOne).toEqual({ client_id: expect.any(String), client_secret: null, state: 'pending', kind: 'public' });
+    expect(publicOne.client_id).not.toBe(pendingOne.client_id);
+  });
+
+  it('approve, suspend and re-approve move a client through its review states (SPEC §2 item 1)', async () => {
+    const { client_id } = bridge;
+    expect(ok(await gh(['clients', 'approve', client_id])).trim()).toBe(`client ${client_id} is now approved`);
+    expect(json(await gh(['clients', 'suspend', client_id, '--reason', 'abuse report', '--json']))).toEqual({
+      client_id,
+      state: 'suspended',
+      review_note: 'abuse report',
+    });
+    expect(json(await gh(['clients', 'approve', client_id, '--json']))).toMatchObject({ client_id, state: 'approved' });
+  });
+
+  it('reject requires --reason, and the reason is shown with the client (SPEC §2 item 1)', async () => {
+    const { client_id } = publicOne;
+    expectOneLineRefusal(await gh(['clients', 'reject', client_id]), /^gatehouse: .*reason/);
+    expect(ok(await gh(['clients', 'reject', client_id, '--reason', 'homepage is unreachable'])).trim()).toBe(`client ${client_id} is now rejected`);
+    expect(ok(await gh(['clients', 'show', client_id]))).toMatch(/^state: +rejected \(homepage is unreachable\)$/m);
+  });
+
+  it('a review decision from the wrong state is refused with one line (an approved client cannot be rejected)', async () => {
+    expectOneLineRefusal(await gh(['clients', 'reject', bridge.client_id, '--reason', 'too late']), /^gatehouse: cannot reject a client that is approved/);
+  });
+
+  it('import-legacy creates an approved client without scopes (SPEC §2 item 14)', async () => {
+    legacy = json(
+      await gh(['clients', 'import-legacy', '--owner', developer, '--name', 'Old Integration', '--redirect-uri', 'https://old.example.com/cb', '--json']),
+    );
+    expect(legacy).toEqual({ client_id: expect.any(String), client_secret: expect.stringMatching(SECRET), state: 'approved', legacy: true });
+  });
+
+  it('list shows every client with state, kind and the legacy mark; --state filters and --json is an array', async () => {
+    const human = ok(await gh(['clients', 'list']));
+    expect(human).toMatch(new RegExp(`^${pendingOne.client_id} +pending +confidential +Listed Pending$`, 'm'));
+    expect(human).toMatch(new RegExp(`^${publicOne.client_id} +rejected +public +Mobile$`, 'm'));
+    expect(human).toMatch(new RegExp(`^${legacy.client_id} +approved +confidential +Old Integration +\\(legacy\\)$`, 'm'));
+    expect(human.trimEnd().split('\n')).toHaveLength(4);
+
+    const approved = json<Array<Record<string, unknown>>>(await gh(['clients', 'list', '--state', 'approved', '--json']));
+    expect(approved).toHaveLength(2);
+    expect(approved).toEqual(
+      expect.arrayContaining([
+        { client_id: bridge.client_id, name: 'Calendar Bridge', kind: 'confidential', state: 'approved', legacy: false },
+        { client_id: legacy.client_id, name: 'Old Integration', kind: 'confidential', state: 'approved', legacy: true },
+      ]),
+    );
+  });
+
+  it('secrets: show gives last four only; a second secret is added and shown once, a third is refused, one is removed, the last one cannot be (seed §3, SPEC §2 items 3 and 15)', async () => {
+    const { client_id, client_secret } = bridge;
+    const before = json(await gh(['clients', 'show', client_id, '--json']));
+    expect(before).toMatchObject({
+      client_id,
+      name: 'Calendar Bridge',
+      kind: 'confidential',
+      state: 'approved',
+      legacy: false,
+      scopes: ['BOOKING_READ', 'PROFILE_READ'],
+      redirect_uris: ['https://bridge.example.com/cb'],
+    });
+    expect(before.secrets).toEqual([{ id: expect.any(String), last_four: client_secret.slice(-4), created_at: expect.any(String), last_used_at: null }]);
+    expect(JSON.stringify(before)).not.toContain(client_secret.slice(4, -4));
+    const firstId = before.secrets[0].id as string;
+
+    const added = json(await gh(['secrets', 'add', client_id, '--json']));
+    expect(added).toEqual({ secret_id: expect.any(String), client_secret: expect.stringMatching(SECRET) });
+    expect(added.client_secret).not.toBe(client_secret);
+
+    expectOneLineRefusal(await gh(['secrets', 'add', client_id]), /^gatehouse: a client may hold at most 2 active secrets/);
+
+    expect(ok(await gh(['secrets', 'remove', client_id, firstId])).trim()).toBe(`removed secret ${firstId}`);
+
+    const human = ok(await gh(['clients', 'show', client_id]));
+    expect(human).toMatch(new RegExp(`^client_id: +${client_id}$`, 'm'));
+    expect(human).toMatch(/^scopes: +BOOKING_READ PROFILE_READ$/m);
+    expect(human).toMatch(new RegExp(`^secret ${added.secret_id}: …${added.client_secret.slice(-4)}, created \\S+, last used never$`, 'm'));
+    expect(human).not.toContain(firstId);
+    expect(human).not.toContain(added.client_secret.slice(4, -4));
+
+    expectOneLineRefusal(await gh(['secrets', 'remove', client_id, added.secret_id]), /^gatehouse: this is the last active secret/);
+  });
+
+  it('the database file never holds a client secret in plain text (SPEC §2 item 3)', () => {
+    const files = readdirSync(dir).filter((f) => f.startsWith('gatehouse.db'));
+    expect(files).toContain('gatehouse.db');
+    for (const secret of [bridge.client_secret, pendingOne.client_secret]) {
+      for (const file of files) expect(readFileSync(join(dir, file)).includes(secret), file).toBe(false);
+    }
+  });
+
+  it('a public client cannot be given a secret', async () => {
+    expectOneLineRefusal(await gh(['secrets', 'add', publicOne.client_id]), /^gatehouse: public clients have no secrets/);
+  });
+
+  describe('bad input: non-zero exit, one line on stderr, no stack trace, nothing written (SPEC §4)', () => {
+    const create = (...extra: string[]) => ['clients', 'create', '--owner', developer, '--name', 'Bad', ...extra];
+    const elevenUris = Array.from({ length: 11 }, (_, i) => ['--redirect-uri', `https://app.example.com/cb${i}`]).flat();
+    const cases: Array<[string, () => string[], RegExp]> = [
+      ['an unknown owner email', () => ['clients', 'create', '--owner', 'nobody@example.com', '--name', 'X', '--redirect-uri', 'https://a.example.com/cb', '--scope', 'PROFILE_READ'], /^gatehouse: no user with email nobody@example\.com$/],
+      ['11 redirect URIs (seed §8: at most 10)', () => create(...elevenUris, '--scope', 'PROFILE_READ'), /^gatehouse: at most 10 redirect URIs per client \(got 11\)$/],
+      ['an http redirect URI that is not loopback', () => create('--redirect-uri', 'http://app.example.com/cb', '--scope', 'PROFILE_READ'), /^gatehouse: redirect URI "http:\/\/app\.example\.com\/cb" must use https/],
+      ['an unknown scope', () => create('--redirect-uri', 'https://app.example.com/cb', '--scope', 'PROFILE_READ', '--scope', 'CALENDAR_READ'), /^gatehouse: unknown scope: CALENDAR_READ$/],
+      ['no scope (seed §3: at least one)', () => create('--redirect-uri', 'https://app.example.com/cb'), /^gatehouse: choose at least one scope$/],
+      ['an unknown client id', () => ['clients', 'approve', 'no-such-client'], /^gatehouse: no client with id no-such-client$/],
+      ['a missing required option', () => ['clients', 'create', '--name', 'X'], /^error: required option '--owner <email>' not specified$/],
+      ['users create with no password on stdin and no --password', () => ['users', 'create', '--email', 'nopw@example.com', '--name', 'N'], /^gatehouse: a password is required/],
+      ['users create with an email that is taken', () => ['users', 'create', '--email', developer, '--name', 'N', '--password', 'long-enough-pw'], /^gatehouse: a user with email .* already exists$/],
+    ];
+    let clientsBefore: number;
+    beforeAll(async () => {
+      clientsBefore = await countClients();
+    });
+
+    it.each(cases)('refuses %s', async (_what, args, message) => {
+      expectOneLineRefusal(await gh(args()), message);
+    });
+
+    it('none of the refused commands created a client', async () => {
+      expect(clientsBefore).toBe(4);
+      expect(await countClients()).toBe(clientsBefore);
+    });
+  });
+});
+
+describe('gatehouse demo against a running server (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+  });
+  afterAll(async () => server?.close());
+
+  it('prints an authorization URL that a browser can follow to a code, and the token request that redeems it', async () => {
+    const env = { DATABASE_URL: server.database.url, APP_URL: server.url, BASE_URL: server.url };
+    const demo = json(await runCli(['demo', '--json'], { env }));
+    expect(demo.authorization_url.startsWith(`${server.url}/auth/oauth2/authorize?`)).toBe(true);
+    expect(demo.token_url).toBe(`${server.url}/v2/auth/oauth2/token`);
+    expect(demo.client_secret).toMatch(SECRET);
+
+    const browser = server.browser();
+    expect((await browser.login(demo.user.email, demo.user.password)).status).toBe(303);
+    const url = new URL(demo.authorization_url);
+    const back = await server.authorize(browser, Object.fromEntries(url.searchParams));
+    expect(back.searchParams.get('state')).toBe(url.searchParams.get('state'));
+    const code = back.searchParams.get('code')!;
+    expect(demo.curl).toContain('code=CODE_FROM_REDIRECT');
+
+    // What the printed curl command sends, with the code filled in.
+    const res = await fetch(demo.token_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', client_id: demo.client_id, client_secret: demo.client_secret, redirect_uri: url.searchParams.get('redirect_uri')!, code }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ token_type: 'bearer', expires_in: 1800, scope: 'BOOKING_READ PROFILE_READ' });
+
+    // Run again, human-readable: the demo user is reused and a ready URL is printed.
+    const again = ok(await runCli(['demo'], { env }));
+    expect(again).toMatch(/^demo user: +demo@example\.com \(already existed; password unchanged\)$/m);
+    expect(again).toMatch(new RegExp(`^ {2}${server.url.replace(/\./g, '\\.')}/auth/oauth2/authorize\\?client_id=\\w+&redirect_uri=.+&scope=.+&state=\\w+$`, 'm'));
+  });
+});
+
+describe.skipIf(postgresUrl === undefined)('gatehouse CLI on PostgreSQL (smoke)', { timeout: CLI_TEST_TIMEOUT }, () => {
+  let neighbour: TestDatabase;
+  let schema: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    // Another schema in the same database already holds Gatehouse's tables (and Kysely's
+    // migration bookkeeping): migrating a fresh schema must not be confused by it.
+    neighbour = await createTestDatabase('postgres');
+    schema = `t_cli_${randomBytes(5).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    env = { DATABASE_URL: `${postgresUrl}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` };
+  });
+  afterAll(async () => {
+    await neighbour?.drop();
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  const gh = (args: string[]) => runCli(args, { env });
+  let created: { client_id: string; client_secret: string };
+
+  it('migrate sets up a fresh schema while another schema of the same database already holds Gatehouse tables', async () => {
+    expect(ok(await gh(['migrate']))).toMatch(/^applied: 001_initial(, \d{3}_\w+)*\n$/);
+    // The neighbour schema was left alone: its tables are still there, empty and usable.
+    const check: DatabaseHandle = neighbour.handle;
+    expect(await check.db.selectFrom('oauth_clients').select('id').execute()).toEqual([]);
+  });
+
+  it('users create and clients create/approve work on PostgreSQL, scopes in registry order', async () => {
+    ok(await gh(['users', 'create', '--email', 'pg-dev@example.com', '--name', 'PG Dev', '--password', 'pg-dev-password']));
+    created = json(
+      await gh(['clients', 'create', '--owner', 'pg-dev@example.com', '--name', 'PG App', '--redirect-uri', 'https://pg.example.com/cb', '--scope', 'ORG_BOOKING_READ', '--scope', 'BOOKING_READ', '--json']),
+    );
+    expect(created).toMatchObject({ state: 'pending', kind: 'confidential', client_secret: expect.stringMatching(SECRET) });
+    expect(json(await gh(['clients', 'approve', created.client_id, '--json']))).toMatchObject({ state: 'approved' });
+  });
+
+  it('a second secret is added, a third refused, and show gives both by last four only (PostgreSQL)', async () => {
+    ok(await gh(['secrets', 'add', created.client_id]));
+    expectOneLineRefusal(await gh(['secrets', 'add', created.client_id]), /^gatehouse: a client may hold at most 2 active secrets/);
+    const shown = json(await gh(['clients', 'show', created.client_id, '--json']));
+    expect(shown).toMatchObject({ state: 'approved', scopes: ['BOOKING_READ', 'ORG_BOOKING_READ'] });
+    expect(shown.secrets).toHaveLength(2);
+    expect(shown.secrets[0].last_four).toBe(created.client_secret.slice(-4));
+    expect(JSON.stringify(shown)).not.toContain(created.client_secret.slice(4, -4));
+  });
+});

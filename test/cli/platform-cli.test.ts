@@ -1,0 +1,87 @@
+// gatehouse orgs create, teams create, members add (SPEC §4): the memberships they write are
+// the ones the API enforces, --json is machine-readable, and bad input is one line, exit 1.
+import { execFile } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../src/services/users.ts';
+import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, available }) => {
+  let database: TestDatabase;
+  const owner = 'cli-owner@example.com';
+  const helper = 'cli-helper@example.com';
+
+  function gatehouse(...args: string[]): Promise<Run> {
+    return new Promise((resolve) => {
+      execFile(process.execPath, ['bin/gatehouse.mjs', ...args], // Vitest sets BASE_URL=/ for Vite; the CLI needs real addresses.
+        { env: { ...process.env, ...database.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent', BASE_URL: 'http://localhost:3000', APP_URL: 'http://localhost:3000' } }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  beforeAll(async () => {
+    if (!available) return;
+    database = await createTestDatabase(name);
+    const services = { db: database.handle.db, clock: Date.now };
+    await createUser(services, { email: owner, name: 'CLI Owner', password: 'owner-password' });
+    await createUser(services, { email: helper, name: 'CLI Helper', password: 'helper-password' });
+  });
+  afterAll(async () => database?.drop());
+
+  it.skipIf(!available)('creates an organization and a team in it, each owned by its owner (--json)', async () => {
+    const org = await gatehouse('orgs', 'create', '--name', 'Acme', '--owner', owner, '--json');
+    expect(org.code, org.stderr).toBe(0);
+    const orgJson = JSON.parse(org.stdout);
+    expect(orgJson).toMatchObject({ name: 'Acme', owner });
+
+    const team = await gatehouse('teams', 'create', '--name', 'Sales', '--owner', owner, '--org', orgJson.id, '--json');
+    expect(team.code, team.stderr).toBe(0);
+    const teamJson = JSON.parse(team.stdout);
+    expect(teamJson).toMatchObject({ name: 'Sales', organizationId: orgJson.id });
+
+    const roles = await database.handle.db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select(['users.email', 'memberships.role', 'memberships.team_id', 'memberships.organization_id']).execute();
+    expect(roles).toEqual(
+      expect.arrayContaining([
+        { email: owner, role: 'owner', team_id: null, organization_id: orgJson.id },
+        { email: owner, role: 'owner', team_id: teamJson.id, organization_id: null },
+      ]),
+    );
+
+    const add = await gatehouse('members', 'add', '--team', teamJson.id, '--user', helper, '--role', 'admin', '--json');
+    expect(add.code, add.stderr).toBe(0);
+    expect(JSON.parse(add.stdout)).toMatchObject({ teamId: teamJson.id, organizationId: null, role: 'admin', user: helper });
+
+    const addOrg = await gatehouse('members', 'add', '--org', orgJson.id, '--user', helper, '--role', 'member');
+    expect(addOrg.code, addOrg.stderr).toBe(0);
+    expect(addOrg.stdout.trim()).toBe(`added ${helper} to organization ${orgJson.id} as member`);
+    // GET /v2/me reports the organization the user joined.
+    const user = await database.handle.db.selectFrom('users').select('organization_id').where('email', '=', helper).executeTakeFirstOrThrow();
+    expect(user.organization_id).toBe(orgJson.id);
+
+    const twice = await gatehouse('members', 'add', '--org', orgJson.id, '--user', helper, '--role', 'admin');
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toBe('gatehouse: that user is already a member of this organization\n');
+  });
+
+  it.skipIf(!available)('refuses bad input with one line and exit code 1', async () => {
+    const cases: Array<[string[], string]> = [
+      [['members', 'add', '--team', 'x', '--org', 'y', '--user', helper, '--role', 'member'], 'gatehouse: give exactly one of --team ID and --org ID\n'],
+      [['members', 'add', '--team', 'noSuchTeam', '--user', helper, '--role', 'boss'], 'gatehouse: role must be member, admin or owner, not "boss"\n'],
+      [['members', 'add', '--team', 'noSuchTeam', '--user', helper, '--role', 'member'], 'gatehouse: no team noSuchTeam\n'],
+      [['teams', 'create', '--name', 'Lost', '--owner', owner, '--org', 'noSuchOrg'], 'gatehouse: no organization noSuchOrg\n'],
+      [['orgs', 'create', '--name', 'Ghost', '--owner', 'nobody@example.com'], 'gatehouse: no user with email nobody@example.com\n'],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => gatehouse(...args)));
+    runs.forEach((run, i) => {
+      expect(run.code, cases[i]![0].join(' ')).toBe(1);
+      expect(run.stderr).toBe(cases[i]![1]);
+      expect(run.stdout).toBe('');
+    });
+  });
+});

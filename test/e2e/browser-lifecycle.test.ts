@@ -1,0 +1,214 @@
+// The client lifecycle in a real browser (issue item 8): a developer registers a client,
+// an admin approves it, a user authorizes it, the developer rotates its secret (add a
+// second, switch, remove the first) and the user revokes the application. Each step
+// asserts what the page shows and keeps a screenshot under test-output/screenshots/.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, startCallbackApp } from '../helpers/chromium.ts';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+
+describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 60_000 }, () => {
+  let server: TestServer;
+  let chromium: Browser;
+  let callback: Awaited<ReturnType<typeof startCallbackApp>>;
+  let devUser: TestUser;
+  let adminUser: TestUser;
+  let endUser: TestUser;
+  let dev: Page;
+  let admin: Page;
+  let user: Page;
+  const contexts: BrowserContext[] = [];
+
+  // What the story carries from one step to the next.
+  let clientId = '';
+  let clientPage = '';
+  let authorizeUrl = '';
+  let firstSecret = '';
+  let secondSecret = '';
+  let tokens: { access_token: string; refresh_token: string } = { access_token: '', refresh_token: '' };
+
+  async function newPage(options: { phone?: boolean; clipboard?: boolean } = {}): Promise<Page> {
+    const context = await chromium.newContext(options.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 900 } });
+    if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  async function logIn(page: Page, person: TestUser) {
+    await expect.poll(() => page.getByRole('heading', { name: 'Log in' }).isVisible()).toBe(true);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+    chromium = await launchChromium();
+    callback = await startCallbackApp();
+    devUser = await server.user({ name: 'Dana Developer' });
+    adminUser = await server.user({ admin: true, name: 'Ada Admin' });
+    endUser = await server.user({ name: 'Uma User' });
+    dev = await newPage({ clipboard: true });
+    admin = await newPage();
+    user = await newPage({ phone: true });
+  });
+  afterAll(async () => {
+    for (const c of contexts) await c.close();
+    await chromium?.close();
+    await callback?.close();
+    await server?.close();
+  });
+
+  it('1. the developer registers a client; a wrong redirect URI is explained next to its field; the client is pending', async () => {
+    await dev.goto(`${server.url}/settings/developer/oauth-clients/new`);
+    await logIn(dev, devUser);
+    await dev.getByRole('heading', { name: 'Register an OAuth client' }).waitFor();
+    await dev.getByLabel('Application name').fill('Calendar Bridge');
+    await dev.getByLabel('Description (optional)').fill('Copies bookings into your calendar.');
+    await dev.getByLabel('Homepage URL (optional)').fill('https://bridge.example.com');
+    await dev.getByLabel('Logo URL (optional, https)').fill('https://bridge.example.com/logo.png');
+    await dev.getByLabel('Redirect URIs').fill('http://bridge.example.com/callback');
+    await dev.getByRole('checkbox', { name: 'PROFILE_READ Read your profile.', exact: true }).check();
+    await dev.getByRole('checkbox', { name: 'BOOKING_READ List bookings; read recordings, transcripts, calendar links, references.', exact: true }).check();
+    await dev.getByRole('button', { name: 'Register client' }).click();
+
+    await expect.poll(() => dev.locator('#redirect_uris-error').textContent()).toBe(
+      'Redirect URI "http://bridge.example.com/callback" must use https (http is allowed only for localhost and 127.0.0.1).',
+    );
+    expect(await dev.getByLabel('Redirect URIs').getAttribute('aria-invalid')).toBe('true');
+    // What was typed and chosen is still there.
+    expect(await dev.getByLabel('Application name').inputValue()).toBe('Calendar Bridge');
+    expect(await dev.getByRole('checkbox', { name: 'PROFILE_READ Read your profile.', exact: true }).isChecked()).toBe(true);
+    await keepScreenshot(dev, '01-register-validation-error');
+
+    await dev.getByLabel('Redirect URIs').fill(callback.url);
+    await dev.getByRole('button', { name: 'Register client' }).click();
+    await dev.locator('#client-title').filter({ hasText: 'Calendar Bridge' }).waitFor();
+    expect(await dev.locator('.title-row .badge').first().textContent()).toBe('Pending review');
+    expect(await dev.locator('#state-note').textContent()).toMatch(/Waiting for review by a platform admin/);
+    expect(await dev.locator('#new-secret').textContent()).toMatch(/Copy it now: it will not be shown again\./);
+    firstSecret = await dev.locator('#new-secret-value').inputValue();
+    expect(firstSecret).toMatch(/^gcs_/);
+    // The copy button exists only with JavaScript, and it copies the secret.
+    await dev.getByRole('button', { name: 'Copy' }).click();
+    await expect.poll(() => dev.getByRole('button', { name: 'Copied' }).isVisible()).toBe(true);
+    expect(await dev.evaluate(() => navigator.clipboard.readText())).toBe(firstSecret);
+    clientId = (await dev.locator('#client-id').textContent())!;
+    authorizeUrl = (await dev.locator('#authorize-url').textContent())!;
+    expect(authorizeUrl).toBe(`${server.url}/auth/oauth2/authorize`);
+    expect(await dev.locator('#token-url').textContent()).toBe(`${server.url}/v2/auth/oauth2/token`);
+    expect(await dev.locator('#refresh-url').textContent()).toBe(`${server.url}/v2/auth/oauth2/token`);
+    clientPage = `${server.url}/settings/developer/oauth-clients/${clientId}`;
+    await keepScreenshot(dev, '02-client-registered-pending');
+
+    await dev.getByRole('link', { name: 'Your OAuth clients' }).click();
+    const row = dev.locator(`tr[data-client="${clientId}"]`);
+    expect(await row.textContent()).toMatch(/Calendar Bridge\s*Pending review\s*confidential/);
+    await keepScreenshot(dev, '03-developer-client-list');
+  });
+
+  it('2. the admin sees what the client asks for and approves it', async () => {
+    await admin.goto(`${server.url}/admin/oauth-clients`);
+    await logIn(admin, adminUser);
+    const pending = admin.locator('#pending');
+    await pending.getByRole('link', { name: 'Calendar Bridge' }).waitFor();
+    expect(await pending.textContent()).toContain('127.0.0.1');
+    await keepScreenshot(admin, '04-admin-queue');
+    await pending.getByRole('link', { name: 'Calendar Bridge' }).click();
+    await admin.locator('#asked-scopes').waitFor();
+    expect(await admin.locator('#asked-scopes').innerText()).toMatch(/Your account\s+List bookings; read recordings, transcripts, calendar links, references\. BOOKING_READ\s+Read your profile\. PROFILE_READ/);
+    expect(await admin.locator('dl.facts').first().innerText()).toContain(`Owner\nDana Developer (${devUser.email})`);
+    await keepScreenshot(admin, '05-admin-review-page');
+    // Keyboard only: focus the decision and press Enter.
+    await admin.getByRole('button', { name: 'Approve client' }).focus();
+    await admin.keyboard.press('Enter');
+    await expect.poll(() => admin.locator('#flash').textContent()).toBe('Approved. Users can now authorize the client.');
+    expect(await admin.locator('.title-row .badge').first().textContent()).toBe('Approved');
+    expect(await admin.locator('tr[data-event="client.approved"]').innerText()).toMatch(/Approved by an admin client\.approved\s+you/);
+    await keepScreenshot(admin, '06-admin-approved');
+  });
+
+  it('3. a user on a phone authorizes the application on the consent page', async () => {
+    const query = new URLSearchParams({ client_id: clientId, redirect_uri: callback.url, response_type: 'code', scope: 'PROFILE_READ BOOKING_READ', state: 'state-123' });
+    await user.goto(`${authorizeUrl}?${query}`);
+    await logIn(user, endUser);
+    await user.locator('#client-name').filter({ hasText: 'Calendar Bridge' }).waitFor();
+    expect(await user.locator('#return-host').textContent()).toBe(new URL(callback.url).host);
+    expect(await user.locator('main').innerText()).toMatch(/Read your profile\./);
+    expect(await fitsWidth(user)).toBe(true);
+    await keepScreenshot(user, '07-consent-phone');
+    await user.getByRole('button', { name: 'Allow' }).click();
+    await user.getByRole('heading', { name: 'Application callback' }).waitFor();
+    expect(await user.locator('#state').textContent()).toBe('state-123');
+    const code = (await user.locator('#code').textContent())!;
+    expect(code).toMatch(/^gac_/);
+    const exchanged = await server.token({ grant_type: 'authorization_code', code, redirect_uri: callback.url, client_id: clientId, client_secret: firstSecret });
+    expect(exchanged.status).toBe(200);
+    tokens = exchanged.body as typeof tokens;
+  });
+
+  it('4. the developer adds a second secret; the page shows it once and says why a third is not possible', async () => {
+    await dev.goto(clientPage);
+    expect(await dev.locator('#state-note').count()).toBe(0);
+    await dev.getByRole('button', { name: 'Add a secret' }).click();
+    await dev.locator('#new-secret').waitFor();
+    expect(await dev.locator('#new-secret').textContent()).toMatch(/Copy it now: it will not be shown again\./);
+    secondSecret = await dev.locator('#new-secret-value').inputValue();
+    expect(secondSecret).not.toBe(firstSecret);
+    expect(await dev.locator('tr[data-secret]').count()).toBe(2);
+    expect(await dev.locator('#secret-limit-note').textContent()).toMatch(/at most 2 active secrets/);
+    expect(await dev.getByRole('button', { name: 'Add a secret' }).count()).toBe(0);
+    await keepScreenshot(dev, '08-second-secret-shown-once');
+  });
+
+  it('5. the application switches to the new secret; the page shows which secret was last used', async () => {
+    const refreshed = await server.token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId, client_secret: secondSecret });
+    expect(refreshed.status).toBe(200);
+    tokens = refreshed.body as typeof tokens;
+    await dev.goto(clientPage);
+    expect(await dev.content()).not.toContain(secondSecret);
+    const secondRow = dev.locator('tr[data-secret]').filter({ hasText: `…${secondSecret.slice(-4)}` });
+    expect(await secondRow.locator('td').nth(2).textContent()).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    await keepScreenshot(dev, '09-secrets-last-used');
+  });
+
+  it('6. the developer removes the first secret after a confirmation; it stops working at once, tokens keep working', async () => {
+    const firstRow = dev.locator('tr[data-secret]').filter({ hasText: `…${firstSecret.slice(-4)}` });
+    await firstRow.getByRole('link', { name: /Remove/ }).click();
+    await dev.getByRole('heading', { name: `Remove the secret ending in ${firstSecret.slice(-4)}?` }).waitFor();
+    expect(await dev.locator('main').innerText()).toMatch(/Removal takes effect at once/);
+    await keepScreenshot(dev, '10-remove-secret-confirmation');
+    await dev.getByRole('button', { name: `Remove secret …${firstSecret.slice(-4)}` }).click();
+    await expect.poll(() => dev.locator('#flash').textContent()).toMatch(/The secret was removed and stopped working at once/);
+    expect(await dev.locator('tr[data-secret]').count()).toBe(1);
+    expect(await dev.locator('#last-secret-note').textContent()).toMatch(/This is the only secret, so it cannot be removed/);
+    await keepScreenshot(dev, '11-first-secret-removed');
+
+    const withOld = await server.token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId, client_secret: firstSecret });
+    expect(withOld.status).toBe(401);
+    expect((await server.api('GET', '/v2/me', tokens.access_token)).status).toBe(200);
+    const withNew = await server.token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId, client_secret: secondSecret });
+    expect(withNew.status).toBe(200);
+    tokens = withNew.body as typeof tokens;
+  });
+
+  it('7. the user revokes the application; its tokens stop working at once', async () => {
+    await user.goto(`${server.url}/settings/authorized-apps`);
+    const card = user.locator(`section[data-client="${clientId}"]`);
+    await card.waitFor();
+    expect(await card.innerText()).toMatch(/Calendar Bridge[\s\S]*You approved it on \d{4}-\d\d-\d\d[\s\S]*Read your profile\./);
+    expect(await fitsWidth(user)).toBe(true);
+    await keepScreenshot(user, '12-authorized-apps-phone');
+    await card.getByRole('button', { name: 'Revoke access for Calendar Bridge' }).click();
+    await expect.poll(() => user.locator('#flash').textContent()).toBe('You revoked access for Calendar Bridge. Its tokens stopped working at once.');
+    expect(await user.locator('#no-apps').textContent()).toBe('You have not authorized any application.');
+    await keepScreenshot(user, '13-app-revoked');
+    expect((await server.api('GET', '/v2/me', tokens.access_token)).status).toBe(401);
+    // The developer sees it all in the client's activity.
+    await dev.goto(clientPage);
+    const activity = await dev.locator('table.events').innerText();
+    expect(await dev.locator('tr[data-event="client.approved"]').innerText()).toContain(`Ada Admin (${adminUser.email}), admin`);
+    for (const type of ['client.created', 'client.approved', 'grant.created', 'secret.created', 'secret.removed', 'grant.revoked']) expect(activity).toContain(type);
+    await keepScreenshot(dev, '14-client-activity');
+  });
+});

@@ -1,0 +1,61 @@
+// A real browser for end-to-end page tests: Debian's Chromium driven by playwright-core,
+// never a downloaded browser. .ci/run installs the package when it is missing.
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const chromiumAvailable = existsSync(CHROMIUM);
+
+if (!chromiumAvailable) {
+  console.warn(`Browser tests skipped: ${CHROMIUM} is missing (apt-get install -y chromium; .ci/run does).`);
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+export const screenshotDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../test-output/screenshots');
+
+/** Keeps a full-page screenshot of what the page shows now, for a person to look at. */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** True when the page fits its viewport without sideways scrolling (readable on a phone). */
+export function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+/**
+ * The third-party application's callback: a real HTTP server on loopback that shows what
+ * the authorization server sent back (code, state, error), as a developer's app would.
+ */
+export async function startCallbackApp(): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const params = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams;
+    const row = (name: string) => `<p>${name}: <output id="${name}">${(params.get(name) ?? '').replace(/[<>&"]/g, '')}</output></p>`;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<!doctype html><title>Callback</title><h1>Application callback</h1>${['code', 'state', 'error', 'error_description', 'iss'].map(row).join('')}`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    url: `http://127.0.0.1:${port}/callback`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,49 @@
+// Runs the real `gatehouse` command in a child process, the way an operator or a script does.
+import { execFile } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+
+export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface CliResult {
+  /** Exit status; -1 when the process was killed (timeout). */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Settings a developer's shell might carry that would change what the CLI does. */
+const gatehouseSettings = /^(PORT|HOST|BASE_URL|APP_URL|DATABASE_URL|REDIS_URL|LOG_LEVEL|COOKIE_SECRET|METRICS_TOKEN|AUTH_CODE_TTL_SECONDS|ACCESS_TOKEN_TTL_SECONDS|REFRESH_TOKEN_IDLE_TTL_SECONDS|REFRESH_REUSE_WINDOW_SECONDS|RATE_LIMIT_.*)$/;
+
+export function runCli(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !gatehouseSettings.test(key)) env[key] = value;
+  }
+  Object.assign(env, options.env);
+  return new Promise((done) => {
+    const child = execFile(
+      process.execPath,
+      ['bin/gatehouse.mjs', ...args],
+      { cwd: projectRoot, env, timeout: 20_000, encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        done({ code, stdout, stderr });
+      },
+    );
+    // Always close standard input, so a command that reads it never waits for a terminal.
+    child.stdin!.end(options.input ?? '');
+  });
+}
+
+/** SPEC §4: bad input exits non-zero with a one-line message and no stack trace. */
+export function expectOneLineRefusal(result: CliResult, message: RegExp): void {
+  expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBeGreaterThan(0);
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n');
+  expect(lines, result.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(message);
+  expect(result.stderr).not.toMatch(/^\s+at .+[:(]\d+/m);
+  expect(result.stderr).not.toMatch(/Error:|node:internal|\.ts:\d+/);
+}

@@ -1,0 +1,97 @@
+// Reading server-rendered pages the way a person does: visible text, the message next to
+// a field, the forms on the page.
+import { expect } from 'vitest';
+import type { Browser, PageResponse } from './browser.ts';
+import type { TestServer, TestUser } from './server.ts';
+
+function decode(text: string): string {
+  return text
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+/** The text a person reads: scripts and styles dropped, tags removed, whitespace collapsed. */
+export function visibleText(body: string): string {
+  return decode(
+    body
+      .replace(/<(style|script)[\s\S]*?<\/\1>/g, ' ')
+      // Inline elements do not break words; every other tag does.
+      .replace(/<\/?(strong|em|b|i|code|a|span|time|label)\b[^>]*>/g, '')
+      .replace(/<[^>]+>/g, ' '),
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The visible text of the element with this id, or null when the page has none. */
+export function textOf(body: string, id: string): string | null {
+  const open = new RegExp(`<(\\w+)[^>]*\\bid="${id}"[^>]*>`).exec(body);
+  if (!open) return null;
+  const tag = open[1]!;
+  // Walk nested tags of the same name to find the matching close.
+  let depth = 1;
+  const re = new RegExp(`<(/?)${tag}\\b[^>]*>`, 'g');
+  re.lastIndex = open.index + open[0].length;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(body))) {
+    depth += m[1] === '/' ? -1 : 1;
+    if (depth === 0) return visibleText(body.slice(open.index + open[0].length, m.index));
+  }
+  return visibleText(body.slice(open.index + open[0].length));
+}
+
+/** The message shown next to a form field (SPEC: errors beside the field that caused them). */
+export function fieldError(body: string, field: string): string | null {
+  return textOf(body, `${field}-error`);
+}
+
+export function csrfOf(body: string): string {
+  const match = /<input type="hidden" name="_csrf" value="([^"]+)">/.exec(body);
+  if (!match) throw new Error(`no CSRF field on the page: ${visibleText(body).slice(0, 300)}`);
+  return decode(match[1]!);
+}
+
+/** A fresh user logged in through the real login form. */
+export async function loggedIn(server: TestServer, options: { admin?: boolean; name?: string } = {}): Promise<{ user: TestUser; browser: Browser }> {
+  const user = await server.user(options);
+  const browser = await browserFor(server, user);
+  return { user, browser };
+}
+
+export async function browserFor(server: TestServer, user: TestUser): Promise<Browser> {
+  const browser = server.browser();
+  const res = await browser.login(user.email, user.password);
+  expect(res.status).toBe(303);
+  return browser;
+}
+
+/** GETs a page that must answer 200 and returns it. */
+export async function open(browser: Browser, path: string): Promise<PageResponse> {
+  const res = await browser.get(path);
+  expect(res.status, `${path}: ${visibleText(res.body).slice(0, 300)}`).toBe(200);
+  return res;
+}
+
+/** Submits a form of the page at `path` with the page's own CSRF token. */
+export async function submit(browser: Browser, path: string, action: string, fields: Record<string, string | string[]>): Promise<PageResponse> {
+  const page = await open(browser, path);
+  return postForm(browser, action, { _csrf: csrfOf(page.body), ...fields });
+}
+
+/** A form POST that may repeat fields (checkboxes). */
+export async function postForm(browser: Browser, action: string, fields: Record<string, string | string[]>): Promise<PageResponse> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) params.append(key, v);
+  }
+  const res = await fetch(browser.baseUrl + action, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: browser.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
+    body: params.toString(),
+  });
+  return { status: res.status, headers: res.headers, body: await res.text(), location: res.headers.get('location') };
+}

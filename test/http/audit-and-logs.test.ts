@@ -1,0 +1,272 @@
+// The audit log (SPEC §2 item 16) and the process log (SPEC §7), on every backend:
+// a full flow leaves the expected events, each written in the same transaction as its
+// change, `gatehouse audit` reads them by client or user, and no secret, token, code,
+// verifier, password or cookie value reaches either the audit_events table or a log line.
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reviewClient } from '../../src/services/clients.ts';
+import { backends } from '../helpers/backends.ts';
+import { formFields, type Browser } from '../helpers/browser.ts';
+import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+
+const run = promisify(execFile);
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+interface FlowSecrets {
+  client: TestClient;
+  user: TestUser;
+  /** The user's logged-in browser. */
+  browser: Browser;
+  /** Every value that must never be stored in the audit log or written to a log line. */
+  secrets: Record<string, string>;
+}
+
+describe.each(backends)('audit log and process log on $name', ({ name, available }) => {
+  let server: TestServer;
+  let flow: FlowSecrets;
+
+  /**
+   * One of everything: a failed and a good login, consent with PKCE, code exchange with
+   * HTTP Basic, an API call, refresh, replay of the spent refresh token within its window,
+   * introspection, a failed client authentication, revocation, and a replayed code.
+   */
+  async function fullFlow(): Promise<FlowSecrets> {
+    const dev = await server.user();
+    const user = await server.user({ name: 'Audited User' });
+    const client = await server.client(dev);
+    const browser = server.browser();
+    const wrongPassword = `wrong-${randomBytes(8).toString('hex')}`;
+    expect((await browser.login(user.email, wrongPassword)).status).toBe(401);
+    expect((await browser.login(user.email, user.password)).status).toBe(303);
+    const cookies = browser.cookieHeader().split('; ').map((pair) => pair.slice(pair.indexOf('=') + 1));
+    expect(cookies.length).toBeGreaterThan(0);
+
+    const verifier = randomBytes(40).toString('base64url');
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const page = await browser.get(
+      `/auth/oauth2/authorize?${new URLSearchParams({ client_id: client.clientId, redirect_uri: client.redirectUri, response_type: 'code', scope: 'PROFILE_READ', state: 'st', code_challenge: challenge, code_challenge_method: 'S256' })}`,
+    );
+    expect(page.status).toBe(200);
+    const csrf = formFields(page.body)._csrf!;
+    const consent = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+    expect(consent.status).toBe(303);
+    const code = new URL(consent.location!).searchParams.get('code')!;
+
+    const tokens = await server.token(
+      { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: verifier },
+      { basic: [client.clientId, client.secret!] },
+    );
+    expect(tokens.status).toBe(200);
+    const access = tokens.body.access_token as string;
+    const refresh = tokens.body.refresh_token as string;
+    expect((await server.api('GET', '/v2/me', access)).status).toBe(200);
+
+    const refreshBody = { grant_type: 'refresh_token', refresh_token: refresh, client_id: client.clientId, client_secret: client.secret! };
+    const rotated = await server.token(refreshBody);
+    expect(rotated.status).toBe(200);
+    expect((await server.token(refreshBody)).body.access_token).toBe(rotated.body.access_token);
+    const access2 = rotated.body.access_token as string;
+    const refresh2 = rotated.body.refresh_token as string;
+
+    const introspected = await server.post('/v2/auth/oauth2/introspect', new URLSearchParams({ token: access2, client_id: client.clientId, client_secret: client.secret! }).toString(), form);
+    expect(introspected.body).toMatchObject({ active: true });
+    const wrongSecret = `gcs_${randomBytes(24).toString('hex')}`;
+    const failed = await server.post('/v2/auth/oauth2/revoke', new URLSearchParams({ token: access2 }).toString(), { ...form, authorization: basic(client.clientId, wrongSecret) });
+    expect(failed.status).toBe(401);
+    const revoked = await server.post('/v2/auth/oauth2/revoke', new URLSearchParams({ token: refresh2, token_type_hint: 'refresh_token', client_id: client.clientId, client_secret: client.secret! }).toString(), form);
+    expect(revoked.status).toBe(200);
+    const replayed = await server.token({ grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, code_verifier: verifier, client_id: client.clientId, client_secret: client.secret! });
+    expect(replayed.body.error).toBe('invalid_grant');
+
+    return {
+      client,
+      user,
+      browser,
+      secrets: {
+        client_secret: client.secret!,
+        wrong_client_secret: wrongSecret,
+        password: user.password,
+        wrong_password: wrongPassword,
+        code,
+        code_verifier: verifier,
+        access_token: access,
+        refresh_token: refresh,
+        access_token_2: access2,
+        refresh_token_2: refresh2,
+        csrf_token: csrf,
+        ...Object.fromEntries(cookies.map((value, i) => [`cookie_${i}`, value])),
+      },
+    };
+  }
+
+  beforeAll(async () => {
+    if (!available) return;
+    // debug, stricter than the default info: even verbose logs must not carry secrets.
+    server = await startTestServer(name, { LOG_LEVEL: 'debug' });
+    flow = await fullFlow();
+  });
+  afterAll(async () => server?.close());
+
+  async function events(clientId: string) {
+    return server.db.selectFrom('audit_events').selectAll().where('client_id', '=', clientId).orderBy('id').execute();
+  }
+
+  it.skipIf(!available)('records each change of the flow with its client and user: grant.created, token.issued, token.refreshed, token.revoked, code.replayed (SPEC §2 item 16)', async () => {
+    const rows = await events(flow.client.clientId);
+    const types = rows.map((r) => r.type);
+    expect(types).toEqual(['client.created', 'secret.created', 'client.approved', 'grant.created', 'token.issued', 'token.refreshed', 'token.revoked', 'code.replayed']);
+    for (const row of rows.filter((r) => /^(grant|token|code)\./.test(r.type))) {
+      expect(row.user_id, row.type).toBe(flow.user.id);
+      expect(typeof row.created_at).toBe('number');
+      expect(Math.abs(row.created_at - Date.now())).toBeLessThan(10 * 60 * 1000);
+    }
+    // The replay within the window is the same rotation, not a second one.
+    expect(types.filter((t) => t === 'token.refreshed')).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('records a failed login without the password tried (SPEC §2 item 16)', async () => {
+    const rows = await server.db.selectFrom('audit_events').selectAll().where('type', '=', 'login.failed').execute();
+    const mine = rows.filter((r) => r.data?.includes(flow.user.email));
+    expect(mine).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('holds no secret, token, code, verifier, password or cookie value anywhere in audit_events (SPEC §2 item 16)', async () => {
+    const table = JSON.stringify(await server.db.selectFrom('audit_events').selectAll().execute());
+    expect(table.length).toBeGreaterThan(100);
+    for (const [what, value] of Object.entries(flow.secrets)) {
+      expect(table.includes(value), `${what} found in audit_events`).toBe(false);
+    }
+    // Not even the random part of a token (a prefix-stripped copy).
+    for (const [what, value] of Object.entries(flow.secrets)) {
+      if (/^g(at|rt|ac|cs)_/.test(value)) expect(table.includes(value.slice(4, 30)), `${what} body found in audit_events`).toBe(false);
+    }
+  });
+
+  it.skipIf(!available)('writes JSON log lines that carry no client_secret, code, code_verifier, token, password or cookie value (SPEC §7)', async () => {
+    expect(server.logs.length).toBeGreaterThan(10);
+    for (const line of server.logs) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
+    const all = server.logs.join('');
+    // The log did see the flow: request lines of the token endpoint are there.
+    expect(all).toContain('/v2/auth/oauth2/token');
+    for (const [what, value] of Object.entries(flow.secrets)) {
+      expect(all.includes(value), `${what} found in the log`).toBe(false);
+    }
+  });
+
+  it.skipIf(!available)('keeps secrets out of the log even when a client puts them in the query string (SPEC §7)', async () => {
+    const secret = flow.client.secret!;
+    const marker = `gat_${randomBytes(24).toString('hex')}`;
+    await fetch(`${server.url}/v2/auth/oauth2/token?client_secret=${encodeURIComponent(secret)}&refresh_token=${marker}`, { method: 'POST', headers: form, body: 'grant_type=refresh_token' });
+    await fetch(`${server.url}/v2/me?access_token=${marker}`);
+    const all = server.logs.join('');
+    expect(all.includes(secret)).toBe(false);
+    expect(all.includes(marker)).toBe(false);
+  });
+
+  describe('each event is written in the transaction of its change: when the audit write fails, the change does not happen (SPEC §2 item 16, §7)', () => {
+    /** Makes every insert of one event type into audit_events fail, as a broken audit store would. */
+    async function failAuditOf(type: string): Promise<() => Promise<void>> {
+      if (name === 'sqlite') {
+        await sql.raw(`CREATE TRIGGER audit_fail BEFORE INSERT ON audit_events WHEN NEW.type = '${type}' BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END`).execute(server.db);
+        return async () => void (await sql.raw('DROP TRIGGER audit_fail').execute(server.db));
+      }
+      await sql
+        .raw(`CREATE FUNCTION audit_fail() RETURNS trigger AS $$ BEGIN IF NEW.type = '${type}' THEN RAISE EXCEPTION 'audit store unavailable'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`)
+        .execute(server.db);
+      await sql.raw('CREATE TRIGGER audit_fail BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION audit_fail()').execute(server.db);
+      return async () => {
+        await sql.raw('DROP TRIGGER audit_fail ON audit_events').execute(server.db);
+        await sql.raw('DROP FUNCTION audit_fail()').execute(server.db);
+      };
+    }
+
+    async function withAuditFailing<T>(type: string, fn: () => Promise<T>): Promise<T> {
+      const restore = await failAuditOf(type);
+      try {
+        return await fn();
+      } finally {
+        await restore();
+      }
+    }
+
+    async function freshCode(): Promise<{ client: TestClient; code: string }> {
+      const client = await server.client(flow.user);
+      const back = await server.authorize(flow.browser, { client_id: client.clientId, redirect_uri: client.redirectUri, response_type: 'code', scope: 'PROFILE_READ', state: 's' });
+      return { client, code: back.searchParams.get('code')! };
+    }
+
+    it.skipIf(!available)('token.issued: a failed audit write leaves no tokens and the code still unused', async () => {
+      const { client, code } = await freshCode();
+      const res = await withAuditFailing('token.issued', () => server.exchange(client, code));
+      expect(res.status).toBe(500);
+      expect(res.body).toMatchObject({ error: 'server_error' });
+      expect(await server.db.selectFrom('access_tokens').select('token_hash').where('client_id', '=', client.clientId).execute()).toEqual([]);
+      expect(await server.db.selectFrom('refresh_tokens').select('id').where('client_id', '=', client.clientId).execute()).toEqual([]);
+      // The code's consumption was rolled back with the rest: it can still be redeemed once.
+      const retry = await server.exchange(client, code);
+      expect(retry.status).toBe(200);
+      expect((await events(client.clientId)).filter((e) => e.type === 'token.issued')).toHaveLength(1);
+    });
+
+    it.skipIf(!available)('token.refreshed: a failed audit write leaves the refresh token unspent and no new tokens', async () => {
+      const { client, code } = await freshCode();
+      const tokens = await server.exchange(client, code);
+      const body = { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! };
+      const res = await withAuditFailing('token.refreshed', () => server.token(body));
+      expect(res.status).toBe(500);
+      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('client_id', '=', client.clientId).execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.spent_at).toBeNull();
+      expect(rows[0]!.successor_box).toBeNull();
+      expect(await server.db.selectFrom('access_tokens').select('token_hash').where('client_id', '=', client.clientId).execute()).toHaveLength(1);
+      expect((await server.token(body)).status).toBe(200);
+    });
+
+    it.skipIf(!available)('token.revoked: a failed audit write leaves the token working', async () => {
+      const { client, code } = await freshCode();
+      const tokens = await server.exchange(client, code);
+      const access = tokens.body.access_token as string;
+      const revoke = () => server.post('/v2/auth/oauth2/revoke', new URLSearchParams({ token: tokens.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! }).toString(), form);
+      const res = await withAuditFailing('token.revoked', revoke);
+      expect(res.status).toBe(500);
+      expect((await server.api('GET', '/v2/me', access)).status).toBe(200);
+      expect(await server.db.selectFrom('grants').select('id').where('client_id', '=', client.clientId).where('revoked_at', 'is not', null).execute()).toEqual([]);
+      expect((await revoke()).status).toBe(200);
+      expect((await server.api('GET', '/v2/me', access)).status).toBe(401);
+    });
+
+    it.skipIf(!available)('client.suspended: a failed audit write leaves the client approved', async () => {
+      const client = await server.client(flow.user);
+      await withAuditFailing('client.suspended', async () => {
+        await expect(reviewClient(server.services, client.clientId, 'suspend', null)).rejects.toThrow();
+      });
+      const row = await server.db.selectFrom('oauth_clients').select('state').where('id', '=', client.clientId).executeTakeFirstOrThrow();
+      expect(row.state).toBe('approved');
+    });
+  });
+
+  it.skipIf(!available)('`gatehouse audit --client ID` and `--user EMAIL` print that client\'s and that user\'s events (SPEC §4)', async () => {
+    // Vite puts BASE_URL=/ into the test process's environment; the CLI gets real ones.
+    const env = { ...process.env, ...server.database.env, DATABASE_URL: server.database.url, BASE_URL: server.url, APP_URL: server.url, LOG_LEVEL: 'silent' };
+    const [byClient, byUser] = await Promise.all([
+      run('node', ['bin/gatehouse.mjs', 'audit', '--client', flow.client.clientId, '--json'], { env, cwd: process.cwd() }),
+      run('node', ['bin/gatehouse.mjs', 'audit', '--user', flow.user.email, '--json'], { env, cwd: process.cwd() }),
+    ]);
+    const clientEvents = JSON.parse(byClient.stdout) as Array<{ type: string; clientId: string | null; userId: string | null }>;
+    expect(clientEvents.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['client.created', 'grant.created', 'token.issued', 'token.refreshed', 'token.revoked', 'code.replayed']),
+    );
+    expect(clientEvents.every((e) => e.clientId === flow.client.clientId)).toBe(true);
+    const userEvents = JSON.parse(byUser.stdout) as Array<{ id: number; type: string; userId: string | null }>;
+    expect(userEvents.map((e) => e.type)).toEqual(expect.arrayContaining(['grant.created', 'token.issued', 'token.refreshed', 'token.revoked']));
+    expect(userEvents.every((e) => e.userId === flow.user.id)).toBe(true);
+    // Newest first.
+    const ids = userEvents.map((e) => e.id);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    for (const value of Object.values(flow.secrets)) expect(byClient.stdout.includes(value) || byUser.stdout.includes(value)).toBe(false);
+  });
+});

@@ -1,0 +1,143 @@
+// Races at the token endpoint over real concurrent HTTP requests, on every backend:
+// a code is redeemed once however many redemptions arrive together (RFC 6749 §4.1.2), and
+// concurrent refreshes of one token rotate it once and all get that one pair (SPEC §2 item 9).
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
+import { backends } from '../helpers/backends.ts';
+import { freePort, startTestServer, type TestServer } from '../helpers/server.ts';
+
+const N = 50;
+
+describe.each(backends)('token endpoint concurrency on $name', ({ name, available }) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    if (available) server = await startTestServer(name);
+  });
+  afterAll(async () => server?.close());
+
+  it.skipIf(!available)(`redeems one code exactly once among ${N} concurrent requests (RFC 6749 §4.1.2)`, async () => {
+    const dev = await server.user();
+    const user = await server.user();
+    const client = await server.client(dev);
+    const code = await server.code(client, user);
+
+    const replies = await Promise.all(Array.from({ length: N }, () => server.exchange(client, code)));
+
+    const ok = replies.filter((r) => r.status === 200);
+    const refused = replies.filter((r) => r.status !== 200);
+    expect(ok).toHaveLength(1);
+    expect(refused).toHaveLength(N - 1);
+    for (const r of refused) {
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('invalid_grant');
+      expect(r.headers.get('cache-control')).toBe('no-store');
+    }
+    expect(ok[0]!.body).toMatchObject({ token_type: 'bearer', scope: 'PROFILE_READ' });
+    // One redemption issued one pair: one access and one refresh token in the database.
+    const access = await server.db.selectFrom('access_tokens').select('token_hash').where('client_id', '=', client.clientId).execute();
+    const refresh = await server.db.selectFrom('refresh_tokens').select('id').where('client_id', '=', client.clientId).execute();
+    expect(access).toHaveLength(1);
+    expect(refresh).toHaveLength(1);
+  });
+
+  it.skipIf(!available)(`rotates a refresh token once among ${N} concurrent refreshes, all answered with that pair (SPEC §2 item 9)`, async () => {
+    const dev = await server.user();
+    const user = await server.user();
+    const client = await server.client(dev);
+    const first = await server.exchange(client, await server.code(client, user));
+    expect(first.status).toBe(200);
+    const original = await server.db
+      .selectFrom('refresh_tokens')
+      .selectAll()
+      .where('client_id', '=', client.clientId)
+      .executeTakeFirstOrThrow();
+
+    const replies = await Promise.all(
+      Array.from({ length: N }, () =>
+        server.token({
+          grant_type: 'refresh_token',
+          refresh_token: first.body.refresh_token as string,
+          client_id: client.clientId,
+          client_secret: client.secret!,
+        }),
+      ),
+    );
+
+    expect(replies.map((r) => r.status)).toEqual(Array(N).fill(200));
+    const bodies = new Set(replies.map((r) => JSON.stringify(r.body)));
+    expect(bodies.size).toBe(1);
+    const pair = replies[0]!.body;
+    expect(pair.refresh_token).not.toBe(first.body.refresh_token);
+    expect(pair.access_token).not.toBe(first.body.access_token);
+
+    const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('grant_id', '=', original.grant_id).execute();
+    expect(rows).toHaveLength(2);
+    const children = rows.filter((r) => r.parent_id === original.id);
+    expect(children).toHaveLength(1);
+    expect(rows.every((r) => r.revoked_at === null)).toBe(true);
+    const access = await server.db.selectFrom('access_tokens').select('token_hash').where('grant_id', '=', original.grant_id).execute();
+    expect(access).toHaveLength(2);
+
+    // The pair everyone got is the live one: it works, and it rotates normally.
+    expect((await server.api('GET', '/v2/me', pair.access_token as string)).status).toBe(200);
+    const next = await server.token({
+      grant_type: 'refresh_token',
+      refresh_token: pair.refresh_token as string,
+      client_id: client.clientId,
+      client_secret: client.secret!,
+    });
+    expect(next.status).toBe(200);
+  });
+
+  // SPEC §8: instances keep no state of their own; over one PostgreSQL they behave as one.
+  describe.runIf(name === 'postgres')('two instances over one database', () => {
+    let second: { app: FastifyInstance; url: string; database: DatabaseHandle };
+    beforeAll(async () => {
+      if (!available) return;
+      const database = openDatabase(server.database.url); // its own connection pool
+      const port = await freePort();
+      const app = await buildApp(server.config, { database, cookieSecret: randomBytes(32).toString('hex'), clock: server.clock, logStream: { write: () => true } as unknown as NodeJS.WritableStream });
+      await app.listen({ port, host: '127.0.0.1' });
+      second = { app, url: `http://127.0.0.1:${port}`, database };
+    });
+    afterAll(async () => {
+      await second?.app.close();
+      await second?.database.close();
+    });
+
+    async function post(base: string, body: Record<string, string>) {
+      const res = await fetch(`${base}/v2/auth/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body).toString(),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    }
+
+    it.skipIf(!available)(`redeems one code once and rotates one refresh token once across two instances (SPEC §8)`, async () => {
+      const dev = await server.user();
+      const user = await server.user();
+      const client = await server.client(dev);
+      const code = await server.code(client, user);
+      const exchange = { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, client_id: client.clientId, client_secret: client.secret! };
+      const redemptions = await Promise.all(Array.from({ length: N }, (_, i) => post(i % 2 ? second.url : server.url, exchange)));
+      expect(redemptions.filter((r) => r.status === 200)).toHaveLength(1);
+      expect(redemptions.filter((r) => r.status === 400 && r.body.error === 'invalid_grant')).toHaveLength(N - 1);
+
+      // A fresh grant for the refresh race (the code race above revoked its own grant).
+      const first = await server.exchange(client, await server.code(client, user));
+      expect(first.status).toBe(200);
+      const refreshBody = { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! };
+      const refreshes = await Promise.all(Array.from({ length: N }, (_, i) => post(i % 2 ? second.url : server.url, refreshBody)));
+      expect(refreshes.map((r) => r.status)).toEqual(Array(N).fill(200));
+      expect(new Set(refreshes.map((r) => JSON.stringify(r.body))).size).toBe(1);
+      const original = await server.db.selectFrom('refresh_tokens').selectAll().where('parent_id', 'is', null).where('client_id', '=', client.clientId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('grant_id', '=', original.grant_id).execute();
+      expect(rows).toHaveLength(2);
+      expect(rows.filter((r) => r.parent_id === original.id)).toHaveLength(1);
+    });
+  });
+});

@@ -1,0 +1,182 @@
+// The scope registry (seed §2.3) and scope syntax (SPEC §2 item 11).
+import { describe, expect, it } from 'vitest';
+import { OAuthError } from '../../src/oauth/errors.ts';
+import {
+  deserializeScopes,
+  describeScope,
+  formatScopes,
+  grantSatisfies,
+  isKnownScope,
+  parseScopeParameter,
+  scopeRegistry,
+  serializeScopes,
+} from '../../src/oauth/scopes.ts';
+
+// Copied by hand from the seed's three tables, in their order.
+const SEED_PERSONAL = [
+  'EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'BOOKING_READ', 'BOOKING_WRITE', 'SCHEDULE_READ', 'SCHEDULE_WRITE',
+  'APPS_READ', 'APPS_WRITE', 'PROFILE_READ', 'PROFILE_WRITE', 'WEBHOOK_READ', 'WEBHOOK_WRITE',
+  'VERIFIED_RESOURCES_READ', 'VERIFIED_RESOURCES_WRITE',
+];
+const SEED_TEAM = [
+  'TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE', 'TEAM_BOOKING_READ', 'TEAM_BOOKING_WRITE', 'TEAM_SCHEDULE_READ',
+  'TEAM_SCHEDULE_WRITE', 'TEAM_PROFILE_READ', 'TEAM_PROFILE_WRITE', 'TEAM_MEMBERSHIP_READ', 'TEAM_MEMBERSHIP_WRITE',
+  'TEAM_APPS_READ', 'TEAM_APPS_WRITE', 'TEAM_ROUTING_FORM_READ', 'TEAM_ROUTING_FORM_WRITE', 'TEAM_WORKFLOW_READ',
+  'TEAM_WORKFLOW_WRITE', 'TEAM_VERIFIED_RESOURCES_READ', 'TEAM_VERIFIED_RESOURCES_WRITE',
+];
+const SEED_ORG = [
+  'ORG_EVENT_TYPE_READ', 'ORG_EVENT_TYPE_WRITE', 'ORG_BOOKING_READ', 'ORG_BOOKING_WRITE', 'ORG_SCHEDULE_READ',
+  'ORG_SCHEDULE_WRITE', 'ORG_PROFILE_READ', 'ORG_PROFILE_WRITE', 'ORG_MEMBERSHIP_READ', 'ORG_MEMBERSHIP_WRITE',
+  'ORG_ROUTING_FORM_READ', 'ORG_ROUTING_FORM_WRITE', 'ORG_WEBHOOK_READ', 'ORG_WEBHOOK_WRITE',
+];
+const SEED_ORDER = [...SEED_PERSONAL, ...SEED_TEAM, ...SEED_ORG];
+
+function oauthErrorOf(fn: () => unknown): OAuthError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(OAuthError);
+    return error as OAuthError;
+  }
+  throw new Error('expected an OAuthError, nothing was thrown');
+}
+
+describe('scope registry (seed §2.3, SPEC §6)', () => {
+  it('lists all 46 seed scopes, exactly, in the order of the seed tables', () => {
+    expect(SEED_ORDER).toHaveLength(46);
+    expect(scopeRegistry.map((s) => s.name)).toEqual(SEED_ORDER);
+  });
+
+  it('puts each scope in its seed family: 14 personal, 18 team, 14 organization', () => {
+    expect(scopeRegistry.filter((s) => s.family === 'personal').map((s) => s.name)).toEqual(SEED_PERSONAL);
+    expect(scopeRegistry.filter((s) => s.family === 'team').map((s) => s.name)).toEqual(SEED_TEAM);
+    expect(scopeRegistry.filter((s) => s.family === 'organization').map((s) => s.name)).toEqual(SEED_ORG);
+  });
+
+  it('gives every scope a plain-words description for the consent page (SPEC §2 item 13)', () => {
+    for (const scope of scopeRegistry) {
+      expect(scope.description.length, scope.name).toBeGreaterThan(10);
+      expect(scope.description, scope.name).not.toMatch(/[A-Z]{2,}_[A-Z]/); // words, not scope names
+    }
+    expect(describeScope('BOOKING_WRITE')!.description).toBe('Add guests, change locations, confirm, decline, reassign bookings.');
+    expect(describeScope('ORG_PROFILE_READ')!.description).toBe("Read the organization's teams.");
+  });
+
+  it('knows names only in their exact upper-case spelling (seed: "All names are exact")', () => {
+    expect(isKnownScope('PROFILE_READ')).toBe(true);
+    expect(isKnownScope('profile_read')).toBe(false);
+    expect(isKnownScope('PROFILE_READ ')).toBe(false);
+    expect(isKnownScope('PROFILE')).toBe(false);
+    expect(isKnownScope('TEAM_WEBHOOK_READ')).toBe(false);
+    expect(isKnownScope('')).toBe(false);
+  });
+});
+
+describe('scope parameter of the authorization request (seed §4.1, SPEC §2 item 11)', () => {
+  it('splits on spaces and returns registry order', () => {
+    expect(parseScopeParameter('PROFILE_READ BOOKING_READ')).toEqual(['BOOKING_READ', 'PROFILE_READ']);
+  });
+
+  it('splits on commas, commas with spaces, and runs of separators', () => {
+    expect(parseScopeParameter('PROFILE_READ,BOOKING_READ')).toEqual(['BOOKING_READ', 'PROFILE_READ']);
+    expect(parseScopeParameter('PROFILE_READ, BOOKING_READ')).toEqual(['BOOKING_READ', 'PROFILE_READ']);
+    expect(parseScopeParameter('  ORG_WEBHOOK_WRITE ,, TEAM_APPS_READ   EVENT_TYPE_READ,')).toEqual([
+      'EVENT_TYPE_READ',
+      'TEAM_APPS_READ',
+      'ORG_WEBHOOK_WRITE',
+    ]);
+  });
+
+  it('folds duplicates', () => {
+    expect(parseScopeParameter('PROFILE_READ PROFILE_READ,PROFILE_READ')).toEqual(['PROFILE_READ']);
+    expect(parseScopeParameter('BOOKING_READ PROFILE_READ BOOKING_READ')).toEqual(['BOOKING_READ', 'PROFILE_READ']);
+  });
+
+  it('accepts all 46 scopes at once, in any order, and returns them in registry order', () => {
+    expect(parseScopeParameter([...SEED_ORDER].reverse().join(','))).toEqual(SEED_ORDER);
+  });
+
+  it('an unknown name is invalid_scope, and the description names it', () => {
+    const error = oauthErrorOf(() => parseScopeParameter('PROFILE_READ CALENDAR_READ'));
+    expect(error.code).toBe('invalid_scope');
+    expect(error.status).toBe(400);
+    expect(error.description).toContain('CALENDAR_READ');
+    expect(error.description).not.toContain('PROFILE_READ');
+  });
+
+  it('a lower-case spelling of a real scope is invalid_scope (names are exact)', () => {
+    expect(oauthErrorOf(() => parseScopeParameter('profile_read')).code).toBe('invalid_scope');
+  });
+
+  it('an unknown name repeated is named once', () => {
+    const error = oauthErrorOf(() => parseScopeParameter('NOPE NOPE,NOPE'));
+    expect(error.code).toBe('invalid_scope');
+    expect(error.description.match(/NOPE/g)).toHaveLength(1);
+  });
+
+  it('an empty scope, or one of separators only, is invalid_request (SPEC §2 item 12: missing scope)', () => {
+    for (const value of ['', ' ', ',', ' , ,']) {
+      expect(oauthErrorOf(() => parseScopeParameter(value)).code, JSON.stringify(value)).toBe('invalid_request');
+    }
+  });
+});
+
+describe('scope strings in responses and storage (seed §2.2, SPEC §2 items 11 and 14)', () => {
+  it('formatScopes joins in registry order with single spaces; a legacy grant (null) is the empty string', () => {
+    expect(formatScopes(['ORG_BOOKING_READ', 'PROFILE_READ', 'TEAM_BOOKING_READ', 'BOOKING_READ'])).toBe(
+      'BOOKING_READ PROFILE_READ TEAM_BOOKING_READ ORG_BOOKING_READ',
+    );
+    expect(formatScopes(null)).toBe('');
+  });
+
+  it('serialize and deserialize round-trip, keeping NULL for legacy', () => {
+    expect(deserializeScopes(serializeScopes(['PROFILE_READ', 'BOOKING_READ']))).toEqual(['BOOKING_READ', 'PROFILE_READ']);
+    expect(serializeScopes(null)).toBeNull();
+    expect(deserializeScopes(null)).toBeNull();
+  });
+});
+
+describe('grantSatisfies (seed §2.3 rule 1, seed §3 rule 1)', () => {
+  const teamWithOrgTwin = SEED_TEAM.filter((t) => SEED_ORG.includes('ORG_' + t.slice('TEAM_'.length)));
+
+  it('a granted scope satisfies itself and nothing else of its family', () => {
+    expect(grantSatisfies(['BOOKING_READ'], 'BOOKING_READ')).toBe(true);
+    expect(grantSatisfies(['BOOKING_READ'], 'BOOKING_WRITE')).toBe(false);
+    expect(grantSatisfies(['BOOKING_WRITE'], 'BOOKING_READ')).toBe(false);
+    expect(grantSatisfies(['TEAM_BOOKING_READ'], 'TEAM_BOOKING_WRITE')).toBe(false);
+  });
+
+  it('ORG_<X> satisfies TEAM_<X> for every pair the seed defines (e.g. ORG_PROFILE_READ → TEAM_PROFILE_READ)', () => {
+    expect(teamWithOrgTwin).toHaveLength(12);
+    for (const team of teamWithOrgTwin) {
+      const org = 'ORG_' + team.slice('TEAM_'.length);
+      expect(grantSatisfies([org], team), `${org} → ${team}`).toBe(true);
+    }
+  });
+
+  it('TEAM_<X> does not satisfy ORG_<X> (not the reverse)', () => {
+    for (const team of teamWithOrgTwin) {
+      const org = 'ORG_' + team.slice('TEAM_'.length);
+      expect(grantSatisfies([team], org), `${team} ↛ ${org}`).toBe(false);
+    }
+  });
+
+  it('ORG_<X> does not satisfy the personal <X>, nor a different TEAM scope', () => {
+    expect(grantSatisfies(['ORG_BOOKING_READ'], 'BOOKING_READ')).toBe(false);
+    expect(grantSatisfies(['ORG_EVENT_TYPE_WRITE'], 'EVENT_TYPE_WRITE')).toBe(false);
+    expect(grantSatisfies(['ORG_BOOKING_READ'], 'TEAM_BOOKING_WRITE')).toBe(false);
+    expect(grantSatisfies(['ORG_PROFILE_READ'], 'TEAM_PROFILE_WRITE')).toBe(false);
+  });
+
+  it('personal <X> does not satisfy TEAM_<X>', () => {
+    expect(grantSatisfies(['BOOKING_READ'], 'TEAM_BOOKING_READ')).toBe(false);
+  });
+
+  it('a legacy grant (null) satisfies every scope in the registry', () => {
+    for (const scope of SEED_ORDER) expect(grantSatisfies(null, scope), scope).toBe(true);
+  });
+
+  it('an empty grant satisfies nothing', () => {
+    for (const scope of SEED_ORDER) expect(grantSatisfies([], scope), scope).toBe(false);
+  });
+});

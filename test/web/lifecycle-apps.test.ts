@@ -1,0 +1,85 @@
+// Authorized apps (issue item 6; SPEC §2 item 13): each application the user approved,
+// with its scopes in plain words and when; Revoke ends every token of it for this user at
+// once, and only for this user.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAudit } from '../../src/storage/repositories/audit.ts';
+import { backends } from '../helpers/backends.ts';
+import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+
+const APPS = '/settings/authorized-apps';
+
+describe.each(backends)('authorized apps on $name', ({ name, available }) => {
+  let server: TestServer;
+  let dev: TestUser;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+    dev = await server.user();
+  });
+  afterAll(async () => server?.close());
+
+  it.skipIf(!available)('lists each approved application with its scopes in plain words and when; Revoke ends all its tokens for this user at once', async () => {
+    const client = await server.client(dev, { name: 'Booking Buddy', homepageUrl: 'https://buddy.example.com' });
+    const other = await server.client(dev, { name: 'Other App' });
+    const { user, browser } = await loggedIn(server);
+    // Two authorizations of one application: two grants, one entry.
+    const first = await server.exchange(client, await server.code(client, user, { scope: 'PROFILE_READ' }));
+    const second = await server.exchange(client, await server.code(client, user, { scope: 'BOOKING_READ', prompt: 'consent' }));
+    const kept = await server.exchange(other, await server.code(other, user));
+    const bystander = await server.user();
+    const theirs = await server.exchange(client, await server.code(client, bystander));
+
+    const page = await open(browser, APPS);
+    const card = textOf(page.body, `app-${client.clientId}`);
+    expect(card).toBe('Booking Buddy');
+    const text = visibleText(page.body);
+    expect(text).toMatch(/Booking Buddy https:\/\/buddy\.example\.com You approved it on \d{4}-\d\d-\d\d \d\d:\d\d UTC.*It can: Your account List bookings; read recordings, transcripts, calendar links, references\. Read your profile\. Revoke access/);
+    expect(text).toContain('Other App');
+
+    const res = await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(page.body) });
+    expect(res.status).toBe(303);
+    const after = await browser.follow(res);
+    expect(textOf(after.body, 'flash')).toBe('You revoked access for Booking Buddy. Its tokens stopped working at once.');
+    expect(visibleText(after.body)).not.toContain('Booking Buddy https://');
+    expect(visibleText(after.body)).toContain('Other App');
+
+    for (const tokens of [first, second]) {
+      expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(401);
+      const refresh = await server.token({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! });
+      expect(refresh.body.error).toBe('invalid_grant');
+    }
+    // Another application of this user, and this application for another user, are untouched.
+    expect((await server.api('GET', '/v2/me', kept.body.access_token as string)).status).toBe(200);
+    expect((await server.api('GET', '/v2/me', theirs.body.access_token as string)).status).toBe(200);
+
+    const revoked = (await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.type === 'grant.revoked');
+    expect(revoked).toHaveLength(2);
+    expect(revoked.every((e) => e.actorId === user.id && e.userId === user.id)).toBe(true);
+
+    // Consent is asked again: the application has to come back to the user.
+    const query = new URLSearchParams({ client_id: client.clientId, redirect_uri: client.redirectUri, response_type: 'code', scope: 'PROFILE_READ', state: 's' });
+    const again = await browser.get(`/auth/oauth2/authorize?${query}`);
+    expect(again.status).toBe(200);
+    expect(textOf(again.body, 'client-name')).toBe('Booking Buddy');
+  });
+
+  it.skipIf(!available)('a legacy application is shown as reaching everything in the account', async () => {
+    const client = await server.client(dev, { scopes: null, name: 'Old Faithful' });
+    const { user, browser } = await loggedIn(server);
+    await server.code(client, user);
+    const page = await open(browser, APPS);
+    expect(visibleText(page.body)).toMatch(/Old Faithful .*It can: Read and change everything in your account/);
+  });
+
+  it.skipIf(!available)('with nothing authorized the page says so; a stale revoke form says it expired and revokes nothing', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn(server);
+    expect(textOf((await open(browser, APPS)).body, 'no-apps')).toBe('You have not authorized any application.');
+    const tokens = await server.exchange(client, await server.code(client, user));
+    const res = await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: 'stale' });
+    expect(res.status).toBe(403);
+    expect(visibleText(res.body)).toContain('This form has expired');
+    expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(200);
+  });
+});

@@ -1,0 +1,89 @@
+// `gatehouse clients update` (issue items 3, 5, 9; SPEC §4, §2 items 14 and 20), run as a
+// real child process over the database a real server uses: held changes stay out of the
+// live configuration, a legacy client's --scope is its migration and needs --yes when
+// recent requests lacked scope, and bad input is one clear line.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireClient } from '../../src/services/clients.ts';
+import { listAudit } from '../../src/storage/repositories/audit.ts';
+import { backends } from '../helpers/backends.ts';
+import { expectOneLineRefusal, runCli } from '../helpers/cli.ts';
+import { loggedIn, visibleText } from '../helpers/pages.ts';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+
+const A = 'https://app.example.com/callback';
+const B = 'https://second.example.net/cb';
+
+describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 }, ({ name, available }) => {
+  let server: TestServer;
+  let dev: TestUser;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+    dev = await server.user();
+  });
+  afterAll(async () => server?.close());
+
+  const gh = (args: string[]) => runCli(args, { env: { DATABASE_URL: server.database.url, ...server.database.env } });
+
+  it.skipIf(!available)('on an approved client, added redirect URIs and scopes are held and the authorization endpoint keeps refusing them (SPEC §2 item 20)', async () => {
+    const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
+    const res = await gh(['clients', 'update', client.clientId, '--name', 'Renamed', '--redirect-uri', A, '--redirect-uri', B, '--scope', 'PROFILE_READ', '--scope', 'BOOKING_READ', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      client_id: client.clientId,
+      state: 'approved',
+      migrated: false,
+      redirect_uris: [A],
+      scopes: ['PROFILE_READ'],
+      awaiting_review: { redirect_uris: [B], scopes: ['BOOKING_READ'] },
+    });
+    const query = new URLSearchParams({ client_id: client.clientId, redirect_uri: B, response_type: 'code', scope: 'PROFILE_READ' });
+    const refused = await server.browser().get(`/auth/oauth2/authorize?${query}`);
+    expect(refused.status).toBe(400);
+    expect(visibleText(refused.body)).toContain(`redirect_uri "${B}" is not registered`);
+    const after = await requireClient(server.services, client.clientId);
+    expect(after.name).toBe('Renamed');
+    expect(after.proposedRedirectUris).toEqual([B]);
+
+    const human = await gh(['clients', 'update', client.clientId, '--description', 'Now described']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toContain(`client ${client.clientId} updated (approved)`);
+    expect(human.stdout).toContain(`awaiting admin review: ${B}, BOOKING_READ`);
+  });
+
+  it.skipIf(!available)('bad input exits non-zero with one line that says what to fix, and changes nothing (issue item 9)', async () => {
+    const client = await server.client(dev);
+    const cases: Array<[string[], RegExp]> = [
+      [['--redirect-uri', 'http://evil.example/cb'], /gatehouse: redirect URI "http:\/\/evil\.example\/cb" must use https/],
+      [['--redirect-uri', 'https://a.example/cb#frag'], /must not contain a fragment/],
+      [['--scope', 'NOPE'], /gatehouse: unknown scope: NOPE/],
+      [['--logo', 'http://a.example/logo.png'], /gatehouse: logo_url must use https/],
+      [['--name', ' '], /gatehouse: name is required/],
+      [[], /gatehouse: nothing to change/],
+    ];
+    for (const [args, message] of cases) expectOneLineRefusal(await gh(['clients', 'update', client.clientId, ...args]), message);
+    expectOneLineRefusal(await gh(['clients', 'update', 'no-such-client', '--name', 'X']), /gatehouse: no client with id no-such-client/);
+    expect((await listAudit(server.db, { clientId: client.clientId })).some((e) => e.type === 'client.updated')).toBe(false);
+  });
+
+  it.skipIf(!available)('on a legacy client --scope migrates it in place, and needs --yes after requests without scope (SPEC §2 item 14)', async () => {
+    const client = await server.client(dev, { scopes: null });
+    const { browser } = await loggedIn(server);
+    const query = new URLSearchParams({ client_id: client.clientId, redirect_uri: client.redirectUri, response_type: 'code' });
+    expect((await browser.get(`/auth/oauth2/authorize?${query}`)).status).toBe(200);
+
+    expectOneLineRefusal(
+      await gh(['clients', 'update', client.clientId, '--scope', 'PROFILE_READ']),
+      /^gatehouse: 1 authorization request of this client in the last 30 days came without scope; .* \(rerun with --yes\)$/,
+    );
+    expect((await requireClient(server.services, client.clientId)).legacy).toBe(true);
+
+    const res = await gh(['clients', 'update', client.clientId, '--scope', 'PROFILE_READ', '--yes']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('migrated: scope-enforced with PROFILE_READ');
+    const after = await requireClient(server.services, client.clientId);
+    expect(after).toMatchObject({ clientId: client.clientId, legacy: false, scopes: ['PROFILE_READ'], state: 'approved' });
+    expect(after.secrets).toHaveLength(1);
+    expect((await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.type === 'client.migrated')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,150 @@
+// Registering a client in the developer settings (issue items 1, 7, 9; SPEC §2 items 2,
+// 3, 16; seed §2.1, §3, §8): what the developer sees, validation next to each field, and
+// CSRF protection that says when a form went stale.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listClients } from '../../src/services/clients.ts';
+import { listAudit } from '../../src/storage/repositories/audit.ts';
+import { backends } from '../helpers/backends.ts';
+import { csrfOf, fieldError, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const LIST = '/settings/developer/oauth-clients';
+const NEW = `${LIST}/new`;
+
+const valid = {
+  name: 'Calendar Sync',
+  description: 'Keeps calendars in sync.',
+  homepage_url: 'https://sync.example.com',
+  logo_url: 'https://sync.example.com/logo.png',
+  kind: 'confidential',
+  redirect_uris: 'https://sync.example.com/cb\nhttp://localhost:8080/cb',
+  scopes: ['PROFILE_READ', 'BOOKING_READ'],
+};
+
+describe.each(backends)('registering a client on $name', ({ name, available }) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    if (available) server = await startTestServer(name);
+  });
+  afterAll(async () => server?.close());
+
+  it.skipIf(!available)('a registered client is pending and says so; its first secret is shown once (seed §3; SPEC §2 items 1, 3)', async () => {
+    const { user, browser } = await loggedIn(server);
+    const created = await submit(browser, NEW, LIST, valid);
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const text = visibleText(created.body);
+    expect(textOf(created.body, 'client-title')).toBe('Calendar Sync');
+    expect(text).toContain('Pending review');
+    expect(textOf(created.body, 'state-note')).toMatch(/Waiting for review by a platform admin/);
+    const secret = /<input id="new-secret-value" type="text" readonly value="(gcs_[^"]+)"/.exec(created.body)?.[1];
+    expect(secret).toMatch(/^gcs_/);
+    expect(textOf(created.body, 'new-secret')).toMatch(/Copy it now: it will not be shown again/);
+    const clientId = textOf(created.body, 'client-id')!;
+    expect(textOf(created.body, 'authorize-url')).toBe(`${server.url}/auth/oauth2/authorize`);
+    expect(textOf(created.body, 'token-url')).toBe(`${server.url}/v2/auth/oauth2/token`);
+    expect(textOf(created.body, 'refresh-url')).toBe(`${server.url}/v2/auth/oauth2/token`);
+    expect(textOf(created.body, 'scopes')).toContain('Read your profile.');
+
+    // The client page afterwards shows the secret only by its last four characters.
+    const page = await open(browser, `${LIST}/${clientId}`);
+    expect(page.body).not.toContain(secret!);
+    expect(visibleText(page.body)).toContain(`…${secret!.slice(-4)}`);
+    expect(textOf(page.body, 'redirect-uris')).toBe('https://sync.example.com/cb http://localhost:8080/cb');
+
+    const list = await open(browser, LIST);
+    expect(textOf(list.body, 'client-title')).toBeNull();
+    expect(visibleText(list.body)).toMatch(/Calendar Sync Pending review confidential/);
+    const [row] = await listClients(server.services, { ownerId: user.id });
+    expect(row).toMatchObject({ clientId, state: 'pending', scopes: ['BOOKING_READ', 'PROFILE_READ'] });
+    const events = await listAudit(server.db, { clientId });
+    expect(events.map((e) => e.type).sort()).toEqual(['client.created', 'secret.created']);
+    expect(events.every((e) => e.actorId === user.id)).toBe(true);
+  });
+
+  it.skipIf(!available)('a public client has no secret and the page says it uses PKCE (SPEC §2 item 2)', async () => {
+    const { browser } = await loggedIn(server);
+    const created = await submit(browser, NEW, LIST, { ...valid, kind: 'public' });
+    expect(created.status).toBe(201);
+    expect(created.body).not.toContain('new-secret-value');
+    expect(textOf(created.body, 'secrets')).toMatch(/A public client has no secret: it proves itself with PKCE/);
+  });
+
+  it.skipIf(!available)('the form offers every scope grouped by family, in plain words, with a label for every input (issue items 1, 7)', async () => {
+    const { browser } = await loggedIn(server);
+    const page = await open(browser, NEW);
+    const text = visibleText(page.body);
+    expect(text).toMatch(/Your account \(personal scopes\)[\s\S]*Your teams \(team scopes\)[\s\S]*Your organization \(organization scopes\)/);
+    expect(text).toContain('ORG_WEBHOOK_WRITE Create, change, delete organization webhooks.');
+    const ids = [...page.body.matchAll(/<(?:input|textarea)(?![^>]*type="hidden")[^>]*\bid="([^"]+)"/g)].map((m) => m[1]!);
+    expect(ids.length).toBeGreaterThan(45);
+    for (const id of ids) expect(page.body, `label for ${id}`).toContain(`<label for="${id}">`);
+  });
+
+  const invalidCases: Array<[string, Record<string, string | string[]>, string, RegExp]> = [
+    ['an http redirect URI that is not loopback', { redirect_uris: 'http://sync.example.com/cb' }, 'redirect_uris', /must use https \(http is allowed only for localhost and 127\.0\.0\.1\)/],
+    ['a redirect URI with a fragment', { redirect_uris: 'https://sync.example.com/cb#x' }, 'redirect_uris', /must not contain a fragment/],
+    ['a relative redirect URI', { redirect_uris: '/cb' }, 'redirect_uris', /"\/cb" is not an absolute URI/],
+    ['a duplicated redirect URI', { redirect_uris: 'https://a.example/cb\nhttps://a.example/cb' }, 'redirect_uris', /is listed twice/],
+    ['eleven redirect URIs', { redirect_uris: Array.from({ length: 11 }, (_, i) => `https://a.example/cb${i}`).join('\n') }, 'redirect_uris', /At most 10 redirect URIs per client \(got 11\)/],
+    ['no redirect URI', { redirect_uris: '' }, 'redirect_uris', /At least one redirect URI is required/],
+    ['no scope', { scopes: [] }, 'scopes', /Choose at least one scope/],
+    ['an unknown scope', { scopes: ['PROFILE_READ', 'EVERYTHING'] }, 'scopes', /Unknown scope: EVERYTHING/],
+    ['an empty name', { name: '   ' }, 'name', /Name is required/],
+    ['a name of 101 characters', { name: 'x'.repeat(101) }, 'name', /at most 100 characters/],
+    ['a description of 1001 characters', { description: 'x'.repeat(1001) }, 'description', /at most 1000 characters/],
+    ['a logo URL over http', { logo_url: 'http://sync.example.com/logo.png' }, 'logo_url', /Logo URL must use https/],
+    ['a homepage that is not a URL', { homepage_url: 'sync dot example' }, 'homepage_url', /Homepage URL must be an absolute URL/],
+    ['an unknown kind', { kind: 'secretive' }, 'kind', /confidential or public/],
+  ];
+
+  // One developer submits every bad form; none of them may register anything.
+  let invalidSubmitter: Awaited<ReturnType<typeof loggedIn>> | undefined;
+
+  it.skipIf(!available).each(invalidCases)('%s → 400, the message next to its field, nothing registered (SPEC §2 item 2, seed §8)', async (_label, change, field, message) => {
+    invalidSubmitter ??= await loggedIn(server);
+    const { user, browser } = invalidSubmitter;
+    const res = await submit(browser, NEW, LIST, { ...valid, ...change });
+    expect(res.status).toBe(400);
+    expect(fieldError(res.body, field)).toMatch(message);
+    expect(res.body).toMatch(new RegExp(`aria-describedby="${field}-error"`));
+    // The summary links to the field, and what was typed is kept.
+    expect(res.body).toContain(`href="#${field}"`);
+    if (field !== 'name') expect(res.body).toContain(`value="${valid.name}"`);
+    expect(await listClients(server.services, { ownerId: user.id })).toEqual([]);
+  });
+
+  it.skipIf(!available)('every faulty field is reported at once, each URI by name (issue item 9)', async () => {
+    const { browser } = await loggedIn(server);
+    const res = await submit(browser, NEW, LIST, { ...valid, name: '', logo_url: 'http://x.example/l.png', redirect_uris: 'http://a.example/cb\nhttps://b.example/cb#f', scopes: [] });
+    expect(res.status).toBe(400);
+    expect(visibleText(res.body)).toContain('There are 4 problems');
+    expect(fieldError(res.body, 'name')).toMatch(/Name is required/);
+    expect(fieldError(res.body, 'logo_url')).toMatch(/https/);
+    expect(fieldError(res.body, 'redirect_uris')).toMatch(/"http:\/\/a\.example\/cb" must use https.*"https:\/\/b\.example\/cb#f" must not contain a fragment/);
+    expect(fieldError(res.body, 'scopes')).toMatch(/Choose at least one scope/);
+  });
+
+  it.skipIf(!available)('a form without its CSRF token, or with another session\'s, says it has expired and registers nothing (SPEC §7)', async () => {
+    const { user, browser } = await loggedIn(server);
+    const { browser: other } = await loggedIn(server);
+    const foreign = csrfOf((await open(other, NEW)).body);
+    await open(browser, NEW);
+    for (const token of [undefined, foreign, 'forged']) {
+      const res = await postForm(browser, LIST, token === undefined ? valid : { _csrf: token, ...valid });
+      expect(res.status).toBe(403);
+      expect(visibleText(res.body)).toMatch(/This form has expired.*reload the page and submit it again/);
+    }
+    expect(await listClients(server.services, { ownerId: user.id })).toEqual([]);
+  });
+
+  it.skipIf(!available)('a page with a field error is still the one page frame: same stylesheet and navigation (issue item 7)', async () => {
+    const { browser } = await loggedIn(server);
+    const res = await submit(browser, NEW, LIST, { ...valid, name: '' });
+    const list = await open(browser, LIST);
+    const style = (body: string) => /<style>([\s\S]*?)<\/style>/.exec(body)![1];
+    expect(style(res.body)).toBe(style(list.body));
+    expect(res.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    for (const link of ['/settings/authorized-apps', '/settings/developer/oauth-clients', '/logout']) expect(res.body).toContain(`<a href="${link}">`);
+  });
+});
