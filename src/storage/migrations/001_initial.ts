@@ -1,10 +1,13 @@
 // Users, sessions, clients, secrets, grants, codes, tokens and the audit log (SPEC §5).
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 
 export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
   // Auto-increment ids differ by dialect; everything else is portable.
   const serialId = dialect === 'postgres' ? 'bigserial' : 'integer';
+  // Tables keyed by a random hash: on SQLite a rowid table would keep a second B-tree
+  // (the primary-key index) to write on every insert; WITHOUT ROWID keeps one.
+  const keyedByHash = dialect === 'sqlite' ? sql`without rowid` : sql``;
 
   await db.schema
     .createTable('users')
@@ -29,6 +32,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .modifyEnd(keyedByHash)
     .execute();
 
   await db.schema
@@ -104,7 +108,10 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('consumed_at', 'bigint')
+    .modifyEnd(keyedByHash)
     .execute();
+  // Revoking a grant also closes its unredeemed codes.
+  await db.schema.createIndex('authorization_codes_grant').on('authorization_codes').column('grant_id').execute();
 
   await db.schema
     .createTable('access_tokens')
@@ -116,6 +123,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .addColumn('revoked_at', 'bigint')
+    .modifyEnd(keyedByHash)
     .execute();
   await db.schema.createIndex('access_tokens_grant').on('access_tokens').column('grant_id').execute();
 
@@ -133,6 +141,7 @@ export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
     .addColumn('spent_at', 'bigint')
     .addColumn('successor_box', 'text')
     .addColumn('revoked_at', 'bigint')
+    .modifyEnd(keyedByHash)
     .execute();
   await db.schema.createIndex('refresh_tokens_grant').on('refresh_tokens').column('grant_id').execute();
 

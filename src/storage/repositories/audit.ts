@@ -1,19 +1,21 @@
 // audit_events and authorization_requests: append-only records.
 import type { AuditEvent } from '../../oauth/storage.ts';
+import { placeholderRow, prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 
+type AuditValues = { type: string; actor_id: string | null; client_id: string | null; user_id: string | null; data: string | null; created_at: number };
+const auditColumns = ['type', 'actor_id', 'client_id', 'user_id', 'data', 'created_at'] as const;
+const insertAudit = prepare<AuditValues, unknown>((db) => db.insertInto('audit_events').values(placeholderRow(auditColumns)));
+
 export async function appendAudit(db: Executor, e: AuditEvent, at: number): Promise<void> {
-  await db
-    .insertInto('audit_events')
-    .values({
-      type: e.type,
-      actor_id: e.actorId ?? null,
-      client_id: e.clientId ?? null,
-      user_id: e.userId ?? null,
-      data: e.data === undefined ? null : JSON.stringify(e.data),
-      created_at: at,
-    })
-    .execute();
+  await insertAudit.run(db, {
+    type: e.type,
+    actor_id: e.actorId ?? null,
+    client_id: e.clientId ?? null,
+    user_id: e.userId ?? null,
+    data: e.data === undefined ? null : JSON.stringify(e.data),
+    created_at: at,
+  });
 }
 
 export async function recordAuthorizationRequest(

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { ClientRecord, SecretRecord } from '../../oauth/storage.ts';
 import { deserializeScopes } from '../../oauth/scopes.ts';
 import type { OAuthClientsTable } from '../schema.ts';
+import { prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 
 export type ClientRow = Selectable<OAuthClientsTable>;
@@ -20,17 +21,18 @@ export function toClientRecord(row: ClientRow): ClientRecord {
   };
 }
 
+const selectClient = prepare((db, p: { id: string }) => db.selectFrom('oauth_clients').selectAll().where('id', '=', p.id));
+
 export async function findClientRow(db: Executor, id: string): Promise<ClientRow | undefined> {
-  return db.selectFrom('oauth_clients').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await selectClient.run(db, { id })).rows[0];
 }
 
+const selectActiveSecrets = prepare((db, p: { clientId: string }) =>
+  db.selectFrom('client_secrets').select(['id', 'client_id', 'secret_hash', 'last_used_at']).where('client_id', '=', p.clientId).where('removed_at', 'is', null),
+);
+
 export async function listActiveSecrets(db: Executor, clientId: string): Promise<SecretRecord[]> {
-  const rows = await db
-    .selectFrom('client_secrets')
-    .select(['id', 'client_id', 'secret_hash', 'last_used_at'])
-    .where('client_id', '=', clientId)
-    .where('removed_at', 'is', null)
-    .execute();
+  const { rows } = await selectActiveSecrets.run(db, { clientId });
   return rows.map((r) => ({ id: r.id, clientId: r.client_id, hash: r.secret_hash, lastUsedAt: r.last_used_at }));
 }
 

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { CodeRecord } from '../../oauth/storage.ts';
 import { deserializeScopes, serializeScopes } from '../../oauth/scopes.ts';
 import type { AuthorizationCodesTable } from '../schema.ts';
+import { prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 
 function toRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
@@ -38,14 +39,12 @@ export async function createCode(db: Executor, c: CodeRecord): Promise<void> {
     .execute();
 }
 
+const consume = prepare((db, p: { hash: string; at: number }) =>
+  db.updateTable('authorization_codes').set({ consumed_at: p.at }).where('code_hash', '=', p.hash).where('consumed_at', 'is', null).returningAll(),
+);
+
 export async function consumeCode(db: Executor, hash: string, at: number): Promise<CodeRecord | undefined> {
-  const row = await db
-    .updateTable('authorization_codes')
-    .set({ consumed_at: at })
-    .where('code_hash', '=', hash)
-    .where('consumed_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  const [row] = (await consume.run(db, { hash, at })).rows;
   return row && toRecord(row);
 }
 

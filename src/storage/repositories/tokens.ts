@@ -2,28 +2,32 @@
 import type { Selectable } from 'kysely';
 import type { AccessTokenRecord, AccessTokenWithClient, RefreshTokenRecord } from '../../oauth/storage.ts';
 import { deserializeScopes, serializeScopes } from '../../oauth/scopes.ts';
-import type { RefreshTokensTable } from '../schema.ts';
+import type { AccessTokensTable, RefreshTokensTable } from '../schema.ts';
+
+type AccessTokensRow = Selectable<AccessTokensTable>;
+type RefreshTokensRow = Selectable<RefreshTokensTable>;
+import { placeholderRow, prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 
+const accessColumns = ['token_hash', 'grant_id', 'client_id', 'user_id', 'scopes', 'created_at', 'expires_at', 'revoked_at'] as const;
+const insertAccessToken = prepare<AccessTokensRow, unknown>((db) => db.insertInto('access_tokens').values(placeholderRow(accessColumns)));
+
 export async function createAccessToken(db: Executor, t: AccessTokenRecord): Promise<void> {
-  await db
-    .insertInto('access_tokens')
-    .values({
-      token_hash: t.hash,
-      grant_id: t.grantId,
-      client_id: t.clientId,
-      user_id: t.userId,
-      scopes: serializeScopes(t.scopes),
-      created_at: t.createdAt,
-      expires_at: t.expiresAt,
-      revoked_at: t.revokedAt,
-    })
-    .execute();
+  await insertAccessToken.run(db, {
+    token_hash: t.hash,
+    grant_id: t.grantId,
+    client_id: t.clientId,
+    user_id: t.userId,
+    scopes: serializeScopes(t.scopes),
+    created_at: t.createdAt,
+    expires_at: t.expiresAt,
+    revoked_at: t.revokedAt,
+  });
 }
 
 /** One indexed read: the token and its client's current state (SPEC §2 item 1). */
-export async function findAccessToken(db: Executor, hash: string): Promise<AccessTokenWithClient | undefined> {
-  const row = await db
+const selectAccessToken = prepare((db, p: { hash: string }) =>
+  db
     .selectFrom('access_tokens as t')
     .innerJoin('oauth_clients as c', 'c.id', 't.client_id')
     .select([
@@ -37,8 +41,11 @@ export async function findAccessToken(db: Executor, hash: string): Promise<Acces
       't.revoked_at',
       'c.state',
     ])
-    .where('t.token_hash', '=', hash)
-    .executeTakeFirst();
+    .where('t.token_hash', '=', p.hash),
+);
+
+export async function findAccessToken(db: Executor, hash: string): Promise<AccessTokenWithClient | undefined> {
+  const [row] = (await selectAccessToken.run(db, { hash })).rows;
   if (row === undefined) return undefined;
   return {
     hash: row.token_hash,
@@ -57,24 +64,24 @@ export async function revokeAccessToken(db: Executor, hash: string, at: number):
   await db.updateTable('access_tokens').set({ revoked_at: at }).where('token_hash', '=', hash).where('revoked_at', 'is', null).execute();
 }
 
+const refreshColumns = ['id', 'token_hash', 'grant_id', 'client_id', 'user_id', 'scopes', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
+const insertRefreshToken = prepare<RefreshTokensRow, unknown>((db) => db.insertInto('refresh_tokens').values(placeholderRow(refreshColumns)));
+
 export async function createRefreshToken(db: Executor, t: RefreshTokenRecord): Promise<void> {
-  await db
-    .insertInto('refresh_tokens')
-    .values({
-      id: t.id,
-      token_hash: t.hash,
-      grant_id: t.grantId,
-      client_id: t.clientId,
-      user_id: t.userId,
-      scopes: serializeScopes(t.scopes),
-      parent_id: t.parentId,
-      created_at: t.createdAt,
-      expires_at: t.expiresAt,
-      spent_at: t.spentAt,
-      successor_box: t.successorBox,
-      revoked_at: t.revokedAt,
-    })
-    .execute();
+  await insertRefreshToken.run(db, {
+    id: t.id,
+    token_hash: t.hash,
+    grant_id: t.grantId,
+    client_id: t.clientId,
+    user_id: t.userId,
+    scopes: serializeScopes(t.scopes),
+    parent_id: t.parentId,
+    created_at: t.createdAt,
+    expires_at: t.expiresAt,
+    spent_at: t.spentAt,
+    successor_box: t.successorBox,
+    revoked_at: t.revokedAt,
+  });
 }
 
 function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord {
@@ -94,20 +101,25 @@ function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord 
   };
 }
 
+const selectRefreshToken = prepare((db, p: { hash: string }) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', p.hash));
+
 export async function findRefreshToken(db: Executor, hash: string): Promise<RefreshTokenRecord | undefined> {
-  const row = await db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  const [row] = (await selectRefreshToken.run(db, { hash })).rows;
   return row && toRefreshRecord(row);
 }
 
-export async function spendRefreshToken(db: Executor, id: string, at: number, successorBox: string): Promise<boolean> {
-  const result = await db
+const spend = prepare((db, p: { id: string; at: number; box: string }) =>
+  db
     .updateTable('refresh_tokens')
-    .set({ spent_at: at, successor_box: successorBox })
-    .where('id', '=', id)
+    .set({ spent_at: p.at, successor_box: p.box })
+    .where('id', '=', p.id)
     .where('spent_at', 'is', null)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+    .where('revoked_at', 'is', null),
+);
+
+export async function spendRefreshToken(db: Executor, id: string, at: number, successorBox: string): Promise<boolean> {
+  const result = await spend.run(db, { id, at, box: successorBox });
+  return Number(result.numAffectedRows) === 1;
 }
 
 /** SPEC §2 item 9: successors are kept only for the replay window. */
