@@ -166,6 +166,24 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(links.body.data.google).toContain('calendar.google.com');
       expect(links.body.data.ics).toContain(`UID:${b.uid}@gatehouse`);
     });
+    it.skipIf(!available)('ICS feeds are checked, saved, listed and disconnected as stored records', async () => {
+      const token = await mint(server, w, w.teamAdmin, ['APPS_READ', 'APPS_WRITE']);
+      const url = `webcal://calendar.example.com/${uniq()}.ics`;
+      const check = await server.api('GET', `/v2/calendars/ics-feed/check?url=${encodeURIComponent(url)}`, token);
+      expect(check.body.data).toEqual({ url: url.replace('webcal://', 'https://'), valid: true, saved: false });
+      const insecure = await server.api('GET', `/v2/calendars/ics-feed/check?url=${encodeURIComponent('http://calendar.example.com/a.ics')}`, token);
+      expect(insecure.body.data).toMatchObject({ valid: false, saved: false });
+      const saved = await server.api('POST', '/v2/calendars/ics-feed/save', token, { urls: [url] });
+      expect(saved.status).toBe(201);
+      expect(saved.body.data[0]).toMatchObject({ app: 'ics-feed', category: 'calendar', readOnly: true });
+      expect((await server.api('POST', '/v2/calendars/ics-feed/save', token, { urls: [url] })).status).toBe(409);
+      expect((await server.api('GET', `/v2/calendars/ics-feed/check?url=${encodeURIComponent(url)}`, token)).body.data.saved).toBe(true);
+      const list = await server.api('GET', '/v2/calendars', token);
+      expect(list.body.data.map((c: { id: string }) => c.id)).toContain(saved.body.data[0].id);
+      const gone = await server.api('POST', '/v2/calendars/ics-feed/disconnect', token, { id: saved.body.data[0].id });
+      expect(gone.body.data).toEqual({ id: saved.body.data[0].id, deleted: true });
+      expect((await server.api('POST', '/v2/calendars/ics-feed/disconnect', token, { id: saved.body.data[0].id })).status).toBe(404);
+    });
   });
 
   describe('verified resources', () => {

@@ -3,7 +3,7 @@ import type { AppContext } from '../../http/context.ts';
 import type { UserRow } from '../../services/users.ts';
 import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { checkTimeZone } from '../input.ts';
+import { checkTimeZone, invalid } from '../input.ts';
 import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '../schemas.ts';
 
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -54,6 +54,7 @@ export interface ProfilePatch {
 /** The column changes of a profile PATCH (also used by organization admins on their users). */
 export function profileChanges(body: ProfilePatch, now: number) {
   checkTimeZone(body.timeZone);
+  if (body.name !== undefined && body.name.trim() === '') throw invalid('name', 'must not be blank');
   return {
     ...(body.name !== undefined ? { name: body.name.trim() } : {}),
     ...(body.timeZone !== undefined ? { time_zone: body.timeZone } : {}),

@@ -1,48 +1,58 @@
 // The platform API's access read (src/oauth/api-access.ts): the token, its client's state,
 // and the team or organization of the path with the user's roles in them — one indexed
-// query, joined on the token's own user, so no membership check costs a round trip of its own.
+// query, joined on the token's own user, so no membership check costs a round trip of its
+// own. Every /v2 resource request runs one of these: they are compiled once (prepared.ts).
+import type { Kysely } from 'kysely';
 import type { AccessFacts, AccessLookup, ApiAccessStore, Role } from '../../oauth/api-access.ts';
 import { deserializeScopes } from '../../oauth/scopes.ts';
+import { prepare } from '../prepared.ts';
+import type { Database } from '../schema.ts';
 import type { Executor } from './executor.ts';
 
 export function createApiAccessStore(db: Executor): ApiAccessStore {
   return { findAccess: (hash, lookup) => findAccess(db, hash, lookup) };
 }
 
-export async function findAccess(db: Executor, hash: string, lookup: AccessLookup) {
-  const base = db
+const token = (db: Kysely<Database>, hash: string) =>
+  db
     .selectFrom('access_tokens as a')
     .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
     .select(['a.token_hash', 'a.grant_id', 'a.client_id', 'a.user_id', 'a.scopes', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
     .where('a.token_hash', '=', hash);
 
+const tokenOnly = prepare((db, p: { hash: string }) => token(db, p.hash));
+
+/** The team of the path, the user's role in it, and their role in the team's organization. */
+const tokenWithTeam = prepare((db, p: { hash: string; teamId: string }) =>
+  token(db, p.hash)
+    .leftJoin('teams as t', (j) => j.on('t.id', '=', p.teamId))
+    .leftJoin('memberships as tm', (j) => j.onRef('tm.team_id', '=', 't.id').onRef('tm.user_id', '=', 'a.user_id'))
+    .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 't.organization_id').onRef('om.user_id', '=', 'a.user_id'))
+    .select(['t.id as team_id', 't.organization_id as team_org', 'tm.role as team_role', 'om.role as org_role']),
+);
+
+const tokenWithOrganization = prepare((db, p: { hash: string; orgId: string }) =>
+  token(db, p.hash)
+    .leftJoin('organizations as o', (j) => j.on('o.id', '=', p.orgId))
+    .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 'o.id').onRef('om.user_id', '=', 'a.user_id'))
+    .select(['o.id as org_id', 'om.role as org_role']),
+);
+
+const role = (value: string | null) => (value as Role | null) ?? null;
+
+export async function findAccess(db: Executor, hash: string, lookup: AccessLookup) {
   let facts: AccessFacts = {};
   let row;
   if (lookup.teamId !== undefined) {
-    const teamId = lookup.teamId;
-    const r = await base
-      .leftJoin('teams as t', (j) => j.on('t.id', '=', teamId))
-      .leftJoin('memberships as tm', (j) => j.onRef('tm.team_id', '=', 't.id').onRef('tm.user_id', '=', 'a.user_id'))
-      .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 't.organization_id').onRef('om.user_id', '=', 'a.user_id'))
-      .select(['t.id as team_id', 't.organization_id as team_org', 'tm.role as team_role', 'om.role as org_role'])
-      .executeTakeFirst();
+    const [r] = (await tokenWithTeam.run(db, { hash, teamId: lookup.teamId })).rows;
     row = r;
-    if (r) {
-      facts = {
-        team: r.team_id === null ? null : { id: r.team_id, organizationId: r.team_org, role: (r.team_role as Role | null) ?? null, organizationRole: (r.org_role as Role | null) ?? null },
-      };
-    }
+    if (r) facts = { team: r.team_id === null ? null : { id: r.team_id, organizationId: r.team_org, role: role(r.team_role), organizationRole: role(r.org_role) } };
   } else if (lookup.organizationId !== undefined) {
-    const orgId = lookup.organizationId;
-    const r = await base
-      .leftJoin('organizations as o', (j) => j.on('o.id', '=', orgId))
-      .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 'o.id').onRef('om.user_id', '=', 'a.user_id'))
-      .select(['o.id as org_id', 'om.role as org_role'])
-      .executeTakeFirst();
+    const [r] = (await tokenWithOrganization.run(db, { hash, orgId: lookup.organizationId })).rows;
     row = r;
-    if (r) facts = { organization: r.org_id === null ? null : { id: r.org_id, role: (r.org_role as Role | null) ?? null } };
+    if (r) facts = { organization: r.org_id === null ? null : { id: r.org_id, role: role(r.org_role) } };
   } else {
-    row = await base.executeTakeFirst();
+    [row] = (await tokenOnly.run(db, { hash })).rows;
   }
   if (row === undefined) return undefined;
   return {
