@@ -57,7 +57,10 @@ try {
   children.push(bare);
   const ghPort = await freePort();
   const ghUrl = `http://127.0.0.1:${ghPort}`;
-  const gh = spawn(process.execPath, ['bin/gatehouse.mjs', 'serve'], {
+  // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the Gatehouse process there.
+  const profileDir = process.env.BENCH_PROFILE_DIR;
+  const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const gh = spawn(process.execPath, [...profileArgs, 'bin/gatehouse.mjs', 'serve'], {
     env: {
       ...process.env,
       PORT: String(ghPort),
@@ -82,14 +85,17 @@ try {
   await autocannon({ url: `http://127.0.0.1:${barePort}/bare`, connections, duration: 2 });
   await autocannon({ url: `${ghUrl}/v2/me`, connections, duration: 2, headers: { authorization: `Bearer ${seeded.accessToken}` } });
 
+  // BENCH_ONLY=exchange,refresh runs only the named Gatehouse scenarios (for profiling).
+  const only = process.env.BENCH_ONLY?.split(',');
+  const wanted = (name: string) => only === undefined || only.includes(name);
   rows.push(await measure('bare Fastify route', { url: `http://127.0.0.1:${barePort}/bare` }));
-  rows.push(await measure('GET /v2/me', { url: `${ghUrl}/v2/me`, headers: { authorization: `Bearer ${seeded.accessToken}` } }));
+  if (wanted('me')) rows.push(await measure('GET /v2/me', { url: `${ghUrl}/v2/me`, headers: { authorization: `Bearer ${seeded.accessToken}` } }));
   // A guarded team route: token + scope + membership in one query, then the route's own.
-  rows.push(
+  if (wanted('team')) rows.push(
     await measure('GET team event types', { url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }),
   );
   let c = 0;
-  rows.push(
+  if (wanted('exchange')) rows.push(
     await measure('code exchange', {
       url: `${ghUrl}/v2/auth/oauth2/token`,
       method: 'POST',
@@ -111,7 +117,7 @@ try {
     }),
   );
   let r = 0;
-  rows.push(
+  if (wanted('refresh')) rows.push(
     await measure('refresh', {
       url: `${ghUrl}/v2/auth/oauth2/token`,
       method: 'POST',
@@ -144,6 +150,8 @@ try {
     );
   }
 } finally {
-  for (const child of children) child.kill('SIGTERM');
+  await Promise.all(
+    children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))),
+  );
   rmSync(dir, { recursive: true, force: true });
 }

@@ -69,6 +69,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // Checkpoints (the only fsyncs under WAL + NORMAL) every ~40 MB of WAL instead of ~4 MB:
     // measured here, it cut the wall time of a four-insert commit by a third.
     sqlite.pragma('wal_autocheckpoint = 10000');
+    // Tokens are keyed by random hashes, so inserts touch pages all over the B-trees;
+    // a 64 MiB page cache (default 2 MiB) keeps them in memory instead of re-reading.
+    sqlite.pragma('cache_size = -65536');
+    sqlite.pragma('mmap_size = 268435456');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
