@@ -2,29 +2,18 @@
 // and the team or organization of the path with the user's roles in them — one indexed
 // query, joined on the token's own user, so no membership check costs a round trip of its
 // own. Every /v2 resource request runs one of these: they are compiled once (prepared.ts).
-import type { Kysely } from 'kysely';
 import type { AccessFacts, AccessLookup, ApiAccessStore, Role } from '../../oauth/api-access.ts';
-import { deserializeScopes } from '../../oauth/scopes.ts';
 import { prepare } from '../prepared.ts';
-import type { Database } from '../schema.ts';
 import type { Executor } from './executor.ts';
+import { accessTokenWithClient, findAccessToken, toAccessTokenWithClient } from './tokens.ts';
 
 export function createApiAccessStore(db: Executor): ApiAccessStore {
   return { findAccess: (hash, lookup) => findAccess(db, hash, lookup) };
 }
 
-const token = (db: Kysely<Database>, hash: string) =>
-  db
-    .selectFrom('access_tokens as a')
-    .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
-    .select(['a.token_hash', 'a.grant_id', 'a.client_id', 'a.user_id', 'a.scopes', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
-    .where('a.token_hash', '=', hash);
-
-const tokenOnly = prepare((db, p: { hash: string }) => token(db, p.hash));
-
 /** The team of the path, the user's role in it, and their role in the team's organization. */
 const tokenWithTeam = prepare((db, p: { hash: string; teamId: string }) =>
-  token(db, p.hash)
+  accessTokenWithClient(db, p.hash)
     .leftJoin('teams as t', (j) => j.on('t.id', '=', p.teamId))
     .leftJoin('memberships as tm', (j) => j.onRef('tm.team_id', '=', 't.id').onRef('tm.user_id', '=', 'a.user_id'))
     .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 't.organization_id').onRef('om.user_id', '=', 'a.user_id'))
@@ -32,7 +21,7 @@ const tokenWithTeam = prepare((db, p: { hash: string; teamId: string }) =>
 );
 
 const tokenWithOrganization = prepare((db, p: { hash: string; orgId: string }) =>
-  token(db, p.hash)
+  accessTokenWithClient(db, p.hash)
     .leftJoin('organizations as o', (j) => j.on('o.id', '=', p.orgId))
     .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 'o.id').onRef('om.user_id', '=', 'a.user_id'))
     .select(['o.id as org_id', 'om.role as org_role']),
@@ -52,21 +41,9 @@ export async function findAccess(db: Executor, hash: string, lookup: AccessLooku
     row = r;
     if (r) facts = { organization: r.org_id === null ? null : { id: r.org_id, role: role(r.org_role) } };
   } else {
-    [row] = (await tokenOnly.run(db, { hash })).rows;
+    const found = await findAccessToken(db, hash);
+    return found && { token: found, facts };
   }
   if (row === undefined) return undefined;
-  return {
-    token: {
-      hash: row.token_hash,
-      grantId: row.grant_id,
-      clientId: row.client_id,
-      userId: row.user_id,
-      scopes: deserializeScopes(row.scopes),
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-      revokedAt: row.revoked_at,
-      clientState: row.state,
-    },
-    facts,
-  };
+  return { token: toAccessTokenWithClient(row), facts };
 }

@@ -1,8 +1,8 @@
 // access_tokens and refresh_tokens, stored by SHA-256 hash only (SPEC §3).
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { AccessTokenRecord, AccessTokenWithClient, RefreshTokenRecord } from '../../oauth/storage.ts';
 import { deserializeScopes, serializeScopes } from '../../oauth/scopes.ts';
-import type { AccessTokensTable, RefreshTokensTable } from '../schema.ts';
+import type { AccessTokensTable, Database, RefreshTokensTable } from '../schema.ts';
 
 type AccessTokensRow = Selectable<AccessTokensTable>;
 type RefreshTokensRow = Selectable<RefreshTokensTable>;
@@ -25,28 +25,22 @@ export async function createAccessToken(db: Executor, t: AccessTokenRecord): Pro
   });
 }
 
-/** One indexed read: the token and its client's current state (SPEC §2 item 1). */
-const selectAccessToken = prepare((db, p: { hash: string }) =>
+/**
+ * The token and its client's current state in one indexed read (SPEC §2 item 1); the
+ * platform API's access read extends this same query with the path's team or organization.
+ */
+export const accessTokenWithClient = (db: Kysely<Database>, hash: string) =>
   db
-    .selectFrom('access_tokens as t')
-    .innerJoin('oauth_clients as c', 'c.id', 't.client_id')
-    .select([
-      't.token_hash',
-      't.grant_id',
-      't.client_id',
-      't.user_id',
-      't.scopes',
-      't.created_at',
-      't.expires_at',
-      't.revoked_at',
-      'c.state',
-    ])
-    .where('t.token_hash', '=', p.hash),
-);
+    .selectFrom('access_tokens as a')
+    .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
+    .select(['a.token_hash', 'a.grant_id', 'a.client_id', 'a.user_id', 'a.scopes', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
+    .where('a.token_hash', '=', hash);
 
-export async function findAccessToken(db: Executor, hash: string): Promise<AccessTokenWithClient | undefined> {
-  const [row] = (await selectAccessToken.run(db, { hash })).rows;
-  if (row === undefined) return undefined;
+type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'client_id' | 'user_id' | 'scopes' | 'created_at' | 'expires_at' | 'revoked_at'> & {
+  state: AccessTokenWithClient['clientState'];
+};
+
+export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
   return {
     hash: row.token_hash,
     grantId: row.grant_id,
@@ -58,6 +52,13 @@ export async function findAccessToken(db: Executor, hash: string): Promise<Acces
     revokedAt: row.revoked_at,
     clientState: row.state,
   };
+}
+
+const selectAccessToken = prepare((db, p: { hash: string }) => accessTokenWithClient(db, p.hash));
+
+export async function findAccessToken(db: Executor, hash: string): Promise<AccessTokenWithClient | undefined> {
+  const [row] = (await selectAccessToken.run(db, { hash })).rows;
+  return row && toAccessTokenWithClient(row);
 }
 
 export async function revokeAccessToken(db: Executor, hash: string, at: number): Promise<void> {
