@@ -70,7 +70,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   addSecurityHeaders(app);
 
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
-  const limits = createRateLimits(config);
+  const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
   app.addHook('onClose', async () => limits.close());
   await app.register(async (scope) => tokenRoutes(scope, ctx, limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));

@@ -36,7 +36,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const sweep = setInterval(() => {
     const cutoff = Date.now() - config.ttl.refreshReuseWindow * 1000;
     purgeExpiredSuccessors(database.db, cutoff).catch((err: unknown) => app.log.warn({ err }, 'successor purge failed'));
-  }, Math.max(1000, config.ttl.refreshReuseWindow * 1000));
+  }, Math.max(1000, (config.ttl.refreshReuseWindow * 1000) / 3));
   sweep.unref();
 
   app.addHook('onClose', async () => {

@@ -39,7 +39,7 @@ const membershipWords: Record<ApiRoute['membership'], string> = {
 /** The words of the reference: scope, rule, and what a legacy token gets. */
 export function describeAccess(r: ApiRoute): string {
   if (r.scope === 'public') return 'Public: no token needed. A token, if sent, must be valid (otherwise 401).';
-  const scope = `Requires the \`${r.scope}\` scope${teamWithOrg(r.scope) ? ` (or \`ORG_${r.scope.slice(5)}\`, for an admin or owner of the team's organization)` : ''}.`;
+  const scope = `Requires the \`${r.scope}\` scope${teamWithOrg(r.scope) ? ` (or \`ORG_${r.scope.slice(5)}\`)` : ''}.`;
   return `${scope} ${membershipWords[r.membership]}${r.membership !== 'self' ? ' Legacy tokens pass the scope check, not this one.' : ''}`;
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
 import type { ClientState } from '../oauth/storage.ts';
-import { createClient, importLegacyClient, listClients, requireClient, reviewClient, type ClientView, type ReviewDecision } from '../services/clients.ts';
+import { createClient, importLegacyClient, listClients, requireClient, reviewClient, setResourceServer, type ClientView, type ReviewDecision } from '../services/clients.ts';
 import { addSecret, removeSecret } from '../services/secrets.ts';
 import { requireUserByEmail } from '../services/users.ts';
 import { registerClientUpdateCommand } from './client-update.ts';
@@ -125,6 +125,16 @@ export function registerClientCommands(program: Command, runtime: CliRuntime): v
         list.map((c) => ({ client_id: c.clientId, name: c.name, kind: c.kind, state: c.state, legacy: c.legacy })),
         () => (list.length === 0 ? 'no clients' : list.map((c) => `${c.clientId}  ${c.state.padEnd(9)}  ${c.kind.padEnd(12)}  ${c.name}${c.legacy ? '  (legacy)' : ''}`).join('\n')),
       );
+    });
+
+  clients
+    .command('resource-server <clientId>')
+    .description('mark a client as a resource server, which may introspect any token (--off removes the mark)')
+    .option('--off', 'remove the mark')
+    .addOption(jsonOption())
+    .action(async (clientId: string, opts: { off?: boolean; json?: boolean }) => {
+      await runtime.withServices((s) => setResourceServer(s, clientId, !opts.off, null));
+      emit(!!opts.json, { client_id: clientId, resource_server: !opts.off }, () => `client ${clientId} ${opts.off ? 'is no longer' : 'is now'} a resource server`);
     });
 
   clients

@@ -76,6 +76,8 @@ export interface Config {
   /** Lifetimes in seconds. */
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
   rateLimits: { tokenPerMinute: number; clientAuthFailuresPerMinute: number; loginFailuresPer15Minutes: number };
+  /** The web app is served on loopback: a developer's own machine. */
+  localDevelopment: boolean;
   /** Cookies get `Secure` when the web app is served over https (SPEC §7). */
   secureCookies: boolean;
   warnings: string[];
@@ -129,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loginFailuresPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES,
     },
     secureCookies: s.APP_URL.startsWith('https:'),
+    localDevelopment: ['localhost', '127.0.0.1', '[::1]'].includes(new URL(s.APP_URL).hostname),
     warnings,
   };
 }

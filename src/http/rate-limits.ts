@@ -8,19 +8,29 @@ import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'r
 import type { Config } from '../config/index.ts';
 
 export class FailureLimiter {
-  constructor(private readonly limiter: RateLimiterAbstract | null, private readonly points: number) {}
+  constructor(
+    private readonly limiter: RateLimiterAbstract | null,
+    private readonly points: number,
+    /** A store outage (Redis down) is reported here and the limit is not enforced. */
+    private readonly onStoreError: (error: unknown) => void = () => undefined,
+  ) {}
 
   /** Seconds until the key may try again, or null when it is not blocked. */
   async blockedFor(key: string): Promise<number | null> {
     if (this.limiter === null) return null;
-    const res = await this.limiter.get(key);
-    if (res === null || res.consumedPoints < this.points) return null;
-    return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    try {
+      const res = await this.limiter.get(key);
+      if (res === null || res.consumedPoints < this.points) return null;
+      return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+    } catch (error) {
+      this.onStoreError(error);
+      return null;
+    }
   }
 
   async recordFailure(key: string): Promise<void> {
     if (this.limiter === null) return;
-    await this.limiter.penalty(key, 1);
+    await this.limiter.penalty(key, 1).catch(this.onStoreError);
   }
 }
 
@@ -32,14 +42,14 @@ export interface RateLimits {
   close(): Promise<void>;
 }
 
-export function createRateLimits(config: Config): RateLimits {
+export function createRateLimits(config: Config, onStoreError?: (error: unknown) => void): RateLimits {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : undefined;
   // A Redis outage must not crash the process; the limiter calls fail and are logged.
   redis?.on('error', () => undefined);
   const limiter = (keyPrefix: string, points: number, duration: number): FailureLimiter => {
     if (points === 0) return new FailureLimiter(null, 0);
     const options = { keyPrefix: `gatehouse:${keyPrefix}`, points, duration };
-    return new FailureLimiter(redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options), points);
+    return new FailureLimiter(redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options), points, onStoreError);
   };
   return {
     redis,

@@ -50,7 +50,7 @@ function claimedClientId(request: FastifyRequest): string {
 }
 
 function tooMany(description: string): OAuthError {
-  return new OAuthError('slow_down', description);
+  return new OAuthError('temporarily_unavailable', description);
 }
 
 export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
@@ -61,6 +61,7 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits:
   await app.register(rateLimit, {
     global: false,
     hook: 'preHandler', // after body parsing, so the key can be the client
+    skipOnError: true, // a Redis outage must not turn token requests into errors
     ...(limits.redis ? { redis: limits.redis, nameSpace: 'gatehouse:token:' } : {}),
     errorResponseBuilder: (_request, context) =>
       tooMany(`too many token requests for this client: at most ${context.max} per minute; retry in ${context.after}`),

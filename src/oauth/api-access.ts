@@ -76,10 +76,10 @@ export function decideMembership(route: Pick<ApiRoute, 'membership'>, match: Sco
       if (!team || (pathOrgId !== undefined && team.organizationId !== pathOrgId)) {
         return { status: 404, code: 'not_found', message: pathOrgId === undefined ? 'no such team' : 'no such team in this organization' };
       }
+      // Seed §2.3 rule 1: ORG_<X> satisfies TEAM_<X> as a scope; who may act on the team
+      // is then decided by roles alone, whichever scope matched.
+      void match;
       const orgAdmin = team.organizationId !== null && isAdmin(team.organizationRole);
-      if (match === 'organization') {
-        return orgAdmin ? null : { status: 403, code: 'forbidden', message: "an organization scope reaches a team only for an admin or owner of the team's organization" };
-      }
       if (orgAdmin) return null;
       if (route.membership === 'team-member' ? team.role !== null : isAdmin(team.role)) return null;
       return {

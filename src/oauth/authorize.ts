@@ -147,12 +147,10 @@ export function errorRedirect(ctx: OAuthContext, redirectUri: string, error: OAu
 export async function hasCoveringConsent(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<boolean> {
   if (request.forceConsent) return false;
   const grants = await ctx.store.listActiveGrants(userId, request.client.id);
-  return grants.some((g) => {
-    if (request.scopes === null) return g.scopes === null;
-    if (g.scopes === null) return false;
-    const granted = new Set(g.scopes);
-    return request.scopes.every((s) => granted.has(s));
-  });
+  if (request.scopes === null) return grants.some((g) => g.scopes === null);
+  // Scopes approved across separate authorizations count together.
+  const granted = new Set(grants.flatMap((g) => g.scopes ?? []));
+  return request.scopes.every((s) => granted.has(s));
 }
 
 /** Records what a logged-in user was asked (SPEC §5 authorization_requests). */

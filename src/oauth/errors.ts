@@ -13,8 +13,9 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'unsupported_response_type'
   | 'server_error'
-  // Rate limiting (SPEC §2 item 18)
-  | 'slow_down';
+  // RFC 6749 §4.1.2.1 "temporarily unable to handle the request": sent with 429 and
+  // Retry-After when a rate limit applies (SPEC §2 item 18).
+  | 'temporarily_unavailable';
 
 const statusOf: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -26,7 +27,7 @@ const statusOf: Record<OAuthErrorCode, number> = {
   access_denied: 400,
   unsupported_response_type: 400,
   server_error: 500,
-  slow_down: 429,
+  temporarily_unavailable: 429,
 };
 
 export class OAuthError extends Error {

@@ -116,6 +116,7 @@ export interface ClientStore {
 
 export interface GrantStore {
   createGrant(grant: GrantRecord): Promise<void>;
+  findGrant(id: string): Promise<GrantRecord | undefined>;
   /** Active (not revoked) grants of one user for one client. */
   listActiveGrants(userId: string, clientId: string): Promise<GrantRecord[]>;
   /** Revokes the grant and every code, access and refresh token issued under it. */

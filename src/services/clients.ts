@@ -198,3 +198,16 @@ export async function reviewClient(
   });
   return requireClient(ctx, id);
 }
+
+/**
+ * SPEC §6: an admin marks a client as a resource server of the platform, which lets it
+ * introspect any client's tokens (RFC 7662), or takes the mark away.
+ */
+export async function setResourceServer(ctx: ServiceContext, id: string, on: boolean, adminId: string | null): Promise<void> {
+  const now = ctx.clock();
+  await ctx.db.transaction().execute(async (trx) => {
+    const result = await trx.updateTable('oauth_clients').set({ is_resource_server: on ? 1 : 0, updated_at: now }).where('id', '=', id).executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw notFound(`no client with id ${id}`);
+    await appendAudit(trx, { type: 'client.updated', actorId: adminId, clientId: id, data: { resourceServer: on } }, now);
+  });
+}

@@ -1,5 +1,6 @@
 // Opening the database: SQLite (better-sqlite3, WAL) by default, PostgreSQL for
-// postgres:// URLs. Dialect differences live here and in dialect.ts only (STYLE practice 8).
+// postgres:// URLs. Dialect differences live here, in prepared.ts and in the migrations
+// (STYLE practice 8).
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';

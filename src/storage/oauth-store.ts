@@ -17,6 +17,7 @@ export function createOAuthStore(db: Kysely<Database>): OAuthStore {
     listActiveSecrets: (clientId) => clients.listActiveSecrets(db, clientId),
     markSecretUsed: (id, at) => clients.markSecretUsed(db, id, at),
     createGrant: (g) => grants.createGrant(db, g),
+    findGrant: (id) => grants.findGrant(db, id),
     listActiveGrants: (userId, clientId) => grants.listActiveGrants(db, userId, clientId),
     revokeGrant: (id, at) => grants.revokeGrant(db, id, at),
     createCode: (c) => codes.createCode(db, c),

@@ -13,9 +13,19 @@ import { sendErrorPage } from './pages.ts';
 export function signedIn(request: FastifyRequest, reply: FastifyReply): UserRow | undefined {
   if (request.user !== undefined) return request.user;
   // A POST cannot be replayed after login; the page it came from can.
-  const back = request.method === 'GET' ? request.url : (request.headers.referer ? new URL(request.headers.referer, 'http://x').pathname : '/');
+  const back = request.method === 'GET' ? request.url : refererPath(request.headers.referer);
   void reply.redirect(`/login?next=${encodeURIComponent(back)}`, 303);
   return undefined;
+}
+
+/** The path of the page a form was posted from; '/' when the header is absent or garbage. */
+function refererPath(referer: string | undefined): string {
+  if (referer === undefined) return '/';
+  try {
+    return new URL(referer, 'http://x').pathname;
+  } catch {
+    return '/';
+  }
 }
 
 /** An admin, or undefined after sending the login page (anonymous) or a 403 page. */

@@ -39,10 +39,11 @@ describe('decideMembership (SPEC §6)', () => {
     expect(decideMembership(write, 'direct', team(null, 'member'), undefined)?.code).toBe('forbidden');
   });
 
-  it("ORG_<X> reaches a team route only for an admin or owner of the team's organization", () => {
+  it('ORG_<X> passes the scope check; team and organization roles then decide as for TEAM_<X> (seed §2.3 rule 1, SPEC §6)', () => {
     expect(decideMembership(read, 'organization', team(null, 'owner'), undefined)).toBeNull();
-    expect(decideMembership(read, 'organization', team('owner', 'member'), undefined)?.code).toBe('forbidden');
-    expect(decideMembership(read, 'organization', team('owner', null, null), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(read, 'organization', team('member', null), undefined)).toBeNull();
+    expect(decideMembership(write, 'organization', team('member', null), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(read, 'organization', team(null, 'member'), undefined)?.code).toBe('forbidden');
   });
 
   it('a legacy grant gets no bypass: its user’s real memberships decide', () => {

@@ -4,7 +4,7 @@
 // token, or one of a suspended client, is {"active": false}; a client sees only its own
 // tokens unless an admin marked it a resource server (SPEC §6, oauth_clients.is_resource_server).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reviewClient } from '../../src/services/clients.ts';
+import { reviewClient, setResourceServer } from '../../src/services/clients.ts';
 import { generateToken } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
@@ -55,7 +55,8 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
 
   async function resourceServer(): Promise<TestClient> {
     const rs = await server.client(dev, { name: 'Calendar resource server' });
-    await server.db.updateTable('oauth_clients').set({ is_resource_server: 1 }).where('id', '=', rs.clientId).execute();
+    // The admin action behind `gatehouse clients resource-server ID`.
+    await setResourceServer(server.services, rs.clientId, true, null);
     return rs;
   }
 

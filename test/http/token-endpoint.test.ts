@@ -2,6 +2,7 @@
 // client authentication, request parsing and error shape (seed §4.2, §5; SPEC §2 items
 // 4-10, 19; SPEC §3). Every assertion is on what a client application or an operator can
 // observe: status, headers, body, and the rows in the database.
+import { revokeAuthorizedApp } from '../../src/services/authorized-apps.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/oauth/token-format.ts';
@@ -952,5 +953,26 @@ describe.each(backends)('refresh idle expiry on $name', ({ name, available }) =>
     expect(expired.status).toBe(400);
     expect(expired.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/expired/) });
     expect(expired.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe.each(backends)('codes of a revoked authorization on $name', ({ name, available }) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    if (available) server = await startTestServer(name);
+  });
+  afterAll(async () => server?.close());
+
+  it.skipIf(!available)('refuses a code whose authorization the user revoked before redemption, without reporting a replay (RFC 6749 §4.1.2, SPEC §2 item 16)', async () => {
+    const dev = await server.user();
+    const user = await server.user();
+    const client = await server.client(dev);
+    const code = await server.code(client, user);
+    await revokeAuthorizedApp(server.services, user.id, client.clientId);
+    const res = await server.exchange(client, code);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/revoked/) });
+    const replays = await server.db.selectFrom('audit_events').select('id').where('type', '=', 'code.replayed').where('client_id', '=', client.clientId).execute();
+    expect(replays).toHaveLength(0);
   });
 });

@@ -389,6 +389,16 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect((await other.get(authorizePath(params(client, { scope: 'PROFILE_READ' })))).status).toBe(200);
   });
 
+  it.skipIf(!available)('remembered consent: scopes approved in separate authorizations count together (SPEC §2 item 13)', async () => {
+    const client = await server.client(dev);
+    const { browser } = await loggedIn();
+    await server.authorize(browser, params(client, { scope: 'PROFILE_READ' }));
+    await server.authorize(browser, params(client, { scope: 'BOOKING_READ' }));
+    const res = await browser.get(authorizePath(params(client, { scope: 'PROFILE_READ BOOKING_READ' })));
+    expect(res.status).toBe(303);
+    expect(new URL(res.location!).searchParams.get('code')).toMatch(/^gac_/);
+  });
+
   it.skipIf(!available)('response_type may be omitted: the request is a code request (SPEC §2 item 12)', async () => {
     const client = await server.client(dev);
     const { browser } = await loggedIn();

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients.ts';
 import { backends } from '../helpers/backends.ts';
+import { formFields } from '../helpers/browser.ts';
 import { csrfOf, loggedIn, open, postForm, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
 
@@ -30,6 +31,19 @@ describe.each(backends)('lifecycle page access on $name', ({ name, available }) 
       expect(login.pathname).toBe('/login');
       expect(login.searchParams.get('next')).toBe(path);
     }
+  });
+
+  it.skipIf(!available)('an anonymous form post with a garbage Referer goes to log in, not to an error (SPEC §7)', async () => {
+    const browser = server.browser();
+    const { _csrf } = formFields((await browser.get('/login')).body);
+    const res = await fetch(`${server.url}${DEV}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: browser.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', referer: 'http://[' },
+      body: new URLSearchParams({ _csrf: _csrf!, name: 'x' }).toString(),
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/login?next=%2F');
   });
 
   it.skipIf(!available)('a user who is not an admin gets 403 on every admin page and cannot decide anything (SPEC §2 item 1)', async () => {

@@ -25,6 +25,12 @@ export const authorizationCodeGrant: GrantHandler = {
       if (record === undefined) {
         const spent = await tx.findCode(hash);
         if (spent === undefined) return invalidGrant('code is not valid: unknown, or issued by another server');
+        // A revocation closes the grant's unredeemed codes at the moment it happens: that
+        // is not a replay, and there is nothing left to revoke.
+        const grant = await tx.findGrant(spent.grantId);
+        if (grant?.revokedAt != null && grant.revokedAt === spent.consumedAt) {
+          return invalidGrant('code is no longer valid: the authorization was revoked');
+        }
         // RFC 6749 §4.1.2: a second redemption revokes what the first one got.
         await tx.revokeGrant(spent.grantId, now);
         await tx.audit({ type: 'code.replayed', clientId: spent.clientId, userId: spent.userId, data: { grantId: spent.grantId } }, now);

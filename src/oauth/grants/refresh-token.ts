@@ -38,9 +38,11 @@ export const refreshTokenGrant: GrantHandler = {
           await tx.audit({ type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
           return tokenResponse(ctx, pair, record.scopes);
         }
-        // Lost a race: another request spent it first. Read what it committed.
+        // Lost a race: another request spent it first, or a revocation ended it. Read
+        // what the other transaction committed.
         const winner = await tx.findRefreshToken(hash);
-        return replay(ctx, tx, presented, winner ?? record, now);
+        if (winner === undefined || winner.revokedAt !== null) return invalidGrant('refresh_token has been revoked');
+        return replay(ctx, tx, presented, winner, now);
       }
       return replay(ctx, tx, presented, record, now);
     });

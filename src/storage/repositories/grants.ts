@@ -17,6 +17,11 @@ export async function createGrant(db: Executor, g: GrantRecord): Promise<void> {
     .execute();
 }
 
+export async function findGrant(db: Executor, id: string): Promise<GrantRecord | undefined> {
+  const r = await db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
+  return r && { id: r.id, userId: r.user_id, clientId: r.client_id, scopes: deserializeScopes(r.scopes), createdAt: r.created_at, revokedAt: r.revoked_at };
+}
+
 export async function listActiveGrants(db: Executor, userId: string, clientId: string): Promise<GrantRecord[]> {
   const rows = await db
     .selectFrom('grants')
