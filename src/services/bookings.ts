@@ -69,6 +69,7 @@ export async function book(ctx: ServiceContext, input: NewBooking, rules: Bookin
     if (et.hidden === 1 && !rules.allowHidden && !(await usePrivateLink(trx, et.id, input.privateLink!, now))) {
       throw notFound('no such event type (the private link is unknown, expired or used up)');
     }
+    await bookings.lockHost(trx, host);
     if (await bookings.hostIsBusy(trx, host, input.start, end)) throw conflict('start: the host is not available at that time');
     await bookings.insertBooking(trx, row);
   });
@@ -119,6 +120,7 @@ export async function rescheduleBooking(ctx: ServiceContext, uid: string, start:
     updated_at: now,
   };
   await inTransaction(ctx.db, async (trx) => {
+    if (old.user_id !== null) await bookings.lockHost(trx, old.user_id);
     if (old.user_id !== null && (await bookings.hostIsBusy(trx, old.user_id, start, end, old.uid))) throw conflict('start: the host is not available at that time');
     const moved = await bookings.transition(trx, old.uid, bookings.ACTIVE, { status: 'rescheduled', rescheduled_to: row.uid, cancellation_reason: reason ?? null, updated_at: now });
     if (!moved) throw conflict('the booking changed meanwhile; read it again');

@@ -88,6 +88,18 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
   });
 
   describe('bookings', () => {
+    it.skipIf(!available)('ten concurrent public bookings of one host at one time: exactly one is made (the availability check and the insert share the host lock)', async () => {
+      const et = await f.eventType({ userId: w.owner.id }, { lengthInMinutes: 30 });
+      const start = futureStart(server) + 7 * 24 * 3600_000;
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: iso(start), attendee: { name: `P${i}`, email: `p${i}@example.com`, timeZone: 'UTC' } }),
+        ),
+      );
+      expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+      expect(results.filter((r) => r.status === 409)).toHaveLength(9);
+    });
+
     it.skipIf(!available)('public booking, confirmation, reschedule and cancel, with the host and status rules (seed §5 rule 6)', async () => {
       const et = await f.eventType({ userId: w.owner.id }, { requiresConfirmation: true, lengthInMinutes: 45 });
       const start = futureStart(server);
@@ -246,6 +258,26 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect((await server.api('DELETE', `/v2/teams/${team.id}/memberships/${ownerMembership.id}`, owner)).status).toBe(409);
       expect((await server.api('PATCH', `/v2/teams/${team.id}/memberships/${added.body.data.id}`, owner, { role: 'owner' })).status).toBe(200);
       expect((await server.api('PATCH', `/v2/teams/${team.id}/memberships/${ownerMembership.id}`, owner, { role: 'admin' })).status).toBe(200);
+    });
+
+    it.skipIf(!available)('two owners demoting each other at once leave one owner: the check and the write share the team lock', async () => {
+      const team = await (await import('../../src/services/teams.ts')).createTeam(server.services, { name: 'Two owners', ownerId: w.owner.id });
+      await addMember(server.services, { teamId: team.id }, w.member.id, 'owner');
+      const ownerToken = await mint(server, w, w.owner, ['TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ']);
+      const memberToken = await mint(server, w, w.member, ['TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ']);
+      const members = (await server.api('GET', `/v2/teams/${team.id}/memberships`, ownerToken)).body.data as Array<{ id: string; userId: string }>;
+      const of = (userId: string) => members.find((m) => m.userId === userId)!.id;
+      const results = await Promise.all([
+        server.api('PATCH', `/v2/teams/${team.id}/memberships/${of(w.member.id)}`, ownerToken, { role: 'admin' }),
+        server.api('PATCH', `/v2/teams/${team.id}/memberships/${of(w.owner.id)}`, memberToken, { role: 'admin' }),
+      ]);
+      // The loser is refused either by the owner check (409) or, when the winner's demotion
+      // committed before its guard read its roles, for no longer being an owner (403).
+      const statuses = results.map((r) => r.status).sort();
+      expect(statuses[0]).toBe(200);
+      expect([403, 409]).toContain(statuses[1]);
+      const owners = await server.db.selectFrom('memberships').select('id').where('team_id', '=', team.id).where('role', '=', 'owner').execute();
+      expect(owners).toHaveLength(1);
     });
 
     it.skipIf(!available)('a team is deleted by its owner only, and is gone afterwards', async () => {

@@ -1,5 +1,6 @@
 // Bookings: public create/cancel/reschedule (no token), the host's own (BOOKING_*), a
 // team's (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
+import { inTransaction } from '../../storage/transaction.ts';
 import type { AppContext } from '../../http/context.ts';
 import { book, cancelBooking, rescheduleBooking, transitionBooking, type NewBooking } from '../../services/bookings.ts';
 import { calendarLinks } from '../../services/calendar-links.ts';
@@ -163,8 +164,11 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
         const b = await loadActive(userId, params.bookingUid);
         const guests = [...new Set([...parseJson<string[]>(b.guests), ...body.guests.map((g) => g.toLowerCase())])];
         if (guests.length > 10) throw invalid('guests', `a booking has at most 10 guests; it has ${parseJson<string[]>(b.guests).length}`);
-        await db.updateTable('bookings').set({ guests: JSON.stringify(guests), updated_at: clock() }).where('uid', '=', b.uid).execute();
-        return booking({ ...b, guests: JSON.stringify(guests), updated_at: clock() });
+        const now = clock();
+        // Conditional on the version read, so that two concurrent additions cannot lose one.
+        const saved = await db.updateTable('bookings').set({ guests: JSON.stringify(guests), updated_at: now }).where('uid', '=', b.uid).where('updated_at', '=', b.updated_at).executeTakeFirst();
+        if (Number(saved.numUpdatedRows) !== 1) throw conflict('the booking changed meanwhile; read it again and retry');
+        return booking({ ...b, guests: JSON.stringify(guests), updated_at: now });
       },
     }),
     'bookings.updateLocation': route<{ location: string }, unknown, Uid>({
@@ -184,9 +188,14 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
         if (b.team_id === null) throw conflict('only a team booking can be reassigned');
         if (body.userId === b.user_id) throw invalid('userId', 'already hosts this booking');
         if (!(await repo.isTeamMember(db, b.team_id, body.userId))) throw invalid('userId', "is not a member of the booking's team");
-        if (await repo.hostIsBusy(db, body.userId, b.start_time, b.end_time)) throw conflict('userId: that member is not available at the booking time');
-        await db.updateTable('bookings').set({ user_id: body.userId, updated_at: clock() }).where('uid', '=', b.uid).execute();
-        return booking({ ...b, user_id: body.userId, updated_at: clock() });
+        const now = clock();
+        await inTransaction(db, async (trx) => {
+          await repo.lockHost(trx, body.userId);
+          if (await repo.hostIsBusy(trx, body.userId, b.start_time, b.end_time)) throw conflict('userId: that member is not available at the booking time');
+          const moved = await trx.updateTable('bookings').set({ user_id: body.userId, updated_at: now }).where('uid', '=', b.uid).where('updated_at', '=', b.updated_at).executeTakeFirst();
+          if (Number(moved.numUpdatedRows) !== 1) throw conflict('the booking changed meanwhile; read it again');
+        });
+        return booking({ ...b, user_id: body.userId, updated_at: now });
       },
     }),
 

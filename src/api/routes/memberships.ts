@@ -5,6 +5,7 @@ import type { AccessFacts } from '../../oauth/api-access.ts';
 import { addMember, removeMember, type Role } from '../../services/teams.ts';
 import { findUserByEmail } from '../../services/users.ts';
 import * as repo from '../../storage/repositories/organizations.ts';
+import { inTransaction } from '../../storage/transaction.ts';
 import type { MemberRow, MembershipTarget } from '../../storage/repositories/organizations.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, invalid, iso, notFound } from '../input.ts';
@@ -80,9 +81,18 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
     if (touchesOwner && !actsAsOwner(kind, facts)) throw forbidden(`only an owner of the ${kind} may grant, change or remove the owner role`);
   };
 
-  const keepAnOwner = async (target: MembershipTarget, kind: Kind) => {
-    if ((await repo.countOwners(db, target)) <= 1) throw conflict(`the ${kind} must keep at least one owner: make someone else owner first`);
-  };
+  /**
+   * Runs a change that may take an owner away, with the owner count checked under the
+   * team's (or organization's) row lock: two concurrent demotions cannot both pass.
+   */
+  const keepingAnOwner = <T>(target: MembershipTarget, kind: Kind, losesOwner: boolean, change: (trx: typeof db) => Promise<T>) =>
+    inTransaction(db, async (trx) => {
+      await repo.lockMembershipTarget(trx, target, clock());
+      if (losesOwner && (await repo.countOwners(trx, target)) <= 1) {
+        throw conflict(`the ${kind} must keep at least one owner: make someone else owner first`);
+      }
+      return change(trx);
+    });
 
   const handlers = (kind: Kind) => ({
     list: route<unknown, Page>({
@@ -119,8 +129,9 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
         const target = targetOf(kind, facts);
         const current = await load(target, params.membershipId);
         requireOwnerFor(kind, facts, current.role === 'owner' || body.role === 'owner');
-        if (current.role === 'owner' && body.role !== 'owner') await keepAnOwner(target, kind);
-        await repo.setMembershipRole(db, current.id, body.role, clock());
+        await keepingAnOwner(target, kind, current.role === 'owner' && body.role !== 'owner', (trx) =>
+          repo.setMembershipRole(trx, current.id, body.role, clock()),
+        );
         return membership(await load(target, current.id));
       },
     }),
@@ -130,8 +141,7 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
         const target = targetOf(kind, facts);
         const current = await load(target, params.membershipId);
         requireOwnerFor(kind, facts, current.role === 'owner');
-        if (current.role === 'owner') await keepAnOwner(target, kind);
-        await removeMember(ctx.services, current);
+        await keepingAnOwner(target, kind, current.role === 'owner', (trx) => removeMember({ ...ctx.services, db: trx }, current));
         return { id: current.id, deleted: true };
       },
     }),

@@ -61,6 +61,14 @@ export async function transition(db: Executor, uid: string, from: BookingStatus[
 }
 
 /** Does the host already have an active booking overlapping [start, end)? */
+/**
+ * Takes the host's row lock for the rest of the transaction (a no-op write), so that two
+ * bookings of one host cannot both pass the availability check before either is written.
+ */
+export async function lockHost(db: Executor, userId: string): Promise<void> {
+  await db.updateTable('users').set((eb) => ({ id: eb.ref('id') })).where('id', '=', userId).execute();
+}
+
 export async function hostIsBusy(db: Executor, userId: string, start: number, end: number, exceptUid?: string): Promise<boolean> {
   let q = db
     .selectFrom('bookings')

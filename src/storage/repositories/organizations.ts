@@ -75,6 +75,15 @@ export async function findMemberByUser(db: Executor, target: MembershipTarget, u
   return db.selectFrom('memberships as m').selectAll().where('m.user_id', '=', userId).where(column, '=', value).executeTakeFirst();
 }
 
+/**
+ * Takes the team's or organization's row lock for the rest of the transaction, so that
+ * concurrent role changes of one team are serialized (a portable SELECT ... FOR UPDATE).
+ */
+export async function lockMembershipTarget(db: Executor, target: MembershipTarget, at: number): Promise<void> {
+  if ('teamId' in target) await db.updateTable('teams').set({ updated_at: at }).where('id', '=', target.teamId).execute();
+  else await db.updateTable('organizations').set({ updated_at: at }).where('id', '=', target.organizationId).execute();
+}
+
 export async function countOwners(db: Executor, target: MembershipTarget): Promise<number> {
   const [column, value] = targetColumn(target);
   const row = await db.selectFrom('memberships as m').select((eb) => eb.fn.countAll<number>().as('n')).where(column, '=', value).where('m.role', '=', 'owner').executeTakeFirstOrThrow();

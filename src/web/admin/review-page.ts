@@ -9,6 +9,7 @@ import { fieldError, invalid, type FieldErrors } from '../forms.ts';
 import { awaitingBadge, hostOf, scopeList, stateBadge, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from '../pages.ts';
+import { secretsSection } from '../developer/client-page.ts';
 import { ADMIN_CLIENTS, adminClientPath } from './paths.ts';
 
 export interface ReviewPageData {
@@ -22,6 +23,27 @@ export interface ReviewPageData {
   failedDecision?: string | undefined;
   reason?: string | undefined;
   notice?: string | undefined;
+  /** SPEC §6: whether an admin marked the client as a resource server. */
+  resourceServer: boolean;
+  /** A refusal about the resource-server mark, shown in its section. */
+  resourceServerError?: string | undefined;
+  /** A refusal about secrets, shown in the secrets section. */
+  secretError?: string | undefined;
+  /** A secret just created: shown this once. */
+  newSecret?: { secret: string; lastFour: string } | undefined;
+}
+
+function resourceServerSection(d: ReviewPageData): Html {
+  const on = d.resourceServer;
+  return html`<section class="card" id="resource-server" aria-labelledby="resource-server-title">
+<h2 id="resource-server-title">Resource server</h2>
+${d.resourceServerError ? html`<p class="error" role="alert" id="resource-server-error">${d.resourceServerError}</p>` : ''}
+<p id="resource-server-state">${on
+  ? html`<strong>Marked as a resource server:</strong> this client may introspect any client’s tokens.`
+  : html`<strong>Not a resource server:</strong> this client may introspect only its own tokens.`}</p>
+<form method="post" action="${adminClientPath(d.client.clientId)}/resource-server">${csrfField(d.csrf)}<input type="hidden" name="resource_server" value="${on ? 'off' : 'on'}">
+<div class="actions"><button type="submit" ${on ? html`class="danger"` : ''}>${on ? 'Remove the resource-server mark' : 'Mark as a resource server'}</button></div></form>
+</section>`;
 }
 
 function decisionForm(d: ReviewPageData, decision: string, label: string, options: { reason?: 'required' | 'optional'; danger?: boolean } = {}): Html {
@@ -93,5 +115,7 @@ ${c.proposedScopes.length > 0 ? html`<h3>New scopes</h3>${scopeList(c.proposedSc
 </section>`
   : ''}
 <section class="card" aria-labelledby="decide-title"><h2 id="decide-title">Decision</h2>${decisions(d)}</section>
+${secretsSection({ client: c, csrf: d.csrf, base: adminClientPath(c.clientId), secretError: d.secretError, newSecret: d.newSecret })}
+${resourceServerSection(d)}
 <section class="card" aria-labelledby="events-title"><h2 id="events-title">Activity</h2>${eventTable(d.events, d.viewer)}</section>`;
 }

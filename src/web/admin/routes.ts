@@ -5,9 +5,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { approveHeldChanges, rejectHeldChanges } from '../../services/client-changes.ts';
 import { listClientEvents } from '../../services/client-events.ts';
-import { listClients, requireClient, reviewClient, type ClientView } from '../../services/clients.ts';
+import { listClients, requireClient, reviewClient, setResourceServer, type ClientView } from '../../services/clients.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { findUserById, type UserRow } from '../../services/users.ts';
+import { findClientRow } from '../../storage/repositories/clients.ts';
+import { notices as developerNotices } from '../developer/render.ts';
+import { clientSecretRoutes, type SecretPageExtra } from '../developer/secret-routes.ts';
 import { signedInAdmin } from '../access.ts';
 import { formBody, sendServiceError, sentence, statusOf, textField, type FieldErrors } from '../forms.ts';
 import { awaitingBadge, hostOf, stateBadge, time } from '../format.ts';
@@ -27,6 +30,13 @@ const doneNotices: Record<Decision, string> = {
   suspend: 'Suspended. Every token of the client stopped working.',
   'approve-changes': 'Changes approved: they are live now.',
   'reject-changes': 'Changes declined. The developer sees your reason.',
+};
+
+/** Notices after the other admin operations on the client page (SPEC §4, §6). */
+const otherNotices: Record<string, string> = {
+  'secret-removed': developerNotices['secret-removed'],
+  'resource-server-on': 'Marked as a resource server: the client may now introspect any client’s tokens.',
+  'resource-server-off': 'The resource-server mark is removed: the client may introspect only its own tokens.',
 };
 
 const hasHeld = (c: ClientView) => c.proposedRedirectUris.length + c.proposedScopes.length > 0;
@@ -72,7 +82,11 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
       );
     });
 
-    async function sendReview(request: FastifyRequest, reply: FastifyReply, admin: UserRow, client: ClientView, status: number, extra: { errors?: FieldErrors; failedDecision?: string; reason?: string; notice?: string } = {}) {
+    type ReviewExtra = SecretPageExtra & { errors?: FieldErrors; failedDecision?: string; reason?: string; notice?: string | undefined; resourceServerError?: string };
+    async function sendReview(request: FastifyRequest, reply: FastifyReply, admin: UserRow, client: ClientView, status: number, extra: ReviewExtra = {}) {
+      const row = await findClientRow(ctx.services.db, client.clientId);
+      // A page that may carry a secret must not be kept by any cache.
+      reply.header('cache-control', 'no-store');
       return sendPage(
         reply,
         request,
@@ -88,6 +102,10 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
           failedDecision: extra.failedDecision,
           reason: extra.reason,
           notice: extra.notice,
+          resourceServer: row?.is_resource_server === 1,
+          resourceServerError: extra.resourceServerError,
+          secretError: extra.secretError,
+          newSecret: extra.newSecret,
         }),
       );
     }
@@ -97,7 +115,8 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
       if (!admin) return reply;
       const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
       const done = (request.query as { done?: unknown }).done;
-      const notice = typeof done === 'string' && (decisions as readonly string[]).includes(done) ? doneNotices[done as Decision] : undefined;
+      const notice =
+        typeof done !== 'string' ? undefined : (decisions as readonly string[]).includes(done) ? doneNotices[done as Decision] : Object.hasOwn(otherNotices, done) ? otherNotices[done] : undefined;
       return sendReview(request, reply, admin, client, 200, { notice });
     });
 
@@ -123,6 +142,38 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
         return sendReview(request, reply, admin, fresh, statusOf(error), { errors, failedDecision: decision, reason });
       }
       return reply.redirect(`${adminClientPath(client.clientId)}?done=${decision}`, 303);
+    });
+
+    // SPEC §6: the resource-server mark, which lets a client introspect any token.
+    app.post<IdParams>(`${ADMIN_CLIENTS}/:id/resource-server`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const admin = signedInAdmin(request, reply);
+      if (!admin) return reply;
+      const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
+      const value = textField(formBody(request), 'resource_server', 10);
+      if (value !== 'on' && value !== 'off') {
+        return sendReview(request, reply, admin, client, 400, { resourceServerError: 'Choose whether the client is a resource server: use the button on this page.' });
+      }
+      try {
+        await setResourceServer(ctx.services, client.clientId, value === 'on', admin.id);
+      } catch (error) {
+        if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
+        return sendReview(request, reply, admin, await requireClient(ctx.services, client.clientId), statusOf(error), { resourceServerError: sentence(error.message) });
+      }
+      return reply.redirect(`${adminClientPath(client.clientId)}?done=resource-server-${value}#resource-server`, 303);
+    });
+
+    // SPEC §4: the developer's secret operations, with the same rules and messages.
+    clientSecretRoutes(app, ctx, {
+      clientRoute: `${ADMIN_CLIENTS}/:id`,
+      pathOf: adminClientPath,
+      crumbs: (client) => html`<p class="crumbs"><a href="${ADMIN_CLIENTS}">Client review</a> › <a href="${adminClientPath(client.clientId)}">${client.name}</a></p>`,
+      access: async (request, reply, clientId) => {
+        const admin = signedInAdmin(request, reply);
+        if (!admin) return undefined;
+        return { actor: admin, client: await requireClient(ctx.services, clientId.slice(0, 200)) };
+      },
+      sendClientPage: (request, reply, admin, client, status, extra) => sendReview(request, reply, admin, client, status, extra),
+      afterRemoval: (clientId) => `${adminClientPath(clientId)}?done=secret-removed#secrets`,
     });
   });
 }

@@ -60,8 +60,19 @@ function legacySection(c: ClientView, scopeless: number): Html {
 </section>`;
 }
 
-function secretsSection(d: ClientPageData): Html {
+/** What the secrets section needs; shared by the developer and the admin client pages. */
+export interface SecretsSectionData {
+  client: ClientView;
+  csrf: string;
+  /** The client page's address; the secret forms post below it. */
+  base: string;
+  secretError?: string | undefined;
+  newSecret?: { secret: string; lastFour: string } | undefined;
+}
+
+export function secretsSection(d: SecretsSectionData): Html {
   const c = d.client;
+  const base = d.base;
   if (c.kind === 'public') {
     return html`<section class="card" id="secrets" aria-labelledby="secrets-title"><h2 id="secrets-title">Secrets</h2>
 <p>A public client has no secret: it proves itself with PKCE (<code>code_challenge</code>, S256) on every authorization.</p></section>`;
@@ -84,12 +95,12 @@ ${d.newSecret
 <thead><tr><th scope="col">Secret</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${c.secrets.map(
     (s) => html`<tr data-secret="${s.id}"><td><code>…${s.lastFour}</code></td><td>${time(s.createdAt)}</td><td>${time(s.lastUsedAt)}</td>
-<td>${last ? html`<span class="muted">—</span>` : html`<a href="${clientPath(c.clientId)}/secrets/${s.id}/remove">Remove<span class="visually-hidden"> secret ending in ${s.lastFour}</span></a>`}</td></tr>`,
+<td>${last ? html`<span class="muted">—</span>` : html`<a href="${base}/secrets/${s.id}/remove">Remove<span class="visually-hidden"> secret ending in ${s.lastFour}</span></a>`}</td></tr>`,
   )}</tbody></table></div>
 ${last ? html`<p class="muted" id="last-secret-note">This is the only secret, so it cannot be removed: a confidential client always keeps one. Add a new secret first, then remove this one.</p>` : ''}
 ${full
   ? html`<p class="muted" id="secret-limit-note">A client can hold at most ${MAX_ACTIVE_SECRETS} active secrets. Remove the one your application no longer uses (see “Last used”) before adding another.</p>`
-  : html`<form method="post" action="${clientPath(c.clientId)}/secrets">${csrfField(d.csrf)}<button type="submit">Add a secret</button></form>`}
+  : html`<form method="post" action="${base}/secrets">${csrfField(d.csrf)}<button type="submit">Add a secret</button></form>`}
 </section>`;
 }
 
@@ -123,7 +134,7 @@ ${heldChanges(c)}
 <div id="scopes">${c.scopes === null ? html`<p>None: a legacy client is not limited by scope.</p>` : scopeList(c.scopes)}</div>
 </section>
 ${c.legacy ? legacySection(c, d.scopeless ?? 0) : ''}
-${secretsSection(d)}
+${secretsSection({ ...d, base: clientPath(c.clientId) })}
 <section class="card" aria-labelledby="events-title">
 <h2 id="events-title">Activity</h2>
 ${eventTable(d.events, d.viewer)}
