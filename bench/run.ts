@@ -94,49 +94,36 @@ try {
   if (wanted('team')) rows.push(
     await measure('GET team event types', { url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }),
   );
+  /** A token-endpoint scenario whose every request carries a fresh form body. */
+  const tokenScenario = (name: string, body: () => Record<string, string>) =>
+    measure(name, {
+      url: `${ghUrl}/v2/auth/oauth2/token`,
+      method: 'POST',
+      headers: form,
+      requests: [{ setupRequest: (req) => ({ ...req, body: new URLSearchParams(body()).toString() }) }],
+    });
+  const client = { client_id: seeded.clientId, client_secret: seeded.secret };
   let c = 0;
-  if (wanted('exchange')) rows.push(
-    await measure('code exchange', {
-      url: `${ghUrl}/v2/auth/oauth2/token`,
-      method: 'POST',
-      headers: form,
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: new URLSearchParams({
-              grant_type: 'authorization_code',
-              code: seeded.codes[c++ % seeded.codes.length]!,
-              redirect_uri: seeded.redirectUri,
-              client_id: seeded.clientId,
-              client_secret: seeded.secret,
-            }).toString(),
-          }),
-        },
-      ],
-    }),
-  );
+  if (wanted('exchange')) {
+    rows.push(
+      await tokenScenario('code exchange', () => ({
+        grant_type: 'authorization_code',
+        code: seeded.codes[c++ % seeded.codes.length]!,
+        redirect_uri: seeded.redirectUri,
+        ...client,
+      })),
+    );
+  }
   let r = 0;
-  if (wanted('refresh')) rows.push(
-    await measure('refresh', {
-      url: `${ghUrl}/v2/auth/oauth2/token`,
-      method: 'POST',
-      headers: form,
-      requests: [
-        {
-          setupRequest: (req) => ({
-            ...req,
-            body: new URLSearchParams({
-              grant_type: 'refresh_token',
-              refresh_token: seeded.refreshTokens[r++ % seeded.refreshTokens.length]!,
-              client_id: seeded.clientId,
-              client_secret: seeded.secret,
-            }).toString(),
-          }),
-        },
-      ],
-    }),
-  );
+  if (wanted('refresh')) {
+    rows.push(
+      await tokenScenario('refresh', () => ({
+        grant_type: 'refresh_token',
+        refresh_token: seeded.refreshTokens[r++ % seeded.refreshTokens.length]!,
+        ...client,
+      })),
+    );
+  }
   if (c > seeded.codes.length || r > seeded.refreshTokens.length) {
     process.stdout.write('note: the run used more codes or refresh tokens than were seeded; raise BENCH_SUPPLY\n');
   }
