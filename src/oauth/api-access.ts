@@ -4,6 +4,7 @@
 // queries, whatever the rule (a scope failure never reaches storage twice).
 import type { ApiRoute } from './api-routes.ts';
 import { checkAccessRecord, parseBearer, type AccessPrincipal } from './bearer.ts';
+import { grantSatisfies } from './scopes.ts';
 import type { AccessTokenWithClient } from './storage.ts';
 import { hashToken } from './token-format.ts';
 
@@ -27,17 +28,6 @@ export interface ApiAccessStore {
   findAccess(tokenHash: string, lookup: AccessLookup): Promise<{ token: AccessTokenWithClient; facts: AccessFacts } | undefined>;
 }
 
-/** How a grant meets a required scope: legacy (exempt), the scope itself, or ORG_<X> for TEAM_<X>. */
-export type ScopeMatch = 'legacy' | 'direct' | 'organization';
-
-/** Seed §2.3 rule 1, seed §3 rule 1. */
-export function matchScope(granted: readonly string[] | null, required: string): ScopeMatch | null {
-  if (granted === null) return 'legacy';
-  if (granted.includes(required)) return 'direct';
-  if (required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length))) return 'organization';
-  return null;
-}
-
 const isAdmin = (role: Role | null | undefined) => role === 'admin' || role === 'owner';
 
 export type AccessDenial =
@@ -58,7 +48,7 @@ export interface AccessGranted {
  * here: its user's real memberships decide. ORG_<X> stands in for TEAM_<X> only for an
  * admin or owner of the team's organization.
  */
-export function decideMembership(route: Pick<ApiRoute, 'membership'>, match: ScopeMatch, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
+export function decideMembership(route: Pick<ApiRoute, 'membership'>, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
   switch (route.membership) {
     case 'none':
     case 'self':
@@ -78,7 +68,6 @@ export function decideMembership(route: Pick<ApiRoute, 'membership'>, match: Sco
       }
       // Seed §2.3 rule 1: ORG_<X> satisfies TEAM_<X> as a scope; who may act on the team
       // is then decided by roles alone, whichever scope matched.
-      void match;
       const orgAdmin = team.organizationId !== null && isAdmin(team.organizationRole);
       if (orgAdmin) return null;
       if (route.membership === 'team-member' ? team.role !== null : isAdmin(team.role)) return null;
@@ -113,10 +102,9 @@ export async function authorizeApiRequest(
   if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
   const facts = found!.facts;
   if (route.scope === 'public') return { ok: true, principal: checked.principal, facts };
-  const match = matchScope(checked.principal.scopes, route.scope);
-  if (match === null) {
+  if (!grantSatisfies(checked.principal.scopes, route.scope)) {
     return { status: 403, code: 'insufficient_scope', scope: route.scope, message: `this endpoint needs the ${route.scope} scope, which the token was not granted` };
   }
-  const denial = decideMembership(route, match, facts, params.orgId);
+  const denial = decideMembership(route, facts, params.orgId);
   return denial ?? { ok: true, principal: checked.principal, facts };
 }

@@ -1,7 +1,6 @@
 // Access-token validation for resource servers (RFC 6750 §2.1, §3.1; SPEC §2 item 17).
-import type { OAuthContext } from './context.ts';
 import type { AccessTokenWithClient } from './storage.ts';
-import { hashToken, isWellFormed } from './token-format.ts';
+import { isWellFormed } from './token-format.ts';
 
 export interface AccessPrincipal {
   userId: string;
@@ -57,10 +56,4 @@ export function checkAccessRecord(clock: () => number, record: AccessTokenWithCl
       expiresAt: record.expiresAt,
     },
   };
-}
-
-export async function authenticateBearer(ctx: OAuthContext, authorization: string | undefined): Promise<BearerResult> {
-  const parsed = parseBearer(authorization);
-  if (!parsed.ok) return parsed;
-  return checkAccessRecord(ctx.clock, await ctx.store.findAccessToken(hashToken(parsed.token)));
 }

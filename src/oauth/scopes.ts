@@ -110,14 +110,23 @@ export function formatScopes(scopes: readonly string[] | null): string {
   return scopes === null ? '' : sortScopes(scopes).join(' ');
 }
 
+/** How a grant meets a required scope: legacy (exempt), the scope itself, or ORG_<X> for TEAM_<X>. */
+export type ScopeMatch = 'legacy' | 'direct' | 'organization';
+
 /**
- * Does a grant satisfy a route's required scope? Seed §2.3 rule 1: ORG_<X> satisfies
- * TEAM_<X>. `null` is a legacy grant, which is exempt from scope checks (seed §3 rule 1).
+ * Seed §2.3 rule 1: ORG_<X> satisfies TEAM_<X>. `null` is a legacy grant, which is
+ * exempt from scope checks (seed §3 rule 1).
  */
+export function matchScope(granted: readonly string[] | null, required: string): ScopeMatch | null {
+  if (granted === null) return 'legacy';
+  if (granted.includes(required)) return 'direct';
+  if (required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length))) return 'organization';
+  return null;
+}
+
+/** Does a grant satisfy a route's required scope (in any of the ways of matchScope)? */
 export function grantSatisfies(granted: readonly string[] | null, required: string): boolean {
-  if (granted === null) return true;
-  if (granted.includes(required)) return true;
-  return required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length));
+  return matchScope(granted, required) !== null;
 }
 
 /** Stored form of a scope list: space-separated, registry order; NULL means legacy. */

@@ -1,7 +1,8 @@
 // The protocol core's access decision, pure (STYLE practice 11, first layer): scope match
 // (seed §2.3 rule 1, seed §3 rule 1) and the membership rules of SPEC §6.
 import { describe, expect, it } from 'vitest';
-import { decideMembership, matchScope, type AccessFacts } from '../../src/oauth/api-access.ts';
+import { decideMembership, type AccessFacts } from '../../src/oauth/api-access.ts';
+import { matchScope } from '../../src/oauth/scopes.ts';
 
 const team = (role: 'member' | 'admin' | 'owner' | null, orgRole: 'member' | 'admin' | 'owner' | null = null, organizationId: string | null = 'org1'): AccessFacts => ({
   team: { id: 't1', organizationId, role, organizationRole: orgRole },
@@ -27,43 +28,43 @@ describe('decideMembership (SPEC §6)', () => {
   const write = { membership: 'team-admin' as const };
 
   it('team reads need membership; writes need admin or owner', () => {
-    expect(decideMembership(read, 'direct', team('member'), undefined)).toBeNull();
-    expect(decideMembership(read, 'direct', team(null), undefined)?.code).toBe('forbidden');
-    expect(decideMembership(write, 'direct', team('member'), undefined)?.code).toBe('forbidden');
-    expect(decideMembership(write, 'direct', team('admin'), undefined)).toBeNull();
-    expect(decideMembership(write, 'direct', team('owner'), undefined)).toBeNull();
+    expect(decideMembership(read, team('member'), undefined)).toBeNull();
+    expect(decideMembership(read, team(null), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(write, team('member'), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(write, team('admin'), undefined)).toBeNull();
+    expect(decideMembership(write, team('owner'), undefined)).toBeNull();
   });
 
   it("an organization admin may use the organization's team routes without being in the team", () => {
-    expect(decideMembership(write, 'direct', team(null, 'admin'), undefined)).toBeNull();
-    expect(decideMembership(write, 'direct', team(null, 'member'), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(write, team(null, 'admin'), undefined)).toBeNull();
+    expect(decideMembership(write, team(null, 'member'), undefined)?.code).toBe('forbidden');
   });
 
   it('ORG_<X> passes the scope check; team and organization roles then decide as for TEAM_<X> (seed §2.3 rule 1, SPEC §6)', () => {
-    expect(decideMembership(read, 'organization', team(null, 'owner'), undefined)).toBeNull();
-    expect(decideMembership(read, 'organization', team('member', null), undefined)).toBeNull();
-    expect(decideMembership(write, 'organization', team('member', null), undefined)?.code).toBe('forbidden');
-    expect(decideMembership(read, 'organization', team(null, 'member'), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(read, team(null, 'owner'), undefined)).toBeNull();
+    expect(decideMembership(read, team('member', null), undefined)).toBeNull();
+    expect(decideMembership(write, team('member', null), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(read, team(null, 'member'), undefined)?.code).toBe('forbidden');
   });
 
   it('a legacy grant gets no bypass: its user’s real memberships decide', () => {
-    expect(decideMembership(read, 'legacy', team(null), undefined)?.code).toBe('forbidden');
-    expect(decideMembership(read, 'legacy', team('member'), undefined)).toBeNull();
-    expect(decideMembership({ membership: 'org-admin' }, 'legacy', { organization: { id: 'o', role: 'member' } }, undefined)?.code).toBe('forbidden');
+    expect(decideMembership(read, team(null), undefined)?.code).toBe('forbidden');
+    expect(decideMembership(read, team('member'), undefined)).toBeNull();
+    expect(decideMembership({ membership: 'org-admin' }, { organization: { id: 'o', role: 'member' } }, undefined)?.code).toBe('forbidden');
   });
 
   it('an unknown team, or a team outside the organization of the path, is 404', () => {
-    expect(decideMembership(read, 'direct', { team: null }, undefined)?.status).toBe(404);
-    expect(decideMembership(read, 'direct', team('owner', 'owner', 'org1'), 'org2')?.status).toBe(404);
-    expect(decideMembership(read, 'direct', team('owner', null, null), 'org1')?.status).toBe(404);
-    expect(decideMembership(read, 'direct', team('owner', 'owner', 'org1'), 'org1')).toBeNull();
+    expect(decideMembership(read, { team: null }, undefined)?.status).toBe(404);
+    expect(decideMembership(read, team('owner', 'owner', 'org1'), 'org2')?.status).toBe(404);
+    expect(decideMembership(read, team('owner', null, null), 'org1')?.status).toBe(404);
+    expect(decideMembership(read, team('owner', 'owner', 'org1'), 'org1')).toBeNull();
   });
 
   it('organization routes need admin or owner in the organization; an unknown one is 404', () => {
     const org = { membership: 'org-admin' as const };
-    expect(decideMembership(org, 'direct', { organization: { id: 'o', role: 'admin' } }, 'o')).toBeNull();
-    expect(decideMembership(org, 'direct', { organization: { id: 'o', role: 'member' } }, 'o')?.code).toBe('forbidden');
-    expect(decideMembership(org, 'direct', { organization: { id: 'o', role: null } }, 'o')?.code).toBe('forbidden');
-    expect(decideMembership(org, 'direct', { organization: null }, 'o')?.status).toBe(404);
+    expect(decideMembership(org, { organization: { id: 'o', role: 'admin' } }, 'o')).toBeNull();
+    expect(decideMembership(org, { organization: { id: 'o', role: 'member' } }, 'o')?.code).toBe('forbidden');
+    expect(decideMembership(org, { organization: { id: 'o', role: null } }, 'o')?.code).toBe('forbidden');
+    expect(decideMembership(org, { organization: null }, 'o')?.status).toBe(404);
   });
 });

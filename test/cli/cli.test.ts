@@ -121,6 +121,25 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     expect(json(await gh(['clients', 'approve', client_id, '--json']))).toMatchObject({ client_id, state: 'approved' });
   });
 
+  it('clients resource-server marks a client as a resource server and --off removes the mark (SPEC §6)', async () => {
+    const { client_id } = bridge;
+    const flag = async () => {
+      const database = openDatabase(env.DATABASE_URL!);
+      try {
+        return (await database.db.selectFrom('oauth_clients').select('is_resource_server').where('id', '=', client_id).executeTakeFirstOrThrow()).is_resource_server;
+      } finally {
+        await database.close();
+      }
+    };
+    expect(json(await gh(['clients', 'resource-server', client_id, '--json']))).toEqual({ client_id, resource_server: true });
+    expect(await flag()).toBe(1);
+    expect(ok(await gh(['clients', 'resource-server', client_id, '--off'])).trim()).toBe(`client ${client_id} is no longer a resource server`);
+    expect(await flag()).toBe(0);
+    const unknown = await gh(['clients', 'resource-server', 'no-such-client']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr.trim()).toBe('gatehouse: no client with id no-such-client');
+  });
+
   it('reject requires --reason, and the reason is shown with the client (SPEC §2 item 1)', async () => {
     const { client_id } = publicOne;
     expectOneLineRefusal(await gh(['clients', 'reject', client_id]), /^gatehouse: .*reason/);

@@ -8,19 +8,20 @@ import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '
 
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
+/** The fields of a user that every view of one shows (the profile, an organization's users). */
+export const userFields = {
+  id: { type: 'string' },
+  email: { type: 'string' },
+  name: { type: 'string' },
+  username: { type: 'string' },
+  timeZone: { type: 'string' },
+  weekStart: { type: 'string' },
+  timeFormat: { type: 'integer' },
+} satisfies Record<string, JsonSchema>;
+
 export const profileView: JsonSchema = object(
-  {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    name: { type: 'string' },
-    username: { type: 'string' },
-    timeZone: { type: 'string' },
-    weekStart: { type: 'string' },
-    timeFormat: { type: 'integer' },
-    defaultScheduleId: nullable({ type: 'string' }),
-    organizationId: nullable({ type: 'string' }),
-  },
-  ['id', 'email', 'name', 'username', 'timeZone', 'weekStart', 'timeFormat', 'defaultScheduleId', 'organizationId'],
+  { ...userFields, defaultScheduleId: nullable({ type: 'string' }), organizationId: nullable({ type: 'string' }) },
+  [...Object.keys(userFields), 'defaultScheduleId', 'organizationId'],
 );
 
 export function profile(u: UserRow) {

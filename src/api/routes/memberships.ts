@@ -11,6 +11,7 @@ import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, invalid, iso, notFound } from '../input.ts';
 import { arrayOf, deleted, email, idParam, listQuery, nullable, object, role, type JsonSchema, type Page } from '../schemas.ts';
 import { isOrgOwner, isTeamOwner } from './access.ts';
+import { userFields } from './me.ts';
 import { profile, profileChanges, profilePatch, profileView, type ProfilePatch } from './me.ts';
 
 const membershipView: JsonSchema = object(
@@ -40,19 +41,7 @@ function membership(m: MemberRow) {
   };
 }
 
-const userView: JsonSchema = object(
-  {
-    id: { type: 'string' },
-    email: { type: 'string' },
-    name: { type: 'string' },
-    username: { type: 'string' },
-    timeZone: { type: 'string' },
-    weekStart: { type: 'string' },
-    timeFormat: { type: 'integer' },
-    role: { type: 'string' },
-  },
-  ['id', 'email', 'name', 'username', 'timeZone', 'weekStart', 'timeFormat', 'role'],
-);
+const userView: JsonSchema = object({ ...userFields, role: { type: 'string' } }, [...Object.keys(userFields), 'role']);
 
 interface NewMembership {
   userId?: string;
