@@ -1,14 +1,24 @@
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
 import type { ClientState } from '../oauth/storage.ts';
-import { createClient, importLegacyClient, listClients, requireClient, reviewClient, setResourceServer, type ClientView, type ReviewDecision } from '../services/clients.ts';
+import { createClient, hasHeldChange, importLegacyClient, listClients, requireClient, setResourceServer, type ClientView } from '../services/clients.ts';
 import { addSecret, removeSecret } from '../services/secrets.ts';
 import { requireUserByEmail } from '../services/users.ts';
+import { registerClientReviewCommands } from './client-review.ts';
 import { registerClientUpdateCommand } from './client-update.ts';
 import { CliError, emit, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** SPEC §2 item 20: what the developer asked to add, not yet live. */
+function heldChange(c: ClientView): string {
+  const parts = [
+    c.proposedRedirectUris.length > 0 ? `redirect URIs ${c.proposedRedirectUris.join(', ')}` : '',
+    c.proposedScopes.length > 0 ? `scopes ${formatScopes(c.proposedScopes)}` : '',
+  ];
+  return `adds ${parts.filter(Boolean).join('; ')} (awaiting admin review)`;
+}
 
 function describe(c: ClientView): string {
   const lines = [
@@ -16,9 +26,12 @@ function describe(c: ClientView): string {
     `name:          ${c.name}`,
     `kind:          ${c.kind}`,
     `state:         ${c.state}${c.reviewNote ? ` (${c.reviewNote})` : ''}`,
+    // SPEC §2 item 22: the version a decision can name with --version.
+    `version:       ${c.version}`,
     `scopes:        ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
     `redirect URIs: ${c.redirectUris.join(', ')}`,
   ];
+  if (hasHeldChange(c)) lines.push(`held change:   ${heldChange(c)}`);
   for (const s of c.secrets) lines.push(`secret ${s.id}: …${s.lastFour}, created ${formatTime(s.createdAt)}, last used ${formatTime(s.lastUsedAt)}`);
   return lines.join('\n');
 }
@@ -34,6 +47,7 @@ function showJson(c: ClientView) {
     owner_id: c.ownerId,
     kind: c.kind,
     state: c.state,
+    version: c.version,
     review_note: c.reviewNote,
     reviewed_by: c.reviewedBy,
     reviewed_at: c.reviewedAt === null ? null : formatTime(c.reviewedAt),
@@ -99,17 +113,7 @@ export function registerClientCommands(program: Command, runtime: CliRuntime): v
       );
     });
 
-  for (const decision of ['approve', 'reject', 'suspend'] as ReviewDecision[]) {
-    clients
-      .command(`${decision} <clientId>`)
-      .description(`${decision} a client (admin review)`)
-      .option('--reason <text>', decision === 'reject' ? 'why (required, shown to the developer)' : 'note for the developer')
-      .addOption(jsonOption())
-      .action(async (clientId: string, opts: { reason?: string; json?: boolean }) => {
-        const client = await runtime.withServices((s) => reviewClient(s, clientId, decision, null, opts.reason));
-        emit(!!opts.json, { client_id: client.clientId, state: client.state, review_note: client.reviewNote }, () => `client ${client.clientId} is now ${client.state}`);
-      });
-  }
+  registerClientReviewCommands(clients, runtime);
 
   clients
     .command('list')
@@ -122,8 +126,13 @@ export function registerClientCommands(program: Command, runtime: CliRuntime): v
       const list = await runtime.withServices((s) => listClients(s, opts.state ? { state: opts.state as ClientState } : {}));
       emit(
         !!opts.json,
-        list.map((c) => ({ client_id: c.clientId, name: c.name, kind: c.kind, state: c.state, legacy: c.legacy })),
-        () => (list.length === 0 ? 'no clients' : list.map((c) => `${c.clientId}  ${c.state.padEnd(9)}  ${c.kind.padEnd(12)}  ${c.name}${c.legacy ? '  (legacy)' : ''}`).join('\n')),
+        list.map((c) => ({ client_id: c.clientId, name: c.name, kind: c.kind, state: c.state, legacy: c.legacy, change_awaiting_review: hasHeldChange(c) })),
+        () =>
+          list.length === 0
+            ? 'no clients'
+            : list
+                .map((c) => `${c.clientId}  ${c.state.padEnd(9)}  ${c.kind.padEnd(12)}  ${c.name}${c.legacy ? '  (legacy)' : ''}${hasHeldChange(c) ? '  (change awaiting review)' : ''}`)
+                .join('\n'),
       );
     });
 

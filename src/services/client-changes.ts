@@ -10,9 +10,10 @@ import { toClientRecord, type ClientRow } from '../storage/repositories/clients.
 import type { Executor } from '../storage/repositories/executor.ts';
 import type { OAuthClientsTable } from '../storage/schema.ts';
 import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from './client-input.ts';
-import { requireClient, type ClientView } from './clients.ts';
+import { requireClient, type ClientView, type DecisionOptions } from './clients.ts';
+import { claimClientRow, nextVersion } from './client-version.ts';
 import type { ServiceContext } from './context.ts';
-import { conflict, notFound, validation } from './errors.ts';
+import { conflict, validation } from './errors.ts';
 
 /** A developer's edit; a field left undefined is left as it is. Lists are the whole desired list. */
 export interface ClientEdit {
@@ -54,16 +55,6 @@ export async function countScopelessRequests(ctx: ServiceContext, clientId: stri
   return Number(row.n);
 }
 
-/**
- * Takes the client's row for the rest of the transaction: an UPDATE first, so that two
- * concurrent changes of one client are serialized (portable stand-in for SELECT ... FOR UPDATE).
- */
-async function lockClientRow(db: Executor, clientId: string, now: number): Promise<ClientRow> {
-  const row = await db.updateTable('oauth_clients').set({ updated_at: now }).where('id', '=', clientId).returningAll().executeTakeFirst();
-  if (row === undefined) throw notFound(`no client with id ${clientId}`);
-  return row;
-}
-
 const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 function proposedUris(row: ClientRow): string[] {
@@ -93,7 +84,7 @@ export async function updateClient(
   };
   const now = ctx.clock();
   const outcome = await ctx.db.transaction().execute(async (trx) => {
-    const row = await lockClientRow(trx, clientId, now);
+    const row = await claimClientRow(trx, clientId, now);
     const live = toClientRecord(row);
     // Approved (or suspended, which an admin may re-approve) configurations are in use or
     // were reviewed: additions to them need a review of their own.
@@ -183,7 +174,8 @@ export async function updateClient(
     // SPEC §2 item 1: rejected → pending when the developer edits and resubmits.
     const resubmitted = row.state === 'rejected';
     if (resubmitted) Object.assign(set, { state: 'pending', review_note: null, reviewed_by: null, reviewed_at: null });
-    if (Object.keys(set).length > 0) await trx.updateTable('oauth_clients').set(set).where('id', '=', clientId).execute();
+    // SPEC §2 item 22: a real change makes any review page opened before it out of date.
+    if (Object.keys(set).length > 0) await trx.updateTable('oauth_clients').set({ ...set, version: nextVersion() }).where('id', '=', clientId).execute();
     if (changed.length > 0 || heldChanged || resubmitted) {
       await appendAudit(
         trx,
@@ -218,11 +210,14 @@ export async function migrateLegacyClient(
   return updateClient(ctx, clientId, actorId, { scopes }, options);
 }
 
-/** SPEC §2 item 20: an admin accepts the held additions; they join the live configuration. */
-export async function approveHeldChanges(ctx: ServiceContext, clientId: string, reviewerId: string | null): Promise<ClientView> {
+/**
+ * SPEC §2 item 20: an admin accepts the held additions; they join the live configuration.
+ * SPEC §2 item 22: with `expectedVersion`, only the held change the admin saw.
+ */
+export async function approveHeldChanges(ctx: ServiceContext, clientId: string, reviewerId: string | null, options: DecisionOptions = {}): Promise<ClientView> {
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await lockClientRow(trx, clientId, now);
+    const row = await claimClientRow(trx, clientId, now, { raise: true, expectedVersion: options.expectedVersion });
     const uris = proposedUris(row);
     const scopes = deserializeScopes(row.proposed_scopes) ?? [];
     if (uris.length === 0 && scopes.length === 0) throw conflict('this client has no changes awaiting review');
@@ -251,14 +246,23 @@ export async function approveHeldChanges(ctx: ServiceContext, clientId: string, 
   return requireClient(ctx, clientId);
 }
 
-/** SPEC §2 items 1 and 20: an admin declines the held additions, with a reason the developer sees. */
-export async function rejectHeldChanges(ctx: ServiceContext, clientId: string, reviewerId: string | null, reason: string | undefined): Promise<ClientView> {
+/**
+ * SPEC §2 items 1 and 20: an admin declines the held additions, with a reason the developer
+ * sees; the client keeps its approved configuration. SPEC §2 item 22 as above.
+ */
+export async function rejectHeldChanges(
+  ctx: ServiceContext,
+  clientId: string,
+  reviewerId: string | null,
+  reason: string | undefined,
+  options: DecisionOptions = {},
+): Promise<ClientView> {
   const note = (reason ?? '').trim();
   if (note === '') throw validation('declining changes needs a reason for the developer', 'reason');
   if (note.length > 1000) throw validation('reason must be at most 1000 characters', 'reason');
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await lockClientRow(trx, clientId, now);
+    const row = await claimClientRow(trx, clientId, now, { raise: true, expectedVersion: options.expectedVersion });
     const uris = proposedUris(row);
     const scopes = deserializeScopes(row.proposed_scopes) ?? [];
     if (uris.length === 0 && scopes.length === 0) throw conflict('this client has no changes awaiting review');

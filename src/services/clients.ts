@@ -12,6 +12,7 @@ import {
   checkRedirectUris,
   checkScopes,
 } from './client-input.ts';
+import { claimClientRow, nextVersion } from './client-version.ts';
 import type { ServiceContext } from './context.ts';
 import { conflict, notFound, validation } from './errors.ts';
 import { insertSecret, listSecrets, type SecretView } from './secrets.ts';
@@ -46,6 +47,8 @@ export interface ClientView {
   /** SPEC §2 item 20: additions awaiting admin review (not yet live). */
   proposedRedirectUris: string[];
   proposedScopes: string[];
+  /** SPEC §2 item 22: raised by every change of the configuration or of the held change. */
+  version: number;
   createdAt: number;
   updatedAt: number;
   secrets: SecretView[];
@@ -70,11 +73,15 @@ function view(row: ClientRow, secrets: SecretView[]): ClientView {
     reviewedAt: row.reviewed_at,
     proposedRedirectUris: row.proposed_redirect_uris === null ? [] : (JSON.parse(row.proposed_redirect_uris) as string[]),
     proposedScopes: deserializeScopes(row.proposed_scopes) ?? [],
+    version: row.version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     secrets,
   };
 }
+
+/** SPEC §2 item 20: whether additions await an admin's review. */
+export const hasHeldChange = (c: ClientView): boolean => c.proposedRedirectUris.length + c.proposedScopes.length > 0;
 
 export interface CreatedClient {
   client: ClientView;
@@ -169,31 +176,35 @@ const allowedFrom: Record<ReviewDecision, ClientState[]> = {
 const resulting: Record<ReviewDecision, ClientState> = { approve: 'approved', reject: 'rejected', suspend: 'suspended' };
 const eventOf = { approve: 'client.approved', reject: 'client.rejected', suspend: 'client.suspended' } as const;
 
+export interface DecisionOptions {
+  /** SPEC §2 item 22: the version the reviewer saw; a decision on an older one is refused. */
+  expectedVersion?: number | undefined;
+}
+
 export async function reviewClient(
   ctx: ServiceContext,
   id: string,
   decision: ReviewDecision,
   reviewerId: string | null,
   reason?: string,
+  options: DecisionOptions = {},
 ): Promise<ClientView> {
   const note = reason?.trim() ?? '';
   if (decision === 'reject' && note === '') throw validation('a rejection needs a reason for the developer', 'reason');
   if (note.length > 1000) throw validation('reason must be at most 1000 characters', 'reason');
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
-    const row = await findClientRow(trx, id);
-    if (row === undefined) throw notFound(`no client with id ${id}`);
+    // The row stays locked until the decision is written, so neither a concurrent review
+    // nor a developer's edit can come between the checks below and the write.
+    const row = await claimClientRow(trx, id, now, { raise: true, expectedVersion: options.expectedVersion });
     if (!allowedFrom[decision].includes(row.state)) {
       throw conflict(`cannot ${decision} a client that is ${row.state} (allowed from: ${allowedFrom[decision].join(', ')})`);
     }
-    // The state in the WHERE makes the decision atomic against a concurrent review.
-    const result = await trx
+    await trx
       .updateTable('oauth_clients')
-      .set({ state: resulting[decision], review_note: note === '' ? null : note, reviewed_by: reviewerId, reviewed_at: now, updated_at: now })
+      .set({ state: resulting[decision], review_note: note === '' ? null : note, reviewed_by: reviewerId, reviewed_at: now })
       .where('id', '=', id)
-      .where('state', '=', row.state)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw conflict('the client was changed by someone else; reload and try again');
+      .execute();
     await appendAudit(trx, { type: eventOf[decision], actorId: reviewerId, clientId: id, data: note ? { reason: note } : {} }, now);
   });
   return requireClient(ctx, id);
@@ -206,7 +217,12 @@ export async function reviewClient(
 export async function setResourceServer(ctx: ServiceContext, id: string, on: boolean, adminId: string | null): Promise<void> {
   const now = ctx.clock();
   await ctx.db.transaction().execute(async (trx) => {
-    const result = await trx.updateTable('oauth_clients').set({ is_resource_server: on ? 1 : 0, updated_at: now }).where('id', '=', id).executeTakeFirst();
+    // The mark changes what the client may do, so a reviewer's open page is no longer current.
+    const result = await trx
+      .updateTable('oauth_clients')
+      .set({ is_resource_server: on ? 1 : 0, updated_at: now, version: nextVersion() })
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw notFound(`no client with id ${id}`);
     await appendAudit(trx, { type: 'client.updated', actorId: adminId, clientId: id, data: { resourceServer: on } }, now);
   });

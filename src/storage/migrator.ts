@@ -3,12 +3,14 @@ import { Migrator, sql, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import * as initial from './migrations/001_initial.ts';
 import * as platform from './migrations/002_platform.ts';
+import * as clientVersion from './migrations/004_client_version.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
 const migrations: Record<string, DialectMigration> = {
   '001_initial': initial,
   '002_platform': platform,
+  '004_client_version': clientVersion,
 };
 
 /**

@@ -46,6 +46,8 @@ export interface OAuthClientsTable {
   /** SPEC §2 item 20: additions awaiting review, JSON array / space-separated; NULL when none. */
   proposed_redirect_uris: string | null;
   proposed_scopes: string | null;
+  /** SPEC §2 item 22: raised by every change of the configuration or of the held change. */
+  version: Generated<number>;
   created_at: number;
   updated_at: number;
 }

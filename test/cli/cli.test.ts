@@ -169,8 +169,8 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     expect(approved).toHaveLength(2);
     expect(approved).toEqual(
       expect.arrayContaining([
-        { client_id: bridge.client_id, name: 'Calendar Bridge', kind: 'confidential', state: 'approved', legacy: false },
-        { client_id: legacy.client_id, name: 'Old Integration', kind: 'confidential', state: 'approved', legacy: true },
+        { client_id: bridge.client_id, name: 'Calendar Bridge', kind: 'confidential', state: 'approved', legacy: false, change_awaiting_review: false },
+        { client_id: legacy.client_id, name: 'Old Integration', kind: 'confidential', state: 'approved', legacy: true, change_awaiting_review: false },
       ]),
     );
   });

@@ -1,7 +1,7 @@
 // Reading server-rendered pages the way a person does: visible text, the message next to
 // a field, the forms on the page.
 import { expect } from 'vitest';
-import type { Browser, PageResponse } from './browser.ts';
+import { formFields, type Browser, type PageResponse } from './browser.ts';
 import type { TestServer, TestUser } from './server.ts';
 
 function decode(text: string): string {
@@ -94,4 +94,15 @@ export async function postForm(browser: Browser, action: string, fields: Record<
     body: params.toString(),
   });
   return { status: res.status, headers: res.headers, body: await res.text(), location: res.headers.get('location') };
+}
+
+/**
+ * The hidden fields of the form on the page that carries `name=value` (e.g. the decision
+ * form whose decision is "approve"), as a browser submits them when its button is pressed.
+ */
+export function formWith(body: string, name: string, value: string): Record<string, string> {
+  const marker = `<input type="hidden" name="${name}" value="${value}">`;
+  const form = [...body.matchAll(/<form\b[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes(marker));
+  if (form === undefined) throw new Error(`no form with ${name}=${value} on the page: ${visibleText(body).slice(0, 300)}`);
+  return formFields(form);
 }

@@ -10,6 +10,7 @@ import { createClient, reviewClient } from '../../src/services/clients.ts';
 import { createUser } from '../../src/services/users.ts';
 import { createTestDatabase, postgresUrl, redisUrl, type TestDatabase } from '../helpers/backends.ts';
 import { Browser, formFields } from '../helpers/browser.ts';
+import { formWith } from '../helpers/pages.ts';
 import { freePort } from '../helpers/server.ts';
 
 const enabled = postgresUrl !== undefined && redisUrl !== undefined;
@@ -198,7 +199,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     const decide = async (decision: 'suspend' | 'approve') => {
       const page = await browser.get(`/admin/oauth-clients/${encodeURIComponent(t.client.clientId)}`);
       expect(page.status).toBe(200);
-      const res = await browser.post(`/admin/oauth-clients/${encodeURIComponent(t.client.clientId)}/review`, { _csrf: formFields(page.body)._csrf!, decision, reason: '' });
+      const res = await browser.post(`/admin/oauth-clients/${encodeURIComponent(t.client.clientId)}/review`, { ...formWith(page.body, 'decision', decision), reason: '' });
       expect(res.status).toBe(303);
     };
     await decide('suspend');

@@ -6,7 +6,7 @@ import { requireClient } from '../../src/services/clients.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { browserFor, csrfOf, fieldError, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';
+import { browserFor, fieldError, formWith, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const DEV = '/settings/developer/oauth-clients';
@@ -43,7 +43,8 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
 
   async function decide(client: TestClient, decision: string, reason = '') {
     const page = await open(adminBrowser, `${ADMIN}/${client.clientId}`);
-    return postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { _csrf: csrfOf(page.body), decision, reason });
+    // The decision's own form, with the version the page shows (SPEC §2 item 22).
+    return postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { ...formWith(page.body, 'decision', decision), reason });
   }
 
   it.skipIf(!available)('an added redirect URI and scope are held: refused at /auth/oauth2/authorize until an admin approves; the name applies at once (SPEC §2 item 20)', async () => {

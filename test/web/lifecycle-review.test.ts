@@ -7,7 +7,7 @@ import { requireClient } from '../../src/services/clients.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { browserFor, csrfOf, fieldError, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
+import { browserFor, csrfOf, fieldError, formWith, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const DEV = '/settings/developer/oauth-clients';
@@ -30,7 +30,8 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
 
   async function decide(client: TestClient, decision: string, reason = '') {
     const page = await open(adminBrowser, `${ADMIN}/${client.clientId}`);
-    return postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { _csrf: csrfOf(page.body), decision, reason });
+    // The decision's own form, with the version the page shows (SPEC §2 item 22).
+    return postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { ...formWith(page.body, 'decision', decision), reason });
   }
 
   it.skipIf(!available)('the review page shows the owner, the scopes in plain words grouped by family, and the redirect hosts', async () => {
@@ -111,7 +112,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
   it.skipIf(!available)('a decision that does not fit the state is refused with a message, not a 500', async () => {
     const client = await server.client(dev);
     const page = await open(adminBrowser, `${ADMIN}/${client.clientId}`);
-    const res = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { _csrf: csrfOf(page.body), decision: 'reject', reason: 'too late' });
+    const res = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { _csrf: csrfOf(page.body), version: textOf(page.body, 'client-version')!, decision: 'reject', reason: 'too late' });
     expect(res.status).toBe(409);
     expect(textOf(res.body, 'decision-error')).toBe('Cannot reject a client that is approved (allowed from: pending).');
     const unknown = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { _csrf: csrfOf(page.body), decision: 'delete' });

@@ -51,6 +51,7 @@ function decisionForm(d: ReviewPageData, decision: string, label: string, option
   const errors: FieldErrors = d.failedDecision === decision && d.errors.reason ? { [id]: d.errors.reason } : {};
   return html`<form method="post" action="${adminClientPath(d.client.clientId)}/review" class="decision">
 ${csrfField(d.csrf)}<input type="hidden" name="decision" value="${decision}">
+<input type="hidden" name="version" value="${d.client.version}">
 ${options.reason
   ? html`<label for="${id}">Reason ${options.reason === 'required' ? html`<span class="muted">(required, shown to the developer)</span>` : html`<span class="muted">(optional, shown to the developer)</span>`}</label>
 <textarea id="${id}" name="reason" rows="2" maxlength="1000" ${invalid(errors, id)}>${d.failedDecision === decision ? (d.reason ?? '') : ''}</textarea>${fieldError(errors, id)}`
@@ -93,6 +94,7 @@ ${reasonError ? html`<p class="error" role="alert">${reasonError}</p>` : ''}
 ${d.errors.decision ? html`<p class="error" role="alert" id="decision-error">${d.errors.decision}</p>` : ''}
 <dl class="facts">
 <dt>Client ID</dt><dd><code>${c.clientId}</code></dd>
+<dt>Version</dt><dd id="client-version">${c.version}</dd>
 <dt>Owner</dt><dd>${d.owner ? html`${d.owner.name} (${d.owner.email})` : 'unknown'}</dd>
 <dt>Kind</dt><dd>${c.kind}</dd>
 <dt>Registered</dt><dd>${time(c.createdAt)}</dd>

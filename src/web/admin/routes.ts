@@ -5,7 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { approveHeldChanges, rejectHeldChanges } from '../../services/client-changes.ts';
 import { listClientEvents } from '../../services/client-events.ts';
-import { listClients, requireClient, reviewClient, setResourceServer, type ClientView } from '../../services/clients.ts';
+import { parseVersion } from '../../services/client-version.ts';
+import { hasHeldChange, listClients, requireClient, reviewClient, setResourceServer, type ClientView } from '../../services/clients.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { findUserById, type UserRow } from '../../services/users.ts';
 import { findClientRow } from '../../storage/repositories/clients.ts';
@@ -39,14 +40,12 @@ const otherNotices: Record<string, string> = {
   'resource-server-off': 'The resource-server mark is removed: the client may introspect only its own tokens.',
 };
 
-const hasHeld = (c: ClientView) => c.proposedRedirectUris.length + c.proposedScopes.length > 0;
-
 function clientRows(clients: ClientView[], owners: Map<string, UserRow>, empty: string): Html {
   if (clients.length === 0) return html`<p class="muted">${empty}</p>`;
   return html`<div class="table-wrap"><table class="clients">
 <thead><tr><th scope="col">Client</th><th scope="col">Owner</th><th scope="col">State</th><th scope="col">Redirect hosts</th><th scope="col">Updated</th></tr></thead>
 <tbody>${clients.map(
-    (c) => html`<tr data-client="${c.clientId}"><td><a href="${adminClientPath(c.clientId)}">${c.name}</a>${hasHeld(c) ? html` ${awaitingBadge()}` : ''}</td>
+    (c) => html`<tr data-client="${c.clientId}"><td><a href="${adminClientPath(c.clientId)}">${c.name}</a>${hasHeldChange(c) ? html` ${awaitingBadge()}` : ''}</td>
 <td>${owners.get(c.ownerId)?.email ?? ''}</td><td>${stateBadge(c.state)}</td>
 <td>${[...new Set([...c.redirectUris, ...c.proposedRedirectUris].map(hostOf))].join(', ')}</td><td>${time(c.updatedAt)}</td></tr>`,
   )}</tbody></table></div>`;
@@ -68,7 +67,7 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
         if (owner) owners.set(id, owner);
       }
       const pending = all.filter((c) => c.state === 'pending');
-      const held = all.filter((c) => c.state !== 'pending' && hasHeld(c));
+      const held = all.filter((c) => c.state !== 'pending' && hasHeldChange(c));
       return sendPage(
         reply,
         request,
@@ -130,11 +129,17 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
       if (!(decisions as readonly string[]).includes(decision)) {
         return sendReview(request, reply, admin, client, 400, { errors: { decision: 'Choose one of the decisions on this page.' } });
       }
+      // SPEC §2 item 22: the decision is about the version the page showed, and no other.
+      const expectedVersion = parseVersion(textField(body, 'version', 20));
+      if (expectedVersion === undefined) {
+        return sendReview(request, reply, admin, client, 400, { errors: { decision: 'This decision does not say which version of the client it is about: decide on the review page.' } });
+      }
       try {
         const d = decision as Decision;
-        if (d === 'approve-changes') await approveHeldChanges(ctx.services, client.clientId, admin.id);
-        else if (d === 'reject-changes') await rejectHeldChanges(ctx.services, client.clientId, admin.id, reason);
-        else await reviewClient(ctx.services, client.clientId, d, admin.id, reason);
+        const options = { expectedVersion };
+        if (d === 'approve-changes') await approveHeldChanges(ctx.services, client.clientId, admin.id, options);
+        else if (d === 'reject-changes') await rejectHeldChanges(ctx.services, client.clientId, admin.id, reason, options);
+        else await reviewClient(ctx.services, client.clientId, d, admin.id, reason, options);
       } catch (error) {
         if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
         const fresh = await requireClient(ctx.services, client.clientId);

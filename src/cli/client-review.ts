@@ -1,0 +1,92 @@
+// `gatehouse clients approve|reject|suspend ID [--reason R] [--version N]` (SPEC §4, §2
+// items 1, 20 and 22). A decision binds to one version of the client: the one given with
+// --version (refused when the client changed since), or else the one the command read
+// before deciding. On an approved client with a held change, approve accepts the held
+// change and reject refuses it; the client stays approved either way.
+import type { Command } from 'commander';
+import { formatScopes } from '../oauth/scopes.ts';
+import { approveHeldChanges, rejectHeldChanges } from '../services/client-changes.ts';
+import { parseVersion, STALE_VERSION } from '../services/client-version.ts';
+import { hasHeldChange, requireClient, reviewClient, type ClientView, type ReviewDecision } from '../services/clients.ts';
+import type { ServiceContext } from '../services/context.ts';
+import { conflict, ServiceError } from '../services/errors.ts';
+import { CliError, emit } from './output.ts';
+import { jsonOption, type CliRuntime } from './runtime.ts';
+
+interface DecisionOptions {
+  reason?: string;
+  version?: string;
+  json?: boolean;
+}
+
+interface Outcome {
+  client: ClientView;
+  /** Set when the decision was about the held change rather than the client. */
+  heldChange?: { decision: 'accepted' | 'refused'; redirectUris: string[]; scopes: string[] };
+}
+
+async function decide(s: ServiceContext, clientId: string, decision: ReviewDecision, reason: string | undefined, given: number | undefined): Promise<Outcome> {
+  const current = await requireClient(s, clientId);
+  if (given !== undefined && given !== current.version) throw conflict(STALE_VERSION, 'version');
+  // What is decided below is chosen from `current`, so the decision binds to its version.
+  const options = { expectedVersion: current.version };
+  if (current.state === 'approved' && hasHeldChange(current) && decision !== 'suspend') {
+    const changes = { redirectUris: current.proposedRedirectUris, scopes: current.proposedScopes };
+    if (decision === 'approve') return { client: await approveHeldChanges(s, clientId, null, options), heldChange: { decision: 'accepted', ...changes } };
+    return { client: await rejectHeldChanges(s, clientId, null, reason, options), heldChange: { decision: 'refused', ...changes } };
+  }
+  return { client: await reviewClient(s, clientId, decision, null, reason, options) };
+}
+
+function describeHeld(o: Outcome & { heldChange: NonNullable<Outcome['heldChange']> }): string {
+  const c = o.client;
+  const asked = [...o.heldChange.redirectUris, ...o.heldChange.scopes].join(', ');
+  const live = `live redirect URIs: ${c.redirectUris.join(', ')}; live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`;
+  return o.heldChange.decision === 'accepted'
+    ? `client ${c.clientId}: held change accepted (${asked}); ${live}`
+    : `client ${c.clientId}: held change refused (${asked}); it stays ${c.state}, ${live}`;
+}
+
+export function registerClientReviewCommands(clients: Command, runtime: CliRuntime): void {
+  for (const decision of ['approve', 'reject', 'suspend'] as ReviewDecision[]) {
+    const held = decision === 'approve' ? '; on an approved client, accepts its held change' : decision === 'reject' ? '; on an approved client, refuses its held change' : '';
+    clients
+      .command(`${decision} <clientId>`)
+      .description(`${decision} a client (admin review)${held}`)
+      .option('--reason <text>', decision === 'reject' ? 'why (required, shown to the developer)' : 'note for the developer')
+      .option('--version <n>', 'the version you reviewed, as `clients show` prints it: refused if the client changed since')
+      .addOption(jsonOption())
+      .action(async (clientId: string, opts: DecisionOptions) => {
+        const given = opts.version === undefined ? undefined : parseVersion(opts.version);
+        if (opts.version !== undefined && given === undefined) throw new CliError('--version must be a whole number from 1, as `gatehouse clients show` prints it');
+        const outcome = await runtime.withServices(async (s) => {
+          try {
+            return await decide(s, clientId, decision, opts.reason, given);
+          } catch (error) {
+            // SPEC §2 item 22: say where the current version is to be read.
+            if (error instanceof ServiceError && error.field === 'version') throw new CliError(`${error.message} (\`gatehouse clients show ${clientId}\` prints what it is now)`);
+            throw error;
+          }
+        });
+        const c = outcome.client;
+        const h = outcome.heldChange;
+        if (h === undefined) {
+          emit(!!opts.json, { client_id: c.clientId, state: c.state, review_note: c.reviewNote }, () => `client ${c.clientId} is now ${c.state}`);
+          return;
+        }
+        emit(
+          !!opts.json,
+          {
+            client_id: c.clientId,
+            state: c.state,
+            review_note: c.reviewNote,
+            held_change: { decision: h.decision, redirect_uris: h.redirectUris, scopes: h.scopes },
+            redirect_uris: c.redirectUris,
+            scopes: c.scopes,
+            version: c.version,
+          },
+          () => describeHeld({ ...outcome, heldChange: h }),
+        );
+      });
+  }
+}
