@@ -104,6 +104,7 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
           request,
         });
         reply.status(h.status ?? 200);
+        if (h.noStore) reply.header('cache-control', 'no-store');
         return success(data);
       },
     });

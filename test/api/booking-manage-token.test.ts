@@ -69,7 +69,11 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
   });
 
   it.skipIf(!available)('returns the manageToken once, at creation, and stores only its SHA-256 hash (SPEC §2 item 26, §3)', async () => {
-    const { uid, manageToken } = await bookPublicly({ userId: w.owner.id });
+    const et = await f.eventType({ userId: w.owner.id });
+    const res = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: iso(futureStart(server)), attendee });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const { uid, manageToken } = res.body.data as { uid: string; manageToken: string };
     expect(manageToken).toMatch(/^gbm_[0-9A-Za-z]{49}$/);
 
     const reader = await mint(server, w, w.owner, ['BOOKING_READ']);

@@ -1,5 +1,6 @@
-// Bookings: public create/cancel/reschedule (no token), the host's own (BOOKING_*), a
-// team's (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
+// Bookings: public create/cancel/reschedule (no token; cancel and reschedule with the
+// booker's manageToken, SPEC §2 item 26), the host's own (BOOKING_*), a team's
+// (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import { inTransaction } from '../../storage/transaction.ts';
 import type { AppContext } from '../../http/context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../../oauth/api-access.ts';
@@ -162,6 +163,7 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
       body: newBooking,
       data: createdView,
       status: 201,
+      noStore: true,
       handle: async ({ body }) => created(await book(s, toNewBooking(body))),
     }),
     'bookings.cancel': route<{ cancellationReason?: string } & BookerProof, unknown, Uid>({
@@ -251,6 +253,7 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
       body: newBooking,
       data: createdView,
       status: 201,
+      noStore: true,
       handle: async ({ facts, body }) => created(await book(s, toNewBooking(body), { teamId: facts.team!.id, allowHidden: true })),
     }),
     'teamBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
