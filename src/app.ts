@@ -15,6 +15,7 @@ import { createRateLimits } from './http/rate-limits.ts';
 import { addSecurityHeaders } from './http/security-headers.ts';
 import { tokenRoutes } from './http/token-routes.ts';
 import type { OAuthContext } from './oauth/context.ts';
+import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
 import { createOAuthStore } from './storage/oauth-store.ts';
 import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
@@ -33,6 +34,8 @@ export interface AppDeps {
   clock?: () => number;
   /** Pino destination override (tests capture logs). */
   logStream?: NodeJS.WritableStream;
+  /** Name resolution for outbound URLs; the system resolver unless a test has no DNS. */
+  resolveHost?: ResolveHost;
 }
 
 /** Paths whose values must never reach a log line (SPEC §7). */
@@ -59,7 +62,8 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   metrics.instrument(app);
   const store = countingStore(createOAuthStore(deps.database.db), metrics);
   const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl };
-  const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock } };
+  const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
+  const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock }, outbound };
 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(cookie, { secret: deps.cookieSecret });

@@ -3,10 +3,10 @@
 // from a single storage read. It runs at onRequest, so a missing or bad token is 401 before
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from '../oauth/api-access.ts';
+import { authorizeApiRequest, type AccessDenial, type AccessGranted, type ApiAccessStore } from '../oauth/api-access.ts';
 import type { ApiRoute } from '../oauth/api-routes.ts';
 import type { AccessPrincipal } from '../oauth/bearer.ts';
-import { sendApiError } from './envelope.ts';
+import { ApiError, sendApiError } from './envelope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,6 +19,26 @@ declare module 'fastify' {
 
 const REALM = 'Bearer realm="gatehouse"';
 
+/** The WWW-Authenticate header of a refusal (RFC 6750 §3, §3.1), if it has one. */
+function challenge(denial: AccessDenial): Record<string, string> {
+  switch (denial.code) {
+    case 'unauthorized':
+      // RFC 6750 §3.1: no credentials, no error code.
+      return { 'www-authenticate': REALM };
+    case 'invalid_token':
+      return { 'www-authenticate': `${REALM}, error="invalid_token"` };
+    case 'insufficient_scope':
+      return { 'www-authenticate': `Bearer error="insufficient_scope", scope="${denial.scope}"` };
+    default:
+      return {};
+  }
+}
+
+/** A refusal decided inside a handler, answered exactly as the guard answers its own. */
+export function accessError(denial: AccessDenial): ApiError {
+  return new ApiError(denial.status, denial.code, denial.message, challenge(denial));
+}
+
 export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: ApiAccessStore, clock: () => number) {
   return async function guard(request: FastifyRequest, reply: FastifyReply) {
     const params = request.params as { teamId?: string; orgId?: string };
@@ -28,20 +48,6 @@ export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: A
       if (result.principal) request.principal = result.principal;
       return undefined;
     }
-    switch (result.code) {
-      case 'unauthorized':
-        // RFC 6750 §3.1: no credentials, no error code.
-        reply.header('www-authenticate', REALM);
-        break;
-      case 'invalid_token':
-        reply.header('www-authenticate', `${REALM}, error="invalid_token"`);
-        break;
-      case 'insufficient_scope':
-        reply.header('www-authenticate', `Bearer error="insufficient_scope", scope="${result.scope}"`);
-        break;
-      default:
-        break;
-    }
-    return sendApiError(reply, result.status, result.code, result.message);
+    return sendApiError(reply.headers(challenge(result)), result.status, result.code, result.message);
   };
 }

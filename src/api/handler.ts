@@ -27,6 +27,8 @@ export interface RouteHandler<B = any, Q = any, P = any> {
   data: JsonSchema;
   /** 201 for a route that creates a resource. */
   status?: 200 | 201;
+  /** The answer carries a secret shown once: `Cache-Control: no-store` (SPEC §2 items 26, 27). */
+  noStore?: true;
   handle(call: ApiCall<B, Q, P>): Promise<unknown>;
 }
 

@@ -1,5 +1,6 @@
 // Checks that JSON schemas cannot express (time zones, time order, cross-field rules), and
 // the errors handlers throw. Every message starts with the field at fault.
+import { checkOutboundUrl, type OutboundPolicy } from '../services/outbound-url.ts';
 import { isTimeZone } from '../services/time-zones.ts';
 import { ApiError } from './envelope.ts';
 
@@ -22,18 +23,14 @@ export function toMillis(value: string, field: string): number {
 export const iso = (ms: number) => new Date(ms).toISOString();
 export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-/** Webhook and feed addresses: https, or http to this machine only (as redirect URIs). */
-export function checkPublicUrl(value: string, field: string, schemes: string[] = ['https:']): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid(field, 'must be an absolute URL');
-  }
-  const loopback = url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  if (!schemes.includes(url.protocol) && !loopback) throw invalid(field, `must use ${schemes.map((s) => s.replace(':', '')).join(' or ')} (http only for localhost)`);
-  if (url.username !== '' || url.password !== '') throw invalid(field, 'must not carry a user name or password');
-  return url;
+/**
+ * An address the service will call (webhook subscriber, calendar feed): https on a public
+ * address unless OUTBOUND_ALLOW_PRIVATE=1 (SPEC §4, §9); refused as 400 naming the field.
+ */
+export async function checkOutbound(value: string, field: string, policy: OutboundPolicy): Promise<URL> {
+  const result = await checkOutboundUrl(value, policy);
+  if (!result.ok) throw invalid(field, result.problem);
+  return result.url;
 }
 
 /** JSON text columns, parsed; a row written by this code always holds valid JSON. */

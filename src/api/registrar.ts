@@ -38,6 +38,13 @@ const membershipWords: Record<ApiRoute['membership'], string> = {
 
 /** The words of the reference: scope, rule, and what a legacy token gets. */
 export function describeAccess(r: ApiRoute): string {
+  if (r.booker) {
+    return (
+      "Public: with the booking's `manageToken` (returned once, when the booking was made) no token or scope is needed, whatever token comes beside it; " +
+      'a wrong `manageToken` is 404, as an unknown booking. Without it, an access token acts: `BOOKING_WRITE` for a personal booking its user hosts, ' +
+      '`TEAM_BOOKING_WRITE` (or `ORG_BOOKING_WRITE`) of an admin or owner of the team or its organization for a team booking. A token, if sent, must be valid (otherwise 401).'
+    );
+  }
   if (r.scope === 'public') return 'Public: no token needed. A token, if sent, must be valid (otherwise 401).';
   const scope = `Requires the \`${r.scope}\` scope${teamWithOrg(r.scope) ? ` (or \`ORG_${r.scope.slice(5)}\`)` : ''}.`;
   return `${scope} ${membershipWords[r.membership]}${r.membership !== 'self' ? ' Legacy tokens pass the scope check, not this one.' : ''}`;
@@ -46,7 +53,7 @@ export function describeAccess(r: ApiRoute): string {
 function operationSchema(r: ApiRoute, h: RouteHandler): FastifySchema {
   const params = pathParams(r.path);
   const status = h.status ?? 200;
-  const errors = r.scope === 'public' ? { 400: errorResponses[400], 401: errorResponses[401], 404: errorResponses[404], 409: errorResponses[409] } : errorResponses;
+  const errors = r.scope === 'public' && !r.booker ? { 400: errorResponses[400], 401: errorResponses[401], 404: errorResponses[404], 409: errorResponses[409] } : errorResponses;
   return {
     operationId: r.id,
     summary: r.summary,
@@ -97,6 +104,7 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
           request,
         });
         reply.status(h.status ?? 200);
+        if (h.noStore) reply.header('cache-control', 'no-store');
         return success(data);
       },
     });

@@ -32,7 +32,17 @@ export function renderScopeTable(): string {
     }
     lines.push('');
   }
-  lines.push('#### Public booking (no scope)', '', 'No token needed; a token that is sent is still validated (401 if it is not valid).', '', '| endpoint | what it does |', '|---|---|');
+  lines.push(
+    '#### Public booking (no scope)',
+    '',
+    'No token needed; a token that is sent is still validated (401 if it is not valid). ' +
+      'Cancel and reschedule act for the booker: they need the booking’s `manageToken` (in the body; returned once, when the booking is made), ' +
+      'or else a token with the booking write scope of the booking’s family (`BOOKING_WRITE` for its host’s personal booking, ' +
+      '`TEAM_BOOKING_WRITE` or `ORG_BOOKING_WRITE` of a team or organization admin for a team booking).',
+    '',
+    '| endpoint | what it does |',
+    '|---|---|',
+  );
   for (const r of apiRoutes.filter((x) => x.scope === 'public')) lines.push(`| ${endpoint(r)} | ${r.summary} |`);
   lines.push('', END);
   return lines.join('\n');

@@ -57,6 +57,12 @@ export const settingsSchema = z.object({
   RATE_LIMIT_TOKEN_PER_MINUTE: limit('RATE_LIMIT_TOKEN_PER_MINUTE', 300),
   RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: limit('RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE', 20),
   RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: limit('RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES', 10),
+  /**
+   * SPEC §4, §9: unset (or 0), webhook, calendar-feed and client-metadata URLs must be https
+   * on a public address (no private, loopback, link-local or metadata address, by literal or
+   * by any DNS answer). 1, for development and tests only: any address, and http too.
+   */
+  OUTBOUND_ALLOW_PRIVATE: z.enum(['0', '1'], { message: 'OUTBOUND_ALLOW_PRIVATE must be 1 (allow private addresses) or 0 (refuse them)' }).default('0'),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -76,6 +82,8 @@ export interface Config {
   /** Lifetimes in seconds. */
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
   rateLimits: { tokenPerMinute: number; clientAuthFailuresPerMinute: number; loginFailuresPer15Minutes: number };
+  /** OUTBOUND_ALLOW_PRIVATE=1: outbound URLs may be http and on private addresses (SPEC §4). */
+  outboundAllowPrivate: boolean;
   /** The web app is served on loopback: a developer's own machine. */
   localDevelopment: boolean;
   /** Cookies get `Secure` when the web app is served over https (SPEC §7). */
@@ -108,6 +116,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `AUTH_CODE_TTL_SECONDS is ${s.AUTH_CODE_TTL_SECONDS}: codes outliving 10 minutes are for benchmarks only (RFC 6749 §4.1.2)`,
     );
   }
+  if (s.OUTBOUND_ALLOW_PRIVATE === '1' && !['localhost', '127.0.0.1', '[::1]'].includes(new URL(s.BASE_URL).hostname)) {
+    warnings.push('OUTBOUND_ALLOW_PRIVATE=1: webhooks and calendar feeds may point at private and loopback addresses; use it for development and tests only');
+  }
   return {
     port: s.PORT,
     host: s.HOST,
@@ -130,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientAuthFailuresPerMinute: s.RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE,
       loginFailuresPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES,
     },
+    outboundAllowPrivate: s.OUTBOUND_ALLOW_PRIVATE === '1',
     secureCookies: s.APP_URL.startsWith('https:'),
     localDevelopment: ['localhost', '127.0.0.1', '[::1]'].includes(new URL(s.APP_URL).hostname),
     warnings,

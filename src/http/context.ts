@@ -1,6 +1,7 @@
 // The dependencies every route plugin receives.
 import type { Config } from '../config/index.ts';
 import type { OAuthContext } from '../oauth/context.ts';
+import type { OutboundPolicy } from '../services/outbound-url.ts';
 import type { ServiceContext } from '../services/context.ts';
 import type { DatabaseHandle } from '../storage/database.ts';
 
@@ -9,4 +10,6 @@ export interface AppContext {
   database: DatabaseHandle;
   oauth: OAuthContext;
   services: ServiceContext;
+  /** Which addresses the service may be asked to call (SPEC §4 OUTBOUND_ALLOW_PRIVATE). */
+  outbound: OutboundPolicy;
 }

@@ -4,7 +4,8 @@
 // sensitive parameter is replaced; everything else is logged as Fastify would.
 import type { FastifyRequest } from 'fastify';
 
-const SENSITIVE = /^(code|code_verifier|token|password|assertion|client_assertion)$|secret|_token$/i;
+// `token$` also covers a booking's `manageToken` (SPEC §2 item 26), should one come in a query.
+const SENSITIVE = /^(code|code_verifier|password|assertion|client_assertion)$|secret|token$/i;
 
 function decodeName(name: string): string {
   try {

@@ -102,9 +102,53 @@ export async function authorizeApiRequest(
   if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
   const facts = found!.facts;
   if (route.scope === 'public') return { ok: true, principal: checked.principal, facts };
-  if (!grantSatisfies(checked.principal.scopes, route.scope)) {
-    return { status: 403, code: 'insufficient_scope', scope: route.scope, message: `this endpoint needs the ${route.scope} scope, which the token was not granted` };
-  }
-  const denial = decideMembership(route, facts, params.orgId);
+  const denial = scopeDenial(checked.principal, route.scope) ?? decideMembership(route, facts, params.orgId);
   return denial ?? { ok: true, principal: checked.principal, facts };
+}
+
+function scopeDenial(principal: AccessPrincipal, required: string): AccessDenial | null {
+  if (grantSatisfies(principal.scopes, required)) return null;
+  return { status: 403, code: 'insufficient_scope', scope: required, message: `this endpoint needs the ${required} scope, which the token was not granted` };
+}
+
+/** The part of a booking that decides who may change it. */
+export interface BookingOwnership {
+  hostId: string | null;
+  teamId: string | null;
+}
+
+/** Answered for a booking the caller has no part in: the very answer an unknown uid gets. */
+export const UNKNOWN_BOOKING: AccessDenial = { status: 404, code: 'not_found', message: 'no such booking' };
+
+/**
+ * SPEC §2 item 26: a public booking write (cancel, reschedule) without the booker's
+ * manageToken acts through the access token, as the booking write of the booking's family
+ * would (SPEC §6): BOOKING_WRITE for a personal booking the token's user hosts;
+ * TEAM_BOOKING_WRITE (or ORG_BOOKING_WRITE, seed §2.3 rule 1) of a team admin or owner, or
+ * of an admin or owner of the team's organization, for a team booking. A booking the user
+ * has no part in is 404 before any scope is looked at, so neither answer tells a stranger
+ * that it exists. One storage read: the token with the booking team's facts.
+ */
+export async function authorizeBookingWrite(
+  store: ApiAccessStore,
+  clock: () => number,
+  authorization: string | undefined,
+  booking: BookingOwnership,
+): Promise<AccessGranted | AccessDenial> {
+  const parsed = parseBearer(authorization);
+  if (!parsed.ok) return { status: 401, code: parsed.reason === 'missing' ? 'unauthorized' : 'invalid_token', message: parsed.description };
+  const found = await store.findAccess(hashToken(parsed.token), booking.teamId === null ? {} : { teamId: booking.teamId });
+  const checked = checkAccessRecord(clock, found?.token);
+  if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
+  const { principal } = checked;
+  const facts = found!.facts;
+  if (booking.teamId === null) {
+    if (booking.hostId !== principal.userId) return UNKNOWN_BOOKING;
+    return scopeDenial(principal, 'BOOKING_WRITE') ?? { ok: true, principal, facts };
+  }
+  const team = facts.team;
+  const takesPart = team != null && (team.role !== null || (team.organizationId !== null && isAdmin(team.organizationRole)));
+  if (!takesPart) return UNKNOWN_BOOKING;
+  const denial = scopeDenial(principal, 'TEAM_BOOKING_WRITE') ?? decideMembership({ membership: 'team-admin' }, facts, undefined);
+  return denial ?? { ok: true, principal, facts };
 }

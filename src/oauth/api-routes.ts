@@ -31,6 +31,12 @@ export interface ApiRoute {
   /** Groups routes in the reference (OpenAPI tag). */
   resource: string;
   summary: string;
+  /**
+   * A public write on an existing booking (SPEC §2 item 26): it acts for the booker, so it
+   * needs the booking's `manageToken`, or else an access token with the booking write
+   * scope of the booking's family, under that family's membership rule.
+   */
+  booker?: true;
 }
 
 type Entry = [id: string, method: HttpMethod, path: string, scope: string, summary: string];
@@ -105,12 +111,13 @@ const personal: ApiRoute[] = [
   ...entries('personal', 'Teams', 'self', [['teams.create', 'POST', '/v2/teams', 'TEAM_PROFILE_WRITE', 'Create a team you own']]),
 ];
 
-// Seed §1, §5 rule 6: booking, cancelling and rescheduling need no token.
+// Seed §1, §5 rule 6: booking, cancelling and rescheduling need no token; SPEC §2 item 26:
+// cancelling and rescheduling need the booker's manageToken instead.
 const publicBooking: ApiRoute[] = entries('public', 'Bookings', 'none', [
-  ['bookings.create', 'POST', '/v2/bookings', 'public', 'Book an event type (no token needed)'],
-  ['bookings.cancel', 'POST', '/v2/bookings/:bookingUid/cancel', 'public', 'Cancel a booking (no token needed)'],
-  ['bookings.reschedule', 'POST', '/v2/bookings/:bookingUid/reschedule', 'public', 'Move a booking to another time (no token needed)'],
-]).map((r) => ({ ...r, scope: 'public' as const }));
+  ['bookings.create', 'POST', '/v2/bookings', 'public', 'Book an event type (no token needed); the answer carries the manageToken, once'],
+  ['bookings.cancel', 'POST', '/v2/bookings/:bookingUid/cancel', 'public', "Cancel a booking with its manageToken (no token needed)"],
+  ['bookings.reschedule', 'POST', '/v2/bookings/:bookingUid/reschedule', 'public', 'Move a booking to another time with its manageToken (no token needed)'],
+]).map((r) => ({ ...r, scope: 'public' as const, ...(r.id === 'bookings.create' ? {} : { booker: true as const }) }));
 
 /** Team routes, written once under /v2/teams/:teamId; each also exists under an organization. */
 const team: ApiRoute[] = [

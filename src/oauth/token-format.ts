@@ -9,6 +9,8 @@ export const tokenPrefixes = {
   refreshToken: 'grt_',
   authorizationCode: 'gac_',
   clientSecret: 'gcs_',
+  /** SPEC §2 item 26: the secret of a booker's confirmation link, to cancel or reschedule. */
+  bookingManageToken: 'gbm_',
 } as const;
 export type TokenKind = keyof typeof tokenPrefixes;
 

@@ -1,6 +1,6 @@
 // Booking, cancelling and rescheduling (seed §1, §5 rule 6): the public routes and the
 // team routes share these rules. Each change that spans rows runs in one transaction.
-import { randomId } from '../oauth/token-format.ts';
+import { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../oauth/token-format.ts';
 import * as bookings from '../storage/repositories/bookings.ts';
 import type { BookingRow } from '../storage/repositories/bookings.ts';
 import { findEventType, usePrivateLink } from '../storage/repositories/event-types.ts';
@@ -26,7 +26,16 @@ export interface BookingRules {
   allowHidden?: boolean;
 }
 
-export async function book(ctx: ServiceContext, input: NewBooking, rules: BookingRules = {}): Promise<BookingRow> {
+/**
+ * A new booking and its manageToken: the secret of the booker's confirmation link (SPEC §2
+ * item 26), in plain text only here, to be shown once; the row holds its SHA-256 hash.
+ */
+export interface Booked {
+  booking: BookingRow;
+  manageToken: string;
+}
+
+export async function book(ctx: ServiceContext, input: NewBooking, rules: BookingRules = {}): Promise<Booked> {
   const now = ctx.clock();
   const et = await findEventType(ctx.db, input.eventTypeId);
   // A hidden event type without its link is indistinguishable from a missing one.
@@ -42,6 +51,7 @@ export async function book(ctx: ServiceContext, input: NewBooking, rules: Bookin
   const host = et.user_id ?? (await bookings.pickTeamHost(ctx.db, et.team_id!, et.scheduling_type === 'roundRobin', now));
   if (host === undefined) throw conflict('the team has no member who could host this booking');
   const guests = [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))];
+  const manageToken = generateToken('bookingManageToken');
   const row: BookingRow = {
     uid: randomId(),
     event_type_id: et.id,
@@ -61,6 +71,7 @@ export async function book(ctx: ServiceContext, input: NewBooking, rules: Bookin
     decline_reason: null,
     rescheduled_from: null,
     rescheduled_to: null,
+    manage_token_hash: hashToken(manageToken),
     created_at: now,
     updated_at: now,
   };
@@ -73,12 +84,23 @@ export async function book(ctx: ServiceContext, input: NewBooking, rules: Bookin
     if (await bookings.hostIsBusy(trx, host, input.start, end)) throw conflict('start: the host is not available at that time');
     await bookings.insertBooking(trx, row);
   });
-  return row;
+  return { booking: row, manageToken };
 }
 
 async function requireBooking(ctx: ServiceContext, uid: string, scope?: bookings.BookingScope): Promise<BookingRow> {
   const row = scope ? await bookings.findScopedBooking(ctx.db, scope, uid) : await bookings.findBooking(ctx.db, uid);
   if (row === undefined) throw notFound('no such booking');
+  return row;
+}
+
+/**
+ * The booking a manageToken opens (SPEC §2 item 26). A wrong or malformed token, and a
+ * booking that has none, get exactly the answer of an unknown uid, so nothing is revealed;
+ * the hashes are compared in constant time (SPEC §3).
+ */
+export async function requireManageToken(ctx: ServiceContext, uid: string, manageToken: string): Promise<BookingRow> {
+  const row = isWellFormed('bookingManageToken', manageToken) ? await bookings.findBooking(ctx.db, uid) : undefined;
+  if (row === undefined || row.manage_token_hash === null || !hashesEqual(row.manage_token_hash, hashToken(manageToken))) throw notFound('no such booking');
   return row;
 }
 
@@ -101,7 +123,11 @@ export function cancelBooking(ctx: ServiceContext, uid: string, reason: string |
   return transitionBooking(ctx, uid, bookings.ACTIVE, 'cancelled', { cancellation_reason: reason ?? null }, scope);
 }
 
-/** A reschedule is a new booking at the new time; the old one points to it. */
+/**
+ * A reschedule is a new booking at the new time; the old one points to it. The new booking
+ * keeps the old one's manageToken hash: the booker's one link keeps working for the moved
+ * booking, and no new secret is handed to whoever rescheduled it (SPEC §2 item 26).
+ */
 export async function rescheduleBooking(ctx: ServiceContext, uid: string, start: number, reason: string | undefined): Promise<BookingRow> {
   const now = ctx.clock();
   const old = await requireBooking(ctx, uid);

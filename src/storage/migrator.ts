@@ -4,6 +4,7 @@ import type { DatabaseHandle } from './database.ts';
 import * as initial from './migrations/001_initial.ts';
 import * as platform from './migrations/002_platform.ts';
 import * as clientVersion from './migrations/004_client_version.ts';
+import * as bookingManageToken from './migrations/005_booking_manage_token.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -11,6 +12,7 @@ const migrations: Record<string, DialectMigration> = {
   '001_initial': initial,
   '002_platform': platform,
   '004_client_version': clientVersion,
+  '005_booking_manage_token': bookingManageToken,
 };
 
 /**

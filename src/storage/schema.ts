@@ -210,6 +210,8 @@ export interface BookingsTable {
   decline_reason: string | null;
   rescheduled_from: string | null;
   rescheduled_to: string | null;
+  /** SHA-256 of the booker's manageToken (SPEC §2 item 26); NULL for bookings older than it. */
+  manage_token_hash: string | null;
   created_at: number;
   updated_at: number;
 }

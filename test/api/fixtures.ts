@@ -121,8 +121,10 @@ export function fixtures(server: TestServer) {
       await db.insertInto('private_links').values(row).execute();
       return row;
     },
+    /** A booking as the public route makes it, with the booker's manageToken (SPEC §2 item 26). */
     async booking(options: { hostId: string; teamId?: string; eventTypeId?: string; status?: 'pending' | 'accepted' | 'cancelled'; start?: number }) {
       const start = options.start ?? futureStart(server);
+      const manageToken = generateToken('bookingManageToken');
       const row = {
         uid: randomId(),
         event_type_id: options.eventTypeId ?? null,
@@ -142,11 +144,12 @@ export function fixtures(server: TestServer) {
         decline_reason: null,
         rescheduled_from: null,
         rescheduled_to: null,
+        manage_token_hash: hashToken(manageToken),
         created_at: now(),
         updated_at: now(),
       };
       await db.insertInto('bookings').values(row).execute();
-      return row;
+      return { ...row, manageToken };
     },
     async schedule(owner: EtOwner) {
       const row = {

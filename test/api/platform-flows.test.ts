@@ -126,15 +126,17 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(again.body.error.code).toBe('conflict');
 
       const later = futureStart(server);
-      const moved = await server.api('POST', `/v2/bookings/${uid}/reschedule`, undefined, { start: iso(later), reschedulingReason: 'conflict' });
+      // The booker acts with the manageToken of the booking (SPEC §2 item 26).
+      const manageToken = created.body.data.manageToken as string;
+      const moved = await server.api('POST', `/v2/bookings/${uid}/reschedule`, undefined, { start: iso(later), reschedulingReason: 'conflict', manageToken });
       expect(moved.status).toBe(201);
       expect(moved.body.data).toMatchObject({ rescheduledFromUid: uid, start: iso(later), status: 'accepted' });
       const old = await server.api('GET', `/v2/bookings/${uid}`, host);
       expect(old.body.data).toMatchObject({ status: 'rescheduled', rescheduledToUid: moved.body.data.uid });
 
-      const cancelled = await server.api('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, undefined);
+      const cancelled = await server.api('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, undefined, { manageToken });
       expect(cancelled.body.data.status).toBe('cancelled');
-      expect((await server.api('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, undefined)).status).toBe(409);
+      expect((await server.api('POST', `/v2/bookings/${moved.body.data.uid}/cancel`, undefined, { manageToken })).status).toBe(409);
       // The freed time can be booked again.
       const rebooked = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: iso(later), attendee: { name: 'Sam', email: 'sam@example.com', timeZone: 'UTC' } });
       expect(rebooked.status).toBe(201);

@@ -95,8 +95,15 @@ export const examples: Record<string, Example> = {
   'teams.create': async () => ({ body: { name: 'New team', timeZone: 'Europe/Lisbon' } }),
 
   'bookings.create': async ({ server, f, w }) => ({ body: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(futureStart(server)), attendee } }),
-  'bookings.cancel': async ({ f, w }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id })).uid }, body: { cancellationReason: 'Ill' } }),
-  'bookings.reschedule': async ({ server, f, w }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id })).uid }, body: { start: iso(futureStart(server)) } }),
+  // The booker's manageToken is what lets these run without a token (SPEC §2 item 26).
+  'bookings.cancel': async ({ f, w }) => {
+    const b = await f.booking({ hostId: w.owner.id });
+    return { params: { bookingUid: b.uid }, body: { cancellationReason: 'Ill', manageToken: b.manageToken } };
+  },
+  'bookings.reschedule': async ({ server, f, w }) => {
+    const b = await f.booking({ hostId: w.owner.id });
+    return { params: { bookingUid: b.uid }, body: { start: iso(futureStart(server)), manageToken: b.manageToken } };
+  },
 
   'teams.get': none,
   'teams.update': async () => ({ body: { bio: 'We sell things', brandColor: '#112233' } }),

@@ -1,12 +1,16 @@
-// Bookings: public create/cancel/reschedule (no token), the host's own (BOOKING_*), a
-// team's (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
+// Bookings: public create/cancel/reschedule (no token; cancel and reschedule with the
+// booker's manageToken, SPEC §2 item 26), the host's own (BOOKING_*), a team's
+// (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import { inTransaction } from '../../storage/transaction.ts';
 import type { AppContext } from '../../http/context.ts';
-import { book, cancelBooking, rescheduleBooking, transitionBooking, type NewBooking } from '../../services/bookings.ts';
+import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../../oauth/api-access.ts';
+import { book, cancelBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from '../../services/bookings.ts';
+import { createApiAccessStore } from '../../storage/repositories/api-access.ts';
 import { calendarLinks } from '../../services/calendar-links.ts';
 import * as repo from '../../storage/repositories/bookings.ts';
 import type { BookingFilter, BookingRow, BookingScope } from '../../storage/repositories/bookings.ts';
-import { route, type HandlerMap } from '../handler.ts';
+import { accessError } from '../guard.ts';
+import { route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, conflict, invalid, iso, notFound, parseJson, toMillis } from '../input.ts';
 import { arrayOf, dateTime, email, idParam, listQuery, nullable, object, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
 
@@ -61,6 +65,14 @@ function booking(b: BookingRow) {
   };
 }
 
+/** The answer to a booking's creation: the booking, and once only, its manageToken. */
+const createdView: JsonSchema = {
+  ...bookingView,
+  properties: { ...(bookingView.properties as object), manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (SPEC §2 item 26)." } },
+  required: [...(bookingView.required as string[]), 'manageToken'],
+};
+const created = ({ booking: b, manageToken }: Booked) => ({ ...booking(b), manageToken });
+
 const listFilters = listQuery({ status: { type: 'string', enum: STATUSES }, afterStart: dateTime, beforeEnd: dateTime });
 interface ListFilters extends Page {
   status?: BookingRow['status'];
@@ -96,9 +108,36 @@ const toNewBooking = (body: NewBookingBody): NewBooking => {
 const reason = (field: string) => object({ [field]: str(1, 500) });
 type Uid = { bookingUid: string };
 
+/** SPEC §2 item 26: the booker's proof on the public writes; absent when an access token acts. */
+const manageToken = str(1, 200);
+interface BookerProof {
+  manageToken?: string;
+}
+
 export function bookingHandlers(ctx: AppContext): HandlerMap {
   const { db, clock } = ctx.services;
   const s = ctx.services;
+  const accessStore = createApiAccessStore(db);
+
+  /**
+   * Who may cancel or reschedule through the public routes (SPEC §2 item 26): the holder of
+   * the booking's manageToken, which needs no scope whatever token comes beside it; else an
+   * access token with the booking write scope of the booking's family. The uid alone, which
+   * every reader of bookings sees, is not enough.
+   */
+  const actForBooker = async ({ params, body, principal, request }: ApiCall<BookerProof, unknown, Uid>): Promise<void> => {
+    if (body.manageToken !== undefined) {
+      await requireManageToken(s, params.bookingUid, body.manageToken);
+      return;
+    }
+    if (principal === undefined) {
+      throw invalid('manageToken', 'is required: send the manageToken returned when the booking was made, or an access token with the booking write scope');
+    }
+    const row = await repo.findBooking(db, params.bookingUid);
+    if (row === undefined) throw accessError(UNKNOWN_BOOKING);
+    const decision = await authorizeBookingWrite(accessStore, clock, request.headers.authorization, { hostId: row.user_id, teamId: row.team_id });
+    if (!('ok' in decision)) throw accessError(decision);
+  };
 
   const load = async (scope: BookingScope, uid: string) => {
     const row = await repo.findScopedBooking(db, scope, uid);
@@ -122,20 +161,27 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
     // Public (seed §5 rule 6).
     'bookings.create': route<NewBookingBody>({
       body: newBooking,
+      data: createdView,
+      status: 201,
+      noStore: true,
+      handle: async ({ body }) => created(await book(s, toNewBooking(body))),
+    }),
+    'bookings.cancel': route<{ cancellationReason?: string } & BookerProof, unknown, Uid>({
+      body: object({ cancellationReason: str(1, 500), manageToken }),
+      data: bookingView,
+      handle: async (call) => {
+        await actForBooker(call);
+        return booking(await cancelBooking(s, call.params.bookingUid, call.body.cancellationReason));
+      },
+    }),
+    'bookings.reschedule': route<{ start: string; reschedulingReason?: string } & BookerProof, unknown, Uid>({
+      body: object({ start: dateTime, reschedulingReason: str(1, 500), manageToken }, ['start']),
       data: bookingView,
       status: 201,
-      handle: async ({ body }) => booking(await book(s, toNewBooking(body))),
-    }),
-    'bookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
-      body: reason('cancellationReason'),
-      data: bookingView,
-      handle: async ({ params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason)),
-    }),
-    'bookings.reschedule': route<{ start: string; reschedulingReason?: string }, unknown, Uid>({
-      body: object({ start: dateTime, reschedulingReason: str(1, 500) }, ['start']),
-      data: bookingView,
-      status: 201,
-      handle: async ({ params, body }) => booking(await rescheduleBooking(s, params.bookingUid, toMillis(body.start, 'start'), body.reschedulingReason)),
+      handle: async (call) => {
+        await actForBooker(call);
+        return booking(await rescheduleBooking(s, call.params.bookingUid, toMillis(call.body.start, 'start'), call.body.reschedulingReason));
+      },
     }),
 
     // The host's own bookings (SPEC §6: personal routes act on the token's user only).
@@ -202,11 +248,13 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
     // A team's bookings.
     'teamBookings.list': list((c) => ({ teamId: c.facts.team!.id })),
     'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => booking(await load({ teamId: facts.team!.id }, params.bookingUid)) }),
+    // Booked on an attendee's behalf: the manageToken is theirs, for the team to hand over.
     'teamBookings.create': route<NewBookingBody>({
       body: newBooking,
-      data: bookingView,
+      data: createdView,
       status: 201,
-      handle: async ({ facts, body }) => booking(await book(s, toNewBooking(body), { teamId: facts.team!.id, allowHidden: true })),
+      noStore: true,
+      handle: async ({ facts, body }) => created(await book(s, toNewBooking(body), { teamId: facts.team!.id, allowHidden: true })),
     }),
     'teamBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),

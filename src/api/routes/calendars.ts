@@ -2,6 +2,7 @@
 // (TEAM_APPS_*). These are records of what was connected: Gatehouse calls no calendar
 // service and accepts no third-party credentials, so none are stored.
 import type { AppContext } from '../../http/context.ts';
+import type { OutboundPolicy } from '../../services/outbound-url.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
 import { busyTimes } from '../../storage/repositories/bookings.ts';
@@ -9,7 +10,7 @@ import * as repo from '../../storage/repositories/connected-apps.ts';
 import type { AppOwner, ConnectedAppRow } from '../../storage/repositories/connected-apps.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { ApiError } from '../envelope.ts';
-import { checkPublicUrl, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
+import { checkOutbound, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
 import { arrayOf, bool, dateTime, deleted, email, idParam, object, str, type JsonSchema } from '../schemas.ts';
 
 /** Calendar providers of /v2/calendars/:provider and the app each is stored as. */
@@ -41,9 +42,12 @@ const connectionView: JsonSchema = object(
 
 const connection = (a: ConnectedAppRow) => ({ id: a.id, app: a.app, category: a.category, account: a.account, name: a.name, readOnly: a.read_only === 1, createdAt: iso(a.created_at) });
 
-/** webcal:// is how calendar apps spell an https feed. */
-function checkFeedUrl(value: string, field: string): string {
-  const url = checkPublicUrl(value.replace(/^webcal:\/\//i, 'https://'), field);
+/**
+ * webcal:// is how calendar apps spell an https feed. A feed is fetched by the service, so
+ * it must be on a public address unless OUTBOUND_ALLOW_PRIVATE=1 (SPEC §4).
+ */
+async function checkFeedUrl(value: string, field: string, outbound: OutboundPolicy): Promise<string> {
+  const url = await checkOutbound(value.replace(/^webcal:\/\//i, 'https://'), field, outbound);
   return url.toString();
 }
 
@@ -92,7 +96,7 @@ export function calendarHandlers(ctx: AppContext): HandlerMap {
       handle: async ({ userId, query }) => {
         let normalized: string;
         try {
-          normalized = checkFeedUrl(query.url, 'url');
+          normalized = await checkFeedUrl(query.url, 'url', ctx.outbound);
         } catch (error) {
           if (error instanceof ApiError) return { url: query.url, valid: false, problem: error.message, saved: false };
           throw error;
@@ -106,10 +110,13 @@ export function calendarHandlers(ctx: AppContext): HandlerMap {
       data: arrayOf(connectionView, 0, 10),
       status: 201,
       handle: async ({ userId, body }) => {
-        const rows = body.urls.map((u, i) => {
-          const url = checkFeedUrl(u, `urls.${i}`);
-          return newRow({ userId }, ICS_FEED, 'calendar', url, new URL(url).hostname, body.readOnly ?? true);
-        });
+        // All checked (at once) before any is saved: one refused address saves none of the
+        // list, and the answer names the first refused one.
+        const checked = await Promise.allSettled(body.urls.map((u, i) => checkFeedUrl(u, `urls.${i}`, ctx.outbound)));
+        const refused = checked.find((c) => c.status === 'rejected');
+        if (refused) throw refused.reason;
+        const urls = checked.map((c) => (c as PromiseFulfilledResult<string>).value);
+        const rows = urls.map((url) => newRow({ userId }, ICS_FEED, 'calendar', url, new URL(url).hostname, body.readOnly ?? true));
         await insert(rows);
         return rows.map(connection);
       },

@@ -1,11 +1,13 @@
 // Webhooks of a user (WEBHOOK_*) and of an organization (ORG_WEBHOOK_*). Subscriptions are
-// stored; delivery is outside this service.
+// stored; delivery is outside this service. Subscriber URLs pass the outbound-address check
+// (src/services/outbound-url.ts) whenever they are set.
 import type { AppContext } from '../../http/context.ts';
+import type { OutboundPolicy } from '../../services/outbound-url.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import * as repo from '../../storage/repositories/webhooks.ts';
 import type { WebhookOwner, WebhookRow } from '../../storage/repositories/webhooks.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { checkPublicUrl, iso, notFound, parseJson } from '../input.ts';
+import { checkOutbound, iso, notFound, parseJson } from '../input.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
 
 export const TRIGGERS = [
@@ -61,9 +63,10 @@ interface WebhookInput {
   payloadTemplate?: string | null;
 }
 
-function changes(body: Partial<WebhookInput>, now: number) {
+/** SPEC §9: a subscriber on a private address is refused when registered, created or moved. */
+async function changes(body: Partial<WebhookInput>, now: number, outbound: OutboundPolicy) {
   return {
-    ...(body.subscriberUrl !== undefined ? { subscriber_url: checkPublicUrl(body.subscriberUrl, 'subscriberUrl').toString() } : {}),
+    ...(body.subscriberUrl !== undefined ? { subscriber_url: (await checkOutbound(body.subscriberUrl, 'subscriberUrl', outbound)).toString() } : {}),
     ...(body.triggers !== undefined ? { triggers: JSON.stringify(body.triggers) } : {}),
     ...(body.active !== undefined ? { active: body.active ? 1 : 0 } : {}),
     ...(body.payloadTemplate !== undefined ? { payload_template: body.payloadTemplate } : {}),
@@ -105,7 +108,7 @@ export function webhookHandlers(ctx: AppContext): HandlerMap {
             active: 1,
             payload_template: null,
             created_at: now,
-            ...changes(c.body, now),
+            ...(await changes(c.body, now, ctx.outbound)),
           };
           await repo.insertWebhook(db, row);
           return webhook(row);
@@ -117,7 +120,7 @@ export function webhookHandlers(ctx: AppContext): HandlerMap {
         data: webhookView,
         handle: async (c) => {
           await load(c, c.params.webhookId);
-          return webhook((await repo.updateWebhook(db, owner(c), c.params.webhookId, changes(c.body, clock())))!);
+          return webhook((await repo.updateWebhook(db, owner(c), c.params.webhookId, await changes(c.body, clock(), ctx.outbound)))!);
         },
       }),
       delete: route<unknown, unknown, { webhookId: string }>({
