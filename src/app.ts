@@ -25,6 +25,7 @@ import { developerRoutes } from './web/developer/routes.ts';
 import { loginRoutes } from './web/login.ts';
 import { sendErrorPage } from './web/pages.ts';
 import { attachSessionUser } from './web/session.ts';
+import { teamsRoutes } from './web/teams.ts';
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -95,6 +96,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await developerRoutes(web, ctx);
     await adminRoutes(web, ctx);
     await authorizedAppsRoutes(web, ctx);
+    await teamsRoutes(web, ctx);
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -103,9 +103,13 @@ export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<T
   return row;
 }
 
-async function insertMember(db: ServiceContext['db'], target: MembershipTarget, userId: string, role: Role, now: number): Promise<MembershipRow> {
+/**
+ * Writes an accepted membership (the caller's transaction keeps it with its other writes).
+ * An accepted invitation passes its own id, so the id the inviter got names the membership.
+ */
+export async function insertMember(db: ServiceContext['db'], target: MembershipTarget, userId: string, role: Role, now: number, id: string = randomId()): Promise<MembershipRow> {
   const row: MembershipRow = {
-    id: randomId(),
+    id,
     user_id: userId,
     team_id: 'teamId' in target ? target.teamId : null,
     organization_id: 'organizationId' in target ? target.organizationId : null,
@@ -121,7 +125,12 @@ async function insertMember(db: ServiceContext['db'], target: MembershipTarget, 
   return row;
 }
 
-/** Adds a user to a team or an organization; a user already there is a conflict. */
+export const kindOf = (target: MembershipTarget) => ('teamId' in target ? 'team' : 'organization');
+
+/**
+ * Adds a user to a team or an organization at once, as an accepted member: the operator's
+ * `gatehouse members add` (SPEC §2 item 23). The API invites instead (invitations.ts).
+ */
 export async function addMember(ctx: ServiceContext, target: MembershipTarget, userId: string, role: string): Promise<MembershipRow> {
   const checked = checkRole(role);
   await requireUser(ctx, userId);
@@ -132,7 +141,7 @@ export async function addMember(ctx: ServiceContext, target: MembershipTarget, u
   try {
     return await inTransaction(ctx.db, (trx) => insertMember(trx, target, userId, checked, ctx.clock()));
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`that user is already a member of this ${'teamId' in target ? 'team' : 'organization'}`, 'user');
+    if (isUniqueViolation(error)) throw conflict(`that user is already a member of this ${kindOf(target)}`, 'user');
     throw error;
   }
 }
@@ -144,5 +153,41 @@ export async function removeMember(ctx: ServiceContext, membership: MembershipRo
     if (membership.organization_id !== null) {
       await trx.updateTable('users').set({ organization_id: null, updated_at: ctx.clock() }).where('id', '=', membership.user_id).where('organization_id', '=', membership.organization_id).execute();
     }
+  });
+}
+
+/**
+ * Runs a change that may take an owner away, with the owner count checked under the team's
+ * (or organization's) row lock: two concurrent demotions or departures cannot both pass.
+ */
+export function keepingAnOwner<T>(ctx: ServiceContext, target: MembershipTarget, losesOwner: boolean, refusal: string, change: (trx: ServiceContext['db']) => Promise<T>): Promise<T> {
+  return inTransaction(ctx.db, async (trx) => {
+    await repo.lockMembershipTarget(trx, target, ctx.clock());
+    if (losesOwner && (await repo.countOwners(trx, target)) <= 1) throw conflict(refusal);
+    return change(trx);
+  });
+}
+
+export const targetOf = (m: { team_id: string | null; organization_id: string | null }): MembershipTarget =>
+  m.team_id !== null ? { teamId: m.team_id } : { organizationId: m.organization_id! };
+
+/**
+ * The user leaves a team or organization (SPEC §2 item 23): always possible, except for
+ * its last owner. The role is read again under the lock, so a promotion that lands
+ * meanwhile is counted.
+ */
+export async function leave(ctx: ServiceContext, userId: string, membershipId: string): Promise<MembershipRow> {
+  const found = await ctx.db.selectFrom('memberships').selectAll().where('id', '=', membershipId).where('user_id', '=', userId).executeTakeFirst();
+  if (found === undefined) throw notFound('you are not a member there: you may have left already');
+  const target = targetOf(found);
+  return inTransaction(ctx.db, async (trx) => {
+    await repo.lockMembershipTarget(trx, target, ctx.clock());
+    const current = await trx.selectFrom('memberships').selectAll().where('id', '=', membershipId).where('user_id', '=', userId).executeTakeFirst();
+    if (current === undefined) throw notFound('you are not a member there: you may have left already');
+    if (current.role === 'owner' && (await repo.countOwners(trx, target)) <= 1) {
+      throw conflict(`you are the last owner of this ${kindOf(target)}: make another member an owner before you leave`);
+    }
+    await removeMember({ ...ctx, db: trx }, current);
+    return current;
   });
 }

@@ -3,6 +3,7 @@ import { Migrator, sql, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import * as initial from './migrations/001_initial.ts';
 import * as platform from './migrations/002_platform.ts';
+import * as invitations from './migrations/003_membership_invitations.ts';
 import * as clientVersion from './migrations/004_client_version.ts';
 import * as bookingManageToken from './migrations/005_booking_manage_token.ts';
 
@@ -11,6 +12,7 @@ type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: Data
 const migrations: Record<string, DialectMigration> = {
   '001_initial': initial,
   '002_platform': platform,
+  '003_membership_invitations': invitations,
   '004_client_version': clientVersion,
   '005_booking_manage_token': bookingManageToken,
 };

@@ -162,6 +162,21 @@ export interface MembershipsTable {
   updated_at: number;
 }
 
+/** SPEC §2 item 23: a pending invitation; it grants nothing until accepted (migration 003). */
+export interface MembershipInvitationsTable {
+  id: string;
+  /** Exactly one of team_id and organization_id is set. */
+  team_id: string | null;
+  organization_id: string | null;
+  /** Exactly one of email (lower-case) and user_id is set: whom the inviter named. */
+  email: string | null;
+  user_id: string | null;
+  role: 'member' | 'admin' | 'owner';
+  invited_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface EventTypesTable {
   id: string;
   user_id: string | null;
@@ -319,6 +334,7 @@ export interface Database {
   organizations: OrganizationsTable;
   teams: TeamsTable;
   memberships: MembershipsTable;
+  membership_invitations: MembershipInvitationsTable;
   event_types: EventTypesTable;
   private_links: PrivateLinksTable;
   bookings: BookingsTable;

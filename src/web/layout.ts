@@ -54,6 +54,8 @@ details.scope-family summary { cursor:pointer; font-weight:600; padding:.25rem 0
 dl.facts { display:grid; grid-template-columns:minmax(8rem,max-content) 1fr; gap:.4rem 1rem; margin:.5rem 0 1rem; }
 dl.facts dt { font-weight:600; } dl.facts dd { margin:0; min-width:0; overflow-wrap:anywhere; }
 ul.plain { list-style:none; padding:0; margin:0; } ul.plain li { margin:.15rem 0; }
+ul.stack > li + li { border-top:1px solid var(--line); margin-top:1rem; padding-top:.5rem; }
+ul.stack h3 { font-size:1.05rem; margin:.5rem 0 .25rem; } ul.stack .actions { margin-top:.75rem; }
 .table-wrap { overflow-x:auto; } table { border-collapse:collapse; width:100%; font-size:.95rem; }
 th, td { text-align:left; padding:.45rem .5rem; border-bottom:1px solid var(--line); vertical-align:top; }
 th { font-weight:600; color:var(--muted); }
@@ -103,7 +105,7 @@ export function page({ title, user, body }: PageOptions): string {
 <header class="top">
   <a class="brand" href="/">Gatehouse</a>
   ${user
-    ? html`<nav aria-label="Account" class="top-nav"><span class="muted">${user.name}</span><a href="/settings/authorized-apps">Authorized apps</a><a href="/settings/developer/oauth-clients">Developer settings</a>${user.is_admin === 1 ? html`<a href="/admin/oauth-clients">Client review</a>` : ''}<a href="/logout">Log out</a></nav>`
+    ? html`<nav aria-label="Account" class="top-nav"><span class="muted">${user.name}</span><a href="/settings/teams">Teams</a><a href="/settings/authorized-apps">Authorized apps</a><a href="/settings/developer/oauth-clients">Developer settings</a>${user.is_admin === 1 ? html`<a href="/admin/oauth-clients">Client review</a>` : ''}<a href="/logout">Log out</a></nav>`
     : html`<a href="/login">Log in</a>`}
 </header>
 <main>

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createOAuthStore } from '../../src/storage/oauth-store.ts';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
+import { inviteMember } from '../../src/services/invitations.ts';
 import { addMember, createOrganization, createTeam } from '../../src/services/teams.ts';
 import { requestCode } from '../../src/services/verification.ts';
 import type { TeamRow, OrganizationRow } from '../../src/storage/repositories/organizations.ts';
@@ -20,6 +21,8 @@ export interface World {
   teamAdmin: TestUser;
   member: TestUser;
   outsider: TestUser;
+  /** Invited as admin of the team (by e-mail) and of the organization (by id); never accepted. */
+  invitee: TestUser;
   org: OrganizationRow;
   team: TeamRow;
   otherOrg: OrganizationRow;
@@ -52,17 +55,22 @@ export async function buildWorld(server: TestServer): Promise<World> {
   const teamAdmin = await quickUser(server, 'Tara Team-Admin');
   const member = await quickUser(server, 'Mo Member');
   const outsider = await quickUser(server, 'Otto Outsider');
+  const invitee = await quickUser(server, 'Ivy Invitee');
   const org = await createOrganization(s, { name: 'Acme', ownerId: owner.id });
   await addMember(s, { organizationId: org.id }, orgAdmin.id, 'admin');
   const team = await createTeam(s, { name: 'Sales', ownerId: owner.id, organizationId: org.id });
   await addMember(s, { teamId: team.id }, teamAdmin.id, 'admin');
   await addMember(s, { teamId: team.id }, member.id, 'member');
+  // Members above are accepted at once, as `gatehouse members add` makes them; the
+  // invitee shows what a pending invitation is worth: nothing (SPEC §2 item 23).
+  await inviteMember(s, { teamId: team.id }, { email: invitee.email }, 'admin', owner.id);
+  await inviteMember(s, { organizationId: org.id }, { userId: invitee.id }, 'admin', owner.id);
   const otherOrg = await createOrganization(s, { name: 'Rival Corp', ownerId: outsider.id });
   const otherTeam = await createTeam(s, { name: 'Rivals', ownerId: outsider.id, organizationId: otherOrg.id });
   const loneTeam = await createTeam(s, { name: 'Lone', ownerId: owner.id });
   const client = await server.client(owner, { scopes: ALL_SCOPES });
   const legacyClient = await server.client(owner, { scopes: null });
-  return { owner, orgAdmin, teamAdmin, member, outsider, org, team, otherOrg, otherTeam, loneTeam, client, legacyClient };
+  return { owner, orgAdmin, teamAdmin, member, outsider, invitee, org, team, otherOrg, otherTeam, loneTeam, client, legacyClient };
 }
 
 const tokens = new Map<string, string>();

@@ -58,6 +58,9 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
       expectError(await h.guardCall(r, await h.token(h.w.outsider, [r.scope])), 403, 'forbidden');
       expectError(await h.guardCall(r, await h.token(h.w.member, [r.scope])), 403, 'forbidden');
     });
+    it.skipIf(!available)('a user invited as admin who has not accepted → 403 forbidden, as a non-member (SPEC §2 item 23)', async () => {
+      expectError(await h.guardCall(r, await h.token(h.w.invitee, [r.scope])), 403, 'forbidden');
+    });
     it.skipIf(!available)('an organization admin (not owner) → success', async () => {
       expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, [r.scope]), { actor: h.w.orgAdmin }));
     });

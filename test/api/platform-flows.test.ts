@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { apiRoutes } from '../../src/oauth/api-routes.ts';
 import { loadConfig } from '../../src/config/index.ts';
+import { acceptInvitation } from '../../src/services/invitations.ts';
 import { addMember } from '../../src/services/teams.ts';
 import { backends, createTestDatabase } from '../helpers/backends.ts';
 import { freePort, startTestServer, TestServer } from '../helpers/server.ts';
@@ -249,7 +250,10 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(grant.body.error.code).toBe('forbidden');
       const added = await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { email: w.member.email, role: 'member' });
       expect(added.status).toBe(201);
-      expect(added.body.data).toMatchObject({ userId: w.member.id, role: 'member', teamId: team.id });
+      // SPEC §2 item 23: an invitation, which becomes the membership when the invitee accepts.
+      expect(added.body.data).toMatchObject({ state: 'invited', userId: null, role: 'member', teamId: team.id });
+      expect((await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { email: w.member.email, role: 'member' })).status).toBe(409);
+      await acceptInvitation(server.services, w.member, added.body.data.id);
       expect((await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { userId: w.member.id, role: 'member' })).status).toBe(409);
 
       const members = await server.api('GET', `/v2/teams/${team.id}/memberships`, owner);

@@ -19,6 +19,9 @@ describe.each(backends)('team route access on $name', ({ name, available }) => {
     it.skipIf(!available)('a user outside the team → 403 forbidden (SPEC §6)', async () => {
       expectError(await h.guardCall(r, await h.token(h.w.outsider, [r.scope])), 403, 'forbidden');
     });
+    it.skipIf(!available)('a user invited as admin who has not accepted → 403 forbidden, as a non-member (SPEC §2 item 23)', async () => {
+      expectError(await h.guardCall(r, await h.token(h.w.invitee, [r.scope])), 403, 'forbidden');
+    });
     if (!twin && r.membership === 'team-admin') it.skipIf(!available)('a plain member writing → 403 forbidden (SPEC §6: admin or owner to write)', async () => {
       expectError(await h.guardCall(r, await h.token(h.w.member, [r.scope])), 403, 'forbidden');
     });

@@ -69,6 +69,20 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
     expect(twice.stderr).toBe('gatehouse: that user is already a member of this organization\n');
   });
 
+  it.skipIf(!available)('members add is an operator’s direct membership: accepted at once, with no invitation to answer (SPEC §2 item 23)', async () => {
+    const joiner = `cli-joiner-${Date.now()}@example.com`;
+    await createUser({ db: database.handle.db, clock: Date.now }, { email: joiner, name: 'CLI Joiner', password: 'joiner-password' });
+    const team = JSON.parse((await gatehouse('teams', 'create', '--name', 'Direct', '--owner', owner, '--json')).stdout) as { id: string };
+    const add = await gatehouse('members', 'add', '--team', team.id, '--user', joiner, '--role', 'member', '--json');
+    expect(add.code, add.stderr).toBe(0);
+    const added = JSON.parse(add.stdout) as { id: string };
+    // memberships holds accepted members only; invitations wait in membership_invitations.
+    const db = database.handle.db;
+    const row = await db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select(['memberships.id', 'memberships.role', 'users.email']).where('memberships.team_id', '=', team.id).where('users.email', '=', joiner).executeTakeFirst();
+    expect(row).toEqual({ id: added.id, role: 'member', email: joiner });
+    expect(await db.selectFrom('membership_invitations').select('id').where('team_id', '=', team.id).execute()).toEqual([]);
+  });
+
   it.skipIf(!available)('refuses bad input with one line and exit code 1', async () => {
     const cases: Array<[string[], string]> = [
       [['members', 'add', '--team', 'x', '--org', 'y', '--user', helper, '--role', 'member'], 'gatehouse: give exactly one of --team ID and --org ID\n'],

@@ -1,45 +1,74 @@
 // Team memberships (TEAM_MEMBERSHIP_*), organization memberships and users (ORG_MEMBERSHIP_*).
+// Adding someone creates an invitation (SPEC §2 item 23): listed with the members as state
+// "invited", carrying only what the inviter named, until the invitee accepts in the web app.
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { AppContext } from '../../http/context.ts';
 import type { AccessFacts } from '../../oauth/api-access.ts';
-import { addMember, removeMember, type Role } from '../../services/teams.ts';
-import { findUserByEmail } from '../../services/users.ts';
+import { inviteMember } from '../../services/invitations.ts';
+import { keepingAnOwner, removeMember, type Role } from '../../services/teams.ts';
+import * as invitations from '../../storage/repositories/invitations.ts';
+import type { InvitationRow } from '../../storage/repositories/invitations.ts';
 import * as repo from '../../storage/repositories/organizations.ts';
-import { inTransaction } from '../../storage/transaction.ts';
-import type { MemberRow, MembershipTarget } from '../../storage/repositories/organizations.ts';
+import type { MemberRow, MembershipTarget, RosterRow } from '../../storage/repositories/organizations.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { conflict, forbidden, invalid, iso, notFound } from '../input.ts';
+import { forbidden, invalid, iso, notFound } from '../input.ts';
 import { arrayOf, deleted, email, idParam, listQuery, nullable, object, role, type JsonSchema, type Page } from '../schemas.ts';
 import { isOrgOwner, isTeamOwner } from './access.ts';
 import { userFields } from './me.ts';
 import { profile, profileChanges, profilePatch, profileView, type ProfilePatch } from './me.ts';
 
+const text = { type: 'string' };
 const membershipView: JsonSchema = object(
   {
-    id: { type: 'string' },
-    userId: { type: 'string' },
-    teamId: nullable({ type: 'string' }),
-    organizationId: nullable({ type: 'string' }),
-    role: { type: 'string' },
-    user: object({ email: { type: 'string' }, name: { type: 'string' }, username: { type: 'string' } }, ['email', 'name', 'username']),
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
+    id: { ...text, description: 'Stays the same when the invitee accepts: the invitation becomes the membership' },
+    state: { type: 'string', enum: ['invited', 'accepted'], description: 'invited: waiting for the invitee to accept in the web app, and granting nothing until then' },
+    userId: { ...nullable(text), description: 'The member; null while invited' },
+    teamId: nullable(text),
+    organizationId: nullable(text),
+    role: text,
+    user: { ...nullable(object({ email: text, name: text, username: text }, ['email', 'name', 'username'])), description: 'The member; null while invited' },
+    invitedEmail: { ...nullable(text), description: 'While invited: the address the inviter named (lower-case), else null' },
+    invitedUserId: { ...nullable(text), description: 'While invited: the user id the inviter named, else null' },
+    createdAt: text,
+    updatedAt: text,
   },
-  ['id', 'userId', 'teamId', 'organizationId', 'role', 'user', 'createdAt', 'updatedAt'],
+  ['id', 'state', 'userId', 'teamId', 'organizationId', 'role', 'user', 'invitedEmail', 'invitedUserId', 'createdAt', 'updatedAt'],
 );
 
-function membership(m: MemberRow) {
+/** An accepted membership, or an invitation that shows nothing but what the inviter named. */
+function membership(m: RosterRow) {
+  const accepted = m.state === 'accepted';
   return {
     id: m.id,
-    userId: m.user_id,
+    state: m.state,
+    userId: accepted ? m.user_id : null,
     teamId: m.team_id,
     organizationId: m.organization_id,
     role: m.role,
-    user: { email: m.email, name: m.name, username: m.username },
+    user: accepted ? { email: m.email, name: m.name, username: m.username } : null,
+    invitedEmail: accepted ? null : m.invited_email,
+    invitedUserId: accepted ? null : m.invited_user_id,
     createdAt: iso(m.created_at),
     updatedAt: iso(m.updated_at),
   };
 }
+
+const fromMember = (m: MemberRow): RosterRow => ({ ...m, state: 'accepted', invited_email: null, invited_user_id: null });
+const fromInvitation = (i: InvitationRow): RosterRow => ({
+  id: i.id,
+  state: 'invited',
+  user_id: null,
+  team_id: i.team_id,
+  organization_id: i.organization_id,
+  role: i.role,
+  email: null,
+  name: null,
+  username: null,
+  invited_email: i.email,
+  invited_user_id: i.user_id,
+  created_at: i.created_at,
+  updated_at: i.updated_at,
+});
 
 const userView: JsonSchema = object({ ...userFields, role: { type: 'string' } }, [...Object.keys(userFields), 'role']);
 
@@ -60,77 +89,79 @@ const actsAsOwner = (kind: Kind, facts: AccessFacts) => (kind === 'team' ? isTea
 export function membershipHandlers(ctx: AppContext): HandlerMap {
   const { db, clock } = ctx.services;
 
-  const load = async (target: MembershipTarget, id: string) => {
-    const row = await repo.findMember(db, target, id);
-    if (row === undefined) throw notFound('membership');
-    return row;
+  /** A member, or a pending invitation, of the target. */
+  const load = async (target: MembershipTarget, id: string): Promise<{ member: MemberRow } | { invitation: InvitationRow }> => {
+    const member = await repo.findMember(db, target, id);
+    if (member !== undefined) return { member };
+    const invitation = await invitations.findInvitation(db, target, id);
+    if (invitation !== undefined) return { invitation };
+    throw notFound('membership');
   };
+  const view = (found: { member: MemberRow } | { invitation: InvitationRow }) =>
+    membership('member' in found ? fromMember(found.member) : fromInvitation(found.invitation));
 
   const requireOwnerFor = (kind: Kind, facts: AccessFacts, touchesOwner: boolean) => {
     if (touchesOwner && !actsAsOwner(kind, facts)) throw forbidden(`only an owner of the ${kind} may grant, change or remove the owner role`);
   };
 
-  /**
-   * Runs a change that may take an owner away, with the owner count checked under the
-   * team's (or organization's) row lock: two concurrent demotions cannot both pass.
-   */
-  const keepingAnOwner = <T>(target: MembershipTarget, kind: Kind, losesOwner: boolean, change: (trx: typeof db) => Promise<T>) =>
-    inTransaction(db, async (trx) => {
-      await repo.lockMembershipTarget(trx, target, clock());
-      if (losesOwner && (await repo.countOwners(trx, target)) <= 1) {
-        throw conflict(`the ${kind} must keep at least one owner: make someone else owner first`);
-      }
-      return change(trx);
-    });
+  const lastOwner = (kind: Kind) => `the ${kind} must keep at least one owner: make someone else owner first`;
 
   const handlers = (kind: Kind) => ({
     list: route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(membershipView, 0, 100),
-      handle: async ({ facts, query }) => (await repo.listMembers(db, targetOf(kind, facts), query.limit, query.offset)).map(membership),
+      handle: async ({ facts, query }) => (await repo.listRoster(db, targetOf(kind, facts), query.limit, query.offset)).map(membership),
     }),
     create: route<NewMembership>({
       body: newMembership,
       data: membershipView,
       status: 201,
-      handle: async ({ facts, body }) => {
+      handle: async ({ userId, facts, body }) => {
         if ((body.userId === undefined) === (body.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
         requireOwnerFor(kind, facts, body.role === 'owner');
-        let userId = body.userId;
-        if (body.email !== undefined) {
-          const user = await findUserByEmail(ctx.services, body.email);
-          if (user === undefined) throw notFound(`user with email ${body.email}`);
-          userId = user.id;
-        }
-        const target = targetOf(kind, facts);
-        const row = await addMember(ctx.services, target, userId!, body.role);
-        return membership(await load(target, row.id));
+        // SPEC §2 item 23: an invitation, answered alike whether or not an account is named.
+        const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
+        return membership(fromInvitation(await inviteMember(ctx.services, targetOf(kind, facts), invitee, body.role, userId)));
       },
     }),
     get: route<unknown, unknown, { membershipId: string }>({
       data: membershipView,
-      handle: async ({ facts, params }) => membership(await load(targetOf(kind, facts), params.membershipId)),
+      handle: async ({ facts, params }) => view(await load(targetOf(kind, facts), params.membershipId)),
     }),
     update: route<{ role: Role }, unknown, { membershipId: string }>({
       body: rolePatch,
       data: membershipView,
       handle: async ({ facts, params, body }) => {
         const target = targetOf(kind, facts);
-        const current = await load(target, params.membershipId);
+        const found = await load(target, params.membershipId);
+        if ('invitation' in found) {
+          // An invitation's role changes freely: it holds no owner yet.
+          requireOwnerFor(kind, facts, found.invitation.role === 'owner' || body.role === 'owner');
+          await invitations.setInvitationRole(db, found.invitation.id, body.role, clock());
+          return view(await load(target, found.invitation.id));
+        }
+        const current = found.member;
         requireOwnerFor(kind, facts, current.role === 'owner' || body.role === 'owner');
-        await keepingAnOwner(target, kind, current.role === 'owner' && body.role !== 'owner', (trx) =>
+        await keepingAnOwner(ctx.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (trx) =>
           repo.setMembershipRole(trx, current.id, body.role, clock()),
         );
-        return membership(await load(target, current.id));
+        return view(await load(target, current.id));
       },
     }),
     delete: route<unknown, unknown, { membershipId: string }>({
       data: deleted,
       handle: async ({ facts, params }) => {
         const target = targetOf(kind, facts);
-        const current = await load(target, params.membershipId);
+        const found = await load(target, params.membershipId);
+        if ('invitation' in found) {
+          // Withdrawing an invitation.
+          requireOwnerFor(kind, facts, found.invitation.role === 'owner');
+          await invitations.deleteInvitation(db, found.invitation.id);
+          return { id: found.invitation.id, deleted: true };
+        }
+        const current = found.member;
         requireOwnerFor(kind, facts, current.role === 'owner');
-        await keepingAnOwner(target, kind, current.role === 'owner', (trx) => removeMember({ ...ctx.services, db: trx }, current));
+        await keepingAnOwner(ctx.services, target, current.role === 'owner', lastOwner(kind), (trx) => removeMember({ ...ctx.services, db: trx }, current));
         return { id: current.id, deleted: true };
       },
     }),

@@ -1,5 +1,5 @@
 // organizations, teams and memberships (SPEC §5): who belongs where, with which role.
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { MembershipsTable, OrganizationsTable, TeamsTable, UsersTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
 
@@ -50,24 +50,103 @@ function targetColumn(target: MembershipTarget) {
 
 const memberColumns = ['m.id', 'm.user_id', 'm.team_id', 'm.organization_id', 'm.role', 'm.created_at', 'm.updated_at', 'u.email', 'u.name', 'u.username'] as const;
 
-export async function listMembers(db: Executor, target: MembershipTarget, limit: number, offset: number): Promise<MemberRow[]> {
-  const [column, value] = targetColumn(target);
-  return db
-    .selectFrom('memberships as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(memberColumns)
-    .where(column, '=', value)
-    .orderBy('m.created_at')
-    .orderBy('m.id')
-    .limit(limit)
-    .offset(offset)
-    .execute();
-}
-
 /** One membership of the target, or undefined when it belongs elsewhere. */
 export async function findMember(db: Executor, target: MembershipTarget, membershipId: string): Promise<MemberRow | undefined> {
   const [column, value] = targetColumn(target);
   return db.selectFrom('memberships as m').innerJoin('users as u', 'u.id', 'm.user_id').select(memberColumns).where('m.id', '=', membershipId).where(column, '=', value).executeTakeFirst();
+}
+
+/** The accepted member of the target with this address, if any. */
+export async function findMemberByEmail(db: Executor, target: MembershipTarget, email: string): Promise<MembershipRow | undefined> {
+  const [column, value] = targetColumn(target);
+  return db.selectFrom('memberships as m').innerJoin('users as u', 'u.id', 'm.user_id').selectAll('m').where('u.email', '=', email).where(column, '=', value).executeTakeFirst();
+}
+
+/**
+ * A team's or organization's roster: its members (state accepted) and its pending
+ * invitations (state invited), in the order they were added. An invitation carries only
+ * what the inviter named, never anything of an account (SPEC §2 item 23).
+ */
+export type RosterRow = Omit<MemberRow, 'user_id' | 'email' | 'name' | 'username'> & {
+  state: 'accepted' | 'invited';
+  user_id: string | null;
+  email: string | null;
+  name: string | null;
+  username: string | null;
+  invited_email: string | null;
+  invited_user_id: string | null;
+};
+
+export async function listRoster(db: Executor, target: MembershipTarget, limit: number, offset: number): Promise<RosterRow[]> {
+  const [column, value] = targetColumn(target);
+  const invitationColumn = 'teamId' in target ? 'i.team_id' : 'i.organization_id';
+  const nothing = sql<string | null>`null`;
+  const members = db
+    .selectFrom('memberships as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select([
+      'm.id',
+      sql<'accepted' | 'invited'>`'accepted'`.as('state'),
+      'm.user_id',
+      'm.team_id',
+      'm.organization_id',
+      'm.role',
+      'u.email',
+      'u.name',
+      'u.username',
+      nothing.as('invited_email'),
+      nothing.as('invited_user_id'),
+      'm.created_at',
+      'm.updated_at',
+    ])
+    .where(column, '=', value)
+    .$castTo<RosterRow>();
+  const invitations = db
+    .selectFrom('membership_invitations as i')
+    .select([
+      'i.id',
+      sql<'accepted' | 'invited'>`'invited'`.as('state'),
+      nothing.as('user_id'),
+      'i.team_id',
+      'i.organization_id',
+      'i.role',
+      nothing.as('email'),
+      nothing.as('name'),
+      nothing.as('username'),
+      'i.email as invited_email',
+      'i.user_id as invited_user_id',
+      'i.created_at',
+      'i.updated_at',
+    ])
+    .where(invitationColumn, '=', value)
+    .$castTo<RosterRow>();
+  return members.unionAll(invitations).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
+}
+
+/** The user's memberships with what they are of, and how many owners each place has. */
+export async function listMembershipsOfUser(db: Executor, userId: string) {
+  const rows = await db
+    .selectFrom('memberships as m')
+    .leftJoin('teams as t', 't.id', 'm.team_id')
+    .leftJoin('organizations as o', 'o.id', 'm.organization_id')
+    .leftJoin('organizations as team_org', 'team_org.id', 't.organization_id')
+    .selectAll('m')
+    .select((eb) => [
+      sql<string>`coalesce(${sql.ref('t.name')}, ${sql.ref('o.name')})`.as('target_name'),
+      'team_org.name as team_org_name',
+      eb
+        .selectFrom('memberships as x')
+        .select((x) => x.fn.countAll<number>().as('n'))
+        .where('x.role', '=', 'owner')
+        .where((x) => x.or([x('x.team_id', '=', x.ref('m.team_id')), x('x.organization_id', '=', x.ref('m.organization_id'))]))
+        .as('owners'),
+    ])
+    .where('m.user_id', '=', userId)
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .limit(500)
+    .execute();
+  return rows.map((r) => ({ ...r, owners: Number(r.owners) }));
 }
 
 export async function findMemberByUser(db: Executor, target: MembershipTarget, userId: string): Promise<MembershipRow | undefined> {

@@ -1,0 +1,80 @@
+// membership_invitations (SPEC §2 item 23): who was invited where, until they answer. An
+// invitee is matched by the id or the address the inviter named; nothing here reads an
+// invitation as a membership.
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { MembershipInvitationsTable } from '../schema.ts';
+import type { Executor } from './executor.ts';
+import type { MembershipTarget } from './organizations.ts';
+
+export type InvitationRow = Selectable<MembershipInvitationsTable>;
+/** The account an invitation may be for: by its id, or by its (lower-case) address. */
+export type Invitee = { id: string; email: string };
+
+/** An invitation as its invitee sees it: what it is for and who sent it. */
+export type InvitationForUser = InvitationRow & { target_name: string; team_org_name: string | null; inviter_name: string | null };
+
+function targetColumn(target: MembershipTarget) {
+  return 'teamId' in target ? (['i.team_id', target.teamId] as const) : (['i.organization_id', target.organizationId] as const);
+}
+
+export async function insertInvitation(db: Executor, row: Insertable<MembershipInvitationsTable>): Promise<void> {
+  await db.insertInto('membership_invitations').values(row).execute();
+}
+
+/** One invitation of the target, or undefined when it belongs elsewhere. */
+export async function findInvitation(db: Executor, target: MembershipTarget, id: string): Promise<InvitationRow | undefined> {
+  const [column, value] = targetColumn(target);
+  return db.selectFrom('membership_invitations as i').selectAll().where('i.id', '=', id).where(column, '=', value).executeTakeFirst();
+}
+
+export async function setInvitationRole(db: Executor, id: string, role: InvitationRow['role'], at: number): Promise<void> {
+  await db.updateTable('membership_invitations').set({ role, updated_at: at }).where('id', '=', id).execute();
+}
+
+export async function deleteInvitation(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('membership_invitations').where('id', '=', id).execute();
+}
+
+/** The invitations waiting for this account, newest first, with what they are for. */
+export async function listInvitationsFor(db: Executor, invitee: Invitee): Promise<InvitationForUser[]> {
+  return db
+    .selectFrom('membership_invitations as i')
+    .leftJoin('teams as t', 't.id', 'i.team_id')
+    .leftJoin('organizations as o', 'o.id', 'i.organization_id')
+    .leftJoin('organizations as team_org', 'team_org.id', 't.organization_id')
+    .leftJoin('users as by', 'by.id', 'i.invited_by')
+    .selectAll('i')
+    .select([
+      sql<string>`coalesce(${sql.ref('t.name')}, ${sql.ref('o.name')})`.as('target_name'),
+      'team_org.name as team_org_name',
+      'by.name as inviter_name',
+    ])
+    .where((eb) => eb.or([eb('i.user_id', '=', invitee.id), eb('i.email', '=', invitee.email)]))
+    .orderBy('i.created_at', 'desc')
+    .orderBy('i.id')
+    .limit(200)
+    .execute();
+}
+
+/**
+ * Removes the invitation if it is this account's, and returns it: of two concurrent
+ * answers to one invitation exactly one gets the row (STYLE practice 6).
+ */
+export async function takeInvitation(db: Executor, id: string, invitee: Invitee): Promise<InvitationRow | undefined> {
+  return db
+    .deleteFrom('membership_invitations')
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('user_id', '=', invitee.id), eb('email', '=', invitee.email)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Every other invitation of this account to the same place (by id and by address), once it joined. */
+export async function deleteInvitationsFor(db: Executor, target: MembershipTarget, invitee: Invitee): Promise<void> {
+  const [column, value] = 'teamId' in target ? (['team_id', target.teamId] as const) : (['organization_id', target.organizationId] as const);
+  await db
+    .deleteFrom('membership_invitations')
+    .where(column, '=', value)
+    .where((eb) => eb.or([eb('user_id', '=', invitee.id), eb('email', '=', invitee.email)]))
+    .execute();
+}

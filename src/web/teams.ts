@@ -1,0 +1,143 @@
+// /settings/teams (SPEC §2 item 23): the invitations waiting for the user, each with Accept
+// and Decline, and the teams and organizations the user belongs to, each with Leave (not
+// for its last owner). Every form carries the CSRF token and answers with a redirect.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../http/context.ts';
+import { ServiceError } from '../services/errors.ts';
+import { acceptInvitation, declineInvitation, listInvitationsFor } from '../services/invitations.ts';
+import { leave } from '../services/teams.ts';
+import type { InvitationForUser } from '../storage/repositories/invitations.ts';
+import { listMembershipsOfUser } from '../storage/repositories/organizations.ts';
+import { signedIn } from './access.ts';
+import { sendServiceError } from './forms.ts';
+import { time } from './format.ts';
+import { html, type Html } from './html.ts';
+import { csrfField, sendPage } from './pages.ts';
+
+export const TEAMS = '/settings/teams';
+
+type Membership = Awaited<ReturnType<typeof listMembershipsOfUser>>[number];
+type Kind = 'team' | 'organization';
+
+const kindOf = (row: { team_id: string | null }): Kind => (row.team_id !== null ? 'team' : 'organization');
+const roleWords = { member: 'member', admin: 'admin', owner: 'owner' } as const;
+
+/** What accepting shares, in plain words, so that consent is informed. */
+const consequences: Record<Kind, string> = {
+  team: 'If you accept, you become a host of the team’s bookings and see its event types, schedules and bookings; you can leave at any time.',
+  organization:
+    'If you accept, the organization’s admins can see and change your profile, event types, schedules and bookings; you can leave at any time.',
+};
+
+function place(kind: Kind, orgName: string | null): Html {
+  return html`${kind === 'team' ? 'Team' : 'Organization'}${orgName !== null ? html` in <strong>${orgName}</strong>` : ''}`;
+}
+
+function invitationItem(i: InvitationForUser, csrf: string): Html {
+  const kind = kindOf(i);
+  const action = `${TEAMS}/invitations/${encodeURIComponent(i.id)}`;
+  return html`<li class="invitation" data-invitation="${i.id}">
+<h3 id="invitation-${i.id}">${i.target_name}</h3>
+<p>${place(kind, i.team_org_name)}. You are invited as <strong>${roleWords[i.role]}</strong>${i.inviter_name !== null ? html` by ${i.inviter_name}` : ''}, on ${time(i.created_at)}.</p>
+<p class="muted">${consequences[kind]}</p>
+<div class="actions">
+<form method="post" action="${action}/accept">${csrfField(csrf)}<button type="submit">Accept<span class="visually-hidden"> the invitation to ${i.target_name}</span></button></form>
+<form method="post" action="${action}/decline">${csrfField(csrf)}<button type="submit" class="secondary">Decline<span class="visually-hidden"> the invitation to ${i.target_name}</span></button></form>
+</div>
+</li>`;
+}
+
+function membershipItem(m: Membership, csrf: string, refused: boolean): Html {
+  const kind = kindOf(m);
+  const lastOwner = m.role === 'owner' && m.owners <= 1;
+  const leaveForm = html`<form method="post" action="${TEAMS}/memberships/${encodeURIComponent(m.id)}/leave">${csrfField(csrf)}<div class="actions"><button type="submit" class="danger">Leave<span class="visually-hidden"> ${m.target_name}</span></button></div></form>`;
+  return html`<li class="membership" data-membership="${m.id}">
+<h3 id="membership-${m.id}">${m.target_name}</h3>
+<p>${place(kind, m.team_org_name)}. Your role: <strong>${roleWords[m.role]}</strong>, since ${time(m.created_at)}.</p>
+${refused
+  ? html`<p class="error" role="alert" id="refused">You are the last owner of ${m.target_name}, so you cannot leave it. Make another member an owner first.</p>`
+  : lastOwner
+    ? html`<p class="muted" id="last-owner-${m.id}">You are its only owner, so you cannot leave it: make another member an owner first.</p>`
+    : leaveForm}
+</li>`;
+}
+
+/** The confirmation a redirect asks for; names only what this user belongs to. */
+function flash(query: Record<string, unknown>, memberships: Membership[]): Html | '' {
+  const message = (text: Html | string) => html`<p class="flash" role="status" id="flash">${text}</p>`;
+  if (typeof query.accepted === 'string') {
+    const joined = memberships.find((m) => m.id === query.accepted);
+    if (joined) return message(html`You joined <strong>${joined.target_name}</strong>.`);
+  }
+  if (query.declined === '1') return message('You declined the invitation. Nothing of your account was shared.');
+  if (query.left === 'team' || query.left === 'organization') return message(`You left the ${query.left}.`);
+  return '';
+}
+
+export async function teamsRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
+  await web.register(async (app) => {
+    app.setErrorHandler((error, request, reply) => {
+      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
+      throw error;
+    });
+
+    app.get(TEAMS, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const [invitations, memberships] = await Promise.all([listInvitationsFor(ctx.services, user), listMembershipsOfUser(ctx.services.db, user.id)]);
+      const query = request.query as Record<string, unknown>;
+      const csrf = reply.generateCsrf();
+      reply.header('cache-control', 'no-store');
+      return sendPage(
+        reply,
+        request,
+        200,
+        'Teams',
+        html`<div class="card"><h1>Teams and organizations</h1>
+${flash(query, memberships)}
+<p>Nobody can add you to a team or organization without your consent: an invitation waits here for your answer, and until you accept it the team or organization sees nothing of your account.</p>
+</div>
+<section class="card" aria-labelledby="invitations-title" id="invitations">
+<h2 id="invitations-title">Invitations</h2>
+${invitations.length === 0
+  ? html`<p class="muted" id="no-invitations">No invitations are waiting for you.</p>`
+  : html`<ul class="plain stack">${invitations.map((i) => invitationItem(i, csrf))}</ul>`}
+</section>
+<section class="card" aria-labelledby="memberships-title" id="memberships">
+<h2 id="memberships-title">Your teams and organizations</h2>
+${memberships.length === 0
+  ? html`<p class="muted" id="no-memberships">You are not a member of any team or organization.</p>`
+  : html`<ul class="plain stack">${memberships.map((m) => membershipItem(m, csrf, query.refused === m.id))}</ul>`}
+</section>`,
+      );
+    });
+
+    app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/accept`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const membership = await acceptInvitation(ctx.services, user, request.params.id.slice(0, 200));
+      return reply.redirect(`${TEAMS}?accepted=${encodeURIComponent(membership.id)}`, 303);
+    });
+
+    app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/decline`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      await declineInvitation(ctx.services, user, request.params.id.slice(0, 200));
+      return reply.redirect(`${TEAMS}?declined=1`, 303);
+    });
+
+    app.post<{ Params: { id: string } }>(`${TEAMS}/memberships/:id/leave`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const id = request.params.id.slice(0, 200);
+      try {
+        const left = await leave(ctx.services, user.id, id);
+        return reply.redirect(`${TEAMS}?left=${kindOf(left)}`, 303);
+      } catch (error) {
+        // The last owner stays: the page says why, next to that membership.
+        if (error instanceof ServiceError && error.kind === 'conflict') return reply.redirect(`${TEAMS}?refused=${encodeURIComponent(id)}#refused`, 303);
+        throw error;
+      }
+    });
+  });
+}

@@ -1,0 +1,136 @@
+// /settings/teams (SPEC §2 item 23): the invited user accepts or declines there, sees the
+// teams and organizations they belong to, and leaves one unless they are its last owner.
+// Every form needs the page's CSRF token and answers with a redirect.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inviteMember } from '../../src/services/invitations.ts';
+import { addMember, createOrganization, createTeam } from '../../src/services/teams.ts';
+import { backends } from '../helpers/backends.ts';
+import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+
+const TEAMS = '/settings/teams';
+
+describe.each(backends)('teams page on $name', ({ name, available }) => {
+  let server: TestServer;
+  let owner: TestUser;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+    owner = await server.user({ name: 'Olive Owner' });
+  });
+  afterAll(async () => server?.close());
+
+  const memberships = (userId: string) => server.db.selectFrom('memberships').selectAll().where('user_id', '=', userId).execute();
+  const invitationsOf = (email: string) => server.db.selectFrom('membership_invitations').selectAll().where('email', '=', email).execute();
+
+  it.skipIf(!available)('asks a user who is not logged in to log in first', async () => {
+    const res = await server.browser().get(TEAMS);
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`/login?next=${encodeURIComponent(TEAMS)}`);
+  });
+
+  it.skipIf(!available)('shows an invitation with what accepting shares; Accept makes the membership, with the invitation’s id (SPEC §2 item 23)', async () => {
+    const org = await createOrganization(server.services, { name: 'Acme Corp', ownerId: owner.id });
+    const team = await createTeam(server.services, { name: 'Support Desk', ownerId: owner.id, organizationId: org.id });
+    const { user, browser } = await loggedIn(server, { name: 'Ivy Invitee' });
+    const invitation = await inviteMember(server.services, { teamId: team.id }, { email: user.email.toUpperCase() }, 'admin', owner.id);
+
+    const page = await open(browser, TEAMS);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(textOf(page.body, `invitation-${invitation.id}`)).toBe('Support Desk');
+    expect(visibleText(page.body)).toMatch(
+      /Support Desk Team in Acme Corp\. You are invited as admin by Olive Owner, on \d{4}-\d\d-\d\d \d\d:\d\d UTC\. If you accept, you become a host of the team’s bookings .* Accept the invitation to Support Desk Decline the invitation to Support Desk/,
+    );
+    expect(textOf(page.body, 'no-memberships')).toBe('You are not a member of any team or organization.');
+    expect(await memberships(user.id)).toHaveLength(0);
+
+    const res = await postForm(browser, `${TEAMS}/invitations/${invitation.id}/accept`, { _csrf: csrfOf(page.body) });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe(`${TEAMS}?accepted=${invitation.id}`);
+    const after = await browser.follow(res);
+    expect(textOf(after.body, 'flash')).toBe('You joined Support Desk.');
+    expect(textOf(after.body, 'no-invitations')).toBe('No invitations are waiting for you.');
+    expect(textOf(after.body, 'memberships')).toMatch(/^Your teams and organizations Support Desk Team in Acme Corp\. Your role: admin, since .* Leave Support Desk$/);
+    expect(await memberships(user.id)).toEqual([expect.objectContaining({ id: invitation.id, team_id: team.id, role: 'admin' })]);
+    expect(await invitationsOf(user.email)).toHaveLength(0);
+
+    // Answering twice: the invitation is gone, and the page says so.
+    const again = await postForm(browser, `${TEAMS}/invitations/${invitation.id}/accept`, { _csrf: csrfOf(after.body) });
+    expect(again.status).toBe(404);
+    expect(visibleText(again.body)).toContain('This invitation is no longer open: it was withdrawn, or you already answered it.');
+  });
+
+  it.skipIf(!available)('Decline deletes the invitation and grants nothing (SPEC §2 item 23)', async () => {
+    const org = await createOrganization(server.services, { name: 'Nosy Inc', ownerId: owner.id });
+    const { user, browser } = await loggedIn(server);
+    const invitation = await inviteMember(server.services, { organizationId: org.id }, { userId: user.id }, 'member', owner.id);
+    const page = await open(browser, TEAMS);
+    expect(visibleText(page.body)).toContain('Nosy Inc Organization. You are invited as member by Olive Owner');
+    expect(visibleText(page.body)).toContain('If you accept, the organization’s admins can see and change your profile, event types, schedules and bookings');
+
+    const res = await postForm(browser, `${TEAMS}/invitations/${invitation.id}/decline`, { _csrf: csrfOf(page.body) });
+    expect(res.status).toBe(303);
+    const after = await browser.follow(res);
+    expect(textOf(after.body, 'flash')).toBe('You declined the invitation. Nothing of your account was shared.');
+    expect(textOf(after.body, 'no-invitations')).toBe('No invitations are waiting for you.');
+    expect(await memberships(user.id)).toHaveLength(0);
+    expect(await server.db.selectFrom('membership_invitations').select('id').where('id', '=', invitation.id).execute()).toHaveLength(0);
+    const me = await server.db.selectFrom('users').select('organization_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(me.organization_id).toBeNull();
+  });
+
+  it.skipIf(!available)('a member leaves a team; the last owner cannot leave and is told why (SPEC §2 item 23)', async () => {
+    const { user, browser } = await loggedIn(server);
+    const team = await createTeam(server.services, { name: 'Night Shift', ownerId: user.id });
+    const org = await createOrganization(server.services, { name: 'Big Org', ownerId: owner.id });
+    const orgMembership = await addMember(server.services, { organizationId: org.id }, user.id, 'member');
+    const teamMembership = (await memberships(user.id)).find((m) => m.team_id === team.id)!;
+
+    const page = await open(browser, TEAMS);
+    expect(textOf(page.body, `last-owner-${teamMembership.id}`)).toBe('You are its only owner, so you cannot leave it: make another member an owner first.');
+    // A form from before (or a hand-made one) is refused all the same, with the reason next to the team.
+    const refused = await postForm(browser, `${TEAMS}/memberships/${teamMembership.id}/leave`, { _csrf: csrfOf(page.body) });
+    expect(refused.status).toBe(303);
+    const shown = await browser.follow(refused);
+    expect(textOf(shown.body, 'refused')).toBe('You are the last owner of Night Shift, so you cannot leave it. Make another member an owner first.');
+    expect((await memberships(user.id)).map((m) => m.id)).toContain(teamMembership.id);
+
+    // With a second owner, leaving is possible.
+    await addMember(server.services, { teamId: team.id }, owner.id, 'owner');
+    const leaveTeam = await postForm(browser, `${TEAMS}/memberships/${teamMembership.id}/leave`, { _csrf: csrfOf((await open(browser, TEAMS)).body) });
+    expect(leaveTeam.status).toBe(303);
+    expect(textOf((await browser.follow(leaveTeam)).body, 'flash')).toBe('You left the team.');
+
+    const leaveOrg = await postForm(browser, `${TEAMS}/memberships/${orgMembership.id}/leave`, { _csrf: csrfOf((await open(browser, TEAMS)).body) });
+    const after = await browser.follow(leaveOrg);
+    expect(textOf(after.body, 'flash')).toBe('You left the organization.');
+    expect(textOf(after.body, 'no-memberships')).toBe('You are not a member of any team or organization.');
+    expect(await memberships(user.id)).toHaveLength(0);
+    // GET /v2/me stops reporting the organization the user left.
+    expect((await server.db.selectFrom('users').select('organization_id').where('id', '=', user.id).executeTakeFirstOrThrow()).organization_id).toBeNull();
+  });
+
+  it.skipIf(!available)('every form needs the page’s CSRF token, and nobody answers or leaves for someone else', async () => {
+    const team = await createTeam(server.services, { name: 'Guarded', ownerId: owner.id });
+    const { user, browser } = await loggedIn(server);
+    const invitation = await inviteMember(server.services, { teamId: team.id }, { email: user.email }, 'member', owner.id);
+
+    const stale = await postForm(browser, `${TEAMS}/invitations/${invitation.id}/accept`, { _csrf: 'stale' });
+    expect(stale.status).toBe(403);
+    expect(visibleText(stale.body)).toContain('This form has expired');
+    expect(await memberships(user.id)).toHaveLength(0);
+
+    // Another logged-in user cannot accept or decline this invitation, nor leave for the owner.
+    const { user: otherUser, browser: other } = await loggedIn(server);
+    await addMember(server.services, { teamId: team.id }, otherUser.id, 'member');
+    const csrf = csrfOf((await open(other, TEAMS)).body);
+    for (const action of ['accept', 'decline']) {
+      const res = await postForm(other, `${TEAMS}/invitations/${invitation.id}/${action}`, { _csrf: csrf });
+      expect(res.status).toBe(404);
+    }
+    const ownerMembership = (await memberships(owner.id)).find((m) => m.team_id === team.id)!;
+    expect((await postForm(other, `${TEAMS}/memberships/${ownerMembership.id}/leave`, { _csrf: csrf })).status).toBe(404);
+    expect(await invitationsOf(user.email)).toHaveLength(1);
+    expect((await memberships(owner.id)).map((m) => m.id)).toContain(ownerMembership.id);
+  });
+});
