@@ -3,12 +3,14 @@ import { Migrator, sql, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import * as initial from './migrations/001_initial.ts';
 import * as platform from './migrations/002_platform.ts';
+import * as grantLookup from './migrations/006_grant_lookup.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
 const migrations: Record<string, DialectMigration> = {
   '001_initial': initial,
   '002_platform': platform,
+  '006_grant_lookup': grantLookup,
 };
 
 /**
