@@ -2,7 +2,9 @@
 // §8.6; OpenID Connect Core §3.1.2.1 for the meaning of `prompt`), walked through real HTTP
 // with the cookie-keeping browser on both storage backends.
 import { createHash, randomBytes } from 'node:crypto';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeGrantsQuery } from '../../src/storage/repositories/grants.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
@@ -341,5 +343,35 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     const events = await server.db.selectFrom('audit_events').selectAll().where('type', '=', 'grant.revoked').where('user_id', '=', user.id).execute();
     expect(events).toHaveLength(1);
     expect(JSON.parse(events[0]!.data!)).toMatchObject({ grantId: seeded[0]!.id, reason: 'grant limit' });
+  });
+
+  it.skipIf(!available)('whether remembered consent covers a request is one indexed read of active grants, however many were revoked (SPEC §2 item 24)', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn();
+    await server.authorize(browser, params(client));
+    const now = server.clock();
+    for (let batch = 0; batch < 4; batch++) {
+      const rows = Array.from({ length: 500 }, (_, i) => ({
+        id: `revoked-${user.id}-${batch}-${i}`,
+        user_id: user.id,
+        client_id: client.clientId,
+        scopes: 'PROFILE_READ',
+        created_at: now - 10_000_000 + batch * 1000 + i,
+        revoked_at: now - 1000,
+      }));
+      await server.db.insertInto('grants').values(rows).execute();
+    }
+    await sql`analyze grants`.execute(server.db);
+    const query = activeGrantsQuery(server.db, user.id, client.clientId).compile();
+    const explain = (prefix: string) => server.db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${prefix} ${query.sql}`, [...query.parameters]));
+    const plan =
+      name === 'sqlite'
+        ? (await explain('explain query plan')).rows.map((r) => r.detail).join('\n')
+        : (await explain('explain')).rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toContain('grants_active');
+    expect(plan).not.toMatch(/Seq Scan|TEMP B-TREE|Sort/);
+    // And the remembered consent is still found among them.
+    const p = params(client, { prompt: 'none' });
+    expectCode(await browser.get(authorizePath(p)), client, p.state!);
   });
 });

@@ -10,7 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createIndex('grants_active')
     .on('grants')
-    .columns(['user_id', 'client_id', 'created_at'])
+    .columns(['user_id', 'client_id', 'created_at', 'id'])
     .where(sql.ref('revoked_at'), 'is', null)
     .execute();
 

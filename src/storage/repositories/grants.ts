@@ -24,18 +24,21 @@ export async function findGrant(db: Executor, id: string): Promise<GrantRecord |
 
 /**
  * Newest first. `revoked_at IS NULL` is written as the partial index grants_active states
- * it (migration 006), so both dialects read only active rows (SPEC §2 item 24).
+ * it (migration 006), so both dialects read only active rows, already in order (SPEC §2
+ * item 24).
  */
-export async function listActiveGrants(db: Executor, userId: string, clientId: string): Promise<GrantRecord[]> {
-  const rows = await db
+export const activeGrantsQuery = (db: Executor, userId: string, clientId: string) =>
+  db
     .selectFrom('grants')
     .selectAll()
     .where('user_id', '=', userId)
     .where('client_id', '=', clientId)
     .where('revoked_at', 'is', null)
     .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .execute();
+    .orderBy('id', 'desc');
+
+export async function listActiveGrants(db: Executor, userId: string, clientId: string): Promise<GrantRecord[]> {
+  const rows = await activeGrantsQuery(db, userId, clientId).execute();
   return rows.map((r) => ({
     id: r.id,
     userId: r.user_id,
