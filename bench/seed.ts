@@ -55,7 +55,7 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
         await tx.createCode({ hash: hashToken(code), clientId: client.clientId, userId: user.id, grantId, redirectUri, scopes: ['PROFILE_READ'], codeChallenge: null, createdAt: now, expiresAt: now + 3600_000, consumedAt: null });
       }
       if (i < counts.refreshTokens || i === 0) {
-        const pair = mintPair(ctx, { grantId, clientId: client.clientId, userId: user.id, scopes: ['PROFILE_READ'] }, null);
+        const pair = mintPair(ctx, { grantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: ['PROFILE_READ'] }, null);
         await storePair(tx, pair);
         if (i < counts.refreshTokens) refreshTokens.push(pair.refreshToken);
         if (i === 0) accessToken = pair.accessToken;
@@ -77,6 +77,6 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
   const teamScopes = ['TEAM_EVENT_TYPE_READ'];
   await store.createGrant({ id: teamGrantId, userId: user.id, clientId: client.clientId, scopes: teamScopes, createdAt: now, revokedAt: null });
   const teamAccessToken = generateToken('accessToken');
-  await store.createAccessToken({ hash: hashToken(teamAccessToken), grantId: teamGrantId, clientId: client.clientId, userId: user.id, scopes: teamScopes, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+  await store.createAccessToken({ hash: hashToken(teamAccessToken), grantId: teamGrantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: teamScopes, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
   return { clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, teamId: team.id, teamAccessToken };
 }

@@ -24,12 +24,13 @@ import { authorizeRoutes } from './web/authorize.ts';
 import { developerRoutes } from './web/developer/routes.ts';
 import { loginRoutes } from './web/login.ts';
 import { sendErrorPage } from './web/pages.ts';
+import { ReauthenticationMarks } from './web/reauthentication.ts';
 import { attachSessionUser } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
 
 export interface AppDeps {
   database: DatabaseHandle;
-  /** Signs the CSRF cookie. */
+  /** Signs the CSRF cookie, and (under a derived key) prompt=login marks. */
   cookieSecret: string;
   /** Milliseconds since the epoch; tests pass a clock they can move. */
   clock?: () => number;
@@ -92,7 +93,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
     });
     await loginRoutes(web, ctx, limits);
-    await authorizeRoutes(web, ctx);
+    await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
     await developerRoutes(web, ctx);
     await adminRoutes(web, ctx);
     await authorizedAppsRoutes(web, ctx);

@@ -1,13 +1,13 @@
 // The authorization endpoint's protocol logic (RFC 6749 §4.1.1–§4.1.2, SPEC §2 items 5,
-// 11, 12, 13, 14). Checks run in the order SPEC §2 item 12 fixes: first what makes a
-// redirect unsafe (client, redirect URI, approval) — shown as a page, never redirected —
+// 11, 12, 13, 14, 24, 25). Checks run in the order SPEC §2 item 12 fixes: first what makes
+// a redirect unsafe (client, redirect URI, approval) — shown as a page, never redirected —
 // then what may be redirected back to the client.
 import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
 import { readCodeChallenge } from './pkce.ts';
 import { buildRedirect, isRegisteredRedirectUri } from './redirect-uri.ts';
 import { parseScopeParameter, sortScopes } from './scopes.ts';
-import type { ClientRecord, OAuthStore } from './storage.ts';
+import type { ClientRecord, GrantRecord, OAuthStore } from './storage.ts';
 import { generateToken, hashToken, randomId } from './token-format.ts';
 
 /** The parameters the authorization endpoint reads; others are ignored (RFC 6749 §3.1). */
@@ -31,7 +31,8 @@ export interface AuthorizationRequest {
   /** Whether the request carried `scope` at all (for the legacy-migration warning). */
   hadScope: boolean;
   codeChallenge: string | null;
-  forceConsent: boolean;
+  /** The `prompt` values (OpenID Connect Core §3.1.2.1), validated by readPrompt. */
+  prompt: ReadonlySet<PromptValue>;
   /** The validated parameters, to carry through login and the consent form. */
   params: Record<string, string>;
 }
@@ -42,6 +43,23 @@ export type AuthorizationValidation =
   | { kind: 'valid'; request: AuthorizationRequest };
 
 type RawQuery = Record<string, unknown>;
+
+/** SPEC §2 item 25: the prompt values Gatehouse honours; select_account has no page here. */
+export type PromptValue = 'none' | 'login' | 'consent';
+const promptValues: readonly string[] = ['none', 'login', 'consent'] satisfies PromptValue[];
+
+/** A user has at most this many active grants per client (SPEC §2 item 24, as Google). */
+export const MAX_ACTIVE_GRANTS_PER_CLIENT = 100;
+
+/** OpenID Connect Core §3.1.2.1: a space-delimited list; none stands alone. */
+function readPrompt(value: string | undefined): Set<PromptValue> {
+  const values = new Set((value ?? '').split(' ').filter((v) => v !== ''));
+  for (const v of values) {
+    if (!promptValues.includes(v)) throw invalidRequest(`prompt value "${v}" is not supported: use none, login or consent`);
+  }
+  if (values.has('none') && values.size > 1) throw invalidRequest('prompt=none cannot be combined with other values: it asks for no page at all');
+  return values as Set<PromptValue>;
+}
 
 function single(raw: RawQuery, name: string): string | undefined | 'repeated' {
   const value = raw[name];
@@ -108,6 +126,7 @@ export async function validateAuthorizationRequest(
     }
     // SPEC §2 item 14: a legacy client's scope parameter is ignored.
     const codeChallenge = readCodeChallenge(params.code_challenge, params.code_challenge_method, client.kind === 'public');
+    const prompt = readPrompt(params.prompt);
     return {
       kind: 'valid',
       request: {
@@ -117,7 +136,7 @@ export async function validateAuthorizationRequest(
         scopes,
         hadScope,
         codeChallenge,
-        forceConsent: (params.prompt ?? '').split(' ').includes('consent'),
+        prompt,
         params,
       },
     };
@@ -141,16 +160,20 @@ export function errorRedirect(ctx: OAuthContext, redirectUri: string, error: OAu
 }
 
 /**
- * SPEC §2 item 13: a user who already granted this client every requested scope is not
- * asked again (unless prompt=consent). For a legacy client, any active legacy grant counts.
+ * The grant whose remembered consent covers the request, if any (SPEC §2 items 13, 25):
+ * one of the user's active grants for this client holding every requested scope (a legacy
+ * request: a legacy grant), the newest. Never for prompt=consent, and never for a public
+ * client: another app can claim its redirect URI and would get a code without the user
+ * (RFC 8252 §8.6). One indexed read of at most MAX_ACTIVE_GRANTS_PER_CLIENT rows (item 24).
  */
-export async function hasCoveringConsent(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<boolean> {
-  if (request.forceConsent) return false;
+export async function rememberedGrant(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<GrantRecord | undefined> {
+  if (request.prompt.has('consent') || request.client.kind === 'public') return undefined;
   const grants = await ctx.store.listActiveGrants(userId, request.client.id);
-  if (request.scopes === null) return grants.some((g) => g.scopes === null);
-  // Scopes approved across separate authorizations count together.
-  const granted = new Set(grants.flatMap((g) => g.scopes ?? []));
-  return request.scopes.every((s) => granted.has(s));
+  const requested = request.scopes;
+  if (requested === null) return grants.find((g) => g.scopes === null);
+  // A grant covers what it holds: scopes approved in separate authorizations do not add up,
+  // because the code must belong to one grant that allows everything it carries.
+  return grants.find((g) => g.scopes !== null && requested.every((s) => g.scopes!.includes(s)));
 }
 
 /** Records what a logged-in user was asked (SPEC §5 authorization_requests). */
@@ -158,10 +181,35 @@ export async function recordAuthorizationRequest(ctx: OAuthContext, request: Aut
   await ctx.store.recordAuthorizationRequest(request.client.id, userId, request.hadScope, ctx.clock());
 }
 
+/** OpenID Connect Core §3.1.2.6: prompt=none, and a page would be needed (SPEC §2 item 25). */
+export function silentFailure(ctx: OAuthContext, request: AuthorizationRequest, code: 'login_required' | 'consent_required'): string {
+  const description =
+    code === 'login_required'
+      ? 'the user is not logged in, and prompt=none does not allow the login page'
+      : 'the user has not approved this request for this application, and prompt=none does not allow the consent page';
+  return errorRedirect(ctx, request.redirectUri, new OAuthError(code, description), request.state);
+}
+
+function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grantId: string, code: string, now: number) {
+  return {
+    hash: hashToken(code),
+    clientId: request.client.id,
+    userId,
+    grantId,
+    redirectUri: request.redirectUri,
+    scopes: request.scopes === null ? null : sortScopes(request.scopes),
+    codeChallenge: request.codeChallenge,
+    createdAt: now,
+    expiresAt: now + ctx.ttl.authCode * 1000,
+    consumedAt: null,
+  };
+}
+
 /**
- * The user chose Allow (or had consented before): record the grant and issue a one-time
- * code (RFC 6749 §4.1.2), in one transaction. A scoped authorization revokes the user's
- * legacy grants for the client (SPEC §2 item 14). Returns the redirect location.
+ * The user chose Allow: record the grant and issue a one-time code (RFC 6749 §4.1.2), in
+ * one transaction. A scoped authorization revokes the user's legacy grants for the client
+ * (SPEC §2 item 14); the grant past MAX_ACTIVE_GRANTS_PER_CLIENT revokes the oldest (item
+ * 24). Returns the redirect location.
  */
 export async function approveAuthorization(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<string> {
   const now = ctx.clock();
@@ -170,29 +218,39 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
   const clientId = request.client.id;
   const scopes = request.scopes === null ? null : sortScopes(request.scopes);
   await ctx.store.transaction(async (tx: OAuthStore) => {
+    await tx.lockUserGrants(userId);
+    const revoke = async (g: GrantRecord, reason: string) => {
+      await tx.revokeGrant(g.id, now);
+      await tx.audit({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: g.id, reason } }, now);
+    };
+    let active = await tx.listActiveGrants(userId, clientId);
     if (scopes !== null) {
-      for (const g of await tx.listActiveGrants(userId, clientId)) {
-        if (g.scopes !== null) continue;
-        await tx.revokeGrant(g.id, now);
-        await tx.audit({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: g.id, reason: 'replaced legacy grant' } }, now);
-      }
+      for (const g of active.filter((g) => g.scopes === null)) await revoke(g, 'replaced legacy grant');
+      active = active.filter((g) => g.scopes !== null);
     }
+    // Newest first: what lies past the limit, counting the grant about to be created, is oldest.
+    for (const g of active.slice(MAX_ACTIVE_GRANTS_PER_CLIENT - 1)) await revoke(g, 'grant limit');
     await tx.createGrant({ id: grantId, userId, clientId, scopes, createdAt: now, revokedAt: null });
-    await tx.createCode({
-      hash: hashToken(code),
-      clientId,
-      userId,
-      grantId,
-      redirectUri: request.redirectUri,
-      scopes,
-      codeChallenge: request.codeChallenge,
-      createdAt: now,
-      expiresAt: now + ctx.ttl.authCode * 1000,
-      consumedAt: null,
-    });
+    await tx.createCode(codeRecord(ctx, request, userId, grantId, code, now));
     await tx.audit({ type: 'grant.created', actorId: userId, clientId, userId, data: { grantId, scopes: scopes?.join(' ') ?? 'legacy' } }, now);
   });
   return buildRedirect(request.redirectUri, { code, state: request.state, iss: ctx.issuer });
+}
+
+/**
+ * Remembered consent, no page shown: the code belongs to the grant that covers it, and no
+ * grant is added (SPEC §2 item 25). Undefined when the grant was revoked meanwhile: the
+ * caller then asks the user, as if nothing had been remembered.
+ */
+export async function approveSilently(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grant: GrantRecord): Promise<string | undefined> {
+  const now = ctx.clock();
+  const code = generateToken('authorizationCode');
+  const issued = await ctx.store.transaction(async (tx: OAuthStore) => {
+    if (!(await tx.holdActiveGrant(grant.id))) return false;
+    await tx.createCode(codeRecord(ctx, request, userId, grant.id, code, now));
+    return true;
+  });
+  return issued ? buildRedirect(request.redirectUri, { code, state: request.state, iss: ctx.issuer }) : undefined;
 }
 
 /** The user chose Deny: RFC 6749 §4.1.2.1 access_denied. */

@@ -13,6 +13,10 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'unsupported_response_type'
   | 'server_error'
+  // OpenID Connect Core §3.1.2.6: prompt=none could not be answered without a page
+  // (SPEC §2 item 25).
+  | 'login_required'
+  | 'consent_required'
   // RFC 6749 §4.1.2.1 "temporarily unable to handle the request": sent with 429 and
   // Retry-After when a rate limit applies (SPEC §2 item 18).
   | 'temporarily_unavailable';
@@ -27,6 +31,8 @@ const statusOf: Record<OAuthErrorCode, number> = {
   access_denied: 400,
   unsupported_response_type: 400,
   server_error: 500,
+  login_required: 400,
+  consent_required: 400,
   temporarily_unavailable: 429,
 };
 

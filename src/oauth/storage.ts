@@ -50,6 +50,12 @@ export interface CodeRecord {
 export interface AccessTokenRecord {
   hash: string;
   grantId: string;
+  /**
+   * The authorization code the token descends from (through its refresh chain too), so a
+   * replayed code revokes exactly its tokens when codes share a grant (SPEC §2 items 8, 25).
+   * Null only for tokens issued before codes were recorded on tokens.
+   */
+  codeHash: string | null;
   clientId: string;
   userId: string;
   scopes: string[] | null;
@@ -67,6 +73,8 @@ export interface RefreshTokenRecord {
   id: string;
   hash: string;
   grantId: string;
+  /** As AccessTokenRecord.codeHash: a rotation keeps its parent's code. */
+  codeHash: string | null;
   clientId: string;
   userId: string;
   scopes: string[] | null;
@@ -117,10 +125,25 @@ export interface ClientStore {
 export interface GrantStore {
   createGrant(grant: GrantRecord): Promise<void>;
   findGrant(id: string): Promise<GrantRecord | undefined>;
-  /** Active (not revoked) grants of one user for one client. */
+  /**
+   * Active (not revoked) grants of one user for one client, newest first: one indexed
+   * range read of at most the grant limit's rows (SPEC §2 item 24).
+   */
   listActiveGrants(userId: string, clientId: string): Promise<GrantRecord[]>;
+  /**
+   * Within a transaction: serializes grant creation for one user until it ends, so that
+   * concurrent authorizations cannot overshoot the grant limit (SPEC §2 item 24).
+   */
+  lockUserGrants(userId: string): Promise<void>;
+  /**
+   * Within a transaction: true when the grant is still active, and then holds it so a
+   * concurrent revocation waits for the transaction and closes what it wrote.
+   */
+  holdActiveGrant(grantId: string): Promise<boolean>;
   /** Revokes the grant and every code, access and refresh token issued under it. */
   revokeGrant(grantId: string, at: number): Promise<void>;
+  /** Revokes the access and refresh tokens that descend from one code of the grant. */
+  revokeCodeTokens(grantId: string, codeHash: string, at: number): Promise<void>;
 }
 
 export interface CodeStore {

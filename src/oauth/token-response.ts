@@ -15,6 +15,8 @@ export interface TokenResponse {
 
 export interface GrantBinding {
   grantId: string;
+  /** The code the pair descends from (SPEC §2 item 8): kept through every rotation. */
+  codeHash: string | null;
   clientId: string;
   userId: string;
   scopes: string[] | null;

@@ -17,15 +17,25 @@ export async function createSession(ctx: ServiceContext, userId: string): Promis
   return token;
 }
 
-export async function sessionUser(ctx: ServiceContext, token: string): Promise<UserRow | undefined> {
+export interface SessionInfo {
+  user: UserRow;
+  /** When the user logged in: a session is created only by a login (SPEC §2 item 25). */
+  authenticatedAt: number;
+}
+
+export async function sessionUser(ctx: ServiceContext, token: string): Promise<SessionInfo | undefined> {
   if (token.length > 100) return undefined;
-  return ctx.db
+  const row = await ctx.db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
     .selectAll('u')
+    .select('s.created_at as authenticated_at')
     .where('s.id_hash', '=', hashToken(token))
     .where('s.expires_at', '>', ctx.clock())
     .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const { authenticated_at, ...user } = row;
+  return { user, authenticatedAt: authenticated_at };
 }
 
 export async function endSession(ctx: ServiceContext, token: string): Promise<void> {

@@ -6,6 +6,7 @@ import * as platform from './migrations/002_platform.ts';
 import * as invitations from './migrations/003_membership_invitations.ts';
 import * as clientVersion from './migrations/004_client_version.ts';
 import * as bookingManageToken from './migrations/005_booking_manage_token.ts';
+import * as grantLookup from './migrations/006_grant_lookup.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -15,6 +16,7 @@ const migrations: Record<string, DialectMigration> = {
   '003_membership_invitations': invitations,
   '004_client_version': clientVersion,
   '005_booking_manage_token': bookingManageToken,
+  '006_grant_lookup': grantLookup,
 };
 
 /**

@@ -95,6 +95,8 @@ export interface AuthorizationCodesTable {
 export interface AccessTokensTable {
   token_hash: string;
   grant_id: string;
+  /** The code it descends from (migration 006); null for older tokens whose code was gone. */
+  code_hash: string | null;
   client_id: string;
   user_id: string;
   scopes: string | null;
@@ -107,6 +109,8 @@ export interface RefreshTokensTable {
   id: string;
   token_hash: string;
   grant_id: string;
+  /** As access_tokens.code_hash. */
+  code_hash: string | null;
   client_id: string;
   user_id: string;
   scopes: string | null;

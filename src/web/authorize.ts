@@ -1,23 +1,26 @@
 // GET/POST /auth/oauth2/authorize: the browser side of RFC 6749 §4.1 (seed §4.1,
-// SPEC §2 items 12 and 13). Protocol decisions live in src/oauth/authorize.ts.
+// SPEC §2 items 12, 13 and 25). Protocol decisions live in src/oauth/authorize.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import {
   approveAuthorization,
+  approveSilently,
   authorizationParameters,
   denyAuthorization,
-  hasCoveringConsent,
   recordAuthorizationRequest,
+  rememberedGrant,
+  silentFailure,
   validateAuthorizationRequest,
   type AuthorizationRequest,
 } from '../oauth/authorize.ts';
 import { describeScope, familyTitles, type ScopeFamily } from '../oauth/scopes.ts';
 import { html } from './html.ts';
 import { csrfField, sendErrorPage, sendPage } from './pages.ts';
+import { REAUTH_PARAM, type ReauthenticationMarks } from './reauthentication.ts';
 
 export const AUTHORIZE_PATH = '/auth/oauth2/authorize';
 
-function consentPage(request: AuthorizationRequest, csrf: string) {
+function consentPage(request: AuthorizationRequest, csrf: string, reauthMark: string | undefined) {
   const client = request.client;
   const host = new URL(request.redirectUri).host;
   const families = new Map<ScopeFamily, string[]>();
@@ -28,6 +31,8 @@ function consentPage(request: AuthorizationRequest, csrf: string) {
   const hidden = authorizationParameters
     .filter((name) => request.params[name] !== undefined)
     .map((name) => html`<input type="hidden" name="${name}" value="${request.params[name]}">`);
+  // prompt=login: the decision is checked against the same re-login as the page was.
+  if (reauthMark !== undefined) hidden.push(html`<input type="hidden" name="${REAUTH_PARAM}" value="${reauthMark}">`);
   return html`<div class="card">
 <h1><span id="client-name">${client.name}</span> wants to access your account</h1>
 ${client.homepageUrl ? html`<p>Application website: <a href="${client.homepageUrl}" rel="noopener noreferrer">${client.homepageUrl}</a></p>` : ''}
@@ -49,7 +54,15 @@ ${request.scopes === null
 </div>`;
 }
 
-export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, marks: ReauthenticationMarks): Promise<void> {
+  /** To the login page and back here; prompt=login takes a new mark (reauthentication.ts). */
+  function toLogin(reply: FastifyReply, authz: AuthorizationRequest, again: boolean) {
+    const query = new URLSearchParams(authz.params);
+    if (authz.prompt.has('login')) query.set(REAUTH_PARAM, marks.issue(ctx.oauth.clock()));
+    const back = `${AUTHORIZE_PATH}?${query.toString()}`;
+    return reply.redirect(`/login?next=${encodeURIComponent(back)}${again ? '&reauth=1' : ''}`, 303);
+  }
+
   async function handle(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision?: unknown) {
     reply.header('referrer-policy', 'no-referrer'); // SPEC §7: the code must not leak through Referer
     reply.header('cache-control', 'no-store');
@@ -59,21 +72,30 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext): Pr
     }
     if (result.kind === 'redirect') return reply.redirect(result.location, 303);
     const authz = result.request;
+    const silent = authz.prompt.has('none');
     const user = request.user;
     if (user === undefined) {
-      const back = `${AUTHORIZE_PATH}?${new URLSearchParams(authz.params).toString()}`;
-      return reply.redirect(`/login?next=${encodeURIComponent(back)}`, 303);
+      // SPEC §2 item 25: prompt=none never shows a page, the login page included.
+      if (silent) return reply.redirect(silentFailure(ctx.oauth, authz, 'login_required'), 303);
+      return toLogin(reply, authz, false);
     }
     if (decision === 'deny') return reply.redirect(denyAuthorization(ctx.oauth, authz), 303);
+    // SPEC §2 item 25: prompt=login wants a login that came after this request.
+    const mark = raw[REAUTH_PARAM];
+    if (authz.prompt.has('login') && !marks.satisfiedBy(mark, request.authenticatedAt, ctx.oauth.clock())) {
+      return toLogin(reply, authz, true);
+    }
     if (decision === 'allow') return reply.redirect(await approveAuthorization(ctx.oauth, authz, user.id), 303);
     if (decision !== undefined) {
       return sendErrorPage(reply, request, 400, 'Unknown choice', 'Choose Allow or Deny.');
     }
     await recordAuthorizationRequest(ctx.oauth, authz, user.id);
-    if (await hasCoveringConsent(ctx.oauth, authz, user.id)) {
-      return reply.redirect(await approveAuthorization(ctx.oauth, authz, user.id), 303);
-    }
-    return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, consentPage(authz, reply.generateCsrf()));
+    const grant = await rememberedGrant(ctx.oauth, authz, user.id);
+    const location = grant && (await approveSilently(ctx.oauth, authz, user.id, grant));
+    if (location !== undefined) return reply.redirect(location, 303);
+    if (silent) return reply.redirect(silentFailure(ctx.oauth, authz, 'consent_required'), 303);
+    const carried = authz.prompt.has('login') && typeof mark === 'string' ? mark : undefined;
+    return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, consentPage(authz, reply.generateCsrf(), carried));
   }
 
   app.get(AUTHORIZE_PATH, async (request, reply) => handle(request, reply, request.query as Record<string, unknown>));

@@ -14,9 +14,10 @@ interface LoginBody {
   next?: unknown;
 }
 
-function loginForm(csrf: string, next: string, email: string, error?: string) {
+function loginForm(csrf: string, next: string, email: string, error?: string, again = false) {
   return html`<div class="card">
 <h1>Log in</h1>
+${again ? html`<p class="notice" id="login-again">The application asked you to log in again to confirm it is you.</p>` : ''}
 ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''}
 <form method="post" action="/login">
   ${csrfField(csrf)}
@@ -31,10 +32,12 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 }
 
 export async function loginRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
-  app.get<{ Querystring: { next?: string } }>('/login', async (request, reply) => {
+  app.get<{ Querystring: { next?: string; reauth?: string } }>('/login', async (request, reply) => {
     const next = safeNext(request.query.next);
-    if (request.user) return reply.redirect(next, 303);
-    return sendPage(reply, request, 200, 'Log in', loginForm(reply.generateCsrf(), next, ''));
+    // SPEC §2 item 25: prompt=login sends a logged-in user here with reauth=1 to log in again.
+    const again = request.query.reauth === '1';
+    if (request.user && !again) return reply.redirect(next, 303);
+    return sendPage(reply, request, 200, 'Log in', loginForm(reply.generateCsrf(), next, '', undefined, again));
   });
 
   app.post<{ Body: LoginBody }>('/login', { preHandler: app.csrfProtection }, async (request, reply) => {
@@ -57,7 +60,7 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext, limits:
       const message = email && password ? 'The email or password is not right.' : 'Enter your email and password.';
       return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message));
     }
-    await startSession(ctx, reply, user.id);
+    await startSession(ctx, request, reply, user.id);
     return reply.redirect(next, 303);
   });
 

@@ -7,6 +7,8 @@ import type { UserRow } from '../services/users.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     user?: UserRow;
+    /** When the logged-in user entered their password for this session (SPEC §2 item 25). */
+    authenticatedAt?: number;
   }
 }
 
@@ -15,11 +17,18 @@ export const SESSION_COOKIE = 'gh_session';
 export function attachSessionUser(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('preHandler', async (request) => {
     const token = request.cookies[SESSION_COOKIE];
-    if (token) request.user = await sessionUser(ctx.services, token);
+    const session = token ? await sessionUser(ctx.services, token) : undefined;
+    if (session !== undefined) {
+      request.user = session.user;
+      request.authenticatedAt = session.authenticatedAt;
+    }
   });
 }
 
-export async function startSession(ctx: AppContext, reply: FastifyReply, userId: string): Promise<void> {
+/** A login replaces the browser's previous session, which ends (a re-login, SPEC §2 item 25). */
+export async function startSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
+  const previous = request.cookies[SESSION_COOKIE];
+  if (previous) await endSession(ctx.services, previous);
   const token = await createSession(ctx.services, userId);
   reply.setCookie(SESSION_COOKIE, token, {
     path: '/',

@@ -86,7 +86,7 @@ export async function mint(server: TestServer, w: World, user: TestUser, scopes:
   const grantId = randomId();
   const token = generateToken('accessToken');
   await store.createGrant({ id: grantId, userId: user.id, clientId, scopes, createdAt: now, revokedAt: null });
-  await store.createAccessToken({ hash: hashToken(token), grantId, clientId, userId: user.id, scopes, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+  await store.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: user.id, scopes, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
   tokens.set(key, token);
   return token;
 }

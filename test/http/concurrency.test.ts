@@ -127,7 +127,9 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
       expect(redemptions.filter((r) => r.status === 200)).toHaveLength(1);
       expect(redemptions.filter((r) => r.status === 400 && r.body.error === 'invalid_grant')).toHaveLength(N - 1);
 
-      // A fresh grant for the refresh race (the code race above revoked its own grant).
+      // A second authorization for the refresh race: the replays above revoked the first
+      // code's tokens. It is silent, so it shares the grant (SPEC §2 item 25): count the
+      // refresh tokens descended from its code.
       const first = await server.exchange(client, await server.code(client, user));
       expect(first.status).toBe(200);
       const refreshBody = { grant_type: 'refresh_token', refresh_token: first.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! };
@@ -135,7 +137,7 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
       expect(refreshes.map((r) => r.status)).toEqual(Array(N).fill(200));
       expect(new Set(refreshes.map((r) => JSON.stringify(r.body))).size).toBe(1);
       const original = await server.db.selectFrom('refresh_tokens').selectAll().where('parent_id', 'is', null).where('client_id', '=', client.clientId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('grant_id', '=', original.grant_id).execute();
+      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('grant_id', '=', original.grant_id).where('code_hash', '=', original.code_hash).execute();
       expect(rows).toHaveLength(2);
       expect(rows.filter((r) => r.parent_id === original.id)).toHaveLength(1);
     });

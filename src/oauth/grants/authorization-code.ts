@@ -31,8 +31,10 @@ export const authorizationCodeGrant: GrantHandler = {
         if (grant?.revokedAt != null && grant.revokedAt === spent.consumedAt) {
           return invalidGrant('code is no longer valid: the authorization was revoked');
         }
-        // RFC 6749 §4.1.2: a second redemption revokes what the first one got.
-        await tx.revokeGrant(spent.grantId, now);
+        // RFC 6749 §4.1.2: a second redemption revokes what the first one got. Silent
+        // authorizations share a grant (SPEC §2 item 25), so that is the tokens descended
+        // from this code, not the grant: the user's other sessions and consent stay.
+        await tx.revokeCodeTokens(spent.grantId, hash, now);
         await tx.audit({ type: 'code.replayed', clientId: spent.clientId, userId: spent.userId, data: { grantId: spent.grantId } }, now);
         return invalidGrant('code has already been used; tokens issued from it are revoked');
       }
@@ -44,7 +46,7 @@ export const authorizationCodeGrant: GrantHandler = {
       } catch (error) {
         return error as OAuthError;
       }
-      const binding = { grantId: record.grantId, clientId: client.id, userId: record.userId, scopes: record.scopes };
+      const binding = { grantId: record.grantId, codeHash: hash, clientId: client.id, userId: record.userId, scopes: record.scopes };
       const pair = mintPair(ctx, binding, null);
       await storePair(tx, pair);
       await tx.audit({ type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);

@@ -52,7 +52,7 @@ export const refreshTokenGrant: GrantHandler = {
 };
 
 function binding(record: RefreshTokenRecord) {
-  return { grantId: record.grantId, clientId: record.clientId, userId: record.userId, scopes: record.scopes };
+  return { grantId: record.grantId, codeHash: record.codeHash, clientId: record.clientId, userId: record.userId, scopes: record.scopes };
 }
 
 function sameScopes(requested: string, granted: string[] | null): boolean {

@@ -9,13 +9,14 @@ type RefreshTokensRow = Selectable<RefreshTokensTable>;
 import { placeholderRow, prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 
-const accessColumns = ['token_hash', 'grant_id', 'client_id', 'user_id', 'scopes', 'created_at', 'expires_at', 'revoked_at'] as const;
+const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'created_at', 'expires_at', 'revoked_at'] as const;
 const insertAccessToken = prepare<AccessTokensRow, unknown>((db) => db.insertInto('access_tokens').values(placeholderRow(accessColumns)));
 
 export async function createAccessToken(db: Executor, t: AccessTokenRecord): Promise<void> {
   await insertAccessToken.run(db, {
     token_hash: t.hash,
     grant_id: t.grantId,
+    code_hash: t.codeHash,
     client_id: t.clientId,
     user_id: t.userId,
     scopes: serializeScopes(t.scopes),
@@ -33,10 +34,10 @@ export const accessTokenWithClient = (db: Kysely<Database>, hash: string) =>
   db
     .selectFrom('access_tokens as a')
     .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
-    .select(['a.token_hash', 'a.grant_id', 'a.client_id', 'a.user_id', 'a.scopes', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
+    .select(['a.token_hash', 'a.grant_id', 'a.code_hash', 'a.client_id', 'a.user_id', 'a.scopes', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
     .where('a.token_hash', '=', hash);
 
-type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'client_id' | 'user_id' | 'scopes' | 'created_at' | 'expires_at' | 'revoked_at'> & {
+type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'code_hash' | 'client_id' | 'user_id' | 'scopes' | 'created_at' | 'expires_at' | 'revoked_at'> & {
   state: AccessTokenWithClient['clientState'];
 };
 
@@ -44,6 +45,7 @@ export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
   return {
     hash: row.token_hash,
     grantId: row.grant_id,
+    codeHash: row.code_hash,
     clientId: row.client_id,
     userId: row.user_id,
     scopes: deserializeScopes(row.scopes),
@@ -65,7 +67,7 @@ export async function revokeAccessToken(db: Executor, hash: string, at: number):
   await db.updateTable('access_tokens').set({ revoked_at: at }).where('token_hash', '=', hash).where('revoked_at', 'is', null).execute();
 }
 
-const refreshColumns = ['id', 'token_hash', 'grant_id', 'client_id', 'user_id', 'scopes', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
+const refreshColumns = ['id', 'token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
 const insertRefreshToken = prepare<RefreshTokensRow, unknown>((db) => db.insertInto('refresh_tokens').values(placeholderRow(refreshColumns)));
 
 export async function createRefreshToken(db: Executor, t: RefreshTokenRecord): Promise<void> {
@@ -73,6 +75,7 @@ export async function createRefreshToken(db: Executor, t: RefreshTokenRecord): P
     id: t.id,
     token_hash: t.hash,
     grant_id: t.grantId,
+    code_hash: t.codeHash,
     client_id: t.clientId,
     user_id: t.userId,
     scopes: serializeScopes(t.scopes),
@@ -90,6 +93,7 @@ function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord 
     id: r.id,
     hash: r.token_hash,
     grantId: r.grant_id,
+    codeHash: r.code_hash,
     clientId: r.client_id,
     userId: r.user_id,
     scopes: deserializeScopes(r.scopes),

@@ -1,0 +1,378 @@
+// Re-authentication and silent authorization (SPEC §2 items 8, 12, 13, 24, 25; RFC 8252
+// §8.6; OpenID Connect Core §3.1.2.1 for the meaning of `prompt`), walked through real HTTP
+// with the cookie-keeping browser on both storage backends.
+import { createHash, randomBytes } from 'node:crypto';
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeGrantsQuery } from '../../src/storage/repositories/grants.ts';
+import { backends } from '../helpers/backends.ts';
+import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';
+import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+
+const AUTHORIZE = '/auth/oauth2/authorize';
+
+function authorizePath(params: Record<string, string>): string {
+  return `${AUTHORIZE}?${new URLSearchParams(params)}`;
+}
+
+function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+describe.each(backends)('prompt and silent authorization on $name', ({ name, available }) => {
+  let server: TestServer;
+  let dev: TestUser;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+    dev = await server.user();
+  });
+  afterAll(async () => server?.close());
+
+  async function loggedIn(): Promise<{ user: TestUser; browser: Browser }> {
+    const user = await server.user();
+    const browser = server.browser();
+    expect((await browser.login(user.email, user.password)).status).toBe(303);
+    return { user, browser };
+  }
+
+  function params(client: TestClient, extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      response_type: 'code',
+      scope: 'PROFILE_READ',
+      state: `st-${randomBytes(4).toString('hex')}`,
+      ...extra,
+    };
+  }
+
+  const grantRows = (userId: string) => server.db.selectFrom('grants').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+
+  /** Where a same-site redirect leads, as a browser resolves it. */
+  const target = (res: PageResponse) => new URL(res.location!, server.url);
+
+  /** A redirect back to the application's registered redirect_uri. */
+  function backToClient(res: PageResponse, client: TestClient): URL {
+    expect(res.status).toBe(303);
+    const back = new URL(res.location!);
+    expect(`${back.origin}${back.pathname}`).toBe(client.redirectUri);
+    expect(back.searchParams.get('iss')).toBe(server.url);
+    return back;
+  }
+
+  function expectError(res: PageResponse, client: TestClient, error: string, state: string) {
+    const back = backToClient(res, client);
+    expect(back.searchParams.get('error')).toBe(error);
+    expect(back.searchParams.get('error_description')).toMatch(/\S{3,}/);
+    expect(back.searchParams.get('state')).toBe(state);
+    expect(back.searchParams.has('code')).toBe(false);
+    return back;
+  }
+
+  function expectCode(res: PageResponse, client: TestClient, state: string): string {
+    const back = backToClient(res, client);
+    expect(back.searchParams.get('state')).toBe(state);
+    expect(back.searchParams.has('error')).toBe(false);
+    const code = back.searchParams.get('code');
+    expect(code).toMatch(/^gac_/);
+    return code!;
+  }
+
+  const isConsentPage = (res: PageResponse) => res.status === 200 && res.body.includes('name="decision" value="allow"');
+
+  // --- prompt=none never shows a page --------------------------------------------------------
+
+  it.skipIf(!available)('prompt=none without a session → redirect with error=login_required, state and iss, no login page (SPEC §2 items 12, 25)', async () => {
+    const client = await server.client(dev);
+    const p = params(client, { prompt: 'none' });
+    const res = await server.browser().get(authorizePath(p));
+    expectError(res, client, 'login_required', p.state!);
+  });
+
+  it.skipIf(!available)('prompt=none when consent would be needed → redirect with error=consent_required, no page, no grant (SPEC §2 item 25)', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn();
+    const p = params(client, { prompt: 'none' });
+    expectError(await browser.get(authorizePath(p)), client, 'consent_required', p.state!);
+    expect(await grantRows(user.id)).toHaveLength(0);
+  });
+
+  it.skipIf(!available)('prompt=none with remembered consent → code without a page, usable at the token endpoint (SPEC §2 item 25)', async () => {
+    const client = await server.client(dev);
+    const { browser } = await loggedIn();
+    await server.authorize(browser, params(client));
+    const p = params(client, { prompt: 'none' });
+    const code = expectCode(await browser.get(authorizePath(p)), client, p.state!);
+    const token = await server.exchange(client, code);
+    expect(token.status).toBe(200);
+    expect(token.body.scope).toBe('PROFILE_READ');
+  });
+
+  it.skipIf(!available)('prompt=none with an unknown client or an unregistered redirect_uri → 400 page, never a redirect (SPEC §2 items 12, 25)', async () => {
+    const client = await server.client(dev);
+    const bads: Array<Record<string, string>> = [{ client_id: 'no-such-client' }, { redirect_uri: 'https://evil.example/callback' }];
+    for (const bad of bads) {
+      const res = await server.browser().get(authorizePath(params(client, { prompt: 'none', ...bad })));
+      expect(res.status).toBe(400);
+      expect(res.location).toBeNull();
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    }
+  });
+
+  it.skipIf(!available)('an unknown prompt value, or none combined with another value → redirect with error=invalid_request naming prompt (SPEC §2 items 12, 25)', async () => {
+    const client = await server.client(dev);
+    const { browser } = await loggedIn();
+    for (const prompt of ['nonsense', 'select_account', 'none login', 'consent none']) {
+      const p = params(client, { prompt });
+      const back = expectError(await browser.get(authorizePath(p)), client, 'invalid_request', p.state!);
+      expect(back.searchParams.get('error_description')).toContain('prompt');
+    }
+    // The same answer before login: nothing is shown to someone without a session either.
+    const p = params(client, { prompt: 'none consent' });
+    expectError(await server.browser().get(authorizePath(p)), client, 'invalid_request', p.state!);
+  });
+
+  // --- remembered consent: public clients and scope sets --------------------------------------
+
+  it.skipIf(!available)('a public client whose redirect URI another app claims gets the consent page again, never a code without the user (SPEC §2 item 25; RFC 8252 §8.6)', async () => {
+    const client = await server.client(dev, { kind: 'public' });
+    const { user, browser } = await loggedIn();
+    // The user once authorized the genuine app.
+    const genuine = pkcePair();
+    const first = await server.authorize(browser, params(client, { code_challenge: genuine.challenge }));
+    const issued = await server.exchange(client, first.searchParams.get('code')!, { code_verifier: genuine.verifier });
+    expect(issued.status).toBe(200);
+    const before = await grantRows(user.id);
+    expect(before).toHaveLength(1);
+
+    // An app that claimed the same redirect URI starts an authorization with the same
+    // client_id and its own PKCE pair: the user sees the consent page, it gets no code.
+    const attacker = pkcePair();
+    const p = params(client, { code_challenge: attacker.challenge });
+    const res = await browser.get(authorizePath(p));
+    expect(res.location).toBeNull();
+    expect(isConsentPage(res)).toBe(true);
+    // Silently, it gets no code either.
+    const silent = params(client, { code_challenge: attacker.challenge, prompt: 'none' });
+    expectError(await browser.get(authorizePath(silent)), client, 'consent_required', silent.state!);
+    expect(await grantRows(user.id)).toEqual(before);
+    const codes = await server.db.selectFrom('authorization_codes').select('code_hash').where('user_id', '=', user.id).execute();
+    expect(codes).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('remembered consent covers only the scopes granted, for the same client (SPEC §2 items 13, 25)', async () => {
+    const client = await server.client(dev);
+    const other = await server.client(dev);
+    const { browser } = await loggedIn();
+    await server.authorize(browser, params(client, { scope: 'PROFILE_READ' }));
+    expect(isConsentPage(await browser.get(authorizePath(params(client, { scope: 'PROFILE_READ PROFILE_WRITE' }))))).toBe(true);
+    expect(isConsentPage(await browser.get(authorizePath(params(other, { scope: 'PROFILE_READ' }))))).toBe(true);
+    const more = params(client, { scope: 'PROFILE_READ PROFILE_WRITE', prompt: 'none' });
+    expectError(await browser.get(authorizePath(more)), client, 'consent_required', more.state!);
+    const elsewhere = params(other, { prompt: 'none' });
+    expectError(await browser.get(authorizePath(elsewhere)), other, 'consent_required', elsewhere.state!);
+  });
+
+  it.skipIf(!available)('prompt=consent asks again even with remembered consent, and Allow then records a grant (SPEC §2 items 13, 25)', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn();
+    await server.authorize(browser, params(client));
+    const page = await browser.get(authorizePath(params(client, { prompt: 'consent' })));
+    expect(isConsentPage(page)).toBe(true);
+    await browser.post(AUTHORIZE, { ...formFields(page.body), decision: 'allow' });
+    expect(await grantRows(user.id)).toHaveLength(2);
+  });
+
+  // --- a silent authorization reuses the live grant -------------------------------------------
+
+  it.skipIf(!available)('silent authorizations add no grant: the code belongs to the user\'s live grant for that client and scope set (SPEC §2 item 25)', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn();
+    await server.authorize(browser, params(client, { scope: 'PROFILE_READ BOOKING_READ' }));
+    const [grant] = await grantRows(user.id);
+    const requests: Array<Record<string, string>> = [{ scope: 'BOOKING_READ PROFILE_READ' }, { scope: 'PROFILE_READ' }, { scope: 'PROFILE_READ BOOKING_READ', prompt: 'none' }];
+    for (const extra of requests) {
+      const p = params(client, extra);
+      const code = expectCode(await browser.get(authorizePath(p)), client, p.state!);
+      const row = await server.db
+        .selectFrom('authorization_codes')
+        .select('grant_id')
+        .where('code_hash', '=', createHash('sha256').update(code).digest('base64url'))
+        .executeTakeFirstOrThrow();
+      expect(row.grant_id).toBe(grant!.id);
+      const token = await server.exchange(client, code);
+      expect(token.status).toBe(200);
+    }
+    expect(await grantRows(user.id)).toEqual([grant]);
+    const created = await server.db.selectFrom('audit_events').select('id').where('type', '=', 'grant.created').where('user_id', '=', user.id).execute();
+    expect(created).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('a replayed code revokes the tokens issued from it, not those of other codes sharing its grant (SPEC §2 items 8, 25)', async () => {
+    const client = await server.client(dev);
+    const { browser } = await loggedIn();
+    const refresh = (token: string) =>
+      server.token({ grant_type: 'refresh_token', refresh_token: token, client_id: client.clientId, client_secret: client.secret! });
+    const first = await server.exchange(client, (await server.authorize(browser, params(client))).searchParams.get('code')!);
+    const p = params(client);
+    const silentCode = expectCode(await browser.get(authorizePath(p)), client, p.state!);
+    const second = await server.exchange(client, silentCode);
+    expect(second.status).toBe(200);
+    // The silent code's refresh token was rotated once: its successor descends from the code too.
+    const rotated = await refresh(second.body.refresh_token as string);
+    expect(rotated.status).toBe(200);
+
+    const replay = await server.exchange(client, silentCode);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    for (const access of [second.body.access_token, rotated.body.access_token] as string[]) {
+      expect((await server.api('GET', '/v2/me', access)).status).toBe(401);
+    }
+    expect((await refresh(rotated.body.refresh_token as string)).body.error).toBe('invalid_grant');
+    // The first authorization's tokens, and the remembered consent, are untouched.
+    expect((await server.api('GET', '/v2/me', first.body.access_token as string)).status).toBe(200);
+    expect((await refresh(first.body.refresh_token as string)).status).toBe(200);
+    const again = params(client, { prompt: 'none' });
+    expectCode(await browser.get(authorizePath(again)), client, again.state!);
+  });
+
+  // --- prompt=login -----------------------------------------------------------------------------
+
+  /** Follows the login redirect, submits the form with the user's password; returns the answer. */
+  async function logInAgain(browser: Browser, res: PageResponse, user: TestUser): Promise<PageResponse> {
+    expect(res.status).toBe(303);
+    expect(target(res).pathname).toBe('/login');
+    const form = await browser.get(target(res).pathname + target(res).search);
+    expect(form.status).toBe(200);
+    expect(form.body).toContain('name="password"');
+    const fields = formFields(form.body);
+    const posted = await browser.post('/login', { ...fields, email: user.email, password: user.password });
+    expect(posted.status).toBe(303);
+    return browser.follow(posted);
+  }
+
+  it.skipIf(!available)('prompt=login with a live session → the login page, then a code after the user logs in again (SPEC §2 item 25)', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn();
+    await server.authorize(browser, params(client));
+    const sessionsBefore = await server.db.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute();
+    const p = params(client, { prompt: 'login' });
+    const res = await browser.get(authorizePath(p));
+    // Remembered consent does not skip the login: no code before the user logs in again.
+    expect(res.status).toBe(303);
+    expect(res.location!.startsWith(client.redirectUri)).toBe(false);
+    const login = await browser.get(target(res).pathname + target(res).search);
+    expect(login.body).toMatch(/log in again/i);
+    const back = await logInAgain(browser, res, user);
+    const code = expectCode(back, client, p.state!);
+    expect((await server.exchange(client, code)).status).toBe(200);
+    // The session the re-login replaced has ended.
+    const sessionsAfter = await server.db.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute();
+    expect(sessionsAfter).toHaveLength(1);
+    expect(sessionsAfter[0]!.id_hash).not.toBe(sessionsBefore[0]!.id_hash);
+  });
+
+  it.skipIf(!available)('prompt=login without a session asks for one login only, then continues to the consent page and a code (SPEC §2 item 25)', async () => {
+    const client = await server.client(dev);
+    const user = await server.user();
+    const browser = server.browser();
+    const p = params(client, { prompt: 'login consent' });
+    const page = await logInAgain(browser, await browser.get(authorizePath(p)), user);
+    expect(isConsentPage(page)).toBe(true);
+    const decided = await browser.post(AUTHORIZE, { ...formFields(page.body), decision: 'allow' });
+    expectCode(decided, client, p.state!);
+  });
+
+  it.skipIf(!available)('prompt=login: a login from before the request, a tampered or a stale re-login mark never skip the login (SPEC §2 item 25)', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn();
+    await server.authorize(browser, params(client));
+    const p = params(client, { prompt: 'login' });
+    const demanded = await browser.get(authorizePath(p));
+    const next = new URL(target(demanded).searchParams.get('next')!, server.url);
+    const mark = next.searchParams.get('reauth');
+    expect(mark).toBeTruthy();
+
+    // The login that came before the request does not count, even with the mark.
+    const withMark = await browser.get(next.pathname + next.search);
+    expect(target(withMark).pathname).toBe('/login');
+    // A mark from a browser that had no session (a private window) does not count either.
+    const stranger = server.browser();
+    const theirs = new URL(target(await stranger.get(authorizePath(p))).searchParams.get('next')!, server.url);
+    expect(target(await browser.get(theirs.pathname + theirs.search)).pathname).toBe('/login');
+    // A mark with another time, or a broken signature, is refused.
+    const [time, signature] = mark!.split('.');
+    for (const forged of [`${Number(time) + 3_600_000}.${signature}`, `${time}.${signature}x`, 'garbage', `${time}`]) {
+      next.searchParams.set('reauth', forged);
+      expect(target(await browser.get(next.pathname + next.search)).pathname).toBe('/login');
+    }
+
+    // After logging in again the fresh mark works once the user is back...
+    const back = await logInAgain(browser, demanded, user);
+    expectCode(back, client, p.state!);
+    // ...and is stale ten minutes later: the user must log in again.
+    next.searchParams.set('reauth', mark!);
+    server.advance(11 * 60);
+    expect(target(await browser.get(next.pathname + next.search)).pathname).toBe('/login');
+  });
+
+  // --- SPEC §2 item 24: growth is bounded ------------------------------------------------------
+
+  it.skipIf(!available)('the 101st grant of a user for a client revokes the oldest, audited as grant.revoked with reason grant limit (SPEC §2 item 24)', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn();
+    const now = server.clock();
+    const seeded = Array.from({ length: 100 }, (_, i) => ({
+      id: `seeded-${user.id}-${String(i).padStart(3, '0')}`,
+      user_id: user.id,
+      client_id: client.clientId,
+      scopes: 'PROFILE_READ',
+      created_at: now - 1_000_000 + i,
+      revoked_at: null,
+    }));
+    await server.db.insertInto('grants').values(seeded).execute();
+    const page = await browser.get(authorizePath(params(client, { prompt: 'consent' })));
+    expect((await browser.post(AUTHORIZE, { ...formFields(page.body), decision: 'allow' })).status).toBe(303);
+
+    const rows = await grantRows(user.id);
+    expect(rows).toHaveLength(101);
+    expect(rows.filter((g) => g.revoked_at === null)).toHaveLength(100);
+    expect(rows.filter((g) => g.revoked_at !== null).map((g) => g.id)).toEqual([seeded[0]!.id]);
+    const events = await server.db.selectFrom('audit_events').selectAll().where('type', '=', 'grant.revoked').where('user_id', '=', user.id).execute();
+    expect(events).toHaveLength(1);
+    expect(JSON.parse(events[0]!.data!)).toMatchObject({ grantId: seeded[0]!.id, reason: 'grant limit' });
+  });
+
+  it.skipIf(!available)('whether remembered consent covers a request is one indexed read of active grants, however many were revoked (SPEC §2 item 24)', async () => {
+    const client = await server.client(dev);
+    const { user, browser } = await loggedIn();
+    await server.authorize(browser, params(client));
+    const now = server.clock();
+    for (let batch = 0; batch < 4; batch++) {
+      const rows = Array.from({ length: 500 }, (_, i) => ({
+        id: `revoked-${user.id}-${batch}-${i}`,
+        user_id: user.id,
+        client_id: client.clientId,
+        scopes: 'PROFILE_READ',
+        created_at: now - 10_000_000 + batch * 1000 + i,
+        revoked_at: now - 1000,
+      }));
+      await server.db.insertInto('grants').values(rows).execute();
+    }
+    await sql`analyze grants`.execute(server.db);
+    const query = activeGrantsQuery(server.db, user.id, client.clientId).compile();
+    const explain = (prefix: string) => server.db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${prefix} ${query.sql}`, [...query.parameters]));
+    const plan =
+      name === 'sqlite'
+        ? (await explain('explain query plan')).rows.map((r) => r.detail).join('\n')
+        : (await explain('explain')).rows.map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toContain('grants_active');
+    // No full scan of grants (PostgreSQL "Seq Scan", SQLite "SCAN grants").
+    expect(plan).not.toMatch(/Seq Scan|^SCAN grants/m);
+    // And the remembered consent is still found among them.
+    const p = params(client, { prompt: 'none' });
+    expectCode(await browser.get(authorizePath(p)), client, p.state!);
+  });
+});
