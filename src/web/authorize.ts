@@ -2,6 +2,7 @@
 // SPEC §2 items 12 and 13). Protocol decisions live in src/oauth/authorize.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { allowFormRedirectTo } from '../http/security-headers.ts';
 import {
   approveAuthorization,
   authorizationParameters,
@@ -49,6 +50,25 @@ ${request.scopes === null
 </div>`;
 }
 
+/**
+ * The registered redirect URI an authorization request at `path` (a login page's `next`)
+ * would send the browser back to; undefined when it is not such a request, or its client or
+ * redirect URI is not trustworthy (the endpoint would show an error page, not redirect).
+ */
+export async function authorizationReturn(ctx: AppContext, path: string): Promise<string | undefined> {
+  const url = new URL(path, 'http://gatehouse.invalid');
+  if (url.pathname !== AUTHORIZE_PATH) return undefined;
+  // The query as the endpoint reads it: a repeated parameter as a list.
+  const raw: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of url.searchParams) {
+    const seen = raw[name];
+    raw[name] = seen === undefined ? value : [seen, value].flat();
+  }
+  const result = await validateAuthorizationRequest(ctx.oauth, raw);
+  if (result.kind === 'fatal') return undefined;
+  return result.kind === 'valid' ? result.request.redirectUri : (raw.redirect_uri as string);
+}
+
 export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   async function handle(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision?: unknown) {
     reply.header('referrer-policy', 'no-referrer'); // SPEC §7: the code must not leak through Referer
@@ -73,6 +93,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext): Pr
     if (await hasCoveringConsent(ctx.oauth, authz, user.id)) {
       return reply.redirect(await approveAuthorization(ctx.oauth, authz, user.id), 303);
     }
+    allowFormRedirectTo(reply, authz.redirectUri);
     return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, consentPage(authz, reply.generateCsrf()));
   }
 
