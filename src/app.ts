@@ -11,14 +11,16 @@ import type { AppContext } from './http/context.ts';
 import { countingStore, Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { serializeRequest } from './http/log-redaction.ts';
+import { encodeLocations } from './http/location.ts';
 import { createRateLimits } from './http/rate-limits.ts';
-import { addSecurityHeaders } from './http/security-headers.ts';
+import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { tokenRoutes } from './http/token-routes.ts';
 import type { OAuthContext } from './oauth/context.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
 import { createOAuthStore } from './storage/oauth-store.ts';
 import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
+import { assetRoutes } from './web/assets.ts';
 import { authorizedAppsRoutes } from './web/authorized-apps.ts';
 import { authorizeRoutes } from './web/authorize.ts';
 import { developerRoutes } from './web/developer/routes.ts';
@@ -40,11 +42,15 @@ export interface AppDeps {
   resolveHost?: ResolveHost;
 }
 
+/** API and metadata paths answer JSON; every other path is a page. */
+const isApiPath = (url: string) => /^\/v\d+(\/|\?|$)/.test(url) || url.startsWith('/.well-known');
+
 /** Paths whose values must never reach a log line (SPEC §7). */
 const redactPaths = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? Date.now;
+  let setSecurityHeaders: HeaderSetter | undefined;
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -59,6 +65,18 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     bodyLimit: 64 * 1024,
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // A malformed address (a stray %, an over-long path part) is answered before any hook
+    // runs: a 4xx page or envelope with the same headers as any other (SPEC §7).
+    frameworkErrors: (error, request, reply) => {
+      setSecurityHeaders?.(request, reply);
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const status = tooLong ? 414 : 400;
+      const message = tooLong
+        ? 'A part of the address is longer than 200 characters.'
+        : 'The address is not valid percent-encoding: a % must start an escape such as %20.';
+      if (isApiPath(request.url)) return sendApiError(reply, status, 'bad_request', message);
+      return sendErrorPage(reply, request, status, 'This address is not valid', message);
+    },
   });
   const metrics = new Metrics();
   metrics.instrument(app);
@@ -67,31 +85,39 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
   const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock }, outbound };
 
+  // First, so that every answer carries them (SPEC §7).
+  setSecurityHeaders = await registerSecurityHeaders(app, config);
+  encodeLocations(app);
+  // An error no narrower handler took: a page for a page, the envelope for the API (SPEC §7).
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (isApiPath(request.url)) {
+      request.log.error({ err: error }, 'request failed');
+      return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
+    }
+    if (error.code?.startsWith('FST_CSRF')) {
+      return sendErrorPage(reply, request, 403, 'This form has expired', 'The form was open too long or in another session. Go back, reload the page and submit it again.');
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendErrorPage(reply, request, error.statusCode, 'Request not understood', error.message);
+    }
+    request.log.error({ err: error }, 'page failed');
+    return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
+  });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(cookie, { secret: deps.cookieSecret });
   await app.register(csrf, {
     cookieKey: 'gh_csrf',
     cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, signed: true },
   });
-  addSecurityHeaders(app);
 
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
+  await app.register(assetRoutes);
   const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
   app.addHook('onClose', async () => limits.close());
   await app.register(async (scope) => tokenRoutes(scope, ctx, limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
     attachSessionUser(web, ctx);
-    web.setErrorHandler((error: FastifyError, request, reply) => {
-      if (error.code?.startsWith('FST_CSRF')) {
-        return sendErrorPage(reply, request, 403, 'This form has expired', 'The form was open too long or in another session. Go back, reload the page and submit it again.');
-      }
-      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-        return sendErrorPage(reply, request, error.statusCode, 'Request not understood', error.message);
-      }
-      request.log.error({ err: error }, 'page failed');
-      return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
-    });
     await loginRoutes(web, ctx, limits);
     await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
     await developerRoutes(web, ctx);
@@ -101,7 +127,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
 
   app.setNotFoundHandler((request, reply) => {
-    if (/^\/v\d+(\/|\?|$)/.test(request.url) || request.url.startsWith('/.well-known')) {
+    if (isApiPath(request.url)) {
       return sendApiError(reply, 404, 'not_found', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
     }
     return sendErrorPage(reply, request, 404, 'Page not found', 'There is no page at this address.');

@@ -18,7 +18,8 @@ export function success<T>(data: T): { status: 'success'; data: T } {
 }
 
 export function sendApiError(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): FastifyReply {
-  return reply.status(status).send({ status: 'error', error: { code, message } });
+  // SPEC §2 item 27: an error is never cached either (also the 404 of an unknown /v2 path).
+  return reply.status(status).header('cache-control', 'no-store').send({ status: 'error', error: { code, message } });
 }
 
 export class ApiError extends Error {

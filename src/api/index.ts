@@ -6,7 +6,7 @@ import { ServiceError } from '../services/errors.ts';
 import { createApiAccessStore } from '../storage/repositories/api-access.ts';
 import { ApiError, sendApiError, type ApiErrorCode } from './envelope.ts';
 import { registerOpenApi } from './openapi.ts';
-import { enforceRegistry, registerRegistryRoutes } from './registrar.ts';
+import { enforceRegistry, isDocsRoute, registerRegistryRoutes } from './registrar.ts';
 import { allHandlers } from './routes/index.ts';
 
 const serviceErrors: Record<ServiceError['kind'], [number, ApiErrorCode]> = {
@@ -19,13 +19,20 @@ const serviceErrors: Record<ServiceError['kind'], [number, ApiErrorCode]> = {
 interface AjvError {
   instancePath?: string;
   message?: string;
-  params?: { missingProperty?: string; additionalProperty?: string };
+  /** Set by propertyNames: the field a PATCH cannot change (schemas.ts refusingUnknownFields). */
+  propertyName?: string;
+  params?: { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
 }
 
 /** STYLE practice 5: a validation failure names the field, as `field.path: problem`. */
 function validationMessage(first: AjvError | undefined, context: string | undefined): string {
   const parent = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : '';
   const missing = first?.params?.missingProperty;
+  // SPEC §2 item 27: a field the request cannot change is named, with the ones it can.
+  if (first?.propertyName !== undefined) {
+    const fields = (first.params?.allowedValues ?? []).join(', ');
+    return `${parent ? parent + '.' : ''}${first.propertyName}: cannot be changed by this request; it changes ${fields}`;
+  }
   if (missing !== undefined) return `${parent ? parent + '.' : ''}${missing}: is required`;
   const field = parent || first?.params?.additionalProperty;
   const where = context === 'querystring' ? 'query string' : context === 'params' ? 'path' : 'request body';
@@ -45,6 +52,12 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     }
     request.log.error({ err: error }, 'api request failed');
     return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
+  });
+  // SPEC §2 item 27: no /v2 answer with account data is kept by a cache; the reference
+  // (/v2/docs, /v2/openapi.json) holds none and may be.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!isDocsRoute(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
+    return payload;
   });
   enforceRegistry(app);
   await registerOpenApi(app, ctx);

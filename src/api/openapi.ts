@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { pageDirectives, policyHeader } from '../http/security-headers.ts';
 import { apiRoutes } from '../oauth/api-routes.ts';
 import { scopeRegistry } from '../oauth/scopes.ts';
 
@@ -41,6 +42,13 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/v2/docs', uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 } });
+  await app.register(swaggerUi, {
+    routePrefix: '/v2/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+    // Swagger UI injects <style> elements and draws its icons from data: URLs. This page (it
+    // shows no account data and has no form) alone gets those allowances; scripts stay 'self'
+    // and framing stays refused (SPEC §7).
+    staticCSP: policyHeader({ ...pageDirectives, styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] }),
+  });
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

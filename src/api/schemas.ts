@@ -16,9 +16,26 @@ export const nullable = (schema: JsonSchema): JsonSchema => ({ ...schema, type: 
 export const timeZone: JsonSchema = { type: 'string', minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Berlin' };
 export const role: JsonSchema = { type: 'string', enum: ['member', 'admin', 'owner'] };
 
-/** An object that accepts only the listed fields (extra fields are dropped, RFC 6749 §3.2 style). */
+/** An object that accepts only the listed fields (extra fields are dropped, RFC 6749 §3.2 style; a PATCH refuses them instead, see refusingUnknownFields). */
 export function object(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
   return { type: 'object', additionalProperties: false, properties, ...(required.length ? { required } : {}), ...extra };
+}
+
+/**
+ * SPEC §2 item 27: a PATCH that names a field it cannot change is 400 validation_error naming
+ * the field, never a silent 200. Fastify's Ajv drops the fields additionalProperties: false
+ * refuses (removeAdditional); propertyNames is checked before that and refuses them instead,
+ * at every depth. The registrar applies this to every PATCH body.
+ */
+export function refusingUnknownFields(schema: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...schema };
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (properties !== undefined) {
+    out.properties = Object.fromEntries(Object.entries(properties).map(([name, s]) => [name, refusingUnknownFields(s)]));
+    if (schema.additionalProperties === false) out.propertyNames = { enum: Object.keys(properties) };
+  }
+  if (schema.items !== undefined) out.items = refusingUnknownFields(schema.items as JsonSchema);
+  return out;
 }
 
 /** A PATCH body: the same fields, all optional, at least one. */

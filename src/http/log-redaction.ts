@@ -1,28 +1,57 @@
 // Request lines in the log (SPEC §7: no secret or token in logs). Fastify logs each
 // request's URL with its query string; a client that puts a secret, token or code in the
-// query (where none belongs) must not get it written to the log. The value of any
-// sensitive parameter is replaced; everything else is logged as Fastify would.
+// URL (where none belongs) must not get it written to the log, however it dresses the name
+// up. Two rules, both on the decoded text:
+// - a parameter whose name has a sensitive stem (code[], "code ", refresh_token\0,
+//   user[password]) loses its value;
+// - anything shaped like one of our credentials (gac_/gat_/grt_/gcs_ and token characters,
+//   SPEC §3) is redacted wherever it stands: any parameter's name or value, or the path.
+// Everything else is logged as Fastify would.
 import type { FastifyRequest } from 'fastify';
 
 // `token$` also covers a booking's `manageToken` (SPEC §2 item 26), should one come in a query.
-const SENSITIVE = /^(code|code_verifier|password|assertion|client_assertion)$|secret|token$/i;
+const SENSITIVE_STEM = /^(code|code_verifier|password|assertion|client_assertion)$|secret|token$/i;
+const CREDENTIAL = /g(?:ac|at|rt|cs|bm)_[0-9A-Za-z]/i;
+const REDACTED = '[redacted]';
 
-function decodeName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
+/**
+ * The text as the server could read it, decoded as many times as it was encoded. Byte-wise:
+ * credentials are ASCII, and a malformed escape or broken UTF-8 must not hide one.
+ */
+function decoded(text: string): string {
+  let current = text.replace(/\+/g, ' ');
+  for (let i = 0; i < 4; i++) {
+    const next = current.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    if (next === current) break;
+    current = next;
   }
+  return current;
 }
 
-/** The URL with the values of sensitive query parameters replaced by [redacted]. */
+const holdsCredential = (raw: string) => CREDENTIAL.test(decoded(raw));
+
+/** The name's stems: the words between brackets, spaces, NULs and other non-name characters. */
+const hasSensitiveStem = (rawName: string) => decoded(rawName).split(/[^A-Za-z0-9_]+/).some((stem) => SENSITIVE_STEM.test(stem));
+
+function redactParameter(pair: string): string {
+  const eq = pair.indexOf('=');
+  const name = eq < 0 ? pair : pair.slice(0, eq);
+  if (holdsCredential(name)) return REDACTED;
+  if (eq < 0) return pair;
+  const value = pair.slice(eq + 1);
+  return hasSensitiveStem(name) || holdsCredential(value) ? `${name}=${REDACTED}` : pair;
+}
+
+/** The URL with every sensitive value replaced by [redacted]. */
 export function redactUrl(url: string): string {
   const q = url.indexOf('?');
-  if (q < 0) return url;
-  const query = url
-    .slice(q + 1)
-    .replace(/(^|&)([^=&]*)=([^&]*)/g, (whole, sep: string, name: string) => (SENSITIVE.test(decodeName(name)) ? `${sep}${name}=[redacted]` : whole));
-  return `${url.slice(0, q)}?${query}`;
+  const path = q < 0 ? url : url.slice(0, q);
+  const safePath = path
+    .split('/')
+    .map((segment) => (holdsCredential(segment) ? REDACTED : segment))
+    .join('/');
+  if (q < 0) return safePath;
+  return `${safePath}?${url.slice(q + 1).split('&').map(redactParameter).join('&')}`;
 }
 
 /** Fastify's default request serializer, with the URL redacted. */

@@ -2,6 +2,7 @@
 // SPEC §2 items 12, 13 and 25). Protocol decisions live in src/oauth/authorize.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { allowFormRedirectTo } from '../http/security-headers.ts';
 import {
   approveAuthorization,
   approveSilently,
@@ -54,6 +55,25 @@ ${request.scopes === null
 </div>`;
 }
 
+/**
+ * The registered redirect URI an authorization request at `path` (a login page's `next`)
+ * would send the browser back to; undefined when it is not such a request, or its client or
+ * redirect URI is not trustworthy (the endpoint would show an error page, not redirect).
+ */
+export async function authorizationReturn(ctx: AppContext, path: string): Promise<string | undefined> {
+  const url = new URL(path, 'http://gatehouse.invalid');
+  if (url.pathname !== AUTHORIZE_PATH) return undefined;
+  // The query as the endpoint reads it: a repeated parameter as a list.
+  const raw: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of url.searchParams) {
+    const seen = raw[name];
+    raw[name] = seen === undefined ? value : [seen, value].flat();
+  }
+  const result = await validateAuthorizationRequest(ctx.oauth, raw);
+  if (result.kind === 'fatal') return undefined;
+  return result.kind === 'valid' ? result.request.redirectUri : (raw.redirect_uri as string);
+}
+
 export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, marks: ReauthenticationMarks): Promise<void> {
   /** To the login page and back here; prompt=login takes a new mark (reauthentication.ts). */
   function toLogin(reply: FastifyReply, authz: AuthorizationRequest, again: boolean) {
@@ -94,6 +114,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     const location = grant && (await approveSilently(ctx.oauth, authz, user.id, grant));
     if (location !== undefined) return reply.redirect(location, 303);
     if (silent) return reply.redirect(silentFailure(ctx.oauth, authz, 'consent_required'), 303);
+    allowFormRedirectTo(reply, authz.redirectUri);
     const carried = authz.prompt.has('login') && typeof mark === 'string' ? mark : undefined;
     return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, consentPage(authz, reply.generateCsrf(), carried));
   }

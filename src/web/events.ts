@@ -1,5 +1,6 @@
 // The audit trail as a table (SPEC §2 item 16). Developers see who acted on their client
-// without other users' identities; admins see everyone's.
+// without other users' identities, and an admin as "a platform administrator" (SPEC §7);
+// admins see everyone's.
 import type { ClientEvent } from '../services/client-events.ts';
 import { html, type Html } from './html.ts';
 import { time } from './format.ts';
@@ -45,8 +46,8 @@ function detail(e: ClientEvent): string {
 function actorName(e: ClientEvent, viewer: { id: string; admin: boolean }): string {
   if (e.actor === null) return e.actorId === null ? 'system' : 'unknown';
   if (e.actor.id === viewer.id) return 'you';
-  if (viewer.admin || e.actor.admin) return `${e.actor.name} (${e.actor.email})${e.actor.admin ? ', admin' : ''}`;
-  return 'a user';
+  if (viewer.admin) return `${e.actor.name} (${e.actor.email})${e.actor.admin ? ', admin' : ''}`;
+  return e.actor.admin ? 'a platform administrator' : 'a user';
 }
 
 export function eventTable(events: ClientEvent[], viewer: { id: string; admin: boolean }): Html {

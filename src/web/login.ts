@@ -1,9 +1,11 @@
 // /login and /logout (SPEC §1): email and password, argon2id, a database session.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import type { RateLimits } from '../http/rate-limits.ts';
+import { allowFormRedirectTo } from '../http/security-headers.ts';
 import { appendAudit } from '../storage/repositories/audit.ts';
 import { verifyPassword } from '../services/users.ts';
+import { authorizationReturn } from './authorize.ts';
 import { html } from './html.ts';
 import { csrfField, safeNext, sendPage } from './pages.ts';
 import { closeSession, startSession } from './session.ts';
@@ -32,11 +34,22 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 }
 
 export async function loginRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
+  /**
+   * SPEC §7: on the way to an authorization the login form's POST may end, through the
+   * authorization endpoint's redirects, at the application (consent already given, or an
+   * error for it); Chromium checks form-action on each of those redirects.
+   */
+  async function allowReturnTo(reply: FastifyReply, next: string): Promise<void> {
+    const redirectUri = await authorizationReturn(ctx, next);
+    if (redirectUri !== undefined) allowFormRedirectTo(reply, redirectUri);
+  }
+
   app.get<{ Querystring: { next?: string; reauth?: string } }>('/login', async (request, reply) => {
     const next = safeNext(request.query.next);
     // SPEC §2 item 25: prompt=login sends a logged-in user here with reauth=1 to log in again.
     const again = request.query.reauth === '1';
     if (request.user && !again) return reply.redirect(next, 303);
+    await allowReturnTo(reply, next);
     return sendPage(reply, request, 200, 'Log in', loginForm(reply.generateCsrf(), next, '', undefined, again));
   });
 
@@ -45,6 +58,7 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext, limits:
     const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     const next = safeNext(body.next);
+    await allowReturnTo(reply, next); // for the form shown again after a failure
     // SPEC §2 item 18: failed logins are limited per account and IP.
     const limitKey = `${email.trim().toLowerCase()}|${request.ip}`;
     const wait = await limits.loginFailures.blockedFor(limitKey);

@@ -198,6 +198,24 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(row).toMatchObject({ name: 'Grace Hopper', time_zone: 'UTC', week_start: 'Monday', time_format: 24 });
   });
 
+  it.skipIf(!available)('PATCH /v2/me naming a field it cannot change (email, id, anything else) → 400 validation_error naming it, nothing changed (SPEC §2 item 27)', async () => {
+    const { user, accessToken } = await tokenFor('PROFILE_READ PROFILE_WRITE');
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ email: 'mallory@example.com' }, 'email'],
+      [{ name: 'Ada', email: 'mallory@example.com' }, 'email'],
+      [{ id: 'someoneElse' }, 'id'],
+      [{ username: 'ada' }, 'username'],
+      [{ timeFormat: 12, isAdmin: true }, 'isAdmin'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await server.api('PATCH', '/v2/me', accessToken, body);
+      expectEnvelopeError(res, 400, 'validation_error');
+      expect(res.body.error.message, JSON.stringify(body)).toBe(`${field}: cannot be changed by this request; it changes name, timeZone, weekStart, timeFormat`);
+    }
+    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ email: user.email, name: 'Grace Hopper', time_format: 24 });
+  });
+
   it.skipIf(!available)('PATCH /v2/me with a body of the wrong shape → 400 envelope, never 500 (SPEC §7)', async () => {
     const { accessToken } = await tokenFor('PROFILE_WRITE');
     const raw = async (body: string | undefined, contentType?: string) => {

@@ -90,8 +90,8 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     const admin = events.find((e) => e.type === 'client.approved' && e.data?.changes !== undefined)!;
     expect(admin.data).toEqual({ changes: { redirectUris: [B], scopes: ['BOOKING_READ'] } });
     expect(events.find((e) => e.type === 'client.updated')).toMatchObject({ actorId: dev.id, data: { fields: ['name'], awaitingReview: { redirectUris: [B], scopes: ['BOOKING_READ'] } } });
-    // The developer sees who approved it.
-    expect(visibleText(after.body)).toMatch(/Approved by an admin client\.approved Ada Admin \(.*\), admin changes: https:\/\/new-host\.example\.org\/return, BOOKING_READ/);
+    // The developer sees that an admin approved it, never which admin (SPEC §7).
+    expect(visibleText(after.body)).toMatch(/Approved by an admin client\.approved a platform administrator changes: https:\/\/new-host\.example\.org\/return, BOOKING_READ/);
   });
 
   it.skipIf(!available)('removing a redirect URI or a scope takes effect at once (SPEC §2 item 20)', async () => {

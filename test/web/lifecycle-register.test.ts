@@ -142,7 +142,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     const { browser } = await loggedIn(server);
     const res = await submit(browser, NEW, LIST, { ...valid, name: '' });
     const list = await open(browser, LIST);
-    const style = (body: string) => /<style>([\s\S]*?)<\/style>/.exec(body)![1];
+    const style = (body: string) => /<link rel="stylesheet" href="([^"]+)">/.exec(body)![1];
     expect(style(res.body)).toBe(style(list.body));
     expect(res.body).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     for (const link of ['/settings/authorized-apps', '/settings/developer/oauth-clients', '/logout']) expect(res.body).toContain(`<a href="${link}">`);

@@ -61,7 +61,9 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     const devPage = await open(devBrowser, `${DEV}/${client.clientId}`);
     expect(visibleText(devPage.body)).toContain('Approved');
     expect(textOf(devPage.body, 'state-note')).toBeNull();
-    expect(visibleText(devPage.body)).toMatch(new RegExp(`Approved by an admin client\\.approved Ada Admin \\(${admin.email.replace(/\./g, '\\.')}\\), admin`));
+    // SPEC §7: the developer sees "a platform administrator", never the admin's e-mail.
+    expect(visibleText(devPage.body)).toMatch(/Approved by an admin client\.approved a platform administrator/);
+    expect(devPage.body).not.toContain(admin.email);
     const [event] = (await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.type === 'client.approved');
     expect(event).toMatchObject({ actorId: admin.id });
     expect((await requireClient(server.services, client.clientId)).reviewedBy).toBe(admin.id);

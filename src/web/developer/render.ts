@@ -23,7 +23,8 @@ export type NoticeKey = keyof typeof notices;
 
 export function noticeFrom(query: unknown): string | undefined {
   const key = (query as { done?: unknown } | undefined)?.done;
-  return typeof key === 'string' && key in notices ? notices[key as NoticeKey] : undefined;
+  // Own keys only: `in` would also find Object.prototype's (?done=constructor).
+  return typeof key === 'string' && Object.hasOwn(notices, key) ? notices[key as NoticeKey] : undefined;
 }
 
 export async function sendClientPage(
