@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/services/users.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
-import { createTestDatabase, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
+import { createTestDatabase, dropSchema, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -307,10 +307,7 @@ describe.skipIf(postgresUrl === undefined)('gatehouse CLI on PostgreSQL (smoke)'
   });
   afterAll(async () => {
     await neighbour?.drop();
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    if (schema !== undefined) await dropSchema(schema);
   });
 
   const gh = (args: string[]) => runCli(args, { env });

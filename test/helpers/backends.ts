@@ -1,7 +1,7 @@
 // The storage backends a suite runs on: SQLite always, PostgreSQL when TEST_POSTGRES_URL
 // is set (.ci/run sets it). Without it the PostgreSQL suites are reported as skipped.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -66,10 +66,23 @@ export async function createTestDatabase(backend: Backend['name'], poolSize?: nu
     env: {},
     async drop() {
       await handle.close();
-      const c = new pg.Client({ connectionString: postgresUrl });
-      await c.connect();
-      await c.query(`DROP SCHEMA ${schema} CASCADE`);
-      await c.end();
+      await dropSchema(schema);
     },
   };
+}
+
+/**
+ * Drops a test schema: at the end of the run when the run's global setup collects them
+ * (test/helpers/global-setup.ts says why), at once otherwise.
+ */
+export async function dropSchema(schema: string): Promise<void> {
+  const log = process.env.GATEHOUSE_TEST_SCHEMA_LOG;
+  if (log !== undefined) {
+    appendFileSync(log, `${schema}\n`);
+    return;
+  }
+  const c = new pg.Client({ connectionString: postgresUrl });
+  await c.connect();
+  await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await c.end();
 }
