@@ -50,7 +50,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
             serializers: { req: serializeRequest },
             ...(deps.logStream ? { stream: deps.logStream } : {}),
           },
-    trustProxy: false,
+    // SPEC §2 item 18, §4: request.ip is the socket's address unless TRUST_PROXY names the
+    // reverse proxies whose X-Forwarded-For may say who the caller is.
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -59,7 +61,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   metrics.instrument(app);
   const store = countingStore(createOAuthStore(deps.database.db), metrics);
   const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl };
-  const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock } };
+  const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
+  app.addHook('onClose', async () => limits.close());
+  const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock }, limits };
 
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(cookie, { secret: deps.cookieSecret });
@@ -70,8 +74,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   addSecurityHeaders(app);
 
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
-  const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
-  app.addHook('onClose', async () => limits.close());
   await app.register(async (scope) => tokenRoutes(scope, ctx, limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
@@ -86,7 +88,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
       request.log.error({ err: error }, 'page failed');
       return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
     });
-    await loginRoutes(web, ctx, limits);
+    await loginRoutes(web, ctx);
     await authorizeRoutes(web, ctx);
     await developerRoutes(web, ctx);
     await adminRoutes(web, ctx);

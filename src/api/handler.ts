@@ -27,6 +27,8 @@ export interface RouteHandler<B = any, Q = any, P = any> {
   data: JsonSchema;
   /** 201 for a route that creates a resource. */
   status?: 200 | 201;
+  /** The route is rate-limited: it may answer 429 rate_limited with Retry-After. */
+  rateLimited?: boolean;
   handle(call: ApiCall<B, Q, P>): Promise<unknown>;
 }
 

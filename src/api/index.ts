@@ -34,7 +34,7 @@ function validationMessage(first: AjvError | undefined, context: string | undefi
 
 export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) return sendApiError(reply, error.status, error.code, error.message);
+    if (error instanceof ApiError) return sendApiError(reply.headers(error.headers), error.status, error.code, error.message);
     if (error instanceof ServiceError) {
       const [status, code] = serviceErrors[error.kind];
       return sendApiError(reply, status, code, error.message);

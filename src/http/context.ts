@@ -3,10 +3,13 @@ import type { Config } from '../config/index.ts';
 import type { OAuthContext } from '../oauth/context.ts';
 import type { ServiceContext } from '../services/context.ts';
 import type { DatabaseHandle } from '../storage/database.ts';
+import type { RateLimits } from './rate-limits.ts';
 
 export interface AppContext {
   config: Config;
   database: DatabaseHandle;
   oauth: OAuthContext;
   services: ServiceContext;
+  /** SPEC §2 items 18 and 27: counters shared by the routes that limit. */
+  limits: RateLimits;
 }
