@@ -61,7 +61,9 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
             serializers: { req: serializeRequest },
             ...(deps.logStream ? { stream: deps.logStream } : {}),
           },
-    trustProxy: false,
+    // SPEC §2 item 18, §4: request.ip is the socket's address unless TRUST_PROXY names the
+    // reverse proxies whose X-Forwarded-For may say who the caller is.
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
@@ -82,8 +84,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   metrics.instrument(app);
   const store = countingStore(createOAuthStore(deps.database.db), metrics);
   const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl };
+  const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
+  app.addHook('onClose', async () => limits.close());
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
-  const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock }, outbound };
+  const ctx: AppContext = { config, database: deps.database, oauth, services: { db: deps.database.db, clock }, outbound, limits };
 
   // First, so that every answer carries them (SPEC §7).
   setSecurityHeaders = await registerSecurityHeaders(app, config);
@@ -112,13 +116,11 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
   await app.register(assetRoutes);
-  const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
-  app.addHook('onClose', async () => limits.close());
   await app.register(async (scope) => tokenRoutes(scope, ctx, limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
     attachSessionUser(web, ctx);
-    await loginRoutes(web, ctx, limits);
+    await loginRoutes(web, ctx);
     await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
     await developerRoutes(web, ctx);
     await adminRoutes(web, ctx);

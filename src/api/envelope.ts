@@ -27,7 +27,7 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: ApiErrorCode,
     message: string,
-    /** Sent with the error, e.g. WWW-Authenticate on a 401 or 403 (SPEC §2 item 17). */
+    /** Sent with the error: WWW-Authenticate on a 401 or 403 (SPEC §2 item 17), Retry-After on a 429. */
     readonly headers: Record<string, string> = {},
   ) {
     super(message);

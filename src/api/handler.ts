@@ -29,6 +29,8 @@ export interface RouteHandler<B = any, Q = any, P = any> {
   status?: 200 | 201;
   /** The answer carries a secret shown once: `Cache-Control: no-store` (SPEC §2 items 26, 27). */
   noStore?: true;
+  /** The route is rate-limited: it may answer 429 rate_limited with Retry-After. */
+  rateLimited?: boolean;
   handle(call: ApiCall<B, Q, P>): Promise<unknown>;
 }
 

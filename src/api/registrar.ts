@@ -8,7 +8,7 @@ import { apiRoutes, pathParams, type ApiRoute } from '../oauth/api-routes.ts';
 import { success } from './envelope.ts';
 import { apiGuard } from './guard.ts';
 import type { HandlerMap, RouteHandler } from './handler.ts';
-import { errorResponses, idParam, object, refusingUnknownFields, successEnvelope } from './schemas.ts';
+import { errorResponses, idParam, object, rateLimitedResponse, refusingUnknownFields, successEnvelope } from './schemas.ts';
 
 /** Routes of this scope that document the API rather than being part of it. */
 export const isDocsRoute = (url: string) => url === '/v2/openapi.json' || url === '/v2/docs' || url.startsWith('/v2/docs/');
@@ -66,7 +66,7 @@ function operationSchema(r: ApiRoute, h: RouteHandler): FastifySchema {
     ...(params.length > 0 ? { params: object(Object.fromEntries(params.map((p) => [p, h.params?.[p] ?? idParam])), params) } : {}),
     ...(h.query ? { querystring: h.query } : {}),
     ...(h.body ? { body: r.method === 'PATCH' ? refusingUnknownFields(h.body) : h.body } : {}),
-    response: { [status]: { description: 'success', ...successEnvelope(h.data) }, ...errors },
+    response: { [status]: { description: 'success', ...successEnvelope(h.data) }, ...errors, ...(h.rateLimited ? { 429: rateLimitedResponse } : {}) },
   } as FastifySchema;
 }
 

@@ -75,6 +75,9 @@ export const errorResponses = {
   409: errorBody('conflict: the resource is not in a state that allows this'),
 };
 
+/** For operations under a rate limit (SPEC §2 item 27). */
+export const rateLimitedResponse = errorBody('rate_limited: too many requests; Retry-After says in how many seconds to try again');
+
 export function successEnvelope(data: JsonSchema): JsonSchema {
   return { type: 'object', required: ['status', 'data'], properties: { status: { type: 'string', enum: ['success'] }, data } };
 }

@@ -1,5 +1,6 @@
 // Typed settings from the environment (SPEC §4). Every variable has a default that works
 // locally; a bad value fails at start with a message that names the variable.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const positiveSeconds = (name: string, fallback: number) =>
@@ -22,6 +23,38 @@ const url = (name: string) =>
     .url(`${name} must be an absolute URL such as http://localhost:3000`)
     .transform((value) => value.replace(/\/+$/, ''));
 
+/** proxy-addr's names for ranges, as Fastify's trustProxy accepts them. */
+const namedRanges = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (namedRanges.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address ?? '');
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * SPEC §2 item 18, §4: which reverse proxies may name the caller in X-Forwarded-For, as
+ * comma-separated addresses and CIDR ranges (what Fastify's trustProxy takes as a string).
+ * Refused: `true` (trust whoever connects) and a hop count, which this Fastify treats as
+ * trusting nobody because it cannot tell a proxy from a caller who sends the header
+ * itself; either way anyone could choose the address that rate limits and /metrics see.
+ */
+const trustProxy = z
+  .string()
+  .transform((value, ctx): string[] => {
+    const entries = value.split(',').map((e) => e.trim());
+    const bad = entries.find((e) => !isProxyAddress(e));
+    if (bad === undefined) return entries;
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: `TRUST_PROXY must list the reverse proxies' addresses, comma-separated IP addresses or CIDR ranges such as 127.0.0.1 or 10.0.0.0/8; "${bad}" is not one`,
+    });
+    return z.NEVER;
+  });
+
 export const settingsSchema = z.object({
   /** TCP port the HTTP server listens on. */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -40,6 +73,8 @@ export const settingsSchema = z.object({
     }),
   /** When set, rate-limit counters live in Redis so limits hold across instances. */
   REDIS_URL: z.string().url('REDIS_URL must be a redis:// URL').optional(),
+  /** Unset: the socket's address is the caller's IP. See `trustProxy` above. */
+  TRUST_PROXY: trustProxy.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token that lets non-loopback callers read /metrics; unset = loopback only. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
@@ -63,6 +98,8 @@ export const settingsSchema = z.object({
    * by any DNS answer). 1, for development and tests only: any address, and http too.
    */
   OUTBOUND_ALLOW_PRIVATE: z.enum(['0', '1'], { message: 'OUTBOUND_ALLOW_PRIVATE must be 1 (allow private addresses) or 0 (refuse them)' }).default('0'),
+  /** SPEC §2 item 27: failed logins per IP across accounts, and verification-code requests per IP. */
+  RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: limit('RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES', 100),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -79,11 +116,18 @@ export interface Config {
   logLevel: Settings['LOG_LEVEL'];
   cookieSecret: string | undefined;
   metricsToken: string | undefined;
+  /** Fastify's trustProxy: false (no proxy) or the proxies' addresses and ranges. */
+  trustProxy: false | string[];
   /** Lifetimes in seconds. */
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
-  rateLimits: { tokenPerMinute: number; clientAuthFailuresPerMinute: number; loginFailuresPer15Minutes: number };
   /** OUTBOUND_ALLOW_PRIVATE=1: outbound URLs may be http and on private addresses (SPEC §4). */
   outboundAllowPrivate: boolean;
+  rateLimits: {
+    tokenPerMinute: number;
+    clientAuthFailuresPerMinute: number;
+    loginFailuresPer15Minutes: number;
+    loginFailuresPerIpPer15Minutes: number;
+  };
   /** The web app is served on loopback: a developer's own machine. */
   localDevelopment: boolean;
   /** Cookies get `Secure` when the web app is served over https (SPEC §7). */
@@ -130,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: s.LOG_LEVEL,
     cookieSecret: s.COOKIE_SECRET,
     metricsToken: s.METRICS_TOKEN,
+    trustProxy: s.TRUST_PROXY ?? false,
     ttl: {
       authCode: s.AUTH_CODE_TTL_SECONDS,
       accessToken: s.ACCESS_TOKEN_TTL_SECONDS,
@@ -140,6 +185,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tokenPerMinute: s.RATE_LIMIT_TOKEN_PER_MINUTE,
       clientAuthFailuresPerMinute: s.RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE,
       loginFailuresPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES,
+      loginFailuresPerIpPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES,
     },
     outboundAllowPrivate: s.OUTBOUND_ALLOW_PRIVATE === '1',
     secureCookies: s.APP_URL.startsWith('https:'),

@@ -4,6 +4,7 @@ import type { OAuthContext } from '../oauth/context.ts';
 import type { OutboundPolicy } from '../services/outbound-url.ts';
 import type { ServiceContext } from '../services/context.ts';
 import type { DatabaseHandle } from '../storage/database.ts';
+import type { RateLimits } from './rate-limits.ts';
 
 export interface AppContext {
   config: Config;
@@ -12,4 +13,6 @@ export interface AppContext {
   services: ServiceContext;
   /** Which addresses the service may be asked to call (SPEC §4 OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
+  /** SPEC §2 items 18 and 27: counters shared by the routes that limit. */
+  limits: RateLimits;
 }

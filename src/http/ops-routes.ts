@@ -1,6 +1,6 @@
 // Operations: liveness, readiness and metrics (issue: standards and operations).
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { isUpToDate } from '../storage/migrator.ts';
 import type { AppContext } from './context.ts';
@@ -8,6 +8,19 @@ import type { Metrics } from './metrics.ts';
 
 function isLoopback(ip: string): boolean {
   return ip === '127.0.0.1' || ip === '::1' || ip === '::ffff:127.0.0.1';
+}
+
+/**
+ * Whether the real caller is on this host. With TRUST_PROXY, request.ip is already the
+ * caller the trusted proxies name. Without it, a request that carries forwarding headers
+ * came through a proxy nobody configured (a same-host nginx, say): its socket address is
+ * the proxy's, not the caller's, so it is not private.
+ */
+function callerIsLoopback(request: FastifyRequest, proxyTrusted: boolean): boolean {
+  if (!isLoopback(request.ip)) return false;
+  if (proxyTrusted) return true;
+  const h = request.headers;
+  return h['x-forwarded-for'] === undefined && h.forwarded === undefined && h['x-real-ip'] === undefined;
 }
 
 function tokenMatches(header: string | undefined, token: string): boolean {
@@ -39,7 +52,7 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext, metrics: 
 
   app.get('/metrics', async (request, reply) => {
     const token = ctx.config.metricsToken;
-    const allowed = token ? tokenMatches(request.headers.authorization, token) || isLoopback(request.ip) : isLoopback(request.ip);
+    const allowed = (token !== undefined && tokenMatches(request.headers.authorization, token)) || callerIsLoopback(request, ctx.config.trustProxy !== false);
     if (!allowed) {
       return reply.status(403).send({ status: 'error', error: { code: 'forbidden', message: 'metrics are served to loopback or with Authorization: Bearer <METRICS_TOKEN>' } });
     }

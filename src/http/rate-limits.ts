@@ -1,61 +1,232 @@
-// Rate limits of SPEC §2 item 18. Requests per client at the token endpoint are counted by
-// @fastify/rate-limit; failures (client authentication, login) are counted by
-// rate-limiter-flexible, which can count only the failures and then refuse every request
-// of the key until the window ends. Both keep counters in memory, or in Redis when
-// REDIS_URL is set so that limits hold across instances.
+// Rate limits of SPEC §2 items 18 and 27, counted by rate-limiter-flexible in memory, or in
+// Redis when REDIS_URL is set so that limits hold across instances. Two kinds:
+// - RequestLimit counts every request of a key (token requests of an authenticated client,
+//   verification-code requests);
+// - FailureLimit counts failed checks of a secret or password. A check is counted before it
+//   is made (consume) and given back when it succeeds (reward), so a burst of concurrent
+//   attempts gets no more failed checks than the limit; past the limit every request of the
+//   key is refused, a correct secret too, until the window ends.
+// A store outage (Redis down) is reported and the limit is not enforced, rather than
+// refusing every request.
+import { isIPv6 } from 'node:net';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config/index.ts';
 
-export class FailureLimiter {
+type StoreErrorHandler = (error: unknown) => void;
+
+/**
+ * The part of a caller's IP that a limit keys on. An IPv6 host is normally given a whole
+ * /64 and picks addresses from it at will, so keying on the full address would hand it a
+ * fresh limit per address: IPv6 callers are counted by their /64. IPv4 (also written as
+ * ::ffff:a.b.c.d) is the address itself.
+ */
+export function callerKey(ip: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(ip)) return ip;
+  const address = ip.split('%')[0]!; // no zone index
+  const [head = '', tail] = address.split('::');
+  const groups = head === '' ? [] : head.split(':');
+  if (tail !== undefined) {
+    // "::" stands for the zero groups that make eight; a trailing dotted IPv4 is two groups.
+    const rest = tail === '' ? [] : tail.split(':');
+    const width = rest.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+    groups.push(...Array<string>(Math.max(0, 8 - groups.length - width)).fill('0'), ...rest);
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/** Refused by a limit: the caller may try again after `retryAfter` seconds. */
+export class LimitExceeded extends Error {
+  constructor(
+    readonly retryAfter: number,
+    /** The limit that refused, for headers such as X-RateLimit-Limit. */
+    readonly limit: number,
+  ) {
+    super(`rate limit exceeded: retry in ${retryAfter} seconds`);
+    this.name = 'LimitExceeded';
+  }
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** What a counted request learns about its key, for X-RateLimit-* headers. */
+export interface RequestCount {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+}
+
+export class RequestLimit {
   constructor(
     private readonly limiter: RateLimiterAbstract | null,
-    private readonly points: number,
-    /** A store outage (Redis down) is reported here and the limit is not enforced. */
-    private readonly onStoreError: (error: unknown) => void = () => undefined,
+    readonly points: number,
+    private readonly onStoreError: StoreErrorHandler,
   ) {}
 
-  /** Seconds until the key may try again, or null when it is not blocked. */
-  async blockedFor(key: string): Promise<number | null> {
+  /** Counts one request of `key`; throws LimitExceeded past the limit. Null when off or the store failed. */
+  async take(key: string): Promise<RequestCount | null> {
     if (this.limiter === null) return null;
     try {
-      const res = await this.limiter.get(key);
-      if (res === null || res.consumedPoints < this.points) return null;
-      return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    } catch (error) {
-      this.onStoreError(error);
+      const res = await this.limiter.consume(key);
+      return { limit: this.points, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) };
+    } catch (outcome) {
+      if (outcome instanceof RateLimiterRes) throw new LimitExceeded(seconds(outcome.msBeforeNext), this.points);
+      this.onStoreError(outcome);
       return null;
     }
   }
+}
 
-  async recordFailure(key: string): Promise<void> {
-    if (this.limiter === null) return;
-    await this.limiter.penalty(key, 1).catch(this.onStoreError);
+/** How long a reservation refused only because of checks still running waits for them. */
+const MAX_WAIT_FOR_CHECKS_MS = 5_000;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class FailureLimit {
+  constructor(
+    /**
+     * Failed checks plus checks still running, per key: the counter that decides whether
+     * a check may start, so that no more than `points` checks can fail in a window.
+     */
+    private readonly attempts: RateLimiterAbstract | null,
+    readonly points: number,
+    private readonly onStoreError: StoreErrorHandler,
+    /**
+     * Failed checks alone, when a refused reservation should wait for the checks still
+     * running rather than be refused: an application may send more concurrent requests
+     * than its failure limit, and none of them fails. Null: refuse at once (logins:
+     * SPEC §2 item 18 wants a burst to get no more password checks than the limit).
+     */
+    private readonly failures: RateLimiterAbstract | null = null,
+  ) {}
+
+  /**
+   * Reserves one check for `key` before it is made. Resolves with the check's outcome
+   * handler: a success gives the reservation back, a failure keeps it (that is how
+   * failures are counted). Throws LimitExceeded when the key has used its failures.
+   */
+  async reserve(key: string): Promise<(failed: boolean) => Promise<void>> {
+    const attempts = this.attempts;
+    if (attempts === null) return async () => undefined;
+    const deadline = Date.now() + MAX_WAIT_FOR_CHECKS_MS;
+    for (let round = 0; ; round++) {
+      let refused: RateLimiterRes;
+      try {
+        await attempts.consume(key);
+        return (failed) => this.settle(key, failed);
+      } catch (outcome) {
+        if (!(outcome instanceof RateLimiterRes)) {
+          this.onStoreError(outcome);
+          return async () => undefined;
+        }
+        refused = outcome;
+      }
+      // A refused request checks nothing: its point goes back, so only checks are counted.
+      await this.store(attempts.reward(key));
+      const failed = this.failures === null ? this.points : await this.failuresOf(key);
+      if (failed >= this.points || Date.now() >= deadline) throw new LimitExceeded(seconds(refused.msBeforeNext), this.points);
+      // Fewer failures than the limit: the key is full of checks still running, and each
+      // one that succeeds frees its place.
+      await pause(Math.min(100, 5 * 2 ** Math.min(round, 4)) + Math.random() * 10);
+    }
+  }
+
+  private async settle(key: string, failed: boolean): Promise<void> {
+    if (!failed) await this.store(this.attempts!.reward(key));
+    else if (this.failures !== null) await this.store(this.failures.penalty(key));
+  }
+
+  /**
+   * Runs `check` under a reservation for each key: refused (LimitExceeded) when any key
+   * has used its failures; counted as a failure on every key when `isFailure(error)`.
+   */
+  static async guard<T>(reservations: Array<[FailureLimit, string]>, check: () => Promise<T>, isFailure: (error: unknown) => boolean): Promise<T> {
+    const held: Array<(failed: boolean) => Promise<void>> = [];
+    try {
+      for (const [limit, key] of reservations) held.push(await limit.reserve(key));
+    } catch (error) {
+      await Promise.all(held.map((settle) => settle(false)));
+      throw error;
+    }
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      const failed = isFailure(error);
+      await Promise.all(held.map((settle) => settle(failed)));
+      throw error;
+    }
+    await Promise.all(held.map((settle) => settle(false)));
+    return result;
+  }
+
+  private async failuresOf(key: string): Promise<number> {
+    try {
+      return (await this.failures!.get(key))?.consumedPoints ?? 0;
+    } catch (error) {
+      this.onStoreError(error);
+      return this.points;
+    }
+  }
+
+  /** Runs a store call, reporting a failure of the store. */
+  private async store(call: Promise<unknown>): Promise<void> {
+    try {
+      await call;
+    } catch (error) {
+      this.onStoreError(error);
+    }
   }
 }
 
 export interface RateLimits {
-  redis: Redis | undefined;
-  tokenPerMinute: number;
-  clientAuthFailures: FailureLimiter;
-  loginFailures: FailureLimiter;
+  /** SPEC §2 item 18: token requests per authenticated client per minute. */
+  tokenRequests: RequestLimit;
+  /** SPEC §2 item 18: failed client authentications per client and IP per minute. */
+  clientAuthFailures: FailureLimit;
+  /** SPEC §2 item 18: failed logins per account and IP per 15 minutes. */
+  loginFailures: FailureLimit;
+  /** SPEC §2 item 27: failed logins per IP, across accounts, per 15 minutes. */
+  loginFailuresPerIp: FailureLimit;
+  /** SPEC §2 item 27: verification-code requests per IP per 15 minutes. */
+  codeRequestsPerIp: RequestLimit;
+  /** Verification-code requests per address per 15 minutes (the per-account login limit). */
+  codeRequestsPerAddress: RequestLimit;
   close(): Promise<void>;
 }
 
-export function createRateLimits(config: Config, onStoreError?: (error: unknown) => void): RateLimits {
+export function createRateLimits(config: Config, onStoreError: StoreErrorHandler = () => undefined): RateLimits {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : undefined;
   // A Redis outage must not crash the process; the limiter calls fail and are logged.
   redis?.on('error', () => undefined);
-  const limiter = (keyPrefix: string, points: number, duration: number): FailureLimiter => {
-    if (points === 0) return new FailureLimiter(null, 0);
+  const counter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
     const options = { keyPrefix: `gatehouse:${keyPrefix}`, points, duration };
-    return new FailureLimiter(redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options), points, onStoreError);
+    return redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options);
   };
+  const requests = (keyPrefix: string, points: number, duration: number) =>
+    new RequestLimit(points === 0 ? null : counter(keyPrefix, points, duration), points, onStoreError);
+  const failures = (keyPrefix: string, points: number, duration: number, waitForChecks = false) =>
+    points === 0
+      ? new FailureLimit(null, 0, onStoreError)
+      : new FailureLimit(
+          counter(keyPrefix, points, duration),
+          points,
+          onStoreError,
+          waitForChecks ? counter(`${keyPrefix}-failed`, points, duration) : null,
+        );
+  const { rateLimits: r } = config;
   return {
-    redis,
-    tokenPerMinute: config.rateLimits.tokenPerMinute,
-    clientAuthFailures: limiter('client-auth', config.rateLimits.clientAuthFailuresPerMinute, 60),
-    loginFailures: limiter('login', config.rateLimits.loginFailuresPer15Minutes, 15 * 60),
+    tokenRequests: requests('token', r.tokenPerMinute, 60),
+    clientAuthFailures: failures('client-auth', r.clientAuthFailuresPerMinute, 60, true),
+    loginFailures: failures('login', r.loginFailuresPer15Minutes, 15 * 60),
+    loginFailuresPerIp: failures('login-ip', r.loginFailuresPerIpPer15Minutes, 15 * 60),
+    codeRequestsPerIp: requests('code-ip', r.loginFailuresPerIpPer15Minutes, 15 * 60),
+    codeRequestsPerAddress: requests('code-address', r.loginFailuresPer15Minutes, 15 * 60),
     async close() {
       if (redis) await redis.quit().catch(() => undefined);
     },

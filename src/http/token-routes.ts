@@ -1,13 +1,15 @@
 // The OAuth endpoints for client applications: token (RFC 6749 §3.2) and metadata (RFC 8414).
-import rateLimit from '@fastify/rate-limit';
+import { createHash } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientAuthLimits } from '../oauth/client-auth.ts';
 import { OAuthError } from '../oauth/errors.ts';
 import { scopeRegistry } from '../oauth/scopes.ts';
 import { handleIntrospection } from '../oauth/introspection.ts';
 import { handleRevocation } from '../oauth/revocation.ts';
 import { handleTokenRequest } from '../oauth/token-endpoint.ts';
 import type { AppContext } from './context.ts';
-import type { RateLimits } from './rate-limits.ts';
+import { refuseRepeatedJsonKeys } from './json-body.ts';
+import { callerKey, FailureLimit, LimitExceeded, type RateLimits } from './rate-limits.ts';
 
 export const TOKEN_PATH = '/v2/auth/oauth2/token';
 export const REVOKE_PATH = '/v2/auth/oauth2/revoke';
@@ -37,20 +39,60 @@ export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyR
   return reply.status(error.status).send(error.toJSON());
 }
 
-/** Which client a request speaks for, without validating anything: the rate-limit key. */
-function claimedClientId(request: FastifyRequest): string {
-  const auth = request.headers.authorization;
-  if (auth !== undefined && /^basic /i.test(auth)) {
-    const decoded = Buffer.from(auth.slice(6).trim(), 'base64').toString('utf8');
-    return decoded.slice(0, Math.max(0, decoded.indexOf(':'))).slice(0, 200);
-  }
-  const body = request.body as Record<string, unknown> | undefined;
-  const id = body?.client_id;
-  return typeof id === 'string' ? id.slice(0, 200) : '';
-}
-
 function tooMany(description: string): OAuthError {
   return new OAuthError('temporarily_unavailable', description);
+}
+
+/**
+ * A limiter key part for a client_id as authentication read it. Long ids (client-metadata
+ * URLs, or junk) are hashed rather than cut, so two ids never share a key.
+ */
+function clientKey(clientId: string): string {
+  return clientId.length <= 200 ? `id:${clientId}` : `sha256:${createHash('sha256').update(clientId).digest('base64url')}`;
+}
+
+/**
+ * SPEC §2 item 18 around the client authentication of the core: failed authentications
+ * per client (as authentication decoded it) and IP, each counted before its secret is
+ * checked; and, at the token endpoint, requests per client counted only once the client
+ * has authenticated, so that nobody else can spend them. Past a limit: 429 with
+ * Retry-After and an RFC 6749 §5.2 body (`temporarily_unavailable`).
+ */
+function clientAuthLimits(limits: RateLimits, request: FastifyRequest, reply: FastifyReply, countTokenRequests: boolean): ClientAuthLimits {
+  return {
+    async checkingSecret(credentials, check) {
+      const key = `${clientKey(credentials.clientId)}|${callerKey(request.ip)}`;
+      const isFailure = (error: unknown) => error instanceof OAuthError && error.code === 'invalid_client';
+      try {
+        return await FailureLimit.guard([[limits.clientAuthFailures, key]], check, isFailure);
+      } catch (error) {
+        if (!(error instanceof LimitExceeded)) throw error;
+        reply.header('retry-after', String(error.retryAfter));
+        throw tooMany(`too many failed client authentications: retry in ${error.retryAfter} seconds`);
+      }
+    },
+    async authenticated(client) {
+      if (!countTokenRequests) return;
+      try {
+        // A public client is named, not authenticated: anyone can send its client_id, so
+        // its limit is counted per client and IP, or a stranger could spend it for every
+        // device the application runs on.
+        const key = client.kind === 'public' ? `client:${client.id}|${callerKey(request.ip)}` : `client:${client.id}`;
+        const count = await limits.tokenRequests.take(key);
+        if (count !== null) {
+          reply.header('x-ratelimit-limit', String(count.limit)).header('x-ratelimit-remaining', String(count.remaining)).header('x-ratelimit-reset', String(count.resetSeconds));
+        }
+      } catch (error) {
+        if (!(error instanceof LimitExceeded)) throw error;
+        reply
+          .header('x-ratelimit-limit', String(error.limit))
+          .header('x-ratelimit-remaining', '0')
+          .header('x-ratelimit-reset', String(error.retryAfter))
+          .header('retry-after', String(error.retryAfter));
+        throw tooMany(`too many token requests for this client: at most ${error.limit} per minute; retry in ${error.retryAfter} seconds`);
+      }
+    },
+  };
 }
 
 export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
@@ -58,37 +100,8 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits:
   // hand the handler a bare string, and the client would be told its parameters are wrong
   // instead of its Content-Type.
   app.removeContentTypeParser('text/plain');
-  await app.register(rateLimit, {
-    global: false,
-    hook: 'preHandler', // after body parsing, so the key can be the client
-    skipOnError: true, // a Redis outage must not turn token requests into errors
-    ...(limits.redis ? { redis: limits.redis, nameSpace: 'gatehouse:token:' } : {}),
-    errorResponseBuilder: (_request, context) =>
-      tooMany(`too many token requests for this client: at most ${context.max} per minute; retry in ${context.after}`),
-  });
-  const perClient =
-    limits.tokenPerMinute > 0
-      ? { config: { rateLimit: { max: limits.tokenPerMinute, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `client:${claimedClientId(r) || r.ip}` } } }
-      : {};
-
-  /**
-   * SPEC §2 item 18: failed client authentications are limited per client and IP; past
-   * the limit every request of that key is refused until the window ends.
-   */
-  async function limitingAuthFailures<T>(request: FastifyRequest, reply: FastifyReply, fn: () => Promise<T>): Promise<T> {
-    const key = `${claimedClientId(request)}|${request.ip}`;
-    const wait = await limits.clientAuthFailures.blockedFor(key);
-    if (wait !== null) {
-      reply.header('retry-after', String(wait));
-      throw tooMany(`too many failed client authentications: retry in ${wait} seconds`);
-    }
-    try {
-      return await fn();
-    } catch (error) {
-      if (error instanceof OAuthError && error.code === 'invalid_client') await limits.clientAuthFailures.recordFailure(key);
-      throw error;
-    }
-  }
+  // SPEC §2 item 19: a JSON key that appears twice is a parameter sent twice.
+  refuseRepeatedJsonKeys(app);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const oauthError = error instanceof OAuthError ? error : fromFrameworkError(error);
@@ -100,10 +113,12 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits:
     return sendOAuthError(reply, new OAuthError('server_error', 'the server could not complete the request; try again'));
   });
 
-  app.post(TOKEN_PATH, { bodyLimit: 16 * 1024, ...perClient }, async (request, reply) => {
-    const response = await limitingAuthFailures(request, reply, () =>
-      handleTokenRequest(ctx.oauth, { body: request.body, authorization: request.headers.authorization }),
-    );
+  app.post(TOKEN_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    const response = await handleTokenRequest(ctx.oauth, {
+      body: request.body,
+      authorization: request.headers.authorization,
+      limits: clientAuthLimits(limits, request, reply, true),
+    });
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return response;
   });
@@ -112,17 +127,17 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits:
   // client. It is an empty JSON object rather than nothing, because common clients
   // (simple-oauth2 among them) refuse any answer that is not JSON.
   app.post(REVOKE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
-    await limitingAuthFailures(request, reply, () =>
-      handleRevocation(ctx.oauth, { body: request.body, authorization: request.headers.authorization }),
-    );
+    await handleRevocation(ctx.oauth, { body: request.body, authorization: request.headers.authorization, limits: clientAuthLimits(limits, request, reply, false) });
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return reply.status(200).send({});
   });
 
   app.post(INTROSPECT_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
-    const response = await limitingAuthFailures(request, reply, () =>
-      handleIntrospection(ctx.oauth, { body: request.body, authorization: request.headers.authorization }),
-    );
+    const response = await handleIntrospection(ctx.oauth, {
+      body: request.body,
+      authorization: request.headers.authorization,
+      limits: clientAuthLimits(limits, request, reply, false),
+    });
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return response;
   });
@@ -135,7 +150,8 @@ export async function tokenRoutes(app: FastifyInstance, ctx: AppContext, limits:
     revocation_endpoint: `${ctx.config.baseUrl}${REVOKE_PATH}`,
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint: `${ctx.config.baseUrl}${INTROSPECT_PATH}`,
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    // SPEC §6: a public client (method none) may revoke but not introspect.
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     scopes_supported: scopeRegistry.map((s) => s.name),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],

@@ -10,10 +10,28 @@ import { hashesEqual, hashToken, isWellFormed } from './token-format.ts';
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
 export interface ClientCredentials {
+  /** The client_id as authentication reads it (Basic user name form-decoded). */
   clientId: string;
   secret: string | undefined;
   method: ClientAuthMethod;
 }
+
+/**
+ * Rate limits around client authentication, supplied by the HTTP layer (SPEC §2 item 18).
+ * They key on the credentials read here, so a limit counts exactly the client that
+ * authentication sees.
+ */
+export interface ClientAuthLimits {
+  /** Runs the secret check if the caller may still try; a failed check (invalid_client) is counted. */
+  checkingSecret<T>(credentials: ClientCredentials, check: () => Promise<T>): Promise<T>;
+  /** The client authenticated: counts the request toward the client's own limit; throws past it. */
+  authenticated(client: ClientRecord): Promise<void>;
+}
+
+export const noLimits: ClientAuthLimits = {
+  checkingSecret: (_credentials, check) => check(),
+  authenticated: async () => undefined,
+};
 
 // Secrets' last-used time is for the developer's eyes; a minute's precision spares a write
 // on every token request.
@@ -47,7 +65,9 @@ export function readClientCredentials(params: Params, authorization: string | un
     if (bodyId !== undefined && bodyId !== clientId) {
       throw invalidRequest('client_id in the body differs from the one in the Authorization header');
     }
-    return { clientId, secret, method: 'client_secret_basic' };
+    // SPEC §2 item 4: a public client may send its client_id with an empty password (the
+    // client-oauth2 library does on refresh); no password is no secret.
+    return { clientId, secret: secret === '' ? undefined : secret, method: 'client_secret_basic' };
   }
   if (bodyId === undefined) {
     throw invalidClient('client authentication is required: send client_id (and client_secret for confidential clients)');
@@ -56,11 +76,13 @@ export function readClientCredentials(params: Params, authorization: string | un
 }
 
 /** Authenticates the client; returns it if it may use the endpoint (state approved). */
-export async function authenticateClient(ctx: OAuthContext, creds: ClientCredentials): Promise<ClientRecord> {
-  const client = await authenticate(ctx, creds).catch((error: unknown) => {
-    if (error instanceof OAuthError && creds.method === 'client_secret_basic') error.basicChallenge = true;
+export async function authenticateClient(ctx: OAuthContext, creds: ClientCredentials, limits: ClientAuthLimits = noLimits): Promise<ClientRecord> {
+  const client = await limits.checkingSecret(creds, () => authenticate(ctx, creds)).catch((error: unknown) => {
+    // RFC 6749 §5.2: a client that tried HTTP Basic is answered with a Basic challenge.
+    if (error instanceof OAuthError && error.code === 'invalid_client' && creds.method === 'client_secret_basic') error.basicChallenge = true;
     throw error;
   });
+  await limits.authenticated(client);
   // SPEC §2 item 6: authenticated but not approved.
   if (client.state !== 'approved') {
     throw unauthorizedClient(`client ${client.id} is ${client.state}: only approved clients may request tokens`);

@@ -1,8 +1,10 @@
 // POST /v2/auth/oauth2/introspect — RFC 7662. A client learns about its own tokens; a
 // client an admin marked as a resource server may introspect any token (SPEC §6).
 // Anything not active, or not the caller's business, is just {"active": false} (§2.2).
-import { authenticateClient, readClientCredentials } from './client-auth.ts';
+// A public client cannot authenticate and is refused (SPEC §6).
+import { authenticateClient, readClientCredentials, type ClientAuthLimits } from './client-auth.ts';
 import type { OAuthContext } from './context.ts';
+import { invalidClient } from './errors.ts';
 import { readParams, required } from './params.ts';
 import { formatScopes } from './scopes.ts';
 import { hashToken, isWellFormed } from './token-format.ts';
@@ -10,6 +12,8 @@ import { hashToken, isWellFormed } from './token-format.ts';
 export interface IntrospectionInput {
   body: unknown;
   authorization: string | undefined;
+  /** SPEC §2 item 18: the limits of the HTTP layer around client authentication. */
+  limits?: ClientAuthLimits;
 }
 
 export type IntrospectionResponse =
@@ -29,7 +33,15 @@ const inactive: IntrospectionResponse = { active: false };
 
 export async function handleIntrospection(ctx: OAuthContext, input: IntrospectionInput): Promise<IntrospectionResponse> {
   const params = readParams(input.body);
-  const caller = await authenticateClient(ctx, readClientCredentials(params, input.authorization));
+  const credentials = readClientCredentials(params, input.authorization);
+  const caller = await authenticateClient(ctx, credentials, input.limits);
+  // SPEC §6: a public client has no secret, so it cannot authenticate (RFC 7662 §2.1
+  // wants the caller authorized): it may revoke its tokens, not introspect them.
+  if (caller.kind === 'public') {
+    const error = invalidClient('a public client cannot authenticate, so it cannot introspect tokens: introspection is for confidential clients and resource servers');
+    error.basicChallenge = credentials.method === 'client_secret_basic';
+    throw error;
+  }
   const token = required(params, 'token');
   const now = ctx.clock();
   const maySee = (clientId: string) => clientId === caller.id || caller.resourceServer;

@@ -1,7 +1,7 @@
 // POST /v2/auth/oauth2/token as named steps (RFC 6749 §3.2, §4.1.3, §6; SPEC §2 item 6).
 // The HTTP layer hands in the parsed body and the Authorization header; this module
 // knows no framework.
-import { authenticateClient, readClientCredentials } from './client-auth.ts';
+import { authenticateClient, readClientCredentials, type ClientAuthLimits } from './client-auth.ts';
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
 import { grantHandlers } from './grants/index.ts';
@@ -11,6 +11,8 @@ import type { TokenResponse } from './token-response.ts';
 export interface TokenRequestInput {
   body: unknown;
   authorization: string | undefined;
+  /** SPEC §2 item 18: the limits of the HTTP layer around client authentication. */
+  limits?: ClientAuthLimits;
 }
 
 export async function handleTokenRequest(ctx: OAuthContext, input: TokenRequestInput): Promise<TokenResponse> {
@@ -24,6 +26,6 @@ export async function handleTokenRequest(ctx: OAuthContext, input: TokenRequestI
     );
   }
   const credentials = readClientCredentials(params, input.authorization);
-  const client = await authenticateClient(ctx, credentials); // §3.2.1, then approval (SPEC §2 item 1)
+  const client = await authenticateClient(ctx, credentials, input.limits); // §3.2.1, then approval (SPEC §2 item 1)
   return handler.handle(ctx, { params, client });
 }

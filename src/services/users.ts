@@ -64,14 +64,22 @@ export async function requireUserByEmail(ctx: ServiceContext, email: string): Pr
 // does not tell which emails are registered.
 let decoyHash: Promise<string> | undefined;
 
-/** Returns the user when the password is right; undefined otherwise. */
-export async function verifyPassword(ctx: ServiceContext, email: string, password: string): Promise<UserRow | undefined> {
+/**
+ * Checks a password: `user` is the account of that email whether or not the password is
+ * right (a failed login is audited under it, SPEC §2 item 16); undefined for an unknown email.
+ */
+export async function checkPassword(ctx: ServiceContext, email: string, password: string): Promise<{ ok: boolean; user: UserRow | undefined }> {
   const user = await findUserByEmail(ctx, email);
   if (user === undefined) {
     decoyHash ??= argon2.hash('decoy-password', { type: argon2.argon2id });
     await argon2.verify(await decoyHash, password).catch(() => false);
-    return undefined;
+    return { ok: false, user: undefined };
   }
-  const ok = await argon2.verify(user.password_hash, password).catch(() => false);
+  return { ok: await argon2.verify(user.password_hash, password).catch(() => false), user };
+}
+
+/** Returns the user when the password is right; undefined otherwise. */
+export async function verifyPassword(ctx: ServiceContext, email: string, password: string): Promise<UserRow | undefined> {
+  const { ok, user } = await checkPassword(ctx, email, password);
   return ok ? user : undefined;
 }

@@ -1,10 +1,10 @@
 // /login and /logout (SPEC §1): email and password, argon2id, a database session.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../http/context.ts';
-import type { RateLimits } from '../http/rate-limits.ts';
+import { callerKey, FailureLimit, LimitExceeded } from '../http/rate-limits.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
+import { checkPassword, type UserRow } from '../services/users.ts';
 import { appendAudit } from '../storage/repositories/audit.ts';
-import { verifyPassword } from '../services/users.ts';
 import { authorizationReturn } from './authorize.ts';
 import { html } from './html.ts';
 import { csrfField, safeNext, sendPage } from './pages.ts';
@@ -33,7 +33,14 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 </div>`;
 }
 
-export async function loginRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
+/** A password check that failed, for the account of that email when there is one. */
+class WrongPassword extends Error {
+  constructor(readonly user: UserRow | undefined) {
+    super('wrong email or password');
+  }
+}
+
+export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   /**
    * SPEC §7: on the way to an authorization the login form's POST may end, through the
    * authorization endpoint's redirects, at the application (consent already given, or an
@@ -59,20 +66,38 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext, limits:
     const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
     const next = safeNext(body.next);
     await allowReturnTo(reply, next); // for the form shown again after a failure
-    // SPEC §2 item 18: failed logins are limited per account and IP.
-    const limitKey = `${email.trim().toLowerCase()}|${request.ip}`;
-    const wait = await limits.loginFailures.blockedFor(limitKey);
-    if (wait !== null) {
-      reply.header('retry-after', String(wait));
-      const minutes = Math.ceil(wait / 60);
-      return sendPage(reply, request, 429, 'Log in', loginForm(reply.generateCsrf(), next, email, `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`));
-    }
-    const user = email && password ? await verifyPassword(ctx.services, email, password) : undefined;
-    if (user === undefined) {
-      if (email && password) await limits.loginFailures.recordFailure(limitKey);
-      await appendAudit(ctx.services.db, { type: 'login.failed', data: { email: email.toLowerCase() } }, ctx.services.clock());
-      const message = email && password ? 'The email or password is not right.' : 'Enter your email and password.';
+    const refuse = async (userId: string | undefined, message: string) => {
+      // SPEC §2 item 16, §7: the account's user id when the email is known, and nothing
+      // typed: people type their password into the email field.
+      await appendAudit(ctx.services.db, { type: 'login.failed', ...(userId ? { userId } : {}) }, ctx.services.clock());
       return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message));
+    };
+    if (!email || !password) return refuse(undefined, 'Enter your email and password.');
+    // SPEC §2 items 18 and 27: failed logins are limited per account and IP, and per IP
+    // across accounts. The attempt is counted before its password is checked (and given
+    // back if it is right), so a burst of concurrent attempts gets no more checks than the limit.
+    const ip = callerKey(request.ip);
+    const limits: Array<[FailureLimit, string]> = [
+      [ctx.limits.loginFailures, `${email.trim().toLowerCase()}|${ip}`],
+      [ctx.limits.loginFailuresPerIp, ip],
+    ];
+    let user: UserRow;
+    try {
+      user = await FailureLimit.guard(
+        limits,
+        async () => {
+          const { ok, user } = await checkPassword(ctx.services, email, password);
+          if (!ok || user === undefined) throw new WrongPassword(user);
+          return user;
+        },
+        (error) => error instanceof WrongPassword,
+      );
+    } catch (error) {
+      if (error instanceof WrongPassword) return refuse(error.user?.id, 'The email or password is not right.');
+      if (!(error instanceof LimitExceeded)) throw error;
+      reply.header('retry-after', String(error.retryAfter));
+      const minutes = Math.ceil(error.retryAfter / 60);
+      return sendPage(reply, request, 429, 'Log in', loginForm(reply.generateCsrf(), next, email, `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`));
     }
     await startSession(ctx, request, reply, user.id);
     return reply.redirect(next, 303);

@@ -20,7 +20,11 @@ export interface PageResponse {
 export class Browser {
   private cookies = new Map<string, string>();
 
-  constructor(readonly baseUrl: string) {}
+  /** `headers` go with every request: a test speaks through a proxy with X-Forwarded-For. */
+  constructor(
+    readonly baseUrl: string,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   private absorb(res: Response): void {
     for (const line of res.headers.getSetCookie()) {
@@ -43,6 +47,7 @@ export class Browser {
       method,
       redirect: 'manual',
       headers: {
+        ...this.headers,
         cookie: this.cookieHeader(),
         ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },

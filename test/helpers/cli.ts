@@ -14,7 +14,7 @@ export interface CliResult {
 }
 
 /** Settings a developer's shell might carry that would change what the CLI does. */
-const gatehouseSettings = /^(PORT|HOST|BASE_URL|APP_URL|DATABASE_URL|REDIS_URL|LOG_LEVEL|COOKIE_SECRET|METRICS_TOKEN|AUTH_CODE_TTL_SECONDS|ACCESS_TOKEN_TTL_SECONDS|REFRESH_TOKEN_IDLE_TTL_SECONDS|REFRESH_REUSE_WINDOW_SECONDS|RATE_LIMIT_.*)$/;
+const gatehouseSettings = /^(PORT|HOST|BASE_URL|APP_URL|DATABASE_URL|REDIS_URL|LOG_LEVEL|COOKIE_SECRET|METRICS_TOKEN|AUTH_CODE_TTL_SECONDS|ACCESS_TOKEN_TTL_SECONDS|REFRESH_TOKEN_IDLE_TTL_SECONDS|REFRESH_REUSE_WINDOW_SECONDS|TRUST_PROXY|RATE_LIMIT_.*)$/;
 
 export function runCli(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
   const env: Record<string, string> = {};

@@ -95,8 +95,8 @@ export class TestServer {
     return { clientId: client.clientId, secret, redirectUri: redirectUris[0]! };
   }
 
-  browser(): Browser {
-    return new Browser(this.url);
+  browser(headers: Record<string, string> = {}): Browser {
+    return new Browser(this.url, headers);
   }
 
   /**
@@ -217,7 +217,12 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Rate limits are off unless a test turns one on: suites make many failing requests.
-  const noLimits = { RATE_LIMIT_TOKEN_PER_MINUTE: '0', RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0', RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '0' };
+  const noLimits = {
+    RATE_LIMIT_TOKEN_PER_MINUTE: '0',
+    RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0',
+    RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '0',
+    RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: '0',
+  };
   const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'info', PORT: String(port), ...noLimits, ...env });
   const logs: string[] = [];
   const logStream = { write: (line: string) => logs.push(line) } as unknown as NodeJS.WritableStream;

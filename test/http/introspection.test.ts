@@ -3,6 +3,7 @@
 // scope, client_id, sub, exp, iat and token_type; an expired, revoked, spent, malformed
 // token, or one of a suspended client, is {"active": false}; a client sees only its own
 // tokens unless an admin marked it a resource server (SPEC §6, oauth_clients.is_resource_server).
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewClient, setResourceServer } from '../../src/services/clients.ts';
 import { generateToken } from '../../src/oauth/token-format.ts';
@@ -167,6 +168,48 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     await reviewClient(server.services, t.client.clientId, 'approve', null);
     expect((await introspect(rs, { token: t.access })).body).toMatchObject({ active: true });
     expect((await introspect(rs, { token: t.refresh })).body).toMatchObject({ active: true });
+  });
+
+  it.skipIf(!available)('refuses a public client, even about its own token, with 401 invalid_client: it cannot authenticate (SPEC §6, RFC 7662 §2.1)', async () => {
+    const client = await server.client(dev, { kind: 'public' });
+    const verifier = 'v'.repeat(64);
+    const back = await server.authorize(browser, {
+      client_id: client.clientId,
+      redirect_uri: client.redirectUri,
+      response_type: 'code',
+      scope: 'PROFILE_READ',
+      state: 's',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    });
+    const tokens = await server.exchange(client, back.searchParams.get('code')!, { code_verifier: verifier });
+    expect(tokens.status).toBe(200);
+    const viaBody = await introspect(client, { token: tokens.body.access_token as string });
+    expect(viaBody.status).toBe(401);
+    expect(viaBody.body).toEqual({ error: 'invalid_client', error_description: expect.stringMatching(/public/) });
+    expect(viaBody.headers.get('cache-control')).toBe('no-store');
+    // HTTP Basic with its client_id and an empty password (SPEC §2 item 4) identifies it no better.
+    const viaBasic = await server.post(INTROSPECT, new URLSearchParams({ token: tokens.body.access_token as string }).toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.clientId}:`).toString('base64')}`,
+    });
+    expect(viaBasic.status).toBe(401);
+    expect(viaBasic.body).toMatchObject({ error: 'invalid_client' });
+    expect(viaBasic.headers.get('www-authenticate')).toMatch(/^Basic /);
+    expect(viaBasic.text).not.toContain('active');
+  });
+
+  it.skipIf(!available)('refuses a JSON body that names a key twice with 400 invalid_request, whichever value is right (SPEC §2 item 19)', async () => {
+    const t = await issued();
+    const wrong = generateToken('clientSecret');
+    const bodies = [
+      `{"token":"${t.access}","client_id":"${t.client.clientId}","client_secret":"${wrong}","client_secret":"${t.client.secret}"}`,
+      `{"token":"${t.access}","client_id":"${t.client.clientId}","client_secret":"${wrong}","client\\u005fsecret":"${t.client.secret}"}`,
+    ];
+    for (const body of bodies) {
+      const res = await server.post(INTROSPECT, body, { 'content-type': 'application/json' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'invalid_request', error_description: 'client_secret was sent more than once' });
+    }
   });
 
   it.skipIf(!available)('refuses an unauthenticated caller with 401 invalid_client and a missing token with 400 invalid_request (RFC 7662 §2.1, §2.3)', async () => {

@@ -50,6 +50,9 @@ describe('authorization server metadata (RFC 8414)', () => {
     }
     expect(body.authorization_response_iss_parameter_supported).toBe(true);
     expect(body.scopes_supported).toEqual(scopeRegistry.map((s) => s.name));
+    // SPEC §6: a public client (method none) may revoke but not introspect.
+    expect(body.revocation_endpoint_auth_methods_supported).toContain('none');
+    expect(body.introspection_endpoint_auth_methods_supported).not.toContain('none');
   });
 
   it('answers a metadata document whose iss matches the iss of authorization responses (RFC 9207 §2.4)', async () => {

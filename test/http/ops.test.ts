@@ -118,6 +118,39 @@ describe.each(backends)('operations endpoints on $name', ({ name, available }) =
   });
 });
 
+describe('/metrics behind a reverse proxy on the same host (SPEC §2 item 18, §4 TRUST_PROXY)', () => {
+  // Not about the database: SQLite only.
+  let trusting: TestServer;
+  let direct: TestServer;
+  beforeAll(async () => {
+    [trusting, direct] = await Promise.all([startTestServer('sqlite', { TRUST_PROXY: '127.0.0.1', METRICS_TOKEN }), startTestServer('sqlite', { METRICS_TOKEN })]);
+  });
+  afterAll(async () => Promise.all([trusting?.close(), direct?.close()]));
+
+  const metrics = (server: TestServer, headers: Record<string, string> = {}) => fetch(`${server.url}/metrics`, { headers });
+
+  it('refuses an outside caller that reaches it through a trusted loopback proxy, and serves it with METRICS_TOKEN', async () => {
+    // The proxy connects from 127.0.0.1 and names the real caller in X-Forwarded-For.
+    const outside = { 'x-forwarded-for': '203.0.113.7' };
+    const refused = await metrics(trusting, outside);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ status: 'error', error: { code: 'forbidden' } });
+    expect((await metrics(trusting, { 'x-forwarded-for': '127.0.0.1, 203.0.113.7' })).status).toBe(403);
+    expect((await metrics(trusting, { ...outside, authorization: `Bearer ${METRICS_TOKEN}` })).status).toBe(200);
+    // A caller on the host itself, through the proxy or not, is private.
+    expect((await metrics(trusting, { 'x-forwarded-for': '127.0.0.1' })).status).toBe(200);
+    expect((await metrics(trusting)).status).toBe(200);
+  });
+
+  it('refuses a forwarded request from loopback when no proxy is trusted: the caller is someone behind an unconfigured proxy', async () => {
+    const refused = await metrics(direct, { 'x-forwarded-for': '203.0.113.7' });
+    expect(refused.status).toBe(403);
+    expect((await metrics(direct, { forwarded: 'for=203.0.113.7' })).status).toBe(403);
+    expect((await metrics(direct, { 'x-forwarded-for': '203.0.113.7', authorization: `Bearer ${METRICS_TOKEN}` })).status).toBe(200);
+    expect((await metrics(direct)).status).toBe(200);
+  });
+});
+
 describe('readiness when the database is not ready', () => {
   // A Gatehouse built over a database it cannot use: no migrations, then closed.
   async function unmigratedApp() {

@@ -4,8 +4,9 @@
 // account and IP. Past a limit every request of that key is 429 with Retry-After, a
 // correct secret or password too; OAuth endpoints answer with an RFC 6749 §5.2 body.
 // Each test uses fresh clients and accounts, so its keys are its own (Redis persists).
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redisUrl } from '../helpers/backends.ts';
+import { backends, redisUrl } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
@@ -27,6 +28,18 @@ const post = (server: TestServer, path: string, fields: Record<string, string>, 
 const creds = (c: TestClient, secret = c.secret!) => ({ client_id: c.clientId, client_secret: secret });
 const wrongSecret = (c: TestClient) => `gcs_${c.secret!.slice(4).split('').reverse().join('')}`;
 
+/**
+ * A caller's address as a trusting proxy reports it in X-Forwarded-For: in a random /64
+ * (IPv6 callers are counted by their /64), so that counters a previous run left in Redis
+ * are never this run's.
+ */
+const callerIp = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1`;
+const via = (ip: string) => ({ 'x-forwarded-for': ip });
+const basicHeader = (id: string, secret: string) => `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+
+/** How many of the answers have each status, e.g. { 401: 20, 429: 40 }. */
+const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+
 /** Asserts a 429 the way an OAuth client sees it: Retry-After in seconds and an RFC 6749 §5.2 body. */
 function expectOAuth429(res: { status: number; headers: Headers; body?: Record<string, unknown> }, windowSeconds: number) {
   expect(res.status).toBe(429);
@@ -43,20 +56,31 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
   let tokenLimited: TestServer;
   let authLimited: TestServer;
   let loginLimited: TestServer;
+  /** Behind a reverse proxy on loopback that it trusts (TRUST_PROXY), with every limit low. */
+  let proxied: TestServer;
   let dev: TestUser;
   let tokenOwner: TestUser;
+  let proxiedDev: TestUser;
 
   beforeAll(async () => {
     if (!available) return;
-    [tokenLimited, authLimited, loginLimited] = await Promise.all([
-      startTestServer('sqlite', { ...env, RATE_LIMIT_TOKEN_PER_MINUTE: '3' }),
-      startTestServer('sqlite', { ...env, RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '3' }),
-      startTestServer('sqlite', { ...env, RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '2' }),
-    ]);
-    [dev, tokenOwner] = await Promise.all([authLimited.user(), tokenLimited.user()]);
+    // One after another: four servers starting at once on two busy cores can outlast
+    // Fastify's plugin timeout.
+    tokenLimited = await startTestServer('sqlite', { ...env, RATE_LIMIT_TOKEN_PER_MINUTE: '3' });
+    authLimited = await startTestServer('sqlite', { ...env, RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '3' });
+    loginLimited = await startTestServer('sqlite', { ...env, RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '2' });
+    proxied = await startTestServer('sqlite', {
+      ...env,
+      TRUST_PROXY: '127.0.0.1',
+      RATE_LIMIT_TOKEN_PER_MINUTE: '3',
+      RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '3',
+      RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '2',
+      RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: '3',
+    });
+    [dev, tokenOwner, proxiedDev] = await Promise.all([authLimited.user(), tokenLimited.user(), proxied.user()]);
   });
   afterAll(async () => {
-    await Promise.all([tokenLimited?.close(), authLimited?.close(), loginLimited?.close()]);
+    await Promise.all([tokenLimited?.close(), authLimited?.close(), loginLimited?.close(), proxied?.close()]);
   });
 
   describe('token endpoint: requests per client per minute (RATE_LIMIT_TOKEN_PER_MINUTE, here 3)', () => {
@@ -80,6 +104,24 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       const other = await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(b) });
       expect(other.status).toBe(400);
       expect(other.body).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it.skipIf(!available)('counts only requests in which the client authenticated: requests naming it without its secret do not spend its limit (SPEC §2 item 18)', async () => {
+      const victim = await tokenLimited.client(tokenOwner);
+      const attacker = [
+        { grant_type: 'refresh_token', refresh_token: 'grt_x', client_id: victim.clientId },
+        { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(victim, wrongSecret(victim)) },
+      ];
+      for (let i = 0; i < 6; i++) expect((await post(tokenLimited, TOKEN, attacker[i % 2]!)).status).toBe(401);
+      const basicNoSecret = { ...form, authorization: basicHeader(victim.clientId, '') };
+      expect((await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x' }, basicNoSecret)).status).toBe(401);
+      // The application's own requests still have their whole limit of three.
+      for (let i = 0; i < 3; i++) {
+        const res = await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(victim) });
+        expect(res.status, `request ${i + 1}`).toBe(400);
+        expect(res.body).toMatchObject({ error: 'invalid_grant' });
+      }
+      expectOAuth429(await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(victim) }), 60);
     });
 
     it.skipIf(!available)('keys the limit by the client of HTTP Basic as well as of the body (SPEC §2 item 18)', async () => {
@@ -146,6 +188,26 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       }
       expectOAuth429(await post(authLimited, INTROSPECT, { token: 'gat_x' }, basic(c.secret!)), 60);
       expectOAuth429(await post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(c) }), 60);
+    });
+
+    it.skipIf(!available)('keys failures by the client_id as authentication decodes it: percent-encoding the Basic user name buys no fresh tries (SPEC §2 item 18)', async () => {
+      const c = await authLimited.client(dev);
+      // RFC 6749 §2.3.1: the Basic user name is form-encoded, so %XX of any one character is
+      // the same client to authentication. Each spelling below is a different raw string.
+      const spelled = (i: number) =>
+        `${c.clientId.slice(0, i)}%${c.clientId.charCodeAt(i).toString(16).toUpperCase()}${c.clientId.slice(i + 1)}`;
+      for (let i = 0; i < 3; i++) {
+        const res = await post(authLimited, INTROSPECT, { token: 'gat_x' }, { ...form, authorization: basicHeader(spelled(i), wrongSecret(c)) });
+        expect(res.status, `failure ${i + 1}`).toBe(401);
+      }
+      expectOAuth429(await post(authLimited, INTROSPECT, { token: 'gat_x' }, { ...form, authorization: basicHeader(spelled(3), c.secret!) }), 60);
+      expectOAuth429(await post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(c) }), 60);
+    });
+
+    it.skipIf(!available)('serves a burst of 30 concurrent correct authentications of one client although the failure limit is 3 (SPEC §2 item 18: failures only)', async () => {
+      const c = await authLimited.client(dev);
+      const results = await Promise.all(Array.from({ length: 30 }, () => post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(c) })));
+      expect(tally(results.map((r) => r.status))).toEqual({ 200: 30 });
     });
 
     it.skipIf(!available || !env.REDIS_URL)('shares the failure count with another server on the same Redis (SPEC §2 item 18, §8) [redis only]', async () => {
@@ -215,6 +277,165 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       // ...and the page of a refused attempt is a working form again (CSRF field present).
       expect(formFields(res.body)._csrf).toBeTruthy();
     });
+
+    it.skipIf(!available)('ignores X-Forwarded-For when TRUST_PROXY is unset: a caller cannot escape its limit by naming other addresses (SPEC §2 item 18, §4)', async () => {
+      const user = await loginLimited.user();
+      for (let i = 0; i < 2; i++) expect((await loginLimited.browser(via(callerIp())).login(user.email, 'wrong')).status).toBe(401);
+      expect((await loginLimited.browser(via(callerIp())).login(user.email, user.password)).status).toBe(429);
+    });
+  });
+
+  describe('behind a trusted reverse proxy (TRUST_PROXY=127.0.0.1): limits per caller IP across accounts', () => {
+    it.skipIf(!available)('limits failed logins per IP across accounts: password spraying is refused past RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES (here 3) (SPEC §2 item 27)', async () => {
+      const sprayer = callerIp();
+      const accounts = await Promise.all([proxied.user(), proxied.user(), proxied.user(), proxied.user()]);
+      // One wrong password per account: no account reaches its own limit of two.
+      for (const account of accounts.slice(0, 3)) expect((await proxied.browser(via(sprayer)).login(account.email, 'Summer2026!')).status).toBe(401);
+      // The fourth account is refused from that address, its right password too.
+      const res = await proxied.browser(via(sprayer)).login(accounts[3]!.email, accounts[3]!.password);
+      expect(res.status).toBe(429);
+      expect(res.body).toMatch(/too many failed attempts/i);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
+      // So is an e-mail that belongs to no account.
+      expect((await proxied.browser(via(sprayer)).login(`nobody-${randomBytes(3).toString('hex')}@example.com`, 'x')).status).toBe(429);
+      // The real caller behind the proxy is the key: another caller logs in.
+      expect((await proxied.browser(via(callerIp())).login(accounts[3]!.email, accounts[3]!.password)).status).toBe(303);
+    });
+
+    it.skipIf(!available)('counts an IPv6 caller by its /64: hopping between addresses of its own network buys no fresh tries (SPEC §2 item 27)', async () => {
+      const network = callerIp().slice(0, -1); // "2001:db8:x:y::"
+      const accounts = await Promise.all([proxied.user(), proxied.user(), proxied.user(), proxied.user()]);
+      for (const [i, account] of accounts.slice(0, 3).entries()) {
+        expect((await proxied.browser(via(`${network}${i + 1}`)).login(account.email, 'Summer2026!')).status).toBe(401);
+      }
+      expect((await proxied.browser(via(`${network}beef:4`)).login(accounts[3]!.email, accounts[3]!.password)).status).toBe(429);
+    });
+
+    it.skipIf(!available)('does not count successful logins against the IP (SPEC §2 item 27: failed attempts only)', async () => {
+      const ip = callerIp();
+      const user = await proxied.user();
+      for (let i = 0; i < 4; i++) expect((await proxied.browser(via(ip)).login(user.email, user.password)).status).toBe(303);
+      expect((await proxied.browser(via(ip)).login(user.email, 'wrong')).status).toBe(401);
+    });
+
+    it.skipIf(!available)('keys failed client authentications on the caller behind the proxy: an attacker elsewhere cannot block the application (SPEC §2 item 18)', async () => {
+      const c = await proxied.client(proxiedDev);
+      const attacker = via(callerIp());
+      for (let i = 0; i < 3; i++) expect((await post(proxied, INTROSPECT, { token: 'gat_x', ...creds(c, wrongSecret(c)) }, { ...form, ...attacker })).status).toBe(401);
+      expectOAuth429(await post(proxied, INTROSPECT, { token: 'gat_x', ...creds(c) }, { ...form, ...attacker }), 60);
+      const app = await post(proxied, INTROSPECT, { token: 'gat_x', ...creds(c) }, { ...form, ...via(callerIp()) });
+      expect(app.status).toBe(200);
+      expect(app.body).toEqual({ active: false });
+    });
+
+    it.skipIf(!available)('counts token requests of a public client per client and IP: anyone can name it, so nobody elsewhere can spend its limit (SPEC §2 item 18)', async () => {
+      const app = await proxied.client(proxiedDev, { kind: 'public' });
+      const refresh = { grant_type: 'refresh_token', refresh_token: 'grt_x', client_id: app.clientId };
+      const attacker = { ...form, ...via(callerIp()) };
+      for (let i = 0; i < 3; i++) expect((await post(proxied, TOKEN, refresh, attacker)).status).toBe(400);
+      expectOAuth429(await post(proxied, TOKEN, refresh, attacker), 60);
+      // The application on a user's device still has its limit.
+      const user = await post(proxied, TOKEN, refresh, { ...form, ...via(callerIp()) });
+      expect(user.status).toBe(400);
+      expect(user.body).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    describe('verification codes (/v2/verified-resources)', () => {
+      let token: string;
+      beforeAll(async () => {
+        if (!available) return;
+        const user = await proxied.user();
+        const client = await proxied.client(proxiedDev, { scopes: ['VERIFIED_RESOURCES_WRITE'] });
+        const res = await proxied.exchange(client, await proxied.code(client, user, { scope: 'VERIFIED_RESOURCES_WRITE' }));
+        expect(res.status).toBe(200);
+        token = res.body.access_token as string;
+      });
+
+      const requestCode = async (email: string, ip: string) => {
+        const res = await fetch(`${proxied.url}/v2/verified-resources/emails/verification-code/request`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...via(ip) },
+          body: JSON.stringify({ email }),
+        });
+        return { status: res.status, headers: res.headers, body: (await res.json()) as { status: string; error?: { code: string; message: string } } };
+      };
+      const address = () => `verify-${randomBytes(4).toString('hex')}@example.com`;
+
+      it.skipIf(!available)('limits code requests per IP across addresses (RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES, here 3) with 429 rate_limited and Retry-After (SPEC §2 item 27)', async () => {
+        const ip = callerIp();
+        for (let i = 0; i < 3; i++) expect((await requestCode(address(), ip)).status, `request ${i + 1}`).toBe(200);
+        const limited = await requestCode(address(), ip);
+        expect(limited.status).toBe(429);
+        expect(limited.body).toEqual({ status: 'error', error: { code: 'rate_limited', message: expect.stringMatching(/verification code/) } });
+        expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+        expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
+        expect((await requestCode(address(), callerIp())).status).toBe(200);
+      });
+
+      it.skipIf(!available)('limits code requests per address across IPs (RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES, here 2), so new codes do not buy endless guesses (SPEC §2 item 27)', async () => {
+        const email = address();
+        // Each new code resets the five attempts of the last one: without this limit a caller
+        // guesses five times per request, from as many addresses as it has.
+        expect((await requestCode(email, callerIp())).status).toBe(200);
+        expect((await requestCode(email, callerIp())).status).toBe(200);
+        const limited = await requestCode(email, callerIp());
+        expect(limited.status).toBe(429);
+        expect(limited.body.error?.code).toBe('rate_limited');
+        // Another address of the same user is not affected.
+        expect((await requestCode(address(), callerIp())).status).toBe(200);
+      });
+    });
+  });
+});
+
+/** Every store on every database: client authentication reads the database under load. */
+const combinations = stores.flatMap((s) => backends.map((b) => ({ ...s, backend: b.name, available: s.available && b.available })));
+
+describe.each(combinations)('concurrent bursts with counters in $store on $backend', ({ available, env, backend }) => {
+  let auth: TestServer;
+  let login: TestServer;
+  let dev: TestUser;
+  beforeAll(async () => {
+    if (!available) return;
+    auth = await startTestServer(backend, { ...env, RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '20' });
+    login = await startTestServer(backend, { ...env, RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '10' });
+    dev = await auth.user();
+  });
+  afterAll(async () => {
+    await Promise.all([auth?.close(), login?.close()]);
+  });
+
+  it.skipIf(!available)('checks no more secrets than the limit of 20 when 60 authentications arrive at once, the right secret among them (SPEC §2 item 18)', async () => {
+    const c = await auth.client(dev);
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => post(auth, INTROSPECT, { token: 'gat_x', ...creds(c, i === 30 ? c.secret! : wrongSecret(c)) })),
+    );
+    const count = tally(results.map((r) => r.status));
+    // Each 401 is a secret that was checked and found wrong; 429 answers checked nothing.
+    expect(Object.keys(count).every((s) => ['200', '401', '429'].includes(s)), JSON.stringify(count)).toBe(true);
+    expect(count[401] ?? 0, JSON.stringify(count)).toBeLessThanOrEqual(20);
+    expect(count[200] ?? 0).toBeLessThanOrEqual(1);
+    for (const r of results.filter((r) => r.status === 429)) expectOAuth429(r, 60);
+  });
+
+  it.skipIf(!available)('serves 40 concurrent correct authentications of one client although the failure limit is 20 (SPEC §2 item 18: failures only)', async () => {
+    const c = await auth.client(dev);
+    const results = await Promise.all(Array.from({ length: 40 }, () => post(auth, INTROSPECT, { token: 'gat_x', ...creds(c) })));
+    expect(tally(results.map((r) => r.status))).toEqual({ 200: 40 });
+  });
+
+  it.skipIf(!available)('checks no more passwords than the limit of 10 when 36 logins to one account arrive at once, the right password among them (SPEC §2 item 18)', async () => {
+    const user = await login.user();
+    const browsers = Array.from({ length: 36 }, () => login.browser());
+    const forms = await Promise.all(browsers.map((b) => b.get('/login')));
+    const results = await Promise.all(
+      browsers.map((b, i) => b.post('/login', { _csrf: formFields(forms[i]!.body)._csrf!, email: user.email, password: i === 18 ? user.password : `wrong-${i}`, next: '/' })),
+    );
+    const count = tally(results.map((r) => r.status));
+    expect(Object.keys(count).every((s) => ['303', '401', '429'].includes(s)), JSON.stringify(count)).toBe(true);
+    // Every answer but 429 is a password that was checked.
+    expect((count[401] ?? 0) + (count[303] ?? 0), JSON.stringify(count)).toBeLessThanOrEqual(10);
   });
 });
 

@@ -156,6 +156,30 @@ describe.each(backends)('token revocation (RFC 7009) on $name', ({ name, availab
     expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(401);
   });
 
+  it.skipIf(!available)('lets a public client revoke with HTTP Basic client_id and an empty password, as some libraries send it (SPEC §2 item 4, §6)', async () => {
+    const client = await server.client(dev, { kind: 'public' });
+    const verifier = 'w'.repeat(64);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const tokens = await server.exchange(client, await code(client, { code_challenge: challenge }), { code_verifier: verifier });
+    expect(tokens.status).toBe(200);
+    const res = await server.post(REVOKE, new URLSearchParams({ token: tokens.body.refresh_token as string }).toString(), {
+      'content-type': 'application/x-www-form-urlencoded',
+      authorization: `Basic ${Buffer.from(`${client.clientId}:`).toString('base64')}`,
+    });
+    expect(res.status).toBe(200);
+    expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(401);
+  });
+
+  it.skipIf(!available)('refuses a JSON body that names a key twice with 400 invalid_request and revokes nothing (SPEC §2 item 19)', async () => {
+    const t = await issued();
+    const body = `{"token":"${t.access}","client_id":"${t.client.clientId}","client_secret":"${generateToken('clientSecret')}","client_secret":"${t.client.secret}"}`;
+    const res = await server.post(REVOKE, body, { 'content-type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: 'client_secret was sent more than once' });
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect((await server.api('GET', '/v2/me', t.access)).status).toBe(200);
+  });
+
   it.skipIf(!available)("answers 200 and changes nothing for another client's access or refresh token (RFC 7009 §2.1, §2.2)", async () => {
     const victim = await issued();
     const other = await issued();

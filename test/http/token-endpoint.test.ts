@@ -439,6 +439,23 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectTokens(await server.exchange(client, good), 'PROFILE_READ');
     });
 
+    it.skipIf(!available)('rejects a JSON body that names a key twice with 400 invalid_request, even when the last value is the right secret (RFC 6749 §3.1, SPEC §2 item 19)', async () => {
+      const first = await issued();
+      const wrong = generateToken('clientSecret');
+      const head = `"grant_type":"refresh_token","refresh_token":"${first.refresh}","client_id":"${first.client.clientId}"`;
+      const cases: Array<[string, string]> = [
+        [`{${head},"client_secret":"${wrong}","client_secret":"${first.client.secret}"}`, 'client_secret'],
+        // The same key once its escape is decoded, as JSON.parse decodes it.
+        [`{${head},"client_secret":"${wrong}","client\\u005fsecret":"${first.client.secret}"}`, 'client_secret'],
+        [`{${head},"refresh_token":"grt_other","client_secret":"${first.client.secret}"}`, 'refresh_token'],
+      ];
+      for (const [body, field] of cases) {
+        expectOAuthError(await server.post(TOKEN, body, JSON_TYPE), 400, 'invalid_request', `${field} was sent more than once`);
+      }
+      // None of those spent the refresh token.
+      expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
+    });
+
     it.skipIf(!available)('rejects JSON values that are not strings with 400 invalid_request naming the field (SPEC §2 item 4)', async () => {
       const client = await approvedClient();
       const good = await code(client);
@@ -573,6 +590,23 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       );
       expectOAuthError(viaBasic, 401, 'invalid_client');
       expect(viaBasic.headers.get('www-authenticate')).toMatch(/^Basic\b/);
+    });
+
+    it.skipIf(!available)('identifies a public client that refreshes with HTTP Basic client_id and an empty password, as client-oauth2 sends it (SPEC §2 item 4)', async () => {
+      const client = await approvedClient({ kind: 'public' });
+      const { verifier, challenge } = pkcePair();
+      const first = expectTokens(await server.exchange(client, await code(client, { code_challenge: challenge }), { code_verifier: verifier }), 'PROFILE_READ');
+      const emptyPassword = `Basic ${Buffer.from(`${client.clientId}:`).toString('base64')}`;
+      const res = await server.post(TOKEN, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: first.refresh }).toString(), { ...FORM, authorization: emptyPassword });
+      expectTokens(res, 'PROFILE_READ');
+    });
+
+    it.skipIf(!available)('still refuses a confidential client that sends HTTP Basic with an empty password: 401 invalid_client with WWW-Authenticate: Basic (RFC 6749 §2.3.1)', async () => {
+      const first = await issued();
+      const emptyPassword = `Basic ${Buffer.from(`${first.client.clientId}:`).toString('base64')}`;
+      const res = await server.post(TOKEN, new URLSearchParams({ grant_type: 'refresh_token', refresh_token: first.refresh }).toString(), { ...FORM, authorization: emptyPassword });
+      expectOAuthError(res, 401, 'invalid_client', 'client_secret is required');
+      expect(res.headers.get('www-authenticate')).toMatch(/^Basic\b/);
     });
 
     it.skipIf(!available)('rejects a missing code_verifier with invalid_grant (RFC 7636 §4.6, SPEC §2 item 5)', async () => {

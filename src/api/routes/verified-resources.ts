@@ -1,11 +1,14 @@
 // Verified emails and phone numbers of a user (VERIFIED_RESOURCES_*) and of a team
 // (TEAM_VERIFIED_RESOURCES_*). The code goes to the log: the development delivery, as no
 // mail or SMS provider is configured; only its hash is stored.
+import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
+import { callerKey, LimitExceeded } from '../../http/rate-limits.ts';
 import { requestCode, verifyCode, type CodeDelivery } from '../../services/verification.ts';
 import * as repo from '../../storage/repositories/verified-resources.ts';
 import type { ResourceKind, VerificationOwner, VerifiedResourceRow } from '../../storage/repositories/verified-resources.ts';
+import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { isoOrNull } from '../input.ts';
 import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type Page } from '../schemas.ts';
@@ -37,6 +40,23 @@ const logDelivery =
 
 type Call = { userId: string; facts: { team?: { id: string } | null } };
 
+/**
+ * SPEC §2 item 27: code requests are limited per IP, and per address of an owner. Each new
+ * code restarts the five attempts, so without a limit a caller could buy endless guesses
+ * (and fill someone's inbox). The address is hashed: the counter store holds no e-mail.
+ */
+async function limitCodeRequests(ctx: AppContext, request: FastifyRequest, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
+  const ownerKey = 'userId' in owner ? `user:${owner.userId}` : `team:${owner.teamId}`;
+  const address = createHash('sha256').update(`${ownerKey}|${kind}|${value}`).digest('base64url');
+  try {
+    await ctx.limits.codeRequestsPerIp.take(callerKey(request.ip));
+    await ctx.limits.codeRequestsPerAddress.take(address);
+  } catch (error) {
+    if (!(error instanceof LimitExceeded)) throw error;
+    throw new ApiError(429, 'rate_limited', `too many verification code requests: retry in ${error.retryAfter} seconds`, { 'retry-after': String(error.retryAfter) });
+  }
+}
+
 export function verifiedResourceHandlers(ctx: AppContext): HandlerMap {
   const { db } = ctx.services;
 
@@ -49,10 +69,12 @@ export function verifiedResourceHandlers(ctx: AppContext): HandlerMap {
         handle: async (c) => (await repo.listVerified(db, ownerOf(c), kind, c.query.limit, c.query.offset)).map(view),
       }),
       request: route<Record<string, string>>({
+        rateLimited: true,
         body: object({ [field]: schema }, [field]),
         data: object({ [field]: { type: 'string' }, verified: bool, codeSent: bool, expiresAt: nullable({ type: 'string' }) }, [field, 'verified', 'codeSent', 'expiresAt']),
         handle: async (c) => {
           const value = normalize(c.body[field]!);
+          await limitCodeRequests(ctx, c.request, ownerOf(c), kind, value);
           const result = await requestCode(ctx.services, ownerOf(c), kind, value, logDelivery(c.request, ctx.config.localDevelopment));
           return { [field]: value, verified: !result.codeSent, codeSent: result.codeSent, expiresAt: isoOrNull(result.expiresAt) };
         },
