@@ -2,33 +2,61 @@
 // two equal keys, so {"client_secret":"wrong","client_secret":"right"} would read as one
 // parameter; RFC 6749 §3.1 says a parameter sent twice is invalid_request, in JSON as in a
 // form. The value still comes from Fastify's own parser (secure-json-parse, which refuses
-// __proto__ and constructor keys); the repeated key is found by jsonc-parser's visitor, the
-// scanner behind VS Code, which reports every property name as it reads it, with its escapes
-// decoded ("client\u005fsecret" is client_secret). It only ever sees text the strict parser
-// accepted, so its tolerance of comments never widens what the endpoints accept.
+// __proto__ and constructor keys); the repeated key is found with jsonc-parser's scanner,
+// the JSON tokenizer behind VS Code, which decodes each string's escapes
+// ("client\u005fsecret" is client_secret). The scanner reads token by token, without
+// recursion, so no nesting depth can overflow the stack, and it only ever sees text the
+// strict parser accepted, so its tolerance of comments never widens what is accepted.
 import type { FastifyInstance } from 'fastify';
-import { visit } from 'jsonc-parser';
+import { createScanner } from 'jsonc-parser';
 import { invalidRequest } from '../oauth/errors.ts';
 
-/** The first key that appears twice in one object of `text`, at any depth. */
+// jsonc-parser's SyntaxKind values; it is a const enum, which isolated modules cannot read.
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const COMMA = 5;
+const STRING = 10;
+const EOF = 17;
+
+/** The first key that appears twice in one object of `text` (valid JSON), at any depth. */
 export function firstRepeatedKey(text: string): string | undefined {
-  const objects: Array<Set<string>> = [];
-  let repeated: string | undefined;
-  visit(text, {
-    onObjectBegin: () => {
-      objects.push(new Set());
-    },
-    onObjectProperty: (name) => {
-      const keys = objects[objects.length - 1];
-      if (keys === undefined) return;
-      if (keys.has(name)) repeated ??= name;
-      else keys.add(name);
-    },
-    onObjectEnd: () => {
-      objects.pop();
-    },
-  });
-  return repeated;
+  const scanner = createScanner(text, true);
+  // One entry per open object (the keys it has so far) or array (null).
+  const open: Array<Set<string> | null> = [];
+  let keyNext = false;
+  for (let token = scanner.scan(); token !== EOF; token = scanner.scan()) {
+    switch (token) {
+      case OPEN_BRACE:
+        open.push(new Set());
+        keyNext = true;
+        break;
+      case OPEN_BRACKET:
+        open.push(null);
+        keyNext = false;
+        break;
+      case CLOSE_BRACE:
+      case CLOSE_BRACKET:
+        open.pop();
+        keyNext = false;
+        break;
+      case COMMA:
+        keyNext = open.at(-1) instanceof Set;
+        break;
+      case STRING: {
+        const keys = open.at(-1);
+        if (!keyNext || !(keys instanceof Set)) break;
+        const name = scanner.getTokenValue();
+        if (keys.has(name)) return name;
+        keys.add(name);
+        keyNext = false;
+        break;
+      }
+      default: // colons and other values
+    }
+  }
+  return undefined;
 }
 
 /** Replaces the JSON parser of `app` (one encapsulated scope) with one that refuses repeated keys. */
@@ -39,7 +67,7 @@ export function refuseRepeatedJsonKeys(app: FastifyInstance): void {
     parse(request, body as string, (error, value) => {
       if (error) return done(error, undefined);
       const repeated = firstRepeatedKey(body as string);
-      if (repeated !== undefined) return done(invalidRequest(`${repeated} was sent more than once`), undefined);
+      if (repeated !== undefined) return done(invalidRequest(`${repeated === '' ? 'an empty key' : repeated} was sent more than once`), undefined);
       done(null, value);
     });
   });

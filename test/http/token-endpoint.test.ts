@@ -452,6 +452,9 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       for (const [body, field] of cases) {
         expectOAuthError(await server.post(TOKEN, body, JSON_TYPE), 400, 'invalid_request', `${field} was sent more than once`);
       }
+      // Looking for repeated keys survives any nesting the body limit allows (SPEC §7: a 4xx, never a 500).
+      const deep = `{${head},"client_secret":"${first.client.secret}","x":${'['.repeat(7000)}${']'.repeat(7000)}}`;
+      expectOAuthError(await server.post(TOKEN, deep, JSON_TYPE), 400, 'invalid_request');
       // None of those spent the refresh token.
       expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
     });
