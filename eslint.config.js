@@ -1,0 +1,66 @@
+// The one rule of issue "one door to the database" (ARCHITECTURE.md): only src/storage talks
+// to a database package, and only the composition roots (app.ts, server.ts, cli/runtime.ts)
+// wire storage to the surfaces. Every other area declares the store interface it needs.
+import tseslint from 'typescript-eslint';
+
+const databasePackages = ['kysely', 'kysely/*', 'pg', 'pg/*', 'better-sqlite3'];
+
+/**
+ * Files that still reach the database directly, from before the rule. Each is moved behind a
+ * store interface and taken off this list; the list only shrinks.
+ */
+const notYetBehindAStore = [
+  'src/api/index.ts',
+  'src/api/routes/bookings.ts',
+  'src/api/routes/calendars.ts',
+  'src/api/routes/event-types.ts',
+  'src/api/routes/memberships.ts',
+  'src/api/routes/routing-forms.ts',
+  'src/api/routes/schedules.ts',
+  'src/api/routes/teams.ts',
+  'src/api/routes/verified-resources.ts',
+  'src/api/routes/webhooks.ts',
+  'src/api/routes/workflows.ts',
+  'src/cli/audit.ts',
+  'src/cli/main.ts',
+  'src/http/context.ts',
+  'src/http/ops-routes.ts',
+  'src/services/authorized-apps.ts',
+  'src/services/bookings.ts',
+  'src/services/client-changes.ts',
+  'src/services/client-events.ts',
+  'src/services/client-version.ts',
+  'src/services/clients.ts',
+  'src/services/context.ts',
+  'src/services/invitations.ts',
+  'src/services/secrets.ts',
+  'src/services/teams.ts',
+  'src/services/users.ts',
+  'src/services/verification.ts',
+  'src/web/admin/routes.ts',
+  'src/web/login.ts',
+  'src/web/teams.ts',
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'data/**', 'test-output/**'] },
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: { parser: tseslint.parser },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
+            { group: ['**/storage/*', '**/storage/**'], message: 'Reach the database through your area\'s store interface; only app.ts, server.ts and cli/runtime.ts wire storage.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/storage/**/*.ts', 'src/app.ts', 'src/server.ts', 'src/cli/runtime.ts', ...notYetBehindAStore],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+);
