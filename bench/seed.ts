@@ -9,6 +9,7 @@ import { createUser } from '../src/services/users.ts';
 import { generateToken, hashToken, randomId } from '../src/oauth/token-format.ts';
 import { mintPair, storePair } from '../src/oauth/token-response.ts';
 import type { OAuthContext } from '../src/oauth/context.ts';
+import { createServiceContext } from '../src/storage/stores/index.ts';
 
 export interface Seeded {
   clientId: string;
@@ -23,7 +24,7 @@ export interface Seeded {
 }
 
 export async function seed(database: DatabaseHandle, counts: { codes: number; refreshTokens: number }): Promise<Seeded> {
-  const services = { db: database.db, clock: Date.now };
+  const services = createServiceContext(database.db, Date.now);
   const user = await createUser(services, { email: 'bench@example.com', name: 'Bench', password: 'bench-password' });
   const redirectUri = 'https://bench.example.com/cb';
   const { client, secret } = await createClient(services, {

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config/index.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { openDatabase, type DatabaseHandle } from '../storage/database.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
+import { createServiceContext } from '../storage/stores/index.ts';
 
 export interface CliRuntime {
   config(): Config;
@@ -19,7 +20,7 @@ export const runtime: CliRuntime = {
     const database = openDatabase(runtime.config().databaseUrl);
     try {
       if (options?.migrate !== false) await migrateToLatest(database);
-      return await fn({ db: database.db, clock: Date.now }, database);
+      return await fn(createServiceContext(database.db, Date.now), database);
     } finally {
       await database.close();
     }

@@ -13,6 +13,7 @@ import { backends, createTestDatabase } from '../helpers/backends.ts';
 import { freePort, startTestServer, TestServer } from '../helpers/server.ts';
 import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, uniq, type World } from './fixtures.ts';
 import { examples } from './route-examples.ts';
+import { createServiceContext } from '../../src/storage/stores/index.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -384,7 +385,7 @@ describe.each(backends)('queries per guarded request on $name (issue item 8)', (
     const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'silent', PORT: String(port) });
     const counted = { ...database.handle, db: database.handle.db.withPlugin(countingPlugin(counter)) };
     const app = await buildApp(config, { database: counted, cookieSecret: randomBytes(32).toString('hex') });
-    server = new TestServer(app, url, config, database, { db: database.handle.db, clock: Date.now }, []);
+    server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, Date.now), []);
     await app.listen({ port, host: '127.0.0.1' });
     w = await buildWorld(server);
   });

@@ -12,6 +12,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts
 import { createTestDatabase, dropSchema, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { createServiceContext } from '../../src/storage/stores/index.ts';
 
 const SECRET = /^gcs_[0-9A-Za-z]{49}$/;
 // A spawn is Node + tsx + the whole import graph: about a second alone, several on a busy machine.
@@ -79,7 +80,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     expect(out).not.toContain('correct horse');
     const database = openDatabase(env.DATABASE_URL!);
     try {
-      const services = { db: database.db, clock: Date.now };
+      const services = createServiceContext(database.db, Date.now);
       expect(await verifyPassword(services, email, 'correct horse battery')).toMatchObject({ email, name: 'Ada Lovelace', is_admin: 0 });
       expect(await verifyPassword(services, email, 'correct horse battery\n')).toBeUndefined();
     } finally {

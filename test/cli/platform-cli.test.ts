@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/services/users.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+import { createServiceContext } from '../../src/storage/stores/index.ts';
 
 interface Run {
   code: number;
@@ -28,7 +29,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
   beforeAll(async () => {
     if (!available) return;
     database = await createTestDatabase(name);
-    const services = { db: database.handle.db, clock: Date.now };
+    const services = createServiceContext(database.handle.db, Date.now);
     await createUser(services, { email: owner, name: 'CLI Owner', password: 'owner-password' });
     await createUser(services, { email: helper, name: 'CLI Helper', password: 'helper-password' });
   });
@@ -71,7 +72,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
 
   it.skipIf(!available)('members add is an operator’s direct membership: accepted at once, with no invitation to answer (SPEC §2 item 23)', async () => {
     const joiner = `cli-joiner-${Date.now()}@example.com`;
-    await createUser({ db: database.handle.db, clock: Date.now }, { email: joiner, name: 'CLI Joiner', password: 'joiner-password' });
+    await createUser(createServiceContext(database.handle.db, Date.now), { email: joiner, name: 'CLI Joiner', password: 'joiner-password' });
     const team = JSON.parse((await gatehouse('teams', 'create', '--name', 'Direct', '--owner', owner, '--json')).stdout) as { id: string };
     const add = await gatehouse('members', 'add', '--team', team.id, '--user', joiner, '--role', 'member', '--json');
     expect(add.code, add.stderr).toBe(0);

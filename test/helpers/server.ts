@@ -10,6 +10,7 @@ import { systemResolver, type ResolveHost } from '../../src/services/outbound-ur
 import { createUser } from '../../src/services/users.ts';
 import { Browser, formFields } from './browser.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from './backends.ts';
+import { createServiceContext } from '../../src/storage/stores/index.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -234,7 +235,7 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
     logStream,
     resolveHost: testResolver,
   });
-  server = new TestServer(app, url, config, database, { db: database.handle.db, clock: () => server.clock() }, logs);
+  server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, () => server.clock()), logs);
   await app.listen({ port, host: '127.0.0.1' });
   return server;
 }

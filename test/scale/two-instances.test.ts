@@ -12,6 +12,7 @@ import { createTestDatabase, postgresUrl, redisUrl, type TestDatabase } from '..
 import { Browser, formFields } from '../helpers/browser.ts';
 import { formWith } from '../helpers/pages.ts';
 import { freePort } from '../helpers/server.ts';
+import { createServiceContext } from '../../src/storage/stores/index.ts';
 
 const enabled = postgresUrl !== undefined && redisUrl !== undefined;
 const SKIP_REASON = 'two instances need a shared PostgreSQL and Redis: set TEST_POSTGRES_URL and TEST_REDIS_URL';
@@ -68,7 +69,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
   let a: Instance;
   let b: Instance;
   let issuer: string;
-  const services = () => ({ db: database.handle.db, clock: Date.now });
+  const services = () => createServiceContext(database.handle.db, Date.now);
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres');
