@@ -116,14 +116,25 @@ export interface AuditEvent {
   data?: Record<string, unknown>;
 }
 
+// Every contract below is checked on SQLite and PostgreSQL by test/storage/oauth-store.test.ts.
+// Common to all of them: a create* with a key (id or hash) that already exists fails with the
+// database's unique-violation error and leaves the existing row as it was; reads return
+// revoked, spent, consumed and expired rows as they are, for the caller to judge; a revoke*
+// keeps the first revocation time of a row already revoked, and of an unknown key is a no-op.
+
 export interface ClientStore {
+  /** The client in any state; undefined when no such client exists. */
   findClient(id: string): Promise<ClientRecord | undefined>;
+  /** The client's secrets not removed, in no particular order; empty for an unknown client. */
   listActiveSecrets(clientId: string): Promise<SecretRecord[]>;
+  /** Records `at` as the secret's last use; an unknown id is a no-op. */
   markSecretUsed(secretId: string, at: number): Promise<void>;
 }
 
 export interface GrantStore {
+  /** Stores the grant as given; a duplicate id is a unique violation. */
   createGrant(grant: GrantRecord): Promise<void>;
+  /** The grant, revoked or not; undefined when no such grant exists. */
   findGrant(id: string): Promise<GrantRecord | undefined>;
   /**
    * Active (not revoked) grants of one user for one client, newest first: one indexed
@@ -132,51 +143,87 @@ export interface GrantStore {
   listActiveGrants(userId: string, clientId: string): Promise<GrantRecord[]>;
   /**
    * Within a transaction: serializes grant creation for one user until it ends, so that
-   * concurrent authorizations cannot overshoot the grant limit (SPEC §2 item 24).
+   * concurrent authorizations cannot overshoot the grant limit (SPEC §2 item 24). Another
+   * transaction locking the same user waits until this one ends. Writes nothing visible.
    */
   lockUserGrants(userId: string): Promise<void>;
   /**
    * Within a transaction: true when the grant is still active, and then holds it so a
-   * concurrent revocation waits for the transaction and closes what it wrote.
+   * concurrent revocation waits for the transaction and closes what it wrote. False for a
+   * revoked or unknown grant. Writes nothing visible.
    */
   holdActiveGrant(grantId: string): Promise<boolean>;
-  /** Revokes the grant and every code, access and refresh token issued under it. */
+  /**
+   * Revokes the grant and every access and refresh token issued under it (clearing refresh
+   * tokens' stored successors), and marks its unredeemed codes consumed at `at`, so they
+   * cannot be redeemed. Several writes: call it inside transaction() so they land together.
+   * Other grants are untouched; an unknown grant is a no-op.
+   */
   revokeGrant(grantId: string, at: number): Promise<void>;
-  /** Revokes the access and refresh tokens that descend from one code of the grant. */
+  /**
+   * Revokes the access and refresh tokens of the grant whose codeHash is this code (clearing
+   * stored successors); the grant and its other codes' tokens stay active. Two writes: call
+   * it inside transaction().
+   */
   revokeCodeTokens(grantId: string, codeHash: string, at: number): Promise<void>;
 }
 
 export interface CodeStore {
+  /** Stores the code unconsumed (consumedAt is ignored); a duplicate hash is a unique violation. */
   createCode(code: CodeRecord): Promise<void>;
   /**
    * Marks the code consumed if, and only if, it was not consumed yet — atomically, so that
    * of concurrent redemptions exactly one gets the record (STYLE practice 6).
-   * Returns undefined when no such code exists or it was already consumed.
+   * Returns undefined when no such code exists or it was already consumed (codes of a revoked
+   * grant are consumed by revokeGrant). Returns the record with consumedAt = `at`. Does not
+   * judge expiry: an expired code is consumed and returned, for the caller to refuse. On
+   * PostgreSQL a consumption racing another transaction's waits for it, then gets undefined.
    */
   consumeCode(hash: string, at: number): Promise<CodeRecord | undefined>;
+  /** The code, consumed or not, expired or not; undefined when no such code exists. */
   findCode(hash: string): Promise<CodeRecord | undefined>;
 }
 
 export interface TokenStore {
+  /** Stores the token as given; a duplicate hash is a unique violation. */
   createAccessToken(token: AccessTokenRecord): Promise<void>;
+  /**
+   * The token with its client's state as it is now, in one read; revoked and expired tokens
+   * are returned as they are. Undefined when no such token exists.
+   */
   findAccessToken(hash: string): Promise<AccessTokenWithClient | undefined>;
+  /** Revokes the token; an already revoked token keeps its first time; unknown is a no-op. */
   revokeAccessToken(hash: string, at: number): Promise<void>;
+  /** Stores the token as given; a duplicate id or a duplicate hash is a unique violation. */
   createRefreshToken(token: RefreshTokenRecord): Promise<void>;
+  /** The token, spent, revoked or expired as it is; undefined when no such token exists. */
   findRefreshToken(hash: string): Promise<RefreshTokenRecord | undefined>;
   /**
    * Spends the token if it is unspent, storing the encrypted successor in the same write.
    * Atomic: of concurrent spends exactly one returns true; on PostgreSQL the losers wait
-   * for the winner's transaction and then see its successor.
+   * for the winner's transaction and then see its successor. False, writing nothing, for a
+   * spent, revoked or unknown token. Does not judge expiry: the caller refuses an expired
+   * token before spending it.
    */
   spendRefreshToken(id: string, at: number, successorBox: string): Promise<boolean>;
 }
 
 export interface AuditStore {
+  /**
+   * Appends one event (absent actor, client, user and data are stored as null). Called on a
+   * transaction's store, it commits or rolls back with the transaction's other writes.
+   */
   audit(event: AuditEvent, at: number): Promise<void>;
+  /** Appends one row per authorization request; userId null when nobody was signed in. */
   recordAuthorizationRequest(clientId: string, userId: string | null, hadScope: boolean, at: number): Promise<void>;
 }
 
 export interface OAuthStore extends ClientStore, GrantStore, CodeStore, TokenStore, AuditStore {
-  /** Runs fn in one database transaction; the store it receives is bound to it. */
+  /**
+   * Runs fn in one database transaction; the store it receives is bound to it and returns
+   * what fn returns. When fn throws, every write made through that store rolls back and the
+   * error is rethrown. Called on a transaction's store, it joins that transaction (no
+   * savepoint): the inner writes commit or roll back with the outer transaction.
+   */
   transaction<T>(fn: (tx: OAuthStore) => Promise<T>): Promise<T>;
 }

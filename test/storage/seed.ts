@@ -1,0 +1,137 @@
+// Rows the storage contract suites need before a store can be exercised (users and clients
+// that grants and tokens reference), written straight to the test database, and the
+// records the suites create through the store under test.
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type {
+  AccessTokenRecord,
+  ClientRecord,
+  CodeRecord,
+  GrantRecord,
+  RefreshTokenRecord,
+} from '../../src/oauth/storage.ts';
+import type { Database } from '../../src/storage/schema.ts';
+
+export const T0 = 1_700_000_000_000;
+
+export function uniqueId(prefix: string): string {
+  return `${prefix}-${randomUUID()}`;
+}
+
+export async function seedUser(db: Kysely<Database>): Promise<string> {
+  const id = uniqueId('user');
+  await db
+    .insertInto('users')
+    .values({
+      id,
+      email: `${id}@example.com`,
+      name: 'Ada',
+      username: id,
+      password_hash: 'x',
+      is_admin: 0,
+      time_zone: 'UTC',
+      week_start: 'Monday',
+      time_format: 24,
+      default_schedule_id: null,
+      organization_id: null,
+      created_at: T0,
+      updated_at: T0,
+    })
+    .execute();
+  return id;
+}
+
+export async function seedClient(
+  db: Kysely<Database>,
+  ownerId: string,
+  options: Partial<Pick<ClientRecord, 'kind' | 'state' | 'redirectUris' | 'scopes' | 'resourceServer'>> = {},
+): Promise<string> {
+  const id = uniqueId('client');
+  await db
+    .insertInto('oauth_clients')
+    .values({
+      id,
+      name: 'Calendar Sync',
+      description: '',
+      homepage_url: 'https://app.example.com',
+      logo_url: null,
+      owner_id: ownerId,
+      kind: options.kind ?? 'confidential',
+      redirect_uris: JSON.stringify(options.redirectUris ?? ['https://app.example.com/callback']),
+      scopes: options.scopes === undefined ? 'PROFILE_READ' : options.scopes === null ? null : options.scopes.join(' '),
+      state: options.state ?? 'approved',
+      review_note: null,
+      reviewed_by: null,
+      reviewed_at: null,
+      is_resource_server: options.resourceServer ? 1 : 0,
+      proposed_redirect_uris: null,
+      proposed_scopes: null,
+      created_at: T0,
+      updated_at: T0,
+    })
+    .execute();
+  return id;
+}
+
+export async function seedSecret(db: Kysely<Database>, clientId: string, removedAt: number | null = null): Promise<string> {
+  const id = uniqueId('secret');
+  await db
+    .insertInto('client_secrets')
+    .values({ id, client_id: clientId, secret_hash: uniqueId('hash'), last_four: 'abcd', created_at: T0, last_used_at: null, removed_at: removedAt })
+    .execute();
+  return id;
+}
+
+export function grantRecord(userId: string, clientId: string, overrides: Partial<GrantRecord> = {}): GrantRecord {
+  return { id: uniqueId('grant'), userId, clientId, scopes: ['PROFILE_READ'], createdAt: T0, revokedAt: null, ...overrides };
+}
+
+export function codeRecord(grant: GrantRecord, overrides: Partial<CodeRecord> = {}): CodeRecord {
+  return {
+    hash: uniqueId('code'),
+    clientId: grant.clientId,
+    userId: grant.userId,
+    grantId: grant.id,
+    redirectUri: 'https://app.example.com/callback',
+    scopes: grant.scopes,
+    codeChallenge: null,
+    createdAt: T0,
+    expiresAt: T0 + 60_000,
+    consumedAt: null,
+    ...overrides,
+  };
+}
+
+export function accessTokenRecord(grant: GrantRecord, overrides: Partial<AccessTokenRecord> = {}): AccessTokenRecord {
+  return {
+    hash: uniqueId('access'),
+    grantId: grant.id,
+    codeHash: null,
+    clientId: grant.clientId,
+    userId: grant.userId,
+    scopes: grant.scopes,
+    createdAt: T0,
+    expiresAt: T0 + 1_800_000,
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+export function refreshTokenRecord(grant: GrantRecord, overrides: Partial<RefreshTokenRecord> = {}): RefreshTokenRecord {
+  return {
+    id: uniqueId('refresh'),
+    hash: uniqueId('refresh-hash'),
+    grantId: grant.id,
+    codeHash: null,
+    clientId: grant.clientId,
+    userId: grant.userId,
+    scopes: grant.scopes,
+    parentId: null,
+    createdAt: T0,
+    expiresAt: T0 + 86_400_000,
+    spentAt: null,
+    successorBox: null,
+    revokedAt: null,
+    ...overrides,
+  };
+}
