@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
 import type { ClientState } from '../oauth/storage.ts';
-import { createClient, hasHeldChange, importLegacyClient, listClients, requireClient, setResourceServer, type ClientView } from '../services/clients.ts';
-import { addSecret, removeSecret } from '../services/secrets.ts';
+import { createClient, importLegacyClient } from '../services/clients/registration.ts';
+import { hasHeldChange, listClients, requireClient, type ClientView } from '../services/clients/view.ts';
+import { setResourceServer } from '../services/clients/review.ts';
+import { addSecret, removeSecret } from '../services/clients/secrets.ts';
 import { requireUserByEmail } from '../services/users.ts';
 import { registerClientReviewCommands } from './client-review.ts';
 import { registerClientUpdateCommand } from './client-update.ts';

@@ -2,7 +2,7 @@
 // client authentication, request parsing and error shape (seed §4.2, §5; SPEC §2 items
 // 4-10, 19; SPEC §3). Every assertion is on what a client application or an operator can
 // observe: status, headers, body, and the rows in the database.
-import { revokeAuthorizedApp } from '../../src/services/authorized-apps.ts';
+import { revokeAuthorizedApp } from '../../src/services/clients/authorized-apps.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/oauth/token-format.ts';
@@ -805,7 +805,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
 
     it.skipIf(!available)('refuses to refresh for a client suspended after issuing (SPEC §2 item 1)', async () => {
       const first = await issued();
-      const { reviewClient } = await import('../../src/services/clients.ts');
+      const { reviewClient } = await import('../../src/services/clients/review.ts');
       await reviewClient(server.services, first.client.clientId, 'suspend', null);
       expectOAuthError(await refresh(first.client, first.refresh), 400, 'unauthorized_client', 'suspended');
       await reviewClient(server.services, first.client.clientId, 'approve', null);
@@ -827,7 +827,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
 
   describe('secrets and events', () => {
     it.skipIf(!available)('accepts both active secrets during rotation, refuses a removed one at once, and keeps issued tokens (seed §3 rule 4, §5.4)', async () => {
-      const { addSecret, listSecrets, removeSecret } = await import('../../src/services/secrets.ts');
+      const { addSecret, listSecrets, removeSecret } = await import('../../src/services/clients/secrets.ts');
       const first = await issued();
       const oldSecret = first.client.secret!;
       const oldId = (await listSecrets(server.services, first.client.clientId))[0]!.id;

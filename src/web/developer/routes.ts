@@ -2,8 +2,9 @@
 // view, edit. Secrets and the legacy migration have routes of their own beside this file.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { updateClient } from '../../services/client-changes.ts';
-import { createClient, listClients, type ClientView } from '../../services/clients.ts';
+import { updateClient } from '../../services/clients/changes.ts';
+import { createClient } from '../../services/clients/registration.ts';
+import { listClients, type ClientView } from '../../services/clients/view.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { ownedClient, signedIn } from '../access.ts';
 import { formBody, lines, sendServiceError, sentence, statusOf, type FieldErrors } from '../forms.ts';
