@@ -3,7 +3,8 @@
 // user belongs to, with event types, and a token holding TEAM_EVENT_TYPE_READ.
 import { createOAuthStore } from '../src/storage/oauth-store.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
-import { createClient, reviewClient } from '../src/services/clients.ts';
+import { createClient } from '../src/services/clients/registration.ts';
+import { reviewClient } from '../src/services/clients/review.ts';
 import { addMember, createOrganization, createTeam } from '../src/services/teams.ts';
 import { createUser } from '../src/services/users.ts';
 import { generateToken, hashToken, randomId } from '../src/oauth/token-format.ts';

@@ -5,9 +5,10 @@
 // change and reject refuses it; the client stays approved either way.
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
-import { approveHeldChanges, rejectHeldChanges } from '../services/client-changes.ts';
-import { parseVersion, STALE_VERSION } from '../services/client-version.ts';
-import { hasHeldChange, requireClient, reviewClient, type ClientView, type ReviewDecision } from '../services/clients.ts';
+import { approveHeldChanges, rejectHeldChanges } from '../services/clients/review.ts';
+import { parseVersion, STALE_VERSION } from '../services/clients/version.ts';
+import { hasHeldChange, requireClient, type ClientView } from '../services/clients/view.ts';
+import { reviewClient, type ReviewDecision } from '../services/clients/review.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { conflict, ServiceError } from '../services/errors.ts';
 import { CliError, emit } from './output.ts';

@@ -4,8 +4,8 @@
 // authorization requests came without scope.
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
-import { updateClient, type ClientEdit } from '../services/client-changes.ts';
-import { requireClient } from '../services/clients.ts';
+import { updateClient, type ClientEdit } from '../services/clients/changes.ts';
+import { requireClient } from '../services/clients/view.ts';
 import { ServiceError } from '../services/errors.ts';
 import { CliError, emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
 import type { ClientState } from '../oauth/storage.ts';
-import { createClient, hasHeldChange, importLegacyClient, listClients, requireClient, setResourceServer, type ClientView } from '../services/clients.ts';
-import { addSecret, removeSecret } from '../services/secrets.ts';
+import { createClient, importLegacyClient } from '../services/clients/registration.ts';
+import { hasHeldChange, listClients, requireClient, type ClientView } from '../services/clients/view.ts';
+import { setResourceServer } from '../services/clients/review.ts';
+import { addSecret, removeSecret } from '../services/clients/secrets.ts';
 import { requireUserByEmail } from '../services/users.ts';
 import { registerClientReviewCommands } from './client-review.ts';
 import { registerClientUpdateCommand } from './client-update.ts';
@@ -65,7 +67,14 @@ function showJson(c: ClientView) {
 export function registerClientCommands(program: Command, runtime: CliRuntime): void {
   const clients = program.command('clients').description('register, review and inspect OAuth clients');
   registerClientUpdateCommand(clients, runtime);
+  registerRegistrationCommands(clients, runtime);
+  registerClientReviewCommands(clients, runtime);
+  registerInspectionCommands(clients, runtime);
+  registerSecretCommands(program, runtime);
+}
 
+/** `clients create` and `clients import-legacy` (SPEC §2 items 1, 2 and 14). */
+function registerRegistrationCommands(clients: Command, runtime: CliRuntime): void {
   clients
     .command('create')
     .description('register a client for a developer; it starts pending')
@@ -112,9 +121,10 @@ export function registerClientCommands(program: Command, runtime: CliRuntime): v
         [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : '', 'legacy client: approved, no scope enforcement'].filter(Boolean).join('\n'),
       );
     });
+}
 
-  registerClientReviewCommands(clients, runtime);
-
+/** `clients list`, `clients resource-server` (SPEC §6) and `clients show`. */
+function registerInspectionCommands(clients: Command, runtime: CliRuntime): void {
   clients
     .command('list')
     .description('list clients')
@@ -154,7 +164,10 @@ export function registerClientCommands(program: Command, runtime: CliRuntime): v
       const client = await runtime.withServices((s) => requireClient(s, clientId));
       emit(!!opts.json, showJson(client), () => describe(client));
     });
+}
 
+/** `secrets add` and `secrets remove` (seed §3, SPEC §2 items 3 and 15). */
+function registerSecretCommands(program: Command, runtime: CliRuntime): void {
   const secrets = program.command('secrets').description('rotate client secrets (at most 2 active, never fewer than 1)');
   secrets
     .command('add <clientId>')

@@ -2,8 +2,8 @@
 // client's owner for a developer page (anyone else gets the same 404 as for a missing
 // client, so client ids cannot be probed), an admin for /admin.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientView } from '../services/clients.ts';
-import { requireClient } from '../services/clients.ts';
+import type { ClientView } from '../services/clients/view.ts';
+import { requireClient } from '../services/clients/view.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { notFound, ServiceError } from '../services/errors.ts';
 import type { UserRow } from '../services/users.ts';

@@ -3,7 +3,7 @@
 // this user at once.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
-import { everAuthorized, listAuthorizedApps, revokeAuthorizedApp, type AuthorizedApp } from '../services/authorized-apps.ts';
+import { everAuthorized, listAuthorizedApps, revokeAuthorizedApp, type AuthorizedApp } from '../services/clients/authorized-apps.ts';
 import { ServiceError } from '../services/errors.ts';
 import { signedIn } from './access.ts';
 import { sendServiceError } from './forms.ts';

@@ -1,7 +1,7 @@
 // The audit trail as a table (SPEC §2 item 16). Developers see who acted on their client
 // without other users' identities, and an admin as "a platform administrator" (SPEC §7);
 // admins see everyone's.
-import type { ClientEvent } from '../services/client-events.ts';
+import type { ClientEvent } from '../services/clients/events.ts';
 import { html, type Html } from './html.ts';
 import { time } from './format.ts';
 

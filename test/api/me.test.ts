@@ -1,7 +1,7 @@
 // GET/PATCH /v2/me (seed §4.3; SPEC §2 items 1, 17, 21, §6) through real HTTP, real tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/oauth/token-format.ts';
-import { reviewClient } from '../../src/services/clients.ts';
+import { reviewClient } from '../../src/services/clients/review.ts';
 import { backends } from '../helpers/backends.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 

@@ -5,7 +5,7 @@
 // tokens unless an admin marked it a resource server (SPEC §6, oauth_clients.is_resource_server).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reviewClient, setResourceServer } from '../../src/services/clients.ts';
+import { reviewClient, setResourceServer } from '../../src/services/clients/review.ts';
 import { generateToken } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';

@@ -6,7 +6,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, reviewClient } from '../../src/services/clients.ts';
+import { createClient } from '../../src/services/clients/registration.ts';
+import { reviewClient } from '../../src/services/clients/review.ts';
 import { createUser } from '../../src/services/users.ts';
 import { createTestDatabase, postgresUrl, redisUrl, type TestDatabase } from '../helpers/backends.ts';
 import { Browser, formFields } from '../helpers/browser.ts';

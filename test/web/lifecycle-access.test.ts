@@ -2,7 +2,7 @@
 // the login page, only a client's owner sees its developer pages (others get the same 404
 // as for a client that does not exist), and only admins reach /admin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireClient } from '../../src/services/clients.ts';
+import { requireClient } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
 import { csrfOf, loggedIn, open, postForm, visibleText } from '../helpers/pages.ts';

@@ -2,7 +2,7 @@
 // removals apply at once; added redirect URIs and scopes are held for an admin while the
 // approved configuration stays live — checked at the authorization endpoint itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireClient } from '../../src/services/clients.ts';
+import { requireClient } from '../../src/services/clients/view.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';

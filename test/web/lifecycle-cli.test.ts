@@ -3,7 +3,7 @@
 // live configuration, a legacy client's --scope is its migration and needs --yes when
 // recent requests lacked scope, and bad input is one clear line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireClient } from '../../src/services/clients.ts';
+import { requireClient } from '../../src/services/clients/view.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli } from '../helpers/cli.ts';

@@ -2,7 +2,7 @@
 // rules 2-3, §9 rule 2): the page explains legacy, counts the last 30 days' requests
 // without scope, asks for confirmation when there were any, and migrates in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireClient } from '../../src/services/clients.ts';
+import { requireClient } from '../../src/services/clients/view.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';

@@ -2,7 +2,7 @@
 // 3, 16; seed §2.1, §3, §8): what the developer sees, validation next to each field, and
 // CSRF protection that says when a form went stale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listClients } from '../../src/services/clients.ts';
+import { listClients } from '../../src/services/clients/view.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import { csrfOf, fieldError, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';

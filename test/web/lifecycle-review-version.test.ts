@@ -5,7 +5,7 @@
 // the developer's browsers send it; the decision forms are submitted with the fields the
 // page itself put in them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireClient } from '../../src/services/clients.ts';
+import { requireClient } from '../../src/services/clients/view.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser, PageResponse } from '../helpers/browser.ts';

@@ -3,7 +3,7 @@
 // reads, suspend (its tokens stop at once) and re-approve; each decision is audited with
 // the admin's identity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireClient } from '../../src/services/clients.ts';
+import { requireClient } from '../../src/services/clients/view.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';

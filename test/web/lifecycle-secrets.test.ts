@@ -2,7 +2,7 @@
 // §8; SPEC §2 items 3 and 15): shown once, at most 2 active, the last one stays, removal
 // takes effect at once and issued tokens keep working.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireClient } from '../../src/services/clients.ts';
+import { requireClient } from '../../src/services/clients/view.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser, PageResponse } from '../helpers/browser.ts';

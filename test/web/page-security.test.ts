@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/oauth/api-routes.ts';
-import { reviewClient } from '../../src/services/clients.ts';
+import { reviewClient } from '../../src/services/clients/review.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';
 import { browserFor, loggedIn, open, textOf, visibleText } from '../helpers/pages.ts';

@@ -4,9 +4,13 @@ import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../services/context.ts';
 import type { ServiceStores } from '../../services/stores.ts';
 import type { Database } from '../schema.ts';
+import { createAuditStore } from './audit.ts';
+import { createClientStore } from './clients.ts';
 
 export function createServiceStores(db: Kysely<Database>): ServiceStores {
   return {
+    clients: createClientStore(db),
+    audit: createAuditStore(db),
     transaction: (fn) => (db.isTransaction ? fn(createServiceStores(db)) : db.transaction().execute((trx) => fn(createServiceStores(trx)))),
   };
 }

@@ -1,8 +1,8 @@
 // What an admin sees when reviewing a client (SPEC §2 items 1 and 20): what it asks for —
 // scopes in plain words, redirect hosts — its owner, held changes, and the decisions that
 // apply in its state.
-import type { ClientEvent } from '../../services/client-events.ts';
-import type { ClientView } from '../../services/clients.ts';
+import type { ClientEvent } from '../../services/clients/events.ts';
+import type { ClientView } from '../../services/clients/view.ts';
 import type { UserRow } from '../../services/users.ts';
 import { eventTable } from '../events.ts';
 import { fieldError, invalid, type FieldErrors } from '../forms.ts';

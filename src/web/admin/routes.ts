@@ -3,13 +3,13 @@
 // decision is made by the services, which write it to the audit log with the admin's id.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { approveHeldChanges, rejectHeldChanges } from '../../services/client-changes.ts';
-import { listClientEvents } from '../../services/client-events.ts';
-import { parseVersion } from '../../services/client-version.ts';
-import { hasHeldChange, listClients, requireClient, reviewClient, setResourceServer, type ClientView } from '../../services/clients.ts';
+import { approveHeldChanges, rejectHeldChanges } from '../../services/clients/review.ts';
+import { listClientEvents } from '../../services/clients/events.ts';
+import { parseVersion } from '../../services/clients/version.ts';
+import { hasHeldChange, listClients, requireClient, type ClientView } from '../../services/clients/view.ts';
+import { reviewClient, setResourceServer } from '../../services/clients/review.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { findUserById, type UserRow } from '../../services/users.ts';
-import { findClientRow } from '../../storage/repositories/clients.ts';
 import { notices as developerNotices } from '../developer/render.ts';
 import { clientSecretRoutes, type SecretPageExtra } from '../developer/secret-routes.ts';
 import { signedInAdmin } from '../access.ts';
@@ -51,6 +51,116 @@ function clientRows(clients: ClientView[], owners: Map<string, UserRow>, empty: 
   )}</tbody></table></div>`;
 }
 
+type ReviewExtra = SecretPageExtra & { errors?: FieldErrors; failedDecision?: string; reason?: string; notice?: string | undefined; resourceServerError?: string };
+
+/** The review queue: new clients, held changes, then every client. */
+async function sendQueue(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  const all = await listClients(ctx.services);
+  const owners = new Map<string, UserRow>();
+  for (const id of new Set(all.map((c) => c.ownerId))) {
+    const owner = await findUserById(ctx.services, id);
+    if (owner) owners.set(id, owner);
+  }
+  const pending = all.filter((c) => c.state === 'pending');
+  const held = all.filter((c) => c.state !== 'pending' && hasHeldChange(c));
+  return sendPage(
+    reply,
+    request,
+    200,
+    'Client review',
+    html`<div class="card"><h1>Client review</h1>
+<section aria-labelledby="pending-title" id="pending"><h2 id="pending-title">New clients awaiting review (${pending.length})</h2>${clientRows(pending, owners, 'No client is waiting.')}</section>
+<section aria-labelledby="held-title" id="held"><h2 id="held-title">Changes awaiting review (${held.length})</h2>${clientRows(held, owners, 'No changes are waiting.')}</section>
+</div>
+<div class="card"><section aria-labelledby="all-title" id="all"><h2 id="all-title">All clients</h2>${clientRows(all, owners, 'No clients yet.')}</section></div>`,
+  );
+}
+
+/** The client's review page, with the outcome of the last operation. */
+async function sendReview(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, admin: UserRow, client: ClientView, status: number, extra: ReviewExtra = {}) {
+  // A page that may carry a secret must not be kept by any cache.
+  reply.header('cache-control', 'no-store');
+  return sendPage(
+    reply,
+    request,
+    status,
+    `Review ${client.name}`,
+    reviewPage({
+      client,
+      owner: await findUserById(ctx.services, client.ownerId),
+      events: await listClientEvents(ctx.services, client.clientId),
+      viewer: { id: admin.id, admin: true },
+      csrf: reply.generateCsrf(),
+      errors: extra.errors ?? {},
+      failedDecision: extra.failedDecision,
+      reason: extra.reason,
+      notice: extra.notice,
+      resourceServer: client.resourceServer,
+      resourceServerError: extra.resourceServerError,
+      secretError: extra.secretError,
+      newSecret: extra.newSecret,
+    }),
+  );
+}
+
+/** The notice for `?done=`: one of the decisions or of the other operations, or none. */
+function noticeOf(done: unknown): string | undefined {
+  if (typeof done !== 'string') return undefined;
+  if ((decisions as readonly string[]).includes(done)) return doneNotices[done as Decision];
+  return Object.hasOwn(otherNotices, done) ? otherNotices[done] : undefined;
+}
+
+/** Applies one decision; SPEC §2 item 22: about the version the page showed, and no other. */
+async function decide(ctx: AppContext, clientId: string, adminId: string, decision: Decision, reason: string, expectedVersion: number): Promise<void> {
+  const options = { expectedVersion };
+  if (decision === 'approve-changes') await approveHeldChanges(ctx.services, clientId, adminId, options);
+  else if (decision === 'reject-changes') await rejectHeldChanges(ctx.services, clientId, adminId, reason, options);
+  else await reviewClient(ctx.services, clientId, decision, adminId, reason, options);
+}
+
+async function handleDecision(ctx: AppContext, request: FastifyRequest<IdParams>, reply: FastifyReply) {
+  const admin = signedInAdmin(request, reply);
+  if (!admin) return reply;
+  const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
+  const body = formBody(request);
+  const decision = textField(body, 'decision', 40);
+  const reason = textField(body, 'reason', 5000);
+  if (!(decisions as readonly string[]).includes(decision)) {
+    return sendReview(ctx, request, reply, admin, client, 400, { errors: { decision: 'Choose one of the decisions on this page.' } });
+  }
+  const expectedVersion = parseVersion(textField(body, 'version', 20));
+  if (expectedVersion === undefined) {
+    return sendReview(ctx, request, reply, admin, client, 400, { errors: { decision: 'This decision does not say which version of the client it is about: decide on the review page.' } });
+  }
+  try {
+    await decide(ctx, client.clientId, admin.id, decision as Decision, reason, expectedVersion);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
+    const fresh = await requireClient(ctx.services, client.clientId);
+    const errors: FieldErrors = error.field === 'reason' ? { reason: sentence(error.message) } : { decision: sentence(error.message) };
+    return sendReview(ctx, request, reply, admin, fresh, statusOf(error), { errors, failedDecision: decision, reason });
+  }
+  return reply.redirect(`${adminClientPath(client.clientId)}?done=${decision}`, 303);
+}
+
+/** SPEC §6: the resource-server mark, which lets a client introspect any token. */
+async function handleResourceServer(ctx: AppContext, request: FastifyRequest<IdParams>, reply: FastifyReply) {
+  const admin = signedInAdmin(request, reply);
+  if (!admin) return reply;
+  const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
+  const value = textField(formBody(request), 'resource_server', 10);
+  if (value !== 'on' && value !== 'off') {
+    return sendReview(ctx, request, reply, admin, client, 400, { resourceServerError: 'Choose whether the client is a resource server: use the button on this page.' });
+  }
+  try {
+    await setResourceServer(ctx.services, client.clientId, value === 'on', admin.id);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
+    return sendReview(ctx, request, reply, admin, await requireClient(ctx.services, client.clientId), statusOf(error), { resourceServerError: sentence(error.message) });
+  }
+  return reply.redirect(`${adminClientPath(client.clientId)}?done=resource-server-${value}#resource-server`, 303);
+}
+
 export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
   await web.register(async (app) => {
     app.setErrorHandler((error, request, reply) => {
@@ -60,112 +170,18 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
 
     app.get(ADMIN_CLIENTS, async (request, reply) => {
       if (!signedInAdmin(request, reply)) return reply;
-      const all = await listClients(ctx.services);
-      const owners = new Map<string, UserRow>();
-      for (const id of new Set(all.map((c) => c.ownerId))) {
-        const owner = await findUserById(ctx.services, id);
-        if (owner) owners.set(id, owner);
-      }
-      const pending = all.filter((c) => c.state === 'pending');
-      const held = all.filter((c) => c.state !== 'pending' && hasHeldChange(c));
-      return sendPage(
-        reply,
-        request,
-        200,
-        'Client review',
-        html`<div class="card"><h1>Client review</h1>
-<section aria-labelledby="pending-title" id="pending"><h2 id="pending-title">New clients awaiting review (${pending.length})</h2>${clientRows(pending, owners, 'No client is waiting.')}</section>
-<section aria-labelledby="held-title" id="held"><h2 id="held-title">Changes awaiting review (${held.length})</h2>${clientRows(held, owners, 'No changes are waiting.')}</section>
-</div>
-<div class="card"><section aria-labelledby="all-title" id="all"><h2 id="all-title">All clients</h2>${clientRows(all, owners, 'No clients yet.')}</section></div>`,
-      );
+      return sendQueue(ctx, request, reply);
     });
-
-    type ReviewExtra = SecretPageExtra & { errors?: FieldErrors; failedDecision?: string; reason?: string; notice?: string | undefined; resourceServerError?: string };
-    async function sendReview(request: FastifyRequest, reply: FastifyReply, admin: UserRow, client: ClientView, status: number, extra: ReviewExtra = {}) {
-      const row = await findClientRow(ctx.services.db, client.clientId);
-      // A page that may carry a secret must not be kept by any cache.
-      reply.header('cache-control', 'no-store');
-      return sendPage(
-        reply,
-        request,
-        status,
-        `Review ${client.name}`,
-        reviewPage({
-          client,
-          owner: await findUserById(ctx.services, client.ownerId),
-          events: await listClientEvents(ctx.services, client.clientId),
-          viewer: { id: admin.id, admin: true },
-          csrf: reply.generateCsrf(),
-          errors: extra.errors ?? {},
-          failedDecision: extra.failedDecision,
-          reason: extra.reason,
-          notice: extra.notice,
-          resourceServer: row?.is_resource_server === 1,
-          resourceServerError: extra.resourceServerError,
-          secretError: extra.secretError,
-          newSecret: extra.newSecret,
-        }),
-      );
-    }
 
     app.get<IdParams>(`${ADMIN_CLIENTS}/:id`, async (request, reply) => {
       const admin = signedInAdmin(request, reply);
       if (!admin) return reply;
       const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
-      const done = (request.query as { done?: unknown }).done;
-      const notice =
-        typeof done !== 'string' ? undefined : (decisions as readonly string[]).includes(done) ? doneNotices[done as Decision] : Object.hasOwn(otherNotices, done) ? otherNotices[done] : undefined;
-      return sendReview(request, reply, admin, client, 200, { notice });
+      return sendReview(ctx, request, reply, admin, client, 200, { notice: noticeOf((request.query as { done?: unknown }).done) });
     });
 
-    app.post<IdParams>(`${ADMIN_CLIENTS}/:id/review`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const admin = signedInAdmin(request, reply);
-      if (!admin) return reply;
-      const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
-      const body = formBody(request);
-      const decision = textField(body, 'decision', 40);
-      const reason = textField(body, 'reason', 5000);
-      if (!(decisions as readonly string[]).includes(decision)) {
-        return sendReview(request, reply, admin, client, 400, { errors: { decision: 'Choose one of the decisions on this page.' } });
-      }
-      // SPEC §2 item 22: the decision is about the version the page showed, and no other.
-      const expectedVersion = parseVersion(textField(body, 'version', 20));
-      if (expectedVersion === undefined) {
-        return sendReview(request, reply, admin, client, 400, { errors: { decision: 'This decision does not say which version of the client it is about: decide on the review page.' } });
-      }
-      try {
-        const d = decision as Decision;
-        const options = { expectedVersion };
-        if (d === 'approve-changes') await approveHeldChanges(ctx.services, client.clientId, admin.id, options);
-        else if (d === 'reject-changes') await rejectHeldChanges(ctx.services, client.clientId, admin.id, reason, options);
-        else await reviewClient(ctx.services, client.clientId, d, admin.id, reason, options);
-      } catch (error) {
-        if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
-        const fresh = await requireClient(ctx.services, client.clientId);
-        const errors: FieldErrors = error.field === 'reason' ? { reason: sentence(error.message) } : { decision: sentence(error.message) };
-        return sendReview(request, reply, admin, fresh, statusOf(error), { errors, failedDecision: decision, reason });
-      }
-      return reply.redirect(`${adminClientPath(client.clientId)}?done=${decision}`, 303);
-    });
-
-    // SPEC §6: the resource-server mark, which lets a client introspect any token.
-    app.post<IdParams>(`${ADMIN_CLIENTS}/:id/resource-server`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const admin = signedInAdmin(request, reply);
-      if (!admin) return reply;
-      const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
-      const value = textField(formBody(request), 'resource_server', 10);
-      if (value !== 'on' && value !== 'off') {
-        return sendReview(request, reply, admin, client, 400, { resourceServerError: 'Choose whether the client is a resource server: use the button on this page.' });
-      }
-      try {
-        await setResourceServer(ctx.services, client.clientId, value === 'on', admin.id);
-      } catch (error) {
-        if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
-        return sendReview(request, reply, admin, await requireClient(ctx.services, client.clientId), statusOf(error), { resourceServerError: sentence(error.message) });
-      }
-      return reply.redirect(`${adminClientPath(client.clientId)}?done=resource-server-${value}#resource-server`, 303);
-    });
+    app.post<IdParams>(`${ADMIN_CLIENTS}/:id/review`, { preHandler: app.csrfProtection }, (request, reply) => handleDecision(ctx, request, reply));
+    app.post<IdParams>(`${ADMIN_CLIENTS}/:id/resource-server`, { preHandler: app.csrfProtection }, (request, reply) => handleResourceServer(ctx, request, reply));
 
     // SPEC §4: the developer's secret operations, with the same rules and messages.
     clientSecretRoutes(app, ctx, {
@@ -177,7 +193,7 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
         if (!admin) return undefined;
         return { actor: admin, client: await requireClient(ctx.services, clientId.slice(0, 200)) };
       },
-      sendClientPage: (request, reply, admin, client, status, extra) => sendReview(request, reply, admin, client, status, extra),
+      sendClientPage: (request, reply, admin, client, status, extra) => sendReview(ctx, request, reply, admin, client, status, extra),
       afterRemoval: (clientId) => `${adminClientPath(clientId)}?done=secret-removed#secrets`,
     });
   });

@@ -3,8 +3,8 @@
 import type { ClientKind } from '../../oauth/storage.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
 import { familyTitles, scopeRegistry, type ScopeFamily } from '../../oauth/scopes.ts';
-import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/client-input.ts';
-import type { ClientView } from '../../services/clients.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/clients/input.ts';
+import type { ClientView } from '../../services/clients/view.ts';
 import { collect, errorSummary, fieldError, invalid, lines, listField, sentence, textField, type FieldErrors, type FormBody } from '../forms.ts';
 import { awaitingBadge } from '../format.ts';
 import { html, type Html } from '../html.ts';

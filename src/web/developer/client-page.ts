@@ -1,9 +1,9 @@
 // A developer's client page: what the application needs to be configured (seed §1), its
 // state and review note, secrets (SPEC §2 items 3, 15), held changes (item 20), the legacy
 // explanation (item 14) and the client's events (item 16).
-import type { ClientView } from '../../services/clients.ts';
-import type { ClientEvent } from '../../services/client-events.ts';
-import { MAX_ACTIVE_SECRETS } from '../../services/secrets.ts';
+import type { ClientView } from '../../services/clients/view.ts';
+import type { ClientEvent } from '../../services/clients/events.ts';
+import { MAX_ACTIVE_SECRETS } from '../../services/clients/secrets.ts';
 import { eventTable } from '../events.ts';
 import { awaitingBadge, scopeList, stateBadge, time } from '../format.ts';
 import { html, type Html } from '../html.ts';

@@ -2,12 +2,12 @@
 // scopes, see how many recent requests lacked scope, confirm when that is not zero.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { countScopelessRequests, migrateLegacyClient } from '../../services/client-changes.ts';
-import type { ClientView } from '../../services/clients.ts';
+import { countScopelessRequests, migrateLegacyClient } from '../../services/clients/changes.ts';
+import type { ClientView } from '../../services/clients/view.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { ownedClient, signedIn } from '../access.ts';
 import { collect, errorSummary, fieldError, formBody, invalid, listField, sentence, statusOf, textField, type FieldErrors } from '../forms.ts';
-import { checkScopes } from '../../services/client-input.ts';
+import { checkScopes } from '../../services/clients/input.ts';
 import { html } from '../html.ts';
 import { csrfField, sendPage } from '../pages.ts';
 import { fieldLabels, scopeFieldset } from './client-form.ts';

@@ -1,9 +1,9 @@
 // Rendering a developer's client page with everything it shows; used by several routes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { countScopelessRequests } from '../../services/client-changes.ts';
-import { listClientEvents } from '../../services/client-events.ts';
-import type { ClientView } from '../../services/clients.ts';
+import { countScopelessRequests } from '../../services/clients/changes.ts';
+import { listClientEvents } from '../../services/clients/events.ts';
+import type { ClientView } from '../../services/clients/view.ts';
 import type { UserRow } from '../../services/users.ts';
 import { AUTHORIZE_PATH } from '../authorize.ts';
 import { sendPage } from '../pages.ts';

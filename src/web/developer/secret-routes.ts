@@ -4,9 +4,9 @@
 // may act and how the client page is drawn; the rules and messages are the same.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { requireClient, type ClientView } from '../../services/clients.ts';
+import { requireClient, type ClientView } from '../../services/clients/view.ts';
 import { ServiceError } from '../../services/errors.ts';
-import { addSecret, removeSecret } from '../../services/secrets.ts';
+import { addSecret, removeSecret } from '../../services/clients/secrets.ts';
 import type { UserRow } from '../../services/users.ts';
 import { ownedClient, signedIn } from '../access.ts';
 import { sentence, statusOf } from '../forms.ts';

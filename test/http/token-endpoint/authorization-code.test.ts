@@ -1,6 +1,6 @@
 // POST /v2/auth/oauth2/token on every backend: code exchange: success and errors (RFC 6749 §4.1.3; SPEC §2 items 6-8).
 // The shared setup is in ./setup.ts.
-import { revokeAuthorizedApp } from '../../../src/services/authorized-apps.ts';
+import { revokeAuthorizedApp } from '../../../src/services/clients/authorized-apps.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/oauth/token-format.ts';
 import { backends } from '../../helpers/backends.ts';

@@ -132,7 +132,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
 
   describe('secrets and events', () => {
     it.skipIf(!available)('accepts both active secrets during rotation, refuses a removed one at once, and keeps issued tokens (seed §3 rule 4, §5.4)', async () => {
-      const { addSecret, listSecrets, removeSecret } = await import('../../../src/services/secrets.ts');
+      const { addSecret, listSecrets, removeSecret } = await import('../../../src/services/clients/secrets.ts');
       const first = await issued();
       const oldSecret = first.client.secret!;
       const oldId = (await listSecrets(server.services, first.client.clientId))[0]!.id;

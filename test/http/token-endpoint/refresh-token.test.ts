@@ -135,7 +135,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
 
     it.skipIf(!available)('refuses to refresh for a client suspended after issuing (SPEC §2 item 1)', async () => {
       const first = await issued();
-      const { reviewClient } = await import('../../../src/services/clients.ts');
+      const { reviewClient } = await import('../../../src/services/clients/review.ts');
       await reviewClient(server.services, first.client.clientId, 'suspend', null);
       expectOAuthError(await refresh(first.client, first.refresh), 400, 'unauthorized_client', 'suspended');
       await reviewClient(server.services, first.client.clientId, 'approve', null);

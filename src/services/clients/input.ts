@@ -1,7 +1,7 @@
 // Validation of what a developer submits for a client (SPEC §2 item 2, seed §8).
-import { MAX_REDIRECT_URIS, redirectUriProblem } from '../oauth/redirect-uri.ts';
-import { isKnownScope, sortScopes } from '../oauth/scopes.ts';
-import { validation } from './errors.ts';
+import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
+import { isKnownScope, sortScopes } from '../../oauth/scopes.ts';
+import { validation } from '../errors.ts';
 
 export function checkName(name: string): string {
   const trimmed = name.trim();

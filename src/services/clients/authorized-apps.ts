@@ -1,10 +1,8 @@
 // The applications a user has authorized (SPEC §2 item 13): one entry per client over the
 // user's active grants, and revocation of all of them at once.
-import { deserializeScopes, sortScopes } from '../oauth/scopes.ts';
-import { appendAudit } from '../storage/repositories/audit.ts';
-import { listActiveGrants, revokeGrant } from '../storage/repositories/grants.ts';
-import type { ServiceContext } from './context.ts';
-import { notFound } from './errors.ts';
+import { sortScopes } from '../../oauth/scopes.ts';
+import type { ServiceContext } from '../context.ts';
+import { notFound } from '../errors.ts';
 
 export interface AuthorizedApp {
   clientId: string;
@@ -18,31 +16,24 @@ export interface AuthorizedApp {
 }
 
 export async function listAuthorizedApps(ctx: ServiceContext, userId: string): Promise<AuthorizedApp[]> {
-  const rows = await ctx.db
-    .selectFrom('grants as g')
-    .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
-    .select(['g.client_id', 'g.scopes', 'g.created_at', 'c.name', 'c.homepage_url'])
-    .where('g.user_id', '=', userId)
-    .where('g.revoked_at', 'is', null)
-    .orderBy('g.created_at', 'asc')
-    .execute();
+  const rows = await ctx.stores.clients.listActiveGrantsOfUser(userId);
   const apps = new Map<string, AuthorizedApp>();
   for (const r of rows) {
-    const scopes = deserializeScopes(r.scopes);
-    const app = apps.get(r.client_id);
+    const scopes = r.scopes;
+    const app = apps.get(r.clientId);
     if (app === undefined) {
-      apps.set(r.client_id, {
-        clientId: r.client_id,
-        name: r.name,
-        homepageUrl: r.homepage_url,
+      apps.set(r.clientId, {
+        clientId: r.clientId,
+        name: r.clientName,
+        homepageUrl: r.homepageUrl,
         scopes,
-        firstApprovedAt: r.created_at,
-        lastApprovedAt: r.created_at,
+        firstApprovedAt: r.createdAt,
+        lastApprovedAt: r.createdAt,
       });
       continue;
     }
     app.scopes = app.scopes === null || scopes === null ? null : sortScopes([...app.scopes, ...scopes]);
-    app.lastApprovedAt = Math.max(app.lastApprovedAt, r.created_at);
+    app.lastApprovedAt = Math.max(app.lastApprovedAt, r.createdAt);
   }
   return [...apps.values()].sort((a, b) => b.lastApprovedAt - a.lastApprovedAt);
 }
@@ -53,12 +44,12 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
  */
 export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, clientId: string): Promise<number> {
   const now = ctx.clock();
-  return ctx.db.transaction().execute(async (trx) => {
-    const grants = await listActiveGrants(trx, userId, clientId);
+  return ctx.stores.transaction(async (tx) => {
+    const grants = await tx.clients.listActiveGrantIds(userId, clientId);
     if (grants.length === 0) throw notFound('you have not authorized this application, or its access was already revoked');
-    for (const grant of grants) {
-      await revokeGrant(trx, grant.id, now);
-      await appendAudit(trx, { type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: grant.id, reason: 'revoked by the user in authorized apps' } }, now);
+    for (const grantId of grants) {
+      await tx.clients.revokeGrant(grantId, now);
+      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId, reason: 'revoked by the user in authorized apps' } }, now);
     }
     return grants.length;
   });
@@ -66,13 +57,5 @@ export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, c
 
 /** Whether the user ever authorized the client (revoked or not): names it in a confirmation. */
 export async function everAuthorized(ctx: ServiceContext, userId: string, clientId: string): Promise<string | undefined> {
-  const row = await ctx.db
-    .selectFrom('grants as g')
-    .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
-    .select('c.name')
-    .where('g.user_id', '=', userId)
-    .where('g.client_id', '=', clientId)
-    .limit(1)
-    .executeTakeFirst();
-  return row?.name;
+  return ctx.stores.clients.nameOfClientEverGranted(userId, clientId);
 }

@@ -1,0 +1,212 @@
+// Changes to an existing client (SPEC §2 items 1, 14, 20), shared by the developer pages
+// and `gatehouse clients update`. On an approved client, what widens its reach (added
+// redirect URIs, added scopes) waits for an admin while the approved configuration stays
+// live; everything else applies at once. Saving scopes on a legacy client is its migration.
+import { formatScopes } from '../../oauth/scopes.ts';
+import type { AuditEventInput } from '../audit.ts';
+import type { ServiceContext } from '../context.ts';
+import { conflict, validation } from '../errors.ts';
+import type { ServiceStores } from '../stores.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from './input.ts';
+import type { ClientChanges, StoredClient } from './store.ts';
+import { claimClient } from './version.ts';
+import { requireClient, type ClientView } from './view.ts';
+
+/** A developer's edit; a field left undefined is left as it is. Lists are the whole desired list. */
+export interface ClientEdit {
+  name?: string;
+  description?: string;
+  homepageUrl?: string;
+  logoUrl?: string;
+  redirectUris?: string[];
+  scopes?: string[];
+}
+
+export interface EditOptions {
+  /** SPEC §2 item 14: the developer confirmed the migration despite recent requests without scope. */
+  confirmScopeless?: boolean;
+}
+
+export interface EditResult {
+  client: ClientView;
+  /** Additions now awaiting review (empty when nothing is held). */
+  held: { redirectUris: string[]; scopes: string[] };
+  /** The legacy client became scope-enforced. */
+  migrated: boolean;
+  /** A rejected client went back to pending (SPEC §2 item 1). */
+  resubmitted: boolean;
+}
+
+/** SPEC §2 item 14: the migration warning looks back 30 days. */
+export const SCOPELESS_WINDOW_MS = 30 * 24 * 3600 * 1000;
+
+/** How many of the client's authorization requests in the last 30 days carried no `scope`. */
+export async function countScopelessRequests(ctx: ServiceContext, clientId: string, stores: ServiceStores = ctx.stores): Promise<number> {
+  return stores.clients.countScopelessRequests(clientId, ctx.clock() - SCOPELESS_WINDOW_MS);
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+
+/** Splits a desired list into what stays live (removals apply at once) and what is held. */
+function splitChange(live: readonly string[], desired: readonly string[]) {
+  return { kept: live.filter((v) => desired.includes(v)), added: desired.filter((v) => !live.includes(v)) };
+}
+
+type CheckedEdit = { [K in keyof ClientEdit]: K extends 'logoUrl' ? string | null | undefined : ClientEdit[K] };
+
+/** Everything is checked before anything is written. */
+function checkEdit(edit: ClientEdit): CheckedEdit {
+  return {
+    name: edit.name === undefined ? undefined : checkName(edit.name),
+    description: edit.description === undefined ? undefined : checkDescription(edit.description),
+    homepageUrl: edit.homepageUrl === undefined ? undefined : checkHomepage(edit.homepageUrl),
+    logoUrl: edit.logoUrl === undefined ? undefined : checkLogo(edit.logoUrl),
+    redirectUris: edit.redirectUris === undefined ? undefined : checkRedirectUris(edit.redirectUris),
+    scopes: edit.scopes === undefined ? undefined : checkScopes(edit.scopes),
+  };
+}
+
+/** What one edit does to the stored client: the writes, the fields named in the audit, the events, what is held. */
+interface EditPlan {
+  set: ClientChanges;
+  changed: string[];
+  events: AuditEventInput[];
+  heldUris: string[];
+  heldScopes: string[];
+  migrated: boolean;
+}
+
+/** Name, description, homepage and logo apply at once, whatever the state. */
+function planPlainFields(plan: EditPlan, client: StoredClient, next: CheckedEdit): void {
+  const plain = [
+    ['name', 'name', next.name, client.name],
+    ['description', 'description', next.description, client.description],
+    ['homepageUrl', 'homepage_url', next.homepageUrl, client.homepageUrl],
+    ['logoUrl', 'logo_url', next.logoUrl, client.logoUrl],
+  ] as const;
+  for (const [field, column, value, current] of plain) {
+    if (value !== undefined && value !== current) {
+      (plan.set as Record<string, unknown>)[field] = value;
+      plan.changed.push(column);
+    }
+  }
+}
+
+/** SPEC §2 item 20: on a reviewed client, removals apply at once and additions are held. */
+function planRedirectUris(plan: EditPlan, client: StoredClient, desired: string[], holds: boolean): void {
+  if (holds) {
+    const { kept, added } = splitChange(client.redirectUris, desired);
+    if (kept.length === 0) {
+      throw validation(
+        'keep at least one approved redirect URI until an admin approves the new ones: add the new URI now and remove the old one after the review',
+        'redirect_uris',
+      );
+    }
+    if (!sameList(kept, client.redirectUris)) {
+      plan.set.redirectUris = kept;
+      plan.changed.push('redirect_uris');
+    }
+    plan.heldUris = added;
+  } else if (!sameList(desired, client.redirectUris)) {
+    plan.set.redirectUris = desired;
+    plan.changed.push('redirect_uris');
+  }
+}
+
+/**
+ * SPEC §2 item 14 and seed §3 rule 3: migrating before the authorization URL carries scope
+ * breaks users who follow an old URL, so recent scopeless requests need an explicit
+ * confirmation.
+ */
+async function planMigration(ctx: ServiceContext, tx: ServiceStores, plan: EditPlan, clientId: string, actorId: string | null, scopes: string[], options: EditOptions) {
+  const scopeless = await countScopelessRequests(ctx, clientId, tx);
+  if (scopeless > 0 && !options.confirmScopeless) {
+    throw conflict(
+      `${scopeless} authorization request${scopeless === 1 ? '' : 's'} of this client in the last 30 days came without scope; ` +
+        'after the migration such requests fail. Make the authorization URL carry scope first, then confirm the migration',
+      'confirm',
+    );
+  }
+  plan.set.scopes = scopes;
+  plan.migrated = true;
+  plan.events.push({ type: 'client.migrated', actorId, clientId, data: { scopes: formatScopes(scopes), scopelessRequests: scopeless } });
+}
+
+/** Scopes of a scope-enforced client: as redirect URIs, additions to a reviewed client are held. */
+function planScopes(plan: EditPlan, client: StoredClient, actorId: string | null, live: string[], desired: string[], holds: boolean): void {
+  let after = live;
+  if (holds) {
+    const { kept, added } = splitChange(live, desired);
+    if (kept.length === 0) throw validation('keep at least one approved scope until an admin approves the new ones', 'scopes');
+    if (!sameList(kept, live)) after = kept;
+    plan.heldScopes = added;
+  } else if (!sameList(desired, live)) {
+    after = desired;
+  }
+  if (after !== live) {
+    plan.set.scopes = after;
+    plan.changed.push('scopes');
+    plan.events.push({ type: 'client.scopes_changed', actorId, clientId: client.id, data: { from: formatScopes(live), to: formatScopes(after) } });
+  }
+}
+
+async function planEdit(ctx: ServiceContext, tx: ServiceStores, client: StoredClient, actorId: string | null, next: CheckedEdit, options: EditOptions): Promise<EditPlan> {
+  const plan: EditPlan = { set: {}, changed: [], events: [], heldUris: client.proposedRedirectUris, heldScopes: client.proposedScopes, migrated: false };
+  // Approved (or suspended, which an admin may re-approve) configurations are in use or
+  // were reviewed: additions to them need a review of their own.
+  const holds = client.state === 'approved' || client.state === 'suspended';
+  planPlainFields(plan, client, next);
+  if (next.redirectUris !== undefined) planRedirectUris(plan, client, next.redirectUris, holds);
+  if (next.scopes !== undefined) {
+    if (client.scopes === null) await planMigration(ctx, tx, plan, client.id, actorId, next.scopes, options);
+    else planScopes(plan, client, actorId, client.scopes, next.scopes, holds);
+  }
+  return plan;
+}
+
+export async function updateClient(
+  ctx: ServiceContext,
+  clientId: string,
+  actorId: string | null,
+  edit: ClientEdit,
+  options: EditOptions = {},
+): Promise<EditResult> {
+  const next = checkEdit(edit);
+  const now = ctx.clock();
+  const outcome = await ctx.stores.transaction(async (tx) => {
+    const client = await claimClient(tx, clientId, now);
+    const plan = await planEdit(ctx, tx, client, actorId, next, options);
+    const { set, changed, heldUris, heldScopes } = plan;
+    const heldChanged = !sameList(heldUris, client.proposedRedirectUris) || !sameList(heldScopes, client.proposedScopes);
+    if (heldChanged) Object.assign(set, { proposedRedirectUris: heldUris, proposedScopes: heldScopes });
+    // SPEC §2 item 1: rejected → pending when the developer edits and resubmits.
+    const resubmitted = client.state === 'rejected';
+    if (resubmitted) Object.assign(set, { state: 'pending', reviewNote: null, reviewedBy: null, reviewedAt: null });
+    for (const event of plan.events) await tx.audit.append(event, now);
+    // SPEC §2 item 22: a real change makes any review page opened before it out of date.
+    if (Object.keys(set).length > 0) await tx.clients.update(clientId, set, { raiseVersion: true });
+    if (changed.length > 0 || heldChanged || resubmitted) {
+      const data = {
+        fields: changed,
+        ...(heldChanged ? { awaitingReview: { redirectUris: heldUris, scopes: heldScopes } } : {}),
+        ...(resubmitted ? { resubmitted: true } : {}),
+      };
+      await tx.audit.append({ type: 'client.updated', actorId, clientId, data }, now);
+    }
+    return { held: { redirectUris: heldUris, scopes: heldScopes }, migrated: plan.migrated, resubmitted };
+  });
+  return { client: await requireClient(ctx, clientId), ...outcome };
+}
+
+/** SPEC §2 item 14: saving scopes on a legacy client makes it scope-enforced, in place. */
+export async function migrateLegacyClient(
+  ctx: ServiceContext,
+  clientId: string,
+  actorId: string | null,
+  scopes: string[],
+  options: EditOptions = {},
+): Promise<EditResult> {
+  const current = await requireClient(ctx, clientId);
+  if (!current.legacy) throw conflict('this client already has scopes: edit them in the client settings instead');
+  return updateClient(ctx, clientId, actorId, { scopes }, options);
+}

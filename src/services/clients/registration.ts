@@ -1,0 +1,65 @@
+// Registering OAuth clients (SPEC §2 items 1, 2 and 14): a new client, or a legacy import.
+import { formatScopes } from '../../oauth/scopes.ts';
+import type { ClientKind, ClientState } from '../../oauth/storage.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import type { ServiceContext } from '../context.ts';
+import { validation } from '../errors.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from './input.ts';
+import { insertSecret } from './secrets.ts';
+import { requireClient, type ClientView } from './view.ts';
+
+export interface NewClient {
+  ownerId: string;
+  name: string;
+  description?: string;
+  homepageUrl?: string;
+  logoUrl?: string;
+  kind: ClientKind;
+  redirectUris: string[];
+  scopes: string[];
+}
+
+export interface CreatedClient {
+  client: ClientView;
+  /** Plain-text first secret of a confidential client: shown once, never stored. */
+  secret: string | null;
+}
+
+/** Seed §3: a new client starts pending and needs at least one scope. */
+export async function createClient(ctx: ServiceContext, input: NewClient): Promise<CreatedClient> {
+  return insertClient(ctx, input, checkScopes(input.scopes), 'pending');
+}
+
+/**
+ * SPEC §2 item 14: legacy clients exist only by import — a client from before scopes,
+ * carried over approved (it was in use) and without scopes.
+ */
+export async function importLegacyClient(ctx: ServiceContext, input: Omit<NewClient, 'scopes'>): Promise<CreatedClient> {
+  return insertClient(ctx, { ...input, scopes: [] }, null, 'approved');
+}
+
+async function insertClient(ctx: ServiceContext, input: NewClient, scopes: string[] | null, state: ClientState): Promise<CreatedClient> {
+  if (input.kind !== 'confidential' && input.kind !== 'public') {
+    throw validation('kind must be confidential or public', 'kind');
+  }
+  const values = {
+    name: checkName(input.name),
+    description: checkDescription(input.description),
+    homepageUrl: checkHomepage(input.homepageUrl),
+    logoUrl: checkLogo(input.logoUrl),
+    redirectUris: checkRedirectUris(input.redirectUris),
+  };
+  const now = ctx.clock();
+  const id = randomId();
+  let secret: string | null = null;
+  await ctx.stores.transaction(async (tx) => {
+    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now });
+    await tx.audit.append(
+      { type: 'client.created', actorId: input.ownerId, clientId: id, data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes) } },
+      now,
+    );
+    // A confidential client always holds at least one active secret (seed §2.1).
+    if (input.kind === 'confidential') secret = (await insertSecret(tx, ctx.clock(), id, input.ownerId)).secret;
+  });
+  return { client: await requireClient(ctx, id), secret };
+}

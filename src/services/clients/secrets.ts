@@ -1,0 +1,55 @@
+// Client secrets (seed §3, SPEC §2 items 3 and 15): at most 2 active, never fewer than 1,
+// shown once, stored as SHA-256 with the last four characters for recognition.
+import { generateToken, hashToken, randomId } from '../../oauth/token-format.ts';
+import type { ServiceContext } from '../context.ts';
+import { conflict, notFound } from '../errors.ts';
+import type { ServiceStores } from '../stores.ts';
+import type { StoredSecret } from './store.ts';
+import { claimClient } from './version.ts';
+
+export const MAX_ACTIVE_SECRETS = 2; // seed §8
+
+export type SecretView = StoredSecret;
+
+export async function listSecrets(ctx: { stores: ServiceStores }, clientId: string): Promise<SecretView[]> {
+  return ctx.stores.clients.listSecrets(clientId);
+}
+
+/** Inserts a secret inside the caller's transaction (the stores given); returns the plain text. */
+export async function insertSecret(stores: ServiceStores, now: number, clientId: string, actorId: string | null): Promise<{ id: string; secret: string }> {
+  const secret = generateToken('clientSecret');
+  const id = randomId();
+  await stores.clients.insertSecret({ id, clientId, hash: hashToken(secret), lastFour: secret.slice(-4), createdAt: now });
+  await stores.audit.append({ type: 'secret.created', actorId, clientId, data: { secretId: id, lastFour: secret.slice(-4) } }, now);
+  return { id, secret };
+}
+
+export async function addSecret(ctx: ServiceContext, clientId: string, actorId: string | null): Promise<{ id: string; secret: string }> {
+  return ctx.stores.transaction(async (tx) => {
+    const now = ctx.clock();
+    // Two concurrent secret changes of one client are serialized by the client's row lock.
+    const { kind } = await claimClient(tx, clientId, now);
+    if (kind === 'public') throw conflict('public clients have no secrets: they authenticate with PKCE');
+    const active = await tx.clients.listSecrets(clientId);
+    if (active.length >= MAX_ACTIVE_SECRETS) {
+      throw conflict(`a client may hold at most ${MAX_ACTIVE_SECRETS} active secrets: remove one before adding another`);
+    }
+    return insertSecret(tx, ctx.clock(), clientId, actorId);
+  });
+}
+
+/** Takes effect at once; the last active secret cannot be removed (seed §3, §7 rule 3). */
+export async function removeSecret(ctx: ServiceContext, clientId: string, secretId: string, actorId: string | null): Promise<void> {
+  await ctx.stores.transaction(async (tx) => {
+    const now = ctx.clock();
+    await claimClient(tx, clientId, now);
+    const active = await tx.clients.listSecrets(clientId);
+    const target = active.find((s) => s.id === secretId);
+    if (target === undefined) throw notFound(`client ${clientId} has no active secret with id ${secretId}`);
+    if (active.length <= 1) {
+      throw conflict('this is the last active secret: a confidential client always keeps one; add a new secret first, then remove this one');
+    }
+    await tx.clients.removeSecret(secretId, now);
+    await tx.audit.append({ type: 'secret.removed', actorId, clientId, data: { secretId, lastFour: target.lastFour } }, now);
+  });
+}

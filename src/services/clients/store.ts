@@ -1,0 +1,156 @@
+// The store of the OAuth-client lifecycle (SPEC §2): client rows with their held change and
+// version, secrets, the authorization requests behind the legacy warning, the grants listed
+// in authorized apps, and the audit trail shown on a client's page. src/storage/stores/
+// clients.ts implements it. Every method runs in whatever transaction its store is bound
+// to (ServiceStores.transaction); none opens one of its own.
+import type { ClientKind, ClientState } from '../../oauth/storage.ts';
+
+/** A client as stored, with its live configuration, its held change and its review. */
+export interface StoredClient {
+  id: string;
+  name: string;
+  description: string;
+  homepageUrl: string;
+  logoUrl: string | null;
+  ownerId: string;
+  kind: ClientKind;
+  state: ClientState;
+  redirectUris: string[];
+  /** null for a legacy client (SPEC §2 item 14). */
+  scopes: string[] | null;
+  reviewNote: string | null;
+  reviewedBy: string | null;
+  reviewedAt: number | null;
+  /** SPEC §6: may introspect any client's tokens. */
+  resourceServer: boolean;
+  /** SPEC §2 item 20: additions awaiting review; empty when nothing is held. */
+  proposedRedirectUris: string[];
+  proposedScopes: string[];
+  /** SPEC §2 item 22. */
+  version: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A new client: version starts at 1, no review, no held change, not a resource server. */
+export type NewClientRecord = Pick<
+  StoredClient,
+  'id' | 'name' | 'description' | 'homepageUrl' | 'logoUrl' | 'ownerId' | 'kind' | 'state' | 'redirectUris' | 'scopes' | 'createdAt'
+>;
+
+/** The fields an update may set; a field left undefined is left as it is. */
+export type ClientChanges = Partial<
+  Pick<
+    StoredClient,
+    | 'name'
+    | 'description'
+    | 'homepageUrl'
+    | 'logoUrl'
+    | 'state'
+    | 'redirectUris'
+    | 'scopes'
+    | 'reviewNote'
+    | 'reviewedBy'
+    | 'reviewedAt'
+    | 'resourceServer'
+    | 'proposedRedirectUris'
+    | 'proposedScopes'
+    | 'updatedAt'
+  >
+>;
+
+export interface LockOptions {
+  /** Raise the version now: the transaction is sure to change the client (or to fail). */
+  raiseVersion?: boolean;
+  /** Take the lock only if the client is still at this version (the one the reviewer saw). */
+  expectedVersion?: number | undefined;
+}
+
+export interface StoredSecret {
+  id: string;
+  lastFour: string;
+  createdAt: number;
+  lastUsedAt: number | null;
+}
+
+/** One active grant of a user, with the name and homepage of its client. */
+export interface GrantOfUser {
+  clientId: string;
+  clientName: string;
+  homepageUrl: string;
+  /** null for a legacy grant (everything). */
+  scopes: string[] | null;
+  createdAt: number;
+}
+
+/** An audit event as listed on a client's page, with its actor when the actor still exists. */
+export interface ClientAuditEvent {
+  id: number;
+  type: string;
+  actorId: string | null;
+  clientId: string | null;
+  userId: string | null;
+  data: Record<string, unknown> | null;
+  createdAt: number;
+  actor: { id: string; name: string; email: string; admin: boolean } | null;
+}
+
+export interface ClientStore {
+  /** Inserts a client. The id is new (random): a duplicate id throws the database's error. */
+  insert(client: NewClientRecord): Promise<void>;
+
+  /** The client, or undefined when no client has this id. */
+  find(id: string): Promise<StoredClient | undefined>;
+
+  /** Clients matching every given filter, newest first. */
+  list(filter: { ownerId?: string; state?: ClientState }): Promise<StoredClient[]>;
+
+  /**
+   * Takes the client's row lock for the rest of the transaction, by an UPDATE that sets
+   * `updatedAt` to `now` (a portable stand-in for SELECT ... FOR UPDATE), so that two
+   * concurrent changes of one client are serialized. With `expectedVersion` the version is
+   * part of that UPDATE's WHERE, so the check and the lock are one statement (SPEC §2 item
+   * 22). Returns the client as this transaction left it, or undefined when no client has
+   * this id or it is at another version (nothing is locked then). Call it inside a
+   * transaction: outside one the lock ends with the statement.
+   */
+  lock(id: string, now: number, options?: LockOptions): Promise<StoredClient | undefined>;
+
+  /**
+   * Writes the given fields; with `raiseVersion` also raises the version by one (SPEC §2
+   * item 22). Empty proposed lists are stored as no held change. Returns false when no
+   * client has this id.
+   */
+  update(id: string, changes: ClientChanges, options?: { raiseVersion?: boolean }): Promise<boolean>;
+
+  /** SPEC §2 item 14: how many of the client's authorization requests since `since` carried no scope. */
+  countScopelessRequests(clientId: string, since: number): Promise<number>;
+
+  /** The client's active (not removed) secrets, oldest first; empty for an unknown client. */
+  listSecrets(clientId: string): Promise<StoredSecret[]>;
+
+  /** Stores a secret by its hash; the id is new (random): a duplicate throws. */
+  insertSecret(secret: { id: string; clientId: string; hash: string; lastFour: string; createdAt: number }): Promise<void>;
+
+  /** Marks the secret removed at `at`; a secret already removed or unknown is left as it is. */
+  removeSecret(secretId: string, at: number): Promise<void>;
+
+  /** The user's active grants with their client, oldest first. */
+  listActiveGrantsOfUser(userId: string): Promise<GrantOfUser[]>;
+
+  /** Ids of the user's active grants for the client, newest first; empty when none. */
+  listActiveGrantIds(userId: string, clientId: string): Promise<string[]>;
+
+  /**
+   * Revokes the grant and everything issued under it (codes, access and refresh tokens) at
+   * `at`; what is already revoked or consumed keeps its time. Run it inside a transaction
+   * so that the grant and its tokens end together.
+   */
+  revokeGrant(grantId: string, at: number): Promise<void>;
+
+  /** The client's name when the user ever had a grant for it (revoked or not); otherwise undefined. */
+  nameOfClientEverGranted(userId: string, clientId: string): Promise<string | undefined>;
+
+  /** The client's audit events, newest first, at most `limit`, each with its actor (null when unknown or none). */
+  listEvents(clientId: string, limit: number): Promise<ClientAuditEvent[]>;
+}

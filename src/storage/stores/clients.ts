@@ -1,0 +1,186 @@
+// The client-lifecycle store (src/services/clients/store.ts) over oauth_clients,
+// client_secrets, authorization_requests, grants and audit_events.
+import { sql, type Kysely, type Updateable } from 'kysely';
+import { deserializeScopes, serializeScopes } from '../../oauth/scopes.ts';
+import type { ClientChanges, ClientStore, StoredClient } from '../../services/clients/store.ts';
+import { listAudit } from '../repositories/audit.ts';
+import { findClientRow, type ClientRow } from '../repositories/clients.ts';
+import { listActiveGrants, revokeGrant } from '../repositories/grants.ts';
+import type { Database, OAuthClientsTable } from '../schema.ts';
+
+function toStoredClient(row: ClientRow): StoredClient {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    homepageUrl: row.homepage_url,
+    logoUrl: row.logo_url,
+    ownerId: row.owner_id,
+    kind: row.kind,
+    state: row.state,
+    redirectUris: JSON.parse(row.redirect_uris) as string[],
+    scopes: deserializeScopes(row.scopes),
+    reviewNote: row.review_note,
+    reviewedBy: row.reviewed_by,
+    reviewedAt: row.reviewed_at,
+    resourceServer: row.is_resource_server === 1,
+    proposedRedirectUris: row.proposed_redirect_uris === null ? [] : (JSON.parse(row.proposed_redirect_uris) as string[]),
+    proposedScopes: deserializeScopes(row.proposed_scopes) ?? [],
+    version: row.version,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toColumns(c: ClientChanges): Updateable<OAuthClientsTable> {
+  const set: Updateable<OAuthClientsTable> = {};
+  if (c.name !== undefined) set.name = c.name;
+  if (c.description !== undefined) set.description = c.description;
+  if (c.homepageUrl !== undefined) set.homepage_url = c.homepageUrl;
+  if (c.logoUrl !== undefined) set.logo_url = c.logoUrl;
+  if (c.state !== undefined) set.state = c.state;
+  if (c.redirectUris !== undefined) set.redirect_uris = JSON.stringify(c.redirectUris);
+  if (c.scopes !== undefined) set.scopes = serializeScopes(c.scopes);
+  if (c.reviewNote !== undefined) set.review_note = c.reviewNote;
+  if (c.reviewedBy !== undefined) set.reviewed_by = c.reviewedBy;
+  if (c.reviewedAt !== undefined) set.reviewed_at = c.reviewedAt;
+  if (c.resourceServer !== undefined) set.is_resource_server = c.resourceServer ? 1 : 0;
+  if (c.proposedRedirectUris !== undefined) set.proposed_redirect_uris = c.proposedRedirectUris.length > 0 ? JSON.stringify(c.proposedRedirectUris) : null;
+  if (c.proposedScopes !== undefined) set.proposed_scopes = c.proposedScopes.length > 0 ? serializeScopes(c.proposedScopes) : null;
+  if (c.updatedAt !== undefined) set.updated_at = c.updatedAt;
+  return set;
+}
+
+/** The value that raises the version in an UPDATE's SET (SPEC §2 item 22). */
+const nextVersion = () => sql<number>`version + 1`;
+
+export function createClientStore(db: Kysely<Database>): ClientStore {
+  return {
+    async insert(c) {
+      await db
+        .insertInto('oauth_clients')
+        .values({
+          id: c.id,
+          name: c.name,
+          description: c.description,
+          homepage_url: c.homepageUrl,
+          logo_url: c.logoUrl,
+          redirect_uris: JSON.stringify(c.redirectUris),
+          owner_id: c.ownerId,
+          kind: c.kind,
+          scopes: serializeScopes(c.scopes),
+          state: c.state,
+          review_note: null,
+          reviewed_by: null,
+          reviewed_at: null,
+          is_resource_server: 0,
+          proposed_redirect_uris: null,
+          proposed_scopes: null,
+          created_at: c.createdAt,
+          updated_at: c.createdAt,
+        })
+        .execute();
+    },
+
+    async find(id) {
+      const row = await findClientRow(db, id);
+      return row && toStoredClient(row);
+    },
+
+    async list(filter) {
+      let q = db.selectFrom('oauth_clients').selectAll().orderBy('created_at', 'desc');
+      if (filter.ownerId !== undefined) q = q.where('owner_id', '=', filter.ownerId);
+      if (filter.state !== undefined) q = q.where('state', '=', filter.state);
+      return (await q.execute()).map(toStoredClient);
+    },
+
+    async lock(id, now, options = {}) {
+      let update = db
+        .updateTable('oauth_clients')
+        .set(options.raiseVersion ? { updated_at: now, version: nextVersion() } : { updated_at: now })
+        .where('id', '=', id);
+      if (options.expectedVersion !== undefined) update = update.where('version', '=', options.expectedVersion);
+      const row = await update.returningAll().executeTakeFirst();
+      return row && toStoredClient(row);
+    },
+
+    async update(id, changes, options = {}) {
+      const set = toColumns(changes);
+      if (options.raiseVersion) Object.assign(set, { version: nextVersion() });
+      if (Object.keys(set).length === 0) return (await findClientRow(db, id)) !== undefined;
+      const result = await db.updateTable('oauth_clients').set(set).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    async countScopelessRequests(clientId, since) {
+      const row = await db
+        .selectFrom('authorization_requests')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('client_id', '=', clientId)
+        .where('had_scope', '=', 0)
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async listSecrets(clientId) {
+      const rows = await db
+        .selectFrom('client_secrets')
+        .select(['id', 'last_four', 'created_at', 'last_used_at'])
+        .where('client_id', '=', clientId)
+        .where('removed_at', 'is', null)
+        .orderBy('created_at')
+        .execute();
+      return rows.map((r) => ({ id: r.id, lastFour: r.last_four, createdAt: r.created_at, lastUsedAt: r.last_used_at }));
+    },
+
+    async insertSecret(s) {
+      await db
+        .insertInto('client_secrets')
+        .values({ id: s.id, client_id: s.clientId, secret_hash: s.hash, last_four: s.lastFour, created_at: s.createdAt, last_used_at: null, removed_at: null })
+        .execute();
+    },
+
+    async removeSecret(secretId, at) {
+      await db.updateTable('client_secrets').set({ removed_at: at }).where('id', '=', secretId).execute();
+    },
+
+    async listActiveGrantsOfUser(userId) {
+      const rows = await db
+        .selectFrom('grants as g')
+        .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+        .select(['g.client_id', 'g.scopes', 'g.created_at', 'c.name', 'c.homepage_url'])
+        .where('g.user_id', '=', userId)
+        .where('g.revoked_at', 'is', null)
+        .orderBy('g.created_at', 'asc')
+        .execute();
+      return rows.map((r) => ({ clientId: r.client_id, clientName: r.name, homepageUrl: r.homepage_url, scopes: deserializeScopes(r.scopes), createdAt: r.created_at }));
+    },
+
+    async listActiveGrantIds(userId, clientId) {
+      return (await listActiveGrants(db, userId, clientId)).map((g) => g.id);
+    },
+
+    revokeGrant: (grantId, at) => revokeGrant(db, grantId, at),
+
+    async nameOfClientEverGranted(userId, clientId) {
+      const row = await db
+        .selectFrom('grants as g')
+        .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+        .select('c.name')
+        .where('g.user_id', '=', userId)
+        .where('g.client_id', '=', clientId)
+        .limit(1)
+        .executeTakeFirst();
+      return row?.name;
+    },
+
+    async listEvents(clientId, limit) {
+      const events = await listAudit(db, { clientId, limit });
+      const ids = [...new Set(events.map((e) => e.actorId).filter((id): id is string => id !== null))];
+      const users = ids.length === 0 ? [] : await db.selectFrom('users').select(['id', 'name', 'email', 'is_admin']).where('id', 'in', ids).execute();
+      const byId = new Map(users.map((u) => [u.id, { id: u.id, name: u.name, email: u.email, admin: u.is_admin === 1 }]));
+      return events.map((e) => ({ ...e, actor: e.actorId === null ? null : (byId.get(e.actorId) ?? null) }));
+    },
+  };
+}

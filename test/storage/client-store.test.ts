@@ -1,0 +1,128 @@
+// The ClientStore contract (src/services/clients/store.ts) on every backend: what each
+// method returns for a missing client, a stale version, an empty held change.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServiceContext } from '../../src/services/context.ts';
+import type { NewClientRecord } from '../../src/services/clients/store.ts';
+import { createUser } from '../../src/services/users.ts';
+import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+
+describe.each(backends)('ClientStore contract on $name', ({ name, available }) => {
+  let database: TestDatabase;
+  let ctx: ServiceContext;
+  let ownerId: string;
+  let n = 0;
+  const newClient = (over: Partial<NewClientRecord> = {}): NewClientRecord => ({
+    id: `client-${++n}`,
+    name: 'App',
+    description: '',
+    homepageUrl: '',
+    logoUrl: null,
+    ownerId,
+    kind: 'confidential',
+    state: 'pending',
+    redirectUris: ['https://app.example/cb'],
+    scopes: ['PROFILE_READ'],
+    createdAt: 1000,
+    ...over,
+  });
+
+  beforeAll(async () => {
+    if (!available) return;
+    database = await createTestDatabase(name);
+    ctx = createServiceContext(database.handle.db, () => 5000);
+    ownerId = (await createUser(ctx, { email: `owner-${name}@example.com`, name: 'Owner', password: 'correct horse battery' })).id;
+  });
+  afterAll(async () => database?.drop());
+
+  it.skipIf(!available)('insert then find gives the record back, camelCase, at version 1 with nothing held', async () => {
+    const c = newClient();
+    await ctx.stores.clients.insert(c);
+    expect(await ctx.stores.clients.find(c.id)).toEqual({
+      ...c,
+      reviewNote: null,
+      reviewedBy: null,
+      reviewedAt: null,
+      resourceServer: false,
+      proposedRedirectUris: [],
+      proposedScopes: [],
+      version: 1,
+      updatedAt: 1000,
+    });
+    expect(await ctx.stores.clients.find('no-such-client')).toBeUndefined();
+  });
+
+  it.skipIf(!available)('a legacy client keeps null scopes', async () => {
+    const c = newClient({ scopes: null, state: 'approved' });
+    await ctx.stores.clients.insert(c);
+    expect((await ctx.stores.clients.find(c.id))?.scopes).toBeNull();
+  });
+
+  it.skipIf(!available)('lock returns undefined for a missing client and for another version; otherwise the client as left', async () => {
+    const c = newClient();
+    await ctx.stores.clients.insert(c);
+    expect(await ctx.stores.clients.lock('no-such-client', 2000)).toBeUndefined();
+    expect(await ctx.stores.clients.lock(c.id, 2000, { expectedVersion: 7 })).toBeUndefined();
+    const locked = await ctx.stores.transaction((tx) => tx.clients.lock(c.id, 2000, { expectedVersion: 1, raiseVersion: true }));
+    expect(locked).toMatchObject({ id: c.id, version: 2, updatedAt: 2000 });
+    expect(await ctx.stores.clients.lock(c.id, 3000)).toMatchObject({ version: 2, updatedAt: 3000 });
+  });
+
+  it.skipIf(!available)('update writes the given fields, empty held lists as no held change, and says whether the client exists', async () => {
+    const c = newClient();
+    await ctx.stores.clients.insert(c);
+    expect(await ctx.stores.clients.update(c.id, { proposedRedirectUris: ['https://app.example/new'], proposedScopes: ['PROFILE_WRITE'] }, { raiseVersion: true })).toBe(true);
+    expect(await ctx.stores.clients.find(c.id)).toMatchObject({ proposedRedirectUris: ['https://app.example/new'], proposedScopes: ['PROFILE_WRITE'], version: 2 });
+    await ctx.stores.clients.update(c.id, { proposedRedirectUris: [], proposedScopes: [], resourceServer: true });
+    expect(await ctx.stores.clients.find(c.id)).toMatchObject({ proposedRedirectUris: [], proposedScopes: [], resourceServer: true, version: 2 });
+    expect(await ctx.stores.clients.update('no-such-client', { name: 'x' })).toBe(false);
+  });
+
+  it.skipIf(!available)('secrets: listed oldest first while active; a removed one is gone from the list', async () => {
+    const c = newClient();
+    await ctx.stores.clients.insert(c);
+    await ctx.stores.clients.insertSecret({ id: `${c.id}-s1`, clientId: c.id, hash: 'h1', lastFour: 'aaaa', createdAt: 1 });
+    await ctx.stores.clients.insertSecret({ id: `${c.id}-s2`, clientId: c.id, hash: 'h2', lastFour: 'bbbb', createdAt: 2 });
+    expect((await ctx.stores.clients.listSecrets(c.id)).map((s) => s.lastFour)).toEqual(['aaaa', 'bbbb']);
+    await ctx.stores.clients.removeSecret(`${c.id}-s1`, 3);
+    expect(await ctx.stores.clients.listSecrets(c.id)).toEqual([{ id: `${c.id}-s2`, lastFour: 'bbbb', createdAt: 2, lastUsedAt: null }]);
+    expect(await ctx.stores.clients.listSecrets('no-such-client')).toEqual([]);
+  });
+
+  it.skipIf(!available)('a transaction that throws leaves no write behind', async () => {
+    const c = newClient();
+    await expect(
+      ctx.stores.transaction(async (tx) => {
+        await tx.clients.insert(c);
+        await tx.audit.append({ type: 'client.created', clientId: c.id }, 1000);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await ctx.stores.clients.find(c.id)).toBeUndefined();
+    expect(await ctx.stores.clients.listEvents(c.id, 10)).toEqual([]);
+  });
+
+  it.skipIf(!available)('listEvents: newest first, with the actor when known', async () => {
+    const c = newClient();
+    await ctx.stores.clients.insert(c);
+    await ctx.stores.audit.append({ type: 'client.created', actorId: ownerId, clientId: c.id, data: { kind: 'confidential' } }, 1000);
+    await ctx.stores.audit.append({ type: 'client.approved', actorId: null, clientId: c.id }, 2000);
+    const events = await ctx.stores.clients.listEvents(c.id, 10);
+    expect(events.map((e) => e.type)).toEqual(['client.approved', 'client.created']);
+    expect(events[0]!.actor).toBeNull();
+    expect(events[1]).toMatchObject({ actor: { id: ownerId, name: 'Owner', email: `owner-${name}@example.com`, admin: false }, data: { kind: 'confidential' } });
+  });
+
+  it.skipIf(!available)('counts only scopeless authorization requests since the given time', async () => {
+    const c = newClient({ scopes: null, state: 'approved' });
+    await ctx.stores.clients.insert(c);
+    const rows = [
+      { client_id: c.id, user_id: null, had_scope: 0, created_at: 100 },
+      { client_id: c.id, user_id: null, had_scope: 0, created_at: 200 },
+      { client_id: c.id, user_id: null, had_scope: 1, created_at: 200 },
+    ];
+    await database.handle.db.insertInto('authorization_requests').values(rows).execute();
+    expect(await ctx.stores.clients.countScopelessRequests(c.id, 150)).toBe(1);
+    expect(await ctx.stores.clients.countScopelessRequests('no-such-client', 0)).toBe(0);
+  });
+});
