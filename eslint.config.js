@@ -23,8 +23,6 @@ const notYetBehindAStore = [
   'src/api/routes/workflows.ts',
   'src/cli/audit.ts',
   'src/cli/main.ts',
-  'src/http/context.ts',
-  'src/http/ops-routes.ts',
   'src/services/authorized-apps.ts',
   'src/services/bookings.ts',
   'src/services/client-changes.ts',
