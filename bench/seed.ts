@@ -4,8 +4,8 @@
 import { createOAuthStore } from '../src/storage/oauth-store.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
 import { createClient, reviewClient } from '../src/services/clients.ts';
-import { addMember, createOrganization, createTeam } from '../src/services/teams.ts';
-import { createUser } from '../src/services/users.ts';
+import { addMember, createOrganization, createTeam } from '../src/services/teams/teams.ts';
+import { createUser } from '../src/services/accounts/users.ts';
 import { generateToken, hashToken, randomId } from '../src/oauth/token-format.ts';
 import { mintPair, storePair } from '../src/oauth/token-response.ts';
 import type { OAuthContext } from '../src/oauth/context.ts';

@@ -3,7 +3,7 @@ import { formatScopes } from '../oauth/scopes.ts';
 import type { ClientState } from '../oauth/storage.ts';
 import { createClient, hasHeldChange, importLegacyClient, listClients, requireClient, setResourceServer, type ClientView } from '../services/clients.ts';
 import { addSecret, removeSecret } from '../services/secrets.ts';
-import { requireUserByEmail } from '../services/users.ts';
+import { requireUserByEmail } from '../services/accounts/users.ts';
 import { registerClientReviewCommands } from './client-review.ts';
 import { registerClientUpdateCommand } from './client-update.ts';
 import { CliError, emit, formatTime } from './output.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { createClient, reviewClient } from '../services/clients.ts';
-import { createUser, findUserByEmail } from '../services/users.ts';
+import { createUser, findUserByEmail } from '../services/accounts/users.ts';
 import { emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 

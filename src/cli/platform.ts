@@ -1,8 +1,8 @@
 // gatehouse orgs create, teams create, members add (SPEC §4): set up who belongs where,
 // through the same services as the API.
 import type { Command } from 'commander';
-import { addMember, createOrganization, createTeam } from '../services/teams.ts';
-import { requireUserByEmail } from '../services/users.ts';
+import { addMember, createOrganization, createTeam } from '../services/teams/teams.ts';
+import { requireUserByEmail } from '../services/accounts/users.ts';
 import { CliError, emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 

@@ -2,7 +2,15 @@
 // area declares its own store interface beside its services, with camelCase records and the
 // contract of every method; this interface gathers them, so that one transaction can span
 // areas. src/storage/stores implements it; app.ts and cli/runtime.ts wire it.
+import type { SessionStore, UserStore } from './accounts/store.ts';
+import type { AuditLogReader } from './audit-log.ts';
+import type { AuditStore } from './audit.ts';
+
 export interface ServiceStores {
+  users: UserStore;
+  sessions: SessionStore;
+  audit: AuditStore;
+  auditLog: AuditLogReader;
   /**
    * Runs fn with every store bound to one transaction: all of fn's writes land, or none.
    * Inside a transaction already, fn joins it.

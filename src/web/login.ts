@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import { callerKey, FailureLimit, LimitExceeded } from '../http/rate-limits.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
-import { checkPassword, type UserRow } from '../services/users.ts';
-import { appendAudit } from '../storage/repositories/audit.ts';
+import { checkPassword, type User } from '../services/accounts/users.ts';
 import { authorizationReturn } from './authorize.ts';
 import { html } from './html.ts';
 import { csrfField, safeNext, sendPage } from './pages.ts';
@@ -35,7 +34,7 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 
 /** A password check that failed, for the account of that email when there is one. */
 class WrongPassword extends Error {
-  constructor(readonly user: UserRow | undefined) {
+  constructor(readonly user: User | undefined) {
     super('wrong email or password');
   }
 }
@@ -69,7 +68,7 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const refuse = async (userId: string | undefined, message: string) => {
       // SPEC §2 item 16, §7: the account's user id when the email is known, and nothing
       // typed: people type their password into the email field.
-      await appendAudit(ctx.services.db, { type: 'login.failed', ...(userId ? { userId } : {}) }, ctx.services.clock());
+      await ctx.services.stores.audit.append({ type: 'login.failed', ...(userId ? { userId } : {}) }, ctx.services.clock());
       return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message));
     };
     if (!email || !password) return refuse(undefined, 'Enter your email and password.');
@@ -81,7 +80,7 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promis
       [ctx.limits.loginFailures, `${email.trim().toLowerCase()}|${ip}`],
       [ctx.limits.loginFailuresPerIp, ip],
     ];
-    let user: UserRow;
+    let user: User;
     try {
       user = await FailureLimit.guard(
         limits,

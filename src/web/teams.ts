@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import { ServiceError } from '../services/errors.ts';
-import { acceptInvitation, declineInvitation, listInvitationsFor } from '../services/invitations.ts';
-import { leave } from '../services/teams.ts';
+import { acceptInvitation, declineInvitation, listInvitationsFor } from '../services/teams/invitations.ts';
+import { leave } from '../services/teams/teams.ts';
 import type { InvitationForUser } from '../storage/repositories/invitations.ts';
 import { listMembershipsOfUser } from '../storage/repositories/organizations.ts';
 import { signedIn } from './access.ts';

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { createOAuthStore } from '../../src/storage/oauth-store.ts';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
-import { inviteMember } from '../../src/services/invitations.ts';
-import { addMember, createOrganization, createTeam } from '../../src/services/teams.ts';
-import { requestCode } from '../../src/services/verification.ts';
+import { inviteMember } from '../../src/services/teams/invitations.ts';
+import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
+import { requestCode } from '../../src/services/accounts/verification.ts';
 import type { TeamRow, OrganizationRow } from '../../src/storage/repositories/organizations.ts';
 import type { TestClient, TestServer, TestUser } from '../helpers/server.ts';
 

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, reviewClient } from '../../src/services/clients.ts';
-import { createUser } from '../../src/services/users.ts';
+import { createUser } from '../../src/services/accounts/users.ts';
 import { createTestDatabase, postgresUrl, redisUrl, type TestDatabase } from '../helpers/backends.ts';
 import { Browser, formFields } from '../helpers/browser.ts';
 import { formWith } from '../helpers/pages.ts';

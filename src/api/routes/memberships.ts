@@ -4,8 +4,8 @@
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { AppContext } from '../../http/context.ts';
 import type { AccessFacts } from '../../oauth/api-access.ts';
-import { inviteMember } from '../../services/invitations.ts';
-import { keepingAnOwner, removeMember, type Role } from '../../services/teams.ts';
+import { inviteMember } from '../../services/teams/invitations.ts';
+import { keepingAnOwner, removeMember, type Role } from '../../services/teams/teams.ts';
 import * as invitations from '../../storage/repositories/invitations.ts';
 import type { InvitationRow } from '../../storage/repositories/invitations.ts';
 import * as repo from '../../storage/repositories/organizations.ts';

@@ -1,6 +1,6 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
 import type { AppContext } from '../../http/context.ts';
-import { checkSlug, checkTeamFields, createTeam } from '../../services/teams.ts';
+import { checkSlug, checkTeamFields, createTeam } from '../../services/teams/teams.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
 import * as repo from '../../storage/repositories/organizations.ts';
 import type { TeamRow } from '../../storage/repositories/organizations.ts';

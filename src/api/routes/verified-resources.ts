@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { callerKey, LimitExceeded } from '../../http/rate-limits.ts';
-import { requestCode, verifyCode, type CodeDelivery } from '../../services/verification.ts';
+import { requestCode, verifyCode, type CodeDelivery } from '../../services/accounts/verification.ts';
 import * as repo from '../../storage/repositories/verified-resources.ts';
 import type { ResourceKind, VerificationOwner, VerifiedResourceRow } from '../../storage/repositories/verified-resources.ts';
 import { ApiError } from '../envelope.ts';

@@ -4,9 +4,15 @@ import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../services/context.ts';
 import type { ServiceStores } from '../../services/stores.ts';
 import type { Database } from '../schema.ts';
+import { createSessionStore, createUserStore } from './accounts.ts';
+import { createAuditLogReader, createAuditStore } from './audit.ts';
 
 export function createServiceStores(db: Kysely<Database>): ServiceStores {
   return {
+    users: createUserStore(db),
+    sessions: createSessionStore(db),
+    audit: createAuditStore(db),
+    auditLog: createAuditLogReader(db),
     transaction: (fn) => (db.isTransaction ? fn(createServiceStores(db)) : db.transaction().execute((trx) => fn(createServiceStores(trx)))),
   };
 }

@@ -8,7 +8,7 @@ import { listClientEvents } from '../../services/client-events.ts';
 import { parseVersion } from '../../services/client-version.ts';
 import { hasHeldChange, listClients, requireClient, reviewClient, setResourceServer, type ClientView } from '../../services/clients.ts';
 import { ServiceError } from '../../services/errors.ts';
-import { findUserById, type UserRow } from '../../services/users.ts';
+import { findUserById, type User } from '../../services/accounts/users.ts';
 import { findClientRow } from '../../storage/repositories/clients.ts';
 import { notices as developerNotices } from '../developer/render.ts';
 import { clientSecretRoutes, type SecretPageExtra } from '../developer/secret-routes.ts';
@@ -40,7 +40,7 @@ const otherNotices: Record<string, string> = {
   'resource-server-off': 'The resource-server mark is removed: the client may introspect only its own tokens.',
 };
 
-function clientRows(clients: ClientView[], owners: Map<string, UserRow>, empty: string): Html {
+function clientRows(clients: ClientView[], owners: Map<string, User>, empty: string): Html {
   if (clients.length === 0) return html`<p class="muted">${empty}</p>`;
   return html`<div class="table-wrap"><table class="clients">
 <thead><tr><th scope="col">Client</th><th scope="col">Owner</th><th scope="col">State</th><th scope="col">Redirect hosts</th><th scope="col">Updated</th></tr></thead>
@@ -61,7 +61,7 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
     app.get(ADMIN_CLIENTS, async (request, reply) => {
       if (!signedInAdmin(request, reply)) return reply;
       const all = await listClients(ctx.services);
-      const owners = new Map<string, UserRow>();
+      const owners = new Map<string, User>();
       for (const id of new Set(all.map((c) => c.ownerId))) {
         const owner = await findUserById(ctx.services, id);
         if (owner) owners.set(id, owner);
@@ -82,7 +82,7 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
     });
 
     type ReviewExtra = SecretPageExtra & { errors?: FieldErrors; failedDecision?: string; reason?: string; notice?: string | undefined; resourceServerError?: string };
-    async function sendReview(request: FastifyRequest, reply: FastifyReply, admin: UserRow, client: ClientView, status: number, extra: ReviewExtra = {}) {
+    async function sendReview(request: FastifyRequest, reply: FastifyReply, admin: User, client: ClientView, status: number, extra: ReviewExtra = {}) {
       const row = await findClientRow(ctx.services.db, client.clientId);
       // A page that may carry a secret must not be kept by any cache.
       reply.header('cache-control', 'no-store');

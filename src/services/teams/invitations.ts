@@ -2,15 +2,15 @@
 // invitation of the address or user id the inviter named, without looking for an account:
 // the answer, and the work done, are the same whether one exists or not. The invitee
 // accepts or declines in /settings/teams; until then nothing is shared either way.
-import { randomId } from '../oauth/token-format.ts';
-import { isUniqueViolation } from '../storage/errors.ts';
-import * as invitations from '../storage/repositories/invitations.ts';
-import type { InvitationForUser, InvitationRow } from '../storage/repositories/invitations.ts';
-import * as repo from '../storage/repositories/organizations.ts';
-import type { MembershipRow, MembershipTarget } from '../storage/repositories/organizations.ts';
-import { inTransaction } from '../storage/transaction.ts';
-import type { ServiceContext } from './context.ts';
-import { conflict, notFound } from './errors.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import { isUniqueViolation } from '../../storage/errors.ts';
+import * as invitations from '../../storage/repositories/invitations.ts';
+import type { InvitationForUser, InvitationRow } from '../../storage/repositories/invitations.ts';
+import * as repo from '../../storage/repositories/organizations.ts';
+import type { MembershipRow, MembershipTarget } from '../../storage/repositories/organizations.ts';
+import { inTransaction } from '../../storage/transaction.ts';
+import type { ServiceContext } from '../context.ts';
+import { conflict, notFound } from '../errors.ts';
 import { checkRole, insertMember, kindOf, targetOf } from './teams.ts';
 
 /** Whom the inviter names: an address or a user id. */

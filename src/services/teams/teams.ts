@@ -1,13 +1,13 @@
 // Organizations, teams and memberships (SPEC §4 CLI, §5, §6): shared by the API and the
 // gatehouse command. Every creation writes the resource and its owner's membership together.
-import { randomId } from '../oauth/token-format.ts';
-import { isUniqueViolation } from '../storage/errors.ts';
-import * as repo from '../storage/repositories/organizations.ts';
-import type { MembershipRow, MembershipTarget, OrganizationRow, TeamRow } from '../storage/repositories/organizations.ts';
-import { inTransaction } from '../storage/transaction.ts';
-import type { ServiceContext } from './context.ts';
-import { conflict, notFound, validation } from './errors.ts';
-import { isTimeZone } from './time-zones.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import { isUniqueViolation } from '../../storage/errors.ts';
+import * as repo from '../../storage/repositories/organizations.ts';
+import type { MembershipRow, MembershipTarget, OrganizationRow, TeamRow } from '../../storage/repositories/organizations.ts';
+import { inTransaction } from '../../storage/transaction.ts';
+import type { ServiceContext } from '../context.ts';
+import { conflict, notFound, validation } from '../errors.ts';
+import { isTimeZone } from '../time-zones.ts';
 
 export type Role = MembershipRow['role'];
 export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];

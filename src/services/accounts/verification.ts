@@ -1,12 +1,12 @@
 // Verifying email addresses and phone numbers (seed §2.3 VERIFIED_RESOURCES_*): a 6-digit
 // code, stored only as a hash, valid 10 minutes, 5 attempts, single use.
 import { randomInt } from 'node:crypto';
-import { hashesEqual, hashToken, randomId } from '../oauth/token-format.ts';
-import { isUniqueViolation } from '../storage/errors.ts';
-import * as repo from '../storage/repositories/verified-resources.ts';
-import type { ResourceKind, VerificationOwner, VerifiedResourceRow } from '../storage/repositories/verified-resources.ts';
-import type { ServiceContext } from './context.ts';
-import { validation } from './errors.ts';
+import { hashesEqual, hashToken, randomId } from '../../oauth/token-format.ts';
+import { isUniqueViolation } from '../../storage/errors.ts';
+import * as repo from '../../storage/repositories/verified-resources.ts';
+import type { ResourceKind, VerificationOwner, VerifiedResourceRow } from '../../storage/repositories/verified-resources.ts';
+import type { ServiceContext } from '../context.ts';
+import { validation } from '../errors.ts';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_ATTEMPTS = 5;
