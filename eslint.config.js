@@ -28,12 +28,9 @@ const notYetBehindAStore = [
   'src/services/client-version.ts',
   'src/services/clients.ts',
   'src/services/context.ts',
-  'src/services/teams/invitations.ts',
   'src/services/secrets.ts',
-  'src/services/teams/teams.ts',
   'src/services/accounts/verification.ts',
   'src/web/admin/routes.ts',
-  'src/web/teams.ts',
 ];
 
 export default tseslint.config(

@@ -5,12 +5,15 @@
 import type { SessionStore, UserStore } from './accounts/store.ts';
 import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
+import type { InvitationStore, TeamStore } from './teams/store.ts';
 
 export interface ServiceStores {
   users: UserStore;
   sessions: SessionStore;
   audit: AuditStore;
   auditLog: AuditLogReader;
+  teams: TeamStore;
+  invitations: InvitationStore;
   /**
    * Runs fn with every store bound to one transaction: all of fn's writes land, or none.
    * Inside a transaction already, fn joins it.

@@ -61,7 +61,7 @@ export function teamHandlers(ctx: AppContext): HandlerMap {
     if (row === undefined) throw notFound('team');
     return row;
   };
-  const create = (ownerId: string, organizationId: string | null, body: TeamInput) => createTeam(ctx.services, { ...body, ownerId, organizationId });
+  const create = async (ownerId: string, organizationId: string | null, body: TeamInput) => load((await createTeam(ctx.services, { ...body, ownerId, organizationId })).id);
 
   return {
     'teams.create': route<TeamInput>({

@@ -3,55 +3,48 @@
 // the answer, and the work done, are the same whether one exists or not. The invitee
 // accepts or declines in /settings/teams; until then nothing is shared either way.
 import { randomId } from '../../oauth/token-format.ts';
-import { isUniqueViolation } from '../../storage/errors.ts';
-import * as invitations from '../../storage/repositories/invitations.ts';
-import type { InvitationForUser, InvitationRow } from '../../storage/repositories/invitations.ts';
-import * as repo from '../../storage/repositories/organizations.ts';
-import type { MembershipRow, MembershipTarget } from '../../storage/repositories/organizations.ts';
-import { inTransaction } from '../../storage/transaction.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound } from '../errors.ts';
+import type { Invitation, InvitationForUser, Membership, MembershipTarget } from './store.ts';
 import { checkRole, insertMember, kindOf, targetOf } from './teams.ts';
+
+export type { Invitation, InvitationForUser } from './store.ts';
 
 /** Whom the inviter names: an address or a user id. */
 export type Invitee = { email: string } | { userId: string };
 /** The account answering: its id and its (lower-case) address. */
 export type Answerer = { id: string; email: string };
 
-export async function inviteMember(ctx: ServiceContext, target: MembershipTarget, invitee: Invitee, role: string, invitedBy: string): Promise<InvitationRow> {
+export async function inviteMember(ctx: ServiceContext, target: MembershipTarget, invitee: Invitee, role: string, invitedBy: string): Promise<Invitation> {
   const checked = checkRole(role);
   const kind = kindOf(target);
   const email = 'email' in invitee ? invitee.email.trim().toLowerCase() : null;
   const userId = 'userId' in invitee ? invitee.userId : null;
+  const field = email !== null ? 'email' : 'userId';
   // Only an accepted member of this very team or organization is refused: the inviter
   // can list those already, so the refusal tells them nothing new about any account.
-  const member = email !== null ? await repo.findMemberByEmail(ctx.db, target, email) : await repo.findMemberByUser(ctx.db, target, userId!);
-  if (member !== undefined) throw conflict(`that user is already a member of this ${kind}`, email !== null ? 'email' : 'userId');
+  const member = email !== null ? await ctx.stores.teams.findMembershipByEmail(target, email) : await ctx.stores.teams.findMembershipOfUser(target, userId!);
+  if (member !== undefined) throw conflict(`that user is already a member of this ${kind}`, field);
   const now = ctx.clock();
-  const row: InvitationRow = {
+  const invitation: Invitation = {
     id: randomId(),
-    team_id: 'teamId' in target ? target.teamId : null,
-    organization_id: 'organizationId' in target ? target.organizationId : null,
+    teamId: 'teamId' in target ? target.teamId : null,
+    organizationId: 'organizationId' in target ? target.organizationId : null,
     email,
-    user_id: userId,
+    userId,
     role: checked,
-    invited_by: invitedBy,
-    created_at: now,
-    updated_at: now,
+    invitedBy,
+    createdAt: now,
+    updatedAt: now,
   };
-  try {
-    await invitations.insertInvitation(ctx.db, row);
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw conflict(`${email !== null ? 'that address' : 'that user'} is already invited to this ${kind}: the invitation waits for an answer`, email !== null ? 'email' : 'userId');
-    }
-    throw error;
+  if (!(await ctx.stores.invitations.insert(invitation))) {
+    throw conflict(`${email !== null ? 'that address' : 'that user'} is already invited to this ${kind}: the invitation waits for an answer`, field);
   }
-  return row;
+  return invitation;
 }
 
 export function listInvitationsFor(ctx: ServiceContext, user: Answerer): Promise<InvitationForUser[]> {
-  return invitations.listInvitationsFor(ctx.db, user);
+  return ctx.stores.invitations.listFor(user);
 }
 
 const gone = () => notFound('this invitation is no longer open: it was withdrawn, or you already answered it');
@@ -61,24 +54,24 @@ const gone = () => notFound('this invitation is no longer open: it was withdrawn
  * with the same id, in one transaction; other invitations of the account to the same
  * place go with it. Accepting where the account is already a member changes nothing.
  */
-export async function acceptInvitation(ctx: ServiceContext, user: Answerer, invitationId: string): Promise<MembershipRow> {
+export async function acceptInvitation(ctx: ServiceContext, user: Answerer, invitationId: string): Promise<Membership> {
   const now = ctx.clock();
-  return inTransaction(ctx.db, async (trx) => {
-    const invitation = await invitations.takeInvitation(trx, invitationId, user);
+  return ctx.stores.transaction(async (tx) => {
+    const invitation = await tx.invitations.take(invitationId, user);
     if (invitation === undefined) throw gone();
     const target = targetOf(invitation);
     // Serializes joins of one place, so the membership's unique index is never the judge.
-    await repo.lockMembershipTarget(trx, target, now);
-    await invitations.deleteInvitationsFor(trx, target, user);
-    const existing = await repo.findMemberByUser(trx, target, user.id);
+    await tx.teams.lockTarget(target, now);
+    await tx.invitations.deleteAllFor(target, user);
+    const existing = await tx.teams.findMembershipOfUser(target, user.id);
     if (existing !== undefined) return existing;
-    return insertMember(trx, target, user.id, invitation.role, now, invitation.id);
+    return insertMember(tx, target, user.id, invitation.role, now, invitation.id);
   });
 }
 
 /** Declines an invitation of this account: it is deleted, and nothing was ever shared. */
-export async function declineInvitation(ctx: ServiceContext, user: Answerer, invitationId: string): Promise<InvitationRow> {
-  const invitation = await invitations.takeInvitation(ctx.db, invitationId, user);
+export async function declineInvitation(ctx: ServiceContext, user: Answerer, invitationId: string): Promise<Invitation> {
+  const invitation = await ctx.stores.invitations.take(invitationId, user);
   if (invitation === undefined) throw gone();
   return invitation;
 }

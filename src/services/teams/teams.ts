@@ -1,15 +1,13 @@
 // Organizations, teams and memberships (SPEC §4 CLI, §5, §6): shared by the API and the
 // gatehouse command. Every creation writes the resource and its owner's membership together.
 import { randomId } from '../../oauth/token-format.ts';
-import { isUniqueViolation } from '../../storage/errors.ts';
-import * as repo from '../../storage/repositories/organizations.ts';
-import type { MembershipRow, MembershipTarget, OrganizationRow, TeamRow } from '../../storage/repositories/organizations.ts';
-import { inTransaction } from '../../storage/transaction.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
+import type { ServiceStores } from '../stores.ts';
 import { isTimeZone } from '../time-zones.ts';
+import type { Membership, MembershipOfUser, MembershipTarget, Organization, Role, Team } from './store.ts';
 
-export type Role = MembershipRow['role'];
+export type { Membership, MembershipTarget, Organization, Role, Team } from './store.ts';
 export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -38,20 +36,19 @@ export function checkRole(role: string): Role {
 }
 
 async function requireUser(ctx: ServiceContext, userId: string): Promise<void> {
-  const user = await ctx.db.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
-  if (user === undefined) throw notFound(`no user ${userId}`);
+  if ((await ctx.stores.users.findById(userId)) === undefined) throw notFound(`no user ${userId}`);
 }
 
-export async function createOrganization(ctx: ServiceContext, input: { name: string; ownerId: string }): Promise<OrganizationRow> {
+export async function createOrganization(ctx: ServiceContext, input: { name: string; ownerId: string }): Promise<Organization> {
   const name = checkName(input.name);
   await requireUser(ctx, input.ownerId);
   const now = ctx.clock();
-  const row: OrganizationRow = { id: randomId(), name, slug: slugFor(name), created_at: now, updated_at: now };
-  await inTransaction(ctx.db, async (trx) => {
-    await repo.insertOrganization(trx, row);
-    await insertMember(trx, { organizationId: row.id }, input.ownerId, 'owner', now);
+  const organization: Organization = { id: randomId(), name, slug: slugFor(name), createdAt: now, updatedAt: now };
+  await ctx.stores.transaction(async (tx) => {
+    await tx.teams.insertOrganization(organization);
+    await insertMember(tx, { organizationId: organization.id }, input.ownerId, 'owner', now);
   });
-  return row;
+  return organization;
 }
 
 export interface NewTeam {
@@ -70,89 +67,76 @@ export function checkTeamFields(input: { bio?: string; timeZone?: string; brandC
   if (input.brandColor !== undefined && !COLOR.test(input.brandColor)) throw validation('brandColor must be a color such as #1a2b3c', 'brandColor');
 }
 
-export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<TeamRow> {
+export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<Team> {
   const name = checkName(input.name);
   checkTeamFields(input);
   const slug = input.slug !== undefined ? checkSlug(input.slug) : slugFor(name);
   await requireUser(ctx, input.ownerId);
   const organizationId = input.organizationId ?? null;
-  if (organizationId !== null && (await repo.findOrganization(ctx.db, organizationId)) === undefined) {
+  if (organizationId !== null && (await ctx.stores.teams.findOrganization(organizationId)) === undefined) {
     throw notFound(`no organization ${organizationId}`);
   }
   const now = ctx.clock();
-  const row: TeamRow = {
+  const team: Team = {
     id: randomId(),
-    organization_id: organizationId,
+    organizationId,
     name,
     slug,
     bio: input.bio ?? '',
-    time_zone: input.timeZone ?? 'UTC',
-    brand_color: input.brandColor ?? '#292929',
-    created_at: now,
-    updated_at: now,
+    timeZone: input.timeZone ?? 'UTC',
+    brandColor: input.brandColor ?? '#292929',
+    createdAt: now,
+    updatedAt: now,
   };
-  try {
-    await inTransaction(ctx.db, async (trx) => {
-      await repo.insertTeam(trx, row);
-      await insertMember(trx, { teamId: row.id }, input.ownerId, 'owner', now);
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`a team with slug "${slug}" already exists`, 'slug');
-    throw error;
-  }
-  return row;
-}
-
-/**
- * Writes an accepted membership (the caller's transaction keeps it with its other writes).
- * An accepted invitation passes its own id, so the id the inviter got names the membership.
- */
-export async function insertMember(db: ServiceContext['db'], target: MembershipTarget, userId: string, role: Role, now: number, id: string = randomId()): Promise<MembershipRow> {
-  const row: MembershipRow = {
-    id,
-    user_id: userId,
-    team_id: 'teamId' in target ? target.teamId : null,
-    organization_id: 'organizationId' in target ? target.organizationId : null,
-    role,
-    created_at: now,
-    updated_at: now,
-  };
-  await repo.insertMembership(db, row);
-  // GET /v2/me reports the user's organization (SPEC §6): the first one they join.
-  if (row.organization_id !== null) {
-    await db.updateTable('users').set({ organization_id: row.organization_id, updated_at: now }).where('id', '=', userId).where('organization_id', 'is', null).execute();
-  }
-  return row;
+  await ctx.stores.transaction(async (tx) => {
+    if (!(await tx.teams.insertTeam(team))) throw conflict(`a team with slug "${slug}" already exists`, 'slug');
+    await insertMember(tx, { teamId: team.id }, input.ownerId, 'owner', now);
+  });
+  return team;
 }
 
 export const kindOf = (target: MembershipTarget) => ('teamId' in target ? 'team' : 'organization');
 
 /**
+ * Writes an accepted membership (the caller's transaction keeps it with its other writes).
+ * An accepted invitation passes its own id, so the id the inviter got names the membership.
+ * Throws a conflict when the user is a member there already.
+ */
+export async function insertMember(tx: ServiceStores, target: MembershipTarget, userId: string, role: Role, now: number, id: string = randomId()): Promise<Membership> {
+  const membership: Membership = {
+    id,
+    userId,
+    teamId: 'teamId' in target ? target.teamId : null,
+    organizationId: 'organizationId' in target ? target.organizationId : null,
+    role,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (!(await tx.teams.insertMembership(membership))) throw conflict(`that user is already a member of this ${kindOf(target)}`, 'user');
+  // GET /v2/me reports the user's organization (SPEC §6): the first one they join.
+  if (membership.organizationId !== null) await tx.users.setOrganizationIfNone(userId, membership.organizationId, now);
+  return membership;
+}
+
+/**
  * Adds a user to a team or an organization at once, as an accepted member: the operator's
  * `gatehouse members add` (SPEC §2 item 23). The API invites instead (invitations.ts).
  */
-export async function addMember(ctx: ServiceContext, target: MembershipTarget, userId: string, role: string): Promise<MembershipRow> {
+export async function addMember(ctx: ServiceContext, target: MembershipTarget, userId: string, role: string): Promise<Membership> {
   const checked = checkRole(role);
   await requireUser(ctx, userId);
-  if ('teamId' in target && (await repo.findTeam(ctx.db, target.teamId)) === undefined) throw notFound(`no team ${target.teamId}`);
-  if ('organizationId' in target && (await repo.findOrganization(ctx.db, target.organizationId)) === undefined) {
+  if ('teamId' in target && (await ctx.stores.teams.findTeam(target.teamId)) === undefined) throw notFound(`no team ${target.teamId}`);
+  if ('organizationId' in target && (await ctx.stores.teams.findOrganization(target.organizationId)) === undefined) {
     throw notFound(`no organization ${target.organizationId}`);
   }
-  try {
-    return await inTransaction(ctx.db, (trx) => insertMember(trx, target, userId, checked, ctx.clock()));
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`that user is already a member of this ${kindOf(target)}`, 'user');
-    throw error;
-  }
+  return ctx.stores.transaction((tx) => insertMember(tx, target, userId, checked, ctx.clock()));
 }
 
 /** Removes a membership; an organization's users stop reporting it as theirs. */
-export async function removeMember(ctx: ServiceContext, membership: MembershipRow): Promise<void> {
-  await inTransaction(ctx.db, async (trx) => {
-    await repo.deleteMembership(trx, membership.id);
-    if (membership.organization_id !== null) {
-      await trx.updateTable('users').set({ organization_id: null, updated_at: ctx.clock() }).where('id', '=', membership.user_id).where('organization_id', '=', membership.organization_id).execute();
-    }
+export async function removeMember(stores: ServiceStores, membership: Pick<Membership, 'id' | 'userId' | 'organizationId'>, now: number): Promise<void> {
+  await stores.transaction(async (tx) => {
+    await tx.teams.deleteMembership(membership.id);
+    if (membership.organizationId !== null) await tx.users.clearOrganization(membership.userId, membership.organizationId, now);
   });
 }
 
@@ -160,34 +144,40 @@ export async function removeMember(ctx: ServiceContext, membership: MembershipRo
  * Runs a change that may take an owner away, with the owner count checked under the team's
  * (or organization's) row lock: two concurrent demotions or departures cannot both pass.
  */
-export function keepingAnOwner<T>(ctx: ServiceContext, target: MembershipTarget, losesOwner: boolean, refusal: string, change: (trx: ServiceContext['db']) => Promise<T>): Promise<T> {
-  return inTransaction(ctx.db, async (trx) => {
-    await repo.lockMembershipTarget(trx, target, ctx.clock());
-    if (losesOwner && (await repo.countOwners(trx, target)) <= 1) throw conflict(refusal);
-    return change(trx);
+export function keepingAnOwner<T>(ctx: ServiceContext, target: MembershipTarget, losesOwner: boolean, refusal: string, change: (tx: ServiceStores) => Promise<T>): Promise<T> {
+  return ctx.stores.transaction(async (tx) => {
+    await tx.teams.lockTarget(target, ctx.clock());
+    if (losesOwner && (await tx.teams.countOwners(target)) <= 1) throw conflict(refusal);
+    return change(tx);
   });
 }
 
-export const targetOf = (m: { team_id: string | null; organization_id: string | null }): MembershipTarget =>
-  m.team_id !== null ? { teamId: m.team_id } : { organizationId: m.organization_id! };
+/** The user's teams and organizations, with how many owners each has (at most 500, oldest first). */
+export function listMembershipsOfUser(ctx: ServiceContext, userId: string): Promise<MembershipOfUser[]> {
+  return ctx.stores.teams.listMembershipsOfUser(userId);
+}
+
+export const targetOf = (m: { teamId: string | null; organizationId: string | null }): MembershipTarget =>
+  m.teamId !== null ? { teamId: m.teamId } : { organizationId: m.organizationId! };
 
 /**
  * The user leaves a team or organization (SPEC §2 item 23): always possible, except for
  * its last owner. The role is read again under the lock, so a promotion that lands
  * meanwhile is counted.
  */
-export async function leave(ctx: ServiceContext, userId: string, membershipId: string): Promise<MembershipRow> {
-  const found = await ctx.db.selectFrom('memberships').selectAll().where('id', '=', membershipId).where('user_id', '=', userId).executeTakeFirst();
-  if (found === undefined) throw notFound('you are not a member there: you may have left already');
+export async function leave(ctx: ServiceContext, userId: string, membershipId: string): Promise<Membership> {
+  const gone = () => notFound('you are not a member there: you may have left already');
+  const found = await ctx.stores.teams.findUsersMembership(membershipId, userId);
+  if (found === undefined) throw gone();
   const target = targetOf(found);
-  return inTransaction(ctx.db, async (trx) => {
-    await repo.lockMembershipTarget(trx, target, ctx.clock());
-    const current = await trx.selectFrom('memberships').selectAll().where('id', '=', membershipId).where('user_id', '=', userId).executeTakeFirst();
-    if (current === undefined) throw notFound('you are not a member there: you may have left already');
-    if (current.role === 'owner' && (await repo.countOwners(trx, target)) <= 1) {
+  return ctx.stores.transaction(async (tx) => {
+    await tx.teams.lockTarget(target, ctx.clock());
+    const current = await tx.teams.findUsersMembership(membershipId, userId);
+    if (current === undefined) throw gone();
+    if (current.role === 'owner' && (await tx.teams.countOwners(target)) <= 1) {
       throw conflict(`you are the last owner of this ${kindOf(target)}: make another member an owner before you leave`);
     }
-    await removeMember({ ...ctx, db: trx }, current);
+    await removeMember(tx, current, ctx.clock());
     return current;
   });
 }

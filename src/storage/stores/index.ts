@@ -6,6 +6,7 @@ import type { ServiceStores } from '../../services/stores.ts';
 import type { Database } from '../schema.ts';
 import { createSessionStore, createUserStore } from './accounts.ts';
 import { createAuditLogReader, createAuditStore } from './audit.ts';
+import { createInvitationStore, createTeamStore } from './teams.ts';
 
 export function createServiceStores(db: Kysely<Database>): ServiceStores {
   return {
@@ -13,6 +14,8 @@ export function createServiceStores(db: Kysely<Database>): ServiceStores {
     sessions: createSessionStore(db),
     audit: createAuditStore(db),
     auditLog: createAuditLogReader(db),
+    teams: createTeamStore(db),
+    invitations: createInvitationStore(db),
     transaction: (fn) => (db.isTransaction ? fn(createServiceStores(db)) : db.transaction().execute((trx) => fn(createServiceStores(trx)))),
   };
 }
