@@ -29,7 +29,6 @@ const notYetBehindAStore = [
   'src/services/clients.ts',
   'src/services/context.ts',
   'src/services/secrets.ts',
-  'src/services/accounts/verification.ts',
   'src/web/admin/routes.ts',
 ];
 

@@ -2,7 +2,7 @@
 // area declares its own store interface beside its services, with camelCase records and the
 // contract of every method; this interface gathers them, so that one transaction can span
 // areas. src/storage/stores implements it; app.ts and cli/runtime.ts wire it.
-import type { SessionStore, UserStore } from './accounts/store.ts';
+import type { SessionStore, UserStore, VerifiedResourceStore } from './accounts/store.ts';
 import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
 import type { InvitationStore, TeamStore } from './teams/store.ts';
@@ -10,6 +10,7 @@ import type { InvitationStore, TeamStore } from './teams/store.ts';
 export interface ServiceStores {
   users: UserStore;
   sessions: SessionStore;
+  verifiedResources: VerifiedResourceStore;
   audit: AuditStore;
   auditLog: AuditLogReader;
   teams: TeamStore;

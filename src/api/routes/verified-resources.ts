@@ -82,7 +82,10 @@ export function verifiedResourceHandlers(ctx: AppContext): HandlerMap {
       verify: route<Record<string, string>>({
         body: object({ [field]: schema, code: CODE }, [field, 'code']),
         data: viewOf(kind),
-        handle: async (c) => view(await verifyCode(ctx.services, ownerOf(c), kind, normalize(c.body[field]!), c.body.code!)),
+        handle: async (c) => {
+          const r = await verifyCode(ctx.services, ownerOf(c), kind, normalize(c.body[field]!), c.body.code!);
+          return { id: r.id, [field]: r.value, verified: r.verifiedAt !== null, verifiedAt: isoOrNull(r.verifiedAt) };
+        },
       }),
     };
   };

@@ -66,3 +66,44 @@ export interface SessionStore {
   /** Ends the session; an unknown hash is no-op. */
   delete(idHash: string): Promise<void>;
 }
+
+export type ResourceKind = 'email' | 'phone';
+/** Whose address it is: a user's or a team's. */
+export type VerificationOwner = { userId: string } | { teamId: string };
+
+/** An email address or phone number of an owner, verified or with a code pending. */
+export interface VerifiedResource {
+  id: string;
+  userId: string | null;
+  teamId: string | null;
+  kind: ResourceKind;
+  value: string;
+  verifiedAt: number | null;
+  /** The pending code's hash, salted with the id; null when no code is pending. */
+  codeHash: string | null;
+  codeExpiresAt: number | null;
+  attempts: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface VerifiedResourceStore {
+  /** The owner's resource of this kind and value; undefined when there is none. */
+  find(owner: VerificationOwner, kind: ResourceKind, value: string): Promise<VerifiedResource | undefined>;
+  /** The owner's verified resources of a kind, in the order they were verified. */
+  listVerified(owner: VerificationOwner, kind: ResourceKind, limit: number, offset: number): Promise<VerifiedResource[]>;
+  /** Inserts the resource. Returns false, writing nothing, when the owner already has it. */
+  insert(resource: VerifiedResource): Promise<boolean>;
+  /** Makes this code the pending one, replacing any other, and resets the attempts. */
+  setPendingCode(id: string, codeHash: string, expiresAt: number, at: number): Promise<void>;
+  /**
+   * Counts one attempt if a code is pending and fewer than maxAttempts were made; false
+   * otherwise. Atomic: parallel guesses cannot exceed the limit.
+   */
+  spendAttempt(id: string, maxAttempts: number, at: number): Promise<boolean>;
+  /**
+   * Marks the resource verified and clears the code, only if this very code is still
+   * pending; false when it was spent or replaced meanwhile (single use, STYLE practice 6).
+   */
+  markVerified(id: string, codeHash: string, at: number): Promise<boolean>;
+}

@@ -7,11 +7,13 @@ import type { Database } from '../schema.ts';
 import { createSessionStore, createUserStore } from './accounts.ts';
 import { createAuditLogReader, createAuditStore } from './audit.ts';
 import { createInvitationStore, createTeamStore } from './teams.ts';
+import { createVerifiedResourceStore } from './verified-resources.ts';
 
 export function createServiceStores(db: Kysely<Database>): ServiceStores {
   return {
     users: createUserStore(db),
     sessions: createSessionStore(db),
+    verifiedResources: createVerifiedResourceStore(db),
     audit: createAuditStore(db),
     auditLog: createAuditLogReader(db),
     teams: createTeamStore(db),
