@@ -73,26 +73,9 @@ function flash(query: Record<string, unknown>, memberships: Membership[]): Html 
   return '';
 }
 
-export async function teamsRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
-  await web.register(async (app) => {
-    app.setErrorHandler((error, request, reply) => {
-      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
-      throw error;
-    });
-
-    app.get(TEAMS, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const [invitations, memberships] = await Promise.all([listInvitationsFor(ctx.services, user), listMembershipsOfUser(ctx.services, user.id)]);
-      const query = request.query as Record<string, unknown>;
-      const csrf = reply.generateCsrf();
-      reply.header('cache-control', 'no-store');
-      return sendPage(
-        reply,
-        request,
-        200,
-        'Teams',
-        html`<div class="card"><h1>Teams and organizations</h1>
+/** The page: the confirmation, the invitations waiting, then the user's memberships. */
+function teamsPage(query: Record<string, unknown>, invitations: InvitationForUser[], memberships: Membership[], csrf: string): Html {
+  return html`<div class="card"><h1>Teams and organizations</h1>
 ${flash(query, memberships)}
 <p>Nobody can add you to a team or organization without your consent: an invitation waits here for your answer, and until you accept it the team or organization sees nothing of your account.</p>
 </div>
@@ -107,8 +90,23 @@ ${invitations.length === 0
 ${memberships.length === 0
   ? html`<p class="muted" id="no-memberships">You are not a member of any team or organization.</p>`
   : html`<ul class="plain stack">${memberships.map((m) => membershipItem(m, csrf, query.refused === m.id))}</ul>`}
-</section>`,
-      );
+</section>`;
+}
+
+export async function teamsRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
+  await web.register(async (app) => {
+    app.setErrorHandler((error, request, reply) => {
+      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
+      throw error;
+    });
+
+    app.get(TEAMS, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const [invitations, memberships] = await Promise.all([listInvitationsFor(ctx.services, user), listMembershipsOfUser(ctx.services, user.id)]);
+      const csrf = reply.generateCsrf();
+      reply.header('cache-control', 'no-store');
+      return sendPage(reply, request, 200, 'Teams', teamsPage(request.query as Record<string, unknown>, invitations, memberships, csrf));
     });
 
     app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/accept`, { preHandler: app.csrfProtection }, async (request, reply) => {
