@@ -29,6 +29,7 @@ import { sendErrorPage } from './web/pages.ts';
 import { ReauthenticationMarks } from './web/reauthentication.ts';
 import { attachSessionUser } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
+import { createReadiness } from './storage/readiness.ts';
 import { createServiceContext } from './storage/stores/index.ts';
 
 export interface AppDeps {
@@ -88,7 +89,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
   app.addHook('onClose', async () => limits.close());
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
-  const ctx: AppContext = { config, database: deps.database, oauth, services: createServiceContext(deps.database.db, clock), outbound, limits };
+  const ctx: AppContext = { config, readiness: createReadiness(deps.database), oauth, services: createServiceContext(deps.database.db, clock), outbound, limits };
 
   // First, so that every answer carries them (SPEC §7).
   setSecurityHeaders = await registerSecurityHeaders(app, config);

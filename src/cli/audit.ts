@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { listAudit } from '../storage/repositories/audit.ts';
-import { requireUserByEmail } from '../services/users.ts';
+// gatehouse audit (SPEC §2 item 16): the audit log, through the same store the services append to.
+import { requireUserByEmail } from '../services/accounts/users.ts';
 import { emit, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -17,7 +17,7 @@ export function registerAuditCommand(program: Command, runtime: CliRuntime): voi
       if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new Error('--limit must be a whole number from 1 to 10000');
       const events = await runtime.withServices(async (s) => {
         const userId = opts.user ? (await requireUserByEmail(s, opts.user)).id : undefined;
-        return listAudit(s.db, { clientId: opts.client, userId, limit });
+        return s.stores.auditLog.list({ clientId: opts.client, userId, limit });
       });
       emit(!!opts.json, events, () =>
         events.length === 0

@@ -5,7 +5,7 @@ import { createClient, importLegacyClient } from '../services/clients/registrati
 import { hasHeldChange, listClients, requireClient, type ClientView } from '../services/clients/view.ts';
 import { setResourceServer } from '../services/clients/review.ts';
 import { addSecret, removeSecret } from '../services/clients/secrets.ts';
-import { requireUserByEmail } from '../services/users.ts';
+import { requireUserByEmail } from '../services/accounts/users.ts';
 import { registerClientReviewCommands } from './client-review.ts';
 import { registerClientUpdateCommand } from './client-update.ts';
 import { CliError, emit, formatTime } from './output.ts';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { createClient } from '../services/clients/registration.ts';
 import { reviewClient } from '../services/clients/review.ts';
-import { createUser, findUserByEmail } from '../services/users.ts';
+import { createUser, findUserByEmail } from '../services/accounts/users.ts';
 import { emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 

@@ -2,7 +2,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, settingNames } from '../config/index.ts';
 import { ServiceError } from '../services/errors.ts';
-import { migrateToLatest } from '../storage/migrator.ts';
 import { registerAuditCommand } from './audit.ts';
 import { registerClientCommands } from './clients.ts';
 import { registerDemoCommand } from './demo.ts';
@@ -36,7 +35,7 @@ program
   .description('apply pending migrations and exit')
   .addOption(jsonOption())
   .action(async (opts: { json?: boolean }) => {
-    const applied = await runtime.withServices(async (_s, database) => migrateToLatest(database), { migrate: false });
+    const applied = await runtime.migrate();
     emit(!!opts.json, { applied }, () => (applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'));
   });
 

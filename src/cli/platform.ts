@@ -1,8 +1,8 @@
 // gatehouse orgs create, teams create, members add (SPEC §4): set up who belongs where,
 // through the same services as the API.
 import type { Command } from 'commander';
-import { addMember, createOrganization, createTeam } from '../services/teams.ts';
-import { requireUserByEmail } from '../services/users.ts';
+import { addMember, createOrganization, createTeam } from '../services/teams/teams.ts';
+import { requireUserByEmail } from '../services/accounts/users.ts';
 import { CliError, emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -33,8 +33,8 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       const team = await runtime.withServices(async (s) =>
         createTeam(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id, organizationId: opts.org ?? null }),
       );
-      emit(!!opts.json, { id: team.id, name: team.name, slug: team.slug, organizationId: team.organization_id, owner: opts.owner.toLowerCase() }, () =>
-        `created team ${team.name} (${team.id})${team.organization_id ? ` in organization ${team.organization_id}` : ''}, owned by ${opts.owner}`,
+      emit(!!opts.json, { id: team.id, name: team.name, slug: team.slug, organizationId: team.organizationId, owner: opts.owner.toLowerCase() }, () =>
+        `created team ${team.name} (${team.id})${team.organizationId ? ` in organization ${team.organizationId}` : ''}, owned by ${opts.owner}`,
       );
     });
 
@@ -52,7 +52,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       if ((opts.team === undefined) === (opts.org === undefined)) throw new CliError('give exactly one of --team ID and --org ID');
       const target = opts.team !== undefined ? { teamId: opts.team } : { organizationId: opts.org! };
       const m = await runtime.withServices(async (s) => addMember(s, target, (await requireUserByEmail(s, opts.user)).id, opts.role));
-      emit(!!opts.json, { id: m.id, userId: m.user_id, teamId: m.team_id, organizationId: m.organization_id, role: m.role, user: opts.user.toLowerCase() }, () =>
+      emit(!!opts.json, { id: m.id, userId: m.userId, teamId: m.teamId, organizationId: m.organizationId, role: m.role, user: opts.user.toLowerCase() }, () =>
         `added ${opts.user} to ${opts.team !== undefined ? `team ${opts.team}` : `organization ${opts.org}`} as ${m.role}`,
       );
     });

@@ -9,22 +9,29 @@ import { createServiceContext } from '../storage/stores/index.ts';
 
 export interface CliRuntime {
   config(): Config;
-  /** Opens the database, applies pending migrations (unless told not to), runs fn, closes. */
-  withServices<T>(fn: (services: ServiceContext, database: DatabaseHandle) => Promise<T>, options?: { migrate?: boolean }): Promise<T>;
+  /** Opens the database, applies pending migrations, runs fn, closes. */
+  withServices<T>(fn: (services: ServiceContext) => Promise<T>): Promise<T>;
+  /** Opens the database, applies pending migrations, closes; returns the names applied. */
+  migrate(): Promise<string[]>;
   readStdin(): string;
+}
+
+async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
+  const database = openDatabase(loadConfig().databaseUrl);
+  try {
+    return await fn(database);
+  } finally {
+    await database.close();
+  }
 }
 
 export const runtime: CliRuntime = {
   config: () => loadConfig(),
-  async withServices(fn, options) {
-    const database = openDatabase(runtime.config().databaseUrl);
-    try {
-      if (options?.migrate !== false) await migrateToLatest(database);
-      return await fn(createServiceContext(database.db, Date.now), database);
-    } finally {
-      await database.close();
-    }
-  },
+  withServices: (fn) => withDatabase(async (database) => {
+    await migrateToLatest(database);
+    return fn(createServiceContext(database.db, Date.now));
+  }),
+  migrate: () => withDatabase(migrateToLatest),
   readStdin: () => (process.stdin.isTTY ? '' : readFileSync(0, 'utf8')),
 };
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createUser } from '../services/users.ts';
+import { createUser } from '../services/accounts/users.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 import { CliError, emit } from './output.ts';
 
@@ -17,6 +17,6 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
       const password = opts.password ?? runtime.readStdin().replace(/\r?\n$/, '');
       if (password === '') throw new CliError('a password is required: pipe it on standard input or pass --password');
       const user = await runtime.withServices((s) => createUser(s, { email: opts.email, name: opts.name, password, admin: !!opts.admin }));
-      emit(!!opts.json, { id: user.id, email: user.email, name: user.name, admin: user.is_admin === 1 }, () => `created user ${user.email} (${user.id})${user.is_admin ? ', admin' : ''}`);
+      emit(!!opts.json, { id: user.id, email: user.email, name: user.name, admin: user.isAdmin }, () => `created user ${user.email} (${user.id})${user.isAdmin ? ', admin' : ''}`);
     });
 }

@@ -1,8 +1,6 @@
 // Operations: liveness, readiness and metrics (issue: standards and operations).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql } from 'kysely';
-import { isUpToDate } from '../storage/migrator.ts';
 import type { AppContext } from './context.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -39,8 +37,8 @@ export async function opsRoutes(app: FastifyInstance, ctx: AppContext, metrics: 
   app.get('/readyz', async (request, reply) => {
     reply.header('cache-control', 'no-store');
     try {
-      await sql`select 1`.execute(ctx.database.db);
-      if (!(await isUpToDate(ctx.database))) {
+      await ctx.readiness.ping();
+      if (!(await ctx.readiness.migrationsApplied())) {
         return reply.status(503).send({ status: 'unavailable', reason: 'migrations are pending: run gatehouse migrate' });
       }
       return { status: 'ready' };

@@ -1,10 +1,10 @@
-// The audit log port (SPEC §2 item 16): services append events inside their transaction.
+// The audit log as the services append to it (SPEC §2 item 16).
 import type { AuditEvent } from '../oauth/storage.ts';
 
-/** An event to append: its type, who did it, which client and user it is about, and details. */
+/** An event to record: its type, who did it, about which client and user, non-secret details. */
 export type AuditEventInput = AuditEvent;
 
 export interface AuditStore {
-  /** Appends the event at `at`; it lands with the caller's transaction, or not at all. */
+  /** Appends the event at `at`; inside a transaction it lands, or not, with the caller's writes. */
   append(event: AuditEventInput, at: number): Promise<void>;
 }

@@ -2,12 +2,21 @@
 // area declares its own store interface beside its services, with camelCase records and the
 // contract of every method; this interface gathers them, so that one transaction can span
 // areas. src/storage/stores implements it; app.ts and cli/runtime.ts wire it.
+import type { SessionStore, UserStore, VerifiedResourceStore } from './accounts/store.ts';
+import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
 import type { ClientStore } from './clients/store.ts';
+import type { InvitationStore, TeamStore } from './teams/store.ts';
 
 export interface ServiceStores {
   clients: ClientStore;
+  users: UserStore;
+  sessions: SessionStore;
+  verifiedResources: VerifiedResourceStore;
   audit: AuditStore;
+  auditLog: AuditLogReader;
+  teams: TeamStore;
+  invitations: InvitationStore;
   /**
    * Runs fn with every store bound to one transaction: all of fn's writes land, or none.
    * Inside a transaction already, fn joins it.

@@ -6,11 +6,11 @@ import type { ClientView } from '../services/clients/view.ts';
 import { requireClient } from '../services/clients/view.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { notFound, ServiceError } from '../services/errors.ts';
-import type { UserRow } from '../services/users.ts';
+import type { User } from '../services/accounts/users.ts';
 import { sendErrorPage } from './pages.ts';
 
 /** The logged-in user, or undefined after sending the browser to the login page. */
-export function signedIn(request: FastifyRequest, reply: FastifyReply): UserRow | undefined {
+export function signedIn(request: FastifyRequest, reply: FastifyReply): User | undefined {
   if (request.user !== undefined) return request.user;
   // A POST cannot be replayed after login; the page it came from can.
   const back = request.method === 'GET' ? request.url : refererPath(request.headers.referer);
@@ -29,15 +29,15 @@ function refererPath(referer: string | undefined): string {
 }
 
 /** An admin, or undefined after sending the login page (anonymous) or a 403 page. */
-export function signedInAdmin(request: FastifyRequest, reply: FastifyReply): UserRow | undefined {
+export function signedInAdmin(request: FastifyRequest, reply: FastifyReply): User | undefined {
   const user = signedIn(request, reply);
   if (user === undefined) return undefined;
-  if (user.is_admin === 1) return user;
+  if (user.isAdmin) return user;
   void sendErrorPage(reply, request, 403, 'Admins only', 'Reviewing OAuth clients is for platform admins. Your account is not an admin account.');
   return undefined;
 }
 
-export async function ownedClient(ctx: ServiceContext, user: UserRow, clientId: string): Promise<ClientView> {
+export async function ownedClient(ctx: ServiceContext, user: User, clientId: string): Promise<ClientView> {
   const missing = notFound('there is no client with this id among your clients');
   if (clientId.length > 200) throw missing;
   try {

@@ -5,7 +5,7 @@ import { html, type Html } from './html.ts';
 
 export interface PageOptions {
   title: string;
-  user?: { name: string; email: string; is_admin?: number } | undefined;
+  user?: { name: string; email: string; isAdmin?: boolean } | undefined;
   body: Html;
 }
 
@@ -22,7 +22,7 @@ export function page({ title, user, body }: PageOptions): string {
 <header class="top">
   <a class="brand" href="/">Gatehouse</a>
   ${user
-    ? html`<nav aria-label="Account" class="top-nav"><span class="muted">${user.name}</span><a href="/settings/teams">Teams</a><a href="/settings/authorized-apps">Authorized apps</a><a href="/settings/developer/oauth-clients">Developer settings</a>${user.is_admin === 1 ? html`<a href="/admin/oauth-clients">Client review</a>` : ''}<a href="/logout">Log out</a></nav>`
+    ? html`<nav aria-label="Account" class="top-nav"><span class="muted">${user.name}</span><a href="/settings/teams">Teams</a><a href="/settings/authorized-apps">Authorized apps</a><a href="/settings/developer/oauth-clients">Developer settings</a>${user.isAdmin ? html`<a href="/admin/oauth-clients">Client review</a>` : ''}<a href="/logout">Log out</a></nav>`
     : html`<a href="/login">Log in</a>`}
 </header>
 <main>

@@ -1,10 +1,9 @@
 // /login and /logout (SPEC §1): email and password, argon2id, a database session.
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import { callerKey, FailureLimit, LimitExceeded } from '../http/rate-limits.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
-import { checkPassword, type UserRow } from '../services/users.ts';
-import { appendAudit } from '../storage/repositories/audit.ts';
+import { checkPassword, type User } from '../services/accounts/users.ts';
 import { authorizationReturn } from './authorize.ts';
 import { html } from './html.ts';
 import { csrfField, safeNext, sendPage } from './pages.ts';
@@ -35,73 +34,88 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 
 /** A password check that failed, for the account of that email when there is one. */
 class WrongPassword extends Error {
-  constructor(readonly user: UserRow | undefined) {
+  constructor(readonly user: User | undefined) {
     super('wrong email or password');
   }
 }
 
-export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  /**
-   * SPEC §7: on the way to an authorization the login form's POST may end, through the
-   * authorization endpoint's redirects, at the application (consent already given, or an
-   * error for it); Chromium checks form-action on each of those redirects.
-   */
-  async function allowReturnTo(reply: FastifyReply, next: string): Promise<void> {
-    const redirectUri = await authorizationReturn(ctx, next);
-    if (redirectUri !== undefined) allowFormRedirectTo(reply, redirectUri);
-  }
+/**
+ * SPEC §7: on the way to an authorization the login form's POST may end, through the
+ * authorization endpoint's redirects, at the application (consent already given, or an
+ * error for it); Chromium checks form-action on each of those redirects.
+ */
+async function allowReturnTo(ctx: AppContext, reply: FastifyReply, next: string): Promise<void> {
+  const redirectUri = await authorizationReturn(ctx, next);
+  if (redirectUri !== undefined) allowFormRedirectTo(reply, redirectUri);
+}
 
+function readLoginBody(body: LoginBody | undefined): { email: string; password: string; next: string } {
+  const b = body ?? {};
+  return {
+    email: typeof b.email === 'string' ? b.email.slice(0, 254) : '',
+    password: typeof b.password === 'string' ? b.password.slice(0, 1024) : '',
+    next: safeNext(b.next),
+  };
+}
+
+/**
+ * The account when the password is right; throws WrongPassword, or LimitExceeded past the
+ * limits. SPEC §2 items 18 and 27: failed logins are limited per account and IP, and per IP
+ * across accounts. The attempt is counted before its password is checked (and given back
+ * if it is right), so a burst of concurrent attempts gets no more checks than the limit.
+ */
+function checkWithinLimits(ctx: AppContext, request: FastifyRequest, email: string, password: string): Promise<User> {
+  const ip = callerKey(request.ip);
+  const limits: Array<[FailureLimit, string]> = [
+    [ctx.limits.loginFailures, `${email.trim().toLowerCase()}|${ip}`],
+    [ctx.limits.loginFailuresPerIp, ip],
+  ];
+  return FailureLimit.guard(
+    limits,
+    async () => {
+      const { ok, user } = await checkPassword(ctx.services, email, password);
+      if (!ok || user === undefined) throw new WrongPassword(user);
+      return user;
+    },
+    (error) => error instanceof WrongPassword,
+  );
+}
+
+async function postLogin(ctx: AppContext, request: FastifyRequest<{ Body: LoginBody }>, reply: FastifyReply) {
+  const { email, password, next } = readLoginBody(request.body);
+  await allowReturnTo(ctx, reply, next); // for the form shown again after a failure
+  const refuse = async (userId: string | undefined, message: string) => {
+    // SPEC §2 item 16, §7: the account's user id when the email is known, and nothing
+    // typed: people type their password into the email field.
+    await ctx.services.stores.audit.append({ type: 'login.failed', ...(userId ? { userId } : {}) }, ctx.services.clock());
+    return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message));
+  };
+  if (!email || !password) return refuse(undefined, 'Enter your email and password.');
+  let user: User;
+  try {
+    user = await checkWithinLimits(ctx, request, email, password);
+  } catch (error) {
+    if (error instanceof WrongPassword) return refuse(error.user?.id, 'The email or password is not right.');
+    if (!(error instanceof LimitExceeded)) throw error;
+    reply.header('retry-after', String(error.retryAfter));
+    const minutes = Math.ceil(error.retryAfter / 60);
+    return sendPage(reply, request, 429, 'Log in', loginForm(reply.generateCsrf(), next, email, `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`));
+  }
+  await startSession(ctx, request, reply, user.id);
+  return reply.redirect(next, 303);
+}
+
+export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Querystring: { next?: string; reauth?: string } }>('/login', async (request, reply) => {
     const next = safeNext(request.query.next);
     // SPEC §2 item 25: prompt=login sends a logged-in user here with reauth=1 to log in again.
     const again = request.query.reauth === '1';
     if (request.user && !again) return reply.redirect(next, 303);
-    await allowReturnTo(reply, next);
+    await allowReturnTo(ctx, reply, next);
     return sendPage(reply, request, 200, 'Log in', loginForm(reply.generateCsrf(), next, '', undefined, again));
   });
 
-  app.post<{ Body: LoginBody }>('/login', { preHandler: app.csrfProtection }, async (request, reply) => {
-    const body = request.body ?? {};
-    const email = typeof body.email === 'string' ? body.email.slice(0, 254) : '';
-    const password = typeof body.password === 'string' ? body.password.slice(0, 1024) : '';
-    const next = safeNext(body.next);
-    await allowReturnTo(reply, next); // for the form shown again after a failure
-    const refuse = async (userId: string | undefined, message: string) => {
-      // SPEC §2 item 16, §7: the account's user id when the email is known, and nothing
-      // typed: people type their password into the email field.
-      await appendAudit(ctx.services.db, { type: 'login.failed', ...(userId ? { userId } : {}) }, ctx.services.clock());
-      return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message));
-    };
-    if (!email || !password) return refuse(undefined, 'Enter your email and password.');
-    // SPEC §2 items 18 and 27: failed logins are limited per account and IP, and per IP
-    // across accounts. The attempt is counted before its password is checked (and given
-    // back if it is right), so a burst of concurrent attempts gets no more checks than the limit.
-    const ip = callerKey(request.ip);
-    const limits: Array<[FailureLimit, string]> = [
-      [ctx.limits.loginFailures, `${email.trim().toLowerCase()}|${ip}`],
-      [ctx.limits.loginFailuresPerIp, ip],
-    ];
-    let user: UserRow;
-    try {
-      user = await FailureLimit.guard(
-        limits,
-        async () => {
-          const { ok, user } = await checkPassword(ctx.services, email, password);
-          if (!ok || user === undefined) throw new WrongPassword(user);
-          return user;
-        },
-        (error) => error instanceof WrongPassword,
-      );
-    } catch (error) {
-      if (error instanceof WrongPassword) return refuse(error.user?.id, 'The email or password is not right.');
-      if (!(error instanceof LimitExceeded)) throw error;
-      reply.header('retry-after', String(error.retryAfter));
-      const minutes = Math.ceil(error.retryAfter / 60);
-      return sendPage(reply, request, 429, 'Log in', loginForm(reply.generateCsrf(), next, email, `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`));
-    }
-    await startSession(ctx, request, reply, user.id);
-    return reply.redirect(next, 303);
-  });
+  app.post<{ Body: LoginBody }>('/login', { preHandler: app.csrfProtection }, (request, reply) => postLogin(ctx, request, reply));
 
   app.get('/logout', async (request, reply) =>
     sendPage(

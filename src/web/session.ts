@@ -1,12 +1,12 @@
 // Who is logged in: the session cookie resolved against the sessions table.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.ts';
-import { createSession, endSession, SESSION_TTL_MS, sessionUser } from '../services/sessions.ts';
-import type { UserRow } from '../services/users.ts';
+import { createSession, endSession, SESSION_TTL_MS, sessionUser } from '../services/accounts/sessions.ts';
+import type { User } from '../services/accounts/users.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    user?: UserRow;
+    user?: User;
     /** When the logged-in user entered their password for this session (SPEC §2 item 25). */
     authenticatedAt?: number;
   }

@@ -4,10 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import { ServiceError } from '../services/errors.ts';
-import { acceptInvitation, declineInvitation, listInvitationsFor } from '../services/invitations.ts';
-import { leave } from '../services/teams.ts';
-import type { InvitationForUser } from '../storage/repositories/invitations.ts';
-import { listMembershipsOfUser } from '../storage/repositories/organizations.ts';
+import { acceptInvitation, declineInvitation, listInvitationsFor } from '../services/teams/invitations.ts';
+import type { InvitationForUser, MembershipOfUser } from '../services/teams/store.ts';
+import { leave, listMembershipsOfUser } from '../services/teams/teams.ts';
 import { signedIn } from './access.ts';
 import { sendServiceError } from './forms.ts';
 import { time } from './format.ts';
@@ -16,10 +15,10 @@ import { csrfField, sendPage } from './pages.ts';
 
 export const TEAMS = '/settings/teams';
 
-type Membership = Awaited<ReturnType<typeof listMembershipsOfUser>>[number];
+type Membership = MembershipOfUser;
 type Kind = 'team' | 'organization';
 
-const kindOf = (row: { team_id: string | null }): Kind => (row.team_id !== null ? 'team' : 'organization');
+const kindOf = (row: { teamId: string | null }): Kind => (row.teamId !== null ? 'team' : 'organization');
 const roleWords = { member: 'member', admin: 'admin', owner: 'owner' } as const;
 
 /** What accepting shares, in plain words, so that consent is informed. */
@@ -37,12 +36,12 @@ function invitationItem(i: InvitationForUser, csrf: string): Html {
   const kind = kindOf(i);
   const action = `${TEAMS}/invitations/${encodeURIComponent(i.id)}`;
   return html`<li class="invitation" data-invitation="${i.id}">
-<h3 id="invitation-${i.id}">${i.target_name}</h3>
-<p>${place(kind, i.team_org_name)}. You are invited as <strong>${roleWords[i.role]}</strong>${i.inviter_name !== null ? html` by ${i.inviter_name}` : ''}, on ${time(i.created_at)}.</p>
+<h3 id="invitation-${i.id}">${i.targetName}</h3>
+<p>${place(kind, i.teamOrgName)}. You are invited as <strong>${roleWords[i.role]}</strong>${i.inviterName !== null ? html` by ${i.inviterName}` : ''}, on ${time(i.createdAt)}.</p>
 <p class="muted">${consequences[kind]}</p>
 <div class="actions">
-<form method="post" action="${action}/accept">${csrfField(csrf)}<button type="submit">Accept<span class="visually-hidden"> the invitation to ${i.target_name}</span></button></form>
-<form method="post" action="${action}/decline">${csrfField(csrf)}<button type="submit" class="secondary">Decline<span class="visually-hidden"> the invitation to ${i.target_name}</span></button></form>
+<form method="post" action="${action}/accept">${csrfField(csrf)}<button type="submit">Accept<span class="visually-hidden"> the invitation to ${i.targetName}</span></button></form>
+<form method="post" action="${action}/decline">${csrfField(csrf)}<button type="submit" class="secondary">Decline<span class="visually-hidden"> the invitation to ${i.targetName}</span></button></form>
 </div>
 </li>`;
 }
@@ -50,12 +49,12 @@ function invitationItem(i: InvitationForUser, csrf: string): Html {
 function membershipItem(m: Membership, csrf: string, refused: boolean): Html {
   const kind = kindOf(m);
   const lastOwner = m.role === 'owner' && m.owners <= 1;
-  const leaveForm = html`<form method="post" action="${TEAMS}/memberships/${encodeURIComponent(m.id)}/leave">${csrfField(csrf)}<div class="actions"><button type="submit" class="danger">Leave<span class="visually-hidden"> ${m.target_name}</span></button></div></form>`;
+  const leaveForm = html`<form method="post" action="${TEAMS}/memberships/${encodeURIComponent(m.id)}/leave">${csrfField(csrf)}<div class="actions"><button type="submit" class="danger">Leave<span class="visually-hidden"> ${m.targetName}</span></button></div></form>`;
   return html`<li class="membership" data-membership="${m.id}">
-<h3 id="membership-${m.id}">${m.target_name}</h3>
-<p>${place(kind, m.team_org_name)}. Your role: <strong>${roleWords[m.role]}</strong>, since ${time(m.created_at)}.</p>
+<h3 id="membership-${m.id}">${m.targetName}</h3>
+<p>${place(kind, m.teamOrgName)}. Your role: <strong>${roleWords[m.role]}</strong>, since ${time(m.createdAt)}.</p>
 ${refused
-  ? html`<p class="error" role="alert" id="refused">You are the last owner of ${m.target_name}, so you cannot leave it. Make another member an owner first.</p>`
+  ? html`<p class="error" role="alert" id="refused">You are the last owner of ${m.targetName}, so you cannot leave it. Make another member an owner first.</p>`
   : lastOwner
     ? html`<p class="muted" id="last-owner-${m.id}">You are its only owner, so you cannot leave it: make another member an owner first.</p>`
     : leaveForm}
@@ -67,33 +66,16 @@ function flash(query: Record<string, unknown>, memberships: Membership[]): Html 
   const message = (text: Html | string) => html`<p class="flash" role="status" id="flash">${text}</p>`;
   if (typeof query.accepted === 'string') {
     const joined = memberships.find((m) => m.id === query.accepted);
-    if (joined) return message(html`You joined <strong>${joined.target_name}</strong>.`);
+    if (joined) return message(html`You joined <strong>${joined.targetName}</strong>.`);
   }
   if (query.declined === '1') return message('You declined the invitation. Nothing of your account was shared.');
   if (query.left === 'team' || query.left === 'organization') return message(`You left the ${query.left}.`);
   return '';
 }
 
-export async function teamsRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
-  await web.register(async (app) => {
-    app.setErrorHandler((error, request, reply) => {
-      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
-      throw error;
-    });
-
-    app.get(TEAMS, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const [invitations, memberships] = await Promise.all([listInvitationsFor(ctx.services, user), listMembershipsOfUser(ctx.services.db, user.id)]);
-      const query = request.query as Record<string, unknown>;
-      const csrf = reply.generateCsrf();
-      reply.header('cache-control', 'no-store');
-      return sendPage(
-        reply,
-        request,
-        200,
-        'Teams',
-        html`<div class="card"><h1>Teams and organizations</h1>
+/** The page: the confirmation, the invitations waiting, then the user's memberships. */
+function teamsPage(query: Record<string, unknown>, invitations: InvitationForUser[], memberships: Membership[], csrf: string): Html {
+  return html`<div class="card"><h1>Teams and organizations</h1>
 ${flash(query, memberships)}
 <p>Nobody can add you to a team or organization without your consent: an invitation waits here for your answer, and until you accept it the team or organization sees nothing of your account.</p>
 </div>
@@ -108,8 +90,23 @@ ${invitations.length === 0
 ${memberships.length === 0
   ? html`<p class="muted" id="no-memberships">You are not a member of any team or organization.</p>`
   : html`<ul class="plain stack">${memberships.map((m) => membershipItem(m, csrf, query.refused === m.id))}</ul>`}
-</section>`,
-      );
+</section>`;
+}
+
+export async function teamsRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
+  await web.register(async (app) => {
+    app.setErrorHandler((error, request, reply) => {
+      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
+      throw error;
+    });
+
+    app.get(TEAMS, async (request, reply) => {
+      const user = signedIn(request, reply);
+      if (!user) return reply;
+      const [invitations, memberships] = await Promise.all([listInvitationsFor(ctx.services, user), listMembershipsOfUser(ctx.services, user.id)]);
+      const csrf = reply.generateCsrf();
+      reply.header('cache-control', 'no-store');
+      return sendPage(reply, request, 200, 'Teams', teamsPage(request.query as Record<string, unknown>, invitations, memberships, csrf));
     });
 
     app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/accept`, { preHandler: app.csrfProtection }, async (request, reply) => {

@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { createOAuthStore } from '../../src/storage/oauth-store.ts';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
-import { inviteMember } from '../../src/services/invitations.ts';
-import { addMember, createOrganization, createTeam } from '../../src/services/teams.ts';
-import { requestCode } from '../../src/services/verification.ts';
-import type { TeamRow, OrganizationRow } from '../../src/storage/repositories/organizations.ts';
+import { inviteMember } from '../../src/services/teams/invitations.ts';
+import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
+import { requestCode } from '../../src/services/accounts/verification.ts';
+import type { Organization, Team } from '../../src/services/teams/store.ts';
 import type { TestClient, TestServer, TestUser } from '../helpers/server.ts';
 
 export const ALL_SCOPES = scopeRegistry.map((s) => s.name);
@@ -23,12 +23,12 @@ export interface World {
   outsider: TestUser;
   /** Invited as admin of the team (by e-mail) and of the organization (by id); never accepted. */
   invitee: TestUser;
-  org: OrganizationRow;
-  team: TeamRow;
-  otherOrg: OrganizationRow;
-  otherTeam: TeamRow;
+  org: Organization;
+  team: Team;
+  otherOrg: Organization;
+  otherTeam: Team;
   /** A team in no organization. */
-  loneTeam: TeamRow;
+  loneTeam: Team;
   client: TestClient;
   legacyClient: TestClient;
 }

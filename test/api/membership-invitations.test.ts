@@ -4,8 +4,8 @@
 // the one an attacker holding an admin's token would send.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomId } from '../../src/oauth/token-format.ts';
-import { createTeam } from '../../src/services/teams.ts';
-import { createUser } from '../../src/services/users.ts';
+import { createTeam } from '../../src/services/teams/teams.ts';
+import { createUser } from '../../src/services/accounts/users.ts';
 import { backends } from '../helpers/backends.ts';
 import { browserFor, csrfOf, open, postForm } from '../helpers/pages.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { apiRoutes } from '../../src/oauth/api-routes.ts';
 import { loadConfig } from '../../src/config/index.ts';
-import { acceptInvitation } from '../../src/services/invitations.ts';
-import { addMember } from '../../src/services/teams.ts';
+import { acceptInvitation } from '../../src/services/teams/invitations.ts';
+import { addMember } from '../../src/services/teams/teams.ts';
 import { backends, createTestDatabase } from '../helpers/backends.ts';
 import { freePort, startTestServer, TestServer } from '../helpers/server.ts';
 import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, uniq, type World } from './fixtures.ts';
@@ -242,7 +242,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
 
   describe('memberships and teams', () => {
     it.skipIf(!available)('only owners grant the owner role, and the last owner cannot leave', async () => {
-      const team = await (await import('../../src/services/teams.ts')).createTeam(server.services, { name: 'Owners', ownerId: w.owner.id });
+      const team = await (await import('../../src/services/teams/teams.ts')).createTeam(server.services, { name: 'Owners', ownerId: w.owner.id });
       await addMember(server.services, { teamId: team.id }, w.teamAdmin.id, 'admin');
       const admin = await mint(server, w, w.teamAdmin, ['TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ']);
       const owner = await mint(server, w, w.owner, ['TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ']);
@@ -268,7 +268,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
     });
 
     it.skipIf(!available)('two owners demoting each other at once leave one owner: the check and the write share the team lock', async () => {
-      const team = await (await import('../../src/services/teams.ts')).createTeam(server.services, { name: 'Two owners', ownerId: w.owner.id });
+      const team = await (await import('../../src/services/teams/teams.ts')).createTeam(server.services, { name: 'Two owners', ownerId: w.owner.id });
       await addMember(server.services, { teamId: team.id }, w.member.id, 'owner');
       const ownerToken = await mint(server, w, w.owner, ['TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ']);
       const memberToken = await mint(server, w, w.member, ['TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ']);

@@ -3,7 +3,7 @@
 // organization ones, so the same example can build a resource of someone else to prove
 // that it is out of reach.
 import type { TestServer, TestUser } from '../helpers/server.ts';
-import { createTeam } from '../../src/services/teams.ts';
+import { createTeam } from '../../src/services/teams/teams.ts';
 import { fixtures, futureStart, quickUser, randomPhone, uniq, type World } from './fixtures.ts';
 
 export interface ExampleContext {

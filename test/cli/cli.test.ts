@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyPassword } from '../../src/services/users.ts';
+import { verifyPassword } from '../../src/services/accounts/users.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { createTestDatabase, dropSchema, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
@@ -81,7 +81,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     const database = openDatabase(env.DATABASE_URL!);
     try {
       const services = createServiceContext(database.db, Date.now);
-      expect(await verifyPassword(services, email, 'correct horse battery')).toMatchObject({ email, name: 'Ada Lovelace', is_admin: 0 });
+      expect(await verifyPassword(services, email, 'correct horse battery')).toMatchObject({ email, name: 'Ada Lovelace', isAdmin: false });
       expect(await verifyPassword(services, email, 'correct horse battery\n')).toBeUndefined();
     } finally {
       await database.close();

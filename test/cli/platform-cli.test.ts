@@ -2,7 +2,7 @@
 // the ones the API enforces, --json is machine-readable, and bad input is one line, exit 1.
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../src/services/users.ts';
+import { createUser } from '../../src/services/accounts/users.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 

@@ -8,7 +8,7 @@ import { createClient, importLegacyClient } from '../../src/services/clients/reg
 import { reviewClient } from '../../src/services/clients/review.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { systemResolver, type ResolveHost } from '../../src/services/outbound-url.ts';
-import { createUser } from '../../src/services/users.ts';
+import { createUser } from '../../src/services/accounts/users.ts';
 import { Browser, formFields } from './browser.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from './backends.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';

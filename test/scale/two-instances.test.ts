@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
-import { createUser } from '../../src/services/users.ts';
+import { createUser } from '../../src/services/accounts/users.ts';
 import { createTestDatabase, postgresUrl, redisUrl, type TestDatabase } from '../helpers/backends.ts';
 import { Browser, formFields } from '../helpers/browser.ts';
 import { formWith } from '../helpers/pages.ts';

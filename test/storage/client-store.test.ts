@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../src/services/context.ts';
 import type { NewClientRecord } from '../../src/services/clients/store.ts';
-import { createUser } from '../../src/services/users.ts';
+import { createUser } from '../../src/services/accounts/users.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 

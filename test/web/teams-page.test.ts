@@ -2,8 +2,8 @@
 // teams and organizations they belong to, and leaves one unless they are its last owner.
 // Every form needs the page's CSRF token and answers with a redirect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inviteMember } from '../../src/services/invitations.ts';
-import { addMember, createOrganization, createTeam } from '../../src/services/teams.ts';
+import { inviteMember } from '../../src/services/teams/invitations.ts';
+import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
 import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';

@@ -4,8 +4,8 @@
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { AppContext } from '../../http/context.ts';
 import type { AccessFacts } from '../../oauth/api-access.ts';
-import { inviteMember } from '../../services/invitations.ts';
-import { keepingAnOwner, removeMember, type Role } from '../../services/teams.ts';
+import { inviteMember } from '../../services/teams/invitations.ts';
+import { keepingAnOwner, removeMember, type Role } from '../../services/teams/teams.ts';
 import * as invitations from '../../storage/repositories/invitations.ts';
 import type { InvitationRow } from '../../storage/repositories/invitations.ts';
 import * as repo from '../../storage/repositories/organizations.ts';
@@ -121,7 +121,8 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
         requireOwnerFor(kind, facts, body.role === 'owner');
         // SPEC §2 item 23: an invitation, answered alike whether or not an account is named.
         const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
-        return membership(fromInvitation(await inviteMember(ctx.services, targetOf(kind, facts), invitee, body.role, userId)));
+        const target = targetOf(kind, facts);
+        return view(await load(target, (await inviteMember(ctx.services, target, invitee, body.role, userId)).id));
       },
     }),
     get: route<unknown, unknown, { membershipId: string }>({
@@ -142,8 +143,8 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
         }
         const current = found.member;
         requireOwnerFor(kind, facts, current.role === 'owner' || body.role === 'owner');
-        await keepingAnOwner(ctx.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (trx) =>
-          repo.setMembershipRole(trx, current.id, body.role, clock()),
+        await keepingAnOwner(ctx.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (tx) =>
+          tx.teams.setMembershipRole(current.id, body.role, clock()),
         );
         return view(await load(target, current.id));
       },
@@ -161,7 +162,9 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
         }
         const current = found.member;
         requireOwnerFor(kind, facts, current.role === 'owner');
-        await keepingAnOwner(ctx.services, target, current.role === 'owner', lastOwner(kind), (trx) => removeMember({ ...ctx.services, db: trx }, current));
+        await keepingAnOwner(ctx.services, target, current.role === 'owner', lastOwner(kind), (tx) =>
+          removeMember(tx, { id: current.id, userId: current.user_id, organizationId: current.organization_id }, clock()),
+        );
         return { id: current.id, deleted: true };
       },
     }),

@@ -1,6 +1,6 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
 import type { AppContext } from '../../http/context.ts';
-import { checkSlug, checkTeamFields, createTeam } from '../../services/teams.ts';
+import { checkSlug, checkTeamFields, createTeam } from '../../services/teams/teams.ts';
 import { isUniqueViolation } from '../../storage/errors.ts';
 import * as repo from '../../storage/repositories/organizations.ts';
 import type { TeamRow } from '../../storage/repositories/organizations.ts';
@@ -61,7 +61,7 @@ export function teamHandlers(ctx: AppContext): HandlerMap {
     if (row === undefined) throw notFound('team');
     return row;
   };
-  const create = (ownerId: string, organizationId: string | null, body: TeamInput) => createTeam(ctx.services, { ...body, ownerId, organizationId });
+  const create = async (ownerId: string, organizationId: string | null, body: TeamInput) => load((await createTeam(ctx.services, { ...body, ownerId, organizationId })).id);
 
   return {
     'teams.create': route<TeamInput>({

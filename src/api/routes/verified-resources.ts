@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { callerKey, LimitExceeded } from '../../http/rate-limits.ts';
-import { requestCode, verifyCode, type CodeDelivery } from '../../services/verification.ts';
+import { requestCode, verifyCode, type CodeDelivery } from '../../services/accounts/verification.ts';
 import * as repo from '../../storage/repositories/verified-resources.ts';
 import type { ResourceKind, VerificationOwner, VerifiedResourceRow } from '../../storage/repositories/verified-resources.ts';
 import { ApiError } from '../envelope.ts';
@@ -82,7 +82,10 @@ export function verifiedResourceHandlers(ctx: AppContext): HandlerMap {
       verify: route<Record<string, string>>({
         body: object({ [field]: schema, code: CODE }, [field, 'code']),
         data: viewOf(kind),
-        handle: async (c) => view(await verifyCode(ctx.services, ownerOf(c), kind, normalize(c.body[field]!), c.body.code!)),
+        handle: async (c) => {
+          const r = await verifyCode(ctx.services, ownerOf(c), kind, normalize(c.body[field]!), c.body.code!);
+          return { id: r.id, [field]: r.value, verified: r.verifiedAt !== null, verifiedAt: isoOrNull(r.verifiedAt) };
+        },
       }),
     };
   };

@@ -1,7 +1,7 @@
 // membership_invitations (SPEC §2 item 23): who was invited where, until they answer. An
 // invitee is matched by the id or the address the inviter named; nothing here reads an
 // invitation as a membership.
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { MembershipInvitationsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
 import type { MembershipTarget } from './organizations.ts';
@@ -15,10 +15,6 @@ export type InvitationForUser = InvitationRow & { target_name: string; team_org_
 
 function targetColumn(target: MembershipTarget) {
   return 'teamId' in target ? (['i.team_id', target.teamId] as const) : (['i.organization_id', target.organizationId] as const);
-}
-
-export async function insertInvitation(db: Executor, row: Insertable<MembershipInvitationsTable>): Promise<void> {
-  await db.insertInto('membership_invitations').values(row).execute();
 }
 
 /** One invitation of the target, or undefined when it belongs elsewhere. */

@@ -17,10 +17,6 @@ export async function findOrganization(db: Executor, id: string): Promise<Organi
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertTeam(db: Executor, row: Insertable<TeamsTable>): Promise<void> {
-  await db.insertInto('teams').values(row).execute();
-}
-
 export async function findTeam(db: Executor, id: string): Promise<TeamRow | undefined> {
   return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 }
@@ -38,10 +34,6 @@ export async function deleteTeam(db: Executor, id: string): Promise<boolean> {
 
 export async function listTeamsOfOrganization(db: Executor, organizationId: string, limit: number, offset: number): Promise<TeamRow[]> {
   return db.selectFrom('teams').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
-}
-
-export async function insertMembership(db: Executor, row: Insertable<MembershipsTable>): Promise<void> {
-  await db.insertInto('memberships').values(row).execute();
 }
 
 function targetColumn(target: MembershipTarget) {

@@ -30,10 +30,6 @@ export async function findResource(db: Executor, owner: VerificationOwner, kind:
   return db.selectFrom('verified_resources').selectAll().where(column, '=', id).where('kind', '=', kind).where('value', '=', value).executeTakeFirst();
 }
 
-export async function insertResource(db: Executor, row: VerifiedResourceRow): Promise<void> {
-  await db.insertInto('verified_resources').values(row).execute();
-}
-
 /** A new code replaces any pending one and resets the attempts. */
 export async function setPendingCode(db: Executor, id: string, codeHash: string, expiresAt: number, at: number): Promise<void> {
   await db.updateTable('verified_resources').set({ code_hash: codeHash, code_expires_at: expiresAt, attempts: 0, updated_at: at }).where('id', '=', id).execute();

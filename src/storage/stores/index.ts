@@ -4,13 +4,22 @@ import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../services/context.ts';
 import type { ServiceStores } from '../../services/stores.ts';
 import type { Database } from '../schema.ts';
-import { createAuditStore } from './audit.ts';
+import { createSessionStore, createUserStore } from './accounts.ts';
+import { createAuditLogReader, createAuditStore } from './audit.ts';
 import { createClientStore } from './clients.ts';
+import { createInvitationStore, createTeamStore } from './teams.ts';
+import { createVerifiedResourceStore } from './verified-resources.ts';
 
 export function createServiceStores(db: Kysely<Database>): ServiceStores {
   return {
     clients: createClientStore(db),
+    users: createUserStore(db),
+    sessions: createSessionStore(db),
+    verifiedResources: createVerifiedResourceStore(db),
     audit: createAuditStore(db),
+    auditLog: createAuditLogReader(db),
+    teams: createTeamStore(db),
+    invitations: createInvitationStore(db),
     transaction: (fn) => (db.isTransaction ? fn(createServiceStores(db)) : db.transaction().execute((trx) => fn(createServiceStores(trx)))),
   };
 }

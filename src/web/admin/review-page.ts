@@ -3,7 +3,7 @@
 // apply in its state.
 import type { ClientEvent } from '../../services/clients/events.ts';
 import type { ClientView } from '../../services/clients/view.ts';
-import type { UserRow } from '../../services/users.ts';
+import type { User } from '../../services/accounts/users.ts';
 import { eventTable } from '../events.ts';
 import { fieldError, invalid, type FieldErrors } from '../forms.ts';
 import { awaitingBadge, hostOf, scopeList, stateBadge, time } from '../format.ts';
@@ -14,7 +14,7 @@ import { ADMIN_CLIENTS, adminClientPath } from './paths.ts';
 
 export interface ReviewPageData {
   client: ClientView;
-  owner: Pick<UserRow, 'name' | 'email'> | undefined;
+  owner: Pick<User, 'name' | 'email'> | undefined;
   events: ClientEvent[];
   viewer: { id: string; admin: boolean };
   csrf: string;

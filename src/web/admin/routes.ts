@@ -9,7 +9,7 @@ import { parseVersion } from '../../services/clients/version.ts';
 import { hasHeldChange, listClients, requireClient, type ClientView } from '../../services/clients/view.ts';
 import { reviewClient, setResourceServer } from '../../services/clients/review.ts';
 import { ServiceError } from '../../services/errors.ts';
-import { findUserById, type UserRow } from '../../services/users.ts';
+import { findUserById, type User } from '../../services/accounts/users.ts';
 import { notices as developerNotices } from '../developer/render.ts';
 import { clientSecretRoutes, type SecretPageExtra } from '../developer/secret-routes.ts';
 import { signedInAdmin } from '../access.ts';
@@ -40,7 +40,7 @@ const otherNotices: Record<string, string> = {
   'resource-server-off': 'The resource-server mark is removed: the client may introspect only its own tokens.',
 };
 
-function clientRows(clients: ClientView[], owners: Map<string, UserRow>, empty: string): Html {
+function clientRows(clients: ClientView[], owners: Map<string, User>, empty: string): Html {
   if (clients.length === 0) return html`<p class="muted">${empty}</p>`;
   return html`<div class="table-wrap"><table class="clients">
 <thead><tr><th scope="col">Client</th><th scope="col">Owner</th><th scope="col">State</th><th scope="col">Redirect hosts</th><th scope="col">Updated</th></tr></thead>
@@ -56,7 +56,7 @@ type ReviewExtra = SecretPageExtra & { errors?: FieldErrors; failedDecision?: st
 /** The review queue: new clients, held changes, then every client. */
 async function sendQueue(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   const all = await listClients(ctx.services);
-  const owners = new Map<string, UserRow>();
+  const owners = new Map<string, User>();
   for (const id of new Set(all.map((c) => c.ownerId))) {
     const owner = await findUserById(ctx.services, id);
     if (owner) owners.set(id, owner);
@@ -77,7 +77,7 @@ async function sendQueue(ctx: AppContext, request: FastifyRequest, reply: Fastif
 }
 
 /** The client's review page, with the outcome of the last operation. */
-async function sendReview(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, admin: UserRow, client: ClientView, status: number, extra: ReviewExtra = {}) {
+async function sendReview(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, admin: User, client: ClientView, status: number, extra: ReviewExtra = {}) {
   // A page that may carry a secret must not be kept by any cache.
   reply.header('cache-control', 'no-store');
   return sendPage(

@@ -4,7 +4,7 @@ import type { AppContext } from '../../http/context.ts';
 import { countScopelessRequests } from '../../services/clients/changes.ts';
 import { listClientEvents } from '../../services/clients/events.ts';
 import type { ClientView } from '../../services/clients/view.ts';
-import type { UserRow } from '../../services/users.ts';
+import type { User } from '../../services/accounts/users.ts';
 import { AUTHORIZE_PATH } from '../authorize.ts';
 import { sendPage } from '../pages.ts';
 import { clientPage, type ClientPageData } from './client-page.ts';
@@ -31,7 +31,7 @@ export async function sendClientPage(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
-  user: UserRow,
+  user: User,
   client: ClientView,
   status: number,
   extra: Pick<ClientPageData, 'notice' | 'secretError' | 'newSecret'> = {},
@@ -39,7 +39,7 @@ export async function sendClientPage(
   const data: ClientPageData = {
     client,
     events: await listClientEvents(ctx.services, client.clientId),
-    viewer: { id: user.id, admin: user.is_admin === 1 },
+    viewer: { id: user.id, admin: user.isAdmin },
     urls: {
       authorize: `${ctx.config.appUrl}${AUTHORIZE_PATH}`,
       token: `${ctx.config.baseUrl}/v2/auth/oauth2/token`,

@@ -7,7 +7,7 @@ import type { AppContext } from '../../http/context.ts';
 import { requireClient, type ClientView } from '../../services/clients/view.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { addSecret, removeSecret } from '../../services/clients/secrets.ts';
-import type { UserRow } from '../../services/users.ts';
+import type { User } from '../../services/accounts/users.ts';
 import { ownedClient, signedIn } from '../access.ts';
 import { sentence, statusOf } from '../forms.ts';
 import { time } from '../format.ts';
@@ -32,9 +32,9 @@ export interface SecretRouteOptions {
    * Who acts on which client: undefined after the reply was sent (login page, 403);
    * throws a not_found ServiceError for a client the actor may not see.
    */
-  access(request: FastifyRequest, reply: FastifyReply, clientId: string): Promise<{ actor: UserRow; client: ClientView } | undefined>;
+  access(request: FastifyRequest, reply: FastifyReply, clientId: string): Promise<{ actor: User; client: ClientView } | undefined>;
   /** Draws the client page with the secrets section's message or the new secret. */
-  sendClientPage(request: FastifyRequest, reply: FastifyReply, actor: UserRow, client: ClientView, status: number, extra: SecretPageExtra): Promise<FastifyReply>;
+  sendClientPage(request: FastifyRequest, reply: FastifyReply, actor: User, client: ClientView, status: number, extra: SecretPageExtra): Promise<FastifyReply>;
   /** Where to go after a removal (the client page with its notice). */
   afterRemoval(clientId: string): string;
 }

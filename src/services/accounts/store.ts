@@ -1,0 +1,109 @@
+// The stores of accounts: users and their browser sessions (SPEC §1, §5, §8). Implemented
+// in src/storage/stores/accounts.ts; every method runs in the transaction its store was
+// built over (ServiceStores.transaction), or on its own when there is none.
+
+/** A user account. The email is kept in lower case. */
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  username: string;
+  /** argon2id (SPEC §5). */
+  passwordHash: string;
+  /** A platform admin: reviews clients (SPEC §2 item 19). */
+  isAdmin: boolean;
+  timeZone: string;
+  weekStart: string;
+  timeFormat: number;
+  defaultScheduleId: string | null;
+  /** The first organization the user joined, which GET /v2/me reports (SPEC §6). */
+  organizationId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** The profile fields a user (or an admin of their organization) may change. */
+export interface ProfileChanges {
+  name?: string;
+  timeZone?: string;
+  weekStart?: string;
+  timeFormat?: number;
+}
+
+export interface UserStore {
+  /** Inserts the user. Returns false, writing nothing, when the email or username is taken. */
+  insert(user: User): Promise<boolean>;
+  /** The user with this (lower-case) email; undefined when there is none. */
+  findByEmail(email: string): Promise<User | undefined>;
+  /** The user with this id; undefined when there is none. */
+  findById(id: string): Promise<User | undefined>;
+  /** The users with these ids, in no particular order; ids with no user are left out. */
+  findByIds(ids: readonly string[]): Promise<User[]>;
+  /** Applies the changes and returns the user as it is now; undefined when there is none. */
+  updateProfile(id: string, changes: ProfileChanges, at: number): Promise<User | undefined>;
+  /** Records the organization as the user's, unless the user already has one; a missing user is no-op. */
+  setOrganizationIfNone(userId: string, organizationId: string, at: number): Promise<void>;
+  /** Clears the user's organization if it is this one; otherwise changes nothing. */
+  clearOrganization(userId: string, organizationId: string, at: number): Promise<void>;
+}
+
+/** A session of a browser: only the hash of its cookie's token is stored. */
+export interface NewSession {
+  idHash: string;
+  userId: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface SessionStore {
+  /** Inserts the session; a duplicate hash (never expected of 32 random bytes) rejects. */
+  insert(session: NewSession): Promise<void>;
+  /**
+   * The user of the session with this hash and when it was created, if it expires after
+   * `now`; undefined for an unknown, expired or ended session.
+   */
+  findLive(idHash: string, now: number): Promise<{ user: User; createdAt: number } | undefined>;
+  /** Ends the session; an unknown hash is no-op. */
+  delete(idHash: string): Promise<void>;
+}
+
+export type ResourceKind = 'email' | 'phone';
+/** Whose address it is: a user's or a team's. */
+export type VerificationOwner = { userId: string } | { teamId: string };
+
+/** An email address or phone number of an owner, verified or with a code pending. */
+export interface VerifiedResource {
+  id: string;
+  userId: string | null;
+  teamId: string | null;
+  kind: ResourceKind;
+  value: string;
+  verifiedAt: number | null;
+  /** The pending code's hash, salted with the id; null when no code is pending. */
+  codeHash: string | null;
+  codeExpiresAt: number | null;
+  attempts: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface VerifiedResourceStore {
+  /** The owner's resource of this kind and value; undefined when there is none. */
+  find(owner: VerificationOwner, kind: ResourceKind, value: string): Promise<VerifiedResource | undefined>;
+  /** The owner's verified resources of a kind, in the order they were verified. */
+  listVerified(owner: VerificationOwner, kind: ResourceKind, limit: number, offset: number): Promise<VerifiedResource[]>;
+  /** Inserts the resource. Returns false, writing nothing, when the owner already has it. */
+  insert(resource: VerifiedResource): Promise<boolean>;
+  /** Makes this code the pending one, replacing any other, and resets the attempts. */
+  setPendingCode(id: string, codeHash: string, expiresAt: number, at: number): Promise<void>;
+  /**
+   * Counts one attempt if a code is pending and fewer than maxAttempts were made; false
+   * otherwise. Atomic: parallel guesses cannot exceed the limit.
+   */
+  spendAttempt(id: string, maxAttempts: number, at: number): Promise<boolean>;
+  /**
+   * Marks the resource verified and clears the code, only if this very code is still
+   * pending; false when it was spent or replaced meanwhile (single use, STYLE practice 6).
+   */
+  markVerified(id: string, codeHash: string, at: number): Promise<boolean>;
+}

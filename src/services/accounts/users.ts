@@ -1,0 +1,113 @@
+// Users: accounts with argon2id password hashes (SPEC §5) and their profile.
+import argon2 from 'argon2';
+import { randomId } from '../../oauth/token-format.ts';
+import type { ServiceContext } from '../context.ts';
+import { conflict, notFound, validation } from '../errors.ts';
+import type { User } from './store.ts';
+
+export type { User } from './store.ts';
+
+/**
+ * @deprecated The users table's row, for the API routes that still query it themselves
+ * (src/api/routes/me.ts); read a User through ctx.stores.users instead.
+ */
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string;
+  username: string;
+  password_hash: string;
+  is_admin: number;
+  time_zone: string;
+  week_start: string;
+  time_format: number;
+  default_schedule_id: string | null;
+  organization_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface NewUser {
+  email: string;
+  name: string;
+  password: string;
+  admin?: boolean;
+}
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** The new user's email and name as stored; throws a validation error naming the field. */
+function checkNewUser(input: NewUser): { email: string; name: string } {
+  const email = normalizeEmail(input.email);
+  if (!EMAIL.test(email) || email.length > 254) throw validation(`"${input.email}" is not an email address`, 'email');
+  const name = input.name.trim();
+  if (name === '' || name.length > 100) throw validation('name must be 1-100 characters', 'name');
+  if (input.password.length < 8) throw validation('password must be at least 8 characters', 'password');
+  if (input.password.length > 1024) throw validation('password must be at most 1024 characters', 'password');
+  return { email, name };
+}
+
+export async function createUser(ctx: ServiceContext, input: NewUser): Promise<User> {
+  const { email, name } = checkNewUser(input);
+  const taken = () => conflict(`a user with email ${email} already exists`, 'email');
+  if (await findUserByEmail(ctx, email)) throw taken();
+  const now = ctx.clock();
+  const base = email.split('@')[0]!.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'user';
+  const user: User = {
+    id: randomId(),
+    email,
+    name,
+    username: `${base}-${randomId(4).toLowerCase()}`,
+    passwordHash: await argon2.hash(input.password, { type: argon2.argon2id }),
+    isAdmin: input.admin === true,
+    timeZone: 'UTC',
+    weekStart: 'Monday',
+    timeFormat: 24,
+    defaultScheduleId: null,
+    organizationId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (!(await ctx.stores.users.insert(user))) throw taken();
+  return user;
+}
+
+export async function findUserByEmail(ctx: ServiceContext, email: string): Promise<User | undefined> {
+  return ctx.stores.users.findByEmail(normalizeEmail(email));
+}
+
+export async function findUserById(ctx: ServiceContext, id: string): Promise<User | undefined> {
+  return ctx.stores.users.findById(id);
+}
+
+export async function requireUserByEmail(ctx: ServiceContext, email: string): Promise<User> {
+  const user = await findUserByEmail(ctx, email);
+  if (user === undefined) throw notFound(`no user with email ${email}`);
+  return user;
+}
+
+// A hash to verify against when the account does not exist, so that the response time
+// does not tell which emails are registered.
+let decoyHash: Promise<string> | undefined;
+
+/**
+ * Checks a password: `user` is the account of that email whether or not the password is
+ * right (a failed login is audited under it, SPEC §2 item 16); undefined for an unknown email.
+ */
+export async function checkPassword(ctx: ServiceContext, email: string, password: string): Promise<{ ok: boolean; user: User | undefined }> {
+  const user = await findUserByEmail(ctx, email);
+  if (user === undefined) {
+    decoyHash ??= argon2.hash('decoy-password', { type: argon2.argon2id });
+    await argon2.verify(await decoyHash, password).catch(() => false);
+    return { ok: false, user: undefined };
+  }
+  return { ok: await argon2.verify(user.passwordHash, password).catch(() => false), user };
+}
+
+/** Returns the user when the password is right; undefined otherwise. */
+export async function verifyPassword(ctx: ServiceContext, email: string, password: string): Promise<User | undefined> {
+  const { ok, user } = await checkPassword(ctx, email, password);
+  return ok ? user : undefined;
+}

@@ -1,0 +1,119 @@
+// The stores of teams: organizations, teams, memberships (SPEC §5) and the invitations that
+// become memberships (SPEC §2 item 23). Implemented in src/storage/stores/teams.ts; every
+// method runs in the transaction its store was built over (ServiceStores.transaction).
+
+export type Role = 'member' | 'admin' | 'owner';
+/** Where a membership or invitation is: a team or an organization. */
+export type MembershipTarget = { teamId: string } | { organizationId: string };
+
+export interface Organization {
+  id: string;
+  name: string;
+  slug: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Team {
+  id: string;
+  organizationId: string | null;
+  name: string;
+  slug: string;
+  bio: string;
+  timeZone: string;
+  brandColor: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An accepted membership of a team (teamId set) or an organization (organizationId set). */
+export interface Membership {
+  id: string;
+  userId: string;
+  teamId: string | null;
+  organizationId: string | null;
+  role: Role;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A membership as its user sees it: what it is of, and how many owners that place has. */
+export interface MembershipOfUser extends Membership {
+  targetName: string;
+  /** The organization of the team, for a team in one. */
+  teamOrgName: string | null;
+  owners: number;
+}
+
+export interface TeamStore {
+  /** Inserts the organization; a duplicate id or slug rejects. */
+  insertOrganization(organization: Organization): Promise<void>;
+  /** The organization; undefined when there is none. */
+  findOrganization(id: string): Promise<Organization | undefined>;
+  /** Inserts the team. Returns false, writing nothing, when its slug is taken. */
+  insertTeam(team: Team): Promise<boolean>;
+  /** The team; undefined when there is none. */
+  findTeam(id: string): Promise<Team | undefined>;
+  /** Inserts the membership. Returns false, writing nothing, when the user is already a member there. */
+  insertMembership(membership: Membership): Promise<boolean>;
+  /** The user's membership of the target; undefined when the user is not a member there. */
+  findMembershipOfUser(target: MembershipTarget, userId: string): Promise<Membership | undefined>;
+  /** The membership of the target held by the user with this (lower-case) email; undefined when none. */
+  findMembershipByEmail(target: MembershipTarget, email: string): Promise<Membership | undefined>;
+  /** The membership with this id if it is the user's; undefined otherwise (or when gone). */
+  findUsersMembership(membershipId: string, userId: string): Promise<Membership | undefined>;
+  /** The user's memberships (at most 500), oldest first. */
+  listMembershipsOfUser(userId: string): Promise<MembershipOfUser[]>;
+  /**
+   * Takes the target's row lock until the transaction ends (a portable SELECT ... FOR
+   * UPDATE), serializing changes of one team's members. Meaningful only in a transaction.
+   */
+  lockTarget(target: MembershipTarget, at: number): Promise<void>;
+  /** How many owners the target has. */
+  countOwners(target: MembershipTarget): Promise<number>;
+  /** Changes a membership's role; an unknown id is no-op. */
+  setMembershipRole(id: string, role: Role, at: number): Promise<void>;
+  /** Deletes a membership; an unknown id is no-op. */
+  deleteMembership(id: string): Promise<void>;
+}
+
+/** An open invitation, of an address or of a user id, to a team or an organization. */
+export interface Invitation {
+  id: string;
+  teamId: string | null;
+  organizationId: string | null;
+  email: string | null;
+  userId: string | null;
+  role: Role;
+  /** Null once the inviting account is gone. */
+  invitedBy: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** An invitation as its invitee sees it: what it is for and who sent it. */
+export interface InvitationForUser extends Invitation {
+  targetName: string;
+  teamOrgName: string | null;
+  inviterName: string | null;
+}
+
+/** The account an invitation may be for: by its id, or by its (lower-case) address. */
+export interface Invitee {
+  id: string;
+  email: string;
+}
+
+export interface InvitationStore {
+  /** Inserts the invitation. Returns false, writing nothing, when that invitee is already invited there. */
+  insert(invitation: Invitation): Promise<boolean>;
+  /** The invitations waiting for this account (by id or address), newest first, at most 200. */
+  listFor(invitee: Invitee): Promise<InvitationForUser[]>;
+  /**
+   * Deletes the invitation if it is this account's and returns it; undefined when it is
+   * someone else's or already gone. Of two concurrent takes exactly one gets it (STYLE practice 6).
+   */
+  take(id: string, invitee: Invitee): Promise<Invitation | undefined>;
+  /** Deletes every invitation of this account (by id and by address) to the target. */
+  deleteAllFor(target: MembershipTarget, invitee: Invitee): Promise<void>;
+}

@@ -1,0 +1,183 @@
+// Organizations, teams and memberships (SPEC §4 CLI, §5, §6): shared by the API and the
+// gatehouse command. Every creation writes the resource and its owner's membership together.
+import { randomId } from '../../oauth/token-format.ts';
+import type { ServiceContext } from '../context.ts';
+import { conflict, notFound, validation } from '../errors.ts';
+import type { ServiceStores } from '../stores.ts';
+import { isTimeZone } from '../time-zones.ts';
+import type { Membership, MembershipOfUser, MembershipTarget, Organization, Role, Team } from './store.ts';
+
+export type { Membership, MembershipTarget, Organization, Role, Team } from './store.ts';
+export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
+
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const COLOR = /^#[0-9a-fA-F]{6}$/;
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '' || trimmed.length > 100) throw validation('name must be 1-100 characters', 'name');
+  return trimmed;
+}
+
+/** A slug from the name plus a short random suffix, so two "Sales" teams can coexist. */
+function slugFor(name: string): string {
+  const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48) || 'team';
+  return `${base}-${randomId(4).toLowerCase()}`;
+}
+
+export function checkSlug(slug: string): string {
+  if (!SLUG.test(slug) || slug.length > 64) throw validation('slug must be 1-64 lower-case letters, digits and single dashes', 'slug');
+  return slug;
+}
+
+export function checkRole(role: string): Role {
+  if (!(ROLES as readonly string[]).includes(role)) throw validation(`role must be member, admin or owner, not "${role}"`, 'role');
+  return role as Role;
+}
+
+async function requireUser(ctx: ServiceContext, userId: string): Promise<void> {
+  if ((await ctx.stores.users.findById(userId)) === undefined) throw notFound(`no user ${userId}`);
+}
+
+export async function createOrganization(ctx: ServiceContext, input: { name: string; ownerId: string }): Promise<Organization> {
+  const name = checkName(input.name);
+  await requireUser(ctx, input.ownerId);
+  const now = ctx.clock();
+  const organization: Organization = { id: randomId(), name, slug: slugFor(name), createdAt: now, updatedAt: now };
+  await ctx.stores.transaction(async (tx) => {
+    await tx.teams.insertOrganization(organization);
+    await insertMember(tx, { organizationId: organization.id }, input.ownerId, 'owner', now);
+  });
+  return organization;
+}
+
+export interface NewTeam {
+  name: string;
+  ownerId: string;
+  organizationId?: string | null;
+  slug?: string;
+  bio?: string;
+  timeZone?: string;
+  brandColor?: string;
+}
+
+export function checkTeamFields(input: { bio?: string; timeZone?: string; brandColor?: string }): void {
+  if (input.bio !== undefined && input.bio.length > 1000) throw validation('bio must be at most 1000 characters', 'bio');
+  if (input.timeZone !== undefined && !isTimeZone(input.timeZone)) throw validation(`timeZone "${input.timeZone}" is not an IANA time zone such as Europe/Berlin`, 'timeZone');
+  if (input.brandColor !== undefined && !COLOR.test(input.brandColor)) throw validation('brandColor must be a color such as #1a2b3c', 'brandColor');
+}
+
+export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<Team> {
+  const name = checkName(input.name);
+  checkTeamFields(input);
+  const slug = input.slug !== undefined ? checkSlug(input.slug) : slugFor(name);
+  await requireUser(ctx, input.ownerId);
+  const organizationId = input.organizationId ?? null;
+  if (organizationId !== null && (await ctx.stores.teams.findOrganization(organizationId)) === undefined) {
+    throw notFound(`no organization ${organizationId}`);
+  }
+  const now = ctx.clock();
+  const team: Team = {
+    id: randomId(),
+    organizationId,
+    name,
+    slug,
+    bio: input.bio ?? '',
+    timeZone: input.timeZone ?? 'UTC',
+    brandColor: input.brandColor ?? '#292929',
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ctx.stores.transaction(async (tx) => {
+    if (!(await tx.teams.insertTeam(team))) throw conflict(`a team with slug "${slug}" already exists`, 'slug');
+    await insertMember(tx, { teamId: team.id }, input.ownerId, 'owner', now);
+  });
+  return team;
+}
+
+export const kindOf = (target: MembershipTarget) => ('teamId' in target ? 'team' : 'organization');
+
+/**
+ * Writes an accepted membership (the caller's transaction keeps it with its other writes).
+ * An accepted invitation passes its own id, so the id the inviter got names the membership.
+ * Throws a conflict when the user is a member there already.
+ */
+export async function insertMember(tx: ServiceStores, target: MembershipTarget, userId: string, role: Role, now: number, id: string = randomId()): Promise<Membership> {
+  const membership: Membership = {
+    id,
+    userId,
+    teamId: 'teamId' in target ? target.teamId : null,
+    organizationId: 'organizationId' in target ? target.organizationId : null,
+    role,
+    createdAt: now,
+    updatedAt: now,
+  };
+  if (!(await tx.teams.insertMembership(membership))) throw conflict(`that user is already a member of this ${kindOf(target)}`, 'user');
+  // GET /v2/me reports the user's organization (SPEC §6): the first one they join.
+  if (membership.organizationId !== null) await tx.users.setOrganizationIfNone(userId, membership.organizationId, now);
+  return membership;
+}
+
+/**
+ * Adds a user to a team or an organization at once, as an accepted member: the operator's
+ * `gatehouse members add` (SPEC §2 item 23). The API invites instead (invitations.ts).
+ */
+export async function addMember(ctx: ServiceContext, target: MembershipTarget, userId: string, role: string): Promise<Membership> {
+  const checked = checkRole(role);
+  await requireUser(ctx, userId);
+  if ('teamId' in target && (await ctx.stores.teams.findTeam(target.teamId)) === undefined) throw notFound(`no team ${target.teamId}`);
+  if ('organizationId' in target && (await ctx.stores.teams.findOrganization(target.organizationId)) === undefined) {
+    throw notFound(`no organization ${target.organizationId}`);
+  }
+  return ctx.stores.transaction((tx) => insertMember(tx, target, userId, checked, ctx.clock()));
+}
+
+/** Removes a membership; an organization's users stop reporting it as theirs. */
+export async function removeMember(stores: ServiceStores, membership: Pick<Membership, 'id' | 'userId' | 'organizationId'>, now: number): Promise<void> {
+  await stores.transaction(async (tx) => {
+    await tx.teams.deleteMembership(membership.id);
+    if (membership.organizationId !== null) await tx.users.clearOrganization(membership.userId, membership.organizationId, now);
+  });
+}
+
+/**
+ * Runs a change that may take an owner away, with the owner count checked under the team's
+ * (or organization's) row lock: two concurrent demotions or departures cannot both pass.
+ */
+export function keepingAnOwner<T>(ctx: ServiceContext, target: MembershipTarget, losesOwner: boolean, refusal: string, change: (tx: ServiceStores) => Promise<T>): Promise<T> {
+  return ctx.stores.transaction(async (tx) => {
+    await tx.teams.lockTarget(target, ctx.clock());
+    if (losesOwner && (await tx.teams.countOwners(target)) <= 1) throw conflict(refusal);
+    return change(tx);
+  });
+}
+
+/** The user's teams and organizations, with how many owners each has (at most 500, oldest first). */
+export function listMembershipsOfUser(ctx: ServiceContext, userId: string): Promise<MembershipOfUser[]> {
+  return ctx.stores.teams.listMembershipsOfUser(userId);
+}
+
+export const targetOf = (m: { teamId: string | null; organizationId: string | null }): MembershipTarget =>
+  m.teamId !== null ? { teamId: m.teamId } : { organizationId: m.organizationId! };
+
+/**
+ * The user leaves a team or organization (SPEC §2 item 23): always possible, except for
+ * its last owner. The role is read again under the lock, so a promotion that lands
+ * meanwhile is counted.
+ */
+export async function leave(ctx: ServiceContext, userId: string, membershipId: string): Promise<Membership> {
+  const gone = () => notFound('you are not a member there: you may have left already');
+  const found = await ctx.stores.teams.findUsersMembership(membershipId, userId);
+  if (found === undefined) throw gone();
+  const target = targetOf(found);
+  return ctx.stores.transaction(async (tx) => {
+    await tx.teams.lockTarget(target, ctx.clock());
+    const current = await tx.teams.findUsersMembership(membershipId, userId);
+    if (current === undefined) throw gone();
+    if (current.role === 'owner' && (await tx.teams.countOwners(target)) <= 1) {
+      throw conflict(`you are the last owner of this ${kindOf(target)}: make another member an owner before you leave`);
+    }
+    await removeMember(tx, current, ctx.clock());
+    return current;
+  });
+}

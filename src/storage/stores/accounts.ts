@@ -1,0 +1,107 @@
+// UserStore and SessionStore (services/accounts/store.ts) over the users and sessions tables.
+import type { Kysely, Selectable } from 'kysely';
+import type { NewSession, ProfileChanges, SessionStore, User, UserStore } from '../../services/accounts/store.ts';
+import type { Database, UsersTable } from '../schema.ts';
+
+export function toUser(row: Selectable<UsersTable>): User {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    username: row.username,
+    passwordHash: row.password_hash,
+    isAdmin: row.is_admin === 1,
+    timeZone: row.time_zone,
+    weekStart: row.week_start,
+    timeFormat: row.time_format,
+    defaultScheduleId: row.default_schedule_id,
+    organizationId: row.organization_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function fromUser(user: User): Selectable<UsersTable> {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    username: user.username,
+    password_hash: user.passwordHash,
+    is_admin: user.isAdmin ? 1 : 0,
+    time_zone: user.timeZone,
+    week_start: user.weekStart,
+    time_format: user.timeFormat,
+    default_schedule_id: user.defaultScheduleId,
+    organization_id: user.organizationId,
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+  };
+}
+
+function profileColumns(changes: ProfileChanges, at: number) {
+  return {
+    ...(changes.name !== undefined ? { name: changes.name } : {}),
+    ...(changes.timeZone !== undefined ? { time_zone: changes.timeZone } : {}),
+    ...(changes.weekStart !== undefined ? { week_start: changes.weekStart } : {}),
+    ...(changes.timeFormat !== undefined ? { time_format: changes.timeFormat } : {}),
+    updated_at: at,
+  };
+}
+
+export function createUserStore(db: Kysely<Database>): UserStore {
+  const findById = async (id: string) => {
+    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toUser(row);
+  };
+  return {
+    async insert(user) {
+      // ON CONFLICT DO NOTHING: a taken email or username leaves a caller's transaction usable.
+      const result = await db.insertInto('users').values(fromUser(user)).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+    async findByEmail(email) {
+      const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+      return row && toUser(row);
+    },
+    findById,
+    async findByIds(ids) {
+      if (ids.length === 0) return [];
+      return (await db.selectFrom('users').selectAll().where('id', 'in', ids).execute()).map(toUser);
+    },
+    async updateProfile(id, changes, at) {
+      await db.updateTable('users').set(profileColumns(changes, at)).where('id', '=', id).execute();
+      return findById(id);
+    },
+    async setOrganizationIfNone(userId, organizationId, at) {
+      await db.updateTable('users').set({ organization_id: organizationId, updated_at: at }).where('id', '=', userId).where('organization_id', 'is', null).execute();
+    },
+    async clearOrganization(userId, organizationId, at) {
+      await db.updateTable('users').set({ organization_id: null, updated_at: at }).where('id', '=', userId).where('organization_id', '=', organizationId).execute();
+    },
+  };
+}
+
+export function createSessionStore(db: Kysely<Database>): SessionStore {
+  return {
+    async insert(session: NewSession) {
+      await db.insertInto('sessions').values({ id_hash: session.idHash, user_id: session.userId, created_at: session.createdAt, expires_at: session.expiresAt }).execute();
+    },
+    async findLive(idHash, now) {
+      const row = await db
+        .selectFrom('sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .selectAll('u')
+        .select('s.created_at as authenticated_at')
+        .where('s.id_hash', '=', idHash)
+        .where('s.expires_at', '>', now)
+        .executeTakeFirst();
+      if (row === undefined) return undefined;
+      const { authenticated_at, ...user } = row;
+      return { user: toUser(user), createdAt: authenticated_at };
+    },
+    async delete(idHash) {
+      await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// TeamStore and InvitationStore (services/teams/store.ts) over organizations, teams,
+// memberships and membership_invitations.
+import type { Kysely, Selectable } from 'kysely';
+import type { Invitation, InvitationStore, Membership, Organization, Team, TeamStore } from '../../services/teams/store.ts';
+import * as invitations from '../repositories/invitations.ts';
+import * as repo from '../repositories/organizations.ts';
+import type { Database, MembershipInvitationsTable, MembershipsTable, OrganizationsTable, TeamsTable } from '../schema.ts';
+
+const toOrganization = (r: Selectable<OrganizationsTable>): Organization => ({ id: r.id, name: r.name, slug: r.slug, createdAt: r.created_at, updatedAt: r.updated_at });
+
+const toTeam = (r: Selectable<TeamsTable>): Team => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  name: r.name,
+  slug: r.slug,
+  bio: r.bio,
+  timeZone: r.time_zone,
+  brandColor: r.brand_color,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toMembership = (r: Selectable<MembershipsTable>): Membership => ({
+  id: r.id,
+  userId: r.user_id,
+  teamId: r.team_id,
+  organizationId: r.organization_id,
+  role: r.role,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toInvitation = (r: Selectable<MembershipInvitationsTable>): Invitation => ({
+  id: r.id,
+  teamId: r.team_id,
+  organizationId: r.organization_id,
+  email: r.email,
+  userId: r.user_id,
+  role: r.role,
+  invitedBy: r.invited_by,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** Inserts the row unless a unique index already holds its key; true when it was written. */
+async function insertUnlessTaken<T extends 'teams' | 'memberships' | 'membership_invitations'>(db: Kysely<Database>, table: T, row: Selectable<Database[T]>): Promise<boolean> {
+  // ON CONFLICT DO NOTHING: a duplicate leaves the caller's transaction usable (PostgreSQL).
+  const result = await db.insertInto(table).values(row as never).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+export function createTeamStore(db: Kysely<Database>): TeamStore {
+  return {
+    insertOrganization: (o) => repo.insertOrganization(db, { id: o.id, name: o.name, slug: o.slug, created_at: o.createdAt, updated_at: o.updatedAt }),
+    findOrganization: async (id) => {
+      const row = await repo.findOrganization(db, id);
+      return row && toOrganization(row);
+    },
+    insertTeam: (t) =>
+      insertUnlessTaken(db, 'teams', {
+        id: t.id,
+        organization_id: t.organizationId,
+        name: t.name,
+        slug: t.slug,
+        bio: t.bio,
+        time_zone: t.timeZone,
+        brand_color: t.brandColor,
+        created_at: t.createdAt,
+        updated_at: t.updatedAt,
+      }),
+    findTeam: async (id) => {
+      const row = await repo.findTeam(db, id);
+      return row && toTeam(row);
+    },
+    insertMembership: (m) =>
+      insertUnlessTaken(db, 'memberships', {
+        id: m.id,
+        user_id: m.userId,
+        team_id: m.teamId,
+        organization_id: m.organizationId,
+        role: m.role,
+        created_at: m.createdAt,
+        updated_at: m.updatedAt,
+      }),
+    findMembershipOfUser: async (target, userId) => {
+      const row = await repo.findMemberByUser(db, target, userId);
+      return row && toMembership(row);
+    },
+    findMembershipByEmail: async (target, email) => {
+      const row = await repo.findMemberByEmail(db, target, email);
+      return row && toMembership(row);
+    },
+    findUsersMembership: async (membershipId, userId) => {
+      const row = await db.selectFrom('memberships').selectAll().where('id', '=', membershipId).where('user_id', '=', userId).executeTakeFirst();
+      return row && toMembership(row);
+    },
+    listMembershipsOfUser: async (userId) =>
+      (await repo.listMembershipsOfUser(db, userId)).map((r) => ({ ...toMembership(r), targetName: r.target_name, teamOrgName: r.team_org_name, owners: r.owners })),
+    lockTarget: (target, at) => repo.lockMembershipTarget(db, target, at),
+    countOwners: (target) => repo.countOwners(db, target),
+    setMembershipRole: (id, role, at) => repo.setMembershipRole(db, id, role, at),
+    deleteMembership: (id) => repo.deleteMembership(db, id),
+  };
+}
+
+export function createInvitationStore(db: Kysely<Database>): InvitationStore {
+  return {
+    insert: (i) =>
+      insertUnlessTaken(db, 'membership_invitations', {
+        id: i.id,
+        team_id: i.teamId,
+        organization_id: i.organizationId,
+        email: i.email,
+        user_id: i.userId,
+        role: i.role,
+        invited_by: i.invitedBy,
+        created_at: i.createdAt,
+        updated_at: i.updatedAt,
+      }),
+    listFor: async (invitee) =>
+      (await invitations.listInvitationsFor(db, invitee)).map((r) => ({ ...toInvitation(r), targetName: r.target_name, teamOrgName: r.team_org_name, inviterName: r.inviter_name })),
+    take: async (id, invitee) => {
+      const row = await invitations.takeInvitation(db, id, invitee);
+      return row && toInvitation(row);
+    },
+    deleteAllFor: (target, invitee) => invitations.deleteInvitationsFor(db, target, invitee),
+  };
+}
