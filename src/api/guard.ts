@@ -3,8 +3,9 @@
 // from a single storage read. It runs at onRequest, so a missing or bad token is 401 before
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authorizeApiRequest, type AccessDenial, type AccessGranted, type ApiAccessStore } from '../oauth/api-access.ts';
-import type { ApiRoute } from '../oauth/api-routes.ts';
+import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';
+import type { AccessDenial } from './membership.ts';
+import type { ApiRoute } from './route-table.ts';
 import type { AccessPrincipal } from '../oauth/bearer.ts';
 import { ApiError, sendApiError } from './envelope.ts';
 

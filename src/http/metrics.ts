@@ -3,7 +3,7 @@
 // where they are written to the audit log so the two can never disagree.
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { AuditEventType, OAuthStore } from '../oauth/storage.ts';
+import type { OAuthAuditEventType, OAuthStore } from '../oauth/storage.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -32,7 +32,7 @@ export class Metrics {
   }
 
   /** Counts an event once its transaction has committed. */
-  countEvent(type: AuditEventType): void {
+  countEvent(type: OAuthAuditEventType): void {
     this.events.inc({ event: type });
   }
 
@@ -57,7 +57,7 @@ export function countingStore(store: OAuthStore, metrics: Metrics): OAuthStore {
       metrics.countEvent(event.type);
     },
     transaction: async (fn) => {
-      const pending: AuditEventType[] = [];
+      const pending: OAuthAuditEventType[] = [];
       const result = await store.transaction((tx) =>
         fn({
           ...tx,

@@ -88,27 +88,21 @@ export interface RefreshTokenRecord {
   revokedAt: number | null;
 }
 
-export type AuditEventType =
-  | 'client.created'
-  | 'client.approved'
-  | 'client.rejected'
-  | 'client.suspended'
-  | 'client.updated'
-  | 'client.scopes_changed'
-  | 'client.migrated'
-  | 'secret.created'
-  | 'secret.removed'
+/**
+ * The audit events the protocol core writes. The application's other events (client
+ * lifecycle, secrets, logins) are named in src/services/audit-events.ts.
+ */
+export type OAuthAuditEventType =
   | 'grant.created'
   | 'grant.revoked'
   | 'token.issued'
   | 'token.refreshed'
   | 'token.revoked'
   | 'code.replayed'
-  | 'refresh_token.reused'
-  | 'login.failed';
+  | 'refresh_token.reused';
 
 export interface AuditEvent {
-  type: AuditEventType;
+  type: OAuthAuditEventType;
   actorId?: string | null;
   clientId?: string | null;
   userId?: string | null;

@@ -1,7 +1,7 @@
 // The protocol core's access decision, pure (STYLE practice 11, first layer): scope match
 // (seed §2.3 rule 1, seed §3 rule 1) and the membership rules of SPEC §6.
 import { describe, expect, it } from 'vitest';
-import { decideMembership, type AccessFacts } from '../../src/oauth/api-access.ts';
+import { decideMembership, type AccessFacts } from '../../src/api/membership.ts';
 import { matchScope } from '../../src/oauth/scopes.ts';
 
 const team = (role: 'member' | 'admin' | 'owner' | null, orgRole: 'member' | 'admin' | 'owner' | null = null, organizationId: string | null = 'org1'): AccessFacts => ({

@@ -1,5 +1,5 @@
 // audit_events and authorization_requests: append-only records.
-import type { AuditEvent } from '../../oauth/storage.ts';
+import type { AuditEvent } from '../../services/audit-events.ts';
 import { placeholderRow, prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 
