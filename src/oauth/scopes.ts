@@ -129,7 +129,11 @@ export function grantSatisfies(granted: readonly string[] | null, required: stri
   return matchScope(granted, required) !== null;
 }
 
-/** Stored form of a scope list: space-separated, registry order; NULL means legacy. */
+/**
+ * Stored form of a scope list: space-separated, registry order; NULL means legacy. For the
+ * services that still write client columns themselves; src/storage has its own
+ * (storage/columns.ts), and the core's records reach it already in registry order.
+ */
 export function serializeScopes(scopes: readonly string[] | null): string | null {
   return scopes === null ? null : sortScopes(scopes).join(' ');
 }

@@ -1,6 +1,7 @@
 // Storage contracts of the protocol core. The core owns these interfaces; src/storage
 // implements them on Kysely. Times are milliseconds since the epoch. A `scopes` of null
-// marks a legacy grant (SPEC §2 item 14).
+// marks a legacy grant (SPEC §2 item 14); a scope list is written in registry order and
+// storage gives it back in the order it was written.
 
 export type ClientKind = 'confidential' | 'public';
 export type ClientState = 'pending' | 'approved' | 'rejected' | 'suspended';
