@@ -15,7 +15,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
-import { tokenRoutes } from './http/token-routes.ts';
+import { oauthRoutes } from './http/oauth/index.ts';
 import type { OAuthContext } from './oauth/context.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
 import { createOAuthStore } from './storage/stores/oauth.ts';
@@ -118,7 +118,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
   await app.register(assetRoutes);
-  await app.register(async (scope) => tokenRoutes(scope, ctx, limits));
+  await app.register(async (scope) => oauthRoutes(scope, ctx, limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
     attachSessionUser(web, ctx);

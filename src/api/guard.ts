@@ -6,13 +6,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';
 import type { AccessDenial } from './membership.ts';
 import type { ApiRoute } from './route-table.ts';
-import type { AccessPrincipal } from '../oauth/bearer.ts';
 import { ApiError, sendApiError } from './envelope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The token's principal, when the request carried a valid token. */
-    principal?: AccessPrincipal;
     /** What the guard established: principal and the path's team/organization facts. */
     apiAccess?: AccessGranted;
   }
@@ -46,7 +43,6 @@ export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: A
     const result = await authorizeApiRequest(store, clock, route, request.headers.authorization, params);
     if ('ok' in result) {
       request.apiAccess = result;
-      if (result.principal) request.principal = result.principal;
       return undefined;
     }
     return sendApiError(reply.headers(challenge(result)), result.status, result.code, result.message);

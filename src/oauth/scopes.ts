@@ -110,23 +110,13 @@ export function formatScopes(scopes: readonly string[] | null): string {
   return scopes === null ? '' : sortScopes(scopes).join(' ');
 }
 
-/** How a grant meets a required scope: legacy (exempt), the scope itself, or ORG_<X> for TEAM_<X>. */
-export type ScopeMatch = 'legacy' | 'direct' | 'organization';
-
 /**
- * Seed §2.3 rule 1: ORG_<X> satisfies TEAM_<X>. `null` is a legacy grant, which is
- * exempt from scope checks (seed §3 rule 1).
+ * Does a grant satisfy a route's required scope? Seed §2.3 rule 1: ORG_<X> satisfies
+ * TEAM_<X>. `null` is a legacy grant, which is exempt from scope checks (seed §3 rule 1).
  */
-export function matchScope(granted: readonly string[] | null, required: string): ScopeMatch | null {
-  if (granted === null) return 'legacy';
-  if (granted.includes(required)) return 'direct';
-  if (required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length))) return 'organization';
-  return null;
-}
-
-/** Does a grant satisfy a route's required scope (in any of the ways of matchScope)? */
 export function grantSatisfies(granted: readonly string[] | null, required: string): boolean {
-  return matchScope(granted, required) !== null;
+  if (granted === null || granted.includes(required)) return true;
+  return required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length));
 }
 
 /**
