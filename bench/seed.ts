@@ -1,7 +1,7 @@
 // Seeds the benchmark database through the same storage code the server uses: one user,
 // one approved client, and enough codes and refresh tokens for one run; plus a team the
 // user belongs to, with event types, and a token holding TEAM_EVENT_TYPE_READ.
-import { createOAuthStore } from '../src/storage/oauth-store.ts';
+import { createOAuthStore } from '../src/storage/stores/oauth.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
 import { createClient } from '../src/services/clients/registration.ts';
 import { reviewClient } from '../src/services/clients/review.ts';

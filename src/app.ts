@@ -8,16 +8,17 @@ import { apiRoutes } from './api/index.ts';
 import { sendApiError } from './api/envelope.ts';
 import type { Config } from './config/index.ts';
 import type { AppContext } from './http/context.ts';
-import { countingStore, Metrics } from './http/metrics.ts';
+import { reportingCommittedEvents } from './http/counting-store.ts';
+import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
-import { tokenRoutes } from './http/token-routes.ts';
+import { oauthRoutes } from './http/oauth/index.ts';
 import type { OAuthContext } from './oauth/context.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
-import { createOAuthStore } from './storage/oauth-store.ts';
+import { createOAuthStore } from './storage/stores/oauth.ts';
 import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
 import { assetRoutes } from './web/assets.ts';
@@ -84,7 +85,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   });
   const metrics = new Metrics();
   metrics.instrument(app);
-  const store = countingStore(createOAuthStore(deps.database.db), metrics);
+  const store = reportingCommittedEvents(createOAuthStore(deps.database.db), (type) => metrics.countEvent(type));
   const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl };
   const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
   app.addHook('onClose', async () => limits.close());
@@ -118,7 +119,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
 
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
   await app.register(assetRoutes);
-  await app.register(async (scope) => tokenRoutes(scope, ctx, limits));
+  await app.register(async (scope) => oauthRoutes(scope, ctx, limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
     attachSessionUser(web, ctx);

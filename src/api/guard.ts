@@ -3,15 +3,13 @@
 // from a single storage read. It runs at onRequest, so a missing or bad token is 401 before
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authorizeApiRequest, type AccessDenial, type AccessGranted, type ApiAccessStore } from '../oauth/api-access.ts';
-import type { ApiRoute } from '../oauth/api-routes.ts';
-import type { AccessPrincipal } from '../oauth/bearer.ts';
+import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';
+import type { AccessDenial } from './membership.ts';
+import type { ApiRoute } from './route-table.ts';
 import { ApiError, sendApiError } from './envelope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The token's principal, when the request carried a valid token. */
-    principal?: AccessPrincipal;
     /** What the guard established: principal and the path's team/organization facts. */
     apiAccess?: AccessGranted;
   }
@@ -45,7 +43,6 @@ export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: A
     const result = await authorizeApiRequest(store, clock, route, request.headers.authorization, params);
     if ('ok' in result) {
       request.apiAccess = result;
-      if (result.principal) request.principal = result.principal;
       return undefined;
     }
     return sendApiError(reply.headers(challenge(result)), result.status, result.code, result.message);

@@ -1,8 +1,8 @@
 // The shape of a /v2 route handler. Handlers are keyed by the registry's handler id
-// (src/oauth/api-routes.ts); the registrar attaches guard, schemas and envelope, so a
+// (src/api/route-table.ts); the registrar attaches guard, schemas and envelope, so a
 // handler only reads its input and returns its data.
 import type { FastifyRequest } from 'fastify';
-import type { AccessFacts } from '../oauth/api-access.ts';
+import type { AccessFacts } from './membership.ts';
 import type { AccessPrincipal } from '../oauth/bearer.ts';
 import type { JsonSchema } from './schemas.ts';
 

@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import { pageDirectives, policyHeader } from '../http/security-headers.ts';
-import { apiRoutes } from '../oauth/api-routes.ts';
+import { apiRoutes } from './route-table.ts';
 import { scopeRegistry } from '../oauth/scopes.ts';
 
 /** Must run before the routes are added: @fastify/swagger collects them as they register. */

@@ -1,10 +1,10 @@
-// Registers the /v2 resource routes from the registry (src/oauth/api-routes.ts) and nothing
+// Registers the /v2 resource routes from the registry (src/api/route-table.ts) and nothing
 // else: each entry gets its handler, the guard, its schemas and the envelope. A registry
 // entry without a handler, a handler without an entry, or any other route added to this
 // scope stops the server at start.
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
-import type { ApiAccessStore } from '../oauth/api-access.ts';
-import { apiRoutes, pathParams, type ApiRoute } from '../oauth/api-routes.ts';
+import type { ApiAccessStore } from './access-check.ts';
+import { apiRoutes, pathParams, type ApiRoute } from './route-table.ts';
 import { success } from './envelope.ts';
 import { apiGuard } from './guard.ts';
 import type { HandlerMap, RouteHandler } from './handler.ts';
@@ -20,7 +20,7 @@ export function enforceRegistry(app: FastifyInstance): void {
     if (isDocsRoute(options.url)) return;
     for (const method of [options.method].flat()) {
       if (!known.has(`${method} ${options.url}`)) {
-        throw new Error(`${method} ${options.url} is not in the API route registry (src/oauth/api-routes.ts): add it there first`);
+        throw new Error(`${method} ${options.url} is not in the API route registry (src/api/route-table.ts): add it there first`);
       }
     }
   });

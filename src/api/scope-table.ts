@@ -1,6 +1,6 @@
 // The README's "Scopes and endpoints" tables, generated from the scope registry and the
 // route registry (npm run docs:scopes); a test fails when the README drifts from them.
-import { apiRoutes, type ApiRoute } from '../oauth/api-routes.ts';
+import { apiRoutes, type ApiRoute } from './route-table.ts';
 import { familyTitles, scopeRegistry, type ScopeFamily } from '../oauth/scopes.ts';
 
 export const START = '<!-- scope-table:start -->';
@@ -23,7 +23,7 @@ function endpointsOf(scope: string): string {
 }
 
 export function renderScopeTable(): string {
-  const lines = [START, '<!-- generated from src/oauth/scopes.ts and src/oauth/api-routes.ts by `npm run docs:scopes`; do not edit by hand -->', ''];
+  const lines = [START, '<!-- generated from src/oauth/scopes.ts and src/api/route-table.ts by `npm run docs:scopes`; do not edit by hand -->', ''];
   for (const family of ['personal', 'team', 'organization'] as const) {
     lines.push(`#### ${familyTitles[family]} (${family} scopes)`, '', familyNotes[family], '', '| scope | allows | endpoints |', '|---|---|---|');
     for (const s of scopeRegistry.filter((x) => x.family === family)) {

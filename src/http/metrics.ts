@@ -1,9 +1,9 @@
 // Prometheus metrics (prom-client): requests by route and status, latency, and the
-// protocol's own events (tokens issued/refreshed/revoked, reuse detections), counted
-// where they are written to the audit log so the two can never disagree.
+// protocol's own events (tokens issued/refreshed/revoked, reuse detections), counted as
+// they are committed to the audit log (counting-store.ts) so the two can never disagree.
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { AuditEventType, OAuthStore } from '../oauth/storage.ts';
+import type { OAuthAuditEventType } from '../oauth/storage.ts';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -32,7 +32,7 @@ export class Metrics {
   }
 
   /** Counts an event once its transaction has committed. */
-  countEvent(type: AuditEventType): void {
+  countEvent(type: OAuthAuditEventType): void {
     this.events.inc({ event: type });
   }
 
@@ -43,32 +43,4 @@ export class Metrics {
       this.latency.observe({ route }, reply.elapsedTime / 1000);
     });
   }
-}
-
-/**
- * Wraps a store so that audit events are counted after their transaction commits
- * (a rolled-back event is not counted).
- */
-export function countingStore(store: OAuthStore, metrics: Metrics): OAuthStore {
-  return {
-    ...store,
-    audit: async (event, at) => {
-      await store.audit(event, at);
-      metrics.countEvent(event.type);
-    },
-    transaction: async (fn) => {
-      const pending: AuditEventType[] = [];
-      const result = await store.transaction((tx) =>
-        fn({
-          ...tx,
-          audit: async (event, at) => {
-            await tx.audit(event, at);
-            pending.push(event.type);
-          },
-        }),
-      );
-      for (const type of pending) metrics.countEvent(type);
-      return result;
-    },
-  };
 }

@@ -110,26 +110,20 @@ export function formatScopes(scopes: readonly string[] | null): string {
   return scopes === null ? '' : sortScopes(scopes).join(' ');
 }
 
-/** How a grant meets a required scope: legacy (exempt), the scope itself, or ORG_<X> for TEAM_<X>. */
-export type ScopeMatch = 'legacy' | 'direct' | 'organization';
+/**
+ * Does a grant satisfy a route's required scope? Seed §2.3 rule 1: ORG_<X> satisfies
+ * TEAM_<X>. `null` is a legacy grant, which is exempt from scope checks (seed §3 rule 1).
+ */
+export function grantSatisfies(granted: readonly string[] | null, required: string): boolean {
+  if (granted === null || granted.includes(required)) return true;
+  return required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length));
+}
 
 /**
- * Seed §2.3 rule 1: ORG_<X> satisfies TEAM_<X>. `null` is a legacy grant, which is
- * exempt from scope checks (seed §3 rule 1).
+ * Stored form of a scope list: space-separated, registry order; NULL means legacy. For the
+ * services that still write client columns themselves; src/storage has its own
+ * (storage/columns.ts), and the core's records reach it already in registry order.
  */
-export function matchScope(granted: readonly string[] | null, required: string): ScopeMatch | null {
-  if (granted === null) return 'legacy';
-  if (granted.includes(required)) return 'direct';
-  if (required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length))) return 'organization';
-  return null;
-}
-
-/** Does a grant satisfy a route's required scope (in any of the ways of matchScope)? */
-export function grantSatisfies(granted: readonly string[] | null, required: string): boolean {
-  return matchScope(granted, required) !== null;
-}
-
-/** Stored form of a scope list: space-separated, registry order; NULL means legacy. */
 export function serializeScopes(scopes: readonly string[] | null): string | null {
   return scopes === null ? null : sortScopes(scopes).join(' ');
 }

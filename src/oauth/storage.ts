@@ -1,6 +1,7 @@
 // Storage contracts of the protocol core. The core owns these interfaces; src/storage
 // implements them on Kysely. Times are milliseconds since the epoch. A `scopes` of null
-// marks a legacy grant (SPEC §2 item 14).
+// marks a legacy grant (SPEC §2 item 14); a scope list is written in registry order and
+// storage gives it back in the order it was written.
 
 export type ClientKind = 'confidential' | 'public';
 export type ClientState = 'pending' | 'approved' | 'rejected' | 'suspended';
@@ -88,27 +89,21 @@ export interface RefreshTokenRecord {
   revokedAt: number | null;
 }
 
-export type AuditEventType =
-  | 'client.created'
-  | 'client.approved'
-  | 'client.rejected'
-  | 'client.suspended'
-  | 'client.updated'
-  | 'client.scopes_changed'
-  | 'client.migrated'
-  | 'secret.created'
-  | 'secret.removed'
+/**
+ * The audit events the protocol core writes. The application's other events (client
+ * lifecycle, secrets, logins) are named in src/services/audit-events.ts.
+ */
+export type OAuthAuditEventType =
   | 'grant.created'
   | 'grant.revoked'
   | 'token.issued'
   | 'token.refreshed'
   | 'token.revoked'
   | 'code.replayed'
-  | 'refresh_token.reused'
-  | 'login.failed';
+  | 'refresh_token.reused';
 
 export interface AuditEvent {
-  type: AuditEventType;
+  type: OAuthAuditEventType;
   actorId?: string | null;
   clientId?: string | null;
   userId?: string | null;

@@ -5,7 +5,8 @@ import { authenticateClient, readClientCredentials, type ClientAuthLimits } from
 import type { OAuthContext } from './context.ts';
 import { OAuthError } from './errors.ts';
 import { grantHandlers } from './grants/index.ts';
-import { readParams, required } from './params.ts';
+import type { GrantHandler } from './grants/types.ts';
+import { readParams, required, type Params } from './params.ts';
 import type { TokenResponse } from './token-response.ts';
 
 export interface TokenRequestInput {
@@ -15,17 +16,32 @@ export interface TokenRequestInput {
   limits?: ClientAuthLimits;
 }
 
+/**
+ * The endpoint, step by step (HTTP parses the body and marks every answer no-store):
+ * reject repeated parameters, pick the grant, authenticate the client, hand the grant only
+ * the parameters it takes.
+ */
 export async function handleTokenRequest(ctx: OAuthContext, input: TokenRequestInput): Promise<TokenResponse> {
-  const params = readParams(input.body); // rejects repeated parameters (§3.1)
-  const grantType = required(params, 'grant_type');
-  const handler = grantHandlers.get(grantType);
-  if (handler === undefined) {
-    throw new OAuthError(
-      'unsupported_grant_type',
-      `grant_type "${grantType}" is not supported: use authorization_code or refresh_token`,
-    );
-  }
+  const params = readParams(input.body); // RFC 6749 §3.1: a repeated parameter is refused
+  const grant = selectGrant(params);
   const credentials = readClientCredentials(params, input.authorization);
   const client = await authenticateClient(ctx, credentials, input.limits); // §3.2.1, then approval (SPEC §2 item 1)
-  return handler.handle(ctx, { params, client });
+  return grant.handle(ctx, { params: parametersOf(grant, params), client });
+}
+
+/** RFC 6749 §5.2: a grant_type not in the registry is unsupported_grant_type. */
+function selectGrant(params: Params): GrantHandler {
+  const grantType = required(params, 'grant_type');
+  const grant = grantHandlers.get(grantType);
+  if (grant === undefined) {
+    throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported: use authorization_code or refresh_token`);
+  }
+  return grant;
+}
+
+/** RFC 6749 §3.2: parameters the grant does not take are ignored, so it never sees them. */
+function parametersOf(grant: GrantHandler, params: Params): Params {
+  const taken: Params = {};
+  for (const name of grant.parameters) if (params[name] !== undefined) taken[name] = params[name];
+  return taken;
 }

@@ -1,5 +1,5 @@
 // The audit log as the services append to it (SPEC §2 item 16).
-import type { AuditEvent } from '../oauth/storage.ts';
+import type { AuditEvent } from './audit-events.ts';
 
 /** An event to record: its type, who did it, about which client and user, non-secret details. */
 export type AuditEventInput = AuditEvent;

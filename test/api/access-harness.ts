@@ -1,7 +1,7 @@
 // Shared by the registry-driven access suites: a server with the fixture world, and calls
 // that build a route's example request (or skip it, for checks the guard decides alone).
 import { afterAll, beforeAll, expect } from 'vitest';
-import { pathParams, type ApiRoute } from '../../src/oauth/api-routes.ts';
+import { pathParams, type ApiRoute } from '../../src/api/route-table.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
 import { ALL_SCOPES, buildWorld, fillPath, fixtures, mint, type World } from './fixtures.ts';
 import { examples, type ExampleRequest } from './route-examples.ts';

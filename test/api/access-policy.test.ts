@@ -1,25 +1,25 @@
-// The protocol core's access decision, pure (STYLE practice 11, first layer): scope match
+// The platform API's access decision, pure (STYLE practice 11, first layer): scope match
 // (seed §2.3 rule 1, seed §3 rule 1) and the membership rules of SPEC §6.
 import { describe, expect, it } from 'vitest';
-import { decideMembership, type AccessFacts } from '../../src/oauth/api-access.ts';
-import { matchScope } from '../../src/oauth/scopes.ts';
+import { decideMembership, type AccessFacts } from '../../src/api/membership.ts';
+import { grantSatisfies } from '../../src/oauth/scopes.ts';
 
 const team = (role: 'member' | 'admin' | 'owner' | null, orgRole: 'member' | 'admin' | 'owner' | null = null, organizationId: string | null = 'org1'): AccessFacts => ({
   team: { id: 't1', organizationId, role, organizationRole: orgRole },
 });
 
-describe('matchScope', () => {
+describe('grantSatisfies', () => {
   it('a legacy grant passes every scope check (seed §3 rule 1)', () => {
-    expect(matchScope(null, 'ORG_WEBHOOK_WRITE')).toBe('legacy');
+    expect(grantSatisfies(null, 'ORG_WEBHOOK_WRITE')).toBe(true);
   });
   it('ORG_<X> satisfies TEAM_<X> and nothing else (seed §2.3 rule 1)', () => {
-    expect(matchScope(['ORG_BOOKING_READ'], 'TEAM_BOOKING_READ')).toBe('organization');
-    expect(matchScope(['ORG_BOOKING_READ'], 'BOOKING_READ')).toBeNull();
-    expect(matchScope(['TEAM_BOOKING_READ'], 'ORG_BOOKING_READ')).toBeNull();
-    expect(matchScope(['ORG_BOOKING_READ'], 'TEAM_BOOKING_WRITE')).toBeNull();
+    expect(grantSatisfies(['ORG_BOOKING_READ'], 'TEAM_BOOKING_READ')).toBe(true);
+    expect(grantSatisfies(['ORG_BOOKING_READ'], 'BOOKING_READ')).toBe(false);
+    expect(grantSatisfies(['TEAM_BOOKING_READ'], 'ORG_BOOKING_READ')).toBe(false);
+    expect(grantSatisfies(['ORG_BOOKING_READ'], 'TEAM_BOOKING_WRITE')).toBe(false);
   });
   it('the scope itself matches directly', () => {
-    expect(matchScope(['TEAM_BOOKING_READ', 'ORG_BOOKING_READ'], 'TEAM_BOOKING_READ')).toBe('direct');
+    expect(grantSatisfies(['TEAM_BOOKING_READ'], 'TEAM_BOOKING_READ')).toBe(true);
   });
 });
 

@@ -4,7 +4,7 @@
 // so hundreds of scope combinations stay fast; test/api/platform-flows.test.ts keeps the
 // real browser flow for a few.
 import { randomBytes } from 'node:crypto';
-import { createOAuthStore } from '../../src/storage/oauth-store.ts';
+import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';

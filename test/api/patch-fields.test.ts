@@ -1,8 +1,8 @@
-// Registry-driven: every PATCH route of src/oauth/api-routes.ts refuses a field it cannot
+// Registry-driven: every PATCH route of src/api/route-table.ts refuses a field it cannot
 // change with 400 validation_error naming it, instead of dropping it and answering 200
 // (SPEC §2 item 27), on both databases.
 import { describe, expect, it } from 'vitest';
-import { apiRoutes } from '../../src/oauth/api-routes.ts';
+import { apiRoutes } from '../../src/api/route-table.ts';
 import { backends } from '../helpers/backends.ts';
 import { expectError, useAccessHarness } from './access-harness.ts';
 import { fillPath } from './fixtures.ts';

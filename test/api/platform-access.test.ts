@@ -1,8 +1,8 @@
-// Registry-driven: every route of src/oauth/api-routes.ts, called for real, proves its scope
+// Registry-driven: every route of src/api/route-table.ts, called for real, proves its scope
 // (seed §5 rules 1, 5; SPEC §2 item 17), and the personal, organization and public routes
 // their membership rule (SPEC §6), on both databases. Team routes: team-access.test.ts.
 import { describe, expect, it } from 'vitest';
-import { apiRoutes } from '../../src/oauth/api-routes.ts';
+import { apiRoutes } from '../../src/api/route-table.ts';
 import { backends } from '../helpers/backends.ts';
 import { expectError, expectSuccess, orgCounterpart, resourceParams, useAccessHarness } from './access-harness.ts';
 import { ALL_SCOPES } from './fixtures.ts';

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
-import { apiRoutes } from '../../src/oauth/api-routes.ts';
+import { apiRoutes } from '../../src/api/route-table.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { acceptInvitation } from '../../src/services/teams/invitations.ts';
 import { addMember } from '../../src/services/teams/teams.ts';

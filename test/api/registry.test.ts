@@ -4,7 +4,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enforceRegistry, registerRegistryRoutes } from '../../src/api/registrar.ts';
-import { apiRoutes } from '../../src/oauth/api-routes.ts';
+import { apiRoutes } from '../../src/api/route-table.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
 import { backends } from '../helpers/backends.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';

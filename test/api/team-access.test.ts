@@ -3,7 +3,7 @@
 // allowed, ORG_<X> standing in for TEAM_<X> (seed §2.3 rule 1), legacy grants without bypass, and a
 // team outside the organization of the path is 404 — on both databases.
 import { describe, expect, it } from 'vitest';
-import { apiRoutes } from '../../src/oauth/api-routes.ts';
+import { apiRoutes } from '../../src/api/route-table.ts';
 import { backends } from '../helpers/backends.ts';
 import { expectError, expectSuccess, orgCounterpart, resourceParams, useAccessHarness } from './access-harness.ts';
 

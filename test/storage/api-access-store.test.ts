@@ -2,7 +2,7 @@
 // its client's state, and the team or organization of the path with the token user's roles,
 // checked against the real database on every backend. Each test is named after the contract.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiAccessStore } from '../../src/oauth/api-access.ts';
+import type { ApiAccessStore } from '../../src/api/access-check.ts';
 import type { AccessTokenRecord, OAuthStore } from '../../src/oauth/storage.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { accessTokenRecord, grantRecord, seedClient, seedUser, T0, uniqueId } from './seed.ts';

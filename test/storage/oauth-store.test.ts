@@ -454,11 +454,11 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
   describe('AuditStore', () => {
     it.skipIf(!available)('audit: appends one event with its actor, client, user and data; absent fields are stored as null', async () => {
       await store.audit({ type: 'token.issued', actorId: userId, clientId, userId, data: { grantId: grant.id, count: 2 } }, T0 + 1);
-      await store.audit({ type: 'client.approved', clientId }, T0 + 2);
+      await store.audit({ type: 'grant.created', clientId }, T0 + 2);
       const rows = await auditRows(clientId);
       expect(rows.map((r) => ({ ...r, data: r.data === null ? null : JSON.parse(r.data) }))).toEqual([
         { id: expect.anything(), type: 'token.issued', actor_id: userId, client_id: clientId, user_id: userId, data: { grantId: grant.id, count: 2 }, created_at: T0 + 1 },
-        { id: expect.anything(), type: 'client.approved', actor_id: null, client_id: clientId, user_id: null, data: null, created_at: T0 + 2 },
+        { id: expect.anything(), type: 'grant.created', actor_id: null, client_id: clientId, user_id: null, data: null, created_at: T0 + 2 },
       ]);
     });
 

@@ -1,4 +1,4 @@
 // The store factories the storage contract suites (test/storage/*.test.ts) run against: the
 // one place that knows where each implementation lives, so a move is one line here.
-export { createOAuthStore } from '../../src/storage/oauth-store.ts';
+export { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 export { createApiAccessStore } from '../../src/storage/repositories/api-access.ts';

@@ -1,5 +1,5 @@
 // Role questions handlers ask of the guard's facts (no extra query: the guard read them).
-import type { AccessFacts, Role } from '../../oauth/api-access.ts';
+import type { AccessFacts, Role } from '../membership.ts';
 
 const isAdmin = (role: Role | null | undefined) => role === 'admin' || role === 'owner';
 

@@ -3,7 +3,7 @@
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import { inTransaction } from '../../storage/transaction.ts';
 import type { AppContext } from '../../http/context.ts';
-import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../../oauth/api-access.ts';
+import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
 import { book, cancelBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from '../../services/bookings.ts';
 import { createApiAccessStore } from '../../storage/repositories/api-access.ts';
 import { calendarLinks } from '../../services/calendar-links.ts';

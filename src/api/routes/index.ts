@@ -1,5 +1,5 @@
 // Every handler of the /v2 resource routes, keyed by the registry's handler ids
-// (src/oauth/api-routes.ts). One file per resource; the registrar checks both lists match.
+// (src/api/route-table.ts). One file per resource; the registrar checks both lists match.
 import type { AppContext } from '../../http/context.ts';
 import type { HandlerMap } from '../handler.ts';
 import { bookingHandlers } from './bookings.ts';

@@ -3,7 +3,7 @@
 // "invited", carrying only what the inviter named, until the invitee accepts in the web app.
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { AppContext } from '../../http/context.ts';
-import type { AccessFacts } from '../../oauth/api-access.ts';
+import type { AccessFacts } from '../membership.ts';
 import { inviteMember } from '../../services/teams/invitations.ts';
 import { keepingAnOwner, removeMember, type Role } from '../../services/teams/teams.ts';
 import * as invitations from '../../storage/repositories/invitations.ts';

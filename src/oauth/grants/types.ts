@@ -5,6 +5,7 @@ import type { ClientRecord } from '../storage.ts';
 import type { TokenResponse } from '../token-response.ts';
 
 export interface GrantRequest {
+  /** Only the parameters the grant declared in `parameters`. */
   params: Params;
   /** The authenticated, approved client. */
   client: ClientRecord;
@@ -12,7 +13,10 @@ export interface GrantRequest {
 
 export interface GrantHandler {
   grantType: string;
-  /** Parameters this grant reads; everything else in the request is ignored (RFC 6749 §3.2). */
+  /**
+   * Parameters this grant takes: the token endpoint hands it these and no others, so the
+   * rest of the request is ignored (RFC 6749 §3.2).
+   */
   parameters: readonly string[];
   handle(ctx: OAuthContext, request: GrantRequest): Promise<TokenResponse>;
 }

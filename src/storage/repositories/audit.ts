@@ -1,5 +1,5 @@
-// audit_events and authorization_requests: append-only records.
-import type { AuditEvent } from '../../oauth/storage.ts';
+// audit_events: append-only records.
+import type { AuditEvent } from '../../services/audit-events.ts';
 import { placeholderRow, prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 
@@ -16,19 +16,6 @@ export async function appendAudit(db: Executor, e: AuditEvent, at: number): Prom
     data: e.data === undefined ? null : JSON.stringify(e.data),
     created_at: at,
   });
-}
-
-export async function recordAuthorizationRequest(
-  db: Executor,
-  clientId: string,
-  userId: string | null,
-  hadScope: boolean,
-  at: number,
-): Promise<void> {
-  await db
-    .insertInto('authorization_requests')
-    .values({ client_id: clientId, user_id: userId, had_scope: hadScope ? 1 : 0, created_at: at })
-    .execute();
 }
 
 export interface AuditRow {

@@ -1,22 +1,14 @@
 // Authorization of one platform-API request (SPEC §2 item 17, §6): bearer token, then
 // scope, then membership. The token, the team or organization of the path and the user's
 // roles in them come from ONE storage read, so a guarded route costs that read plus its own
-// queries, whatever the rule (a scope failure never reaches storage twice).
-import type { ApiRoute } from './api-routes.ts';
-import { checkAccessRecord, parseBearer, type AccessPrincipal } from './bearer.ts';
-import { grantSatisfies } from './scopes.ts';
-import type { AccessTokenWithClient } from './storage.ts';
-import { hashToken } from './token-format.ts';
-
-export type Role = 'member' | 'admin' | 'owner';
-
-/** What a storage read tells about the team or organization named by the path. */
-export interface AccessFacts {
-  /** Present when a team was asked for; null when no such team exists. */
-  team?: { id: string; organizationId: string | null; role: Role | null; organizationRole: Role | null } | null;
-  /** Present when an organization was asked for; null when no such organization exists. */
-  organization?: { id: string; role: Role | null } | null;
-}
+// queries, whatever the rule (a scope failure never reaches storage twice). The token check
+// and the scope rule are the protocol core's (src/oauth); the membership rule is the API's.
+import { checkAccessRecord, parseBearer, type AccessPrincipal } from '../oauth/bearer.ts';
+import { grantSatisfies } from '../oauth/scopes.ts';
+import type { AccessTokenWithClient } from '../oauth/storage.ts';
+import { hashToken } from '../oauth/token-format.ts';
+import { decideMembership, isAdmin, type AccessDenial, type AccessFacts } from './membership.ts';
+import type { ApiRoute } from './route-table.ts';
 
 export interface AccessLookup {
   teamId?: string;
@@ -28,56 +20,11 @@ export interface ApiAccessStore {
   findAccess(tokenHash: string, lookup: AccessLookup): Promise<{ token: AccessTokenWithClient; facts: AccessFacts } | undefined>;
 }
 
-const isAdmin = (role: Role | null | undefined) => role === 'admin' || role === 'owner';
-
-export type AccessDenial =
-  | { status: 401; code: 'unauthorized' | 'invalid_token'; message: string }
-  | { status: 403; code: 'insufficient_scope'; message: string; scope: string }
-  | { status: 403; code: 'forbidden'; message: string }
-  | { status: 404; code: 'not_found'; message: string };
-
 export interface AccessGranted {
   ok: true;
   /** Absent on a public route called without a token. */
   principal?: AccessPrincipal;
   facts: AccessFacts;
-}
-
-/**
- * SPEC §6 rules beyond scope. A legacy grant passes the scope check but gets no bypass
- * here: its user's real memberships decide. ORG_<X> stands in for TEAM_<X> only for an
- * admin or owner of the team's organization.
- */
-export function decideMembership(route: Pick<ApiRoute, 'membership'>, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
-  switch (route.membership) {
-    case 'none':
-    case 'self':
-      return null;
-    case 'org-admin': {
-      const org = facts.organization;
-      if (!org) return { status: 404, code: 'not_found', message: 'no such organization' };
-      if (!isAdmin(org.role)) return { status: 403, code: 'forbidden', message: 'this needs an admin or owner of the organization' };
-      return null;
-    }
-    case 'team-member':
-    case 'team-admin': {
-      const team = facts.team;
-      // SPEC §6: a team that is not in the organization of the path does not exist there.
-      if (!team || (pathOrgId !== undefined && team.organizationId !== pathOrgId)) {
-        return { status: 404, code: 'not_found', message: pathOrgId === undefined ? 'no such team' : 'no such team in this organization' };
-      }
-      // Seed §2.3 rule 1: ORG_<X> satisfies TEAM_<X> as a scope; who may act on the team
-      // is then decided by roles alone, whichever scope matched.
-      const orgAdmin = team.organizationId !== null && isAdmin(team.organizationRole);
-      if (orgAdmin) return null;
-      if (route.membership === 'team-member' ? team.role !== null : isAdmin(team.role)) return null;
-      return {
-        status: 403,
-        code: 'forbidden',
-        message: route.membership === 'team-member' ? 'this needs membership of the team' : 'this needs an admin or owner of the team',
-      };
-    }
-  }
 }
 
 /** The whole check for one request: at most one storage read. */

@@ -1,0 +1,64 @@
+// Team and organization role decisions of the /v2 platform API (SPEC §6 "rules beyond
+// scope"): given what one storage read told about the path's team or organization, may the
+// token's user act there? Pure: no framework, no SQL, no token.
+import type { ApiRoute } from './route-table.ts';
+
+export type Role = 'member' | 'admin' | 'owner';
+
+/** What a storage read tells about the team or organization named by the path. */
+export interface AccessFacts {
+  /** Present when a team was asked for; null when no such team exists. */
+  team?: { id: string; organizationId: string | null; role: Role | null; organizationRole: Role | null } | null;
+  /** Present when an organization was asked for; null when no such organization exists. */
+  organization?: { id: string; role: Role | null } | null;
+}
+
+/** An admin or owner: who may write to a team or organization (SPEC §6). */
+export function isAdmin(role: Role | null | undefined): boolean {
+  return role === 'admin' || role === 'owner';
+}
+
+/** A refusal, as the API answers it (status, envelope code, message). */
+export type AccessDenial =
+  | { status: 401; code: 'unauthorized' | 'invalid_token'; message: string }
+  | { status: 403; code: 'insufficient_scope'; message: string; scope: string }
+  | { status: 403; code: 'forbidden'; message: string }
+  | { status: 404; code: 'not_found'; message: string };
+
+/**
+ * SPEC §6 rules beyond scope. A legacy grant passes the scope check but gets no bypass
+ * here: its user's real memberships decide. ORG_<X> stands in for TEAM_<X> only for an
+ * admin or owner of the team's organization.
+ */
+export function decideMembership(route: Pick<ApiRoute, 'membership'>, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
+  switch (route.membership) {
+    case 'none':
+    case 'self':
+      return null;
+    case 'org-admin': {
+      const org = facts.organization;
+      if (!org) return { status: 404, code: 'not_found', message: 'no such organization' };
+      if (!isAdmin(org.role)) return { status: 403, code: 'forbidden', message: 'this needs an admin or owner of the organization' };
+      return null;
+    }
+    case 'team-member':
+    case 'team-admin': {
+      const team = facts.team;
+      // SPEC §6: a team that is not in the organization of the path does not exist there.
+      if (!team || (pathOrgId !== undefined && team.organizationId !== pathOrgId)) {
+        return { status: 404, code: 'not_found', message: pathOrgId === undefined ? 'no such team' : 'no such team in this organization' };
+      }
+      // Seed §2.3 rule 1: ORG_<X> satisfies TEAM_<X> as a scope; who may act on the team
+      // is then decided by roles alone, whichever scope matched.
+      const orgAdmin = team.organizationId !== null && isAdmin(team.organizationRole);
+      if (orgAdmin) return null;
+      if (route.membership === 'team-member' ? team.role !== null : isAdmin(team.role)) return null;
+      return {
+        status: 403,
+        code: 'forbidden',
+        message: route.membership === 'team-member' ? 'this needs membership of the team' : 'this needs an admin or owner of the team',
+      };
+    }
+  }
+}
+

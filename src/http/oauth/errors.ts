@@ -1,0 +1,42 @@
+// The one serializer of OAuth error answers (RFC 6749 §5.2; STYLE practice 4), and the
+// mapping of framework-level failures onto RFC codes, so no Fastify error body reaches a
+// client application.
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { OAuthError } from '../../oauth/errors.ts';
+
+/** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
+function fromFrameworkError(error: FastifyError): OAuthError | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new OAuthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded or application/json');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new OAuthError('invalid_request', 'the request body is not valid JSON');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new OAuthError('invalid_request', 'the request body is too large');
+    default:
+      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+        return new OAuthError('invalid_request', error.message);
+      }
+      return undefined;
+  }
+}
+
+/** Status, challenge and body; Cache-Control is the scope's (index.ts). */
+export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
+  if (error.basicChallenge) reply.header('www-authenticate', 'Basic realm="gatehouse", charset="UTF-8"');
+  return reply.status(error.status).send(error.toJSON());
+}
+
+/** Every failure of the scope answers as an OAuth error; the cause goes to the log only. */
+export function answerErrorsAsOAuth(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const oauthError = error instanceof OAuthError ? error : fromFrameworkError(error);
+    if (oauthError !== undefined) {
+      if (oauthError.internalCause) request.log.info({ cause: oauthError.internalCause }, oauthError.code);
+      return sendOAuthError(reply, oauthError);
+    }
+    request.log.error({ err: error }, 'token endpoint failed');
+    return sendOAuthError(reply, new OAuthError('server_error', 'the server could not complete the request; try again'));
+  });
+}

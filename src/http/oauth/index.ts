@@ -1,0 +1,41 @@
+// The OAuth endpoints for client applications: token (RFC 6749 §3.2), revocation
+// (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414). Every answer of this scope,
+// success or error, is `Cache-Control: no-store` (RFC 6749 §5.1, §5.2), set here once;
+// only the metadata document, a public one, may be cached.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { refuseRepeatedJsonKeys } from '../json-body.ts';
+import type { RateLimits } from '../rate-limits.ts';
+import { answerErrorsAsOAuth } from './errors.ts';
+import { introspectionRoute } from './introspection.ts';
+import { metadataRoute } from './metadata.ts';
+import { revocationRoute } from './revocation.ts';
+import { tokenRoute } from './token.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A public document that may be cached: the OAuth scope does not mark it no-store. */
+    cacheable?: boolean;
+  }
+}
+
+export async function oauthRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
+  // SPEC §2 item 4: form and JSON bodies only. Fastify's built-in text/plain parser would
+  // hand the handler a bare string, and the client would be told its parameters are wrong
+  // instead of its Content-Type.
+  app.removeContentTypeParser('text/plain');
+  // SPEC §2 item 19: a JSON key that appears twice is a parameter sent twice.
+  refuseRepeatedJsonKeys(app);
+  answerErrorsAsOAuth(app);
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!(request.routeOptions.config.cacheable === true && reply.statusCode < 400)) {
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+    }
+    return payload;
+  });
+
+  tokenRoute(app, ctx, limits);
+  revocationRoute(app, ctx, limits);
+  introspectionRoute(app, ctx, limits);
+  metadataRoute(app, ctx);
+}

@@ -1,0 +1,26 @@
+// RFC 8414 authorization server metadata, so integrators' libraries can configure
+// themselves. A public document: the one answer of the scope that may be cached.
+import type { FastifyInstance } from 'fastify';
+import { scopeRegistry } from '../../oauth/scopes.ts';
+import type { AppContext } from '../context.ts';
+import { INTROSPECT_PATH, METADATA_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
+
+export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.get(METADATA_PATH, { config: { cacheable: true } }, async () => ({
+    issuer: ctx.config.issuer,
+    authorization_endpoint: `${ctx.config.appUrl}/auth/oauth2/authorize`,
+    token_endpoint: `${ctx.config.baseUrl}${TOKEN_PATH}`,
+    revocation_endpoint: `${ctx.config.baseUrl}${REVOKE_PATH}`,
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    introspection_endpoint: `${ctx.config.baseUrl}${INTROSPECT_PATH}`,
+    // SPEC §6: a public client (method none) may revoke but not introspect.
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    scopes_supported: scopeRegistry.map((s) => s.name),
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    code_challenge_methods_supported: ['S256'],
+    authorization_response_iss_parameter_supported: true,
+  }));
+}

@@ -1,0 +1,26 @@
+// The names of every audit event the application writes (SPEC §2 item 16): the protocol
+// core's own (src/oauth/storage.ts) and those of the services and pages around it.
+import type { OAuthAuditEventType } from '../oauth/storage.ts';
+
+export type AuditEventType =
+  | OAuthAuditEventType
+  | 'client.created'
+  | 'client.approved'
+  | 'client.rejected'
+  | 'client.suspended'
+  | 'client.updated'
+  | 'client.scopes_changed'
+  | 'client.migrated'
+  | 'secret.created'
+  | 'secret.removed'
+  | 'login.failed';
+
+/** One row of the audit trail, as written. */
+export interface AuditEvent {
+  type: AuditEventType;
+  actorId?: string | null;
+  clientId?: string | null;
+  userId?: string | null;
+  /** Non-secret details (ids, reasons, counts). */
+  data?: Record<string, unknown>;
+}

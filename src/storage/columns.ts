@@ -1,0 +1,16 @@
+// How records' values are stored in columns, for every repository: one place, so that no
+// repository reaches into the protocol core for a storage format.
+
+/**
+ * A scope list column: the names joined by single spaces, in the order given (the protocol
+ * core writes registry order); '' is an empty list and NULL a legacy grant (SPEC §2 item 14).
+ */
+export function scopesColumn(scopes: readonly string[] | null): string | null {
+  return scopes === null ? null : scopes.join(' ');
+}
+
+/** The inverse of scopesColumn. */
+export function scopesFromColumn(stored: string | null): string[] | null {
+  if (stored === null) return null;
+  return stored === '' ? [] : stored.split(' ');
+}

@@ -1,0 +1,202 @@
+// The protocol core's port (src/oauth/storage.ts) on Kysely: one object per database or
+// transaction, whose methods run on it. Hot-path queries are compiled once (prepared.ts).
+// Queries that other areas share (the client row, active grants, revocation, the audit
+// append, the access token read) stay in repositories/ and are called from here.
+import type { Selectable } from 'kysely';
+import type { CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
+import { scopesColumn, scopesFromColumn } from '../columns.ts';
+import { placeholderRow, prepare } from '../prepared.ts';
+import { appendAudit } from '../repositories/audit.ts';
+import { findClientRow, toClientRecord } from '../repositories/clients.ts';
+import type { Executor } from '../repositories/executor.ts';
+import { listActiveGrants, revokeGrant } from '../repositories/grants.ts';
+import { findAccessToken } from '../repositories/tokens.ts';
+import type { AccessTokensTable, AuthorizationCodesTable, RefreshTokensTable } from '../schema.ts';
+import { inTransaction } from '../transaction.ts';
+
+export function createOAuthStore(db: Executor): OAuthStore {
+  const store: OAuthStore = {
+    // Joins the caller's transaction when db already is one (STYLE practice 7).
+    transaction: (fn) => inTransaction(db, (trx) => fn(trx === db ? store : createOAuthStore(trx))),
+
+    // oauth_clients and client_secrets
+    findClient: async (id) => {
+      const row = await findClientRow(db, id);
+      return row && toClientRecord(row);
+    },
+    listActiveSecrets: async (clientId) => {
+      const { rows } = await selectActiveSecrets.run(db, { clientId });
+      return rows.map((r) => ({ id: r.id, clientId: r.client_id, hash: r.secret_hash, lastUsedAt: r.last_used_at }));
+    },
+    markSecretUsed: async (secretId, at) => {
+      await db.updateTable('client_secrets').set({ last_used_at: at }).where('id', '=', secretId).execute();
+    },
+
+    // grants
+    createGrant: async (g) => {
+      await db
+        .insertInto('grants')
+        .values({ id: g.id, user_id: g.userId, client_id: g.clientId, scopes: scopesColumn(g.scopes), created_at: g.createdAt, revoked_at: g.revokedAt })
+        .execute();
+    },
+    findGrant: async (id) => {
+      const r = await db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
+      return r && { id: r.id, userId: r.user_id, clientId: r.client_id, scopes: scopesFromColumn(r.scopes), createdAt: r.created_at, revokedAt: r.revoked_at };
+    },
+    listActiveGrants: (userId, clientId) => listActiveGrants(db, userId, clientId),
+    // Takes the user's row lock for the rest of the transaction (a portable SELECT ... FOR UPDATE).
+    lockUserGrants: async (userId) => {
+      await db.updateTable('users').set((eb) => ({ id: eb.ref('id') })).where('id', '=', userId).execute();
+    },
+    // A conditional write on the grant row: on PostgreSQL it waits for a revocation in
+    // flight and then sees its result, and it holds the row until the transaction ends.
+    holdActiveGrant: async (grantId) => {
+      const result = await db.updateTable('grants').set({ revoked_at: null }).where('id', '=', grantId).where('revoked_at', 'is', null).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    revokeGrant: (grantId, at) => revokeGrant(db, grantId, at),
+    // SPEC §2 item 8 when codes share a grant (item 25): only the replayed code's tokens end.
+    revokeCodeTokens: async (grantId, codeHash, at) => {
+      await db.updateTable('access_tokens').set({ revoked_at: at }).where('grant_id', '=', grantId).where('code_hash', '=', codeHash).where('revoked_at', 'is', null).execute();
+      await db
+        .updateTable('refresh_tokens')
+        .set({ revoked_at: at, successor_box: null })
+        .where('grant_id', '=', grantId)
+        .where('code_hash', '=', codeHash)
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
+
+    // authorization_codes: single use is decided by a conditional UPDATE (STYLE practice 6).
+    createCode: async (c) => {
+      await db
+        .insertInto('authorization_codes')
+        .values({
+          code_hash: c.hash,
+          client_id: c.clientId,
+          user_id: c.userId,
+          grant_id: c.grantId,
+          redirect_uri: c.redirectUri,
+          scopes: scopesColumn(c.scopes),
+          code_challenge: c.codeChallenge,
+          created_at: c.createdAt,
+          expires_at: c.expiresAt,
+          consumed_at: null,
+        })
+        .execute();
+    },
+    consumeCode: async (hash, at) => {
+      const [row] = (await consume.run(db, { hash, at })).rows;
+      return row && toCodeRecord(row);
+    },
+    findCode: async (hash) => {
+      const row = await db.selectFrom('authorization_codes').selectAll().where('code_hash', '=', hash).executeTakeFirst();
+      return row && toCodeRecord(row);
+    },
+
+    // access_tokens and refresh_tokens, stored by SHA-256 hash only (SPEC §3).
+    createAccessToken: async (t) => {
+      await insertAccessToken.run(db, {
+        token_hash: t.hash,
+        grant_id: t.grantId,
+        code_hash: t.codeHash,
+        client_id: t.clientId,
+        user_id: t.userId,
+        scopes: scopesColumn(t.scopes),
+        created_at: t.createdAt,
+        expires_at: t.expiresAt,
+        revoked_at: t.revokedAt,
+      });
+    },
+    findAccessToken: (hash) => findAccessToken(db, hash),
+    revokeAccessToken: async (hash, at) => {
+      await db.updateTable('access_tokens').set({ revoked_at: at }).where('token_hash', '=', hash).where('revoked_at', 'is', null).execute();
+    },
+    createRefreshToken: async (t) => {
+      await insertRefreshToken.run(db, {
+        id: t.id,
+        token_hash: t.hash,
+        grant_id: t.grantId,
+        code_hash: t.codeHash,
+        client_id: t.clientId,
+        user_id: t.userId,
+        scopes: scopesColumn(t.scopes),
+        parent_id: t.parentId,
+        created_at: t.createdAt,
+        expires_at: t.expiresAt,
+        spent_at: t.spentAt,
+        successor_box: t.successorBox,
+        revoked_at: t.revokedAt,
+      });
+    },
+    findRefreshToken: async (hash) => {
+      const [row] = (await selectRefreshToken.run(db, { hash })).rows;
+      return row && toRefreshRecord(row);
+    },
+    spendRefreshToken: async (id, at, successorBox) => {
+      const result = await spend.run(db, { id, at, box: successorBox });
+      return Number(result.numAffectedRows) === 1;
+    },
+
+    // audit_events and authorization_requests: append-only records.
+    audit: (event, at) => appendAudit(db, event, at),
+    recordAuthorizationRequest: async (clientId, userId, hadScope, at) => {
+      await db.insertInto('authorization_requests').values({ client_id: clientId, user_id: userId, had_scope: hadScope ? 1 : 0, created_at: at }).execute();
+    },
+  };
+  return store;
+}
+
+const selectActiveSecrets = prepare((db, p: { clientId: string }) =>
+  db.selectFrom('client_secrets').select(['id', 'client_id', 'secret_hash', 'last_used_at']).where('client_id', '=', p.clientId).where('removed_at', 'is', null),
+);
+
+const consume = prepare((db, p: { hash: string; at: number }) =>
+  db.updateTable('authorization_codes').set({ consumed_at: p.at }).where('code_hash', '=', p.hash).where('consumed_at', 'is', null).returningAll(),
+);
+
+function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
+  return {
+    hash: r.code_hash,
+    clientId: r.client_id,
+    userId: r.user_id,
+    grantId: r.grant_id,
+    redirectUri: r.redirect_uri,
+    scopes: scopesFromColumn(r.scopes),
+    codeChallenge: r.code_challenge,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    consumedAt: r.consumed_at,
+  };
+}
+
+const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'created_at', 'expires_at', 'revoked_at'] as const;
+const insertAccessToken = prepare<Selectable<AccessTokensTable>, unknown>((db) => db.insertInto('access_tokens').values(placeholderRow(accessColumns)));
+
+const refreshColumns = ['id', 'token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
+const insertRefreshToken = prepare<Selectable<RefreshTokensTable>, unknown>((db) => db.insertInto('refresh_tokens').values(placeholderRow(refreshColumns)));
+
+const selectRefreshToken = prepare((db, p: { hash: string }) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', p.hash));
+
+function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord {
+  return {
+    id: r.id,
+    hash: r.token_hash,
+    grantId: r.grant_id,
+    codeHash: r.code_hash,
+    clientId: r.client_id,
+    userId: r.user_id,
+    scopes: scopesFromColumn(r.scopes),
+    parentId: r.parent_id,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    spentAt: r.spent_at,
+    successorBox: r.successor_box,
+    revokedAt: r.revoked_at,
+  };
+}
+
+// Spends only an unspent, unrevoked token: of concurrent spends exactly one row is updated.
+const spend = prepare((db, p: { id: string; at: number; box: string }) =>
+  db.updateTable('refresh_tokens').set({ spent_at: p.at, successor_box: p.box }).where('id', '=', p.id).where('spent_at', 'is', null).where('revoked_at', 'is', null),
+);
