@@ -1,0 +1,11 @@
+// The stores of the /v2 platform API, one file per resource beside this one: what the route
+// handlers read and write, with the contract of every method. They hang off ServiceStores
+// (`stores.api`), so a handler's writes join `stores.transaction` like any service's.
+// src/storage/stores/platform*.ts implements them. Bookings are a service's store
+// (services/booking-store.ts, `stores.bookings`): the booking rules live in services/bookings.ts.
+import type { ApiAccessStore } from '../../oauth/api-access.ts';
+
+export interface ApiStores {
+  /** The guard's one read: token, client, and the path's team or organization with the user's roles. */
+  access: ApiAccessStore;
+}

@@ -1,0 +1,10 @@
+// ApiStores (src/api/stores) over the repositories: one store per /v2 resource.
+import type { ApiStores } from '../../api/stores/index.ts';
+import { createApiAccessStore } from '../repositories/api-access.ts';
+import type { Executor } from '../repositories/executor.ts';
+
+export function createPlatformStores(db: Executor): ApiStores {
+  return {
+    access: createApiAccessStore(db),
+  };
+}
