@@ -38,7 +38,7 @@ function validationMessage(first: AjvError | undefined, context: string | undefi
   return field ? `${field}: ${first?.message ?? 'is invalid'}` : `${where} ${first?.message ?? 'is invalid'}`;
 }
 
-export async function apiRoutes(server: FastifyInstance, app: AppContext): Promise<void> {
+export async function apiRoutes(server: FastifyInstance, deps: AppContext): Promise<void> {
   server.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendApiError(reply.headers(error.headers), error.status, error.code, error.message);
     if (error instanceof ServiceError) {
@@ -59,6 +59,6 @@ export async function apiRoutes(server: FastifyInstance, app: AppContext): Promi
     return payload;
   });
   enforceRegistry(server);
-  await registerOpenApi(server, app);
-  registerRegistryRoutes(server, allHandlers(app), app.services.stores.api.access, app.services.clock);
+  await registerOpenApi(server, deps);
+  registerRegistryRoutes(server, allHandlers(deps), deps.services.stores.api.access, deps.services.clock);
 }

@@ -114,8 +114,8 @@ interface BookerProof {
 /** Whose bookings a list route reads, from the call's user or the guard's facts. */
 type ScopeOf = (call: { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } }) => BookingScope;
 
-export function bookingHandlers(app: AppContext): HandlerMap {
-  const s = app.services;
+export function bookingHandlers(deps: AppContext): HandlerMap {
+  const s = deps.services;
   const store = s.stores.bookings;
   const accessStore = s.stores.api.access;
 
@@ -152,7 +152,7 @@ export function bookingHandlers(app: AppContext): HandlerMap {
     });
 
   return {
-    ...publicBookingRoutes(app, actForBooker),
+    ...publicBookingRoutes(deps, actForBooker),
     // The host's own bookings (SPEC §6: personal routes act on the token's user only).
     'bookings.list': list((call) => ({ userId: call.userId })),
     'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => booking(await load({ userId }, params.bookingUid)) }),
@@ -160,19 +160,19 @@ export function bookingHandlers(app: AppContext): HandlerMap {
       data: object({ google: { type: 'string' }, outlook: { type: 'string' }, office365: { type: 'string' }, yahoo: { type: 'string' }, ics: { type: 'string' } }, ['google', 'outlook', 'office365', 'yahoo', 'ics']),
       handle: async ({ userId, params }) => calendarLinks(await load({ userId }, params.bookingUid), s.clock()),
     }),
-    ...hostBookingChanges(app),
+    ...hostBookingChanges(deps),
     // A team's bookings.
     'teamBookings.list': list((call) => ({ teamId: call.facts.team!.id })),
     'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => booking(await load({ teamId: facts.team!.id }, params.bookingUid)) }),
-    ...teamAndOrgBookingWrites(app),
+    ...teamAndOrgBookingWrites(deps),
     // Everything in an organization: its teams' bookings and its members'.
     'orgBookings.list': list((call) => ({ organizationId: call.facts.organization!.id })),
   };
 }
 
 /** Public (seed §5 rule 6): anyone books; the booker (or a token that may) cancels and reschedules. */
-function publicBookingRoutes(app: AppContext, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<void>): HandlerMap {
-  const s = app.services;
+function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<void>): HandlerMap {
+  const s = deps.services;
   return {
     'bookings.create': route<NewBookingBody>({
       body: newBooking,
@@ -202,8 +202,8 @@ function publicBookingRoutes(app: AppContext, actForBooker: (call: ApiCall<Booke
 }
 
 /** The host changes their own booking: confirm, decline, guests, location, host. */
-function hostBookingChanges(app: AppContext): HandlerMap {
-  const s = app.services;
+function hostBookingChanges(deps: AppContext): HandlerMap {
+  const s = deps.services;
   return {
     'bookings.confirm': route<unknown, unknown, Uid>({
       data: bookingView,
@@ -233,8 +233,8 @@ function hostBookingChanges(app: AppContext): HandlerMap {
 }
 
 /** Writes of a team (booked on an attendee's behalf) and of an organization. */
-function teamAndOrgBookingWrites(app: AppContext): HandlerMap {
-  const s = app.services;
+function teamAndOrgBookingWrites(deps: AppContext): HandlerMap {
+  const s = deps.services;
   return {
     // Booked on an attendee's behalf: the manageToken is theirs, for the team to hand over.
     'teamBookings.create': route<NewBookingBody>({

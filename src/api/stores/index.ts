@@ -4,8 +4,10 @@
 // src/storage/stores/platform*.ts implements them. Bookings are a service's store
 // (services/booking-store.ts, `stores.bookings`): the booking rules live in services/bookings.ts.
 import type { ApiAccessStore } from '../../oauth/api-access.ts';
+import type { ConnectedAppStore } from './connected-apps.ts';
 
 export interface ApiStores {
   /** The guard's one read: token, client, and the path's team or organization with the user's roles. */
   access: ApiAccessStore;
+  connectedApps: ConnectedAppStore;
 }
