@@ -5,9 +5,11 @@
 // (services/booking-store.ts, `stores.bookings`): the booking rules live in services/bookings.ts.
 import type { ApiAccessStore } from '../../oauth/api-access.ts';
 import type { ConnectedAppStore } from './connected-apps.ts';
+import type { EventTypeStore } from './event-types.ts';
 
 export interface ApiStores {
   /** The guard's one read: token, client, and the path's team or organization with the user's roles. */
   access: ApiAccessStore;
   connectedApps: ConnectedAppStore;
+  eventTypes: EventTypeStore;
 }

@@ -3,10 +3,12 @@ import type { ApiStores } from '../../api/stores/index.ts';
 import { createApiAccessStore } from '../repositories/api-access.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { createConnectedAppStore } from './platform-connected-apps.ts';
+import { createEventTypeStore } from './platform-event-types.ts';
 
 export function createPlatformStores(db: Executor): ApiStores {
   return {
     access: createApiAccessStore(db),
     connectedApps: createConnectedAppStore(db),
+    eventTypes: createEventTypeStore(db),
   };
 }
