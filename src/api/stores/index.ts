@@ -6,10 +6,12 @@
 import type { ApiAccessStore } from '../../oauth/api-access.ts';
 import type { ConnectedAppStore } from './connected-apps.ts';
 import type { EventTypeStore } from './event-types.ts';
+import type { ScheduleStore } from './schedules.ts';
 
 export interface ApiStores {
   /** The guard's one read: token, client, and the path's team or organization with the user's roles. */
   access: ApiAccessStore;
   connectedApps: ConnectedAppStore;
   eventTypes: EventTypeStore;
+  schedules: ScheduleStore;
 }

@@ -4,11 +4,13 @@ import { createApiAccessStore } from '../repositories/api-access.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { createConnectedAppStore } from './platform-connected-apps.ts';
 import { createEventTypeStore } from './platform-event-types.ts';
+import { createScheduleStore } from './platform-schedules.ts';
 
 export function createPlatformStores(db: Executor): ApiStores {
   return {
     access: createApiAccessStore(db),
     connectedApps: createConnectedAppStore(db),
     eventTypes: createEventTypeStore(db),
+    schedules: createScheduleStore(db),
   };
 }
