@@ -14,8 +14,6 @@ const notYetBehindAStore = [
   'src/api/routes/routing-forms.ts',
   'src/api/routes/teams.ts',
   'src/api/routes/verified-resources.ts',
-  'src/api/routes/webhooks.ts',
-  'src/api/routes/workflows.ts',
   'src/cli/audit.ts',
   'src/cli/main.ts',
   'src/http/context.ts',

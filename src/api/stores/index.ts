@@ -7,6 +7,8 @@ import type { ApiAccessStore } from '../../oauth/api-access.ts';
 import type { ConnectedAppStore } from './connected-apps.ts';
 import type { EventTypeStore } from './event-types.ts';
 import type { ScheduleStore } from './schedules.ts';
+import type { WebhookStore } from './webhooks.ts';
+import type { WorkflowStore } from './workflows.ts';
 
 export interface ApiStores {
   /** The guard's one read: token, client, and the path's team or organization with the user's roles. */
@@ -14,4 +16,6 @@ export interface ApiStores {
   connectedApps: ConnectedAppStore;
   eventTypes: EventTypeStore;
   schedules: ScheduleStore;
+  webhooks: WebhookStore;
+  workflows: WorkflowStore;
 }

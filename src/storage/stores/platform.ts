@@ -5,6 +5,8 @@ import type { Executor } from '../repositories/executor.ts';
 import { createConnectedAppStore } from './platform-connected-apps.ts';
 import { createEventTypeStore } from './platform-event-types.ts';
 import { createScheduleStore } from './platform-schedules.ts';
+import { createWebhookStore } from './platform-webhooks.ts';
+import { createWorkflowStore } from './platform-workflows.ts';
 
 export function createPlatformStores(db: Executor): ApiStores {
   return {
@@ -12,5 +14,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     connectedApps: createConnectedAppStore(db),
     eventTypes: createEventTypeStore(db),
     schedules: createScheduleStore(db),
+    webhooks: createWebhookStore(db),
+    workflows: createWorkflowStore(db),
   };
 }
