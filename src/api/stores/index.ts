@@ -6,6 +6,7 @@
 import type { ApiAccessStore } from '../../oauth/api-access.ts';
 import type { ConnectedAppStore } from './connected-apps.ts';
 import type { EventTypeStore } from './event-types.ts';
+import type { RoutingFormStore } from './routing-forms.ts';
 import type { ScheduleStore } from './schedules.ts';
 import type { WebhookStore } from './webhooks.ts';
 import type { WorkflowStore } from './workflows.ts';
@@ -15,6 +16,7 @@ export interface ApiStores {
   access: ApiAccessStore;
   connectedApps: ConnectedAppStore;
   eventTypes: EventTypeStore;
+  routingForms: RoutingFormStore;
   schedules: ScheduleStore;
   webhooks: WebhookStore;
   workflows: WorkflowStore;

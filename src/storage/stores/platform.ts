@@ -4,6 +4,7 @@ import { createApiAccessStore } from '../repositories/api-access.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { createConnectedAppStore } from './platform-connected-apps.ts';
 import { createEventTypeStore } from './platform-event-types.ts';
+import { createRoutingFormStore } from './platform-routing-forms.ts';
 import { createScheduleStore } from './platform-schedules.ts';
 import { createWebhookStore } from './platform-webhooks.ts';
 import { createWorkflowStore } from './platform-workflows.ts';
@@ -13,6 +14,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     access: createApiAccessStore(db),
     connectedApps: createConnectedAppStore(db),
     eventTypes: createEventTypeStore(db),
+    routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),
     webhooks: createWebhookStore(db),
     workflows: createWorkflowStore(db),
