@@ -8,6 +8,7 @@ import type { ConnectedAppStore } from './connected-apps.ts';
 import type { EventTypeStore } from './event-types.ts';
 import type { RoutingFormStore } from './routing-forms.ts';
 import type { ScheduleStore } from './schedules.ts';
+import type { VerifiedResourceStore } from './verified-resources.ts';
 import type { WebhookStore } from './webhooks.ts';
 import type { WorkflowStore } from './workflows.ts';
 
@@ -18,6 +19,7 @@ export interface ApiStores {
   eventTypes: EventTypeStore;
   routingForms: RoutingFormStore;
   schedules: ScheduleStore;
+  verifiedResources: VerifiedResourceStore;
   webhooks: WebhookStore;
   workflows: WorkflowStore;
 }

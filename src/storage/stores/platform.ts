@@ -6,6 +6,7 @@ import { createConnectedAppStore } from './platform-connected-apps.ts';
 import { createEventTypeStore } from './platform-event-types.ts';
 import { createRoutingFormStore } from './platform-routing-forms.ts';
 import { createScheduleStore } from './platform-schedules.ts';
+import { createVerifiedResourceStore } from './platform-verified-resources.ts';
 import { createWebhookStore } from './platform-webhooks.ts';
 import { createWorkflowStore } from './platform-workflows.ts';
 
@@ -16,6 +17,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     eventTypes: createEventTypeStore(db),
     routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),
+    verifiedResources: createVerifiedResourceStore(db),
     webhooks: createWebhookStore(db),
     workflows: createWorkflowStore(db),
   };
