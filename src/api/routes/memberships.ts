@@ -88,6 +88,7 @@ const actsAsOwner = (kind: Kind, facts: AccessFacts) => (kind === 'team' ? isTea
 
 export function membershipHandlers(ctx: AppContext): HandlerMap {
   const { db, clock } = ctx.services;
+  const profiles = ctx.services.stores.api.profiles;
 
   /** A member, or a pending invitation, of the target. */
   const load = async (target: MembershipTarget, id: string): Promise<{ member: MemberRow } | { invitation: InvitationRow }> => {
@@ -200,9 +201,8 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
       handle: async ({ facts, params, body }) => {
         const member = await repo.findMemberByUser(db, { organizationId: facts.organization!.id }, params.userId);
         if (member === undefined) throw notFound('user in this organization');
-        await db.updateTable('users').set(profileChanges(body, clock())).where('id', '=', params.userId).execute();
-        const user = await db.selectFrom('users').selectAll().where('id', '=', params.userId).executeTakeFirstOrThrow();
-        return profile(user);
+        await profiles.update(params.userId, profileChanges(body, clock()));
+        return profile((await profiles.find(params.userId))!);
       },
     }),
   };

@@ -6,8 +6,10 @@
 import type { ApiAccessStore } from '../../oauth/api-access.ts';
 import type { ConnectedAppStore } from './connected-apps.ts';
 import type { EventTypeStore } from './event-types.ts';
+import type { ProfileStore } from './profiles.ts';
 import type { RoutingFormStore } from './routing-forms.ts';
 import type { ScheduleStore } from './schedules.ts';
+import type { TeamStore } from './teams.ts';
 import type { VerifiedResourceStore } from './verified-resources.ts';
 import type { WebhookStore } from './webhooks.ts';
 import type { WorkflowStore } from './workflows.ts';
@@ -17,8 +19,11 @@ export interface ApiStores {
   access: ApiAccessStore;
   connectedApps: ConnectedAppStore;
   eventTypes: EventTypeStore;
+  /** The users table as /v2/me and an organization's users routes see it. */
+  profiles: ProfileStore;
   routingForms: RoutingFormStore;
   schedules: ScheduleStore;
+  teams: TeamStore;
   verifiedResources: VerifiedResourceStore;
   webhooks: WebhookStore;
   workflows: WorkflowStore;

@@ -6,6 +6,7 @@ import { createConnectedAppStore } from './platform-connected-apps.ts';
 import { createEventTypeStore } from './platform-event-types.ts';
 import { createRoutingFormStore } from './platform-routing-forms.ts';
 import { createScheduleStore } from './platform-schedules.ts';
+import { createProfileStore, createTeamStore } from './platform-teams.ts';
 import { createVerifiedResourceStore } from './platform-verified-resources.ts';
 import { createWebhookStore } from './platform-webhooks.ts';
 import { createWorkflowStore } from './platform-workflows.ts';
@@ -15,8 +16,10 @@ export function createPlatformStores(db: Executor): ApiStores {
     access: createApiAccessStore(db),
     connectedApps: createConnectedAppStore(db),
     eventTypes: createEventTypeStore(db),
+    profiles: createProfileStore(db),
     routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),
+    teams: createTeamStore(db),
     verifiedResources: createVerifiedResourceStore(db),
     webhooks: createWebhookStore(db),
     workflows: createWorkflowStore(db),
