@@ -6,6 +6,7 @@
 import type { ApiAccessStore } from '../../oauth/api-access.ts';
 import type { ConnectedAppStore } from './connected-apps.ts';
 import type { EventTypeStore } from './event-types.ts';
+import type { MembershipStore } from './memberships.ts';
 import type { ProfileStore } from './profiles.ts';
 import type { RoutingFormStore } from './routing-forms.ts';
 import type { ScheduleStore } from './schedules.ts';
@@ -19,6 +20,7 @@ export interface ApiStores {
   access: ApiAccessStore;
   connectedApps: ConnectedAppStore;
   eventTypes: EventTypeStore;
+  memberships: MembershipStore;
   /** The users table as /v2/me and an organization's users routes see it. */
   profiles: ProfileStore;
   routingForms: RoutingFormStore;

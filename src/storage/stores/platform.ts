@@ -4,6 +4,7 @@ import { createApiAccessStore } from '../repositories/api-access.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { createConnectedAppStore } from './platform-connected-apps.ts';
 import { createEventTypeStore } from './platform-event-types.ts';
+import { createMembershipStore } from './platform-memberships.ts';
 import { createRoutingFormStore } from './platform-routing-forms.ts';
 import { createScheduleStore } from './platform-schedules.ts';
 import { createProfileStore, createTeamStore } from './platform-teams.ts';
@@ -16,6 +17,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     access: createApiAccessStore(db),
     connectedApps: createConnectedAppStore(db),
     eventTypes: createEventTypeStore(db),
+    memberships: createMembershipStore(db),
     profiles: createProfileStore(db),
     routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),
