@@ -1,7 +1,7 @@
 // Booking, cancelling and rescheduling (seed §1, §5 rule 6): the public routes and the
 // team routes share these rules. Each change that spans rows runs in one transaction.
 import { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../oauth/token-format.ts';
-import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus } from './booking-store.ts';
+import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './booking-store.ts';
 import type { ServiceContext } from './context.ts';
 import { conflict, notFound, validation } from './errors.ts';
 
@@ -71,19 +71,22 @@ export async function book(ctx: ServiceContext, input: NewBooking, rules: Bookin
     if (et.hidden && !rules.allowHidden && !(await tx.bookings.usePrivateLink(et.id, input.privateLink!, now))) {
       throw notFound('no such event type (the private link is unknown, expired or used up)');
     }
-    await holdHost(tx.bookings, host, input.start, end);
+    await holdHost(tx.bookings, host, input.start, end, HOST_BUSY);
     await tx.bookings.insert(booking);
   });
   return { booking, manageToken };
 }
 
+const HOST_BUSY = 'start: the host is not available at that time';
+
 /**
- * Locks the host for the caller's transaction, then refuses if they are busy in [start,
- * end): two bookings of one host cannot both pass the check.
+ * Locks the host for the caller's transaction, then refuses with `busy` if they have an
+ * active booking in [start, end) other than exceptUid: two bookings of one host cannot both
+ * pass the check.
  */
-export async function holdHost(store: ServiceContext['stores']['bookings'], hostId: string, start: number, end: number, exceptUid?: string, field = 'start'): Promise<void> {
+async function holdHost(store: BookingStore, hostId: string, start: number, end: number, busy: string, exceptUid?: string): Promise<void> {
   await store.lockHost(hostId);
-  if (await store.hostIsBusy(hostId, start, end, exceptUid)) throw conflict(field === 'start' ? 'start: the host is not available at that time' : `${field}: that member is not available at the booking time`);
+  if (await store.hostIsBusy(hostId, start, end, exceptUid)) throw conflict(busy);
 }
 
 async function requireBooking(ctx: ServiceContext, uid: string, scope?: BookingScope): Promise<Booking> {
@@ -135,7 +138,7 @@ export async function rescheduleBooking(ctx: ServiceContext, uid: string, start:
   const end = start + (old.end - old.start);
   const booking: Booking = { ...old, uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {
-    if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, old.uid);
+    if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
     const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });
     if (!moved) throw conflict('the booking changed meanwhile; read it again');
     await tx.bookings.insert(booking);
@@ -174,7 +177,7 @@ export async function reassignBooking(ctx: ServiceContext, hostId: string, uid: 
   if (!(await ctx.stores.bookings.isTeamMember(b.teamId, newHostId))) throw validation("userId: is not a member of the booking's team", 'userId');
   const updatedAt = ctx.clock();
   await ctx.stores.transaction(async (tx) => {
-    await holdHost(tx.bookings, newHostId, b.start, b.end, undefined, 'userId');
+    await holdHost(tx.bookings, newHostId, b.start, b.end, 'userId: that member is not available at the booking time');
     if (!(await tx.bookings.updateIfUnchanged(b.uid, b.updatedAt, { hostId: newHostId, updatedAt }))) throw conflict('the booking changed meanwhile; read it again');
   });
   return { ...b, hostId: newHostId, updatedAt };

@@ -49,24 +49,34 @@ async function checkFeedUrl(value: string, field: string, outbound: OutboundPoli
 }
 
 export function calendarHandlers(deps: AppContext): HandlerMap {
-  const { clock } = deps.services;
+  return { ...calendarRoutes(deps), ...teamAppRoutes(deps) };
+}
+
+/** Records new connections, all or none; an account connected already is a conflict. */
+function connecting(deps: AppContext) {
+  const apps = deps.services.stores.api.connectedApps;
+  return {
+    insert: async (rows: ConnectedApp[]) => {
+      if (!(await apps.insertAll(rows))) throw conflict('that account is already connected');
+    },
+    newRow: (owner: AppOwner, appName: string, category: string, account: string, name: string, readOnly: boolean): ConnectedApp => ({
+      id: randomId(),
+      owner,
+      app: appName,
+      category,
+      account,
+      name,
+      readOnly,
+      createdAt: deps.services.clock(),
+    }),
+  };
+}
+
+/** The token's user's calendars and ICS feeds, and their busy times. */
+function calendarRoutes(deps: AppContext): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
   const bookings = deps.services.stores.bookings;
-
-  const insert = async (rows: ConnectedApp[]) => {
-    if (!(await apps.insertAll(rows))) throw conflict('that account is already connected');
-  };
-  const newRow = (owner: AppOwner, appName: string, category: string, account: string, name: string, readOnly: boolean): ConnectedApp => ({
-    id: randomId(),
-    owner,
-    app: appName,
-    category,
-    account,
-    name,
-    readOnly,
-    createdAt: clock(),
-  });
-
+  const { insert, newRow } = connecting(deps);
   return {
     'calendars.list': route({
       data: arrayOf(connectionView, 0, 500),
@@ -143,7 +153,14 @@ export function calendarHandlers(deps: AppContext): HandlerMap {
         return { id: body.id, deleted: true };
       },
     }),
+  };
+}
 
+/** The apps a team has connected (TEAM_APPS_*). */
+function teamAppRoutes(deps: AppContext): HandlerMap {
+  const apps = deps.services.stores.api.connectedApps;
+  const { insert, newRow } = connecting(deps);
+  return {
     'teamApps.list': route({
       data: arrayOf(connectionView, 0, 500),
       handle: async ({ facts }) => (await apps.list({ teamId: facts.team!.id })).map(connection),

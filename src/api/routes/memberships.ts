@@ -95,7 +95,6 @@ const actsAsOwner = (kind: Kind, facts: AccessFacts) => (kind === 'team' ? isTea
 export function membershipHandlers(deps: AppContext): HandlerMap {
   const { clock } = deps.services;
   const memberships = deps.services.stores.api.memberships;
-  const profiles = deps.services.stores.api.profiles;
 
   /** A member, or a pending invitation, of the target. */
   const load = async (target: MembershipTarget, id: string): Promise<{ member: Member } | { invitation: PendingInvitation }> => {
@@ -185,11 +184,20 @@ export function membershipHandlers(deps: AppContext): HandlerMap {
     'orgMemberships.create': org.create,
     'orgMemberships.update': org.update,
     'orgMemberships.delete': org.delete,
+    ...organizationUserRoutes(deps),
+  };
+}
+
+/** An organization's users, and the profile fields its admins may change (users table). */
+function organizationUserRoutes(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const memberships = deps.services.stores.api.memberships;
+  const profiles = deps.services.stores.api.profiles;
+  return {
     'orgUsers.list': route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(userView, 0, 100),
-      handle: async ({ facts, query }) =>
-        memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset),
+      handle: async ({ facts, query }) => memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset),
     }),
     'orgUsers.update': route<ProfilePatch, unknown, { userId: string }>({
       body: profilePatch,
