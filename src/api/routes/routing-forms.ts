@@ -94,97 +94,8 @@ type FormParams = { formId: string };
 type ResponseParams = { formId: string; responseId: string };
 
 export function routingFormHandlers(deps: AppContext): HandlerMap {
-  const { clock } = deps.services;
-  const forms = deps.services.stores.api.routingForms;
-
-  const handlers = (kind: 'team' | 'organization') => {
-    const scope = (call: Call): FormScope => (kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id });
-    const load = async (call: Call, id: string) => {
-      const found = await forms.find(scope(call), id);
-      if (found === undefined) throw notFound('routing form');
-      return found;
-    };
-    const loadResponse = async (call: Call, p: ResponseParams) => {
-      const f = await load(call, p.formId);
-      const r = await forms.findResponse(f.id, p.responseId);
-      if (r === undefined) throw notFound('routing form response');
-      return { f, r };
-    };
-    return {
-      list: route<unknown, Page>({
-        query: listQuery(),
-        data: arrayOf(formView, 0, 100),
-        handle: async (call) => (await forms.list(scope(call), call.query.limit, call.query.offset)).map(form),
-      }),
-      create: route<{ name: string; description?: string; fields: Field[]; disabled?: boolean }>({
-        body: object({ name: str(1, 100), description: str(0, 2000), fields: arrayOf(fieldSchema, 1, 50), disabled: bool }, ['name', 'fields']),
-        data: formView,
-        status: 201,
-        handle: async (call) => {
-          checkFields(call.body.fields);
-          const now = clock();
-          const where = scope(call);
-          const created: RoutingForm = {
-            id: randomId(),
-            teamId: 'teamId' in where ? where.teamId : null,
-            organizationId: 'organizationId' in where ? where.organizationId : null,
-            name: call.body.name.trim(),
-            description: call.body.description ?? '',
-            fields: call.body.fields,
-            disabled: call.body.disabled ?? false,
-            createdAt: now,
-            updatedAt: now,
-          };
-          await forms.insert(created);
-          return form(created);
-        },
-      }),
-      get: route<unknown, unknown, FormParams>({ data: formView, handle: async (call) => form(await load(call, call.params.formId)) }),
-      listResponses: route<unknown, Page, FormParams>({
-        query: listQuery(),
-        data: arrayOf(responseView, 0, 100),
-        handle: async (call) => {
-          const f = await load(call, call.params.formId);
-          return (await forms.listResponses(f.id, call.query.limit, call.query.offset)).map(response);
-        },
-      }),
-      createResponse: route<{ response: Answers }, unknown, FormParams>({
-        body: responseBody,
-        data: responseView,
-        status: 201,
-        handle: async (call) => {
-          const f = await load(call, call.params.formId);
-          checkAnswers(f.fields, call.body.response);
-          const now = clock();
-          const created: FormResponse = { id: randomId(), formId: f.id, answers: call.body.response, createdAt: now, updatedAt: now };
-          await forms.insertResponse(created);
-          return response(created);
-        },
-      }),
-      updateResponse: route<{ response: Answers }, unknown, ResponseParams>({
-        body: responseBody,
-        data: responseView,
-        handle: async (call) => {
-          const { f, r } = await loadResponse(call, call.params);
-          checkAnswers(f.fields, call.body.response);
-          const updatedAt = clock();
-          await forms.updateResponse(r.id, call.body.response, updatedAt);
-          return response({ ...r, answers: call.body.response, updatedAt });
-        },
-      }),
-      deleteResponse: route<unknown, unknown, ResponseParams>({
-        data: deleted,
-        handle: async (call) => {
-          const { r } = await loadResponse(call, call.params);
-          await forms.deleteResponse(r.id);
-          return { id: r.id, deleted: true };
-        },
-      }),
-    };
-  };
-
-  const team = handlers('team');
-  const org = handlers('organization');
+  const team = formRoutes(deps, 'team');
+  const org = formRoutes(deps, 'organization');
   return {
     'teamRoutingForms.list': team.list,
     'teamRoutingForms.create': team.create,
@@ -197,5 +108,95 @@ export function routingFormHandlers(deps: AppContext): HandlerMap {
     'orgRoutingForms.create': org.create,
     'orgRoutingForms.listResponses': org.listResponses,
     'orgRoutingForms.createResponse': org.createResponse,
+  };
+}
+
+/** A team's or an organization's forms, and their responses checked against the form's fields. */
+function formRoutes(deps: AppContext, kind: 'team' | 'organization') {
+  const { clock } = deps.services;
+  const forms = deps.services.stores.api.routingForms;
+
+  const scope = (call: Call): FormScope => (kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id });
+  const load = async (call: Call, id: string) => {
+    const found = await forms.find(scope(call), id);
+    if (found === undefined) throw notFound('routing form');
+    return found;
+  };
+  const loadResponse = async (call: Call, p: ResponseParams) => {
+    const f = await load(call, p.formId);
+    const r = await forms.findResponse(f.id, p.responseId);
+    if (r === undefined) throw notFound('routing form response');
+    return { f, r };
+  };
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(formView, 0, 100),
+      handle: async (call) => (await forms.list(scope(call), call.query.limit, call.query.offset)).map(form),
+    }),
+    create: route<{ name: string; description?: string; fields: Field[]; disabled?: boolean }>({
+      body: object({ name: str(1, 100), description: str(0, 2000), fields: arrayOf(fieldSchema, 1, 50), disabled: bool }, ['name', 'fields']),
+      data: formView,
+      status: 201,
+      handle: async (call) => {
+        checkFields(call.body.fields);
+        const now = clock();
+        const where = scope(call);
+        const created: RoutingForm = {
+          id: randomId(),
+          teamId: 'teamId' in where ? where.teamId : null,
+          organizationId: 'organizationId' in where ? where.organizationId : null,
+          name: call.body.name.trim(),
+          description: call.body.description ?? '',
+          fields: call.body.fields,
+          disabled: call.body.disabled ?? false,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await forms.insert(created);
+        return form(created);
+      },
+    }),
+    get: route<unknown, unknown, FormParams>({ data: formView, handle: async (call) => form(await load(call, call.params.formId)) }),
+    listResponses: route<unknown, Page, FormParams>({
+      query: listQuery(),
+      data: arrayOf(responseView, 0, 100),
+      handle: async (call) => {
+        const f = await load(call, call.params.formId);
+        return (await forms.listResponses(f.id, call.query.limit, call.query.offset)).map(response);
+      },
+    }),
+    createResponse: route<{ response: Answers }, unknown, FormParams>({
+      body: responseBody,
+      data: responseView,
+      status: 201,
+      handle: async (call) => {
+        const f = await load(call, call.params.formId);
+        checkAnswers(f.fields, call.body.response);
+        const now = clock();
+        const created: FormResponse = { id: randomId(), formId: f.id, answers: call.body.response, createdAt: now, updatedAt: now };
+        await forms.insertResponse(created);
+        return response(created);
+      },
+    }),
+    updateResponse: route<{ response: Answers }, unknown, ResponseParams>({
+      body: responseBody,
+      data: responseView,
+      handle: async (call) => {
+        const { f, r } = await loadResponse(call, call.params);
+        checkAnswers(f.fields, call.body.response);
+        const updatedAt = clock();
+        await forms.updateResponse(r.id, call.body.response, updatedAt);
+        return response({ ...r, answers: call.body.response, updatedAt });
+      },
+    }),
+    deleteResponse: route<unknown, unknown, ResponseParams>({
+      data: deleted,
+      handle: async (call) => {
+        const { r } = await loadResponse(call, call.params);
+        await forms.deleteResponse(r.id);
+        return { id: r.id, deleted: true };
+      },
+    }),
   };
 }

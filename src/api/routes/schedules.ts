@@ -83,78 +83,9 @@ function changes(body: Partial<ScheduleInput>, now: number): ScheduleChanges {
 type Call = { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } };
 
 export function scheduleHandlers(deps: AppContext): HandlerMap {
-  const { clock, stores } = deps.services;
-  const schedules = stores.api.schedules;
-
-  const load = async (scope: ScheduleScope, id: string) => {
-    const found = await schedules.find(scope, id);
-    if (found === undefined) throw notFound('schedule');
-    return found;
-  };
-
-  const crud = (kind: 'user' | 'team' | 'organization') => {
-    const scope = (call: Call): ScheduleScope =>
-      kind === 'user' ? { userId: call.userId } : kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
-    return {
-      list: route<unknown, Page>({
-        query: listQuery(),
-        data: arrayOf(scheduleView, 0, 100),
-        handle: async (call) => (await schedules.list(scope(call), call.query.limit, call.query.offset)).map(schedule),
-      }),
-      create: route<ScheduleInput>({
-        body: object(kind === 'user' ? personalFields : fields, ['name', 'timeZone']),
-        data: scheduleView,
-        status: 201,
-        handle: async (call) => {
-          const now = clock();
-          const id = randomId();
-          const created = {
-            id,
-            ownerId: kind === 'user' ? call.userId : null,
-            teamId: kind === 'team' ? call.facts.team!.id : null,
-            availability: [],
-            overrides: [],
-            createdAt: now,
-            name: call.body.name.trim(),
-            timeZone: call.body.timeZone,
-            ...changes(call.body, now),
-          };
-          await stores.transaction(async (tx) => {
-            await tx.api.schedules.insert(created);
-            // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
-            if (kind === 'user') await tx.api.schedules.setDefault(call.userId, id, call.body.isDefault !== true);
-          });
-          return schedule(await load(scope(call), id));
-        },
-      }),
-      get: route<unknown, unknown, { scheduleId: string }>({ data: scheduleView, handle: async (call) => schedule(await load(scope(call), call.params.scheduleId)) }),
-      update: route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
-        body: patchOf(kind === 'user' ? personalFields : fields),
-        data: scheduleView,
-        handle: async (call) => {
-          const current = await load(scope(call), call.params.scheduleId);
-          await stores.transaction(async (tx) => {
-            await tx.api.schedules.update(current.id, changes(call.body, clock()));
-            if (call.body.isDefault === true) await tx.api.schedules.setDefault(call.userId, current.id, false);
-            if (call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(call.userId);
-          });
-          return schedule(await load(scope(call), current.id));
-        },
-      }),
-      delete: route<unknown, unknown, { scheduleId: string }>({
-        data: deleted,
-        handle: async (call) => {
-          const current = await load(scope(call), call.params.scheduleId);
-          await stores.transaction((tx) => tx.api.schedules.delete(current.id));
-          return { id: current.id, deleted: true };
-        },
-      }),
-    };
-  };
-
-  const mine = crud('user');
-  const team = crud('team');
-  const org = crud('organization');
+  const mine = scheduleRoutes(deps, 'user');
+  const team = scheduleRoutes(deps, 'team');
+  const org = scheduleRoutes(deps, 'organization');
   return {
     'schedules.list': mine.list,
     'schedules.create': mine.create,
@@ -169,5 +100,75 @@ export function scheduleHandlers(deps: AppContext): HandlerMap {
     'orgSchedules.list': org.list,
     'orgSchedules.update': org.update,
     'orgSchedules.delete': org.delete,
+  };
+}
+
+/** List, create, read, change and delete the schedules of a user, a team or an organization. */
+function scheduleRoutes(deps: AppContext, kind: 'user' | 'team' | 'organization') {
+  const { clock, stores } = deps.services;
+  const schedules = stores.api.schedules;
+
+  const load = async (scope: ScheduleScope, id: string) => {
+    const found = await schedules.find(scope, id);
+    if (found === undefined) throw notFound('schedule');
+    return found;
+  };
+
+  const scope = (call: Call): ScheduleScope =>
+    kind === 'user' ? { userId: call.userId } : kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(scheduleView, 0, 100),
+      handle: async (call) => (await schedules.list(scope(call), call.query.limit, call.query.offset)).map(schedule),
+    }),
+    create: route<ScheduleInput>({
+      body: object(kind === 'user' ? personalFields : fields, ['name', 'timeZone']),
+      data: scheduleView,
+      status: 201,
+      handle: async (call) => {
+        const now = clock();
+        const id = randomId();
+        const created = {
+          id,
+          ownerId: kind === 'user' ? call.userId : null,
+          teamId: kind === 'team' ? call.facts.team!.id : null,
+          availability: [],
+          overrides: [],
+          createdAt: now,
+          name: call.body.name.trim(),
+          timeZone: call.body.timeZone,
+          ...changes(call.body, now),
+        };
+        await stores.transaction(async (tx) => {
+          await tx.api.schedules.insert(created);
+          // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
+          if (kind === 'user') await tx.api.schedules.setDefault(call.userId, id, call.body.isDefault !== true);
+        });
+        return schedule(await load(scope(call), id));
+      },
+    }),
+    get: route<unknown, unknown, { scheduleId: string }>({ data: scheduleView, handle: async (call) => schedule(await load(scope(call), call.params.scheduleId)) }),
+    update: route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
+      body: patchOf(kind === 'user' ? personalFields : fields),
+      data: scheduleView,
+      handle: async (call) => {
+        const current = await load(scope(call), call.params.scheduleId);
+        await stores.transaction(async (tx) => {
+          await tx.api.schedules.update(current.id, changes(call.body, clock()));
+          if (call.body.isDefault === true) await tx.api.schedules.setDefault(call.userId, current.id, false);
+          if (call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(call.userId);
+        });
+        return schedule(await load(scope(call), current.id));
+      },
+    }),
+    delete: route<unknown, unknown, { scheduleId: string }>({
+      data: deleted,
+      handle: async (call) => {
+        const current = await load(scope(call), call.params.scheduleId);
+        await stores.transaction((tx) => tx.api.schedules.delete(current.id));
+        return { id: current.id, deleted: true };
+      },
+    }),
   };
 }

@@ -76,65 +76,8 @@ async function changes(body: Partial<WebhookInput>, now: number, outbound: Outbo
 type Call = { userId: string; facts: { organization?: { id: string } | null } };
 
 export function webhookHandlers(deps: AppContext): HandlerMap {
-  const { clock } = deps.services;
-  const webhooks = deps.services.stores.api.webhooks;
-
-  const crud = (kind: 'user' | 'organization') => {
-    const owner = (call: Call): WebhookOwner => (kind === 'user' ? { userId: call.userId } : { organizationId: call.facts.organization!.id });
-    const load = async (call: Call, id: string) => {
-      const found = await webhooks.find(owner(call), id);
-      if (found === undefined) throw notFound('webhook');
-      return found;
-    };
-    return {
-      list: route<unknown, Page>({
-        query: listQuery(),
-        data: arrayOf(webhookView, 0, 100),
-        handle: async (call) => (await webhooks.list(owner(call), call.query.limit, call.query.offset)).map(webhook),
-      }),
-      create: route<WebhookInput>({
-        body: object(fields, ['subscriberUrl', 'triggers']),
-        data: webhookView,
-        status: 201,
-        handle: async (call) => {
-          const now = clock();
-          const o = owner(call);
-          const created: Webhook = {
-            id: randomId(),
-            ownerId: 'userId' in o ? o.userId : null,
-            organizationId: 'organizationId' in o ? o.organizationId : null,
-            subscriberUrl: '',
-            triggers: [],
-            active: true,
-            payloadTemplate: null,
-            createdAt: now,
-            ...(await changes(call.body, now, deps.outbound)),
-          };
-          await webhooks.insert(created);
-          return webhook(created);
-        },
-      }),
-      get: route<unknown, unknown, { webhookId: string }>({ data: webhookView, handle: async (call) => webhook(await load(call, call.params.webhookId)) }),
-      update: route<Partial<WebhookInput>, unknown, { webhookId: string }>({
-        body: patchOf(fields),
-        data: webhookView,
-        handle: async (call) => {
-          await load(call, call.params.webhookId);
-          return webhook((await webhooks.update(owner(call), call.params.webhookId, await changes(call.body, clock(), deps.outbound)))!);
-        },
-      }),
-      delete: route<unknown, unknown, { webhookId: string }>({
-        data: deleted,
-        handle: async (call) => {
-          if (!(await webhooks.delete(owner(call), call.params.webhookId))) throw notFound('webhook');
-          return { id: call.params.webhookId, deleted: true };
-        },
-      }),
-    };
-  };
-
-  const mine = crud('user');
-  const org = crud('organization');
+  const mine = webhookRoutes(deps, 'user');
+  const org = webhookRoutes(deps, 'organization');
   return {
     'webhooks.list': mine.list,
     'webhooks.create': mine.create,
@@ -146,5 +89,63 @@ export function webhookHandlers(deps: AppContext): HandlerMap {
     'orgWebhooks.get': org.get,
     'orgWebhooks.update': org.update,
     'orgWebhooks.delete': org.delete,
+  };
+}
+
+/** List, create, read, change and delete the webhooks of a user or an organization. */
+function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
+  const { clock } = deps.services;
+  const webhooks = deps.services.stores.api.webhooks;
+
+  const owner = (call: Call): WebhookOwner => (kind === 'user' ? { userId: call.userId } : { organizationId: call.facts.organization!.id });
+  const load = async (call: Call, id: string) => {
+    const found = await webhooks.find(owner(call), id);
+    if (found === undefined) throw notFound('webhook');
+    return found;
+  };
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(webhookView, 0, 100),
+      handle: async (call) => (await webhooks.list(owner(call), call.query.limit, call.query.offset)).map(webhook),
+    }),
+    create: route<WebhookInput>({
+      body: object(fields, ['subscriberUrl', 'triggers']),
+      data: webhookView,
+      status: 201,
+      handle: async (call) => {
+        const now = clock();
+        const o = owner(call);
+        const created: Webhook = {
+          id: randomId(),
+          ownerId: 'userId' in o ? o.userId : null,
+          organizationId: 'organizationId' in o ? o.organizationId : null,
+          subscriberUrl: '',
+          triggers: [],
+          active: true,
+          payloadTemplate: null,
+          createdAt: now,
+          ...(await changes(call.body, now, deps.outbound)),
+        };
+        await webhooks.insert(created);
+        return webhook(created);
+      },
+    }),
+    get: route<unknown, unknown, { webhookId: string }>({ data: webhookView, handle: async (call) => webhook(await load(call, call.params.webhookId)) }),
+    update: route<Partial<WebhookInput>, unknown, { webhookId: string }>({
+      body: patchOf(fields),
+      data: webhookView,
+      handle: async (call) => {
+        await load(call, call.params.webhookId);
+        return webhook((await webhooks.update(owner(call), call.params.webhookId, await changes(call.body, clock(), deps.outbound)))!);
+      },
+    }),
+    delete: route<unknown, unknown, { webhookId: string }>({
+      data: deleted,
+      handle: async (call) => {
+        if (!(await webhooks.delete(owner(call), call.params.webhookId))) throw notFound('webhook');
+        return { id: call.params.webhookId, deleted: true };
+      },
+    }),
   };
 }
