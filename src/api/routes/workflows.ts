@@ -67,34 +67,35 @@ function checkSteps(steps: Step[] | undefined): void {
   });
 }
 
+/**
+ * The changes a create or update body asks for, checked: steps, the team's own event types
+ * only (EventTypeStore), and an offset only for BEFORE_EVENT and AFTER_EVENT.
+ */
+async function workflowChanges(deps: AppContext, teamId: string, body: Partial<WorkflowInput>, trigger: string): Promise<WorkflowChanges> {
+  checkSteps(body.steps);
+  const ids = body.activeOnEventTypeIds;
+  if (ids && ids.length > 0 && (await deps.services.stores.api.eventTypes.countInTeam(teamId, ids)) !== ids.length) {
+    throw invalid('activeOnEventTypeIds', 'lists an event type that is not one of this team');
+  }
+  const offset = body.timeOffsetMinutes;
+  if (offset !== undefined && offset > 0 && trigger !== 'BEFORE_EVENT' && trigger !== 'AFTER_EVENT') {
+    throw invalid('timeOffsetMinutes', 'applies to BEFORE_EVENT and AFTER_EVENT workflows only');
+  }
+  return {
+    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+    ...(body.trigger !== undefined ? { trigger: body.trigger } : {}),
+    ...(offset !== undefined ? { timeOffsetMinutes: offset } : {}),
+    ...(body.steps !== undefined ? { steps: body.steps } : {}),
+    ...(ids !== undefined ? { activeOnEventTypeIds: ids } : {}),
+    ...(body.active !== undefined ? { active: body.active } : {}),
+    updatedAt: deps.services.clock(),
+  };
+}
+
 export function workflowHandlers(deps: AppContext): HandlerMap {
   const { clock } = deps.services;
   const workflows = deps.services.stores.api.workflows;
-  const eventTypes = deps.services.stores.api.eventTypes;
-
-  /** Workflows may run only on the team's own event types. */
-  const checkEventTypes = async (teamId: string, ids: string[] | undefined) => {
-    if (ids && ids.length > 0 && (await eventTypes.countInTeam(teamId, ids)) !== ids.length) {
-      throw invalid('activeOnEventTypeIds', 'lists an event type that is not one of this team');
-    }
-  };
-  const changes = async (teamId: string, body: Partial<WorkflowInput>, trigger: string): Promise<WorkflowChanges> => {
-    checkSteps(body.steps);
-    await checkEventTypes(teamId, body.activeOnEventTypeIds);
-    const offset = body.timeOffsetMinutes;
-    if (offset !== undefined && offset > 0 && trigger !== 'BEFORE_EVENT' && trigger !== 'AFTER_EVENT') {
-      throw invalid('timeOffsetMinutes', 'applies to BEFORE_EVENT and AFTER_EVENT workflows only');
-    }
-    return {
-      ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-      ...(body.trigger !== undefined ? { trigger: body.trigger } : {}),
-      ...(offset !== undefined ? { timeOffsetMinutes: offset } : {}),
-      ...(body.steps !== undefined ? { steps: body.steps } : {}),
-      ...(body.activeOnEventTypeIds !== undefined ? { activeOnEventTypeIds: body.activeOnEventTypeIds } : {}),
-      ...(body.active !== undefined ? { active: body.active } : {}),
-      updatedAt: clock(),
-    };
-  };
+  const changes = (teamId: string, body: Partial<WorkflowInput>, trigger: string) => workflowChanges(deps, teamId, body, trigger);
   const load = async (teamId: string, id: string) => {
     const found = await workflows.find(teamId, id);
     if (found === undefined) throw notFound('workflow');
