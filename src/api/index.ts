@@ -3,7 +3,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import { ServiceError } from '../services/errors.ts';
-import { createApiAccessStore } from '../storage/repositories/api-access.ts';
 import { ApiError, sendApiError, type ApiErrorCode } from './envelope.ts';
 import { registerOpenApi } from './openapi.ts';
 import { enforceRegistry, isDocsRoute, registerRegistryRoutes } from './registrar.ts';
@@ -39,8 +38,8 @@ function validationMessage(first: AjvError | undefined, context: string | undefi
   return field ? `${field}: ${first?.message ?? 'is invalid'}` : `${where} ${first?.message ?? 'is invalid'}`;
 }
 
-export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+export async function apiRoutes(server: FastifyInstance, deps: AppContext): Promise<void> {
+  server.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendApiError(reply.headers(error.headers), error.status, error.code, error.message);
     if (error instanceof ServiceError) {
       const [status, code] = serviceErrors[error.kind];
@@ -55,11 +54,11 @@ export async function apiRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   });
   // SPEC §2 item 27: no /v2 answer with account data is kept by a cache; the reference
   // (/v2/docs, /v2/openapi.json) holds none and may be.
-  app.addHook('onSend', async (request, reply, payload) => {
+  server.addHook('onSend', async (request, reply, payload) => {
     if (!isDocsRoute(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
     return payload;
   });
-  enforceRegistry(app);
-  await registerOpenApi(app, ctx);
-  registerRegistryRoutes(app, allHandlers(ctx), createApiAccessStore(ctx.services.db), ctx.services.clock);
+  enforceRegistry(server);
+  await registerOpenApi(server, deps);
+  registerRegistryRoutes(server, allHandlers(deps), deps.services.stores.api.access, deps.services.clock);
 }

@@ -10,9 +10,9 @@ import { apiRoutes } from './route-table.ts';
 import { scopeRegistry } from '../oauth/scopes.ts';
 
 /** Must run before the routes are added: @fastify/swagger collects them as they register. */
-export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const { baseUrl, appUrl } = ctx.config;
-  await app.register(swagger, {
+export async function registerOpenApi(server: FastifyInstance, deps: AppContext): Promise<void> {
+  const { baseUrl, appUrl } = deps.config;
+  await server.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       info: {
@@ -42,7 +42,7 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
       },
     },
   });
-  await app.register(swaggerUi, {
+  await server.register(swaggerUi, {
     routePrefix: '/v2/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
     // Swagger UI injects <style> elements and draws its icons from data: URLs. This page (it
@@ -50,5 +50,5 @@ export async function registerOpenApi(app: FastifyInstance, ctx: AppContext): Pr
     // and framing stays refused (SPEC §7).
     staticCSP: policyHeader({ ...pageDirectives, styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] }),
   });
-  app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  server.get('/v2/openapi.json', { schema: { hide: true } }, async () => server.swagger());
 }

@@ -1,10 +1,7 @@
 // Booking, cancelling and rescheduling (seed §1, §5 rule 6): the public routes and the
 // team routes share these rules. Each change that spans rows runs in one transaction.
 import { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../oauth/token-format.ts';
-import * as bookings from '../storage/repositories/bookings.ts';
-import type { BookingRow } from '../storage/repositories/bookings.ts';
-import { findEventType, usePrivateLink } from '../storage/repositories/event-types.ts';
-import { inTransaction } from '../storage/transaction.ts';
+import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './booking-store.ts';
 import type { ServiceContext } from './context.ts';
 import { conflict, notFound, validation } from './errors.ts';
 
@@ -31,64 +28,69 @@ export interface BookingRules {
  * item 26), in plain text only here, to be shown once; the row holds its SHA-256 hash.
  */
 export interface Booked {
-  booking: BookingRow;
+  booking: Booking;
   manageToken: string;
 }
 
 export async function book(ctx: ServiceContext, input: NewBooking, rules: BookingRules = {}): Promise<Booked> {
   const now = ctx.clock();
-  const et = await findEventType(ctx.db, input.eventTypeId);
+  const et = await ctx.stores.bookings.findEventType(input.eventTypeId);
   // A hidden event type without its link is indistinguishable from a missing one.
-  const reachable = et !== undefined && (rules.teamId === undefined || et.team_id === rules.teamId) && (et.hidden === 0 || rules.allowHidden || input.privateLink !== undefined);
+  const reachable = et !== undefined && (rules.teamId === undefined || et.teamId === rules.teamId) && (!et.hidden || rules.allowHidden || input.privateLink !== undefined);
   if (!reachable) throw notFound('no such event type');
-  if (input.start < now + et.minimum_booking_notice * 60_000) {
-    throw validation(
-      et.minimum_booking_notice > 0 ? `start: must be at least ${et.minimum_booking_notice} minutes from now` : 'start: must be in the future',
-      'start',
-    );
+  if (input.start < now + et.minimumBookingNotice * 60_000) {
+    throw validation(et.minimumBookingNotice > 0 ? `start: must be at least ${et.minimumBookingNotice} minutes from now` : 'start: must be in the future', 'start');
   }
-  const end = input.start + et.length_minutes * 60_000;
-  const host = et.user_id ?? (await bookings.pickTeamHost(ctx.db, et.team_id!, et.scheduling_type === 'roundRobin', now));
+  const end = input.start + et.lengthMinutes * 60_000;
+  const host = et.userId ?? (await ctx.stores.bookings.pickTeamHost(et.teamId!, et.schedulingType === 'roundRobin', now));
   if (host === undefined) throw conflict('the team has no member who could host this booking');
-  const guests = [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))];
   const manageToken = generateToken('bookingManageToken');
-  const row: BookingRow = {
+  const booking: Booking = {
     uid: randomId(),
-    event_type_id: et.id,
-    user_id: host,
-    team_id: et.team_id,
+    eventTypeId: et.id,
+    hostId: host,
+    teamId: et.teamId,
     title: `${et.title} with ${input.attendee.name.trim()}`.slice(0, 300),
     description: input.notes ?? '',
-    start_time: input.start,
-    end_time: end,
-    status: et.requires_confirmation === 1 ? 'pending' : 'accepted',
-    attendee_name: input.attendee.name.trim(),
-    attendee_email: input.attendee.email.toLowerCase(),
-    attendee_time_zone: input.attendee.timeZone,
-    guests: JSON.stringify(guests),
-    location: input.location ?? (JSON.parse(et.locations) as Array<{ value: string }>)[0]?.value ?? '',
-    cancellation_reason: null,
-    decline_reason: null,
-    rescheduled_from: null,
-    rescheduled_to: null,
-    manage_token_hash: hashToken(manageToken),
-    created_at: now,
-    updated_at: now,
+    start: input.start,
+    end,
+    status: et.requiresConfirmation ? 'pending' : 'accepted',
+    attendee: { name: input.attendee.name.trim(), email: input.attendee.email.toLowerCase(), timeZone: input.attendee.timeZone },
+    guests: [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))],
+    location: input.location ?? et.locations[0]?.value ?? '',
+    cancellationReason: null,
+    declineReason: null,
+    rescheduledFrom: null,
+    rescheduledTo: null,
+    manageTokenHash: hashToken(manageToken),
+    createdAt: now,
+    updatedAt: now,
   };
-  await inTransaction(ctx.db, async (trx) => {
+  await ctx.stores.transaction(async (tx) => {
     // The link's use and the booking land together: a refused booking spends no use.
-    if (et.hidden === 1 && !rules.allowHidden && !(await usePrivateLink(trx, et.id, input.privateLink!, now))) {
+    if (et.hidden && !rules.allowHidden && !(await tx.bookings.usePrivateLink(et.id, input.privateLink!, now))) {
       throw notFound('no such event type (the private link is unknown, expired or used up)');
     }
-    await bookings.lockHost(trx, host);
-    if (await bookings.hostIsBusy(trx, host, input.start, end)) throw conflict('start: the host is not available at that time');
-    await bookings.insertBooking(trx, row);
+    await holdHost(tx.bookings, host, input.start, end, HOST_BUSY);
+    await tx.bookings.insert(booking);
   });
-  return { booking: row, manageToken };
+  return { booking, manageToken };
 }
 
-async function requireBooking(ctx: ServiceContext, uid: string, scope?: bookings.BookingScope): Promise<BookingRow> {
-  const row = scope ? await bookings.findScopedBooking(ctx.db, scope, uid) : await bookings.findBooking(ctx.db, uid);
+const HOST_BUSY = 'start: the host is not available at that time';
+
+/**
+ * Locks the host for the caller's transaction, then refuses with `busy` if they have an
+ * active booking in [start, end) other than exceptUid: two bookings of one host cannot both
+ * pass the check.
+ */
+async function holdHost(store: BookingStore, hostId: string, start: number, end: number, busy: string, exceptUid?: string): Promise<void> {
+  await store.lockHost(hostId);
+  if (await store.hostIsBusy(hostId, start, end, exceptUid)) throw conflict(busy);
+}
+
+async function requireBooking(ctx: ServiceContext, uid: string, scope?: BookingScope): Promise<Booking> {
+  const row = scope ? await ctx.stores.bookings.findScoped(scope, uid) : await ctx.stores.bookings.find(uid);
   if (row === undefined) throw notFound('no such booking');
   return row;
 }
@@ -98,9 +100,9 @@ async function requireBooking(ctx: ServiceContext, uid: string, scope?: bookings
  * booking that has none, get exactly the answer of an unknown uid, so nothing is revealed;
  * the hashes are compared in constant time (SPEC §3).
  */
-export async function requireManageToken(ctx: ServiceContext, uid: string, manageToken: string): Promise<BookingRow> {
-  const row = isWellFormed('bookingManageToken', manageToken) ? await bookings.findBooking(ctx.db, uid) : undefined;
-  if (row === undefined || row.manage_token_hash === null || !hashesEqual(row.manage_token_hash, hashToken(manageToken))) throw notFound('no such booking');
+export async function requireManageToken(ctx: ServiceContext, uid: string, manageToken: string): Promise<Booking> {
+  const row = isWellFormed('bookingManageToken', manageToken) ? await ctx.stores.bookings.find(uid) : undefined;
+  if (row === undefined || row.manageTokenHash === null || !hashesEqual(row.manageTokenHash, hashToken(manageToken))) throw notFound('no such booking');
   return row;
 }
 
@@ -108,19 +110,19 @@ export async function requireManageToken(ctx: ServiceContext, uid: string, manag
 export async function transitionBooking(
   ctx: ServiceContext,
   uid: string,
-  from: BookingRow['status'][],
-  to: BookingRow['status'],
-  extra: { cancellation_reason?: string | null; decline_reason?: string | null } = {},
-  scope?: bookings.BookingScope,
-): Promise<BookingRow> {
+  from: BookingStatus[],
+  to: BookingStatus,
+  extra: Pick<BookingChanges, 'cancellationReason' | 'declineReason'> = {},
+  scope?: BookingScope,
+): Promise<Booking> {
   const current = await requireBooking(ctx, uid, scope);
-  const done = await bookings.transition(ctx.db, uid, from, { status: to, ...extra, updated_at: ctx.clock() });
+  const done = await ctx.stores.bookings.transition(uid, from, to, { ...extra, updatedAt: ctx.clock() });
   if (!done) throw conflict(`the booking is ${current.status}; only a ${from.join(' or ')} booking can become ${to}`);
   return requireBooking(ctx, uid);
 }
 
-export function cancelBooking(ctx: ServiceContext, uid: string, reason: string | undefined, scope?: bookings.BookingScope): Promise<BookingRow> {
-  return transitionBooking(ctx, uid, bookings.ACTIVE, 'cancelled', { cancellation_reason: reason ?? null }, scope);
+export function cancelBooking(ctx: ServiceContext, uid: string, reason: string | undefined, scope?: BookingScope): Promise<Booking> {
+  return transitionBooking(ctx, uid, ACTIVE, 'cancelled', { cancellationReason: reason ?? null }, scope);
 }
 
 /**
@@ -128,29 +130,55 @@ export function cancelBooking(ctx: ServiceContext, uid: string, reason: string |
  * keeps the old one's manageToken hash: the booker's one link keeps working for the moved
  * booking, and no new secret is handed to whoever rescheduled it (SPEC §2 item 26).
  */
-export async function rescheduleBooking(ctx: ServiceContext, uid: string, start: number, reason: string | undefined): Promise<BookingRow> {
+export async function rescheduleBooking(ctx: ServiceContext, uid: string, start: number, reason: string | undefined): Promise<Booking> {
   const now = ctx.clock();
   const old = await requireBooking(ctx, uid);
-  if (!bookings.ACTIVE.includes(old.status)) throw conflict(`the booking is ${old.status}; only a pending or accepted booking can be rescheduled`);
+  if (!ACTIVE.includes(old.status)) throw conflict(`the booking is ${old.status}; only a pending or accepted booking can be rescheduled`);
   if (start <= now) throw validation('start: must be in the future', 'start');
-  const end = start + (old.end_time - old.start_time);
-  const row: BookingRow = {
-    ...old,
-    uid: randomId(),
-    start_time: start,
-    end_time: end,
-    rescheduled_from: old.uid,
-    rescheduled_to: null,
-    cancellation_reason: null,
-    created_at: now,
-    updated_at: now,
-  };
-  await inTransaction(ctx.db, async (trx) => {
-    if (old.user_id !== null) await bookings.lockHost(trx, old.user_id);
-    if (old.user_id !== null && (await bookings.hostIsBusy(trx, old.user_id, start, end, old.uid))) throw conflict('start: the host is not available at that time');
-    const moved = await bookings.transition(trx, old.uid, bookings.ACTIVE, { status: 'rescheduled', rescheduled_to: row.uid, cancellation_reason: reason ?? null, updated_at: now });
+  const end = start + (old.end - old.start);
+  const booking: Booking = { ...old, uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, createdAt: now, updatedAt: now };
+  await ctx.stores.transaction(async (tx) => {
+    if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
+    const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });
     if (!moved) throw conflict('the booking changed meanwhile; read it again');
-    await bookings.insertBooking(trx, row);
+    await tx.bookings.insert(booking);
   });
-  return row;
+  return booking;
+}
+
+/** A booking of the host that still holds time: only such a booking's guests, location and host change. */
+async function requireActive(ctx: ServiceContext, hostId: string, uid: string): Promise<Booking> {
+  const b = await requireBooking(ctx, uid, { userId: hostId });
+  if (!ACTIVE.includes(b.status)) throw conflict(`the booking is ${b.status}; only a pending or accepted booking can change`);
+  return b;
+}
+
+/** Adds guests (at most 10 in all), conditional on the version read: two concurrent additions cannot lose one. */
+export async function addGuests(ctx: ServiceContext, hostId: string, uid: string, added: string[]): Promise<Booking> {
+  const b = await requireActive(ctx, hostId, uid);
+  const guests = [...new Set([...b.guests, ...added.map((g) => g.toLowerCase())])];
+  if (guests.length > 10) throw validation(`guests: a booking has at most 10 guests; it has ${b.guests.length}`, 'guests');
+  const updatedAt = ctx.clock();
+  if (!(await ctx.stores.bookings.updateIfUnchanged(b.uid, b.updatedAt, { guests, updatedAt }))) throw conflict('the booking changed meanwhile; read it again and retry');
+  return { ...b, guests, updatedAt };
+}
+
+export async function changeLocation(ctx: ServiceContext, hostId: string, uid: string, location: string): Promise<Booking> {
+  const b = await requireActive(ctx, hostId, uid);
+  await ctx.stores.bookings.update(b.uid, { location, updatedAt: ctx.clock() });
+  return { ...b, location, updatedAt: ctx.clock() };
+}
+
+/** Hands a team booking to another member of the team who is free at its time. */
+export async function reassignBooking(ctx: ServiceContext, hostId: string, uid: string, newHostId: string): Promise<Booking> {
+  const b = await requireActive(ctx, hostId, uid);
+  if (b.teamId === null) throw conflict('only a team booking can be reassigned');
+  if (newHostId === b.hostId) throw validation('userId: already hosts this booking', 'userId');
+  if (!(await ctx.stores.bookings.isTeamMember(b.teamId, newHostId))) throw validation("userId: is not a member of the booking's team", 'userId');
+  const updatedAt = ctx.clock();
+  await ctx.stores.transaction(async (tx) => {
+    await holdHost(tx.bookings, newHostId, b.start, b.end, 'userId: that member is not available at the booking time');
+    if (!(await tx.bookings.updateIfUnchanged(b.uid, b.updatedAt, { hostId: newHostId, updatedAt }))) throw conflict('the booking changed meanwhile; read it again');
+  });
+  return { ...b, hostId: newHostId, updatedAt };
 }

@@ -2,9 +2,11 @@
 // area declares its own store interface beside its services, with camelCase records and the
 // contract of every method; this interface gathers them, so that one transaction can span
 // areas. src/storage/stores implements it; app.ts and cli/runtime.ts wire it.
+import type { ApiStores } from '../api/stores/index.ts';
 import type { SessionStore, UserStore, VerifiedResourceStore } from './accounts/store.ts';
 import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
+import type { BookingStore } from './booking-store.ts';
 import type { ClientStore } from './clients/store.ts';
 import type { InvitationStore, TeamStore } from './teams/store.ts';
 
@@ -17,6 +19,8 @@ export interface ServiceStores {
   auditLog: AuditLogReader;
   teams: TeamStore;
   invitations: InvitationStore;
+  bookings: BookingStore;
+  api: ApiStores;
   /**
    * Runs fn with every store bound to one transaction: all of fn's writes land, or none.
    * Inside a transaction already, fn joins it.

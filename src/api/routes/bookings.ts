@@ -1,17 +1,14 @@
 // Bookings: public create/cancel/reschedule (no token; cancel and reschedule with the
 // booker's manageToken, SPEC §2 item 26), the host's own (BOOKING_*), a team's
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
-import { inTransaction } from '../../storage/transaction.ts';
 import type { AppContext } from '../../http/context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
-import { book, cancelBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from '../../services/bookings.ts';
-import { createApiAccessStore } from '../../storage/repositories/api-access.ts';
+import type { Booking, BookingFilter, BookingScope, BookingStatus } from '../../services/booking-store.ts';
+import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from '../../services/bookings.ts';
 import { calendarLinks } from '../../services/calendar-links.ts';
-import * as repo from '../../storage/repositories/bookings.ts';
-import type { BookingFilter, BookingRow, BookingScope } from '../../storage/repositories/bookings.ts';
 import { accessError } from '../guard.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
-import { checkTimeZone, conflict, invalid, iso, notFound, parseJson, toMillis } from '../input.ts';
+import { checkTimeZone, invalid, iso, notFound, toMillis } from '../input.ts';
 import { arrayOf, dateTime, email, idParam, listQuery, nullable, object, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
 
 const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
@@ -41,27 +38,27 @@ const bookingView: JsonSchema = object(
   ['uid', 'title', 'start', 'end', 'status', 'attendee', 'guests', 'location'],
 );
 
-function booking(b: BookingRow) {
+function booking(b: Booking) {
   return {
     uid: b.uid,
     title: b.title,
     description: b.description,
-    start: iso(b.start_time),
-    end: iso(b.end_time),
-    durationInMinutes: Math.round((b.end_time - b.start_time) / 60_000),
+    start: iso(b.start),
+    end: iso(b.end),
+    durationInMinutes: Math.round((b.end - b.start) / 60_000),
     status: b.status,
-    eventTypeId: b.event_type_id,
-    hostId: b.user_id,
-    teamId: b.team_id,
-    attendee: { name: b.attendee_name, email: b.attendee_email, timeZone: b.attendee_time_zone },
-    guests: parseJson<string[]>(b.guests),
+    eventTypeId: b.eventTypeId,
+    hostId: b.hostId,
+    teamId: b.teamId,
+    attendee: b.attendee,
+    guests: b.guests,
     location: b.location,
-    cancellationReason: b.cancellation_reason,
-    declineReason: b.decline_reason,
-    rescheduledFromUid: b.rescheduled_from,
-    rescheduledToUid: b.rescheduled_to,
-    createdAt: iso(b.created_at),
-    updatedAt: iso(b.updated_at),
+    cancellationReason: b.cancellationReason,
+    declineReason: b.declineReason,
+    rescheduledFromUid: b.rescheduledFrom,
+    rescheduledToUid: b.rescheduledTo,
+    createdAt: iso(b.createdAt),
+    updatedAt: iso(b.updatedAt),
   };
 }
 
@@ -75,7 +72,7 @@ const created = ({ booking: b, manageToken }: Booked) => ({ ...booking(b), manag
 
 const listFilters = listQuery({ status: { type: 'string', enum: STATUSES }, afterStart: dateTime, beforeEnd: dateTime });
 interface ListFilters extends Page {
-  status?: BookingRow['status'];
+  status?: BookingStatus;
   afterStart?: string;
   beforeEnd?: string;
 }
@@ -114,10 +111,13 @@ interface BookerProof {
   manageToken?: string;
 }
 
-export function bookingHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
-  const s = ctx.services;
-  const accessStore = createApiAccessStore(db);
+/** Whose bookings a list route reads, from the call's user or the guard's facts. */
+type ScopeOf = (call: { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } }) => BookingScope;
+
+export function bookingHandlers(deps: AppContext): HandlerMap {
+  const s = deps.services;
+  const store = s.stores.bookings;
+  const accessStore = s.stores.api.access;
 
   /**
    * Who may cancel or reschedule through the public routes (SPEC §2 item 26): the holder of
@@ -133,32 +133,47 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
     if (principal === undefined) {
       throw invalid('manageToken', 'is required: send the manageToken returned when the booking was made, or an access token with the booking write scope');
     }
-    const row = await repo.findBooking(db, params.bookingUid);
-    if (row === undefined) throw accessError(UNKNOWN_BOOKING);
-    const decision = await authorizeBookingWrite(accessStore, clock, request.headers.authorization, { hostId: row.user_id, teamId: row.team_id });
+    const found = await store.find(params.bookingUid);
+    if (found === undefined) throw accessError(UNKNOWN_BOOKING);
+    const decision = await authorizeBookingWrite(accessStore, s.clock, request.headers.authorization, { hostId: found.hostId, teamId: found.teamId });
     if (!('ok' in decision)) throw accessError(decision);
   };
 
   const load = async (scope: BookingScope, uid: string) => {
-    const row = await repo.findScopedBooking(db, scope, uid);
-    if (row === undefined) throw notFound('booking');
-    return row;
+    const found = await store.findScoped(scope, uid);
+    if (found === undefined) throw notFound('booking');
+    return found;
   };
-  /** A booking of the token's user that still holds time: guests and location may change. */
-  const loadActive = async (userId: string, uid: string) => {
-    const row = await load({ userId }, uid);
-    if (!repo.ACTIVE.includes(row.status)) throw conflict(`the booking is ${row.status}; only a pending or accepted booking can change`);
-    return row;
-  };
-  const list = (scope: (call: { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } }) => BookingScope) =>
+  const list = (scope: ScopeOf) =>
     route<unknown, ListFilters>({
       query: listFilters,
       data: arrayOf(bookingView, 0, 100),
-      handle: async (call) => (await repo.listBookings(db, scope(call), filterOf(call.query), call.query.limit, call.query.offset)).map(booking),
+      handle: async (call) => (await store.list(scope(call), filterOf(call.query), call.query.limit, call.query.offset)).map(booking),
     });
 
   return {
-    // Public (seed §5 rule 6).
+    ...publicBookingRoutes(deps, actForBooker),
+    // The host's own bookings (SPEC §6: personal routes act on the token's user only).
+    'bookings.list': list((call) => ({ userId: call.userId })),
+    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => booking(await load({ userId }, params.bookingUid)) }),
+    'bookings.calendarLinks': route<unknown, unknown, Uid>({
+      data: object({ google: { type: 'string' }, outlook: { type: 'string' }, office365: { type: 'string' }, yahoo: { type: 'string' }, ics: { type: 'string' } }, ['google', 'outlook', 'office365', 'yahoo', 'ics']),
+      handle: async ({ userId, params }) => calendarLinks(await load({ userId }, params.bookingUid), s.clock()),
+    }),
+    ...hostBookingChanges(deps),
+    // A team's bookings.
+    'teamBookings.list': list((call) => ({ teamId: call.facts.team!.id })),
+    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => booking(await load({ teamId: facts.team!.id }, params.bookingUid)) }),
+    ...teamAndOrgBookingWrites(deps),
+    // Everything in an organization: its teams' bookings and its members'.
+    'orgBookings.list': list((call) => ({ organizationId: call.facts.organization!.id })),
+  };
+}
+
+/** Public (seed §5 rule 6): anyone books; the booker (or a token that may) cancels and reschedules. */
+function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<void>): HandlerMap {
+  const s = deps.services;
+  return {
     'bookings.create': route<NewBookingBody>({
       body: newBooking,
       data: createdView,
@@ -183,17 +198,13 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
         return booking(await rescheduleBooking(s, call.params.bookingUid, toMillis(call.body.start, 'start'), call.body.reschedulingReason));
       },
     }),
+  };
+}
 
-    // The host's own bookings (SPEC §6: personal routes act on the token's user only).
-    'bookings.list': list((c) => ({ userId: c.userId })),
-    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => booking(await load({ userId }, params.bookingUid)) }),
-    'bookings.calendarLinks': route<unknown, unknown, Uid>({
-      data: object({ google: { type: 'string' }, outlook: { type: 'string' }, office365: { type: 'string' }, yahoo: { type: 'string' }, ics: { type: 'string' } }, ['google', 'outlook', 'office365', 'yahoo', 'ics']),
-      handle: async ({ userId, params }) => {
-        const b = await load({ userId }, params.bookingUid);
-        return calendarLinks({ uid: b.uid, title: b.title, description: b.description, location: b.location, start: b.start_time, end: b.end_time }, clock());
-      },
-    }),
+/** The host changes their own booking: confirm, decline, guests, location, host. */
+function hostBookingChanges(deps: AppContext): HandlerMap {
+  const s = deps.services;
+  return {
     'bookings.confirm': route<unknown, unknown, Uid>({
       data: bookingView,
       handle: async ({ userId, params }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId })),
@@ -201,53 +212,30 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
     'bookings.decline': route<{ reason?: string }, unknown, Uid>({
       body: reason('reason'),
       data: bookingView,
-      handle: async ({ userId, params, body }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { decline_reason: body?.reason ?? null }, { userId })),
+      handle: async ({ userId, params, body }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId })),
     }),
     'bookings.addGuests': route<{ guests: string[] }, unknown, Uid>({
       body: object({ guests: arrayOf(email, 1, 10) }, ['guests']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => {
-        const b = await loadActive(userId, params.bookingUid);
-        const guests = [...new Set([...parseJson<string[]>(b.guests), ...body.guests.map((g) => g.toLowerCase())])];
-        if (guests.length > 10) throw invalid('guests', `a booking has at most 10 guests; it has ${parseJson<string[]>(b.guests).length}`);
-        const now = clock();
-        // Conditional on the version read, so that two concurrent additions cannot lose one.
-        const saved = await db.updateTable('bookings').set({ guests: JSON.stringify(guests), updated_at: now }).where('uid', '=', b.uid).where('updated_at', '=', b.updated_at).executeTakeFirst();
-        if (Number(saved.numUpdatedRows) !== 1) throw conflict('the booking changed meanwhile; read it again and retry');
-        return booking({ ...b, guests: JSON.stringify(guests), updated_at: now });
-      },
+      handle: async ({ userId, params, body }) => booking(await addGuests(s, userId, params.bookingUid, body.guests)),
     }),
     'bookings.updateLocation': route<{ location: string }, unknown, Uid>({
       body: object({ location: str(1, 500) }, ['location']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => {
-        const b = await loadActive(userId, params.bookingUid);
-        await db.updateTable('bookings').set({ location: body.location, updated_at: clock() }).where('uid', '=', b.uid).execute();
-        return booking({ ...b, location: body.location, updated_at: clock() });
-      },
+      handle: async ({ userId, params, body }) => booking(await changeLocation(s, userId, params.bookingUid, body.location)),
     }),
     'bookings.reassign': route<{ userId: string }, unknown, Uid>({
       body: object({ userId: idParam }, ['userId']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => {
-        const b = await loadActive(userId, params.bookingUid);
-        if (b.team_id === null) throw conflict('only a team booking can be reassigned');
-        if (body.userId === b.user_id) throw invalid('userId', 'already hosts this booking');
-        if (!(await repo.isTeamMember(db, b.team_id, body.userId))) throw invalid('userId', "is not a member of the booking's team");
-        const now = clock();
-        await inTransaction(db, async (trx) => {
-          await repo.lockHost(trx, body.userId);
-          if (await repo.hostIsBusy(trx, body.userId, b.start_time, b.end_time)) throw conflict('userId: that member is not available at the booking time');
-          const moved = await trx.updateTable('bookings').set({ user_id: body.userId, updated_at: now }).where('uid', '=', b.uid).where('updated_at', '=', b.updated_at).executeTakeFirst();
-          if (Number(moved.numUpdatedRows) !== 1) throw conflict('the booking changed meanwhile; read it again');
-        });
-        return booking({ ...b, user_id: body.userId, updated_at: now });
-      },
+      handle: async ({ userId, params, body }) => booking(await reassignBooking(s, userId, params.bookingUid, body.userId)),
     }),
+  };
+}
 
-    // A team's bookings.
-    'teamBookings.list': list((c) => ({ teamId: c.facts.team!.id })),
-    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => booking(await load({ teamId: facts.team!.id }, params.bookingUid)) }),
+/** Writes of a team (booked on an attendee's behalf) and of an organization. */
+function teamAndOrgBookingWrites(deps: AppContext): HandlerMap {
+  const s = deps.services;
+  return {
     // Booked on an attendee's behalf: the manageToken is theirs, for the team to hand over.
     'teamBookings.create': route<NewBookingBody>({
       body: newBooking,
@@ -261,9 +249,6 @@ export function bookingHandlers(ctx: AppContext): HandlerMap {
       data: bookingView,
       handle: async ({ facts, params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id })),
     }),
-
-    // Everything in an organization: its teams' bookings and its members'.
-    'orgBookings.list': list((c) => ({ organizationId: c.facts.organization!.id })),
     'orgBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),
       data: bookingView,

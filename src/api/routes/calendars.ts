@@ -4,10 +4,7 @@
 import type { AppContext } from '../../http/context.ts';
 import type { OutboundPolicy } from '../../services/outbound-url.ts';
 import { randomId } from '../../oauth/token-format.ts';
-import { isUniqueViolation } from '../../storage/errors.ts';
-import { busyTimes } from '../../storage/repositories/bookings.ts';
-import * as repo from '../../storage/repositories/connected-apps.ts';
-import type { AppOwner, ConnectedAppRow } from '../../storage/repositories/connected-apps.ts';
+import type { AppOwner, ConnectedApp } from '../stores/connected-apps.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { ApiError } from '../envelope.ts';
 import { checkOutbound, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
@@ -40,7 +37,7 @@ const connectionView: JsonSchema = object(
   ['id', 'app', 'category', 'account', 'name', 'readOnly', 'createdAt'],
 );
 
-const connection = (a: ConnectedAppRow) => ({ id: a.id, app: a.app, category: a.category, account: a.account, name: a.name, readOnly: a.read_only === 1, createdAt: iso(a.created_at) });
+const connection = (a: ConnectedApp) => ({ id: a.id, app: a.app, category: a.category, account: a.account, name: a.name, readOnly: a.readOnly, createdAt: iso(a.createdAt) });
 
 /**
  * webcal:// is how calendar apps spell an https feed. A feed is fetched by the service, so
@@ -51,33 +48,39 @@ async function checkFeedUrl(value: string, field: string, outbound: OutboundPoli
   return url.toString();
 }
 
-export function calendarHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
+export function calendarHandlers(deps: AppContext): HandlerMap {
+  return { ...calendarRoutes(deps), ...teamAppRoutes(deps) };
+}
 
-  const insert = async (rows: ConnectedAppRow[]) => {
-    try {
-      await repo.insertConnectedApps(db, rows);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('that account is already connected');
-      throw error;
-    }
+/** Records new connections, all or none; an account connected already is a conflict. */
+function connecting(deps: AppContext) {
+  const apps = deps.services.stores.api.connectedApps;
+  return {
+    insert: async (rows: ConnectedApp[]) => {
+      if (!(await apps.insertAll(rows))) throw conflict('that account is already connected');
+    },
+    newRow: (owner: AppOwner, appName: string, category: string, account: string, name: string, readOnly: boolean): ConnectedApp => ({
+      id: randomId(),
+      owner,
+      app: appName,
+      category,
+      account,
+      name,
+      readOnly,
+      createdAt: deps.services.clock(),
+    }),
   };
-  const newRow = (owner: AppOwner, app: string, category: string, account: string, name: string, readOnly: boolean): ConnectedAppRow => ({
-    id: randomId(),
-    user_id: 'userId' in owner ? owner.userId : null,
-    team_id: 'teamId' in owner ? owner.teamId : null,
-    app,
-    category,
-    account,
-    name,
-    read_only: readOnly ? 1 : 0,
-    created_at: clock(),
-  });
+}
 
+/** The token's user's calendars and ICS feeds, and their busy times. */
+function calendarRoutes(deps: AppContext): HandlerMap {
+  const apps = deps.services.stores.api.connectedApps;
+  const bookings = deps.services.stores.bookings;
+  const { insert, newRow } = connecting(deps);
   return {
     'calendars.list': route({
       data: arrayOf(connectionView, 0, 500),
-      handle: async ({ userId }) => (await repo.listConnectedApps(db, { userId }, { category: 'calendar' })).map(connection),
+      handle: async ({ userId }) => (await apps.list({ userId }, { category: 'calendar' })).map(connection),
     }),
     'calendars.busyTimes': route<unknown, { start: string; end: string }>({
       query: object({ start: dateTime, end: dateTime }, ['start', 'end']),
@@ -87,7 +90,7 @@ export function calendarHandlers(ctx: AppContext): HandlerMap {
         const to = toMillis(query.end, 'end');
         if (to <= from) throw invalid('end', 'must be later than start');
         if (to - from > 62 * 24 * 3600_000) throw invalid('end', 'the period may span at most 62 days');
-        return (await busyTimes(db, userId, from, to)).map((b) => ({ start: iso(b.start_time), end: iso(b.end_time), source: 'booking', bookingUid: b.uid }));
+        return (await bookings.busyTimes(userId, from, to)).map((b) => ({ start: iso(b.start), end: iso(b.end), source: 'booking', bookingUid: b.uid }));
       },
     }),
     'calendars.checkIcsFeed': route<unknown, { url: string }>({
@@ -96,12 +99,12 @@ export function calendarHandlers(ctx: AppContext): HandlerMap {
       handle: async ({ userId, query }) => {
         let normalized: string;
         try {
-          normalized = await checkFeedUrl(query.url, 'url', ctx.outbound);
+          normalized = await checkFeedUrl(query.url, 'url', deps.outbound);
         } catch (error) {
           if (error instanceof ApiError) return { url: query.url, valid: false, problem: error.message, saved: false };
           throw error;
         }
-        const saved = await repo.findConnectedAccount(db, { userId }, ICS_FEED, normalized);
+        const saved = await apps.findAccount({ userId }, ICS_FEED, normalized);
         return { url: normalized, valid: true, saved: saved !== undefined };
       },
     }),
@@ -112,7 +115,7 @@ export function calendarHandlers(ctx: AppContext): HandlerMap {
       handle: async ({ userId, body }) => {
         // All checked (at once) before any is saved: one refused address saves none of the
         // list, and the answer names the first refused one.
-        const checked = await Promise.allSettled(body.urls.map((u, i) => checkFeedUrl(u, `urls.${i}`, ctx.outbound)));
+        const checked = await Promise.allSettled(body.urls.map((u, i) => checkFeedUrl(u, `urls.${i}`, deps.outbound)));
         const refused = checked.find((c) => c.status === 'rejected');
         if (refused) throw refused.reason;
         const urls = checked.map((c) => (c as PromiseFulfilledResult<string>).value);
@@ -125,7 +128,7 @@ export function calendarHandlers(ctx: AppContext): HandlerMap {
       params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
       data: object({ provider: { type: 'string' }, connected: bool, accounts: arrayOf({ type: 'string' }, 0, 500) }, ['provider', 'connected', 'accounts']),
       handle: async ({ userId, params }) => {
-        const rows = await repo.listConnectedApps(db, { userId }, { app: PROVIDERS[params.provider]! });
+        const rows = await apps.list({ userId }, { app: PROVIDERS[params.provider]! });
         return { provider: params.provider, connected: rows.length > 0, accounts: rows.map((r) => r.account) };
       },
     }),
@@ -145,15 +148,22 @@ export function calendarHandlers(ctx: AppContext): HandlerMap {
       body: object({ id: idParam }, ['id']),
       data: deleted,
       handle: async ({ userId, params, body }) => {
-        const app = PROVIDERS[params.provider] ?? ICS_FEED;
-        if (!(await repo.deleteConnectedApp(db, { userId }, app, body.id))) throw notFound(`${params.provider} connection`);
+        const provider = PROVIDERS[params.provider] ?? ICS_FEED;
+        if (!(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
         return { id: body.id, deleted: true };
       },
     }),
+  };
+}
 
+/** The apps a team has connected (TEAM_APPS_*). */
+function teamAppRoutes(deps: AppContext): HandlerMap {
+  const apps = deps.services.stores.api.connectedApps;
+  const { insert, newRow } = connecting(deps);
+  return {
     'teamApps.list': route({
       data: arrayOf(connectionView, 0, 500),
-      handle: async ({ facts }) => (await repo.listConnectedApps(db, { teamId: facts.team!.id })).map(connection),
+      handle: async ({ facts }) => (await apps.list({ teamId: facts.team!.id })).map(connection),
     }),
     'teamApps.connect': route<{ account: string; name?: string }, unknown, { app: string }>({
       params: { app: { type: 'string', enum: Object.keys(TEAM_APPS) } },
@@ -171,7 +181,7 @@ export function calendarHandlers(ctx: AppContext): HandlerMap {
       body: object({ id: idParam }, ['id']),
       data: deleted,
       handle: async ({ facts, params, body }) => {
-        if (!(await repo.deleteConnectedApp(db, { teamId: facts.team!.id }, params.app, body.id))) throw notFound(`${params.app} connection`);
+        if (!(await apps.delete({ teamId: facts.team!.id }, params.app, body.id))) throw notFound(`${params.app} connection`);
         return { id: body.id, deleted: true };
       },
     }),

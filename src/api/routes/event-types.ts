@@ -2,17 +2,12 @@
 // organization (ORG_EVENT_TYPE_*), and the private links that let people book hidden ones.
 import type { AppContext } from '../../http/context.ts';
 import { randomId } from '../../oauth/token-format.ts';
-import { isUniqueViolation } from '../../storage/errors.ts';
-import * as repo from '../../storage/repositories/event-types.ts';
-import type { EventTypeOwner, EventTypeRow, PrivateLinkRow } from '../../storage/repositories/event-types.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { conflict, iso, isoOrNull, notFound, parseJson, toMillis, invalid } from '../input.ts';
+import { conflict, iso, isoOrNull, notFound, toMillis, invalid } from '../input.ts';
+import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeOwner, EventTypeStore, PrivateLink } from '../stores/event-types.ts';
 import { arrayOf, bool, dateTime, deleted, int, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
 
-interface Location {
-  type: 'address' | 'link' | 'phone' | 'integration';
-  value: string;
-}
+type Location = EventTypeLocation;
 
 const locationSchema = object({ type: { type: 'string', enum: ['address', 'link', 'phone', 'integration'] }, value: str(1, 500) }, ['type', 'value']);
 
@@ -36,22 +31,22 @@ const eventTypeView: JsonSchema = object(
   ['id', 'title', 'slug', 'description', 'lengthInMinutes', 'locations', 'hidden', 'requiresConfirmation', 'minimumBookingNotice', 'schedulingType', 'ownerId', 'teamId', 'createdAt', 'updatedAt'],
 );
 
-export function eventType(e: EventTypeRow) {
+function eventType(e: EventType) {
   return {
     id: e.id,
     title: e.title,
     slug: e.slug,
     description: e.description,
-    lengthInMinutes: e.length_minutes,
-    locations: parseJson<Location[]>(e.locations),
-    hidden: e.hidden === 1,
-    requiresConfirmation: e.requires_confirmation === 1,
-    minimumBookingNotice: e.minimum_booking_notice,
-    schedulingType: e.scheduling_type,
-    ownerId: e.user_id,
-    teamId: e.team_id,
-    createdAt: iso(e.created_at),
-    updatedAt: iso(e.updated_at),
+    lengthInMinutes: e.lengthMinutes,
+    locations: e.locations,
+    hidden: e.hidden,
+    requiresConfirmation: e.requiresConfirmation,
+    minimumBookingNotice: e.minimumBookingNotice,
+    schedulingType: e.schedulingType,
+    ownerId: e.ownerId,
+    teamId: e.teamId,
+    createdAt: iso(e.createdAt),
+    updatedAt: iso(e.updatedAt),
   };
 }
 
@@ -85,23 +80,51 @@ function checkLocations(locations: Location[] | undefined): void {
   });
 }
 
-function changes(body: Partial<EventTypeInput>, now: number) {
+function changes(body: Partial<EventTypeInput>, now: number): EventTypeChanges {
   checkLocations(body.locations);
   return {
     ...(body.title !== undefined ? { title: body.title.trim() } : {}),
     ...(body.slug !== undefined ? { slug: body.slug } : {}),
     ...(body.description !== undefined ? { description: body.description } : {}),
-    ...(body.lengthInMinutes !== undefined ? { length_minutes: body.lengthInMinutes } : {}),
-    ...(body.locations !== undefined ? { locations: JSON.stringify(body.locations) } : {}),
-    ...(body.hidden !== undefined ? { hidden: body.hidden ? 1 : 0 } : {}),
-    ...(body.requiresConfirmation !== undefined ? { requires_confirmation: body.requiresConfirmation ? 1 : 0 } : {}),
-    ...(body.minimumBookingNotice !== undefined ? { minimum_booking_notice: body.minimumBookingNotice } : {}),
-    ...(body.schedulingType !== undefined ? { scheduling_type: body.schedulingType } : {}),
-    updated_at: now,
+    ...(body.lengthInMinutes !== undefined ? { lengthMinutes: body.lengthInMinutes } : {}),
+    ...(body.locations !== undefined ? { locations: body.locations } : {}),
+    ...(body.hidden !== undefined ? { hidden: body.hidden } : {}),
+    ...(body.requiresConfirmation !== undefined ? { requiresConfirmation: body.requiresConfirmation } : {}),
+    ...(body.minimumBookingNotice !== undefined ? { minimumBookingNotice: body.minimumBookingNotice } : {}),
+    ...(body.schedulingType !== undefined ? { schedulingType: body.schedulingType } : {}),
+    updatedAt: now,
   };
 }
 
 const slugTaken = (slug: string | undefined) => conflict(`slug: an event type with slug "${slug}" already exists here`);
+
+/** A new event type of the owner, from the create body over the defaults. */
+function newEventType(owner: EventTypeOwner, kind: 'user' | 'team', body: EventTypeInput, now: number): EventType {
+  return {
+    id: randomId(),
+    ownerId: 'userId' in owner ? owner.userId : null,
+    teamId: 'teamId' in owner ? owner.teamId : null,
+    title: '',
+    slug: '',
+    description: '',
+    lengthMinutes: 0,
+    locations: [],
+    hidden: false,
+    requiresConfirmation: false,
+    minimumBookingNotice: 0,
+    schedulingType: kind === 'team' ? 'collective' : null,
+    createdAt: now,
+    ...changes(body, now),
+  };
+}
+
+/** Applies the changes; a slug the owner already uses is a conflict naming it. */
+async function saveChanges(store: EventTypeStore, id: string, body: Partial<EventTypeInput>, now: number): Promise<EventType> {
+  const saved = await store.update(id, changes(body, now));
+  if (saved === 'slugTaken') throw slugTaken(body.slug);
+  if (saved === undefined) throw notFound('event type');
+  return saved;
+}
 
 const privateLinkView: JsonSchema = object(
   {
@@ -117,99 +140,19 @@ const privateLinkView: JsonSchema = object(
   ['id', 'eventTypeId', 'hash', 'bookingUrl', 'expiresAt', 'maxUsageCount', 'usageCount', 'createdAt'],
 );
 
-export function eventTypeHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
+/** Who owns the event types of a route: the token's user, or the path's team. */
+const ownedBy = (kind: 'user' | 'team') => (call: { userId: string; facts: { team?: { id: string } | null } }): EventTypeOwner =>
+  kind === 'user' ? { userId: call.userId } : { teamId: call.facts.team!.id };
 
+export function eventTypeHandlers(deps: AppContext): HandlerMap {
+  const store = deps.services.stores.api.eventTypes;
   const loadOwned = async (owner: EventTypeOwner, id: string) => {
-    const row = await repo.findOwnedEventType(db, owner, id);
-    if (row === undefined) throw notFound('event type');
-    return row;
+    const found = await store.findOwned(owner, id);
+    if (found === undefined) throw notFound('event type');
+    return found;
   };
-
-  const privateLink = (l: PrivateLinkRow) => ({
-    id: l.id,
-    eventTypeId: l.event_type_id,
-    hash: l.link_hash,
-    bookingUrl: `${ctx.config.appUrl}/d/${l.link_hash}`,
-    expiresAt: isoOrNull(l.expires_at),
-    maxUsageCount: l.max_uses,
-    usageCount: l.use_count,
-    createdAt: iso(l.created_at),
-  });
-
-  const ownedBy = (kind: 'user' | 'team') => (call: { userId: string; facts: { team?: { id: string } | null } }): EventTypeOwner =>
-    kind === 'user' ? { userId: call.userId } : { teamId: call.facts.team!.id };
-
-  const crud = (kind: 'user' | 'team') => {
-    const owner = ownedBy(kind);
-    return {
-      list: route<unknown, Page>({
-        query: listQuery(),
-        data: arrayOf(eventTypeView, 0, 100),
-        handle: async (call) => (await repo.listEventTypes(db, owner(call), call.query.limit, call.query.offset)).map(eventType),
-      }),
-      create: route<EventTypeInput>({
-        body: object(kind === 'user' ? fields : teamFields, ['title', 'slug', 'lengthInMinutes']),
-        data: eventTypeView,
-        status: 201,
-        handle: async (call) => {
-          const now = clock();
-          const o = owner(call);
-          const row: EventTypeRow = {
-            id: randomId(),
-            user_id: 'userId' in o ? o.userId : null,
-            team_id: 'teamId' in o ? o.teamId : null,
-            title: '',
-            slug: '',
-            description: '',
-            length_minutes: 0,
-            locations: '[]',
-            hidden: 0,
-            requires_confirmation: 0,
-            minimum_booking_notice: 0,
-            scheduling_type: kind === 'team' ? 'collective' : null,
-            created_at: now,
-            ...changes(call.body, now),
-          };
-          try {
-            await repo.insertEventType(db, row);
-          } catch (error) {
-            if (isUniqueViolation(error)) throw slugTaken(call.body.slug);
-            throw error;
-          }
-          return eventType(row);
-        },
-      }),
-      get: route<unknown, unknown, { eventTypeId: string }>({
-        data: eventTypeView,
-        handle: async (call) => eventType(await loadOwned(owner(call), call.params.eventTypeId)),
-      }),
-      update: route<Partial<EventTypeInput>, unknown, { eventTypeId: string }>({
-        body: patchOf(kind === 'user' ? fields : teamFields),
-        data: eventTypeView,
-        handle: async (call) => {
-          const current = await loadOwned(owner(call), call.params.eventTypeId);
-          try {
-            return eventType((await repo.updateEventType(db, current.id, changes(call.body, clock())))!);
-          } catch (error) {
-            if (isUniqueViolation(error)) throw slugTaken(call.body.slug);
-            throw error;
-          }
-        },
-      }),
-      delete: route<unknown, unknown, { eventTypeId: string }>({
-        data: deleted,
-        handle: async (call) => {
-          const current = await loadOwned(owner(call), call.params.eventTypeId);
-          await repo.deleteEventType(db, current.id);
-          return { id: current.id, deleted: true };
-        },
-      }),
-    };
-  };
-
-  const mine = crud('user');
-  const team = crud('team');
+  const mine = ownedEventTypeRoutes(deps, 'user', loadOwned);
+  const team = ownedEventTypeRoutes(deps, 'team', loadOwned);
   return {
     'eventTypes.list': mine.list,
     'eventTypes.create': mine.create,
@@ -221,12 +164,77 @@ export function eventTypeHandlers(ctx: AppContext): HandlerMap {
     'teamEventTypes.get': team.get,
     'teamEventTypes.update': team.update,
     'teamEventTypes.delete': team.delete,
+    ...privateLinkRoutes(deps, loadOwned),
+    ...organizationEventTypeRoutes(deps),
+  };
+}
 
+type LoadOwned = (owner: EventTypeOwner, id: string) => Promise<EventType>;
+
+/** List, create, read, change and delete: the same five routes for a user's and a team's. */
+function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned: LoadOwned) {
+  const { clock } = deps.services;
+  const store = deps.services.stores.api.eventTypes;
+  const owner = ownedBy(kind);
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(eventTypeView, 0, 100),
+      handle: async (call) => (await store.list(owner(call), call.query.limit, call.query.offset)).map(eventType),
+    }),
+    create: route<EventTypeInput>({
+      body: object(kind === 'user' ? fields : teamFields, ['title', 'slug', 'lengthInMinutes']),
+      data: eventTypeView,
+      status: 201,
+      handle: async (call) => {
+        const created = newEventType(owner(call), kind, call.body, clock());
+        if ((await store.insert(created)) === 'slugTaken') throw slugTaken(call.body.slug);
+        return eventType(created);
+      },
+    }),
+    get: route<unknown, unknown, { eventTypeId: string }>({
+      data: eventTypeView,
+      handle: async (call) => eventType(await loadOwned(owner(call), call.params.eventTypeId)),
+    }),
+    update: route<Partial<EventTypeInput>, unknown, { eventTypeId: string }>({
+      body: patchOf(kind === 'user' ? fields : teamFields),
+      data: eventTypeView,
+      handle: async (call) => {
+        const current = await loadOwned(owner(call), call.params.eventTypeId);
+        return eventType(await saveChanges(store, current.id, call.body, clock()));
+      },
+    }),
+    delete: route<unknown, unknown, { eventTypeId: string }>({
+      data: deleted,
+      handle: async (call) => {
+        const current = await loadOwned(owner(call), call.params.eventTypeId);
+        await store.delete(current.id);
+        return { id: current.id, deleted: true };
+      },
+    }),
+  };
+}
+
+/** The links that let people book a hidden event type of the token's user. */
+function privateLinkRoutes(deps: AppContext, loadOwned: LoadOwned): HandlerMap {
+  const { clock } = deps.services;
+  const store = deps.services.stores.api.eventTypes;
+  const privateLink = (l: PrivateLink) => ({
+    id: l.id,
+    eventTypeId: l.eventTypeId,
+    hash: l.hash,
+    bookingUrl: `${deps.config.appUrl}/d/${l.hash}`,
+    expiresAt: isoOrNull(l.expiresAt),
+    maxUsageCount: l.maxUses,
+    usageCount: l.useCount,
+    createdAt: iso(l.createdAt),
+  });
+  return {
     'privateLinks.list': route<unknown, unknown, { eventTypeId: string }>({
       data: arrayOf(privateLinkView, 0, 100),
       handle: async ({ userId, params }) => {
         const et = await loadOwned({ userId }, params.eventTypeId);
-        return (await repo.listPrivateLinks(db, et.id)).map(privateLink);
+        return (await store.listPrivateLinks(et.id)).map(privateLink);
       },
     }),
     'privateLinks.create': route<{ expiresAt?: string; maxUsageCount?: number }, unknown, { eventTypeId: string }>({
@@ -238,55 +246,52 @@ export function eventTypeHandlers(ctx: AppContext): HandlerMap {
         const now = clock();
         const expiresAt = body.expiresAt !== undefined ? toMillis(body.expiresAt, 'expiresAt') : null;
         if (expiresAt !== null && expiresAt <= now) throw invalid('expiresAt', 'must be in the future');
-        const row: PrivateLinkRow = {
-          id: randomId(),
-          event_type_id: et.id,
-          // 192 random bits: unguessable; shown to the host, who shares it.
-          link_hash: randomId(24),
-          expires_at: expiresAt,
-          max_uses: body.maxUsageCount ?? null,
-          use_count: 0,
-          created_at: now,
-        };
-        await repo.insertPrivateLink(db, row);
-        return privateLink(row);
+        // 192 random bits: unguessable; shown to the host, who shares it.
+        const link: PrivateLink = { id: randomId(), eventTypeId: et.id, hash: randomId(24), expiresAt, maxUses: body.maxUsageCount ?? null, useCount: 0, createdAt: now };
+        await store.insertPrivateLink(link);
+        return privateLink(link);
       },
     }),
     'privateLinks.delete': route<unknown, unknown, { eventTypeId: string; linkId: string }>({
       data: deleted,
       handle: async ({ userId, params }) => {
         const et = await loadOwned({ userId }, params.eventTypeId);
-        if (!(await repo.deletePrivateLink(db, et.id, params.linkId))) throw notFound('private link');
+        if (!(await store.deletePrivateLink(et.id, params.linkId))) throw notFound('private link');
         return { id: params.linkId, deleted: true };
       },
     }),
+  };
+}
 
+/** Everything in an organization: its teams' event types and its members'. */
+function organizationEventTypeRoutes(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const store = deps.services.stores.api.eventTypes;
+  const loadInOrganization = async (organizationId: string, id: string) => {
+    const found = await store.findInOrganization(organizationId, id);
+    if (found === undefined) throw notFound('event type in this organization');
+    return found;
+  };
+  return {
     'orgEventTypes.list': route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(eventTypeView, 0, 100),
-      handle: async ({ facts, query }) => (await repo.listOrganizationEventTypes(db, facts.organization!.id, query.limit, query.offset)).map(eventType),
+      handle: async ({ facts, query }) => (await store.listInOrganization(facts.organization!.id, query.limit, query.offset)).map(eventType),
     }),
     'orgEventTypes.update': route<Partial<EventTypeInput>, unknown, { eventTypeId: string }>({
       body: patchOf(teamFields),
       data: eventTypeView,
       handle: async ({ facts, params, body }) => {
-        const current = await repo.findOrganizationEventType(db, facts.organization!.id, params.eventTypeId);
-        if (current === undefined) throw notFound('event type in this organization');
-        if (body.schedulingType !== undefined && current.team_id === null) throw invalid('schedulingType', 'applies to team event types only');
-        try {
-          return eventType((await repo.updateEventType(db, current.id, changes(body, clock())))!);
-        } catch (error) {
-          if (isUniqueViolation(error)) throw slugTaken(body.slug);
-          throw error;
-        }
+        const current = await loadInOrganization(facts.organization!.id, params.eventTypeId);
+        if (body.schedulingType !== undefined && current.teamId === null) throw invalid('schedulingType', 'applies to team event types only');
+        return eventType(await saveChanges(store, current.id, body, clock()));
       },
     }),
     'orgEventTypes.delete': route<unknown, unknown, { eventTypeId: string }>({
       data: deleted,
       handle: async ({ facts, params }) => {
-        const current = await repo.findOrganizationEventType(db, facts.organization!.id, params.eventTypeId);
-        if (current === undefined) throw notFound('event type in this organization');
-        await repo.deleteEventType(db, current.id);
+        const current = await loadInOrganization(facts.organization!.id, params.eventTypeId);
+        await store.delete(current.id);
         return { id: current.id, deleted: true };
       },
     }),

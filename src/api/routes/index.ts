@@ -14,18 +14,18 @@ import { verifiedResourceHandlers } from './verified-resources.ts';
 import { webhookHandlers } from './webhooks.ts';
 import { workflowHandlers } from './workflows.ts';
 
-export function allHandlers(ctx: AppContext): HandlerMap {
+export function allHandlers(deps: AppContext): HandlerMap {
   return {
-    ...meHandlers(ctx),
-    ...eventTypeHandlers(ctx),
-    ...bookingHandlers(ctx),
-    ...scheduleHandlers(ctx),
-    ...calendarHandlers(ctx),
-    ...webhookHandlers(ctx),
-    ...verifiedResourceHandlers(ctx),
-    ...teamHandlers(ctx),
-    ...membershipHandlers(ctx),
-    ...routingFormHandlers(ctx),
-    ...workflowHandlers(ctx),
+    ...meHandlers(deps),
+    ...eventTypeHandlers(deps),
+    ...bookingHandlers(deps),
+    ...scheduleHandlers(deps),
+    ...calendarHandlers(deps),
+    ...webhookHandlers(deps),
+    ...verifiedResourceHandlers(deps),
+    ...teamHandlers(deps),
+    ...membershipHandlers(deps),
+    ...routingFormHandlers(deps),
+    ...workflowHandlers(deps),
   };
 }

@@ -1,10 +1,10 @@
 // GET/PATCH /v2/me: the authorized user's profile (seed §4.3, SPEC §6).
 import type { AppContext } from '../../http/context.ts';
-import type { UserRow } from '../../services/accounts/users.ts';
 import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';
 import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '../schemas.ts';
+import type { Profile, ProfileChanges } from '../stores/profiles.ts';
 
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -24,17 +24,18 @@ export const profileView: JsonSchema = object(
   [...Object.keys(userFields), 'defaultScheduleId', 'organizationId'],
 );
 
-export function profile(u: UserRow) {
+/** The profile view: the record as it is, with the fields in the documented order. */
+export function profile(u: Profile) {
   return {
     id: u.id,
     email: u.email,
     name: u.name,
     username: u.username,
-    timeZone: u.time_zone,
-    weekStart: u.week_start,
-    timeFormat: u.time_format,
-    defaultScheduleId: u.default_schedule_id,
-    organizationId: u.organization_id,
+    timeZone: u.timeZone,
+    weekStart: u.weekStart,
+    timeFormat: u.timeFormat,
+    defaultScheduleId: u.defaultScheduleId,
+    organizationId: u.organizationId,
   };
 }
 
@@ -52,23 +53,24 @@ export interface ProfilePatch {
   timeFormat?: number;
 }
 
-/** The column changes of a profile PATCH (also used by organization admins on their users). */
-export function profileChanges(body: ProfilePatch, now: number) {
+/** The changes of a profile PATCH (also used by organization admins on their users). */
+export function profileChanges(body: ProfilePatch, now: number): ProfileChanges {
   checkTimeZone(body.timeZone);
   if (body.name !== undefined && body.name.trim() === '') throw invalid('name', 'must not be blank');
   return {
     ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-    ...(body.timeZone !== undefined ? { time_zone: body.timeZone } : {}),
-    ...(body.weekStart !== undefined ? { week_start: body.weekStart } : {}),
-    ...(body.timeFormat !== undefined ? { time_format: body.timeFormat } : {}),
-    updated_at: now,
+    ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
+    ...(body.weekStart !== undefined ? { weekStart: body.weekStart } : {}),
+    ...(body.timeFormat !== undefined ? { timeFormat: body.timeFormat } : {}),
+    updatedAt: now,
   };
 }
 
-export function meHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
+export function meHandlers(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const profiles = deps.services.stores.api.profiles;
   const load = async (id: string) => {
-    const user = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    const user = await profiles.find(id);
     if (user === undefined) throw new ApiError(404, 'not_found', 'the user of this token no longer exists');
     return user;
   };
@@ -78,7 +80,7 @@ export function meHandlers(ctx: AppContext): HandlerMap {
       body: profilePatch,
       data: profileView,
       handle: async ({ userId, body }) => {
-        await db.updateTable('users').set(profileChanges(body, clock())).where('id', '=', userId).execute();
+        await profiles.update(userId, profileChanges(body, clock()));
         return profile(await load(userId));
       },
     }),

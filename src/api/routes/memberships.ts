@@ -6,13 +6,10 @@ import type { AppContext } from '../../http/context.ts';
 import type { AccessFacts } from '../membership.ts';
 import { inviteMember } from '../../services/teams/invitations.ts';
 import { keepingAnOwner, removeMember, type Role } from '../../services/teams/teams.ts';
-import * as invitations from '../../storage/repositories/invitations.ts';
-import type { InvitationRow } from '../../storage/repositories/invitations.ts';
-import * as repo from '../../storage/repositories/organizations.ts';
-import type { MemberRow, MembershipTarget, RosterRow } from '../../storage/repositories/organizations.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { forbidden, invalid, iso, notFound } from '../input.ts';
 import { arrayOf, deleted, email, idParam, listQuery, nullable, object, role, type JsonSchema, type Page } from '../schemas.ts';
+import type { Member, MembershipTarget, PendingInvitation, RosterEntry } from '../stores/memberships.ts';
 import { isOrgOwner, isTeamOwner } from './access.ts';
 import { userFields } from './me.ts';
 import { profile, profileChanges, profilePatch, profileView, type ProfilePatch } from './me.ts';
@@ -36,38 +33,33 @@ const membershipView: JsonSchema = object(
 );
 
 /** An accepted membership, or an invitation that shows nothing but what the inviter named. */
-function membership(m: RosterRow) {
+function membership(m: RosterEntry) {
   const accepted = m.state === 'accepted';
   return {
     id: m.id,
     state: m.state,
-    userId: accepted ? m.user_id : null,
-    teamId: m.team_id,
-    organizationId: m.organization_id,
+    userId: accepted ? m.userId : null,
+    teamId: m.teamId,
+    organizationId: m.organizationId,
     role: m.role,
-    user: accepted ? { email: m.email, name: m.name, username: m.username } : null,
-    invitedEmail: accepted ? null : m.invited_email,
-    invitedUserId: accepted ? null : m.invited_user_id,
-    createdAt: iso(m.created_at),
-    updatedAt: iso(m.updated_at),
+    user: accepted ? m.user : null,
+    invitedEmail: accepted ? null : m.invitedEmail,
+    invitedUserId: accepted ? null : m.invitedUserId,
+    createdAt: iso(m.createdAt),
+    updatedAt: iso(m.updatedAt),
   };
 }
 
-const fromMember = (m: MemberRow): RosterRow => ({ ...m, state: 'accepted', invited_email: null, invited_user_id: null });
-const fromInvitation = (i: InvitationRow): RosterRow => ({
+/** The invitation inviteMember answers with, as the store's record. */
+const fromService = (i: Awaited<ReturnType<typeof inviteMember>>): PendingInvitation => ({
   id: i.id,
-  state: 'invited',
-  user_id: null,
-  team_id: i.team_id,
-  organization_id: i.organization_id,
+  teamId: i.teamId,
+  organizationId: i.organizationId,
   role: i.role,
-  email: null,
-  name: null,
-  username: null,
-  invited_email: i.email,
-  invited_user_id: i.user_id,
-  created_at: i.created_at,
-  updated_at: i.updated_at,
+  invitedEmail: i.email,
+  invitedUserId: i.userId,
+  createdAt: i.createdAt,
+  updatedAt: i.updatedAt,
 });
 
 const userView: JsonSchema = object({ ...userFields, role: { type: 'string' } }, [...Object.keys(userFields), 'role']);
@@ -86,19 +78,20 @@ const targetOf = (kind: Kind, facts: AccessFacts): MembershipTarget =>
   kind === 'team' ? { teamId: facts.team!.id } : { organizationId: facts.organization!.id };
 const actsAsOwner = (kind: Kind, facts: AccessFacts) => (kind === 'team' ? isTeamOwner(facts) : isOrgOwner(facts));
 
-export function membershipHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
+export function membershipHandlers(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const memberships = deps.services.stores.api.memberships;
 
   /** A member, or a pending invitation, of the target. */
-  const load = async (target: MembershipTarget, id: string): Promise<{ member: MemberRow } | { invitation: InvitationRow }> => {
-    const member = await repo.findMember(db, target, id);
+  const load = async (target: MembershipTarget, id: string): Promise<{ member: Member } | { invitation: PendingInvitation }> => {
+    const member = await memberships.findMember(target, id);
     if (member !== undefined) return { member };
-    const invitation = await invitations.findInvitation(db, target, id);
+    const invitation = await memberships.findInvitation(target, id);
     if (invitation !== undefined) return { invitation };
     throw notFound('membership');
   };
-  const view = (found: { member: MemberRow } | { invitation: InvitationRow }) =>
-    membership('member' in found ? fromMember(found.member) : fromInvitation(found.invitation));
+  const view = (found: { member: Member } | { invitation: PendingInvitation }): ReturnType<typeof membership> =>
+    membership('member' in found ? { state: 'accepted', ...found.member } : { state: 'invited', ...found.invitation });
 
   const requireOwnerFor = (kind: Kind, facts: AccessFacts, touchesOwner: boolean) => {
     if (touchesOwner && !actsAsOwner(kind, facts)) throw forbidden(`only an owner of the ${kind} may grant, change or remove the owner role`);
@@ -110,7 +103,7 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
     list: route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(membershipView, 0, 100),
-      handle: async ({ facts, query }) => (await repo.listRoster(db, targetOf(kind, facts), query.limit, query.offset)).map(membership),
+      handle: async ({ facts, query }) => (await memberships.listRoster(targetOf(kind, facts), query.limit, query.offset)).map(membership),
     }),
     create: route<NewMembership>({
       body: newMembership,
@@ -121,8 +114,7 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
         requireOwnerFor(kind, facts, body.role === 'owner');
         // SPEC §2 item 23: an invitation, answered alike whether or not an account is named.
         const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
-        const target = targetOf(kind, facts);
-        return view(await load(target, (await inviteMember(ctx.services, target, invitee, body.role, userId)).id));
+        return membership({ state: 'invited', ...fromService(await inviteMember(deps.services, targetOf(kind, facts), invitee, body.role, userId)) });
       },
     }),
     get: route<unknown, unknown, { membershipId: string }>({
@@ -138,12 +130,12 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
         if ('invitation' in found) {
           // An invitation's role changes freely: it holds no owner yet.
           requireOwnerFor(kind, facts, found.invitation.role === 'owner' || body.role === 'owner');
-          await invitations.setInvitationRole(db, found.invitation.id, body.role, clock());
+          await memberships.setInvitationRole(found.invitation.id, body.role, clock());
           return view(await load(target, found.invitation.id));
         }
         const current = found.member;
         requireOwnerFor(kind, facts, current.role === 'owner' || body.role === 'owner');
-        await keepingAnOwner(ctx.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (tx) =>
+        await keepingAnOwner(deps.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (tx) =>
           tx.teams.setMembershipRole(current.id, body.role, clock()),
         );
         return view(await load(target, current.id));
@@ -157,13 +149,13 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
         if ('invitation' in found) {
           // Withdrawing an invitation.
           requireOwnerFor(kind, facts, found.invitation.role === 'owner');
-          await invitations.deleteInvitation(db, found.invitation.id);
+          await memberships.deleteInvitation(found.invitation.id);
           return { id: found.invitation.id, deleted: true };
         }
         const current = found.member;
         requireOwnerFor(kind, facts, current.role === 'owner');
-        await keepingAnOwner(ctx.services, target, current.role === 'owner', lastOwner(kind), (tx) =>
-          removeMember(tx, { id: current.id, userId: current.user_id, organizationId: current.organization_id }, clock()),
+        await keepingAnOwner(deps.services, target, current.role === 'owner', lastOwner(kind), (tx) =>
+          removeMember(tx, { id: current.id, userId: current.userId, organizationId: current.organizationId }, clock()),
         );
         return { id: current.id, deleted: true };
       },
@@ -182,30 +174,28 @@ export function membershipHandlers(ctx: AppContext): HandlerMap {
     'orgMemberships.create': org.create,
     'orgMemberships.update': org.update,
     'orgMemberships.delete': org.delete,
+    ...organizationUserRoutes(deps),
+  };
+}
+
+/** An organization's users, and the profile fields its admins may change (users table). */
+function organizationUserRoutes(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const memberships = deps.services.stores.api.memberships;
+  const profiles = deps.services.stores.api.profiles;
+  return {
     'orgUsers.list': route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(userView, 0, 100),
-      handle: async ({ facts, query }) =>
-        (await repo.listOrganizationUsers(db, facts.organization!.id, query.limit, query.offset)).map((u) => ({
-          id: u.id,
-          email: u.email,
-          name: u.name,
-          username: u.username,
-          timeZone: u.time_zone,
-          weekStart: u.week_start,
-          timeFormat: u.time_format,
-          role: u.role,
-        })),
+      handle: async ({ facts, query }) => memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset),
     }),
     'orgUsers.update': route<ProfilePatch, unknown, { userId: string }>({
       body: profilePatch,
       data: profileView,
       handle: async ({ facts, params, body }) => {
-        const member = await repo.findMemberByUser(db, { organizationId: facts.organization!.id }, params.userId);
-        if (member === undefined) throw notFound('user in this organization');
-        await db.updateTable('users').set(profileChanges(body, clock())).where('id', '=', params.userId).execute();
-        const user = await db.selectFrom('users').selectAll().where('id', '=', params.userId).executeTakeFirstOrThrow();
-        return profile(user);
+        if (!(await memberships.isMember({ organizationId: facts.organization!.id }, params.userId))) throw notFound('user in this organization');
+        await profiles.update(params.userId, profileChanges(body, clock()));
+        return profile((await profiles.find(params.userId))!);
       },
     }),
   };

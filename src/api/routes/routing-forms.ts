@@ -2,22 +2,15 @@
 // (ORG_ROUTING_FORM_*), and their responses, each checked against the form's fields.
 import type { AppContext } from '../../http/context.ts';
 import { randomId } from '../../oauth/token-format.ts';
-import * as repo from '../../storage/repositories/routing-forms.ts';
-import type { FormScope, RoutingFormResponseRow, RoutingFormRow } from '../../storage/repositories/routing-forms.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { invalid, iso, notFound, parseJson } from '../input.ts';
+import { invalid, iso, notFound } from '../input.ts';
+import type { FormAnswers, FormField, FormResponse, FormScope, RoutingForm } from '../stores/routing-forms.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, str, type JsonSchema, type Page } from '../schemas.ts';
 
 const FIELD_TYPES = ['text', 'textarea', 'email', 'phone', 'number', 'select', 'multiselect'];
 
-interface Field {
-  id: string;
-  label: string;
-  type: string;
-  required?: boolean;
-  options?: string[];
-}
-type Answers = Record<string, string | number | string[]>;
+type Field = FormField;
+type Answers = FormAnswers;
 
 const fieldSchema = object(
   { id: str(1, 50, { pattern: '^[A-Za-z0-9_-]+$' }), label: str(1, 200), type: { type: 'string', enum: FIELD_TYPES }, required: bool, options: arrayOf(str(1, 200), 1, 50) },
@@ -39,16 +32,16 @@ const formView: JsonSchema = object(
   ['id', 'name', 'description', 'fields', 'disabled', 'teamId', 'organizationId', 'createdAt', 'updatedAt'],
 );
 
-const form = (f: RoutingFormRow) => ({
+const form = (f: RoutingForm) => ({
   id: f.id,
   name: f.name,
   description: f.description,
-  fields: parseJson<Field[]>(f.fields),
-  disabled: f.disabled === 1,
-  teamId: f.team_id,
-  organizationId: f.organization_id,
-  createdAt: iso(f.created_at),
-  updatedAt: iso(f.updated_at),
+  fields: f.fields,
+  disabled: f.disabled,
+  teamId: f.teamId,
+  organizationId: f.organizationId,
+  createdAt: iso(f.createdAt),
+  updatedAt: iso(f.updatedAt),
 });
 
 const answerSchema = { anyOf: [str(0, 5000), { type: 'number' }, arrayOf(str(1, 200), 0, 50)] };
@@ -56,7 +49,7 @@ const responseView: JsonSchema = object(
   { id: { type: 'string' }, formId: { type: 'string' }, response: { type: 'object', additionalProperties: answerSchema }, createdAt: { type: 'string' }, updatedAt: { type: 'string' } },
   ['id', 'formId', 'response', 'createdAt', 'updatedAt'],
 );
-const response = (r: RoutingFormResponseRow) => ({ id: r.id, formId: r.form_id, response: parseJson<Answers>(r.response), createdAt: iso(r.created_at), updatedAt: iso(r.updated_at) });
+const response = (r: FormResponse) => ({ id: r.id, formId: r.formId, response: r.answers, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) });
 
 const responseBody = object({ response: { type: 'object', maxProperties: 50, additionalProperties: answerSchema } }, ['response']);
 
@@ -100,97 +93,9 @@ type Call = { facts: { team?: { id: string } | null; organization?: { id: string
 type FormParams = { formId: string };
 type ResponseParams = { formId: string; responseId: string };
 
-export function routingFormHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
-
-  const handlers = (kind: 'team' | 'organization') => {
-    const scope = (c: Call): FormScope => (kind === 'team' ? { teamId: c.facts.team!.id } : { organizationId: c.facts.organization!.id });
-    const load = async (c: Call, id: string) => {
-      const row = await repo.findForm(db, scope(c), id);
-      if (row === undefined) throw notFound('routing form');
-      return row;
-    };
-    const loadResponse = async (c: Call, p: ResponseParams) => {
-      const f = await load(c, p.formId);
-      const r = await repo.findResponse(db, f.id, p.responseId);
-      if (r === undefined) throw notFound('routing form response');
-      return { f, r };
-    };
-    return {
-      list: route<unknown, Page>({
-        query: listQuery(),
-        data: arrayOf(formView, 0, 100),
-        handle: async (c) => (await repo.listForms(db, scope(c), c.query.limit, c.query.offset)).map(form),
-      }),
-      create: route<{ name: string; description?: string; fields: Field[]; disabled?: boolean }>({
-        body: object({ name: str(1, 100), description: str(0, 2000), fields: arrayOf(fieldSchema, 1, 50), disabled: bool }, ['name', 'fields']),
-        data: formView,
-        status: 201,
-        handle: async (c) => {
-          checkFields(c.body.fields);
-          const now = clock();
-          const s = scope(c);
-          const row: RoutingFormRow = {
-            id: randomId(),
-            team_id: 'teamId' in s ? s.teamId : null,
-            organization_id: 'organizationId' in s ? s.organizationId : null,
-            name: c.body.name.trim(),
-            description: c.body.description ?? '',
-            fields: JSON.stringify(c.body.fields),
-            disabled: c.body.disabled ? 1 : 0,
-            created_at: now,
-            updated_at: now,
-          };
-          await repo.insertForm(db, row);
-          return form(row);
-        },
-      }),
-      get: route<unknown, unknown, FormParams>({ data: formView, handle: async (c) => form(await load(c, c.params.formId)) }),
-      listResponses: route<unknown, Page, FormParams>({
-        query: listQuery(),
-        data: arrayOf(responseView, 0, 100),
-        handle: async (c) => {
-          const f = await load(c, c.params.formId);
-          return (await repo.listResponses(db, f.id, c.query.limit, c.query.offset)).map(response);
-        },
-      }),
-      createResponse: route<{ response: Answers }, unknown, FormParams>({
-        body: responseBody,
-        data: responseView,
-        status: 201,
-        handle: async (c) => {
-          const f = await load(c, c.params.formId);
-          checkAnswers(parseJson<Field[]>(f.fields), c.body.response);
-          const now = clock();
-          const row: RoutingFormResponseRow = { id: randomId(), form_id: f.id, response: JSON.stringify(c.body.response), created_at: now, updated_at: now };
-          await repo.insertResponse(db, row);
-          return response(row);
-        },
-      }),
-      updateResponse: route<{ response: Answers }, unknown, ResponseParams>({
-        body: responseBody,
-        data: responseView,
-        handle: async (c) => {
-          const { f, r } = await loadResponse(c, c.params);
-          checkAnswers(parseJson<Field[]>(f.fields), c.body.response);
-          const changes = { response: JSON.stringify(c.body.response), updated_at: clock() };
-          await repo.updateResponse(db, r.id, changes);
-          return response({ ...r, ...changes });
-        },
-      }),
-      deleteResponse: route<unknown, unknown, ResponseParams>({
-        data: deleted,
-        handle: async (c) => {
-          const { r } = await loadResponse(c, c.params);
-          await repo.deleteResponse(db, r.id);
-          return { id: r.id, deleted: true };
-        },
-      }),
-    };
-  };
-
-  const team = handlers('team');
-  const org = handlers('organization');
+export function routingFormHandlers(deps: AppContext): HandlerMap {
+  const team = formRoutes(deps, 'team');
+  const org = formRoutes(deps, 'organization');
   return {
     'teamRoutingForms.list': team.list,
     'teamRoutingForms.create': team.create,
@@ -203,5 +108,95 @@ export function routingFormHandlers(ctx: AppContext): HandlerMap {
     'orgRoutingForms.create': org.create,
     'orgRoutingForms.listResponses': org.listResponses,
     'orgRoutingForms.createResponse': org.createResponse,
+  };
+}
+
+/** A team's or an organization's forms, and their responses checked against the form's fields. */
+function formRoutes(deps: AppContext, kind: 'team' | 'organization') {
+  const { clock } = deps.services;
+  const forms = deps.services.stores.api.routingForms;
+
+  const scope = (call: Call): FormScope => (kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id });
+  const load = async (call: Call, id: string) => {
+    const found = await forms.find(scope(call), id);
+    if (found === undefined) throw notFound('routing form');
+    return found;
+  };
+  const loadResponse = async (call: Call, p: ResponseParams) => {
+    const f = await load(call, p.formId);
+    const r = await forms.findResponse(f.id, p.responseId);
+    if (r === undefined) throw notFound('routing form response');
+    return { f, r };
+  };
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(formView, 0, 100),
+      handle: async (call) => (await forms.list(scope(call), call.query.limit, call.query.offset)).map(form),
+    }),
+    create: route<{ name: string; description?: string; fields: Field[]; disabled?: boolean }>({
+      body: object({ name: str(1, 100), description: str(0, 2000), fields: arrayOf(fieldSchema, 1, 50), disabled: bool }, ['name', 'fields']),
+      data: formView,
+      status: 201,
+      handle: async (call) => {
+        checkFields(call.body.fields);
+        const now = clock();
+        const where = scope(call);
+        const created: RoutingForm = {
+          id: randomId(),
+          teamId: 'teamId' in where ? where.teamId : null,
+          organizationId: 'organizationId' in where ? where.organizationId : null,
+          name: call.body.name.trim(),
+          description: call.body.description ?? '',
+          fields: call.body.fields,
+          disabled: call.body.disabled ?? false,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await forms.insert(created);
+        return form(created);
+      },
+    }),
+    get: route<unknown, unknown, FormParams>({ data: formView, handle: async (call) => form(await load(call, call.params.formId)) }),
+    listResponses: route<unknown, Page, FormParams>({
+      query: listQuery(),
+      data: arrayOf(responseView, 0, 100),
+      handle: async (call) => {
+        const f = await load(call, call.params.formId);
+        return (await forms.listResponses(f.id, call.query.limit, call.query.offset)).map(response);
+      },
+    }),
+    createResponse: route<{ response: Answers }, unknown, FormParams>({
+      body: responseBody,
+      data: responseView,
+      status: 201,
+      handle: async (call) => {
+        const f = await load(call, call.params.formId);
+        checkAnswers(f.fields, call.body.response);
+        const now = clock();
+        const created: FormResponse = { id: randomId(), formId: f.id, answers: call.body.response, createdAt: now, updatedAt: now };
+        await forms.insertResponse(created);
+        return response(created);
+      },
+    }),
+    updateResponse: route<{ response: Answers }, unknown, ResponseParams>({
+      body: responseBody,
+      data: responseView,
+      handle: async (call) => {
+        const { f, r } = await loadResponse(call, call.params);
+        checkAnswers(f.fields, call.body.response);
+        const updatedAt = clock();
+        await forms.updateResponse(r.id, call.body.response, updatedAt);
+        return response({ ...r, answers: call.body.response, updatedAt });
+      },
+    }),
+    deleteResponse: route<unknown, unknown, ResponseParams>({
+      data: deleted,
+      handle: async (call) => {
+        const { r } = await loadResponse(call, call.params);
+        await forms.deleteResponse(r.id);
+        return { id: r.id, deleted: true };
+      },
+    }),
   };
 }

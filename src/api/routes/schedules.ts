@@ -2,24 +2,14 @@
 // organization (ORG_SCHEDULE_*).
 import type { AppContext } from '../../http/context.ts';
 import { randomId } from '../../oauth/token-format.ts';
-import * as repo from '../../storage/repositories/schedules.ts';
-import type { ScheduleRow, ScheduleScope } from '../../storage/repositories/schedules.ts';
-import { inTransaction } from '../../storage/transaction.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { checkTimeZone, invalid, iso, notFound, parseJson } from '../input.ts';
+import { checkTimeZone, invalid, iso, notFound } from '../input.ts';
+import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges, ScheduleScope } from '../stores/schedules.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
 import { WEEK_DAYS } from './me.ts';
 
-interface Range {
-  days: string[];
-  startTime: string;
-  endTime: string;
-}
-interface Override {
-  date: string;
-  startTime: string;
-  endTime: string;
-}
+type Range = AvailabilityRange;
+type Override = AvailabilityOverride;
 
 const time = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24-hour' };
 const endTime = { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: 'HH:MM, 24-hour; 24:00 is the end of the day' };
@@ -42,18 +32,18 @@ const scheduleView: JsonSchema = object(
   ['id', 'name', 'timeZone', 'availability', 'overrides', 'isDefault', 'ownerId', 'teamId', 'createdAt', 'updatedAt'],
 );
 
-function schedule(s: ScheduleRow) {
+function schedule(s: Schedule) {
   return {
     id: s.id,
     name: s.name,
-    timeZone: s.time_zone,
-    availability: parseJson<Range[]>(s.availability),
-    overrides: parseJson<Override[]>(s.overrides),
-    isDefault: s.is_default,
-    ownerId: s.user_id,
-    teamId: s.team_id,
-    createdAt: iso(s.created_at),
-    updatedAt: iso(s.updated_at),
+    timeZone: s.timeZone,
+    availability: s.availability,
+    overrides: s.overrides,
+    isDefault: s.isDefault,
+    ownerId: s.ownerId,
+    teamId: s.teamId,
+    createdAt: iso(s.createdAt),
+    updatedAt: iso(s.updatedAt),
   };
 }
 
@@ -79,91 +69,23 @@ function checkRanges(body: Partial<ScheduleInput>): void {
   });
 }
 
-function changes(body: Partial<ScheduleInput>, now: number) {
+function changes(body: Partial<ScheduleInput>, now: number): ScheduleChanges {
   checkRanges(body);
   return {
     ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-    ...(body.timeZone !== undefined ? { time_zone: body.timeZone } : {}),
-    ...(body.availability !== undefined ? { availability: JSON.stringify(body.availability) } : {}),
-    ...(body.overrides !== undefined ? { overrides: JSON.stringify(body.overrides) } : {}),
-    updated_at: now,
+    ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
+    ...(body.availability !== undefined ? { availability: body.availability } : {}),
+    ...(body.overrides !== undefined ? { overrides: body.overrides } : {}),
+    updatedAt: now,
   };
 }
 
 type Call = { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } };
 
-export function scheduleHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
-
-  const load = async (scope: ScheduleScope, id: string) => {
-    const row = await repo.findSchedule(db, scope, id);
-    if (row === undefined) throw notFound('schedule');
-    return row;
-  };
-
-  const crud = (kind: 'user' | 'team' | 'organization') => {
-    const scope = (c: Call): ScheduleScope =>
-      kind === 'user' ? { userId: c.userId } : kind === 'team' ? { teamId: c.facts.team!.id } : { organizationId: c.facts.organization!.id };
-    return {
-      list: route<unknown, Page>({
-        query: listQuery(),
-        data: arrayOf(scheduleView, 0, 100),
-        handle: async (c) => (await repo.listSchedules(db, scope(c), c.query.limit, c.query.offset)).map(schedule),
-      }),
-      create: route<ScheduleInput>({
-        body: object(kind === 'user' ? personalFields : fields, ['name', 'timeZone']),
-        data: scheduleView,
-        status: 201,
-        handle: async (c) => {
-          const now = clock();
-          const id = randomId();
-          const row = {
-            id,
-            user_id: kind === 'user' ? c.userId : null,
-            team_id: kind === 'team' ? c.facts.team!.id : null,
-            availability: '[]',
-            overrides: '[]',
-            created_at: now,
-            name: c.body.name.trim(),
-            time_zone: c.body.timeZone,
-            ...changes(c.body, now),
-          };
-          await inTransaction(db, async (trx) => {
-            await repo.insertSchedule(trx, row);
-            // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
-            if (kind === 'user') await repo.setDefaultSchedule(trx, c.userId, id, c.body.isDefault !== true);
-          });
-          return schedule((await repo.findSchedule(db, scope(c), id))!);
-        },
-      }),
-      get: route<unknown, unknown, { scheduleId: string }>({ data: scheduleView, handle: async (c) => schedule(await load(scope(c), c.params.scheduleId)) }),
-      update: route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
-        body: patchOf(kind === 'user' ? personalFields : fields),
-        data: scheduleView,
-        handle: async (c) => {
-          const current = await load(scope(c), c.params.scheduleId);
-          await inTransaction(db, async (trx) => {
-            await repo.updateSchedule(trx, current.id, changes(c.body, clock()));
-            if (c.body.isDefault === true) await repo.setDefaultSchedule(trx, c.userId, current.id, false);
-            if (c.body.isDefault === false && current.is_default) await trx.updateTable('users').set({ default_schedule_id: null }).where('id', '=', c.userId).execute();
-          });
-          return schedule(await load(scope(c), current.id));
-        },
-      }),
-      delete: route<unknown, unknown, { scheduleId: string }>({
-        data: deleted,
-        handle: async (c) => {
-          const current = await load(scope(c), c.params.scheduleId);
-          await inTransaction(db, (trx) => repo.deleteSchedule(trx, current.id));
-          return { id: current.id, deleted: true };
-        },
-      }),
-    };
-  };
-
-  const mine = crud('user');
-  const team = crud('team');
-  const org = crud('organization');
+export function scheduleHandlers(deps: AppContext): HandlerMap {
+  const mine = scheduleRoutes(deps, 'user');
+  const team = scheduleRoutes(deps, 'team');
+  const org = scheduleRoutes(deps, 'organization');
   return {
     'schedules.list': mine.list,
     'schedules.create': mine.create,
@@ -178,5 +100,75 @@ export function scheduleHandlers(ctx: AppContext): HandlerMap {
     'orgSchedules.list': org.list,
     'orgSchedules.update': org.update,
     'orgSchedules.delete': org.delete,
+  };
+}
+
+/** List, create, read, change and delete the schedules of a user, a team or an organization. */
+function scheduleRoutes(deps: AppContext, kind: 'user' | 'team' | 'organization') {
+  const { clock, stores } = deps.services;
+  const schedules = stores.api.schedules;
+
+  const load = async (scope: ScheduleScope, id: string) => {
+    const found = await schedules.find(scope, id);
+    if (found === undefined) throw notFound('schedule');
+    return found;
+  };
+
+  const scope = (call: Call): ScheduleScope =>
+    kind === 'user' ? { userId: call.userId } : kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(scheduleView, 0, 100),
+      handle: async (call) => (await schedules.list(scope(call), call.query.limit, call.query.offset)).map(schedule),
+    }),
+    create: route<ScheduleInput>({
+      body: object(kind === 'user' ? personalFields : fields, ['name', 'timeZone']),
+      data: scheduleView,
+      status: 201,
+      handle: async (call) => {
+        const now = clock();
+        const id = randomId();
+        const created = {
+          id,
+          ownerId: kind === 'user' ? call.userId : null,
+          teamId: kind === 'team' ? call.facts.team!.id : null,
+          availability: [],
+          overrides: [],
+          createdAt: now,
+          name: call.body.name.trim(),
+          timeZone: call.body.timeZone,
+          ...changes(call.body, now),
+        };
+        await stores.transaction(async (tx) => {
+          await tx.api.schedules.insert(created);
+          // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
+          if (kind === 'user') await tx.api.schedules.setDefault(call.userId, id, call.body.isDefault !== true);
+        });
+        return schedule(await load(scope(call), id));
+      },
+    }),
+    get: route<unknown, unknown, { scheduleId: string }>({ data: scheduleView, handle: async (call) => schedule(await load(scope(call), call.params.scheduleId)) }),
+    update: route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
+      body: patchOf(kind === 'user' ? personalFields : fields),
+      data: scheduleView,
+      handle: async (call) => {
+        const current = await load(scope(call), call.params.scheduleId);
+        await stores.transaction(async (tx) => {
+          await tx.api.schedules.update(current.id, changes(call.body, clock()));
+          if (call.body.isDefault === true) await tx.api.schedules.setDefault(call.userId, current.id, false);
+          if (call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(call.userId);
+        });
+        return schedule(await load(scope(call), current.id));
+      },
+    }),
+    delete: route<unknown, unknown, { scheduleId: string }>({
+      data: deleted,
+      handle: async (call) => {
+        const current = await load(scope(call), call.params.scheduleId);
+        await stores.transaction((tx) => tx.api.schedules.delete(current.id));
+        return { id: current.id, deleted: true };
+      },
+    }),
   };
 }

@@ -1,11 +1,9 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
 import type { AppContext } from '../../http/context.ts';
 import { checkSlug, checkTeamFields, createTeam } from '../../services/teams/teams.ts';
-import { isUniqueViolation } from '../../storage/errors.ts';
-import * as repo from '../../storage/repositories/organizations.ts';
-import type { TeamRow } from '../../storage/repositories/organizations.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, iso, notFound } from '../input.ts';
+import type { Team, TeamChanges } from '../stores/teams.ts';
 import { arrayOf, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
 import { isTeamOwner } from './access.ts';
 
@@ -24,19 +22,20 @@ const teamView: JsonSchema = object(
   ['id', 'name', 'slug', 'bio', 'timeZone', 'brandColor', 'organizationId', 'createdAt', 'updatedAt'],
 );
 
-function team(t: TeamRow) {
+function team(t: Team) {
   return {
     id: t.id,
     name: t.name,
     slug: t.slug,
     bio: t.bio,
-    timeZone: t.time_zone,
-    brandColor: t.brand_color,
-    organizationId: t.organization_id,
-    createdAt: iso(t.created_at),
-    updatedAt: iso(t.updated_at),
+    timeZone: t.timeZone,
+    brandColor: t.brandColor,
+    organizationId: t.organizationId,
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
   };
 }
+
 
 const fields = {
   name: str(1, 100),
@@ -54,14 +53,15 @@ interface TeamInput {
   brandColor?: string;
 }
 
-export function teamHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
+export function teamHandlers(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const teams = deps.services.stores.api.teams;
   const load = async (id: string) => {
-    const row = await repo.findTeam(db, id);
-    if (row === undefined) throw notFound('team');
-    return row;
+    const found = await teams.find(id);
+    if (found === undefined) throw notFound('team');
+    return found;
   };
-  const create = async (ownerId: string, organizationId: string | null, body: TeamInput) => load((await createTeam(ctx.services, { ...body, ownerId, organizationId })).id);
+  const create = async (ownerId: string, organizationId: string | null, body: TeamInput) => (await createTeam(deps.services, { ...body, ownerId, organizationId }));
 
   return {
     'teams.create': route<TeamInput>({
@@ -77,20 +77,17 @@ export function teamHandlers(ctx: AppContext): HandlerMap {
       handle: async ({ facts, body }) => {
         checkTeamFields(body);
         if (body.slug !== undefined) checkSlug(body.slug);
-        const changes = {
+        const changes: TeamChanges = {
           ...(body.name !== undefined ? { name: body.name.trim() } : {}),
           ...(body.slug !== undefined ? { slug: body.slug } : {}),
           ...(body.bio !== undefined ? { bio: body.bio } : {}),
-          ...(body.timeZone !== undefined ? { time_zone: body.timeZone } : {}),
-          ...(body.brandColor !== undefined ? { brand_color: body.brandColor } : {}),
-          updated_at: clock(),
+          ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
+          ...(body.brandColor !== undefined ? { brandColor: body.brandColor } : {}),
+          updatedAt: clock(),
         };
-        try {
-          return team((await repo.updateTeam(db, facts.team!.id, changes))!);
-        } catch (error) {
-          if (isUniqueViolation(error)) throw conflict(`slug: a team with slug "${body.slug}" already exists`);
-          throw error;
-        }
+        const saved = await teams.update(facts.team!.id, changes);
+        if (saved === 'slugTaken') throw conflict(`slug: a team with slug "${body.slug}" already exists`);
+        return team(saved!);
       },
     }),
     'teams.delete': route({
@@ -98,14 +95,14 @@ export function teamHandlers(ctx: AppContext): HandlerMap {
       handle: async ({ facts }) => {
         // Deleting takes every event type, booking and form of the team with it: owners only.
         if (!isTeamOwner(facts)) throw forbidden('only an owner of the team, or an admin of its organization, may delete it');
-        if (!(await repo.deleteTeam(db, facts.team!.id))) throw notFound('team');
+        if (!(await teams.delete(facts.team!.id))) throw notFound('team');
         return { id: facts.team!.id, deleted: true };
       },
     }),
     'orgTeams.list': route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(teamView, 0, 100),
-      handle: async ({ facts, query }) => (await repo.listTeamsOfOrganization(db, facts.organization!.id, query.limit, query.offset)).map(team),
+      handle: async ({ facts, query }) => (await teams.listOfOrganization(facts.organization!.id, query.limit, query.offset)).map(team),
     }),
     'orgTeams.create': route<TeamInput>({
       body: object(fields, ['name']),

@@ -6,11 +6,10 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { callerKey, LimitExceeded } from '../../http/rate-limits.ts';
 import { requestCode, verifyCode, type CodeDelivery } from '../../services/accounts/verification.ts';
-import * as repo from '../../storage/repositories/verified-resources.ts';
-import type { ResourceKind, VerificationOwner, VerifiedResourceRow } from '../../storage/repositories/verified-resources.ts';
 import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { isoOrNull } from '../input.ts';
+import type { ResourceKind, VerificationOwner, VerifiedResource } from '../stores/verified-resources.ts';
 import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type Page } from '../schemas.ts';
 
 const PHONE = { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +4915112345678' };
@@ -24,7 +23,8 @@ const spec = {
 const viewOf = (kind: ResourceKind): JsonSchema =>
   object({ id: { type: 'string' }, [spec[kind].field]: { type: 'string' }, verified: bool, verifiedAt: nullable({ type: 'string' }) }, ['id', spec[kind].field, 'verified', 'verifiedAt']);
 
-const view = (r: VerifiedResourceRow) => ({ id: r.id, [spec[r.kind].field]: r.value, verified: r.verified_at !== null, verifiedAt: isoOrNull(r.verified_at) });
+const view = (r: VerifiedResource) => ({ id: r.id, [spec[r.kind].field]: r.value, verified: r.verifiedAt !== null, verifiedAt: isoOrNull(r.verifiedAt) });
+
 
 /**
  * No mail or SMS provider is wired in yet. On a development install (the web app on
@@ -45,53 +45,50 @@ type Call = { userId: string; facts: { team?: { id: string } | null } };
  * code restarts the five attempts, so without a limit a caller could buy endless guesses
  * (and fill someone's inbox). The address is hashed: the counter store holds no e-mail.
  */
-async function limitCodeRequests(ctx: AppContext, request: FastifyRequest, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
+async function limitCodeRequests(deps: AppContext, request: FastifyRequest, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
   const ownerKey = 'userId' in owner ? `user:${owner.userId}` : `team:${owner.teamId}`;
   const address = createHash('sha256').update(`${ownerKey}|${kind}|${value}`).digest('base64url');
   try {
-    await ctx.limits.codeRequestsPerIp.take(callerKey(request.ip));
-    await ctx.limits.codeRequestsPerAddress.take(address);
+    await deps.limits.codeRequestsPerIp.take(callerKey(request.ip));
+    await deps.limits.codeRequestsPerAddress.take(address);
   } catch (error) {
     if (!(error instanceof LimitExceeded)) throw error;
     throw new ApiError(429, 'rate_limited', `too many verification code requests: retry in ${error.retryAfter} seconds`, { 'retry-after': String(error.retryAfter) });
   }
 }
 
-export function verifiedResourceHandlers(ctx: AppContext): HandlerMap {
-  const { db } = ctx.services;
+export function verifiedResourceHandlers(deps: AppContext): HandlerMap {
+  const resources = deps.services.stores.api.verifiedResources;
 
-  const handlers = (kind: ResourceKind, ownerOf: (c: Call) => VerificationOwner): Record<'list' | 'request' | 'verify', RouteHandler> => {
+  const handlers = (kind: ResourceKind, ownerOf: (call: Call) => VerificationOwner): Record<'list' | 'request' | 'verify', RouteHandler> => {
     const { field, schema, normalize } = spec[kind];
     return {
       list: route<unknown, Page>({
         query: listQuery(),
         data: arrayOf(viewOf(kind), 0, 100),
-        handle: async (c) => (await repo.listVerified(db, ownerOf(c), kind, c.query.limit, c.query.offset)).map(view),
+        handle: async (call) => (await resources.listVerified(ownerOf(call), kind, call.query.limit, call.query.offset)).map(view),
       }),
       request: route<Record<string, string>>({
         rateLimited: true,
         body: object({ [field]: schema }, [field]),
         data: object({ [field]: { type: 'string' }, verified: bool, codeSent: bool, expiresAt: nullable({ type: 'string' }) }, [field, 'verified', 'codeSent', 'expiresAt']),
-        handle: async (c) => {
-          const value = normalize(c.body[field]!);
-          await limitCodeRequests(ctx, c.request, ownerOf(c), kind, value);
-          const result = await requestCode(ctx.services, ownerOf(c), kind, value, logDelivery(c.request, ctx.config.localDevelopment));
+        handle: async (call) => {
+          const value = normalize(call.body[field]!);
+          await limitCodeRequests(deps, call.request, ownerOf(call), kind, value);
+          const result = await requestCode(deps.services, ownerOf(call), kind, value, logDelivery(call.request, deps.config.localDevelopment));
           return { [field]: value, verified: !result.codeSent, codeSent: result.codeSent, expiresAt: isoOrNull(result.expiresAt) };
         },
       }),
       verify: route<Record<string, string>>({
         body: object({ [field]: schema, code: CODE }, [field, 'code']),
         data: viewOf(kind),
-        handle: async (c) => {
-          const r = await verifyCode(ctx.services, ownerOf(c), kind, normalize(c.body[field]!), c.body.code!);
-          return { id: r.id, [field]: r.value, verified: r.verifiedAt !== null, verifiedAt: isoOrNull(r.verifiedAt) };
-        },
+        handle: async (call) => view(await verifyCode(deps.services, ownerOf(call), kind, normalize(call.body[field]!), call.body.code!)),
       }),
     };
   };
 
-  const me = (c: Call): VerificationOwner => ({ userId: c.userId });
-  const team = (c: Call): VerificationOwner => ({ teamId: c.facts.team!.id });
+  const me = (call: Call): VerificationOwner => ({ userId: call.userId });
+  const team = (call: Call): VerificationOwner => ({ teamId: call.facts.team!.id });
   const myEmails = handlers('email', me);
   const myPhones = handlers('phone', me);
   const teamEmails = handlers('email', team);

@@ -4,10 +4,9 @@
 import type { AppContext } from '../../http/context.ts';
 import type { OutboundPolicy } from '../../services/outbound-url.ts';
 import { randomId } from '../../oauth/token-format.ts';
-import * as repo from '../../storage/repositories/webhooks.ts';
-import type { WebhookOwner, WebhookRow } from '../../storage/repositories/webhooks.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { checkOutbound, iso, notFound, parseJson } from '../input.ts';
+import { checkOutbound, iso, notFound } from '../input.ts';
+import type { Webhook, WebhookChanges, WebhookOwner } from '../stores/webhooks.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
 
 export const TRIGGERS = [
@@ -37,16 +36,16 @@ const webhookView: JsonSchema = object(
   ['id', 'subscriberUrl', 'triggers', 'active', 'payloadTemplate', 'ownerId', 'organizationId', 'createdAt', 'updatedAt'],
 );
 
-const webhook = (w: WebhookRow) => ({
+const webhook = (w: Webhook) => ({
   id: w.id,
-  subscriberUrl: w.subscriber_url,
-  triggers: parseJson<string[]>(w.triggers),
-  active: w.active === 1,
-  payloadTemplate: w.payload_template,
-  ownerId: w.user_id,
-  organizationId: w.organization_id,
-  createdAt: iso(w.created_at),
-  updatedAt: iso(w.updated_at),
+  subscriberUrl: w.subscriberUrl,
+  triggers: w.triggers,
+  active: w.active,
+  payloadTemplate: w.payloadTemplate,
+  ownerId: w.ownerId,
+  organizationId: w.organizationId,
+  createdAt: iso(w.createdAt),
+  updatedAt: iso(w.updatedAt),
 });
 
 const fields = {
@@ -64,77 +63,21 @@ interface WebhookInput {
 }
 
 /** SPEC §9: a subscriber on a private address is refused when registered, created or moved. */
-async function changes(body: Partial<WebhookInput>, now: number, outbound: OutboundPolicy) {
+async function changes(body: Partial<WebhookInput>, now: number, outbound: OutboundPolicy): Promise<WebhookChanges> {
   return {
-    ...(body.subscriberUrl !== undefined ? { subscriber_url: (await checkOutbound(body.subscriberUrl, 'subscriberUrl', outbound)).toString() } : {}),
-    ...(body.triggers !== undefined ? { triggers: JSON.stringify(body.triggers) } : {}),
-    ...(body.active !== undefined ? { active: body.active ? 1 : 0 } : {}),
-    ...(body.payloadTemplate !== undefined ? { payload_template: body.payloadTemplate } : {}),
-    updated_at: now,
+    ...(body.subscriberUrl !== undefined ? { subscriberUrl: (await checkOutbound(body.subscriberUrl, 'subscriberUrl', outbound)).toString() } : {}),
+    ...(body.triggers !== undefined ? { triggers: body.triggers } : {}),
+    ...(body.active !== undefined ? { active: body.active } : {}),
+    ...(body.payloadTemplate !== undefined ? { payloadTemplate: body.payloadTemplate } : {}),
+    updatedAt: now,
   };
 }
 
 type Call = { userId: string; facts: { organization?: { id: string } | null } };
 
-export function webhookHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
-
-  const crud = (kind: 'user' | 'organization') => {
-    const owner = (c: Call): WebhookOwner => (kind === 'user' ? { userId: c.userId } : { organizationId: c.facts.organization!.id });
-    const load = async (c: Call, id: string) => {
-      const row = await repo.findWebhook(db, owner(c), id);
-      if (row === undefined) throw notFound('webhook');
-      return row;
-    };
-    return {
-      list: route<unknown, Page>({
-        query: listQuery(),
-        data: arrayOf(webhookView, 0, 100),
-        handle: async (c) => (await repo.listWebhooks(db, owner(c), c.query.limit, c.query.offset)).map(webhook),
-      }),
-      create: route<WebhookInput>({
-        body: object(fields, ['subscriberUrl', 'triggers']),
-        data: webhookView,
-        status: 201,
-        handle: async (c) => {
-          const now = clock();
-          const o = owner(c);
-          const row: WebhookRow = {
-            id: randomId(),
-            user_id: 'userId' in o ? o.userId : null,
-            organization_id: 'organizationId' in o ? o.organizationId : null,
-            subscriber_url: '',
-            triggers: '[]',
-            active: 1,
-            payload_template: null,
-            created_at: now,
-            ...(await changes(c.body, now, ctx.outbound)),
-          };
-          await repo.insertWebhook(db, row);
-          return webhook(row);
-        },
-      }),
-      get: route<unknown, unknown, { webhookId: string }>({ data: webhookView, handle: async (c) => webhook(await load(c, c.params.webhookId)) }),
-      update: route<Partial<WebhookInput>, unknown, { webhookId: string }>({
-        body: patchOf(fields),
-        data: webhookView,
-        handle: async (c) => {
-          await load(c, c.params.webhookId);
-          return webhook((await repo.updateWebhook(db, owner(c), c.params.webhookId, await changes(c.body, clock(), ctx.outbound)))!);
-        },
-      }),
-      delete: route<unknown, unknown, { webhookId: string }>({
-        data: deleted,
-        handle: async (c) => {
-          if (!(await repo.deleteWebhook(db, owner(c), c.params.webhookId))) throw notFound('webhook');
-          return { id: c.params.webhookId, deleted: true };
-        },
-      }),
-    };
-  };
-
-  const mine = crud('user');
-  const org = crud('organization');
+export function webhookHandlers(deps: AppContext): HandlerMap {
+  const mine = webhookRoutes(deps, 'user');
+  const org = webhookRoutes(deps, 'organization');
   return {
     'webhooks.list': mine.list,
     'webhooks.create': mine.create,
@@ -146,5 +89,63 @@ export function webhookHandlers(ctx: AppContext): HandlerMap {
     'orgWebhooks.get': org.get,
     'orgWebhooks.update': org.update,
     'orgWebhooks.delete': org.delete,
+  };
+}
+
+/** List, create, read, change and delete the webhooks of a user or an organization. */
+function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
+  const { clock } = deps.services;
+  const webhooks = deps.services.stores.api.webhooks;
+
+  const owner = (call: Call): WebhookOwner => (kind === 'user' ? { userId: call.userId } : { organizationId: call.facts.organization!.id });
+  const load = async (call: Call, id: string) => {
+    const found = await webhooks.find(owner(call), id);
+    if (found === undefined) throw notFound('webhook');
+    return found;
+  };
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(webhookView, 0, 100),
+      handle: async (call) => (await webhooks.list(owner(call), call.query.limit, call.query.offset)).map(webhook),
+    }),
+    create: route<WebhookInput>({
+      body: object(fields, ['subscriberUrl', 'triggers']),
+      data: webhookView,
+      status: 201,
+      handle: async (call) => {
+        const now = clock();
+        const o = owner(call);
+        const created: Webhook = {
+          id: randomId(),
+          ownerId: 'userId' in o ? o.userId : null,
+          organizationId: 'organizationId' in o ? o.organizationId : null,
+          subscriberUrl: '',
+          triggers: [],
+          active: true,
+          payloadTemplate: null,
+          createdAt: now,
+          ...(await changes(call.body, now, deps.outbound)),
+        };
+        await webhooks.insert(created);
+        return webhook(created);
+      },
+    }),
+    get: route<unknown, unknown, { webhookId: string }>({ data: webhookView, handle: async (call) => webhook(await load(call, call.params.webhookId)) }),
+    update: route<Partial<WebhookInput>, unknown, { webhookId: string }>({
+      body: patchOf(fields),
+      data: webhookView,
+      handle: async (call) => {
+        await load(call, call.params.webhookId);
+        return webhook((await webhooks.update(owner(call), call.params.webhookId, await changes(call.body, clock(), deps.outbound)))!);
+      },
+    }),
+    delete: route<unknown, unknown, { webhookId: string }>({
+      data: deleted,
+      handle: async (call) => {
+        if (!(await webhooks.delete(owner(call), call.params.webhookId))) throw notFound('webhook');
+        return { id: call.params.webhookId, deleted: true };
+      },
+    }),
   };
 }

@@ -2,23 +2,15 @@
 // Stored and validated here; sending is outside this service.
 import type { AppContext } from '../../http/context.ts';
 import { randomId } from '../../oauth/token-format.ts';
-import { countTeamEventTypes } from '../../storage/repositories/event-types.ts';
-import * as repo from '../../storage/repositories/workflows.ts';
-import type { WorkflowRow } from '../../storage/repositories/workflows.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { invalid, iso, notFound, parseJson } from '../input.ts';
+import { invalid, iso, notFound } from '../input.ts';
+import type { Workflow, WorkflowChanges, WorkflowStep } from '../stores/workflows.ts';
 import { arrayOf, bool, deleted, idParam, int, listQuery, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
 
 const TRIGGERS = ['NEW_EVENT', 'BEFORE_EVENT', 'AFTER_EVENT', 'EVENT_CANCELLED', 'RESCHEDULE_EVENT'];
 const ACTIONS = ['EMAIL_HOST', 'EMAIL_ATTENDEE', 'EMAIL_ADDRESS', 'SMS_ATTENDEE', 'SMS_NUMBER'];
 
-interface Step {
-  action: string;
-  sendTo?: string;
-  template?: 'REMINDER' | 'CUSTOM';
-  subject?: string;
-  body: string;
-}
+type Step = WorkflowStep;
 
 const stepSchema = object(
   { action: { type: 'string', enum: ACTIONS }, sendTo: str(1, 254), template: { type: 'string', enum: ['REMINDER', 'CUSTOM'] }, subject: str(0, 200), body: str(1, 5000) },
@@ -41,17 +33,10 @@ const workflowView: JsonSchema = object(
   ['id', 'teamId', 'name', 'trigger', 'timeOffsetMinutes', 'steps', 'activeOnEventTypeIds', 'active', 'createdAt', 'updatedAt'],
 );
 
-const workflow = (w: WorkflowRow) => ({
-  id: w.id,
-  teamId: w.team_id,
-  name: w.name,
-  trigger: w.trigger,
-  timeOffsetMinutes: w.time_offset_minutes,
-  steps: parseJson<Step[]>(w.steps),
-  activeOnEventTypeIds: parseJson<string[]>(w.active_on),
-  active: w.active === 1,
-  createdAt: iso(w.created_at),
-  updatedAt: iso(w.updated_at),
+const workflow = (w: Workflow) => ({
+  ...w,
+  createdAt: iso(w.createdAt),
+  updatedAt: iso(w.updatedAt),
 });
 
 const fields = {
@@ -82,36 +67,39 @@ function checkSteps(steps: Step[] | undefined): void {
   });
 }
 
-export function workflowHandlers(ctx: AppContext): HandlerMap {
-  const { db, clock } = ctx.services;
+/**
+ * The changes a create or update body asks for, checked: steps, the team's own event types
+ * only (EventTypeStore), and an offset only for BEFORE_EVENT and AFTER_EVENT.
+ */
+async function workflowChanges(deps: AppContext, teamId: string, body: Partial<WorkflowInput>, trigger: string): Promise<WorkflowChanges> {
+  checkSteps(body.steps);
+  const ids = body.activeOnEventTypeIds;
+  if (ids && ids.length > 0 && (await deps.services.stores.api.eventTypes.countInTeam(teamId, ids)) !== ids.length) {
+    throw invalid('activeOnEventTypeIds', 'lists an event type that is not one of this team');
+  }
+  const offset = body.timeOffsetMinutes;
+  if (offset !== undefined && offset > 0 && trigger !== 'BEFORE_EVENT' && trigger !== 'AFTER_EVENT') {
+    throw invalid('timeOffsetMinutes', 'applies to BEFORE_EVENT and AFTER_EVENT workflows only');
+  }
+  return {
+    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+    ...(body.trigger !== undefined ? { trigger: body.trigger } : {}),
+    ...(offset !== undefined ? { timeOffsetMinutes: offset } : {}),
+    ...(body.steps !== undefined ? { steps: body.steps } : {}),
+    ...(ids !== undefined ? { activeOnEventTypeIds: ids } : {}),
+    ...(body.active !== undefined ? { active: body.active } : {}),
+    updatedAt: deps.services.clock(),
+  };
+}
 
-  /** Workflows may run only on the team's own event types. */
-  const checkEventTypes = async (teamId: string, ids: string[] | undefined) => {
-    if (ids && ids.length > 0 && (await countTeamEventTypes(db, teamId, ids)) !== ids.length) {
-      throw invalid('activeOnEventTypeIds', 'lists an event type that is not one of this team');
-    }
-  };
-  const changes = async (teamId: string, body: Partial<WorkflowInput>, trigger: string) => {
-    checkSteps(body.steps);
-    await checkEventTypes(teamId, body.activeOnEventTypeIds);
-    const offset = body.timeOffsetMinutes;
-    if (offset !== undefined && offset > 0 && trigger !== 'BEFORE_EVENT' && trigger !== 'AFTER_EVENT') {
-      throw invalid('timeOffsetMinutes', 'applies to BEFORE_EVENT and AFTER_EVENT workflows only');
-    }
-    return {
-      ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-      ...(body.trigger !== undefined ? { trigger: body.trigger } : {}),
-      ...(offset !== undefined ? { time_offset_minutes: offset } : {}),
-      ...(body.steps !== undefined ? { steps: JSON.stringify(body.steps) } : {}),
-      ...(body.activeOnEventTypeIds !== undefined ? { active_on: JSON.stringify(body.activeOnEventTypeIds) } : {}),
-      ...(body.active !== undefined ? { active: body.active ? 1 : 0 } : {}),
-      updated_at: clock(),
-    };
-  };
+export function workflowHandlers(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const workflows = deps.services.stores.api.workflows;
+  const changes = (teamId: string, body: Partial<WorkflowInput>, trigger: string) => workflowChanges(deps, teamId, body, trigger);
   const load = async (teamId: string, id: string) => {
-    const row = await repo.findWorkflow(db, teamId, id);
-    if (row === undefined) throw notFound('workflow');
-    return row;
+    const found = await workflows.find(teamId, id);
+    if (found === undefined) throw notFound('workflow');
+    return found;
   };
   type Params = { workflowId: string };
 
@@ -119,7 +107,7 @@ export function workflowHandlers(ctx: AppContext): HandlerMap {
     'teamWorkflows.list': route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(workflowView, 0, 100),
-      handle: async ({ facts, query }) => (await repo.listWorkflows(db, facts.team!.id, query.limit, query.offset)).map(workflow),
+      handle: async ({ facts, query }) => (await workflows.list(facts.team!.id, query.limit, query.offset)).map(workflow),
     }),
     'teamWorkflows.create': route<WorkflowInput>({
       body: object(fields, ['name', 'trigger', 'steps']),
@@ -127,20 +115,20 @@ export function workflowHandlers(ctx: AppContext): HandlerMap {
       status: 201,
       handle: async ({ facts, body }) => {
         const teamId = facts.team!.id;
-        const row: WorkflowRow = {
+        const created: Workflow = {
           id: randomId(),
-          team_id: teamId,
+          teamId,
           name: '',
           trigger: body.trigger,
-          time_offset_minutes: 0,
-          steps: '[]',
-          active_on: '[]',
-          active: 1,
-          created_at: clock(),
+          timeOffsetMinutes: 0,
+          steps: [],
+          activeOnEventTypeIds: [],
+          active: true,
+          createdAt: clock(),
           ...(await changes(teamId, body, body.trigger)),
         };
-        await repo.insertWorkflow(db, row);
-        return workflow(row);
+        await workflows.insert(created);
+        return workflow(created);
       },
     }),
     'teamWorkflows.get': route<unknown, unknown, Params>({ data: workflowView, handle: async ({ facts, params }) => workflow(await load(facts.team!.id, params.workflowId)) }),
@@ -149,15 +137,15 @@ export function workflowHandlers(ctx: AppContext): HandlerMap {
       data: workflowView,
       handle: async ({ facts, params, body }) => {
         const current = await load(facts.team!.id, params.workflowId);
-        const c = await changes(current.team_id, body, body.trigger ?? current.trigger);
-        await repo.updateWorkflow(db, current.id, c);
-        return workflow({ ...current, ...c });
+        const changed = await changes(current.teamId, body, body.trigger ?? current.trigger);
+        await workflows.update(current.id, changed);
+        return workflow({ ...current, ...changed });
       },
     }),
     'teamWorkflows.delete': route<unknown, unknown, Params>({
       data: deleted,
       handle: async ({ facts, params }) => {
-        if (!(await repo.deleteWorkflow(db, facts.team!.id, params.workflowId))) throw notFound('workflow');
+        if (!(await workflows.delete(facts.team!.id, params.workflowId))) throw notFound('workflow');
         return { id: params.workflowId, deleted: true };
       },
     }),

@@ -60,7 +60,16 @@ export async function transition(db: Executor, uid: string, from: BookingStatus[
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Does the host already have an active booking overlapping [start, end)? */
+/** Changes a booking only if its updated_at is still `seenUpdatedAt`; returns whether it did. */
+export async function updateIfUnchanged(db: Executor, uid: string, seenUpdatedAt: number, changes: Updateable<BookingsTable>): Promise<boolean> {
+  const result = await db.updateTable('bookings').set(changes).where('uid', '=', uid).where('updated_at', '=', seenUpdatedAt).executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function updateBooking(db: Executor, uid: string, changes: Updateable<BookingsTable>): Promise<void> {
+  await db.updateTable('bookings').set(changes).where('uid', '=', uid).execute();
+}
+
 /**
  * Takes the host's row lock for the rest of the transaction (a no-op write), so that two
  * bookings of one host cannot both pass the availability check before either is written.
@@ -69,6 +78,7 @@ export async function lockHost(db: Executor, userId: string): Promise<void> {
   await db.updateTable('users').set((eb) => ({ id: eb.ref('id') })).where('id', '=', userId).execute();
 }
 
+/** Does the host already have an active booking overlapping [start, end)? */
 export async function hostIsBusy(db: Executor, userId: string, start: number, end: number, exceptUid?: string): Promise<boolean> {
   let q = db
     .selectFrom('bookings')

@@ -53,3 +53,7 @@ export async function setDefaultSchedule(db: Executor, userId: string, scheduleI
   if (onlyIfUnset) q = q.where('default_schedule_id', 'is', null);
   await q.execute();
 }
+
+export async function clearDefaultSchedule(db: Executor, userId: string): Promise<void> {
+  await db.updateTable('users').set({ default_schedule_id: null }).where('id', '=', userId).execute();
+}

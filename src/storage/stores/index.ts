@@ -6,7 +6,9 @@ import type { ServiceStores } from '../../services/stores.ts';
 import type { Database } from '../schema.ts';
 import { createSessionStore, createUserStore } from './accounts.ts';
 import { createAuditLogReader, createAuditStore } from './audit.ts';
+import { createBookingStore } from './bookings.ts';
 import { createClientStore } from './clients.ts';
+import { createPlatformStores } from './platform.ts';
 import { createInvitationStore, createTeamStore } from './teams.ts';
 import { createVerifiedResourceStore } from './verified-resources.ts';
 
@@ -20,10 +22,12 @@ export function createServiceStores(db: Kysely<Database>): ServiceStores {
     auditLog: createAuditLogReader(db),
     teams: createTeamStore(db),
     invitations: createInvitationStore(db),
+    bookings: createBookingStore(db),
+    api: createPlatformStores(db),
     transaction: (fn) => (db.isTransaction ? fn(createServiceStores(db)) : db.transaction().execute((trx) => fn(createServiceStores(trx)))),
   };
 }
 
 export function createServiceContext(db: Kysely<Database>, clock: () => number): ServiceContext {
-  return { stores: createServiceStores(db), clock, db };
+  return { stores: createServiceStores(db), clock };
 }

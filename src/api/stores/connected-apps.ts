@@ -1,0 +1,31 @@
+// Connected calendars, ICS feeds and team apps (the /v2 calendars and team apps routes):
+// stored records only; Gatehouse calls no outside calendar service.
+
+export type AppOwner = { userId: string } | { teamId: string };
+
+export interface ConnectedApp {
+  id: string;
+  owner: AppOwner;
+  /** Which app: google-calendar, ics-feed, zoom, ... */
+  app: string;
+  category: string;
+  account: string;
+  name: string;
+  readOnly: boolean;
+  createdAt: number;
+}
+
+export interface ConnectedAppStore {
+  /**
+   * Inserts all of them or none. Returns false, inserting none, when one is an account the
+   * owner already connected to that app (a duplicate key); other failures throw. Not to be
+   * called inside a PostgreSQL transaction that must survive the duplicate.
+   */
+  insertAll(apps: ConnectedApp[]): Promise<boolean>;
+  /** The owner's connections, optionally of one category or app, oldest first; at most 500. */
+  list(owner: AppOwner, filter?: { category?: string; app?: string }): Promise<ConnectedApp[]>;
+  /** The owner's connection of that app to that account; undefined when there is none. */
+  findAccount(owner: AppOwner, app: string, account: string): Promise<ConnectedApp | undefined>;
+  /** Removes the owner's connection of that app and id; false when there was none. */
+  delete(owner: AppOwner, app: string, id: string): Promise<boolean>;
+}

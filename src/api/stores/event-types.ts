@@ -1,0 +1,73 @@
+// Event types of a user, a team or across an organization, and their private links (the
+// /v2 event types routes; workflows ask which event types a team has).
+
+export interface EventTypeLocation {
+  type: 'address' | 'link' | 'phone' | 'integration';
+  value: string;
+}
+
+export type EventTypeOwner = { userId: string } | { teamId: string };
+
+export interface EventType {
+  id: string;
+  /** The user who owns a personal event type; null for a team's. */
+  ownerId: string | null;
+  teamId: string | null;
+  title: string;
+  slug: string;
+  description: string;
+  lengthMinutes: number;
+  locations: EventTypeLocation[];
+  hidden: boolean;
+  requiresConfirmation: boolean;
+  minimumBookingNotice: number;
+  schedulingType: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What an update may change; updatedAt always. */
+export type EventTypeChanges = Partial<Pick<EventType, 'title' | 'slug' | 'description' | 'lengthMinutes' | 'locations' | 'hidden' | 'requiresConfirmation' | 'minimumBookingNotice' | 'schedulingType'>> & {
+  updatedAt: number;
+};
+
+export interface PrivateLink {
+  id: string;
+  eventTypeId: string;
+  /** The link's secret part, shown to the host, who shares it. */
+  hash: string;
+  expiresAt: number | null;
+  maxUses: number | null;
+  useCount: number;
+  createdAt: number;
+}
+
+/** The answer of a write that may hit the owner's unique slug. */
+export type SlugTaken = 'slugTaken';
+
+export interface EventTypeStore {
+  /** Inserts it; 'slugTaken' (nothing inserted) when the owner has an event type with that slug. */
+  insert(eventType: EventType): Promise<void | SlugTaken>;
+  /** The event type only if the owner owns it; undefined otherwise. */
+  findOwned(owner: EventTypeOwner, id: string): Promise<EventType | undefined>;
+  /** The owner's event types, oldest first. */
+  list(owner: EventTypeOwner, limit: number, offset: number): Promise<EventType[]>;
+  /** The event type only if it is an organization's (its teams' and its members'); undefined otherwise. */
+  findInOrganization(organizationId: string, id: string): Promise<EventType | undefined>;
+  /** An organization's event types (its teams' and its members'), oldest first. */
+  listInOrganization(organizationId: string, limit: number, offset: number): Promise<EventType[]>;
+  /**
+   * Changes it and returns it as stored; undefined when there is no such event type,
+   * 'slugTaken' (nothing changed) when the new slug is the owner's other event type's.
+   */
+  update(id: string, changes: EventTypeChanges): Promise<EventType | SlugTaken | undefined>;
+  /** Removes it (its private links go with it); an unknown id removes nothing. */
+  delete(id: string): Promise<void>;
+  /** How many of these ids are event types of the team. */
+  countInTeam(teamId: string, ids: string[]): Promise<number>;
+  insertPrivateLink(link: PrivateLink): Promise<void>;
+  /** The event type's private links, oldest first. */
+  listPrivateLinks(eventTypeId: string): Promise<PrivateLink[]>;
+  /** Removes the event type's link of that id; false when it has none. */
+  deletePrivateLink(eventTypeId: string, id: string): Promise<boolean>;
+}

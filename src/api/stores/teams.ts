@@ -1,0 +1,30 @@
+// Team profiles and an organization's teams (the /v2 teams routes). Teams are created by
+// services/teams.ts (with their first owner); the routes read, change and delete them here.
+
+export interface Team {
+  id: string;
+  organizationId: string | null;
+  name: string;
+  slug: string;
+  bio: string;
+  timeZone: string;
+  brandColor: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type TeamChanges = Partial<Pick<Team, 'name' | 'slug' | 'bio' | 'timeZone' | 'brandColor'>> & { updatedAt: number };
+
+export interface TeamStore {
+  /** The team of that id; undefined when there is none. */
+  find(id: string): Promise<Team | undefined>;
+  /**
+   * Changes it and returns it as stored; undefined when there is no such team, 'slugTaken'
+   * (nothing changed) when another team has the new slug.
+   */
+  update(id: string, changes: TeamChanges): Promise<Team | 'slugTaken' | undefined>;
+  /** Removes it and everything of it (event types, bookings, forms...); false when there was none. */
+  delete(id: string): Promise<boolean>;
+  /** The organization's teams, oldest first. */
+  listOfOrganization(organizationId: string, limit: number, offset: number): Promise<Team[]>;
+}

@@ -1,0 +1,32 @@
+// Webhook subscriptions of a user or an organization (the /v2 webhooks routes). Stored only:
+// delivery is outside this service.
+
+export type WebhookOwner = { userId: string } | { organizationId: string };
+
+export interface Webhook {
+  id: string;
+  /** The user of a personal webhook; null for an organization's. */
+  ownerId: string | null;
+  organizationId: string | null;
+  subscriberUrl: string;
+  triggers: string[];
+  active: boolean;
+  payloadTemplate: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type WebhookChanges = Partial<Pick<Webhook, 'subscriberUrl' | 'triggers' | 'active' | 'payloadTemplate'>> & { updatedAt: number };
+
+export interface WebhookStore {
+  /** Inserts it; a duplicate id throws. */
+  insert(webhook: Webhook): Promise<void>;
+  /** The webhook only if the owner has it; undefined otherwise. */
+  find(owner: WebhookOwner, id: string): Promise<Webhook | undefined>;
+  /** The owner's webhooks, oldest first. */
+  list(owner: WebhookOwner, limit: number, offset: number): Promise<Webhook[]>;
+  /** Changes the owner's webhook and returns it as stored; undefined when the owner has none of that id. */
+  update(owner: WebhookOwner, id: string, changes: WebhookChanges): Promise<Webhook | undefined>;
+  /** Removes the owner's webhook; false when the owner has none of that id. */
+  delete(owner: WebhookOwner, id: string): Promise<boolean>;
+}

@@ -1,0 +1,88 @@
+// TeamStore and ProfileStore (src/api/stores/teams.ts, profiles.ts) over the organizations
+// repository and the users table.
+import type { Updateable } from 'kysely';
+import type { ProfileStore } from '../../api/stores/profiles.ts';
+import type { Team, TeamChanges, TeamStore } from '../../api/stores/teams.ts';
+import { isUniqueViolation } from '../errors.ts';
+import type { Executor } from '../repositories/executor.ts';
+import * as repo from '../repositories/organizations.ts';
+import type { TeamsTable } from '../schema.ts';
+
+const toTeam = (t: repo.TeamRow): Team => ({
+  id: t.id,
+  organizationId: t.organization_id,
+  name: t.name,
+  slug: t.slug,
+  bio: t.bio,
+  timeZone: t.time_zone,
+  brandColor: t.brand_color,
+  createdAt: t.created_at,
+  updatedAt: t.updated_at,
+});
+
+const teamColumns = (c: TeamChanges): Updateable<TeamsTable> => ({
+  ...(c.name !== undefined ? { name: c.name } : {}),
+  ...(c.slug !== undefined ? { slug: c.slug } : {}),
+  ...(c.bio !== undefined ? { bio: c.bio } : {}),
+  ...(c.timeZone !== undefined ? { time_zone: c.timeZone } : {}),
+  ...(c.brandColor !== undefined ? { brand_color: c.brandColor } : {}),
+  updated_at: c.updatedAt,
+});
+
+export function createTeamStore(db: Executor): TeamStore {
+  return {
+    find: async (id) => {
+      const row = await repo.findTeam(db, id);
+      return row && toTeam(row);
+    },
+    update: async (id, changes) => {
+      try {
+        const row = await repo.updateTeam(db, id, teamColumns(changes));
+        return row && toTeam(row);
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'slugTaken';
+        throw error;
+      }
+    },
+    delete: (id) => repo.deleteTeam(db, id),
+    listOfOrganization: async (organizationId, limit, offset) => (await repo.listTeamsOfOrganization(db, organizationId, limit, offset)).map(toTeam),
+  };
+}
+
+export function createProfileStore(db: Executor): ProfileStore {
+  return {
+    find: async (userId) => {
+      const u = await db
+        .selectFrom('users')
+        .select(['id', 'email', 'name', 'username', 'time_zone', 'week_start', 'time_format', 'default_schedule_id', 'organization_id'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      return (
+        u && {
+          id: u.id,
+          email: u.email,
+          name: u.name,
+          username: u.username,
+          timeZone: u.time_zone,
+          weekStart: u.week_start,
+          timeFormat: u.time_format,
+          defaultScheduleId: u.default_schedule_id,
+          organizationId: u.organization_id,
+        }
+      );
+    },
+    update: async (userId, c) => {
+      await db
+        .updateTable('users')
+        .set({
+          ...(c.name !== undefined ? { name: c.name } : {}),
+          ...(c.timeZone !== undefined ? { time_zone: c.timeZone } : {}),
+          ...(c.weekStart !== undefined ? { week_start: c.weekStart } : {}),
+          ...(c.timeFormat !== undefined ? { time_format: c.timeFormat } : {}),
+          updated_at: c.updatedAt,
+        })
+        .where('id', '=', userId)
+        .execute();
+    },
+  };
+}
