@@ -119,16 +119,3 @@ export function grantSatisfies(granted: readonly string[] | null, required: stri
   return required.startsWith('TEAM_') && granted.includes('ORG_' + required.slice('TEAM_'.length));
 }
 
-/**
- * Stored form of a scope list: space-separated, registry order; NULL means legacy. For the
- * services that still write client columns themselves; src/storage has its own
- * (storage/columns.ts), and the core's records reach it already in registry order.
- */
-export function serializeScopes(scopes: readonly string[] | null): string | null {
-  return scopes === null ? null : sortScopes(scopes).join(' ');
-}
-
-export function deserializeScopes(stored: string | null): string[] | null {
-  if (stored === null) return null;
-  return stored === '' ? [] : stored.split(' ');
-}

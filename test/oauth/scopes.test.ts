@@ -2,14 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { OAuthError } from '../../src/oauth/errors.ts';
 import {
-  deserializeScopes,
   describeScope,
   formatScopes,
   grantSatisfies,
   isKnownScope,
   parseScopeParameter,
   scopeRegistry,
-  serializeScopes,
 } from '../../src/oauth/scopes.ts';
 
 // Copied by hand from the seed's three tables, in their order.
@@ -129,11 +127,6 @@ describe('scope strings in responses and storage (seed §2.2, SPEC §2 items 11 
     expect(formatScopes(null)).toBe('');
   });
 
-  it('serialize and deserialize round-trip, keeping NULL for legacy', () => {
-    expect(deserializeScopes(serializeScopes(['PROFILE_READ', 'BOOKING_READ']))).toEqual(['BOOKING_READ', 'PROFILE_READ']);
-    expect(serializeScopes(null)).toBeNull();
-    expect(deserializeScopes(null)).toBeNull();
-  });
 });
 
 describe('grantSatisfies (seed §2.3 rule 1, seed §3 rule 1)', () => {

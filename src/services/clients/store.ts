@@ -16,7 +16,10 @@ export interface StoredClient {
   kind: ClientKind;
   state: ClientState;
   redirectUris: string[];
-  /** null for a legacy client (SPEC §2 item 14). */
+  /**
+   * null for a legacy client (SPEC §2 item 14). Stored and returned in the order given: the
+   * services pass registry order (sortScopes), which responses and pages show.
+   */
   scopes: string[] | null;
   reviewNote: string | null;
   reviewedBy: string | null;

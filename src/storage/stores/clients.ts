@@ -1,7 +1,7 @@
 // The client-lifecycle store (src/services/clients/store.ts) over oauth_clients,
 // client_secrets, authorization_requests, grants and audit_events.
 import { sql, type Kysely, type Updateable } from 'kysely';
-import { deserializeScopes, serializeScopes } from '../../oauth/scopes.ts';
+import { scopesColumn, scopesFromColumn } from '../columns.ts';
 import type { ClientChanges, ClientStore, StoredClient } from '../../services/clients/store.ts';
 import { listAudit } from '../repositories/audit.ts';
 import { findClientRow, type ClientRow } from '../repositories/clients.ts';
@@ -19,13 +19,13 @@ function toStoredClient(row: ClientRow): StoredClient {
     kind: row.kind,
     state: row.state,
     redirectUris: JSON.parse(row.redirect_uris) as string[],
-    scopes: deserializeScopes(row.scopes),
+    scopes: scopesFromColumn(row.scopes),
     reviewNote: row.review_note,
     reviewedBy: row.reviewed_by,
     reviewedAt: row.reviewed_at,
     resourceServer: row.is_resource_server === 1,
     proposedRedirectUris: row.proposed_redirect_uris === null ? [] : (JSON.parse(row.proposed_redirect_uris) as string[]),
-    proposedScopes: deserializeScopes(row.proposed_scopes) ?? [],
+    proposedScopes: scopesFromColumn(row.proposed_scopes) ?? [],
     version: row.version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -40,13 +40,13 @@ function toColumns(c: ClientChanges): Updateable<OAuthClientsTable> {
   if (c.logoUrl !== undefined) set.logo_url = c.logoUrl;
   if (c.state !== undefined) set.state = c.state;
   if (c.redirectUris !== undefined) set.redirect_uris = JSON.stringify(c.redirectUris);
-  if (c.scopes !== undefined) set.scopes = serializeScopes(c.scopes);
+  if (c.scopes !== undefined) set.scopes = scopesColumn(c.scopes);
   if (c.reviewNote !== undefined) set.review_note = c.reviewNote;
   if (c.reviewedBy !== undefined) set.reviewed_by = c.reviewedBy;
   if (c.reviewedAt !== undefined) set.reviewed_at = c.reviewedAt;
   if (c.resourceServer !== undefined) set.is_resource_server = c.resourceServer ? 1 : 0;
   if (c.proposedRedirectUris !== undefined) set.proposed_redirect_uris = c.proposedRedirectUris.length > 0 ? JSON.stringify(c.proposedRedirectUris) : null;
-  if (c.proposedScopes !== undefined) set.proposed_scopes = c.proposedScopes.length > 0 ? serializeScopes(c.proposedScopes) : null;
+  if (c.proposedScopes !== undefined) set.proposed_scopes = c.proposedScopes.length > 0 ? scopesColumn(c.proposedScopes) : null;
   if (c.updatedAt !== undefined) set.updated_at = c.updatedAt;
   return set;
 }
@@ -68,7 +68,7 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
           redirect_uris: JSON.stringify(c.redirectUris),
           owner_id: c.ownerId,
           kind: c.kind,
-          scopes: serializeScopes(c.scopes),
+          scopes: scopesColumn(c.scopes),
           state: c.state,
           review_note: null,
           reviewed_by: null,
@@ -154,7 +154,7 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
         .where('g.revoked_at', 'is', null)
         .orderBy('g.created_at', 'asc')
         .execute();
-      return rows.map((r) => ({ clientId: r.client_id, clientName: r.name, homepageUrl: r.homepage_url, scopes: deserializeScopes(r.scopes), createdAt: r.created_at }));
+      return rows.map((r) => ({ clientId: r.client_id, clientName: r.name, homepageUrl: r.homepage_url, scopes: scopesFromColumn(r.scopes), createdAt: r.created_at }));
     },
 
     async listActiveGrantIds(userId, clientId) {
