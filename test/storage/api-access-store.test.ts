@@ -1,4 +1,4 @@
-// The platform API's access port (src/oauth/api-access.ts, ApiAccessStore): the token with
+// The platform API's access port (src/api/access-check.ts, ApiAccessStore): the token with
 // its client's state, and the team or organization of the path with the token user's roles,
 // checked against the real database on every backend. Each test is named after the contract.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

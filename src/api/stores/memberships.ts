@@ -1,6 +1,7 @@
 // Who belongs to a team or an organization, as the /v2 membership routes read it: accepted
 // members and pending invitations (SPEC §2 item 23). Inviting, removing and keeping an owner
-// are services/invitations.ts and services/teams.ts.
+// are services/teams/invitations.ts and services/teams/teams.ts.
+import type { Profile } from './profiles.ts';
 
 export type MembershipRole = 'member' | 'admin' | 'owner';
 export type MembershipTarget = { teamId: string } | { organizationId: string };
@@ -33,16 +34,7 @@ export interface PendingInvitation {
 export type RosterEntry = ({ state: 'accepted' } & Member) | ({ state: 'invited' } & PendingInvitation);
 
 /** A user of an organization, with their organization role. */
-export interface OrganizationUser {
-  id: string;
-  email: string;
-  name: string;
-  username: string;
-  timeZone: string;
-  weekStart: string;
-  timeFormat: number;
-  role: MembershipRole;
-}
+export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId'> & { role: MembershipRole };
 
 export interface MembershipStore {
   /** The target's members and pending invitations, in the order they were added. */

@@ -1,17 +1,8 @@
 // Team profiles and an organization's teams (the /v2 teams routes). Teams are created by
-// services/teams.ts (with their first owner); the routes read, change and delete them here.
+// services/teams/teams.ts (with their first owner); the routes read, change and delete them here.
+import type { Team } from '../../services/teams/store.ts';
 
-export interface Team {
-  id: string;
-  organizationId: string | null;
-  name: string;
-  slug: string;
-  bio: string;
-  timeZone: string;
-  brandColor: string;
-  createdAt: number;
-  updatedAt: number;
-}
+export type { Team };
 
 export type TeamChanges = Partial<Pick<Team, 'name' | 'slug' | 'bio' | 'timeZone' | 'brandColor'>> & { updatedAt: number };
 

@@ -7,26 +7,6 @@ import type { User } from './store.ts';
 
 export type { User } from './store.ts';
 
-/**
- * @deprecated The users table's row, for the API routes that still query it themselves
- * (src/api/routes/me.ts); read a User through ctx.stores.users instead.
- */
-export interface UserRow {
-  id: string;
-  email: string;
-  name: string;
-  username: string;
-  password_hash: string;
-  is_admin: number;
-  time_zone: string;
-  week_start: string;
-  time_format: number;
-  default_schedule_id: string | null;
-  organization_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export interface NewUser {

@@ -4,6 +4,7 @@
 // clients.ts implements it. Every method runs in whatever transaction its store is bound
 // to (ServiceStores.transaction); none opens one of its own.
 import type { ClientKind, ClientState } from '../../oauth/storage.ts';
+import type { AuditEntry } from '../audit-log.ts';
 
 /** A client as stored, with its live configuration, its held change and its review. */
 export interface StoredClient {
@@ -87,14 +88,7 @@ export interface GrantOfUser {
 }
 
 /** An audit event as listed on a client's page, with its actor when the actor still exists. */
-export interface ClientAuditEvent {
-  id: number;
-  type: string;
-  actorId: string | null;
-  clientId: string | null;
-  userId: string | null;
-  data: Record<string, unknown> | null;
-  createdAt: number;
+export interface ClientAuditEvent extends AuditEntry {
   actor: { id: string; name: string; email: string; admin: boolean } | null;
 }
 

@@ -1,37 +1,17 @@
 // OAuth clients as the pages and the CLI show them (SPEC §2): one client, or a listing.
-import type { ClientKind, ClientState } from '../../oauth/storage.ts';
+import type { ClientState } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { SecretView } from './secrets.ts';
 import type { StoredClient } from './store.ts';
 
-export interface ClientView {
+/** The stored client as the pages and the CLI name it: `clientId`, whether it is legacy, its secrets. */
+export type ClientView = Omit<StoredClient, 'id'> & {
   clientId: string;
-  name: string;
-  description: string;
-  homepageUrl: string;
-  logoUrl: string | null;
-  ownerId: string;
-  kind: ClientKind;
-  state: ClientState;
+  /** SPEC §2 item 14: a client whose scopes are NULL. */
   legacy: boolean;
-  redirectUris: string[];
-  /** Granted-scope string form; empty for a legacy client. */
-  scopes: string[] | null;
-  reviewNote: string | null;
-  reviewedBy: string | null;
-  reviewedAt: number | null;
-  /** SPEC §6: the client may introspect any client's tokens. */
-  resourceServer: boolean;
-  /** SPEC §2 item 20: additions awaiting admin review (not yet live). */
-  proposedRedirectUris: string[];
-  proposedScopes: string[];
-  /** SPEC §2 item 22: raised by every change of the configuration or of the held change. */
-  version: number;
-  createdAt: number;
-  updatedAt: number;
   secrets: SecretView[];
-}
+};
 
 function view(c: StoredClient, secrets: SecretView[]): ClientView {
   const { id, ...rest } = c;

@@ -2,6 +2,7 @@
 import type { AuditEvent } from '../../services/audit-events.ts';
 import { placeholderRow, prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
+import type { AuditEntry } from '../../services/audit-log.ts';
 
 type AuditValues = { type: string; actor_id: string | null; client_id: string | null; user_id: string | null; data: string | null; created_at: number };
 const auditColumns = ['type', 'actor_id', 'client_id', 'user_id', 'data', 'created_at'] as const;
@@ -18,17 +19,8 @@ export async function appendAudit(db: Executor, e: AuditEvent, at: number): Prom
   });
 }
 
-export interface AuditRow {
-  id: number;
-  type: string;
-  actorId: string | null;
-  clientId: string | null;
-  userId: string | null;
-  data: Record<string, unknown> | null;
-  createdAt: number;
-}
 
-export async function listAudit(db: Executor, filter: { clientId?: string; userId?: string; limit?: number }): Promise<AuditRow[]> {
+export async function listAudit(db: Executor, filter: { clientId?: string; userId?: string; limit?: number }): Promise<AuditEntry[]> {
   let q = db.selectFrom('audit_events').selectAll().orderBy('id', 'desc').limit(filter.limit ?? 200);
   if (filter.clientId !== undefined) q = q.where('client_id', '=', filter.clientId);
   if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);

@@ -4,6 +4,7 @@ import type { Member, MembershipStore, PendingInvitation, RosterEntry } from '..
 import type { Executor } from '../repositories/executor.ts';
 import * as invitations from '../repositories/invitations.ts';
 import * as repo from '../repositories/organizations.ts';
+import { publicUserFields } from './platform-teams.ts';
 
 export const toMember = (m: repo.MemberRow): Member => ({
   id: m.id,
@@ -49,15 +50,6 @@ export function createMembershipStore(db: Executor): MembershipStore {
     setInvitationRole: (id, role, at) => invitations.setInvitationRole(db, id, role, at),
     deleteInvitation: (id) => invitations.deleteInvitation(db, id),
     listOrganizationUsers: async (organizationId, limit, offset) =>
-      (await repo.listOrganizationUsers(db, organizationId, limit, offset)).map((u) => ({
-        id: u.id,
-        email: u.email,
-        name: u.name,
-        username: u.username,
-        timeZone: u.time_zone,
-        weekStart: u.week_start,
-        timeFormat: u.time_format,
-        role: u.role,
-      })),
+      (await repo.listOrganizationUsers(db, organizationId, limit, offset)).map((u) => ({ ...publicUserFields(u), role: u.role })),
   };
 }

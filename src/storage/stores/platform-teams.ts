@@ -1,12 +1,12 @@
 // TeamStore and ProfileStore (src/api/stores/teams.ts, profiles.ts) over the organizations
 // repository and the users table.
-import type { Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import type { ProfileStore } from '../../api/stores/profiles.ts';
 import type { Team, TeamChanges, TeamStore } from '../../api/stores/teams.ts';
 import { isUniqueViolation } from '../errors.ts';
 import type { Executor } from '../repositories/executor.ts';
 import * as repo from '../repositories/organizations.ts';
-import type { TeamsTable } from '../schema.ts';
+import type { TeamsTable, UsersTable } from '../schema.ts';
 
 const toTeam = (t: repo.TeamRow): Team => ({
   id: t.id,
@@ -49,6 +49,11 @@ export function createTeamStore(db: Executor): TeamStore {
   };
 }
 
+/** The user fields every view of a user shows: the profile, an organization's users. */
+export function publicUserFields(u: Pick<Selectable<UsersTable>, 'id' | 'email' | 'name' | 'username' | 'time_zone' | 'week_start' | 'time_format'>) {
+  return { id: u.id, email: u.email, name: u.name, username: u.username, timeZone: u.time_zone, weekStart: u.week_start, timeFormat: u.time_format };
+}
+
 export function createProfileStore(db: Executor): ProfileStore {
   return {
     find: async (userId) => {
@@ -59,13 +64,7 @@ export function createProfileStore(db: Executor): ProfileStore {
         .executeTakeFirst();
       return (
         u && {
-          id: u.id,
-          email: u.email,
-          name: u.name,
-          username: u.username,
-          timeZone: u.time_zone,
-          weekStart: u.week_start,
-          timeFormat: u.time_format,
+          ...publicUserFields(u),
           defaultScheduleId: u.default_schedule_id,
           organizationId: u.organization_id,
         }
