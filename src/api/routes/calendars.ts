@@ -49,7 +49,7 @@ async function checkFeedUrl(value: string, field: string, outbound: OutboundPoli
 }
 
 export function calendarHandlers(deps: AppContext): HandlerMap {
-  return { ...calendarRoutes(deps), ...teamAppRoutes(deps) };
+  return { ...calendarRoutes(deps), ...icsFeedRoutes(deps), ...teamAppRoutes(deps) };
 }
 
 /** Records new connections, all or none; an account connected already is a conflict. */
@@ -72,27 +72,70 @@ function connecting(deps: AppContext) {
   };
 }
 
-/** The token's user's calendars and ICS feeds, and their busy times. */
+/** The token's user's provider calendars, and their busy times. */
 function calendarRoutes(deps: AppContext): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
-  const bookings = deps.services.stores.bookings;
   const { insert, newRow } = connecting(deps);
   return {
     'calendars.list': route({
       data: arrayOf(connectionView, 0, 500),
       handle: async ({ userId }) => (await apps.list({ userId }, { category: 'calendar' })).map(connection),
     }),
-    'calendars.busyTimes': route<unknown, { start: string; end: string }>({
-      query: object({ start: dateTime, end: dateTime }, ['start', 'end']),
-      data: arrayOf(object({ start: { type: 'string' }, end: { type: 'string' }, source: { type: 'string' }, bookingUid: { type: 'string' } }, ['start', 'end', 'source']), 0, 1000),
-      handle: async ({ userId, query }) => {
-        const from = toMillis(query.start, 'start');
-        const to = toMillis(query.end, 'end');
-        if (to <= from) throw invalid('end', 'must be later than start');
-        if (to - from > 62 * 24 * 3600_000) throw invalid('end', 'the period may span at most 62 days');
-        return (await bookings.busyTimes(userId, from, to)).map((b) => ({ start: iso(b.start), end: iso(b.end), source: 'booking', bookingUid: b.uid }));
+    'calendars.busyTimes': busyTimesRoute(deps),
+    'calendars.check': route<unknown, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
+      data: object({ provider: { type: 'string' }, connected: bool, accounts: arrayOf({ type: 'string' }, 0, 500) }, ['provider', 'connected', 'accounts']),
+      handle: async ({ userId, params }) => {
+        const rows = await apps.list({ userId }, { app: PROVIDERS[params.provider]! });
+        return { provider: params.provider, connected: rows.length > 0, accounts: rows.map((r) => r.account) };
       },
     }),
+    'calendars.connect': route<{ account: string; name?: string; readOnly?: boolean }, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
+      body: object({ account: email, name: str(1, 100), readOnly: bool }, ['account']),
+      data: connectionView,
+      status: 201,
+      handle: async ({ userId, params, body }) => {
+        const row = newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', body.account.toLowerCase(), body.name ?? body.account, body.readOnly ?? false);
+        await insert([row]);
+        return connection(row);
+      },
+    }),
+    // Also removes ICS feeds: they are disconnected through the same route.
+    'calendars.disconnect': route<{ id: string }, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: [...Object.keys(PROVIDERS), ICS_FEED] } },
+      body: object({ id: idParam }, ['id']),
+      data: deleted,
+      handle: async ({ userId, params, body }) => {
+        const provider = PROVIDERS[params.provider] ?? ICS_FEED;
+        if (!(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
+        return { id: body.id, deleted: true };
+      },
+    }),
+  };
+}
+
+/** Busy times come from the user's bookings only: no calendar service is asked. */
+function busyTimesRoute(deps: AppContext) {
+  const bookings = deps.services.stores.bookings;
+  return route<unknown, { start: string; end: string }>({
+    query: object({ start: dateTime, end: dateTime }, ['start', 'end']),
+    data: arrayOf(object({ start: { type: 'string' }, end: { type: 'string' }, source: { type: 'string' }, bookingUid: { type: 'string' } }, ['start', 'end', 'source']), 0, 1000),
+    handle: async ({ userId, query }) => {
+      const from = toMillis(query.start, 'start');
+      const to = toMillis(query.end, 'end');
+      if (to <= from) throw invalid('end', 'must be later than start');
+      if (to - from > 62 * 24 * 3600_000) throw invalid('end', 'the period may span at most 62 days');
+      return (await bookings.busyTimes(userId, from, to)).map((b) => ({ start: iso(b.start), end: iso(b.end), source: 'booking', bookingUid: b.uid }));
+    },
+  });
+}
+
+/** The token's user's ICS feeds: checked, then saved as calendars. */
+function icsFeedRoutes(deps: AppContext): HandlerMap {
+  const apps = deps.services.stores.api.connectedApps;
+  const { insert, newRow } = connecting(deps);
+  return {
     'calendars.checkIcsFeed': route<unknown, { url: string }>({
       query: object({ url: str(1, 2048) }, ['url']),
       data: object({ url: { type: 'string' }, valid: bool, problem: { type: 'string' }, saved: bool }, ['url', 'valid', 'saved']),
@@ -101,6 +144,7 @@ function calendarRoutes(deps: AppContext): HandlerMap {
         try {
           normalized = await checkFeedUrl(query.url, 'url', deps.outbound);
         } catch (error) {
+          // A refused address is this route's answer, not its failure.
           if (error instanceof ApiError) return { url: query.url, valid: false, problem: error.message, saved: false };
           throw error;
         }
@@ -122,35 +166,6 @@ function calendarRoutes(deps: AppContext): HandlerMap {
         const rows = urls.map((url) => newRow({ userId }, ICS_FEED, 'calendar', url, new URL(url).hostname, body.readOnly ?? true));
         await insert(rows);
         return rows.map(connection);
-      },
-    }),
-    'calendars.check': route<unknown, unknown, { provider: string }>({
-      params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
-      data: object({ provider: { type: 'string' }, connected: bool, accounts: arrayOf({ type: 'string' }, 0, 500) }, ['provider', 'connected', 'accounts']),
-      handle: async ({ userId, params }) => {
-        const rows = await apps.list({ userId }, { app: PROVIDERS[params.provider]! });
-        return { provider: params.provider, connected: rows.length > 0, accounts: rows.map((r) => r.account) };
-      },
-    }),
-    'calendars.connect': route<{ account: string; name?: string; readOnly?: boolean }, unknown, { provider: string }>({
-      params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
-      body: object({ account: email, name: str(1, 100), readOnly: bool }, ['account']),
-      data: connectionView,
-      status: 201,
-      handle: async ({ userId, params, body }) => {
-        const row = newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', body.account.toLowerCase(), body.name ?? body.account, body.readOnly ?? false);
-        await insert([row]);
-        return connection(row);
-      },
-    }),
-    'calendars.disconnect': route<{ id: string }, unknown, { provider: string }>({
-      params: { provider: { type: 'string', enum: [...Object.keys(PROVIDERS), ICS_FEED] } },
-      body: object({ id: idParam }, ['id']),
-      data: deleted,
-      handle: async ({ userId, params, body }) => {
-        const provider = PROVIDERS[params.provider] ?? ICS_FEED;
-        if (!(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
-        return { id: body.id, deleted: true };
       },
     }),
   };

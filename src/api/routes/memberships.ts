@@ -79,91 +79,8 @@ const targetOf = (kind: Kind, facts: AccessFacts): MembershipTarget =>
 const actsAsOwner = (kind: Kind, facts: AccessFacts) => (kind === 'team' ? isTeamOwner(facts) : isOrgOwner(facts));
 
 export function membershipHandlers(deps: AppContext): HandlerMap {
-  const { clock } = deps.services;
-  const memberships = deps.services.stores.api.memberships;
-
-  /** A member, or a pending invitation, of the target. */
-  const load = async (target: MembershipTarget, id: string): Promise<{ member: Member } | { invitation: PendingInvitation }> => {
-    const member = await memberships.findMember(target, id);
-    if (member !== undefined) return { member };
-    const invitation = await memberships.findInvitation(target, id);
-    if (invitation !== undefined) return { invitation };
-    throw notFound('membership');
-  };
-  const view = (found: { member: Member } | { invitation: PendingInvitation }): ReturnType<typeof membership> =>
-    membership('member' in found ? { state: 'accepted', ...found.member } : { state: 'invited', ...found.invitation });
-
-  const requireOwnerFor = (kind: Kind, facts: AccessFacts, touchesOwner: boolean) => {
-    if (touchesOwner && !actsAsOwner(kind, facts)) throw forbidden(`only an owner of the ${kind} may grant, change or remove the owner role`);
-  };
-
-  const lastOwner = (kind: Kind) => `the ${kind} must keep at least one owner: make someone else owner first`;
-
-  const handlers = (kind: Kind) => ({
-    list: route<unknown, Page>({
-      query: listQuery(),
-      data: arrayOf(membershipView, 0, 100),
-      handle: async ({ facts, query }) => (await memberships.listRoster(targetOf(kind, facts), query.limit, query.offset)).map(membership),
-    }),
-    create: route<NewMembership>({
-      body: newMembership,
-      data: membershipView,
-      status: 201,
-      handle: async ({ userId, facts, body }) => {
-        if ((body.userId === undefined) === (body.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
-        requireOwnerFor(kind, facts, body.role === 'owner');
-        // SPEC §2 item 23: an invitation, answered alike whether or not an account is named.
-        const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
-        return membership({ state: 'invited', ...fromService(await inviteMember(deps.services, targetOf(kind, facts), invitee, body.role, userId)) });
-      },
-    }),
-    get: route<unknown, unknown, { membershipId: string }>({
-      data: membershipView,
-      handle: async ({ facts, params }) => view(await load(targetOf(kind, facts), params.membershipId)),
-    }),
-    update: route<{ role: Role }, unknown, { membershipId: string }>({
-      body: rolePatch,
-      data: membershipView,
-      handle: async ({ facts, params, body }) => {
-        const target = targetOf(kind, facts);
-        const found = await load(target, params.membershipId);
-        if ('invitation' in found) {
-          // An invitation's role changes freely: it holds no owner yet.
-          requireOwnerFor(kind, facts, found.invitation.role === 'owner' || body.role === 'owner');
-          await memberships.setInvitationRole(found.invitation.id, body.role, clock());
-          return view(await load(target, found.invitation.id));
-        }
-        const current = found.member;
-        requireOwnerFor(kind, facts, current.role === 'owner' || body.role === 'owner');
-        await keepingAnOwner(deps.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (tx) =>
-          tx.teams.setMembershipRole(current.id, body.role, clock()),
-        );
-        return view(await load(target, current.id));
-      },
-    }),
-    delete: route<unknown, unknown, { membershipId: string }>({
-      data: deleted,
-      handle: async ({ facts, params }) => {
-        const target = targetOf(kind, facts);
-        const found = await load(target, params.membershipId);
-        if ('invitation' in found) {
-          // Withdrawing an invitation.
-          requireOwnerFor(kind, facts, found.invitation.role === 'owner');
-          await memberships.deleteInvitation(found.invitation.id);
-          return { id: found.invitation.id, deleted: true };
-        }
-        const current = found.member;
-        requireOwnerFor(kind, facts, current.role === 'owner');
-        await keepingAnOwner(deps.services, target, current.role === 'owner', lastOwner(kind), (tx) =>
-          removeMember(tx, { id: current.id, userId: current.userId, organizationId: current.organizationId }, clock()),
-        );
-        return { id: current.id, deleted: true };
-      },
-    }),
-  });
-
-  const team = handlers('team');
-  const org = handlers('organization');
+  const team = membershipRoutes(deps, 'team');
+  const org = membershipRoutes(deps, 'organization');
   return {
     'teamMemberships.list': team.list,
     'teamMemberships.create': team.create,
@@ -176,6 +93,119 @@ export function membershipHandlers(deps: AppContext): HandlerMap {
     'orgMemberships.delete': org.delete,
     ...organizationUserRoutes(deps),
   };
+}
+
+/** The same five routes for a team's and an organization's members and invitations. */
+function membershipRoutes(deps: AppContext, kind: Kind) {
+  return {
+    list: rosterRoute(deps, kind),
+    create: inviteRoute(deps, kind),
+    get: getMembershipRoute(deps, kind),
+    update: changeRoleRoute(deps, kind),
+    delete: removeMembershipRoute(deps, kind),
+  };
+}
+
+type Found = { member: Member } | { invitation: PendingInvitation };
+
+/** A member, or a pending invitation, of the target. */
+async function findMembership(deps: AppContext, target: MembershipTarget, id: string): Promise<Found> {
+  const memberships = deps.services.stores.api.memberships;
+  const member = await memberships.findMember(target, id);
+  if (member !== undefined) return { member };
+  const invitation = await memberships.findInvitation(target, id);
+  if (invitation !== undefined) return { invitation };
+  throw notFound('membership');
+}
+
+const viewOf = (found: Found): ReturnType<typeof membership> =>
+  membership('member' in found ? { state: 'accepted', ...found.member } : { state: 'invited', ...found.invitation });
+
+function requireOwnerFor(kind: Kind, facts: AccessFacts, touchesOwner: boolean): void {
+  if (touchesOwner && !actsAsOwner(kind, facts)) throw forbidden(`only an owner of the ${kind} may grant, change or remove the owner role`);
+}
+
+const lastOwner = (kind: Kind) => `the ${kind} must keep at least one owner: make someone else owner first`;
+
+/** Members and pending invitations together, so an invitee shows up before accepting. */
+function rosterRoute(deps: AppContext, kind: Kind) {
+  const memberships = deps.services.stores.api.memberships;
+  return route<unknown, Page>({
+    query: listQuery(),
+    data: arrayOf(membershipView, 0, 100),
+    handle: async ({ facts, query }) => (await memberships.listRoster(targetOf(kind, facts), query.limit, query.offset)).map(membership),
+  });
+}
+
+function inviteRoute(deps: AppContext, kind: Kind) {
+  return route<NewMembership>({
+    body: newMembership,
+    data: membershipView,
+    status: 201,
+    handle: async ({ userId, facts, body }) => {
+      if ((body.userId === undefined) === (body.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
+      requireOwnerFor(kind, facts, body.role === 'owner');
+      // SPEC §2 item 23: an invitation, answered alike whether or not an account is named.
+      const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
+      return membership({ state: 'invited', ...fromService(await inviteMember(deps.services, targetOf(kind, facts), invitee, body.role, userId)) });
+    },
+  });
+}
+
+function getMembershipRoute(deps: AppContext, kind: Kind) {
+  return route<unknown, unknown, { membershipId: string }>({
+    data: membershipView,
+    handle: async ({ facts, params }) => viewOf(await findMembership(deps, targetOf(kind, facts), params.membershipId)),
+  });
+}
+
+function changeRoleRoute(deps: AppContext, kind: Kind) {
+  const { clock } = deps.services;
+  const memberships = deps.services.stores.api.memberships;
+  return route<{ role: Role }, unknown, { membershipId: string }>({
+    body: rolePatch,
+    data: membershipView,
+    handle: async ({ facts, params, body }) => {
+      const target = targetOf(kind, facts);
+      const found = await findMembership(deps, target, params.membershipId);
+      if ('invitation' in found) {
+        // An invitation's role changes freely: it holds no owner yet.
+        requireOwnerFor(kind, facts, found.invitation.role === 'owner' || body.role === 'owner');
+        await memberships.setInvitationRole(found.invitation.id, body.role, clock());
+        return viewOf(await findMembership(deps, target, found.invitation.id));
+      }
+      const current = found.member;
+      requireOwnerFor(kind, facts, current.role === 'owner' || body.role === 'owner');
+      await keepingAnOwner(deps.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (tx) =>
+        tx.teams.setMembershipRole(current.id, body.role, clock()),
+      );
+      return viewOf(await findMembership(deps, target, current.id));
+    },
+  });
+}
+
+/** Removes a member, or withdraws an invitation; the last owner stays. */
+function removeMembershipRoute(deps: AppContext, kind: Kind) {
+  const { clock } = deps.services;
+  const memberships = deps.services.stores.api.memberships;
+  return route<unknown, unknown, { membershipId: string }>({
+    data: deleted,
+    handle: async ({ facts, params }) => {
+      const target = targetOf(kind, facts);
+      const found = await findMembership(deps, target, params.membershipId);
+      if ('invitation' in found) {
+        requireOwnerFor(kind, facts, found.invitation.role === 'owner');
+        await memberships.deleteInvitation(found.invitation.id);
+        return { id: found.invitation.id, deleted: true };
+      }
+      const current = found.member;
+      requireOwnerFor(kind, facts, current.role === 'owner');
+      await keepingAnOwner(deps.services, target, current.role === 'owner', lastOwner(kind), (tx) =>
+        removeMember(tx, { id: current.id, userId: current.userId, organizationId: current.organizationId }, clock()),
+      );
+      return { id: current.id, deleted: true };
+    },
+  });
 }
 
 /** An organization's users, and the profile fields its admins may change (users table). */

@@ -111,11 +111,23 @@ export function routingFormHandlers(deps: AppContext): HandlerMap {
   };
 }
 
-/** A team's or an organization's forms, and their responses checked against the form's fields. */
-function formRoutes(deps: AppContext, kind: 'team' | 'organization') {
-  const { clock } = deps.services;
-  const forms = deps.services.stores.api.routingForms;
+type Kind = 'team' | 'organization';
 
+/** A team's or an organization's forms, and their responses checked against the form's fields. */
+function formRoutes(deps: AppContext, kind: Kind) {
+  const access = formAccess(deps, kind);
+  return { ...formDefinitionRoutes(deps, access), ...formResponseRoutes(deps, access) };
+}
+
+interface FormAccess {
+  scope: (call: Call) => FormScope;
+  /** The call's form, or 404: another team's form is as absent as a missing one. */
+  load: (call: Call, id: string) => Promise<RoutingForm>;
+  loadResponse: (call: Call, p: ResponseParams) => Promise<{ f: RoutingForm; r: FormResponse }>;
+}
+
+function formAccess(deps: AppContext, kind: Kind): FormAccess {
+  const forms = deps.services.stores.api.routingForms;
   const scope = (call: Call): FormScope => (kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id });
   const load = async (call: Call, id: string) => {
     const found = await forms.find(scope(call), id);
@@ -128,36 +140,54 @@ function formRoutes(deps: AppContext, kind: 'team' | 'organization') {
     if (r === undefined) throw notFound('routing form response');
     return { f, r };
   };
+  return { scope, load, loadResponse };
+}
+
+type NewForm = { name: string; description?: string; fields: Field[]; disabled?: boolean };
+
+function newForm(where: FormScope, body: NewForm, now: number): RoutingForm {
+  return {
+    id: randomId(),
+    teamId: 'teamId' in where ? where.teamId : null,
+    organizationId: 'organizationId' in where ? where.organizationId : null,
+    name: body.name.trim(),
+    description: body.description ?? '',
+    fields: body.fields,
+    disabled: body.disabled ?? false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+function formDefinitionRoutes(deps: AppContext, { scope, load }: FormAccess) {
+  const { clock } = deps.services;
+  const forms = deps.services.stores.api.routingForms;
   return {
     list: route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(formView, 0, 100),
       handle: async (call) => (await forms.list(scope(call), call.query.limit, call.query.offset)).map(form),
     }),
-    create: route<{ name: string; description?: string; fields: Field[]; disabled?: boolean }>({
+    create: route<NewForm>({
       body: object({ name: str(1, 100), description: str(0, 2000), fields: arrayOf(fieldSchema, 1, 50), disabled: bool }, ['name', 'fields']),
       data: formView,
       status: 201,
       handle: async (call) => {
         checkFields(call.body.fields);
-        const now = clock();
-        const where = scope(call);
-        const created: RoutingForm = {
-          id: randomId(),
-          teamId: 'teamId' in where ? where.teamId : null,
-          organizationId: 'organizationId' in where ? where.organizationId : null,
-          name: call.body.name.trim(),
-          description: call.body.description ?? '',
-          fields: call.body.fields,
-          disabled: call.body.disabled ?? false,
-          createdAt: now,
-          updatedAt: now,
-        };
+        const created = newForm(scope(call), call.body, clock());
         await forms.insert(created);
         return form(created);
       },
     }),
     get: route<unknown, unknown, FormParams>({ data: formView, handle: async (call) => form(await load(call, call.params.formId)) }),
+  };
+}
+
+/** Every answer is checked against the form's fields as they are now. */
+function formResponseRoutes(deps: AppContext, { load, loadResponse }: FormAccess) {
+  const { clock } = deps.services;
+  const forms = deps.services.stores.api.routingForms;
+  return {
     listResponses: route<unknown, Page, FormParams>({
       query: listQuery(),
       data: arrayOf(responseView, 0, 100),

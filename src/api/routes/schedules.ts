@@ -103,72 +103,104 @@ export function scheduleHandlers(deps: AppContext): HandlerMap {
   };
 }
 
-/** List, create, read, change and delete the schedules of a user, a team or an organization. */
-function scheduleRoutes(deps: AppContext, kind: 'user' | 'team' | 'organization') {
-  const { clock, stores } = deps.services;
-  const schedules = stores.api.schedules;
+type Kind = 'user' | 'team' | 'organization';
 
+/** List, create, read, change and delete the schedules of a user, a team or an organization. */
+function scheduleRoutes(deps: AppContext, kind: Kind) {
+  const access = scheduleAccess(deps, kind);
+  return {
+    ...readScheduleRoutes(deps, access),
+    create: createScheduleRoute(deps, kind, access),
+    update: updateScheduleRoute(deps, kind, access),
+    delete: deleteScheduleRoute(deps, access),
+  };
+}
+
+interface ScheduleAccess {
+  scope: (call: Call) => ScheduleScope;
+  /** A schedule of the scope, or 404: another owner's schedule is as absent as a missing one. */
+  load: (scope: ScheduleScope, id: string) => Promise<Schedule>;
+}
+
+function scheduleAccess(deps: AppContext, kind: Kind): ScheduleAccess {
+  const schedules = deps.services.stores.api.schedules;
   const load = async (scope: ScheduleScope, id: string) => {
     const found = await schedules.find(scope, id);
     if (found === undefined) throw notFound('schedule');
     return found;
   };
-
   const scope = (call: Call): ScheduleScope =>
     kind === 'user' ? { userId: call.userId } : kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
+  return { scope, load };
+}
+
+function readScheduleRoutes(deps: AppContext, { scope, load }: ScheduleAccess) {
+  const schedules = deps.services.stores.api.schedules;
   return {
     list: route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(scheduleView, 0, 100),
       handle: async (call) => (await schedules.list(scope(call), call.query.limit, call.query.offset)).map(schedule),
     }),
-    create: route<ScheduleInput>({
-      body: object(kind === 'user' ? personalFields : fields, ['name', 'timeZone']),
-      data: scheduleView,
-      status: 201,
-      handle: async (call) => {
-        const now = clock();
-        const id = randomId();
-        const created = {
-          id,
-          ownerId: kind === 'user' ? call.userId : null,
-          teamId: kind === 'team' ? call.facts.team!.id : null,
-          availability: [],
-          overrides: [],
-          createdAt: now,
-          name: call.body.name.trim(),
-          timeZone: call.body.timeZone,
-          ...changes(call.body, now),
-        };
-        await stores.transaction(async (tx) => {
-          await tx.api.schedules.insert(created);
-          // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
-          if (kind === 'user') await tx.api.schedules.setDefault(call.userId, id, call.body.isDefault !== true);
-        });
-        return schedule(await load(scope(call), id));
-      },
-    }),
     get: route<unknown, unknown, { scheduleId: string }>({ data: scheduleView, handle: async (call) => schedule(await load(scope(call), call.params.scheduleId)) }),
-    update: route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
-      body: patchOf(kind === 'user' ? personalFields : fields),
-      data: scheduleView,
-      handle: async (call) => {
-        const current = await load(scope(call), call.params.scheduleId);
-        await stores.transaction(async (tx) => {
-          await tx.api.schedules.update(current.id, changes(call.body, clock()));
-          if (call.body.isDefault === true) await tx.api.schedules.setDefault(call.userId, current.id, false);
-          if (call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(call.userId);
-        });
-        return schedule(await load(scope(call), current.id));
-      },
-    }),
-    delete: route<unknown, unknown, { scheduleId: string }>({
-      data: deleted,
-      handle: async (call) => {
-        const current = await load(scope(call), call.params.scheduleId);
-        await stores.transaction((tx) => tx.api.schedules.delete(current.id));
-        return { id: current.id, deleted: true };
-      },
-    }),
   };
+}
+
+function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {
+  const { clock, stores } = deps.services;
+  return route<ScheduleInput>({
+    body: object(kind === 'user' ? personalFields : fields, ['name', 'timeZone']),
+    data: scheduleView,
+    status: 201,
+    handle: async (call) => {
+      const now = clock();
+      const id = randomId();
+      const created = {
+        id,
+        ownerId: kind === 'user' ? call.userId : null,
+        teamId: kind === 'team' ? call.facts.team!.id : null,
+        availability: [],
+        overrides: [],
+        createdAt: now,
+        name: call.body.name.trim(),
+        timeZone: call.body.timeZone,
+        ...changes(call.body, now),
+      };
+      await stores.transaction(async (tx) => {
+        await tx.api.schedules.insert(created);
+        // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
+        if (kind === 'user') await tx.api.schedules.setDefault(call.userId, id, call.body.isDefault !== true);
+      });
+      return schedule(await load(scope(call), id));
+    },
+  });
+}
+
+function updateScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {
+  const { clock, stores } = deps.services;
+  return route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
+    body: patchOf(kind === 'user' ? personalFields : fields),
+    data: scheduleView,
+    handle: async (call) => {
+      const current = await load(scope(call), call.params.scheduleId);
+      await stores.transaction(async (tx) => {
+        await tx.api.schedules.update(current.id, changes(call.body, clock()));
+        if (call.body.isDefault === true) await tx.api.schedules.setDefault(call.userId, current.id, false);
+        if (call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(call.userId);
+      });
+      return schedule(await load(scope(call), current.id));
+    },
+  });
+}
+
+function deleteScheduleRoute(deps: AppContext, { scope, load }: ScheduleAccess) {
+  const { stores } = deps.services;
+  return route<unknown, unknown, { scheduleId: string }>({
+    data: deleted,
+    handle: async (call) => {
+      const current = await load(scope(call), call.params.scheduleId);
+      await stores.transaction((tx) => tx.api.schedules.delete(current.id));
+      return { id: current.id, deleted: true };
+    },
+  });
 }
