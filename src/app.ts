@@ -3,7 +3,13 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { apiRoutes } from './api/index.ts';
 import { sendApiError } from './api/envelope.ts';
 import type { Config } from './config/index.ts';
@@ -51,38 +57,51 @@ const isApiPath = (url: string) => /^\/v\d+(\/|\?|$)/.test(url) || url.startsWit
 /** Paths whose values must never reach a log line (SPEC §7). */
 const redactPaths = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
-export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
-  const clock = deps.clock ?? Date.now;
-  let setSecurityHeaders: HeaderSetter | undefined;
-  const app = Fastify({
-    logger:
-      config.logLevel === 'silent'
-        ? false
-        : {
-            level: config.logLevel,
-            redact: { paths: redactPaths, censor: '[redacted]' },
-            serializers: { req: serializeRequest },
-            ...(deps.logStream ? { stream: deps.logStream } : {}),
-          },
+/** Pino options: redacted secrets, query values redacted by the request serializer (SPEC §7). */
+function loggerOptions(config: Config, deps: AppDeps) {
+  if (config.logLevel === 'silent') return false;
+  return {
+    level: config.logLevel,
+    redact: { paths: redactPaths, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
+    ...(deps.logStream ? { stream: deps.logStream } : {}),
+  };
+}
+
+/**
+ * A malformed address (a stray %, an over-long path part) is answered before any hook
+ * runs: a 4xx page or envelope with the same headers as any other (SPEC §7). The headers'
+ * setter exists only once they are registered, hence the getter.
+ */
+function frameworkErrorHandler(securityHeaders: () => HeaderSetter | undefined): FastifyServerOptions['frameworkErrors'] {
+  return (error, request, reply) => {
+    securityHeaders()?.(request, reply);
+    const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+    const status = tooLong ? 414 : 400;
+    const message = tooLong
+      ? 'A part of the address is longer than 200 characters.'
+      : 'The address is not valid percent-encoding: a % must start an escape such as %20.';
+    if (isApiPath(request.url)) return sendApiError(reply, status, 'bad_request', message);
+    return sendErrorPage(reply, request, status, 'This address is not valid', message);
+  };
+}
+
+function createFastify(config: Config, deps: AppDeps, securityHeaders: () => HeaderSetter | undefined): FastifyInstance {
+  return Fastify({
+    logger: loggerOptions(config, deps),
     // SPEC §2 item 18, §4: request.ip is the socket's address unless TRUST_PROXY names the
     // reverse proxies whose X-Forwarded-For may say who the caller is.
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
-    // A malformed address (a stray %, an over-long path part) is answered before any hook
-    // runs: a 4xx page or envelope with the same headers as any other (SPEC §7).
-    frameworkErrors: (error, request, reply) => {
-      setSecurityHeaders?.(request, reply);
-      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      const status = tooLong ? 414 : 400;
-      const message = tooLong
-        ? 'A part of the address is longer than 200 characters.'
-        : 'The address is not valid percent-encoding: a % must start an escape such as %20.';
-      if (isApiPath(request.url)) return sendApiError(reply, status, 'bad_request', message);
-      return sendErrorPage(reply, request, status, 'This address is not valid', message);
-    },
+    frameworkErrors: frameworkErrorHandler(securityHeaders),
   });
+}
+
+/** The stores, limits and outbound policy every route reads, and the metrics they count to. */
+function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { ctx: AppContext; metrics: Metrics } {
+  const clock = deps.clock ?? Date.now;
   const metrics = new Metrics();
   metrics.instrument(app);
   const store = reportingCommittedEvents(createOAuthStore(deps.database.db), (type) => metrics.countEvent(type));
@@ -91,35 +110,40 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.addHook('onClose', async () => limits.close());
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
   const ctx: AppContext = { config, readiness: createReadiness(deps.database), oauth, services: createServiceContext(deps.database.db, clock), outbound, limits };
+  return { ctx, metrics };
+}
 
-  // First, so that every answer carries them (SPEC §7).
-  setSecurityHeaders = await registerSecurityHeaders(app, config);
-  encodeLocations(app);
-  // An error no narrower handler took: a page for a page, the envelope for the API (SPEC §7).
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (isApiPath(request.url)) {
-      request.log.error({ err: error }, 'request failed');
-      return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
-    }
-    if (error.code?.startsWith('FST_CSRF')) {
-      return sendErrorPage(reply, request, 403, 'This form has expired', 'The form was open too long or in another session. Go back, reload the page and submit it again.');
-    }
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendErrorPage(reply, request, error.statusCode, 'Request not understood', error.message);
-    }
-    request.log.error({ err: error }, 'page failed');
-    return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
-  });
+/** An error no narrower handler took: a page for a page, the envelope for the API (SPEC §7). */
+function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (isApiPath(request.url)) {
+    request.log.error({ err: error }, 'request failed');
+    return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
+  }
+  if (error.code?.startsWith('FST_CSRF')) {
+    return sendErrorPage(reply, request, 403, 'This form has expired', 'The form was open too long or in another session. Go back, reload the page and submit it again.');
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return sendErrorPage(reply, request, error.statusCode, 'Request not understood', error.message);
+  }
+  request.log.error({ err: error }, 'page failed');
+  return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
+}
+
+/** Forms, signed cookies and CSRF protection (the web pages' double-submit cookie). */
+async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDeps): Promise<void> {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await app.register(cookie, { secret: deps.cookieSecret });
   await app.register(csrf, {
     cookieKey: 'gh_csrf',
     cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, signed: true },
   });
+}
 
+/** Every route, each area in its own encapsulated scope, in this order. */
+async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics, deps: AppDeps): Promise<void> {
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
   await app.register(assetRoutes);
-  await app.register(async (scope) => oauthRoutes(scope, ctx, limits));
+  await app.register(async (scope) => oauthRoutes(scope, ctx, ctx.limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
     attachSessionUser(web, ctx);
@@ -130,12 +154,27 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     await authorizedAppsRoutes(web, ctx);
     await teamsRoutes(web, ctx);
   });
+}
 
-  app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url)) {
-      return sendApiError(reply, 404, 'not_found', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
-    }
-    return sendErrorPage(reply, request, 404, 'Page not found', 'There is no page at this address.');
-  });
+/** No route matched: a page for a page, the envelope for the API. */
+function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
+  if (isApiPath(request.url)) {
+    return sendApiError(reply, 404, 'not_found', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
+  }
+  return sendErrorPage(reply, request, 404, 'Page not found', 'There is no page at this address.');
+}
+
+export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
+  let setSecurityHeaders: HeaderSetter | undefined;
+  const app = createFastify(config, deps, () => setSecurityHeaders);
+  const { ctx, metrics } = createContext(app, config, deps);
+
+  // First, so that every answer carries them (SPEC §7).
+  setSecurityHeaders = await registerSecurityHeaders(app, config);
+  encodeLocations(app);
+  app.setErrorHandler(handleUncaughtError);
+  await registerPlugins(app, config, deps);
+  await registerRoutes(app, ctx, metrics, deps);
+  app.setNotFoundHandler(handleNotFound);
   return app;
 }

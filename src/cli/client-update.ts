@@ -4,8 +4,9 @@
 // authorization requests came without scope.
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
-import { updateClient, type ClientEdit } from '../services/clients/changes.ts';
+import { updateClient, type ClientEdit, type EditResult } from '../services/clients/changes.ts';
 import { requireClient } from '../services/clients/view.ts';
+import type { ServiceContext } from '../services/context.ts';
 import { ServiceError } from '../services/errors.ts';
 import { CliError, emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
@@ -23,6 +24,63 @@ interface UpdateOptions {
   json?: boolean;
 }
 
+/** The edit the options ask for: only the fields given, by their service names. */
+function editFromOptions(opts: UpdateOptions): ClientEdit {
+  const edit: ClientEdit = {
+    ...(opts.name !== undefined ? { name: opts.name } : {}),
+    ...(opts.description !== undefined ? { description: opts.description } : {}),
+    ...(opts.homepage !== undefined ? { homepageUrl: opts.homepage } : {}),
+    ...(opts.logo !== undefined ? { logoUrl: opts.logo } : {}),
+    ...(opts.redirectUri.length > 0 ? { redirectUris: opts.redirectUri } : {}),
+    ...(opts.scope.length > 0 ? { scopes: opts.scope } : {}),
+  };
+  if (Object.keys(edit).length === 0) {
+    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri or --scope');
+  }
+  return edit;
+}
+
+async function applyEdit(s: ServiceContext, clientId: string, edit: ClientEdit, yes: boolean): Promise<EditResult> {
+  const client = await requireClient(s, clientId);
+  try {
+    // The developer acts on their own client; the CLI is the operator acting for them.
+    return await updateClient(s, clientId, client.ownerId, edit, { confirmScopeless: yes });
+  } catch (error) {
+    // SPEC §2 item 14: on the command line, the confirmation is --yes.
+    if (error instanceof ServiceError && error.field === 'confirm') throw new CliError(`${error.message} (rerun with --yes)`);
+    throw error;
+  }
+}
+
+function emitResult(json: boolean, result: EditResult): void {
+  const c = result.client;
+  emit(
+    json,
+    {
+      client_id: c.clientId,
+      state: c.state,
+      legacy: c.legacy,
+      migrated: result.migrated,
+      resubmitted: result.resubmitted,
+      redirect_uris: c.redirectUris,
+      scopes: c.scopes,
+      awaiting_review: { redirect_uris: result.held.redirectUris, scopes: result.held.scopes },
+    },
+    () =>
+      [
+        `client ${c.clientId} updated (${c.state}${result.resubmitted ? ', resubmitted for review' : ''})`,
+        result.migrated ? `migrated: scope-enforced with ${formatScopes(c.scopes)}` : '',
+        `live redirect URIs: ${c.redirectUris.join(', ')}`,
+        `live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
+        result.held.redirectUris.length + result.held.scopes.length > 0
+          ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
+          : '',
+      ]
+        .filter(Boolean)
+        .join('\n'),
+  );
+}
+
 export function registerClientUpdateCommand(clients: Command, runtime: CliRuntime): void {
   clients
     .command('update <clientId>')
@@ -36,53 +94,8 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: UpdateOptions) => {
-      const edit: ClientEdit = {
-        ...(opts.name !== undefined ? { name: opts.name } : {}),
-        ...(opts.description !== undefined ? { description: opts.description } : {}),
-        ...(opts.homepage !== undefined ? { homepageUrl: opts.homepage } : {}),
-        ...(opts.logo !== undefined ? { logoUrl: opts.logo } : {}),
-        ...(opts.redirectUri.length > 0 ? { redirectUris: opts.redirectUri } : {}),
-        ...(opts.scope.length > 0 ? { scopes: opts.scope } : {}),
-      };
-      if (Object.keys(edit).length === 0) {
-        throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri or --scope');
-      }
-      const result = await runtime.withServices(async (s) => {
-        const client = await requireClient(s, clientId);
-        try {
-          // The developer acts on their own client; the CLI is the operator acting for them.
-          return await updateClient(s, clientId, client.ownerId, edit, { confirmScopeless: !!opts.yes });
-        } catch (error) {
-          // SPEC §2 item 14: on the command line, the confirmation is --yes.
-          if (error instanceof ServiceError && error.field === 'confirm') throw new CliError(`${error.message} (rerun with --yes)`);
-          throw error;
-        }
-      });
-      const c = result.client;
-      emit(
-        !!opts.json,
-        {
-          client_id: c.clientId,
-          state: c.state,
-          legacy: c.legacy,
-          migrated: result.migrated,
-          resubmitted: result.resubmitted,
-          redirect_uris: c.redirectUris,
-          scopes: c.scopes,
-          awaiting_review: { redirect_uris: result.held.redirectUris, scopes: result.held.scopes },
-        },
-        () =>
-          [
-            `client ${c.clientId} updated (${c.state}${result.resubmitted ? ', resubmitted for review' : ''})`,
-            result.migrated ? `migrated: scope-enforced with ${formatScopes(c.scopes)}` : '',
-            `live redirect URIs: ${c.redirectUris.join(', ')}`,
-            `live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
-            result.held.redirectUris.length + result.held.scopes.length > 0
-              ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
-              : '',
-          ]
-            .filter(Boolean)
-            .join('\n'),
-      );
+      const edit = editFromOptions(opts);
+      const result = await runtime.withServices((s) => applyEdit(s, clientId, edit, !!opts.yes));
+      emitResult(!!opts.json, result);
     });
 }

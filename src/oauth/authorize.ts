@@ -68,86 +68,137 @@ function single(raw: RawQuery, name: string): string | undefined | 'repeated' {
   return value;
 }
 
+/**
+ * A check that failed before the redirect URI could be trusted: the request is answered with
+ * an error page, never redirected (RFC 6749 §4.1.2.1 first paragraph, SPEC §2 item 12).
+ * Module-private, so only the steps below can raise it.
+ */
+class UnsafeToRedirect extends Error {
+  constructor(readonly error: OAuthError) {
+    super(error.description);
+  }
+}
+
+function unsafe(description: string): UnsafeToRedirect {
+  return new UnsafeToRedirect(invalidRequest(description));
+}
+
+/** Step 1, the client (RFC 6749 §4.1.1 client_id, §2.2): a known application, named once. */
+async function checkClient(ctx: OAuthContext, raw: RawQuery): Promise<{ clientId: string; client: ClientRecord }> {
+  const clientId = single(raw, 'client_id');
+  if (clientId === 'repeated') throw unsafe('client_id was sent more than once');
+  if (clientId === undefined) throw unsafe('client_id is missing: the application must say who it is');
+  if (clientId.length > 200) throw unsafe('client_id is not a known application');
+  const client = await ctx.store.findClient(clientId);
+  if (client === undefined) throw unsafe(`client_id "${clientId}" is not a known application`);
+  return { clientId, client };
+}
+
+/** Step 2, the redirect URI: exact match with a registered one (RFC 6749 §3.1.2.3, RFC 9700 §2.1, seed §4.1). */
+function checkRedirectUri(client: ClientRecord, raw: RawQuery): string {
+  const redirectUri = single(raw, 'redirect_uri');
+  if (redirectUri === 'repeated') throw unsafe('redirect_uri was sent more than once');
+  if (redirectUri === undefined) throw unsafe('redirect_uri is missing: it must equal one of the registered redirect URIs');
+  if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
+    throw unsafe(`redirect_uri "${redirectUri}" is not registered for this application`);
+  }
+  return redirectUri;
+}
+
+/** Step 3, approval (seed §3: a pending client cannot be used; SPEC §2 item 1). */
+function checkApproved(client: ClientRecord): void {
+  if (client.state !== 'approved') {
+    throw unsafe(`this application is ${client.state} and cannot be authorized until a platform admin approves it`);
+  }
+}
+
+/** `state` to echo back in a redirect (RFC 6749 §4.1.2.1); a repeated one is not echoed. */
+function readState(raw: RawQuery): string | undefined {
+  const stateValue = single(raw, 'state');
+  return stateValue === 'repeated' ? undefined : stateValue;
+}
+
+/** The parameters read, each at most once (RFC 6749 §3.1: none may be included more than once). */
+function readParameters(raw: RawQuery, clientId: string, redirectUri: string): Record<string, string> {
+  const params: Record<string, string> = { client_id: clientId, redirect_uri: redirectUri };
+  for (const name of authorizationParameters) {
+    const value = single(raw, name);
+    if (value === 'repeated') throw invalidRequest(`${name} was sent more than once`);
+    if (value !== undefined) params[name] = value;
+  }
+  return params;
+}
+
+/** Step 4, response_type: only code (RFC 6749 §3.1.1, §4.1.2.1 unsupported_response_type). */
+function checkResponseType(params: Record<string, string>): void {
+  const responseType = params.response_type;
+  if (responseType !== undefined && responseType !== 'code') {
+    throw new OAuthError('unsupported_response_type', `response_type "${responseType}" is not supported: use code`);
+  }
+}
+
+/**
+ * Step 5, scope (RFC 6749 §3.3, §4.1.2.1 invalid_scope). Seed §4.1: scope is required and
+ * must be a subset of the client's enabled scopes. SPEC §2 item 14: a legacy client's scope
+ * parameter is ignored (scopes null).
+ */
+function checkScope(client: ClientRecord, params: Record<string, string>): string[] | null {
+  if (client.scopes === null) return null;
+  if (params.scope === undefined) throw invalidRequest('scope is required: name the scopes the application needs');
+  const scopes = parseScopeParameter(params.scope);
+  const enabled = new Set(client.scopes);
+  const outside = scopes.filter((s) => !enabled.has(s));
+  if (outside.length > 0) {
+    throw new OAuthError('invalid_scope', `scope not enabled for this application: ${outside.join(', ')}`);
+  }
+  return scopes;
+}
+
+/** Step 6, PKCE (RFC 7636 §4.3, RFC 9700 §2.1.1): S256, required of a public client. */
+function checkPkce(client: ClientRecord, params: Record<string, string>): string | null {
+  return readCodeChallenge(params.code_challenge, params.code_challenge_method, client.kind === 'public');
+}
+
+/**
+ * Steps 4 onwards, once the redirect URI is trusted; an OAuthError here goes back to the
+ * application (RFC 6749 §4.1.2.1).
+ */
+function checkRedirectable(client: ClientRecord, redirectUri: string, state: string | undefined, params: Record<string, string>): AuthorizationRequest {
+  checkResponseType(params);
+  const hadScope = params.scope !== undefined;
+  const scopes = checkScope(client, params);
+  const codeChallenge = checkPkce(client, params);
+  // Step 7, prompt (OpenID Connect Core §3.1.2.1, SPEC §2 item 25).
+  const prompt = readPrompt(params.prompt);
+  return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, params };
+}
+
 export async function validateAuthorizationRequest(
   ctx: OAuthContext,
   raw: RawQuery,
 ): Promise<AuthorizationValidation> {
-  // 1. Client. Without a trustworthy client and redirect URI nothing may be redirected.
-  const clientId = single(raw, 'client_id');
-  if (clientId === 'repeated') return fatal('client_id was sent more than once');
-  if (clientId === undefined) return fatal('client_id is missing: the application must say who it is');
-  if (clientId.length > 200) return fatal('client_id is not a known application');
-  const client = await ctx.store.findClient(clientId);
-  if (client === undefined) return fatal(`client_id "${clientId}" is not a known application`);
-
-  // 2. Redirect URI: exact match with a registered one (seed §4.1, RFC 9700 §2.1).
-  const redirectUri = single(raw, 'redirect_uri');
-  if (redirectUri === 'repeated') return fatal('redirect_uri was sent more than once');
-  if (redirectUri === undefined) return fatal('redirect_uri is missing: it must equal one of the registered redirect URIs');
-  if (!isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
-    return fatal(`redirect_uri "${redirectUri}" is not registered for this application`);
-  }
-
-  // 3. Approval (seed §3: a pending client cannot be used; SPEC §2 item 1).
-  if (client.state !== 'approved') {
-    return fatal(`this application is ${client.state} and cannot be authorized until a platform admin approves it`);
-  }
-
-  // From here on errors go back to the application with state and iss (RFC 9207).
-  const stateValue = single(raw, 'state');
-  const state = stateValue === 'repeated' ? undefined : stateValue;
-  const back = (error: OAuthError): AuthorizationValidation => ({
-    kind: 'redirect',
-    error,
-    location: errorRedirect(ctx, redirectUri, error, state),
-  });
+  // Steps 1–3: without a trustworthy client and redirect URI nothing may be redirected.
+  let checked: { clientId: string; client: ClientRecord; redirectUri: string };
   try {
-    const params: Record<string, string> = { client_id: clientId, redirect_uri: redirectUri };
-    for (const name of authorizationParameters) {
-      const value = single(raw, name);
-      if (value === 'repeated') throw invalidRequest(`${name} was sent more than once`);
-      if (value !== undefined) params[name] = value;
-    }
-    const responseType = params.response_type;
-    if (responseType !== undefined && responseType !== 'code') {
-      throw new OAuthError('unsupported_response_type', `response_type "${responseType}" is not supported: use code`);
-    }
-    let scopes: string[] | null = null;
-    const hadScope = params.scope !== undefined;
-    if (client.scopes !== null) {
-      // Seed §4.1: scope is required and must be a subset of the client's enabled scopes.
-      if (params.scope === undefined) throw invalidRequest('scope is required: name the scopes the application needs');
-      scopes = parseScopeParameter(params.scope);
-      const enabled = new Set(client.scopes);
-      const outside = scopes.filter((s) => !enabled.has(s));
-      if (outside.length > 0) {
-        throw new OAuthError('invalid_scope', `scope not enabled for this application: ${outside.join(', ')}`);
-      }
-    }
-    // SPEC §2 item 14: a legacy client's scope parameter is ignored.
-    const codeChallenge = readCodeChallenge(params.code_challenge, params.code_challenge_method, client.kind === 'public');
-    const prompt = readPrompt(params.prompt);
-    return {
-      kind: 'valid',
-      request: {
-        client,
-        redirectUri,
-        state,
-        scopes,
-        hadScope,
-        codeChallenge,
-        prompt,
-        params,
-      },
-    };
+    const { clientId, client } = await checkClient(ctx, raw);
+    const redirectUri = checkRedirectUri(client, raw);
+    checkApproved(client);
+    checked = { clientId, client, redirectUri };
   } catch (error) {
-    if (error instanceof OAuthError) return back(error);
+    if (error instanceof UnsafeToRedirect) return { kind: 'fatal', error: error.error };
     throw error;
   }
-}
+  const { clientId, client, redirectUri } = checked;
 
-function fatal(description: string): AuthorizationValidation {
-  return { kind: 'fatal', error: invalidRequest(description) };
+  // From here on errors go back to the application with state and iss (RFC 9207).
+  const state = readState(raw);
+  try {
+    const params = readParameters(raw, clientId, redirectUri);
+    return { kind: 'valid', request: checkRedirectable(client, redirectUri, state, params) };
+  } catch (error) {
+    if (error instanceof OAuthError) return { kind: 'redirect', error, location: errorRedirect(ctx, redirectUri, error, state) };
+    throw error;
+  }
 }
 
 export function errorRedirect(ctx: OAuthContext, redirectUri: string, error: OAuthError, state: string | undefined): string {
