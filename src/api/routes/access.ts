@@ -1,7 +1,5 @@
 // Role questions handlers ask of the guard's facts (no extra query: the guard read them).
-import type { AccessFacts, Role } from '../membership.ts';
-
-const isAdmin = (role: Role | null | undefined) => role === 'admin' || role === 'owner';
+import { isAdmin, type AccessFacts } from '../membership.ts';
 
 /** An admin or owner of the organization the team belongs to. */
 export function isOrgAdminOfTeam(facts: AccessFacts): boolean {
