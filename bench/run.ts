@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../src/storage/database.ts';
 import { migrateToLatest } from '../src/storage/migrator.ts';
 import { freePort } from '../test/helpers/server.ts';
@@ -22,6 +24,9 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 const supply = Number(process.env.BENCH_SUPPLY ?? 3000 * seconds * rounds);
 // /proc/<pid>/stat counts CPU time in clock ticks; Linux reports USER_HZ = 100.
 const TICK_MS = 10;
+// BENCH_DATABASE_URL=postgres://…: also run Gatehouse's exchange and refresh on PostgreSQL,
+// in a fresh schema dropped at the end.
+const postgresUrl = process.env.BENCH_DATABASE_URL;
 
 async function waitForHealth(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -50,10 +55,11 @@ interface Sample {
   p99: number;
   /** Server CPU time per completed request, microseconds. */
   cpuUs: number;
-  non2xx: number;
+  /** Requests answered with another status than expected, plus errors and timeouts. */
+  unexpected: number;
 }
 
-async function measure(pid: number, options: autocannon.Options): Promise<Sample> {
+async function measure(pid: number, options: autocannon.Options, status = 200): Promise<Sample> {
   const before = cpuMs(pid);
   const result = await autocannon({ connections, duration: seconds, ...options });
   const cpu = cpuMs(pid) - before;
@@ -62,7 +68,7 @@ async function measure(pid: number, options: autocannon.Options): Promise<Sample
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuUs: (cpu * 1000) / Math.max(result.requests.total, 1),
-    non2xx: result.non2xx + result.errors,
+    unexpected: result.requests.total - (result.statusCodeStats?.[String(status) as keyof typeof result.statusCodeStats]?.count ?? 0) + result.errors,
   };
 }
 
@@ -90,7 +96,8 @@ interface PeerSeed {
   accessToken: string;
 }
 
-type Target = { pid: number; options: () => autocannon.Options };
+/** `status`: the answer every request should get (200 unless told). */
+type Target = { pid: number; options: () => autocannon.Options; status?: number };
 interface Scenario {
   name: string;
   gatehouse: Target;
@@ -100,6 +107,8 @@ interface Scenario {
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 const children: ChildProcess[] = [];
+const pgSchema = `bench_${randomBytes(6).toString('hex')}`;
+let pgCreated = false;
 try {
   process.stdout.write(`seeding ${supply} codes and refresh tokens per server…\n`);
   const database = openDatabase(databaseUrl);
@@ -117,30 +126,34 @@ try {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   children.push(peer);
-  const ghPort = await freePort();
-  const ghUrl = `http://127.0.0.1:${ghPort}`;
   // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the Gatehouse process there.
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const gh = spawn(process.execPath, [...profileArgs, 'bin/gatehouse.mjs', 'serve'], {
-    env: {
-      ...process.env,
-      PORT: String(ghPort),
-      BASE_URL: ghUrl,
-      APP_URL: ghUrl,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      AUTH_CODE_TTL_SECONDS: '3600',
-      COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
-      RATE_LIMIT_TOKEN_PER_MINUTE: '0',
-      RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(gh);
+  const startGatehouse = async (url: string) => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [...profileArgs, 'bin/gatehouse.mjs', 'serve'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        BASE_URL: base,
+        APP_URL: base,
+        DATABASE_URL: url,
+        LOG_LEVEL: 'warn',
+        AUTH_CODE_TTL_SECONDS: '3600',
+        COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
+        RATE_LIMIT_TOKEN_PER_MINUTE: '0',
+        RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    await waitForHealth(`${base}/.well-known/oauth-authorization-server`);
+    return { child, base };
+  };
+  const { child: gh, base: ghUrl } = await startGatehouse(databaseUrl);
   const peerSeed = JSON.parse(await firstLine(peer)) as PeerSeed;
   await waitForHealth(`http://127.0.0.1:${barePort}/bare`);
-  await waitForHealth(`${ghUrl}/.well-known/oauth-authorization-server`);
   await waitForHealth(`${peerUrl}/.well-known/openid-configuration`);
 
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -180,9 +193,42 @@ try {
       gatehouse: { pid: gh.pid!, options: () => post(`${ghUrl}/v2/auth/oauth2/introspect`, () => ({ token: seeded.accessToken, ...ghClient })) },
       peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token/introspection`, () => ({ token: peerSeed.accessToken, ...peerClient })) },
     },
+    // Remembered consent: a logged-in browser's authorization request, answered 303 with a code.
+    {
+      name: 'authorize',
+      gatehouse: {
+        pid: gh.pid!,
+        options: () => ({
+          url: `${ghUrl}/auth/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: seeded.clientId, redirect_uri: seeded.redirectUri, scope: 'PROFILE_READ', state: 'bench' })}`,
+          headers: { cookie: `gh_session=${seeded.browserSession}` },
+        }),
+        status: 303,
+      },
+    },
     // A guarded team route: token + scope + membership in one query, then the route's own.
     { name: 'team', gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }) } },
   ];
+  if (postgresUrl !== undefined) {
+    process.stdout.write(`seeding ${supply} codes and refresh tokens in PostgreSQL…\n`);
+    const handle = openDatabase(postgresUrl, { schema: pgSchema });
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${pgSchema}`);
+    await admin.end();
+    pgCreated = true;
+    await migrateToLatest(handle);
+    const pgSeeded = await seed(handle, { codes: supply, refreshTokens: supply });
+    await handle.close();
+    const url = `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pgSchema}`)}`;
+    const { child, base } = await startGatehouse(url);
+    const pgClient = { client_id: pgSeeded.clientId, client_secret: pgSeeded.secret };
+    let codes = 0;
+    let refreshes = 0;
+    scenarios.push(
+      { name: 'exchange-pg', gatehouse: { pid: child.pid!, options: () => post(`${base}/v2/auth/oauth2/token`, () => ({ grant_type: 'authorization_code', code: pgSeeded.codes[codes++ % pgSeeded.codes.length]!, redirect_uri: pgSeeded.redirectUri, ...pgClient })) } },
+      { name: 'refresh-pg', gatehouse: { pid: child.pid!, options: () => post(`${base}/v2/auth/oauth2/token`, () => ({ grant_type: 'refresh_token', refresh_token: pgSeeded.refreshTokens[refreshes++ % pgSeeded.refreshTokens.length]!, ...pgClient })) } },
+    );
+  }
   // BENCH_ONLY=exchange,refresh runs only the named scenarios (for profiling).
   const only = process.env.BENCH_ONLY?.split(',');
   const wanted = scenarios.filter((s) => only === undefined || only.includes(s.name));
@@ -193,8 +239,8 @@ try {
     process.stdout.write(`round ${round}/${rounds}…\n`);
     record('bare', await measure(bare.pid!, { url: `http://127.0.0.1:${barePort}/bare` }));
     for (const scenario of wanted) {
-      record(`${scenario.name}/gatehouse`, await measure(scenario.gatehouse.pid, scenario.gatehouse.options()));
-      if (scenario.peer) record(`${scenario.name}/peer`, await measure(scenario.peer.pid, scenario.peer.options()));
+      record(`${scenario.name}/gatehouse`, await measure(scenario.gatehouse.pid, scenario.gatehouse.options(), scenario.gatehouse.status));
+      if (scenario.peer) record(`${scenario.name}/peer`, await measure(scenario.peer.pid, scenario.peer.options(), scenario.peer.status));
     }
   }
   if (used.ghCodes > supply || used.ghRefresh > supply || used.peerCodes > supply || used.peerRefresh > supply) {
@@ -208,18 +254,18 @@ try {
       p50: median(list.map((s) => s.p50)),
       p99: median(list.map((s) => s.p99)),
       cpuUs: median(list.map((s) => s.cpuUs)),
-      non2xx: list.reduce((n, s) => n + s.non2xx, 0),
+      unexpected: list.reduce((n, s) => n + s.unexpected, 0),
     };
   };
   const bareRow = summary('bare');
   const pct = (x: number) => `${((x / bareRow.rps) * 100).toFixed(0)}%`;
   process.stdout.write(`\n${connections} connections, ${seconds} s per scenario and server, ${rounds} alternating rounds (medians), loopback\n\n`);
-  const cols = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GH/peer', 'vs bare', 'non-2xx'];
+  const cols = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GH/peer', 'vs bare', 'failed'];
   const widths = [11, 10, 8, 7, 7, 11, 8, 8, 8];
   const line = (cells: string[]) => process.stdout.write(`${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ')}\n`);
   line(cols);
   const row = (name: string, server: string, s: ReturnType<typeof summary>, ratio: string) =>
-    line([name, server, s.rps.toFixed(0), s.p50.toFixed(1), s.p99.toFixed(1), s.cpuUs.toFixed(0), ratio, pct(s.rps), String(s.non2xx)]);
+    line([name, server, s.rps.toFixed(0), s.p50.toFixed(1), s.p99.toFixed(1), s.cpuUs.toFixed(0), ratio, pct(s.rps), String(s.unexpected)]);
   row('bare', 'Fastify', bareRow, '');
   for (const scenario of wanted) {
     const g = summary(`${scenario.name}/gatehouse`);
@@ -232,4 +278,10 @@ try {
     children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))),
   );
   rmSync(dir, { recursive: true, force: true });
+  if (pgCreated) {
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA ${pgSchema} CASCADE`);
+    await admin.end();
+  }
 }
