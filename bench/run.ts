@@ -21,7 +21,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 // Enough single-use codes and refresh tokens for the fastest plausible run, per server.
-const supply = Number(process.env.BENCH_SUPPLY ?? 3000 * seconds * rounds);
+const supply = Number(process.env.BENCH_SUPPLY ?? 5000 * seconds * rounds);
 // /proc/<pid>/stat counts CPU time in clock ticks; Linux reports USER_HZ = 100.
 const TICK_MS = 10;
 // BENCH_DATABASE_URL=postgres://…: also run Gatehouse's exchange and refresh on PostgreSQL,
