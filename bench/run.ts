@@ -1,20 +1,32 @@
-// npm run bench: Gatehouse (SQLite, its own process) against a bare Fastify route (its own
-// process), both driven by autocannon on loopback in the same run. Prints requests per
-// second, p50/p99 latency and each figure as a ratio of the bare route. Asserts nothing.
+// npm run bench: Gatehouse (SQLite, its own process), oidc-provider as a peer (in memory, its
+// own process) and a bare Fastify route (its own process), all driven by autocannon on
+// loopback in the same run. Each scenario runs against Gatehouse and the peer in alternation,
+// BENCH_ROUNDS times; the table shows medians: requests per second, p50/p99 latency, the
+// server process's CPU time per request, Gatehouse/peer and each figure against the bare
+// route. Asserts nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../src/storage/database.ts';
 import { migrateToLatest } from '../src/storage/migrator.ts';
 import { freePort } from '../test/helpers/server.ts';
 import { seed } from './seed.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 16);
-// Enough single-use codes and refresh tokens for the fastest plausible run.
-const supply = Number(process.env.BENCH_SUPPLY ?? 12_000 * seconds);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
+// Enough single-use codes and refresh tokens for the fastest plausible run, per server.
+const supply = Number(process.env.BENCH_SUPPLY ?? 5000 * seconds * rounds);
+// /proc/<pid>/stat counts CPU time in clock ticks; Linux reports USER_HZ = 100.
+const TICK_MS = 10;
+// BENCH_DATABASE_URL=postgres://…: also run Gatehouse's exchange and refresh on PostgreSQL,
+// in a fresh schema dropped at the end.
+const postgresUrl = process.env.BENCH_DATABASE_URL;
 
 async function waitForHealth(url: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -29,24 +41,76 @@ async function waitForHealth(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
-interface Row {
-  scenario: string;
+/** utime + stime of a process, in milliseconds. */
+function cpuMs(pid: number): number {
+  // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+
+interface Sample {
   rps: number;
   p50: number;
   p99: number;
-  non2xx: number;
+  /** Server CPU time per completed request, microseconds. */
+  cpuUs: number;
+  /** Requests answered with another status than expected, plus errors and timeouts. */
+  unexpected: number;
 }
 
-async function measure(scenario: string, options: autocannon.Options): Promise<Row> {
+async function measure(pid: number, options: autocannon.Options, status = 200): Promise<Sample> {
+  const before = cpuMs(pid);
   const result = await autocannon({ connections, duration: seconds, ...options });
-  return { scenario, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx + result.errors };
+  const cpu = cpuMs(pid) - before;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUs: (cpu * 1000) / Math.max(result.requests.total, 1),
+    unexpected: result.requests.total - (result.statusCodeStats?.[String(status) as keyof typeof result.statusCodeStats]?.count ?? 0) + result.errors,
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** The peer's seed: the first line it prints, once it listens. */
+function firstLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.once('line', (line) => (lines.close(), resolve(line)));
+    child.once('exit', (code) => reject(new Error(`peer exited (${code}) before it listened`)));
+  });
+}
+
+interface PeerSeed {
+  clientId: string;
+  secret: string;
+  redirectUri: string;
+  codes: string[];
+  refreshTokens: string[];
+  accessToken: string;
+}
+
+/** `status`: the answer every request should get (200 unless told). */
+type Target = { pid: number; options: () => autocannon.Options; status?: number };
+interface Scenario {
+  name: string;
+  gatehouse: Target;
+  peer?: Target;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
 const databaseUrl = `sqlite:${join(dir, 'bench.db')}`;
 const children: ChildProcess[] = [];
+const pgSchema = `bench_${randomBytes(6).toString('hex')}`;
+let pgCreated = false;
 try {
-  process.stdout.write(`seeding ${supply} codes and refresh tokens…\n`);
+  process.stdout.write(`seeding ${supply} codes and refresh tokens per server…\n`);
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database);
   const seeded = await seed(database, { codes: supply, refreshTokens: supply });
@@ -55,90 +119,169 @@ try {
   const barePort = await freePort();
   const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { env: { ...process.env, PORT: String(barePort) }, stdio: 'ignore' });
   children.push(bare);
-  const ghPort = await freePort();
-  const ghUrl = `http://127.0.0.1:${ghPort}`;
+  const peerPort = await freePort();
+  const peerUrl = `http://127.0.0.1:${peerPort}`;
+  const peer = spawn(process.execPath, ['bench/peer-server.mjs'], {
+    env: { ...process.env, PORT: String(peerPort), BENCH_SUPPLY: String(supply), NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  children.push(peer);
   // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the Gatehouse process there.
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const gh = spawn(process.execPath, [...profileArgs, 'bin/gatehouse.mjs', 'serve'], {
-    env: {
-      ...process.env,
-      PORT: String(ghPort),
-      BASE_URL: ghUrl,
-      APP_URL: ghUrl,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      AUTH_CODE_TTL_SECONDS: '3600',
-      COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
-      RATE_LIMIT_TOKEN_PER_MINUTE: '0',
-      RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(gh);
+  const startGatehouse = async (url: string) => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, [...profileArgs, 'bin/gatehouse.mjs', 'serve'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        BASE_URL: base,
+        APP_URL: base,
+        DATABASE_URL: url,
+        LOG_LEVEL: 'warn',
+        AUTH_CODE_TTL_SECONDS: '3600',
+        COOKIE_SECRET: 'bench-cookie-secret-bench-cookie-secret',
+        RATE_LIMIT_TOKEN_PER_MINUTE: '0',
+        RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(child);
+    await waitForHealth(`${base}/.well-known/oauth-authorization-server`);
+    return { child, base };
+  };
+  const { child: gh, base: ghUrl } = await startGatehouse(databaseUrl);
+  const peerSeed = JSON.parse(await firstLine(peer)) as PeerSeed;
   await waitForHealth(`http://127.0.0.1:${barePort}/bare`);
-  await waitForHealth(`${ghUrl}/.well-known/oauth-authorization-server`);
+  await waitForHealth(`${peerUrl}/.well-known/openid-configuration`);
 
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
-  const rows: Row[] = [];
-  // Warm both servers' JIT before measuring.
+  // Warm the servers' JIT before measuring.
   await autocannon({ url: `http://127.0.0.1:${barePort}/bare`, connections, duration: 2 });
   await autocannon({ url: `${ghUrl}/v2/me`, connections, duration: 2, headers: { authorization: `Bearer ${seeded.accessToken}` } });
+  await autocannon({ url: `${peerUrl}/me`, connections, duration: 2, headers: { authorization: `Bearer ${peerSeed.accessToken}` } });
 
-  // BENCH_ONLY=exchange,refresh runs only the named Gatehouse scenarios (for profiling).
+  /** A POST whose every request carries a fresh form body. */
+  const post = (url: string, body: () => Record<string, string>): autocannon.Options => ({
+    url,
+    method: 'POST',
+    headers: form,
+    requests: [{ setupRequest: (req) => ({ ...req, body: new URLSearchParams(body()).toString() }) }],
+  });
+  const ghClient = { client_id: seeded.clientId, client_secret: seeded.secret };
+  const peerClient = { client_id: peerSeed.clientId, client_secret: peerSeed.secret };
+  const used = { ghCodes: 0, ghRefresh: 0, peerCodes: 0, peerRefresh: 0 };
+  const scenarios: Scenario[] = [
+    {
+      name: 'exchange',
+      gatehouse: { pid: gh.pid!, options: () => post(`${ghUrl}/v2/auth/oauth2/token`, () => ({ grant_type: 'authorization_code', code: seeded.codes[used.ghCodes++ % seeded.codes.length]!, redirect_uri: seeded.redirectUri, ...ghClient })) },
+      peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token`, () => ({ grant_type: 'authorization_code', code: peerSeed.codes[used.peerCodes++ % peerSeed.codes.length]!, redirect_uri: peerSeed.redirectUri, ...peerClient })) },
+    },
+    {
+      name: 'refresh',
+      gatehouse: { pid: gh.pid!, options: () => post(`${ghUrl}/v2/auth/oauth2/token`, () => ({ grant_type: 'refresh_token', refresh_token: seeded.refreshTokens[used.ghRefresh++ % seeded.refreshTokens.length]!, ...ghClient })) },
+      peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token`, () => ({ grant_type: 'refresh_token', refresh_token: peerSeed.refreshTokens[used.peerRefresh++ % peerSeed.refreshTokens.length]!, ...peerClient })) },
+    },
+    {
+      name: 'me',
+      gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/me`, headers: { authorization: `Bearer ${seeded.accessToken}` } }) },
+      peer: { pid: peer.pid!, options: () => ({ url: `${peerUrl}/me`, headers: { authorization: `Bearer ${peerSeed.accessToken}` } }) },
+    },
+    {
+      name: 'introspect',
+      gatehouse: { pid: gh.pid!, options: () => post(`${ghUrl}/v2/auth/oauth2/introspect`, () => ({ token: seeded.accessToken, ...ghClient })) },
+      peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token/introspection`, () => ({ token: peerSeed.accessToken, ...peerClient })) },
+    },
+    // Remembered consent: a logged-in browser's authorization request, answered 303 with a code.
+    {
+      name: 'authorize',
+      gatehouse: {
+        pid: gh.pid!,
+        options: () => ({
+          url: `${ghUrl}/auth/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: seeded.clientId, redirect_uri: seeded.redirectUri, scope: 'PROFILE_READ', state: 'bench' })}`,
+          headers: { cookie: `gh_session=${seeded.browserSession}` },
+        }),
+        status: 303,
+      },
+    },
+    // A guarded team route: token + scope + membership in one query, then the route's own.
+    { name: 'team', gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }) } },
+  ];
+  if (postgresUrl !== undefined) {
+    process.stdout.write(`seeding ${supply} codes and refresh tokens in PostgreSQL…\n`);
+    const handle = openDatabase(postgresUrl, { schema: pgSchema });
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${pgSchema}`);
+    await admin.end();
+    pgCreated = true;
+    await migrateToLatest(handle);
+    const pgSeeded = await seed(handle, { codes: supply, refreshTokens: supply });
+    await handle.close();
+    const url = `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${pgSchema}`)}`;
+    const { child, base } = await startGatehouse(url);
+    const pgClient = { client_id: pgSeeded.clientId, client_secret: pgSeeded.secret };
+    let codes = 0;
+    let refreshes = 0;
+    scenarios.push(
+      { name: 'exchange-pg', gatehouse: { pid: child.pid!, options: () => post(`${base}/v2/auth/oauth2/token`, () => ({ grant_type: 'authorization_code', code: pgSeeded.codes[codes++ % pgSeeded.codes.length]!, redirect_uri: pgSeeded.redirectUri, ...pgClient })) } },
+      { name: 'refresh-pg', gatehouse: { pid: child.pid!, options: () => post(`${base}/v2/auth/oauth2/token`, () => ({ grant_type: 'refresh_token', refresh_token: pgSeeded.refreshTokens[refreshes++ % pgSeeded.refreshTokens.length]!, ...pgClient })) } },
+    );
+  }
+  // BENCH_ONLY=exchange,refresh runs only the named scenarios (for profiling).
   const only = process.env.BENCH_ONLY?.split(',');
-  const wanted = (name: string) => only === undefined || only.includes(name);
-  rows.push(await measure('bare Fastify route', { url: `http://127.0.0.1:${barePort}/bare` }));
-  if (wanted('me')) rows.push(await measure('GET /v2/me', { url: `${ghUrl}/v2/me`, headers: { authorization: `Bearer ${seeded.accessToken}` } }));
-  // A guarded team route: token + scope + membership in one query, then the route's own.
-  if (wanted('team')) rows.push(
-    await measure('GET team event types', { url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }),
-  );
-  /** A token-endpoint scenario whose every request carries a fresh form body. */
-  const tokenScenario = (name: string, body: () => Record<string, string>) =>
-    measure(name, {
-      url: `${ghUrl}/v2/auth/oauth2/token`,
-      method: 'POST',
-      headers: form,
-      requests: [{ setupRequest: (req) => ({ ...req, body: new URLSearchParams(body()).toString() }) }],
-    });
-  const client = { client_id: seeded.clientId, client_secret: seeded.secret };
-  let c = 0;
-  if (wanted('exchange')) {
-    rows.push(
-      await tokenScenario('code exchange', () => ({
-        grant_type: 'authorization_code',
-        code: seeded.codes[c++ % seeded.codes.length]!,
-        redirect_uri: seeded.redirectUri,
-        ...client,
-      })),
-    );
+  const wanted = scenarios.filter((s) => only === undefined || only.includes(s.name));
+
+  const samples = new Map<string, Sample[]>();
+  const record = (key: string, sample: Sample) => samples.set(key, [...(samples.get(key) ?? []), sample]);
+  for (let round = 1; round <= rounds; round++) {
+    process.stdout.write(`round ${round}/${rounds}…\n`);
+    record('bare', await measure(bare.pid!, { url: `http://127.0.0.1:${barePort}/bare` }));
+    for (const scenario of wanted) {
+      record(`${scenario.name}/gatehouse`, await measure(scenario.gatehouse.pid, scenario.gatehouse.options(), scenario.gatehouse.status));
+      if (scenario.peer) record(`${scenario.name}/peer`, await measure(scenario.peer.pid, scenario.peer.options(), scenario.peer.status));
+    }
   }
-  let r = 0;
-  if (wanted('refresh')) {
-    rows.push(
-      await tokenScenario('refresh', () => ({
-        grant_type: 'refresh_token',
-        refresh_token: seeded.refreshTokens[r++ % seeded.refreshTokens.length]!,
-        ...client,
-      })),
-    );
-  }
-  if (c > seeded.codes.length || r > seeded.refreshTokens.length) {
+  if (used.ghCodes > supply || used.ghRefresh > supply || used.peerCodes > supply || used.peerRefresh > supply) {
     process.stdout.write('note: the run used more codes or refresh tokens than were seeded; raise BENCH_SUPPLY\n');
   }
 
-  const bareRps = rows[0]!.rps;
-  process.stdout.write(`\n${connections} connections, ${seconds} s per scenario, loopback, 2-core machine\n\n`);
-  process.stdout.write(`${'scenario'.padEnd(22)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'vs bare'.padStart(8)} ${'non-2xx'.padStart(8)}\n`);
-  for (const row of rows) {
-    process.stdout.write(
-      `${row.scenario.padEnd(22)} ${row.rps.toFixed(0).padStart(9)} ${row.p50.toFixed(1).padStart(7)} ${row.p99.toFixed(1).padStart(7)} ${((row.rps / bareRps) * 100).toFixed(0).padStart(7)}% ${String(row.non2xx).padStart(8)}\n`,
-    );
+  const summary = (key: string) => {
+    const list = samples.get(key)!;
+    return {
+      rps: median(list.map((s) => s.rps)),
+      p50: median(list.map((s) => s.p50)),
+      p99: median(list.map((s) => s.p99)),
+      cpuUs: median(list.map((s) => s.cpuUs)),
+      unexpected: list.reduce((n, s) => n + s.unexpected, 0),
+    };
+  };
+  const bareRow = summary('bare');
+  const pct = (x: number) => `${((x / bareRow.rps) * 100).toFixed(0)}%`;
+  process.stdout.write(`\n${connections} connections, ${seconds} s per scenario and server, ${rounds} alternating rounds (medians), loopback\n\n`);
+  const cols = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GH/peer', 'vs bare', 'failed'];
+  const widths = [11, 10, 8, 7, 7, 11, 8, 8, 8];
+  const line = (cells: string[]) => process.stdout.write(`${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ')}\n`);
+  line(cols);
+  const row = (name: string, server: string, s: ReturnType<typeof summary>, ratio: string) =>
+    line([name, server, s.rps.toFixed(0), s.p50.toFixed(1), s.p99.toFixed(1), s.cpuUs.toFixed(0), ratio, pct(s.rps), String(s.unexpected)]);
+  row('bare', 'Fastify', bareRow, '');
+  for (const scenario of wanted) {
+    const g = summary(`${scenario.name}/gatehouse`);
+    const p = scenario.peer ? summary(`${scenario.name}/peer`) : undefined;
+    row(scenario.name, 'Gatehouse', g, p ? `${((g.rps / p.rps) * 100).toFixed(0)}%` : '');
+    if (p) row('', 'peer', p, '');
   }
 } finally {
   await Promise.all(
     children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : (child.once('exit', resolve), child.kill('SIGTERM'))))),
   );
   rmSync(dir, { recursive: true, force: true });
+  if (pgCreated) {
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA ${pgSchema} CASCADE`);
+    await admin.end();
+  }
 }

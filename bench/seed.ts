@@ -1,12 +1,14 @@
 // Seeds the benchmark database through the same storage code the server uses: one user,
 // one approved client, and enough codes and refresh tokens for one run; plus a team the
-// user belongs to, with event types, and a token holding TEAM_EVENT_TYPE_READ.
+// user belongs to, with event types, and a token holding TEAM_EVENT_TYPE_READ; and a
+// logged-in browser whose consent is remembered.
 import { createOAuthStore } from '../src/storage/stores/oauth.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
 import { createClient } from '../src/services/clients/registration.ts';
 import { reviewClient } from '../src/services/clients/review.ts';
 import { addMember, createOrganization, createTeam } from '../src/services/teams/teams.ts';
 import { createUser } from '../src/services/accounts/users.ts';
+import { createSession } from '../src/services/accounts/sessions.ts';
 import { generateToken, hashToken, randomId } from '../src/oauth/token-format.ts';
 import { mintPair, storePair } from '../src/oauth/token-response.ts';
 import type { OAuthContext } from '../src/oauth/context.ts';
@@ -22,6 +24,8 @@ export interface Seeded {
   teamId: string;
   /** TEAM_EVENT_TYPE_READ, of a plain member of the team. */
   teamAccessToken: string;
+  /** A logged-in browser's session cookie value, of a user who approved PROFILE_READ once. */
+  browserSession: string;
 }
 
 export async function seed(database: DatabaseHandle, counts: { codes: number; refreshTokens: number }): Promise<Seeded> {
@@ -80,5 +84,10 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
   await store.createGrant({ id: teamGrantId, userId: user.id, clientId: client.clientId, scopes: teamScopes, createdAt: now, revokedAt: null });
   const teamAccessToken = generateToken('accessToken');
   await store.createAccessToken({ hash: hashToken(teamAccessToken), grantId: teamGrantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: teamScopes, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
-  return { clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, teamId: team.id, teamAccessToken };
+  // Remembered consent: a second user (the first holds one grant per seeded code), logged
+  // in, who approved the client once; the authorization endpoint answers with a code.
+  const browser = await createUser(services, { email: 'bench-browser@example.com', name: 'Bench Browser', password: 'bench-password' });
+  await store.createGrant({ id: randomId(), userId: browser.id, clientId: client.clientId, scopes: ['PROFILE_READ'], createdAt: now, revokedAt: null });
+  const browserSession = await createSession(services, browser.id);
+  return { browserSession, clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, teamId: team.id, teamAccessToken };
 }
