@@ -107,6 +107,7 @@ export interface BookingStore {
    * bookings (ties: longest member). Undefined when the team has no member.
    */
   pickTeamHost(teamId: string, roundRobin: boolean, now: number): Promise<string | undefined>;
+  /** Whether the user has a membership of the team (any role; a pending invitation is not one). */
   isTeamMember(teamId: string, userId: string): Promise<boolean>;
   /** The event type of that id, whoever owns it; undefined when there is none. */
   findEventType(id: string): Promise<BookableEventType | undefined>;

@@ -65,6 +65,7 @@ export interface EventTypeStore {
   delete(id: string): Promise<void>;
   /** How many of these ids are event types of the team. */
   countInTeam(teamId: string, ids: string[]): Promise<number>;
+  /** Inserts it; a duplicate id or an unknown event type throws (foreign key). */
   insertPrivateLink(link: PrivateLink): Promise<void>;
   /** The event type's private links, oldest first. */
   listPrivateLinks(eventTypeId: string): Promise<PrivateLink[]>;

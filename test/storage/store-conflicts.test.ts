@@ -1,0 +1,199 @@
+// The remaining contracts of the account and booking stores on both backends: the users
+// store's batch read and organization marks, a session's duplicate hash, a booking's
+// organization scope and host lock, and the private link's foreign key.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { User } from '../../src/services/accounts/store.ts';
+import type { Booking } from '../../src/services/booking-store.ts';
+import type { ServiceStores } from '../../src/services/stores.ts';
+import { createServiceStores } from '../../src/storage/stores/index.ts';
+import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+import { seedUser, T0, uniqueId } from './seed.ts';
+
+const newUser = (over: Partial<User> = {}): User => {
+  const id = uniqueId('u');
+  return {
+    id,
+    email: `${id}@example.com`.toLowerCase(),
+    name: 'Store Test',
+    username: id,
+    passwordHash: 'not-a-hash',
+    isAdmin: false,
+    timeZone: 'UTC',
+    weekStart: 'Monday',
+    timeFormat: 24,
+    defaultScheduleId: null,
+    organizationId: null,
+    createdAt: T0,
+    updatedAt: T0,
+    ...over,
+  };
+};
+
+const booking = (hostId: string, over: Partial<Booking> = {}): Booking => ({
+  uid: uniqueId('b'),
+  eventTypeId: null,
+  hostId,
+  teamId: null,
+  title: 'Meeting',
+  description: '',
+  start: T0,
+  end: T0 + 3_600_000,
+  status: 'accepted',
+  attendee: { name: 'Bo', email: 'bo@example.com', timeZone: 'UTC' },
+  guests: [],
+  location: '',
+  cancellationReason: null,
+  declineReason: null,
+  rescheduledFrom: null,
+  rescheduledTo: null,
+  manageTokenHash: null,
+  createdAt: T0,
+  updatedAt: T0,
+  ...over,
+});
+
+describe.each(backends)('account and booking store conflicts on $name', ({ name, available }) => {
+  let database: TestDatabase;
+  let stores: ServiceStores;
+
+  beforeAll(async () => {
+    if (!available) return;
+    database = await createTestDatabase(name);
+    stores = createServiceStores(database.handle.db);
+  });
+  afterAll(async () => database?.drop());
+
+  async function organization(): Promise<string> {
+    const id = uniqueId('org');
+    await database.handle.db.insertInto('organizations').values({ id, name: 'Org', slug: id.toLowerCase(), created_at: T0, updated_at: T0 }).execute();
+    return id;
+  }
+
+  async function team(organizationId: string | null = null): Promise<string> {
+    const id = uniqueId('t');
+    expect(await stores.teams.insertTeam({ id, organizationId, name: 'T', slug: id.toLowerCase(), bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt: T0, updatedAt: T0 })).toBe(true);
+    return id;
+  }
+
+  it.skipIf(!available)('users.insert: a taken username answers false and writes nothing', async () => {
+    const first = newUser();
+    expect(await stores.users.insert(first)).toBe(true);
+    const second = newUser({ username: first.username });
+    expect(await stores.users.insert(second)).toBe(false);
+    expect(await stores.users.findById(second.id)).toBeUndefined();
+    expect(await stores.users.findByEmail(second.email)).toBeUndefined();
+  });
+
+  it.skipIf(!available)('users.findByIds: the users of those ids; unknown ids are left out', async () => {
+    const a = newUser();
+    const b = newUser();
+    await stores.users.insert(a);
+    await stores.users.insert(b);
+    const found = await stores.users.findByIds([a.id, 'no-such-user', b.id]);
+    expect(found.sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b].sort((x, y) => x.id.localeCompare(y.id)));
+    expect(await stores.users.findByIds([])).toEqual([]);
+  });
+
+  it.skipIf(!available)("users.setOrganizationIfNone and clearOrganization: the first organization sticks; only that one is cleared", async () => {
+    const u = newUser();
+    await stores.users.insert(u);
+    const first = await organization();
+    const second = await organization();
+    await stores.users.setOrganizationIfNone(u.id, first, T0 + 1);
+    await stores.users.setOrganizationIfNone(u.id, second, T0 + 2);
+    await stores.users.setOrganizationIfNone('no-such-user', first, T0 + 2);
+    expect((await stores.users.findById(u.id))?.organizationId).toBe(first);
+    await stores.users.clearOrganization(u.id, second, T0 + 3);
+    expect((await stores.users.findById(u.id))?.organizationId).toBe(first);
+    await stores.users.clearOrganization(u.id, first, T0 + 3);
+    expect((await stores.users.findById(u.id))?.organizationId).toBeNull();
+  });
+
+  it.skipIf(!available)('users.updateProfile: the changes roll back with the transaction they ran in', async () => {
+    const u = newUser();
+    await stores.users.insert(u);
+    await expect(
+      stores.transaction(async (tx) => {
+        expect(await tx.users.updateProfile(u.id, { name: 'Renamed' }, T0 + 1)).toMatchObject({ name: 'Renamed' });
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await stores.users.findById(u.id)).toEqual(u);
+  });
+
+  it.skipIf(!available)('sessions.insert: a duplicate hash rejects; findLive of an unknown hash is undefined', async () => {
+    const u = newUser();
+    await stores.users.insert(u);
+    const session = { idHash: uniqueId('h'), userId: u.id, createdAt: T0, expiresAt: T0 + 1000 };
+    await stores.sessions.insert(session);
+    await expect(stores.sessions.insert({ ...session, createdAt: T0 + 1 })).rejects.toThrow();
+    expect(await stores.sessions.findLive(session.idHash, T0)).toEqual({ user: u, createdAt: T0 });
+    expect(await stores.sessions.findLive('no-such-hash', T0)).toBeUndefined();
+  });
+
+  it.skipIf(!available)("bookings.findScoped and list in an organization: its teams' and its members' bookings, not another organization's team bookings", async () => {
+    const org = await organization();
+    const otherOrg = await organization();
+    const memberId = await seedUser(database.handle.db);
+    expect(await stores.teams.insertMembership({ id: uniqueId('m'), userId: memberId, teamId: null, organizationId: org, role: 'member', createdAt: T0, updatedAt: T0 })).toBe(true);
+    const own = booking(memberId, { start: T0 });
+    const teamBooking = booking(await seedUser(database.handle.db), { teamId: await team(org), start: T0 + 1 });
+    const foreign = booking(memberId, { teamId: await team(otherOrg), start: T0 + 2 });
+    for (const b of [own, teamBooking, foreign]) await stores.bookings.insert(b);
+    expect(await stores.bookings.findScoped({ organizationId: org }, own.uid)).toEqual(own);
+    expect(await stores.bookings.findScoped({ organizationId: org }, teamBooking.uid)).toEqual(teamBooking);
+    expect(await stores.bookings.findScoped({ organizationId: org }, foreign.uid)).toBeUndefined();
+    expect((await stores.bookings.list({ organizationId: org }, {}, 10, 0)).map((b) => b.uid)).toEqual([own.uid, teamBooking.uid]);
+  });
+
+  it.skipIf(!available)('bookings.lockHost: inside a transaction it changes nothing visible, and the booking written after it commits', async () => {
+    const host = await seedUser(database.handle.db);
+    const b = booking(host);
+    await stores.transaction(async (tx) => {
+      await tx.bookings.lockHost(host);
+      expect(await tx.bookings.hostIsBusy(host, b.start, b.end)).toBe(false);
+      await tx.bookings.insert(b);
+    });
+    expect(await stores.bookings.find(b.uid)).toEqual(b);
+    expect(await stores.bookings.hostIsBusy(host, b.start, b.end)).toBe(true);
+  });
+
+  it.skipIf(!available)('bookings.pickTeamHost: round-robin ties go to the longest member; isTeamMember ignores an invitation', async () => {
+    const t = await team();
+    const longest = await seedUser(database.handle.db);
+    const newer = await seedUser(database.handle.db);
+    const invitee = await seedUser(database.handle.db);
+    expect(await stores.teams.insertMembership({ id: uniqueId('m'), userId: newer, teamId: t, organizationId: null, role: 'owner', createdAt: T0 + 2, updatedAt: T0 })).toBe(true);
+    expect(await stores.teams.insertMembership({ id: uniqueId('m'), userId: longest, teamId: t, organizationId: null, role: 'member', createdAt: T0 + 1, updatedAt: T0 })).toBe(true);
+    await stores.invitations.insert({ id: uniqueId('i'), teamId: t, organizationId: null, email: null, userId: invitee, role: 'member', invitedBy: newer, createdAt: T0, updatedAt: T0 });
+    expect(await stores.bookings.pickTeamHost(t, true, T0)).toBe(longest);
+    expect(await stores.bookings.pickTeamHost(t, false, T0)).toBe(newer);
+    expect(await stores.bookings.isTeamMember(t, invitee)).toBe(false);
+  });
+
+  it.skipIf(!available)('eventTypes.insertPrivateLink: an unknown event type or a duplicate id throws', async () => {
+    const host = await seedUser(database.handle.db);
+    const id = uniqueId('et');
+    await stores.api.eventTypes.insert({
+      id,
+      ownerId: host,
+      teamId: null,
+      title: 'T',
+      slug: id.toLowerCase(),
+      description: '',
+      lengthMinutes: 30,
+      locations: [],
+      hidden: false,
+      requiresConfirmation: false,
+      minimumBookingNotice: 0,
+      schedulingType: null,
+      createdAt: T0,
+      updatedAt: T0,
+    });
+    const link = { id: uniqueId('pl'), eventTypeId: id, hash: uniqueId('hash'), expiresAt: null, maxUses: null, useCount: 0, createdAt: T0 };
+    await expect(stores.api.eventTypes.insertPrivateLink({ ...link, eventTypeId: 'no-such-event-type' })).rejects.toThrow();
+    await stores.api.eventTypes.insertPrivateLink(link);
+    await expect(stores.api.eventTypes.insertPrivateLink({ ...link, hash: uniqueId('hash') })).rejects.toThrow();
+    expect(await stores.api.eventTypes.listPrivateLinks(id)).toEqual([link]);
+  });
+});
