@@ -196,4 +196,23 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
     await expect(stores.api.eventTypes.insertPrivateLink({ ...link, hash: uniqueId('hash') })).rejects.toThrow();
     expect(await stores.api.eventTypes.listPrivateLinks(id)).toEqual([link]);
   });
+
+  it.skipIf(!available)("teams.delete: the team's routing forms, workflows, schedules and memberships go with it", async () => {
+    const t = await team();
+    const u = await seedUser(database.handle.db);
+    expect(await stores.teams.insertMembership({ id: uniqueId('m'), userId: u, teamId: t, organizationId: null, role: 'owner', createdAt: T0, updatedAt: T0 })).toBe(true);
+    const formId = uniqueId('form');
+    await stores.api.routingForms.insert({ id: formId, teamId: t, organizationId: null, name: 'F', description: '', fields: [], disabled: false, createdAt: T0, updatedAt: T0 });
+    await stores.api.routingForms.insertResponse({ id: uniqueId('r'), formId, answers: {}, createdAt: T0, updatedAt: T0 });
+    const workflowId = uniqueId('wf');
+    await stores.api.workflows.insert({ id: workflowId, teamId: t, name: 'W', trigger: 'BEFORE_EVENT', timeOffsetMinutes: 0, steps: [], activeOnEventTypeIds: [], active: true, createdAt: T0, updatedAt: T0 });
+    const scheduleId = uniqueId('s');
+    await stores.api.schedules.insert({ id: scheduleId, ownerId: null, teamId: t, name: 'S', timeZone: 'UTC', availability: [], overrides: [], createdAt: T0, updatedAt: T0 });
+    expect(await stores.api.teams.delete(t)).toBe(true);
+    expect(await stores.api.routingForms.find({ teamId: t }, formId)).toBeUndefined();
+    expect(await stores.api.routingForms.listResponses(formId, 10, 0)).toEqual([]);
+    expect(await stores.api.workflows.find(t, workflowId)).toBeUndefined();
+    expect(await stores.api.schedules.find({ teamId: t }, scheduleId)).toBeUndefined();
+    expect(await stores.bookings.isTeamMember(t, u)).toBe(false);
+  });
 });
