@@ -111,17 +111,19 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
     return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
   });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(cookie, { secret: deps.cookieSecret });
-  await app.register(csrf, {
-    cookieKey: 'gh_csrf',
-    cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, signed: true },
-  });
 
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
   await app.register(assetRoutes);
   await app.register(async (scope) => oauthRoutes(scope, ctx, limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
+    // Cookies (session, CSRF, prompt=login marks) belong to the pages only: registered in
+    // this scope, their per-request hooks do not run on the API, OAuth or ops routes.
+    await web.register(cookie, { secret: deps.cookieSecret });
+    await web.register(csrf, {
+      cookieKey: 'gh_csrf',
+      cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, signed: true },
+    });
     attachSessionUser(web, ctx);
     await loginRoutes(web, ctx);
     await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
