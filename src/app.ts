@@ -129,14 +129,9 @@ function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply
   return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
 }
 
-/** Forms, signed cookies and CSRF protection (the web pages' double-submit cookie). */
-async function registerPlugins(app: FastifyInstance, config: Config, deps: AppDeps): Promise<void> {
+/** Form bodies; cookies and CSRF are the pages' own (registerRoutes, web scope). */
+async function registerPlugins(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
-  await app.register(cookie, { secret: deps.cookieSecret });
-  await app.register(csrf, {
-    cookieKey: 'gh_csrf',
-    cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: config.secureCookies, signed: true },
-  });
 }
 
 /** Every route, each area in its own encapsulated scope, in this order. */
@@ -146,6 +141,13 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
   await app.register(async (scope) => oauthRoutes(scope, ctx, ctx.limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (web) => {
+    // Cookies (session, CSRF, prompt=login marks) belong to the pages only: registered in
+    // this scope, their per-request hooks do not run on the API, OAuth or ops routes.
+    await web.register(cookie, { secret: deps.cookieSecret });
+    await web.register(csrf, {
+      cookieKey: 'gh_csrf',
+      cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.config.secureCookies, signed: true },
+    });
     attachSessionUser(web, ctx);
     await loginRoutes(web, ctx);
     await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
@@ -173,7 +175,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   setSecurityHeaders = await registerSecurityHeaders(app, config);
   encodeLocations(app);
   app.setErrorHandler(handleUncaughtError);
-  await registerPlugins(app, config, deps);
+  await registerPlugins(app);
   await registerRoutes(app, ctx, metrics, deps);
   app.setNotFoundHandler(handleNotFound);
   return app;

@@ -20,9 +20,10 @@ export function encodeLocation(target: string): string {
 
 /** Encodes the Location of every answer, so no route can send one raw. */
 export function encodeLocations(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every answer, and needs no promise.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const location = reply.getHeader('location');
     if (typeof location === 'string') reply.header('location', encodeLocation(location));
-    return payload;
+    done(null, payload);
   });
 }

@@ -37,10 +37,12 @@ export class Metrics {
   }
 
   instrument(app: FastifyInstance): void {
-    app.addHook('onResponse', async (request, reply) => {
+    // A callback hook: it runs after every answer, and needs no promise.
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched';
       this.requests.inc({ route, method: request.method, status: String(reply.statusCode) });
       this.latency.observe({ route }, reply.elapsedTime / 1000);
+      done();
     });
   }
 }

@@ -4,6 +4,7 @@ import type { Selectable, Updateable } from 'kysely';
 import type { ProfileStore } from '../../api/stores/profiles.ts';
 import type { Team, TeamChanges, TeamStore } from '../../api/stores/teams.ts';
 import { isUniqueViolation } from '../errors.ts';
+import { prepare } from '../prepared.ts';
 import type { Executor } from '../repositories/executor.ts';
 import * as repo from '../repositories/organizations.ts';
 import type { TeamsTable, UsersTable } from '../schema.ts';
@@ -54,14 +55,18 @@ export function publicUserFields(u: Pick<Selectable<UsersTable>, 'id' | 'email' 
   return { id: u.id, email: u.email, name: u.name, username: u.username, timeZone: u.time_zone, weekStart: u.week_start, timeFormat: u.time_format };
 }
 
+/** GET /v2/me reads this on every call: compiled once (prepared.ts), as the access read is. */
+const selectProfile = prepare((db, p: { userId: string }) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'email', 'name', 'username', 'time_zone', 'week_start', 'time_format', 'default_schedule_id', 'organization_id'])
+    .where('id', '=', p.userId),
+);
+
 export function createProfileStore(db: Executor): ProfileStore {
   return {
     find: async (userId) => {
-      const u = await db
-        .selectFrom('users')
-        .select(['id', 'email', 'name', 'username', 'time_zone', 'week_start', 'time_format', 'default_schedule_id', 'organization_id'])
-        .where('id', '=', userId)
-        .executeTakeFirst();
+      const [u] = (await selectProfile.run(db, { userId })).rows;
       return (
         u && {
           ...publicUserFields(u),
