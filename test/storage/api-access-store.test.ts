@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiAccessStore } from '../../src/api/access-check.ts';
 import type { AccessTokenRecord, OAuthStore } from '../../src/oauth/storage.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { accessTokenRecord, grantRecord, seedClient, seedUser, T0, uniqueId } from './seed.ts';
+import { accessTokenRecord, grantRecord, seedClient, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
 import { createApiAccessStore, createOAuthStore } from './stores.ts';
 
 describe.each(backends)('ApiAccessStore contract on $name', ({ name, available }) => {
@@ -34,11 +34,7 @@ describe.each(backends)('ApiAccessStore contract on $name', ({ name, available }
     await oauth.createAccessToken(token);
   });
 
-  async function organization(): Promise<string> {
-    const id = uniqueId('org');
-    await database.handle.db.insertInto('organizations').values({ id, name: 'Acme', slug: id, created_at: T0, updated_at: T0 }).execute();
-    return id;
-  }
+  const organization = () => seedOrganization(database.handle.db);
 
   async function team(organizationId: string | null): Promise<string> {
     const id = uniqueId('team');

@@ -11,7 +11,7 @@ import type { VerifiedResource } from '../../src/services/accounts/store.ts';
 import type { ServiceStores } from '../../src/services/stores.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { seedClient, seedUser, T0, uniqueId } from './seed.ts';
+import { seedClient, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
 
 describe.each(backends)('/v2 platform, verified-resource and audit stores on $name', ({ name, available }) => {
   let database: TestDatabase;
@@ -26,11 +26,7 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
 
   const user = () => seedUser(database.handle.db);
 
-  async function organization(): Promise<string> {
-    const id = uniqueId('org');
-    await database.handle.db.insertInto('organizations').values({ id, name: 'Org', slug: id.toLowerCase(), created_at: T0, updated_at: T0 }).execute();
-    return id;
-  }
+  const organization = () => seedOrganization(database.handle.db);
 
   async function team(organizationId: string | null = null): Promise<string> {
     const id = uniqueId('t');

@@ -18,6 +18,13 @@ export function uniqueId(prefix: string): string {
   return `${prefix}-${randomUUID()}`;
 }
 
+/** An organization with a unique id and slug; returns its id. */
+export async function seedOrganization(db: Kysely<Database>): Promise<string> {
+  const id = uniqueId('org');
+  await db.insertInto('organizations').values({ id, name: 'Org', slug: id.toLowerCase(), created_at: T0, updated_at: T0 }).execute();
+  return id;
+}
+
 export async function seedUser(db: Kysely<Database>): Promise<string> {
   const id = uniqueId('user');
   await db

@@ -7,7 +7,7 @@ import type { Booking } from '../../src/services/booking-store.ts';
 import type { ServiceStores } from '../../src/services/stores.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { seedUser, T0, uniqueId } from './seed.ts';
+import { seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
 
 const newUser = (over: Partial<User> = {}): User => {
   const id = uniqueId('u');
@@ -63,11 +63,7 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
   });
   afterAll(async () => database?.drop());
 
-  async function organization(): Promise<string> {
-    const id = uniqueId('org');
-    await database.handle.db.insertInto('organizations').values({ id, name: 'Org', slug: id.toLowerCase(), created_at: T0, updated_at: T0 }).execute();
-    return id;
-  }
+  const organization = () => seedOrganization(database.handle.db);
 
   async function team(organizationId: string | null = null): Promise<string> {
     const id = uniqueId('t');
