@@ -2,31 +2,11 @@
 // services/teams/store.ts) on both backends: what a duplicate answers, and that it leaves the
 // caller's transaction usable; what a missing, expired or already-taken row answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../../src/services/accounts/store.ts';
 import type { ServiceStores } from '../../src/services/stores.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+import { userRecord } from './seed.ts';
 
-let n = 0;
-const user = (over: Partial<User> = {}): User => {
-  n += 1;
-  return {
-    id: `u${n}-${Date.now()}`,
-    email: `store-${n}-${Date.now()}@example.com`,
-    name: 'Store Test',
-    username: `store-${n}-${Date.now()}`,
-    passwordHash: 'not-a-hash',
-    isAdmin: false,
-    timeZone: 'UTC',
-    weekStart: 'Monday',
-    timeFormat: 24,
-    defaultScheduleId: null,
-    organizationId: null,
-    createdAt: 1,
-    updatedAt: 1,
-    ...over,
-  };
-};
 
 describe.each(backends)('account and team stores on $name', ({ name, available }) => {
   let database: TestDatabase;
@@ -40,11 +20,11 @@ describe.each(backends)('account and team stores on $name', ({ name, available }
   afterAll(async () => database?.drop());
 
   it.skipIf(!available)('UserStore: a taken email answers false, and the transaction it ran in still commits', async () => {
-    const first = user({ isAdmin: true });
+    const first = userRecord({ isAdmin: true });
     expect(await stores.users.insert(first)).toBe(true);
-    const second = user();
+    const second = userRecord();
     await stores.transaction(async (tx) => {
-      expect(await tx.users.insert(user({ email: first.email }))).toBe(false);
+      expect(await tx.users.insert(userRecord({ email: first.email }))).toBe(false);
       expect(await tx.users.insert(second)).toBe(true);
     });
     expect(await stores.users.findByEmail(first.email)).toEqual(first);
@@ -55,7 +35,7 @@ describe.each(backends)('account and team stores on $name', ({ name, available }
   });
 
   it.skipIf(!available)('SessionStore: a live session finds its user; an expired or deleted one is undefined', async () => {
-    const owner = user();
+    const owner = userRecord();
     await stores.users.insert(owner);
     await stores.sessions.insert({ idHash: `h-${owner.id}`, userId: owner.id, createdAt: 10, expiresAt: 100 });
     expect(await stores.sessions.findLive(`h-${owner.id}`, 99)).toEqual({ user: owner, createdAt: 10 });
@@ -66,7 +46,7 @@ describe.each(backends)('account and team stores on $name', ({ name, available }
   });
 
   it.skipIf(!available)('TeamStore and InvitationStore: duplicates answer false; an invitation is taken once', async () => {
-    const owner = user();
+    const owner = userRecord();
     await stores.users.insert(owner);
     const team = { id: `t-${owner.id}`, organizationId: null, name: 'T', slug: `t-${owner.id}`.toLowerCase(), bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt: 1, updatedAt: 1 };
     expect(await stores.teams.insertTeam(team)).toBe(true);

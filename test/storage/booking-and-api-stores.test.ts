@@ -4,38 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/api/stores/event-types.ts';
 import type { Schedule } from '../../src/api/stores/schedules.ts';
-import type { Booking } from '../../src/services/booking-store.ts';
 import type { ServiceStores } from '../../src/services/stores.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
+import { bookingRecord, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
 
 const HOUR = 3_600_000;
 
-function booking(hostId: string, over: Partial<Booking> = {}): Booking {
-  return {
-    uid: uniqueId('b'),
-    eventTypeId: null,
-    hostId,
-    teamId: null,
-    title: 'Meeting',
-    description: '',
-    start: T0,
-    end: T0 + HOUR,
-    status: 'accepted',
-    attendee: { name: 'Bo', email: 'bo@example.com', timeZone: 'UTC' },
-    guests: [],
-    location: '',
-    cancellationReason: null,
-    declineReason: null,
-    rescheduledFrom: null,
-    rescheduledTo: null,
-    manageTokenHash: null,
-    createdAt: T0,
-    updatedAt: T0,
-    ...over,
-  };
-}
 
 function eventType(owner: { userId: string } | { teamId: string }, over: Partial<EventType> = {}): EventType {
   const id = uniqueId('et');
@@ -103,14 +78,14 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
   it.skipIf(!available)('bookings.find: an unknown uid is undefined; an inserted booking reads back as written', async () => {
     const host = await seedUser(database.handle.db);
     expect(await stores.bookings.find('no-such-booking')).toBeUndefined();
-    const b = booking(host, { guests: ['g@example.com'], manageTokenHash: 'h' });
+    const b = bookingRecord(host, { guests: ['g@example.com'], manageTokenHash: 'h' });
     await stores.bookings.insert(b);
     expect(await stores.bookings.find(b.uid)).toEqual(b);
   });
 
   it.skipIf(!available)('bookings.insert: a duplicate uid throws', async () => {
     const host = await seedUser(database.handle.db);
-    const b = booking(host);
+    const b = bookingRecord(host);
     await stores.bookings.insert(b);
     await expect(stores.bookings.insert({ ...b, title: 'Other' })).rejects.toThrow();
     expect((await stores.bookings.find(b.uid))?.title).toBe('Meeting');
@@ -120,7 +95,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const host = await seedUser(database.handle.db);
     const other = await seedUser(database.handle.db);
     const t = await team();
-    const b = booking(host, { teamId: t });
+    const b = bookingRecord(host, { teamId: t });
     await stores.bookings.insert(b);
     expect(await stores.bookings.findScoped({ userId: host }, b.uid)).toEqual(b);
     expect(await stores.bookings.findScoped({ teamId: t }, b.uid)).toEqual(b);
@@ -131,11 +106,11 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
 
   it.skipIf(!available)('bookings.list: the scope\'s bookings matching the filter, by start then uid, paged', async () => {
     const host = await seedUser(database.handle.db);
-    const late = booking(host, { uid: `${uniqueId('b')}-z`, start: T0 + 5 * HOUR, end: T0 + 6 * HOUR });
-    const earlyB = booking(host, { uid: 'b-list-b' + host, start: T0, end: T0 + HOUR });
-    const earlyA = booking(host, { uid: 'b-list-a' + host, start: T0, end: T0 + HOUR, status: 'cancelled' });
+    const late = bookingRecord(host, { uid: `${uniqueId('b')}-z`, start: T0 + 5 * HOUR, end: T0 + 6 * HOUR });
+    const earlyB = bookingRecord(host, { uid: 'b-list-b' + host, start: T0, end: T0 + HOUR });
+    const earlyA = bookingRecord(host, { uid: 'b-list-a' + host, start: T0, end: T0 + HOUR, status: 'cancelled' });
     for (const b of [late, earlyB, earlyA]) await stores.bookings.insert(b);
-    await stores.bookings.insert(booking(await seedUser(database.handle.db)));
+    await stores.bookings.insert(bookingRecord(await seedUser(database.handle.db)));
     expect((await stores.bookings.list({ userId: host }, {}, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid, earlyB.uid, late.uid]);
     expect((await stores.bookings.list({ userId: host }, {}, 1, 1)).map((b) => b.uid)).toEqual([earlyB.uid]);
     expect((await stores.bookings.list({ userId: host }, { status: 'cancelled' }, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid]);
@@ -144,7 +119,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
 
   it.skipIf(!available)('bookings.transition: changes only from a listed status; an unknown uid is false', async () => {
     const host = await seedUser(database.handle.db);
-    const b = booking(host, { status: 'pending' });
+    const b = bookingRecord(host, { status: 'pending' });
     await stores.bookings.insert(b);
     expect(await stores.bookings.transition(b.uid, ['pending'], 'declined', { declineReason: 'busy', updatedAt: T0 + 1 })).toBe(true);
     expect(await stores.bookings.transition(b.uid, ['pending'], 'accepted', { updatedAt: T0 + 2 })).toBe(false);
@@ -154,7 +129,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
 
   it.skipIf(!available)('bookings.updateIfUnchanged: a stale version or an unknown uid is false and changes nothing', async () => {
     const host = await seedUser(database.handle.db);
-    const b = booking(host);
+    const b = bookingRecord(host);
     await stores.bookings.insert(b);
     expect(await stores.bookings.updateIfUnchanged(b.uid, T0, { location: 'Room 1', updatedAt: T0 + 1 })).toBe(true);
     expect(await stores.bookings.updateIfUnchanged(b.uid, T0, { location: 'Room 2', updatedAt: T0 + 2 })).toBe(false);
@@ -164,7 +139,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
 
   it.skipIf(!available)('bookings.update: changes whatever the version; an unknown uid changes nothing', async () => {
     const host = await seedUser(database.handle.db);
-    const b = booking(host);
+    const b = bookingRecord(host);
     await stores.bookings.insert(b);
     await stores.bookings.update(b.uid, { guests: ['x@example.com'], updatedAt: T0 + 5 });
     expect(await stores.bookings.find(b.uid)).toMatchObject({ guests: ['x@example.com'], updatedAt: T0 + 5 });
@@ -174,11 +149,11 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
 
   it.skipIf(!available)('bookings.hostIsBusy and busyTimes: only active bookings overlapping [start, end) count, by start', async () => {
     const host = await seedUser(database.handle.db);
-    const a = booking(host, { start: T0 + 2 * HOUR, end: T0 + 3 * HOUR });
-    const c = booking(host, { start: T0, end: T0 + HOUR, status: 'pending' });
+    const a = bookingRecord(host, { start: T0 + 2 * HOUR, end: T0 + 3 * HOUR });
+    const c = bookingRecord(host, { start: T0, end: T0 + HOUR, status: 'pending' });
     await stores.bookings.insert(a);
     await stores.bookings.insert(c);
-    await stores.bookings.insert(booking(host, { start: T0 + HOUR, end: T0 + 2 * HOUR, status: 'cancelled' }));
+    await stores.bookings.insert(bookingRecord(host, { start: T0 + HOUR, end: T0 + 2 * HOUR, status: 'cancelled' }));
     expect(await stores.bookings.hostIsBusy(host, T0 + HOUR, T0 + 2 * HOUR)).toBe(false);
     expect(await stores.bookings.hostIsBusy(host, T0 + 2 * HOUR - 1, T0 + 2 * HOUR + 1)).toBe(true);
     expect(await stores.bookings.hostIsBusy(host, T0 + 2 * HOUR, T0 + 3 * HOUR, a.uid)).toBe(false);
@@ -208,7 +183,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     await member(t, busy, 'owner', T0);
     await member(t, free, 'member', T0 + 1);
     expect(await stores.bookings.pickTeamHost(t, true, T0)).toBe(busy);
-    await stores.bookings.insert(booking(busy, { teamId: t, start: T0 + HOUR, end: T0 + 2 * HOUR }));
+    await stores.bookings.insert(bookingRecord(busy, { teamId: t, start: T0 + HOUR, end: T0 + 2 * HOUR }));
     expect(await stores.bookings.pickTeamHost(t, true, T0)).toBe(free);
   });
 
@@ -246,7 +221,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
 
   it.skipIf(!available)('transaction: a booking inserted before the function throws is rolled back', async () => {
     const host = await seedUser(database.handle.db);
-    const b = booking(host);
+    const b = bookingRecord(host);
     await expect(
       stores.transaction(async (tx) => {
         await tx.bookings.insert(b);
@@ -375,7 +350,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const host = await seedUser(database.handle.db);
     const et = eventType({ teamId: t });
     await stores.api.eventTypes.insert(et);
-    const b = booking(host, { teamId: t, eventTypeId: et.id });
+    const b = bookingRecord(host, { teamId: t, eventTypeId: et.id });
     await stores.bookings.insert(b);
     expect(await stores.api.teams.delete('no-such-team')).toBe(false);
     expect(await stores.api.teams.delete(t)).toBe(true);

@@ -11,6 +11,8 @@ import type {
   RefreshTokenRecord,
 } from '../../src/oauth/storage.ts';
 import type { Database } from '../../src/storage/schema.ts';
+import type { User } from '../../src/services/accounts/store.ts';
+import type { Booking } from '../../src/services/booking-store.ts';
 
 export const T0 = 1_700_000_000_000;
 
@@ -140,5 +142,52 @@ export function refreshTokenRecord(grant: GrantRecord, overrides: Partial<Refres
     successorBox: null,
     revokedAt: null,
     ...overrides,
+  };
+}
+
+/** A user record as the UserStore takes it, unique by id, e-mail and username. */
+export function userRecord(over: Partial<User> = {}): User {
+  const id = uniqueId('u');
+  return {
+    id,
+    email: `${id}@example.com`.toLowerCase(),
+    name: 'Store Test',
+    username: id,
+    passwordHash: 'not-a-hash',
+    isAdmin: false,
+    timeZone: 'UTC',
+    weekStart: 'Monday',
+    timeFormat: 24,
+    defaultScheduleId: null,
+    organizationId: null,
+    createdAt: T0,
+    updatedAt: T0,
+    ...over,
+  };
+}
+
+/** An hour-long accepted booking hosted by hostId, as the BookingStore takes it. */
+export function bookingRecord(hostId: string, over: Partial<Booking> = {}): Booking {
+  return {
+    uid: uniqueId('b'),
+    eventTypeId: null,
+    hostId,
+    teamId: null,
+    title: 'Meeting',
+    description: '',
+    start: T0,
+    end: T0 + 3_600_000,
+    status: 'accepted',
+    attendee: { name: 'Bo', email: 'bo@example.com', timeZone: 'UTC' },
+    guests: [],
+    location: '',
+    cancellationReason: null,
+    declineReason: null,
+    rescheduledFrom: null,
+    rescheduledTo: null,
+    manageTokenHash: null,
+    createdAt: T0,
+    updatedAt: T0,
+    ...over,
   };
 }

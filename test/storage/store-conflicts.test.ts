@@ -2,55 +2,12 @@
 // store's batch read and organization marks, a session's duplicate hash, a booking's
 // organization scope and host lock, and the private link's foreign key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { User } from '../../src/services/accounts/store.ts';
-import type { Booking } from '../../src/services/booking-store.ts';
 import type { ServiceStores } from '../../src/services/stores.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
+import { bookingRecord, seedOrganization, seedUser, T0, uniqueId, userRecord } from './seed.ts';
 
-const newUser = (over: Partial<User> = {}): User => {
-  const id = uniqueId('u');
-  return {
-    id,
-    email: `${id}@example.com`.toLowerCase(),
-    name: 'Store Test',
-    username: id,
-    passwordHash: 'not-a-hash',
-    isAdmin: false,
-    timeZone: 'UTC',
-    weekStart: 'Monday',
-    timeFormat: 24,
-    defaultScheduleId: null,
-    organizationId: null,
-    createdAt: T0,
-    updatedAt: T0,
-    ...over,
-  };
-};
 
-const booking = (hostId: string, over: Partial<Booking> = {}): Booking => ({
-  uid: uniqueId('b'),
-  eventTypeId: null,
-  hostId,
-  teamId: null,
-  title: 'Meeting',
-  description: '',
-  start: T0,
-  end: T0 + 3_600_000,
-  status: 'accepted',
-  attendee: { name: 'Bo', email: 'bo@example.com', timeZone: 'UTC' },
-  guests: [],
-  location: '',
-  cancellationReason: null,
-  declineReason: null,
-  rescheduledFrom: null,
-  rescheduledTo: null,
-  manageTokenHash: null,
-  createdAt: T0,
-  updatedAt: T0,
-  ...over,
-});
 
 describe.each(backends)('account and booking store conflicts on $name', ({ name, available }) => {
   let database: TestDatabase;
@@ -72,17 +29,17 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
   }
 
   it.skipIf(!available)('users.insert: a taken username answers false and writes nothing', async () => {
-    const first = newUser();
+    const first = userRecord();
     expect(await stores.users.insert(first)).toBe(true);
-    const second = newUser({ username: first.username });
+    const second = userRecord({ username: first.username });
     expect(await stores.users.insert(second)).toBe(false);
     expect(await stores.users.findById(second.id)).toBeUndefined();
     expect(await stores.users.findByEmail(second.email)).toBeUndefined();
   });
 
   it.skipIf(!available)('users.findByIds: the users of those ids; unknown ids are left out', async () => {
-    const a = newUser();
-    const b = newUser();
+    const a = userRecord();
+    const b = userRecord();
     await stores.users.insert(a);
     await stores.users.insert(b);
     const found = await stores.users.findByIds([a.id, 'no-such-user', b.id]);
@@ -91,7 +48,7 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
   });
 
   it.skipIf(!available)("users.setOrganizationIfNone and clearOrganization: the first organization sticks; only that one is cleared", async () => {
-    const u = newUser();
+    const u = userRecord();
     await stores.users.insert(u);
     const first = await organization();
     const second = await organization();
@@ -106,7 +63,7 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
   });
 
   it.skipIf(!available)('users.updateProfile: the changes roll back with the transaction they ran in', async () => {
-    const u = newUser();
+    const u = userRecord();
     await stores.users.insert(u);
     await expect(
       stores.transaction(async (tx) => {
@@ -118,7 +75,7 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
   });
 
   it.skipIf(!available)('sessions.insert: a duplicate hash rejects; findLive of an unknown hash is undefined', async () => {
-    const u = newUser();
+    const u = userRecord();
     await stores.users.insert(u);
     const session = { idHash: uniqueId('h'), userId: u.id, createdAt: T0, expiresAt: T0 + 1000 };
     await stores.sessions.insert(session);
@@ -132,9 +89,9 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
     const otherOrg = await organization();
     const memberId = await seedUser(database.handle.db);
     expect(await stores.teams.insertMembership({ id: uniqueId('m'), userId: memberId, teamId: null, organizationId: org, role: 'member', createdAt: T0, updatedAt: T0 })).toBe(true);
-    const own = booking(memberId, { start: T0 });
-    const teamBooking = booking(await seedUser(database.handle.db), { teamId: await team(org), start: T0 + 1 });
-    const foreign = booking(memberId, { teamId: await team(otherOrg), start: T0 + 2 });
+    const own = bookingRecord(memberId, { start: T0 });
+    const teamBooking = bookingRecord(await seedUser(database.handle.db), { teamId: await team(org), start: T0 + 1 });
+    const foreign = bookingRecord(memberId, { teamId: await team(otherOrg), start: T0 + 2 });
     for (const b of [own, teamBooking, foreign]) await stores.bookings.insert(b);
     expect(await stores.bookings.findScoped({ organizationId: org }, own.uid)).toEqual(own);
     expect(await stores.bookings.findScoped({ organizationId: org }, teamBooking.uid)).toEqual(teamBooking);
@@ -144,7 +101,7 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
 
   it.skipIf(!available)('bookings.lockHost: inside a transaction it changes nothing visible, and the booking written after it commits', async () => {
     const host = await seedUser(database.handle.db);
-    const b = booking(host);
+    const b = bookingRecord(host);
     await stores.transaction(async (tx) => {
       await tx.bookings.lockHost(host);
       expect(await tx.bookings.hostIsBusy(host, b.start, b.end)).toBe(false);
