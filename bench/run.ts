@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../src/storage/database.ts';
 import { migrateToLatest } from '../src/storage/migrator.ts';
 import { freePort } from '../test/helpers/server.ts';
-import { seed } from './seed.ts';
+import { seed, type Seeded } from './seed.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -29,7 +29,7 @@ const TICK_MS = 10;
 const postgresUrl = process.env.BENCH_DATABASE_URL;
 
 async function waitForHealth(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 600; i++) {
     try {
       const res = await fetch(url);
       if (res.status < 500) return;
@@ -87,14 +87,8 @@ function firstLine(child: ChildProcess): Promise<string> {
   });
 }
 
-interface PeerSeed {
-  clientId: string;
-  secret: string;
-  redirectUri: string;
-  codes: string[];
-  refreshTokens: string[];
-  accessToken: string;
-}
+/** What the peer prints on its first line: the same supply as Gatehouse's seed, minus the team. */
+type PeerSeed = Pick<Seeded, 'clientId' | 'secret' | 'redirectUri' | 'codes' | 'refreshTokens' | 'accessToken'>;
 
 /** `status`: the answer every request should get (200 unless told). */
 type Target = { pid: number; options: () => autocannon.Options; status?: number };
@@ -156,6 +150,8 @@ try {
   await waitForHealth(`http://127.0.0.1:${barePort}/bare`);
   await waitForHealth(`${peerUrl}/.well-known/openid-configuration`);
 
+  // BENCH_ONLY=exchange,refresh runs only the named scenarios (for profiling).
+  const only = process.env.BENCH_ONLY?.split(',');
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   // Warm the servers' JIT before measuring.
   await autocannon({ url: `http://127.0.0.1:${barePort}/bare`, connections, duration: 2 });
@@ -169,6 +165,16 @@ try {
     headers: form,
     requests: [{ setupRequest: (req) => ({ ...req, body: new URLSearchParams(body()).toString() }) }],
   });
+  const authorize = (session: string): autocannon.Options => ({
+    url: `${ghUrl}/auth/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: seeded.clientId, redirect_uri: seeded.redirectUri, scope: 'PROFILE_READ', state: 'bench' })}`,
+    headers: { cookie: `gh_session=${session}` },
+  });
+  if (only === undefined || only.includes('authorize-10k')) {
+    process.stdout.write('10,000 authorizations by one user…\n');
+    const earlier = await autocannon({ ...authorize(seeded.busySession), connections, amount: 10_000 });
+    const answered = earlier.statusCodeStats?.['303']?.count ?? 0;
+    if (answered !== 10_000) throw new Error(`of 10,000 earlier authorizations, only ${answered} were answered 303`);
+  }
   const ghClient = { client_id: seeded.clientId, client_secret: seeded.secret };
   const peerClient = { client_id: peerSeed.clientId, client_secret: peerSeed.secret };
   const used = { ghCodes: 0, ghRefresh: 0, peerCodes: 0, peerRefresh: 0 };
@@ -194,17 +200,9 @@ try {
       peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token/introspection`, () => ({ token: peerSeed.accessToken, ...peerClient })) },
     },
     // Remembered consent: a logged-in browser's authorization request, answered 303 with a code.
-    {
-      name: 'authorize',
-      gatehouse: {
-        pid: gh.pid!,
-        options: () => ({
-          url: `${ghUrl}/auth/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: seeded.clientId, redirect_uri: seeded.redirectUri, scope: 'PROFILE_READ', state: 'bench' })}`,
-          headers: { cookie: `gh_session=${seeded.browserSession}` },
-        }),
-        status: 303,
-      },
-    },
+    { name: 'authorize', gatehouse: { pid: gh.pid!, options: () => authorize(seeded.browserSession), status: 303 } },
+    // The same for a user who already made 10,000 authorizations (made before the rounds).
+    { name: 'authorize-10k', gatehouse: { pid: gh.pid!, options: () => authorize(seeded.busySession), status: 303 } },
     // A guarded team route: token + scope + membership in one query, then the route's own.
     { name: 'team', gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }) } },
   ];
@@ -229,8 +227,6 @@ try {
       { name: 'refresh-pg', gatehouse: { pid: child.pid!, options: () => post(`${base}/v2/auth/oauth2/token`, () => ({ grant_type: 'refresh_token', refresh_token: pgSeeded.refreshTokens[refreshes++ % pgSeeded.refreshTokens.length]!, ...pgClient })) } },
     );
   }
-  // BENCH_ONLY=exchange,refresh runs only the named scenarios (for profiling).
-  const only = process.env.BENCH_ONLY?.split(',');
   const wanted = scenarios.filter((s) => only === undefined || only.includes(s.name));
 
   const samples = new Map<string, Sample[]>();
@@ -261,7 +257,7 @@ try {
   const pct = (x: number) => `${((x / bareRow.rps) * 100).toFixed(0)}%`;
   process.stdout.write(`\n${connections} connections, ${seconds} s per scenario and server, ${rounds} alternating rounds (medians), loopback\n\n`);
   const cols = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GH/peer', 'vs bare', 'failed'];
-  const widths = [11, 10, 8, 7, 7, 11, 8, 8, 8];
+  const widths = [13, 10, 8, 7, 7, 11, 8, 8, 8];
   const line = (cells: string[]) => process.stdout.write(`${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ')}\n`);
   line(cols);
   const row = (name: string, server: string, s: ReturnType<typeof summary>, ratio: string) =>

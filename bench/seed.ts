@@ -1,7 +1,7 @@
 // Seeds the benchmark database through the same storage code the server uses: one user,
 // one approved client, and enough codes and refresh tokens for one run; plus a team the
 // user belongs to, with event types, and a token holding TEAM_EVENT_TYPE_READ; and a
-// logged-in browser whose consent is remembered.
+// logged-in browser whose consent is remembered (and another, for 10,000 authorizations).
 import { createOAuthStore } from '../src/storage/stores/oauth.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
 import { createClient } from '../src/services/clients/registration.ts';
@@ -26,6 +26,8 @@ export interface Seeded {
   teamAccessToken: string;
   /** A logged-in browser's session cookie value, of a user who approved PROFILE_READ once. */
   browserSession: string;
+  /** As browserSession, of another user: the run makes 10,000 authorizations with it first. */
+  busySession: string;
 }
 
 export async function seed(database: DatabaseHandle, counts: { codes: number; refreshTokens: number }): Promise<Seeded> {
@@ -46,6 +48,7 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
     clock: Date.now,
     issuer: 'http://bench',
     ttl: { authCode: 3600, accessToken: 3600, refreshIdle: 86400, refreshReuseWindow: 30 },
+    resources: { default: 'http://bench/v2', known: ['http://bench/v2', 'http://bench/mcp'] },
   };
   const now = Date.now();
   const codes: string[] = [];
@@ -58,10 +61,10 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
       if (i < counts.codes) {
         const code = generateToken('authorizationCode');
         codes.push(code);
-        await tx.createCode({ hash: hashToken(code), clientId: client.clientId, userId: user.id, grantId, redirectUri, scopes: ['PROFILE_READ'], codeChallenge: null, createdAt: now, expiresAt: now + 3600_000, consumedAt: null });
+        await tx.createCode({ hash: hashToken(code), clientId: client.clientId, userId: user.id, grantId, redirectUri, scopes: ['PROFILE_READ'], codeChallenge: null, resources: null, createdAt: now, expiresAt: now + 3600_000, consumedAt: null });
       }
       if (i < counts.refreshTokens || i === 0) {
-        const pair = mintPair(ctx, { grantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: ['PROFILE_READ'] }, null);
+        const pair = mintPair(ctx, { grantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: ['PROFILE_READ'], resources: null }, null);
         await storePair(tx, pair);
         if (i < counts.refreshTokens) refreshTokens.push(pair.refreshToken);
         if (i === 0) accessToken = pair.accessToken;
@@ -83,11 +86,15 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
   const teamScopes = ['TEAM_EVENT_TYPE_READ'];
   await store.createGrant({ id: teamGrantId, userId: user.id, clientId: client.clientId, scopes: teamScopes, createdAt: now, revokedAt: null });
   const teamAccessToken = generateToken('accessToken');
-  await store.createAccessToken({ hash: hashToken(teamAccessToken), grantId: teamGrantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: teamScopes, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+  await store.createAccessToken({ hash: hashToken(teamAccessToken), grantId: teamGrantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: teamScopes, resources: null, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
   // Remembered consent: a second user (the first holds one grant per seeded code), logged
   // in, who approved the client once; the authorization endpoint answers with a code.
   const browser = await createUser(services, { email: 'bench-browser@example.com', name: 'Bench Browser', password: 'bench-password' });
   await store.createGrant({ id: randomId(), userId: browser.id, clientId: client.clientId, scopes: ['PROFILE_READ'], createdAt: now, revokedAt: null });
   const browserSession = await createSession(services, browser.id);
-  return { browserSession, clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, teamId: team.id, teamAccessToken };
+  // The same for a third user, whom the run drives through 10,000 authorizations first.
+  const busy = await createUser(services, { email: 'bench-busy@example.com', name: 'Bench Busy', password: 'bench-password' });
+  await store.createGrant({ id: randomId(), userId: busy.id, clientId: client.clientId, scopes: ['PROFILE_READ'], createdAt: now, revokedAt: null });
+  const busySession = await createSession(services, busy.id);
+  return { browserSession, busySession, clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, teamId: team.id, teamAccessToken };
 }

@@ -11,7 +11,8 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { apiRoutes } from './api/index.ts';
-import { sendApiError } from './api/envelope.ts';
+import { sendApiError, sendUnavailable } from './api/envelope.ts';
+import { mcpRoutes } from './mcp/index.ts';
 import type { Config } from './config/index.ts';
 import type { AppContext } from './http/context.ts';
 import { reportingCommittedEvents } from './http/counting-store.ts';
@@ -19,11 +20,15 @@ import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
+import { refuseNulCharacters } from './http/nul-guard.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { oauthRoutes } from './http/oauth/index.ts';
+import { protectedResources } from './http/oauth/paths.ts';
 import type { OAuthContext } from './oauth/context.ts';
+import { createMetadataDocuments } from './services/clients/metadata-documents.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
+import { StoreUnavailable } from './services/store-unavailable.ts';
 import { createOAuthStore } from './storage/stores/oauth.ts';
 import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
@@ -32,10 +37,12 @@ import { authorizedAppsRoutes } from './web/authorized-apps.ts';
 import { authorizeRoutes } from './web/authorize.ts';
 import { developerRoutes } from './web/developer/routes.ts';
 import { loginRoutes } from './web/login.ts';
+import { logoRoutes } from './web/logos.ts';
 import { sendErrorPage } from './web/pages.ts';
 import { ReauthenticationMarks } from './web/reauthentication.ts';
 import { attachSessionUser } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
+import { webhooksRoutes } from './web/webhooks.ts';
 import { createReadiness } from './storage/readiness.ts';
 import { createServiceContext } from './storage/stores/index.ts';
 
@@ -96,6 +103,12 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
     frameworkErrors: frameworkErrorHandler(securityHeaders),
+    // Slow and idle connections (README "When things fail"). Fastify sets the keep-alive
+    // and request timeouts on the server after creating it; the header timeout and the
+    // interval that enforces both exist only as options of http.createServer.
+    keepAliveTimeout: config.httpTimeouts.keepAliveTimeout,
+    requestTimeout: config.httpTimeouts.requestTimeout,
+    http: { ...config.httpTimeouts },
   });
 }
 
@@ -105,16 +118,34 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   const metrics = new Metrics();
   metrics.instrument(app);
   const store = reportingCommittedEvents(createOAuthStore(deps.database.db), (type) => metrics.countEvent(type));
-  const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl };
-  const limits = createRateLimits(config, (err) => app.log.warn({ err }, 'rate-limit store unavailable: limit not enforced'));
+  const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl, resources: protectedResources(config.baseUrl) };
+  const limits = createRateLimits(config, {
+    unavailable: (err) => app.log.warn({ err }, 'rate-limit store unavailable: limits not enforced until it is back'),
+    restored: () => app.log.info('rate-limit store is back: limits enforced'),
+  });
+  app.addHook('onReady', async () => limits.ready());
   app.addHook('onClose', async () => limits.close());
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
-  const ctx: AppContext = { config, readiness: createReadiness(deps.database), oauth, services: createServiceContext(deps.database.db, clock), outbound, limits };
+  const services = createServiceContext(deps.database.db, clock);
+  // SPEC §10.3: URL client ids, unless CIMD_POLICY=off.
+  const { policy, scopes } = config.clientMetadata;
+  if (policy !== 'off') oauth.clientMetadata = createMetadataDocuments(services, { policy, scopes, outbound });
+  const ctx: AppContext = { config, readiness: createReadiness(deps.database), oauth, services, outbound, limits };
   return { ctx, metrics };
+}
+
+/** The database is down or locked: 503 and Retry-After, a page or the envelope, never a 500. */
+function answerUnavailable(error: StoreUnavailable, request: FastifyRequest, reply: FastifyReply) {
+  request.log.warn({ err: error.driverError }, 'database unavailable');
+  const retryAfter = StoreUnavailable.retryAfterSeconds;
+  if (isApiPath(request.url)) return sendUnavailable(reply, retryAfter);
+  reply.header('retry-after', String(retryAfter));
+  return sendErrorPage(reply, request, 503, 'Temporarily unavailable', `Gatehouse cannot reach its database right now. Try again in a few seconds.`);
 }
 
 /** An error no narrower handler took: a page for a page, the envelope for the API (SPEC §7). */
 function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof StoreUnavailable) return answerUnavailable(error, request, reply);
   if (isApiPath(request.url)) {
     request.log.error({ err: error }, 'request failed');
     return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
@@ -123,7 +154,7 @@ function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply
     return sendErrorPage(reply, request, 403, 'This form has expired', 'The form was open too long or in another session. Go back, reload the page and submit it again.');
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return sendErrorPage(reply, request, error.statusCode, 'Request not understood', error.message);
+    return sendErrorPage(reply, request, error.statusCode, 'Request not understood', 'The page could not read what your browser sent. Go back, reload the page and try again.', { details: error.message });
   }
   request.log.error({ err: error }, 'page failed');
   return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
@@ -140,6 +171,8 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
   await app.register(assetRoutes);
   await app.register(async (scope) => oauthRoutes(scope, ctx, ctx.limits));
   await app.register(async (scope) => apiRoutes(scope, ctx));
+  await app.register(async (scope) => logoRoutes(scope, ctx));
+  await app.register(async (scope) => mcpRoutes(scope, ctx));
   await app.register(async (web) => {
     // Cookies (session, CSRF, prompt=login marks) belong to the pages only: registered in
     // this scope, their per-request hooks do not run on the API, OAuth or ops routes.
@@ -155,6 +188,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
     await adminRoutes(web, ctx);
     await authorizedAppsRoutes(web, ctx);
     await teamsRoutes(web, ctx);
+    await webhooksRoutes(web, ctx);
   });
 }
 
@@ -163,7 +197,7 @@ function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
   if (isApiPath(request.url)) {
     return sendApiError(reply, 404, 'not_found', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
   }
-  return sendErrorPage(reply, request, 404, 'Page not found', 'There is no page at this address.');
+  return sendErrorPage(reply, request, 404, 'Page not found', 'There is no page at this address. Check the address, or go back to the start page.');
 }
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
@@ -175,6 +209,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   setSecurityHeaders = await registerSecurityHeaders(app, config);
   encodeLocations(app);
   app.setErrorHandler(handleUncaughtError);
+  refuseNulCharacters(app);
   await registerPlugins(app);
   await registerRoutes(app, ctx, metrics, deps);
   app.setNotFoundHandler(handleNotFound);

@@ -7,10 +7,16 @@ import { buildApp } from './app.ts';
 import type { Config } from './config/index.ts';
 import { openDatabase } from './storage/database.ts';
 import { migrateToLatest } from './storage/migrator.ts';
-import { purgeExpiredSuccessors } from './storage/repositories/tokens.ts';
+import { createServiceContext } from './storage/stores/index.ts';
+import { startPruner } from './services/retention/pruner.ts';
+import { systemResolver } from './services/outbound-url.ts';
+import { createDeliveryEngine } from './services/webhooks/engine.ts';
+
+/** The data folder: ./data of the working folder (the cookie secret; the default SQLite file). */
+export const defaultDataDir = (): string => resolve('data');
 
 /** SPEC §4: COOKIE_SECRET is generated and kept in the data folder when unset. */
-export function resolveCookieSecret(config: Config, dataDir = resolve('data')): string {
+export function resolveCookieSecret(config: Config, dataDir = defaultDataDir()): string {
   if (config.cookieSecret) return config.cookieSecret;
   const file = resolve(dataDir, 'cookie-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
@@ -26,21 +32,38 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(config: Config): Promise<RunningServer> {
-  const database = openDatabase(config.databaseUrl);
+export interface ServerOptions {
+  /** Milliseconds since the epoch; a test passes a clock it can move. */
+  clock?: () => number;
+}
+
+export async function startServer(config: Config, options: ServerOptions = {}): Promise<RunningServer> {
+  const clock = options.clock ?? Date.now;
+  const database = openDatabase(config.databaseUrl, { connectTimeoutMs: config.databaseConnectTimeoutMs });
   await migrateToLatest(database);
-  const app = await buildApp(config, { database, cookieSecret: resolveCookieSecret(config) });
+  const app = await buildApp(config, { database, cookieSecret: resolveCookieSecret(config), clock });
   for (const warning of config.warnings) app.log.warn(warning);
 
-  // SPEC §2 item 9: successors of spent refresh tokens are deleted after the window.
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - config.ttl.refreshReuseWindow * 1000;
-    purgeExpiredSuccessors(database.db, cutoff).catch((err: unknown) => app.log.warn({ err }, 'successor purge failed'));
-  }, Math.max(1000, (config.ttl.refreshReuseWindow * 1000) / 3));
-  sweep.unref();
+  // The background work of every instance, on the same clock as its requests.
+  const services = createServiceContext(database.db, clock);
+
+  // SPEC §2 items 9 and 24: every instance deletes what has ended, in small batches.
+  const pruner = startPruner(services, config.retention, config.retention.pruneIntervalSeconds * 1000, {
+    pruned: (counts) => app.log.debug({ pruned: counts }, 'pruned ended rows'),
+    failed: (err) => app.log.warn({ err }, 'pruning failed; trying again at the next interval'),
+  });
+
+  // SPEC §9: every instance delivers from the outbox; the store makes each claim exclusive.
+  const deliveries = createDeliveryEngine({
+    services,
+    outbound: { allowPrivate: config.outboundAllowPrivate, resolve: systemResolver },
+    onError: (err) => app.log.warn({ err }, 'webhook delivery pass failed'),
+  });
+  deliveries.start(config.webhookPollIntervalMs);
 
   app.addHook('onClose', async () => {
-    clearInterval(sweep);
+    await deliveries.stop();
+    await pruner.stop();
     await database.close();
   });
   const url = await app.listen({ port: config.port, host: config.host });

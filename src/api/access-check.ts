@@ -3,7 +3,7 @@
 // roles in them come from ONE storage read, so a guarded route costs that read plus its own
 // queries, whatever the rule (a scope failure never reaches storage twice). The token check
 // and the scope rule are the protocol core's (src/oauth); the membership rule is the API's.
-import { checkAccessRecord, parseBearer, type AccessPrincipal } from '../oauth/bearer.ts';
+import { checkAccessRecord, parseBearer, type AccessPrincipal, type Audience } from '../oauth/bearer.ts';
 import { grantSatisfies } from '../oauth/scopes.ts';
 import type { AccessTokenWithClient } from '../oauth/storage.ts';
 import { hashToken } from '../oauth/token-format.ts';
@@ -34,6 +34,7 @@ export async function authorizeApiRequest(
   route: Pick<ApiRoute, 'scope' | 'membership'>,
   authorization: string | undefined,
   params: { teamId?: string; orgId?: string },
+  audience: Audience,
 ): Promise<AccessGranted | AccessDenial> {
   const parsed = parseBearer(authorization);
   if (!parsed.ok) {
@@ -45,7 +46,7 @@ export async function authorizeApiRequest(
   if (route.membership === 'team-member' || route.membership === 'team-admin') lookup.teamId = params.teamId;
   if (route.membership === 'org-admin') lookup.organizationId = params.orgId;
   const found = await store.findAccess(hashToken(parsed.token), lookup);
-  const checked = checkAccessRecord(clock, found?.token);
+  const checked = checkAccessRecord(clock, found?.token, audience);
   if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
   const facts = found!.facts;
   if (route.scope === 'public') return { ok: true, principal: checked.principal, facts };
@@ -81,11 +82,12 @@ export async function authorizeBookingWrite(
   clock: () => number,
   authorization: string | undefined,
   booking: BookingOwnership,
+  audience: Audience,
 ): Promise<AccessGranted | AccessDenial> {
   const parsed = parseBearer(authorization);
   if (!parsed.ok) return { status: 401, code: parsed.reason === 'missing' ? 'unauthorized' : 'invalid_token', message: parsed.description };
   const found = await store.findAccess(hashToken(parsed.token), booking.teamId === null ? {} : { teamId: booking.teamId });
-  const checked = checkAccessRecord(clock, found?.token);
+  const checked = checkAccessRecord(clock, found?.token, audience);
   if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
   const { principal } = checked;
   const facts = found!.facts;

@@ -11,6 +11,7 @@ export type ApiErrorCode =
   | 'validation_error'
   | 'bad_request'
   | 'rate_limited'
+  | 'service_unavailable'
   | 'internal_error';
 
 export function success<T>(data: T): { status: 'success'; data: T } {
@@ -20,6 +21,11 @@ export function success<T>(data: T): { status: 'success'; data: T } {
 export function sendApiError(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): FastifyReply {
   // SPEC §2 item 27: an error is never cached either (also the 404 of an unknown /v2 path).
   return reply.status(status).header('cache-control', 'no-store').send({ status: 'error', error: { code, message } });
+}
+
+/** 503 when the database is unavailable: the caller should try again after Retry-After. */
+export function sendUnavailable(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
+  return sendApiError(reply.header('retry-after', String(retryAfterSeconds)), 503, 'service_unavailable', `the service is temporarily unavailable; try again in ${retryAfterSeconds} seconds`);
 }
 
 export class ApiError extends Error {

@@ -3,6 +3,9 @@
 // from a single storage read. It runs at onRequest, so a missing or bad token is 401 before
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../http/context.ts';
+import { API_RESOURCE_PATH, resourceMetadataUrl } from '../http/oauth/paths.ts';
+import type { Audience } from '../oauth/bearer.ts';
 import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';
 import type { AccessDenial } from './membership.ts';
 import type { ApiRoute } from './route-table.ts';
@@ -17,14 +20,33 @@ declare module 'fastify' {
 
 const REALM = 'Bearer realm="gatehouse"';
 
-/** The WWW-Authenticate header of a refusal (RFC 6750 §3, §3.1), if it has one. */
-function challenge(denial: AccessDenial): Record<string, string> {
+/** A protected resource as its guard sees it: what tokens must be bound to, and where it is described. */
+export interface GuardedResource extends Audience {
+  /** RFC 9728 §5.1: named in every 401's challenge so a client can discover how to get a token. */
+  metadataUrl: string;
+}
+
+/** The /v2 API as a protected resource (SPEC §10.1, §10.2). */
+export function apiResource(ctx: AppContext): GuardedResource {
+  return {
+    resources: ctx.oauth.resources,
+    resource: `${ctx.config.baseUrl}${API_RESOURCE_PATH}`,
+    metadataUrl: resourceMetadataUrl(ctx.config.baseUrl, API_RESOURCE_PATH),
+  };
+}
+
+/**
+ * The WWW-Authenticate header of a refusal (RFC 6750 §3, §3.1), if it has one. A 401 also
+ * names the resource's metadata (RFC 9728 §5.1, SPEC §10.2).
+ */
+export function challenge(denial: AccessDenial, metadataUrl: string): Record<string, string> {
+  const metadata = `resource_metadata="${metadataUrl}"`;
   switch (denial.code) {
     case 'unauthorized':
       // RFC 6750 §3.1: no credentials, no error code.
-      return { 'www-authenticate': REALM };
+      return { 'www-authenticate': `${REALM}, ${metadata}` };
     case 'invalid_token':
-      return { 'www-authenticate': `${REALM}, error="invalid_token"` };
+      return { 'www-authenticate': `${REALM}, error="invalid_token", ${metadata}` };
     case 'insufficient_scope':
       return { 'www-authenticate': `Bearer error="insufficient_scope", scope="${denial.scope}"` };
     default:
@@ -33,18 +55,18 @@ function challenge(denial: AccessDenial): Record<string, string> {
 }
 
 /** A refusal decided inside a handler, answered exactly as the guard answers its own. */
-export function accessError(denial: AccessDenial): ApiError {
-  return new ApiError(denial.status, denial.code, denial.message, challenge(denial));
+export function accessError(denial: AccessDenial, resource: GuardedResource): ApiError {
+  return new ApiError(denial.status, denial.code, denial.message, challenge(denial, resource.metadataUrl));
 }
 
-export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: ApiAccessStore, clock: () => number) {
+export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: ApiAccessStore, clock: () => number, resource: GuardedResource) {
   return async function guard(request: FastifyRequest, reply: FastifyReply) {
     const params = request.params as { teamId?: string; orgId?: string };
-    const result = await authorizeApiRequest(store, clock, route, request.headers.authorization, params);
+    const result = await authorizeApiRequest(store, clock, route, request.headers.authorization, params, resource);
     if ('ok' in result) {
       request.apiAccess = result;
       return undefined;
     }
-    return sendApiError(reply.headers(challenge(result)), result.status, result.code, result.message);
+    return sendApiError(reply.headers(challenge(result, resource.metadataUrl)), result.status, result.code, result.message);
   };
 }

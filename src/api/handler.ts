@@ -4,6 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AccessFacts } from './membership.ts';
 import type { AccessPrincipal } from '../oauth/bearer.ts';
+import type { GuardedResource } from './guard.ts';
 import type { JsonSchema } from './schemas.ts';
 
 export interface ApiCall<B, Q, P> {
@@ -16,6 +17,8 @@ export interface ApiCall<B, Q, P> {
   /** The team or organization of the path, with the user's roles, from the guard's read. */
   facts: AccessFacts;
   request: FastifyRequest;
+  /** The protected resource the call came through: /v2 for a route, /mcp for a tool (SPEC §10.1). */
+  resource: GuardedResource;
 }
 
 export interface RouteHandler<B = any, Q = any, P = any> {

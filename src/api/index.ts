@@ -3,7 +3,9 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import { ServiceError } from '../services/errors.ts';
-import { ApiError, sendApiError, type ApiErrorCode } from './envelope.ts';
+import { StoreUnavailable } from '../services/store-unavailable.ts';
+import { ApiError, sendApiError, sendUnavailable, type ApiErrorCode } from './envelope.ts';
+import { apiResource } from './guard.ts';
 import { registerOpenApi } from './openapi.ts';
 import { enforceRegistry, isDocsRoute, registerRegistryRoutes } from './registrar.ts';
 import { allHandlers } from './routes/index.ts';
@@ -45,6 +47,10 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
       const [status, code] = serviceErrors[error.kind];
       return sendApiError(reply, status, code, error.message);
     }
+    if (error instanceof StoreUnavailable) {
+      request.log.warn({ err: error.driverError }, 'database unavailable');
+      return sendUnavailable(reply, StoreUnavailable.retryAfterSeconds);
+    }
     if (error.validation) return sendApiError(reply, 400, 'validation_error', validationMessage(error.validation[0] as AjvError, error.validationContext));
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendApiError(reply, error.statusCode, 'bad_request', error.message);
@@ -60,5 +66,5 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
   });
   enforceRegistry(server);
   await registerOpenApi(server, deps);
-  registerRegistryRoutes(server, allHandlers(deps), deps.services.stores.api.access, deps.services.clock);
+  registerRegistryRoutes(server, allHandlers(deps), deps.services.stores.api.access, deps.services.clock, apiResource(deps));
 }

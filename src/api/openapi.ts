@@ -8,6 +8,7 @@ import type { AppContext } from '../http/context.ts';
 import { pageDirectives, policyHeader } from '../http/security-headers.ts';
 import { apiRoutes } from './route-table.ts';
 import { scopeRegistry } from '../oauth/scopes.ts';
+import { assets } from '../web/assets.ts';
 
 /** Must run before the routes are added: @fastify/swagger collects them as they register. */
 export async function registerOpenApi(server: FastifyInstance, deps: AppContext): Promise<void> {
@@ -20,7 +21,8 @@ export async function registerOpenApi(server: FastifyInstance, deps: AppContext)
         version: '2',
         description:
           'The /v2 resource API of the scheduling platform. Call it with an access token from the OAuth 2.0 authorization-code flow ' +
-          '(Authorization: Bearer <token>). Each operation names the scope it needs and the membership it checks. Success bodies are ' +
+          // Markdown: in a code span `<token>` shows as written, not as an HTML tag.
+          '(`Authorization: Bearer <token>`). Each operation names the scope it needs and the membership it checks. Success bodies are ' +
           '{"status":"success","data":...}; failures are {"status":"error","error":{"code":...,"message":...}}.',
       },
       servers: [{ url: baseUrl }],
@@ -44,7 +46,14 @@ export async function registerOpenApi(server: FastifyInstance, deps: AppContext)
   });
   await server.register(swaggerUi, {
     routePrefix: '/v2/docs',
-    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0 },
+    // The page names the document it shows by its public address, /v2/openapi.json (Swagger
+    // UI's `url` always points at the plugin's own copy; `urls` takes precedence over it).
+    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, urls: [{ url: '/v2/openapi.json', name: 'Gatehouse API v2 (OpenAPI 3.1)' }] },
+    theme: {
+      title: 'Gatehouse API reference',
+      favicon: [{ filename: 'favicon.svg', rel: 'icon', sizes: 'any', type: assets.favicon.type, content: assets.favicon.body }],
+    },
+    logo: { type: assets.docsLogo.type, content: assets.docsLogo.body, href: '/v2/docs', target: '_self' },
     // Swagger UI injects <style> elements and draws its icons from data: URLs. This page (it
     // shows no account data and has no form) alone gets those allowances; scripts stay 'self'
     // and framing stays refused (SPEC §7).

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import type { ApiAccessStore } from './access-check.ts';
 import { apiRoutes, pathParams, type ApiRoute } from './route-table.ts';
 import { success } from './envelope.ts';
-import { apiGuard } from './guard.ts';
+import { apiGuard, type GuardedResource } from './guard.ts';
 import type { HandlerMap, RouteHandler } from './handler.ts';
 import { errorResponses, idParam, object, rateLimitedResponse, refusingUnknownFields, successEnvelope } from './schemas.ts';
 
@@ -63,6 +63,8 @@ function operationSchema(r: ApiRoute, h: RouteHandler): FastifySchema {
     security: r.scope === 'public' ? [{}, { oauth2: [] }] : [{ oauth2: [r.scope] }],
     'x-required-scope': r.scope,
     'x-membership': r.membership,
+    // SPEC §10.6: the MCP tool that offers this operation at /mcp.
+    ...(r.tool !== undefined ? { 'x-mcp-tool': r.tool } : {}),
     ...(params.length > 0 ? { params: object(Object.fromEntries(params.map((p) => [p, h.params?.[p] ?? idParam])), params) } : {}),
     ...(h.query ? { querystring: h.query } : {}),
     ...(h.body ? { body: r.method === 'PATCH' ? refusingUnknownFields(h.body) : h.body } : {}),
@@ -70,7 +72,7 @@ function operationSchema(r: ApiRoute, h: RouteHandler): FastifySchema {
   } as FastifySchema;
 }
 
-export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMap, store: ApiAccessStore, clock: () => number): void {
+export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMap, store: ApiAccessStore, clock: () => number, resource: GuardedResource): void {
   const used = new Set(apiRoutes.map((r) => r.handler));
   const orphan = Object.keys(handlers).find((id) => !used.has(id));
   if (orphan !== undefined) throw new Error(`handler ${orphan} has no entry in the API route registry`);
@@ -83,7 +85,7 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
       method: r.method,
       url: r.path,
       schema: operationSchema(r, h),
-      onRequest: apiGuard(r, store, clock),
+      onRequest: apiGuard(r, store, clock, resource),
       // A POST whose fields are all optional (cancel, decline) may come without a body.
       ...(bodyOptional
         ? {
@@ -102,6 +104,7 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
           principal: access.principal,
           facts: access.facts,
           request,
+          resource,
         });
         reply.status(h.status ?? 200);
         if (h.noStore) reply.header('cache-control', 'no-store');

@@ -37,6 +37,11 @@ export interface ApiRoute {
    * scope of the booking's family, under that family's membership rule.
    */
   booker?: true;
+  /**
+   * The MCP tool that offers this route to agents (SPEC §10.6): same scope, same membership
+   * rule, same handler. Named in `mcpTools` below.
+   */
+  tool?: string;
 }
 
 type Entry = [id: string, method: HttpMethod, path: string, scope: string, summary: string];
@@ -98,6 +103,8 @@ const personal: ApiRoute[] = [
     ['webhooks.get', 'GET', '/v2/webhooks/:webhookId', 'WEBHOOK_READ', 'Read one of your webhooks'],
     ['webhooks.update', 'PATCH', '/v2/webhooks/:webhookId', 'WEBHOOK_WRITE', 'Change one of your webhooks'],
     ['webhooks.delete', 'DELETE', '/v2/webhooks/:webhookId', 'WEBHOOK_WRITE', 'Delete one of your webhooks'],
+    ['webhooks.deliveries', 'GET', '/v2/webhooks/:webhookId/deliveries', 'WEBHOOK_READ', "One of your webhooks' recent deliveries, newest first"],
+    ['webhooks.redeliver', 'POST', '/v2/webhooks/:webhookId/deliveries/:deliveryId/redeliver', 'WEBHOOK_WRITE', 'Send a delivery again, as a new message'],
   ]),
   ...entries('personal', 'Verified resources', 'self', [
     ['verifiedEmails.list', 'GET', '/v2/verified-resources/emails', 'VERIFIED_RESOURCES_READ', 'List your verified email addresses'],
@@ -220,9 +227,34 @@ const organization: ApiRoute[] = entries('organization', 'Organizations', 'org-a
   ['orgWebhooks.get', 'GET', '/v2/organizations/:orgId/webhooks/:webhookId', 'ORG_WEBHOOK_READ', 'Read an organization webhook'],
   ['orgWebhooks.update', 'PATCH', '/v2/organizations/:orgId/webhooks/:webhookId', 'ORG_WEBHOOK_WRITE', 'Change an organization webhook'],
   ['orgWebhooks.delete', 'DELETE', '/v2/organizations/:orgId/webhooks/:webhookId', 'ORG_WEBHOOK_WRITE', 'Delete an organization webhook'],
+  ['orgWebhooks.deliveries', 'GET', '/v2/organizations/:orgId/webhooks/:webhookId/deliveries', 'ORG_WEBHOOK_READ', "An organization webhook's recent deliveries, newest first"],
+  ['orgWebhooks.redeliver', 'POST', '/v2/organizations/:orgId/webhooks/:webhookId/deliveries/:deliveryId/redeliver', 'ORG_WEBHOOK_WRITE', 'Send an organization webhook delivery again, as a new message'],
 ]);
 
-export const apiRoutes: readonly ApiRoute[] = [...personal, ...publicBooking, ...team, ...teamInOrganization, ...organization];
+/**
+ * SPEC §10.6: the routes the MCP server at /mcp offers as tools, by route id. A tool is its
+ * route: the registrar's guard decides its scope and membership, its handler serves it.
+ */
+const mcpTools: Record<string, string> = {
+  'me.get': 'get_profile',
+  'eventTypes.list': 'list_event_types',
+  'eventTypes.get': 'get_event_type',
+  'bookings.list': 'list_bookings',
+  'bookings.get': 'get_booking',
+  'schedules.list': 'list_schedules',
+  'schedules.get': 'get_schedule',
+  'calendars.busyTimes': 'get_busy_times',
+  'bookings.create': 'create_booking',
+  'bookings.cancel': 'cancel_booking',
+  'bookings.reschedule': 'reschedule_booking',
+  'teamEventTypes.list': 'list_team_event_types',
+  'teamBookings.list': 'list_team_bookings',
+  'teamSchedules.list': 'list_team_schedules',
+};
+
+export const apiRoutes: readonly ApiRoute[] = [...personal, ...publicBooking, ...team, ...teamInOrganization, ...organization].map((r) =>
+  mcpTools[r.id] === undefined ? r : { ...r, tool: mcpTools[r.id] },
+);
 
 /** Path parameters of a route, in order: `/v2/teams/:teamId` → ['teamId']. */
 export function pathParams(path: string): string[] {

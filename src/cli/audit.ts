@@ -1,30 +1,71 @@
+// gatehouse audit: the audit log, newest first, through the same store the services append
+// to. People are named by email, the CLI's own actions as "CLI (operator)"; --json keeps
+// the ids beside them, with snake_case keys and ISO-8601 times like every other command.
 import type { Command } from 'commander';
-// gatehouse audit (SPEC §2 item 16): the audit log, through the same store the services append to.
+import { CLI_OPERATOR, CLI_OPERATOR_LABEL } from '../services/actors.ts';
 import { requireUserByEmail } from '../services/accounts/users.ts';
-import { emit, formatTime } from './output.ts';
+import type { AuditEntry } from '../services/audit-log.ts';
+import { requireClient } from '../services/clients/view.ts';
+import { CliError, emit, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
+
+const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** The details as recorded, with snake_case keys at every depth. */
+function snakeKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeKeys);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeCase(k), snakeKeys(v)]));
+}
+
+interface NamedEntry {
+  entry: AuditEntry;
+  user: string | null;
+  actor: string | null;
+}
+
+function json(e: NamedEntry) {
+  return {
+    id: e.entry.id,
+    type: e.entry.type,
+    created_at: formatTime(e.entry.createdAt),
+    client_id: e.entry.clientId,
+    user_id: e.entry.userId,
+    user_email: e.user,
+    actor_id: e.entry.actorId,
+    actor: e.actor,
+    data: snakeKeys(e.entry.data),
+  };
+}
+
+function line(e: NamedEntry): string {
+  const { entry } = e;
+  const data = entry.data && Object.keys(entry.data).length > 0 ? '  ' + JSON.stringify(snakeKeys(entry.data)) : '';
+  return `${formatTime(entry.createdAt)}  ${entry.type.padEnd(30)} client=${entry.clientId ?? '-'} user=${e.user ?? '-'} by=${e.actor ?? 'system'}${data}`;
+}
 
 export function registerAuditCommand(program: Command, runtime: CliRuntime): void {
   program
     .command('audit')
-    .description('read the audit log, newest first (SPEC §2 item 16)')
+    .description('read the audit log, newest first')
     .option('--client <clientId>', 'only events of this client')
     .option('--user <email>', 'only events about this user')
     .option('--limit <n>', 'at most this many events', '100')
     .addOption(jsonOption())
     .action(async (opts: { client?: string; user?: string; limit: string; json?: boolean }) => {
       const limit = Number(opts.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) throw new Error('--limit must be a whole number from 1 to 10000');
-      const events = await runtime.withServices(async (s) => {
+      if (!/^\d+$/.test(opts.limit) || limit < 1 || limit > 10_000) throw new CliError('--limit must be a whole number from 1 to 10000');
+      const named = await runtime.withServices(async (s) => {
+        // An unknown id is refused, as every other command does, rather than "no events".
+        if (opts.client !== undefined) await requireClient(s, opts.client);
         const userId = opts.user ? (await requireUserByEmail(s, opts.user)).id : undefined;
-        return s.stores.auditLog.list({ clientId: opts.client, userId, limit });
+        const events = await s.stores.auditLog.list({ clientId: opts.client, userId, limit });
+        const ids = new Set(events.flatMap((e) => [e.userId, e.actorId]).filter((id): id is string => id !== null && id !== CLI_OPERATOR));
+        const emails = new Map((await s.stores.users.findByIds([...ids])).map((u) => [u.id, u.email]));
+        // A user since deleted keeps the id the event recorded.
+        const name = (id: string | null) => (id === null ? null : id === CLI_OPERATOR ? CLI_OPERATOR_LABEL : (emails.get(id) ?? id));
+        return events.map((entry) => ({ entry, user: name(entry.userId), actor: name(entry.actorId) }));
       });
-      emit(!!opts.json, events, () =>
-        events.length === 0
-          ? 'no events'
-          : events
-              .map((e) => `${formatTime(e.createdAt)}  ${e.type.padEnd(22)} client=${e.clientId ?? '-'} user=${e.userId ?? '-'} actor=${e.actorId ?? '-'}${e.data ? ' ' + JSON.stringify(e.data) : ''}`)
-              .join('\n'),
-      );
+      emit(!!opts.json, named.map(json), () => (named.length === 0 ? 'no events' : named.map(line).join('\n')));
     });
 }

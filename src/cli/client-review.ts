@@ -5,6 +5,7 @@
 // change and reject refuses it; the client stays approved either way.
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
+import { CLI_OPERATOR } from '../services/actors.ts';
 import { approveHeldChanges, rejectHeldChanges } from '../services/clients/review.ts';
 import { parseVersion, STALE_VERSION } from '../services/clients/version.ts';
 import { hasHeldChange, requireClient, type ClientView } from '../services/clients/view.ts';
@@ -33,10 +34,10 @@ async function decide(s: ServiceContext, clientId: string, decision: ReviewDecis
   const options = { expectedVersion: current.version };
   if (current.state === 'approved' && hasHeldChange(current) && decision !== 'suspend') {
     const changes = { redirectUris: current.proposedRedirectUris, scopes: current.proposedScopes };
-    if (decision === 'approve') return { client: await approveHeldChanges(s, clientId, null, options), heldChange: { decision: 'accepted', ...changes } };
-    return { client: await rejectHeldChanges(s, clientId, null, reason, options), heldChange: { decision: 'refused', ...changes } };
+    if (decision === 'approve') return { client: await approveHeldChanges(s, clientId, CLI_OPERATOR, options), heldChange: { decision: 'accepted', ...changes } };
+    return { client: await rejectHeldChanges(s, clientId, CLI_OPERATOR, reason, options), heldChange: { decision: 'refused', ...changes } };
   }
-  return { client: await reviewClient(s, clientId, decision, null, reason, options) };
+  return { client: await reviewClient(s, clientId, decision, CLI_OPERATOR, reason, options) };
 }
 
 function describeHeld(o: Outcome & { heldChange: NonNullable<Outcome['heldChange']> }): string {

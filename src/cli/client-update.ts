@@ -4,6 +4,7 @@
 // authorization requests came without scope.
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
+import { CLI_OPERATOR } from '../services/actors.ts';
 import { updateClient, type ClientEdit, type EditResult } from '../services/clients/changes.ts';
 import { requireClient } from '../services/clients/view.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -41,10 +42,10 @@ function editFromOptions(opts: UpdateOptions): ClientEdit {
 }
 
 async function applyEdit(s: ServiceContext, clientId: string, edit: ClientEdit, yes: boolean): Promise<EditResult> {
-  const client = await requireClient(s, clientId);
   try {
-    // The developer acts on their own client; the CLI is the operator acting for them.
-    return await updateClient(s, clientId, client.ownerId, edit, { confirmScopeless: yes });
+    // The operator edits the developer's client for them; the audit trail says who did it.
+    await requireClient(s, clientId);
+    return await updateClient(s, clientId, CLI_OPERATOR, edit, { confirmScopeless: yes });
   } catch (error) {
     // SPEC §2 item 14: on the command line, the confirmation is --yes.
     if (error instanceof ServiceError && error.field === 'confirm') throw new CliError(`${error.message} (rerun with --yes)`);

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
+import { CLI_OPERATOR } from '../services/actors.ts';
 import type { ClientState } from '../oauth/storage.ts';
 import { createClient, importLegacyClient } from '../services/clients/registration.ts';
 import { hasHeldChange, listClients, requireClient, type ClientView } from '../services/clients/view.ts';
 import { setResourceServer } from '../services/clients/review.ts';
 import { addSecret, removeSecret } from '../services/clients/secrets.ts';
-import { requireUserByEmail } from '../services/accounts/users.ts';
+import { findUserById, requireUserByEmail } from '../services/accounts/users.ts';
+import { registerClientEventsCommands } from './client-events.ts';
 import { registerClientReviewCommands } from './client-review.ts';
 import { registerClientUpdateCommand } from './client-update.ts';
 import { CliError, emit, formatTime } from './output.ts';
@@ -22,10 +24,11 @@ function heldChange(c: ClientView): string {
   return `adds ${parts.filter(Boolean).join('; ')} (awaiting admin review)`;
 }
 
-function describe(c: ClientView): string {
+function describe(c: ClientView, ownerEmail: string): string {
   const lines = [
     `client_id:     ${c.clientId}`,
     `name:          ${c.name}`,
+    `owner:         ${ownerEmail}`,
     `kind:          ${c.kind}`,
     `state:         ${c.state}${c.reviewNote ? ` (${c.reviewNote})` : ''}`,
     // SPEC §2 item 22: the version a decision can name with --version.
@@ -33,13 +36,17 @@ function describe(c: ClientView): string {
     `scopes:        ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
     `redirect URIs: ${c.redirectUris.join(', ')}`,
   ];
-  if (hasHeldChange(c)) lines.push(`held change:   ${heldChange(c)}`);
+  if (hasHeldChange(c)) {
+    lines.push(`held change:   ${heldChange(c)}`);
+    // The operator's next step, with the version just shown so that a newer change is not decided unseen.
+    lines.push(`to decide:     gatehouse clients approve ${c.clientId} --version ${c.version} (accepts it); gatehouse clients reject ${c.clientId} --version ${c.version} --reason TEXT (refuses it)`);
+  }
   for (const s of c.secrets) lines.push(`secret ${s.id}: …${s.lastFour}, created ${formatTime(s.createdAt)}, last used ${formatTime(s.lastUsedAt)}`);
   return lines.join('\n');
 }
 
 /** `clients show --json`: the same snake_case names as the other commands' output. */
-function showJson(c: ClientView) {
+function showJson(c: ClientView, ownerEmail: string) {
   return {
     client_id: c.clientId,
     name: c.name,
@@ -47,6 +54,7 @@ function showJson(c: ClientView) {
     homepage_url: c.homepageUrl,
     logo_url: c.logoUrl,
     owner_id: c.ownerId,
+    owner_email: ownerEmail,
     kind: c.kind,
     state: c.state,
     version: c.version,
@@ -70,6 +78,7 @@ export function registerClientCommands(program: Command, runtime: CliRuntime): v
   registerRegistrationCommands(clients, runtime);
   registerClientReviewCommands(clients, runtime);
   registerInspectionCommands(clients, runtime);
+  registerClientEventsCommands(clients, runtime);
   registerSecretCommands(program, runtime);
 }
 
@@ -82,11 +91,12 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     .requiredOption('--name <name>', 'application name shown on the consent page')
     .option('--description <text>', 'what the application does')
     .option('--homepage <url>', 'application homepage')
+    .option('--logo <url>', 'logo URL (https), shown on the consent page')
     .option('--redirect-uri <uri>', 'registered redirect URI (repeat, 1-10)', collect, [])
     .option('--scope <scope>', 'enabled scope (repeat, at least one)', collect, [])
     .option('--public', 'a public client (PKCE, no secret)')
     .addOption(jsonOption())
-    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; redirectUri: string[]; scope: string[]; public?: boolean; json?: boolean }) => {
+    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; json?: boolean }) => {
       const { client, secret } = await runtime.withServices(async (s) => {
         const owner = await requireUserByEmail(s, opts.owner);
         return createClient(s, {
@@ -94,9 +104,11 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
           name: opts.name,
           description: opts.description,
           homepageUrl: opts.homepage,
+          logoUrl: opts.logo,
           kind: opts.public ? 'public' : 'confidential',
           redirectUris: opts.redirectUri,
           scopes: opts.scope,
+          actorId: CLI_OPERATOR,
         });
       });
       emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, kind: client.kind }, () =>
@@ -115,7 +127,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     .action(async (opts: { owner: string; name: string; redirectUri: string[]; public?: boolean; json?: boolean }) => {
       const { client, secret } = await runtime.withServices(async (s) => {
         const owner = await requireUserByEmail(s, opts.owner);
-        return importLegacyClient(s, { ownerId: owner.id, name: opts.name, kind: opts.public ? 'public' : 'confidential', redirectUris: opts.redirectUri });
+        return importLegacyClient(s, { ownerId: owner.id, name: opts.name, kind: opts.public ? 'public' : 'confidential', redirectUris: opts.redirectUri, actorId: CLI_OPERATOR });
       });
       emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, legacy: true }, () =>
         [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : '', 'legacy client: approved, no scope enforcement'].filter(Boolean).join('\n'),
@@ -152,7 +164,7 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
     .option('--off', 'remove the mark')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { off?: boolean; json?: boolean }) => {
-      await runtime.withServices((s) => setResourceServer(s, clientId, !opts.off, null));
+      await runtime.withServices((s) => setResourceServer(s, clientId, !opts.off, CLI_OPERATOR));
       emit(!!opts.json, { client_id: clientId, resource_server: !opts.off }, () => `client ${clientId} ${opts.off ? 'is no longer' : 'is now'} a resource server`);
     });
 
@@ -161,8 +173,12 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
     .description('show one client with its secrets (last four characters only)')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { json?: boolean }) => {
-      const client = await runtime.withServices((s) => requireClient(s, clientId));
-      emit(!!opts.json, showJson(client), () => describe(client));
+      const { client, ownerEmail } = await runtime.withServices(async (s) => {
+        const found = await requireClient(s, clientId);
+        // The owner is named by email, as people are everywhere in the CLI's text.
+        return { client: found, ownerEmail: (await findUserById(s, found.ownerId))?.email ?? found.ownerId };
+      });
+      emit(!!opts.json, showJson(client, ownerEmail), () => describe(client, ownerEmail));
     });
 }
 
@@ -174,7 +190,7 @@ function registerSecretCommands(program: Command, runtime: CliRuntime): void {
     .description('add a secret; it is shown once')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { json?: boolean }) => {
-      const created = await runtime.withServices((s) => addSecret(s, clientId, null));
+      const created = await runtime.withServices((s) => addSecret(s, clientId, CLI_OPERATOR));
       emit(!!opts.json, { secret_id: created.id, client_secret: created.secret }, () => `secret ${created.id}: ${created.secret}  (shown once; store it now)`);
     });
   secrets
@@ -182,7 +198,7 @@ function registerSecretCommands(program: Command, runtime: CliRuntime): void {
     .description('remove a secret at once; the last one cannot be removed')
     .addOption(jsonOption())
     .action(async (clientId: string, secretId: string, opts: { json?: boolean }) => {
-      await runtime.withServices((s) => removeSecret(s, clientId, secretId, null));
+      await runtime.withServices((s) => removeSecret(s, clientId, secretId, CLI_OPERATOR));
       emit(!!opts.json, { removed: secretId }, () => `removed secret ${secretId}`);
     });
 }

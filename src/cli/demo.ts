@@ -1,56 +1,108 @@
+// `gatehouse demo` (SPEC §4): a demo user and an approved client, and a ready authorization
+// URL. Idempotent: a second run reuses both, so there is one demo client however often it
+// runs. A lost password or secret is replaced only when asked (--reset-password,
+// --reset-secret), since a second run must not break what the first one set up.
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
+import { CLI_OPERATOR } from '../services/actors.ts';
+import { createUser, findUserByEmail, resetPassword, type User } from '../services/accounts/users.ts';
+import type { ServiceContext } from '../services/context.ts';
 import { createClient } from '../services/clients/registration.ts';
 import { reviewClient } from '../services/clients/review.ts';
-import { createUser, findUserByEmail } from '../services/accounts/users.ts';
+import { replaceSecrets } from '../services/clients/secrets.ts';
+import { listClients } from '../services/clients/view.ts';
 import { emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
+
+const DEMO_EMAIL = 'demo@example.com';
+const DEMO_CLIENT_NAME = 'Demo Application';
+const REDIRECT_URI = 'http://localhost:8080/callback';
+const SCOPES = ['PROFILE_READ', 'BOOKING_READ'];
+
+interface DemoOptions {
+  resetPassword?: boolean;
+  resetSecret?: boolean;
+  json?: boolean;
+}
+
+interface DemoSetup {
+  email: string;
+  /** Set when this run chose the password: a new user, or --reset-password. */
+  password: string | null;
+  clientId: string;
+  /** Set when this run made the secret: a new client, or --reset-secret. */
+  secret: string | null;
+  clientState: string;
+}
+
+const newPassword = () => randomBytes(12).toString('base64url');
+
+async function demoUser(s: ServiceContext, reset: boolean): Promise<{ user: User; password: string | null }> {
+  const existing = await findUserByEmail(s, DEMO_EMAIL);
+  const password = existing === undefined || reset ? newPassword() : null;
+  if (existing === undefined) return { user: await createUser(s, { email: DEMO_EMAIL, name: 'Demo User', password: password! }), password };
+  if (password !== null) await resetPassword(s, DEMO_EMAIL, password, CLI_OPERATOR);
+  return { user: existing, password };
+}
+
+async function setUp(s: ServiceContext, opts: DemoOptions): Promise<DemoSetup> {
+  const { user, password } = await demoUser(s, !!opts.resetPassword);
+  const existing = (await listClients(s, { ownerId: user.id })).find((c) => c.name === DEMO_CLIENT_NAME);
+  if (existing === undefined) {
+    const { client, secret } = await createClient(s, {
+      ownerId: user.id,
+      name: DEMO_CLIENT_NAME,
+      homepageUrl: 'http://localhost:8080',
+      kind: 'confidential',
+      redirectUris: [REDIRECT_URI],
+      scopes: SCOPES,
+    });
+    const approved = await reviewClient(s, client.clientId, 'approve', CLI_OPERATOR, 'demo');
+    return { email: user.email, password, clientId: client.clientId, secret, clientState: approved.state };
+  }
+  // An operator may have suspended or rejected it on purpose: only a pending one is approved.
+  const state = existing.state === 'pending' ? (await reviewClient(s, existing.clientId, 'approve', CLI_OPERATOR, 'demo')).state : existing.state;
+  const secret = opts.resetSecret ? (await replaceSecrets(s, existing.clientId, CLI_OPERATOR)).secret : null;
+  return { email: user.email, password, clientId: existing.clientId, secret, clientState: state };
+}
 
 export function registerDemoCommand(program: Command, runtime: CliRuntime): void {
   program
     .command('demo')
-    .description('create a demo user and an approved client, and print a ready authorization URL')
+    .description('create a demo user and an approved client (or reuse them), and print a ready authorization URL')
+    .option('--reset-password', "give the demo user a new password and print it (the old one stops working)")
+    .option('--reset-secret', "give the demo client a new secret and print it (the old ones stop working)")
     .addOption(jsonOption())
-    .action(async (opts: { json?: boolean }) => {
+    .action(async (opts: DemoOptions) => {
       const config = runtime.config();
-      const redirectUri = 'http://localhost:8080/callback';
-      const result = await runtime.withServices(async (s) => {
-        const email = 'demo@example.com';
-        let password: string | null = null;
-        let user = await findUserByEmail(s, email);
-        if (user === undefined) {
-          password = randomBytes(9).toString('base64url');
-          user = await createUser(s, { email, name: 'Demo User', password });
-        }
-        const { client, secret } = await createClient(s, {
-          ownerId: user.id,
-          name: 'Demo Application',
-          homepageUrl: 'http://localhost:8080',
-          kind: 'confidential',
-          redirectUris: [redirectUri],
-          scopes: ['PROFILE_READ', 'BOOKING_READ'],
-        });
-        await reviewClient(s, client.clientId, 'approve', null, 'demo');
-        return { email, password, clientId: client.clientId, secret: secret! };
-      });
+      const result = await runtime.withServices((s) => setUp(s, opts));
       const state = randomBytes(8).toString('hex');
       const authorizeUrl = `${config.appUrl}/auth/oauth2/authorize?${new URLSearchParams({
-        client_id: result.clientId,
-        redirect_uri: redirectUri,
         response_type: 'code',
-        scope: 'PROFILE_READ BOOKING_READ',
+        client_id: result.clientId,
+        redirect_uri: REDIRECT_URI,
+        scope: SCOPES.join(' '),
         state,
       })}`;
       const tokenUrl = `${config.baseUrl}/v2/auth/oauth2/token`;
-      const curl = `curl -s ${tokenUrl} -d grant_type=authorization_code -d client_id=${result.clientId} -d client_secret=${result.secret} -d redirect_uri=${encodeURIComponent(redirectUri)} -d code=CODE_FROM_REDIRECT`;
+      const secretArg = result.secret ?? 'YOUR_CLIENT_SECRET';
+      const curl = `curl -s ${tokenUrl} -d grant_type=authorization_code -d client_id=${result.clientId} -d client_secret=${secretArg} -d redirect_uri=${encodeURIComponent(REDIRECT_URI)} -d code=CODE_FROM_REDIRECT`;
       emit(
         !!opts.json,
-        { user: { email: result.email, password: result.password }, client_id: result.clientId, client_secret: result.secret, authorization_url: authorizeUrl, token_url: tokenUrl, curl },
+        {
+          user: { email: result.email, password: result.password },
+          client_id: result.clientId,
+          client_secret: result.secret,
+          client_state: result.clientState,
+          authorization_url: authorizeUrl,
+          token_url: tokenUrl,
+          curl,
+        },
         () =>
           [
-            `demo user:      ${result.email}${result.password ? ` / password ${result.password}` : ' (already existed; password unchanged)'}`,
-            `client_id:      ${result.clientId}`,
-            `client_secret:  ${result.secret}`,
+            `demo user:      ${result.email}${result.password ? ` / password ${result.password}  (shown once)` : ' (already existed; password unchanged: `gatehouse demo --reset-password` sets a new one)'}`,
+            `client_id:      ${result.clientId}${result.clientState === 'approved' ? '' : `  (${result.clientState}: \`gatehouse clients approve ${result.clientId}\` to use it)`}`,
+            `client_secret:  ${result.secret ? `${result.secret}  (shown once)` : '(shown when it was made; `gatehouse demo --reset-secret` replaces it)'}`,
             `token URL:      ${tokenUrl} (also for refresh)`,
             '',
             'Open in a browser (with `gatehouse serve` running) and log in as the demo user:',

@@ -33,7 +33,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       const team = await runtime.withServices(async (s) =>
         createTeam(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id, organizationId: opts.org ?? null }),
       );
-      emit(!!opts.json, { id: team.id, name: team.name, slug: team.slug, organizationId: team.organizationId, owner: opts.owner.toLowerCase() }, () =>
+      emit(!!opts.json, { id: team.id, name: team.name, slug: team.slug, organization_id: team.organizationId, owner: opts.owner.toLowerCase() }, () =>
         `created team ${team.name} (${team.id})${team.organizationId ? ` in organization ${team.organizationId}` : ''}, owned by ${opts.owner}`,
       );
     });
@@ -52,7 +52,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       if ((opts.team === undefined) === (opts.org === undefined)) throw new CliError('give exactly one of --team ID and --org ID');
       const target = opts.team !== undefined ? { teamId: opts.team } : { organizationId: opts.org! };
       const m = await runtime.withServices(async (s) => addMember(s, target, (await requireUserByEmail(s, opts.user)).id, opts.role));
-      emit(!!opts.json, { id: m.id, userId: m.userId, teamId: m.teamId, organizationId: m.organizationId, role: m.role, user: opts.user.toLowerCase() }, () =>
+      emit(!!opts.json, { id: m.id, user_id: m.userId, team_id: m.teamId, organization_id: m.organizationId, role: m.role, user: opts.user.toLowerCase() }, () =>
         `added ${opts.user} to ${opts.team !== undefined ? `team ${opts.team}` : `organization ${opts.org}`} as ${m.role}`,
       );
     });

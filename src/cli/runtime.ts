@@ -13,11 +13,14 @@ export interface CliRuntime {
   withServices<T>(fn: (services: ServiceContext) => Promise<T>): Promise<T>;
   /** Opens the database, applies pending migrations, closes; returns the names applied. */
   migrate(): Promise<string[]>;
+  /** Copies the database (SQLite) to file without migrating it; returns the pages copied. */
+  backup(file: string): Promise<number>;
   readStdin(): string;
 }
 
-async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>): Promise<T> {
-  const database = openDatabase(loadConfig().databaseUrl);
+async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
+  const config = loadConfig();
+  const database = openDatabase(config.databaseUrl, { ...options, connectTimeoutMs: config.databaseConnectTimeoutMs });
   try {
     return await fn(database);
   } finally {
@@ -32,6 +35,8 @@ export const runtime: CliRuntime = {
     return fn(createServiceContext(database.db, Date.now));
   }),
   migrate: () => withDatabase(migrateToLatest),
+  // A backup of a database that is not there would be an empty one: refused instead.
+  backup: (file) => withDatabase((database) => database.backup(file), { mustExist: true }),
   readStdin: () => (process.stdin.isTTY ? '' : readFileSync(0, 'utf8')),
 };
 

@@ -2,6 +2,7 @@
 // locally; a bad value fails at start with a message that names the variable.
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { scopeRegistry } from '../oauth/scopes.ts';
 
 const positiveSeconds = (name: string, fallback: number) =>
   z.coerce
@@ -16,6 +17,16 @@ const limit = (name: string, fallback: number) =>
     .int(`${name} must be a whole number`)
     .min(0, `${name} must be 0 (off) or more`)
     .default(fallback);
+
+/** Scope names separated by spaces or commas, each one of the registry (seed §2.3). */
+const scopeList = (name: string) =>
+  z.string().transform((value, ctx): string[] => {
+    const names = [...new Set(value.split(/[\s,]+/).filter((n) => n !== ''))];
+    const unknown = names.find((n) => !scopeRegistry.some((s) => s.name === n));
+    if (unknown === undefined && names.length > 0) return scopeRegistry.filter((s) => names.includes(s.name)).map((s) => s.name);
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: unknown === undefined ? `${name} must name at least one scope` : `${name} names "${unknown}", which is not a scope` });
+    return z.NEVER;
+  });
 
 const url = (name: string) =>
   z
@@ -98,11 +109,68 @@ export const settingsSchema = z.object({
    * by any DNS answer). 1, for development and tests only: any address, and http too.
    */
   OUTBOUND_ALLOW_PRIVATE: z.enum(['0', '1'], { message: 'OUTBOUND_ALLOW_PRIVATE must be 1 (allow private addresses) or 0 (refuse them)' }).default('0'),
+  /** SPEC §9: how often each instance looks for webhook deliveries that are due. */
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce
+    .number({ invalid_type_error: 'WEBHOOK_POLL_INTERVAL_MS must be a whole number of milliseconds' })
+    .int('WEBHOOK_POLL_INTERVAL_MS must be a whole number of milliseconds')
+    .min(100, 'WEBHOOK_POLL_INTERVAL_MS must be at least 100')
+    .default(1000),
   /** SPEC §2 item 27: failed logins per IP across accounts, and verification-code requests per IP. */
   RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: limit('RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES', 100),
+  /** SPEC §2 item 24, §4: audit events are deleted this many days after they happened. */
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ invalid_type_error: 'AUDIT_RETENTION_DAYS must be a whole number of days' })
+    .int('AUDIT_RETENTION_DAYS must be a whole number of days')
+    .positive('AUDIT_RETENTION_DAYS must be a positive whole number of days')
+    .default(365),
+  /**
+   * SPEC §2 item 24: every instance deletes what has ended this often. It also bounds how
+   * long a spent refresh token's successor outlives the replay window (item 9).
+   */
+  PRUNE_INTERVAL_SECONDS: positiveSeconds('PRUNE_INTERVAL_SECONDS', 10),
+  /**
+   * Longest wait for a database connection (PostgreSQL pool, connecting included) or for
+   * SQLite's write lock; past it the request answers 503 instead of hanging on a database
+   * that is gone.
+   */
+  DATABASE_CONNECT_TIMEOUT_SECONDS: positiveSeconds('DATABASE_CONNECT_TIMEOUT_SECONDS', 5),
+  /** A connection must have sent its whole request head within this (slow-header attacks). */
+  HTTP_HEADERS_TIMEOUT_SECONDS: positiveSeconds('HTTP_HEADERS_TIMEOUT_SECONDS', 10),
+  /** A connection must have sent its whole request, body included, within this. */
+  HTTP_REQUEST_TIMEOUT_SECONDS: positiveSeconds('HTTP_REQUEST_TIMEOUT_SECONDS', 30),
+  /**
+   * An idle keep-alive connection is closed after this. Longer than the 60 s idle timeout
+   * common in load balancers, so that the balancer, not Gatehouse, closes a pooled
+   * connection and never sends a request on one Gatehouse is closing.
+   */
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: positiveSeconds('HTTP_KEEP_ALIVE_TIMEOUT_SECONDS', 72),
+  /** How often the header and request timeouts are checked: the most a timeout is overrun by. */
+  HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS: positiveSeconds('HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS', 2),
+  /**
+   * SPEC §10.4: dynamic client registration (RFC 7591). off (default): no endpoint is
+   * announced and registrations are refused; review: clients start pending; open: public
+   * clients only, approved at once, limited to DCR_SCOPES and per IP.
+   */
+  DCR_POLICY: z.enum(['off', 'review', 'open'], { message: 'DCR_POLICY must be off, review or open' }).default('off'),
+  /** SPEC §10.4: the scopes a dynamically registered client may hold; default: the personal _READ scopes. */
+  DCR_SCOPES: scopeList('DCR_SCOPES').optional(),
+  /**
+   * SPEC §10.3: URL client ids (client metadata documents). review (default): the first use
+   * of a host creates a pending client for an admin to approve; open: any host, shown to the
+   * user as unverified; off: URL client ids are unknown clients.
+   */
+  CIMD_POLICY: z.enum(['off', 'review', 'open'], { message: 'CIMD_POLICY must be off, review or open' }).default('review'),
+  /** SPEC §10.3: the scopes a metadata-document client may request; default: the personal _READ scopes. */
+  CIMD_SCOPES: scopeList('CIMD_SCOPES').optional(),
+  /** SPEC §10.4: registrations per IP per hour under DCR_POLICY=open; 0 turns the limit off. */
+  RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: limit('RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR', 10),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+export type SettingName = keyof typeof settingsSchema.shape;
+
+/** The personal read scopes: what an application nobody reviewed may ask for by default (SPEC §10.3, §10.4). */
+export const defaultUnreviewedScopes = scopeRegistry.filter((s) => s.family === 'personal' && s.name.endsWith('_READ')).map((s) => s.name);
 
 export interface Config {
   port: number;
@@ -122,12 +190,27 @@ export interface Config {
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
   /** OUTBOUND_ALLOW_PRIVATE=1: outbound URLs may be http and on private addresses (SPEC §4). */
   outboundAllowPrivate: boolean;
+  /** WEBHOOK_POLL_INTERVAL_MS: the delivery engine's pace (SPEC §9). */
+  webhookPollIntervalMs: number;
+  /**
+   * SPEC §2 item 24: how long ended rows are kept (services/retention/policy.ts reads the
+   * first two), and how often an instance prunes.
+   */
+  retention: { replayWindowSeconds: number; auditRetentionDays: number; pruneIntervalSeconds: number };
   rateLimits: {
     tokenPerMinute: number;
     clientAuthFailuresPerMinute: number;
     loginFailuresPer15Minutes: number;
     loginFailuresPerIpPer15Minutes: number;
   };
+  /** Longest wait for a database connection or SQLite's write lock, in milliseconds. */
+  databaseConnectTimeoutMs: number;
+  /** Node's HTTP server timeouts, in milliseconds (README "When things fail"). */
+  httpTimeouts: { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number };
+  /** SPEC §10.4: dynamic client registration. */
+  registration: { policy: 'off' | 'review' | 'open'; scopes: string[]; perIpPerHour: number };
+  /** SPEC §10.3: client metadata documents. */
+  clientMetadata: { policy: 'off' | 'review' | 'open'; scopes: string[] };
   /** The web app is served on loopback: a developer's own machine. */
   localDevelopment: boolean;
   /** Cookies get `Secure` when the web app is served over https (SPEC §7). */
@@ -137,8 +220,8 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** Names of every setting, for `gatehouse --help`. */
-export const settingNames = Object.keys(settingsSchema.shape);
+/** Names of every setting: what loadConfig reads, and `gatehouse --help` lists (./help.ts). */
+export const settingNames = Object.keys(settingsSchema.shape) as SettingName[];
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const input: Record<string, string> = {};
@@ -154,6 +237,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(message);
   }
   const s = parsed.data;
+  if (s.HTTP_HEADERS_TIMEOUT_SECONDS > s.HTTP_REQUEST_TIMEOUT_SECONDS) {
+    // Node refuses a header timeout longer than the whole request's.
+    throw new ConfigError(
+      `HTTP_HEADERS_TIMEOUT_SECONDS (${s.HTTP_HEADERS_TIMEOUT_SECONDS}) must not be longer than HTTP_REQUEST_TIMEOUT_SECONDS (${s.HTTP_REQUEST_TIMEOUT_SECONDS})`,
+    );
+  }
   const warnings: string[] = [];
   if (s.AUTH_CODE_TTL_SECONDS > 600) {
     warnings.push(
@@ -188,6 +277,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       loginFailuresPerIpPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES,
     },
     outboundAllowPrivate: s.OUTBOUND_ALLOW_PRIVATE === '1',
+    webhookPollIntervalMs: s.WEBHOOK_POLL_INTERVAL_MS,
+    retention: {
+      replayWindowSeconds: s.REFRESH_REUSE_WINDOW_SECONDS,
+      auditRetentionDays: s.AUDIT_RETENTION_DAYS,
+      pruneIntervalSeconds: s.PRUNE_INTERVAL_SECONDS,
+    },
+    databaseConnectTimeoutMs: s.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+    httpTimeouts: {
+      headersTimeout: s.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeout: s.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeout: s.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+      connectionsCheckingInterval: s.HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS * 1000,
+    },
+    clientMetadata: { policy: s.CIMD_POLICY, scopes: s.CIMD_SCOPES ?? defaultUnreviewedScopes },
+    registration: { policy: s.DCR_POLICY, scopes: s.DCR_SCOPES ?? defaultUnreviewedScopes, perIpPerHour: s.RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR },
     secureCookies: s.APP_URL.startsWith('https:'),
     localDevelopment: ['localhost', '127.0.0.1', '[::1]'].includes(new URL(s.APP_URL).hostname),
     warnings,

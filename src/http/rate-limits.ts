@@ -6,14 +6,39 @@
 //   is made (consume) and given back when it succeeds (reward), so a burst of concurrent
 //   attempts gets no more failed checks than the limit; past the limit every request of the
 //   key is refused, a correct secret too, until the window ends.
-// A store outage (Redis down) is reported and the limit is not enforced, rather than
-// refusing every request.
+// A store outage (Redis down) is reported once and the limits are not enforced until it
+// ends, rather than refusing every request or making each one wait for Redis.
 import { isIPv6 } from 'node:net';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config/index.ts';
 
-type StoreErrorHandler = (error: unknown) => void;
+/**
+ * What the limits tell about their store: a call failed, or one went through. A call takes
+ * a ticket before it is sent, so that an answer to a call sent before an outage began (in
+ * flight when Redis went away) does not count as the store's return.
+ */
+interface StoreReport {
+  ticket(): number;
+  failed(error: unknown): void;
+  succeeded(ticket: number): void;
+}
+
+/** Where an outage of the counters' store is reported: once when it starts, once when it ends. */
+export interface StoreOutageLog {
+  unavailable(error: unknown): void;
+  restored(): void;
+}
+
+/**
+ * The longest a request waits on Redis for one command. A dead or unreachable Redis fails
+ * every command at once (no offline queue) or after this: a limit check never holds a
+ * request up for longer, and the limit is then not enforced.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/** How long start-up waits for Redis before it serves with the limits not yet enforced. */
+const REDIS_START_WAIT_MS = 2_000;
 
 /**
  * The part of a caller's IP that a limit keys on. An IPv6 host is normally given a whole
@@ -65,18 +90,20 @@ export class RequestLimit {
   constructor(
     private readonly limiter: RateLimiterAbstract | null,
     readonly points: number,
-    private readonly onStoreError: StoreErrorHandler,
+    private readonly report: StoreReport,
   ) {}
 
   /** Counts one request of `key`; throws LimitExceeded past the limit. Null when off or the store failed. */
   async take(key: string): Promise<RequestCount | null> {
     if (this.limiter === null) return null;
+    const ticket = this.report.ticket();
     try {
       const res = await this.limiter.consume(key);
+      this.report.succeeded(ticket);
       return { limit: this.points, remaining: res.remainingPoints, resetSeconds: seconds(res.msBeforeNext) };
     } catch (outcome) {
       if (outcome instanceof RateLimiterRes) throw new LimitExceeded(seconds(outcome.msBeforeNext), this.points);
-      this.onStoreError(outcome);
+      this.report.failed(outcome);
       return null;
     }
   }
@@ -95,7 +122,7 @@ export class FailureLimit {
      */
     private readonly attempts: RateLimiterAbstract | null,
     readonly points: number,
-    private readonly onStoreError: StoreErrorHandler,
+    private readonly report: StoreReport,
     /**
      * Failed checks alone, when a refused reservation should wait for the checks still
      * running rather than be refused: an application may send more concurrent requests
@@ -116,12 +143,14 @@ export class FailureLimit {
     const deadline = Date.now() + MAX_WAIT_FOR_CHECKS_MS;
     for (let round = 0; ; round++) {
       let refused: RateLimiterRes;
+      const ticket = this.report.ticket();
       try {
         await attempts.consume(key);
+        this.report.succeeded(ticket);
         return (failed) => this.settle(key, failed);
       } catch (outcome) {
         if (!(outcome instanceof RateLimiterRes)) {
-          this.onStoreError(outcome);
+          this.report.failed(outcome);
           return async () => undefined;
         }
         refused = outcome;
@@ -169,7 +198,7 @@ export class FailureLimit {
     try {
       return (await this.failures!.get(key))?.consumedPoints ?? 0;
     } catch (error) {
-      this.onStoreError(error);
+      this.report.failed(error);
       return this.points;
     }
   }
@@ -179,7 +208,7 @@ export class FailureLimit {
     try {
       await call;
     } catch (error) {
-      this.onStoreError(error);
+      this.report.failed(error);
     }
   }
 }
@@ -197,26 +226,87 @@ export interface RateLimits {
   codeRequestsPerIp: RequestLimit;
   /** Verification-code requests per address per 15 minutes (the per-account login limit). */
   codeRequestsPerAddress: RequestLimit;
+  /** Resolves once the counters' store is connected, or has been given a moment to be. */
+  ready(): Promise<void>;
+  /** SPEC §10.4: open dynamic client registrations per IP per hour. */
+  registrationsPerIp: RequestLimit;
   close(): Promise<void>;
 }
 
-export function createRateLimits(config: Config, onStoreError: StoreErrorHandler = () => undefined): RateLimits {
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false }) : undefined;
-  // A Redis outage must not crash the process; the limiter calls fail and are logged.
-  redis?.on('error', () => undefined);
+/**
+ * Reports a store outage once, not once per request: the first failure while the store was
+ * up starts it; the first call that goes through again (or Redis' "ready") ends it.
+ */
+function outageReporter(log: StoreOutageLog): StoreReport {
+  let down = false;
+  // Raised when an outage begins: only a call sent after that can end it.
+  let outages = 0;
+  return {
+    ticket: () => outages,
+    failed(error) {
+      if (down) return;
+      down = true;
+      outages += 1;
+      log.unavailable(error);
+    },
+    succeeded(ticket) {
+      if (!down || ticket !== outages) return;
+      down = false;
+      log.restored();
+    },
+  };
+}
+
+function connectRedis(url: string, outage: StoreReport): Redis {
+  const redis = new Redis(url, {
+    // A command sent while Redis is unreachable fails at once instead of queueing behind
+    // the reconnection, and one that was sent waits at most REDIS_COMMAND_TIMEOUT_MS.
+    enableOfflineQueue: false,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // Commands cut off by a lost connection fail instead of being sent again later.
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    connectTimeout: 1_000,
+    // Reconnects every 50 ms, growing to 1 s: limits hold again within a second or so of
+    // Redis' return.
+    retryStrategy: (attempt) => Math.min(attempt * 50, 1_000),
+  });
+  // A Redis outage must not crash the process; the limiter calls fail and are reported.
+  redis.on('error', (error: unknown) => outage.failed(error));
+  redis.on('ready', () => outage.succeeded(outage.ticket()));
+  return redis;
+}
+
+/** Resolves when Redis is ready or after REDIS_START_WAIT_MS, whichever is first. */
+function readyOrLate(redis: Redis): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, REDIS_START_WAIT_MS);
+    redis.once('ready', done);
+  });
+}
+
+export function createRateLimits(config: Config, log: StoreOutageLog): RateLimits {
+  const outage = outageReporter(log);
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, outage) : undefined;
   const counter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
     const options = { keyPrefix: `gatehouse:${keyPrefix}`, points, duration };
     return redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options);
   };
   const requests = (keyPrefix: string, points: number, duration: number) =>
-    new RequestLimit(points === 0 ? null : counter(keyPrefix, points, duration), points, onStoreError);
+    new RequestLimit(points === 0 ? null : counter(keyPrefix, points, duration), points, outage);
   const failures = (keyPrefix: string, points: number, duration: number, waitForChecks = false) =>
     points === 0
-      ? new FailureLimit(null, 0, onStoreError)
+      ? new FailureLimit(null, 0, outage)
       : new FailureLimit(
           counter(keyPrefix, points, duration),
           points,
-          onStoreError,
+          outage,
           waitForChecks ? counter(`${keyPrefix}-failed`, points, duration) : null,
         );
   const { rateLimits: r } = config;
@@ -227,8 +317,11 @@ export function createRateLimits(config: Config, onStoreError: StoreErrorHandler
     loginFailuresPerIp: failures('login-ip', r.loginFailuresPerIpPer15Minutes, 15 * 60),
     codeRequestsPerIp: requests('code-ip', r.loginFailuresPerIpPer15Minutes, 15 * 60),
     codeRequestsPerAddress: requests('code-address', r.loginFailuresPer15Minutes, 15 * 60),
+    ready: () => (redis ? readyOrLate(redis) : Promise.resolve()),
+    registrationsPerIp: requests('registration-ip', config.registration.perIpPerHour, 3600),
     async close() {
-      if (redis) await redis.quit().catch(() => undefined);
+      if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis?.disconnect();
     },
   };
 }

@@ -6,6 +6,7 @@ import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
 import { readCodeChallenge } from './pkce.ts';
 import { buildRedirect, isRegisteredRedirectUri } from './redirect-uri.ts';
+import { checkResources, readResourceParameter } from './resources.ts';
 import { parseScopeParameter, sortScopes } from './scopes.ts';
 import type { ClientRecord, GrantRecord, OAuthStore } from './storage.ts';
 import { generateToken, hashToken, randomId } from './token-format.ts';
@@ -33,8 +34,22 @@ export interface AuthorizationRequest {
   codeChallenge: string | null;
   /** The `prompt` values (OpenID Connect Core §3.1.2.1), validated by readPrompt. */
   prompt: ReadonlySet<PromptValue>;
+  /** RFC 8707: the resources the grant will cover; null (none sent) is the default resource. */
+  resources: string[] | null;
   /** The validated parameters, to carry through login and the consent form. */
   params: Record<string, string>;
+}
+
+/**
+ * The request's parameters as name/value pairs, `resource` repeated once per value: what
+ * the login redirect and the consent form carry so the request is read again unchanged.
+ */
+export function carriedParameters(request: AuthorizationRequest): [string, string][] {
+  const pairs: [string, string][] = authorizationParameters
+    .filter((name) => request.params[name] !== undefined)
+    .map((name) => [name, request.params[name]!]);
+  for (const resource of request.resources ?? []) pairs.push(['resource', resource]);
+  return pairs;
 }
 
 export type AuthorizationValidation =
@@ -88,6 +103,12 @@ async function checkClient(ctx: OAuthContext, raw: RawQuery): Promise<{ clientId
   const clientId = single(raw, 'client_id');
   if (clientId === 'repeated') throw unsafe('client_id was sent more than once');
   if (clientId === undefined) throw unsafe('client_id is missing: the application must say who it is');
+  // SPEC §10.3: a URL client id is resolved from its metadata document.
+  if (ctx.clientMetadata?.names(clientId)) {
+    const resolved = await ctx.clientMetadata.resolve(clientId);
+    if (!resolved.ok) throw unsafe(`client_id "${clientId}" cannot be used: ${resolved.problem}`);
+    return { clientId, client: resolved.client };
+  }
   if (clientId.length > 200) throw unsafe('client_id is not a known application');
   const client = await ctx.store.findClient(clientId);
   if (client === undefined) throw unsafe(`client_id "${clientId}" is not a known application`);
@@ -163,14 +184,23 @@ function checkPkce(client: ClientRecord, params: Record<string, string>): string
  * Steps 4 onwards, once the redirect URI is trusted; an OAuthError here goes back to the
  * application (RFC 6749 §4.1.2.1).
  */
-function checkRedirectable(client: ClientRecord, redirectUri: string, state: string | undefined, params: Record<string, string>): AuthorizationRequest {
+function checkRedirectable(
+  ctx: OAuthContext,
+  raw: RawQuery,
+  client: ClientRecord,
+  redirectUri: string,
+  state: string | undefined,
+  params: Record<string, string>,
+): AuthorizationRequest {
   checkResponseType(params);
   const hadScope = params.scope !== undefined;
   const scopes = checkScope(client, params);
   const codeChallenge = checkPkce(client, params);
   // Step 7, prompt (OpenID Connect Core §3.1.2.1, SPEC §2 item 25).
   const prompt = readPrompt(params.prompt);
-  return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, params };
+  // Step 8, resource (RFC 8707 §2, SPEC §10.1): repeatable, each one of ours.
+  const resources = checkResources(ctx.resources, readResourceParameter(raw));
+  return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, resources, params };
 }
 
 export async function validateAuthorizationRequest(
@@ -194,17 +224,26 @@ export async function validateAuthorizationRequest(
   const state = readState(raw);
   try {
     const params = readParameters(raw, clientId, redirectUri);
-    return { kind: 'valid', request: checkRedirectable(client, redirectUri, state, params) };
+    return { kind: 'valid', request: checkRedirectable(ctx, raw, client, redirectUri, state, params) };
   } catch (error) {
     if (error instanceof OAuthError) return { kind: 'redirect', error, location: errorRedirect(ctx, redirectUri, error, state) };
     throw error;
   }
 }
 
+/**
+ * A description that quotes what the caller sent (`response_type "…"`) is cut short: echoed
+ * whole, a parameter of many kilobytes made a Location header no client could read (found
+ * by fuzzing the consent form).
+ */
+const MAX_REDIRECT_DESCRIPTION = 200;
+
 export function errorRedirect(ctx: OAuthContext, redirectUri: string, error: OAuthError, state: string | undefined): string {
+  const description =
+    error.description.length > MAX_REDIRECT_DESCRIPTION ? `${error.description.slice(0, MAX_REDIRECT_DESCRIPTION - 3)}...` : error.description;
   return buildRedirect(redirectUri, {
     error: error.code,
-    error_description: error.description,
+    error_description: description,
     state,
     iss: ctx.issuer,
   });
@@ -250,6 +289,7 @@ function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: st
     redirectUri: request.redirectUri,
     scopes: request.scopes === null ? null : sortScopes(request.scopes),
     codeChallenge: request.codeChallenge,
+    resources: request.resources,
     createdAt: now,
     expiresAt: now + ctx.ttl.authCode * 1000,
     consumedAt: null,

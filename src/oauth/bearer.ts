@@ -1,4 +1,5 @@
 // Access-token validation for resource servers (RFC 6750 §2.1, §3.1; SPEC §2 item 17).
+import { isBoundTo, resourcesOf, type ProtectedResources } from './resources.ts';
 import type { AccessTokenWithClient } from './storage.ts';
 import { isWellFormed } from './token-format.ts';
 
@@ -9,6 +10,13 @@ export interface AccessPrincipal {
   /** null for a legacy grant: exempt from scope checks (seed §3 rule 1). */
   scopes: string[] | null;
   expiresAt: number;
+}
+
+/** The resource a request was sent to (RFC 8707, SPEC §10.1): tokens bound elsewhere fail. */
+export interface Audience {
+  resources: ProtectedResources;
+  /** The resource's identifier, one of resources.known. */
+  resource: string;
 }
 
 export type BearerResult =
@@ -36,7 +44,7 @@ export function parseBearer(authorization: string | undefined): { ok: true; toke
 }
 
 /** Judges a stored token: unknown, revoked, expired, or its client no longer approved. */
-export function checkAccessRecord(clock: () => number, record: AccessTokenWithClient | undefined): BearerResult {
+export function checkAccessRecord(clock: () => number, record: AccessTokenWithClient | undefined, audience: Audience): BearerResult {
   if (record === undefined) return { ok: false, reason: 'invalid_token', description: 'the access token is not valid' };
   if (record.revokedAt !== null) return { ok: false, reason: 'invalid_token', description: 'the access token has been revoked' };
   if (record.expiresAt <= clock()) {
@@ -45,6 +53,11 @@ export function checkAccessRecord(clock: () => number, record: AccessTokenWithCl
   // SPEC §2 item 1: a suspended client's tokens stop working at once.
   if (record.clientState !== 'approved') {
     return { ok: false, reason: 'invalid_token', description: `the application is ${record.clientState}` };
+  }
+  // SPEC §10.1: a token works only at the resources it was issued for (RFC 8707 §2).
+  if (!isBoundTo(audience.resources, record.resources, audience.resource)) {
+    const boundTo = resourcesOf(audience.resources, record.resources).join(', ');
+    return { ok: false, reason: 'invalid_token', description: `the access token was issued for ${boundTo}, not for ${audience.resource}` };
   }
   return {
     ok: true,

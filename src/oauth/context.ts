@@ -1,4 +1,6 @@
 // What the protocol core needs from the outside world, passed in explicitly.
+import type { ClientMetadataDocuments } from './client-metadata.ts';
+import type { ProtectedResources } from './resources.ts';
 import type { OAuthStore } from './storage.ts';
 
 export interface OAuthContext {
@@ -8,4 +10,8 @@ export interface OAuthContext {
   /** RFC 9207 `iss` and RFC 8414 issuer. */
   issuer: string;
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
+  /** RFC 8707: the resources tokens may be bound to (SPEC §10.1). */
+  resources: ProtectedResources;
+  /** SPEC §10.3: URL client ids; absent where no document may be fetched. */
+  clientMetadata?: ClientMetadataDocuments;
 }

@@ -17,9 +17,16 @@ export type OAuthErrorCode =
   // (SPEC §2 item 25).
   | 'login_required'
   | 'consent_required'
-  // RFC 6749 §4.1.2.1 "temporarily unable to handle the request": sent with 429 and
-  // Retry-After when a rate limit applies (SPEC §2 item 18).
-  | 'temporarily_unavailable';
+  // RFC 6749 §4.1.2.1 "temporarily unable to handle the request": 503 with Retry-After
+  // when the database is unavailable; 429 with Retry-After when a rate limit applies
+  // (SPEC §2 item 18, `rateLimited`).
+  | 'temporarily_unavailable'
+  // RFC 8707 §2: a resource indicator names no resource of this server, or one the
+  // grant does not cover (SPEC §10.1).
+  | 'invalid_target'
+  // RFC 7591 §3.2.2: dynamic client registration (SPEC §10.4).
+  | 'invalid_redirect_uri'
+  | 'invalid_client_metadata';
 
 const statusOf: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -33,7 +40,10 @@ const statusOf: Record<OAuthErrorCode, number> = {
   server_error: 500,
   login_required: 400,
   consent_required: 400,
-  temporarily_unavailable: 429,
+  temporarily_unavailable: 503,
+  invalid_target: 400,
+  invalid_redirect_uri: 400,
+  invalid_client_metadata: 400,
 };
 
 export class OAuthError extends Error {
@@ -46,10 +56,11 @@ export class OAuthError extends Error {
     readonly description: string,
     /** Private detail for the log; never sent to the caller. */
     readonly internalCause?: string,
+    status: number = statusOf[code],
   ) {
     super(`${code}: ${description}`);
     this.name = 'OAuthError';
-    this.status = statusOf[code];
+    this.status = status;
   }
 
   toJSON(): { error: OAuthErrorCode; error_description: string } {
@@ -61,4 +72,6 @@ export const invalidRequest = (d: string) => new OAuthError('invalid_request', d
 export const invalidClient = (d: string, cause?: string) => new OAuthError('invalid_client', d, cause);
 export const invalidGrant = (d: string, cause?: string) => new OAuthError('invalid_grant', d, cause);
 export const invalidScope = (d: string) => new OAuthError('invalid_scope', d);
+/** SPEC §2 item 18: past a rate limit, 429 (RFC 6585 §4) with the RFC 6749 code for "try later". */
+export const rateLimited = (d: string) => new OAuthError('temporarily_unavailable', d, undefined, 429);
 export const unauthorizedClient = (d: string) => new OAuthError('unauthorized_client', d);

@@ -6,6 +6,7 @@ import { authenticateClient, readClientCredentials, type ClientAuthLimits } from
 import type { OAuthContext } from './context.ts';
 import { invalidClient } from './errors.ts';
 import { readParams, required } from './params.ts';
+import { resourcesOf } from './resources.ts';
 import { formatScopes } from './scopes.ts';
 import { hashToken, isWellFormed } from './token-format.ts';
 
@@ -27,6 +28,8 @@ export type IntrospectionResponse =
       iat: number;
       token_type: 'Bearer' | 'refresh_token';
       iss: string;
+      /** RFC 7662 §2.2, RFC 8707: the resources the token is bound to. */
+      aud: string[];
     };
 
 const inactive: IntrospectionResponse = { active: false };
@@ -67,6 +70,7 @@ interface TokenFacts {
   clientId: string;
   userId: string;
   scopes: string[] | null;
+  resources: string[] | null;
   createdAt: number;
   expiresAt: number;
 }
@@ -81,5 +85,6 @@ function active(ctx: OAuthContext, t: TokenFacts, tokenType: 'Bearer' | 'refresh
     iat: Math.floor(t.createdAt / 1000),
     token_type: tokenType,
     iss: ctx.issuer,
+    aud: resourcesOf(ctx.resources, t.resources),
   };
 }

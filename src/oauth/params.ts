@@ -7,14 +7,17 @@ export type Params = Record<string, string>;
  * Flattens a parsed query or body. RFC 6749 §3.1: a parameter sent more than once is
  * invalid_request; unknown parameters are kept and ignored by the handlers (§3.2).
  * Values that are not strings (JSON numbers, objects) are refused with the field's name.
+ * `multiValued` names the parameters a specification lets repeat (RFC 8707 `resource`):
+ * they are left out, for their own reader.
  */
-export function readParams(raw: unknown): Params {
+export function readParams(raw: unknown, multiValued: readonly string[] = []): Params {
   if (raw === undefined || raw === null) return {};
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     throw invalidRequest('request body must be a set of named parameters');
   }
   const params: Params = {};
   for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (multiValued.includes(name)) continue;
     if (Array.isArray(value)) throw invalidRequest(`${name} was sent more than once`);
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string') throw invalidRequest(`${name} must be a string`);

@@ -1,5 +1,6 @@
 // The scope registry (seed §2.3): every scope with its family and plain-words description,
 // in the seed's order, which is also the order of scopes in every response (SPEC §2 item 11).
+import { unknownScopesMessage } from './scope-suggestions.ts';
 import { invalidRequest, invalidScope } from './errors.ts';
 
 export type ScopeFamily = 'personal' | 'team' | 'organization';
@@ -84,6 +85,11 @@ export function isKnownScope(name: string): boolean {
   return byName.has(name);
 }
 
+/** "unknown scope: …", with the registry names they were probably meant to be. */
+export function unknownScopes(names: readonly string[]): string {
+  return unknownScopesMessage(names, [...byName.keys()]);
+}
+
 export function describeScope(name: string): ScopeDefinition | undefined {
   return byName.get(name);
 }
@@ -101,7 +107,7 @@ export function parseScopeParameter(value: string): string[] {
   const names = value.split(/[\s,]+/).filter((n) => n !== '');
   if (names.length === 0) throw invalidRequest('scope is empty: name at least one scope');
   const unknown = names.filter((n) => !byName.has(n));
-  if (unknown.length > 0) throw invalidScope(`unknown scope: ${[...new Set(unknown)].join(', ')}`);
+  if (unknown.length > 0) throw invalidScope(unknownScopes(unknown));
   return sortScopes(names);
 }
 

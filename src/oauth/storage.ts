@@ -17,6 +17,11 @@ export interface ClientRecord {
   scopes: string[] | null;
   /** An admin flag: may introspect any client's tokens (SPEC §6). */
   resourceServer: boolean;
+  /**
+   * SPEC §10.3: set for a client known only by its metadata document whose host nobody
+   * trusted (CIMD_POLICY=open): the consent page says it is unverified and names the host.
+   */
+  unverifiedHost?: string;
 }
 
 export interface SecretRecord {
@@ -43,6 +48,8 @@ export interface CodeRecord {
   redirectUri: string;
   scopes: string[] | null;
   codeChallenge: string | null;
+  /** RFC 8707: the resources the authorization covers; null is the default resource only. */
+  resources: string[] | null;
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;
@@ -60,6 +67,8 @@ export interface AccessTokenRecord {
   clientId: string;
   userId: string;
   scopes: string[] | null;
+  /** RFC 8707: the resources the token may be presented to; null is the default resource only. */
+  resources: string[] | null;
   createdAt: number;
   expiresAt: number;
   revokedAt: number | null;
@@ -79,6 +88,8 @@ export interface RefreshTokenRecord {
   clientId: string;
   userId: string;
   scopes: string[] | null;
+  /** The grant's resources, kept through rotation (RFC 8707 §2.2); null as on codes. */
+  resources: string[] | null;
   parentId: string | null;
   createdAt: number;
   /** Idle expiry: a chain not used for REFRESH_TOKEN_IDLE_TTL_SECONDS ends. */
@@ -213,7 +224,18 @@ export interface AuditStore {
   recordAuthorizationRequest(clientId: string, userId: string | null, hadScope: boolean, at: number): Promise<void>;
 }
 
-export interface OAuthStore extends ClientStore, GrantStore, CodeStore, TokenStore, AuditStore {
+/** Application notifications the protocol core causes (SPEC §9, second paragraph). */
+export type ClientNotification = 'grant.revoked_reuse';
+
+export interface NotificationStore {
+  /**
+   * Writes a notification for the client's events URL to the outbox; a no-op for a client
+   * without one. Called on a transaction's store, it lands only if the transaction commits.
+   */
+  notifyClient(clientId: string, event: ClientNotification, data: Record<string, unknown>, at: number): Promise<void>;
+}
+
+export interface OAuthStore extends ClientStore, GrantStore, CodeStore, TokenStore, AuditStore, NotificationStore {
   /**
    * Runs fn in one database transaction; the store it receives is bound to it and returns
    * what fn returns. When fn throws, every write made through that store rolls back and the

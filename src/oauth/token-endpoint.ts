@@ -7,6 +7,7 @@ import { OAuthError } from './errors.ts';
 import { grantHandlers } from './grants/index.ts';
 import type { GrantHandler } from './grants/types.ts';
 import { readParams, required, type Params } from './params.ts';
+import { readResourceParameter } from './resources.ts';
 import type { TokenResponse } from './token-response.ts';
 
 export interface TokenRequestInput {
@@ -22,11 +23,12 @@ export interface TokenRequestInput {
  * the parameters it takes.
  */
 export async function handleTokenRequest(ctx: OAuthContext, input: TokenRequestInput): Promise<TokenResponse> {
-  const params = readParams(input.body); // RFC 6749 §3.1: a repeated parameter is refused
+  const params = readParams(input.body, ['resource']); // RFC 6749 §3.1: a repeated parameter is refused
+  const resources = readResourceParameter(input.body); // RFC 8707 §2: resource alone may repeat
   const grant = selectGrant(params);
   const credentials = readClientCredentials(params, input.authorization);
   const client = await authenticateClient(ctx, credentials, input.limits); // §3.2.1, then approval (SPEC §2 item 1)
-  return grant.handle(ctx, { params: parametersOf(grant, params), client });
+  return grant.handle(ctx, { params: parametersOf(grant, params), client, resources });
 }
 
 /** RFC 6749 §5.2: a grant_type not in the registry is unsupported_grant_type. */

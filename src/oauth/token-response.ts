@@ -20,6 +20,8 @@ export interface GrantBinding {
   clientId: string;
   userId: string;
   scopes: string[] | null;
+  /** The grant's resources (RFC 8707), kept by the refresh token through every rotation. */
+  resources: string[] | null;
 }
 
 export interface MintedPair extends TokenPair {
@@ -28,7 +30,11 @@ export interface MintedPair extends TokenPair {
   refreshRow: RefreshTokenRecord;
 }
 
-export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: string | null): MintedPair {
+/**
+ * `audience` is what the access token is bound to: the grant's resources or, when the
+ * token request narrowed them (RFC 8707 §2.2), fewer; the refresh token keeps the grant's.
+ */
+export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: string | null, audience: string[] | null = binding.resources): MintedPair {
   const now = ctx.clock();
   const accessToken = generateToken('accessToken');
   const refreshToken = generateToken('refreshToken');
@@ -38,6 +44,7 @@ export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: str
     accessRow: {
       hash: hashToken(accessToken),
       ...binding,
+      resources: audience,
       createdAt: now,
       expiresAt: now + ctx.ttl.accessToken * 1000,
       revokedAt: null,

@@ -13,6 +13,11 @@ export type AuditEventType =
   | 'client.migrated'
   | 'secret.created'
   | 'secret.removed'
+  | 'client.resource_server_changed'
+  | 'user.password_reset'
+  | 'user.admin_changed'
+  | 'events_url.changed'
+  | 'events_secret.created'
   | 'login.failed';
 
 /** One row of the audit trail, as written. */

@@ -4,6 +4,7 @@ import { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '.
 import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './booking-store.ts';
 import type { ServiceContext } from './context.ts';
 import { conflict, notFound, validation } from './errors.ts';
+import { recordBookingEvent, type BookingTrigger } from './webhooks/outbox.ts';
 
 export interface NewBooking {
   eventTypeId: string;
@@ -73,6 +74,9 @@ export async function book(ctx: ServiceContext, input: NewBooking, rules: Bookin
     }
     await holdHost(tx.bookings, host, input.start, end, HOST_BUSY);
     await tx.bookings.insert(booking);
+    // SPEC §9: the subscribers' events land with the booking, or not at all.
+    await recordBookingEvent(tx, 'BOOKING_CREATED', booking, now);
+    if (booking.status === 'pending') await recordBookingEvent(tx, 'BOOKING_REQUESTED', booking, now);
   });
   return { booking, manageToken };
 }
@@ -106,7 +110,14 @@ export async function requireManageToken(ctx: ServiceContext, uid: string, manag
   return row;
 }
 
-/** Moves a booking between statuses; a booking already elsewhere is a conflict. */
+/** The webhook trigger of reaching a status (SPEC §9); none for a status no transition reaches. */
+const TRIGGER_OF: Partial<Record<BookingStatus, BookingTrigger>> = {
+  accepted: 'BOOKING_CONFIRMED',
+  declined: 'BOOKING_REJECTED',
+  cancelled: 'BOOKING_CANCELLED',
+};
+
+/** Moves a booking between statuses, with its webhook event; a booking already elsewhere is a conflict. */
 export async function transitionBooking(
   ctx: ServiceContext,
   uid: string,
@@ -116,9 +127,15 @@ export async function transitionBooking(
   scope?: BookingScope,
 ): Promise<Booking> {
   const current = await requireBooking(ctx, uid, scope);
-  const done = await ctx.stores.bookings.transition(uid, from, to, { ...extra, updatedAt: ctx.clock() });
-  if (!done) throw conflict(`the booking is ${current.status}; only a ${from.join(' or ')} booking can become ${to}`);
-  return requireBooking(ctx, uid);
+  const now = ctx.clock();
+  return ctx.stores.transaction(async (tx) => {
+    const done = await tx.bookings.transition(uid, from, to, { ...extra, updatedAt: now });
+    if (!done) throw conflict(`the booking is ${current.status}; only a ${from.join(' or ')} booking can become ${to}`);
+    const changed = (await tx.bookings.find(uid))!;
+    const trigger = TRIGGER_OF[to];
+    if (trigger !== undefined) await recordBookingEvent(tx, trigger, changed, now);
+    return changed;
+  });
 }
 
 export function cancelBooking(ctx: ServiceContext, uid: string, reason: string | undefined, scope?: BookingScope): Promise<Booking> {
@@ -142,6 +159,7 @@ export async function rescheduleBooking(ctx: ServiceContext, uid: string, start:
     const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });
     if (!moved) throw conflict('the booking changed meanwhile; read it again');
     await tx.bookings.insert(booking);
+    await recordBookingEvent(tx, 'BOOKING_RESCHEDULED', booking, now);
   });
   return booking;
 }

@@ -3,17 +3,21 @@
 // contract of every method; this interface gathers them, so that one transaction can span
 // areas. src/storage/stores implements it; app.ts and cli/runtime.ts wire it.
 import type { ApiStores } from '../api/stores/index.ts';
-import type { SessionStore, UserStore, VerifiedResourceStore } from './accounts/store.ts';
+import type { NoticeStore, SessionStore, UserStore, VerifiedResourceStore } from './accounts/store.ts';
 import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
 import type { BookingStore } from './booking-store.ts';
-import type { ClientStore } from './clients/store.ts';
+import type { ClientStore, MetadataHostStore } from './clients/store.ts';
+import type { RetentionStore } from './retention/store.ts';
 import type { InvitationStore, TeamStore } from './teams/store.ts';
+import type { WebhookDeliveryStore } from './webhooks/store.ts';
 
 export interface ServiceStores {
   clients: ClientStore;
+  metadataHosts: MetadataHostStore;
   users: UserStore;
   sessions: SessionStore;
+  notices: NoticeStore;
   verifiedResources: VerifiedResourceStore;
   audit: AuditStore;
   auditLog: AuditLogReader;
@@ -21,6 +25,8 @@ export interface ServiceStores {
   invitations: InvitationStore;
   bookings: BookingStore;
   api: ApiStores;
+  webhookDeliveries: WebhookDeliveryStore;
+  retention: RetentionStore;
   /**
    * Runs fn with every store bound to one transaction: all of fn's writes land, or none.
    * Inside a transaction already, fn joins it.

@@ -14,3 +14,17 @@ export function scopesFromColumn(stored: string | null): string[] | null {
   if (stored === null) return null;
   return stored === '' ? [] : stored.split(' ');
 }
+
+/**
+ * A resource list column (RFC 8707): the URIs joined by single spaces (a URI holds no
+ * space); NULL is the default resource, as rows written before resource indicators.
+ */
+export function resourcesColumn(resources: readonly string[] | null | undefined): string | null {
+  return resources == null ? null : resources.join(' ');
+}
+
+/** The inverse of resourcesColumn. */
+export function resourcesFromColumn(stored: string | null): string[] | null {
+  if (stored === null) return null;
+  return stored === '' ? [] : stored.split(' ');
+}

@@ -1,18 +1,23 @@
 // Opening the database: SQLite (better-sqlite3, WAL) by default, PostgreSQL for
 // postgres:// URLs. Dialect differences live here, in prepared.ts and in the migrations
 // (STYLE practice 8).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { BackupRefused, backupSqlite } from './backup.ts';
 import type { Database } from './schema.ts';
+import { groupCommitDialect } from './group-commit.ts';
+import { classifyingOutages } from './unavailable.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** SPEC §4: a consistent copy of a SQLite database in `file`; pages copied. PostgreSQL refuses. */
+  backup(file: string): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -21,7 +26,18 @@ export interface OpenOptions {
   schema?: string;
   /** Connections in the PostgreSQL pool. */
   poolSize?: number;
+  /** SQLite: refuse a file that does not exist instead of creating an empty database. */
+  mustExist?: boolean;
+  /**
+   * Longest wait for a database connection, in milliseconds: for a free connection of the
+   * PostgreSQL pool (connecting included), for SQLite's write lock. Past it the request
+   * fails with StoreUnavailable (503) instead of waiting on a database that is gone.
+   */
+  connectTimeoutMs?: number;
 }
+
+/** DATABASE_CONNECT_TIMEOUT_SECONDS' default (config/index.ts), for callers without a config. */
+const DEFAULT_CONNECT_TIMEOUT_MS = 5000;
 
 // BIGINT columns hold millisecond times and counts, all far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -30,19 +46,16 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
  * better-sqlite3 compiles every statement Kysely sends; the same few statements run on
  * every token request, so compiled statements are kept and reused (bounded, oldest out).
  */
-function withStatementCache(sqlite: SQLite.Database, max = 256): SqliteDatabase {
+function statementCache(sqlite: SQLite.Database, max = 256): (sql: string) => SQLite.Statement {
   const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      let statement = cache.get(sql);
-      if (statement === undefined) {
-        statement = sqlite.prepare(sql);
-        if (cache.size >= max) cache.delete(cache.keys().next().value!);
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
+  return (sql) => {
+    let statement = cache.get(sql);
+    if (statement === undefined) {
+      statement = sqlite.prepare(sql);
+      if (cache.size >= max) cache.delete(cache.keys().next().value!);
+      cache.set(sql, statement);
+    }
+    return statement;
   };
 }
 
@@ -51,16 +64,25 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     // An idle client's error (server restart) must not crash the process.
     pool.on('error', () => undefined);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    // Nor may the error of a client a request holds between two statements (a transaction
+    // waiting on a password hash, say) when the server ends its connection: unheard, it
+    // ended the process (test/faults/postgres-outage.test.ts). The request learns of it at
+    // its next statement, as StoreUnavailable.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    const db = new Kysely<Database>({ dialect: classifyingOutages(new PostgresDialect({ pool })) });
+    const backup = () =>
+      Promise.reject(new BackupRefused('backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. pg_dump --format=custom --file=FILE "$DATABASE_URL"'));
+    return { db, dialect: 'postgres', backup, close: () => db.destroy() };
   }
   if (url.startsWith('sqlite:')) {
     const location = url.slice('sqlite:'.length);
     const file = location === ':memory:' ? ':memory:' : resolve(location);
+    if (options.mustExist && (file === ':memory:' || !existsSync(file))) throw new Error(`there is no SQLite database at ${file}`);
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
@@ -74,10 +96,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // a 64 MiB page cache (default 2 MiB) keeps them in memory instead of re-reading.
     sqlite.pragma('cache_size = -65536');
     sqlite.pragma('mmap_size = 268435456');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${Math.round(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS)}`);
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    const db = new Kysely<Database>({ dialect: classifyingOutages(groupCommitDialect(sqlite, statementCache(sqlite))) });
+    return { db, dialect: 'sqlite', backup: (target) => backupSqlite(sqlite, file, target), close: () => db.destroy() };
   }
   throw new Error('DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
 }

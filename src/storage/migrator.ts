@@ -7,6 +7,10 @@ import * as invitations from './migrations/003_membership_invitations.ts';
 import * as clientVersion from './migrations/004_client_version.ts';
 import * as bookingManageToken from './migrations/005_booking_manage_token.ts';
 import * as grantLookup from './migrations/006_grant_lookup.ts';
+import * as mcpClients from './migrations/009_mcp_clients.ts';
+import * as retention from './migrations/007_retention.ts';
+import * as sessionNotices from './migrations/010_session_notices.ts';
+import * as webhookDelivery from './migrations/008_webhook_delivery.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -17,6 +21,10 @@ const migrations: Record<string, DialectMigration> = {
   '004_client_version': clientVersion,
   '005_booking_manage_token': bookingManageToken,
   '006_grant_lookup': grantLookup,
+  '007_retention': retention,
+  '008_webhook_delivery': webhookDelivery,
+  '009_mcp_clients': mcpClients,
+  '010_session_notices': sessionNotices,
 };
 
 /**

@@ -26,6 +26,14 @@ export interface SessionsTable {
   expires_at: number;
 }
 
+export interface SessionNoticesTable {
+  id: string;
+  session_hash: string;
+  sealed: string;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface OAuthClientsTable {
   id: string;
   name: string;
@@ -46,6 +54,9 @@ export interface OAuthClientsTable {
   /** SPEC §2 item 20: additions awaiting review, JSON array / space-separated; NULL when none. */
   proposed_redirect_uris: string | null;
   proposed_scopes: string | null;
+  /** SPEC §9: where application notifications go, and their signing secret (migration 008). */
+  events_url: string | null;
+  events_secret: string | null;
   /** SPEC §2 item 22: raised by every change of the configuration or of the held change. */
   version: Generated<number>;
   created_at: number;
@@ -87,6 +98,8 @@ export interface AuthorizationCodesTable {
   redirect_uri: string;
   scopes: string | null;
   code_challenge: string | null;
+  /** RFC 8707 resources, space-separated (migration 009); NULL is the default resource. */
+  resources: string | null;
   created_at: number;
   expires_at: number;
   consumed_at: number | null;
@@ -100,6 +113,8 @@ export interface AccessTokensTable {
   client_id: string;
   user_id: string;
   scopes: string | null;
+  /** As authorization_codes.resources: what the token may be presented to. */
+  resources: string | null;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
@@ -114,12 +129,23 @@ export interface RefreshTokensTable {
   client_id: string;
   user_id: string;
   scopes: string | null;
+  /** As authorization_codes.resources: the grant's, kept through rotation. */
+  resources: string | null;
   parent_id: string | null;
   created_at: number;
   expires_at: number;
   spent_at: number | null;
   successor_box: string | null;
   revoked_at: number | null;
+}
+
+/** SPEC §10.3: an admin's decision about a metadata document host (migration 009). */
+export interface ClientMetadataHostsTable {
+  host: string;
+  decision: 'trusted' | 'distrusted';
+  /** The admin's user id; NULL when decided by an operator at the CLI. */
+  decided_by: string | null;
+  decided_at: number;
 }
 
 export interface AuditEventsTable {
@@ -269,8 +295,35 @@ export interface WebhooksTable {
   triggers: string;
   active: number;
   payload_template: string | null;
+  /** Standard Webhooks signing secret (whsec_…), kept as is: signing needs it (migration 008). */
+  secret: string | null;
+  /** When its deliveries started failing without a success since; null when healthy. */
+  failing_since: number | null;
+  /** Why Gatehouse turned it off, for its owner; null unless turned off by Gatehouse. */
+  disabled_reason: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** SPEC §9: the outbox. One row per event and destination (a webhook or a client's events URL). */
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string | null;
+  client_id: string | null;
+  event: string;
+  /** The JSON body sent, exactly as signed. */
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  /** Due time while pending (a claim moves it past the attempt); null once delivered or failed. */
+  next_attempt_at: number | null;
+  last_attempt_at: number | null;
+  response_status: number | null;
+  /** The first 1 KB of the last answer. */
+  response_body: string | null;
+  /** Why the last attempt got no answer (timeout, refused address); null when it got one. */
+  error: string | null;
+  created_at: number;
 }
 
 export interface VerifiedResourcesTable {
@@ -327,10 +380,12 @@ export interface WorkflowsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  session_notices: SessionNoticesTable;
   oauth_clients: OAuthClientsTable;
   client_secrets: ClientSecretsTable;
   authorization_requests: AuthorizationRequestsTable;
   grants: GrantsTable;
+  client_metadata_hosts: ClientMetadataHostsTable;
   authorization_codes: AuthorizationCodesTable;
   access_tokens: AccessTokensTable;
   refresh_tokens: RefreshTokensTable;
@@ -345,6 +400,7 @@ export interface Database {
   schedules: SchedulesTable;
   connected_apps: ConnectedAppsTable;
   webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   verified_resources: VerifiedResourcesTable;
   routing_forms: RoutingFormsTable;
   routing_form_responses: RoutingFormResponsesTable;

@@ -21,6 +21,8 @@ function asset(file: string, type: string): Asset {
 export const assets = {
   stylesheet: asset('app.css', 'text/css; charset=utf-8'),
   copyScript: asset('copy.js', 'text/javascript; charset=utf-8'),
+  favicon: asset('favicon.svg', 'image/svg+xml'),
+  docsLogo: asset('docs-logo.svg', 'image/svg+xml'),
 };
 
 export async function assetRoutes(app: FastifyInstance): Promise<void> {
@@ -29,4 +31,9 @@ export async function assetRoutes(app: FastifyInstance): Promise<void> {
       reply.type(a.type).header('cache-control', 'public, max-age=31536000, immutable').send(a.body),
     );
   }
+  // Browsers ask for /favicon.ico on their own, pages or not; an SVG answers it (Chromium
+  // and Firefox go by the content type, not the name).
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.type(assets.favicon.type).header('cache-control', 'public, max-age=86400').send(assets.favicon.body),
+  );
 }

@@ -6,7 +6,7 @@ import { allowFormRedirectTo } from '../http/security-headers.ts';
 import {
   approveAuthorization,
   approveSilently,
-  authorizationParameters,
+  carriedParameters,
   denyAuthorization,
   recordAuthorizationRequest,
   rememberedGrant,
@@ -14,53 +14,28 @@ import {
   validateAuthorizationRequest,
   type AuthorizationRequest,
 } from '../oauth/authorize.ts';
-import { describeScope, familyTitles, type ScopeFamily } from '../oauth/scopes.ts';
+import { requireClient } from '../services/clients/view.ts';
+import { findUserById, type User } from '../services/accounts/users.ts';
+import { consentPage } from './consent-page.ts';
 import { html } from './html.ts';
-import { csrfField, sendErrorPage, sendPage } from './pages.ts';
+import { sendErrorPage, sendPage } from './pages.ts';
 import { REAUTH_PARAM, type ReauthenticationMarks } from './reauthentication.ts';
 
 export const AUTHORIZE_PATH = '/auth/oauth2/authorize';
 
-function consentPage(request: AuthorizationRequest, csrf: string, reauthMark: string | undefined) {
-  const client = request.client;
-  const host = new URL(request.redirectUri).host;
-  const families = new Map<ScopeFamily, string[]>();
-  for (const name of request.scopes ?? []) {
-    const def = describeScope(name)!;
-    families.set(def.family, [...(families.get(def.family) ?? []), def.description]);
-  }
-  const hidden = authorizationParameters
-    .filter((name) => request.params[name] !== undefined)
-    .map((name) => html`<input type="hidden" name="${name}" value="${request.params[name]}">`);
-  // prompt=login: the decision is checked against the same re-login as the page was.
-  if (reauthMark !== undefined) hidden.push(html`<input type="hidden" name="${REAUTH_PARAM}" value="${reauthMark}">`);
-  return html`<div class="card">
-<h1><span id="client-name">${client.name}</span> wants to access your account</h1>
-${client.homepageUrl ? html`<p>Application website: <a href="${client.homepageUrl}" rel="noopener noreferrer">${client.homepageUrl}</a></p>` : ''}
-<p>After you decide, you will be sent back to <strong id="return-host">${host}</strong>.</p>
-${request.scopes === null
-  ? html`<p class="notice" id="legacy-notice">This application was registered before permissions existed. If you allow it, it can read and change <strong>everything in your account</strong>.</p>`
-  : html`<h2>It will be able to:</h2>${[...families].map(
-      ([family, descriptions]) => html`<section><h3>${familyTitles[family]}</h3><ul class="scopes">${descriptions.map((d) => html`<li>${d}</li>`)}</ul></section>`,
-    )}`}
-<form method="post" action="${AUTHORIZE_PATH}">
-  ${csrfField(csrf)}
-  ${hidden}
-  <div class="actions">
-    <button type="submit" name="decision" value="allow">Allow</button>
-    <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
-  </div>
-</form>
-<p class="muted">You can revoke this access at any time in <a href="/settings/authorized-apps">Authorized apps</a>.</p>
-</div>`;
+/** What a login page's `next` says about the authorization request it returns to. */
+export interface AuthorizationReturn {
+  /**
+   * The registered redirect URI the request would send the browser back to; undefined when
+   * its client or redirect URI is not trustworthy (the endpoint would show an error page).
+   */
+  redirectUri: string | undefined;
+  /** The application asking, when the request is valid: the login page names it. */
+  client: { clientId: string; name: string } | undefined;
 }
 
-/**
- * The registered redirect URI an authorization request at `path` (a login page's `next`)
- * would send the browser back to; undefined when it is not such a request, or its client or
- * redirect URI is not trustworthy (the endpoint would show an error page, not redirect).
- */
-export async function authorizationReturn(ctx: AppContext, path: string): Promise<string | undefined> {
+/** The authorization request at `path` (a login page's `next`); undefined when it is not one. */
+export async function authorizationReturn(ctx: AppContext, path: string): Promise<AuthorizationReturn | undefined> {
   const url = new URL(path, 'http://gatehouse.invalid');
   if (url.pathname !== AUTHORIZE_PATH) return undefined;
   // The query as the endpoint reads it: a repeated parameter as a list.
@@ -70,17 +45,43 @@ export async function authorizationReturn(ctx: AppContext, path: string): Promis
     raw[name] = seen === undefined ? value : [seen, value].flat();
   }
   const result = await validateAuthorizationRequest(ctx.oauth, raw);
-  if (result.kind === 'fatal') return undefined;
-  return result.kind === 'valid' ? result.request.redirectUri : (raw.redirect_uri as string);
+  if (result.kind === 'fatal') return { redirectUri: undefined, client: undefined };
+  if (result.kind === 'redirect') return { redirectUri: raw.redirect_uri as string, client: undefined };
+  return { redirectUri: result.request.redirectUri, client: { clientId: result.request.client.id, name: result.request.client.name } };
+}
+
+/** The fatal refusals in words for the person who followed the link, and what to do. */
+function fatalExplanation(description: string): { title: string; message: string } {
+  if (/^this application is /.test(description)) {
+    return {
+      title: 'This application cannot be used right now',
+      message: 'The application you came from is not approved for sign-in at the moment. Go back to the application and try again later, or contact its developer.',
+    };
+  }
+  return {
+    title: 'This sign-in link is not valid',
+    message: 'The link you followed is not valid; go back to the application and try again. If it happens again, tell the application’s developer.',
+  };
 }
 
 export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, marks: ReauthenticationMarks): Promise<void> {
   /** To the login page and back here; prompt=login takes a new mark (reauthentication.ts). */
   function toLogin(reply: FastifyReply, authz: AuthorizationRequest, again: boolean) {
-    const query = new URLSearchParams(authz.params);
+    const query = new URLSearchParams(carriedParameters(authz));
     if (authz.prompt.has('login')) query.set(REAUTH_PARAM, marks.issue(ctx.oauth.clock()));
     const back = `${AUTHORIZE_PATH}?${query.toString()}`;
     return reply.redirect(`/login?next=${encodeURIComponent(back)}${again ? '&reauth=1' : ''}`, 303);
+  }
+
+  async function consent(authz: AuthorizationRequest, user: User, csrf: string, reauthMark: string | undefined) {
+    const client = await requireClient(ctx.services, authz.client.id);
+    const developer = await findUserById(ctx.services, client.ownerId);
+    const hidden = carriedParameters(authz).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+    // prompt=login: the decision is checked against the same re-login as the page was.
+    if (reauthMark !== undefined) hidden.push(html`<input type="hidden" name="${REAUTH_PARAM}" value="${reauthMark}">`);
+    // "Not you?" logs out and comes back to this request, without the old login's mark.
+    const again = `${AUTHORIZE_PATH}?${new URLSearchParams(authz.params).toString()}`;
+    return consentPage({ request: authz, client, developer: developer?.name, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: authz.client.unverifiedHost });
   }
 
   async function handle(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision?: unknown) {
@@ -88,7 +89,8 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     reply.header('cache-control', 'no-store');
     const result = await validateAuthorizationRequest(ctx.oauth, raw);
     if (result.kind === 'fatal') {
-      return sendErrorPage(reply, request, 400, 'This authorization request cannot be completed', result.error.description);
+      const { title, message } = fatalExplanation(result.error.description);
+      return sendErrorPage(reply, request, 400, title, message, { details: `${result.error.code}: ${result.error.description}` });
     }
     if (result.kind === 'redirect') return reply.redirect(result.location, 303);
     const authz = result.request;
@@ -116,7 +118,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     if (silent) return reply.redirect(silentFailure(ctx.oauth, authz, 'consent_required'), 303);
     allowFormRedirectTo(reply, authz.redirectUri);
     const carried = authz.prompt.has('login') && typeof mark === 'string' ? mark : undefined;
-    return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, consentPage(authz, reply.generateCsrf(), carried));
+    return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, await consent(authz, user, reply.generateCsrf(), carried));
   }
 
   app.get(AUTHORIZE_PATH, async (request, reply) => handle(request, reply, request.query as Record<string, unknown>));

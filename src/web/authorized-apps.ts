@@ -7,7 +7,7 @@ import { everAuthorized, listAuthorizedApps, revokeAuthorizedApp, type Authorize
 import { ServiceError } from '../services/errors.ts';
 import { signedIn } from './access.ts';
 import { sendServiceError } from './forms.ts';
-import { scopeList, time } from './format.ts';
+import { breakableUrl, scopeList, time } from './format.ts';
 import { html } from './html.ts';
 import { csrfField, sendPage } from './pages.ts';
 
@@ -16,7 +16,7 @@ export const AUTHORIZED_APPS = '/settings/authorized-apps';
 function appCard(app: AuthorizedApp, csrf: string) {
   return html`<section class="card app" data-client="${app.clientId}" aria-labelledby="app-${app.clientId}">
 <div class="title-row"><h2 id="app-${app.clientId}">${app.name}</h2></div>
-${app.homepageUrl ? html`<p><a href="${app.homepageUrl}" rel="noopener noreferrer">${app.homepageUrl}</a></p>` : ''}
+${app.homepageUrl ? html`<p><a href="${app.homepageUrl}" rel="noopener noreferrer">${breakableUrl(app.homepageUrl)}</a></p>` : ''}
 <p class="muted">You approved it on ${time(app.firstApprovedAt)}${app.lastApprovedAt !== app.firstApprovedAt ? html`, most recently on ${time(app.lastApprovedAt)}` : ''}.</p>
 <h3>It can:</h3>
 ${app.scopes === null

@@ -1,6 +1,7 @@
 // The audit trail as a table (SPEC §2 item 16). Developers see who acted on their client
 // without other users' identities, and an admin as "a platform administrator" (SPEC §7);
 // admins see everyone's.
+import { CLI_OPERATOR, CLI_OPERATOR_LABEL } from '../services/actors.ts';
 import type { ClientEvent } from '../services/clients/events.ts';
 import { html, type Html } from './html.ts';
 import { time } from './format.ts';
@@ -13,8 +14,11 @@ const labels: Record<string, string> = {
   'client.updated': 'Settings changed',
   'client.scopes_changed': 'Scopes changed',
   'client.migrated': 'Migrated from legacy to scopes',
+  'client.resource_server_changed': 'Resource-server mark changed',
   'secret.created': 'Secret added',
   'secret.removed': 'Secret removed',
+  'events_url.changed': 'Events URL changed',
+  'events_secret.created': 'Events signing secret made (any earlier one stopped working)',
   'grant.created': 'A user authorized the application',
   'grant.revoked': 'An authorization was revoked',
   'token.issued': 'Tokens issued',
@@ -27,6 +31,7 @@ const labels: Record<string, string> = {
 function detail(e: ClientEvent): string {
   const d = e.data ?? {};
   const parts: string[] = [];
+  if (e.type === 'client.resource_server_changed') parts.push(d.resourceServer === true ? 'marked as a resource server: may introspect any token' : 'no longer a resource server');
   if (typeof d.lastFour === 'string') parts.push(`secret …${d.lastFour}`);
   if (typeof d.reason === 'string') parts.push(`reason: ${d.reason}`);
   if (typeof d.from === 'string' && typeof d.to === 'string') parts.push(`${d.from || '(none)'} → ${d.to || '(none)'}`);
@@ -44,6 +49,7 @@ function detail(e: ClientEvent): string {
 }
 
 function actorName(e: ClientEvent, viewer: { id: string; admin: boolean }): string {
+  if (e.actorId === CLI_OPERATOR) return CLI_OPERATOR_LABEL;
   if (e.actor === null) return e.actorId === null ? 'system' : 'unknown';
   if (e.actor.id === viewer.id) return 'you';
   if (viewer.admin) return `${e.actor.name} (${e.actor.email})${e.actor.admin ? ', admin' : ''}`;
@@ -52,9 +58,9 @@ function actorName(e: ClientEvent, viewer: { id: string; admin: boolean }): stri
 
 export function eventTable(events: ClientEvent[], viewer: { id: string; admin: boolean }): Html {
   if (events.length === 0) return html`<p class="muted">No events yet.</p>`;
-  return html`<div class="table-wrap"><table class="events">
+  return html`<div class="table-wrap"><table class="events stack">
 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Details</th></tr></thead>
 <tbody>${events.map(
-    (e) => html`<tr data-event="${e.type}"><td>${time(e.createdAt)}</td><td>${labels[e.type] ?? e.type} <code>${e.type}</code></td><td>${actorName(e, viewer)}</td><td>${detail(e)}</td></tr>`,
+    (e) => html`<tr data-event="${e.type}"><td data-label="When">${time(e.createdAt)}</td><td data-label="What">${labels[e.type] ?? e.type} <code>${e.type}</code></td><td data-label="Who">${actorName(e, viewer)}</td><td data-label="Details">${detail(e)}</td></tr>`,
   )}</tbody></table></div>`;
 }

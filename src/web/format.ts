@@ -51,3 +51,12 @@ export function hostOf(uri: string): string {
     return uri;
   }
 }
+
+/**
+ * A URL that may wrap after `/`, `?`, `&` and `=` (a <wbr> after each), so a long one
+ * breaks between its parts rather than mid-word or off the edge of a phone's screen.
+ */
+export function breakableUrl(url: string): Html {
+  const parts = url.split(/(?<=[/?&=])/);
+  return html`${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}`;
+}

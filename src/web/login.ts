@@ -6,6 +6,7 @@ import { allowFormRedirectTo } from '../http/security-headers.ts';
 import { checkPassword, type User } from '../services/accounts/users.ts';
 import { authorizationReturn } from './authorize.ts';
 import { html } from './html.ts';
+import { logoImage } from './logos.ts';
 import { csrfField, safeNext, sendPage } from './pages.ts';
 import { closeSession, startSession } from './session.ts';
 
@@ -15,9 +16,14 @@ interface LoginBody {
   next?: unknown;
 }
 
-function loginForm(csrf: string, next: string, email: string, error?: string, again = false) {
+/** The application an authorization request is signing in for, named above the form. */
+type ForApplication = { clientId: string; name: string } | undefined;
+
+function loginForm(csrf: string, next: string, email: string, error?: string, again = false, app?: ForApplication) {
   return html`<div class="card">
-<h1>Log in</h1>
+${app
+  ? html`<div class="consent-head">${logoImage(app, 48)}<div><h1>Log in</h1><p id="login-for">to continue to <strong>${app.name}</strong></p></div></div>`
+  : html`<h1>Log in</h1>`}
 ${again ? html`<p class="notice" id="login-again">The application asked you to log in again to confirm it is you.</p>` : ''}
 ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''}
 <form method="post" action="/login">
@@ -44,9 +50,10 @@ class WrongPassword extends Error {
  * authorization endpoint's redirects, at the application (consent already given, or an
  * error for it); Chromium checks form-action on each of those redirects.
  */
-async function allowReturnTo(ctx: AppContext, reply: FastifyReply, next: string): Promise<void> {
-  const redirectUri = await authorizationReturn(ctx, next);
-  if (redirectUri !== undefined) allowFormRedirectTo(reply, redirectUri);
+async function allowReturnTo(ctx: AppContext, reply: FastifyReply, next: string): Promise<ForApplication> {
+  const target = await authorizationReturn(ctx, next);
+  if (target?.redirectUri !== undefined) allowFormRedirectTo(reply, target.redirectUri);
+  return target?.client;
 }
 
 function readLoginBody(body: LoginBody | undefined): { email: string; password: string; next: string } {
@@ -83,12 +90,12 @@ function checkWithinLimits(ctx: AppContext, request: FastifyRequest, email: stri
 
 async function postLogin(ctx: AppContext, request: FastifyRequest<{ Body: LoginBody }>, reply: FastifyReply) {
   const { email, password, next } = readLoginBody(request.body);
-  await allowReturnTo(ctx, reply, next); // for the form shown again after a failure
+  const app = await allowReturnTo(ctx, reply, next); // for the form shown again after a failure
   const refuse = async (userId: string | undefined, message: string) => {
     // SPEC §2 item 16, §7: the account's user id when the email is known, and nothing
     // typed: people type their password into the email field.
     await ctx.services.stores.audit.append({ type: 'login.failed', ...(userId ? { userId } : {}) }, ctx.services.clock());
-    return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message));
+    return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message, false, app));
   };
   if (!email || !password) return refuse(undefined, 'Enter your email and password.');
   let user: User;
@@ -99,7 +106,7 @@ async function postLogin(ctx: AppContext, request: FastifyRequest<{ Body: LoginB
     if (!(error instanceof LimitExceeded)) throw error;
     reply.header('retry-after', String(error.retryAfter));
     const minutes = Math.ceil(error.retryAfter / 60);
-    return sendPage(reply, request, 429, 'Log in', loginForm(reply.generateCsrf(), next, email, `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`));
+    return sendPage(reply, request, 429, 'Log in', loginForm(reply.generateCsrf(), next, email, `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, false, app));
   }
   await startSession(ctx, request, reply, user.id);
   return reply.redirect(next, 303);
@@ -111,8 +118,8 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promis
     // SPEC §2 item 25: prompt=login sends a logged-in user here with reauth=1 to log in again.
     const again = request.query.reauth === '1';
     if (request.user && !again) return reply.redirect(next, 303);
-    await allowReturnTo(ctx, reply, next);
-    return sendPage(reply, request, 200, 'Log in', loginForm(reply.generateCsrf(), next, '', undefined, again));
+    const app = await allowReturnTo(ctx, reply, next);
+    return sendPage(reply, request, 200, app ? `Log in to ${app.name}` : 'Log in', loginForm(reply.generateCsrf(), next, '', undefined, again, app));
   });
 
   app.post<{ Body: LoginBody }>('/login', { preHandler: app.csrfProtection }, (request, reply) => postLogin(ctx, request, reply));
@@ -127,9 +134,12 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promis
     ),
   );
 
-  app.post('/logout', { preHandler: app.csrfProtection }, async (request, reply) => {
+  // "Not you? Switch account" on the consent page posts `next`: the login page then leads
+  // back to the same authorization request.
+  app.post<{ Body: { next?: unknown } }>('/logout', { preHandler: app.csrfProtection }, async (request, reply) => {
     await closeSession(ctx, request, reply);
-    return reply.redirect('/login', 303);
+    const next = safeNext(request.body?.next);
+    return reply.redirect(next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`, 303);
   });
 
   app.get('/', async (request, reply) =>

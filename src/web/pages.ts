@@ -8,13 +8,19 @@ export function sendPage(reply: FastifyReply, request: FastifyRequest, status: n
   return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page({ title, user: request.user, body }));
 }
 
-export function sendErrorPage(reply: FastifyReply, request: FastifyRequest, status: number, title: string, message: string): FastifyReply {
+/**
+ * An error page: what happened and what to do, in words (`message`); the technical reason,
+ * for whoever reports it to a developer, in small print (`details`).
+ */
+export function sendErrorPage(reply: FastifyReply, request: FastifyRequest, status: number, title: string, message: string, options: { details?: string } = {}): FastifyReply {
   return sendPage(
     reply,
     request,
     status,
     title,
-    html`<div class="card"><h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="/">Back to the start page</a></p></div>`,
+    html`<div class="card"><h1>${title}</h1><p class="error" role="alert" id="error-message">${message}</p>
+${options.details ? html`<p class="small muted" id="error-details">Technical details: <code>${options.details}</code></p>` : ''}
+<p><a href="/">Back to the start page</a></p></div>`,
   );
 }
 

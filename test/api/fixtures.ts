@@ -86,7 +86,7 @@ export async function mint(server: TestServer, w: World, user: TestUser, scopes:
   const grantId = randomId();
   const token = generateToken('accessToken');
   await store.createGrant({ id: grantId, userId: user.id, clientId, scopes, createdAt: now, revokedAt: null });
-  await store.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: user.id, scopes, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+  await store.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: user.id, scopes, resources: null, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
   tokens.set(key, token);
   return token;
 }
@@ -192,6 +192,26 @@ export function fixtures(server: TestServer) {
         updated_at: now(),
       };
       await db.insertInto('webhooks').values(row).execute();
+      return row;
+    },
+    /** A delivery to the webhook that has been attempted once and failed (SPEC §9). */
+    async delivery(webhookId: string) {
+      const row = {
+        id: `msg_${randomId()}`,
+        webhook_id: webhookId,
+        client_id: null,
+        event: 'BOOKING_CREATED',
+        payload: JSON.stringify({ type: 'BOOKING_CREATED', timestamp: new Date(now()).toISOString(), data: {} }),
+        status: 'failed' as const,
+        attempts: 1,
+        next_attempt_at: null,
+        last_attempt_at: now(),
+        response_status: 500,
+        response_body: 'down',
+        error: null,
+        created_at: now(),
+      };
+      await db.insertInto('webhook_deliveries').values(row).execute();
       return row;
     },
     async form(owner: { teamId: string } | { organizationId: string }) {

@@ -34,7 +34,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
 
   function expectInvalidToken(res: { status: number; headers: Headers; body: any }) {
     expectEnvelopeError(res, 401, 'invalid_token');
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="invalid_token"');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
   }
 
   it.skipIf(!available)('GET /v2/me with PROFILE_READ → 200 {status: success, data: profile} (seed §4.3; SPEC §6, §2 item 17)', async () => {
@@ -72,7 +72,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
       const res = await fetch(`${server.url}/v2/me`, { headers: authorization === undefined ? {} : { authorization } });
       const body = await res.json();
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
       expect(res.headers.get('www-authenticate')).not.toContain('error=');
       expect(body).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
       expect(body.error.code).not.toBe('invalid_token');
@@ -244,7 +244,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
   it.skipIf(!available)('PATCH /v2/me without a token → 401 even when the body is also wrong (SPEC §2 item 17)', async () => {
     const noToken = await server.api('PATCH', '/v2/me', undefined, { timeFormat: 13 });
     expect(noToken.status).toBe(401);
-    expect(noToken.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
+    expect(noToken.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
     const badToken = await server.api('PATCH', '/v2/me', 'nonsense', { timeFormat: 13 });
     expectInvalidToken(badToken);
     const brokenJson = await fetch(`${server.url}/v2/me`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{' });

@@ -74,6 +74,35 @@ describe.each(backends)('OpenAPI on $name', ({ name, available }) => {
     expect(await res.text()).toContain('swagger');
   });
 
+  it.skipIf(!available)('the reference page is Gatehouse’s: its title, logo and favicon, and it shows /v2/openapi.json (issue 13 item 6)', async () => {
+    const page = await (await fetch(`${server.url}/v2/docs/`)).text();
+    expect(page).toContain('<title>Gatehouse API reference</title>');
+    expect(page).toContain('href="./static/theme/favicon.svg"');
+    expect(page).not.toContain('favicon-32x32.png');
+    const init = await (await fetch(`${server.url}/v2/docs/static/swagger-initializer.js`)).text();
+    expect(init).toContain('"urls":[{"url":"/v2/openapi.json","name":"Gatehouse API v2 (OpenAPI 3.1)"}]');
+    // The logo is Gatehouse's, not Fastify's.
+    const logo = Buffer.from(/img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(init)![1]!, 'base64').toString('utf8');
+    expect(logo).toContain('Gatehouse <tspan font-weight="400">API reference</tspan>');
+    const favicon = await fetch(`${server.url}/v2/docs/static/theme/favicon.svg`);
+    expect(favicon.headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  it.skipIf(!available)('the description shows <token> as written: in a Markdown code span (issue 13 item 6)', () => {
+    expect(doc.info.description).toContain('(`Authorization: Bearer <token>`)');
+  });
+
+  it.skipIf(!available)('/favicon.ico is served, an SVG of this origin; pages link it; the home page title is not doubled', async () => {
+    const icon = await fetch(`${server.url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    const home = await (await fetch(`${server.url}/`)).text();
+    expect(home).toContain('<title>Gatehouse</title>');
+    expect(home).toMatch(/<link rel="icon" type="image\/svg\+xml" href="\/assets\/favicon\.[0-9a-f]{10}\.svg">/);
+    expect(await (await fetch(`${server.url}/login`)).text()).toContain('<title>Log in · Gatehouse</title>');
+  });
+
   it.skipIf(!available)('answers other versions and unknown paths with the envelope 404 (SPEC §2 item 21)', async () => {
     for (const path of ['/v1/me', '/v3/teams', '/v2/nothing-here']) {
       const res = await server.api('GET', path);

@@ -31,7 +31,7 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
     it.skipIf(!available)('no token → 401 with WWW-Authenticate and no error code (RFC 6750 §3.1)', async () => {
       const missing = await h.guardCall(r, undefined);
       expectError(missing, 401, 'unauthorized');
-      expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse"');
+      expect(missing.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
     });
   });
 
@@ -39,7 +39,7 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
     for (const r of guarded) {
       const res = await h.guardCall(r, 'gat_not-a-real-token');
       expectError(res, 401, 'invalid_token');
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="invalid_token"');
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
     }
   });
 
@@ -86,7 +86,7 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
     it.skipIf(!available)('with a garbage token → 401 invalid_token: a token, if sent, is validated', async () => {
       const res = await h.call(r, 'gat_garbage');
       expectError(res, 401, 'invalid_token');
-      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gatehouse", error="invalid_token"');
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
     });
     it.skipIf(!available)('with a valid token of no scope at all → success (needs no scope)', async () => {
       expectSuccess(await h.call(r, await h.token(h.w.outsider, [])));

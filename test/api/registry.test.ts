@@ -77,10 +77,12 @@ describe('the route registry (SPEC §6)', () => {
 
   it('refuses, at start, a registry entry without a handler and a handler without an entry', async () => {
     const store = { findAccess: async () => undefined };
+    const api = 'http://localhost/v2';
+    const resource = { resources: { default: api, known: [api] }, resource: api, metadataUrl: 'http://localhost/.well-known/oauth-protected-resource/v2' };
     const app = Fastify();
-    expect(() => registerRegistryRoutes(app, {}, store, Date.now)).toThrow(/no handler/);
+    expect(() => registerRegistryRoutes(app, {}, store, Date.now, resource)).toThrow(/no handler/);
     const stray = { 'stray.handler': { data: {}, handle: async () => null } };
-    expect(() => registerRegistryRoutes(app, stray, store, Date.now)).toThrow(/stray.handler has no entry/);
+    expect(() => registerRegistryRoutes(app, stray, store, Date.now, resource)).toThrow(/stray.handler has no entry/);
     await app.close();
   });
 });

@@ -78,6 +78,11 @@ export const examples: Record<string, Example> = {
   'webhooks.get': async ({ f, actor }) => ({ params: { webhookId: (await f.webhook({ userId: actor.id })).id } }),
   'webhooks.update': async ({ f, actor }) => ({ params: { webhookId: (await f.webhook({ userId: actor.id })).id }, body: { active: false } }),
   'webhooks.delete': async ({ f, actor }) => ({ params: { webhookId: (await f.webhook({ userId: actor.id })).id } }),
+  'webhooks.deliveries': async ({ f, actor }) => ({ params: { webhookId: (await f.webhook({ userId: actor.id })).id } }),
+  'webhooks.redeliver': async ({ f, actor }) => {
+    const hook = await f.webhook({ userId: actor.id });
+    return { params: { webhookId: hook.id, deliveryId: (await f.delivery(hook.id)).id } };
+  },
 
   'verifiedEmails.list': none,
   'verifiedPhones.list': none,
@@ -202,4 +207,9 @@ export const examples: Record<string, Example> = {
   'orgWebhooks.get': async ({ f, orgId }) => ({ params: { webhookId: (await f.webhook({ organizationId: orgId })).id } }),
   'orgWebhooks.update': async ({ f, orgId }) => ({ params: { webhookId: (await f.webhook({ organizationId: orgId })).id }, body: { triggers: ['MEETING_ENDED'] } }),
   'orgWebhooks.delete': async ({ f, orgId }) => ({ params: { webhookId: (await f.webhook({ organizationId: orgId })).id } }),
+  'orgWebhooks.deliveries': async ({ f, orgId }) => ({ params: { webhookId: (await f.webhook({ organizationId: orgId })).id } }),
+  'orgWebhooks.redeliver': async ({ f, orgId }) => {
+    const hook = await f.webhook({ organizationId: orgId });
+    return { params: { webhookId: hook.id, deliveryId: (await f.delivery(hook.id)).id } };
+  },
 };

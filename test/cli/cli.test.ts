@@ -187,6 +187,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
       legacy: false,
       scopes: ['BOOKING_READ', 'PROFILE_READ'],
       redirect_uris: ['https://bridge.example.com/cb'],
+      owner_email: developer,
     });
     expect(before.secrets).toEqual([{ id: expect.any(String), last_four: client_secret.slice(-4), created_at: expect.any(String), last_used_at: null }]);
     expect(JSON.stringify(before)).not.toContain(client_secret.slice(4, -4));
@@ -202,6 +203,8 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
 
     const human = ok(await gh(['clients', 'show', client_id]));
     expect(human).toMatch(new RegExp(`^client_id: +${client_id}$`, 'm'));
+    // People by email in text output, never a raw user id.
+    expect(human).toMatch(new RegExp(`^owner: +${developer.replace(/\./g, '\\.')}$`, 'm'));
     expect(human).toMatch(/^scopes: +BOOKING_READ PROFILE_READ$/m);
     expect(human).toMatch(new RegExp(`^secret ${added.secret_id}: …${added.client_secret.slice(-4)}, created \\S+, last used never$`, 'm'));
     expect(human).not.toContain(firstId);
@@ -232,7 +235,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
       ['an unknown scope', () => create('--redirect-uri', 'https://app.example.com/cb', '--scope', 'PROFILE_READ', '--scope', 'CALENDAR_READ'), /^gatehouse: unknown scope: CALENDAR_READ$/],
       ['no scope (seed §3: at least one)', () => create('--redirect-uri', 'https://app.example.com/cb'), /^gatehouse: choose at least one scope$/],
       ['an unknown client id', () => ['clients', 'approve', 'no-such-client'], /^gatehouse: no client with id no-such-client$/],
-      ['a missing required option', () => ['clients', 'create', '--name', 'X'], /^error: required option '--owner <email>' not specified$/],
+      ['a missing required option', () => ['clients', 'create', '--name', 'X'], /^gatehouse: required option '--owner <email>' not specified$/],
       ['users create with no password on stdin and no --password', () => ['users', 'create', '--email', 'nopw@example.com', '--name', 'N'], /^gatehouse: a password is required/],
       ['users create with an email that is taken', () => ['users', 'create', '--email', developer, '--name', 'N', '--password', 'long-enough-pw'], /^gatehouse: a user with email .* already exists$/],
     ];
@@ -285,8 +288,8 @@ describe('gatehouse demo against a running server (SPEC §4)', { timeout: CLI_TE
 
     // Run again, human-readable: the demo user is reused and a ready URL is printed.
     const again = ok(await runCli(['demo'], { env }));
-    expect(again).toMatch(/^demo user: +demo@example\.com \(already existed; password unchanged\)$/m);
-    expect(again).toMatch(new RegExp(`^ {2}${server.url.replace(/\./g, '\\.')}/auth/oauth2/authorize\\?client_id=\\w+&redirect_uri=.+&scope=.+&state=\\w+$`, 'm'));
+    expect(again).toMatch(/^demo user: +demo@example\.com \(already existed; password unchanged: `gatehouse demo --reset-password` sets a new one\)$/m);
+    expect(again).toMatch(new RegExp(`^ {2}${server.url.replace(/\./g, '\\.')}/auth/oauth2/authorize\\?response_type=code&client_id=\\w+&redirect_uri=.+&scope=.+&state=\\w+$`, 'm'));
   });
 });
 

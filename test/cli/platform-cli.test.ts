@@ -44,7 +44,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
     const team = await gatehouse('teams', 'create', '--name', 'Sales', '--owner', owner, '--org', orgJson.id, '--json');
     expect(team.code, team.stderr).toBe(0);
     const teamJson = JSON.parse(team.stdout);
-    expect(teamJson).toMatchObject({ name: 'Sales', organizationId: orgJson.id });
+    expect(teamJson).toMatchObject({ name: 'Sales', organization_id: orgJson.id });
 
     const roles = await database.handle.db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select(['users.email', 'memberships.role', 'memberships.team_id', 'memberships.organization_id']).execute();
     expect(roles).toEqual(
@@ -56,7 +56,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
 
     const add = await gatehouse('members', 'add', '--team', teamJson.id, '--user', helper, '--role', 'admin', '--json');
     expect(add.code, add.stderr).toBe(0);
-    expect(JSON.parse(add.stdout)).toMatchObject({ teamId: teamJson.id, organizationId: null, role: 'admin', user: helper });
+    expect(JSON.parse(add.stdout)).toMatchObject({ team_id: teamJson.id, organization_id: null, role: 'admin', user: helper });
 
     const addOrg = await gatehouse('members', 'add', '--org', orgJson.id, '--user', helper, '--role', 'member');
     expect(addOrg.code, addOrg.stderr).toBe(0);

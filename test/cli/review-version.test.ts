@@ -4,6 +4,7 @@
 // refused with one line; on an approved client, approve and reject act on its held change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
+import { CLI_OPERATOR } from '../../src/services/actors.ts';
 import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
@@ -55,6 +56,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     expect(text).toMatch(new RegExp(`^version: +${now}$`, 'm'));
     expect(text).toMatch(/^redirect URIs: https:\/\/app\.example\.com\/callback$/m);
     expect(text).toContain(`held change:   adds redirect URIs ${B}; scopes BOOKING_READ (awaiting admin review)`);
+    expect(text).toMatch(new RegExp(`^to decide: +gatehouse clients approve ${client.clientId} --version (\\d+) \\(accepts it\\); gatehouse clients reject ${client.clientId} --version \\1 --reason TEXT \\(refuses it\\)$`, 'm'));
     const shown = JSON.parse(ok(await gh(['clients', 'show', client.clientId, '--json'])));
     expect(shown).toMatchObject({ version: now, state: 'approved', redirect_uris: [A], scopes: ['PROFILE_READ'], proposed_redirect_uris: [B], proposed_scopes: ['BOOKING_READ'] });
 
@@ -104,7 +106,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     expect(viaB.location).toMatch(/^\/login\?/);
     let events = await listAudit(server.db, { clientId: client.clientId });
     expect(events.find((e) => e.type === 'client.approved' && e.data?.changes !== undefined)?.data).toEqual({ changes: { redirectUris: [B], scopes: ['BOOKING_READ'] } });
-    expect(events.find((e) => e.type === 'client.scopes_changed' && e.actorId === null)?.data).toEqual({ from: 'PROFILE_READ', to: 'BOOKING_READ PROFILE_READ' });
+    expect(events.find((e) => e.type === 'client.scopes_changed' && e.actorId === CLI_OPERATOR)?.data).toEqual({ from: 'PROFILE_READ', to: 'BOOKING_READ PROFILE_READ' });
 
     ok(await gh(['clients', 'update', client.clientId, '--redirect-uri', A, '--redirect-uri', B, '--redirect-uri', EVIL, '--scope', 'PROFILE_READ', '--scope', 'BOOKING_READ', '--scope', 'BOOKING_WRITE']));
     const before = await snapshot(client);
@@ -128,7 +130,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     expect(visibleText(evil.body)).toContain(`redirect_uri "${EVIL}" is not registered`);
     events = await listAudit(server.db, { clientId: client.clientId });
     expect(events.find((e) => e.type === 'client.rejected')).toMatchObject({
-      actorId: null,
+      actorId: CLI_OPERATOR,
       data: { changes: { redirectUris: [EVIL], scopes: ['BOOKING_WRITE'] }, reason: 'evil.example is not your domain' },
     });
 

@@ -1,5 +1,6 @@
 // The storage backends a suite runs on: SQLite always, PostgreSQL when TEST_POSTGRES_URL
-// is set (.ci/run sets it). Without it the PostgreSQL suites are reported as skipped.
+// is set (.ci/run sets it). Without it the PostgreSQL suites are reported as skipped, and the
+// run's global setup says so once (test/helpers/global-setup.ts).
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,11 +21,6 @@ export const backends: Backend[] = [
   { name: 'sqlite', available: true },
   { name: 'postgres', available: postgresUrl !== undefined },
 ];
-
-if (postgresUrl === undefined && !process.env.GATEHOUSE_SKIP_NOTICE_SHOWN) {
-  process.env.GATEHOUSE_SKIP_NOTICE_SHOWN = '1';
-  console.warn('PostgreSQL suites skipped: set TEST_POSTGRES_URL=postgres://... to run them (.ci/run does).');
-}
 
 export interface TestDatabase {
   handle: DatabaseHandle;

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { settingNames } from '../../src/config/index.ts';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -13,13 +14,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Settings a developer's shell might carry that would change what the CLI does. */
-const gatehouseSettings = /^(PORT|HOST|BASE_URL|APP_URL|DATABASE_URL|REDIS_URL|LOG_LEVEL|COOKIE_SECRET|METRICS_TOKEN|AUTH_CODE_TTL_SECONDS|ACCESS_TOKEN_TTL_SECONDS|REFRESH_TOKEN_IDLE_TTL_SECONDS|REFRESH_REUSE_WINDOW_SECONDS|TRUST_PROXY|RATE_LIMIT_.*)$/;
+/** Settings a developer's shell (or Vite, which sets BASE_URL=/) might carry that would change what the CLI does. */
+const gatehouseSettings = new Set<string>(settingNames);
 
 export function runCli(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !gatehouseSettings.test(key)) env[key] = value;
+    if (value !== undefined && !gatehouseSettings.has(key)) env[key] = value;
   }
   Object.assign(env, options.env);
   return new Promise((done) => {

@@ -1,13 +1,19 @@
-// PostgreSQL test schemas are dropped once, after every test file has finished. Dropping one
-// while another file migrates races Kysely's introspection, which asks has_schema_privilege()
-// of every schema it sees and fails with `schema "t_…" does not exist` when one vanishes
-// under it. Each run drops only the schemas it created, so parallel runs leave each other be.
+// Once per run: the notice that PostgreSQL suites are skipped, and the dropping of the
+// PostgreSQL test schemas after every test file has finished. Dropping one while another
+// file migrates races Kysely's introspection, which asks has_schema_privilege() of every
+// schema it sees and fails with `schema "t_…" does not exist` when one vanishes under it.
+// Each run drops only the schemas it created, so parallel runs leave each other be.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 
 export function setup(): () => Promise<void> {
+  // Here rather than in backends.ts: every test file imports that in its own worker, and a
+  // notice there is printed once per file.
+  if (process.env.TEST_POSTGRES_URL === undefined) {
+    console.warn('PostgreSQL suites skipped: set TEST_POSTGRES_URL=postgres://... to run them (.ci/run does).');
+  }
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-schemas-'));
   const log = join(dir, 'schemas.txt');
   process.env.GATEHOUSE_TEST_SCHEMA_LOG = log;

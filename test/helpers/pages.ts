@@ -19,7 +19,7 @@ export function visibleText(body: string): string {
     body
       .replace(/<(style|script)[\s\S]*?<\/\1>/g, ' ')
       // Inline elements do not break words; every other tag does.
-      .replace(/<\/?(strong|em|b|i|code|a|span|time|label)\b[^>]*>/g, '')
+      .replace(/<\/?(strong|em|b|i|code|a|span|time|label|wbr)\b[^>]*>/g, '')
       .replace(/<[^>]+>/g, ' '),
   )
     .replace(/\s+/g, ' ')

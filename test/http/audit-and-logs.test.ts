@@ -256,14 +256,16 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
       run('node', ['bin/gatehouse.mjs', 'audit', '--client', flow.client.clientId, '--json'], { env, cwd: process.cwd() }),
       run('node', ['bin/gatehouse.mjs', 'audit', '--user', flow.user.email, '--json'], { env, cwd: process.cwd() }),
     ]);
-    const clientEvents = JSON.parse(byClient.stdout) as Array<{ type: string; clientId: string | null; userId: string | null }>;
+    const clientEvents = JSON.parse(byClient.stdout) as Array<{ type: string; client_id: string | null; user_id: string | null }>;
     expect(clientEvents.map((e) => e.type)).toEqual(
       expect.arrayContaining(['client.created', 'grant.created', 'token.issued', 'token.refreshed', 'token.revoked', 'code.replayed']),
     );
-    expect(clientEvents.every((e) => e.clientId === flow.client.clientId)).toBe(true);
-    const userEvents = JSON.parse(byUser.stdout) as Array<{ id: number; type: string; userId: string | null }>;
+    expect(clientEvents.every((e) => e.client_id === flow.client.clientId)).toBe(true);
+    const userEvents = JSON.parse(byUser.stdout) as Array<{ id: number; type: string; user_id: string | null; user_email: string | null; created_at: string }>;
     expect(userEvents.map((e) => e.type)).toEqual(expect.arrayContaining(['login.failed', 'grant.created', 'token.issued', 'token.refreshed', 'token.revoked']));
-    expect(userEvents.every((e) => e.userId === flow.user.id)).toBe(true);
+    expect(userEvents.every((e) => e.user_id === flow.user.id && e.user_email === flow.user.email)).toBe(true);
+    // One JSON convention for every --json: snake_case keys, ISO-8601 times.
+    expect(userEvents.every((e) => new Date(e.created_at).toISOString() === e.created_at)).toBe(true);
     // Newest first.
     const ids = userEvents.map((e) => e.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));

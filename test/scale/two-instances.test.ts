@@ -5,6 +5,8 @@
 // are counted across both. Needs TEST_POSTGRES_URL and TEST_REDIS_URL; skipped otherwise.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
@@ -157,6 +159,35 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     return { user, client, callback, access: res.body.access_token as string, refresh: res.body.refresh_token as string };
   }
 
+  it('serves one MCP client\'s requests on either instance, alternating, with one token bound to /mcp (SPEC §10.6, §8)', async () => {
+    const user = await newUser();
+    const client = await newClient(user.id);
+    const mcp = `${issuer}/mcp`;
+    const browser = new Browser(a.url);
+    expect((await browser.login(user.email, user.password)).status).toBe(303);
+    const query = new URLSearchParams({ client_id: client.clientId, redirect_uri: client.redirectUri, response_type: 'code', scope: 'PROFILE_READ', resource: mcp });
+    const page = await browser.get(`/auth/oauth2/authorize?${query}`);
+    const consent = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+    const code = new URL(consent.location!).searchParams.get('code')!;
+    const res = await post(b, '/v2/auth/oauth2/token', { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, client_id: client.clientId, client_secret: client.secret, resource: mcp });
+    expect(res.status).toBe(200);
+    // Every request of the session goes to the other instance than the one before.
+    const seen: string[] = [];
+    let turn = 0;
+    const alternating: typeof fetch = (input, init) => {
+      const target = [a, b][turn++ % 2]!;
+      seen.push(target.name);
+      return fetch(String(input).replace(issuer, target.url), init);
+    };
+    const agent = new Client({ name: 'scale-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(mcp), { fetch: alternating, requestInit: { headers: { authorization: `Bearer ${res.body.access_token as string}` } } }));
+    expect((await agent.listTools()).tools.map((t) => t.name)).toContain('get_profile');
+    const profile = await agent.callTool({ name: 'get_profile', arguments: {} });
+    expect(JSON.parse((profile.content as Array<{ text: string }>)[0]!.text)).toMatchObject({ email: user.email });
+    await agent.close();
+    expect(new Set(seen)).toEqual(new Set(['A', 'B']));
+  });
+
   it('redeems on B a code issued through A, with the shared issuer in the callback (SPEC §8)', async () => {
     const t = await tokensVia(a, b);
     expect(t.callback.searchParams.get('iss')).toBe(issuer);
@@ -251,7 +282,10 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
 
   it('logs nothing above warn for all of the above, and no token (SPEC §7)', async () => {
     const lines = [...a.output, ...b.output].join('').split('\n').filter((l) => l.trim() !== '');
-    for (const line of lines) {
+    // The start-up banner and the shutdown line are for people; every other line is a JSON log entry.
+    const logLines = lines.filter((l) => l.startsWith('{'));
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const line of logLines) {
       const entry = JSON.parse(line) as { level: number; msg?: string };
       expect(entry.level, line).toBeLessThan(50);
     }

@@ -1,16 +1,13 @@
 // The contracts of the booking store (services/booking-store.ts) and the /v2 API stores
 // (api/stores/*.ts) on both backends: what a missing row answers, that a write reads back,
 // what a duplicate or a conflict answers, ordering, and that a transaction rolls back.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/api/stores/event-types.ts';
 import type { Schedule } from '../../src/api/stores/schedules.ts';
-import type { ServiceStores } from '../../src/services/stores.ts';
-import { createServiceStores } from '../../src/storage/stores/index.ts';
-import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { bookingRecord, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
+import { backends } from '../helpers/backends.ts';
+import { bookingRecord, seedOrganization, seedUser, T0, uniqueId, useServiceStores } from './seed.ts';
 
 const HOUR = 3_600_000;
-
 
 function eventType(owner: { userId: string } | { teamId: string }, over: Partial<EventType> = {}): EventType {
   const id = uniqueId('et');
@@ -49,150 +46,142 @@ function schedule(owner: { userId: string } | { teamId: string }, over: Partial<
 }
 
 describe.each(backends)('booking and /v2 API stores on $name', ({ name, available }) => {
-  let database: TestDatabase;
-  let stores: ServiceStores;
+  const suite = useServiceStores(name, available);
 
-  beforeAll(async () => {
-    if (!available) return;
-    database = await createTestDatabase(name);
-    stores = createServiceStores(database.handle.db);
-  });
-  afterAll(async () => database?.drop());
-
-  const organization = () => seedOrganization(database.handle.db);
+  const organization = () => seedOrganization(suite.database.handle.db);
 
   async function team(over: { organizationId?: string | null; createdAt?: number } = {}): Promise<string> {
     const id = uniqueId('t');
     expect(
-      await stores.teams.insertTeam({ id, organizationId: over.organizationId ?? null, name: 'T', slug: id.toLowerCase(), bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt: over.createdAt ?? T0, updatedAt: T0 }),
+      await suite.stores.teams.insertTeam({ id, organizationId: over.organizationId ?? null, name: 'T', slug: id.toLowerCase(), bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt: over.createdAt ?? T0, updatedAt: T0 }),
     ).toBe(true);
     return id;
   }
 
   async function member(teamId: string, userId: string, role: 'owner' | 'admin' | 'member' = 'member', createdAt = T0): Promise<void> {
-    expect(await stores.teams.insertMembership({ id: uniqueId('m'), userId, teamId, organizationId: null, role, createdAt, updatedAt: createdAt })).toBe(true);
+    expect(await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId, teamId, organizationId: null, role, createdAt, updatedAt: createdAt })).toBe(true);
   }
 
   // BookingStore
 
   it.skipIf(!available)('bookings.find: an unknown uid is undefined; an inserted booking reads back as written', async () => {
-    const host = await seedUser(database.handle.db);
-    expect(await stores.bookings.find('no-such-booking')).toBeUndefined();
+    const host = await seedUser(suite.database.handle.db);
+    expect(await suite.stores.bookings.find('no-such-booking')).toBeUndefined();
     const b = bookingRecord(host, { guests: ['g@example.com'], manageTokenHash: 'h' });
-    await stores.bookings.insert(b);
-    expect(await stores.bookings.find(b.uid)).toEqual(b);
+    await suite.stores.bookings.insert(b);
+    expect(await suite.stores.bookings.find(b.uid)).toEqual(b);
   });
 
   it.skipIf(!available)('bookings.insert: a duplicate uid throws', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const b = bookingRecord(host);
-    await stores.bookings.insert(b);
-    await expect(stores.bookings.insert({ ...b, title: 'Other' })).rejects.toThrow();
-    expect((await stores.bookings.find(b.uid))?.title).toBe('Meeting');
+    await suite.stores.bookings.insert(b);
+    await expect(suite.stores.bookings.insert({ ...b, title: 'Other' })).rejects.toThrow();
+    expect((await suite.stores.bookings.find(b.uid))?.title).toBe('Meeting');
   });
 
   it.skipIf(!available)("bookings.findScoped: a booking outside the scope is undefined; the host's and the team's are found", async () => {
-    const host = await seedUser(database.handle.db);
-    const other = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
+    const other = await seedUser(suite.database.handle.db);
     const t = await team();
     const b = bookingRecord(host, { teamId: t });
-    await stores.bookings.insert(b);
-    expect(await stores.bookings.findScoped({ userId: host }, b.uid)).toEqual(b);
-    expect(await stores.bookings.findScoped({ teamId: t }, b.uid)).toEqual(b);
-    expect(await stores.bookings.findScoped({ userId: other }, b.uid)).toBeUndefined();
-    expect(await stores.bookings.findScoped({ teamId: await team() }, b.uid)).toBeUndefined();
-    expect(await stores.bookings.findScoped({ userId: host }, 'no-such-booking')).toBeUndefined();
+    await suite.stores.bookings.insert(b);
+    expect(await suite.stores.bookings.findScoped({ userId: host }, b.uid)).toEqual(b);
+    expect(await suite.stores.bookings.findScoped({ teamId: t }, b.uid)).toEqual(b);
+    expect(await suite.stores.bookings.findScoped({ userId: other }, b.uid)).toBeUndefined();
+    expect(await suite.stores.bookings.findScoped({ teamId: await team() }, b.uid)).toBeUndefined();
+    expect(await suite.stores.bookings.findScoped({ userId: host }, 'no-such-booking')).toBeUndefined();
   });
 
   it.skipIf(!available)('bookings.list: the scope\'s bookings matching the filter, by start then uid, paged', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const late = bookingRecord(host, { uid: `${uniqueId('b')}-z`, start: T0 + 5 * HOUR, end: T0 + 6 * HOUR });
     const earlyB = bookingRecord(host, { uid: 'b-list-b' + host, start: T0, end: T0 + HOUR });
     const earlyA = bookingRecord(host, { uid: 'b-list-a' + host, start: T0, end: T0 + HOUR, status: 'cancelled' });
-    for (const b of [late, earlyB, earlyA]) await stores.bookings.insert(b);
-    await stores.bookings.insert(bookingRecord(await seedUser(database.handle.db)));
-    expect((await stores.bookings.list({ userId: host }, {}, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid, earlyB.uid, late.uid]);
-    expect((await stores.bookings.list({ userId: host }, {}, 1, 1)).map((b) => b.uid)).toEqual([earlyB.uid]);
-    expect((await stores.bookings.list({ userId: host }, { status: 'cancelled' }, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid]);
-    expect((await stores.bookings.list({ userId: host }, { afterStart: T0 + HOUR }, 10, 0)).map((b) => b.uid)).toEqual([late.uid]);
+    for (const b of [late, earlyB, earlyA]) await suite.stores.bookings.insert(b);
+    await suite.stores.bookings.insert(bookingRecord(await seedUser(suite.database.handle.db)));
+    expect((await suite.stores.bookings.list({ userId: host }, {}, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid, earlyB.uid, late.uid]);
+    expect((await suite.stores.bookings.list({ userId: host }, {}, 1, 1)).map((b) => b.uid)).toEqual([earlyB.uid]);
+    expect((await suite.stores.bookings.list({ userId: host }, { status: 'cancelled' }, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid]);
+    expect((await suite.stores.bookings.list({ userId: host }, { afterStart: T0 + HOUR }, 10, 0)).map((b) => b.uid)).toEqual([late.uid]);
   });
 
   it.skipIf(!available)('bookings.transition: changes only from a listed status; an unknown uid is false', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const b = bookingRecord(host, { status: 'pending' });
-    await stores.bookings.insert(b);
-    expect(await stores.bookings.transition(b.uid, ['pending'], 'declined', { declineReason: 'busy', updatedAt: T0 + 1 })).toBe(true);
-    expect(await stores.bookings.transition(b.uid, ['pending'], 'accepted', { updatedAt: T0 + 2 })).toBe(false);
-    expect(await stores.bookings.find(b.uid)).toMatchObject({ status: 'declined', declineReason: 'busy', updatedAt: T0 + 1 });
-    expect(await stores.bookings.transition('no-such-booking', ['pending'], 'accepted', { updatedAt: T0 })).toBe(false);
+    await suite.stores.bookings.insert(b);
+    expect(await suite.stores.bookings.transition(b.uid, ['pending'], 'declined', { declineReason: 'busy', updatedAt: T0 + 1 })).toBe(true);
+    expect(await suite.stores.bookings.transition(b.uid, ['pending'], 'accepted', { updatedAt: T0 + 2 })).toBe(false);
+    expect(await suite.stores.bookings.find(b.uid)).toMatchObject({ status: 'declined', declineReason: 'busy', updatedAt: T0 + 1 });
+    expect(await suite.stores.bookings.transition('no-such-booking', ['pending'], 'accepted', { updatedAt: T0 })).toBe(false);
   });
 
   it.skipIf(!available)('bookings.updateIfUnchanged: a stale version or an unknown uid is false and changes nothing', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const b = bookingRecord(host);
-    await stores.bookings.insert(b);
-    expect(await stores.bookings.updateIfUnchanged(b.uid, T0, { location: 'Room 1', updatedAt: T0 + 1 })).toBe(true);
-    expect(await stores.bookings.updateIfUnchanged(b.uid, T0, { location: 'Room 2', updatedAt: T0 + 2 })).toBe(false);
-    expect(await stores.bookings.find(b.uid)).toMatchObject({ location: 'Room 1', updatedAt: T0 + 1 });
-    expect(await stores.bookings.updateIfUnchanged('no-such-booking', T0, { updatedAt: T0 })).toBe(false);
+    await suite.stores.bookings.insert(b);
+    expect(await suite.stores.bookings.updateIfUnchanged(b.uid, T0, { location: 'Room 1', updatedAt: T0 + 1 })).toBe(true);
+    expect(await suite.stores.bookings.updateIfUnchanged(b.uid, T0, { location: 'Room 2', updatedAt: T0 + 2 })).toBe(false);
+    expect(await suite.stores.bookings.find(b.uid)).toMatchObject({ location: 'Room 1', updatedAt: T0 + 1 });
+    expect(await suite.stores.bookings.updateIfUnchanged('no-such-booking', T0, { updatedAt: T0 })).toBe(false);
   });
 
   it.skipIf(!available)('bookings.update: changes whatever the version; an unknown uid changes nothing', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const b = bookingRecord(host);
-    await stores.bookings.insert(b);
-    await stores.bookings.update(b.uid, { guests: ['x@example.com'], updatedAt: T0 + 5 });
-    expect(await stores.bookings.find(b.uid)).toMatchObject({ guests: ['x@example.com'], updatedAt: T0 + 5 });
-    await expect(stores.bookings.update('no-such-booking', { updatedAt: T0 })).resolves.toBeUndefined();
-    expect(await stores.bookings.find('no-such-booking')).toBeUndefined();
+    await suite.stores.bookings.insert(b);
+    await suite.stores.bookings.update(b.uid, { guests: ['x@example.com'], updatedAt: T0 + 5 });
+    expect(await suite.stores.bookings.find(b.uid)).toMatchObject({ guests: ['x@example.com'], updatedAt: T0 + 5 });
+    await expect(suite.stores.bookings.update('no-such-booking', { updatedAt: T0 })).resolves.toBeUndefined();
+    expect(await suite.stores.bookings.find('no-such-booking')).toBeUndefined();
   });
 
   it.skipIf(!available)('bookings.hostIsBusy and busyTimes: only active bookings overlapping [start, end) count, by start', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const a = bookingRecord(host, { start: T0 + 2 * HOUR, end: T0 + 3 * HOUR });
     const c = bookingRecord(host, { start: T0, end: T0 + HOUR, status: 'pending' });
-    await stores.bookings.insert(a);
-    await stores.bookings.insert(c);
-    await stores.bookings.insert(bookingRecord(host, { start: T0 + HOUR, end: T0 + 2 * HOUR, status: 'cancelled' }));
-    expect(await stores.bookings.hostIsBusy(host, T0 + HOUR, T0 + 2 * HOUR)).toBe(false);
-    expect(await stores.bookings.hostIsBusy(host, T0 + 2 * HOUR - 1, T0 + 2 * HOUR + 1)).toBe(true);
-    expect(await stores.bookings.hostIsBusy(host, T0 + 2 * HOUR, T0 + 3 * HOUR, a.uid)).toBe(false);
-    expect(await stores.bookings.busyTimes(host, T0, T0 + 4 * HOUR)).toEqual([
+    await suite.stores.bookings.insert(a);
+    await suite.stores.bookings.insert(c);
+    await suite.stores.bookings.insert(bookingRecord(host, { start: T0 + HOUR, end: T0 + 2 * HOUR, status: 'cancelled' }));
+    expect(await suite.stores.bookings.hostIsBusy(host, T0 + HOUR, T0 + 2 * HOUR)).toBe(false);
+    expect(await suite.stores.bookings.hostIsBusy(host, T0 + 2 * HOUR - 1, T0 + 2 * HOUR + 1)).toBe(true);
+    expect(await suite.stores.bookings.hostIsBusy(host, T0 + 2 * HOUR, T0 + 3 * HOUR, a.uid)).toBe(false);
+    expect(await suite.stores.bookings.busyTimes(host, T0, T0 + 4 * HOUR)).toEqual([
       { uid: c.uid, start: c.start, end: c.end },
       { uid: a.uid, start: a.start, end: a.end },
     ]);
-    expect(await stores.bookings.busyTimes(host, T0 + HOUR, T0 + 2 * HOUR)).toEqual([]);
+    expect(await suite.stores.bookings.busyTimes(host, T0 + HOUR, T0 + 2 * HOUR)).toEqual([]);
   });
 
   it.skipIf(!available)('bookings.pickTeamHost and isTeamMember: no member is undefined; collective picks the first owner', async () => {
     const t = await team();
-    expect(await stores.bookings.pickTeamHost(t, false, T0)).toBeUndefined();
-    const older = await seedUser(database.handle.db);
-    const owner = await seedUser(database.handle.db);
+    expect(await suite.stores.bookings.pickTeamHost(t, false, T0)).toBeUndefined();
+    const older = await seedUser(suite.database.handle.db);
+    const owner = await seedUser(suite.database.handle.db);
     await member(t, older, 'member', T0);
     await member(t, owner, 'owner', T0 + 1);
-    expect(await stores.bookings.pickTeamHost(t, false, T0)).toBe(owner);
-    expect(await stores.bookings.isTeamMember(t, older)).toBe(true);
-    expect(await stores.bookings.isTeamMember(t, await seedUser(database.handle.db))).toBe(false);
+    expect(await suite.stores.bookings.pickTeamHost(t, false, T0)).toBe(owner);
+    expect(await suite.stores.bookings.isTeamMember(t, older)).toBe(true);
+    expect(await suite.stores.bookings.isTeamMember(t, await seedUser(suite.database.handle.db))).toBe(false);
   });
 
   it.skipIf(!available)('bookings.pickTeamHost: round robin picks the member with the fewest upcoming active team bookings', async () => {
     const t = await team();
-    const busy = await seedUser(database.handle.db);
-    const free = await seedUser(database.handle.db);
+    const busy = await seedUser(suite.database.handle.db);
+    const free = await seedUser(suite.database.handle.db);
     await member(t, busy, 'owner', T0);
     await member(t, free, 'member', T0 + 1);
-    expect(await stores.bookings.pickTeamHost(t, true, T0)).toBe(busy);
-    await stores.bookings.insert(bookingRecord(busy, { teamId: t, start: T0 + HOUR, end: T0 + 2 * HOUR }));
-    expect(await stores.bookings.pickTeamHost(t, true, T0)).toBe(free);
+    expect(await suite.stores.bookings.pickTeamHost(t, true, T0)).toBe(busy);
+    await suite.stores.bookings.insert(bookingRecord(busy, { teamId: t, start: T0 + HOUR, end: T0 + 2 * HOUR }));
+    expect(await suite.stores.bookings.pickTeamHost(t, true, T0)).toBe(free);
   });
 
   it.skipIf(!available)('bookings.findEventType: an unknown id is undefined; an event type reads back', async () => {
-    const host = await seedUser(database.handle.db);
-    expect(await stores.bookings.findEventType('no-such-event-type')).toBeUndefined();
+    const host = await seedUser(suite.database.handle.db);
+    expect(await suite.stores.bookings.findEventType('no-such-event-type')).toBeUndefined();
     const et = eventType({ userId: host }, { requiresConfirmation: true, locations: [{ type: 'link', value: 'https://meet.example.com' }] });
-    expect(await stores.api.eventTypes.insert(et)).toBeUndefined();
-    expect(await stores.bookings.findEventType(et.id)).toEqual({
+    expect(await suite.stores.api.eventTypes.insert(et)).toBeUndefined();
+    expect(await suite.stores.bookings.findEventType(et.id)).toEqual({
       id: et.id,
       userId: host,
       teamId: null,
@@ -207,60 +196,60 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
   });
 
   it.skipIf(!available)('bookings.usePrivateLink: spends a use only of the event type\'s unexpired link with uses left', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const et = eventType({ userId: host });
-    await stores.api.eventTypes.insert(et);
+    await suite.stores.api.eventTypes.insert(et);
     const link = { id: uniqueId('pl'), eventTypeId: et.id, hash: uniqueId('hash'), expiresAt: T0 + 1000, maxUses: 1, useCount: 0, createdAt: T0 };
-    await stores.api.eventTypes.insertPrivateLink(link);
-    expect(await stores.bookings.usePrivateLink('other-event-type', link.hash, T0)).toBe(false);
-    expect(await stores.bookings.usePrivateLink(et.id, link.hash, T0 + 1000)).toBe(false);
-    expect(await stores.bookings.usePrivateLink(et.id, link.hash, T0)).toBe(true);
-    expect(await stores.bookings.usePrivateLink(et.id, link.hash, T0)).toBe(false);
-    expect((await stores.api.eventTypes.listPrivateLinks(et.id))[0]?.useCount).toBe(1);
+    await suite.stores.api.eventTypes.insertPrivateLink(link);
+    expect(await suite.stores.bookings.usePrivateLink('other-event-type', link.hash, T0)).toBe(false);
+    expect(await suite.stores.bookings.usePrivateLink(et.id, link.hash, T0 + 1000)).toBe(false);
+    expect(await suite.stores.bookings.usePrivateLink(et.id, link.hash, T0)).toBe(true);
+    expect(await suite.stores.bookings.usePrivateLink(et.id, link.hash, T0)).toBe(false);
+    expect((await suite.stores.api.eventTypes.listPrivateLinks(et.id))[0]?.useCount).toBe(1);
   });
 
   it.skipIf(!available)('transaction: a booking inserted before the function throws is rolled back', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const b = bookingRecord(host);
     await expect(
-      stores.transaction(async (tx) => {
+      suite.stores.transaction(async (tx) => {
         await tx.bookings.insert(b);
         expect(await tx.bookings.find(b.uid)).toBeDefined();
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(await stores.bookings.find(b.uid)).toBeUndefined();
+    expect(await suite.stores.bookings.find(b.uid)).toBeUndefined();
   });
 
   // EventTypeStore
 
   it.skipIf(!available)("eventTypes.insert: the owner's taken slug answers 'slugTaken' and inserts nothing; another owner may use it", async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const first = eventType({ userId: host });
-    expect(await stores.api.eventTypes.insert(first)).toBeUndefined();
+    expect(await suite.stores.api.eventTypes.insert(first)).toBeUndefined();
     const dup = eventType({ userId: host }, { slug: first.slug });
-    expect(await stores.api.eventTypes.insert(dup)).toBe('slugTaken');
-    expect(await stores.api.eventTypes.findOwned({ userId: host }, dup.id)).toBeUndefined();
-    expect(await stores.api.eventTypes.insert(eventType({ userId: await seedUser(database.handle.db) }, { slug: first.slug }))).toBeUndefined();
+    expect(await suite.stores.api.eventTypes.insert(dup)).toBe('slugTaken');
+    expect(await suite.stores.api.eventTypes.findOwned({ userId: host }, dup.id)).toBeUndefined();
+    expect(await suite.stores.api.eventTypes.insert(eventType({ userId: await seedUser(suite.database.handle.db) }, { slug: first.slug }))).toBeUndefined();
   });
 
   it.skipIf(!available)("eventTypes.findOwned: another owner's or an unknown id is undefined; the owner's reads back", async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const et = eventType({ userId: host });
-    await stores.api.eventTypes.insert(et);
-    expect(await stores.api.eventTypes.findOwned({ userId: host }, et.id)).toEqual(et);
-    expect(await stores.api.eventTypes.findOwned({ userId: await seedUser(database.handle.db) }, et.id)).toBeUndefined();
-    expect(await stores.api.eventTypes.findOwned({ userId: host }, 'no-such-event-type')).toBeUndefined();
+    await suite.stores.api.eventTypes.insert(et);
+    expect(await suite.stores.api.eventTypes.findOwned({ userId: host }, et.id)).toEqual(et);
+    expect(await suite.stores.api.eventTypes.findOwned({ userId: await seedUser(suite.database.handle.db) }, et.id)).toBeUndefined();
+    expect(await suite.stores.api.eventTypes.findOwned({ userId: host }, 'no-such-event-type')).toBeUndefined();
   });
 
   it.skipIf(!available)("eventTypes.list: the owner's event types, oldest first, paged", async () => {
     const t = await team();
     const newer = eventType({ teamId: t }, { createdAt: T0 + 2 });
     const older = eventType({ teamId: t }, { createdAt: T0 + 1 });
-    await stores.api.eventTypes.insert(newer);
-    await stores.api.eventTypes.insert(older);
-    expect((await stores.api.eventTypes.list({ teamId: t }, 10, 0)).map((e) => e.id)).toEqual([older.id, newer.id]);
-    expect((await stores.api.eventTypes.list({ teamId: t }, 1, 1)).map((e) => e.id)).toEqual([newer.id]);
+    await suite.stores.api.eventTypes.insert(newer);
+    await suite.stores.api.eventTypes.insert(older);
+    expect((await suite.stores.api.eventTypes.list({ teamId: t }, 10, 0)).map((e) => e.id)).toEqual([older.id, newer.id]);
+    expect((await suite.stores.api.eventTypes.list({ teamId: t }, 1, 1)).map((e) => e.id)).toEqual([newer.id]);
   });
 
   it.skipIf(!available)("eventTypes.findInOrganization and listInOrganization: an organization's teams' event types, not another's", async () => {
@@ -268,35 +257,35 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const otherOrg = await organization();
     const t = await team({ organizationId: org });
     const et = eventType({ teamId: t });
-    await stores.api.eventTypes.insert(et);
-    await stores.api.eventTypes.insert(eventType({ teamId: await team({ organizationId: otherOrg }) }));
-    expect(await stores.api.eventTypes.findInOrganization(org, et.id)).toEqual(et);
-    expect(await stores.api.eventTypes.findInOrganization(otherOrg, et.id)).toBeUndefined();
-    expect((await stores.api.eventTypes.listInOrganization(org, 10, 0)).map((e) => e.id)).toEqual([et.id]);
+    await suite.stores.api.eventTypes.insert(et);
+    await suite.stores.api.eventTypes.insert(eventType({ teamId: await team({ organizationId: otherOrg }) }));
+    expect(await suite.stores.api.eventTypes.findInOrganization(org, et.id)).toEqual(et);
+    expect(await suite.stores.api.eventTypes.findInOrganization(otherOrg, et.id)).toBeUndefined();
+    expect((await suite.stores.api.eventTypes.listInOrganization(org, 10, 0)).map((e) => e.id)).toEqual([et.id]);
   });
 
   it.skipIf(!available)("eventTypes.update: an unknown id is undefined; another event type's slug answers 'slugTaken' and changes nothing", async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const a = eventType({ userId: host });
     const b = eventType({ userId: host });
-    await stores.api.eventTypes.insert(a);
-    await stores.api.eventTypes.insert(b);
-    expect(await stores.api.eventTypes.update('no-such-event-type', { title: 'x', updatedAt: T0 + 1 })).toBeUndefined();
-    expect(await stores.api.eventTypes.update(b.id, { slug: a.slug, title: 'Renamed', updatedAt: T0 + 1 })).toBe('slugTaken');
-    expect(await stores.api.eventTypes.findOwned({ userId: host }, b.id)).toEqual(b);
-    const updated = await stores.api.eventTypes.update(b.id, { title: 'Renamed', hidden: true, updatedAt: T0 + 1 });
+    await suite.stores.api.eventTypes.insert(a);
+    await suite.stores.api.eventTypes.insert(b);
+    expect(await suite.stores.api.eventTypes.update('no-such-event-type', { title: 'x', updatedAt: T0 + 1 })).toBeUndefined();
+    expect(await suite.stores.api.eventTypes.update(b.id, { slug: a.slug, title: 'Renamed', updatedAt: T0 + 1 })).toBe('slugTaken');
+    expect(await suite.stores.api.eventTypes.findOwned({ userId: host }, b.id)).toEqual(b);
+    const updated = await suite.stores.api.eventTypes.update(b.id, { title: 'Renamed', hidden: true, updatedAt: T0 + 1 });
     expect(updated).toEqual({ ...b, title: 'Renamed', hidden: true, updatedAt: T0 + 1 });
   });
 
   it.skipIf(!available)('eventTypes.delete: its private links go with it; an unknown id removes nothing', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const et = eventType({ userId: host });
-    await stores.api.eventTypes.insert(et);
-    await stores.api.eventTypes.insertPrivateLink({ id: uniqueId('pl'), eventTypeId: et.id, hash: uniqueId('hash'), expiresAt: null, maxUses: null, useCount: 0, createdAt: T0 });
-    await stores.api.eventTypes.delete('no-such-event-type');
-    await stores.api.eventTypes.delete(et.id);
-    expect(await stores.api.eventTypes.findOwned({ userId: host }, et.id)).toBeUndefined();
-    expect(await stores.api.eventTypes.listPrivateLinks(et.id)).toEqual([]);
+    await suite.stores.api.eventTypes.insert(et);
+    await suite.stores.api.eventTypes.insertPrivateLink({ id: uniqueId('pl'), eventTypeId: et.id, hash: uniqueId('hash'), expiresAt: null, maxUses: null, useCount: 0, createdAt: T0 });
+    await suite.stores.api.eventTypes.delete('no-such-event-type');
+    await suite.stores.api.eventTypes.delete(et.id);
+    expect(await suite.stores.api.eventTypes.findOwned({ userId: host }, et.id)).toBeUndefined();
+    expect(await suite.stores.api.eventTypes.listPrivateLinks(et.id)).toEqual([]);
   });
 
   it.skipIf(!available)('eventTypes.countInTeam: counts only the ids that are the team\'s event types', async () => {
@@ -304,60 +293,60 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const a = eventType({ teamId: t });
     const b = eventType({ teamId: t });
     const other = eventType({ teamId: await team() });
-    for (const e of [a, b, other]) await stores.api.eventTypes.insert(e);
-    expect(await stores.api.eventTypes.countInTeam(t, [a.id, b.id, other.id, 'no-such-event-type'])).toBe(2);
+    for (const e of [a, b, other]) await suite.stores.api.eventTypes.insert(e);
+    expect(await suite.stores.api.eventTypes.countInTeam(t, [a.id, b.id, other.id, 'no-such-event-type'])).toBe(2);
   });
 
   it.skipIf(!available)('eventTypes private links: listed oldest first; deleting another event type\'s or an unknown link is false', async () => {
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const et = eventType({ userId: host });
     const other = eventType({ userId: host });
-    await stores.api.eventTypes.insert(et);
-    await stores.api.eventTypes.insert(other);
+    await suite.stores.api.eventTypes.insert(et);
+    await suite.stores.api.eventTypes.insert(other);
     const newer = { id: uniqueId('pl'), eventTypeId: et.id, hash: uniqueId('hash'), expiresAt: null, maxUses: 3, useCount: 0, createdAt: T0 + 2 };
     const older = { id: uniqueId('pl'), eventTypeId: et.id, hash: uniqueId('hash'), expiresAt: T0 + 9, maxUses: null, useCount: 0, createdAt: T0 + 1 };
-    await stores.api.eventTypes.insertPrivateLink(newer);
-    await stores.api.eventTypes.insertPrivateLink(older);
-    expect(await stores.api.eventTypes.listPrivateLinks(et.id)).toEqual([older, newer]);
-    expect(await stores.api.eventTypes.deletePrivateLink(other.id, older.id)).toBe(false);
-    expect(await stores.api.eventTypes.deletePrivateLink(et.id, 'no-such-link')).toBe(false);
-    expect(await stores.api.eventTypes.deletePrivateLink(et.id, older.id)).toBe(true);
-    expect(await stores.api.eventTypes.listPrivateLinks(et.id)).toEqual([newer]);
+    await suite.stores.api.eventTypes.insertPrivateLink(newer);
+    await suite.stores.api.eventTypes.insertPrivateLink(older);
+    expect(await suite.stores.api.eventTypes.listPrivateLinks(et.id)).toEqual([older, newer]);
+    expect(await suite.stores.api.eventTypes.deletePrivateLink(other.id, older.id)).toBe(false);
+    expect(await suite.stores.api.eventTypes.deletePrivateLink(et.id, 'no-such-link')).toBe(false);
+    expect(await suite.stores.api.eventTypes.deletePrivateLink(et.id, older.id)).toBe(true);
+    expect(await suite.stores.api.eventTypes.listPrivateLinks(et.id)).toEqual([newer]);
   });
 
   // TeamStore (api)
 
   it.skipIf(!available)('teams.find: an unknown id is undefined', async () => {
-    expect(await stores.api.teams.find('no-such-team')).toBeUndefined();
+    expect(await suite.stores.api.teams.find('no-such-team')).toBeUndefined();
     const t = await team();
-    expect(await stores.api.teams.find(t)).toMatchObject({ id: t, slug: t.toLowerCase() });
+    expect(await suite.stores.api.teams.find(t)).toMatchObject({ id: t, slug: t.toLowerCase() });
   });
 
   it.skipIf(!available)("teams.update: another team's slug answers 'slugTaken' and changes nothing; an unknown id is undefined", async () => {
     const a = await team();
     const b = await team();
-    const before = await stores.api.teams.find(b);
-    expect(await stores.api.teams.update(b, { slug: a.toLowerCase(), name: 'Renamed', updatedAt: T0 + 1 })).toBe('slugTaken');
-    expect(await stores.api.teams.find(b)).toEqual(before);
-    expect(await stores.api.teams.update('no-such-team', { name: 'x', updatedAt: T0 + 1 })).toBeUndefined();
-    const updated = await stores.api.teams.update(b, { name: 'Renamed', bio: 'Hi', updatedAt: T0 + 1 });
+    const before = await suite.stores.api.teams.find(b);
+    expect(await suite.stores.api.teams.update(b, { slug: a.toLowerCase(), name: 'Renamed', updatedAt: T0 + 1 })).toBe('slugTaken');
+    expect(await suite.stores.api.teams.find(b)).toEqual(before);
+    expect(await suite.stores.api.teams.update('no-such-team', { name: 'x', updatedAt: T0 + 1 })).toBeUndefined();
+    const updated = await suite.stores.api.teams.update(b, { name: 'Renamed', bio: 'Hi', updatedAt: T0 + 1 });
     expect(updated).toEqual({ ...before, name: 'Renamed', bio: 'Hi', updatedAt: T0 + 1 });
-    expect(await stores.api.teams.find(b)).toEqual(updated);
+    expect(await suite.stores.api.teams.find(b)).toEqual(updated);
   });
 
   it.skipIf(!available)('teams.delete: removes its event types and bookings too; an unknown id is false', async () => {
     const t = await team();
-    const host = await seedUser(database.handle.db);
+    const host = await seedUser(suite.database.handle.db);
     const et = eventType({ teamId: t });
-    await stores.api.eventTypes.insert(et);
+    await suite.stores.api.eventTypes.insert(et);
     const b = bookingRecord(host, { teamId: t, eventTypeId: et.id });
-    await stores.bookings.insert(b);
-    expect(await stores.api.teams.delete('no-such-team')).toBe(false);
-    expect(await stores.api.teams.delete(t)).toBe(true);
-    expect(await stores.api.teams.find(t)).toBeUndefined();
-    expect(await stores.bookings.findEventType(et.id)).toBeUndefined();
-    expect(await stores.bookings.find(b.uid)).toBeUndefined();
-    expect(await stores.api.teams.delete(t)).toBe(false);
+    await suite.stores.bookings.insert(b);
+    expect(await suite.stores.api.teams.delete('no-such-team')).toBe(false);
+    expect(await suite.stores.api.teams.delete(t)).toBe(true);
+    expect(await suite.stores.api.teams.find(t)).toBeUndefined();
+    expect(await suite.stores.bookings.findEventType(et.id)).toBeUndefined();
+    expect(await suite.stores.bookings.find(b.uid)).toBeUndefined();
+    expect(await suite.stores.api.teams.delete(t)).toBe(false);
   });
 
   it.skipIf(!available)("teams.listOfOrganization: the organization's teams, oldest first, paged", async () => {
@@ -365,84 +354,84 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const newer = await team({ organizationId: org, createdAt: T0 + 2 });
     const older = await team({ organizationId: org, createdAt: T0 + 1 });
     await team();
-    expect((await stores.api.teams.listOfOrganization(org, 10, 0)).map((t) => t.id)).toEqual([older, newer]);
-    expect((await stores.api.teams.listOfOrganization(org, 1, 1)).map((t) => t.id)).toEqual([newer]);
-    expect(await stores.api.teams.listOfOrganization('no-such-org', 10, 0)).toEqual([]);
+    expect((await suite.stores.api.teams.listOfOrganization(org, 10, 0)).map((t) => t.id)).toEqual([older, newer]);
+    expect((await suite.stores.api.teams.listOfOrganization(org, 1, 1)).map((t) => t.id)).toEqual([newer]);
+    expect(await suite.stores.api.teams.listOfOrganization('no-such-org', 10, 0)).toEqual([]);
   });
 
   // ScheduleStore
 
   it.skipIf(!available)('schedules.insert and find: reads back with isDefault false; out of scope or unknown is undefined; a duplicate id throws', async () => {
-    const user = await seedUser(database.handle.db);
+    const user = await seedUser(suite.database.handle.db);
     const s = schedule({ userId: user });
-    await stores.api.schedules.insert(s);
-    expect(await stores.api.schedules.find({ userId: user }, s.id)).toEqual({ ...s, isDefault: false });
-    expect(await stores.api.schedules.find({ userId: await seedUser(database.handle.db) }, s.id)).toBeUndefined();
-    expect(await stores.api.schedules.find({ userId: user }, 'no-such-schedule')).toBeUndefined();
-    await expect(stores.api.schedules.insert(s)).rejects.toThrow();
+    await suite.stores.api.schedules.insert(s);
+    expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toEqual({ ...s, isDefault: false });
+    expect(await suite.stores.api.schedules.find({ userId: await seedUser(suite.database.handle.db) }, s.id)).toBeUndefined();
+    expect(await suite.stores.api.schedules.find({ userId: user }, 'no-such-schedule')).toBeUndefined();
+    await expect(suite.stores.api.schedules.insert(s)).rejects.toThrow();
   });
 
   it.skipIf(!available)("schedules.list: the scope's schedules, oldest first, paged", async () => {
     const t = await team();
     const newer = schedule({ teamId: t }, { createdAt: T0 + 2 });
     const older = schedule({ teamId: t }, { createdAt: T0 + 1 });
-    await stores.api.schedules.insert(newer);
-    await stores.api.schedules.insert(older);
-    expect((await stores.api.schedules.list({ teamId: t }, 10, 0)).map((s) => s.id)).toEqual([older.id, newer.id]);
-    expect((await stores.api.schedules.list({ teamId: t }, 1, 1)).map((s) => s.id)).toEqual([newer.id]);
+    await suite.stores.api.schedules.insert(newer);
+    await suite.stores.api.schedules.insert(older);
+    expect((await suite.stores.api.schedules.list({ teamId: t }, 10, 0)).map((s) => s.id)).toEqual([older.id, newer.id]);
+    expect((await suite.stores.api.schedules.list({ teamId: t }, 1, 1)).map((s) => s.id)).toEqual([newer.id]);
   });
 
   it.skipIf(!available)('schedules.update: changes read back; an unknown id changes nothing', async () => {
-    const user = await seedUser(database.handle.db);
+    const user = await seedUser(suite.database.handle.db);
     const s = schedule({ userId: user });
-    await stores.api.schedules.insert(s);
-    await stores.api.schedules.update(s.id, { name: 'Evenings', overrides: [{ date: '2026-01-01', startTime: '10:00', endTime: '11:00' }], updatedAt: T0 + 1 });
-    expect(await stores.api.schedules.find({ userId: user }, s.id)).toMatchObject({ name: 'Evenings', overrides: [{ date: '2026-01-01', startTime: '10:00', endTime: '11:00' }], updatedAt: T0 + 1 });
-    await expect(stores.api.schedules.update('no-such-schedule', { name: 'x', updatedAt: T0 })).resolves.toBeUndefined();
+    await suite.stores.api.schedules.insert(s);
+    await suite.stores.api.schedules.update(s.id, { name: 'Evenings', overrides: [{ date: '2026-01-01', startTime: '10:00', endTime: '11:00' }], updatedAt: T0 + 1 });
+    expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toMatchObject({ name: 'Evenings', overrides: [{ date: '2026-01-01', startTime: '10:00', endTime: '11:00' }], updatedAt: T0 + 1 });
+    await expect(suite.stores.api.schedules.update('no-such-schedule', { name: 'x', updatedAt: T0 })).resolves.toBeUndefined();
   });
 
   it.skipIf(!available)('schedules.setDefault and clearDefault: onlyIfUnset keeps an existing default; clearDefault unsets it', async () => {
-    const user = await seedUser(database.handle.db);
+    const user = await seedUser(suite.database.handle.db);
     const a = schedule({ userId: user });
     const b = schedule({ userId: user });
-    await stores.api.schedules.insert(a);
-    await stores.api.schedules.insert(b);
-    await stores.api.schedules.setDefault(user, a.id, true);
-    await stores.api.schedules.setDefault(user, b.id, true);
-    expect((await stores.api.schedules.find({ userId: user }, a.id))?.isDefault).toBe(true);
-    expect((await stores.api.schedules.find({ userId: user }, b.id))?.isDefault).toBe(false);
-    await stores.api.schedules.setDefault(user, b.id, false);
-    expect((await stores.api.schedules.find({ userId: user }, b.id))?.isDefault).toBe(true);
-    await stores.api.schedules.clearDefault(user);
-    expect((await stores.api.schedules.find({ userId: user }, b.id))?.isDefault).toBe(false);
+    await suite.stores.api.schedules.insert(a);
+    await suite.stores.api.schedules.insert(b);
+    await suite.stores.api.schedules.setDefault(user, a.id, true);
+    await suite.stores.api.schedules.setDefault(user, b.id, true);
+    expect((await suite.stores.api.schedules.find({ userId: user }, a.id))?.isDefault).toBe(true);
+    expect((await suite.stores.api.schedules.find({ userId: user }, b.id))?.isDefault).toBe(false);
+    await suite.stores.api.schedules.setDefault(user, b.id, false);
+    expect((await suite.stores.api.schedules.find({ userId: user }, b.id))?.isDefault).toBe(true);
+    await suite.stores.api.schedules.clearDefault(user);
+    expect((await suite.stores.api.schedules.find({ userId: user }, b.id))?.isDefault).toBe(false);
   });
 
   it.skipIf(!available)("schedules.delete: removes it and unsets it as the user's default, so a later onlyIfUnset default applies", async () => {
-    const user = await seedUser(database.handle.db);
+    const user = await seedUser(suite.database.handle.db);
     const a = schedule({ userId: user });
     const b = schedule({ userId: user });
-    await stores.api.schedules.insert(a);
-    await stores.api.schedules.insert(b);
-    await stores.api.schedules.setDefault(user, a.id, false);
-    await stores.transaction((tx) => tx.api.schedules.delete(a.id));
-    expect(await stores.api.schedules.find({ userId: user }, a.id)).toBeUndefined();
-    await stores.api.schedules.setDefault(user, b.id, true);
-    expect((await stores.api.schedules.find({ userId: user }, b.id))?.isDefault).toBe(true);
+    await suite.stores.api.schedules.insert(a);
+    await suite.stores.api.schedules.insert(b);
+    await suite.stores.api.schedules.setDefault(user, a.id, false);
+    await suite.stores.transaction((tx) => tx.api.schedules.delete(a.id));
+    expect(await suite.stores.api.schedules.find({ userId: user }, a.id)).toBeUndefined();
+    await suite.stores.api.schedules.setDefault(user, b.id, true);
+    expect((await suite.stores.api.schedules.find({ userId: user }, b.id))?.isDefault).toBe(true);
   });
 
   it.skipIf(!available)('transaction: a schedule delete and a team update roll back when the function throws', async () => {
-    const user = await seedUser(database.handle.db);
+    const user = await seedUser(suite.database.handle.db);
     const s = schedule({ userId: user });
-    await stores.api.schedules.insert(s);
+    await suite.stores.api.schedules.insert(s);
     const t = await team();
     await expect(
-      stores.transaction(async (tx) => {
+      suite.stores.transaction(async (tx) => {
         await tx.api.schedules.delete(s.id);
         await tx.api.teams.update(t, { name: 'Gone', updatedAt: T0 + 1 });
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(await stores.api.schedules.find({ userId: user }, s.id)).toBeDefined();
-    expect((await stores.api.teams.find(t))?.name).toBe('T');
+    expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toBeDefined();
+    expect((await suite.stores.api.teams.find(t))?.name).toBe('T');
   });
 });

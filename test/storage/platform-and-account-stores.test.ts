@@ -2,35 +2,25 @@
 // routing forms, webhooks, workflows, connected apps, verified resources) and of the
 // verified-resource and audit stores of the services, on both backends: what a missing row
 // answers, that a write reads back, duplicates, ordering, and transaction rollback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ConnectedApp } from '../../src/api/stores/connected-apps.ts';
 import type { RoutingForm } from '../../src/api/stores/routing-forms.ts';
 import type { Webhook } from '../../src/api/stores/webhooks.ts';
 import type { Workflow } from '../../src/api/stores/workflows.ts';
 import type { VerifiedResource } from '../../src/services/accounts/store.ts';
-import type { ServiceStores } from '../../src/services/stores.ts';
-import { createServiceStores } from '../../src/storage/stores/index.ts';
-import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { seedClient, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
+import { backends } from '../helpers/backends.ts';
+import { seedClient, seedOrganization, seedUser, T0, uniqueId, useServiceStores } from './seed.ts';
 
 describe.each(backends)('/v2 platform, verified-resource and audit stores on $name', ({ name, available }) => {
-  let database: TestDatabase;
-  let stores: ServiceStores;
+  const suite = useServiceStores(name, available);
 
-  beforeAll(async () => {
-    if (!available) return;
-    database = await createTestDatabase(name);
-    stores = createServiceStores(database.handle.db);
-  });
-  afterAll(async () => database?.drop());
+  const user = () => seedUser(suite.database.handle.db);
 
-  const user = () => seedUser(database.handle.db);
-
-  const organization = () => seedOrganization(database.handle.db);
+  const organization = () => seedOrganization(suite.database.handle.db);
 
   async function team(organizationId: string | null = null): Promise<string> {
     const id = uniqueId('t');
-    expect(await stores.teams.insertTeam({ id, organizationId, name: 'T', slug: id.toLowerCase(), bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt: T0, updatedAt: T0 })).toBe(true);
+    expect(await suite.stores.teams.insertTeam({ id, organizationId, name: 'T', slug: id.toLowerCase(), bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt: T0, updatedAt: T0 })).toBe(true);
     return id;
   }
 
@@ -38,14 +28,14 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     const id = uniqueId('m');
     const teamId = 'teamId' in target ? target.teamId : null;
     const organizationId = 'organizationId' in target ? target.organizationId : null;
-    expect(await stores.teams.insertMembership({ id, userId, teamId, organizationId, role: 'member', createdAt, updatedAt: createdAt })).toBe(true);
+    expect(await suite.stores.teams.insertMembership({ id, userId, teamId, organizationId, role: 'member', createdAt, updatedAt: createdAt })).toBe(true);
     return id;
   }
 
   async function invitation(teamId: string, invitedBy: string, createdAt = T0): Promise<string> {
     const id = uniqueId('i');
     expect(
-      await stores.invitations.insert({ id, teamId, organizationId: null, email: `${id}@example.com`.toLowerCase(), userId: null, role: 'member', invitedBy, createdAt, updatedAt: createdAt }),
+      await suite.stores.invitations.insert({ id, teamId, organizationId: null, email: `${id}@example.com`.toLowerCase(), userId: null, role: 'member', invitedBy, createdAt, updatedAt: createdAt }),
     ).toBe(true);
     return id;
   }
@@ -59,13 +49,13 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     const i1 = await invitation(t, a, T0 + 2);
     const m2 = await membership({ teamId: t }, await user(), T0 + 3);
     await membership({ teamId: await team() }, a);
-    const roster = await stores.api.memberships.listRoster({ teamId: t }, 10, 0);
+    const roster = await suite.stores.api.memberships.listRoster({ teamId: t }, 10, 0);
     expect(roster.map((r) => [r.state, r.id])).toEqual([
       ['accepted', m1],
       ['invited', i1],
       ['accepted', m2],
     ]);
-    expect((await stores.api.memberships.listRoster({ teamId: t }, 1, 1)).map((r) => r.id)).toEqual([i1]);
+    expect((await suite.stores.api.memberships.listRoster({ teamId: t }, 1, 1)).map((r) => r.id)).toEqual([i1]);
   });
 
   it.skipIf(!available)("memberships.findMember: another target's membership, an invitation or an unknown id is undefined", async () => {
@@ -73,10 +63,10 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     const u = await user();
     const m = await membership({ teamId: t }, u);
     const i = await invitation(t, u);
-    expect(await stores.api.memberships.findMember({ teamId: t }, m)).toMatchObject({ id: m, userId: u, teamId: t, role: 'member', user: { email: `${u}@example.com`, name: 'Ada', username: u } });
-    expect(await stores.api.memberships.findMember({ teamId: await team() }, m)).toBeUndefined();
-    expect(await stores.api.memberships.findMember({ teamId: t }, i)).toBeUndefined();
-    expect(await stores.api.memberships.findMember({ teamId: t }, 'no-such-membership')).toBeUndefined();
+    expect(await suite.stores.api.memberships.findMember({ teamId: t }, m)).toMatchObject({ id: m, userId: u, teamId: t, role: 'member', user: { email: `${u}@example.com`, name: 'Ada', username: u } });
+    expect(await suite.stores.api.memberships.findMember({ teamId: await team() }, m)).toBeUndefined();
+    expect(await suite.stores.api.memberships.findMember({ teamId: t }, i)).toBeUndefined();
+    expect(await suite.stores.api.memberships.findMember({ teamId: t }, 'no-such-membership')).toBeUndefined();
   });
 
   it.skipIf(!available)('memberships.findInvitation, setInvitationRole and deleteInvitation: a membership or unknown id is undefined; unknown ids change nothing', async () => {
@@ -84,15 +74,15 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     const u = await user();
     const m = await membership({ teamId: t }, u);
     const i = await invitation(t, u);
-    expect(await stores.api.memberships.findInvitation({ teamId: t }, i)).toMatchObject({ id: i, teamId: t, role: 'member', invitedUserId: null });
-    expect(await stores.api.memberships.findInvitation({ teamId: t }, m)).toBeUndefined();
-    expect(await stores.api.memberships.findInvitation({ teamId: await team() }, i)).toBeUndefined();
-    await stores.api.memberships.setInvitationRole(i, 'admin', T0 + 1);
-    await stores.api.memberships.setInvitationRole('no-such-invitation', 'admin', T0 + 1);
-    expect(await stores.api.memberships.findInvitation({ teamId: t }, i)).toMatchObject({ role: 'admin', updatedAt: T0 + 1 });
-    await stores.api.memberships.deleteInvitation('no-such-invitation');
-    await stores.api.memberships.deleteInvitation(i);
-    expect(await stores.api.memberships.findInvitation({ teamId: t }, i)).toBeUndefined();
+    expect(await suite.stores.api.memberships.findInvitation({ teamId: t }, i)).toMatchObject({ id: i, teamId: t, role: 'member', invitedUserId: null });
+    expect(await suite.stores.api.memberships.findInvitation({ teamId: t }, m)).toBeUndefined();
+    expect(await suite.stores.api.memberships.findInvitation({ teamId: await team() }, i)).toBeUndefined();
+    await suite.stores.api.memberships.setInvitationRole(i, 'admin', T0 + 1);
+    await suite.stores.api.memberships.setInvitationRole('no-such-invitation', 'admin', T0 + 1);
+    expect(await suite.stores.api.memberships.findInvitation({ teamId: t }, i)).toMatchObject({ role: 'admin', updatedAt: T0 + 1 });
+    await suite.stores.api.memberships.deleteInvitation('no-such-invitation');
+    await suite.stores.api.memberships.deleteInvitation(i);
+    expect(await suite.stores.api.memberships.findInvitation({ teamId: t }, i)).toBeUndefined();
   });
 
   it.skipIf(!available)('memberships.isMember: an accepted member is; an invitee or a stranger is not', async () => {
@@ -101,9 +91,9 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     await membership({ teamId: t }, u);
     const inviter = await user();
     await invitation(t, inviter);
-    expect(await stores.api.memberships.isMember({ teamId: t }, u)).toBe(true);
-    expect(await stores.api.memberships.isMember({ teamId: t }, inviter)).toBe(false);
-    expect(await stores.api.memberships.isMember({ teamId: await team() }, u)).toBe(false);
+    expect(await suite.stores.api.memberships.isMember({ teamId: t }, u)).toBe(true);
+    expect(await suite.stores.api.memberships.isMember({ teamId: t }, inviter)).toBe(false);
+    expect(await suite.stores.api.memberships.isMember({ teamId: await team() }, u)).toBe(false);
   });
 
   it.skipIf(!available)("memberships.listOrganizationUsers: the organization's members with their role, in the order they joined", async () => {
@@ -112,21 +102,21 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     const earlier = await user();
     await membership({ organizationId: org }, later, T0 + 2);
     await membership({ organizationId: org }, earlier, T0 + 1);
-    const users = await stores.api.memberships.listOrganizationUsers(org, 10, 0);
+    const users = await suite.stores.api.memberships.listOrganizationUsers(org, 10, 0);
     expect(users.map((u) => [u.id, u.role])).toEqual([
       [earlier, 'member'],
       [later, 'member'],
     ]);
-    expect((await stores.api.memberships.listOrganizationUsers(org, 1, 1)).map((u) => u.id)).toEqual([later]);
-    expect(await stores.api.memberships.listOrganizationUsers(await organization(), 10, 0)).toEqual([]);
+    expect((await suite.stores.api.memberships.listOrganizationUsers(org, 1, 1)).map((u) => u.id)).toEqual([later]);
+    expect(await suite.stores.api.memberships.listOrganizationUsers(await organization(), 10, 0)).toEqual([]);
   });
 
   // ProfileStore
 
   it.skipIf(!available)('profiles.find and update: an unknown user is undefined and changes nothing; changes read back', async () => {
     const u = await user();
-    expect(await stores.api.profiles.find('no-such-user')).toBeUndefined();
-    expect(await stores.api.profiles.find(u)).toEqual({
+    expect(await suite.stores.api.profiles.find('no-such-user')).toBeUndefined();
+    expect(await suite.stores.api.profiles.find(u)).toEqual({
       id: u,
       email: `${u}@example.com`,
       name: 'Ada',
@@ -137,10 +127,10 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
       defaultScheduleId: null,
       organizationId: null,
     });
-    await stores.api.profiles.update(u, { name: 'Grace', timeFormat: 12, updatedAt: T0 + 1 });
-    await stores.api.profiles.update('no-such-user', { name: 'x', updatedAt: T0 + 1 });
-    expect(await stores.api.profiles.find(u)).toMatchObject({ name: 'Grace', timeFormat: 12 });
-    expect(await stores.api.profiles.find('no-such-user')).toBeUndefined();
+    await suite.stores.api.profiles.update(u, { name: 'Grace', timeFormat: 12, updatedAt: T0 + 1 });
+    await suite.stores.api.profiles.update('no-such-user', { name: 'x', updatedAt: T0 + 1 });
+    expect(await suite.stores.api.profiles.find(u)).toMatchObject({ name: 'Grace', timeFormat: 12 });
+    expect(await suite.stores.api.profiles.find('no-such-user')).toBeUndefined();
   });
 
   // RoutingFormStore
@@ -161,58 +151,60 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
   it.skipIf(!available)('routingForms.insert and find: reads back; out of scope or unknown is undefined; a duplicate id throws', async () => {
     const t = await team();
     const f = form({ teamId: t });
-    await stores.api.routingForms.insert(f);
-    expect(await stores.api.routingForms.find({ teamId: t }, f.id)).toEqual(f);
-    expect(await stores.api.routingForms.find({ teamId: await team() }, f.id)).toBeUndefined();
-    expect(await stores.api.routingForms.find({ teamId: t }, 'no-such-form')).toBeUndefined();
-    await expect(stores.api.routingForms.insert(f)).rejects.toThrow();
+    await suite.stores.api.routingForms.insert(f);
+    expect(await suite.stores.api.routingForms.find({ teamId: t }, f.id)).toEqual(f);
+    expect(await suite.stores.api.routingForms.find({ teamId: await team() }, f.id)).toBeUndefined();
+    expect(await suite.stores.api.routingForms.find({ teamId: t }, 'no-such-form')).toBeUndefined();
+    await expect(suite.stores.api.routingForms.insert(f)).rejects.toThrow();
   });
 
   it.skipIf(!available)("routingForms.list: an organization's own and its teams' forms, oldest first, paged", async () => {
     const org = await organization();
     const own = form({ organizationId: org }, { createdAt: T0 + 2 });
     const teams = form({ teamId: await team(org) }, { createdAt: T0 + 1 });
-    await stores.api.routingForms.insert(own);
-    await stores.api.routingForms.insert(teams);
-    await stores.api.routingForms.insert(form({ teamId: await team() }));
-    expect((await stores.api.routingForms.list({ organizationId: org }, 10, 0)).map((f) => f.id)).toEqual([teams.id, own.id]);
-    expect((await stores.api.routingForms.list({ organizationId: org }, 1, 1)).map((f) => f.id)).toEqual([own.id]);
-    expect(await stores.api.routingForms.find({ organizationId: org }, teams.id)).toEqual(teams);
+    await suite.stores.api.routingForms.insert(own);
+    await suite.stores.api.routingForms.insert(teams);
+    await suite.stores.api.routingForms.insert(form({ teamId: await team() }));
+    expect((await suite.stores.api.routingForms.list({ organizationId: org }, 10, 0)).map((f) => f.id)).toEqual([teams.id, own.id]);
+    expect((await suite.stores.api.routingForms.list({ organizationId: org }, 1, 1)).map((f) => f.id)).toEqual([own.id]);
+    expect(await suite.stores.api.routingForms.find({ organizationId: org }, teams.id)).toEqual(teams);
   });
 
   it.skipIf(!available)('routingForms responses: an unknown form throws; listed oldest first; another form\'s or unknown id is undefined', async () => {
     const t = await team();
     const f = form({ teamId: t });
     const g = form({ teamId: t });
-    await stores.api.routingForms.insert(f);
-    await stores.api.routingForms.insert(g);
-    await expect(stores.api.routingForms.insertResponse({ id: uniqueId('r'), formId: 'no-such-form', answers: {}, createdAt: T0, updatedAt: T0 })).rejects.toThrow();
+    await suite.stores.api.routingForms.insert(f);
+    await suite.stores.api.routingForms.insert(g);
+    await expect(suite.stores.api.routingForms.insertResponse({ id: uniqueId('r'), formId: 'no-such-form', answers: {}, createdAt: T0, updatedAt: T0 })).rejects.toThrow();
     const newer = { id: uniqueId('r'), formId: f.id, answers: { f1: 'Ada' }, createdAt: T0 + 2, updatedAt: T0 + 2 };
     const older = { id: uniqueId('r'), formId: f.id, answers: { f1: ['a', 'b'], n: 3 }, createdAt: T0 + 1, updatedAt: T0 + 1 };
-    await stores.api.routingForms.insertResponse(newer);
-    await stores.api.routingForms.insertResponse(older);
-    await expect(stores.api.routingForms.insertResponse(older)).rejects.toThrow();
-    expect(await stores.api.routingForms.listResponses(f.id, 10, 0)).toEqual([older, newer]);
-    expect(await stores.api.routingForms.listResponses(f.id, 1, 1)).toEqual([newer]);
-    expect(await stores.api.routingForms.findResponse(f.id, older.id)).toEqual(older);
-    expect(await stores.api.routingForms.findResponse(g.id, older.id)).toBeUndefined();
-    expect(await stores.api.routingForms.findResponse(f.id, 'no-such-response')).toBeUndefined();
+    await suite.stores.api.routingForms.insertResponse(newer);
+    await suite.stores.api.routingForms.insertResponse(older);
+    await expect(suite.stores.api.routingForms.insertResponse(older)).rejects.toThrow();
+    expect(await suite.stores.api.routingForms.listResponses(f.id, 10, 0)).toEqual([older, newer]);
+    expect(await suite.stores.api.routingForms.listResponses(f.id, 1, 1)).toEqual([newer]);
+    expect(await suite.stores.api.routingForms.findResponse(f.id, older.id)).toEqual(older);
+    expect(await suite.stores.api.routingForms.findResponse(g.id, older.id)).toBeUndefined();
+    expect(await suite.stores.api.routingForms.findResponse(f.id, 'no-such-response')).toBeUndefined();
   });
 
   it.skipIf(!available)('routingForms.updateResponse and deleteResponse: changes read back; unknown ids change nothing', async () => {
     const f = form({ teamId: await team() });
-    await stores.api.routingForms.insert(f);
+    await suite.stores.api.routingForms.insert(f);
     const r = { id: uniqueId('r'), formId: f.id, answers: { f1: 'Ada' }, createdAt: T0, updatedAt: T0 };
-    await stores.api.routingForms.insertResponse(r);
-    await stores.api.routingForms.updateResponse(r.id, { f1: 'Grace' }, T0 + 1);
-    await stores.api.routingForms.updateResponse('no-such-response', { f1: 'x' }, T0 + 1);
-    expect(await stores.api.routingForms.findResponse(f.id, r.id)).toEqual({ ...r, answers: { f1: 'Grace' }, updatedAt: T0 + 1 });
-    await stores.api.routingForms.deleteResponse('no-such-response');
-    await stores.api.routingForms.deleteResponse(r.id);
-    expect(await stores.api.routingForms.findResponse(f.id, r.id)).toBeUndefined();
+    await suite.stores.api.routingForms.insertResponse(r);
+    await suite.stores.api.routingForms.updateResponse(r.id, { f1: 'Grace' }, T0 + 1);
+    await suite.stores.api.routingForms.updateResponse('no-such-response', { f1: 'x' }, T0 + 1);
+    expect(await suite.stores.api.routingForms.findResponse(f.id, r.id)).toEqual({ ...r, answers: { f1: 'Grace' }, updatedAt: T0 + 1 });
+    await suite.stores.api.routingForms.deleteResponse('no-such-response');
+    await suite.stores.api.routingForms.deleteResponse(r.id);
+    expect(await suite.stores.api.routingForms.findResponse(f.id, r.id)).toBeUndefined();
   });
 
   // WebhookStore
+
+  const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
   const webhook = (owner: { userId: string } | { organizationId: string }, over: Partial<Webhook> = {}): Webhook => ({
     id: uniqueId('wh'),
@@ -222,6 +214,7 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     triggers: ['BOOKING_CREATED'],
     active: true,
     payloadTemplate: null,
+    disabledReason: null,
     createdAt: T0,
     updatedAt: T0,
     ...over,
@@ -230,36 +223,36 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
   it.skipIf(!available)("webhooks.insert and find: reads back; another owner's or an unknown id is undefined; a duplicate id throws", async () => {
     const u = await user();
     const w = webhook({ userId: u });
-    await stores.api.webhooks.insert(w);
-    expect(await stores.api.webhooks.find({ userId: u }, w.id)).toEqual(w);
-    expect(await stores.api.webhooks.find({ userId: await user() }, w.id)).toBeUndefined();
-    expect(await stores.api.webhooks.find({ userId: u }, 'no-such-webhook')).toBeUndefined();
-    await expect(stores.api.webhooks.insert(w)).rejects.toThrow();
+    await suite.stores.api.webhooks.insert(w, SECRET);
+    expect(await suite.stores.api.webhooks.find({ userId: u }, w.id)).toEqual(w);
+    expect(await suite.stores.api.webhooks.find({ userId: await user() }, w.id)).toBeUndefined();
+    expect(await suite.stores.api.webhooks.find({ userId: u }, 'no-such-webhook')).toBeUndefined();
+    await expect(suite.stores.api.webhooks.insert(w, SECRET)).rejects.toThrow();
   });
 
   it.skipIf(!available)("webhooks.list: the owner's webhooks, oldest first, paged", async () => {
     const org = await organization();
     const newer = webhook({ organizationId: org }, { createdAt: T0 + 2 });
     const older = webhook({ organizationId: org }, { createdAt: T0 + 1 });
-    await stores.api.webhooks.insert(newer);
-    await stores.api.webhooks.insert(older);
-    expect((await stores.api.webhooks.list({ organizationId: org }, 10, 0)).map((w) => w.id)).toEqual([older.id, newer.id]);
-    expect((await stores.api.webhooks.list({ organizationId: org }, 1, 1)).map((w) => w.id)).toEqual([newer.id]);
+    await suite.stores.api.webhooks.insert(newer, SECRET);
+    await suite.stores.api.webhooks.insert(older, SECRET);
+    expect((await suite.stores.api.webhooks.list({ organizationId: org }, 10, 0)).map((w) => w.id)).toEqual([older.id, newer.id]);
+    expect((await suite.stores.api.webhooks.list({ organizationId: org }, 1, 1)).map((w) => w.id)).toEqual([newer.id]);
   });
 
   it.skipIf(!available)("webhooks.update and delete: another owner's webhook is undefined/false and unchanged", async () => {
     const u = await user();
     const stranger = await user();
     const w = webhook({ userId: u });
-    await stores.api.webhooks.insert(w);
-    expect(await stores.api.webhooks.update({ userId: stranger }, w.id, { active: false, updatedAt: T0 + 1 })).toBeUndefined();
-    expect(await stores.api.webhooks.find({ userId: u }, w.id)).toEqual(w);
-    const updated = await stores.api.webhooks.update({ userId: u }, w.id, { active: false, triggers: ['BOOKING_CANCELLED'], payloadTemplate: '{}', updatedAt: T0 + 1 });
+    await suite.stores.api.webhooks.insert(w, SECRET);
+    expect(await suite.stores.api.webhooks.update({ userId: stranger }, w.id, { active: false, updatedAt: T0 + 1 })).toBeUndefined();
+    expect(await suite.stores.api.webhooks.find({ userId: u }, w.id)).toEqual(w);
+    const updated = await suite.stores.api.webhooks.update({ userId: u }, w.id, { active: false, triggers: ['BOOKING_CANCELLED'], payloadTemplate: '{}', updatedAt: T0 + 1 });
     expect(updated).toEqual({ ...w, active: false, triggers: ['BOOKING_CANCELLED'], payloadTemplate: '{}', updatedAt: T0 + 1 });
-    expect(await stores.api.webhooks.delete({ userId: stranger }, w.id)).toBe(false);
-    expect(await stores.api.webhooks.delete({ userId: u }, w.id)).toBe(true);
-    expect(await stores.api.webhooks.delete({ userId: u }, w.id)).toBe(false);
-    expect(await stores.api.webhooks.find({ userId: u }, w.id)).toBeUndefined();
+    expect(await suite.stores.api.webhooks.delete({ userId: stranger }, w.id)).toBe(false);
+    expect(await suite.stores.api.webhooks.delete({ userId: u }, w.id)).toBe(true);
+    expect(await suite.stores.api.webhooks.delete({ userId: u }, w.id)).toBe(false);
+    expect(await suite.stores.api.webhooks.find({ userId: u }, w.id)).toBeUndefined();
   });
 
   // WorkflowStore
@@ -281,27 +274,27 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
   it.skipIf(!available)("workflows.insert and find: reads back; another team's or an unknown id is undefined; a duplicate id throws", async () => {
     const t = await team();
     const w = workflow(t);
-    await stores.api.workflows.insert(w);
-    expect(await stores.api.workflows.find(t, w.id)).toEqual(w);
-    expect(await stores.api.workflows.find(await team(), w.id)).toBeUndefined();
-    expect(await stores.api.workflows.find(t, 'no-such-workflow')).toBeUndefined();
-    await expect(stores.api.workflows.insert(w)).rejects.toThrow();
+    await suite.stores.api.workflows.insert(w);
+    expect(await suite.stores.api.workflows.find(t, w.id)).toEqual(w);
+    expect(await suite.stores.api.workflows.find(await team(), w.id)).toBeUndefined();
+    expect(await suite.stores.api.workflows.find(t, 'no-such-workflow')).toBeUndefined();
+    await expect(suite.stores.api.workflows.insert(w)).rejects.toThrow();
   });
 
   it.skipIf(!available)("workflows.list, update and delete: oldest first; unknown ids change nothing; another team's delete is false", async () => {
     const t = await team();
     const newer = workflow(t, { createdAt: T0 + 2 });
     const older = workflow(t, { createdAt: T0 + 1 });
-    await stores.api.workflows.insert(newer);
-    await stores.api.workflows.insert(older);
-    expect((await stores.api.workflows.list(t, 10, 0)).map((w) => w.id)).toEqual([older.id, newer.id]);
-    expect((await stores.api.workflows.list(t, 1, 1)).map((w) => w.id)).toEqual([newer.id]);
-    await stores.api.workflows.update(older.id, { name: 'Follow-up', active: false, updatedAt: T0 + 3 });
-    await stores.api.workflows.update('no-such-workflow', { name: 'x', updatedAt: T0 + 3 });
-    expect(await stores.api.workflows.find(t, older.id)).toEqual({ ...older, name: 'Follow-up', active: false, updatedAt: T0 + 3 });
-    expect(await stores.api.workflows.delete(await team(), older.id)).toBe(false);
-    expect(await stores.api.workflows.delete(t, older.id)).toBe(true);
-    expect(await stores.api.workflows.delete(t, older.id)).toBe(false);
+    await suite.stores.api.workflows.insert(newer);
+    await suite.stores.api.workflows.insert(older);
+    expect((await suite.stores.api.workflows.list(t, 10, 0)).map((w) => w.id)).toEqual([older.id, newer.id]);
+    expect((await suite.stores.api.workflows.list(t, 1, 1)).map((w) => w.id)).toEqual([newer.id]);
+    await suite.stores.api.workflows.update(older.id, { name: 'Follow-up', active: false, updatedAt: T0 + 3 });
+    await suite.stores.api.workflows.update('no-such-workflow', { name: 'x', updatedAt: T0 + 3 });
+    expect(await suite.stores.api.workflows.find(t, older.id)).toEqual({ ...older, name: 'Follow-up', active: false, updatedAt: T0 + 3 });
+    expect(await suite.stores.api.workflows.delete(await team(), older.id)).toBe(false);
+    expect(await suite.stores.api.workflows.delete(t, older.id)).toBe(true);
+    expect(await suite.stores.api.workflows.delete(t, older.id)).toBe(false);
   });
 
   // ConnectedAppStore
@@ -321,35 +314,35 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
   it.skipIf(!available)('connectedApps.insertAll: an account already connected answers false and inserts none of the batch', async () => {
     const u = await user();
     const first = app({ userId: u });
-    expect(await stores.api.connectedApps.insertAll([first])).toBe(true);
+    expect(await suite.stores.api.connectedApps.insertAll([first])).toBe(true);
     const fresh = app({ userId: u }, { createdAt: T0 + 1 });
-    expect(await stores.api.connectedApps.insertAll([fresh, app({ userId: u }, { account: first.account })])).toBe(false);
-    expect(await stores.api.connectedApps.list({ userId: u })).toEqual([first]);
-    expect(await stores.api.connectedApps.insertAll([app({ userId: await user() }, { account: first.account })])).toBe(true);
+    expect(await suite.stores.api.connectedApps.insertAll([fresh, app({ userId: u }, { account: first.account })])).toBe(false);
+    expect(await suite.stores.api.connectedApps.list({ userId: u })).toEqual([first]);
+    expect(await suite.stores.api.connectedApps.insertAll([app({ userId: await user() }, { account: first.account })])).toBe(true);
   });
 
   it.skipIf(!available)("connectedApps.list and findAccount: the owner's, oldest first, filtered; an unknown account is undefined", async () => {
     const t = await team();
     const cal = app({ teamId: t }, { createdAt: T0 + 2 });
     const zoom = app({ teamId: t }, { app: 'zoom', category: 'conferencing', createdAt: T0 + 1, readOnly: true });
-    expect(await stores.api.connectedApps.insertAll([cal, zoom])).toBe(true);
-    expect(await stores.api.connectedApps.list({ teamId: t })).toEqual([zoom, cal]);
-    expect(await stores.api.connectedApps.list({ teamId: t }, { category: 'calendar' })).toEqual([cal]);
-    expect(await stores.api.connectedApps.list({ teamId: t }, { app: 'zoom' })).toEqual([zoom]);
-    expect(await stores.api.connectedApps.findAccount({ teamId: t }, 'zoom', zoom.account)).toEqual(zoom);
-    expect(await stores.api.connectedApps.findAccount({ teamId: t }, 'google-calendar', zoom.account)).toBeUndefined();
-    expect(await stores.api.connectedApps.findAccount({ teamId: await team() }, 'zoom', zoom.account)).toBeUndefined();
+    expect(await suite.stores.api.connectedApps.insertAll([cal, zoom])).toBe(true);
+    expect(await suite.stores.api.connectedApps.list({ teamId: t })).toEqual([zoom, cal]);
+    expect(await suite.stores.api.connectedApps.list({ teamId: t }, { category: 'calendar' })).toEqual([cal]);
+    expect(await suite.stores.api.connectedApps.list({ teamId: t }, { app: 'zoom' })).toEqual([zoom]);
+    expect(await suite.stores.api.connectedApps.findAccount({ teamId: t }, 'zoom', zoom.account)).toEqual(zoom);
+    expect(await suite.stores.api.connectedApps.findAccount({ teamId: t }, 'google-calendar', zoom.account)).toBeUndefined();
+    expect(await suite.stores.api.connectedApps.findAccount({ teamId: await team() }, 'zoom', zoom.account)).toBeUndefined();
   });
 
   it.skipIf(!available)("connectedApps.delete: another owner's or another app's id is false; the owner's goes", async () => {
     const u = await user();
     const a = app({ userId: u });
-    await stores.api.connectedApps.insertAll([a]);
-    expect(await stores.api.connectedApps.delete({ userId: await user() }, a.app, a.id)).toBe(false);
-    expect(await stores.api.connectedApps.delete({ userId: u }, 'zoom', a.id)).toBe(false);
-    expect(await stores.api.connectedApps.delete({ userId: u }, a.app, a.id)).toBe(true);
-    expect(await stores.api.connectedApps.delete({ userId: u }, a.app, a.id)).toBe(false);
-    expect(await stores.api.connectedApps.list({ userId: u })).toEqual([]);
+    await suite.stores.api.connectedApps.insertAll([a]);
+    expect(await suite.stores.api.connectedApps.delete({ userId: await user() }, a.app, a.id)).toBe(false);
+    expect(await suite.stores.api.connectedApps.delete({ userId: u }, 'zoom', a.id)).toBe(false);
+    expect(await suite.stores.api.connectedApps.delete({ userId: u }, a.app, a.id)).toBe(true);
+    expect(await suite.stores.api.connectedApps.delete({ userId: u }, a.app, a.id)).toBe(false);
+    expect(await suite.stores.api.connectedApps.list({ userId: u })).toEqual([]);
   });
 
   // VerifiedResourceStore (services) and the /v2 one
@@ -372,28 +365,28 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
   it.skipIf(!available)('verifiedResources.insert and find: reads back; a duplicate answers false; an unknown value is undefined', async () => {
     const u = await user();
     const r = resource({ userId: u });
-    expect(await stores.verifiedResources.insert(r)).toBe(true);
-    expect(await stores.verifiedResources.find({ userId: u }, 'email', r.value)).toEqual(r);
-    expect(await stores.verifiedResources.insert({ ...r, id: uniqueId('vr') })).toBe(false);
-    expect(await stores.verifiedResources.find({ userId: u }, 'phone', r.value)).toBeUndefined();
-    expect(await stores.verifiedResources.find({ userId: await user() }, 'email', r.value)).toBeUndefined();
+    expect(await suite.stores.verifiedResources.insert(r)).toBe(true);
+    expect(await suite.stores.verifiedResources.find({ userId: u }, 'email', r.value)).toEqual(r);
+    expect(await suite.stores.verifiedResources.insert({ ...r, id: uniqueId('vr') })).toBe(false);
+    expect(await suite.stores.verifiedResources.find({ userId: u }, 'phone', r.value)).toBeUndefined();
+    expect(await suite.stores.verifiedResources.find({ userId: await user() }, 'email', r.value)).toBeUndefined();
   });
 
   it.skipIf(!available)('verifiedResources codes: spendAttempt stops at maxAttempts; markVerified takes only the pending code, once', async () => {
     const u = await user();
     const r = resource({ userId: u });
-    await stores.verifiedResources.insert(r);
-    expect(await stores.verifiedResources.spendAttempt(r.id, 3, T0)).toBe(false);
-    await stores.verifiedResources.setPendingCode(r.id, 'code-1', T0 + 600_000, T0);
-    expect(await stores.verifiedResources.spendAttempt(r.id, 2, T0)).toBe(true);
-    expect(await stores.verifiedResources.spendAttempt(r.id, 2, T0)).toBe(true);
-    expect(await stores.verifiedResources.spendAttempt(r.id, 2, T0)).toBe(false);
-    await stores.verifiedResources.setPendingCode(r.id, 'code-2', T0 + 600_000, T0 + 1);
-    expect(await stores.verifiedResources.find({ userId: u }, 'email', r.value)).toMatchObject({ codeHash: 'code-2', attempts: 0 });
-    expect(await stores.verifiedResources.markVerified(r.id, 'code-1', T0 + 2)).toBe(false);
-    expect(await stores.verifiedResources.markVerified(r.id, 'code-2', T0 + 2)).toBe(true);
-    expect(await stores.verifiedResources.markVerified(r.id, 'code-2', T0 + 3)).toBe(false);
-    expect(await stores.verifiedResources.find({ userId: u }, 'email', r.value)).toMatchObject({ verifiedAt: T0 + 2, codeHash: null });
+    await suite.stores.verifiedResources.insert(r);
+    expect(await suite.stores.verifiedResources.spendAttempt(r.id, 3, T0)).toBe(false);
+    await suite.stores.verifiedResources.setPendingCode(r.id, 'code-1', T0 + 600_000, T0);
+    expect(await suite.stores.verifiedResources.spendAttempt(r.id, 2, T0)).toBe(true);
+    expect(await suite.stores.verifiedResources.spendAttempt(r.id, 2, T0)).toBe(true);
+    expect(await suite.stores.verifiedResources.spendAttempt(r.id, 2, T0)).toBe(false);
+    await suite.stores.verifiedResources.setPendingCode(r.id, 'code-2', T0 + 600_000, T0 + 1);
+    expect(await suite.stores.verifiedResources.find({ userId: u }, 'email', r.value)).toMatchObject({ codeHash: 'code-2', attempts: 0 });
+    expect(await suite.stores.verifiedResources.markVerified(r.id, 'code-1', T0 + 2)).toBe(false);
+    expect(await suite.stores.verifiedResources.markVerified(r.id, 'code-2', T0 + 2)).toBe(true);
+    expect(await suite.stores.verifiedResources.markVerified(r.id, 'code-2', T0 + 3)).toBe(false);
+    expect(await suite.stores.verifiedResources.find({ userId: u }, 'email', r.value)).toMatchObject({ verifiedAt: T0 + 2, codeHash: null });
   });
 
   it.skipIf(!available)('verifiedResources.listVerified (service and /v2): only verified ones of the kind, in the order verified', async () => {
@@ -402,47 +395,47 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     const earlier = resource({ teamId: t }, { verifiedAt: T0 + 1 });
     const pending = resource({ teamId: t });
     const phone = resource({ teamId: t }, { kind: 'phone', value: '+15550100', verifiedAt: T0 });
-    for (const r of [later, earlier, pending, phone]) expect(await stores.verifiedResources.insert(r)).toBe(true);
-    expect((await stores.verifiedResources.listVerified({ teamId: t }, 'email', 10, 0)).map((r) => r.id)).toEqual([earlier.id, later.id]);
-    expect(await stores.api.verifiedResources.listVerified({ teamId: t }, 'email', 10, 0)).toEqual([
+    for (const r of [later, earlier, pending, phone]) expect(await suite.stores.verifiedResources.insert(r)).toBe(true);
+    expect((await suite.stores.verifiedResources.listVerified({ teamId: t }, 'email', 10, 0)).map((r) => r.id)).toEqual([earlier.id, later.id]);
+    expect(await suite.stores.api.verifiedResources.listVerified({ teamId: t }, 'email', 10, 0)).toEqual([
       { id: earlier.id, kind: 'email', value: earlier.value, verifiedAt: T0 + 1 },
       { id: later.id, kind: 'email', value: later.value, verifiedAt: T0 + 2 },
     ]);
-    expect((await stores.api.verifiedResources.listVerified({ teamId: t }, 'email', 1, 1)).map((r) => r.id)).toEqual([later.id]);
-    expect((await stores.api.verifiedResources.listVerified({ teamId: t }, 'phone', 10, 0)).map((r) => r.id)).toEqual([phone.id]);
+    expect((await suite.stores.api.verifiedResources.listVerified({ teamId: t }, 'email', 1, 1)).map((r) => r.id)).toEqual([later.id]);
+    expect((await suite.stores.api.verifiedResources.listVerified({ teamId: t }, 'phone', 10, 0)).map((r) => r.id)).toEqual([phone.id]);
   });
 
   // AuditStore and AuditLogReader
 
   it.skipIf(!available)('audit.append and auditLog.list: events read back newest first, filtered by client and user, at most limit', async () => {
     const u = await user();
-    const client = await seedClient(database.handle.db, u);
-    await stores.audit.append({ type: 'client.created', actorId: u, clientId: client, userId: u, data: { n: 1 } }, T0 + 1);
-    await stores.audit.append({ type: 'client.approved', actorId: null, clientId: client }, T0 + 2);
-    await stores.audit.append({ type: 'login.failed', userId: u }, T0 + 3);
-    const byClient = await stores.auditLog.list({ clientId: client });
+    const client = await seedClient(suite.database.handle.db, u);
+    await suite.stores.audit.append({ type: 'client.created', actorId: u, clientId: client, userId: u, data: { n: 1 } }, T0 + 1);
+    await suite.stores.audit.append({ type: 'client.approved', actorId: null, clientId: client }, T0 + 2);
+    await suite.stores.audit.append({ type: 'login.failed', userId: u }, T0 + 3);
+    const byClient = await suite.stores.auditLog.list({ clientId: client });
     expect(byClient.map((e) => e.type)).toEqual(['client.approved', 'client.created']);
     expect(byClient[1]).toMatchObject({ actorId: u, clientId: client, userId: u, data: { n: 1 }, createdAt: T0 + 1 });
     expect(byClient[0]).toMatchObject({ actorId: null, userId: null, data: null });
-    expect((await stores.auditLog.list({ userId: u })).map((e) => e.type)).toEqual(['login.failed', 'client.created']);
-    expect((await stores.auditLog.list({ clientId: client, userId: u })).map((e) => e.type)).toEqual(['client.created']);
-    expect((await stores.auditLog.list({ userId: u, limit: 1 })).map((e) => e.type)).toEqual(['login.failed']);
-    expect(await stores.auditLog.list({ userId: 'no-such-user' })).toEqual([]);
+    expect((await suite.stores.auditLog.list({ userId: u })).map((e) => e.type)).toEqual(['login.failed', 'client.created']);
+    expect((await suite.stores.auditLog.list({ clientId: client, userId: u })).map((e) => e.type)).toEqual(['client.created']);
+    expect((await suite.stores.auditLog.list({ userId: u, limit: 1 })).map((e) => e.type)).toEqual(['login.failed']);
+    expect(await suite.stores.auditLog.list({ userId: 'no-such-user' })).toEqual([]);
   });
 
   it.skipIf(!available)('transaction: an audit event, a webhook and a connected app written before the function throws are rolled back', async () => {
     const u = await user();
     const w = webhook({ userId: u });
     await expect(
-      stores.transaction(async (tx) => {
+      suite.stores.transaction(async (tx) => {
         await tx.audit.append({ type: 'login.failed', userId: u }, T0);
-        await tx.api.webhooks.insert(w);
+        await tx.api.webhooks.insert(w, SECRET);
         expect(await tx.api.connectedApps.insertAll([app({ userId: u })])).toBe(true);
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
-    expect(await stores.auditLog.list({ userId: u })).toEqual([]);
-    expect(await stores.api.webhooks.find({ userId: u }, w.id)).toBeUndefined();
-    expect(await stores.api.connectedApps.list({ userId: u })).toEqual([]);
+    expect(await suite.stores.auditLog.list({ userId: u })).toEqual([]);
+    expect(await suite.stores.api.webhooks.find({ userId: u }, w.id)).toBeUndefined();
+    expect(await suite.stores.api.connectedApps.list({ userId: u })).toEqual([]);
   });
 });

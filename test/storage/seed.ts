@@ -3,6 +3,10 @@
 // records the suites create through the store under test.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { afterAll, beforeAll } from 'vitest';
+import type { ServiceStores } from '../../src/services/stores.ts';
+import { createServiceStores } from '../../src/storage/stores/index.ts';
+import { createTestDatabase, type Backend, type TestDatabase } from '../helpers/backends.ts';
 import type {
   AccessTokenRecord,
   ClientRecord,
@@ -15,6 +19,18 @@ import type { User } from '../../src/services/accounts/store.ts';
 import type { Booking } from '../../src/services/booking-store.ts';
 
 export const T0 = 1_700_000_000_000;
+
+/** One migrated database for the suite, its ServiceStores, and its drop after the suite. */
+export function useServiceStores(name: Backend['name'], available: boolean): { database: TestDatabase; stores: ServiceStores } {
+  const suite = {} as { database: TestDatabase; stores: ServiceStores };
+  beforeAll(async () => {
+    if (!available) return;
+    suite.database = await createTestDatabase(name);
+    suite.stores = createServiceStores(suite.database.handle.db);
+  });
+  afterAll(async () => suite.database?.drop());
+  return suite;
+}
 
 export function uniqueId(prefix: string): string {
   return `${prefix}-${randomUUID()}`;
@@ -104,6 +120,7 @@ export function codeRecord(grant: GrantRecord, overrides: Partial<CodeRecord> = 
     redirectUri: 'https://app.example.com/callback',
     scopes: grant.scopes,
     codeChallenge: null,
+    resources: null,
     createdAt: T0,
     expiresAt: T0 + 60_000,
     consumedAt: null,
@@ -119,6 +136,7 @@ export function accessTokenRecord(grant: GrantRecord, overrides: Partial<AccessT
     clientId: grant.clientId,
     userId: grant.userId,
     scopes: grant.scopes,
+    resources: null,
     createdAt: T0,
     expiresAt: T0 + 1_800_000,
     revokedAt: null,
@@ -135,6 +153,7 @@ export function refreshTokenRecord(grant: GrantRecord, overrides: Partial<Refres
     clientId: grant.clientId,
     userId: grant.userId,
     scopes: grant.scopes,
+    resources: null,
     parentId: null,
     createdAt: T0,
     expiresAt: T0 + 86_400_000,

@@ -63,8 +63,10 @@ describe.each(backends)('admin client operations on $name', ({ name, available }
     expect(textOf(page.body, 'secrets')).toContain(`…${client.secret!.slice(-4)}`);
     expect(textOf(page.body, 'last-secret-note')).toMatch(/This is the only secret, so it cannot be removed/);
 
-    const added = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/secrets`, { _csrf: csrfOf(page.body) });
-    expect(added.status).toBe(201);
+    const posted = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/secrets`, { _csrf: csrfOf(page.body) });
+    expect(posted.status).toBe(303);
+    const added = await adminBrowser.follow(posted);
+    expect(added.status).toBe(200);
     expect(added.headers.get('cache-control')).toBe('no-store');
     const second = shownSecret(added);
     expect(textOf(added.body, 'new-secret')).toMatch(/Copy it now: it will not be shown again/);
@@ -80,8 +82,9 @@ describe.each(backends)('admin client operations on $name', ({ name, available }
     expect((await server.exchange(client, await server.code(client, user))).status).toBe(200);
 
     // A third is refused with the developer page's message.
-    const third = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/secrets`, { _csrf: csrfOf(after.body) });
-    expect(third.status).toBe(409);
+    const refusal = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/secrets`, { _csrf: csrfOf(after.body) });
+    expect(refusal.status).toBe(303);
+    const third = await adminBrowser.follow(refusal);
     expect(textOf(third.body, 'secret-error')).toBe('A client may hold at most 2 active secrets: remove one before adding another.');
     expect(third.body).not.toContain('new-secret-value');
     expect((await requireClient(server.services, client.clientId)).secrets).toHaveLength(2);
@@ -103,8 +106,9 @@ describe.each(backends)('admin client operations on $name', ({ name, available }
     const lastConfirm = await open(adminBrowser, `${ADMIN}/${client.clientId}/secrets/${secondId}/remove`);
     expect(textOf(lastConfirm.body, 'secret-error')).toMatch(/This is the last active secret, so it cannot be removed/);
     expect(lastConfirm.body).not.toContain('<button type="submit" class="danger">');
-    const last = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/secrets/${secondId}/remove`, { _csrf: await adminCsrf(client) });
-    expect(last.status).toBe(409);
+    const lastRefusal = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/secrets/${secondId}/remove`, { _csrf: await adminCsrf(client) });
+    expect(lastRefusal.status).toBe(303);
+    const last = await adminBrowser.follow(lastRefusal);
     expect(textOf(last.body, 'secret-error')).toMatch(/This is the last active secret: a confidential client always keeps one/);
     expect((await server.exchange(switched, await server.code(client, user))).status).toBe(200);
 
@@ -186,7 +190,7 @@ describe.each(backends)('admin client operations on $name', ({ name, available }
     expect(textOf(bad.body, 'resource-server-error')).toMatch(/Choose whether the client is a resource server/);
 
     // Newest first.
-    const events = (await listAudit(server.db, { clientId: rs.clientId })).filter((e) => e.type === 'client.updated');
+    const events = (await listAudit(server.db, { clientId: rs.clientId })).filter((e) => e.type === 'client.resource_server_changed');
     expect(events).toEqual([
       expect.objectContaining({ actorId: admin.id, data: { resourceServer: false } }),
       expect.objectContaining({ actorId: admin.id, data: { resourceServer: true } }),

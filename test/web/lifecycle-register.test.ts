@@ -30,9 +30,12 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
 
   it.skipIf(!available)('a registered client is pending and says so; its first secret is shown once (seed §3; SPEC §2 items 1, 3)', async () => {
     const { user, browser } = await loggedIn(server);
-    const created = await submit(browser, NEW, LIST, valid);
-    expect(created.status).toBe(201);
+    const posted = await submit(browser, NEW, LIST, valid);
+    expect(posted.status).toBe(303);
+    const created = await browser.follow(posted);
+    expect(created.status).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
+    expect(textOf(created.body, 'flash')).toMatch(/^Registered\. The client is pending/);
     const text = visibleText(created.body);
     expect(textOf(created.body, 'client-title')).toBe('Calendar Sync');
     expect(text).toContain('Pending review');
@@ -64,8 +67,8 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
 
   it.skipIf(!available)('a public client has no secret and the page says it uses PKCE (SPEC §2 item 2)', async () => {
     const { browser } = await loggedIn(server);
-    const created = await submit(browser, NEW, LIST, { ...valid, kind: 'public' });
-    expect(created.status).toBe(201);
+    const created = await browser.follow(await submit(browser, NEW, LIST, { ...valid, kind: 'public' }));
+    expect(created.status).toBe(200);
     expect(created.body).not.toContain('new-secret-value');
     expect(textOf(created.body, 'secrets')).toMatch(/A public client has no secret: it proves itself with PKCE/);
   });

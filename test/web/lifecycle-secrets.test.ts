@@ -52,13 +52,22 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     const before = await server.exchange(client, await server.code(client, user));
     expect(before.status).toBe(200);
 
-    const added = await addSecret(client);
-    expect(added.status).toBe(201);
+    // SPEC §2 item 27: the POST redirects; the page it leads to shows the secret once.
+    const posted = await addSecret(client);
+    expect(posted.status).toBe(303);
+    expect(posted.location).toMatch(new RegExp(`^${DEV}/${client.clientId}\\?notice=[\\w-]{22}#secrets$`));
+    const added = await devBrowser.follow(posted);
+    expect(added.status).toBe(200);
     expect(added.headers.get('cache-control')).toBe('no-store');
     const second = shownSecret(added);
     expect(textOf(added.body, 'new-secret')).toMatch(/Copy it now: it will not be shown again/);
     expect(added.body).toMatch(/<button type="button" class="secondary" data-copy="new-secret-value" hidden>Copy<\/button>/);
-    // Shown once: the page afterwards has only its last four characters.
+    // Shown once: a reload of that address, and the page afterwards, have only its last four characters.
+    const reloaded = await devBrowser.follow(posted);
+    expect(reloaded.status).toBe(200);
+    expect(reloaded.body).not.toContain(second);
+    expect(reloaded.body).not.toContain('new-secret-value');
+    expect((await requireClient(server.services, client.clientId)).secrets).toHaveLength(2);
     const page = await open(devBrowser, `${DEV}/${client.clientId}`);
     expect(page.body).not.toContain(second);
     expect(textOf(page.body, 'secrets')).toContain(`…${second.slice(-4)}`);
@@ -92,21 +101,22 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     expect(JSON.stringify(events)).not.toContain(second);
   });
 
-  it.skipIf(!available)('with 2 active secrets the page says why no third can be added, and adding one anyway is 409 with that reason (seed §8)', async () => {
+  it.skipIf(!available)('with 2 active secrets the page says why no third can be added, and adding one anyway is refused with that reason (seed §8)', async () => {
     const client = await server.client(dev);
-    expect((await addSecret(client)).status).toBe(201);
+    expect((await addSecret(client)).status).toBe(303);
     const page = await open(devBrowser, `${DEV}/${client.clientId}`);
     expect(textOf(page.body, 'secret-limit-note')).toMatch(/A client can hold at most 2 active secrets\. Remove the one your application no longer uses/);
     expect(page.body).not.toContain('>Add a secret</button>');
     // A form from before the second secret existed (another tab) tries to add a third.
-    const third = await postForm(devBrowser, `${DEV}/${client.clientId}/secrets`, { _csrf: await anyCsrf() });
-    expect(third.status).toBe(409);
+    const refusal = await postForm(devBrowser, `${DEV}/${client.clientId}/secrets`, { _csrf: await anyCsrf() });
+    expect(refusal.status).toBe(303);
+    const third = await devBrowser.follow(refusal);
     expect(textOf(third.body, 'secret-error')).toBe('A client may hold at most 2 active secrets: remove one before adding another.');
     expect(third.body).not.toContain('new-secret-value');
     expect((await requireClient(server.services, client.clientId)).secrets).toHaveLength(2);
   });
 
-  it.skipIf(!available)('the last secret cannot be removed: the page says why and a removal anyway is 409 (seed §3, §7 rule 3)', async () => {
+  it.skipIf(!available)('the last secret cannot be removed: the page says why and a removal anyway is refused (seed §3, §7 rule 3)', async () => {
     const client = await server.client(dev);
     const only = (await requireClient(server.services, client.clientId)).secrets[0]!.id;
     const page = await open(devBrowser, `${DEV}/${client.clientId}`);
@@ -115,8 +125,9 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     const confirm = await open(devBrowser, `${DEV}/${client.clientId}/secrets/${only}/remove`);
     expect(textOf(confirm.body, 'secret-error')).toMatch(/This is the last active secret, so it cannot be removed/);
     expect(confirm.body).not.toContain('<button type="submit" class="danger">');
-    const res = await postForm(devBrowser, `${DEV}/${client.clientId}/secrets/${only}/remove`, { _csrf: await anyCsrf() });
-    expect(res.status).toBe(409);
+    const refusal = await postForm(devBrowser, `${DEV}/${client.clientId}/secrets/${only}/remove`, { _csrf: await anyCsrf() });
+    expect(refusal.status).toBe(303);
+    const res = await devBrowser.follow(refusal);
     expect(textOf(res.body, 'secret-error')).toMatch(/This is the last active secret: a confidential client always keeps one/);
     expect((await server.exchange(client, await server.code(client, user))).status).toBe(200);
   });

@@ -125,7 +125,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
    * access token with the booking write scope of the booking's family. The uid alone, which
    * every reader of bookings sees, is not enough.
    */
-  const actForBooker = async ({ params, body, principal, request }: ApiCall<BookerProof, unknown, Uid>): Promise<void> => {
+  const actForBooker = async ({ params, body, principal, request, resource }: ApiCall<BookerProof, unknown, Uid>): Promise<void> => {
     if (body.manageToken !== undefined) {
       await requireManageToken(s, params.bookingUid, body.manageToken);
       return;
@@ -134,9 +134,9 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
       throw invalid('manageToken', 'is required: send the manageToken returned when the booking was made, or an access token with the booking write scope');
     }
     const found = await store.find(params.bookingUid);
-    if (found === undefined) throw accessError(UNKNOWN_BOOKING);
-    const decision = await authorizeBookingWrite(accessStore, s.clock, request.headers.authorization, { hostId: found.hostId, teamId: found.teamId });
-    if (!('ok' in decision)) throw accessError(decision);
+    if (found === undefined) throw accessError(UNKNOWN_BOOKING, resource);
+    const decision = await authorizeBookingWrite(accessStore, s.clock, request.headers.authorization, { hostId: found.hostId, teamId: found.teamId }, resource);
+    if (!('ok' in decision)) throw accessError(decision, resource);
   };
 
   const load = async (scope: BookingScope, uid: string) => {

@@ -2,6 +2,7 @@
 // (ORG_ROUTING_FORM_*), and their responses, each checked against the form's fields.
 import type { AppContext } from '../../http/context.ts';
 import { randomId } from '../../oauth/token-format.ts';
+import { recordFormSubmitted } from '../../services/webhooks/outbox.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
 import type { FormAnswers, FormField, FormResponse, FormScope, RoutingForm } from '../stores/routing-forms.ts';
@@ -205,7 +206,11 @@ function formResponseRoutes(deps: AppContext, { load, loadResponse }: FormAccess
         checkAnswers(f.fields, call.body.response);
         const now = clock();
         const created: FormResponse = { id: randomId(), formId: f.id, answers: call.body.response, createdAt: now, updatedAt: now };
-        await forms.insertResponse(created);
+        // SPEC §9: the FORM_SUBMITTED event lands with the response, or neither does.
+        await deps.services.stores.transaction(async (tx) => {
+          await tx.api.routingForms.insertResponse(created);
+          await recordFormSubmitted(tx, f, created, now);
+        });
         return response(created);
       },
     }),

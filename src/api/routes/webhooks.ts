@@ -1,11 +1,15 @@
-// Webhooks of a user (WEBHOOK_*) and of an organization (ORG_WEBHOOK_*). Subscriptions are
-// stored; delivery is outside this service. Subscriber URLs pass the outbound-address check
-// (src/services/outbound-url.ts) whenever they are set.
+// Webhooks of a user (WEBHOOK_*) and of an organization (ORG_WEBHOOK_*), and their recent
+// deliveries (SPEC §9). Subscriber URLs pass the outbound-address check
+// (src/services/outbound-url.ts) whenever they are set, and again at every delivery. A new
+// webhook's signing secret is in the creation answer only.
 import type { AppContext } from '../../http/context.ts';
 import type { OutboundPolicy } from '../../services/outbound-url.ts';
 import { randomId } from '../../oauth/token-format.ts';
+import { redeliver } from '../../services/webhooks/outbox.ts';
+import { newSigningSecret } from '../../services/webhooks/signing.ts';
+import type { Delivery } from '../../services/webhooks/store.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { checkOutbound, iso, notFound } from '../input.ts';
+import { checkOutbound, iso, isoOrNull, notFound } from '../input.ts';
 import type { Webhook, WebhookChanges, WebhookOwner } from '../stores/webhooks.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
 
@@ -30,11 +34,52 @@ const webhookView: JsonSchema = object(
     payloadTemplate: nullable({ type: 'string' }),
     ownerId: nullable({ type: 'string' }),
     organizationId: nullable({ type: 'string' }),
+    disabledReason: nullable({ type: 'string', description: 'Why Gatehouse turned the webhook off (every delivery failed for 5 days); setting active to true clears it' }),
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
-  ['id', 'subscriberUrl', 'triggers', 'active', 'payloadTemplate', 'ownerId', 'organizationId', 'createdAt', 'updatedAt'],
+  ['id', 'subscriberUrl', 'triggers', 'active', 'payloadTemplate', 'ownerId', 'organizationId', 'disabledReason', 'createdAt', 'updatedAt'],
 );
+
+const createdView: JsonSchema = {
+  ...webhookView,
+  properties: {
+    ...(webhookView.properties as object),
+    secret: { type: 'string', description: 'The Standard Webhooks signing secret (whsec_…), shown only here: verify every delivery with it' },
+  },
+  required: [...(webhookView.required as string[]), 'secret'],
+};
+
+const deliveryView: JsonSchema = object(
+  {
+    id: { type: 'string', description: 'The webhook-id header of the delivery, the same on every attempt' },
+    event: { type: 'string' },
+    createdAt: { type: 'string' },
+    status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    attempts: { type: 'integer' },
+    lastAttemptAt: nullable({ type: 'string' }),
+    nextAttemptAt: nullable({ type: 'string' }),
+    responseStatus: nullable({ type: 'integer' }),
+    response: nullable({ type: 'string', description: 'The first 1 KB of the last answer' }),
+    error: nullable({ type: 'string', description: 'Why the last attempt got no answer' }),
+    payload: { type: 'string', description: 'The JSON body sent' },
+  },
+  ['id', 'event', 'createdAt', 'status', 'attempts', 'lastAttemptAt', 'nextAttemptAt', 'responseStatus', 'response', 'error', 'payload'],
+);
+
+export const delivery = (d: Delivery) => ({
+  id: d.id,
+  event: d.event,
+  createdAt: iso(d.createdAt),
+  status: d.status,
+  attempts: d.attempts,
+  lastAttemptAt: isoOrNull(d.lastAttemptAt),
+  nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
+  responseStatus: d.responseStatus,
+  response: d.responseBody,
+  error: d.error,
+  payload: d.payload,
+});
 
 const webhook = (w: Webhook) => ({
   id: w.id,
@@ -44,6 +89,7 @@ const webhook = (w: Webhook) => ({
   payloadTemplate: w.payloadTemplate,
   ownerId: w.ownerId,
   organizationId: w.organizationId,
+  disabledReason: w.disabledReason,
   createdAt: iso(w.createdAt),
   updatedAt: iso(w.updatedAt),
 });
@@ -84,11 +130,15 @@ export function webhookHandlers(deps: AppContext): HandlerMap {
     'webhooks.get': mine.get,
     'webhooks.update': mine.update,
     'webhooks.delete': mine.delete,
+    'webhooks.deliveries': mine.deliveries,
+    'webhooks.redeliver': mine.redeliver,
     'orgWebhooks.list': org.list,
     'orgWebhooks.create': org.create,
     'orgWebhooks.get': org.get,
     'orgWebhooks.update': org.update,
     'orgWebhooks.delete': org.delete,
+    'orgWebhooks.deliveries': org.deliveries,
+    'orgWebhooks.redeliver': org.redeliver,
   };
 }
 
@@ -96,6 +146,7 @@ export function webhookHandlers(deps: AppContext): HandlerMap {
 function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
   const { clock } = deps.services;
   const webhooks = deps.services.stores.api.webhooks;
+  const deliveries = deps.services.stores.webhookDeliveries;
 
   const owner = (call: Call): WebhookOwner => (kind === 'user' ? { userId: call.userId } : { organizationId: call.facts.organization!.id });
   const load = async (call: Call, id: string) => {
@@ -111,7 +162,7 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
     }),
     create: route<WebhookInput>({
       body: object(fields, ['subscriberUrl', 'triggers']),
-      data: webhookView,
+      data: createdView,
       status: 201,
       handle: async (call) => {
         const now = clock();
@@ -124,11 +175,13 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
           triggers: [],
           active: true,
           payloadTemplate: null,
+          disabledReason: null,
           createdAt: now,
           ...(await changes(call.body, now, deps.outbound)),
         };
-        await webhooks.insert(created);
-        return webhook(created);
+        const secret = newSigningSecret();
+        await webhooks.insert(created, secret);
+        return { ...webhook(created), secret };
       },
     }),
     get: route<unknown, unknown, { webhookId: string }>({ data: webhookView, handle: async (call) => webhook(await load(call, call.params.webhookId)) }),
@@ -145,6 +198,24 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
       handle: async (call) => {
         if (!(await webhooks.delete(owner(call), call.params.webhookId))) throw notFound('webhook');
         return { id: call.params.webhookId, deleted: true };
+      },
+    }),
+    deliveries: route<unknown, Page, { webhookId: string }>({
+      query: listQuery(),
+      data: arrayOf(deliveryView, 0, 100),
+      handle: async (call) => {
+        const { id } = await load(call, call.params.webhookId);
+        return (await deliveries.list({ webhookId: id }, call.query.limit, call.query.offset)).map(delivery);
+      },
+    }),
+    redeliver: route<unknown, unknown, { webhookId: string; deliveryId: string }>({
+      data: deliveryView,
+      status: 201,
+      handle: async (call) => {
+        const { id } = await load(call, call.params.webhookId);
+        const copy = await redeliver(deliveries, { webhookId: id }, call.params.deliveryId, clock());
+        if (copy === undefined) throw notFound('delivery');
+        return delivery((await deliveries.find({ webhookId: id }, copy))!);
       },
     }),
   };

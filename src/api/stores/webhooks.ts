@@ -1,5 +1,5 @@
-// Webhook subscriptions of a user or an organization (the /v2 webhooks routes). Stored only:
-// delivery is outside this service.
+// Webhook subscriptions of a user or an organization (the /v2 webhooks routes). Their
+// deliveries are the outbox's (src/services/webhooks/store.ts).
 
 export type WebhookOwner = { userId: string } | { organizationId: string };
 
@@ -12,6 +12,8 @@ export interface Webhook {
   triggers: string[];
   active: boolean;
   payloadTemplate: string | null;
+  /** Why Gatehouse turned it off (SPEC §9: failing 5 days running); null otherwise. */
+  disabledReason: string | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -19,13 +21,16 @@ export interface Webhook {
 export type WebhookChanges = Partial<Pick<Webhook, 'subscriberUrl' | 'triggers' | 'active' | 'payloadTemplate'>> & { updatedAt: number };
 
 export interface WebhookStore {
-  /** Inserts it; a duplicate id throws. */
-  insert(webhook: Webhook): Promise<void>;
+  /** Inserts it with its signing secret; a duplicate id throws. */
+  insert(webhook: Webhook, secret: string): Promise<void>;
   /** The webhook only if the owner has it; undefined otherwise. */
   find(owner: WebhookOwner, id: string): Promise<Webhook | undefined>;
   /** The owner's webhooks, oldest first. */
   list(owner: WebhookOwner, limit: number, offset: number): Promise<Webhook[]>;
-  /** Changes the owner's webhook and returns it as stored; undefined when the owner has none of that id. */
+  /**
+   * Changes the owner's webhook and returns it as stored; undefined when the owner has none of
+   * that id. Turning it on again clears the reason Gatehouse turned it off and its failing days.
+   */
   update(owner: WebhookOwner, id: string, changes: WebhookChanges): Promise<Webhook | undefined>;
   /** Removes the owner's webhook; false when the owner has none of that id. */
   delete(owner: WebhookOwner, id: string): Promise<boolean>;

@@ -3,12 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientAuthLimits } from '../../oauth/client-auth.ts';
-import { OAuthError } from '../../oauth/errors.ts';
+import { OAuthError, rateLimited } from '../../oauth/errors.ts';
 import { callerKey, FailureLimit, LimitExceeded, type RateLimits } from '../rate-limits.ts';
-
-function tooMany(description: string): OAuthError {
-  return new OAuthError('temporarily_unavailable', description);
-}
 
 /**
  * A limiter key part for a client_id as authentication read it. Long ids (client-metadata
@@ -35,7 +31,7 @@ export function clientAuthLimits(limits: RateLimits, request: FastifyRequest, re
       } catch (error) {
         if (!(error instanceof LimitExceeded)) throw error;
         reply.header('retry-after', String(error.retryAfter));
-        throw tooMany(`too many failed client authentications: retry in ${error.retryAfter} seconds`);
+        throw rateLimited(`too many failed client authentications: retry in ${error.retryAfter} seconds`);
       }
     },
     async authenticated(client) {
@@ -56,7 +52,7 @@ export function clientAuthLimits(limits: RateLimits, request: FastifyRequest, re
           .header('x-ratelimit-remaining', '0')
           .header('x-ratelimit-reset', String(error.retryAfter))
           .header('retry-after', String(error.retryAfter));
-        throw tooMany(`too many token requests for this client: at most ${error.limit} per minute; retry in ${error.retryAfter} seconds`);
+        throw rateLimited(`too many token requests for this client: at most ${error.limit} per minute; retry in ${error.retryAfter} seconds`);
       }
     },
   };

@@ -3,6 +3,7 @@
 // client application.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../../oauth/errors.ts';
+import { StoreUnavailable } from '../../services/store-unavailable.ts';
 
 /** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
 function fromFrameworkError(error: FastifyError): OAuthError | undefined {
@@ -35,6 +36,11 @@ export function answerErrorsAsOAuth(app: FastifyInstance): void {
     if (oauthError !== undefined) {
       if (oauthError.internalCause) request.log.info({ cause: oauthError.internalCause }, oauthError.code);
       return sendOAuthError(reply, oauthError);
+    }
+    if (error instanceof StoreUnavailable) {
+      request.log.warn({ err: error.driverError }, 'database unavailable');
+      reply.header('retry-after', String(StoreUnavailable.retryAfterSeconds));
+      return sendOAuthError(reply, new OAuthError('temporarily_unavailable', 'the service is temporarily unavailable; try again in a few seconds'));
     }
     request.log.error({ err: error }, 'token endpoint failed');
     return sendOAuthError(reply, new OAuthError('server_error', 'the server could not complete the request; try again'));

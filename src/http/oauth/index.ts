@@ -9,6 +9,8 @@ import type { RateLimits } from '../rate-limits.ts';
 import { answerErrorsAsOAuth } from './errors.ts';
 import { introspectionRoute } from './introspection.ts';
 import { metadataRoute } from './metadata.ts';
+import { registrationRoute } from './registration.ts';
+import { resourceMetadataRoutes } from './resource-metadata.ts';
 import { revocationRoute } from './revocation.ts';
 import { tokenRoute } from './token.ts';
 
@@ -38,4 +40,6 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AppContext, limits:
   revocationRoute(app, ctx, limits);
   introspectionRoute(app, ctx, limits);
   metadataRoute(app, ctx);
+  resourceMetadataRoutes(app, ctx);
+  registrationRoute(app, ctx);
 }

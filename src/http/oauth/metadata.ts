@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { scopeRegistry } from '../../oauth/scopes.ts';
 import type { AppContext } from '../context.ts';
-import { INTROSPECT_PATH, METADATA_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
+import { INTROSPECT_PATH, METADATA_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
 
 export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get(METADATA_PATH, { config: { cacheable: true } }, async () => ({
@@ -22,5 +22,8 @@ export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
+    // SPEC §10.5: what MCP clients look for (RFC 7591, draft-ietf-oauth-client-id-metadata-document).
+    ...(ctx.config.registration.policy !== 'off' ? { registration_endpoint: `${ctx.config.baseUrl}${REGISTER_PATH}` } : {}),
+    client_id_metadata_document_supported: ctx.config.clientMetadata.policy !== 'off',
   }));
 }

@@ -1,5 +1,24 @@
+import type { ProtectedResources } from '../../oauth/resources.ts';
 // Where the OAuth endpoints for client applications answer.
 export const TOKEN_PATH = '/v2/auth/oauth2/token';
 export const REVOKE_PATH = '/v2/auth/oauth2/revoke';
 export const INTROSPECT_PATH = '/v2/auth/oauth2/introspect';
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';
+export const REGISTER_PATH = '/v2/auth/oauth2/register';
+
+// RFC 8707 / RFC 9728: the platform's protected resources (SPEC §10.1, §10.2).
+
+export const API_RESOURCE_PATH = '/v2';
+export const MCP_PATH = '/mcp';
+/** RFC 9728 §3.1: the well-known prefix, followed by the resource's path. */
+export const PROTECTED_RESOURCE_METADATA_PREFIX = '/.well-known/oauth-protected-resource';
+
+export function protectedResources(baseUrl: string): ProtectedResources {
+  const api = `${baseUrl}${API_RESOURCE_PATH}`;
+  return { default: api, known: [api, `${baseUrl}${MCP_PATH}`] };
+}
+
+/** RFC 9728 §3.1: where a resource's metadata lives, given the resource's path. */
+export function resourceMetadataUrl(baseUrl: string, resourcePath: string): string {
+  return `${baseUrl}${PROTECTED_RESOURCE_METADATA_PREFIX}${resourcePath}`;
+}

@@ -3,6 +3,7 @@ import type { OAuthContext } from '../context.ts';
 import { invalidGrant, OAuthError } from '../errors.ts';
 import { optional, required } from '../params.ts';
 import { verifyCodeVerifier } from '../pkce.ts';
+import { narrowResources } from '../resources.ts';
 import { hashToken, isWellFormed } from '../token-format.ts';
 import { mintPair, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
 import type { GrantHandler, GrantRequest } from './types.ts';
@@ -11,7 +12,7 @@ export const authorizationCodeGrant: GrantHandler = {
   grantType: 'authorization_code',
   parameters: ['code', 'redirect_uri', 'code_verifier'],
 
-  async handle(ctx: OAuthContext, { params, client }: GrantRequest): Promise<TokenResponse> {
+  async handle(ctx: OAuthContext, { params, client, resources }: GrantRequest): Promise<TokenResponse> {
     const code = required(params, 'code');
     const redirectUri = required(params, 'redirect_uri');
     const verifier = optional(params, 'code_verifier');
@@ -46,8 +47,14 @@ export const authorizationCodeGrant: GrantHandler = {
       } catch (error) {
         return error as OAuthError;
       }
-      const binding = { grantId: record.grantId, codeHash: hash, clientId: client.id, userId: record.userId, scopes: record.scopes };
-      const pair = mintPair(ctx, binding, null);
+      let audience;
+      try {
+        audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
+      } catch (error) {
+        return error as OAuthError;
+      }
+      const binding = { grantId: record.grantId, codeHash: hash, clientId: client.id, userId: record.userId, scopes: record.scopes, resources: record.resources };
+      const pair = mintPair(ctx, binding, null, audience);
       await storePair(tx, pair);
       await tx.audit({ type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);
       return tokenResponse(ctx, pair, record.scopes);

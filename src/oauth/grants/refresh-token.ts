@@ -3,6 +3,7 @@
 import type { OAuthContext } from '../context.ts';
 import { invalidGrant, invalidScope, OAuthError } from '../errors.ts';
 import { optional, required } from '../params.ts';
+import { narrowResources } from '../resources.ts';
 import { formatScopes, parseScopeParameter } from '../scopes.ts';
 import type { OAuthStore, RefreshTokenRecord } from '../storage.ts';
 import { openSuccessor, sealSuccessor } from '../successor-box.ts';
@@ -14,7 +15,7 @@ export const refreshTokenGrant: GrantHandler = {
   grantType: 'refresh_token',
   parameters: ['refresh_token', 'scope'],
 
-  async handle(ctx: OAuthContext, { params, client }: GrantRequest): Promise<TokenResponse> {
+  async handle(ctx: OAuthContext, { params, client, resources }: GrantRequest): Promise<TokenResponse> {
     const presented = required(params, 'refresh_token');
     const scope = optional(params, 'scope');
     if (!isWellFormed('refreshToken', presented)) throw invalidGrant('refresh_token is not a valid refresh token');
@@ -32,7 +33,13 @@ export const refreshTokenGrant: GrantHandler = {
       }
       if (record.spentAt === null) {
         if (record.expiresAt <= now) return invalidGrant('refresh_token has expired after a long time unused: authorize again');
-        const pair = mintPair(ctx, binding(record), record.id);
+        let audience;
+        try {
+          audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
+        } catch (error) {
+          return error as OAuthError;
+        }
+        const pair = mintPair(ctx, binding(record), record.id, audience);
         if (await tx.spendRefreshToken(record.id, now, sealSuccessor(presented, pair))) {
           await storePair(tx, pair);
           await tx.audit({ type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
@@ -52,7 +59,7 @@ export const refreshTokenGrant: GrantHandler = {
 };
 
 function binding(record: RefreshTokenRecord) {
-  return { grantId: record.grantId, codeHash: record.codeHash, clientId: record.clientId, userId: record.userId, scopes: record.scopes };
+  return { grantId: record.grantId, codeHash: record.codeHash, clientId: record.clientId, userId: record.userId, scopes: record.scopes, resources: record.resources };
 }
 
 function sameScopes(requested: string, granted: string[] | null): boolean {
@@ -82,5 +89,7 @@ async function replay(
   }
   await tx.revokeGrant(record.grantId, now);
   await tx.audit({ type: 'refresh_token.reused', clientId: record.clientId, userId: record.userId, data: { grantId: record.grantId } }, now);
+  // SPEC §9: the application hears of it at once, not from its next failing call.
+  await tx.notifyClient(record.clientId, 'grant.revoked_reuse', { userId: record.userId, grantIds: [record.grantId] }, now);
   return invalidGrant('refresh_token has already been used; every token of this grant is revoked');
 }

@@ -9,6 +9,8 @@ export interface GrantRequest {
   params: Params;
   /** The authenticated, approved client. */
   client: ClientRecord;
+  /** RFC 8707 §2.2: the resources the access token should be bound to; empty when none was sent. */
+  resources: readonly string[];
 }
 
 export interface GrantHandler {

@@ -39,6 +39,12 @@ export interface UserStore {
   findById(id: string): Promise<User | undefined>;
   /** The users with these ids, in no particular order; ids with no user are left out. */
   findByIds(ids: readonly string[]): Promise<User[]>;
+  /** Every user (admins only, with `admins`), by email. */
+  list(filter: { admins?: boolean }): Promise<User[]>;
+  /** Replaces the password hash; false when there is no such user. */
+  setPasswordHash(id: string, passwordHash: string, at: number): Promise<boolean>;
+  /** Makes the user a platform admin or not; false when there is no such user. */
+  setAdmin(id: string, admin: boolean, at: number): Promise<boolean>;
   /** Applies the changes and returns the user as it is now; undefined when there is none. */
   updateProfile(id: string, changes: ProfileChanges, at: number): Promise<User | undefined>;
   /** Records the organization as the user's, unless the user already has one; a missing user is no-op. */
@@ -65,6 +71,31 @@ export interface SessionStore {
   findLive(idHash: string, now: number): Promise<{ user: User; createdAt: number } | undefined>;
   /** Ends the session; an unknown hash is no-op. */
   delete(idHash: string): Promise<void>;
+  /** Ends every session of the user; returns how many there were. */
+  deleteForUser(userId: string): Promise<number>;
+}
+
+/** A one-time notice of a session, sealed by the service: the store never reads it. */
+export interface NewNotice {
+  id: string;
+  sessionHash: string;
+  sealed: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+export interface NoticeStore {
+  /**
+   * Inserts the notice, and deletes the session's notices that expired by `createdAt` (so
+   * that unread ones do not pile up). Rejects when the session does not exist.
+   */
+  insert(notice: NewNotice): Promise<void>;
+  /**
+   * Deletes and returns the sealed text of the notice with this id, if it belongs to this
+   * session and expires after `now`; undefined otherwise. Single use is decided by the
+   * delete itself: of two concurrent takes, exactly one gets the text.
+   */
+  take(id: string, sessionHash: string, now: number): Promise<string | undefined>;
 }
 
 export type ResourceKind = 'email' | 'phone';

@@ -24,10 +24,16 @@ function checkNewUser(input: NewUser): { email: string; name: string } {
   if (!EMAIL.test(email) || email.length > 254) throw validation(`"${input.email}" is not an email address`, 'email');
   const name = input.name.trim();
   if (name === '' || name.length > 100) throw validation('name must be 1-100 characters', 'name');
-  if (input.password.length < 8) throw validation('password must be at least 8 characters', 'password');
-  if (input.password.length > 1024) throw validation('password must be at most 1024 characters', 'password');
+  checkNewPassword(input.password);
   return { email, name };
 }
+
+function checkNewPassword(password: string): void {
+  if (password.length < 8) throw validation('password must be at least 8 characters', 'password');
+  if (password.length > 1024) throw validation('password must be at most 1024 characters', 'password');
+}
+
+const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id });
 
 export async function createUser(ctx: ServiceContext, input: NewUser): Promise<User> {
   const { email, name } = checkNewUser(input);
@@ -40,7 +46,7 @@ export async function createUser(ctx: ServiceContext, input: NewUser): Promise<U
     email,
     name,
     username: `${base}-${randomId(4).toLowerCase()}`,
-    passwordHash: await argon2.hash(input.password, { type: argon2.argon2id }),
+    passwordHash: await hashPassword(input.password),
     isAdmin: input.admin === true,
     timeZone: 'UTC',
     weekStart: 'Monday',
@@ -66,6 +72,40 @@ export async function requireUserByEmail(ctx: ServiceContext, email: string): Pr
   const user = await findUserByEmail(ctx, email);
   if (user === undefined) throw notFound(`no user with email ${email}`);
   return user;
+}
+
+/** Every account, by email; with `admins`, the platform admins only. */
+export async function listUsers(ctx: ServiceContext, filter: { admins?: boolean } = {}): Promise<User[]> {
+  return ctx.stores.users.list(filter);
+}
+
+/**
+ * An operator sets a new password for a user who lost theirs. The user's browser sessions
+ * end with it: whoever was signed in with the old password is signed out.
+ */
+export async function resetPassword(ctx: ServiceContext, email: string, password: string, actorId: string | null): Promise<{ user: User; sessionsEnded: number }> {
+  checkNewPassword(password);
+  const hash = await hashPassword(password);
+  const now = ctx.clock();
+  return ctx.stores.transaction(async (tx) => {
+    const user = await requireUserByEmail({ ...ctx, stores: tx }, email);
+    await tx.users.setPasswordHash(user.id, hash, now);
+    const sessionsEnded = await tx.sessions.deleteForUser(user.id);
+    await tx.audit.append({ type: 'user.password_reset', actorId, userId: user.id, data: { sessionsEnded } }, now);
+    return { user: { ...user, passwordHash: hash, updatedAt: now }, sessionsEnded };
+  });
+}
+
+/** Makes a user a platform admin, who reviews clients (SPEC §2 item 19), or takes it away. */
+export async function setAdmin(ctx: ServiceContext, email: string, admin: boolean, actorId: string | null): Promise<{ user: User; changed: boolean }> {
+  const now = ctx.clock();
+  return ctx.stores.transaction(async (tx) => {
+    const user = await requireUserByEmail({ ...ctx, stores: tx }, email);
+    if (user.isAdmin === admin) return { user, changed: false };
+    await tx.users.setAdmin(user.id, admin, now);
+    await tx.audit.append({ type: 'user.admin_changed', actorId, userId: user.id, data: { admin } }, now);
+    return { user: { ...user, isAdmin: admin, updatedAt: now }, changed: true };
+  });
 }
 
 // A hash to verify against when the account does not exist, so that the response time

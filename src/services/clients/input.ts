@@ -1,6 +1,6 @@
 // Validation of what a developer submits for a client (SPEC §2 item 2, seed §8).
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
-import { isKnownScope, sortScopes } from '../../oauth/scopes.ts';
+import { isKnownScope, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
 import { validation } from '../errors.ts';
 
 export function checkName(name: string): string {
@@ -60,6 +60,6 @@ export function checkScopes(scopes: readonly string[]): string[] {
   const list = scopes.flatMap((s) => s.split(/[\s,]+/)).filter((s) => s !== '');
   if (list.length === 0) throw validation('choose at least one scope', 'scopes');
   const unknown = list.filter((s) => !isKnownScope(s));
-  if (unknown.length > 0) throw validation(`unknown scope: ${[...new Set(unknown)].join(', ')}`, 'scopes');
+  if (unknown.length > 0) throw validation(unknownScopes(unknown), 'scopes');
   return sortScopes(list);
 }

@@ -17,6 +17,8 @@ export interface NewClient {
   kind: ClientKind;
   redirectUris: string[];
   scopes: string[];
+  /** Who registered it, for the audit trail: the owner unless an operator did it for them. */
+  actorId?: string | null;
 }
 
 export interface CreatedClient {
@@ -38,7 +40,7 @@ export async function importLegacyClient(ctx: ServiceContext, input: Omit<NewCli
   return insertClient(ctx, { ...input, scopes: [] }, null, 'approved');
 }
 
-async function insertClient(ctx: ServiceContext, input: NewClient, scopes: string[] | null, state: ClientState): Promise<CreatedClient> {
+export async function insertClient(ctx: ServiceContext, input: NewClient, scopes: string[] | null, state: ClientState): Promise<CreatedClient> {
   if (input.kind !== 'confidential' && input.kind !== 'public') {
     throw validation('kind must be confidential or public', 'kind');
   }
@@ -52,14 +54,15 @@ async function insertClient(ctx: ServiceContext, input: NewClient, scopes: strin
   const now = ctx.clock();
   const id = randomId();
   let secret: string | null = null;
+  const actorId = input.actorId === undefined ? input.ownerId : input.actorId;
   await ctx.stores.transaction(async (tx) => {
     await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now });
     await tx.audit.append(
-      { type: 'client.created', actorId: input.ownerId, clientId: id, data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes) } },
+      { type: 'client.created', actorId, clientId: id, data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes) } },
       now,
     );
     // A confidential client always holds at least one active secret (seed §2.1).
-    if (input.kind === 'confidential') secret = (await insertSecret(tx, ctx.clock(), id, input.ownerId)).secret;
+    if (input.kind === 'confidential') secret = (await insertSecret(tx, ctx.clock(), id, actorId)).secret;
   });
   return { client: await requireClient(ctx, id), secret };
 }

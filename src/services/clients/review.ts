@@ -5,6 +5,7 @@ import { MAX_REDIRECT_URIS } from '../../oauth/redirect-uri.ts';
 import type { ClientState } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
+import { recordClientEvent, type ClientEvent } from '../webhooks/outbox.ts';
 import { claimClient } from './version.ts';
 import { requireClient, type ClientView } from './view.ts';
 
@@ -18,6 +19,8 @@ const allowedFrom: Record<ReviewDecision, ClientState[]> = {
 };
 const resulting: Record<ReviewDecision, ClientState> = { approve: 'approved', reject: 'rejected', suspend: 'suspended' };
 const eventOf = { approve: 'client.approved', reject: 'client.rejected', suspend: 'client.suspended' } as const;
+/** Review decisions the application is told of at its events URL (SPEC §9). */
+const notified: Partial<Record<ReviewDecision, ClientEvent>> = { approve: 'client.approved', suspend: 'client.suspended' };
 
 export interface DecisionOptions {
   /** SPEC §2 item 22: the version the reviewer saw; a decision on an older one is refused. */
@@ -51,6 +54,9 @@ export async function reviewClient(
     }
     await tx.clients.update(id, { state: resulting[decision], reviewNote: note === '' ? null : note, reviewedBy: reviewerId, reviewedAt: now });
     await tx.audit.append({ type: eventOf[decision], actorId: reviewerId, clientId: id, data: note ? { reason: note } : {} }, now);
+    // SPEC §9: the application hears of its suspension and of its approval (again).
+    const notice = notified[decision];
+    if (notice !== undefined) await recordClientEvent(tx.webhookDeliveries, id, notice, { state: resulting[decision], reason: note === '' ? null : note }, now);
   });
   return requireClient(ctx, id);
 }
@@ -65,7 +71,7 @@ export async function setResourceServer(ctx: ServiceContext, id: string, on: boo
     // The mark changes what the client may do, so a reviewer's open page is no longer current.
     const found = await tx.clients.update(id, { resourceServer: on, updatedAt: now }, { raiseVersion: true });
     if (!found) throw notFound(`no client with id ${id}`);
-    await tx.audit.append({ type: 'client.updated', actorId: adminId, clientId: id, data: { resourceServer: on } }, now);
+    await tx.audit.append({ type: 'client.resource_server_changed', actorId: adminId, clientId: id, data: { resourceServer: on } }, now);
   });
 }
 

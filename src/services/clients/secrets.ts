@@ -53,3 +53,20 @@ export async function removeSecret(ctx: ServiceContext, clientId: string, secret
     await tx.audit.append({ type: 'secret.removed', actorId, clientId, data: { secretId, lastFour: target.lastFour } }, now);
   });
 }
+
+/**
+ * A new secret that replaces every other at once, in one step (for `gatehouse demo
+ * --reset-secret`, whose printed secret was lost): the client is never without one.
+ */
+export async function replaceSecrets(ctx: ServiceContext, clientId: string, actorId: string | null): Promise<{ id: string; secret: string }> {
+  return ctx.stores.transaction(async (tx) => {
+    const now = ctx.clock();
+    const { kind } = await claimClient(tx, clientId, now);
+    if (kind === 'public') throw conflict('public clients have no secrets: they authenticate with PKCE');
+    for (const old of await tx.clients.listSecrets(clientId)) {
+      await tx.clients.removeSecret(old.id, now);
+      await tx.audit.append({ type: 'secret.removed', actorId, clientId, data: { secretId: old.id, lastFour: old.lastFour } }, now);
+    }
+    return insertSecret(tx, now, clientId, actorId);
+  });
+}

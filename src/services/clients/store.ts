@@ -151,3 +151,20 @@ export interface ClientStore {
   /** The client's audit events, newest first, at most `limit`, each with its actor (null when unknown or none). */
   listEvents(clientId: string, limit: number): Promise<ClientAuditEvent[]>;
 }
+
+/** SPEC §10.3: an admin's decision about the host of client metadata documents. */
+export interface MetadataHostDecision {
+  host: string;
+  decision: 'trusted' | 'distrusted';
+  decidedBy: string | null;
+  decidedAt: number;
+}
+
+export interface MetadataHostStore {
+  /** The decision about a host (lower case, with port if any); undefined when none was made. */
+  find(host: string): Promise<MetadataHostDecision | undefined>;
+  /** Records the decision, replacing an earlier one about the same host. */
+  decide(decision: MetadataHostDecision): Promise<void>;
+  /** Every decision, by host. */
+  list(): Promise<MetadataHostDecision[]>;
+}

@@ -2,7 +2,7 @@
 // The writes and the refresh token reads are the OAuth store's (stores/oauth.ts).
 import type { Kysely, Selectable } from 'kysely';
 import type { AccessTokenWithClient } from '../../oauth/storage.ts';
-import { scopesFromColumn } from '../columns.ts';
+import { resourcesFromColumn, scopesFromColumn } from '../columns.ts';
 import { prepare } from '../prepared.ts';
 import type { AccessTokensTable, Database } from '../schema.ts';
 import type { Executor } from './executor.ts';
@@ -17,10 +17,10 @@ export const accessTokenWithClient = (db: Kysely<Database>, hash: string) =>
   db
     .selectFrom('access_tokens as a')
     .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
-    .select(['a.token_hash', 'a.grant_id', 'a.code_hash', 'a.client_id', 'a.user_id', 'a.scopes', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
+    .select(['a.token_hash', 'a.grant_id', 'a.code_hash', 'a.client_id', 'a.user_id', 'a.scopes', 'a.resources', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
     .where('a.token_hash', '=', hash);
 
-type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'code_hash' | 'client_id' | 'user_id' | 'scopes' | 'created_at' | 'expires_at' | 'revoked_at'> & {
+type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'code_hash' | 'client_id' | 'user_id' | 'scopes' | 'resources' | 'created_at' | 'expires_at' | 'revoked_at'> & {
   state: AccessTokenWithClient['clientState'];
 };
 
@@ -32,6 +32,7 @@ export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
     clientId: row.client_id,
     userId: row.user_id,
     scopes: scopesFromColumn(row.scopes),
+    resources: resourcesFromColumn(row.resources),
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
@@ -44,15 +45,4 @@ const selectAccessToken = prepare((db, p: { hash: string }) => accessTokenWithCl
 export async function findAccessToken(db: Executor, hash: string): Promise<AccessTokenWithClient | undefined> {
   const [row] = (await selectAccessToken.run(db, { hash })).rows;
   return row && toAccessTokenWithClient(row);
-}
-
-/** SPEC §2 item 9: successors are kept only for the replay window. */
-export async function purgeExpiredSuccessors(db: Executor, spentBefore: number): Promise<number> {
-  const result = await db
-    .updateTable('refresh_tokens')
-    .set({ successor_box: null })
-    .where('successor_box', 'is not', null)
-    .where('spent_at', '<', spentBefore)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }

@@ -1,6 +1,6 @@
 // UserStore and SessionStore (services/accounts/store.ts) over the users and sessions tables.
 import type { Kysely, Selectable } from 'kysely';
-import type { NewSession, ProfileChanges, SessionStore, User, UserStore } from '../../services/accounts/store.ts';
+import type { NewNotice, NewSession, NoticeStore, ProfileChanges, SessionStore, User, UserStore } from '../../services/accounts/store.ts';
 import type { Database, UsersTable } from '../schema.ts';
 
 export function toUser(row: Selectable<UsersTable>): User {
@@ -69,6 +69,19 @@ export function createUserStore(db: Kysely<Database>): UserStore {
       if (ids.length === 0) return [];
       return (await db.selectFrom('users').selectAll().where('id', 'in', ids).execute()).map(toUser);
     },
+    async list(filter) {
+      let query = db.selectFrom('users').selectAll().orderBy('email');
+      if (filter.admins) query = query.where('is_admin', '=', 1);
+      return (await query.execute()).map(toUser);
+    },
+    async setPasswordHash(id, passwordHash, at) {
+      const result = await db.updateTable('users').set({ password_hash: passwordHash, updated_at: at }).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async setAdmin(id, admin, at) {
+      const result = await db.updateTable('users').set({ is_admin: admin ? 1 : 0, updated_at: at }).where('id', '=', id).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
     async updateProfile(id, changes, at) {
       await db.updateTable('users').set(profileColumns(changes, at)).where('id', '=', id).execute();
       return findById(id);
@@ -102,6 +115,31 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
     },
     async delete(idHash) {
       await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    },
+    async deleteForUser(userId) {
+      const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+
+export function createNoticeStore(db: Kysely<Database>): NoticeStore {
+  return {
+    async insert(notice: NewNotice) {
+      await db.deleteFrom('session_notices').where('session_hash', '=', notice.sessionHash).where('expires_at', '<=', notice.createdAt).execute();
+      await db
+        .insertInto('session_notices')
+        .values({ id: notice.id, session_hash: notice.sessionHash, sealed: notice.sealed, created_at: notice.createdAt, expires_at: notice.expiresAt })
+        .execute();
+    },
+    async take(id, sessionHash, now) {
+      const row = await db
+        .deleteFrom('session_notices')
+        .where('id', '=', id)
+        .where('session_hash', '=', sessionHash)
+        .returning(['sealed', 'expires_at'])
+        .executeTakeFirst();
+      return row !== undefined && Number(row.expires_at) > now ? row.sealed : undefined;
     },
   };
 }

@@ -4,19 +4,24 @@ import type { Kysely } from 'kysely';
 import type { ServiceContext } from '../../services/context.ts';
 import type { ServiceStores } from '../../services/stores.ts';
 import type { Database } from '../schema.ts';
-import { createSessionStore, createUserStore } from './accounts.ts';
+import { createNoticeStore, createSessionStore, createUserStore } from './accounts.ts';
 import { createAuditLogReader, createAuditStore } from './audit.ts';
 import { createBookingStore } from './bookings.ts';
 import { createClientStore } from './clients.ts';
+import { createMetadataHostStore } from './metadata-hosts.ts';
 import { createPlatformStores } from './platform.ts';
+import { createRetentionStore } from './retention.ts';
 import { createInvitationStore, createTeamStore } from './teams.ts';
 import { createVerifiedResourceStore } from './verified-resources.ts';
+import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
 
 export function createServiceStores(db: Kysely<Database>): ServiceStores {
   return {
     clients: createClientStore(db),
+    metadataHosts: createMetadataHostStore(db),
     users: createUserStore(db),
     sessions: createSessionStore(db),
+    notices: createNoticeStore(db),
     verifiedResources: createVerifiedResourceStore(db),
     audit: createAuditStore(db),
     auditLog: createAuditLogReader(db),
@@ -24,6 +29,8 @@ export function createServiceStores(db: Kysely<Database>): ServiceStores {
     invitations: createInvitationStore(db),
     bookings: createBookingStore(db),
     api: createPlatformStores(db),
+    webhookDeliveries: createWebhookDeliveryStore(db),
+    retention: createRetentionStore(db),
     transaction: (fn) => (db.isTransaction ? fn(createServiceStores(db)) : db.transaction().execute((trx) => fn(createServiceStores(trx)))),
   };
 }

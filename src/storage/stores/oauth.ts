@@ -4,9 +4,11 @@
 // append, the access token read) stay in repositories/ and are called from here.
 import type { Selectable } from 'kysely';
 import type { CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
-import { scopesColumn, scopesFromColumn } from '../columns.ts';
-import { placeholderRow, prepare } from '../prepared.ts';
+import { resourcesColumn, resourcesFromColumn, scopesColumn, scopesFromColumn } from '../columns.ts';
+import { dialectOf, placeholderRow, prepare } from '../prepared.ts';
+import { recordClientEvent } from '../../services/webhooks/outbox.ts';
 import { appendAudit } from '../repositories/audit.ts';
+import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
 import { findClientRow, toClientRecord } from '../repositories/clients.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { listActiveGrants, revokeGrant } from '../repositories/grants.ts';
@@ -48,9 +50,12 @@ export function createOAuthStore(db: Executor): OAuthStore {
     lockUserGrants: async (userId) => {
       await db.updateTable('users').set((eb) => ({ id: eb.ref('id') })).where('id', '=', userId).execute();
     },
-    // A conditional write on the grant row: on PostgreSQL it waits for a revocation in
-    // flight and then sees its result, and it holds the row until the transaction ends.
+    // On PostgreSQL a conditional write on the grant row: it waits for a revocation in
+    // flight and then sees its result, and it holds the row until the transaction ends. On
+    // SQLite every transaction already holds the database's write lock from its start
+    // (group-commit.ts: BEGIN IMMEDIATE), so a read is enough and no page is rewritten.
     holdActiveGrant: async (grantId) => {
+      if (dialectOf(db) === 'sqlite') return (await selectActiveGrant.run(db, { grantId })).rows.length === 1;
       const result = await db.updateTable('grants').set({ revoked_at: null }).where('id', '=', grantId).where('revoked_at', 'is', null).executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
@@ -79,6 +84,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
           redirect_uri: c.redirectUri,
           scopes: scopesColumn(c.scopes),
           code_challenge: c.codeChallenge,
+          resources: resourcesColumn(c.resources),
           created_at: c.createdAt,
           expires_at: c.expiresAt,
           consumed_at: null,
@@ -103,6 +109,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
         client_id: t.clientId,
         user_id: t.userId,
         scopes: scopesColumn(t.scopes),
+        resources: resourcesColumn(t.resources),
         created_at: t.createdAt,
         expires_at: t.expiresAt,
         revoked_at: t.revokedAt,
@@ -121,6 +128,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
         client_id: t.clientId,
         user_id: t.userId,
         scopes: scopesColumn(t.scopes),
+        resources: resourcesColumn(t.resources),
         parent_id: t.parentId,
         created_at: t.createdAt,
         expires_at: t.expiresAt,
@@ -143,6 +151,9 @@ export function createOAuthStore(db: Executor): OAuthStore {
     recordAuthorizationRequest: async (clientId, userId, hadScope, at) => {
       await db.insertInto('authorization_requests').values({ client_id: clientId, user_id: userId, had_scope: hadScope ? 1 : 0, created_at: at }).execute();
     },
+
+    // The outbox the application services write to as well (SPEC §9).
+    notifyClient: (clientId, event, data, at) => recordClientEvent(createWebhookDeliveryStore(db), clientId, event, data, at),
   };
   return store;
 }
@@ -150,6 +161,8 @@ export function createOAuthStore(db: Executor): OAuthStore {
 const selectActiveSecrets = prepare((db, p: { clientId: string }) =>
   db.selectFrom('client_secrets').select(['id', 'client_id', 'secret_hash', 'last_used_at']).where('client_id', '=', p.clientId).where('removed_at', 'is', null),
 );
+
+const selectActiveGrant = prepare((db, p: { grantId: string }) => db.selectFrom('grants').select('id').where('id', '=', p.grantId).where('revoked_at', 'is', null));
 
 const consume = prepare((db, p: { hash: string; at: number }) =>
   db.updateTable('authorization_codes').set({ consumed_at: p.at }).where('code_hash', '=', p.hash).where('consumed_at', 'is', null).returningAll(),
@@ -164,16 +177,17 @@ function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
     redirectUri: r.redirect_uri,
     scopes: scopesFromColumn(r.scopes),
     codeChallenge: r.code_challenge,
+    resources: resourcesFromColumn(r.resources),
     createdAt: r.created_at,
     expiresAt: r.expires_at,
     consumedAt: r.consumed_at,
   };
 }
 
-const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'created_at', 'expires_at', 'revoked_at'] as const;
+const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'created_at', 'expires_at', 'revoked_at'] as const;
 const insertAccessToken = prepare<Selectable<AccessTokensTable>, unknown>((db) => db.insertInto('access_tokens').values(placeholderRow(accessColumns)));
 
-const refreshColumns = ['id', 'token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
+const refreshColumns = ['id', 'token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
 const insertRefreshToken = prepare<Selectable<RefreshTokensTable>, unknown>((db) => db.insertInto('refresh_tokens').values(placeholderRow(refreshColumns)));
 
 const selectRefreshToken = prepare((db, p: { hash: string }) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', p.hash));
@@ -187,6 +201,7 @@ function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord 
     clientId: r.client_id,
     userId: r.user_id,
     scopes: scopesFromColumn(r.scopes),
+    resources: resourcesFromColumn(r.resources),
     parentId: r.parent_id,
     createdAt: r.created_at,
     expiresAt: r.expires_at,

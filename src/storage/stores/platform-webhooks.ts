@@ -13,6 +13,7 @@ const toWebhook = (w: repo.WebhookRow): Webhook => ({
   triggers: JSON.parse(w.triggers) as string[],
   active: w.active === 1,
   payloadTemplate: w.payload_template,
+  disabledReason: w.disabled_reason,
   createdAt: w.created_at,
   updatedAt: w.updated_at,
 });
@@ -21,6 +22,7 @@ const changeColumns = (c: WebhookChanges): Updateable<WebhooksTable> => ({
   ...(c.subscriberUrl !== undefined ? { subscriber_url: c.subscriberUrl } : {}),
   ...(c.triggers !== undefined ? { triggers: JSON.stringify(c.triggers) } : {}),
   ...(c.active !== undefined ? { active: c.active ? 1 : 0 } : {}),
+  ...(c.active === true ? { disabled_reason: null, failing_since: null } : {}),
   ...(c.payloadTemplate !== undefined ? { payload_template: c.payloadTemplate } : {}),
   updated_at: c.updatedAt,
 });
@@ -28,7 +30,7 @@ const changeColumns = (c: WebhookChanges): Updateable<WebhooksTable> => ({
 export function createWebhookStore(db: Executor): WebhookStore {
   const one = (row: repo.WebhookRow | undefined) => row && toWebhook(row);
   return {
-    insert: (w) =>
+    insert: (w, secret) =>
       repo.insertWebhook(db, {
         id: w.id,
         user_id: w.ownerId,
@@ -37,6 +39,8 @@ export function createWebhookStore(db: Executor): WebhookStore {
         triggers: JSON.stringify(w.triggers),
         active: w.active ? 1 : 0,
         payload_template: w.payloadTemplate,
+        secret,
+        disabled_reason: w.disabledReason,
         created_at: w.createdAt,
         updated_at: w.updatedAt,
       }),

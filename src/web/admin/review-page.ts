@@ -6,9 +6,10 @@ import type { ClientView } from '../../services/clients/view.ts';
 import type { User } from '../../services/accounts/users.ts';
 import { eventTable } from '../events.ts';
 import { fieldError, invalid, type FieldErrors } from '../forms.ts';
-import { awaitingBadge, hostOf, scopeList, stateBadge, time } from '../format.ts';
+import { awaitingBadge, breakableUrl, hostOf, scopeList, stateBadge, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from '../pages.ts';
+import { logoImage } from '../logos.ts';
 import { secretsSection } from '../developer/client-page.ts';
 import { ADMIN_CLIENTS, adminClientPath } from './paths.ts';
 
@@ -61,7 +62,7 @@ ${options.reason
 }
 
 function redirectList(uris: string[], marked = false): Html {
-  return html`<ul class="plain">${uris.map((u) => html`<li><strong>${hostOf(u)}</strong> — <code>${u}</code>${marked ? html` ${awaitingBadge()}` : ''}</li>`)}</ul>`;
+  return html`<ul class="plain">${uris.map((u) => html`<li><strong>${hostOf(u)}</strong> — <code>${breakableUrl(u)}</code>${marked ? html` ${awaitingBadge()}` : ''}</li>`)}</ul>`;
 }
 
 function decisions(d: ReviewPageData): Html {
@@ -98,8 +99,8 @@ ${d.errors.decision ? html`<p class="error" role="alert" id="decision-error">${d
 <dt>Owner</dt><dd>${d.owner ? html`${d.owner.name} (${d.owner.email})` : 'unknown'}</dd>
 <dt>Kind</dt><dd>${c.kind}</dd>
 <dt>Registered</dt><dd>${time(c.createdAt)}</dd>
-<dt>Homepage</dt><dd>${c.homepageUrl ? html`<code>${c.homepageUrl}</code>` : html`<span class="muted">none</span>`}</dd>
-<dt>Logo</dt><dd>${c.logoUrl ? html`<code>${c.logoUrl}</code>` : html`<span class="muted">none</span>`}</dd>
+<dt>Homepage</dt><dd>${c.homepageUrl ? html`<code>${breakableUrl(c.homepageUrl)}</code>` : html`<span class="muted">none</span>`}</dd>
+<dt>Logo</dt><dd class="logo-fact">${logoImage(c, 48)}${c.logoUrl ? html`<code>${breakableUrl(c.logoUrl)}</code>` : html`<span class="muted">none: users see this monogram</span>`}</dd>
 <dt>Description</dt><dd>${c.description || html`<span class="muted">none</span>`}</dd>
 ${c.reviewNote ? html`<dt>Review note</dt><dd>${c.reviewNote}</dd>` : ''}
 ${c.reviewedAt ? html`<dt>Last reviewed</dt><dd>${time(c.reviewedAt)}</dd>` : ''}

@@ -16,7 +16,10 @@ import { signedInAdmin } from '../access.ts';
 import { formBody, sendServiceError, sentence, statusOf, textField, type FieldErrors } from '../forms.ts';
 import { awaitingBadge, hostOf, stateBadge, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
+import { noticeOf } from '../notices.ts';
 import { sendPage } from '../pages.ts';
+import { csrfField } from '../pages.ts';
+import { decideHost, listHostDecisions } from '../../services/clients/metadata-hosts.ts';
 import { ADMIN_CLIENTS, adminClientPath } from './paths.ts';
 import { reviewPage } from './review-page.ts';
 
@@ -42,12 +45,12 @@ const otherNotices: Record<string, string> = {
 
 function clientRows(clients: ClientView[], owners: Map<string, User>, empty: string): Html {
   if (clients.length === 0) return html`<p class="muted">${empty}</p>`;
-  return html`<div class="table-wrap"><table class="clients">
+  return html`<div class="table-wrap"><table class="clients stack">
 <thead><tr><th scope="col">Client</th><th scope="col">Owner</th><th scope="col">State</th><th scope="col">Redirect hosts</th><th scope="col">Updated</th></tr></thead>
 <tbody>${clients.map(
-    (c) => html`<tr data-client="${c.clientId}"><td><a href="${adminClientPath(c.clientId)}">${c.name}</a>${hasHeldChange(c) ? html` ${awaitingBadge()}` : ''}</td>
-<td>${owners.get(c.ownerId)?.email ?? ''}</td><td>${stateBadge(c.state)}</td>
-<td>${[...new Set([...c.redirectUris, ...c.proposedRedirectUris].map(hostOf))].join(', ')}</td><td>${time(c.updatedAt)}</td></tr>`,
+    (c) => html`<tr data-client="${c.clientId}"><td data-label="Client"><a href="${adminClientPath(c.clientId)}">${c.name}</a>${hasHeldChange(c) ? html` ${awaitingBadge()}` : ''}</td>
+<td data-label="Owner">${owners.get(c.ownerId)?.email ?? ''}</td><td data-label="State">${stateBadge(c.state)}</td>
+<td data-label="Redirect hosts">${[...new Set([...c.redirectUris, ...c.proposedRedirectUris].map(hostOf))].join(', ')}</td><td data-label="Updated">${time(c.updatedAt)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 
@@ -63,6 +66,7 @@ async function sendQueue(ctx: AppContext, request: FastifyRequest, reply: Fastif
   }
   const pending = all.filter((c) => c.state === 'pending');
   const held = all.filter((c) => c.state !== 'pending' && hasHeldChange(c));
+  const hosts = await listHostDecisions(ctx.services);
   return sendPage(
     reply,
     request,
@@ -72,7 +76,14 @@ async function sendQueue(ctx: AppContext, request: FastifyRequest, reply: Fastif
 <section aria-labelledby="pending-title" id="pending"><h2 id="pending-title">New clients awaiting review (${pending.length})</h2>${clientRows(pending, owners, 'No client is waiting.')}</section>
 <section aria-labelledby="held-title" id="held"><h2 id="held-title">Changes awaiting review (${held.length})</h2>${clientRows(held, owners, 'No changes are waiting.')}</section>
 </div>
-<div class="card"><section aria-labelledby="all-title" id="all"><h2 id="all-title">All clients</h2>${clientRows(all, owners, 'No clients yet.')}</section></div>`,
+<div class="card"><section aria-labelledby="all-title" id="all"><h2 id="all-title">All clients</h2>${clientRows(all, owners, 'No clients yet.')}</section></div>
+<div class="card"><section aria-labelledby="hosts-title" id="hosts"><h2 id="hosts-title">Client metadata document hosts</h2>
+<p class="muted">Applications that identify themselves by a document on a trusted host are approved at once; a distrusted host's applications are refused, and approved ones suspended.</p>
+${hosts.length === 0 ? html`<p class="muted">No decisions yet.</p>` : html`<ul>${hosts.map((h) => html`<li data-host="${h.host}"><strong>${h.host}</strong>: ${h.decision}, ${time(h.decidedAt)}</li>`)}</ul>`}
+<form method="post" action="${ADMIN_CLIENTS}/hosts">${csrfField(reply.generateCsrf())}
+<label for="host">Host</label> <input id="host" name="host" required maxlength="300" placeholder="agent.example.com">
+<div class="actions"><button type="submit" name="decision" value="trusted">Trust host</button> <button type="submit" name="decision" value="distrusted" class="secondary">Distrust host</button></div>
+</form></section></div>`,
   );
 }
 
@@ -104,7 +115,7 @@ async function sendReview(ctx: AppContext, request: FastifyRequest, reply: Fasti
 }
 
 /** The notice for `?done=`: one of the decisions or of the other operations, or none. */
-function noticeOf(done: unknown): string | undefined {
+function doneNoticeOf(done: unknown): string | undefined {
   if (typeof done !== 'string') return undefined;
   if ((decisions as readonly string[]).includes(done)) return doneNotices[done as Decision];
   return Object.hasOwn(otherNotices, done) ? otherNotices[done] : undefined;
@@ -177,7 +188,19 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
       const admin = signedInAdmin(request, reply);
       if (!admin) return reply;
       const client = await requireClient(ctx.services, request.params.id.slice(0, 200));
-      return sendReview(ctx, request, reply, admin, client, 200, { notice: noticeOf((request.query as { done?: unknown }).done) });
+      const once = await noticeOf(ctx, request);
+      return sendReview(ctx, request, reply, admin, client, 200, { ...once, notice: doneNoticeOf((request.query as { done?: unknown }).done) ?? once.flash });
+    });
+
+    // SPEC §10.3: an admin's trust decision about a metadata document host.
+    app.post(`${ADMIN_CLIENTS}/hosts`, { preHandler: app.csrfProtection }, async (request, reply) => {
+      const admin = signedInAdmin(request, reply);
+      if (!admin) return reply;
+      const body = formBody(request);
+      const decision = textField(body, 'decision');
+      if (decision !== 'trusted' && decision !== 'distrusted') throw new ServiceError('validation', 'choose Trust host or Distrust host', 'decision');
+      await decideHost(ctx.services, textField(body, 'host', 300), decision, admin.id);
+      return reply.redirect(`${ADMIN_CLIENTS}#hosts`, 303);
     });
 
     app.post<IdParams>(`${ADMIN_CLIENTS}/:id/review`, { preHandler: app.csrfProtection }, (request, reply) => handleDecision(ctx, request, reply));
@@ -193,7 +216,6 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
         if (!admin) return undefined;
         return { actor: admin, client: await requireClient(ctx.services, clientId.slice(0, 200)) };
       },
-      sendClientPage: (request, reply, admin, client, status, extra) => sendReview(ctx, request, reply, admin, client, status, extra),
       afterRemoval: (clientId) => `${adminClientPath(clientId)}?done=secret-removed#secrets`,
     });
   });

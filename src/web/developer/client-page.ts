@@ -3,11 +3,13 @@
 // explanation (item 14) and the client's events (item 16).
 import type { ClientView } from '../../services/clients/view.ts';
 import type { ClientEvent } from '../../services/clients/events.ts';
+import type { ClientEventsView } from '../../services/webhooks/client-events.ts';
 import { MAX_ACTIVE_SECRETS } from '../../services/clients/secrets.ts';
 import { eventTable } from '../events.ts';
-import { awaitingBadge, scopeList, stateBadge, time } from '../format.ts';
+import { awaitingBadge, breakableUrl, scopeList, stateBadge, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from '../pages.ts';
+import { logoImage } from '../logos.ts';
 import { clientPath } from './paths.ts';
 
 export interface ClientPageData {
@@ -23,6 +25,12 @@ export interface ClientPageData {
   secretError?: string | undefined;
   /** A secret just created: shown this once. */
   newSecret?: { secret: string; lastFour: string } | undefined;
+  /** SPEC §9: the events URL, whether it has a signing secret, and its recent deliveries. */
+  applicationEvents: ClientEventsView;
+  /** A refusal of the events URL, shown beside its form. */
+  eventsUrlError?: string | undefined;
+  /** An events signing secret just created: shown this once. */
+  newEventsSecret?: string | undefined;
 }
 
 function stateExplanation(c: ClientView): Html {
@@ -45,7 +53,7 @@ function heldChanges(c: ClientView): Html | '' {
   return html`<section class="card held" id="held-changes" aria-labelledby="held-title">
 <h2 id="held-title">${awaitingBadge()} Changes awaiting review</h2>
 <p>These additions wait for a platform admin. Until they are approved, the approved configuration below stays live: authorization requests that use them are refused.</p>
-${c.proposedRedirectUris.length > 0 ? html`<h3>Redirect URIs</h3><ul>${c.proposedRedirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul>` : ''}
+${c.proposedRedirectUris.length > 0 ? html`<h3>Redirect URIs</h3><ul>${c.proposedRedirectUris.map((u) => html`<li><code>${breakableUrl(u)}</code></li>`)}</ul>` : ''}
 ${c.proposedScopes.length > 0 ? html`<h3>Scopes</h3>${scopeList(c.proposedScopes)}` : ''}
 </section>`;
 }
@@ -91,16 +99,53 @@ ${d.newSecret
 </div>`
   : ''}
 <p>To rotate: add a second secret, switch the application to it and check that code exchange and refresh work, then remove the old one. Tokens already issued keep working.</p>
-<div class="table-wrap"><table class="secrets">
+<div class="table-wrap"><table class="secrets stack">
 <thead><tr><th scope="col">Secret</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
 <tbody>${c.secrets.map(
-    (s) => html`<tr data-secret="${s.id}"><td><code>…${s.lastFour}</code></td><td>${time(s.createdAt)}</td><td>${time(s.lastUsedAt)}</td>
-<td>${last ? html`<span class="muted">—</span>` : html`<a href="${base}/secrets/${s.id}/remove">Remove<span class="visually-hidden"> secret ending in ${s.lastFour}</span></a>`}</td></tr>`,
+    (s) => html`<tr data-secret="${s.id}"><td data-label="Secret"><code>…${s.lastFour}</code></td><td data-label="Created">${time(s.createdAt)}</td><td data-label="Last used">${time(s.lastUsedAt)}</td>
+<td class="row-actions">${last ? html`<span class="muted">—</span>` : html`<a href="${base}/secrets/${s.id}/remove">Remove<span class="visually-hidden"> secret ending in ${s.lastFour}</span></a>`}</td></tr>`,
   )}</tbody></table></div>
 ${last ? html`<p class="muted" id="last-secret-note">This is the only secret, so it cannot be removed: a confidential client always keeps one. Add a new secret first, then remove this one.</p>` : ''}
 ${full
   ? html`<p class="muted" id="secret-limit-note">A client can hold at most ${MAX_ACTIVE_SECRETS} active secrets. Remove the one your application no longer uses (see “Last used”) before adding another.</p>`
   : html`<form method="post" action="${base}/secrets">${csrfField(d.csrf)}<button type="submit">Add a secret</button></form>`}
+</section>`;
+}
+
+const deliveryState = (d: ClientEventsView['deliveries'][number]) =>
+  d.status === 'delivered' ? 'delivered' : d.status === 'failed' ? 'failed' : d.attempts === 0 ? 'waiting' : 'retrying';
+
+/** SPEC §9: where the application hears of revocations and review decisions, and what it was sent. */
+function applicationEventsSection(d: ClientPageData): Html {
+  const e = d.applicationEvents;
+  const base = clientPath(d.client.clientId);
+  return html`<section class="card" id="events-url" aria-labelledby="events-url-title">
+<h2 id="events-url-title">Events URL</h2>
+<p>Gatehouse sends signed <code>POST</code> requests here when a user revokes your application (<code>authorization.revoked</code>), when reuse of a refresh token revoked a grant (<code>grant.revoked_reuse</code>), and when the client is suspended or approved (<code>client.suspended</code>, <code>client.approved</code>). Verify them with the signing secret as the Standard Webhooks specification says.</p>
+${d.eventsUrlError ? html`<p class="error" role="alert" id="events-url-error">${d.eventsUrlError}</p>` : ''}
+${d.newEventsSecret
+  ? html`<div class="secret-box" id="new-events-secret" role="status">
+<p><strong>Your signing secret. Copy it now: it will not be shown again.</strong></p>
+<label for="new-events-secret-value">Events signing secret</label>
+<div class="copy-row"><input id="new-events-secret-value" type="text" readonly value="${d.newEventsSecret}" autocomplete="off" spellcheck="false">
+<button type="button" class="secondary" data-copy="new-events-secret-value" hidden>Copy</button></div>
+</div>`
+  : ''}
+<form method="post" action="${base}/events-url">${csrfField(d.csrf)}
+<label for="events-url-value">URL (https; leave empty to stop the notifications)</label>
+<input id="events-url-value" name="eventsUrl" type="url" value="${e.eventsUrl ?? ''}" maxlength="2048">
+<div class="actions"><button type="submit">Save events URL</button></div></form>
+${e.hasSecret
+  ? html`<form method="post" action="${base}/events-secret">${csrfField(d.csrf)}<p class="muted">Rotating replaces the signing secret at once: deliveries from then on are signed with the new one only.</p><button type="submit" class="secondary">Rotate signing secret</button></form>`
+  : ''}
+<h3>Recent deliveries</h3>
+${e.deliveries.length === 0
+  ? html`<p class="muted" id="no-deliveries">Nothing sent yet.</p>`
+  : html`<div class="table-wrap"><table class="deliveries" id="deliveries">
+<thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">State</th><th scope="col">Status code</th><th scope="col">Attempts</th><th scope="col">Next attempt</th><th scope="col">Answer (first 1 KB)</th></tr></thead>
+<tbody>${e.deliveries.map(
+      (x) => html`<tr data-delivery="${x.id}"><td>${time(x.createdAt)}</td><td><code>${x.event}</code></td><td>${deliveryState(x)}</td><td>${x.responseStatus === null ? html`<span class="muted">—</span>` : String(x.responseStatus)}</td><td>${String(x.attempts)}</td><td>${x.status === 'pending' ? time(x.nextAttemptAt) : html`<span class="muted">—</span>`}</td><td>${x.error ? html`<span class="error">${x.error}</span>` : html`<code>${x.responseBody ?? ''}</code>`}</td></tr>`,
+    )}</tbody></table></div>`}
 </section>`;
 }
 
@@ -114,9 +159,9 @@ ${stateExplanation(c)}
 <h2>Configure your application</h2>
 <dl class="facts">
 <dt>Client ID</dt><dd><code id="client-id">${c.clientId}</code></dd>
-<dt>Authorization URL</dt><dd><code id="authorize-url">${d.urls.authorize}</code></dd>
-<dt>Access-token URL</dt><dd><code id="token-url">${d.urls.token}</code> <span class="muted">(<code>grant_type=authorization_code</code>)</span></dd>
-<dt>Refresh-token URL</dt><dd><code id="refresh-url">${d.urls.token}</code> <span class="muted">(the same URL, <code>grant_type=refresh_token</code>)</span></dd>
+<dt>Authorization URL</dt><dd><code id="authorize-url">${breakableUrl(d.urls.authorize)}</code></dd>
+<dt>Access-token URL</dt><dd><code id="token-url">${breakableUrl(d.urls.token)}</code> <span class="muted">(<code>grant_type=authorization_code</code>)</span></dd>
+<dt>Refresh-token URL</dt><dd><code id="refresh-url">${breakableUrl(d.urls.token)}</code> <span class="muted">(the same URL, <code>grant_type=refresh_token</code>)</span></dd>
 <dt>Kind</dt><dd>${c.kind === 'public' ? 'Public (PKCE, no secret)' : 'Confidential (client secret)'}</dd>
 </dl>
 <p><a class="button secondary" href="${clientPath(c.clientId)}/edit">Edit client</a></p>
@@ -126,15 +171,16 @@ ${heldChanges(c)}
 <h2 id="details-title">${c.state === 'approved' || c.state === 'suspended' ? 'Approved configuration' : 'Configuration'}</h2>
 <dl class="facts">
 <dt>Description</dt><dd>${c.description || html`<span class="muted">none</span>`}</dd>
-<dt>Homepage</dt><dd>${c.homepageUrl ? html`<a href="${c.homepageUrl}" rel="noopener noreferrer">${c.homepageUrl}</a>` : html`<span class="muted">none</span>`}</dd>
-<dt>Logo</dt><dd>${c.logoUrl ? html`<code>${c.logoUrl}</code>` : html`<span class="muted">none</span>`}</dd>
-<dt>Redirect URIs</dt><dd><ul class="plain" id="redirect-uris">${c.redirectUris.map((u) => html`<li><code>${u}</code></li>`)}</ul></dd>
+<dt>Homepage</dt><dd>${c.homepageUrl ? html`<a href="${c.homepageUrl}" rel="noopener noreferrer">${breakableUrl(c.homepageUrl)}</a>` : html`<span class="muted">none</span>`}</dd>
+<dt>Logo</dt><dd class="logo-fact">${logoImage(c, 48)}${c.logoUrl ? html`<code>${breakableUrl(c.logoUrl)}</code>` : html`<span class="muted">none: users see this monogram</span>`}</dd>
+<dt>Redirect URIs</dt><dd><ul class="plain" id="redirect-uris">${c.redirectUris.map((u) => html`<li><code>${breakableUrl(u)}</code></li>`)}</ul></dd>
 </dl>
 <h3>Scopes</h3>
 <div id="scopes">${c.scopes === null ? html`<p>None: a legacy client is not limited by scope.</p>` : scopeList(c.scopes)}</div>
 </section>
 ${c.legacy ? legacySection(c, d.scopeless ?? 0) : ''}
 ${secretsSection({ ...d, base: clientPath(c.clientId) })}
+${applicationEventsSection(d)}
 <section class="card" aria-labelledby="events-title">
 <h2 id="events-title">Activity</h2>
 ${eventTable(d.events, d.viewer)}

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { countScopelessRequests } from '../../services/clients/changes.ts';
 import { listClientEvents } from '../../services/clients/events.ts';
+import { clientEventsView } from '../../services/webhooks/client-events.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import type { User } from '../../services/accounts/users.ts';
 import { AUTHORIZE_PATH } from '../authorize.ts';
@@ -16,6 +17,8 @@ export const notices = {
   resubmitted: 'Saved and resubmitted for review.',
   unchanged: 'Nothing changed.',
   'secret-removed': 'The secret was removed and stopped working at once. Tokens issued before keep working.',
+  'events-url-saved': 'The events URL is saved.',
+  'events-url-removed': 'The events URL is removed: the application is no longer notified.',
   migrated: 'Migrated: the client now has scopes, and every authorization request must carry scope.',
 } as const;
 
@@ -34,7 +37,7 @@ export async function sendClientPage(
   user: User,
   client: ClientView,
   status: number,
-  extra: Pick<ClientPageData, 'notice' | 'secretError' | 'newSecret'> = {},
+  extra: Pick<ClientPageData, 'notice' | 'secretError' | 'newSecret' | 'eventsUrlError' | 'newEventsSecret'> = {},
 ): Promise<FastifyReply> {
   const data: ClientPageData = {
     client,
@@ -46,6 +49,7 @@ export async function sendClientPage(
     },
     csrf: reply.generateCsrf(),
     scopeless: client.legacy ? await countScopelessRequests(ctx.services, client.clientId) : null,
+    applicationEvents: await clientEventsView(ctx.services, client.clientId),
     ...extra,
   };
   // A page that may carry a secret must not be kept by any cache.

@@ -10,8 +10,10 @@ import { ownedClient, signedIn } from '../access.ts';
 import { formBody, lines, sendServiceError, sentence, statusOf, type FieldErrors } from '../forms.ts';
 import { awaitingBadge, stateBadge, time } from '../format.ts';
 import { html } from '../html.ts';
+import { noticeOf, redirectWithNotice } from '../notices.ts';
 import { sendPage } from '../pages.ts';
 import { checkClientForm, clientForm, kindOf, readClientForm, valuesOf, type ClientFormValues } from './client-form.ts';
+import { eventsUrlRoutes } from './events-url-routes.ts';
 import { migrationRoutes } from './migration-routes.ts';
 import { DEVELOPER_CLIENTS, clientPath } from './paths.ts';
 import { noticeFrom, sendClientPage, type NoticeKey } from './render.ts';
@@ -25,11 +27,11 @@ function listPage(clients: ClientView[]) {
 <p>Applications you register here can ask users for access to their accounts. A new client waits for a platform admin’s review before it can be used.</p>
 ${clients.length === 0
   ? html`<p class="muted" id="no-clients">You have not registered any client yet.</p>`
-  : html`<div class="table-wrap"><table class="clients">
+  : html`<div class="table-wrap"><table class="clients stack">
 <thead><tr><th scope="col">Name</th><th scope="col">State</th><th scope="col">Kind</th><th scope="col">Registered</th></tr></thead>
 <tbody>${clients.map(
-    (c) => html`<tr data-client="${c.clientId}"><td><a href="${clientPath(c.clientId)}">${c.name}</a>${c.legacy ? html` <span class="badge legacy">Legacy</span>` : ''}${c.proposedRedirectUris.length + c.proposedScopes.length > 0 ? html` ${awaitingBadge()}` : ''}</td>
-<td>${stateBadge(c.state)}</td><td>${c.kind}</td><td>${time(c.createdAt)}</td></tr>`,
+    (c) => html`<tr data-client="${c.clientId}"><td data-label="Name"><a href="${clientPath(c.clientId)}">${c.name}</a>${c.legacy ? html` <span class="badge legacy">Legacy</span>` : ''}${c.proposedRedirectUris.length + c.proposedScopes.length > 0 ? html` ${awaitingBadge()}` : ''}</td>
+<td data-label="State">${stateBadge(c.state)}</td><td data-label="Kind">${c.kind}</td><td data-label="Registered">${time(c.createdAt)}</td></tr>`,
   )}</tbody></table></div>`}
 </div>`;
 }
@@ -67,7 +69,7 @@ ${clientForm({ action: `${clientPath(client.clientId)}/edit`, csrf: reply.genera
   );
 }
 
-/** Registration: the form checked field by field, then the service; the first secret is shown once. */
+/** Registration: the form checked field by field, then the service; the client page shows the first secret once. */
 async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
   const user = signedIn(request, reply);
   if (!user) return reply;
@@ -85,9 +87,11 @@ async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: F
       redirectUris: lines(values.redirect_uris),
       scopes: values.scopes,
     });
-    return sendClientPage(ctx, request, reply, user, client, 201, {
-      notice: 'Registered. The client is pending: a platform admin reviews it before users can authorize it.',
-      newSecret: secret === null ? undefined : { secret, lastFour: secret.slice(-4) },
+    // SPEC §2 item 27: the client page shows the first secret once, so a reload of it
+    // registers nothing.
+    return redirectWithNotice(ctx, request, reply, clientPath(client.clientId), {
+      flash: 'Registered. The client is pending: a platform admin reviews it before users can authorize it.',
+      ...(secret === null ? {} : { newSecret: { secret, lastFour: secret.slice(-4) } }),
     });
   } catch (error) {
     if (!(error instanceof ServiceError)) throw error;
@@ -148,7 +152,8 @@ export async function developerRoutes(web: FastifyInstance, ctx: AppContext): Pr
       const user = signedIn(request, reply);
       if (!user) return reply;
       const client = await ownedClient(ctx.services, user, request.params.id);
-      return sendClientPage(ctx, request, reply, user, client, 200, { notice: noticeFrom(request.query) });
+      const once = await noticeOf(ctx, request);
+      return sendClientPage(ctx, request, reply, user, client, 200, { ...once, notice: noticeFrom(request.query) ?? once.flash });
     });
 
     app.get<IdParams>(`${DEVELOPER_CLIENTS}/:id/edit`, async (request, reply) => {
@@ -161,6 +166,7 @@ export async function developerRoutes(web: FastifyInstance, ctx: AppContext): Pr
     app.post<IdParams>(`${DEVELOPER_CLIENTS}/:id/edit`, { preHandler: app.csrfProtection }, (request, reply) => handleEdit(ctx, request, reply));
 
     await secretRoutes(app, ctx);
+    await eventsUrlRoutes(app, ctx);
     await migrationRoutes(app, ctx);
   });
 }

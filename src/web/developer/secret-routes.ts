@@ -1,21 +1,21 @@
 // Secret rotation in the developer settings (seed §3 and §5.4; SPEC §2 items 3 and 15):
-// add (shown once), remove after a confirmation step; at most 2 active, never fewer than 1.
+// add (shown once, on the page the redirect leads to), remove after a confirmation step; at most 2 active, never fewer than 1.
 // The same routes serve an admin's client page (SPEC §4): `clientSecretRoutes` takes who
 // may act and how the client page is drawn; the rules and messages are the same.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { requireClient, type ClientView } from '../../services/clients/view.ts';
+import type { ClientView } from '../../services/clients/view.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { addSecret, removeSecret } from '../../services/clients/secrets.ts';
 import type { User } from '../../services/accounts/users.ts';
 import { ownedClient, signedIn } from '../access.ts';
-import { sentence, statusOf } from '../forms.ts';
+import { sentence } from '../forms.ts';
+import { redirectWithNotice } from '../notices.ts';
 import { time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, sendErrorPage, sendPage } from '../pages.ts';
 import type { SecretsSectionData } from './client-page.ts';
 import { DEVELOPER_CLIENTS, clientPath } from './paths.ts';
-import { sendClientPage } from './render.ts';
 
 type SecretParams = { Params: { id: string; secretId: string } };
 
@@ -33,28 +33,25 @@ export interface SecretRouteOptions {
    * throws a not_found ServiceError for a client the actor may not see.
    */
   access(request: FastifyRequest, reply: FastifyReply, clientId: string): Promise<{ actor: User; client: ClientView } | undefined>;
-  /** Draws the client page with the secrets section's message or the new secret. */
-  sendClientPage(request: FastifyRequest, reply: FastifyReply, actor: User, client: ClientView, status: number, extra: SecretPageExtra): Promise<FastifyReply>;
   /** Where to go after a removal (the client page with its notice). */
   afterRemoval(clientId: string): string;
 }
 
 export function clientSecretRoutes(app: FastifyInstance, ctx: AppContext, o: SecretRouteOptions): void {
+  // SPEC §2 item 27: the new secret (or the refusal) is shown by the client page the
+  // redirect leads to, from a one-time notice, so a reload cannot add another secret.
   app.post<{ Params: { id: string } }>(`${o.clientRoute}/secrets`, { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await o.access(request, reply, request.params.id);
     if (!who) return reply;
     const { actor, client } = who;
+    const page = o.pathOf(client.clientId);
     try {
       const created = await addSecret(ctx.services, client.clientId, actor.id);
-      return o.sendClientPage(request, reply, actor, await requireClient(ctx.services, client.clientId), 201, {
-        newSecret: { secret: created.secret, lastFour: created.secret.slice(-4) },
-      });
+      return redirectWithNotice(ctx, request, reply, page, { newSecret: { secret: created.secret, lastFour: created.secret.slice(-4) } }, '#secrets');
     } catch (error) {
       if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
-      // e.g. a third secret (409): the page says why, beside the secrets.
-      return o.sendClientPage(request, reply, actor, await requireClient(ctx.services, client.clientId), statusOf(error), {
-        secretError: sentence(error.message),
-      });
+      // e.g. a third secret: the page says why, beside the secrets.
+      return redirectWithNotice(ctx, request, reply, page, { secretError: sentence(error.message) }, '#secrets');
     }
   });
 
@@ -92,7 +89,7 @@ ${last
       await removeSecret(ctx.services, client.clientId, request.params.secretId, actor.id);
     } catch (error) {
       if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;
-      return o.sendClientPage(request, reply, actor, client, statusOf(error), { secretError: sentence(error.message) });
+      return redirectWithNotice(ctx, request, reply, o.pathOf(client.clientId), { secretError: sentence(error.message) }, '#secrets');
     }
     return reply.redirect(o.afterRemoval(client.clientId), 303);
   });
@@ -108,7 +105,6 @@ export async function secretRoutes(app: FastifyInstance, ctx: AppContext): Promi
       if (!user) return undefined;
       return { actor: user, client: await ownedClient(ctx.services, user, clientId) };
     },
-    sendClientPage: (request, reply, user, client, status, extra) => sendClientPage(ctx, request, reply, user, client, status, extra),
     afterRemoval: (clientId) => `${clientPath(clientId)}?done=secret-removed#secrets`,
   });
 }

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+// gatehouse cimd trust|distrust HOST, gatehouse cimd list (SPEC §10.3): an operator's trust
+// decisions about client metadata document hosts, through the same service as the admin.
+import { decideHost, listHostDecisions } from '../services/clients/metadata-hosts.ts';
+import { emit, formatTime } from './output.ts';
+import { jsonOption, type CliRuntime } from './runtime.ts';
+
+export function registerCimdCommands(program: Command, runtime: CliRuntime): void {
+  const cimd = program.command('cimd').description('trust decisions about client metadata document hosts');
+  for (const [name, decision, words] of [
+    ['trust', 'trusted', 'approve the clients this host publishes, now and later'],
+    ['distrust', 'distrusted', 'refuse the clients this host publishes; suspend approved ones'],
+  ] as const) {
+    cimd
+      .command(`${name} <host>`)
+      .description(words)
+      .addOption(jsonOption())
+      .action(async (host: string, opts: { json?: boolean }) => {
+        const result = await runtime.withServices((s) => decideHost(s, host, decision, null));
+        emit(!!opts.json, result, () => `${result.host}: ${decision}${result.changedClients.length ? `; ${result.changedClients.length} client(s) ${decision === 'trusted' ? 'approved' : 'refused'}` : ''}`);
+      });
+  }
+  cimd
+    .command('list')
+    .description('every decision, by host')
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      const list = await runtime.withServices((s) => listHostDecisions(s));
+      emit(!!opts.json, list, () => (list.length === 0 ? 'no decisions' : list.map((d) => `${d.host.padEnd(40)} ${d.decision.padEnd(10)} ${formatTime(d.decidedAt)}`).join('\n')));
+    });
+}

@@ -1,0 +1,36 @@
+// `clients events-url` and `clients rotate-events-secret` (SPEC §9, second paragraph): the
+// same services as the developer settings page; a new signing secret is printed once.
+import type { Command } from 'commander';
+import { systemResolver } from '../services/outbound-url.ts';
+import { requireClient } from '../services/clients/view.ts';
+import { rotateEventsSecret, setEventsUrl } from '../services/webhooks/client-events.ts';
+import { emit } from './output.ts';
+import { jsonOption, type CliRuntime } from './runtime.ts';
+
+export function registerClientEventsCommands(clients: Command, runtime: CliRuntime): void {
+  clients
+    .command('events-url <clientId> <url>')
+    .description("set the client's events URL (\"\" removes it); the first one comes with a signing secret, shown once")
+    .addOption(jsonOption())
+    .action(async (clientId: string, url: string, opts: { json?: boolean }) => {
+      const outbound = { allowPrivate: runtime.config().outboundAllowPrivate, resolve: systemResolver };
+      const { secret } = await runtime.withServices(async (s) => {
+        await requireClient(s, clientId);
+        return setEventsUrl(s, clientId, url, outbound, null);
+      });
+      emit(!!opts.json, { client_id: clientId, events_url: url.trim() || null, ...(secret ? { signing_secret: secret } : {}) }, () =>
+        [url.trim() === '' ? 'events URL removed' : `events URL set: ${url.trim()}`, ...(secret ? [`signing secret: ${secret}  (shown once; store it now)`] : [])].join('\n'),
+      );
+    });
+  clients
+    .command('rotate-events-secret <clientId>')
+    .description("replace the client's events signing secret at once; the new one is shown once")
+    .addOption(jsonOption())
+    .action(async (clientId: string, opts: { json?: boolean }) => {
+      const secret = await runtime.withServices(async (s) => {
+        await requireClient(s, clientId);
+        return rotateEventsSecret(s, clientId, null);
+      });
+      emit(!!opts.json, { client_id: clientId, signing_secret: secret }, () => `signing secret: ${secret}  (shown once; store it now)`);
+    });
+}

@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+// gatehouse prune (SPEC §2 item 24) and gatehouse backup (SPEC §4): an operator's upkeep.
+import { pruneEnded, type PruneCounts } from '../services/retention/prune.ts';
+import { emit } from './output.ts';
+import { jsonOption, type CliRuntime } from './runtime.ts';
+
+const labels: Record<keyof PruneCounts, string> = {
+  authorizationCodes: 'authorization codes',
+  accessTokens: 'access tokens',
+  refreshTokens: 'refresh tokens',
+  sessions: 'sessions',
+  authorizationRequests: 'authorization requests',
+  auditEvents: 'audit events',
+  successorsForgotten: 'kept successor pairs',
+};
+
+export function registerMaintenanceCommands(program: Command, runtime: CliRuntime): void {
+  program
+    .command('prune')
+    .description('delete ended codes, tokens, sessions, old authorization requests and audit events; print the counts')
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      const { retention } = runtime.config();
+      const counts = await runtime.withServices((s) => pruneEnded(s, retention));
+      emit(!!opts.json, counts, () =>
+        (Object.keys(labels) as Array<keyof PruneCounts>).map((k) => `${labels[k].padEnd(24)} ${counts[k]} deleted`).join('\n'),
+      );
+    });
+
+  program
+    .command('backup')
+    .description('write a consistent copy of the SQLite database to FILE while it serves (PostgreSQL: use pg_dump)')
+    .argument('<file>', 'where the copy goes; replaced if it exists')
+    .addOption(jsonOption())
+    .action(async (file: string, opts: { json?: boolean }) => {
+      const pages = await runtime.backup(file);
+      emit(!!opts.json, { file, pages }, () => `backed up ${pages} pages to ${file}`);
+    });
+}

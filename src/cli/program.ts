@@ -1,0 +1,68 @@
+// The gatehouse command's tree (SPEC §4): every command and option, built in one place so
+// that the README's CLI section can be checked against it (test/cli/help.test.ts).
+import { readFileSync } from 'node:fs';
+import { Command } from 'commander';
+import { settingsHelpText } from '../config/help.ts';
+import { listUsers } from '../services/accounts/users.ts';
+import { registerAuditCommand } from './audit.ts';
+import { startupBanner } from './banner.ts';
+import { registerClientCommands } from './clients.ts';
+import { registerDemoCommand } from './demo.ts';
+import { emit } from './output.ts';
+import { registerMaintenanceCommands } from './maintenance.ts';
+import { registerCimdCommands } from './cimd.ts';
+import { registerPlatformCommands } from './platform.ts';
+import { jsonOption, runtime } from './runtime.ts';
+import { registerUserCommands } from './users.ts';
+
+export const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+export function buildProgram(): Command {
+  const program = new Command('gatehouse')
+    .description('Gatehouse, the OAuth 2.0 authorization service')
+    .version(version, '-V, --version', 'print the version and exit')
+    // Program options come before the command, so `clients approve ID --version N` stays the command's own.
+    .enablePositionalOptions()
+    .addHelpText('after', `\n${settingsHelpText()}\n`)
+    .exitOverride()
+    .configureOutput({
+      writeErr: (text) => process.stderr.write(text),
+      outputError: (text, write) => write(text.replace(/^error: /, 'gatehouse: ')),
+    });
+
+  program
+    .command('serve')
+    .description('run the service (applies pending migrations first)')
+    .action(async () => {
+      const { defaultDataDir, startServer } = await import('../server.ts');
+      const config = runtime.config();
+      const server = await startServer(config);
+      const hasAdmin = (await runtime.withServices((s) => listUsers(s, { admins: true }))).length > 0;
+      process.stdout.write(startupBanner(config, { version, listening: server.url, dataDir: defaultDataDir(), hasAdmin }));
+      const stop = async (signal: NodeJS.Signals) => {
+        await server.close();
+        process.stdout.write(`Gatehouse stopped (${signal}): requests in flight were answered and the database closed.\n`);
+        process.exit(0);
+      };
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending migrations and exit')
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      const applied = await runtime.migrate();
+      emit(!!opts.json, { applied }, () => (applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'));
+    });
+
+  registerUserCommands(program, runtime);
+  registerClientCommands(program, runtime);
+  registerDemoCommand(program, runtime);
+  registerAuditCommand(program, runtime);
+  registerPlatformCommands(program, runtime);
+  registerMaintenanceCommands(program, runtime);
+  registerCimdCommands(program, runtime);
+  return program;
+}

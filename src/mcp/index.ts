@@ -1,0 +1,79 @@
+// The MCP server at {BASE_URL}/mcp (SPEC §10.6): Streamable HTTP, built with the official
+// SDK, stateless — every POST gets its own server and transport and no session id is
+// issued, so any instance answers any request. The bearer token must be bound to the /mcp
+// resource (RFC 8707); a 401 names the resource metadata (RFC 9728 §5.1) so an agent can
+// discover how to get one.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authorizeApiRequest } from '../api/access-check.ts';
+import { ApiError } from '../api/envelope.ts';
+import { challenge, type GuardedResource } from '../api/guard.ts';
+import { allHandlers } from '../api/routes/index.ts';
+import type { AppContext } from '../http/context.ts';
+import { MCP_PATH, resourceMetadataUrl } from '../http/oauth/paths.ts';
+import type { AccessPrincipal } from '../oauth/bearer.ts';
+import { ServiceError } from '../services/errors.ts';
+import { ToolCatalog, ToolRefusal } from './tools.ts';
+
+/** The MCP server as a protected resource. */
+export function mcpResource(ctx: AppContext): GuardedResource {
+  return { resources: ctx.oauth.resources, resource: `${ctx.config.baseUrl}${MCP_PATH}`, metadataUrl: resourceMetadataUrl(ctx.config.baseUrl, MCP_PATH) };
+}
+
+const connectRoute = { scope: 'public', membership: 'none' } as const;
+
+function jsonRpcError(reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) {
+  return reply.status(status).headers(headers).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+}
+
+function serverFor(catalog: ToolCatalog, principal: AccessPrincipal, request: FastifyRequest): Server {
+  const server = new Server({ name: 'gatehouse', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.list(principal) }));
+  server.setRequestHandler(CallToolRequestSchema, async (call) => {
+    try {
+      const data = await catalog.call(call.params.name, call.params.arguments, request);
+      return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: { data } };
+    } catch (error) {
+      // SPEC §10.6: a call outside the token's scopes is an MCP error naming the scope.
+      if (error instanceof ToolRefusal) throw new McpError(ErrorCode.InvalidRequest, error.message, error.scope ? { scope: error.scope } : undefined);
+      // What the route would answer 4xx is the tool's own failure, for the agent to read.
+      if (error instanceof ServiceError || error instanceof ApiError) return { isError: true, content: [{ type: 'text', text: error.message }] };
+      throw error;
+    }
+  });
+  return server;
+}
+
+export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const resource = mcpResource(ctx);
+  const store = ctx.services.stores.api.access;
+  const catalog = new ToolCatalog(allHandlers(ctx), store, ctx.services.clock, resource);
+
+  app.post(MCP_PATH, { bodyLimit: 256 * 1024 }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const authorization = request.headers.authorization;
+    const access =
+      authorization === undefined || authorization === ''
+        ? ({ status: 401, code: 'unauthorized', message: 'an access token for this MCP server is required' } as const)
+        : await authorizeApiRequest(store, ctx.services.clock, connectRoute, authorization, {}, resource);
+    if (!('ok' in access)) return jsonRpcError(reply, access.status, access.message, challenge(access, resource.metadataUrl));
+    const principal = access.principal!;
+
+    const server = serverFor(catalog, principal, request);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+
+  // Stateless: no server-initiated stream and no session to end (MCP Streamable HTTP).
+  for (const method of ['GET', 'DELETE'] as const) {
+    app.route({ method, url: MCP_PATH, handler: async (_request, reply) => jsonRpcError(reply.header('allow', 'POST'), 405, 'this MCP server is stateless: send requests with POST') });
+  }
+}

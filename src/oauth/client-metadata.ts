@@ -1,0 +1,17 @@
+// Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, SPEC §10.3):
+// a client_id that is an https URL names a public client described by the JSON document at
+// that URL. The core only asks this port; fetching, the SSRF guard, caching and the trust
+// policy live behind it (src/services/clients/metadata-documents.ts).
+import type { ClientRecord } from './storage.ts';
+
+export type MetadataClientResult = { ok: true; client: ClientRecord } | { ok: false; problem: string };
+
+export interface ClientMetadataDocuments {
+  /** Whether this client_id is a document URL this server resolves (never when CIMD_POLICY=off). */
+  names(clientId: string): boolean;
+  /**
+   * The client the document describes, created or refreshed from it, in its review state;
+   * `ok: false` with a sentence for the user when the document cannot be used.
+   */
+  resolve(clientId: string): Promise<MetadataClientResult>;
+}

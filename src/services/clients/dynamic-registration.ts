@@ -1,0 +1,156 @@
+// Dynamic client registration (RFC 7591, SPEC §10.4): MCP clients that predate client
+// metadata documents register themselves. Registration validates like the developer form
+// (same checks, same messages); what the policy allows is decided here. Nobody is signed
+// in, so such clients belong to one built-in account that cannot sign in: admins review
+// them in /admin/oauth-clients like any other.
+import { randomBytes } from 'node:crypto';
+import { formatScopes } from '../../oauth/scopes.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors.ts';
+import { createUser, findUserByEmail } from '../accounts/users.ts';
+import { checkScopes } from './input.ts';
+import { insertClient } from './registration.ts';
+import type { ClientView } from './view.ts';
+
+export interface RegistrationPolicy {
+  policy: 'review' | 'open';
+  /** SPEC §10.4: under `open`, the most a registered client may hold; also the default. */
+  scopes: readonly string[];
+}
+
+/** RFC 7591 §3.2.2 error codes. */
+export class RegistrationError extends Error {
+  constructor(
+    readonly code: 'invalid_redirect_uri' | 'invalid_client_metadata',
+    readonly description: string,
+  ) {
+    super(description);
+    this.name = 'RegistrationError';
+  }
+}
+
+const metadataError = (d: string) => new RegistrationError('invalid_client_metadata', d);
+
+/** The account that owns dynamically registered clients. */
+export const REGISTRATION_OWNER_EMAIL = 'dynamic-registration@gatehouse.invalid';
+
+/** The built-in owner of clients nobody signed in to register (RFC 7591 and metadata documents). */
+export async function registrationOwner(ctx: ServiceContext): Promise<string> {
+  const found = await findUserByEmail(ctx, REGISTRATION_OWNER_EMAIL);
+  if (found) return found.id;
+  try {
+    // A password nobody knows: the account exists to own clients, never to sign in.
+    return (await createUser(ctx, { email: REGISTRATION_OWNER_EMAIL, name: 'Dynamic client registration', password: randomBytes(32).toString('base64url') })).id;
+  } catch (error) {
+    // Another instance created it first.
+    const again = await findUserByEmail(ctx, REGISTRATION_OWNER_EMAIL);
+    if (again) return again.id;
+    throw error;
+  }
+}
+
+function optionalString(metadata: Record<string, unknown>, name: string): string | undefined {
+  const value = metadata[name];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw metadataError(`${name} must be a string`);
+  return value;
+}
+
+function stringList(metadata: Record<string, unknown>, name: string): string[] | undefined {
+  const value = metadata[name];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw metadataError(`${name} must be an array of strings`);
+  return value as string[];
+}
+
+export interface RegisteredClient {
+  client: ClientView;
+  secret: string | null;
+  authMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
+}
+
+/** RFC 7591 §2, §3.1: reads and checks the metadata, then creates the client as the policy says. */
+export async function registerDynamicClient(ctx: ServiceContext, policy: RegistrationPolicy, body: unknown): Promise<RegisteredClient> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw metadataError('the request body must be a JSON object of client metadata (RFC 7591 §2)');
+  const metadata = body as Record<string, unknown>;
+  const redirectUris = stringList(metadata, 'redirect_uris');
+  if (redirectUris === undefined || redirectUris.length === 0) {
+    throw new RegistrationError('invalid_redirect_uri', 'redirect_uris is required: the authorization code flow needs at least one');
+  }
+  // RFC 7591 §2: the default method is client_secret_basic.
+  const authMethod = optionalString(metadata, 'token_endpoint_auth_method') ?? 'client_secret_basic';
+  if (authMethod !== 'none' && authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post') {
+    throw metadataError(`token_endpoint_auth_method "${authMethod}" is not supported: use none, client_secret_basic or client_secret_post`);
+  }
+  if (policy.policy === 'open' && authMethod !== 'none') {
+    throw metadataError('open registration is for public clients only: send token_endpoint_auth_method "none" and use PKCE');
+  }
+  const grantTypes = stringList(metadata, 'grant_types') ?? ['authorization_code'];
+  const unsupportedGrant = grantTypes.find((g) => g !== 'authorization_code' && g !== 'refresh_token');
+  if (unsupportedGrant !== undefined) throw metadataError(`grant_types "${unsupportedGrant}" is not supported: use authorization_code and refresh_token`);
+  const responseTypes = stringList(metadata, 'response_types') ?? ['code'];
+  if (responseTypes.some((r) => r !== 'code')) throw metadataError('response_types must be ["code"]');
+
+  let scopes: string[];
+  try {
+    const requested = optionalString(metadata, 'scope');
+    scopes = requested === undefined || requested.trim() === '' ? [...policy.scopes] : checkScopes([requested]);
+  } catch (error) {
+    if (error instanceof ServiceError) throw metadataError(`scope: ${error.message}`);
+    throw error;
+  }
+  if (policy.policy === 'open') {
+    const outside = scopes.filter((s) => !policy.scopes.includes(s));
+    if (outside.length > 0) throw metadataError(`scope ${outside.join(', ')} cannot be registered without review: this server allows ${policy.scopes.join(' ')}`);
+  }
+
+  const redirectHost = (() => {
+    try {
+      return new URL(redirectUris[0]!).host;
+    } catch {
+      return 'unknown host';
+    }
+  })();
+  try {
+    const created = await insertClient(
+      ctx,
+      {
+        ownerId: await registrationOwner(ctx),
+        name: optionalString(metadata, 'client_name') ?? `Application returning to ${redirectHost}`,
+        description: 'Registered dynamically (RFC 7591).',
+        homepageUrl: optionalString(metadata, 'client_uri'),
+        logoUrl: optionalString(metadata, 'logo_uri'),
+        kind: authMethod === 'none' ? 'public' : 'confidential',
+        redirectUris,
+        scopes,
+      },
+      scopes,
+      policy.policy === 'open' ? 'approved' : 'pending',
+    );
+    return { client: created.client, secret: created.secret, authMethod };
+  } catch (error) {
+    // The developer form's checks, answered in RFC 7591 terms.
+    if (error instanceof ServiceError && error.kind === 'validation') {
+      throw new RegistrationError(error.field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', error.message);
+    }
+    throw error;
+  }
+}
+
+/** RFC 7591 §3.2.1: the client information response. */
+export function clientInformation(registered: RegisteredClient, issuedAt: number): Record<string, unknown> {
+  const c = registered.client;
+  return {
+    client_id: c.clientId,
+    client_id_issued_at: Math.floor(issuedAt / 1000),
+    ...(registered.secret !== null ? { client_secret: registered.secret, client_secret_expires_at: 0 } : {}),
+    client_name: c.name,
+    redirect_uris: c.redirectUris,
+    token_endpoint_auth_method: registered.authMethod,
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    scope: formatScopes(c.scopes),
+    ...(c.homepageUrl ? { client_uri: c.homepageUrl } : {}),
+    ...(c.logoUrl ? { logo_uri: c.logoUrl } : {}),
+  };
+}

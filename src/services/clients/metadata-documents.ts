@@ -1,0 +1,138 @@
+// Client ID Metadata Documents (SPEC §10.3, draft-ietf-oauth-client-id-metadata-document):
+// the core's port (src/oauth/client-metadata.ts). A URL client id is fetched through the
+// SSRF guard, checked (its client_id equals the URL, redirect URIs as the developer form
+// checks them, token_endpoint_auth_method none), cached by its HTTP caching headers, and
+// kept as a public client owned by the built-in account, whose state follows the policy:
+// review — pending until an admin approves it (or trusts its host); open — approved, and
+// unverified unless its host is trusted; a distrusted host's clients are refused.
+import type { ClientMetadataDocuments, MetadataClientResult } from '../../oauth/client-metadata.ts';
+import type { ClientRecord } from '../../oauth/storage.ts';
+import type { ServiceContext } from '../context.ts';
+import { ServiceError } from '../errors.ts';
+import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
+import { registrationOwner } from './dynamic-registration.ts';
+import { checkHomepage, checkLogo, checkName, checkRedirectUris } from './input.ts';
+import { cacheSeconds, fetchDocument, type FetchedDocument } from './metadata-fetch.ts';
+import type { StoredClient } from './store.ts';
+
+export interface MetadataDocumentSettings {
+  policy: 'review' | 'open';
+  scopes: readonly string[];
+  outbound: OutboundPolicy;
+}
+
+interface ClientDocument {
+  name: string;
+  redirectUris: string[];
+  homepageUrl: string;
+  logoUrl: string | null;
+}
+
+const refused = (problem: string): MetadataClientResult => ({ ok: false, problem });
+
+/** The host a decision is about: lower case, with its port when it has one. */
+export const documentHost = (clientId: string): string => new URL(clientId).host.toLowerCase();
+
+function readDocument(clientId: string, fetched: FetchedDocument): ClientDocument | string {
+  if (fetched.status >= 300 && fetched.status < 400) return `the metadata document answered with a redirect (${fetched.status}), which is not followed`;
+  if (fetched.status !== 200) return `the metadata document answered ${fetched.status}`;
+  let doc: unknown;
+  try {
+    doc = JSON.parse(fetched.body);
+  } catch {
+    return 'the metadata document is not JSON';
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return 'the metadata document must be a JSON object';
+  const d = doc as Record<string, unknown>;
+  // draft-ietf-oauth-client-id-metadata-document §4: the document names itself exactly.
+  if (d.client_id !== clientId) return 'the metadata document\'s client_id must equal its URL exactly';
+  if (d.token_endpoint_auth_method !== 'none') return 'the metadata document must say token_endpoint_auth_method "none": such clients are public and use PKCE';
+  if (!Array.isArray(d.redirect_uris) || d.redirect_uris.some((u) => typeof u !== 'string')) return 'the metadata document must list redirect_uris';
+  const text = (name: string) => (typeof d[name] === 'string' ? (d[name] as string) : undefined);
+  try {
+    return {
+      name: checkName(text('client_name') ?? new URL(clientId).host),
+      redirectUris: checkRedirectUris(d.redirect_uris as string[]),
+      homepageUrl: checkHomepage(text('client_uri')),
+      logoUrl: checkLogo(text('logo_uri')),
+    };
+  } catch (error) {
+    if (error instanceof ServiceError) return `the metadata document's ${error.field ?? 'metadata'} is not acceptable: ${error.message}`;
+    throw error;
+  }
+}
+
+function toClientRecord(c: StoredClient, unverifiedHost: string | undefined): ClientRecord {
+  return {
+    id: c.id,
+    name: c.name,
+    homepageUrl: c.homepageUrl,
+    kind: c.kind,
+    state: c.state,
+    redirectUris: c.redirectUris,
+    scopes: c.scopes,
+    resourceServer: c.resourceServer,
+    ...(unverifiedHost !== undefined ? { unverifiedHost } : {}),
+  };
+}
+
+export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataDocumentSettings, fetch = fetchDocument): ClientMetadataDocuments {
+  // Per instance: a document is fetched again when its cache lifetime ends.
+  const cache = new Map<string, { doc: ClientDocument; until: number }>();
+
+  async function load(clientId: string): Promise<ClientDocument | string> {
+    const cached = cache.get(clientId);
+    if (cached !== undefined && cached.until > ctx.clock()) return cached.doc;
+    const checked = await checkOutboundUrl(clientId, settings.outbound);
+    if (!checked.ok) return `the metadata document's address ${checked.problem.replace(/: webhooks and calendar feeds must be on a public address$/, '')}: it must be on a public address`;
+    let fetched: FetchedDocument;
+    try {
+      fetched = await fetch(checked.url, checked.addresses);
+    } catch (error) {
+      return `the metadata document could not be fetched${error instanceof Error && error.constructor.name === 'DocumentFetchError' ? `: ${error.message}` : ''}`;
+    }
+    const doc = readDocument(clientId, fetched);
+    if (typeof doc !== 'string') cache.set(clientId, { doc, until: ctx.clock() + cacheSeconds(fetched.headers) * 1000 });
+    return doc;
+  }
+
+  return {
+    names(clientId) {
+      if (clientId.length > 2000) return false;
+      try {
+        const url = new URL(clientId);
+        const schemes = settings.outbound.allowPrivate ? ['https:', 'http:'] : ['https:'];
+        // A URL with a path: the draft's client ids (a bare origin is not one).
+        return schemes.includes(url.protocol) && url.pathname !== '/' && url.hash === '';
+      } catch {
+        return false;
+      }
+    },
+
+    async resolve(clientId) {
+      const host = documentHost(clientId);
+      const decision = await ctx.stores.metadataHosts.find(host);
+      if (decision?.decision === 'distrusted') return refused(`a platform admin has blocked applications from ${host}`);
+      const doc = await load(clientId);
+      if (typeof doc === 'string') return refused(doc);
+      const trusted = decision?.decision === 'trusted';
+      const now = ctx.clock();
+      // Outside the transaction: on SQLite it holds the one connection.
+      const ownerId = await registrationOwner(ctx);
+      const stored = await ctx.stores.transaction(async (tx) => {
+        const existing = await tx.clients.find(clientId);
+        if (existing === undefined) {
+          const state = trusted || settings.policy === 'open' ? 'approved' : 'pending';
+          await tx.clients.insert({ id: clientId, ...doc, description: `Identified by its client metadata document at ${host}.`, ownerId, kind: 'public', scopes: [...settings.scopes], state, createdAt: now });
+          await tx.audit.append({ type: 'client.created', clientId, data: { kind: 'public', source: 'client metadata document', host, state} }, now);
+        } else if (existing.name !== doc.name || existing.homepageUrl !== doc.homepageUrl || existing.logoUrl !== doc.logoUrl || JSON.stringify(existing.redirectUris) !== JSON.stringify(doc.redirectUris)) {
+          // The document is the client's configuration: it applies as it is published.
+          await tx.clients.update(clientId, { name: doc.name, homepageUrl: doc.homepageUrl, logoUrl: doc.logoUrl, redirectUris: doc.redirectUris });
+        }
+        return (await tx.clients.find(clientId))!;
+      });
+      // SPEC §10.3: under `open` nobody looked at it, unless its host was trusted.
+      return { ok: true, client: toClientRecord(stored, settings.policy === 'open' && !trusted ? host : undefined) };
+    },
+  };
+}

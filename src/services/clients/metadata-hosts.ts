@@ -1,0 +1,42 @@
+// An admin's trust decisions about client metadata document hosts (SPEC §10.3): trusting a
+// host approves its pending clients (and any it publishes later); distrusting one refuses
+// its clients from then on, suspending the approved ones so their tokens stop at once.
+import type { ServiceContext } from '../context.ts';
+import { validation } from '../errors.ts';
+import { registrationOwner } from './dynamic-registration.ts';
+import { reviewClient } from './review.ts';
+import type { MetadataHostDecision } from './store.ts';
+
+/** A host as decisions name it: lower case, an optional port, nothing else. */
+export function checkHost(value: string): string {
+  const host = value.trim().toLowerCase();
+  let parsed: URL;
+  try {
+    parsed = new URL(`https://${host}/`);
+  } catch {
+    throw validation(`"${value}" is not a host name: give it as agent.example.com`, 'host');
+  }
+  if (parsed.host !== host) throw validation(`"${value}" is not a host name: give it as agent.example.com, without a scheme or path`, 'host');
+  return host;
+}
+
+async function clientsOfHost(ctx: ServiceContext, host: string) {
+  const owner = await registrationOwner(ctx);
+  const clients = await ctx.stores.clients.list({ ownerId: owner });
+  return clients.filter((c) => /^https?:\/\//.test(c.id) && new URL(c.id).host.toLowerCase() === host);
+}
+
+export async function decideHost(ctx: ServiceContext, value: string, decision: MetadataHostDecision['decision'], actorId: string | null): Promise<{ host: string; changedClients: string[] }> {
+  const host = checkHost(value);
+  await ctx.stores.metadataHosts.decide({ host, decision, decidedBy: actorId, decidedAt: ctx.clock() });
+  const changed: string[] = [];
+  for (const c of await clientsOfHost(ctx, host)) {
+    const step = decision === 'trusted' ? (c.state === 'pending' || c.state === 'rejected' ? 'approve' : null) : c.state === 'pending' ? 'reject' : c.state === 'approved' ? 'suspend' : null;
+    if (step === null) continue;
+    await reviewClient(ctx, c.id, step, actorId, decision === 'distrusted' ? `a platform admin distrusted ${host}` : undefined);
+    changed.push(c.id);
+  }
+  return { host, changedClients: changed };
+}
+
+export const listHostDecisions = (ctx: ServiceContext) => ctx.stores.metadataHosts.list();

@@ -1,0 +1,59 @@
+// SPEC §2 item 24: deletes what has ended, in small batches, each its own short statement,
+// so that a large backlog never holds a lock or the event loop for long.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { ServiceContext } from '../context.ts';
+import { cutoffs, successorCutoff, type RetentionPolicy } from './policy.ts';
+
+/** Rows per statement: small enough that a batch takes milliseconds. */
+export const PRUNE_BATCH_SIZE = 500;
+
+export interface PruneCounts {
+  authorizationCodes: number;
+  accessTokens: number;
+  refreshTokens: number;
+  sessions: number;
+  authorizationRequests: number;
+  auditEvents: number;
+  /** Successor pairs of spent refresh tokens forgotten after the replay window. */
+  successorsForgotten: number;
+}
+
+export interface PruneOptions {
+  batchSize?: number;
+  /** Stop a kind after this many batches (an instance leaves the rest for its next run). */
+  maxBatches?: number;
+}
+
+/** Repeats a batch until one comes back short; yields to other work between batches. */
+async function drain(batch: (limit: number) => Promise<number>, options: PruneOptions): Promise<number> {
+  const size = options.batchSize ?? PRUNE_BATCH_SIZE;
+  const maxBatches = options.maxBatches ?? Number.POSITIVE_INFINITY;
+  let total = 0;
+  for (let n = 0; n < maxBatches; n++) {
+    const deleted = await batch(size);
+    total += deleted;
+    if (deleted < size) break;
+    await nextTurn();
+  }
+  return total;
+}
+
+export async function pruneEnded(ctx: ServiceContext, policy: RetentionPolicy, options: PruneOptions = {}): Promise<PruneCounts> {
+  const store = ctx.stores.retention;
+  const now = ctx.clock();
+  const before = cutoffs(policy, now);
+  const rows = (kind: keyof typeof before) => drain((limit) => store.deleteBatch(kind, before[kind], limit), options);
+  return {
+    authorizationCodes: await rows('authorizationCodes'),
+    accessTokens: await rows('accessTokens'),
+    refreshTokens: (await rows('revokedRefreshTokens')) + (await rows('expiredRefreshTokens')),
+    sessions: await rows('sessions'),
+    authorizationRequests: await rows('authorizationRequests'),
+    auditEvents: await rows('auditEvents'),
+    successorsForgotten: await drain((limit) => store.forgetSuccessorsBatch(successorCutoff(policy, now), limit), options),
+  };
+}
+
+export function totalPruned(counts: PruneCounts): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}

@@ -1,0 +1,33 @@
+// The retention store (SPEC §2 item 24): deletes what has ended, one small batch at a time.
+
+/** Rows that end, each found by one indexed time column (migration 007). */
+export type PrunableRows =
+  /** Authorization codes by expiry. */
+  | 'authorizationCodes'
+  /** Access tokens by expiry (a revoked one expires within the access-token lifetime). */
+  | 'accessTokens'
+  /** Refresh tokens by expiry: the chain went unused for the idle lifetime. */
+  | 'expiredRefreshTokens'
+  /** Refresh tokens by revocation time. */
+  | 'revokedRefreshTokens'
+  /** Login sessions by expiry. */
+  | 'sessions'
+  /** Authorization requests (the legacy-migration warning's evidence) by creation time. */
+  | 'authorizationRequests'
+  /** Audit events by creation time. */
+  | 'auditEvents';
+
+export interface RetentionStore {
+  /**
+   * Deletes at most `limit` rows of the kind whose time column is before `before`; returns
+   * how many it deleted. One short statement, so no lock is held for long. Several
+   * instances may call it at once: a row another caller is deleting is skipped, not waited
+   * for, and no row is deleted twice.
+   */
+  deleteBatch(rows: PrunableRows, before: number, limit: number): Promise<number>;
+  /**
+   * SPEC §2 item 9: forgets the kept successor pair of at most `limit` refresh tokens spent
+   * before `spentBefore`; returns how many. The spent token itself stays (reuse detection).
+   */
+  forgetSuccessorsBatch(spentBefore: number, limit: number): Promise<number>;
+}

@@ -1,0 +1,103 @@
+// The delivery engine (SPEC §9): every `gatehouse serve` runs one. Each pass claims the due
+// deliveries (the store makes a claim exclusive across instances), sends them, and records
+// the outcome: delivered, due again later (schedule.ts), or failed; a webhook failing for
+// 5 days is turned off with the reason. Tests drive passes with deliverDue() and a moved clock.
+import type { ServiceContext } from '../context.ts';
+import type { OutboundPolicy } from '../outbound-url.ts';
+import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, nextAttemptAt } from './schedule.ts';
+import { DELIVERY_TIMEOUT_MS, sendDelivery } from './sender.ts';
+import { signedHeaders } from './signing.ts';
+import type { AttemptOutcome, ClaimedDelivery } from './store.ts';
+
+export interface DeliveryEngineOptions {
+  services: ServiceContext;
+  outbound: OutboundPolicy;
+  timeoutMs?: number;
+  /** Deliveries claimed per pass. */
+  batch?: number;
+  /** In [0, 1), for the jitter of retry delays. */
+  random?: () => number;
+  /** Where a pass that failed as a whole (the database away) is reported. */
+  onError?: (err: unknown) => void;
+}
+
+export interface DeliveryEngine {
+  /** One pass: claims, sends and records every due delivery (up to a batch); returns how many it attempted. */
+  deliverDue(): Promise<number>;
+  /** Runs passes every intervalMs until stop(). */
+  start(intervalMs: number): void;
+  /** Stops the passes and waits for the one under way. */
+  stop(): Promise<void>;
+}
+
+const DAY = 24 * 3600 * 1000;
+
+export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEngine {
+  const { services, outbound } = options;
+  const store = services.stores.webhookDeliveries;
+  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
+  const batch = options.batch ?? 20;
+  const random = options.random ?? Math.random;
+
+  async function attempt(d: ClaimedDelivery): Promise<void> {
+    // The header's timestamp is read by the receiver against its own clock to refuse
+    // replays, so it is the wall clock; the schedule runs on the service clock.
+    const headers = signedHeaders(d.secret, d.id, Math.floor(Date.now() / 1000), d.payload);
+    const result = await sendDelivery(d.url, headers, d.payload, outbound, timeoutMs);
+    const now = services.clock();
+    const delivered = result.status !== null && result.status >= 200 && result.status < 300;
+    const outcome: AttemptOutcome = {
+      at: now,
+      delivered,
+      responseStatus: result.status,
+      responseBody: result.body,
+      error: result.error,
+      nextAttemptAt: delivered ? null : nextAttemptAt(d.createdAt, d.attempt, now, random),
+    };
+    if (!(await store.recordAttempt(d.id, d.attempt, outcome))) return;
+    if (!('webhookId' in d.destination)) return;
+    if (delivered) return store.markHealthy(d.destination.webhookId);
+    const since = await store.markFailing(d.destination.webhookId, now);
+    if (now - since >= DISABLE_AFTER_MS) {
+      const days = Math.floor((now - since) / DAY);
+      const reason = `turned off on ${new Date(now).toISOString()}: every delivery failed for ${days} days (last: ${result.error ?? `HTTP ${result.status}`}); fix the receiver, then set active to true`;
+      await store.disable(d.destination.webhookId, reason, now);
+    }
+  }
+
+  async function deliverDue(): Promise<number> {
+    const now = services.clock();
+    const claimed = await store.claimDue(now, now + CLAIM_LEASE_MS, batch);
+    await Promise.all(claimed.map(attempt));
+    return claimed.length;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  return {
+    deliverDue,
+    start(intervalMs) {
+      stopped = false;
+      const pass = async () => {
+        try {
+          // A full batch means more may be due: go on at once.
+          while (!stopped && (await deliverDue()) === batch);
+        } catch (err) {
+          options.onError?.(err);
+        }
+      };
+      const tick = () => {
+        running = pass().finally(() => {
+          if (!stopped) timer = setTimeout(tick, intervalMs);
+        });
+      };
+      tick();
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

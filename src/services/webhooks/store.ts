@@ -1,0 +1,108 @@
+// The outbox and its deliveries (SPEC §9), as the webhook services see them. A delivery goes
+// to one destination: a webhook of a user or an organization, or an OAuth client's events URL.
+
+export type Destination = { webhookId: string } | { clientId: string };
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface NewDelivery {
+  /** The Standard Webhooks message id (`webhook-id`), the same on every attempt. */
+  id: string;
+  destination: Destination;
+  event: string;
+  /** The JSON body, exactly as it will be signed and sent. */
+  payload: string;
+  createdAt: number;
+}
+
+/** A delivery as its owner sees it. */
+export interface Delivery {
+  id: string;
+  destination: Destination;
+  event: string;
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  createdAt: number;
+}
+
+/** A claimed attempt: the delivery and where and how to send it. */
+export interface ClaimedDelivery {
+  id: string;
+  destination: Destination;
+  event: string;
+  payload: string;
+  createdAt: number;
+  /** The number of this attempt (1 for the first). */
+  attempt: number;
+  url: string;
+  secret: string;
+}
+
+export interface AttemptOutcome {
+  at: number;
+  delivered: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  /** Due time of the next attempt; null when this one was the last (delivered or failed). */
+  nextAttemptAt: number | null;
+}
+
+/** Whose an event is, for finding the webhooks that hear of it. */
+export interface EventOwner {
+  /** The user whose own webhooks hear of it (a booking's host); null for none. */
+  hostId: string | null;
+  teamId: string | null;
+  /** An organization's own record (an organization routing form); null otherwise. */
+  organizationId?: string | null;
+}
+
+export interface ClientEventsSettings {
+  eventsUrl: string | null;
+  /** Whether a signing secret exists (never the secret itself). */
+  hasSecret: boolean;
+}
+
+export interface WebhookDeliveryStore {
+  /**
+   * Ids of the active webhooks subscribed to `trigger` that hear of an event: the host's
+   * own, and those of the owner's organization: the organization itself, the organization
+   * of the team, or, for a personal record, every organization the host is a member of.
+   */
+  subscribedWebhooks(trigger: string, owner: EventOwner): Promise<string[]>;
+  /** Whether the client has an events URL and a signing secret: only then is it told anything. */
+  clientListens(clientId: string): Promise<boolean>;
+  /** Writes deliveries to the outbox, due at once; with the caller's transaction, they land with the change. */
+  enqueue(deliveries: NewDelivery[]): Promise<void>;
+  /**
+   * Claims up to `limit` pending deliveries due at `now` to a destination that can take them,
+   * oldest due first: each claim counts an attempt and moves the due time to `leaseUntil`, so
+   * that no other caller claims it meanwhile (on PostgreSQL `FOR UPDATE SKIP LOCKED`, on
+   * SQLite one conditional UPDATE per row). Two concurrent callers never get the same attempt.
+   */
+  claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
+  /** Records the outcome of an attempt; false when that attempt is no longer the delivery's latest claim. */
+  recordAttempt(id: string, attempt: number, outcome: AttemptOutcome): Promise<boolean>;
+  /** Notes a failure of the webhook; returns since when it has been failing without a success. */
+  markFailing(webhookId: string, now: number): Promise<number>;
+  /** Notes a success: the webhook is no longer failing. */
+  markHealthy(webhookId: string): Promise<void>;
+  /** Turns the webhook off with a reason its owner sees; its pending deliveries are failed. */
+  disable(webhookId: string, reason: string, now: number): Promise<void>;
+  /** The destination's deliveries, newest first. */
+  list(destination: Destination, limit: number, offset: number): Promise<Delivery[]>;
+  /** One delivery of the destination; undefined when it has none of that id. */
+  find(destination: Destination, id: string): Promise<Delivery | undefined>;
+  /** The client's events URL and whether it has a signing secret. */
+  clientEvents(clientId: string): Promise<ClientEventsSettings>;
+  /** Sets (or, with null, removes) the client's events URL. */
+  setClientEventsUrl(clientId: string, url: string | null, now: number): Promise<void>;
+  /** Replaces the client's signing secret. */
+  setClientEventsSecret(clientId: string, secret: string, now: number): Promise<void>;
+}

@@ -1,0 +1,53 @@
+// RetentionStore (services/retention/store.ts): batched deletes, each finding its rows
+// through an index of migration 007.
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { PrunableRows, RetentionStore } from '../../services/retention/store.ts';
+import { dialectOf } from '../prepared.ts';
+import type { Database } from '../schema.ts';
+
+const prunable: Record<PrunableRows, { table: keyof Database; key: string; time: string }> = {
+  authorizationCodes: { table: 'authorization_codes', key: 'code_hash', time: 'expires_at' },
+  accessTokens: { table: 'access_tokens', key: 'token_hash', time: 'expires_at' },
+  expiredRefreshTokens: { table: 'refresh_tokens', key: 'id', time: 'expires_at' },
+  revokedRefreshTokens: { table: 'refresh_tokens', key: 'id', time: 'revoked_at' },
+  sessions: { table: 'sessions', key: 'id_hash', time: 'expires_at' },
+  authorizationRequests: { table: 'authorization_requests', key: 'id', time: 'created_at' },
+  auditEvents: { table: 'audit_events', key: 'id', time: 'created_at' },
+};
+
+/**
+ * PostgreSQL: rows another instance's batch has locked are skipped rather than waited
+ * for, so concurrent sweeps never queue behind each other. SQLite has one writer at a time.
+ */
+function skipLocked(db: Kysely<Database>): RawBuilder<unknown> {
+  return dialectOf(db) === 'postgres' ? sql` for update skip locked` : sql``;
+}
+
+/** One batch of rows whose time is before `before`; which ones first does not matter. */
+export function deleteBatchQuery(db: Kysely<Database>, rows: PrunableRows, before: number, limit: number): RawBuilder<unknown> {
+  const { table, key, time } = prunable[rows];
+  return sql`
+    delete from ${sql.table(table)} where ${sql.ref(key)} in (
+      select ${sql.ref(key)} from ${sql.table(table)} where ${sql.ref(time)} < ${before} limit ${limit}${skipLocked(db)}
+    )`;
+}
+
+export function forgetSuccessorsQuery(db: Kysely<Database>, spentBefore: number, limit: number): RawBuilder<unknown> {
+  return sql`
+    update refresh_tokens set successor_box = null where id in (
+      select id from refresh_tokens where successor_box is not null and spent_at < ${spentBefore} limit ${limit}${skipLocked(db)}
+    )`;
+}
+
+export function createRetentionStore(db: Kysely<Database>): RetentionStore {
+  return {
+    async deleteBatch(rows, before, limit) {
+      const result = await deleteBatchQuery(db, rows, before, limit).execute(db);
+      return Number(result.numAffectedRows ?? 0);
+    },
+    async forgetSuccessorsBatch(spentBefore, limit) {
+      const result = await forgetSuccessorsQuery(db, spentBefore, limit).execute(db);
+      return Number(result.numAffectedRows ?? 0);
+    },
+  };
+}

@@ -1,0 +1,212 @@
+// WebhookDeliveryStore (src/services/webhooks/store.ts) over webhook_deliveries, webhooks and
+// the events columns of oauth_clients. The claim is the one dialect difference: PostgreSQL
+// locks the due rows it takes and skips those another instance holds; SQLite has one writer,
+// and a conditional UPDATE per row decides who takes it.
+import { sql, type Selectable } from 'kysely';
+import type {
+  ClaimedDelivery,
+  Delivery,
+  Destination,
+  WebhookDeliveryStore,
+} from '../../services/webhooks/store.ts';
+import { dialectOf } from '../prepared.ts';
+import type { Executor } from '../repositories/executor.ts';
+import type { WebhookDeliveriesTable } from '../schema.ts';
+
+type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+
+const destinationOf = (row: { webhook_id: string | null; client_id: string | null }): Destination =>
+  row.webhook_id !== null ? { webhookId: row.webhook_id } : { clientId: row.client_id! };
+
+const toDelivery = (r: DeliveryRow): Delivery => ({
+  id: r.id,
+  destination: destinationOf(r),
+  event: r.event,
+  payload: r.payload,
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAt: r.next_attempt_at,
+  lastAttemptAt: r.last_attempt_at,
+  responseStatus: r.response_status,
+  responseBody: r.response_body,
+  error: r.error,
+  createdAt: r.created_at,
+});
+
+function byDestination(db: Executor, destination: Destination) {
+  const q = db.selectFrom('webhook_deliveries').selectAll();
+  return 'webhookId' in destination ? q.where('webhook_id', '=', destination.webhookId) : q.where('client_id', '=', destination.clientId);
+}
+
+/** Pending, due, and to a destination that can take it: an active webhook, a client with an events URL. */
+function dueIds(db: Executor, now: number, limit: number) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) =>
+      eb.or([
+        eb('webhook_id', 'in', eb.selectFrom('webhooks').select('id').where('active', '=', 1).where('secret', 'is not', null)),
+        eb('client_id', 'in', eb.selectFrom('oauth_clients').select('id').where('events_url', 'is not', null).where('events_secret', 'is not', null)),
+      ]),
+    )
+    .orderBy('next_attempt_at')
+    .limit(limit);
+}
+
+async function claimIds(db: Executor, now: number, leaseUntil: number, limit: number): Promise<string[]> {
+  if (dialectOf(db) === 'postgres') {
+    const due = dueIds(db, now, limit).forUpdate().skipLocked();
+    const claimed = await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
+      .where('id', 'in', due)
+      .returning('id')
+      .execute();
+    return claimed.map((r) => r.id);
+  }
+  const candidates = await dueIds(db, now, limit).execute();
+  const won: string[] = [];
+  for (const { id } of candidates) {
+    const result = await db
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) won.push(id);
+  }
+  return won;
+}
+
+async function loadClaimed(db: Executor, ids: string[]): Promise<ClaimedDelivery[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('webhook_deliveries as d')
+    .leftJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .leftJoin('oauth_clients as c', 'c.id', 'd.client_id')
+    .select(['d.id', 'd.webhook_id', 'd.client_id', 'd.event', 'd.payload', 'd.created_at', 'd.attempts', 'w.subscriber_url', 'w.secret', 'c.events_url', 'c.events_secret'])
+    .where('d.id', 'in', ids)
+    .orderBy('d.created_at')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    destination: destinationOf(r),
+    event: r.event,
+    payload: r.payload,
+    createdAt: r.created_at,
+    attempt: r.attempts,
+    url: (r.webhook_id !== null ? r.subscriber_url : r.events_url) ?? '',
+    secret: (r.webhook_id !== null ? r.secret : r.events_secret) ?? '',
+  }));
+}
+
+export function createWebhookDeliveryStore(db: Executor): WebhookDeliveryStore {
+  return {
+    async subscribedWebhooks(trigger, owner) {
+      const orgId = owner.organizationId ?? null;
+      if (owner.hostId === null && owner.teamId === null && orgId === null) return [];
+      const rows = await db
+        .selectFrom('webhooks')
+        .select(['id', 'triggers'])
+        .where('active', '=', 1)
+        .where((eb) => {
+          const personal = owner.hostId !== null ? [eb('user_id', '=', owner.hostId)] : [];
+          const organization =
+            orgId !== null
+              ? eb('organization_id', '=', orgId)
+              : owner.teamId !== null
+                ? eb('organization_id', 'in', eb.selectFrom('teams').select('organization_id').where('id', '=', owner.teamId))
+                : eb('organization_id', 'in', eb.selectFrom('memberships').select('organization_id').where('user_id', '=', owner.hostId!));
+          return eb.or([...personal, organization]);
+        })
+        .orderBy('created_at')
+        .execute();
+      return rows.filter((r) => (JSON.parse(r.triggers) as string[]).includes(trigger)).map((r) => r.id);
+    },
+    async clientListens(clientId) {
+      const row = await db.selectFrom('oauth_clients').select(['events_url', 'events_secret']).where('id', '=', clientId).executeTakeFirst();
+      return row !== undefined && row.events_url !== null && row.events_secret !== null;
+    },
+    async enqueue(deliveries) {
+      if (deliveries.length === 0) return;
+      await db
+        .insertInto('webhook_deliveries')
+        .values(
+          deliveries.map((d) => ({
+            id: d.id,
+            webhook_id: 'webhookId' in d.destination ? d.destination.webhookId : null,
+            client_id: 'clientId' in d.destination ? d.destination.clientId : null,
+            event: d.event,
+            payload: d.payload,
+            status: 'pending' as const,
+            next_attempt_at: d.createdAt,
+            created_at: d.createdAt,
+          })),
+        )
+        .execute();
+    },
+    async claimDue(now, leaseUntil, limit) {
+      // One transaction: on PostgreSQL the row locks hold until the claim is written.
+      const ids = await (db.isTransaction ? claimIds(db, now, leaseUntil, limit) : db.transaction().execute((trx) => claimIds(trx, now, leaseUntil, limit)));
+      return loadClaimed(db, ids);
+    },
+    async recordAttempt(id, attempt, o) {
+      const result = await db
+        .updateTable('webhook_deliveries')
+        .set({
+          status: o.delivered ? 'delivered' : o.nextAttemptAt === null ? 'failed' : 'pending',
+          next_attempt_at: o.nextAttemptAt,
+          last_attempt_at: o.at,
+          response_status: o.responseStatus,
+          response_body: o.responseBody,
+          error: o.error,
+        })
+        .where('id', '=', id)
+        .where('attempts', '=', attempt)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async markFailing(webhookId, now) {
+      await db.updateTable('webhooks').set({ failing_since: now }).where('id', '=', webhookId).where('failing_since', 'is', null).execute();
+      const row = await db.selectFrom('webhooks').select('failing_since').where('id', '=', webhookId).executeTakeFirst();
+      return row?.failing_since ?? now;
+    },
+    async markHealthy(webhookId) {
+      await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', webhookId).where('failing_since', 'is not', null).execute();
+    },
+    async disable(webhookId, reason, now) {
+      const run = async (tx: Executor) => {
+        await tx.updateTable('webhooks').set({ active: 0, disabled_reason: reason, updated_at: now }).where('id', '=', webhookId).execute();
+        await tx
+          .updateTable('webhook_deliveries')
+          .set({ status: 'failed', next_attempt_at: null, error: sql<string>`coalesce(error, ${'the webhook was turned off'})` })
+          .where('webhook_id', '=', webhookId)
+          .where('status', '=', 'pending')
+          .execute();
+      };
+      await (db.isTransaction ? run(db) : db.transaction().execute(run));
+    },
+    async list(destination, limit, offset) {
+      const rows = await byDestination(db, destination).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute();
+      return rows.map(toDelivery);
+    },
+    async find(destination, id) {
+      const row = await byDestination(db, destination).where('id', '=', id).executeTakeFirst();
+      return row && toDelivery(row);
+    },
+    async clientEvents(clientId) {
+      const row = await db.selectFrom('oauth_clients').select(['events_url', 'events_secret']).where('id', '=', clientId).executeTakeFirst();
+      return { eventsUrl: row?.events_url ?? null, hasSecret: (row?.events_secret ?? null) !== null };
+    },
+    async setClientEventsUrl(clientId, url, now) {
+      await db.updateTable('oauth_clients').set({ events_url: url, updated_at: now }).where('id', '=', clientId).execute();
+    },
+    async setClientEventsSecret(clientId, secret, now) {
+      await db.updateTable('oauth_clients').set({ events_secret: secret, updated_at: now }).where('id', '=', clientId).execute();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// The events URL of a client in the developer settings (SPEC §9, second paragraph): save or
+// remove it, rotate its signing secret. A new secret is drawn on the client page this once.
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { ServiceError } from '../../services/errors.ts';
+import { rotateEventsSecret, setEventsUrl } from '../../services/webhooks/client-events.ts';
+import { ownedClient, signedIn } from '../access.ts';
+import { sentence, statusOf } from '../forms.ts';
+import { DEVELOPER_CLIENTS, clientPath } from './paths.ts';
+import { sendClientPage } from './render.ts';
+
+type EventsUrlRequest = { Params: { id: string }; Body: { eventsUrl?: unknown } | undefined };
+
+export async function eventsUrlRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.post<EventsUrlRequest>(`${DEVELOPER_CLIENTS}/:id/events-url`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const client = await ownedClient(ctx.services, user, request.params.id);
+    const value = typeof request.body?.eventsUrl === 'string' ? request.body.eventsUrl : '';
+    try {
+      const { secret } = await setEventsUrl(ctx.services, client.clientId, value, ctx.outbound, user.id);
+      if (secret !== undefined) return sendClientPage(ctx, request, reply, user, client, 201, { notice: 'The events URL is saved.', newEventsSecret: secret });
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.kind !== 'validation') throw error;
+      return sendClientPage(ctx, request, reply, user, client, statusOf(error), { eventsUrlError: sentence(error.message) });
+    }
+    return reply.redirect(`${clientPath(client.clientId)}?done=${value.trim() === '' ? 'events-url-removed' : 'events-url-saved'}#events-url`, 303);
+  });
+
+  app.post<{ Params: { id: string } }>(`${DEVELOPER_CLIENTS}/:id/events-secret`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const client = await ownedClient(ctx.services, user, request.params.id);
+    const secret = await rotateEventsSecret(ctx.services, client.clientId, user.id);
+    return sendClientPage(ctx, request, reply, user, client, 201, { newEventsSecret: secret });
+  });
+}

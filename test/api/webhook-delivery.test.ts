@@ -1,0 +1,352 @@
+// Webhooks that are delivered (SPEC §9): events are written to the outbox in the transaction
+// of the booking change, and a delivery engine sends them, signed per Standard Webhooks, to a
+// real receiver on loopback that verifies every signature with the `standardwebhooks`
+// package. The test drives the engine pass by pass and moves the server's clock to walk the
+// retry schedule. Everything through real HTTP, on both databases.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
+import { createDeliveryEngine, type DeliveryEngine } from '../../src/services/webhooks/engine.ts';
+import { RETRY_DELAYS_MS, RETRY_WINDOW_MS } from '../../src/services/webhooks/schedule.ts';
+import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
+import { backends } from '../helpers/backends.ts';
+import { startTestServer, testResolver, type TestServer, type TestUser } from '../helpers/server.ts';
+import { browserFor, open, textOf } from '../helpers/pages.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { buildWorld, fixtures, futureStart, quickUser, type World } from './fixtures.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+type Verify = (secret: string, headers: Record<string, string>, rawBody: string) => unknown;
+
+/** The README's verification snippet, exactly as written between its markers, as a module. */
+async function readmeVerifier(): Promise<Verify> {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const block = /<!-- webhook-verify:start -->\n```js\n([\s\S]*?)```\n<!-- webhook-verify:end -->/.exec(readme);
+  if (!block) throw new Error('README.md has no webhook-verify block');
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-readme-'));
+  try {
+    const file = join(dir, 'verify.mjs');
+    writeFileSync(file, block[1]!);
+    return ((await import(pathToFileURL(file).href)) as { verifyWebhook: Verify }).verifyWebhook;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const attendee = { name: 'Bea Booker', email: 'bea@example.com', timeZone: 'Europe/Paris' };
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+
+describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, available }) => {
+  let server: TestServer;
+  let w: World;
+  let f: ReturnType<typeof fixtures>;
+  let receiver: WebhookReceiver;
+  let engine: DeliveryEngine;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name, { LOG_LEVEL: 'warn', OUTBOUND_ALLOW_PRIVATE: '1' });
+    w = await buildWorld(server);
+    f = fixtures(server);
+    receiver = await WebhookReceiver.start();
+    // The engine `gatehouse serve` runs, on the server's movable clock, driven pass by pass;
+    // a short timeout stands in for the 10 seconds so that the timeout test takes a moment.
+    engine = createDeliveryEngine({ services: server.services, outbound: { allowPrivate: true, resolve: testResolver }, timeoutMs: 400, random: () => 0.5 });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await server?.close();
+  });
+
+  /** An access token that outlives the clock moves of these tests (30 days). */
+  async function token(user: TestUser, scopes: string[]): Promise<string> {
+    const store = createOAuthStore(server.db);
+    const now = server.clock();
+    const grantId = randomId();
+    const value = generateToken('accessToken');
+    await store.createGrant({ id: grantId, userId: user.id, clientId: w.client.clientId, scopes, createdAt: now, revokedAt: null });
+    await store.createAccessToken({ hash: hashToken(value), grantId, codeHash: null, clientId: w.client.clientId, userId: user.id, scopes, createdAt: now, expiresAt: now + 30 * DAY, revokedAt: null, resources: null });
+    return value;
+  }
+
+  /** A host with a webhook at a fresh receiver path; returns what the tests need of both. */
+  async function hostWithWebhook(triggers: string[], answer: Parameters<WebhookReceiver['answer']>[1] = 'ok') {
+    const host = await quickUser(server, 'Hal Host');
+    const path = `/hooks/${randomId()}`;
+    receiver.answer(path, answer);
+    const writer = await token(host, ['WEBHOOK_WRITE', 'WEBHOOK_READ', 'BOOKING_WRITE']);
+    const created = await server.api('POST', '/v2/webhooks', writer, { subscriberUrl: receiver.url(path), triggers });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const secret = created.body.data.secret as string;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    receiver.expectSecret(path, secret);
+    const et = await f.eventType({ userId: host.id });
+    return { host, path, token: writer, webhookId: created.body.data.id as string, eventTypeId: et.id };
+  }
+
+  async function bookPublicly(eventTypeId: string) {
+    const res = await server.api('POST', '/v2/bookings', undefined, { eventTypeId, start: iso(futureStart(server)), attendee });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data as { uid: string; manageToken: string; start: string };
+  }
+
+  /** Passes until nothing is due: what `gatehouse serve` does every second. */
+  async function deliverAll(): Promise<void> {
+    while ((await engine.deliverDue()) > 0);
+  }
+
+  const deliveries = async (webhookId: string, bearer: string) => {
+    const res = await server.api('GET', `/v2/webhooks/${webhookId}/deliveries`, bearer);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.data as Array<Record<string, any>>;
+  };
+
+  it.skipIf(!available)('delivers BOOKING_CREATED, _CANCELLED and _RESCHEDULED from the public routes, signed so that standardwebhooks verifies them', async () => {
+    const hook = await hostWithWebhook(['BOOKING_CREATED', 'BOOKING_CANCELLED', 'BOOKING_RESCHEDULED']);
+    const first = await bookPublicly(hook.eventTypeId);
+    const second = await bookPublicly(hook.eventTypeId);
+    const moved = await server.api('POST', `/v2/bookings/${second.uid}/reschedule`, undefined, { manageToken: second.manageToken, start: iso(futureStart(server)) });
+    expect(moved.status).toBe(201);
+    const cancelled = await server.api('POST', `/v2/bookings/${first.uid}/cancel`, undefined, { manageToken: first.manageToken, cancellationReason: 'plans changed' });
+    expect(cancelled.status).toBe(200);
+    expect(receiver.at(hook.path)).toHaveLength(0);
+
+    await deliverAll();
+    const got = receiver.at(hook.path);
+    expect(got.map((r) => r.verifyError)).toEqual([null, null, null, null]);
+    const payloads = got.map((r) => r.verified as { type: string; timestamp: string; data: Record<string, any> });
+    expect(payloads.map((p) => p.type).sort()).toEqual(['BOOKING_CANCELLED', 'BOOKING_CREATED', 'BOOKING_CREATED', 'BOOKING_RESCHEDULED']);
+    const cancel = payloads.find((p) => p.type === 'BOOKING_CANCELLED')!;
+    expect(cancel.data).toMatchObject({ uid: first.uid, status: 'cancelled', cancellationReason: 'plans changed', hostId: hook.host.id });
+    expect(cancel.data).not.toHaveProperty('manageTokenHash');
+    expect(payloads.find((p) => p.type === 'BOOKING_RESCHEDULED')!.data).toMatchObject({ uid: moved.body.data.uid, rescheduledFrom: second.uid });
+    for (const r of got) {
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.headers['webhook-id']).toMatch(/^msg_/);
+      expect(r.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    }
+
+    // The owner sees each delivery: time, event, status code, attempts, answer.
+    const listed = await deliveries(hook.webhookId, hook.token);
+    expect(listed).toHaveLength(4);
+    for (const d of listed) expect(d).toMatchObject({ status: 'delivered', attempts: 1, responseStatus: 200, response: '{"received":true}', nextAttemptAt: null, error: null });
+    expect(listed.map((d) => d.id).sort()).toEqual(got.map((r) => r.headers['webhook-id']).sort());
+
+    // Nothing is sent twice.
+    await deliverAll();
+    expect(receiver.at(hook.path)).toHaveLength(4);
+  });
+
+  it.skipIf(!available)('delivers BOOKING_CONFIRMED and BOOKING_REJECTED from the authenticated routes, and a team booking to the organization webhook', async () => {
+    const hook = await hostWithWebhook(['BOOKING_REQUESTED', 'BOOKING_CONFIRMED', 'BOOKING_REJECTED']);
+    const et = await f.eventType({ userId: hook.host.id }, { requiresConfirmation: true });
+    const a = await bookPublicly(et.id);
+    const b = await bookPublicly(et.id);
+    expect((await server.api('POST', `/v2/bookings/${a.uid}/confirm`, hook.token)).status).toBe(200);
+    expect((await server.api('POST', `/v2/bookings/${b.uid}/decline`, hook.token, { reason: 'busy' })).status).toBe(200);
+
+    const orgPath = `/hooks/org-${randomId()}`;
+    const orgToken = await token(w.orgAdmin, ['ORG_WEBHOOK_WRITE', 'ORG_WEBHOOK_READ', 'TEAM_BOOKING_WRITE']);
+    const orgHook = await server.api('POST', `/v2/organizations/${w.org.id}/webhooks`, orgToken, { subscriberUrl: receiver.url(orgPath), triggers: ['BOOKING_CREATED'] });
+    expect(orgHook.status).toBe(201);
+    receiver.expectSecret(orgPath, orgHook.body.data.secret);
+    const teamEt = await f.eventType({ teamId: w.team.id });
+    const teamBooking = await server.api('POST', `/v2/teams/${w.team.id}/bookings`, orgToken, { eventTypeId: teamEt.id, start: iso(futureStart(server)), attendee });
+    expect(teamBooking.status, JSON.stringify(teamBooking.body)).toBe(201);
+
+    await deliverAll();
+    const mine = receiver.at(hook.path).map((r) => r.verified as { type: string; data: { uid: string } });
+    expect(receiver.at(hook.path).every((r) => r.verifyError === null)).toBe(true);
+    expect(mine.filter((p) => p.type === 'BOOKING_REQUESTED').map((p) => p.data.uid).sort()).toEqual([a.uid, b.uid].sort());
+    expect(mine.filter((p) => p.type === 'BOOKING_CONFIRMED').map((p) => p.data.uid)).toEqual([a.uid]);
+    expect(mine.filter((p) => p.type === 'BOOKING_REJECTED').map((p) => p.data.uid)).toEqual([b.uid]);
+    const org = receiver.at(orgPath);
+    expect(org.map((r) => r.verifyError)).toEqual([null]);
+    expect(org[0]!.verified).toMatchObject({ type: 'BOOKING_CREATED', data: { uid: teamBooking.body.data.uid, teamId: w.team.id } });
+    const orgListed = await server.api('GET', `/v2/organizations/${w.org.id}/webhooks/${orgHook.body.data.id}/deliveries`, orgToken);
+    expect(orgListed.status).toBe(200);
+    expect(orgListed.body.data).toMatchObject([{ event: 'BOOKING_CREATED', status: 'delivered', attempts: 1, responseStatus: 200 }]);
+  });
+
+  it.skipIf(!available)('writes nothing for a change that rolled back: a refused booking sends no event', async () => {
+    const hook = await hostWithWebhook(['BOOKING_CREATED']);
+    const start = iso(futureStart(server));
+    expect((await server.api('POST', '/v2/bookings', undefined, { eventTypeId: hook.eventTypeId, start, attendee })).status).toBe(201);
+    const clash = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: hook.eventTypeId, start, attendee });
+    expect(clash.status).toBe(409);
+    await deliverAll();
+    expect(receiver.at(hook.path)).toHaveLength(1);
+    expect(await deliveries(hook.webhookId, hook.token)).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('retries a 500 with growing delays for 24 hours, then marks it failed, keeping the first 1 KB of the answer', async () => {
+    const hook = await hostWithWebhook(['BOOKING_CREATED'], 'big-fail');
+    await bookPublicly(hook.eventTypeId);
+    const dueTimes: number[] = [];
+    for (let guard = 0; guard < 30; guard++) {
+      await deliverAll();
+      const [d] = await deliveries(hook.webhookId, hook.token);
+      if (d!.status !== 'pending') break;
+      const due = Date.parse(d!.nextAttemptAt);
+      dueTimes.push(due);
+      // Just before the due time nothing happens; at it, the next attempt.
+      server.advance((due - server.clock() - 1000) / 1000);
+      const before = receiver.at(hook.path).length;
+      await deliverAll();
+      expect(receiver.at(hook.path)).toHaveLength(before);
+      server.advance(1);
+    }
+    const [final] = await deliveries(hook.webhookId, hook.token);
+    const attempts = receiver.at(hook.path);
+    expect(final).toMatchObject({ status: 'failed', responseStatus: 503, nextAttemptAt: null, attempts: attempts.length });
+    expect(final!.response).toBe('x'.repeat(1024));
+    expect(attempts.every((r) => r.verifyError === null)).toBe(true);
+    // Every attempt of one delivery carries the same webhook-id.
+    expect(new Set(attempts.map((r) => r.headers['webhook-id'])).size).toBe(1);
+    // The delays grow, then hold at the longest (give or take the real milliseconds each
+    // pass takes); all attempts fall within 24 hours.
+    const gaps = dueTimes.slice(1).map((t, i) => t - dueTimes[i]!);
+    for (let i = 1; i < gaps.length; i++) expect(gaps[i]).toBeGreaterThan(gaps[i - 1]! - 1000);
+    expect(gaps[0]).toBeGreaterThan(RETRY_DELAYS_MS[0]!);
+    const created = Date.parse(final!.createdAt);
+    expect(dueTimes.at(-1)! - created).toBeLessThanOrEqual(RETRY_WINDOW_MS);
+    expect(attempts.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.skipIf(!available)('treats a timeout and a redirect as failures to retry, and never follows the redirect', async () => {
+    const slow = await hostWithWebhook(['BOOKING_CREATED'], 'hang');
+    const moved = await hostWithWebhook(['BOOKING_CREATED'], 'redirect');
+    await bookPublicly(slow.eventTypeId);
+    await bookPublicly(moved.eventTypeId);
+    await deliverAll();
+    const [timedOut] = await deliveries(slow.webhookId, slow.token);
+    expect(timedOut).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null, error: 'no answer within 0.4 seconds' });
+    const [redirected] = await deliveries(moved.webhookId, moved.token);
+    expect(redirected).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 302, response: 'moved' });
+    expect(receiver.at('/redirect-target')).toHaveLength(0);
+
+    // The receiver recovers: the retry delivers.
+    receiver.answer(slow.path, 'ok');
+    server.advance(60);
+    await deliverAll();
+    expect((await deliveries(slow.webhookId, slow.token))[0]).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 200 });
+  });
+
+  it.skipIf(!available)('refuses at delivery time a name that now resolves to a private address, without connecting', async () => {
+    const hook = await hostWithWebhook(['BOOKING_CREATED']);
+    // Registered on a public name; by the time of delivery, the name points at loopback.
+    const writer = hook.token;
+    const moved = await server.api('PATCH', `/v2/webhooks/${hook.webhookId}`, writer, { subscriberUrl: `https://rebound.example.com${hook.path}` });
+    expect(moved.status).toBe(200);
+    await bookPublicly(hook.eventTypeId);
+    const strict = createDeliveryEngine({ services: server.services, outbound: { allowPrivate: false, resolve: async () => ['127.0.0.1'] } });
+    while ((await strict.deliverDue()) > 0);
+    const [d] = await deliveries(hook.webhookId, writer);
+    expect(d).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null });
+    expect(d!.error).toMatch(/^not sent: the URL .*rebound\.example\.com resolves to a non-public address/);
+    expect(receiver.at(hook.path)).toHaveLength(0);
+  });
+
+  it.skipIf(!available)('turns off a webhook whose deliveries failed 5 days running, and says why', async () => {
+    const hook = await hostWithWebhook(['BOOKING_CREATED'], 'fail');
+    for (let day = 0; day <= 5; day++) {
+      await bookPublicly(hook.eventTypeId);
+      await deliverAll();
+      if (day < 5) server.advance(DAY / 1000);
+    }
+    const read = await server.api('GET', `/v2/webhooks/${hook.webhookId}`, hook.token);
+    expect(read.body.data.active).toBe(false);
+    expect(read.body.data.disabledReason).toMatch(/every delivery failed for 5 days \(last: HTTP 500\)/);
+    const listed = await deliveries(hook.webhookId, hook.token);
+    expect(listed.every((d) => d.status === 'failed')).toBe(true);
+
+    // Nothing goes to a webhook that is off; turned on again, it hears of new bookings.
+    const before = receiver.at(hook.path).length;
+    await bookPublicly(hook.eventTypeId);
+    await deliverAll();
+    expect(receiver.at(hook.path)).toHaveLength(before);
+    receiver.answer(hook.path, 'ok');
+    const on = await server.api('PATCH', `/v2/webhooks/${hook.webhookId}`, hook.token, { active: true });
+    expect(on.body.data).toMatchObject({ active: true, disabledReason: null });
+    await bookPublicly(hook.eventTypeId);
+    await deliverAll();
+    expect(receiver.at(hook.path)).toHaveLength(before + 1);
+  });
+
+  it.skipIf(!available)('redelivers a delivery as a new message for its owner; another user cannot see or redeliver it', async () => {
+    const hook = await hostWithWebhook(['BOOKING_CREATED']);
+    await bookPublicly(hook.eventTypeId);
+    await deliverAll();
+    const [original] = await deliveries(hook.webhookId, hook.token);
+    const again = await server.api('POST', `/v2/webhooks/${hook.webhookId}/deliveries/${original!.id}/redeliver`, hook.token);
+    expect(again.status).toBe(201);
+    expect(again.body.data).toMatchObject({ event: 'BOOKING_CREATED', status: 'pending', attempts: 0, payload: original!.payload });
+    expect(again.body.data.id).not.toBe(original!.id);
+    await deliverAll();
+    const got = receiver.at(hook.path);
+    expect(got).toHaveLength(2);
+    expect(got[1]!.verifyError).toBeNull();
+    expect(got[1]!.body).toBe(got[0]!.body);
+
+    const stranger = await token(w.outsider, ['WEBHOOK_READ', 'WEBHOOK_WRITE']);
+    expect((await server.api('GET', `/v2/webhooks/${hook.webhookId}/deliveries`, stranger)).status).toBe(404);
+    expect((await server.api('POST', `/v2/webhooks/${hook.webhookId}/deliveries/${original!.id}/redeliver`, stranger)).status).toBe(404);
+    expect((await server.api('POST', `/v2/webhooks/${hook.webhookId}/deliveries/msg_nothing/redeliver`, hook.token)).status).toBe(404);
+  });
+
+  it.skipIf(!available)("the README's verification snippet, run as written, accepts real deliveries and refuses a tampered body or a wrong secret", async () => {
+    const verifyWebhook = await readmeVerifier();
+    const hook = await hostWithWebhook(['BOOKING_CREATED']);
+    const { uid } = await bookPublicly(hook.eventTypeId);
+    await deliverAll();
+    const [got] = receiver.at(hook.path);
+    const secret = (await server.db.selectFrom('webhooks').select('secret').where('id', '=', hook.webhookId).executeTakeFirstOrThrow()).secret!;
+    expect(verifyWebhook(secret, got!.headers, got!.body)).toMatchObject({ type: 'BOOKING_CREATED', data: { uid } });
+    expect(() => verifyWebhook(secret, got!.headers, got!.body.replace(uid, 'someone-else'))).toThrow('signature does not match');
+    expect(() => verifyWebhook('whsec_' + Buffer.alloc(24, 7).toString('base64'), got!.headers, got!.body)).toThrow('signature does not match');
+    expect(() => verifyWebhook(secret, { ...got!.headers, 'webhook-timestamp': String(Math.floor(Date.now() / 1000) - 3600) }, got!.body)).toThrow('timestamp too old or too new');
+  });
+
+  it.skipIf(!available)('delivers FORM_SUBMITTED to the organization webhook when a routing form of the organization or of its team gets a response', async () => {
+    const path = `/hooks/forms-${randomId()}`;
+    const orgToken = await token(w.orgAdmin, ['ORG_WEBHOOK_WRITE', 'ORG_ROUTING_FORM_WRITE', 'TEAM_ROUTING_FORM_WRITE']);
+    const created = await server.api('POST', `/v2/organizations/${w.org.id}/webhooks`, orgToken, { subscriberUrl: receiver.url(path), triggers: ['FORM_SUBMITTED'] });
+    receiver.expectSecret(path, created.body.data.secret);
+    const orgForm = await f.form({ organizationId: w.org.id });
+    const teamForm = await f.form({ teamId: w.team.id });
+    const a = await server.api('POST', `/v2/organizations/${w.org.id}/routing-forms/${orgForm.id}/responses`, orgToken, { response: { email: 'lead@example.com' } });
+    expect(a.status, JSON.stringify(a.body)).toBe(201);
+    const b = await server.api('POST', `/v2/teams/${w.team.id}/routing-forms/${teamForm.id}/responses`, orgToken, { response: { email: 'lead@example.com', size: '11-100' } });
+    expect(b.status, JSON.stringify(b.body)).toBe(201);
+    await deliverAll();
+    const got = receiver.at(path);
+    expect(got.map((r) => r.verifyError)).toEqual([null, null]);
+    expect(got.map((r) => (r.verified as { type: string; data: { responseId: string } }).data.responseId).sort()).toEqual([a.body.data.id, b.body.data.id].sort());
+    expect(got[0]!.verified).toMatchObject({ type: 'FORM_SUBMITTED', data: { answers: { email: 'lead@example.com' } } });
+  });
+
+  it.skipIf(!available)('shows the owner their webhooks and recent deliveries in the web app (/settings/webhooks), and nobody else', async () => {
+    const owner = await server.user();
+    const path = `/hooks/web-${randomId()}`;
+    receiver.answer(path, 'fail');
+    const writer = await token(owner, ['WEBHOOK_WRITE']);
+    const created = await server.api('POST', '/v2/webhooks', writer, { subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'] });
+    receiver.expectSecret(path, created.body.data.secret);
+    const et = await f.eventType({ userId: owner.id });
+    await bookPublicly(et.id);
+    await deliverAll();
+
+    const page = await open(await browserFor(server, owner), '/settings/webhooks');
+    const table = textOf(page.body, `deliveries-${created.body.data.id}`);
+    expect(table).toMatch(/BOOKING_CREATED retrying 500 1 \d{4}-\d\d-\d\d \d\d:\d\d UTC receiver is down/);
+    expect(page.body).toContain(receiver.url(path));
+
+    const stranger = await open(await browserFor(server, await server.user()), '/settings/webhooks');
+    expect(stranger.body).not.toContain(receiver.url(path));
+    expect(textOf(stranger.body, 'no-webhooks')).toBe('You have no webhooks.');
+    expect((await server.browser().get('/settings/webhooks')).status).toBe(303);
+  });
+});

@@ -1,0 +1,261 @@
+// Client ID Metadata Documents (SPEC §10.3, draft-ietf-oauth-client-id-metadata-document)
+// on every backend: a URL client_id is fetched (through the SSRF guard), checked, cached by
+// its HTTP caching headers and kept as a public client under the three policies of
+// CIMD_POLICY; the consent page shows an unverified application as such; the operator's
+// trust decisions come through `gatehouse cimd`.
+import { createServer, type Server } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.ts';
+import { formFields } from '../helpers/browser.ts';
+import { runCli } from '../helpers/cli.ts';
+import { formWith } from '../helpers/pages.ts';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+import { pkcePair } from './token-endpoint/setup.ts';
+
+/** The agent's own web server: publishes metadata documents and counts how often each is read. */
+async function startDocumentHost() {
+  const documents = new Map<string, { status?: number; headers?: Record<string, string>; body: unknown }>();
+  const reads = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    reads.set(path, (reads.get(path) ?? 0) + 1);
+    const doc = documents.get(path);
+    if (doc === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(doc.status ?? 200, { 'content-type': 'application/json', ...doc.headers });
+    res.end(typeof doc.body === 'string' ? doc.body : JSON.stringify(doc.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    origin,
+    host: new URL(origin).host,
+    /** Publishes a valid document at `path`; `overrides` change its fields. */
+    publish(path: string, overrides: Record<string, unknown> = {}, headers: Record<string, string> = { 'cache-control': 'max-age=600' }) {
+      const clientId = `${origin}${path}`;
+      documents.set(path, { headers, body: { client_id: clientId, client_name: 'Doc Agent', redirect_uris: ['http://127.0.0.1:45123/callback'], token_endpoint_auth_method: 'none', client_uri: 'https://agent.example.com', ...overrides } });
+      return clientId;
+    },
+    raw(path: string, doc: { status?: number; headers?: Record<string, string>; body: unknown }) {
+      documents.set(path, doc);
+      return `${origin}${path}`;
+    },
+    reads: (path: string) => reads.get(path) ?? 0,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+type DocumentHost = Awaited<ReturnType<typeof startDocumentHost>>;
+
+function authorizeQuery(clientId: string, challenge: string, extra: Record<string, string> = {}) {
+  return new URLSearchParams({ client_id: clientId, redirect_uri: 'http://127.0.0.1:45123/callback', response_type: 'code', scope: 'PROFILE_READ', state: 'st', code_challenge: challenge, ...extra });
+}
+
+describe.each(backends)('client metadata documents on $name', ({ name, available }) => {
+  let docs: DocumentHost;
+  beforeAll(async () => {
+    docs = await startDocumentHost();
+  });
+  afterAll(async () => docs?.close());
+
+  describe('CIMD_POLICY=open', () => {
+    let server: TestServer;
+    let user: TestUser;
+    beforeAll(async () => {
+      if (!available) return;
+      server = await startTestServer(name, { CIMD_POLICY: 'open', OUTBOUND_ALLOW_PRIVATE: '1' });
+      user = await server.user();
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('SPEC §10.3: an unknown host\'s document makes a public client; the consent page says it is unverified and names the host; the code exchange with PKCE works', async () => {
+      const clientId = docs.publish('/open/agent.json');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { verifier, challenge } = pkcePair();
+      const page = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('id="unverified-notice"');
+      expect(page.body).toMatch(/Unverified application/);
+      expect(page.body).toContain(`<strong id="document-host">${docs.host}</strong>`);
+      expect(page.body).toContain('Doc Agent');
+      const consent = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+      const code = new URL(consent.location!).searchParams.get('code')!;
+      const res = await server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:45123/callback', client_id: clientId, code_verifier: verifier });
+      expect(res.status).toBe(200);
+      expect((await server.api('GET', '/v2/me', res.body.access_token as string)).status).toBe(200);
+      const row = await server.db.selectFrom('oauth_clients').select(['kind', 'state', 'scopes']).where('id', '=', clientId).executeTakeFirstOrThrow();
+      expect(row.kind).toBe('public');
+      expect(row.state).toBe('approved');
+      // CIMD_SCOPES defaults to the personal _READ scopes.
+      expect(row.scopes!.split(' ').every((s) => s.endsWith('_READ'))).toBe(true);
+    });
+
+    it.skipIf(!available)('SPEC §10.3: the document is cached by its caching headers (at least 5 minutes) and fetched again after', async () => {
+      const clientId = docs.publish('/cache/agent.json', {}, { 'cache-control': 'max-age=60' });
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      for (let i = 0; i < 3; i++) expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(200);
+      expect(docs.reads('/cache/agent.json')).toBe(1);
+      server.advance(301); // max-age=60 is raised to the 5-minute floor
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(200);
+      expect(docs.reads('/cache/agent.json')).toBe(2);
+    });
+
+    it.skipIf(!available)('draft-ietf-oauth-client-id-metadata-document §4: a document is refused when its client_id differs, it is confidential, it redirects, or it is not JSON', async () => {
+      const { challenge } = pkcePair();
+      const cases: Array<[string, RegExp]> = [
+        [docs.publish('/bad/mismatch.json', { client_id: `${docs.origin}/bad/other.json` }), /client_id must equal its URL exactly/],
+        [docs.publish('/bad/secret.json', { token_endpoint_auth_method: 'client_secret_basic' }), /token_endpoint_auth_method/],
+        [docs.raw('/bad/redirect.json', { status: 302, headers: { location: `${docs.origin}/open/agent.json` }, body: '' }), /redirect/],
+        [docs.raw('/bad/text.json', { body: 'not json' }), /not JSON/],
+        [docs.publish('/bad/redirect-uri.json', { redirect_uris: ['http://agent.example.com/cb'] }), /redirect_uris/],
+        [`${docs.origin}/bad/missing.json`, /answered 404/],
+      ];
+      for (const [clientId, problem] of cases) {
+        const page = await fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`, { redirect: 'manual' });
+        expect(page.status, clientId).toBe(400);
+        expect(await page.text(), clientId).toMatch(problem);
+      }
+    });
+  });
+
+  describe('CIMD_POLICY=open without OUTBOUND_ALLOW_PRIVATE: the SSRF guard', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      if (available) server = await startTestServer(name, { CIMD_POLICY: 'open' });
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('SPEC §10.3, §4: a document host that is or resolves to loopback or a private address is refused, and never fetched', async () => {
+      const { challenge } = pkcePair();
+      const cases: Array<[string, RegExp]> = [
+        ['https://private.example.com/agent.json', /non-public address/], // the test DNS answers 10.1.2.3
+        ['https://localhost/agent.json', /loopback/],
+        ['https://127.0.0.1/agent.json', /loopback/],
+        ['https://metadata.example.com/agent.json', /non-public address/], // 169.254.169.254
+      ];
+      for (const [clientId, problem] of cases) {
+        const page = await fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`, { redirect: 'manual' });
+        expect(page.status, clientId).toBe(400);
+        expect(await page.text(), clientId).toMatch(problem);
+      }
+      // Plain http is no metadata document without OUTBOUND_ALLOW_PRIVATE=1: an unknown client.
+      const http = await fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(docs.publish('/ssrf/agent.json'), challenge)}`, { redirect: 'manual' });
+      expect(await http.text()).toMatch(/is not a known application/);
+      expect(docs.reads('/ssrf/agent.json')).toBe(0);
+    });
+  });
+
+  describe('CIMD_POLICY=review (the default) and gatehouse cimd', () => {
+    let server: TestServer;
+    let user: TestUser;
+    beforeAll(async () => {
+      if (!available) return;
+      server = await startTestServer(name, { OUTBOUND_ALLOW_PRIVATE: '1' });
+      user = await server.user();
+    });
+    afterAll(async () => server?.close());
+    const gh = (args: string[]) => runCli(args, { env: { DATABASE_URL: server.database.url, ...server.database.env } });
+
+    it.skipIf(!available)('SPEC §10.3: the first use makes a pending client the user cannot approve; trusting the host (CLI) approves it, and it is not shown as unverified', async () => {
+      const clientId = docs.publish('/review/agent.json');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      const first = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
+      expect(first.status).toBe(400);
+      expect(first.body).toMatch(/pending/);
+      const row = await server.db.selectFrom('oauth_clients').select('state').where('id', '=', clientId).executeTakeFirstOrThrow();
+      expect(row.state).toBe('pending');
+
+      const trusted = await gh(['cimd', 'trust', docs.host, '--json']);
+      expect(trusted.code, trusted.stderr).toBe(0);
+      expect(JSON.parse(trusted.stdout)).toEqual({ host: docs.host, changedClients: [clientId] });
+      const listed = await gh(['cimd', 'list', '--json']);
+      expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ host: docs.host, decision: 'trusted' })]);
+
+      const page = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
+      expect(page.status).toBe(200);
+      expect(page.body).not.toContain('unverified-notice');
+
+      // Distrusting it refuses its clients at once.
+      expect((await gh(['cimd', 'distrust', docs.host])).code).toBe(0);
+      const refused = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatch(/blocked/);
+      expect((await gh(['cimd', 'trust', 'not a host'])).code).not.toBe(0);
+    });
+  });
+
+  describe('CIMD_POLICY=review: an admin decides in /admin/oauth-clients', () => {
+    let server: TestServer;
+    let user: TestUser;
+    let admin: TestUser;
+    beforeAll(async () => {
+      if (!available) return;
+      server = await startTestServer(name, { OUTBOUND_ALLOW_PRIVATE: '1' });
+      user = await server.user();
+      admin = await server.user({ admin: true });
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('SPEC §10.3: the pending client is on the admin\'s review page; approving it there lets the user authorize it', async () => {
+      const clientId = docs.publish('/admin-review/agent.json', { client_name: 'Reviewed Agent' });
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
+
+      const adminBrowser = server.browser();
+      await adminBrowser.login(admin.email, admin.password);
+      const path = `/admin/oauth-clients/${encodeURIComponent(clientId)}`;
+      const page = await adminBrowser.get(path);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('Reviewed Agent');
+      const decided = await adminBrowser.post(`${path}/review`, { ...formWith(page.body, 'decision', 'approve'), reason: '' });
+      expect(decided.status).toBe(303);
+
+      const consent = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
+      expect(consent.status).toBe(200);
+      expect(consent.body).toContain('Reviewed Agent');
+    });
+
+    it.skipIf(!available)('SPEC §10.3: an admin trusts a host in the web app; a document first used after that is approved at once', async () => {
+      const adminBrowser = server.browser();
+      await adminBrowser.login(admin.email, admin.password);
+      const queue = await adminBrowser.get('/admin/oauth-clients');
+      const form = formFields([...queue.body.matchAll(/<form\b[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('/admin/oauth-clients/hosts'))!);
+      const trusted = await adminBrowser.post('/admin/oauth-clients/hosts', { ...form, host: docs.host, decision: 'trusted' });
+      expect(trusted.status).toBe(303);
+      expect((await adminBrowser.get('/admin/oauth-clients')).body).toContain(`<li data-host="${docs.host}"><strong>${docs.host}</strong>: trusted`);
+      const clientId = docs.publish('/admin-trusted/agent.json');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const page = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);
+      expect(page.status).toBe(200);
+      expect(page.body).not.toContain('unverified-notice');
+    });
+  });
+
+  describe('CIMD_POLICY=off', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      if (available) server = await startTestServer(name, { CIMD_POLICY: 'off', OUTBOUND_ALLOW_PRIVATE: '1' });
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('SPEC §10.3, §10.5: URL client ids are unknown clients, and the metadata says documents are not supported', async () => {
+      const clientId = docs.publish('/off/agent.json');
+      const page = await fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`, { redirect: 'manual' });
+      expect(page.status).toBe(400);
+      expect(await page.text()).toMatch(/is not a known application/);
+      expect(docs.reads('/off/agent.json')).toBe(0);
+      const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+      expect(metadata.client_id_metadata_document_supported).toBe(false);
+    });
+  });
+});

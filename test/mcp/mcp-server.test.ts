@@ -1,0 +1,74 @@
+// The MCP server at /mcp (SPEC §10.6) through real HTTP on every backend, driven by the
+// SDK's own client: tools/list filtered by the token's scopes, a tool call served by the
+// route's handler, a call outside the scopes refused naming the scope, and the 401s that
+// send an agent to the resource metadata (RFC 9728 §5.1). Tokens must be bound to /mcp.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.ts';
+import { useTokenEndpoint } from '../http/token-endpoint/setup.ts';
+
+describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => {
+  const t = useTokenEndpoint(name, available);
+
+  /** A token for `scope`, bound to /mcp (RFC 8707). */
+  async function mcpToken(scope: string): Promise<string> {
+    const client = await t.approvedClient({ scopes: scope.split(' ') });
+    const code = await t.code(client, { scope, resource: `${t.server.url}/mcp` });
+    const res = await t.server.exchange(client, code, { resource: `${t.server.url}/mcp` });
+    expect(res.status).toBe(200);
+    return res.body.access_token as string;
+  }
+
+  async function connect(token: string): Promise<Client> {
+    const client = new Client({ name: 'gatehouse-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    return client;
+  }
+
+  it.skipIf(!available)('SPEC §10.6: tools/list shows only the tools the token\'s scopes allow; a tool call answers with the route\'s data', async () => {
+    const mcp = await connect(await mcpToken('PROFILE_READ'));
+    const { tools } = await mcp.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toContain('get_profile');
+    expect(names).toContain('create_booking'); // public: needs no scope
+    expect(names).not.toContain('list_bookings');
+    expect(names).not.toContain('list_team_event_types');
+    const result = await mcp.callTool({ name: 'get_profile', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    const profile = JSON.parse((result.content as Array<{ text: string }>)[0]!.text) as { email: string };
+    expect(profile.email).toBe(t.user.email);
+    await mcp.close();
+  });
+
+  it.skipIf(!available)('SPEC §10.6: a call outside the token\'s scopes is an MCP error naming the missing scope', async () => {
+    const mcp = await connect(await mcpToken('PROFILE_READ'));
+    await expect(mcp.callTool({ name: 'list_bookings', arguments: {} })).rejects.toThrow(/BOOKING_READ/);
+    await mcp.close();
+  });
+
+  it.skipIf(!available)('SPEC §10.6: a team tool follows its route\'s membership rule', async () => {
+    const mcp = await connect(await mcpToken('TEAM_EVENT_TYPE_READ'));
+    expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain('list_team_event_types');
+    await expect(mcp.callTool({ name: 'list_team_event_types', arguments: { teamId: 'no-such-team' } })).rejects.toThrow(/team/i);
+    await mcp.close();
+  });
+
+  it.skipIf(!available)('SPEC §10.6: the OpenAPI document names the MCP tool of each operation that has one', async () => {
+    const doc = (await (await fetch(`${t.server.url}/v2/openapi.json`)).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    expect(doc.paths['/v2/me']!.get!['x-mcp-tool']).toBe('get_profile');
+    expect(doc.paths['/v2/me']!.patch!['x-mcp-tool']).toBeUndefined();
+  });
+
+  it.skipIf(!available)('RFC 9728 §5.1: without a token /mcp is 401 naming its resource metadata; a token bound to /v2 is refused (RFC 8707)', async () => {
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const none = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${t.server.url}/.well-known/oauth-protected-resource/mcp"`);
+    const { access } = await t.issued();
+    const v2Token = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${access}` }, body: JSON.stringify(init) });
+    expect(v2Token.status).toBe(401);
+    expect(v2Token.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+});

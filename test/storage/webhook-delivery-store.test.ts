@@ -1,0 +1,114 @@
+// The contract of WebhookDeliveryStore (src/services/webhooks/store.ts) on SQLite and
+// PostgreSQL: which webhooks hear of an event, and the claim that makes each attempt
+// exclusive across callers (SPEC §9). Each test has a database of its own: a claim takes
+// whatever is due, so the outbox must hold only the test's deliveries.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ServiceStores } from '../../src/services/stores.ts';
+import type { NewDelivery } from '../../src/services/webhooks/store.ts';
+import { createServiceStores } from '../../src/storage/stores/index.ts';
+import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+import { seedClient, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
+
+describe.each(backends)('webhook delivery store on $name', ({ name, available }) => {
+  let database: TestDatabase;
+  let stores: ServiceStores;
+  beforeEach(async () => {
+    if (!available) return;
+    database = await createTestDatabase(name);
+    stores = createServiceStores(database.handle.db);
+  });
+  afterEach(async () => database?.drop());
+
+  async function webhook(owner: { userId: string } | { organizationId: string }, triggers = ['BOOKING_CREATED'], active = true): Promise<string> {
+    const id = uniqueId('wh');
+    await stores.api.webhooks.insert(
+      { id, ownerId: 'userId' in owner ? owner.userId : null, organizationId: 'organizationId' in owner ? owner.organizationId : null, subscriberUrl: 'https://hooks.example.com/in', triggers, active, payloadTemplate: null, disabledReason: null, createdAt: T0, updatedAt: T0 },
+      'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    );
+    return id;
+  }
+
+  const delivery = (webhookId: string, createdAt = T0): NewDelivery => ({ id: uniqueId('msg'), destination: { webhookId }, event: 'BOOKING_CREATED', payload: '{}', createdAt });
+
+  it.skipIf(!available)('subscribedWebhooks: the host\'s own and their organizations\', subscribed to the trigger and active; a team event reaches its organization', async () => {
+    const host = await seedUser(database.handle.db);
+    const org = await seedOrganization(database.handle.db);
+    const other = await seedOrganization(database.handle.db);
+    await stores.teams.insertMembership({ id: uniqueId('m'), userId: host, teamId: null, organizationId: org, role: 'member', createdAt: T0, updatedAt: T0 });
+    const teamId = uniqueId('t');
+    await stores.teams.insertTeam({ id: teamId, organizationId: other, name: 'T', slug: teamId.toLowerCase(), bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt: T0, updatedAt: T0 });
+    const mine = await webhook({ userId: host });
+    await webhook({ userId: host }, ['BOOKING_CANCELLED']);
+    await webhook({ userId: host }, ['BOOKING_CREATED'], false);
+    const orgs = await webhook({ organizationId: org });
+    const teams = await webhook({ organizationId: other });
+    await webhook({ userId: await seedUser(database.handle.db) });
+
+    expect((await stores.webhookDeliveries.subscribedWebhooks('BOOKING_CREATED', { hostId: host, teamId: null })).sort()).toEqual([mine, orgs].sort());
+    expect((await stores.webhookDeliveries.subscribedWebhooks('BOOKING_CREATED', { hostId: host, teamId })).sort()).toEqual([mine, teams].sort());
+    expect(await stores.webhookDeliveries.subscribedWebhooks('BOOKING_CREATED', { hostId: null, teamId: null, organizationId: other })).toEqual([teams]);
+    expect(await stores.webhookDeliveries.subscribedWebhooks('FORM_SUBMITTED', { hostId: host, teamId: null })).toEqual([]);
+  });
+
+  it.skipIf(!available)('claimDue: only due deliveries to a destination that takes them; a claim counts the attempt and holds the delivery until the lease ends', async () => {
+    const user = await seedUser(database.handle.db);
+    const on = await webhook({ userId: user });
+    const off = await webhook({ userId: user }, ['BOOKING_CREATED'], false);
+    const due = delivery(on);
+    const later = delivery(on, T0 + 60_000);
+    await stores.webhookDeliveries.enqueue([due, later, delivery(off)]);
+    const claimed = await stores.webhookDeliveries.claimDue(T0, T0 + 1000, 10);
+    expect(claimed).toMatchObject([{ id: due.id, attempt: 1, url: 'https://hooks.example.com/in', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', destination: { webhookId: on } }]);
+    expect(await stores.webhookDeliveries.claimDue(T0 + 999, T0 + 2000, 10)).toEqual([]);
+    // The lease ended without an outcome (the claimer died): the next claim takes it again.
+    expect((await stores.webhookDeliveries.claimDue(T0 + 1000, T0 + 5000, 10)).map((c) => [c.id, c.attempt])).toEqual([[due.id, 2]]);
+    // The first claimer's late outcome no longer counts; the current one's does.
+    const outcome = { at: T0 + 1001, delivered: true, responseStatus: 200, responseBody: 'ok', error: null, nextAttemptAt: null };
+    expect(await stores.webhookDeliveries.recordAttempt(due.id, 1, outcome)).toBe(false);
+    expect(await stores.webhookDeliveries.recordAttempt(due.id, 2, outcome)).toBe(true);
+    expect(await stores.webhookDeliveries.find({ webhookId: on }, due.id)).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 200, responseBody: 'ok', nextAttemptAt: null });
+    expect(await stores.webhookDeliveries.claimDue(T0 + 10_000_000, T0 + 10_001_000, 10)).toMatchObject([{ id: later.id }]);
+  });
+
+  it.skipIf(!available)('claimDue: concurrent callers never get the same delivery', async () => {
+    const on = await webhook({ userId: await seedUser(database.handle.db) });
+    const all = Array.from({ length: 24 }, (_, i) => delivery(on, T0 + i));
+    await stores.webhookDeliveries.enqueue(all);
+    const rounds = await Promise.all(Array.from({ length: 6 }, () => stores.webhookDeliveries.claimDue(T0 + 100, T0 + 60_000, 5)));
+    const ids = rounds.flat().map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    // What the concurrent callers skipped is still there for the next one.
+    const rest = await stores.webhookDeliveries.claimDue(T0 + 100, T0 + 60_000, 100);
+    expect([...ids, ...rest.map((c) => c.id)].sort()).toEqual(all.map((d) => d.id).sort());
+  });
+
+  it.skipIf(!available)('disable turns the webhook off with its reason and fails its pending deliveries; markFailing keeps the first failure time', async () => {
+    const user = await seedUser(database.handle.db);
+    const hook = await webhook({ userId: user });
+    const pending = delivery(hook);
+    await stores.webhookDeliveries.enqueue([pending]);
+    expect(await stores.webhookDeliveries.markFailing(hook, T0)).toBe(T0);
+    expect(await stores.webhookDeliveries.markFailing(hook, T0 + 5)).toBe(T0);
+    await stores.webhookDeliveries.disable(hook, 'failing for 5 days', T0 + 6);
+    expect(await stores.api.webhooks.find({ userId: user }, hook)).toMatchObject({ active: false, disabledReason: 'failing for 5 days' });
+    expect(await stores.webhookDeliveries.find({ webhookId: hook }, pending.id)).toMatchObject({ status: 'failed', nextAttemptAt: null, error: 'the webhook was turned off' });
+    await stores.webhookDeliveries.markHealthy(hook);
+    expect(await stores.webhookDeliveries.markFailing(hook, T0 + 7)).toBe(T0 + 7);
+  });
+
+  it.skipIf(!available)('client events: a client is told only with an events URL and a secret; its deliveries are its own', async () => {
+    const owner = await seedUser(database.handle.db);
+    const clientId = await seedClient(database.handle.db, owner);
+    expect(await stores.webhookDeliveries.clientListens(clientId)).toBe(false);
+    await stores.webhookDeliveries.setClientEventsUrl(clientId, 'https://app.example.com/events', T0);
+    expect(await stores.webhookDeliveries.clientListens(clientId)).toBe(false);
+    await stores.webhookDeliveries.setClientEventsSecret(clientId, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', T0);
+    expect(await stores.webhookDeliveries.clientListens(clientId)).toBe(true);
+    expect(await stores.webhookDeliveries.clientEvents(clientId)).toEqual({ eventsUrl: 'https://app.example.com/events', hasSecret: true });
+    const d: NewDelivery = { id: uniqueId('msg'), destination: { clientId }, event: 'client.suspended', payload: '{}', createdAt: T0 };
+    await stores.webhookDeliveries.enqueue([d]);
+    expect(await stores.webhookDeliveries.claimDue(T0, T0 + 1, 10)).toMatchObject([{ id: d.id, url: 'https://app.example.com/events', destination: { clientId } }]);
+    expect((await stores.webhookDeliveries.list({ clientId }, 10, 0)).map((x) => x.id)).toEqual([d.id]);
+    expect(await stores.webhookDeliveries.list({ webhookId: 'nope' }, 10, 0)).toEqual([]);
+  });
+});
