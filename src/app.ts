@@ -25,6 +25,7 @@ import { createRateLimits } from './http/rate-limits.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { oauthRoutes } from './http/oauth/index.ts';
 import { protectedResources } from './http/oauth/paths.ts';
+import { MAX_CLIENT_ID_LENGTH } from './oauth/client-metadata.ts';
 import type { OAuthContext } from './oauth/context.ts';
 import { createMetadataDocuments } from './services/clients/metadata-documents.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
@@ -101,7 +102,8 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 200 },
+    // A path may carry a client id, percent-encoded: a document URL's `:` and `/` take three characters each.
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 3 * MAX_CLIENT_ID_LENGTH },
     frameworkErrors: frameworkErrorHandler(securityHeaders),
     // Slow and idle connections (README "When things fail"). Fastify sets the keep-alive
     // and request timeouts on the server after creating it; the header timeout and the

@@ -4,6 +4,12 @@
 // policy live behind it (src/services/clients/metadata-documents.ts).
 import type { ClientRecord } from './storage.ts';
 
+/**
+ * The longest client id Gatehouse takes: a document URL may be long (its own ids are 24
+ * characters). Pages that carry a client id in their path accept this many.
+ */
+export const MAX_CLIENT_ID_LENGTH = 2000;
+
 export type MetadataClientResult = { ok: true; client: ClientRecord } | { ok: false; problem: string };
 
 export interface ClientMetadataDocuments {

@@ -3,6 +3,7 @@
 // this user at once.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { MAX_CLIENT_ID_LENGTH } from '../oauth/client-metadata.ts';
 import { everAuthorized, listAuthorizedApps, revokeAuthorizedApp, type AuthorizedApp } from '../services/clients/authorized-apps.ts';
 import { ServiceError } from '../services/errors.ts';
 import { signedIn } from './access.ts';
@@ -42,7 +43,7 @@ export async function authorizedAppsRoutes(web: FastifyInstance, ctx: AppContext
       const apps = await listAuthorizedApps(ctx.services, user.id);
       const revokedId = (request.query as { revoked?: unknown }).revoked;
       // Only the name of an application this user did authorize is shown back.
-      const revokedName = typeof revokedId === 'string' && revokedId.length <= 200 ? await everAuthorized(ctx.services, user.id, revokedId) : undefined;
+      const revokedName = typeof revokedId === 'string' && revokedId.length <= MAX_CLIENT_ID_LENGTH ? await everAuthorized(ctx.services, user.id, revokedId) : undefined;
       const csrf = reply.generateCsrf();
       return sendPage(
         reply,
@@ -61,7 +62,7 @@ ${apps.map((a) => appCard(a, csrf))}`,
     app.post<{ Params: { clientId: string } }>(`${AUTHORIZED_APPS}/:clientId/revoke`, { preHandler: app.csrfProtection }, async (request, reply) => {
       const user = signedIn(request, reply);
       if (!user) return reply;
-      const clientId = request.params.clientId.slice(0, 200);
+      const clientId = request.params.clientId.slice(0, MAX_CLIENT_ID_LENGTH);
       await revokeAuthorizedApp(ctx.services, user.id, clientId);
       return reply.redirect(`${AUTHORIZED_APPS}?revoked=${encodeURIComponent(clientId)}`, 303);
     });

@@ -105,6 +105,19 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(docs.reads('/cache/agent.json')).toBe(2);
     });
 
+    it.skipIf(!available)('SPEC §10.3: under CIMD_POLICY=open nobody reviews documents, so a re-fetched document\'s new redirect URI applies at once', async () => {
+      const clientId = docs.publish('/open-again/agent.json');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(200);
+      docs.publish('/open-again/agent.json', { redirect_uris: ['http://127.0.0.1:45123/callback', 'http://127.0.0.1:45124/callback'] });
+      server.advance(601);
+      const page = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: 'http://127.0.0.1:45124/callback' })}`);
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('unverified-notice');
+    });
+
     it.skipIf(!available)('draft-ietf-oauth-client-id-metadata-document §4: a document is refused when its client_id differs, it is confidential, it redirects, or it is not JSON', async () => {
       const { challenge } = pkcePair();
       const cases: Array<[string, RegExp]> = [
@@ -222,6 +235,76 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const consent = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
       expect(consent.status).toBe(200);
       expect(consent.body).toContain('Reviewed Agent');
+    });
+
+    /** Approves a pending client on its admin review page, as an admin would; returns the page's path. */
+    async function approveOnAdminPage(adminBrowser: ReturnType<TestServer['browser']>, clientId: string, decision: 'approve' | 'approve-changes' = 'approve') {
+      const path = `/admin/oauth-clients/${encodeURIComponent(clientId)}`;
+      const page = await adminBrowser.get(path);
+      expect(page.status).toBe(200);
+      const decided = await adminBrowser.post(`${path}/review`, { ...formWith(page.body, 'decision', decision), reason: '' });
+      expect(decided.status).toBe(303);
+      return path;
+    }
+
+    it.skipIf(!available)('SPEC §2 item 20, §10.3: a re-fetched document that adds a redirect URI to an approved client holds it for review; the approved one keeps working and the new name applies at once', async () => {
+      const docPath = '/held/agent.json';
+      const clientId = docs.publish(docPath, { client_name: 'Held Agent' });
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
+      const adminBrowser = server.browser();
+      await adminBrowser.login(admin.email, admin.password);
+      const reviewPath = await approveOnAdminPage(adminBrowser, clientId);
+
+      // The attacker, in control of the document's host, adds an address the admin never saw.
+      docs.publish(docPath, { client_name: 'Held Agent Two', redirect_uris: ['http://127.0.0.1:45123/callback', 'https://attacker.example/cb'] });
+      server.advance(601); // past the document's max-age=600
+      const toAttacker = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: 'https://attacker.example/cb' })}`);
+      expect(docs.reads(docPath)).toBe(2);
+      expect(toAttacker.status).toBe(400);
+      expect(toAttacker.body).toContain('is not registered for this application');
+      const approved = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
+      expect(approved.status).toBe(200);
+      expect(approved.body).toContain('Held Agent Two');
+
+      // The admin sees it among the changes awaiting review, and approving it lets it work.
+      const queue = (await adminBrowser.get('/admin/oauth-clients')).body;
+      expect(queue.slice(queue.indexOf('id="held"'))).toContain(`data-client="${clientId}"`);
+      const review = await adminBrowser.get(reviewPath);
+      expect(review.body).toContain('https://attacker.example/cb');
+      // Fetching the same document again changes nothing, so the admin's page is not made stale.
+      server.advance(601);
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(200);
+      expect(docs.reads(docPath)).toBe(3);
+      const decided = await adminBrowser.post(`${reviewPath}/review`, { ...formWith(review.body, 'decision', 'approve-changes'), reason: '' });
+      expect(decided.status).toBe(303);
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: 'https://attacker.example/cb' })}`)).status).toBe(200);
+    });
+
+    it.skipIf(!available)('SPEC §10.3: a client id of 1,000 characters is reviewed on the admin page, and its user revokes it on the authorized-apps page', async () => {
+      const clientId = docs.publish(`/long/${'a'.repeat(1000)}/agent.json`, { client_name: 'Long Agent' });
+      expect(clientId.length).toBeGreaterThan(1000);
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
+      const adminBrowser = server.browser();
+      await adminBrowser.login(admin.email, admin.password);
+      await approveOnAdminPage(adminBrowser, clientId);
+
+      const consent = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
+      expect(consent.status).toBe(200);
+      const allowed = await browser.post('/auth/oauth2/authorize', { ...formFields(consent.body), decision: 'allow' });
+      expect(allowed.status).toBe(303);
+      const apps = await browser.get('/settings/authorized-apps');
+      const revokeForm = [...apps.body.matchAll(/<form\b[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('Long Agent') || f.includes(encodeURIComponent(clientId)))!;
+      expect(revokeForm).toBeDefined();
+      const action = /action="([^"]+)"/.exec(revokeForm)![1]!.replaceAll('&amp;', '&');
+      const revoked = await browser.post(action, formFields(revokeForm));
+      expect(revoked.status).toBe(303);
+      expect((await browser.get(revoked.location!)).body).toContain('You revoked access for <strong>Long Agent</strong>');
     });
 
     it.skipIf(!available)('SPEC §10.3: an admin trusts a host in the web app; a document first used after that is approved at once', async () => {

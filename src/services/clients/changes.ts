@@ -25,6 +25,13 @@ export interface ClientEdit {
 export interface EditOptions {
   /** SPEC §2 item 14: the developer confirmed the migration despite recent requests without scope. */
   confirmScopeless?: boolean;
+  /**
+   * SPEC §10.3: the change is the client's metadata document as published again. Nobody
+   * can be asked to keep an approved redirect URI, so every live one may go; additions are
+   * held as for a developer unless nobody reviews this client's documents (`reviewed: false`:
+   * CIMD_POLICY=open, or a host the admin trusts).
+   */
+  fromDocument?: { reviewed: boolean };
 }
 
 export interface EditResult {
@@ -93,10 +100,10 @@ function planPlainFields(plan: EditPlan, client: StoredClient, next: CheckedEdit
 }
 
 /** SPEC §2 item 20: on a reviewed client, removals apply at once and additions are held. */
-function planRedirectUris(plan: EditPlan, client: StoredClient, desired: string[], holds: boolean): void {
+function planRedirectUris(plan: EditPlan, client: StoredClient, desired: string[], holds: boolean, fromDocument: boolean): void {
   if (holds) {
     const { kept, added } = splitChange(client.redirectUris, desired);
-    if (kept.length === 0) {
+    if (kept.length === 0 && !fromDocument) {
       throw validation(
         'keep at least one approved redirect URI until an admin approves the new ones: add the new URI now and remove the old one after the review',
         'redirect_uris',
@@ -154,9 +161,9 @@ async function planEdit(ctx: ServiceContext, tx: ServiceStores, client: StoredCl
   const plan: EditPlan = { set: {}, changed: [], events: [], heldUris: client.proposedRedirectUris, heldScopes: client.proposedScopes, migrated: false };
   // Approved (or suspended, which an admin may re-approve) configurations are in use or
   // were reviewed: additions to them need a review of their own.
-  const holds = client.state === 'approved' || client.state === 'suspended';
+  const holds = (client.state === 'approved' || client.state === 'suspended') && options.fromDocument?.reviewed !== false;
   planPlainFields(plan, client, next);
-  if (next.redirectUris !== undefined) planRedirectUris(plan, client, next.redirectUris, holds);
+  if (next.redirectUris !== undefined) planRedirectUris(plan, client, next.redirectUris, holds, options.fromDocument !== undefined);
   if (next.scopes !== undefined) {
     if (client.scopes === null) await planMigration(ctx, tx, plan, client.id, actorId, next.scopes, options);
     else planScopes(plan, client, actorId, client.scopes, next.scopes, holds);
@@ -190,6 +197,7 @@ export async function updateClient(
         fields: changed,
         ...(heldChanged ? { awaitingReview: { redirectUris: heldUris, scopes: heldScopes } } : {}),
         ...(resubmitted ? { resubmitted: true } : {}),
+        ...(options.fromDocument ? { source: 'client metadata document' } : {}),
       };
       await tx.audit.append({ type: 'client.updated', actorId, clientId, data }, now);
     }

@@ -5,12 +5,13 @@
 // kept as a public client owned by the built-in account, whose state follows the policy:
 // review — pending until an admin approves it (or trusts its host); open — approved, and
 // unverified unless its host is trusted; a distrusted host's clients are refused.
-import type { ClientMetadataDocuments, MetadataClientResult } from '../../oauth/client-metadata.ts';
+import { MAX_CLIENT_ID_LENGTH, type ClientMetadataDocuments, type MetadataClientResult } from '../../oauth/client-metadata.ts';
 import type { ClientRecord } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
 import { registrationOwner } from './dynamic-registration.ts';
+import { updateClient } from './changes.ts';
 import { checkHomepage, checkLogo, checkName, checkRedirectUris } from './input.ts';
 import { cacheSeconds, fetchDocument, type FetchedDocument } from './metadata-fetch.ts';
 import type { StoredClient } from './store.ts';
@@ -62,6 +63,22 @@ function readDocument(clientId: string, fetched: FetchedDocument): ClientDocumen
   }
 }
 
+/**
+ * Whether the document says something the stored client does not: its redirect URIs are
+ * compared with the live ones plus those awaiting review, so that fetching an unchanged
+ * document again writes nothing (and leaves an admin's open review page current).
+ */
+function publishedAgain(stored: StoredClient, doc: ClientDocument): boolean {
+  const known = new Set([...stored.redirectUris, ...stored.proposedRedirectUris]);
+  return (
+    stored.name !== doc.name ||
+    stored.homepageUrl !== doc.homepageUrl ||
+    stored.logoUrl !== doc.logoUrl ||
+    known.size !== doc.redirectUris.length ||
+    doc.redirectUris.some((uri) => !known.has(uri))
+  );
+}
+
 function toClientRecord(c: StoredClient, unverifiedHost: string | undefined): ClientRecord {
   return {
     id: c.id,
@@ -98,7 +115,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
 
   return {
     names(clientId) {
-      if (clientId.length > 2000) return false;
+      if (clientId.length > MAX_CLIENT_ID_LENGTH) return false;
       try {
         const url = new URL(clientId);
         const schemes = settings.outbound.allowPrivate ? ['https:', 'http:'] : ['https:'];
@@ -119,18 +136,28 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       const now = ctx.clock();
       // Outside the transaction: on SQLite it holds the one connection.
       const ownerId = await registrationOwner(ctx);
-      const stored = await ctx.stores.transaction(async (tx) => {
-        const existing = await tx.clients.find(clientId);
-        if (existing === undefined) {
+      const existing = await ctx.stores.clients.find(clientId);
+      let stored: StoredClient;
+      if (existing === undefined) {
+        stored = await ctx.stores.transaction(async (tx) => {
+          // Two first uses at once: the second finds the first one's client.
+          const raced = await tx.clients.find(clientId);
+          if (raced !== undefined) return raced;
           const state = trusted || settings.policy === 'open' ? 'approved' : 'pending';
           await tx.clients.insert({ id: clientId, ...doc, description: `Identified by its client metadata document at ${host}.`, ownerId, kind: 'public', scopes: [...settings.scopes], state, createdAt: now });
-          await tx.audit.append({ type: 'client.created', clientId, data: { kind: 'public', source: 'client metadata document', host, state} }, now);
-        } else if (existing.name !== doc.name || existing.homepageUrl !== doc.homepageUrl || existing.logoUrl !== doc.logoUrl || JSON.stringify(existing.redirectUris) !== JSON.stringify(doc.redirectUris)) {
-          // The document is the client's configuration: it applies as it is published.
-          await tx.clients.update(clientId, { name: doc.name, homepageUrl: doc.homepageUrl, logoUrl: doc.logoUrl, redirectUris: doc.redirectUris });
-        }
-        return (await tx.clients.find(clientId))!;
-      });
+          await tx.audit.append({ type: 'client.created', clientId, data: { kind: 'public', source: 'client metadata document', host, state } }, now);
+          return (await tx.clients.find(clientId))!;
+        });
+      } else if (publishedAgain(existing, doc)) {
+        // SPEC §2 item 20 as for a developer's edit: name, homepage and logo apply at once;
+        // an added redirect URI waits for the admin who approved the client, unless nobody
+        // reviews this host's documents.
+        const reviewed = settings.policy === 'review' && !trusted;
+        await updateClient(ctx, clientId, null, { name: doc.name, homepageUrl: doc.homepageUrl, logoUrl: doc.logoUrl ?? '', redirectUris: doc.redirectUris }, { fromDocument: { reviewed } });
+        stored = (await ctx.stores.clients.find(clientId))!;
+      } else {
+        stored = existing;
+      }
       // SPEC §10.3: under `open` nobody looked at it, unless its host was trusted.
       return { ok: true, client: toClientRecord(stored, settings.policy === 'open' && !trusted ? host : undefined) };
     },
