@@ -22,6 +22,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { allowCrossOrigin } from './http/cross-origin.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { oauthRoutes } from './http/oauth/index.ts';
 import { protectedResources } from './http/oauth/paths.ts';
@@ -76,6 +77,9 @@ function loggerOptions(config: Config, deps: AppDeps) {
   };
 }
 
+/** A path may carry a client id, percent-encoded: a document URL's `:` and `/` take three characters each. */
+const MAX_PARAM_LENGTH = 3 * MAX_CLIENT_ID_LENGTH;
+
 /**
  * A malformed address (a stray %, an over-long path part) is answered before any hook
  * runs: a 4xx page or envelope with the same headers as any other (SPEC §7). The headers'
@@ -87,7 +91,7 @@ function frameworkErrorHandler(securityHeaders: () => HeaderSetter | undefined):
     const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
     const status = tooLong ? 414 : 400;
     const message = tooLong
-      ? 'A part of the address is longer than 200 characters.'
+      ? `A part of the address is longer than ${MAX_PARAM_LENGTH} characters.`
       : 'The address is not valid percent-encoding: a % must start an escape such as %20.';
     if (isApiPath(request.url)) return sendApiError(reply, status, 'bad_request', message);
     return sendErrorPage(reply, request, status, 'This address is not valid', message);
@@ -102,8 +106,7 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
-    // A path may carry a client id, percent-encoded: a document URL's `:` and `/` take three characters each.
-    routerOptions: { ignoreTrailingSlash: false, maxParamLength: 3 * MAX_CLIENT_ID_LENGTH },
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(securityHeaders),
     // Slow and idle connections (README "When things fail"). Fastify sets the keep-alive
     // and request timeouts on the server after creating it; the header timeout and the
@@ -171,10 +174,14 @@ async function registerPlugins(app: FastifyInstance): Promise<void> {
 async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics, deps: AppDeps): Promise<void> {
   await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
   await app.register(assetRoutes);
-  await app.register(async (scope) => oauthRoutes(scope, ctx, ctx.limits));
+  // What browser-based MCP clients call from their own origin (http/cross-origin.ts).
+  await app.register(async (crossOrigin) => {
+    await allowCrossOrigin(crossOrigin);
+    await crossOrigin.register(async (scope) => oauthRoutes(scope, ctx, ctx.limits));
+    await crossOrigin.register(async (scope) => mcpRoutes(scope, ctx));
+  });
   await app.register(async (scope) => apiRoutes(scope, ctx));
   await app.register(async (scope) => logoRoutes(scope, ctx));
-  await app.register(async (scope) => mcpRoutes(scope, ctx));
   await app.register(async (web) => {
     // Cookies (session, CSRF, prompt=login marks) belong to the pages only: registered in
     // this scope, their per-request hooks do not run on the API, OAuth or ops routes.

@@ -240,9 +240,9 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect(visibleText(page.body)).toMatch(/This address is not valid/);
     expect(page.body).not.toMatch(/FST_ERR/);
     expectPageHeaders(page, 'bad URL page');
-    const tooLong = await server.browser().get(`${DEV}/${'a'.repeat(250)}`);
+    const tooLong = await server.browser().get(`${DEV}/${'a'.repeat(6001)}`);
     expect(tooLong.status).toBe(414);
-    expect(visibleText(tooLong.body)).toMatch(/longer than 200 characters/);
+    expect(visibleText(tooLong.body)).toMatch(/longer than 6000 characters/);
     expectPageHeaders(tooLong, 'over-long address page');
     const api = await server.api('GET', '/v2/me%zz');
     expect(api.status).toBe(400);
