@@ -37,10 +37,12 @@ export function apiResource(ctx: AppContext): GuardedResource {
 
 /**
  * The WWW-Authenticate header of a refusal (RFC 6750 §3, §3.1), if it has one. A 401 also
- * names the resource's metadata (RFC 9728 §5.1, SPEC §10.2).
+ * names the resource's metadata (RFC 9728 §5.1, SPEC §10.2) and, when `scopeHint` is given,
+ * the scopes a client should ask for (RFC 6750 §3 `scope`; the MCP authorization
+ * specification's scope selection reads it first).
  */
-export function challenge(denial: AccessDenial, metadataUrl: string): Record<string, string> {
-  const metadata = `resource_metadata="${metadataUrl}"`;
+export function challenge(denial: AccessDenial, metadataUrl: string, scopeHint?: readonly string[]): Record<string, string> {
+  const metadata = `resource_metadata="${metadataUrl}"${scopeHint === undefined || scopeHint.length === 0 ? '' : `, scope="${scopeHint.join(' ')}"`}`;
   switch (denial.code) {
     case 'unauthorized':
       // RFC 6750 §3.1: no credentials, no error code.

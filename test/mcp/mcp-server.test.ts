@@ -60,12 +60,16 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
     expect(doc.paths['/v2/me']!.patch!['x-mcp-tool']).toBeUndefined();
   });
 
-  it.skipIf(!available)('RFC 9728 §5.1: without a token /mcp is 401 naming its resource metadata; a token bound to /v2 is refused (RFC 8707)', async () => {
+  it.skipIf(!available)('RFC 9728 §5.1: without a token /mcp is 401 naming its resource metadata and the scopes to ask for (RFC 6750 §3); a token bound to /v2 is refused (RFC 8707)', async () => {
     const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const none = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(init) });
     expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${t.server.url}/.well-known/oauth-protected-resource/mcp"`);
+    // The MCP authorization specification's scope selection: the hint, the same scopes the
+    // resource metadata lists, is what an agent asks for.
+    const metadata = (await (await fetch(`${t.server.url}/.well-known/oauth-protected-resource/mcp`)).json()) as { scopes_supported: string[] };
+    expect(metadata.scopes_supported.length).toBeGreaterThan(0);
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${t.server.url}/.well-known/oauth-protected-resource/mcp", scope="${metadata.scopes_supported.join(' ')}"`);
     const { access } = await t.issued();
     const v2Token = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${access}` }, body: JSON.stringify(init) });
     expect(v2Token.status).toBe(401);
