@@ -9,7 +9,7 @@ import { reviewClient } from '../src/services/clients/review.ts';
 import { addMember, createOrganization, createTeam } from '../src/services/teams/teams.ts';
 import { createUser } from '../src/services/accounts/users.ts';
 import { createSession } from '../src/services/accounts/sessions.ts';
-import { generateToken, hashToken, randomId } from '../src/oauth/token-format.ts';
+import { generateToken, hashToken, randomId, timeOrderedId } from '../src/oauth/token-format.ts';
 import { mintPair, storePair } from '../src/oauth/token-response.ts';
 import type { OAuthContext } from '../src/oauth/context.ts';
 import { createServiceContext } from '../src/storage/stores/index.ts';
@@ -56,7 +56,8 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
   let accessToken = '';
   await store.transaction(async (tx) => {
     for (let i = 0; i < Math.max(counts.codes, counts.refreshTokens, 1); i++) {
-      const grantId = randomId();
+      // One after another, as authorizations make them.
+      const grantId = timeOrderedId(now + i);
       await tx.createGrant({ id: grantId, userId: user.id, clientId: client.clientId, scopes: ['PROFILE_READ'], createdAt: now, revokedAt: null });
       if (i < counts.codes) {
         const code = generateToken('authorizationCode');

@@ -9,7 +9,7 @@ import { buildRedirect, isRegisteredRedirectUri } from './redirect-uri.ts';
 import { checkResources, readResourceParameter } from './resources.ts';
 import { parseScopeParameter, sortScopes } from './scopes.ts';
 import type { ClientRecord, GrantRecord, OAuthStore } from './storage.ts';
-import { generateToken, hashToken, randomId } from './token-format.ts';
+import { generateToken, hashToken, timeOrderedId } from './token-format.ts';
 
 /** The parameters the authorization endpoint reads; others are ignored (RFC 6749 §3.1). */
 export const authorizationParameters = [
@@ -305,7 +305,7 @@ function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: st
 export async function approveAuthorization(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<string> {
   const now = ctx.clock();
   const code = generateToken('authorizationCode');
-  const grantId = randomId();
+  const grantId = timeOrderedId(now);
   const clientId = request.client.id;
   const scopes = request.scopes === null ? null : sortScopes(request.scopes);
   await ctx.store.transaction(async (tx: OAuthStore) => {

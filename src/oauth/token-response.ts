@@ -3,7 +3,7 @@ import type { OAuthContext } from './context.ts';
 import { formatScopes } from './scopes.ts';
 import type { OAuthStore, RefreshTokenRecord } from './storage.ts';
 import type { TokenPair } from './successor-box.ts';
-import { generateToken, hashToken, randomId } from './token-format.ts';
+import { generateToken, hashToken, timeOrderedId } from './token-format.ts';
 
 export interface TokenResponse {
   access_token: string;
@@ -50,7 +50,7 @@ export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: str
       revokedAt: null,
     },
     refreshRow: {
-      id: randomId(),
+      id: timeOrderedId(now),
       hash: hashToken(refreshToken),
       ...binding,
       parentId,

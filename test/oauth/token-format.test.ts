@@ -2,7 +2,7 @@
 // and a 6-character CRC32 checksum in base62; only SHA-256 hashes are stored.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateToken, hashesEqual, hashToken, isWellFormed, tokenPrefixes, type TokenKind } from '../../src/oauth/token-format.ts';
+import { generateToken, hashesEqual, hashToken, isWellFormed, timeOrderedId, tokenPrefixes, type TokenKind } from '../../src/oauth/token-format.ts';
 
 const kinds = Object.keys(tokenPrefixes) as TokenKind[];
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -104,5 +104,16 @@ describe('token format (SPEC §3)', () => {
     expect(hashesEqual(a, b)).toBe(false);
     expect(hashesEqual(a, a.slice(0, -1))).toBe(false);
     expect(hashesEqual('', a)).toBe(false);
+  });
+
+  it('time-ordered ids (grants, refresh tokens) are 22 base62 characters, sort by creation time, and never repeat', () => {
+    const now = Date.UTC(2026, 10, 23);
+    const ids = Array.from({ length: 2000 }, (_, i) => timeOrderedId(now + Math.floor(i / 10)));
+    for (const id of ids) expect(id).toMatch(/^[0-9A-Za-z]{22}$/);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Ordered by their millisecond; within one millisecond, in random order.
+    const byTime = ids.map((id, i) => ({ id, ms: now + Math.floor(i / 10) }));
+    for (let i = 10; i < byTime.length; i++) expect(byTime[i]!.id > byTime[i - 10]!.id).toBe(true);
+    expect(timeOrderedId(now + 86_400_000 * 365 * 100) > timeOrderedId(now)).toBe(true);
   });
 });
