@@ -91,8 +91,9 @@ export async function authenticateClient(ctx: OAuthContext, creds: ClientCredent
 }
 
 async function authenticate(ctx: OAuthContext, creds: ClientCredentials): Promise<ClientRecord> {
-  const client = await ctx.store.findClient(creds.clientId);
-  if (client === undefined) throw invalidClient('client authentication failed: unknown client_id', `client ${creds.clientId}`);
+  const found = await ctx.store.findClientWithSecrets(creds.clientId);
+  if (found === undefined) throw invalidClient('client authentication failed: unknown client_id', `client ${creds.clientId}`);
+  const { client, secrets } = found;
   if (client.kind === 'public') {
     if (creds.secret !== undefined) {
       throw invalidClient('this client is public and has no secret: send client_id without client_secret and use PKCE');
@@ -105,7 +106,6 @@ async function authenticate(ctx: OAuthContext, creds: ClientCredentials): Promis
   const wrong = () => invalidClient('client authentication failed: client_secret is not an active secret of this client');
   if (!isWellFormed('clientSecret', creds.secret)) throw wrong();
   const presented = hashToken(creds.secret);
-  const secrets = await ctx.store.listActiveSecrets(client.id);
   // Compare against every active secret so timing does not tell which one matched.
   let matched: (typeof secrets)[number] | undefined;
   for (const secret of secrets) if (hashesEqual(secret.hash, presented)) matched = secret;

@@ -131,8 +131,12 @@ export interface AuditEvent {
 export interface ClientStore {
   /** The client in any state; undefined when no such client exists. */
   findClient(id: string): Promise<ClientRecord | undefined>;
-  /** The client's secrets not removed, in no particular order; empty for an unknown client. */
-  listActiveSecrets(clientId: string): Promise<SecretRecord[]>;
+  /**
+   * The client in any state with its secrets not removed (in no particular order), in one
+   * read: client authentication needs both on every token request. Undefined when no such
+   * client exists.
+   */
+  findClientWithSecrets(id: string): Promise<{ client: ClientRecord; secrets: SecretRecord[] } | undefined>;
   /** Records `at` as the secret's last use; an unknown id is a no-op. */
   markSecretUsed(secretId: string, at: number): Promise<void>;
 }

@@ -102,20 +102,27 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       expect(await store.findClient(id)).toMatchObject({ scopes: null, resourceServer: false });
     });
 
-    it.skipIf(!available)('listActiveSecrets: lists the secrets not removed; empty for an unknown client', async () => {
+    it.skipIf(!available)('findClientWithSecrets: the client with its secrets not removed, in one read; no secrets for a public client; undefined for an unknown id', async () => {
       const active = await seedSecret(database.handle.db, clientId);
+      const second = await seedSecret(database.handle.db, clientId);
       await seedSecret(database.handle.db, clientId, T0);
       const other = await seedClient(database.handle.db, userId);
       await seedSecret(database.handle.db, other);
-      const secrets = await store.listActiveSecrets(clientId);
-      expect(secrets).toEqual([{ id: active, clientId, hash: expect.any(String), lastUsedAt: null }]);
-      expect(await store.listActiveSecrets('no-such-client')).toEqual([]);
+      const found = await store.findClientWithSecrets(clientId);
+      expect(found!.client).toEqual(await store.findClient(clientId));
+      expect(found!.secrets.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
+        [active, second].sort().map((id) => ({ id, clientId, hash: expect.any(String), lastUsedAt: null })),
+      );
+      const publicClient = await seedClient(database.handle.db, userId, { kind: 'public' });
+      expect(await store.findClientWithSecrets(publicClient)).toEqual({ client: await store.findClient(publicClient), secrets: [] });
+      expect(await store.findClientWithSecrets('no-such-client')).toBeUndefined();
     });
 
     it.skipIf(!available)('markSecretUsed: records the time of use; an unknown id is a no-op', async () => {
-      const id = await seedSecret(database.handle.db, clientId);
+      const own = await seedClient(database.handle.db, userId);
+      const id = await seedSecret(database.handle.db, own);
       await store.markSecretUsed(id, T0 + 5);
-      expect((await store.listActiveSecrets(clientId))[0]!.lastUsedAt).toBe(T0 + 5);
+      expect((await store.findClientWithSecrets(own))!.secrets[0]!.lastUsedAt).toBe(T0 + 5);
       await expect(store.markSecretUsed('no-such-secret', T0)).resolves.toBeUndefined();
     });
   });

@@ -1,6 +1,6 @@
 // oauth_clients and client_secrets.
 import type { Selectable } from 'kysely';
-import type { ClientRecord } from '../../oauth/storage.ts';
+import type { ClientRecord, SecretRecord } from '../../oauth/storage.ts';
 import { scopesFromColumn } from '../columns.ts';
 import type { OAuthClientsTable } from '../schema.ts';
 import { prepare } from '../prepared.ts';
@@ -8,7 +8,10 @@ import type { Executor } from './executor.ts';
 
 export type ClientRow = Selectable<OAuthClientsTable>;
 
-export function toClientRecord(row: ClientRow): ClientRecord {
+/** The columns of a ClientRecord: what the protocol core reads of a client. */
+export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server'] as const;
+
+export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord {
   return {
     id: row.id,
     name: row.name,
@@ -25,4 +28,29 @@ const selectClient = prepare((db, p: { id: string }) => db.selectFrom('oauth_cli
 
 export async function findClientRow(db: Executor, id: string): Promise<ClientRow | undefined> {
   return (await selectClient.run(db, { id })).rows[0];
+}
+
+const selectClientRecord = prepare((db, p: { id: string }) => db.selectFrom('oauth_clients').select(CLIENT_RECORD_COLUMNS).where('id', '=', p.id));
+
+/** The client as the protocol core sees it, reading only those columns. */
+export async function findClientRecord(db: Executor, id: string): Promise<ClientRecord | undefined> {
+  const [row] = (await selectClientRecord.run(db, { id })).rows;
+  return row && toClientRecord(row);
+}
+
+/** A row per active secret (or one with null secret columns when there is none). */
+const selectClientWithSecrets = prepare((db, p: { id: string }) =>
+  db
+    .selectFrom('oauth_clients as c')
+    .leftJoin('client_secrets as s', (j) => j.onRef('s.client_id', '=', 'c.id').on('s.removed_at', 'is', null))
+    .select(CLIENT_RECORD_COLUMNS.map((column) => `c.${column}` as const))
+    .select(['s.id as secret_id', 's.secret_hash', 's.last_used_at'])
+    .where('c.id', '=', p.id),
+);
+
+export async function findClientWithSecrets(db: Executor, id: string): Promise<{ client: ClientRecord; secrets: SecretRecord[] } | undefined> {
+  const { rows } = await selectClientWithSecrets.run(db, { id });
+  if (rows.length === 0) return undefined;
+  const secrets = rows.flatMap((r) => (r.secret_id === null || r.secret_hash === null ? [] : [{ id: r.secret_id, clientId: id, hash: r.secret_hash, lastUsedAt: r.last_used_at }]));
+  return { client: toClientRecord(rows[0]!), secrets };
 }

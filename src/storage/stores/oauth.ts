@@ -9,7 +9,7 @@ import { dialectOf, placeholderRow, prepare } from '../prepared.ts';
 import { recordClientEvent } from '../../services/webhooks/outbox.ts';
 import { appendAudit } from '../repositories/audit.ts';
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
-import { findClientRow, toClientRecord } from '../repositories/clients.ts';
+import { findClientRecord, findClientWithSecrets } from '../repositories/clients.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { listActiveGrants, revokeGrant } from '../repositories/grants.ts';
 import { findAccessToken } from '../repositories/tokens.ts';
@@ -22,14 +22,8 @@ export function createOAuthStore(db: Executor): OAuthStore {
     transaction: (fn) => inTransaction(db, (trx) => fn(trx === db ? store : createOAuthStore(trx))),
 
     // oauth_clients and client_secrets
-    findClient: async (id) => {
-      const row = await findClientRow(db, id);
-      return row && toClientRecord(row);
-    },
-    listActiveSecrets: async (clientId) => {
-      const { rows } = await selectActiveSecrets.run(db, { clientId });
-      return rows.map((r) => ({ id: r.id, clientId: r.client_id, hash: r.secret_hash, lastUsedAt: r.last_used_at }));
-    },
+    findClient: (id) => findClientRecord(db, id),
+    findClientWithSecrets: (id) => findClientWithSecrets(db, id),
     markSecretUsed: async (secretId, at) => {
       await db.updateTable('client_secrets').set({ last_used_at: at }).where('id', '=', secretId).execute();
     },
@@ -157,10 +151,6 @@ export function createOAuthStore(db: Executor): OAuthStore {
   };
   return store;
 }
-
-const selectActiveSecrets = prepare((db, p: { clientId: string }) =>
-  db.selectFrom('client_secrets').select(['id', 'client_id', 'secret_hash', 'last_used_at']).where('client_id', '=', p.clientId).where('removed_at', 'is', null),
-);
 
 const selectActiveGrant = prepare((db, p: { grantId: string }) => db.selectFrom('grants').select('id').where('id', '=', p.grantId).where('revoked_at', 'is', null));
 
