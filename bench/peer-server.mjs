@@ -4,6 +4,7 @@
 // Before listening it seeds codes and refresh tokens through its own models, as
 // bench/seed.ts does for Gatehouse, and prints them to the parent as one JSON line.
 // Plain JavaScript: oidc-provider ships no types.
+import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import Provider from 'oidc-provider';
 // Its own memory adapter, over an unbounded Map: the default store is a 1,000-entry LRU,
@@ -17,6 +18,7 @@ const redirectUri = 'https://bench.example.com/cb';
 const client = { client_id: 'bench', client_secret: 'bench-secret-bench-secret-bench-secret', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' };
 
 const store = new Map();
+const cookieKey = 'bench-cookie-key-bench-cookie-key';
 const provider = new Provider(issuer, {
   adapter: (model) => new MemoryAdapter(model, store),
   clients: [client],
@@ -32,6 +34,8 @@ const provider = new Provider(issuer, {
     userinfo: { enabled: true },
     devInteractions: { enabled: false },
   },
+  // Signed session cookies, as a deployment would run it (the bench signs the ones it seeds).
+  cookies: { keys: [cookieKey] },
   findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, name: 'Bench', email: 'bench@example.com' }) }),
 });
 provider.on('server_error', (_ctx, err) => process.stderr.write(`peer server_error: ${err.stack}\n`));
@@ -56,7 +60,24 @@ for (let i = 0; i < supply; i++) {
 }
 const accessToken = await new provider.AccessToken({ accountId, client: benchClient, grantId: await newGrant(userinfoScope), gty: 'authorization_code', scope: userinfoScope }).save();
 
+// Remembered consent, as Gatehouse's authorize scenario has it: a logged-in browser whose
+// session already holds a grant of the requested scope for the client, so an authorization
+// request is answered at once with a redirect carrying a code. The cookie is signed as the
+// provider's cookie library signs (keygrip: HMAC-SHA1, URL-safe base64).
+const sign = (data) => createHmac('sha1', cookieKey).update(data).digest('base64').replace(/[/+=]/g, (c) => ({ '/': '_', '+': '-', '=': '' })[c]);
+async function loggedInBrowser() {
+  const session = new provider.Session();
+  session.loginAccount({ accountId });
+  session.grantIdFor('bench', await newGrant('openid'));
+  session.ensureClientContainer('bench');
+  await session.save(86400);
+  const name = provider.cookieName('session');
+  return `${name}=${session.jti}; ${name}.sig=${sign(`${name}=${session.jti}`)}`;
+}
+const browserCookie = await loggedInBrowser();
+const busyCookie = await loggedInBrowser();
+
 const server = createServer(provider.callback());
 server.listen(port, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ clientId: client.client_id, secret: client.client_secret, redirectUri, codes, refreshTokens, accessToken })}\n`);
+  process.stdout.write(`${JSON.stringify({ clientId: client.client_id, secret: client.client_secret, redirectUri, codes, refreshTokens, accessToken, browserCookie, busyCookie })}\n`);
 });

@@ -88,7 +88,11 @@ function firstLine(child: ChildProcess): Promise<string> {
 }
 
 /** What the peer prints on its first line: the same supply as Gatehouse's seed, minus the team. */
-type PeerSeed = Pick<Seeded, 'clientId' | 'secret' | 'redirectUri' | 'codes' | 'refreshTokens' | 'accessToken'>;
+type PeerSeed = Pick<Seeded, 'clientId' | 'secret' | 'redirectUri' | 'codes' | 'refreshTokens' | 'accessToken'> & {
+  /** Cookie headers of two logged-in browsers with remembered consent (the second for authorize-10k). */
+  browserCookie: string;
+  busyCookie: string;
+};
 
 /** `status`: the answer every request should get (200 unless told). */
 type Target = { pid: number; options: () => autocannon.Options; status?: number };
@@ -169,11 +173,24 @@ try {
     url: `${ghUrl}/auth/oauth2/authorize?${new URLSearchParams({ response_type: 'code', client_id: seeded.clientId, redirect_uri: seeded.redirectUri, scope: 'PROFILE_READ', state: 'bench' })}`,
     headers: { cookie: `gh_session=${session}` },
   });
+  // The peer's: the same request in OpenID terms (oidc-provider needs `openid` for a code
+  // without PKCE from a confidential client); it answers with a 303 redirect as Gatehouse does.
+  const peerAuthorize = (cookie: string): autocannon.Options => ({
+    url: `${peerUrl}/auth?${new URLSearchParams({ response_type: 'code', client_id: peerSeed.clientId, redirect_uri: peerSeed.redirectUri, scope: 'openid', state: 'bench' })}`,
+    headers: { cookie },
+  });
+  // A 303 could be an error redirect: check once that each server's answer carries a code.
+  for (const [server, options] of [['Gatehouse', authorize(seeded.browserSession)], ['peer', peerAuthorize(peerSeed.browserCookie)]] as const) {
+    const res = await fetch(options.url!, { headers: options.headers as Record<string, string>, redirect: 'manual' });
+    if (res.status !== 303 || !new URL(res.headers.get('location') ?? 'x:').searchParams.has('code')) throw new Error(`${server}'s remembered-consent authorization did not redirect with a code: ${res.status} ${res.headers.get('location')}`);
+  }
   if (only === undefined || only.includes('authorize-10k')) {
-    process.stdout.write('10,000 authorizations by one user…\n');
-    const earlier = await autocannon({ ...authorize(seeded.busySession), connections, amount: 10_000 });
-    const answered = earlier.statusCodeStats?.['303']?.count ?? 0;
-    if (answered !== 10_000) throw new Error(`of 10,000 earlier authorizations, only ${answered} were answered 303`);
+    process.stdout.write('10,000 authorizations by one user, on each server…\n');
+    for (const [server, options] of [['Gatehouse', authorize(seeded.busySession)], ['peer', peerAuthorize(peerSeed.busyCookie)]] as const) {
+      const earlier = await autocannon({ ...options, connections, amount: 10_000 });
+      const answered = earlier.statusCodeStats?.['303']?.count ?? 0;
+      if (answered !== 10_000) throw new Error(`of 10,000 earlier authorizations on ${server}, only ${answered} were answered 303`);
+    }
   }
   const ghClient = { client_id: seeded.clientId, client_secret: seeded.secret };
   const peerClient = { client_id: peerSeed.clientId, client_secret: peerSeed.secret };
@@ -200,9 +217,17 @@ try {
       peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token/introspection`, () => ({ token: peerSeed.accessToken, ...peerClient })) },
     },
     // Remembered consent: a logged-in browser's authorization request, answered 303 with a code.
-    { name: 'authorize', gatehouse: { pid: gh.pid!, options: () => authorize(seeded.browserSession), status: 303 } },
+    {
+      name: 'authorize',
+      gatehouse: { pid: gh.pid!, options: () => authorize(seeded.browserSession), status: 303 },
+      peer: { pid: peer.pid!, options: () => peerAuthorize(peerSeed.browserCookie), status: 303 },
+    },
     // The same for a user who already made 10,000 authorizations (made before the rounds).
-    { name: 'authorize-10k', gatehouse: { pid: gh.pid!, options: () => authorize(seeded.busySession), status: 303 } },
+    {
+      name: 'authorize-10k',
+      gatehouse: { pid: gh.pid!, options: () => authorize(seeded.busySession), status: 303 },
+      peer: { pid: peer.pid!, options: () => peerAuthorize(peerSeed.busyCookie), status: 303 },
+    },
     // A guarded team route: token + scope + membership in one query, then the route's own.
     { name: 'team', gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }) } },
   ];
