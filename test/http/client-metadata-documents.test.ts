@@ -216,27 +216,6 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('SPEC §10.3: the pending client is on the admin\'s review page; approving it there lets the user authorize it', async () => {
-      const clientId = docs.publish('/admin-review/agent.json', { client_name: 'Reviewed Agent' });
-      const browser = server.browser();
-      await browser.login(user.email, user.password);
-      const { challenge } = pkcePair();
-      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
-
-      const adminBrowser = server.browser();
-      await adminBrowser.login(admin.email, admin.password);
-      const path = `/admin/oauth-clients/${encodeURIComponent(clientId)}`;
-      const page = await adminBrowser.get(path);
-      expect(page.status).toBe(200);
-      expect(page.body).toContain('Reviewed Agent');
-      const decided = await adminBrowser.post(`${path}/review`, { ...formWith(page.body, 'decision', 'approve'), reason: '' });
-      expect(decided.status).toBe(303);
-
-      const consent = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
-      expect(consent.status).toBe(200);
-      expect(consent.body).toContain('Reviewed Agent');
-    });
-
     /** Approves a pending client on its admin review page, as an admin would; returns the page's path. */
     async function approveOnAdminPage(adminBrowser: ReturnType<TestServer['browser']>, clientId: string, decision: 'approve' | 'approve-changes' = 'approve') {
       const path = `/admin/oauth-clients/${encodeURIComponent(clientId)}`;
@@ -246,6 +225,23 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(decided.status).toBe(303);
       return path;
     }
+
+    it.skipIf(!available)('SPEC §10.3: the pending client is on the admin\'s review page; approving it there lets the user authorize it', async () => {
+      const clientId = docs.publish('/admin-review/agent.json', { client_name: 'Reviewed Agent' });
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
+
+      const adminBrowser = server.browser();
+      await adminBrowser.login(admin.email, admin.password);
+      expect((await adminBrowser.get(`/admin/oauth-clients/${encodeURIComponent(clientId)}`)).body).toContain('Reviewed Agent');
+      await approveOnAdminPage(adminBrowser, clientId);
+
+      const consent = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
+      expect(consent.status).toBe(200);
+      expect(consent.body).toContain('Reviewed Agent');
+    });
 
     it.skipIf(!available)('SPEC §2 item 20, §10.3: a re-fetched document that adds a redirect URI to an approved client holds it for review; the approved one keeps working and the new name applies at once', async () => {
       const docPath = '/held/agent.json';

@@ -2,60 +2,22 @@
 // over one PostgreSQL database never deliver the same attempt twice (claims use FOR UPDATE
 // SKIP LOCKED), and an event committed by an instance killed with SIGKILL before it could
 // deliver is delivered by the next instance to start, on both databases.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomId } from '../../src/oauth/token-format.ts';
 import { newSigningSecret } from '../../src/services/webhooks/signing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+import { killHard, startServe, stopServe, type ServeProcess } from '../helpers/serve-process.ts';
 import { freePort } from '../helpers/server.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /** These tests start `gatehouse serve` processes, which take seconds each on a busy machine. */
 const PROCESS_TEST_TIMEOUT = 120_000;
 
-interface Instance {
-  url: string;
-  process: ChildProcess;
-  output: string[];
-}
+type Instance = ServeProcess;
 
-/** Starts `gatehouse serve` and waits until /healthz answers (polling, never a fixed sleep). */
+/** Starts `gatehouse serve` on the test database (serve-process.ts waits until /healthz answers). */
 async function startInstance(database: TestDatabase, env: Record<string, string>): Promise<Instance> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['bin/gatehouse.mjs', 'serve'], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      BASE_URL: url,
-      APP_URL: url,
-      DATABASE_URL: database.url,
-      COOKIE_SECRET: 'c'.repeat(40),
-      LOG_LEVEL: 'warn',
-      OUTBOUND_ALLOW_PRIVATE: '1',
-      ...database.env,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  child.stdout!.on('data', (c: Buffer) => output.push(c.toString()));
-  child.stderr!.on('data', (c: Buffer) => output.push(c.toString()));
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error(`serve exited with ${child.exitCode}:\n${output.join('')}`);
-    return fetch(`${url}/healthz`).then((r) => r.status === 200, () => false);
-  }, 45_000);
-  return { url, process: child, output };
-}
-
-async function stop(instance: Instance | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  const child = instance?.process;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill(signal);
-  await exited;
+  return startServe(await freePort(), { DATABASE_URL: database.url, OUTBOUND_ALLOW_PRIVATE: '1', ...database.env, ...env });
 }
 
 /** Polls `condition` until it holds; fails after `ms`. */
@@ -115,7 +77,7 @@ describe.each(backends)('webhook delivery by gatehouse serve on $name (SPEC §9)
     receiver = await WebhookReceiver.start();
   });
   afterEach(async () => {
-    await Promise.all(running.splice(0).map((i) => stop(i)));
+    await Promise.all(running.splice(0).map((i) => stopServe(i)));
   });
   afterAll(async () => {
     await receiver?.close();
@@ -129,7 +91,7 @@ describe.each(backends)('webhook delivery by gatehouse serve on $name (SPEC §9)
     const doomed = await startInstance(database, { WEBHOOK_POLL_INTERVAL_MS: '600000' });
     running.push(doomed);
     const uid = await book(doomed, eventTypeId);
-    await stop(doomed, 'SIGKILL');
+    await killHard(doomed);
     expect(receiver.at(path)).toHaveLength(0);
     const pending = await database.handle.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('payload', 'like', `%${uid}%`).execute();
     expect(pending).toEqual([{ status: 'pending', attempts: 0 }]);
