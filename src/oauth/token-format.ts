@@ -61,19 +61,20 @@ export function hashesEqual(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Random identifier for rows and client ids (not a credential). */
 /**
  * A random id that sorts by creation time: 48 bits of milliseconds, then 80 random bits, in
  * the 22 base62 characters of randomId(). For the rows every exchange and refresh writes
  * (grants, refresh tokens): keyed or indexed by it, they go to the end of their B-trees
  * rather than onto a random page, and the group's commit writes fewer pages (bench profile:
- * the commit was the largest cost of an exchange). Only for ids nobody outside sees.
+ * the commit was the largest cost of an exchange). Not a credential: its time is no secret
+ * (a grant id reaches its own client in webhook events, which carry their time anyway).
  */
 export function timeOrderedId(now: number): string {
   const random = BigInt('0x' + randomBytes(10).toString('hex'));
   return base62((BigInt(Math.max(0, Math.floor(now))) << 80n) | random, 22);
 }
 
+/** Random identifier for rows and client ids (not a credential). */
 export function randomId(bytes = 16): string {
   return base62(BigInt('0x' + randomBytes(bytes).toString('hex')), Math.ceil((bytes * 8) / 5.954));
 }

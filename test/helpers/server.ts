@@ -47,6 +47,8 @@ export class TestServer {
     readonly database: TestDatabase,
     readonly services: ServiceContext,
     readonly logs: string[],
+    /** False for a second server over another one's database: the first drops it. */
+    private readonly ownsDatabase = true,
   ) {}
 
   get db() {
@@ -190,7 +192,7 @@ export class TestServer {
 
   async close(): Promise<void> {
     await this.app.close();
-    await this.database.drop();
+    if (this.ownsDatabase) await this.database.drop();
   }
 }
 
@@ -214,8 +216,9 @@ export const testResolver: ResolveHost = async (hostname) => {
   return systemResolver(hostname);
 };
 
-export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}): Promise<TestServer> {
-  const database = await createTestDatabase(backend);
+/** `sharing`: serve the database of that server instead of a new one, as a second instance would. */
+export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}, sharing?: TestServer): Promise<TestServer> {
+  const database = sharing?.database ?? (await createTestDatabase(backend));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Rate limits are off unless a test turns one on: suites make many failing requests.
@@ -236,7 +239,7 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
     logStream,
     resolveHost: testResolver,
   });
-  server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, () => server.clock()), logs);
+  server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, () => server.clock()), logs, sharing === undefined);
   await app.listen({ port, host: '127.0.0.1' });
   return server;
 }

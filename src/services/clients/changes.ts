@@ -114,9 +114,13 @@ function planRedirectUris(plan: EditPlan, client: StoredClient, desired: string[
       plan.changed.push('redirect_uris');
     }
     plan.heldUris = added;
-  } else if (!sameList(desired, client.redirectUris)) {
-    plan.set.redirectUris = desired;
-    plan.changed.push('redirect_uris');
+  } else {
+    if (!sameList(desired, client.redirectUris)) {
+      plan.set.redirectUris = desired;
+      plan.changed.push('redirect_uris');
+    }
+    // A document nobody reviews applies as published: nothing of it waits for an admin.
+    if (fromDocument) plan.heldUris = [];
   }
 }
 
@@ -186,8 +190,9 @@ export async function updateClient(
     const { set, changed, heldUris, heldScopes } = plan;
     const heldChanged = !sameList(heldUris, client.proposedRedirectUris) || !sameList(heldScopes, client.proposedScopes);
     if (heldChanged) Object.assign(set, { proposedRedirectUris: heldUris, proposedScopes: heldScopes });
-    // SPEC §2 item 1: rejected → pending when the developer edits and resubmits.
-    const resubmitted = client.state === 'rejected';
+    // SPEC §2 item 1: rejected → pending when the developer edits and resubmits. A metadata
+    // document published again is no resubmission: the admin's rejection stands.
+    const resubmitted = client.state === 'rejected' && options.fromDocument === undefined;
     if (resubmitted) Object.assign(set, { state: 'pending', reviewNote: null, reviewedBy: null, reviewedAt: null });
     for (const event of plan.events) await tx.audit.append(event, now);
     // SPEC §2 item 22: a real change makes any review page opened before it out of date.

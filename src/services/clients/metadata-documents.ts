@@ -64,12 +64,14 @@ function readDocument(clientId: string, fetched: FetchedDocument): ClientDocumen
 }
 
 /**
- * Whether the document says something the stored client does not: its redirect URIs are
- * compared with the live ones plus those awaiting review, so that fetching an unchanged
- * document again writes nothing (and leaves an admin's open review page current).
+ * Whether the document says something the stored client does not. Where an admin reviews
+ * the host's documents, its redirect URIs are compared with the live ones plus those awaiting
+ * review, so that fetching an unchanged document again writes nothing (and leaves an admin's
+ * open review page current); where nobody does (any more), with the live ones alone.
  */
-function publishedAgain(stored: StoredClient, doc: ClientDocument): boolean {
-  const known = new Set([...stored.redirectUris, ...stored.proposedRedirectUris]);
+function publishedAgain(stored: StoredClient, doc: ClientDocument, reviewed: boolean): boolean {
+  if (!reviewed && stored.proposedRedirectUris.length > 0) return true;
+  const known = new Set(reviewed ? [...stored.redirectUris, ...stored.proposedRedirectUris] : stored.redirectUris);
   return (
     stored.name !== doc.name ||
     stored.homepageUrl !== doc.homepageUrl ||
@@ -97,9 +99,10 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
   // Per instance: a document is fetched again when its cache lifetime ends.
   const cache = new Map<string, { doc: ClientDocument; until: number }>();
 
-  async function load(clientId: string): Promise<ClientDocument | string> {
+  /** The document, and whether it was fetched just now (rather than read from this instance's cache). */
+  async function load(clientId: string): Promise<{ doc: ClientDocument; fresh: boolean } | string> {
     const cached = cache.get(clientId);
-    if (cached !== undefined && cached.until > ctx.clock()) return cached.doc;
+    if (cached !== undefined && cached.until > ctx.clock()) return { doc: cached.doc, fresh: false };
     const checked = await checkOutboundUrl(clientId, settings.outbound);
     if (!checked.ok) return `the metadata document's address ${checked.problem.replace(/: webhooks and calendar feeds must be on a public address$/, '')}: it must be on a public address`;
     let fetched: FetchedDocument;
@@ -109,8 +112,9 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       return `the metadata document could not be fetched${error instanceof Error && error.constructor.name === 'DocumentFetchError' ? `: ${error.message}` : ''}`;
     }
     const doc = readDocument(clientId, fetched);
-    if (typeof doc !== 'string') cache.set(clientId, { doc, until: ctx.clock() + cacheSeconds(fetched.headers) * 1000 });
-    return doc;
+    if (typeof doc === 'string') return doc;
+    cache.set(clientId, { doc, until: ctx.clock() + cacheSeconds(fetched.headers) * 1000 });
+    return { doc, fresh: true };
   }
 
   return {
@@ -130,29 +134,40 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       const host = documentHost(clientId);
       const decision = await ctx.stores.metadataHosts.find(host);
       if (decision?.decision === 'distrusted') return refused(`a platform admin has blocked applications from ${host}`);
-      const doc = await load(clientId);
-      if (typeof doc === 'string') return refused(doc);
+      const loaded = await load(clientId);
+      if (typeof loaded === 'string') return refused(loaded);
+      const { doc, fresh } = loaded;
       const trusted = decision?.decision === 'trusted';
+      // Whether an admin reviews what this host's documents add (SPEC §10.3).
+      const reviewed = settings.policy === 'review' && !trusted;
       const now = ctx.clock();
       // Outside the transaction: on SQLite it holds the one connection.
       const ownerId = await registrationOwner(ctx);
       const existing = await ctx.stores.clients.find(clientId);
       let stored: StoredClient;
       if (existing === undefined) {
-        stored = await ctx.stores.transaction(async (tx) => {
-          // Two first uses at once: the second finds the first one's client.
-          const raced = await tx.clients.find(clientId);
-          if (raced !== undefined) return raced;
-          const state = trusted || settings.policy === 'open' ? 'approved' : 'pending';
-          await tx.clients.insert({ id: clientId, ...doc, description: `Identified by its client metadata document at ${host}.`, ownerId, kind: 'public', scopes: [...settings.scopes], state, createdAt: now });
-          await tx.audit.append({ type: 'client.created', clientId, data: { kind: 'public', source: 'client metadata document', host, state } }, now);
-          return (await tx.clients.find(clientId))!;
-        });
-      } else if (publishedAgain(existing, doc)) {
+        const state = trusted || settings.policy === 'open' ? 'approved' : 'pending';
+        try {
+          stored = await ctx.stores.transaction(async (tx) => {
+            await tx.clients.insert({ id: clientId, ...doc, description: `Identified by its client metadata document at ${host}.`, ownerId, kind: 'public', scopes: [...settings.scopes], state, createdAt: now });
+            await tx.audit.append({ type: 'client.created', clientId, data: { kind: 'public', source: 'client metadata document', host, state } }, now);
+            return (await tx.clients.find(clientId))!;
+          });
+        } catch (error) {
+          // Two first uses at once (two requests, or two instances): the other one's insert
+          // won and this one's was rolled back whole; its client is the client.
+          const raced = await ctx.stores.clients.find(clientId);
+          if (raced === undefined) throw error;
+          stored = raced;
+        }
+      } else if (fresh && publishedAgain(existing, doc, reviewed)) {
+        // Only a document fetched just now is applied: between fetches the database holds
+        // what the latest fetch of any instance found, and an instance still serving an
+        // older copy from its cache must not write it back over a newer one.
+        //
         // SPEC §2 item 20 as for a developer's edit: name, homepage and logo apply at once;
         // an added redirect URI waits for the admin who approved the client, unless nobody
         // reviews this host's documents.
-        const reviewed = settings.policy === 'review' && !trusted;
         await updateClient(ctx, clientId, null, { name: doc.name, homepageUrl: doc.homepageUrl, logoUrl: doc.logoUrl ?? '', redirectUris: doc.redirectUris }, { fromDocument: { reviewed } });
         stored = (await ctx.stores.clients.find(clientId))!;
       } else {

@@ -20,23 +20,33 @@ export function checkHost(value: string): string {
   return host;
 }
 
-async function clientsOfHost(ctx: ServiceContext, host: string) {
-  const owner = await registrationOwner(ctx);
+async function clientsOfHost(ctx: ServiceContext, owner: string, host: string) {
   const clients = await ctx.stores.clients.list({ ownerId: owner });
   return clients.filter((c) => /^https?:\/\//.test(c.id) && new URL(c.id).host.toLowerCase() === host);
 }
 
+/**
+ * Records the decision and applies it to the host's clients, in one transaction. Trusting
+ * approves the clients that wait for review; a client an admin rejected stays rejected (SPEC
+ * §2 item 1: only a resubmission reopens it). Distrusting rejects the waiting ones and
+ * suspends the approved ones.
+ */
 export async function decideHost(ctx: ServiceContext, value: string, decision: MetadataHostDecision['decision'], actorId: string | null): Promise<{ host: string; changedClients: string[] }> {
   const host = checkHost(value);
-  await ctx.stores.metadataHosts.decide({ host, decision, decidedBy: actorId, decidedAt: ctx.clock() });
-  const changed: string[] = [];
-  for (const c of await clientsOfHost(ctx, host)) {
-    const step = decision === 'trusted' ? (c.state === 'pending' || c.state === 'rejected' ? 'approve' : null) : c.state === 'pending' ? 'reject' : c.state === 'approved' ? 'suspend' : null;
-    if (step === null) continue;
-    await reviewClient(ctx, c.id, step, actorId, decision === 'distrusted' ? `a platform admin distrusted ${host}` : undefined);
-    changed.push(c.id);
-  }
-  return { host, changedClients: changed };
+  // Outside the transaction: it may create the built-in owner account on first use.
+  const owner = await registrationOwner(ctx);
+  return ctx.stores.transaction(async (tx) => {
+    const inTx: ServiceContext = { ...ctx, stores: tx };
+    await tx.metadataHosts.decide({ host, decision, decidedBy: actorId, decidedAt: ctx.clock() });
+    const changed: string[] = [];
+    for (const c of await clientsOfHost(inTx, owner, host)) {
+      const step = decision === 'trusted' ? (c.state === 'pending' ? 'approve' : null) : c.state === 'pending' ? 'reject' : c.state === 'approved' ? 'suspend' : null;
+      if (step === null) continue;
+      await reviewClient(inTx, c.id, step, actorId, decision === 'distrusted' ? `a platform admin distrusted ${host}` : undefined);
+      changed.push(c.id);
+    }
+    return { host, changedClients: changed };
+  });
 }
 
 export const listHostDecisions = (ctx: ServiceContext) => ctx.stores.metadataHosts.list();
