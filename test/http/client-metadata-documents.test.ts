@@ -16,9 +16,18 @@ import { pkcePair } from './token-endpoint/setup.ts';
 async function startDocumentHost() {
   const documents = new Map<string, { status?: number; headers?: Record<string, string>; body: unknown }>();
   const reads = new Map<string, number>();
-  const server: Server = createServer((req, res) => {
+  // Paths whose answers wait until this many requests for them have arrived, then go together.
+  const barriers = new Map<string, { count: number; waiting: Array<() => void> }>();
+  const server: Server = createServer(async (req, res) => {
     const path = req.url ?? '/';
     reads.set(path, (reads.get(path) ?? 0) + 1);
+    const barrier = barriers.get(path);
+    if (barrier !== undefined) {
+      await new Promise<void>((release) => {
+        barrier.waiting.push(release);
+        if (barrier.waiting.length >= barrier.count) for (const go of barrier.waiting) go();
+      });
+    }
     const doc = documents.get(path);
     if (doc === undefined) {
       res.writeHead(404).end();
@@ -43,6 +52,8 @@ async function startDocumentHost() {
       return `${origin}${path}`;
     },
     reads: (path: string) => reads.get(path) ?? 0,
+    /** Holds the answers for `path` until `count` requests for it are waiting. */
+    answerTogether: (path: string, count: number) => barriers.set(path, { count, waiting: [] }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -277,6 +288,21 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const decided = await adminBrowser.post(`${reviewPath}/review`, { ...formWith(review.body, 'decision', 'approve-changes'), reason: '' });
       expect(decided.status).toBe(303);
       expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: 'https://attacker.example/cb' })}`)).status).toBe(200);
+    });
+
+    it.skipIf(!available)('SPEC §7: ten first uses of one document at once make one client and answer every user alike, never a 500', async () => {
+      const clientId = docs.publish('/first-use/agent.json', { client_name: 'Raced Agent' });
+      docs.answerTogether('/first-use/agent.json', 10);
+      const { challenge } = pkcePair();
+      const browsers = await Promise.all(Array.from({ length: 10 }, async () => {
+        const b = server.browser();
+        await b.login(user.email, user.password);
+        return b;
+      }));
+      const answers = await Promise.all(browsers.map((b) => b.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)));
+      expect(answers.map((a) => a.status)).toEqual(Array(10).fill(400));
+      const rows = await server.db.selectFrom('oauth_clients').select('state').where('id', '=', clientId).execute();
+      expect(rows).toEqual([{ state: 'pending' }]);
     });
 
     it.skipIf(!available)('SPEC §2 item 1, §10.3: a rejected document client stays rejected when its document changes: a re-fetch is no resubmission', async () => {
