@@ -227,6 +227,18 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
+    /** A document's first use by the user (the client waits for review), and an admin signed in to decide. */
+    async function firstUse(...publishArgs: Parameters<DocumentHost['publish']>) {
+      const clientId = docs.publish(...publishArgs);
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
+      const adminBrowser = server.browser();
+      await adminBrowser.login(admin.email, admin.password);
+      return { clientId, browser, challenge, adminBrowser };
+    }
+
     /** Approves a pending client on its admin review page, as an admin would; returns the page's path. */
     async function approveOnAdminPage(adminBrowser: ReturnType<TestServer['browser']>, clientId: string, decision: 'approve' | 'approve-changes' = 'approve') {
       const path = `/admin/oauth-clients/${encodeURIComponent(clientId)}`;
@@ -238,14 +250,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     }
 
     it.skipIf(!available)('SPEC §10.3: the pending client is on the admin\'s review page; approving it there lets the user authorize it', async () => {
-      const clientId = docs.publish('/admin-review/agent.json', { client_name: 'Reviewed Agent' });
-      const browser = server.browser();
-      await browser.login(user.email, user.password);
-      const { challenge } = pkcePair();
-      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
-
-      const adminBrowser = server.browser();
-      await adminBrowser.login(admin.email, admin.password);
+      const { clientId, browser, challenge, adminBrowser } = await firstUse('/admin-review/agent.json', { client_name: 'Reviewed Agent' });
       expect((await adminBrowser.get(`/admin/oauth-clients/${encodeURIComponent(clientId)}`)).body).toContain('Reviewed Agent');
       await approveOnAdminPage(adminBrowser, clientId);
 
@@ -256,13 +261,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
 
     it.skipIf(!available)('SPEC §2 item 20, §10.3: a re-fetched document that adds a redirect URI to an approved client holds it for review; the approved one keeps working and the new name applies at once', async () => {
       const docPath = '/held/agent.json';
-      const clientId = docs.publish(docPath, { client_name: 'Held Agent' });
-      const browser = server.browser();
-      await browser.login(user.email, user.password);
-      const { challenge } = pkcePair();
-      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
-      const adminBrowser = server.browser();
-      await adminBrowser.login(admin.email, admin.password);
+      const { clientId, browser, challenge, adminBrowser } = await firstUse(docPath, { client_name: 'Held Agent' });
       const reviewPath = await approveOnAdminPage(adminBrowser, clientId);
 
       // The attacker, in control of the document's host, adds an address the admin never saw.
@@ -307,13 +306,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
 
     it.skipIf(!available)('SPEC §2 item 1, §10.3: a rejected document client stays rejected when its document changes: a re-fetch is no resubmission', async () => {
       const docPath = '/rejected/agent.json';
-      const clientId = docs.publish(docPath, { client_name: 'Rejected Agent' });
-      const browser = server.browser();
-      await browser.login(user.email, user.password);
-      const { challenge } = pkcePair();
-      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
-      const adminBrowser = server.browser();
-      await adminBrowser.login(admin.email, admin.password);
+      const { clientId, browser, challenge, adminBrowser } = await firstUse(docPath, { client_name: 'Rejected Agent' });
       const path = `/admin/oauth-clients/${encodeURIComponent(clientId)}`;
       const page = await adminBrowser.get(path);
       expect((await adminBrowser.post(`${path}/review`, { ...formWith(page.body, 'decision', 'reject'), reason: 'not an agent we know' })).status).toBe(303);
@@ -327,14 +320,8 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
 
     it.skipIf(!available)('SPEC §10.3: a client id of 1,000 characters is reviewed on the admin page, and its user revokes it on the authorized-apps page', async () => {
-      const clientId = docs.publish(`/long/${'a'.repeat(1000)}/agent.json`, { client_name: 'Long Agent' });
+      const { clientId, browser, challenge, adminBrowser } = await firstUse(`/long/${'a'.repeat(1000)}/agent.json`, { client_name: 'Long Agent' });
       expect(clientId.length).toBeGreaterThan(1000);
-      const browser = server.browser();
-      await browser.login(user.email, user.password);
-      const { challenge } = pkcePair();
-      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
-      const adminBrowser = server.browser();
-      await adminBrowser.login(admin.email, admin.password);
       await approveOnAdminPage(adminBrowser, clientId);
 
       const consent = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
@@ -353,13 +340,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     // Trusts the document host on this server: keep it the last tests but one of this describe.
     it.skipIf(!available)('SPEC §10.3: once an admin trusts the host, the next fetch applies what its document held for review', async () => {
       const docPath = '/trusted-later/agent.json';
-      const clientId = docs.publish(docPath);
-      const browser = server.browser();
-      await browser.login(user.email, user.password);
-      const { challenge } = pkcePair();
-      expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
-      const adminBrowser = server.browser();
-      await adminBrowser.login(admin.email, admin.password);
+      const { clientId, browser, challenge, adminBrowser } = await firstUse(docPath);
       await approveOnAdminPage(adminBrowser, clientId);
       const added = { redirect_uri: 'http://127.0.0.1:45126/callback' };
       docs.publish(docPath, { redirect_uris: ['http://127.0.0.1:45123/callback', added.redirect_uri] });
