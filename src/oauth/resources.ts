@@ -66,5 +66,6 @@ export function narrowResources(known: ProtectedResources, granted: readonly str
 
 /** Whether a token bound to `stored` may be presented to `resource` (SPEC §10.1). */
 export function isBoundTo(known: ProtectedResources, stored: readonly string[] | null, resource: string): boolean {
-  return resourcesOf(known, stored).includes(resource);
+  // Every bearer check asks this: no copy of the list.
+  return stored === null ? resource === known.default : stored.includes(resource);
 }

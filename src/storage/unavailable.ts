@@ -32,34 +32,51 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return pgConnectionMessages.some((message) => error.message.startsWith(message));
 }
 
+/** The error a store throws for `error`: StoreUnavailable for an outage, else the error itself. */
+function reclassify(error: unknown): unknown {
+  return isDatabaseUnavailable(error) ? new StoreUnavailable(error) : error;
+}
+
+const rejectReclassified = (error: unknown): Promise<never> => Promise.reject(reclassify(error));
+
 /** Runs `work` (which may also throw before it returns a promise: better-sqlite3 is synchronous). */
 async function classified<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw isDatabaseUnavailable(error) ? new StoreUnavailable(error) : error;
+    throw reclassify(error);
   }
 }
 
-function classifyingConnection(connection: DatabaseConnection): DatabaseConnection {
-  return {
-    executeQuery: <R>(query: Parameters<DatabaseConnection['executeQuery']>[0]): Promise<QueryResult<R>> => classified(() => connection.executeQuery<R>(query)),
-    streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
-  };
+/**
+ * A connection whose query errors are reclassified. Every query of every request passes
+ * here, so it holds its connection as a field (the driver gets it back from `inner`) and
+ * allocates no closure per query.
+ */
+class ClassifyingConnection implements DatabaseConnection {
+  constructor(readonly inner: DatabaseConnection) {}
+
+  executeQuery<R>(query: Parameters<DatabaseConnection['executeQuery']>[0]): Promise<QueryResult<R>> {
+    try {
+      return this.inner.executeQuery<R>(query).catch(rejectReclassified);
+    } catch (error) {
+      return Promise.reject(reclassify(error));
+    }
+  }
+
+  streamQuery<R>(query: Parameters<DatabaseConnection['streamQuery']>[0], chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
 }
 
-/** The connections each classifying connection stands for, to hand the driver its own back. */
-const originals = new WeakMap<DatabaseConnection, DatabaseConnection>();
-const original = (connection: DatabaseConnection) => originals.get(connection) ?? connection;
+/** The driver's own connection, for a connection the driver handed out through us. */
+const original = (connection: DatabaseConnection) => (connection instanceof ClassifyingConnection ? connection.inner : connection);
 
 function classifyingDriver(driver: Driver): Driver {
   return {
     init: () => classified(() => driver.init()),
     acquireConnection: async () => {
-      const connection = await classified(() => driver.acquireConnection());
-      const wrapped = classifyingConnection(connection);
-      originals.set(wrapped, connection);
-      return wrapped;
+      return new ClassifyingConnection(await classified(() => driver.acquireConnection()));
     },
     beginTransaction: (connection, settings) => classified(() => driver.beginTransaction(original(connection), settings)),
     commitTransaction: (connection) => classified(() => driver.commitTransaction(original(connection))),

@@ -24,7 +24,8 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
     it.skipIf(!available)('announces no registration_endpoint and refuses registrations (SPEC §10.4, §10.5)', async () => {
       const doc = (await (await fetch(`${server.url}${WELL_KNOWN}`)).json()) as Record<string, unknown>;
       expect(doc.registration_endpoint).toBeUndefined();
-      expect(doc.client_id_metadata_document_supported).toBeDefined();
+      // CIMD_POLICY is review by default: documents are supported.
+      expect(doc.client_id_metadata_document_supported).toBe(true);
       expect(doc.code_challenge_methods_supported).toEqual(['S256']);
       expect(doc.authorization_response_iss_parameter_supported).toBe(true);
       const res = await register(server, mcpClient);

@@ -13,7 +13,7 @@ import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
 import { registrationOwner } from './dynamic-registration.ts';
 import { updateClient } from './changes.ts';
 import { checkHomepage, checkLogo, checkName, checkRedirectUris } from './input.ts';
-import { cacheSeconds, fetchDocument, type FetchedDocument } from './metadata-fetch.ts';
+import { cacheSeconds, DocumentFetchError, fetchDocument, type FetchedDocument } from './metadata-fetch.ts';
 import type { StoredClient } from './store.ts';
 
 export interface MetadataDocumentSettings {
@@ -109,7 +109,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
     try {
       fetched = await fetch(checked.url, checked.addresses);
     } catch (error) {
-      return `the metadata document could not be fetched${error instanceof Error && error.constructor.name === 'DocumentFetchError' ? `: ${error.message}` : ''}`;
+      return `the metadata document could not be fetched${error instanceof DocumentFetchError ? `: ${error.message}` : ''}`;
     }
     const doc = readDocument(clientId, fetched);
     if (typeof doc === 'string') return doc;
@@ -141,11 +141,11 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       // Whether an admin reviews what this host's documents add (SPEC §10.3).
       const reviewed = settings.policy === 'review' && !trusted;
       const now = ctx.clock();
-      // Outside the transaction: on SQLite it holds the one connection.
-      const ownerId = await registrationOwner(ctx);
       const existing = await ctx.stores.clients.find(clientId);
       let stored: StoredClient;
       if (existing === undefined) {
+        // Outside the transaction: on SQLite it holds the one connection.
+        const ownerId = await registrationOwner(ctx);
         const state = trusted || settings.policy === 'open' ? 'approved' : 'pending';
         try {
           stored = await ctx.stores.transaction(async (tx) => {
