@@ -9,6 +9,7 @@ import pg from 'pg';
 import { BackupRefused, backupSqlite } from './backup.ts';
 import type { Database } from './schema.ts';
 import { groupCommitDialect } from './group-commit.ts';
+import { namingStatements } from './named-statements.ts';
 import { classifyingOutages } from './unavailable.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -74,7 +75,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // ended the process (test/faults/postgres-outage.test.ts). The request learns of it at
     // its next statement, as StoreUnavailable.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: classifyingOutages(new PostgresDialect({ pool })) });
+    const db = new Kysely<Database>({ dialect: classifyingOutages(new PostgresDialect({ pool: namingStatements(pool) })) });
     const backup = () =>
       Promise.reject(new BackupRefused('backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. pg_dump --format=custom --file=FILE "$DATABASE_URL"'));
     return { db, dialect: 'postgres', backup, close: () => db.destroy() };

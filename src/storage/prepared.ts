@@ -61,6 +61,16 @@ export function dialectOf(db: Executor): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
+/**
+ * The SQL of every prepared query compiled for PostgreSQL, with a statement name each:
+ * named-statements.ts has the server keep their plans, one parse per connection.
+ */
+const postgresStatementNames = new Map<string, string>();
+
+export function statementNameOf(sql: string): string | undefined {
+  return postgresStatementNames.get(sql);
+}
+
 export function prepare<P extends Record<string, unknown>, R>(
   build: (db: Kysely<Database>, p: Placeholders<P>) => Compilable<R>,
 ): PreparedQuery<P, R> {
@@ -77,6 +87,9 @@ export function prepare<P extends Record<string, unknown>, R>(
         );
         entry = { query, slots };
         compiled.set(dialect, entry);
+        if (dialect === 'postgres' && !postgresStatementNames.has(query.sql)) {
+          postgresStatementNames.set(query.sql, `gatehouse_${postgresStatementNames.size + 1}`);
+        }
       }
       const { query, slots } = entry;
       const parameters = query.parameters.map((v, i) => (slots[i] === undefined ? v : params[slots[i]!]));
