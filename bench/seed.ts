@@ -66,7 +66,7 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
       }
       if (i < counts.refreshTokens || i === 0) {
         const pair = mintPair(ctx, { grantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: ['PROFILE_READ'], resources: null }, null);
-        await storePair(tx, pair);
+        await storePair(tx, pair, { type: 'token.issued', clientId: client.clientId, userId: user.id, data: { grantId } }, now);
         if (i < counts.refreshTokens) refreshTokens.push(pair.refreshToken);
         if (i === 0) accessToken = pair.accessToken;
       }

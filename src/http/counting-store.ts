@@ -11,6 +11,10 @@ export function reportingCommittedEvents(store: OAuthStore, report: (type: OAuth
       await store.audit(event, at);
       report(event.type);
     },
+    createTokenPair: async (access, refresh, issued, at) => {
+      await store.createTokenPair(access, refresh, issued, at);
+      report(issued.type);
+    },
     transaction: async (fn) => {
       const pending: OAuthAuditEventType[] = [];
       const result = await store.transaction((tx) => fn(collecting(tx, pending)));
@@ -27,6 +31,10 @@ function collecting(tx: OAuthStore, pending: OAuthAuditEventType[]): OAuthStore 
     audit: async (event, at) => {
       await tx.audit(event, at);
       pending.push(event.type);
+    },
+    createTokenPair: async (access, refresh, issued, at) => {
+      await tx.createTokenPair(access, refresh, issued, at);
+      pending.push(issued.type);
     },
     transaction: (fn) => tx.transaction((inner) => fn(collecting(inner, pending))),
   };

@@ -1,7 +1,7 @@
 // Minting the access/refresh pair and the token response of seed §2.2.
 import type { OAuthContext } from './context.ts';
 import { formatScopes } from './scopes.ts';
-import type { OAuthStore, RefreshTokenRecord } from './storage.ts';
+import type { AuditEvent, OAuthStore, RefreshTokenRecord } from './storage.ts';
 import type { TokenPair } from './successor-box.ts';
 import { generateToken, hashToken, timeOrderedId } from './token-format.ts';
 
@@ -63,9 +63,9 @@ export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: str
   };
 }
 
-export async function storePair(tx: OAuthStore, pair: MintedPair): Promise<void> {
-  await tx.createAccessToken(pair.accessRow);
-  await tx.createRefreshToken(pair.refreshRow);
+/** Stores the pair with the audit event that records its issue (token.issued or token.refreshed). */
+export async function storePair(tx: OAuthStore, pair: MintedPair, issued: AuditEvent, at: number): Promise<void> {
+  await tx.createTokenPair(pair.accessRow, pair.refreshRow, issued, at);
 }
 
 export function tokenResponse(ctx: OAuthContext, pair: TokenPair, scopes: string[] | null): TokenResponse {

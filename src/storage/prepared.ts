@@ -44,9 +44,12 @@ const SENTINEL = '\u0000param:';
 /** A stand-in for a parameter while the query is compiled; replaced at every run. */
 export type Placeholders<P> = { readonly [K in keyof P]: P[K] };
 
-/** Placeholders with real keys, for builders that enumerate them (insert values). */
-export function placeholderRow<K extends string>(keys: readonly K[]): Record<K, never> {
-  return Object.fromEntries(keys.map((k) => [k, `${SENTINEL}${k}`])) as Record<K, never>;
+/**
+ * Placeholders with real keys, for builders that enumerate them (insert values); each
+ * takes the parameter named `${prefix}${key}` (a prefix tells apart rows of one statement).
+ */
+export function placeholderRow<K extends string>(keys: readonly K[], prefix = ''): Record<K, never> {
+  return Object.fromEntries(keys.map((k) => [k, `${SENTINEL}${prefix}${k}`])) as Record<K, never>;
 }
 
 export interface PreparedQuery<P, R> {

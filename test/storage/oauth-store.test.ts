@@ -348,6 +348,24 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
   // ---------------------------------------------------------------- tokens
 
   describe('TokenStore', () => {
+    it.skipIf(!available)('createTokenPair: stores both tokens and the audit event of their issue', async () => {
+      const access = accessTokenRecord(grant, { codeHash: 'code-hash', resources: ['https://api.example/mcp'] });
+      const refresh = refreshTokenRecord(grant, { codeHash: 'code-hash' });
+      await store.createTokenPair(access, refresh, { type: 'token.issued', clientId, userId, data: { grantId: grant.id } }, T0 + 4);
+      expect(await store.findAccessToken(access.hash)).toEqual({ ...access, clientState: 'approved' });
+      expect(await store.findRefreshToken(refresh.hash)).toEqual(refresh);
+      expect(await auditRows(clientId)).toMatchObject([{ type: 'token.issued', actor_id: null, user_id: userId, data: JSON.stringify({ grantId: grant.id }), created_at: T0 + 4 }]);
+    });
+
+    it.skipIf(!available)('createTokenPair: a duplicate refresh token id is a unique violation that stores neither token nor the event', async () => {
+      const taken = refreshTokenRecord(grant);
+      await store.createRefreshToken(taken);
+      const access = accessTokenRecord(grant);
+      await expectDuplicateKey(store.createTokenPair(access, refreshTokenRecord(grant, { id: taken.id }), { type: 'token.issued', clientId, userId }, T0 + 4));
+      expect(await store.findAccessToken(access.hash)).toBeUndefined();
+      expect(await auditRows(clientId)).toEqual([]);
+    });
+
     it.skipIf(!available)('createAccessToken/findAccessToken: a created token reads back with its client\'s current state; undefined for an unknown hash', async () => {
       const token = accessTokenRecord(grant, { codeHash: 'code-hash' });
       await store.createAccessToken(token);

@@ -55,8 +55,7 @@ export const authorizationCodeGrant: GrantHandler = {
       }
       const binding = { grantId: record.grantId, codeHash: hash, clientId: client.id, userId: record.userId, scopes: record.scopes, resources: record.resources };
       const pair = mintPair(ctx, binding, null, audience);
-      await storePair(tx, pair);
-      await tx.audit({ type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);
+      await storePair(tx, pair, { type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);
       return tokenResponse(ctx, pair, record.scopes);
     });
     // Failures after the code was consumed still commit the consumption: a code is

@@ -41,8 +41,7 @@ export const refreshTokenGrant: GrantHandler = {
         }
         const pair = mintPair(ctx, binding(record), record.id, audience);
         if (await tx.spendRefreshToken(record.id, now, sealSuccessor(presented, pair))) {
-          await storePair(tx, pair);
-          await tx.audit({ type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
+          await storePair(tx, pair, { type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
           return tokenResponse(ctx, pair, record.scopes);
         }
         // Lost a race: another request spent it first, or a revocation ended it. Read

@@ -4,19 +4,24 @@ import { placeholderRow, prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 import type { AuditEntry } from '../../services/audit-log.ts';
 
-type AuditValues = { type: string; actor_id: string | null; client_id: string | null; user_id: string | null; data: string | null; created_at: number };
-const auditColumns = ['type', 'actor_id', 'client_id', 'user_id', 'data', 'created_at'] as const;
-const insertAudit = prepare<AuditValues, unknown>((db) => db.insertInto('audit_events').values(placeholderRow(auditColumns)));
+export type AuditValues = { type: string; actor_id: string | null; client_id: string | null; user_id: string | null; data: string | null; created_at: number };
+export const auditColumns = ['type', 'actor_id', 'client_id', 'user_id', 'data', 'created_at'] as const;
+export const insertAudit = prepare<AuditValues, unknown>((db) => db.insertInto('audit_events').values(placeholderRow(auditColumns)));
 
-export async function appendAudit(db: Executor, e: AuditEvent, at: number): Promise<void> {
-  await insertAudit.run(db, {
+/** The event as its row (absent actor, client, user and data are null). */
+export function auditRow(e: AuditEvent, at: number): AuditValues {
+  return {
     type: e.type,
     actor_id: e.actorId ?? null,
     client_id: e.clientId ?? null,
     user_id: e.userId ?? null,
     data: e.data === undefined ? null : JSON.stringify(e.data),
     created_at: at,
-  });
+  };
+}
+
+export async function appendAudit(db: Executor, e: AuditEvent, at: number): Promise<void> {
+  await insertAudit.run(db, auditRow(e, at));
 }
 
 

@@ -3,11 +3,11 @@
 // Queries that other areas share (the client row, active grants, revocation, the audit
 // append, the access token read) stay in repositories/ and are called from here.
 import type { Selectable } from 'kysely';
-import type { CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
+import type { AccessTokenRecord, CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
 import { resourcesColumn, resourcesFromColumn, scopesColumn, scopesFromColumn } from '../columns.ts';
 import { dialectOf, placeholderRow, prepare } from '../prepared.ts';
 import { recordClientEvent } from '../../services/webhooks/outbox.ts';
-import { appendAudit } from '../repositories/audit.ts';
+import { appendAudit, auditColumns, auditRow, insertAudit, type AuditValues } from '../repositories/audit.ts';
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
 import { findClientRecord, findClientWithSecrets } from '../repositories/clients.ts';
 import type { Executor } from '../repositories/executor.ts';
@@ -96,39 +96,26 @@ export function createOAuthStore(db: Executor): OAuthStore {
 
     // access_tokens and refresh_tokens, stored by SHA-256 hash only (SPEC §3).
     createAccessToken: async (t) => {
-      await insertAccessToken.run(db, {
-        token_hash: t.hash,
-        grant_id: t.grantId,
-        code_hash: t.codeHash,
-        client_id: t.clientId,
-        user_id: t.userId,
-        scopes: scopesColumn(t.scopes),
-        resources: resourcesColumn(t.resources),
-        created_at: t.createdAt,
-        expires_at: t.expiresAt,
-        revoked_at: t.revokedAt,
-      });
+      await insertAccessToken.run(db, accessRow(t));
     },
     findAccessToken: (hash) => findAccessToken(db, hash),
     revokeAccessToken: async (hash, at) => {
       await db.updateTable('access_tokens').set({ revoked_at: at }).where('token_hash', '=', hash).where('revoked_at', 'is', null).execute();
     },
     createRefreshToken: async (t) => {
-      await insertRefreshToken.run(db, {
-        id: t.id,
-        token_hash: t.hash,
-        grant_id: t.grantId,
-        code_hash: t.codeHash,
-        client_id: t.clientId,
-        user_id: t.userId,
-        scopes: scopesColumn(t.scopes),
-        resources: resourcesColumn(t.resources),
-        parent_id: t.parentId,
-        created_at: t.createdAt,
-        expires_at: t.expiresAt,
-        spent_at: t.spentAt,
-        successor_box: t.successorBox,
-        revoked_at: t.revokedAt,
+      await insertRefreshToken.run(db, refreshRow(t));
+    },
+    createTokenPair: async (access, refresh, issued, at) => {
+      const rows = { access: accessRow(access), refresh: refreshRow(refresh), audit: auditRow(issued, at) };
+      if (dialectOf(db) === 'postgres') {
+        await insertTokenPair.run(db, prefixed(rows));
+        return;
+      }
+      // SQLite has no writes in a WITH clause; its statements cost no round trip.
+      await inTransaction(db, async (trx) => {
+        await insertAccessToken.run(trx, rows.access);
+        await insertRefreshToken.run(trx, rows.refresh);
+        await insertAudit.run(trx, rows.audit);
       });
     },
     findRefreshToken: async (hash) => {
@@ -177,8 +164,64 @@ function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
 const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'created_at', 'expires_at', 'revoked_at'] as const;
 const insertAccessToken = prepare<Selectable<AccessTokensTable>, unknown>((db) => db.insertInto('access_tokens').values(placeholderRow(accessColumns)));
 
+function accessRow(t: AccessTokenRecord): Selectable<AccessTokensTable> {
+  return {
+    token_hash: t.hash,
+    grant_id: t.grantId,
+    code_hash: t.codeHash,
+    client_id: t.clientId,
+    user_id: t.userId,
+    scopes: scopesColumn(t.scopes),
+    resources: resourcesColumn(t.resources),
+    created_at: t.createdAt,
+    expires_at: t.expiresAt,
+    revoked_at: t.revokedAt,
+  };
+}
+
 const refreshColumns = ['id', 'token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
 const insertRefreshToken = prepare<Selectable<RefreshTokensTable>, unknown>((db) => db.insertInto('refresh_tokens').values(placeholderRow(refreshColumns)));
+
+function refreshRow(t: RefreshTokenRecord): Selectable<RefreshTokensTable> {
+  return {
+    id: t.id,
+    token_hash: t.hash,
+    grant_id: t.grantId,
+    code_hash: t.codeHash,
+    client_id: t.clientId,
+    user_id: t.userId,
+    scopes: scopesColumn(t.scopes),
+    resources: resourcesColumn(t.resources),
+    parent_id: t.parentId,
+    created_at: t.createdAt,
+    expires_at: t.expiresAt,
+    spent_at: t.spentAt,
+    successor_box: t.successorBox,
+    revoked_at: t.revokedAt,
+  };
+}
+
+interface PairRows {
+  access: Selectable<AccessTokensTable>;
+  refresh: Selectable<RefreshTokensTable>;
+  audit: AuditValues;
+}
+
+/** The three rows as one parameter set: each column named after its table (access.scopes → access_scopes). */
+function prefixed(rows: PairRows): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [table, row] of Object.entries(rows)) for (const [column, value] of Object.entries(row)) params[`${table}_${column}`] = value;
+  return params;
+}
+
+// PostgreSQL: the pair and its audit event in one statement (writes in WITH clauses).
+const insertTokenPair = prepare<Record<string, unknown>, unknown>((db) =>
+  db
+    .with('access', (q) => q.insertInto('access_tokens').values(placeholderRow(accessColumns, 'access_')))
+    .with('refresh', (q) => q.insertInto('refresh_tokens').values(placeholderRow(refreshColumns, 'refresh_')))
+    .insertInto('audit_events')
+    .values(placeholderRow(auditColumns, 'audit_')),
+);
 
 const selectRefreshToken = prepare((db, p: { hash: string }) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', p.hash));
 
