@@ -4,12 +4,13 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type DatabaseIntrospector } from 'kysely';
 import pg from 'pg';
 import { BackupRefused, backupSqlite } from './backup.ts';
 import type { Database } from './schema.ts';
 import { groupCommitDialect } from './group-commit.ts';
 import { namingStatements } from './named-statements.ts';
+import { CurrentSchemaIntrospector } from './schema-introspector.ts';
 import { classifyingOutages } from './unavailable.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -60,6 +61,13 @@ function statementCache(sqlite: SQLite.Database, max = 256): (sql: string) => SQ
   };
 }
 
+/** PostgreSQL, with the migrator's look-ups confined to our schema (schema-introspector.ts). */
+class SchemaScopedPostgresDialect extends PostgresDialect {
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const pool = new pg.Pool({
@@ -75,7 +83,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // ended the process (test/faults/postgres-outage.test.ts). The request learns of it at
     // its next statement, as StoreUnavailable.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: classifyingOutages(new PostgresDialect({ pool: namingStatements(pool) })) });
+    const db = new Kysely<Database>({ dialect: classifyingOutages(new SchemaScopedPostgresDialect({ pool: namingStatements(pool) })) });
     const backup = () =>
       Promise.reject(new BackupRefused('backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. pg_dump --format=custom --file=FILE "$DATABASE_URL"'));
     return { db, dialect: 'postgres', backup, close: () => db.destroy() };
