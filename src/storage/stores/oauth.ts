@@ -164,19 +164,13 @@ function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
 const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'created_at', 'expires_at', 'revoked_at'] as const;
 const insertAccessToken = prepare<Selectable<AccessTokensTable>, unknown>((db) => db.insertInto('access_tokens').values(placeholderRow(accessColumns)));
 
+/** The columns every token row has of its grant (SPEC §2 item 8: the code it descends from too). */
+function grantColumns(t: AccessTokenRecord | RefreshTokenRecord) {
+  return { grant_id: t.grantId, code_hash: t.codeHash, client_id: t.clientId, user_id: t.userId, scopes: scopesColumn(t.scopes), resources: resourcesColumn(t.resources) };
+}
+
 function accessRow(t: AccessTokenRecord): Selectable<AccessTokensTable> {
-  return {
-    token_hash: t.hash,
-    grant_id: t.grantId,
-    code_hash: t.codeHash,
-    client_id: t.clientId,
-    user_id: t.userId,
-    scopes: scopesColumn(t.scopes),
-    resources: resourcesColumn(t.resources),
-    created_at: t.createdAt,
-    expires_at: t.expiresAt,
-    revoked_at: t.revokedAt,
-  };
+  return { token_hash: t.hash, ...grantColumns(t), created_at: t.createdAt, expires_at: t.expiresAt, revoked_at: t.revokedAt };
 }
 
 const refreshColumns = ['id', 'token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
@@ -186,12 +180,7 @@ function refreshRow(t: RefreshTokenRecord): Selectable<RefreshTokensTable> {
   return {
     id: t.id,
     token_hash: t.hash,
-    grant_id: t.grantId,
-    code_hash: t.codeHash,
-    client_id: t.clientId,
-    user_id: t.userId,
-    scopes: scopesColumn(t.scopes),
-    resources: resourcesColumn(t.resources),
+    ...grantColumns(t),
     parent_id: t.parentId,
     created_at: t.createdAt,
     expires_at: t.expiresAt,
