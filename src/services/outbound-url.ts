@@ -1,11 +1,12 @@
-// Addresses Gatehouse will call out to: webhook subscribers and calendar feeds today, and
-// webhook delivery and client metadata documents later (SPEC §4 OUTBOUND_ALLOW_PRIVATE, §9,
-// §10 item 3). Unless the operator allows private addresses, a URL must be https and its
-// host must be public: a literal address is judged as written, a name by every address DNS
-// gives for it, so that nobody can make the service call its own network, a neighbour or a
-// cloud metadata endpoint (server-side request forgery). Registration checks it; whoever
-// then connects should check again at connection time and connect only to the `addresses`
-// returned, because DNS answers can change between the two.
+// Addresses Gatehouse is asked to call: webhook subscribers and calendar feeds (checked when
+// registered), application logos and client metadata documents (SPEC §4
+// OUTBOUND_ALLOW_PRIVATE, §9, §10 item 3). Unless the operator allows private addresses, a
+// URL must be https and its host must be public: a literal address is judged as written, a
+// name by every address DNS gives for it, so that nobody can make the service call its own
+// network, a neighbour or a cloud metadata endpoint (server-side request forgery).
+// Registration checks it; whoever then connects checks again at connection time and connects
+// only to the `addresses` returned (outbound-request.ts), because DNS answers can change
+// between the two.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';

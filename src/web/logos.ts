@@ -1,18 +1,16 @@
 // Application logos on the consent, login and review pages (issue 13 item 3), served from
 // Gatehouse's own origin so the pages' CSP stays img-src 'self' (SPEC §7). The developer's
 // logo URL is fetched by the server — through the outbound-URL guard, connecting only to
-// the address it judged (SPEC §4 OUTBOUND_ALLOW_PRIVATE), no redirects, at most 256 KiB of
+// the addresses it judged (SPEC §4 OUTBOUND_ALLOW_PRIVATE), no redirects, at most 256 KiB of
 // PNG, JPEG, GIF or WebP (never SVG, which can carry script) — and kept for an hour. An
 // application without a logo, or whose logo cannot be had, gets a monogram drawn here.
 import { createHash } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
 import { MAX_CLIENT_ID_LENGTH } from '../oauth/client-metadata.ts';
 import { requireClient, type ClientView } from '../services/clients/view.ts';
 import { ServiceError } from '../services/errors.ts';
+import { outboundRequest } from '../services/outbound-request.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../services/outbound-url.ts';
 import { escapeHtml, html, type Html } from './html.ts';
 
@@ -32,49 +30,20 @@ interface Image {
   body: Buffer;
 }
 
-/** A lookup that answers with the address the guard judged, so DNS cannot change it since. */
-function pinnedLookup(address: string): LookupFunction {
-  const family = isIP(address);
-  return ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, [{ address, family }]);
-    else callback(null, address, family);
-  }) as unknown as LookupFunction;
-}
-
 /** The image at `url`, or undefined when it is not one Gatehouse will serve. */
 export async function fetchLogo(url: string, policy: OutboundPolicy): Promise<Image | undefined> {
   const checked = await checkOutboundUrl(url, policy);
   if (!checked.ok) return undefined;
-  const request = checked.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const address = checked.addresses[0];
-  return new Promise((resolve) => {
-    const req = request(
-      checked.url,
-      { method: 'GET', timeout: FETCH_TIMEOUT_MS, headers: { accept: [...LOGO_TYPES].join(', ') }, ...(address ? { lookup: pinnedLookup(address) } : {}) },
-      (res: IncomingMessage) => {
-        const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        const length = Number(res.headers['content-length'] ?? 0);
-        if (res.statusCode !== 200 || !LOGO_TYPES.has(type) || length > MAX_LOGO_BYTES) {
-          res.destroy();
-          return resolve(undefined);
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_LOGO_BYTES) {
-            res.destroy();
-            resolve(undefined);
-          } else chunks.push(chunk);
-        });
-        res.on('end', () => resolve(size > 0 && size <= MAX_LOGO_BYTES ? { type, body: Buffer.concat(chunks) } : undefined));
-        res.on('error', () => resolve(undefined));
-      },
-    );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(undefined));
-    req.end();
-  });
+  const answer = await outboundRequest(checked, {
+    method: 'GET',
+    headers: { accept: [...LOGO_TYPES].join(', ') },
+    timeoutMs: FETCH_TIMEOUT_MS,
+    maxBytes: MAX_LOGO_BYTES,
+    beyondLimit: 'refuse',
+  }).catch(() => undefined);
+  if (answer === undefined || answer.status !== 200 || !answer.whole || answer.body.length === 0) return undefined;
+  const type = (answer.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return LOGO_TYPES.has(type) ? { type, body: answer.body } : undefined;
 }
 
 const palette = ['#0b5cad', '#067647', '#5925dc', '#b54708', '#c11574', '#155b75', '#3e4784'];
