@@ -18,9 +18,12 @@ async function startDocumentHost() {
   const reads = new Map<string, number>();
   // Paths whose answers wait until this many requests for them have arrived, then go together.
   const barriers = new Map<string, { count: number; waiting: Array<() => void> }>();
+  // Paths that are never answered.
+  const silent = new Set<string>();
   const server: Server = createServer(async (req, res) => {
     const path = req.url ?? '/';
     reads.set(path, (reads.get(path) ?? 0) + 1);
+    if (silent.has(path)) return;
     const barrier = barriers.get(path);
     if (barrier !== undefined) {
       await new Promise<void>((release) => {
@@ -54,7 +57,15 @@ async function startDocumentHost() {
     reads: (path: string) => reads.get(path) ?? 0,
     /** Holds the answers for `path` until `count` requests for it are waiting. */
     answerTogether: (path: string, count: number) => barriers.set(path, { count, waiting: [] }),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Accepts requests for `path` and never answers them; returns the client id it names. */
+    neverAnswer(path: string) {
+      silent.add(path);
+      return `${origin}${path}`;
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -148,6 +159,46 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
         expect(await page.text(), clientId).toMatch(problem);
       }
     });
+  });
+
+  describe('CIMD_POLICY=open: the limits of a document fetch (SPEC §10.3: 5-second timeout, 64 KiB)', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      if (available) server = await startTestServer(name, { CIMD_POLICY: 'open', OUTBOUND_ALLOW_PRIVATE: '1' });
+    });
+    afterAll(async () => server?.close());
+
+    const authorize = (clientId: string) => fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`, { redirect: 'manual' });
+    const clientRow = (clientId: string) => server.db.selectFrom('oauth_clients').select('id').where('id', '=', clientId).executeTakeFirst();
+
+    it.skipIf(!available)('a document larger than 64 KiB is refused on the authorization page, and no client is made', async () => {
+      const clientId = docs.publish('/limits/large.json', { padding: 'x'.repeat(64 * 1024) });
+      const page = await authorize(clientId);
+      expect(page.status).toBe(400);
+      expect(await page.text()).toContain('the metadata document could not be fetched: the document is larger than 64 KiB');
+      expect(docs.reads('/limits/large.json')).toBe(1);
+      expect(await clientRow(clientId)).toBeUndefined();
+
+      // Just under the limit, the same document is accepted.
+      const fits = docs.publish('/limits/fits.json', { padding: 'x'.repeat(63 * 1024) });
+      expect((await authorize(fits)).status).not.toBe(400);
+      expect(await clientRow(fits)).toBeDefined();
+    });
+
+    // Five real seconds, as nothing makes the timeout shorter; the fetch does not depend on
+    // the database, so it runs on one backend only.
+    it.skipIf(!available || name !== 'sqlite')('a document host that never answers is given up after 5 seconds, with a refusal on the authorization page', async () => {
+      const clientId = docs.neverAnswer('/limits/silent.json');
+      const started = Date.now();
+      const page = await authorize(clientId);
+      const waited = Date.now() - started;
+      expect(page.status).toBe(400);
+      expect(await page.text()).toContain('the metadata document could not be fetched: the document did not arrive within 5 seconds');
+      expect(docs.reads('/limits/silent.json')).toBe(1);
+      expect(waited).toBeGreaterThanOrEqual(4_900);
+      expect(waited).toBeLessThan(10_000);
+      expect(await clientRow(clientId)).toBeUndefined();
+    }, 15_000);
   });
 
   describe('CIMD_POLICY=open without OUTBOUND_ALLOW_PRIVATE: the SSRF guard', () => {
