@@ -201,6 +201,40 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     }, 15_000);
   });
 
+  describe('CIMD_SCOPES narrower than the default', () => {
+    let server: TestServer;
+    let user: TestUser;
+    beforeAll(async () => {
+      if (!available) return;
+      server = await startTestServer(name, { CIMD_POLICY: 'open', CIMD_SCOPES: 'PROFILE_READ', OUTBOUND_ALLOW_PRIVATE: '1' });
+      user = await server.user();
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('SPEC §10.3, RFC 6749 §4.1.2.1: a scope outside CIMD_SCOPES (though among the default ones) is redirected back as invalid_scope; one inside it reaches the consent page', async () => {
+      const clientId = docs.publish('/narrow/agent.json');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+
+      const outside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ BOOKING_READ' })}`);
+      expect(outside.status).toBe(303);
+      const back = new URL(outside.location!);
+      expect(`${back.origin}${back.pathname}`).toBe('http://127.0.0.1:45123/callback');
+      expect(back.searchParams.get('error')).toBe('invalid_scope');
+      expect(back.searchParams.get('error_description')).toContain('BOOKING_READ');
+      expect(back.searchParams.get('state')).toBe('st');
+      expect(back.searchParams.get('iss')).toBe(server.url);
+      expect(back.searchParams.has('code')).toBe(false);
+
+      const inside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ' })}`);
+      expect(inside.status).toBe(200);
+      expect(inside.body).toContain('Doc Agent');
+      const row = await server.db.selectFrom('oauth_clients').select('scopes').where('id', '=', clientId).executeTakeFirstOrThrow();
+      expect(row.scopes).toBe('PROFILE_READ');
+    });
+  });
+
   describe('CIMD_POLICY=open without OUTBOUND_ALLOW_PRIVATE: the SSRF guard', () => {
     let server: TestServer;
     beforeAll(async () => {
