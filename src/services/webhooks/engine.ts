@@ -5,13 +5,14 @@
 import type { ServiceContext } from '../context.ts';
 import type { OutboundPolicy } from '../outbound-url.ts';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, nextAttemptAt } from './schedule.ts';
-import { DELIVERY_TIMEOUT_MS, sendDelivery } from './sender.ts';
+import { sendDelivery } from './sender.ts';
 import { signedHeaders } from './signing.ts';
 import type { AttemptOutcome, ClaimedDelivery } from './store.ts';
 
 export interface DeliveryEngineOptions {
   services: ServiceContext;
   outbound: OutboundPolicy;
+  /** Tests only; deliveries get sender.ts's 10 seconds (SPEC §9). */
   timeoutMs?: number;
   /** Deliveries claimed per pass. */
   batch?: number;
@@ -35,7 +36,6 @@ const DAY = 24 * 3600 * 1000;
 export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEngine {
   const { services, outbound } = options;
   const store = services.stores.webhookDeliveries;
-  const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const batch = options.batch ?? 20;
   const random = options.random ?? Math.random;
 
@@ -43,7 +43,7 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
     // The header's timestamp is read by the receiver against its own clock to refuse
     // replays, so it is the wall clock; the schedule runs on the service clock.
     const headers = signedHeaders(d.secret, d.id, Math.floor(Date.now() / 1000), d.payload);
-    const result = await sendDelivery(d.url, headers, d.payload, outbound, timeoutMs);
+    const result = await sendDelivery(d.url, headers, d.payload, outbound, options.timeoutMs);
     const now = services.clock();
     const delivered = result.status !== null && result.status >= 200 && result.status < 300;
     const outcome: AttemptOutcome = {
