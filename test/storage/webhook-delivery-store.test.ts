@@ -4,6 +4,7 @@
 // whatever is due, so the outbox must hold only the test's deliveries.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceStores } from '../../src/services/stores.ts';
+import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
 import type { NewDelivery } from '../../src/services/webhooks/store.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
@@ -99,11 +100,13 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
   it.skipIf(!available)('client events: a client is told only with an events URL and a secret; its deliveries are its own', async () => {
     const owner = await seedUser(database.handle.db);
     const clientId = await seedClient(database.handle.db, owner);
-    expect(await stores.webhookDeliveries.clientListens(clientId)).toBe(false);
+    expect(await stores.webhookDeliveries.clientEvents(clientId)).toEqual({ eventsUrl: null, hasSecret: false });
     await stores.webhookDeliveries.setClientEventsUrl(clientId, 'https://app.example.com/events', T0);
-    expect(await stores.webhookDeliveries.clientListens(clientId)).toBe(false);
+    expect(await stores.webhookDeliveries.clientEvents(clientId)).toEqual({ eventsUrl: 'https://app.example.com/events', hasSecret: false });
+    // Nothing to sign with: the outbox writes nothing for it.
+    await recordClientEvent(stores.webhookDeliveries, clientId, 'client.suspended', {}, T0);
+    expect(await stores.webhookDeliveries.list({ clientId }, 10, 0)).toEqual([]);
     await stores.webhookDeliveries.setClientEventsSecret(clientId, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', T0);
-    expect(await stores.webhookDeliveries.clientListens(clientId)).toBe(true);
     expect(await stores.webhookDeliveries.clientEvents(clientId)).toEqual({ eventsUrl: 'https://app.example.com/events', hasSecret: true });
     const d: NewDelivery = { id: uniqueId('msg'), destination: { clientId }, event: 'client.suspended', payload: '{}', createdAt: T0 };
     await stores.webhookDeliveries.enqueue([d]);

@@ -67,9 +67,10 @@ export async function recordFormSubmitted(
   await toEach(stores.webhookDeliveries, webhooks.map((webhookId) => ({ webhookId })), 'FORM_SUBMITTED', envelope('FORM_SUBMITTED', now, data), now);
 }
 
-/** One delivery to the client's events URL, when it has one. */
+/** One delivery to the client's events URL, when it has one and a signing secret to sign with. */
 export async function recordClientEvent(store: WebhookDeliveryStore, clientId: string, event: ClientEvent, data: Record<string, unknown>, now: number): Promise<void> {
-  if (!(await store.clientListens(clientId))) return;
+  const settings = await store.clientEvents(clientId);
+  if (settings.eventsUrl === null || !settings.hasSecret) return;
   await toEach(store, [{ clientId }], event, envelope(event, now, { clientId, ...data }), now);
 }
 

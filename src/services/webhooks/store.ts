@@ -76,15 +76,13 @@ export interface WebhookDeliveryStore {
    * of the team, or, for a personal record, every organization the host is a member of.
    */
   subscribedWebhooks(trigger: string, owner: EventOwner): Promise<string[]>;
-  /** Whether the client has an events URL and a signing secret: only then is it told anything. */
-  clientListens(clientId: string): Promise<boolean>;
   /** Writes deliveries to the outbox, due at once; with the caller's transaction, they land with the change. */
   enqueue(deliveries: NewDelivery[]): Promise<void>;
   /**
    * Claims up to `limit` pending deliveries due at `now` to a destination that can take them,
    * oldest due first: each claim counts an attempt and moves the due time to `leaseUntil`, so
-   * that no other caller claims it meanwhile (on PostgreSQL `FOR UPDATE SKIP LOCKED`, on
-   * SQLite one conditional UPDATE per row). Two concurrent callers never get the same attempt.
+   * that no other caller claims it meanwhile (one UPDATE of the rows it picks; on PostgreSQL
+   * the pick is `FOR UPDATE SKIP LOCKED`). Two concurrent callers never get the same attempt.
    */
   claimDue(now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
   /** Records the outcome of an attempt; false when that attempt is no longer the delivery's latest claim. */
@@ -99,7 +97,7 @@ export interface WebhookDeliveryStore {
   list(destination: Destination, limit: number, offset: number): Promise<Delivery[]>;
   /** One delivery of the destination; undefined when it has none of that id. */
   find(destination: Destination, id: string): Promise<Delivery | undefined>;
-  /** The client's events URL and whether it has a signing secret. */
+  /** The client's events URL and whether it has a signing secret (both are needed for it to be told anything). */
   clientEvents(clientId: string): Promise<ClientEventsSettings>;
   /** Sets (or, with null, removes) the client's events URL. */
   setClientEventsUrl(clientId: string, url: string | null, now: number): Promise<void>;

@@ -1,7 +1,7 @@
 // WebhookDeliveryStore (src/services/webhooks/store.ts) over webhook_deliveries, webhooks and
-// the events columns of oauth_clients. The claim is the one dialect difference: PostgreSQL
-// locks the due rows it takes and skips those another instance holds; SQLite has one writer,
-// and a conditional UPDATE per row decides who takes it.
+// the events columns of oauth_clients. A claim is one UPDATE of the due rows it picks: on
+// PostgreSQL the pick locks them and skips rows another instance holds; SQLite runs one
+// writer at a time, so the statement alone makes the claim exclusive.
 import { sql, type Selectable } from 'kysely';
 import type {
   ClaimedDelivery,
@@ -55,30 +55,16 @@ function dueIds(db: Executor, now: number, limit: number) {
     .limit(limit);
 }
 
+/** Counts an attempt on each due row it picks and holds the row until the lease ends. */
 async function claimIds(db: Executor, now: number, leaseUntil: number, limit: number): Promise<string[]> {
-  if (dialectOf(db) === 'postgres') {
-    const due = dueIds(db, now, limit).forUpdate().skipLocked();
-    const claimed = await db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
-      .where('id', 'in', due)
-      .returning('id')
-      .execute();
-    return claimed.map((r) => r.id);
-  }
-  const candidates = await dueIds(db, now, limit).execute();
-  const won: string[] = [];
-  for (const { id } of candidates) {
-    const result = await db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
-      .where('id', '=', id)
-      .where('status', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) won.push(id);
-  }
-  return won;
+  const due = dialectOf(db) === 'postgres' ? dueIds(db, now, limit).forUpdate().skipLocked() : dueIds(db, now, limit);
+  const claimed = await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
+    .where('id', 'in', due)
+    .returning('id')
+    .execute();
+  return claimed.map((r) => r.id);
 }
 
 async function loadClaimed(db: Executor, ids: string[]): Promise<ClaimedDelivery[]> {
@@ -126,10 +112,6 @@ export function createWebhookDeliveryStore(db: Executor): WebhookDeliveryStore {
         .execute();
       return rows.filter((r) => (JSON.parse(r.triggers) as string[]).includes(trigger)).map((r) => r.id);
     },
-    async clientListens(clientId) {
-      const row = await db.selectFrom('oauth_clients').select(['events_url', 'events_secret']).where('id', '=', clientId).executeTakeFirst();
-      return row !== undefined && row.events_url !== null && row.events_secret !== null;
-    },
     async enqueue(deliveries) {
       if (deliveries.length === 0) return;
       await db
@@ -149,9 +131,7 @@ export function createWebhookDeliveryStore(db: Executor): WebhookDeliveryStore {
         .execute();
     },
     async claimDue(now, leaseUntil, limit) {
-      // One transaction: on PostgreSQL the row locks hold until the claim is written.
-      const ids = await (db.isTransaction ? claimIds(db, now, leaseUntil, limit) : db.transaction().execute((trx) => claimIds(trx, now, leaseUntil, limit)));
-      return loadClaimed(db, ids);
+      return loadClaimed(db, await claimIds(db, now, leaseUntil, limit));
     },
     async recordAttempt(id, attempt, o) {
       const result = await db
@@ -171,8 +151,13 @@ export function createWebhookDeliveryStore(db: Executor): WebhookDeliveryStore {
       return Number(result.numUpdatedRows) === 1;
     },
     async markFailing(webhookId, now) {
-      await db.updateTable('webhooks').set({ failing_since: now }).where('id', '=', webhookId).where('failing_since', 'is', null).execute();
-      const row = await db.selectFrom('webhooks').select('failing_since').where('id', '=', webhookId).executeTakeFirst();
+      // coalesce keeps the first failure time; a concurrent first failure waits for the row and keeps the other's.
+      const row = await db
+        .updateTable('webhooks')
+        .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(now)) }))
+        .where('id', '=', webhookId)
+        .returning('failing_since')
+        .executeTakeFirst();
       return row?.failing_since ?? now;
     },
     async markHealthy(webhookId) {
