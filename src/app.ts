@@ -31,6 +31,7 @@ import type { OAuthContext } from './oauth/context.ts';
 import { createMetadataDocuments } from './services/clients/metadata-documents.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
 import { StoreUnavailable } from './services/store-unavailable.ts';
+import { recordClientEvent } from './services/webhooks/outbox.ts';
 import { createOAuthStore } from './storage/stores/oauth.ts';
 import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
@@ -122,7 +123,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   const clock = deps.clock ?? Date.now;
   const metrics = new Metrics();
   metrics.instrument(app);
-  const store = reportingCommittedEvents(createOAuthStore(deps.database.db), (type) => metrics.countEvent(type));
+  const store = reportingCommittedEvents(createOAuthStore(deps.database.db, recordClientEvent), (type) => metrics.countEvent(type));
   const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl, resources: protectedResources(config.baseUrl) };
   const limits = createRateLimits(config, {
     unavailable: (err) => app.log.warn({ err }, 'rate-limit store unavailable: limits not enforced until it is back'),

@@ -3,10 +3,10 @@
 // Queries that other areas share (the client row, active grants, revocation, the audit
 // append, the access token read) stay in repositories/ and are called from here.
 import type { Selectable } from 'kysely';
-import type { AccessTokenRecord, CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
+import type { AccessTokenRecord, ClientNotification, CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
+import type { WebhookDeliveryStore } from '../../services/webhooks/store.ts';
 import { resourcesColumn, resourcesFromColumn, scopesColumn, scopesFromColumn } from '../columns.ts';
 import { dialectOf, placeholderRow, prepare } from '../prepared.ts';
-import { recordClientEvent } from '../../services/webhooks/outbox.ts';
 import { appendAudit, auditColumns, auditRow, insertAudit, type AuditValues } from '../repositories/audit.ts';
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
 import { findClientRecord, findClientWithSecrets } from '../repositories/clients.ts';
@@ -16,10 +16,17 @@ import { findAccessToken } from '../repositories/tokens.ts';
 import type { AccessTokensTable, AuthorizationCodesTable, RefreshTokensTable } from '../schema.ts';
 import { inTransaction } from '../transaction.ts';
 
-export function createOAuthStore(db: Executor): OAuthStore {
+/**
+ * Writes a client notification to the outbox (services/webhooks/outbox.ts: recordClientEvent).
+ * What a delivery says and to whom is the webhook service's rule, so the composition root
+ * passes it in; storage only gives it the outbox of the same transaction.
+ */
+export type ClientEventWriter = (outbox: WebhookDeliveryStore, clientId: string, event: ClientNotification, data: Record<string, unknown>, at: number) => Promise<void>;
+
+export function createOAuthStore(db: Executor, writeClientEvent: ClientEventWriter): OAuthStore {
   const store: OAuthStore = {
     // Joins the caller's transaction when db already is one (STYLE practice 7).
-    transaction: (fn) => inTransaction(db, (trx) => fn(trx === db ? store : createOAuthStore(trx))),
+    transaction: (fn) => inTransaction(db, (trx) => fn(trx === db ? store : createOAuthStore(trx, writeClientEvent))),
 
     // oauth_clients and client_secrets
     findClient: (id) => findClientRecord(db, id),
@@ -134,7 +141,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
     },
 
     // The outbox the application services write to as well (SPEC §9).
-    notifyClient: (clientId, event, data, at) => recordClientEvent(createWebhookDeliveryStore(db), clientId, event, data, at),
+    notifyClient: (clientId, event, data, at) => writeClientEvent(createWebhookDeliveryStore(db), clientId, event, data, at),
   };
   return store;
 }
