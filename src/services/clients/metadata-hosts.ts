@@ -4,6 +4,7 @@
 import type { ServiceContext } from '../context.ts';
 import { validation } from '../errors.ts';
 import { registrationOwner } from './dynamic-registration.ts';
+import { documentHost } from './metadata-documents.ts';
 import { reviewClient } from './review.ts';
 import type { MetadataHostDecision } from './store.ts';
 
@@ -20,9 +21,14 @@ export function checkHost(value: string): string {
   return host;
 }
 
+/**
+ * The host is compared as documentHost parses it, not matched as a prefix in SQL: a client
+ * id is its document's URL as published, so `https://Agent.Example.com:443/a` is a client of
+ * agent.example.com, which no portable LIKE on the id recognises.
+ */
 async function clientsOfHost(ctx: ServiceContext, owner: string, host: string) {
   const clients = await ctx.stores.clients.list({ ownerId: owner });
-  return clients.filter((c) => /^https?:\/\//.test(c.id) && new URL(c.id).host.toLowerCase() === host);
+  return clients.filter((c) => /^https?:\/\//.test(c.id) && documentHost(c.id) === host);
 }
 
 /**
