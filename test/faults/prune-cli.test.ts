@@ -6,8 +6,12 @@ import { createUser } from '../../src/services/accounts/users.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
+import { accessTokenRecord, codeRecord, grantRecord, refreshTokenRecord, seedClient, seedUser } from '../storage/seed.ts';
+import { createOAuthStore } from '../storage/stores.ts';
 
-const DAY = 24 * 3600 * 1000;
+const MINUTE = 60 * 1000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
 
 describe.each(backends)('gatehouse prune on $name (SPEC §2 item 24)', { timeout: 120_000 }, ({ name, available }) => {
   let database: TestDatabase;
@@ -40,5 +44,67 @@ describe.each(backends)('gatehouse prune on $name (SPEC §2 item 24)', { timeout
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^sessions\s+0 deleted$/m);
     expect(again.stdout).toMatch(/^audit events\s+0 deleted$/m);
+  });
+
+  it.skipIf(!available)('deletes codes and tokens ended more than the replay window ago and authorization requests older than 30 days, prints each count, keeps the rest', async () => {
+    const now = Date.now();
+    const db = database.handle.db;
+    const oauth = createOAuthStore(db);
+    const userId = await seedUser(db);
+    const clientId = await seedClient(db, userId);
+    const grant = grantRecord(userId, clientId, { createdAt: now - DAY });
+    await oauth.createGrant(grant);
+
+    // REFRESH_REUSE_WINDOW_SECONDS=60: what ended a minute ago or less is kept, to recognise a late replay.
+    const code = {
+      ended: codeRecord(grant, { createdAt: now - 2 * HOUR, expiresAt: now - HOUR }),
+      inWindow: codeRecord(grant, { createdAt: now - MINUTE, expiresAt: now - 10_000 }),
+      live: codeRecord(grant, { createdAt: now, expiresAt: now + HOUR }),
+    };
+    for (const c of Object.values(code)) await oauth.createCode(c);
+    const access = {
+      expired: accessTokenRecord(grant, { createdAt: now - 2 * HOUR, expiresAt: now - HOUR }),
+      // An access token goes by its expiry only: a revoked one expires within its lifetime.
+      revokedLive: accessTokenRecord(grant, { createdAt: now, expiresAt: now + HOUR, revokedAt: now - HOUR }),
+      live: accessTokenRecord(grant, { createdAt: now, expiresAt: now + HOUR }),
+    };
+    for (const t of Object.values(access)) await oauth.createAccessToken(t);
+    const refresh = {
+      revoked: refreshTokenRecord(grant, { createdAt: now - 2 * HOUR, expiresAt: now + DAY, revokedAt: now - HOUR }),
+      expired: refreshTokenRecord(grant, { createdAt: now - 2 * DAY, expiresAt: now - HOUR }),
+      spent: refreshTokenRecord(grant, { createdAt: now - 2 * HOUR, expiresAt: now + DAY, spentAt: now - HOUR, successorBox: 'sealed pair' }),
+      live: refreshTokenRecord(grant, { createdAt: now, expiresAt: now + DAY }),
+    };
+    for (const t of Object.values(refresh)) await oauth.createRefreshToken(t);
+    for (const days of [45, 31, 29]) await oauth.recordAuthorizationRequest(clientId, userId, true, now - days * DAY);
+
+    const env = { DATABASE_URL: database.url, REFRESH_REUSE_WINDOW_SECONDS: '60' };
+    const result = await runCli(['prune'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const printed = Object.fromEntries(result.stdout.trim().split('\n').map((line) => {
+      const [, label, n] = /^(.+?)\s+(\d+) deleted$/.exec(line)!;
+      return [label, Number(n)];
+    }));
+    expect(printed).toEqual({
+      'authorization codes': 1,
+      'access tokens': 1,
+      'refresh tokens': 2,
+      sessions: 0,
+      'authorization requests': 2,
+      'audit events': 0,
+      'kept successor pairs': 1,
+    });
+
+    const sorted = (values: string[]) => [...values].sort();
+    const codesLeft = await db.selectFrom('authorization_codes').select('code_hash').where('grant_id', '=', grant.id).execute();
+    expect(sorted(codesLeft.map((r) => r.code_hash))).toEqual(sorted([code.inWindow.hash, code.live.hash]));
+    const accessLeft = await db.selectFrom('access_tokens').select('token_hash').where('grant_id', '=', grant.id).execute();
+    expect(sorted(accessLeft.map((r) => r.token_hash))).toEqual(sorted([access.revokedLive.hash, access.live.hash]));
+    const refreshLeft = await db.selectFrom('refresh_tokens').select(['id', 'successor_box']).where('grant_id', '=', grant.id).execute();
+    // The spent token stays for reuse detection; only its kept successor pair is forgotten.
+    expect(sorted(refreshLeft.map((r) => r.id))).toEqual(sorted([refresh.spent.id, refresh.live.id]));
+    expect(refreshLeft.map((r) => r.successor_box)).toEqual([null, null]);
+    const requestsLeft = await db.selectFrom('authorization_requests').select('created_at').where('client_id', '=', clientId).execute();
+    expect(requestsLeft.map((r) => Number(r.created_at))).toEqual([now - 29 * DAY]);
   });
 });
