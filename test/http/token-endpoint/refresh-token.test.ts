@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/oauth/token-format.ts';
 import { backends } from '../../helpers/backends.ts';
 import { startTestServer, type TestServer, type TestUser } from '../../helpers/server.ts';
-import { expectOAuthError, expectTokens, useTokenEndpoint } from './setup.ts';
+import { expectOAuthError, expectTokens, pkcePair, useTokenEndpoint } from './setup.ts';
 
 describe.each(backends)('token endpoint on $name', ({ name, available }) => {
   const t = useTokenEndpoint(name, available);
@@ -72,8 +72,8 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect((await me(res.body.access_token as string)).status).toBe(200);
     });
 
-    it.skipIf(!available)('revokes the whole grant when a spent token comes back after the window (RFC 9700 §4.14.2, SPEC §2 item 9)', async () => {
-      const first = await issued();
+    /** A spent token back after the window: the whole grant ends, whatever the client's kind. */
+    async function expectReplayRevokesGrant(first: Awaited<ReturnType<typeof issued>>) {
       const second = expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
       const third = expectTokens(await refresh(first.client, second.refresh), 'PROFILE_READ');
       server.advance(31);
@@ -98,6 +98,19 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect(events).toHaveLength(1);
       expect(events[0]!.user_id).toBe(user.id);
       expect(events[0]!.data ?? '').not.toContain(first.refresh);
+    }
+
+    it.skipIf(!available)('revokes the whole grant when a spent token comes back after the window (RFC 9700 §4.14.2, SPEC §2 item 9)', async () => {
+      await expectReplayRevokesGrant(await issued());
+    });
+
+    it.skipIf(!available)('revokes the whole grant when a public client\'s spent token comes back after the window, as for a confidential one (RFC 9700 §4.14.2, SPEC §2 item 9)', async () => {
+      const client = await approvedClient({ kind: 'public' });
+      expect(client.secret).toBeNull();
+      const { verifier, challenge } = pkcePair();
+      const res = await server.exchange(client, await code(client, { code_challenge: challenge, code_challenge_method: 'S256' }), { code_verifier: verifier });
+      const { access, refresh: refreshToken } = expectTokens(res, 'PROFILE_READ');
+      await expectReplayRevokesGrant({ client, access, refresh: refreshToken, body: res.body! });
     });
 
     it.skipIf(!available)('accepts a scope parameter equal to the original grant (SPEC §2 item 10)', async () => {
