@@ -3,8 +3,7 @@
 // (src/storage/named-statements.ts); every other statement is sent as plain text.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
-import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
+import { createOAuthStore } from './stores.ts';
 import { createTestDatabase, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
 import { accessTokenRecord, grantRecord, seedClient, seedUser } from './seed.ts';
 
@@ -21,7 +20,7 @@ describe.skipIf(postgresUrl === undefined)('named statements on postgres', () =>
 
   it('a hot statement is prepared once on the connection and reused; ad-hoc statements are not prepared', async () => {
     const { db } = database.handle;
-    const store = createOAuthStore(db, recordClientEvent);
+    const store = createOAuthStore(db);
     const userId = await seedUser(db);
     const clientId = await seedClient(db, userId);
     const grant = grantRecord(userId, clientId);
