@@ -22,6 +22,7 @@ import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { createRateLimits } from './http/rate-limits.ts';
+import { answerStoreUnavailable } from './http/store-unavailable.ts';
 import { allowCrossOrigin } from './http/cross-origin.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { oauthRoutes } from './http/oauth/index.ts';
@@ -140,13 +141,12 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   return { ctx, metrics };
 }
 
-/** The database is down or locked: 503 and Retry-After, a page or the envelope, never a 500. */
+/** The database is down or locked: the envelope for the API, else a page, never a 500. */
 function answerUnavailable(error: StoreUnavailable, request: FastifyRequest, reply: FastifyReply) {
-  request.log.warn({ err: error.driverError }, 'database unavailable');
-  const retryAfter = StoreUnavailable.retryAfterSeconds;
-  if (isApiPath(request.url)) return sendUnavailable(reply, retryAfter);
-  reply.header('retry-after', String(retryAfter));
-  return sendErrorPage(reply, request, 503, 'Temporarily unavailable', `Gatehouse cannot reach its database right now. Try again in a few seconds.`);
+  if (isApiPath(request.url)) return answerStoreUnavailable(error, request, reply, sendUnavailable);
+  return answerStoreUnavailable(error, request, reply, (page) =>
+    sendErrorPage(page, request, 503, 'Temporarily unavailable', 'Gatehouse cannot reach its database right now. Try again in a few seconds.'),
+  );
 }
 
 /** An error no narrower handler took: a page for a page, the envelope for the API (SPEC §7). */

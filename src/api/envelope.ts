@@ -23,9 +23,9 @@ export function sendApiError(reply: FastifyReply, status: number, code: ApiError
   return reply.status(status).header('cache-control', 'no-store').send({ status: 'error', error: { code, message } });
 }
 
-/** 503 when the database is unavailable: the caller should try again after Retry-After. */
+/** The body of the 503 when the database is unavailable (http/store-unavailable.ts sets Retry-After). */
 export function sendUnavailable(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
-  return sendApiError(reply.header('retry-after', String(retryAfterSeconds)), 503, 'service_unavailable', `the service is temporarily unavailable; try again in ${retryAfterSeconds} seconds`);
+  return sendApiError(reply, 503, 'service_unavailable', `the service is temporarily unavailable; try again in ${retryAfterSeconds} seconds`);
 }
 
 export class ApiError extends Error {

@@ -2,6 +2,7 @@
 // the reference, and the resource routes — registered from the registry only.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { answerStoreUnavailable } from '../http/store-unavailable.ts';
 import { ServiceError } from '../services/errors.ts';
 import { StoreUnavailable } from '../services/store-unavailable.ts';
 import { ApiError, sendApiError, sendUnavailable, type ApiErrorCode } from './envelope.ts';
@@ -47,10 +48,7 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
       const [status, code] = serviceErrors[error.kind];
       return sendApiError(reply, status, code, error.message);
     }
-    if (error instanceof StoreUnavailable) {
-      request.log.warn({ err: error.driverError }, 'database unavailable');
-      return sendUnavailable(reply, StoreUnavailable.retryAfterSeconds);
-    }
+    if (error instanceof StoreUnavailable) return answerStoreUnavailable(error, request, reply, sendUnavailable);
     if (error.validation) return sendApiError(reply, 400, 'validation_error', validationMessage(error.validation[0] as AjvError, error.validationContext));
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendApiError(reply, error.statusCode, 'bad_request', error.message);

@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../../oauth/errors.ts';
 import { StoreUnavailable } from '../../services/store-unavailable.ts';
+import { answerStoreUnavailable } from '../store-unavailable.ts';
 
 /** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
 function fromFrameworkError(error: FastifyError): OAuthError | undefined {
@@ -29,6 +30,11 @@ export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyR
   return reply.status(error.status).send(error.toJSON());
 }
 
+/** RFC 6749 §4.1.2.1 "temporarily unable to handle the request", as §5.2 writes an error. */
+function sendTemporarilyUnavailable(reply: FastifyReply): FastifyReply {
+  return sendOAuthError(reply, new OAuthError('temporarily_unavailable', 'the service is temporarily unavailable; try again in a few seconds'));
+}
+
 /** Every failure of the scope answers as an OAuth error; the cause goes to the log only. */
 export function answerErrorsAsOAuth(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -37,11 +43,7 @@ export function answerErrorsAsOAuth(app: FastifyInstance): void {
       if (oauthError.internalCause) request.log.info({ cause: oauthError.internalCause }, oauthError.code);
       return sendOAuthError(reply, oauthError);
     }
-    if (error instanceof StoreUnavailable) {
-      request.log.warn({ err: error.driverError }, 'database unavailable');
-      reply.header('retry-after', String(StoreUnavailable.retryAfterSeconds));
-      return sendOAuthError(reply, new OAuthError('temporarily_unavailable', 'the service is temporarily unavailable; try again in a few seconds'));
-    }
+    if (error instanceof StoreUnavailable) return answerStoreUnavailable(error, request, reply, sendTemporarilyUnavailable);
     request.log.error({ err: error }, 'token endpoint failed');
     return sendOAuthError(reply, new OAuthError('server_error', 'the server could not complete the request; try again'));
   });
