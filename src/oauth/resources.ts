@@ -52,14 +52,16 @@ export function resourcesOf(known: ProtectedResources, stored: readonly string[]
 /**
  * RFC 8707 §2.2: a token request may ask for fewer of the grant's resources, never others.
  * Returns what the access token is bound to: the request's resources, or, when it named
- * none, the grant's, stored as the grant stores them.
+ * none, the grant's, stored as the grant stores them. A request outside the grant is
+ * returned as its invalid_target, not thrown: the grants decide inside a transaction that
+ * must still commit (a code stays spent), so they return their errors.
  */
-export function narrowResources(known: ProtectedResources, granted: readonly string[] | null, requested: readonly string[]): string[] | null {
+export function narrowResources(known: ProtectedResources, granted: readonly string[] | null, requested: readonly string[]): string[] | null | OAuthError {
   if (requested.length === 0) return granted === null ? null : [...granted];
   const allowed = resourcesOf(known, granted);
   const outside = requested.filter((r) => !allowed.includes(r));
   if (outside.length > 0) {
-    throw invalidTarget(`resource ${outside.map((r) => `"${r}"`).join(', ')} was not part of this authorization: request it when authorizing`);
+    return invalidTarget(`resource ${outside.map((r) => `"${r}"`).join(', ')} was not part of this authorization: request it when authorizing`);
   }
   return known.known.filter((r) => requested.includes(r));
 }

@@ -47,12 +47,8 @@ export const authorizationCodeGrant: GrantHandler = {
       } catch (error) {
         return error as OAuthError;
       }
-      let audience;
-      try {
-        audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
-      } catch (error) {
-        return error as OAuthError;
-      }
+      const audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
+      if (audience instanceof OAuthError) return audience;
       const binding = { grantId: record.grantId, codeHash: hash, clientId: client.id, userId: record.userId, scopes: record.scopes, resources: record.resources };
       const pair = mintPair(ctx, binding, null, audience);
       await storePair(tx, pair, { type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);

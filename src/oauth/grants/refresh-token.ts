@@ -33,12 +33,8 @@ export const refreshTokenGrant: GrantHandler = {
       }
       if (record.spentAt === null) {
         if (record.expiresAt <= now) return invalidGrant('refresh_token has expired after a long time unused: authorize again');
-        let audience;
-        try {
-          audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
-        } catch (error) {
-          return error as OAuthError;
-        }
+        const audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
+        if (audience instanceof OAuthError) return audience;
         const pair = mintPair(ctx, binding(record), record.id, audience);
         if (await tx.spendRefreshToken(record.id, now, sealSuccessor(presented, pair))) {
           await storePair(tx, pair, { type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
