@@ -4,7 +4,7 @@
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.ts';
-import { API_RESOURCE_PATH, resourceMetadataUrl } from '../http/oauth/paths.ts';
+import { resourceMetadataUrl, type API_RESOURCE_PATH, type MCP_PATH } from '../http/oauth/paths.ts';
 import type { Audience } from '../oauth/bearer.ts';
 import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';
 import type { AccessDenial } from './membership.ts';
@@ -26,12 +26,12 @@ export interface GuardedResource extends Audience {
   metadataUrl: string;
 }
 
-/** The /v2 API as a protected resource (SPEC §10.1, §10.2). */
-export function apiResource(ctx: AppContext): GuardedResource {
+/** One of the platform's protected resources (SPEC §10.1, §10.2): the /v2 API or the MCP server, by its path. */
+export function guardedResource(ctx: AppContext, resourcePath: typeof API_RESOURCE_PATH | typeof MCP_PATH): GuardedResource {
   return {
     resources: ctx.oauth.resources,
-    resource: `${ctx.config.baseUrl}${API_RESOURCE_PATH}`,
-    metadataUrl: resourceMetadataUrl(ctx.config.baseUrl, API_RESOURCE_PATH),
+    resource: `${ctx.config.baseUrl}${resourcePath}`,
+    metadataUrl: resourceMetadataUrl(ctx.config.baseUrl, resourcePath),
   };
 }
 

@@ -2,11 +2,12 @@
 // the reference, and the resource routes — registered from the registry only.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { API_RESOURCE_PATH } from '../http/oauth/paths.ts';
 import { answerStoreUnavailable } from '../http/store-unavailable.ts';
 import { ServiceError } from '../services/errors.ts';
 import { StoreUnavailable } from '../services/store-unavailable.ts';
 import { ApiError, sendApiError, sendUnavailable, type ApiErrorCode } from './envelope.ts';
-import { apiResource } from './guard.ts';
+import { guardedResource } from './guard.ts';
 import { registerOpenApi } from './openapi.ts';
 import { enforceRegistry, isDocsRoute, registerRegistryRoutes } from './registrar.ts';
 import { allHandlers } from './routes/index.ts';
@@ -64,5 +65,5 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
   });
   enforceRegistry(server);
   await registerOpenApi(server, deps);
-  registerRegistryRoutes(server, allHandlers(deps), deps.services.stores.api.access, deps.services.clock, apiResource(deps));
+  registerRegistryRoutes(server, allHandlers(deps), deps.services.stores.api.access, deps.services.clock, guardedResource(deps, API_RESOURCE_PATH));
 }

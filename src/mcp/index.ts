@@ -9,18 +9,13 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeApiRequest } from '../api/access-check.ts';
 import { ApiError } from '../api/envelope.ts';
-import { challenge, type GuardedResource } from '../api/guard.ts';
+import { challenge, guardedResource } from '../api/guard.ts';
 import { allHandlers } from '../api/routes/index.ts';
 import type { AppContext } from '../http/context.ts';
-import { MCP_PATH, resourceMetadataUrl } from '../http/oauth/paths.ts';
+import { MCP_PATH } from '../http/oauth/paths.ts';
 import type { AccessPrincipal } from '../oauth/bearer.ts';
 import { ServiceError } from '../services/errors.ts';
 import { ToolCatalog, ToolRefusal } from './tools.ts';
-
-/** The MCP server as a protected resource. */
-export function mcpResource(ctx: AppContext): GuardedResource {
-  return { resources: ctx.oauth.resources, resource: `${ctx.config.baseUrl}${MCP_PATH}`, metadataUrl: resourceMetadataUrl(ctx.config.baseUrl, MCP_PATH) };
-}
 
 const connectRoute = { scope: 'public', membership: 'none' } as const;
 
@@ -47,7 +42,7 @@ function serverFor(catalog: ToolCatalog, principal: AccessPrincipal, request: Fa
 }
 
 export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const resource = mcpResource(ctx);
+  const resource = guardedResource(ctx, MCP_PATH);
   const store = ctx.services.stores.api.access;
   const catalog = new ToolCatalog(allHandlers(ctx), store, ctx.services.clock, resource);
 
