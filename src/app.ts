@@ -171,35 +171,54 @@ async function registerPlugins(app: FastifyInstance): Promise<void> {
   await app.register(formbody, { bodyLimit: 64 * 1024 });
 }
 
+type Area = (scope: FastifyInstance) => Promise<void>;
+
+/**
+ * An area of routes in its own encapsulated scope, refusing NUL characters before any hook
+ * of its own runs (the API's access check reads the path). Per area rather than at the
+ * root: a root hook would run before the cross-origin area's CORS and leave its 400
+ * unreadable by the browser-based clients it is opened for.
+ */
+function area(routes: Area): Area {
+  return async (scope) => {
+    refuseNulCharacters(scope);
+    await routes(scope);
+  };
+}
+
 /** Every route, each area in its own encapsulated scope, in this order. */
 async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics, deps: AppDeps): Promise<void> {
-  await app.register(async (scope) => opsRoutes(scope, ctx, metrics));
-  await app.register(assetRoutes);
+  await app.register(area(async (scope) => opsRoutes(scope, ctx, metrics)));
+  await app.register(area(assetRoutes));
   // What browser-based MCP clients call from their own origin (http/cross-origin.ts).
   await app.register(async (crossOrigin) => {
     await allowCrossOrigin(crossOrigin);
+    // After CORS, so that a browser on another origin can read the 400 (see area).
+    refuseNulCharacters(crossOrigin);
     await crossOrigin.register(async (scope) => oauthRoutes(scope, ctx, ctx.limits));
     await crossOrigin.register(async (scope) => mcpRoutes(scope, ctx));
   });
-  await app.register(async (scope) => apiRoutes(scope, ctx));
-  await app.register(async (scope) => logoRoutes(scope, ctx));
-  await app.register(async (web) => {
-    // Cookies (session, CSRF, prompt=login marks) belong to the pages only: registered in
-    // this scope, their per-request hooks do not run on the API, OAuth or ops routes.
-    await web.register(cookie, { secret: deps.cookieSecret });
-    await web.register(csrf, {
-      cookieKey: 'gh_csrf',
-      cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.config.secureCookies, signed: true },
-    });
-    attachSessionUser(web, ctx);
-    await loginRoutes(web, ctx);
-    await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
-    await developerRoutes(web, ctx);
-    await adminRoutes(web, ctx);
-    await authorizedAppsRoutes(web, ctx);
-    await teamsRoutes(web, ctx);
-    await webhooksRoutes(web, ctx);
-  });
+  await app.register(area(async (scope) => apiRoutes(scope, ctx)));
+  await app.register(area(async (scope) => logoRoutes(scope, ctx)));
+  await app.register(
+    area(async (web) => {
+      // Cookies (session, CSRF, prompt=login marks) belong to the pages only: registered in
+      // this scope, their per-request hooks do not run on the API, OAuth or ops routes.
+      await web.register(cookie, { secret: deps.cookieSecret });
+      await web.register(csrf, {
+        cookieKey: 'gh_csrf',
+        cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.config.secureCookies, signed: true },
+      });
+      attachSessionUser(web, ctx);
+      await loginRoutes(web, ctx);
+      await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
+      await developerRoutes(web, ctx);
+      await adminRoutes(web, ctx);
+      await authorizedAppsRoutes(web, ctx);
+      await teamsRoutes(web, ctx);
+      await webhooksRoutes(web, ctx);
+    }),
+  );
 }
 
 /** No route matched: a page for a page, the envelope for the API. */
@@ -219,7 +238,6 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   setSecurityHeaders = await registerSecurityHeaders(app, config);
   encodeLocations(app);
   app.setErrorHandler(handleUncaughtError);
-  refuseNulCharacters(app);
   await registerPlugins(app);
   await registerRoutes(app, ctx, metrics, deps);
   app.setNotFoundHandler(handleNotFound);

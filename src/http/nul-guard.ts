@@ -1,8 +1,9 @@
 // No request text may hold U+0000. PostgreSQL cannot take it in a text or JSON value (it
 // fails the statement with 22021 or 22P05, which reached callers as a 500), SQLite would
 // store it and hand it on to every reader, and no name, URL, id or secret of this service
-// has a use for it. So it is refused once, before any route runs, wherever it is: in the
-// path, the query string, or any key or value of a form or JSON body, at any depth.
+// has a use for it. So it is refused before any route's own hooks run (app.ts registers it
+// first in every area), wherever it is: in the path, the query string, or any key or value
+// of a form or JSON body, at any depth.
 import type { FastifyInstance } from 'fastify';
 
 class NulCharacterError extends Error {
@@ -41,6 +42,7 @@ function refuse(where: string, value: unknown): void {
   }
 }
 
+/** Adds the refusal to `app`'s scope: the routes registered in it, and in its children. */
 export function refuseNulCharacters(app: FastifyInstance): void {
   // The address at once, before any hook reads it (the API's access check looks up the
   // path's team); the body once it is parsed, before validation. Callback hooks: every

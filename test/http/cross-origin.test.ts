@@ -63,6 +63,30 @@ describe.each(backends)('cross-origin requests of browser-based MCP clients on $
     }
   });
 
+  it.skipIf(!available)('a NUL character refused before any route runs is still readable from another origin on registration and /mcp; the API and pages stay same-origin', async () => {
+    const clientsBefore = await server.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const registration = await fetch(`${server.url}/v2/auth/oauth2/register?x=%00`, {
+      method: 'POST',
+      headers: { origin: INSPECTOR, 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Inspector', redirect_uris: ['http://localhost:6274/oauth/callback'], token_endpoint_auth_method: 'none' }),
+    });
+    expect(registration.status).toBe(400);
+    expect(registration.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await registration.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('NUL character') });
+    const clientsAfter = await server.db.selectFrom('oauth_clients').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(clientsAfter.n)).toBe(Number(clientsBefore.n));
+
+    const mcp = await fetch(`${server.url}/mcp?x=%00`, { method: 'POST', headers: { origin: INSPECTOR, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect(mcp.status).toBe(400);
+    expect(mcp.headers.get('access-control-allow-origin')).toBe('*');
+
+    for (const path of ['/v2/me?x=%00', '/login?x=%00']) {
+      const res = await fetch(`${server.url}${path}`, { headers: { origin: INSPECTOR } });
+      expect(res.status, path).toBe(400);
+      expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
+    }
+  });
+
   it.skipIf(!available)('pages, introspection and the REST API stay same-origin: no CORS headers, and their preflights are not answered', async () => {
     for (const [method, path] of [['GET', '/login'], ['POST', '/v2/auth/oauth2/introspect'], ['GET', '/v2/me'], ['GET', '/settings/authorized-apps']] as const) {
       const res = await fetch(`${server.url}${path}`, { method, headers: { origin: INSPECTOR }, redirect: 'manual' });
