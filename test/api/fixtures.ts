@@ -76,9 +76,12 @@ export async function buildWorld(server: TestServer): Promise<World> {
 
 const tokens = new Map<string, string>();
 
-/** An access token of `user` with exactly `scopes` (null: a legacy grant), as the token endpoint stores it. */
-export async function mint(server: TestServer, w: World, user: TestUser, scopes: string[] | null): Promise<string> {
-  const key = `${server.url}|${user.id}|${scopes === null ? 'legacy' : [...scopes].sort().join(',')}`;
+/**
+ * An access token of `user` with exactly `scopes` (null: a legacy grant), as the token
+ * endpoint stores it, bound to `resources` (RFC 8707; null: the default resource, /v2).
+ */
+export async function mint(server: TestServer, w: World, user: TestUser, scopes: string[] | null, resources: string[] | null = null): Promise<string> {
+  const key = `${server.url}|${user.id}|${scopes === null ? 'legacy' : [...scopes].sort().join(',')}|${resources?.join(',') ?? ''}`;
   const cached = tokens.get(key);
   if (cached) return cached;
   const store = createOAuthStore(server.db, recordClientEvent);
@@ -87,7 +90,7 @@ export async function mint(server: TestServer, w: World, user: TestUser, scopes:
   const grantId = randomId();
   const token = generateToken('accessToken');
   await store.createGrant({ id: grantId, userId: user.id, clientId, scopes, createdAt: now, revokedAt: null });
-  await store.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: user.id, scopes, resources: null, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+  await store.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: user.id, scopes, resources, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
   tokens.set(key, token);
   return token;
 }

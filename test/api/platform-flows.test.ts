@@ -1,19 +1,15 @@
 // The platform API end to end: tokens from the real browser flow, the cost in queries of a
 // guarded request, and the rules of each resource (bookings, verification, memberships,
 // validation) on both databases.
-import { randomBytes } from 'node:crypto';
-import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.ts';
 import { apiRoutes } from '../../src/api/route-table.ts';
-import { loadConfig } from '../../src/config/index.ts';
 import { acceptInvitation } from '../../src/services/teams/invitations.ts';
 import { addMember } from '../../src/services/teams/teams.ts';
-import { backends, createTestDatabase } from '../helpers/backends.ts';
-import { freePort, startTestServer, TestServer } from '../helpers/server.ts';
+import { backends } from '../helpers/backends.ts';
+import { startCountingServer } from '../helpers/counting-server.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, uniq, type World } from './fixtures.ts';
 import { examples } from './route-examples.ts';
-import { createServiceContext } from '../../src/storage/stores/index.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -362,31 +358,13 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
   });
 });
 
-/** Counts the statements the application sends to the database. */
-function countingPlugin(counter: { n: number }): KyselyPlugin {
-  return {
-    transformQuery: (args) => args.node,
-    transformResult: async (args) => {
-      counter.n += 1;
-      return args.result;
-    },
-  };
-}
-
 describe.each(backends)('queries per guarded request on $name (issue item 8)', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   const counter = { n: 0 };
   beforeAll(async () => {
     if (!available) return;
-    const database = await createTestDatabase(name);
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'silent', PORT: String(port) });
-    const counted = { ...database.handle, db: database.handle.db.withPlugin(countingPlugin(counter)) };
-    const app = await buildApp(config, { database: counted, cookieSecret: randomBytes(32).toString('hex') });
-    server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, Date.now), []);
-    await app.listen({ port, host: '127.0.0.1' });
+    server = await startCountingServer(name, counter);
     w = await buildWorld(server);
   });
   afterAll(async () => server?.close());
