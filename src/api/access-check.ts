@@ -48,10 +48,29 @@ export async function authorizeApiRequest(
   const found = await store.findAccess(hashToken(parsed.token), lookup);
   const checked = checkAccessRecord(clock, found?.token, audience);
   if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
-  const facts = found!.facts;
-  if (route.scope === 'public') return { ok: true, principal: checked.principal, facts };
-  const denial = scopeDenial(checked.principal, route.scope) ?? decideMembership(route, facts, params.orgId);
-  return denial ?? { ok: true, principal: checked.principal, facts };
+  return decideRoute(checked.principal, route, found!.facts, params.orgId);
+}
+
+/** Whether the route's rule needs the path's team or organization: facts a token read alone does not give. */
+export function needsMembershipFacts(route: Pick<ApiRoute, 'membership'>): boolean {
+  return route.membership !== 'none' && route.membership !== 'self';
+}
+
+/**
+ * The check for a principal some earlier check of the same request established (the MCP
+ * POST's): scope, and a rule that needs no facts. Only for a route that does not
+ * `needsMembershipFacts`; the others need authorizeApiRequest's read.
+ */
+export function authorizePrincipal(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' | 'membership'>): AccessGranted | AccessDenial {
+  if (needsMembershipFacts(route)) throw new Error(`a ${route.membership} route needs the path's facts: use authorizeApiRequest`);
+  return decideRoute(principal, route, {}, undefined);
+}
+
+/** Scope, then membership, once the token is known good. */
+function decideRoute(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' | 'membership'>, facts: AccessFacts, pathOrgId: string | undefined): AccessGranted | AccessDenial {
+  if (route.scope === 'public') return { ok: true, principal, facts };
+  const denial = scopeDenial(principal, route.scope) ?? decideMembership(route, facts, pathOrgId);
+  return denial ?? { ok: true, principal, facts };
 }
 
 function scopeDenial(principal: AccessPrincipal, required: string): AccessDenial | null {

@@ -28,7 +28,7 @@ function serverFor(catalog: ToolCatalog, principal: AccessPrincipal, request: Fa
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.list(principal) }));
   server.setRequestHandler(CallToolRequestSchema, async (call) => {
     try {
-      const data = await catalog.call(call.params.name, call.params.arguments, request);
+      const data = await catalog.call(call.params.name, call.params.arguments, principal, request);
       return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: { data } };
     } catch (error) {
       // SPEC §10.6: a call outside the token's scopes is an MCP error naming the scope.

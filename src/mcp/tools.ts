@@ -1,11 +1,12 @@
 // The platform's operations as MCP tools (SPEC §10.6). A tool is a route of the registry
 // (src/api/route-table.ts, `tool`): its input is the route's path parameters, query and
 // body in one object; its access is decided by the route's own check (scope, then
-// membership) against the /mcp resource; its answer is the route handler's data. So the
-// route and the tool cannot drift apart.
+// membership) against the /mcp resource, on the principal the POST's token check found
+// when the route needs no team or organization; its answer is the route handler's data.
+// So the route and the tool cannot drift apart.
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyRequest } from 'fastify';
-import { authorizeApiRequest, type ApiAccessStore } from '../api/access-check.ts';
+import { authorizeApiRequest, authorizePrincipal, needsMembershipFacts, type ApiAccessStore } from '../api/access-check.ts';
 import type { GuardedResource } from '../api/guard.ts';
 import type { HandlerMap, RouteHandler } from '../api/handler.ts';
 import { apiRoutes, pathParams, type ApiRoute } from '../api/route-table.ts';
@@ -99,8 +100,12 @@ export class ToolCatalog {
     return [...this.tools.values()].filter((t) => t.route.scope === 'public' || grantSatisfies(principal.scopes, t.route.scope)).map((t) => t.definition);
   }
 
-  /** Runs a tool as its route would run: the route's access check, its validation, its handler. */
-  async call(name: string, rawArgs: unknown, request: FastifyRequest): Promise<unknown> {
+  /**
+   * Runs a tool as its route would run: the route's access check, its validation, its
+   * handler. `principal` is what the POST's token check established: a route that needs no
+   * team or organization decides on it without reading the token again.
+   */
+  async call(name: string, rawArgs: unknown, principal: AccessPrincipal, request: FastifyRequest): Promise<unknown> {
     const tool = this.tools.get(name);
     if (tool === undefined) throw new ToolRefusal(`no tool is named ${name}`);
     const args = (rawArgs ?? {}) as Record<string, unknown>;
@@ -108,7 +113,9 @@ export class ToolCatalog {
     if (!checked.valid) throw new ToolRefusal(`invalid arguments for ${name}: ${checked.errorMessage}`);
 
     const params = pick(args, tool.fields.params, undefined) as Record<string, string>;
-    const access = await authorizeApiRequest(this.store, this.clock, tool.route, request.headers.authorization, params, this.resource);
+    const access = needsMembershipFacts(tool.route)
+      ? await authorizeApiRequest(this.store, this.clock, tool.route, request.headers.authorization, params, this.resource)
+      : authorizePrincipal(principal, tool.route);
     if (!('ok' in access)) {
       throw new ToolRefusal(access.message, access.code === 'insufficient_scope' ? access.scope : undefined);
     }

@@ -1,7 +1,7 @@
 // A team tool decides access as its REST route does (SPEC §10.6, §6): against a real team,
 // an outsider and a user who only holds a pending invitation (SPEC §2 item 23: not a
 // membership) are refused with the route's own message, and a member gets the route's
-// data.
+// data. A tools/call reads the token once when the tool's route needs no membership.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,5 +64,17 @@ describe.each(backends)('MCP team tools against a real team on $name', ({ name, 
     const result = await mcp.callTool({ name: 'list_team_event_types', arguments: { teamId: w.team.id } });
     expect(result.isError).toBeFalsy();
     expect(JSON.parse((result.content as Array<{ text: string }>)[0]!.text)).toEqual(rest.body.data);
+  });
+
+  it.skipIf(!available)('a tools/call whose route needs no membership reads the token once: the POST\'s check serves the tool', async () => {
+    const mcp = await agent(w.member, ['PROFILE_READ']);
+    counter.n = 0;
+    expect(await server.api('GET', '/v2/me', await mint(server, w, w.member, ['PROFILE_READ']))).toMatchObject({ status: 200 });
+    const rest = counter.n;
+    counter.n = 0;
+    const result = await mcp.callTool({ name: 'get_profile', arguments: {} });
+    expect(result.isError).toBeFalsy();
+    // The same statements as the REST route: its one access read and its own queries.
+    expect(counter.n).toBe(rest);
   });
 });
