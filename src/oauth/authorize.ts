@@ -52,8 +52,15 @@ export function carriedParameters(request: AuthorizationRequest): [string, strin
   return pairs;
 }
 
+/**
+ * Why a request could not be redirected, for the page that answers it: the application is
+ * not approved (the link itself may be fine), or the link names no usable client or
+ * redirect URI.
+ */
+export type FatalReason = 'client_not_approved' | 'invalid_link';
+
 export type AuthorizationValidation =
-  | { kind: 'fatal'; error: OAuthError }
+  | { kind: 'fatal'; error: OAuthError; reason: FatalReason }
   | { kind: 'redirect'; location: string; error: OAuthError }
   | { kind: 'valid'; request: AuthorizationRequest };
 
@@ -89,13 +96,16 @@ function single(raw: RawQuery, name: string): string | undefined | 'repeated' {
  * Module-private, so only the steps below can raise it.
  */
 class UnsafeToRedirect extends Error {
-  constructor(readonly error: OAuthError) {
+  constructor(
+    readonly error: OAuthError,
+    readonly reason: FatalReason,
+  ) {
     super(error.description);
   }
 }
 
-function unsafe(description: string): UnsafeToRedirect {
-  return new UnsafeToRedirect(invalidRequest(description));
+function unsafe(description: string, reason: FatalReason = 'invalid_link'): UnsafeToRedirect {
+  return new UnsafeToRedirect(invalidRequest(description), reason);
 }
 
 /** Step 1, the client (RFC 6749 §4.1.1 client_id, §2.2): a known application, named once. */
@@ -129,7 +139,7 @@ function checkRedirectUri(client: ClientRecord, raw: RawQuery): string {
 /** Step 3, approval (seed §3: a pending client cannot be used; SPEC §2 item 1). */
 function checkApproved(client: ClientRecord): void {
   if (client.state !== 'approved') {
-    throw unsafe(`this application is ${client.state} and cannot be authorized until a platform admin approves it`);
+    throw unsafe(`this application is ${client.state} and cannot be authorized until a platform admin approves it`, 'client_not_approved');
   }
 }
 
@@ -215,7 +225,7 @@ export async function validateAuthorizationRequest(
     checkApproved(client);
     checked = { clientId, client, redirectUri };
   } catch (error) {
-    if (error instanceof UnsafeToRedirect) return { kind: 'fatal', error: error.error };
+    if (error instanceof UnsafeToRedirect) return { kind: 'fatal', error: error.error, reason: error.reason };
     throw error;
   }
   const { clientId, client, redirectUri } = checked;

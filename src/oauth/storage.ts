@@ -17,6 +17,10 @@ export interface ClientRecord {
   scopes: string[] | null;
   /** An admin flag: may introspect any client's tokens (SPEC §6). */
   resourceServer: boolean;
+  /** As its developer described it: the consent page shows it with the name. */
+  description: string;
+  /** The developer's account: the consent page names them. */
+  ownerId: string;
   /**
    * SPEC §10.3: set for a client known only by its metadata document whose host nobody
    * trusted (CIMD_POLICY=open): the consent page says it is unverified and names the host.

@@ -13,8 +13,8 @@ import {
   silentFailure,
   validateAuthorizationRequest,
   type AuthorizationRequest,
+  type FatalReason,
 } from '../oauth/authorize.ts';
-import { requireClient } from '../services/clients/view.ts';
 import { findUserById, type User } from '../services/accounts/users.ts';
 import { consentPage } from './consent-page.ts';
 import { html } from './html.ts';
@@ -51,8 +51,8 @@ export async function authorizationReturn(ctx: AppContext, path: string): Promis
 }
 
 /** The fatal refusals in words for the person who followed the link, and what to do. */
-function fatalExplanation(description: string): { title: string; message: string } {
-  if (/^this application is /.test(description)) {
+function fatalExplanation(reason: FatalReason): { title: string; message: string } {
+  if (reason === 'client_not_approved') {
     return {
       title: 'This application cannot be used right now',
       message: 'The application you came from is not approved for sign-in at the moment. Go back to the application and try again later, or contact its developer.',
@@ -74,14 +74,16 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
   }
 
   async function consent(authz: AuthorizationRequest, user: User, csrf: string, reauthMark: string | undefined) {
-    const client = await requireClient(ctx.services, authz.client.id);
+    // The client as validation read it: reading it again could only disagree with what was checked.
+    const { client } = authz;
     const developer = await findUserById(ctx.services, client.ownerId);
     const hidden = carriedParameters(authz).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
     // prompt=login: the decision is checked against the same re-login as the page was.
     if (reauthMark !== undefined) hidden.push(html`<input type="hidden" name="${REAUTH_PARAM}" value="${reauthMark}">`);
     // "Not you?" logs out and comes back to this request, without the old login's mark.
     const again = `${AUTHORIZE_PATH}?${new URLSearchParams(authz.params).toString()}`;
-    return consentPage({ request: authz, client, developer: developer?.name, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: authz.client.unverifiedHost });
+    const shown = { clientId: client.id, name: client.name, description: client.description, homepageUrl: client.homepageUrl };
+    return consentPage({ request: authz, client: shown, developer: developer?.name, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: authz.client.unverifiedHost });
   }
 
   async function handle(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision?: unknown) {
@@ -89,7 +91,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     reply.header('cache-control', 'no-store');
     const result = await validateAuthorizationRequest(ctx.oauth, raw);
     if (result.kind === 'fatal') {
-      const { title, message } = fatalExplanation(result.error.description);
+      const { title, message } = fatalExplanation(result.reason);
       return sendErrorPage(reply, request, 400, title, message, { details: `${result.error.code}: ${result.error.description}` });
     }
     if (result.kind === 'redirect') return reply.redirect(result.location, 303);

@@ -91,6 +91,8 @@ function toClientRecord(c: StoredClient, unverifiedHost: string | undefined): Cl
     redirectUris: c.redirectUris,
     scopes: c.scopes,
     resourceServer: c.resourceServer,
+    description: c.description,
+    ownerId: c.ownerId,
     ...(unverifiedHost !== undefined ? { unverifiedHost } : {}),
   };
 }

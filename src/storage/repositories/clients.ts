@@ -9,7 +9,7 @@ import type { Executor } from './executor.ts';
 export type ClientRow = Selectable<OAuthClientsTable>;
 
 /** The columns of a ClientRecord: what the protocol core reads of a client. */
-export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server'] as const;
+export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id'] as const;
 
 export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord {
   return {
@@ -21,6 +21,8 @@ export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMN
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     scopes: scopesFromColumn(row.scopes),
     resourceServer: row.is_resource_server === 1,
+    description: row.description,
+    ownerId: row.owner_id,
   };
 }
 
