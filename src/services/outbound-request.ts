@@ -82,8 +82,10 @@ export function outboundRequest(target: OutboundTarget, options: OutboundRequest
       method: options.method,
       headers: options.headers,
       // A connection of its own: a kept-alive one from an earlier request to the same host and
-      // port would go to the address that request was checked for, not to these.
+      // port would go to the address that request was checked for, not to these. Without the
+      // global agent, its TLS trust is passed on: a CA the embedding process set there.
       agent: false,
+      ...(transport === https && https.globalAgent.options.ca !== undefined ? { ca: https.globalAgent.options.ca } : {}),
       ...(target.addresses.length > 0 ? { lookup: pinnedLookup(target.addresses) } : {}),
     });
     const timer = setTimeout(() => settle({ error: new OutboundRequestError('timeout', `no complete answer within ${options.timeoutMs} ms`) }), options.timeoutMs);
