@@ -87,7 +87,9 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       expect(await store.findClient(id)).toEqual({
         id,
         name: 'Calendar Sync',
+        description: '',
         homepageUrl: 'https://app.example.com',
+        ownerId: owner,
         kind: 'public',
         state: 'suspended',
         redirectUris: ['https://a.example.com/cb', 'https://b.example.com/cb'],
