@@ -233,6 +233,31 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const row = await server.db.selectFrom('oauth_clients').select('scopes').where('id', '=', clientId).executeTakeFirstOrThrow();
       expect(row.scopes).toBe('PROFILE_READ');
     });
+
+    it.skipIf(!available)('SPEC §10.3: a document client made while CIMD_SCOPES was wider is held to it once the operator narrows it', async () => {
+      const clientId = docs.publish('/narrowed-later/agent.json');
+      const { challenge } = pkcePair();
+      const wide = 'PROFILE_READ BOOKING_READ';
+      // The same database, served before the operator narrowed CIMD_SCOPES (the default).
+      const before = await startTestServer(name, { CIMD_POLICY: 'open', OUTBOUND_ALLOW_PRIVATE: '1' }, server);
+      try {
+        const browser = before.browser();
+        await browser.login(user.email, user.password);
+        expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: wide })}`)).status).toBe(200);
+      } finally {
+        await before.close();
+      }
+
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const outside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: wide })}`);
+      expect(outside.status).toBe(303);
+      expect(new URL(outside.location!).searchParams.get('error')).toBe('invalid_scope');
+      expect(new URL(outside.location!).searchParams.get('error_description')).toContain('BOOKING_READ');
+      const inside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ' })}`);
+      expect(inside.status).toBe(200);
+      expect(inside.body).toContain('Doc Agent');
+    });
   });
 
   describe('CIMD_POLICY=open without OUTBOUND_ALLOW_PRIVATE: the SSRF guard', () => {

@@ -6,6 +6,7 @@
 // review — pending until an admin approves it (or trusts its host); open — approved, and
 // unverified unless its host is trusted; a distrusted host's clients are refused.
 import { MAX_CLIENT_ID_LENGTH, type ClientMetadataDocuments, type MetadataClientResult } from '../../oauth/client-metadata.ts';
+import { formatScopes } from '../../oauth/scopes.ts';
 import type { ClientRecord } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors.ts';
@@ -119,6 +120,20 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
     return { doc, fresh: true };
   }
 
+  /**
+   * SPEC §10.3: what a document client may request is CIMD_SCOPES as it is set now. A client
+   * made before the operator narrowed (or widened) it takes the new set at its next use; the
+   * grants it already has keep theirs, as after any change of a client's scopes.
+   */
+  async function followScopeSetting(stored: StoredClient, now: number): Promise<StoredClient> {
+    const scopes = [...settings.scopes];
+    await ctx.stores.transaction(async (tx) => {
+      await tx.clients.update(stored.id, { scopes });
+      await tx.audit.append({ type: 'client.scopes_changed', clientId: stored.id, data: { from: formatScopes(stored.scopes), to: formatScopes(scopes), source: 'CIMD_SCOPES' } }, now);
+    });
+    return { ...stored, scopes };
+  }
+
   return {
     names(clientId) {
       if (clientId.length > MAX_CLIENT_ID_LENGTH) return false;
@@ -175,6 +190,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       } else {
         stored = existing;
       }
+      if (formatScopes(stored.scopes) !== formatScopes(settings.scopes)) stored = await followScopeSetting(stored, now);
       // SPEC §10.3: under `open` nobody looked at it, unless its host was trusted.
       return { ok: true, client: toClientRecord(stored, settings.policy === 'open' && !trusted ? host : undefined) };
     },
