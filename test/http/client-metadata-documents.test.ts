@@ -247,6 +247,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       } finally {
         await before.close();
       }
+      const versionBefore = (await server.db.selectFrom('oauth_clients').select('version').where('id', '=', clientId).executeTakeFirstOrThrow()).version;
 
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -257,6 +258,11 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const inside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ' })}`);
       expect(inside.status).toBe(200);
       expect(inside.body).toContain('Doc Agent');
+      // One change, recorded and versioned (SPEC §2 item 22): a review of the client as it was is stale.
+      const row = await server.db.selectFrom('oauth_clients').select(['scopes', 'version']).where('id', '=', clientId).executeTakeFirstOrThrow();
+      expect(row).toEqual({ scopes: 'PROFILE_READ', version: versionBefore + 1 });
+      const changes = await server.db.selectFrom('audit_events').select('data').where('client_id', '=', clientId).where('type', '=', 'client.scopes_changed').execute();
+      expect(changes.map((c) => JSON.parse(c.data!))).toEqual([{ from: expect.stringContaining('BOOKING_READ'), to: 'PROFILE_READ', source: 'CIMD_SCOPES' }]);
     });
   });
 

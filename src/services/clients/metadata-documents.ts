@@ -123,15 +123,20 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
   /**
    * SPEC §10.3: what a document client may request is CIMD_SCOPES as it is set now. A client
    * made before the operator narrowed (or widened) it takes the new set at its next use; the
-   * grants it already has keep theirs, as after any change of a client's scopes.
+   * grants it already has keep theirs, as after any change of a client's scopes. Under the
+   * client's row lock, so that of concurrent first uses one writes; and with a new version
+   * (SPEC §2 item 22), so that an admin's decision on the client as it was is refused.
    */
   async function followScopeSetting(stored: StoredClient, now: number): Promise<StoredClient> {
     const scopes = [...settings.scopes];
-    await ctx.stores.transaction(async (tx) => {
-      await tx.clients.update(stored.id, { scopes });
-      await tx.audit.append({ type: 'client.scopes_changed', clientId: stored.id, data: { from: formatScopes(stored.scopes), to: formatScopes(scopes), source: 'CIMD_SCOPES' } }, now);
+    return ctx.stores.transaction(async (tx) => {
+      const live = await tx.clients.lock(stored.id, now);
+      if (live === undefined) return stored;
+      if (formatScopes(live.scopes) === formatScopes(scopes)) return live; // another use just did it
+      await tx.clients.update(stored.id, { scopes }, { raiseVersion: true });
+      await tx.audit.append({ type: 'client.scopes_changed', clientId: stored.id, data: { from: formatScopes(live.scopes), to: formatScopes(scopes), source: 'CIMD_SCOPES' } }, now);
+      return (await tx.clients.find(stored.id))!;
     });
-    return { ...stored, scopes };
   }
 
   return {
