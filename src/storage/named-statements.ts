@@ -29,7 +29,13 @@ export function namingStatements(pool: pg.Pool): PostgresPool {
   };
 }
 
+/** PostgreSQL's refusal of a prepared statement whose tables changed under it. */
+const CACHED_PLAN_CHANGED = '0A000';
+
 class NamingClient implements PostgresPoolClient {
+  /** Set when the server refused one of this connection's prepared statements. */
+  #stale = false;
+
   constructor(private readonly client: pg.PoolClient) {}
 
   query<R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>>;
@@ -39,11 +45,18 @@ class NamingClient implements PostgresPoolClient {
     if (typeof sql !== 'string') throw new Error('streaming queries are not configured');
     const name = statementNameOf(sql);
     const values = parameters as unknown[];
-    const result = name === undefined ? this.client.query(sql, values) : this.client.query({ text: sql, values, name });
+    if (name === undefined) return this.client.query(sql, values) as unknown as Promise<PostgresQueryResult<R>>;
+    const result = this.client.query({ text: sql, values, name });
+    // pg keeps using the name it prepared on this connection; only a new connection prepares
+    // the statement again, so a connection whose statement a migration outdated is let go.
+    result.catch((error: { code?: string }) => {
+      if (error?.code === CACHED_PLAN_CHANGED) this.#stale = true;
+    });
     return result as unknown as Promise<PostgresQueryResult<R>>;
   }
 
   release(): void {
-    this.client.release();
+    // pg's pool closes a client released with an error instead of keeping it.
+    this.client.release(this.#stale ? new Error('a prepared statement of this connection is outdated') : undefined);
   }
 }

@@ -90,7 +90,10 @@ export function prepare<P extends Record<string, unknown>, R>(
         );
         entry = { query, slots };
         compiled.set(dialect, entry);
-        if (dialect === 'postgres' && !postgresStatementNames.has(query.sql)) {
+        // A statement that selects or returns `*` changes its result type when a migration
+        // adds a column, which PostgreSQL refuses for a prepared one (0A000, "cached plan must
+        // not change result type") while running instances still use it: those stay unnamed.
+        if (dialect === 'postgres' && !query.sql.includes('*') && !postgresStatementNames.has(query.sql)) {
           postgresStatementNames.set(query.sql, `gatehouse_${postgresStatementNames.size + 1}`);
         }
       }

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuthStore } from './stores.ts';
 import { createTestDatabase, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
-import { accessTokenRecord, grantRecord, seedClient, seedUser } from './seed.ts';
+import { accessTokenRecord, codeRecord, grantRecord, refreshTokenRecord, seedClient, seedUser, T0 } from './seed.ts';
 
 describe.skipIf(postgresUrl === undefined)('named statements on postgres', () => {
   let database: TestDatabase;
@@ -38,5 +38,48 @@ describe.skipIf(postgresUrl === undefined)('named statements on postgres', () =>
     expect(statements.filter((s) => s.statement.includes('from "access_tokens"'))).toEqual(afterFirst);
     // createGrant is built per call, not compiled once: sent as text, never named.
     expect(statements.some((s) => s.statement.includes('insert into "grants"'))).toBe(false);
+  });
+
+  it('a column a migration adds while the server runs breaks no prepared statement (no result type is fixed by a *)', async () => {
+    const { db } = database.handle;
+    const store = createOAuthStore(db);
+    const userId = await seedUser(db);
+    const clientId = await seedClient(db, userId);
+    const grant = grantRecord(userId, clientId);
+    await store.createGrant(grant);
+    const [first, second] = [codeRecord(grant), codeRecord(grant)];
+    await store.createCode(first);
+    await store.createCode(second);
+    const refresh = refreshTokenRecord(grant);
+    await store.createRefreshToken(refresh);
+    // Prepared on this connection before the migration.
+    expect(await store.consumeCode(first.hash, T0 + 1)).toMatchObject({ hash: first.hash, consumedAt: T0 + 1 });
+    expect(await store.findRefreshToken(refresh.hash)).toEqual(refresh);
+    expect(await store.findClient(clientId)).toMatchObject({ id: clientId });
+
+    for (const table of ['authorization_codes', 'refresh_tokens', 'oauth_clients']) await sql.raw(`alter table ${table} add column added_later integer`).execute(db);
+
+    expect(await store.consumeCode(second.hash, T0 + 2)).toMatchObject({ hash: second.hash, consumedAt: T0 + 2 });
+    expect(await store.findRefreshToken(refresh.hash)).toEqual(refresh);
+    expect(await store.findClient(clientId)).toMatchObject({ id: clientId });
+  });
+
+  it('a connection whose prepared statement a migration outdated fails that once and is replaced', async () => {
+    const { db } = database.handle;
+    const store = createOAuthStore(db);
+    const userId = await seedUser(db);
+    const clientId = await seedClient(db, userId);
+    const grant = grantRecord(userId, clientId);
+    await store.createGrant(grant);
+    const refresh = refreshTokenRecord(grant);
+    await store.createRefreshToken(refresh);
+    expect(await store.findRefreshToken(refresh.hash)).toEqual(refresh);
+
+    // A column the statement returns changes its type: the prepared plan's result no longer fits.
+    await sql`alter table refresh_tokens alter column successor_box type varchar(4000)`.execute(db);
+
+    await expect(store.findRefreshToken(refresh.hash)).rejects.toMatchObject({ code: '0A000' });
+    expect(await store.findRefreshToken(refresh.hash)).toEqual(refresh);
+    expect(await store.findRefreshToken(refresh.hash)).toEqual(refresh);
   });
 });

@@ -148,8 +148,12 @@ export function createOAuthStore(db: Executor, writeClientEvent: ClientEventWrit
 
 const selectActiveGrant = prepare((db, p: { grantId: string }) => db.selectFrom('grants').select('id').where('id', '=', p.grantId).where('revoked_at', 'is', null));
 
+const codeColumns = ['code_hash', 'client_id', 'user_id', 'grant_id', 'redirect_uri', 'scopes', 'code_challenge', 'resources', 'created_at', 'expires_at', 'consumed_at'] as const;
+
+// The columns named, not `*`: prepared.ts names (prepares) only statements whose result a
+// new column cannot change.
 const consume = prepare((db, p: { hash: string; at: number }) =>
-  db.updateTable('authorization_codes').set({ consumed_at: p.at }).where('code_hash', '=', p.hash).where('consumed_at', 'is', null).returningAll(),
+  db.updateTable('authorization_codes').set({ consumed_at: p.at }).where('code_hash', '=', p.hash).where('consumed_at', 'is', null).returning(codeColumns),
 );
 
 function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
@@ -219,7 +223,7 @@ const insertTokenPair = prepare<Record<string, unknown>, unknown>((db) =>
     .values(placeholderRow(auditColumns, 'audit_')),
 );
 
-const selectRefreshToken = prepare((db, p: { hash: string }) => db.selectFrom('refresh_tokens').selectAll().where('token_hash', '=', p.hash));
+const selectRefreshToken = prepare((db, p: { hash: string }) => db.selectFrom('refresh_tokens').select(refreshColumns).where('token_hash', '=', p.hash));
 
 function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord {
   return {
