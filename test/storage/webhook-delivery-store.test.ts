@@ -78,6 +78,8 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     const rounds = await Promise.all(Array.from({ length: 6 }, () => stores.webhookDeliveries.claimDue(T0 + 100, T0 + 60_000, 5)));
     const ids = rounds.flat().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
+    // Each claim takes at most its limit, whoever it raced.
+    expect(rounds.map((r) => r.length).filter((n) => n > 5)).toEqual([]);
     // What the concurrent callers skipped is still there for the next one.
     const rest = await stores.webhookDeliveries.claimDue(T0 + 100, T0 + 60_000, 100);
     expect([...ids, ...rest.map((c) => c.id)].sort()).toEqual(all.map((d) => d.id).sort());

@@ -58,10 +58,13 @@ function dueIds(db: Executor, now: number, limit: number) {
 /** Counts an attempt on each due row it picks and holds the row until the lease ends. */
 async function claimIds(db: Executor, now: number, leaseUntil: number, limit: number): Promise<string[]> {
   const due = dialectOf(db) === 'postgres' ? dueIds(db, now, limit).forUpdate().skipLocked() : dueIds(db, now, limit);
+  // MATERIALIZED: the due rows are picked once. As a plain subquery of the UPDATE, the
+  // planner may scan it again, and each scan skips other locks and takes up to `limit` more.
   const claimed = await db
+    .with((cte) => cte('due').materialized(), () => due)
     .updateTable('webhook_deliveries')
     .set((eb) => ({ attempts: eb('attempts', '+', 1), next_attempt_at: leaseUntil }))
-    .where('id', 'in', due)
+    .where('id', 'in', (eb) => eb.selectFrom('due').select('id'))
     .returning('id')
     .execute();
   return claimed.map((r) => r.id);
