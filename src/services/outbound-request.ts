@@ -66,6 +66,10 @@ export function pinnedLookup(addresses: readonly string[]): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
+// Try the checked addresses in turn (Happy Eyeballs), whatever the process default is. The
+// option reaches net.connect, which takes it; Node's http typings do not list it.
+const tryEveryAddress = { autoSelectFamily: true } as object;
+
 export function outboundRequest(target: OutboundTarget, options: OutboundRequestOptions): Promise<OutboundAnswer> {
   const transport = target.url.protocol === 'https:' ? https : http;
   return new Promise<OutboundAnswer>((resolve, reject) => {
@@ -83,8 +87,9 @@ export function outboundRequest(target: OutboundTarget, options: OutboundRequest
       headers: options.headers,
       // A connection of its own: a kept-alive one from an earlier request to the same host and
       // port would go to the address that request was checked for, not to these. Without the
-      // global agent, its TLS trust is passed on: a CA the embedding process set there.
+      // global agent, its CA is passed on (a CA the embedding process trusts there; only the CA).
       agent: false,
+      ...tryEveryAddress,
       ...(transport === https && https.globalAgent.options.ca !== undefined ? { ca: https.globalAgent.options.ca } : {}),
       ...(target.addresses.length > 0 ? { lookup: pinnedLookup(target.addresses) } : {}),
     });
