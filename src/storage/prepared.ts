@@ -98,7 +98,14 @@ export function prepare<P extends Record<string, unknown>, R>(
         }
       }
       const { query, slots } = entry;
-      const parameters = query.parameters.map((v, i) => (slots[i] === undefined ? v : params[slots[i]!]));
+      const parameters: unknown[] = [];
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i];
+        const value = slot === undefined ? query.parameters[i] : params[slot];
+        // A missing value would be stored as NULL without a word: a renamed column, say.
+        if (value === undefined) return Promise.reject(new Error(`prepared query: no value for parameter ${String(slot)}`));
+        parameters.push(value);
+      }
       return db.executeQuery<R>({ ...query, parameters });
     },
   };
