@@ -16,7 +16,9 @@ describe('outbound requests', () => {
       if (req.url === '/trickle') {
         // A byte every 50 ms, forever: no pause is long, the whole answer never ends.
         res.writeHead(200, { 'content-type': 'text/plain' });
-        trickles.push(setInterval(() => res.write('.'), 50));
+        const trickle = setInterval(() => res.write('.'), 50);
+        trickles.push(trickle);
+        res.on('close', () => clearInterval(trickle)); // the client gave up: stop writing to it
         return;
       }
       if (req.url === '/2k-then-silence') return void res.writeHead(200, { 'content-type': 'text/plain' }).write('x'.repeat(2048));
