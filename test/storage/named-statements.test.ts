@@ -15,16 +15,22 @@ describe.skipIf(postgresUrl === undefined)('named statements on postgres', () =>
   });
   afterAll(async () => database?.drop());
 
-  const prepared = async () =>
-    (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(database.handle.db)).rows;
-
-  it('a hot statement is prepared once on the connection and reused; ad-hoc statements are not prepared', async () => {
+  /** The store over the one connection, and a grant of a new user for a new client. */
+  async function withGrant() {
     const { db } = database.handle;
     const store = createOAuthStore(db);
     const userId = await seedUser(db);
     const clientId = await seedClient(db, userId);
     const grant = grantRecord(userId, clientId);
     await store.createGrant(grant);
+    return { db, store, grant, clientId };
+  }
+
+  const prepared = async () =>
+    (await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements`.execute(database.handle.db)).rows;
+
+  it('a hot statement is prepared once on the connection and reused; ad-hoc statements are not prepared', async () => {
+    const { store, grant } = await withGrant();
     const token = accessTokenRecord(grant);
     await store.createAccessToken(token);
 
@@ -41,12 +47,7 @@ describe.skipIf(postgresUrl === undefined)('named statements on postgres', () =>
   });
 
   it('a column a migration adds while the server runs breaks no prepared statement (no result type is fixed by a *)', async () => {
-    const { db } = database.handle;
-    const store = createOAuthStore(db);
-    const userId = await seedUser(db);
-    const clientId = await seedClient(db, userId);
-    const grant = grantRecord(userId, clientId);
-    await store.createGrant(grant);
+    const { db, store, grant, clientId } = await withGrant();
     const [first, second] = [codeRecord(grant), codeRecord(grant)];
     await store.createCode(first);
     await store.createCode(second);
@@ -65,12 +66,7 @@ describe.skipIf(postgresUrl === undefined)('named statements on postgres', () =>
   });
 
   it('a connection whose prepared statement a migration outdated fails that once and is replaced', async () => {
-    const { db } = database.handle;
-    const store = createOAuthStore(db);
-    const userId = await seedUser(db);
-    const clientId = await seedClient(db, userId);
-    const grant = grantRecord(userId, clientId);
-    await store.createGrant(grant);
+    const { db, store, grant } = await withGrant();
     const refresh = refreshTokenRecord(grant);
     await store.createRefreshToken(refresh);
     expect(await store.findRefreshToken(refresh.hash)).toEqual(refresh);
