@@ -6,7 +6,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeApiRequest } from '../api/access-check.ts';
 import { ApiError } from '../api/envelope.ts';
 import { challenge, guardedResource } from '../api/guard.ts';
@@ -45,6 +45,15 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const resource = guardedResource(ctx, MCP_PATH);
   const store = ctx.services.stores.api.access;
   const catalog = new ToolCatalog(allHandlers(ctx), store, ctx.services.clock, resource);
+
+  // What is refused before the handler runs (a body that is not JSON, or too large, a NUL
+  // character) is answered as JSON-RPC too: the caller is an MCP client, not a browser.
+  // Anything else goes on to the root's handler (an outage is its 503).
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return jsonRpcError(reply, status, error.message);
+    throw error;
+  });
 
   app.post(MCP_PATH, { bodyLimit: 256 * 1024 }, async (request, reply) => {
     reply.header('cache-control', 'no-store');

@@ -75,4 +75,20 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
     expect(v2Token.status).toBe(401);
     expect(v2Token.headers.get('www-authenticate')).toContain('error="invalid_token"');
   });
+
+  it.skipIf(!available)('a body that is not JSON, or holds a NUL character, is a 400 JSON-RPC error (JSON-RPC 2.0 §5), not an HTML page', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ')}` };
+    const cases: Array<[string, RegExp]> = [
+      ['{"jsonrpc":"2.0","id":1,', /JSON/],
+      [JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_profile', arguments: { note: 'a\u0000b' } } }), /NUL character/],
+    ];
+    for (const [body, problem] of cases) {
+      const res = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body });
+      expect(res.status, body).toBe(400);
+      expect(res.headers.get('content-type'), body).toMatch(/^application\/json/);
+      const answer = (await res.json()) as { jsonrpc: string; id: null; error: { code: number; message: string } };
+      expect(answer, body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+      expect(answer.error.message, body).toMatch(problem);
+    }
+  });
 });
