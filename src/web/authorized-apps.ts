@@ -62,7 +62,7 @@ ${apps.map((a) => appCard(a, csrf))}`,
     app.post<{ Params: { clientId: string } }>(`${AUTHORIZED_APPS}/:clientId/revoke`, { preHandler: app.csrfProtection }, async (request, reply) => {
       const user = signedIn(request, reply);
       if (!user) return reply;
-      const clientId = request.params.clientId.slice(0, MAX_CLIENT_ID_LENGTH);
+      const { clientId } = request.params;
       await revokeAuthorizedApp(ctx.services, user.id, clientId);
       return reply.redirect(`${AUTHORIZED_APPS}?revoked=${encodeURIComponent(clientId)}`, 303);
     });

@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
-import { MAX_CLIENT_ID_LENGTH } from '../oauth/client-metadata.ts';
 import { requireClient, type ClientView } from '../services/clients/view.ts';
 import { ServiceError } from '../services/errors.ts';
 import { outboundRequest } from '../services/outbound-request.ts';
@@ -82,7 +81,7 @@ export function logoImage(client: Pick<ClientView, 'clientId'>, size: number, cl
 export async function logoRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const cache = new LogoCache(ctx.services.clock);
   app.get<{ Params: { clientId: string } }>('/oauth-clients/:clientId/logo', async (request, reply) => {
-    const client = await requireClient(ctx.services, request.params.clientId.slice(0, MAX_CLIENT_ID_LENGTH)).catch((error: unknown) => {
+    const client = await requireClient(ctx.services, request.params.clientId).catch((error: unknown) => {
       if (error instanceof ServiceError && error.kind === 'not_found') return undefined;
       throw error;
     });

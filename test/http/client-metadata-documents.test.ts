@@ -456,6 +456,16 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect((await browser.get(revoked.location!)).body).toContain('You revoked access for <strong>Long Agent</strong>');
     });
 
+    it.skipIf(!available)('SPEC §10.3: a client id is at most 2,000 characters: a longer one in a page\'s path is no client, not the client whose id it begins with', async () => {
+      const prefix = `${docs.origin}/exact/`;
+      const { clientId, adminBrowser } = await firstUse(`/exact/${'a'.repeat(2000 - prefix.length)}`);
+      expect(clientId.length).toBe(2000);
+      expect((await adminBrowser.get(`/admin/oauth-clients/${encodeURIComponent(clientId)}`)).status).toBe(200);
+      const longer = encodeURIComponent(`${clientId}b`);
+      expect((await adminBrowser.get(`/admin/oauth-clients/${longer}`)).status).toBe(404);
+      expect((await fetch(`${server.url}/oauth-clients/${longer}/logo`)).status).toBe(404);
+    });
+
     // Trusts the document host on this server: keep it the last tests but one of this describe.
     it.skipIf(!available)('SPEC §10.3: once an admin trusts the host, the next fetch applies what its document held for review', async () => {
       const docPath = '/trusted-later/agent.json';

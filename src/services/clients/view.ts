@@ -1,4 +1,5 @@
 // OAuth clients as the pages and the CLI show them (SPEC §2): one client, or a listing.
+import { MAX_CLIENT_ID_LENGTH } from '../../oauth/client-metadata.ts';
 import type { ClientState } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -22,6 +23,8 @@ function view(c: StoredClient, secrets: SecretView[]): ClientView {
 export const hasHeldChange = (c: ClientView): boolean => c.proposedRedirectUris.length + c.proposedScopes.length > 0;
 
 export async function requireClient(ctx: ServiceContext, id: string): Promise<ClientView> {
+  // Page paths take ids up to their longest: a longer one names no client (and its echo is cut).
+  if (id.length > MAX_CLIENT_ID_LENGTH) throw notFound(`no client with id ${id.slice(0, 100)}…: client ids are at most ${MAX_CLIENT_ID_LENGTH} characters`);
   const client = await ctx.stores.clients.find(id);
   if (client === undefined) throw notFound(`no client with id ${id}`);
   return view(client, await ctx.stores.clients.listSecrets(id));

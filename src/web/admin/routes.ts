@@ -3,7 +3,6 @@
 // decision is made by the services, which write it to the audit log with the admin's id.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
-import { MAX_CLIENT_ID_LENGTH } from '../../oauth/client-metadata.ts';
 import { approveHeldChanges, rejectHeldChanges } from '../../services/clients/review.ts';
 import { listClientEvents } from '../../services/clients/events.ts';
 import { parseVersion } from '../../services/clients/version.ts';
@@ -133,7 +132,7 @@ async function decide(ctx: AppContext, clientId: string, adminId: string, decisi
 async function handleDecision(ctx: AppContext, request: FastifyRequest<IdParams>, reply: FastifyReply) {
   const admin = signedInAdmin(request, reply);
   if (!admin) return reply;
-  const client = await requireClient(ctx.services, request.params.id.slice(0, MAX_CLIENT_ID_LENGTH));
+  const client = await requireClient(ctx.services, request.params.id);
   const body = formBody(request);
   const decision = textField(body, 'decision', 40);
   const reason = textField(body, 'reason', 5000);
@@ -159,7 +158,7 @@ async function handleDecision(ctx: AppContext, request: FastifyRequest<IdParams>
 async function handleResourceServer(ctx: AppContext, request: FastifyRequest<IdParams>, reply: FastifyReply) {
   const admin = signedInAdmin(request, reply);
   if (!admin) return reply;
-  const client = await requireClient(ctx.services, request.params.id.slice(0, MAX_CLIENT_ID_LENGTH));
+  const client = await requireClient(ctx.services, request.params.id);
   const value = textField(formBody(request), 'resource_server', 10);
   if (value !== 'on' && value !== 'off') {
     return sendReview(ctx, request, reply, admin, client, 400, { resourceServerError: 'Choose whether the client is a resource server: use the button on this page.' });
@@ -188,7 +187,7 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
     app.get<IdParams>(`${ADMIN_CLIENTS}/:id`, async (request, reply) => {
       const admin = signedInAdmin(request, reply);
       if (!admin) return reply;
-      const client = await requireClient(ctx.services, request.params.id.slice(0, MAX_CLIENT_ID_LENGTH));
+      const client = await requireClient(ctx.services, request.params.id);
       const once = await noticeOf(ctx, request);
       return sendReview(ctx, request, reply, admin, client, 200, { ...once, notice: doneNoticeOf((request.query as { done?: unknown }).done) ?? once.flash });
     });
@@ -215,7 +214,7 @@ export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promis
       access: async (request, reply, clientId) => {
         const admin = signedInAdmin(request, reply);
         if (!admin) return undefined;
-        return { actor: admin, client: await requireClient(ctx.services, clientId.slice(0, MAX_CLIENT_ID_LENGTH)) };
+        return { actor: admin, client: await requireClient(ctx.services, clientId) };
       },
       afterRemoval: (clientId) => `${adminClientPath(clientId)}?done=secret-removed#secrets`,
     });
