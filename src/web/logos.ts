@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
-import { requireClient, type ClientView } from '../services/clients/view.ts';
+import { requireStoredClient, type ClientView } from '../services/clients/view.ts';
 import { ServiceError } from '../services/errors.ts';
 import { outboundRequest } from '../services/outbound-request.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../services/outbound-url.ts';
@@ -81,13 +81,13 @@ export function logoImage(client: Pick<ClientView, 'clientId'>, size: number, cl
 export async function logoRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const cache = new LogoCache(ctx.services.clock);
   app.get<{ Params: { clientId: string } }>('/oauth-clients/:clientId/logo', async (request, reply) => {
-    const client = await requireClient(ctx.services, request.params.clientId).catch((error: unknown) => {
+    const client = await requireStoredClient(ctx.services, request.params.clientId).catch((error: unknown) => {
       if (error instanceof ServiceError && error.kind === 'not_found') return undefined;
       throw error;
     });
     if (client === undefined) return reply.status(404).type('text/plain; charset=utf-8').send('no such application');
     const logoUrl = client.logoUrl;
-    const image = (logoUrl && (await cache.get(`${client.clientId} ${logoUrl}`, () => fetchLogo(logoUrl, ctx.outbound)))) || monogram(client.clientId, client.name);
+    const image = (logoUrl && (await cache.get(`${client.id} ${logoUrl}`, () => fetchLogo(logoUrl, ctx.outbound)))) || monogram(client.id, client.name);
     return reply
       .type(image.type)
       .header('cache-control', 'public, max-age=3600')

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
+import { startCountingServer, type StatementCounter } from '../helpers/counting-server.ts';
 import { formFields } from '../helpers/browser.ts';
 import { csrfOf, loggedIn, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
@@ -192,5 +193,27 @@ describe.each(backends)('application logos fetched through the outbound guard on
       expect(res.headers.get('content-type'), url).toBe('image/svg+xml');
     }
     expect(hits).toEqual([]);
+  });
+});
+
+describe.each(backends)('a logo request on $name', ({ name, available }) => {
+  const counter: StatementCounter = { n: 0 };
+  let server: TestServer;
+  let client: TestClient;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startCountingServer(name, counter);
+    client = await server.client(await server.user(), { name: 'Secretive App' });
+  });
+  afterAll(async () => server?.close());
+
+  // The route is public and only needs the client's name and logo URL: it must not load
+  // the client's secrets (least privilege), nor pay a second read for them on every page view.
+  it.skipIf(!available)('reads the client alone: one statement, its secrets untouched', async () => {
+    counter.n = 0;
+    const res = await fetch(`${server.url}/oauth-clients/${client.clientId}/logo`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/svg+xml');
+    expect(counter.n).toBe(1);
   });
 });

@@ -22,11 +22,17 @@ function view(c: StoredClient, secrets: SecretView[]): ClientView {
 /** SPEC §2 item 20: whether additions await an admin's review. */
 export const hasHeldChange = (c: ClientView): boolean => c.proposedRedirectUris.length + c.proposedScopes.length > 0;
 
-export async function requireClient(ctx: ServiceContext, id: string): Promise<ClientView> {
+/** The stored client without its secrets, for what only shows it (its logo, its name). */
+export async function requireStoredClient(ctx: ServiceContext, id: string): Promise<StoredClient> {
   // Page paths take ids up to their longest: a longer one names no client (and its echo is cut).
   if (id.length > MAX_CLIENT_ID_LENGTH) throw notFound(`no client with id ${id.slice(0, 100)}…: client ids are at most ${MAX_CLIENT_ID_LENGTH} characters`);
   const client = await ctx.stores.clients.find(id);
   if (client === undefined) throw notFound(`no client with id ${id}`);
+  return client;
+}
+
+export async function requireClient(ctx: ServiceContext, id: string): Promise<ClientView> {
+  const client = await requireStoredClient(ctx, id);
   return view(client, await ctx.stores.clients.listSecrets(id));
 }
 
