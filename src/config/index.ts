@@ -172,6 +172,26 @@ export type SettingName = keyof typeof settingsSchema.shape;
 /** The personal read scopes: what an application nobody reviewed may ask for by default (SPEC §10.3, §10.4). */
 export const defaultUnreviewedScopes = scopeRegistry.filter((s) => s.family === 'personal' && s.name.endsWith('_READ')).map((s) => s.name);
 
+/**
+ * MCP clients ask for the scopes the resource names (SEP-835), and one scope they may not
+ * have refuses the whole request (invalid_scope). So /mcp names what an agent nobody made
+ * by hand is given through every door that is open: a metadata document (CIMD_SCOPES) and
+ * registration (DCR_SCOPES, the set a registration without `scope` gets). With both doors
+ * open that is what both allow; with none, what both allow too (agents then need a
+ * hand-made client, whose own scopes decide). Where that leaves nothing, the metadata
+ * documents' set, the door open by default.
+ */
+function agentScopes(
+  clientMetadata: { policy: string; scopes: string[] },
+  registration: { policy: string; scopes: string[] },
+): { scopes: string[]; disagree: boolean } {
+  const open = [clientMetadata, registration].filter((door) => door.policy !== 'off');
+  const doors = open.length > 0 ? open : [clientMetadata, registration];
+  const both = doors.reduce((common, door) => common.filter((scope) => door.scopes.includes(scope)), doors[0]!.scopes);
+  const disagree = open.length === 2 && (both.length !== clientMetadata.scopes.length || both.length !== registration.scopes.length);
+  return { scopes: both.length > 0 ? both : clientMetadata.scopes, disagree };
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -211,6 +231,8 @@ export interface Config {
   registration: { policy: 'off' | 'review' | 'open'; scopes: string[]; perIpPerHour: number };
   /** SPEC §10.3: client metadata documents. */
   clientMetadata: { policy: 'off' | 'review' | 'open'; scopes: string[] };
+  /** SPEC §10.2: the scopes /mcp names (its resource metadata, its 401's hint); see agentScopes(). */
+  agentScopes: string[];
   /** The web app is served on loopback: a developer's own machine. */
   localDevelopment: boolean;
   /** Cookies get `Secure` when the web app is served over https (SPEC §7). */
@@ -252,6 +274,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (s.OUTBOUND_ALLOW_PRIVATE === '1' && !['localhost', '127.0.0.1', '[::1]'].includes(new URL(s.BASE_URL).hostname)) {
     warnings.push('OUTBOUND_ALLOW_PRIVATE=1: webhooks and calendar feeds may point at private and loopback addresses; use it for development and tests only');
   }
+  const clientMetadata = { policy: s.CIMD_POLICY, scopes: s.CIMD_SCOPES ?? defaultUnreviewedScopes };
+  const registration = { policy: s.DCR_POLICY, scopes: s.DCR_SCOPES ?? defaultUnreviewedScopes, perIpPerHour: s.RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR };
+  const agents = agentScopes(clientMetadata, registration);
+  if (agents.disagree) {
+    warnings.push(`CIMD_SCOPES and DCR_SCOPES differ: /mcp names only the scopes both allow (${agents.scopes.join(' ')}), so that an agent asking for them is refused by neither`);
+  }
   return {
     port: s.PORT,
     host: s.HOST,
@@ -290,8 +318,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keepAliveTimeout: s.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
       connectionsCheckingInterval: s.HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS * 1000,
     },
-    clientMetadata: { policy: s.CIMD_POLICY, scopes: s.CIMD_SCOPES ?? defaultUnreviewedScopes },
-    registration: { policy: s.DCR_POLICY, scopes: s.DCR_SCOPES ?? defaultUnreviewedScopes, perIpPerHour: s.RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR },
+    clientMetadata,
+    registration,
+    agentScopes: agents.scopes,
     secureCookies: s.APP_URL.startsWith('https:'),
     localDevelopment: ['localhost', '127.0.0.1', '[::1]'].includes(new URL(s.APP_URL).hostname),
     warnings,

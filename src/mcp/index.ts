@@ -63,7 +63,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
         ? ({ status: 401, code: 'unauthorized', message: 'an access token for this MCP server is required' } as const)
         : await authorizeApiRequest(store, ctx.services.clock, connectRoute, authorization, {}, resource);
     // The hint is what the resource metadata lists for /mcp: what an agent nobody reviewed may get.
-    if (!('ok' in access)) return jsonRpcError(reply, access.status, access.message, challenge(access, resource.metadataUrl, ctx.config.registration.scopes));
+    if (!('ok' in access)) return jsonRpcError(reply, access.status, access.message, challenge(access, resource.metadataUrl, ctx.config.agentScopes));
     const principal = access.principal!;
 
     const server = serverFor(catalog, principal, request);

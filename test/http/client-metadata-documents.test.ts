@@ -234,6 +234,23 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(row.scopes).toBe('PROFILE_READ');
     });
 
+    it.skipIf(!available)('SPEC §10.2, SEP-835: /mcp names the scopes a metadata-document agent may get, so an agent asking for exactly them reaches consent', async () => {
+      const metadata = (await (await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)).json()) as { scopes_supported: string[] };
+      expect(metadata.scopes_supported).toEqual(['PROFILE_READ']);
+      const unauthenticated = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.headers.get('www-authenticate')).toContain('scope="PROFILE_READ"');
+
+      // What an MCP client does (SEP-835): ask for the scopes the resource named.
+      const clientId = docs.publish('/hinted/agent.json');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { challenge } = pkcePair();
+      const asked = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: metadata.scopes_supported.join(' ') })}`);
+      expect(asked.status).toBe(200);
+      expect(asked.body).toContain('Doc Agent');
+    });
+
     it.skipIf(!available)('SPEC §10.3: a document client made while CIMD_SCOPES was wider is held to it once the operator narrows it', async () => {
       const clientId = docs.publish('/narrowed-later/agent.json');
       const { challenge } = pkcePair();

@@ -13,8 +13,8 @@ export function resourceMetadataRoutes(app: FastifyInstance, ctx: AppContext): v
       resource: `${ctx.config.baseUrl}${path}`,
       authorization_servers: [ctx.config.issuer],
       // MCP clients ask for exactly these (SEP-835), so /mcp names what an agent nobody
-      // reviewed can be given (DCR_SCOPES); /v2 names every scope.
-      scopes_supported: path === MCP_PATH ? ctx.config.registration.scopes : scopeRegistry.map((s) => s.name),
+      // made by hand can be given (config's agentScopes); /v2 names every scope.
+      scopes_supported: path === MCP_PATH ? ctx.config.agentScopes : scopeRegistry.map((s) => s.name),
       bearer_methods_supported: ['header'],
       resource_name: path === MCP_PATH ? 'Gatehouse platform (MCP server)' : 'Gatehouse platform API',
     }));
