@@ -5,7 +5,7 @@ import type { OAuthContext } from './context.ts';
 import { invalidClient, invalidRequest, OAuthError, unauthorizedClient } from './errors.ts';
 import { optional, type Params } from './params.ts';
 import type { ClientRecord } from './storage.ts';
-import { hashesEqual, hashToken, isWellFormed } from './token-format.ts';
+import { credentialKind, hashesEqual, hashToken, isWellFormed, type TokenKind } from './token-format.ts';
 
 export type ClientAuthMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 
@@ -90,9 +90,31 @@ export async function authenticateClient(ctx: OAuthContext, creds: ClientCredent
   return client;
 }
 
+const credentialWords: Record<TokenKind, string> = {
+  accessToken: 'an access token',
+  refreshToken: 'a refresh token',
+  authorizationCode: 'an authorization code',
+  clientSecret: 'a client secret',
+  bookingManageToken: 'a booking manage token',
+};
+const ISSUED_CLIENT_ID = /^[0-9A-Za-z]{22}$/;
+
+/**
+ * What the log says of a client_id no client has (SPEC §7: no secret in logs). Callers swap
+ * client_id and client_secret, or paste a token into it: the log names what was sent in words.
+ * Only an id shaped like the ones Gatehouse issues is written out; anything else (a password,
+ * say) by its length alone.
+ */
+function unknownClientCause(clientId: string): string {
+  const kind = credentialKind(clientId);
+  if (kind !== undefined) return `unknown client_id: ${credentialWords[kind]} was sent as client_id`;
+  if (ISSUED_CLIENT_ID.test(clientId)) return `unknown client_id ${clientId}`;
+  return `unknown client_id of ${clientId.length} characters, not shaped like an issued client id`;
+}
+
 async function authenticate(ctx: OAuthContext, creds: ClientCredentials): Promise<ClientRecord> {
   const found = await ctx.store.findClientWithSecrets(creds.clientId);
-  if (found === undefined) throw invalidClient('client authentication failed: unknown client_id', `client ${creds.clientId}`);
+  if (found === undefined) throw invalidClient('client authentication failed: unknown client_id', unknownClientCause(creds.clientId));
   const { client, secrets } = found;
   if (client.kind === 'public') {
     if (creds.secret !== undefined) {

@@ -49,6 +49,12 @@ export function isWellFormed(kind: TokenKind, token: unknown): token is string {
   return checksum(head) === token.slice(-CHECKSUM_LENGTH);
 }
 
+/** Which of our credentials `text` starts like, if any: what a log may say instead of it. */
+export function credentialKind(text: string): TokenKind | undefined {
+  const lower = text.trimStart().toLowerCase();
+  return (Object.keys(tokenPrefixes) as TokenKind[]).find((kind) => lower.startsWith(tokenPrefixes[kind]));
+}
+
 /** The storage key of a credential. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');

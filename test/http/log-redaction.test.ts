@@ -78,4 +78,27 @@ describe.each(backends)('request lines in the log on $name', ({ name, available 
     const logged = await logsOf(() => fetch(`${server.url}/v2/me?limit=10&sort=name`));
     expect(logged).toContain('"url":"/v2/me?limit=10&sort=name"');
   });
+  it.skipIf(!available)('a client secret or token sent as client_id (credentials swapped, in the body or with Basic) is not written to the log (SPEC §7)', async () => {
+    const client = await server.client(await server.user());
+    const secret = client.secret!;
+    const access = generateToken('accessToken');
+    const basic = (id: string, password: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(password)}`).toString('base64')}`;
+    const sends: Array<[string, () => Promise<Response>]> = [
+      ['token, body', () => fetch(`${server.url}/v2/auth/oauth2/token`, { method: 'POST', headers: form, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'x', client_id: secret, client_secret: client.clientId }) })],
+      ['token, Basic', () => fetch(`${server.url}/v2/auth/oauth2/token`, { method: 'POST', headers: { ...form, authorization: basic(secret, client.clientId) }, body: 'grant_type=refresh_token&refresh_token=x' })],
+      ['introspect, body', () => fetch(`${server.url}/v2/auth/oauth2/introspect`, { method: 'POST', headers: form, body: new URLSearchParams({ token: 'x', client_id: access, client_secret: secret }) })],
+      ['revoke, body', () => fetch(`${server.url}/v2/auth/oauth2/revoke`, { method: 'POST', headers: form, body: new URLSearchParams({ token: 'x', client_id: `${secret} `, client_secret: secret }) })],
+    ];
+    for (const [what, send] of sends) {
+      let status = 0;
+      const logged = await logsOf(async () => (status = (await send()).status));
+      expect(status, what).toBe(401);
+      expect(logged, what).toContain('invalid_client');
+      expect(logged.includes(secret.slice(4, 30)), `${what}: the client secret is in the log`).toBe(false);
+      expect(logged.includes(access.slice(4, 30)), `${what}: the access token is in the log`).toBe(false);
+    }
+    // The operator still learns what went wrong, in words.
+    const logged = await logsOf(() => sends[0]![1]());
+    expect(logged).toContain('a client secret was sent as client_id');
+  });
 });
