@@ -18,6 +18,7 @@ import type { AppContext } from './http/context.ts';
 import { reportingCommittedEvents } from './http/counting-store.ts';
 import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
+import { finiteNumbers } from './api/finite-numbers.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
@@ -107,6 +108,7 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
     // reverse proxies whose X-Forwarded-For may say who the caller is.
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
+    ajv: { plugins: [finiteNumbers] },
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(securityHeaders),

@@ -1,6 +1,8 @@
 // JSON schemas shared by the /v2 routes: they validate input (Fastify/ajv, errors mapped to
 // 400 validation_error naming the field), shape output (fast-json-stringify drops anything
 // not declared, so no internal column leaks) and become the OpenAPI document.
+import { FINITE } from './finite-numbers.ts';
+
 export type JsonSchema = Record<string, unknown>;
 
 export const ID_PATTERN = '^[0-9A-Za-z_-]{1,64}$';
@@ -8,7 +10,7 @@ export const ID_PATTERN = '^[0-9A-Za-z_-]{1,64}$';
 export const idParam: JsonSchema = { type: 'string', pattern: ID_PATTERN };
 
 export const str = (min: number, max: number, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', minLength: min, maxLength: max, ...extra });
-export const int = (min: number, max: number, extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', minimum: min, maximum: max, ...extra });
+export const int = (min: number, max: number, extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', minimum: min, maximum: max, [FINITE]: true, ...extra });
 export const bool: JsonSchema = { type: 'boolean' };
 export const email: JsonSchema = { type: 'string', format: 'email', maxLength: 254 };
 export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };

@@ -338,6 +338,31 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       }
     });
 
+    it.skipIf(!available)('refuses a whole number spelled to read as infinite (1e999, Infinity): 400 naming the field, nothing written', async () => {
+      const token = await mint(server, w, w.owner, ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'BOOKING_READ']);
+      for (const query of ['limit=1e999', 'offset=1e999', 'limit=Infinity', 'limit=-1e999']) {
+        for (const path of ['/v2/event-types', '/v2/bookings']) {
+          const res = await server.api('GET', `${path}?${query}`, token);
+          expect(res.status, `${path}?${query}`).toBe(400);
+          expect(res.body.error.code).toBe('validation_error');
+          expect(res.body.error.message).toMatch(new RegExp(`^${query.split('=')[0]}: must be a whole number from`));
+        }
+      }
+      const created = await server.api('POST', '/v2/event-types', token, { title: 'Finite', slug: 'finite-only', lengthInMinutes: 30 });
+      expect(created.status).toBe(201);
+      const refused = await server.api('POST', '/v2/event-types', token, { title: 'Endless', slug: 'endless', lengthInMinutes: '1e999' });
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/^lengthInMinutes: must be a whole number from 1 to/);
+      const patched = await server.api('PATCH', `/v2/event-types/${created.body.data.id}`, token, { minimumBookingNotice: 'Infinity' });
+      expect(patched.status).toBe(400);
+      expect(patched.body.error.message).toMatch(/^minimumBookingNotice: must be a whole number from 0 to/);
+      // Nothing was written, so the listing still answers.
+      expect(await server.db.selectFrom('event_types').select('id').where('slug', '=', 'endless').executeTakeFirst()).toBeUndefined();
+      const list = await server.api('GET', '/v2/event-types?limit=100', token);
+      expect(list.status).toBe(200);
+      expect(list.body.data.find((e: { id: string }) => e.id === created.body.data.id).minimumBookingNotice).toBe(created.body.data.minimumBookingNotice);
+    });
+
     it.skipIf(!available)('answers malformed bodies on every route with a 4xx envelope', async () => {
       const token = await mint(server, w, w.owner, null);
       const ctx = { server, w, f, actor: w.owner, teamId: w.team.id, orgId: w.org.id };
