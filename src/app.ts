@@ -155,6 +155,10 @@ function answerUnavailable(error: StoreUnavailable, request: FastifyRequest, rep
 function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof StoreUnavailable) return answerUnavailable(error, request, reply);
   if (isApiPath(request.url)) {
+    // A request no route takes can fail before the 404 is chosen (its body is parsed first):
+    // the caller's fix is the address, so it hears that.
+    if (request.is404) return handleNotFound(request, reply);
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return sendApiError(reply, error.statusCode, 'bad_request', error.message);
     request.log.error({ err: error }, 'request failed');
     return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
   }
