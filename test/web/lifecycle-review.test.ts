@@ -123,6 +123,24 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     expect((await adminBrowser.get(`${ADMIN}/no-such-client`)).status).toBe(404);
   });
 
+  it.skipIf(!available)('a refused decision always says why: the state before a missing reason, and a reason error even where the form has no reason field', async () => {
+    const client = await server.client(dev);
+    const post = async (fields: Record<string, string>) => {
+      const page = await open(adminBrowser, `${ADMIN}/${client.clientId}`);
+      return postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { _csrf: csrfOf(page.body), version: textOf(page.body, 'client-version')!, ...fields });
+    };
+    const rejectApproved = await post({ decision: 'reject', reason: '' });
+    expect(rejectApproved.status).toBe(409);
+    expect(textOf(rejectApproved.body, 'decision-error')).toBe('Cannot reject a client that is approved (allowed from: pending).');
+
+    expect((await decide(client, 'suspend')).status).toBe(303);
+    // Re-approving has no reason field; a reason sent anyway that is too long is still named.
+    const longReason = await post({ decision: 'approve', reason: 'x'.repeat(1001) });
+    expect(longReason.status).toBe(400);
+    expect(textOf(longReason.body, 'decision-error')).toBe('Reason must be at most 1000 characters.');
+    expect((await requireClient(server.services, client.clientId)).state).toBe('suspended');
+  });
+
   it.skipIf(!available)('a stale decision form says it has expired and decides nothing (SPEC §7)', async () => {
     const client = await server.client(dev, { state: 'pending' });
     const res = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { _csrf: 'expired-token', decision: 'approve' });

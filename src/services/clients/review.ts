@@ -42,16 +42,17 @@ export async function reviewClient(
   reason?: string,
   options: DecisionOptions = {},
 ): Promise<ClientView> {
-  if (decision === 'reject' && (reason?.trim() ?? '') === '') throw validation('a rejection needs a reason for the developer', 'reason');
-  const note = checkReason(reason);
   const now = ctx.clock();
   await ctx.stores.transaction(async (tx) => {
     // The row stays locked until the decision is written, so neither a concurrent review
     // nor a developer's edit can come between the checks below and the write.
     const client = await claimClient(tx, id, now, { raiseVersion: true, expectedVersion: options.expectedVersion });
+    // The state first: a decision that cannot be taken is not helped by a reason.
     if (!allowedFrom[decision].includes(client.state)) {
       throw conflict(`cannot ${decision} a client that is ${client.state} (allowed from: ${allowedFrom[decision].join(', ')})`);
     }
+    if (decision === 'reject' && (reason?.trim() ?? '') === '') throw validation('a rejection needs a reason for the developer', 'reason');
+    const note = checkReason(reason);
     await tx.clients.update(id, { state: resulting[decision], reviewNote: note === '' ? null : note, reviewedBy: reviewerId, reviewedAt: now });
     await tx.audit.append({ type: eventOf[decision], actorId: reviewerId, clientId: id, data: note ? { reason: note } : {} }, now);
     // SPEC §9: the application hears of its suspension and of its approval (again).

@@ -65,6 +65,12 @@ function redirectList(uris: string[], marked = false): Html {
   return html`<ul class="plain">${uris.map((u) => html`<li><strong>${hostOf(u)}</strong> — <code>${breakableUrl(u)}</code>${marked ? html` ${awaitingBadge()}` : ''}</li>`)}</ul>`;
 }
 
+/** The decisions whose forms on this page ask for a reason. */
+function decisionsWithReason(c: ReviewPageData['client']): string[] {
+  const held = c.proposedRedirectUris.length + c.proposedScopes.length > 0;
+  return [...(c.state === 'pending' ? ['reject'] : []), ...(held ? ['reject-changes'] : []), ...(c.state === 'approved' ? ['suspend'] : [])];
+}
+
 function decisions(d: ReviewPageData): Html {
   const c = d.client;
   const held = c.proposedRedirectUris.length + c.proposedScopes.length > 0;
@@ -86,13 +92,13 @@ function decisions(d: ReviewPageData): Html {
 export function reviewPage(d: ReviewPageData): Html {
   const c = d.client;
   const held = c.proposedRedirectUris.length + c.proposedScopes.length > 0;
-  const reasonError = d.errors.reason && d.failedDecision === undefined ? d.errors.reason : undefined;
+  // Beside its field when the failed decision's form has one; above the decisions otherwise.
+  const reasonError = d.errors.reason && !decisionsWithReason(c).includes(d.failedDecision ?? '') ? d.errors.reason : undefined;
   return html`<p class="crumbs"><a href="${ADMIN_CLIENTS}">Client review</a></p>
 <div class="card">
 <div class="title-row"><h1 id="client-title">${c.name}</h1>${stateBadge(c.state)}${c.legacy ? html`<span class="badge legacy">Legacy</span>` : ''}</div>
 ${d.notice ? html`<p class="flash" role="status" id="flash">${d.notice}</p>` : ''}
-${reasonError ? html`<p class="error" role="alert">${reasonError}</p>` : ''}
-${d.errors.decision ? html`<p class="error" role="alert" id="decision-error">${d.errors.decision}</p>` : ''}
+${d.errors.decision || reasonError ? html`<p class="error" role="alert" id="decision-error">${d.errors.decision ?? reasonError}</p>` : ''}
 <dl class="facts">
 <dt>Client ID</dt><dd><code>${c.clientId}</code></dd>
 <dt>Version</dt><dd id="client-version">${c.version}</dd>
