@@ -105,6 +105,20 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
     });
     afterAll(async () => server?.close());
 
+    it.skipIf(!available)('RFC 7591 §3.2.2: the description names the metadata field as the request spelled it (client_uri, logo_uri, client_name)', async () => {
+      const cases: Array<[Record<string, unknown>, RegExp]> = [
+        [{ ...mcpClient, client_uri: 'javascript:alert(1)' }, /^client_uri must use http or https/],
+        [{ ...mcpClient, logo_uri: 'http://agent.example.com/logo.png' }, /^logo_uri must use https/],
+        [{ ...mcpClient, client_name: '   ' }, /^client_name is required/],
+        [{ ...mcpClient, client_name: 'x'.repeat(101) }, /^client_name must be at most 100 characters/],
+      ];
+      for (const [body, description] of cases) {
+        const res = await register(server, body);
+        expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+        expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(description) });
+      }
+    });
+
     it.skipIf(!available)('SPEC §10.4: a registered client starts pending, and cannot be authorized until an admin approves it', async () => {
       const res = await register(server, { ...mcpClient, scope: 'PROFILE_READ PROFILE_WRITE' });
       expect(res.status).toBe(201);

@@ -131,10 +131,24 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
   } catch (error) {
     // The developer form's checks, answered in RFC 7591 terms.
     if (error instanceof ServiceError && error.kind === 'validation') {
-      throw new RegistrationError(error.field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', error.message);
+      throw new RegistrationError(error.field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', inMetadataTerms(error));
     }
     throw error;
   }
+}
+
+/** The developer form's field names, as client metadata (RFC 7591 §2) spells them. */
+const metadataNames: Record<string, string> = { name: 'client_name', homepage_url: 'client_uri', logo_url: 'logo_uri', scopes: 'scope' };
+
+/**
+ * A developer-form check's message in client-metadata terms: it starts with the field it is
+ * about, so the caller reads the name it sent (client_uri), not the form's (homepage_url).
+ */
+export function inMetadataTerms(error: ServiceError): string {
+  const field = error.field;
+  if (field === undefined) return error.message;
+  const name = metadataNames[field] ?? field;
+  return error.message.startsWith(field) ? name + error.message.slice(field.length) : `${name}: ${error.message}`;
 }
 
 /** RFC 7591 §3.2.1: the client information response. */

@@ -11,7 +11,7 @@ import type { ClientRecord } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
-import { registrationOwner } from './dynamic-registration.ts';
+import { inMetadataTerms, registrationOwner } from './dynamic-registration.ts';
 import { updateClient } from './changes.ts';
 import { checkHomepage, checkLogo, checkName, checkRedirectUris } from './input.ts';
 import { cacheSeconds, DocumentFetchError, fetchDocument, type FetchedDocument } from './metadata-fetch.ts';
@@ -59,7 +59,7 @@ function readDocument(clientId: string, fetched: FetchedDocument): ClientDocumen
       logoUrl: checkLogo(text('logo_uri')),
     };
   } catch (error) {
-    if (error instanceof ServiceError) return `the metadata document's ${error.field ?? 'metadata'} is not acceptable: ${error.message}`;
+    if (error instanceof ServiceError) return `the metadata document is not acceptable: ${inMetadataTerms(error)}`;
     throw error;
   }
 }
