@@ -23,6 +23,23 @@ function jsonRpcError(reply: FastifyReply, status: number, message: string, head
   return reply.status(status).headers(headers).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 }
 
+/**
+ * JSON-RPC 2.0 §5.1: a tools/call whose name or arguments have the wrong shape is invalid
+ * params. The SDK checks that shape itself, but answers it as an internal error (-32603)
+ * whose message is a schema library's dump; the agent gets the parameter to fix instead.
+ */
+function malformedToolCall(body: unknown): { id: unknown; message: string } | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { method, params, id } = body as Record<string, unknown>;
+  if (method !== 'tools/call') return undefined;
+  const isObject = (value: unknown) => value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (!isObject(params)) return { id, message: "params must be an object with the tool's name and arguments" };
+  const { name, arguments: args } = params as Record<string, unknown>;
+  if (typeof name !== 'string') return { id, message: 'params.name must be the name of a tool (tools/list names them)' };
+  if (args !== undefined && !isObject(args)) return { id, message: "params.arguments must be an object of the tool's arguments (its inputSchema in tools/list)" };
+  return undefined;
+}
+
 function serverFor(catalog: ToolCatalog, principal: AccessPrincipal, request: FastifyRequest): Server {
   const server = new Server({ name: 'gatehouse', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: catalog.list(principal) }));
@@ -65,6 +82,8 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     // The hint is what the resource metadata lists for /mcp: what an agent nobody reviewed may get.
     if (!('ok' in access)) return jsonRpcError(reply, access.status, access.message, challenge(access, resource.metadataUrl, ctx.config.agentScopes));
     const principal = access.principal!;
+    const malformed = malformedToolCall(request.body);
+    if (malformed !== undefined) return reply.send({ jsonrpc: '2.0', id: malformed.id ?? null, error: { code: ErrorCode.InvalidParams, message: malformed.message } });
 
     const server = serverFor(catalog, principal, request);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

@@ -91,4 +91,19 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
       expect(answer.error.message, body).toMatch(problem);
     }
   });
+  it.skipIf(!available)('JSON-RPC 2.0 §5.1: a tools/call whose name or arguments have the wrong shape is -32602 invalid params, naming the parameter', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ')}` };
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ name: 'get_profile', arguments: null }, /^params\.arguments must be an object/],
+      [{ name: 'get_profile', arguments: 'me' }, /^params\.arguments must be an object/],
+      [{ name: null, arguments: {} }, /^params\.name must be the name of a tool/],
+      [{ arguments: {} }, /^params\.name must be the name of a tool/],
+    ];
+    for (const [params, problem] of cases) {
+      const res = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }) });
+      const answer = (await res.json()) as { jsonrpc: string; id: number; error: { code: number; message: string } };
+      expect(answer, JSON.stringify(params)).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
+      expect(answer.error.message, JSON.stringify(params)).toMatch(problem);
+    }
+  });
 });
