@@ -19,6 +19,14 @@ const serviceErrors: Record<ServiceError['kind'], [number, ApiErrorCode]> = {
   forbidden: [403, 'forbidden'],
 };
 
+/** What Fastify's body parsing refuses, in words that say what to send instead. */
+const frameworkMessages: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'the request body must be JSON: send it with Content-Type: application/json',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'the request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'the request body is empty: send a JSON object, or no Content-Type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'the request body is too large',
+};
+
 interface AjvError {
   instancePath?: string;
   message?: string;
@@ -43,6 +51,9 @@ function validationMessage(first: AjvError | undefined, context: string | undefi
 }
 
 export async function apiRoutes(server: FastifyInstance, deps: AppContext): Promise<void> {
+  // The API reads JSON only (SPEC §2 item 17): a form or plain-text body is refused as such,
+  // rather than read by the pages' parsers and then judged by the schema.
+  server.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
   server.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendApiError(reply.headers(error.headers), error.status, error.code, error.message);
     if (error instanceof ServiceError) {
@@ -51,6 +62,8 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
     }
     if (error instanceof StoreUnavailable) return answerStoreUnavailable(error, request, reply, sendUnavailable);
     if (error.validation) return sendApiError(reply, 400, 'validation_error', validationMessage(error.validation[0] as AjvError, error.validationContext));
+    const framework = frameworkMessages[error.code];
+    if (framework !== undefined) return sendApiError(reply, error.statusCode ?? 400, 'bad_request', framework);
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendApiError(reply, error.statusCode, 'bad_request', error.message);
     }

@@ -363,6 +363,21 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(list.body.data.find((e: { id: string }) => e.id === created.body.data.id).minimumBookingNotice).toBe(created.body.data.minimumBookingNotice);
     });
 
+    it.skipIf(!available)('a body in another format, or none at all, is told to be JSON; broken JSON is told so', async () => {
+      const token = await mint(server, w, w.owner, ['PROFILE_WRITE']);
+      const send = (headers: Record<string, string>, body: string) =>
+        fetch(`${server.url}/v2/me`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, ...headers }, body });
+      const formats: Array<Record<string, string>> = [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}];
+      for (const headers of formats) {
+        const res = await send(headers, 'name=Ada');
+        expect(res.status, JSON.stringify(headers)).toBe(415);
+        expect(await res.json()).toEqual({ status: 'error', error: { code: 'bad_request', message: 'the request body must be JSON: send it with Content-Type: application/json' } });
+      }
+      const broken = await send({ 'content-type': 'application/json' }, '{"name":');
+      expect(broken.status).toBe(400);
+      expect(((await broken.json()) as { error: { message: string } }).error.message).toBe('the request body is not valid JSON');
+    });
+
     it.skipIf(!available)('answers malformed bodies on every route with a 4xx envelope', async () => {
       const token = await mint(server, w, w.owner, null);
       const ctx = { server, w, f, actor: w.owner, teamId: w.team.id, orgId: w.org.id };
