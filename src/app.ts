@@ -19,6 +19,7 @@ import { reportingCommittedEvents } from './http/counting-store.ts';
 import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { finiteNumbers } from './api/finite-numbers.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
@@ -112,6 +113,7 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(securityHeaders),
+    clientErrorHandler: answerClientError,
     // Slow and idle connections (README "When things fail"). Fastify sets the keep-alive
     // and request timeouts on the server after creating it; the header timeout and the
     // interval that enforces both exist only as options of http.createServer.
