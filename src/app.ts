@@ -96,7 +96,7 @@ function frameworkErrorHandler(securityHeaders: () => HeaderSetter | undefined):
     const status = tooLong ? 414 : 400;
     const message = tooLong
       ? `A part of the address is longer than ${MAX_PARAM_LENGTH} characters.`
-      : 'The address is not valid percent-encoding: a % must start an escape such as %20.';
+      : 'The address is not valid percent-encoding: each % must start an escape such as %20, and the escapes must spell UTF-8 text (%ff alone does not).';
     if (isApiPath(request.url)) return sendApiError(reply, status, 'bad_request', message);
     return sendErrorPage(reply, request, status, 'This address is not valid', message);
   };

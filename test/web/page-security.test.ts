@@ -248,6 +248,10 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect(api.status).toBe(400);
     expect(api.body).toEqual({ status: 'error', error: { code: 'bad_request', message: expect.stringMatching(/percent-encoding/) } });
     expect(api.headers.get('cache-control')).toBe('no-store');
+    // A well-formed escape that is not UTF-8 is named as such, not as a stray %.
+    const notUtf8 = await server.browser().get('/admin/oauth-clients/%ff');
+    expect(notUtf8.status).toBe(400);
+    expect(visibleText(notUtf8.body)).toMatch(/the escapes must spell UTF-8 text/);
     expect(api.headers.get('x-frame-options')).toBe('DENY');
   });
 
