@@ -2,6 +2,7 @@
 // the reference, and the resource routes — registered from the registry only.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { UNREADABLE_JSON } from '../http/json-body.ts';
 import { API_RESOURCE_PATH } from '../http/oauth/paths.ts';
 import { answerStoreUnavailable } from '../http/store-unavailable.ts';
 import { ServiceError } from '../services/errors.ts';
@@ -22,7 +23,7 @@ const serviceErrors: Record<ServiceError['kind'], [number, ApiErrorCode]> = {
 /** What Fastify's body parsing refuses, in words that say what to send instead. */
 const frameworkMessages: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'the request body must be JSON: send it with Content-Type: application/json',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'the request body is not valid JSON',
+  FST_ERR_CTP_INVALID_JSON_BODY: UNREADABLE_JSON,
   FST_ERR_CTP_EMPTY_JSON_BODY: 'the request body is empty: send a JSON object, or no Content-Type',
   FST_ERR_CTP_BODY_TOO_LARGE: 'the request body is too large',
 };

@@ -375,7 +375,10 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       }
       const broken = await send({ 'content-type': 'application/json' }, '{"name":');
       expect(broken.status).toBe(400);
-      expect(((await broken.json()) as { error: { message: string } }).error.message).toBe('the request body is not valid JSON');
+      expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(/^the request body is not valid JSON/);
+      const poisoned = await send({ 'content-type': 'application/json' }, '{"__proto__":{"admin":true}}');
+      expect(poisoned.status).toBe(400);
+      expect(((await poisoned.json()) as { error: { message: string } }).error.message).toMatch(/holds a __proto__ or constructor key, which is refused/);
     });
 
     it.skipIf(!available)('answers malformed bodies on every route with a 4xx envelope', async () => {

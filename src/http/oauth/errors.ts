@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../../oauth/errors.ts';
 import { StoreUnavailable } from '../../services/store-unavailable.ts';
+import { UNREADABLE_JSON } from '../json-body.ts';
 import { answerStoreUnavailable } from '../store-unavailable.ts';
 
 /** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
@@ -13,7 +14,7 @@ function fromFrameworkError(error: FastifyError): OAuthError | undefined {
       return new OAuthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded or application/json');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new OAuthError('invalid_request', 'the request body is not valid JSON');
+      return new OAuthError('invalid_request', UNREADABLE_JSON);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new OAuthError('invalid_request', 'the request body is too large');
     default:
