@@ -18,6 +18,9 @@ const opened: FastifyCorsOptions = {
   // RFC 9728 §5.1: a client learns where the resource metadata is from WWW-Authenticate.
   exposedHeaders: ['www-authenticate', 'retry-after', 'mcp-session-id'],
   maxAge: 600,
+  // An OPTIONS without Origin or Access-Control-Request-Method (a probe, a tool asking what the
+  // endpoint allows) gets the same answer as a preflight, not a bare 400 'Invalid Preflight Request'.
+  strictPreflight: false,
 };
 const closed: FastifyCorsOptions = { origin: false };
 

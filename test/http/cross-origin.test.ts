@@ -35,6 +35,14 @@ describe.each(backends)('cross-origin requests of browser-based MCP clients on $
     expect(Number(res.headers.get('access-control-max-age'))).toBeGreaterThan(0);
   });
 
+  it.skipIf(!available)('an OPTIONS request that is not a preflight (no Origin, or no method asked) is answered with the options, not a bare 400', async () => {
+    for (const headers of [{}, { origin: INSPECTOR }, { 'access-control-request-method': 'POST' }]) {
+      const res = await fetch(`${server.url}/mcp`, { method: 'OPTIONS', headers });
+      expect(res.status, JSON.stringify(headers)).toBe(204);
+      expect(res.headers.get('access-control-allow-methods'), JSON.stringify(headers)).toContain('POST');
+    }
+  });
+
   it.skipIf(!available)('the 401 of /mcp can be read from another origin, WWW-Authenticate included (RFC 9728 §5.1)', async () => {
     const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { origin: INSPECTOR, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
     expect(res.status).toBe(401);
