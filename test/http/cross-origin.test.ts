@@ -36,7 +36,8 @@ describe.each(backends)('cross-origin requests of browser-based MCP clients on $
   });
 
   it.skipIf(!available)('an OPTIONS request that is not a preflight (no Origin, or no method asked) is answered with the options, not a bare 400', async () => {
-    for (const headers of [{}, { origin: INSPECTOR }, { 'access-control-request-method': 'POST' }]) {
+    const probes: Array<Record<string, string>> = [{}, { origin: INSPECTOR }, { 'access-control-request-method': 'POST' }];
+    for (const headers of probes) {
       const res = await fetch(`${server.url}/mcp`, { method: 'OPTIONS', headers });
       expect(res.status, JSON.stringify(headers)).toBe(204);
       expect(res.headers.get('access-control-allow-methods'), JSON.stringify(headers)).toContain('POST');
