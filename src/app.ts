@@ -19,6 +19,7 @@ import { reportingCommittedEvents } from './http/counting-store.ts';
 import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { finiteNumbers } from './api/finite-numbers.ts';
+import { bodyRefusal } from './http/body-errors.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
@@ -160,7 +161,7 @@ function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply
     // A request no route takes can fail before the 404 is chosen (its body is parsed first):
     // the caller's fix is the address, so it hears that.
     if (request.is404) return handleNotFound(request, reply);
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return sendApiError(reply, error.statusCode, 'bad_request', error.message);
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return sendApiError(reply, error.statusCode, 'bad_request', bodyRefusal(error) ?? error.message);
     request.log.error({ err: error }, 'request failed');
     return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
   }

@@ -2,7 +2,7 @@
 // the reference, and the resource routes — registered from the registry only.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
-import { UNREADABLE_JSON } from '../http/json-body.ts';
+import { bodyRefusal } from '../http/body-errors.ts';
 import { API_RESOURCE_PATH } from '../http/oauth/paths.ts';
 import { answerStoreUnavailable } from '../http/store-unavailable.ts';
 import { ServiceError } from '../services/errors.ts';
@@ -18,14 +18,6 @@ const serviceErrors: Record<ServiceError['kind'], [number, ApiErrorCode]> = {
   not_found: [404, 'not_found'],
   conflict: [409, 'conflict'],
   forbidden: [403, 'forbidden'],
-};
-
-/** What Fastify's body parsing refuses, in words that say what to send instead. */
-const frameworkMessages: Record<string, string> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'the request body must be JSON: send it with Content-Type: application/json',
-  FST_ERR_CTP_INVALID_JSON_BODY: UNREADABLE_JSON,
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'the request body is empty: send a JSON object, or no Content-Type',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'the request body is too large',
 };
 
 interface AjvError {
@@ -52,9 +44,15 @@ function validationMessage(first: AjvError | undefined, context: string | undefi
 }
 
 export async function apiRoutes(server: FastifyInstance, deps: AppContext): Promise<void> {
-  // The API reads JSON only (SPEC §2 item 17): a form or plain-text body is refused as such,
-  // rather than read by the pages' parsers and then judged by the schema.
+  // The API's bodies are JSON (its OpenAPI document says so): a form or plain-text body is
+  // refused as such, rather than read by the pages' parsers and then judged by the schema.
   server.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
+  // Routes without a body (a confirm, a delete) are called with an empty one and whatever
+  // Content-Type the HTTP client adds (curl -d '', fetch with body ''): that is no body.
+  server.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
+    if (body.length === 0) return done(null, undefined);
+    done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+  });
   server.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendApiError(reply.headers(error.headers), error.status, error.code, error.message);
     if (error instanceof ServiceError) {
@@ -63,8 +61,8 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
     }
     if (error instanceof StoreUnavailable) return answerStoreUnavailable(error, request, reply, sendUnavailable);
     if (error.validation) return sendApiError(reply, 400, 'validation_error', validationMessage(error.validation[0] as AjvError, error.validationContext));
-    const framework = frameworkMessages[error.code];
-    if (framework !== undefined) return sendApiError(reply, error.statusCode ?? 400, 'bad_request', framework);
+    const refusal = bodyRefusal(error);
+    if (refusal !== undefined) return sendApiError(reply, error.statusCode ?? 400, 'bad_request', refusal);
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return sendApiError(reply, error.statusCode, 'bad_request', error.message);
     }

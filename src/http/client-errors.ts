@@ -22,7 +22,7 @@ export const answerClientError: NonNullable<FastifyServerOptions['clientErrorHan
   const [status, message] = answerFor(error);
   const body = JSON.stringify({ status: 'error', error: { code: 'bad_request', message } });
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
   }
   socket.destroy(error);
 };

@@ -11,12 +11,6 @@ import type { FastifyInstance } from 'fastify';
 import { createScanner } from 'jsonc-parser';
 import { invalidRequest } from '../oauth/errors.ts';
 
-/**
- * What a JSON body Fastify's parser refused is told: the parser (secure-json-parse) also
- * refuses valid JSON holding a __proto__ or constructor key, and drops its own reason.
- */
-export const UNREADABLE_JSON = 'the request body is not valid JSON, or holds a __proto__ or constructor key, which is refused';
-
 // jsonc-parser's SyntaxKind values; it is a const enum, which isolated modules cannot read.
 const OPEN_BRACE = 1;
 const CLOSE_BRACE = 2;

@@ -365,20 +365,29 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
 
     it.skipIf(!available)('a body in another format, or none at all, is told to be JSON; broken JSON is told so', async () => {
       const token = await mint(server, w, w.owner, ['PROFILE_WRITE']);
-      const send = (headers: Record<string, string>, body: string) =>
+      const send = (headers: Record<string, string>, body: string | Blob) =>
         fetch(`${server.url}/v2/me`, { method: 'PATCH', headers: { authorization: `Bearer ${token}`, ...headers }, body });
       const formats: Array<Record<string, string>> = [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}];
       for (const headers of formats) {
-        const res = await send(headers, 'name=Ada');
+        // A Blob without a type, so that fetch adds no Content-Type of its own to the last case.
+        const res = await send(headers, new Blob(['name=Ada']));
         expect(res.status, JSON.stringify(headers)).toBe(415);
-        expect(await res.json()).toEqual({ status: 'error', error: { code: 'bad_request', message: 'the request body must be JSON: send it with Content-Type: application/json' } });
+        expect(await res.json()).toEqual({ status: 'error', error: { code: 'bad_request', message: 'the request body must be application/json: send it with that Content-Type' } });
       }
       const broken = await send({ 'content-type': 'application/json' }, '{"name":');
       expect(broken.status).toBe(400);
       expect(((await broken.json()) as { error: { message: string } }).error.message).toMatch(/^the request body is not valid JSON/);
+      const empty = await send({ 'content-type': 'application/json' }, '');
+      expect(empty.status).toBe(400);
+      expect(((await empty.json()) as { error: { message: string } }).error.message).toMatch(/^the request body is empty but its Content-Type says JSON/);
+      // A route without a body, called with an empty one and the Content-Type an HTTP client adds.
+      const writer = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE']);
+      const made = await server.api('POST', '/v2/event-types', writer, { title: 'Short-lived', slug: 'short-lived', lengthInMinutes: 15 });
+      const removed = await fetch(`${server.url}/v2/event-types/${made.body.data.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${writer}`, 'content-type': 'text/plain' }, body: '' });
+      expect(removed.status).toBeLessThan(300);
       const poisoned = await send({ 'content-type': 'application/json' }, '{"__proto__":{"admin":true}}');
       expect(poisoned.status).toBe(400);
-      expect(((await poisoned.json()) as { error: { message: string } }).error.message).toMatch(/holds a __proto__ or constructor key, which is refused/);
+      expect(((await poisoned.json()) as { error: { message: string } }).error.message).toMatch(/holds a __proto__ key or a constructor\.prototype, which are refused/);
     });
 
     it.skipIf(!available)('answers malformed bodies on every route with a 4xx envelope', async () => {

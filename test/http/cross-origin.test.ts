@@ -42,6 +42,12 @@ describe.each(backends)('cross-origin requests of browser-based MCP clients on $
       expect(res.status, JSON.stringify(headers)).toBe(204);
       expect(res.headers.get('access-control-allow-methods'), JSON.stringify(headers)).toContain('POST');
     }
+    // The same-origin paths stay closed to such a probe too.
+    for (const path of ['/v2/me', '/v2/auth/oauth2/introspect', '/settings/authorized-apps']) {
+      const res = await fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { origin: INSPECTOR } });
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
+    }
   });
 
   it.skipIf(!available)('the 401 of /mcp can be read from another origin, WWW-Authenticate included (RFC 9728 §5.1)', async () => {

@@ -4,25 +4,15 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../../oauth/errors.ts';
 import { StoreUnavailable } from '../../services/store-unavailable.ts';
-import { UNREADABLE_JSON } from '../json-body.ts';
+import { bodyRefusal } from '../body-errors.ts';
 import { answerStoreUnavailable } from '../store-unavailable.ts';
 
 /** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
 function fromFrameworkError(error: FastifyError): OAuthError | undefined {
-  switch (error.code) {
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new OAuthError('invalid_request', 'Content-Type must be application/x-www-form-urlencoded or application/json');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new OAuthError('invalid_request', UNREADABLE_JSON);
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new OAuthError('invalid_request', 'the request body is too large');
-    default:
-      if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-        return new OAuthError('invalid_request', error.message);
-      }
-      return undefined;
-  }
+  const refusal = bodyRefusal(error, 'application/x-www-form-urlencoded or application/json');
+  if (refusal !== undefined) return new OAuthError('invalid_request', refusal);
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new OAuthError('invalid_request', error.message);
+  return undefined;
 }
 
 /** Status, challenge and body; Cache-Control is the scope's (index.ts). */

@@ -1,0 +1,23 @@
+// What Fastify's body handling refuses before any route runs (wrong Content-Type, JSON it
+// cannot or will not read, an empty or oversized body), in words that say what to send
+// instead (SPEC §7). One table for every area: the API's envelope, the OAuth endpoints'
+// RFC 6749 §5.2 errors, /mcp's JSON-RPC errors and the root's fallback each wrap these words.
+import type { FastifyError } from 'fastify';
+
+/**
+ * secure-json-parse, behind Fastify's JSON parser, also refuses valid JSON holding a
+ * __proto__ key or a constructor.prototype, and drops its own reason.
+ */
+const UNREADABLE_JSON = 'the request body is not valid JSON, or holds a __proto__ key or a constructor.prototype, which are refused';
+
+const messages: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: UNREADABLE_JSON,
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'the request body is empty but its Content-Type says JSON: send a JSON object, or no Content-Type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'the request body is too large',
+};
+
+/** The words for a body Fastify refused, or undefined for any other error. `mediaTypes` says what the endpoint reads. */
+export function bodyRefusal(error: Pick<FastifyError, 'code'>, mediaTypes = 'application/json'): string | undefined {
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return `the request body must be ${mediaTypes}: send it with that Content-Type`;
+  return messages[error.code];
+}
