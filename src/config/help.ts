@@ -31,7 +31,7 @@ const meanings: Record<SettingName, string> = {
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: 'an idle keep-alive connection is closed after this (keep it above your load balancer\'s idle timeout)',
   HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS: 'how often the header and request timeouts are checked',
   DCR_POLICY: 'dynamic client registration (RFC 7591): off, review (clients start pending) or open (public clients approved at once, limited to DCR_SCOPES)',
-  DCR_SCOPES: 'the scopes a dynamically registered client may hold (default: the personal _READ scopes)',
+  DCR_SCOPES: 'the scopes a registration without scope gets; under DCR_POLICY=open, the most it may ask for (default: the personal _READ scopes)',
   CIMD_POLICY: 'URL client ids (client metadata documents): review (an admin approves each), open (shown to users as unverified) or off',
   CIMD_SCOPES: 'the scopes a metadata-document client may request (default: the personal _READ scopes)',
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: 'dynamic client registrations per IP per hour (0: no limit)',

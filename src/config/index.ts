@@ -174,22 +174,25 @@ export const defaultUnreviewedScopes = scopeRegistry.filter((s) => s.family === 
 
 /**
  * MCP clients ask for the scopes the resource names (SEP-835), and one scope they may not
- * have refuses the whole request (invalid_scope). So /mcp names what an agent nobody made
- * by hand is given through every door that is open: a metadata document (CIMD_SCOPES) and
- * registration (DCR_SCOPES, the set a registration without `scope` gets). With both doors
- * open that is what both allow; with none, what both allow too (agents then need a
- * hand-made client, whose own scopes decide). Where that leaves nothing, the metadata
- * documents' set, the door open by default.
+ * have refuses the whole request (invalid_scope). So /mcp names what an agent nobody made by
+ * hand is held to, through each door that holds it: a metadata document (CIMD_SCOPES, unless
+ * CIMD_POLICY=off) and open registration (DCR_SCOPES under DCR_POLICY=open). With both, what
+ * both allow, and the operator is warned when they differ; sets with nothing in common are a
+ * configuration no agent could use, refused at start. Where no door holds agents to a set
+ * (registration under review accepts any scope for an admin to judge, or no door is open),
+ * DCR_SCOPES: what a registration that asks for no scope gets.
  */
 function agentScopes(
   clientMetadata: { policy: string; scopes: string[] },
   registration: { policy: string; scopes: string[] },
 ): { scopes: string[]; disagree: boolean } {
-  const open = [clientMetadata, registration].filter((door) => door.policy !== 'off');
-  const doors = open.length > 0 ? open : [clientMetadata, registration];
-  const both = doors.reduce((common, door) => common.filter((scope) => door.scopes.includes(scope)), doors[0]!.scopes);
-  const disagree = open.length === 2 && (both.length !== clientMetadata.scopes.length || both.length !== registration.scopes.length);
-  return { scopes: both.length > 0 ? both : clientMetadata.scopes, disagree };
+  const holding = [...(clientMetadata.policy !== 'off' ? [clientMetadata] : []), ...(registration.policy === 'open' ? [registration] : [])];
+  if (holding.length === 0) return { scopes: registration.scopes, disagree: false };
+  const common = holding.reduce((kept, door) => kept.filter((scope) => door.scopes.includes(scope)), holding[0]!.scopes);
+  if (common.length === 0) {
+    throw new ConfigError('CIMD_SCOPES and DCR_SCOPES have no scope in common while metadata documents and open registration are both on: an agent could ask for nothing that both grant. Give them a scope in common, or turn one door off (CIMD_POLICY=off or DCR_POLICY=off)');
+  }
+  return { scopes: common, disagree: holding.some((door) => door.scopes.length !== common.length) };
 }
 
 export interface Config {
@@ -278,7 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const registration = { policy: s.DCR_POLICY, scopes: s.DCR_SCOPES ?? defaultUnreviewedScopes, perIpPerHour: s.RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR };
   const agents = agentScopes(clientMetadata, registration);
   if (agents.disagree) {
-    warnings.push(`CIMD_SCOPES and DCR_SCOPES differ: /mcp names only the scopes both allow (${agents.scopes.join(' ')}), so that an agent asking for them is refused by neither`);
+    warnings.push(`CIMD_SCOPES and DCR_SCOPES differ while metadata documents and open registration are both on: /mcp names only the scopes both allow (${agents.scopes.join(' ')}), so that an agent asking for them is refused by neither`);
   }
   return {
     port: s.PORT,
