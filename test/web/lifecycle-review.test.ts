@@ -132,6 +132,9 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     const rejectApproved = await post({ decision: 'reject', reason: '' });
     expect(rejectApproved.status).toBe(409);
     expect(textOf(rejectApproved.body, 'decision-error')).toBe('Cannot reject a client that is approved (allowed from: pending).');
+    const declineNothing = await post({ decision: 'reject-changes', reason: '' });
+    expect(declineNothing.status).toBe(409);
+    expect(textOf(declineNothing.body, 'decision-error')).toBe('This client has no changes awaiting review.');
 
     expect((await decide(client, 'suspend')).status).toBe(303);
     // Re-approving has no reason field; a reason sent anyway that is too long is still named.

@@ -117,13 +117,14 @@ export async function rejectHeldChanges(
   reason: string | undefined,
   options: DecisionOptions = {},
 ): Promise<ClientView> {
-  if ((reason ?? '').trim() === '') throw validation('declining changes needs a reason for the developer', 'reason');
-  const note = checkReason(reason);
   const now = ctx.clock();
   await ctx.stores.transaction(async (tx) => {
     const client = await claimClient(tx, clientId, now, { raiseVersion: true, expectedVersion: options.expectedVersion });
     const { proposedRedirectUris: uris, proposedScopes: scopes } = client;
+    // As for a decision on the client: what cannot be declined is said before the reason.
     if (uris.length === 0 && scopes.length === 0) throw conflict('this client has no changes awaiting review');
+    if ((reason ?? '').trim() === '') throw validation('declining changes needs a reason for the developer', 'reason');
+    const note = checkReason(reason);
     await tx.clients.update(clientId, { proposedRedirectUris: [], proposedScopes: [], reviewNote: note, reviewedBy: reviewerId, reviewedAt: now });
     await tx.audit.append({ type: 'client.rejected', actorId: reviewerId, clientId, data: { changes: { redirectUris: uris, scopes }, reason: note } }, now);
   });

@@ -2,7 +2,7 @@
 // scopes in plain words, redirect hosts — its owner, held changes, and the decisions that
 // apply in its state.
 import type { ClientEvent } from '../../services/clients/events.ts';
-import type { ClientView } from '../../services/clients/view.ts';
+import { hasHeldChange, type ClientView } from '../../services/clients/view.ts';
 import type { User } from '../../services/accounts/users.ts';
 import { eventTable } from '../events.ts';
 import { fieldError, invalid, type FieldErrors } from '../forms.ts';
@@ -65,35 +65,44 @@ function redirectList(uris: string[], marked = false): Html {
   return html`<ul class="plain">${uris.map((u) => html`<li><strong>${hostOf(u)}</strong> — <code>${breakableUrl(u)}</code>${marked ? html` ${awaitingBadge()}` : ''}</li>`)}</ul>`;
 }
 
-/** The decisions whose forms on this page ask for a reason. */
-function decisionsWithReason(c: ReviewPageData['client']): string[] {
-  const held = c.proposedRedirectUris.length + c.proposedScopes.length > 0;
-  return [...(c.state === 'pending' ? ['reject'] : []), ...(held ? ['reject-changes'] : []), ...(c.state === 'approved' ? ['suspend'] : [])];
+interface DecisionOffer {
+  decision: string;
+  label: string;
+  reason?: 'required' | 'optional';
+  danger?: boolean;
+  /** What the admin should know before taking it. */
+  note?: Html;
+}
+
+/** The decisions the client's state and held changes allow, in the order the page offers them. */
+function offers(c: ClientView): DecisionOffer[] {
+  const suspend: DecisionOffer = {
+    decision: 'suspend',
+    label: 'Suspend client',
+    reason: 'optional',
+    danger: true,
+    note: html`<p class="muted">Suspending stops every token of this client at once; re-approving makes unexpired tokens work again.</p>`,
+  };
+  return [
+    ...(c.state === 'pending' ? [{ decision: 'approve', label: 'Approve client' }, { decision: 'reject', label: 'Reject client', reason: 'required', danger: true } as const] : []),
+    ...(hasHeldChange(c) ? [{ decision: 'approve-changes', label: 'Approve changes' }, { decision: 'reject-changes', label: 'Decline changes', reason: 'required', danger: true } as const] : []),
+    ...(c.state === 'approved' ? [suspend] : []),
+    ...(c.state === 'suspended' ? [{ decision: 'approve', label: 'Re-approve client' }] : []),
+  ];
 }
 
 function decisions(d: ReviewPageData): Html {
-  const c = d.client;
-  const held = c.proposedRedirectUris.length + c.proposedScopes.length > 0;
-  const parts: Html[] = [];
-  if (c.state === 'pending') {
-    parts.push(decisionForm(d, 'approve', 'Approve client'), decisionForm(d, 'reject', 'Reject client', { reason: 'required', danger: true }));
-  }
-  if (held) {
-    parts.push(decisionForm(d, 'approve-changes', 'Approve changes'), decisionForm(d, 'reject-changes', 'Decline changes', { reason: 'required', danger: true }));
-  }
-  if (c.state === 'approved') {
-    parts.push(html`<p class="muted">Suspending stops every token of this client at once; re-approving makes unexpired tokens work again.</p>`, decisionForm(d, 'suspend', 'Suspend client', { reason: 'optional', danger: true }));
-  }
-  if (c.state === 'suspended') parts.push(decisionForm(d, 'approve', 'Re-approve client'));
-  if (c.state === 'rejected') parts.push(html`<p class="muted">Rejected. The developer can edit the client and resubmit it.</p>`);
+  const parts = offers(d.client).map((offer) => html`${offer.note ?? ''}${decisionForm(d, offer.decision, offer.label, offer)}`);
+  if (d.client.state === 'rejected') parts.push(html`<p class="muted">Rejected. The developer can edit the client and resubmit it.</p>`);
   return html`${parts}`;
 }
 
 export function reviewPage(d: ReviewPageData): Html {
   const c = d.client;
-  const held = c.proposedRedirectUris.length + c.proposedScopes.length > 0;
+  const held = hasHeldChange(c);
   // Beside its field when the failed decision's form has one; above the decisions otherwise.
-  const reasonError = d.errors.reason && !decisionsWithReason(c).includes(d.failedDecision ?? '') ? d.errors.reason : undefined;
+  const askedForReason = offers(c).some((offer) => offer.decision === d.failedDecision && offer.reason !== undefined);
+  const reasonError = d.errors.reason && !askedForReason ? d.errors.reason : undefined;
   return html`<p class="crumbs"><a href="${ADMIN_CLIENTS}">Client review</a></p>
 <div class="card">
 <div class="title-row"><h1 id="client-title">${c.name}</h1>${stateBadge(c.state)}${c.legacy ? html`<span class="badge legacy">Legacy</span>` : ''}</div>
