@@ -390,6 +390,22 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(((await poisoned.json()) as { error: { message: string } }).error.message).toMatch(/holds a __proto__ key or a constructor\.prototype, which are refused/);
     });
 
+    it.skipIf(!available)('a number field of a routing form is answered with a number, kept as one; text is refused for it', async () => {
+      const token = await mint(server, w, w.owner, ['TEAM_ROUTING_FORM_READ', 'TEAM_ROUTING_FORM_WRITE']);
+      const form = await server.api('POST', `/v2/teams/${w.team.id}/routing-forms`, token, {
+        name: 'Sizing',
+        fields: [{ id: 'seats', label: 'Seats', type: 'number', required: true }, { id: 'note', label: 'Note', type: 'text' }],
+      });
+      expect(form.status).toBe(201);
+      const responses = `/v2/teams/${w.team.id}/routing-forms/${form.body.data.id}/responses`;
+      const answered = await server.api('POST', responses, token, { response: { seats: 42, note: '7' } });
+      expect(answered.status, JSON.stringify(answered.body)).toBe(201);
+      expect(answered.body.data.response).toEqual({ seats: 42, note: '7' });
+      const text = await server.api('POST', responses, token, { response: { seats: 'forty-two' } });
+      expect(text.status).toBe(400);
+      expect(text.body.error.message).toBe('response.seats: must be a valid number');
+    });
+
     it.skipIf(!available)('answers malformed bodies on every route with a 4xx envelope', async () => {
       const token = await mint(server, w, w.owner, null);
       const ctx = { server, w, f, actor: w.owner, teamId: w.team.id, orgId: w.org.id };

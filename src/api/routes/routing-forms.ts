@@ -45,7 +45,10 @@ const form = (f: RoutingForm) => ({
   updatedAt: iso(f.updatedAt),
 });
 
-const answerSchema = { anyOf: [str(0, 5000), { type: 'number' }, arrayOf(str(1, 200), 0, 50)] };
+// One schema with a list of types, not anyOf: Ajv coerces inside anyOf (coerceTypes), so the
+// string branch turned a number answer into text that a number field then refused. With the
+// answer's own type in the list nothing is coerced, and each field's type is checkAnswers'.
+const answerSchema = { type: ['string', 'number', 'array'], maxLength: 5000, items: str(1, 200), maxItems: 50 };
 const responseView: JsonSchema = object(
   { id: { type: 'string' }, formId: { type: 'string' }, response: { type: 'object', additionalProperties: answerSchema }, createdAt: { type: 'string' }, updatedAt: { type: 'string' } },
   ['id', 'formId', 'response', 'createdAt', 'updatedAt'],
