@@ -110,7 +110,9 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
     // reverse proxies whose X-Forwarded-For may say who the caller is.
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
-    ajv: { plugins: [finiteNumbers] },
+    // allowUnionTypes: a routing-form answer is a string, a number or a list (one schema with
+    // a list of types, which Ajv's strict mode otherwise warns about on stderr).
+    ajv: { customOptions: { allowUnionTypes: true }, plugins: [finiteNumbers] },
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(securityHeaders),

@@ -284,7 +284,9 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     const lines = [...a.output, ...b.output].join('').split('\n').filter((l) => l.trim() !== '');
     // The start-up banner and the shutdown line are for people; every other line is a JSON log entry.
     const logLines = lines.filter((l) => l.startsWith('{'));
-    expect(logLines.length).toBeGreaterThan(0);
+    // The capture works (the banner is there); at LOG_LEVEL=warn a run without trouble may log
+    // no JSON line at all, so their number proves nothing.
+    expect(lines.filter((l) => l.startsWith('Gatehouse '))).toHaveLength(2);
     for (const line of logLines) {
       const entry = JSON.parse(line) as { level: number; msg?: string };
       expect(entry.level, line).toBeLessThan(50);
