@@ -66,6 +66,15 @@ const trustProxy = z
     return z.NEVER;
   });
 
+function isRedisUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'redis:' || url.protocol === 'rediss:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
 export const settingsSchema = z.object({
   /** TCP port the HTTP server listens on. */
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -83,7 +92,12 @@ export const settingsSchema = z.object({
       message: 'DATABASE_URL must start with sqlite:, postgres:// or postgresql://',
     }),
   /** When set, rate-limit counters live in Redis so limits hold across instances. */
-  REDIS_URL: z.string().url('REDIS_URL must be a redis:// URL').optional(),
+  // Another scheme would be read by the Redis client as a socket path, and its connection
+  // error would log the URL, password included.
+  REDIS_URL: z
+    .string()
+    .refine(isRedisUrl, 'REDIS_URL must be a redis:// or rediss:// URL with a host, such as redis://127.0.0.1:6379')
+    .optional(),
   /** Unset: the socket's address is the caller's IP. See `trustProxy` above. */
   TRUST_PROXY: trustProxy.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
