@@ -26,6 +26,18 @@ export function resolveCookieSecret(config: Config, dataDir = defaultDataDir()):
   return secret;
 }
 
+/** Why the server could not listen, in terms of the setting to change (README "Settings"). */
+function listenFailure(error: unknown, config: Config): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `port ${config.port} on ${config.host}`;
+  if (code === 'EADDRINUSE') return new Error(`${where} is already in use: set PORT to a free port, or stop what listens there`);
+  if (code === 'EACCES') return new Error(`not allowed to listen on ${where}: set PORT above 1023, or run with the right to bind it`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new Error(`HOST ${config.host} is not an address of this machine: set HOST to 127.0.0.1, 0.0.0.0 or one of its addresses`);
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
@@ -44,6 +56,22 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const app = await buildApp(config, { database, cookieSecret: resolveCookieSecret(config), clock });
   for (const warning of config.warnings) app.log.warn(warning);
 
+  // Stopped in this order when the app closes; the background work joins once listening.
+  const background: Array<{ stop(): Promise<void> }> = [];
+  app.addHook('onClose', async () => {
+    for (const work of background) await work.stop();
+    await database.close();
+  });
+  // Listening first: an instance that cannot serve must not prune or deliver in the
+  // background (its timers would also keep the failed process alive).
+  let url: string;
+  try {
+    url = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    throw listenFailure(error, config);
+  }
+
   // The background work of every instance, on the same clock as its requests.
   const services = createServiceContext(database.db, clock);
 
@@ -60,12 +88,6 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
     onError: (err) => app.log.warn({ err }, 'webhook delivery pass failed'),
   });
   deliveries.start(config.webhookPollIntervalMs);
-
-  app.addHook('onClose', async () => {
-    await deliveries.stop();
-    await pruner.stop();
-    await database.close();
-  });
-  const url = await app.listen({ port: config.port, host: config.host });
+  background.push(deliveries, pruner);
   return { app, url, close: () => app.close() };
 }

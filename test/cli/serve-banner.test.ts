@@ -2,6 +2,7 @@
 // listens, which database and data folder it uses and what to try next, once, in words;
 // and says when it has stopped (issue 13, item 8). On every backend.
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,6 +66,29 @@ describe.each(backends)('gatehouse serve on $name: start-up banner and shutdown 
       expect(stderr).toBe('');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+  it.skipIf(!available)('exits 1 when it cannot listen (the port is taken), saying which setting to change, and leaves no background work running', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !(settingNames as string[]).includes(key)) env[key] = value;
+      Object.assign(env, database.env, { DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'warn' });
+      const child = spawn(process.execPath, [join(projectRoot, 'bin/gatehouse.mjs'), 'serve'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const deadline = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      try {
+        expect(await exited).toBe(1);
+      } finally {
+        clearTimeout(deadline);
+      }
+      expect(stderr).toBe(`gatehouse: port ${port} on 127.0.0.1 is already in use: set PORT to a free port, or stop what listens there\n`);
+    } finally {
+      taken.close();
     }
   });
 });
