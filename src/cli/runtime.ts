@@ -1,5 +1,6 @@
 // What every command needs: settings, the services over an opened and migrated database.
 import { readFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { Option } from 'commander';
 import { loadConfig, type Config } from '../config/index.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -37,7 +38,9 @@ export const runtime: CliRuntime = {
   migrate: () => withDatabase(migrateToLatest),
   // A backup of a database that is not there would be an empty one: refused instead.
   backup: (file) => withDatabase((database) => database.backup(file), { mustExist: true }),
-  readStdin: () => (process.stdin.isTTY ? '' : readFileSync(0, 'utf8')),
+  // Not process.stdin: creating it puts a pipe into non-blocking mode, and the read then
+  // fails with EAGAIN whenever the writer is slower than the command (a password manager).
+  readStdin: () => (isatty(0) ? '' : readFileSync(0, 'utf8')),
 };
 
 export function jsonOption(): Option {

@@ -63,6 +63,17 @@ describe.each(backends)('gatehouse for operators on $name (issue 13)', { timeout
     // The login form takes it.
     expect((await server.browser().login(user.email, 'chosen by the operator')).status).toBe(303);
 
+    // From a writer slower than the command (a password manager that asks first): it waits.
+    const slow = await runCli(['users', 'reset-password', user.email, '--password-stdin', '--json'], {
+      env: { DATABASE_URL: server.database.url, ...server.database.env },
+      input: 'typed into a password manager\n',
+      inputAfterMs: 500,
+    });
+    expect(slow.stderr).toBe('');
+    // The login just above is the session it ends.
+    expect(json(slow)).toEqual({ email: user.email, password: null, sessions_ended: 1 });
+    expect(await verifyPassword(server.services, user.email, 'typed into a password manager')).toMatchObject({ id: user.id });
+
     expectOneLineRefusal(await gh(['users', 'reset-password', user.email, '--password-stdin'], 'short\n'), /^gatehouse: password must be at least 8 characters$/);
     expectOneLineRefusal(await gh(['users', 'reset-password', user.email, '--password-stdin']), /^gatehouse: a password is required: pipe it on standard input with --password-stdin$/);
     expectOneLineRefusal(await gh(['users', 'reset-password', 'nobody@example.com']), /^gatehouse: no user with email nobody@example\.com$/);

@@ -17,7 +17,8 @@ export interface CliResult {
 /** Settings a developer's shell (or Vite, which sets BASE_URL=/) might carry that would change what the CLI does. */
 const gatehouseSettings = new Set<string>(settingNames);
 
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+/** `inputAfterMs`: the input comes that much later, as from a slow writer (a password manager asking first). */
+export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; inputAfterMs?: number } = {}): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !gatehouseSettings.has(key)) env[key] = value;
@@ -34,7 +35,8 @@ export function runCli(args: string[], options: { env?: Record<string, string>; 
       },
     );
     // Always close standard input, so a command that reads it never waits for a terminal.
-    child.stdin!.end(options.input ?? '');
+    if (options.inputAfterMs === undefined) child.stdin!.end(options.input ?? '');
+    else setTimeout(() => child.stdin!.end(options.input ?? ''), options.inputAfterMs);
   });
 }
 
