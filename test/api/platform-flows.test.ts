@@ -320,7 +320,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
 
   describe('input validation (SPEC §7: never a 500)', () => {
     it.skipIf(!available)('names the field at fault', async () => {
-      const token = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE', 'WEBHOOK_WRITE', 'BOOKING_READ']);
+      const token = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE', 'WEBHOOK_WRITE', 'BOOKING_READ', 'PROFILE_WRITE']);
       const cases: Array<[string, string, unknown, string]> = [
         ['POST', '/v2/event-types', { slug: 'x', lengthInMinutes: 30 }, 'title: is required'],
         ['POST', '/v2/event-types', { title: 'T', slug: 'x', lengthInMinutes: 'long' }, 'lengthInMinutes: must be integer'],
@@ -328,6 +328,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
         ['POST', '/v2/webhooks', { subscriberUrl: 'http://example.com/hook', triggers: ['BOOKING_CREATED'] }, 'subscriberUrl: must use https'],
         ['POST', '/v2/webhooks', { subscriberUrl: 'https://example.com/hook', triggers: ['NOPE'] }, 'triggers.0: must be equal to one of the allowed values'],
         ['GET', '/v2/bookings?limit=500', undefined, 'limit: must be <= 100'],
+        ['PATCH', '/v2/me', { name: 'Ada\nadmin' }, 'name: must be one line of text, without control characters'],
         ['GET', '/v2/bookings?status=unknown', undefined, 'status: must be equal to one of the allowed values'],
       ];
       for (const [method, path, body, message] of cases) {

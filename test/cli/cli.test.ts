@@ -238,6 +238,9 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
       ['a missing required option', () => ['clients', 'create', '--name', 'X'], /^gatehouse: required option '--owner <email>' not specified$/],
       ['users create with no password on stdin and no --password', () => ['users', 'create', '--email', 'nopw@example.com', '--name', 'N'], /^gatehouse: a password is required/],
       ['users create with an email that is taken', () => ['users', 'create', '--email', developer, '--name', 'N', '--password', 'long-enough-pw'], /^gatehouse: a user with email .* already exists$/],
+      // A name is one line: a newline could forge a row of `clients list` or `users list`.
+      ['a client name with a newline', () => ['clients', 'create', '--owner', developer, '--name', 'Evil\nFAKE-ID  approved', '--redirect-uri', 'https://a.example.com/cb', '--scope', 'PROFILE_READ'], /^gatehouse: name must be one line of text, without control characters$/],
+      ['a user name with an escape sequence', () => ['users', 'create', '--email', 'esc@example.com', '--name', 'Ada\u001b[2J', '--password', 'long-enough-pw'], /^gatehouse: name must be one line of text, without control characters$/],
     ];
     let clientsBefore: number;
     beforeAll(async () => {

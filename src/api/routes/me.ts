@@ -5,6 +5,7 @@ import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';
 import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '../schemas.ts';
 import type { Profile, ProfileChanges } from '../stores/profiles.ts';
+import { hasControlCharacters, ONE_LINE } from '../../services/names.ts';
 
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -57,6 +58,7 @@ export interface ProfilePatch {
 export function profileChanges(body: ProfilePatch, now: number): ProfileChanges {
   checkTimeZone(body.timeZone);
   if (body.name !== undefined && body.name.trim() === '') throw invalid('name', 'must not be blank');
+  if (body.name !== undefined && hasControlCharacters(body.name)) throw invalid('name', ONE_LINE);
   return {
     ...(body.name !== undefined ? { name: body.name.trim() } : {}),
     ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),

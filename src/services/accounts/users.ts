@@ -4,6 +4,7 @@ import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
 import type { User } from './store.ts';
+import { refuseControlCharacters } from '../names.ts';
 
 export type { User } from './store.ts';
 
@@ -23,6 +24,7 @@ function checkNewUser(input: NewUser): { email: string; name: string } {
   const email = normalizeEmail(input.email);
   if (!EMAIL.test(email) || email.length > 254) throw validation(`"${input.email}" is not an email address`, 'email');
   const name = input.name.trim();
+  refuseControlCharacters(name);
   if (name === '' || name.length > 100) throw validation('name must be 1-100 characters', 'name');
   checkNewPassword(input.password);
   return { email, name };

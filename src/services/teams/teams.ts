@@ -6,6 +6,7 @@ import { conflict, notFound, validation } from '../errors.ts';
 import type { ServiceStores } from '../stores.ts';
 import { isTimeZone } from '../time-zones.ts';
 import type { Membership, MembershipOfUser, MembershipTarget, Organization, Role, Team } from './store.ts';
+import { refuseControlCharacters } from '../names.ts';
 
 export type { Membership, MembershipTarget, Organization, Role, Team } from './store.ts';
 export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
@@ -15,6 +16,7 @@ const COLOR = /^#[0-9a-fA-F]{6}$/;
 
 function checkName(name: string): string {
   const trimmed = name.trim();
+  refuseControlCharacters(trimmed);
   if (trimmed === '' || trimmed.length > 100) throw validation('name must be 1-100 characters', 'name');
   return trimmed;
 }
