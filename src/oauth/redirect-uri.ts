@@ -4,18 +4,25 @@
 export const MAX_REDIRECT_URIS = 10; // seed §8
 
 /** Returns a message saying what to fix, or null when the URI may be registered. */
+export const MAX_REDIRECT_URI_LENGTH = 2000;
+
 export function redirectUriProblem(uri: string): string | null {
+  // A message quotes the URI it refuses, never more than a line of it.
+  const quoted = `"${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}"`;
+  if (uri.length > MAX_REDIRECT_URI_LENGTH) return `redirect URI ${quoted} has ${uri.length} characters: at most ${MAX_REDIRECT_URI_LENGTH} characters are allowed`;
   let parsed: URL;
   try {
     parsed = new URL(uri);
   } catch {
-    return `redirect URI "${uri}" is not an absolute URI`;
+    return `redirect URI ${quoted} is not an absolute URI`;
   }
-  if (uri.includes('#')) return `redirect URI "${uri}" must not contain a fragment (#)`;
+  if (uri.includes('#')) return `redirect URI ${quoted} must not contain a fragment (#)`;
+  // https://trusted.example.com@evil.example.net/ returns to evil.example.net.
+  if (parsed.username !== '' || parsed.password !== '') return `redirect URI ${quoted} must not contain a user name or password (user:password@)`;
   const loopback = parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1' || parsed.hostname === '[::1]';
   if (parsed.protocol === 'https:') return null;
   if (parsed.protocol === 'http:' && loopback) return null;
-  return `redirect URI "${uri}" must use https (http is allowed only for localhost and 127.0.0.1)`;
+  return `redirect URI ${quoted} must use https (http is allowed only for localhost and 127.0.0.1)`;
 }
 
 /** Exact string comparison, as RFC 9700 §2.1 requires. */

@@ -105,6 +105,18 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
     });
     afterAll(async () => server?.close());
 
+    it.skipIf(!available)('RFC 7591 §3.2.2: a redirect URI with credentials (user:pw@, which can dress one host as another) or longer than 2,000 characters is invalid_redirect_uri', async () => {
+      const dressed = await register(server, { ...mcpClient, redirect_uris: ['https://trusted.example.com@evil.example.net/cb'] });
+      expect(dressed.status).toBe(400);
+      expect(dressed.body).toEqual({ error: 'invalid_redirect_uri', error_description: expect.stringMatching(/must not contain a user name or password/) });
+      const long = `https://agent.example.com/${'a'.repeat(2000)}`;
+      const tooLong = await register(server, { ...mcpClient, redirect_uris: [long] });
+      expect(tooLong.status).toBe(400);
+      expect(tooLong.body?.error).toBe('invalid_redirect_uri');
+      expect(tooLong.body?.error_description).toMatch(/at most 2000 characters/);
+      expect((tooLong.body?.error_description as string).length).toBeLessThan(400);
+    });
+
     it.skipIf(!available)('RFC 7591 §3.2.2: the description names the metadata field as the request spelled it (client_uri, logo_uri, client_name)', async () => {
       const cases: Array<[Record<string, unknown>, RegExp]> = [
         [{ ...mcpClient, client_uri: 'javascript:alert(1)' }, /^client_uri must use http or https/],
