@@ -139,6 +139,9 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     const unknown = await gh(['clients', 'resource-server', 'no-such-client']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('gatehouse: no client with id no-such-client');
+    // SPEC §6: introspection needs client authentication, which a public client cannot do.
+    expectOneLineRefusal(await gh(['clients', 'resource-server', publicOne.client_id]), /^gatehouse: client .* is public: it cannot authenticate, so it cannot introspect tokens; only a confidential client can be a resource server$/);
+    expect(ok(await gh(['clients', 'resource-server', publicOne.client_id, '--off'])).trim()).toBe(`client ${publicOne.client_id} is no longer a resource server`);
   });
 
   it('reject requires --reason, and the reason is shown with the client (SPEC §2 item 1)', async () => {

@@ -69,9 +69,14 @@ export async function reviewClient(
 export async function setResourceServer(ctx: ServiceContext, id: string, on: boolean, adminId: string | null): Promise<void> {
   const now = ctx.clock();
   await ctx.stores.transaction(async (tx) => {
+    const client = await tx.clients.lock(id, now);
+    if (client === undefined) throw notFound(`no client with id ${id}`);
+    // SPEC §6: introspection needs client authentication, which a public client cannot do.
+    if (on && client.kind === 'public') {
+      throw conflict(`client ${id} is public: it cannot authenticate, so it cannot introspect tokens; only a confidential client can be a resource server`);
+    }
     // The mark changes what the client may do, so a reviewer's open page is no longer current.
-    const found = await tx.clients.update(id, { resourceServer: on, updatedAt: now }, { raiseVersion: true });
-    if (!found) throw notFound(`no client with id ${id}`);
+    await tx.clients.update(id, { resourceServer: on, updatedAt: now }, { raiseVersion: true });
     await tx.audit.append({ type: 'client.resource_server_changed', actorId: adminId, clientId: id, data: { resourceServer: on } }, now);
   });
 }
