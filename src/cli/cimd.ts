@@ -17,7 +17,7 @@ export function registerCimdCommands(program: Command, runtime: CliRuntime): voi
       .addOption(jsonOption())
       .action(async (host: string, opts: { json?: boolean }) => {
         const result = await runtime.withServices((s) => decideHost(s, host, decision, null));
-        emit(!!opts.json, result, () => `${result.host}: ${decision}${result.changedClients.length ? `; ${result.changedClients.length} client(s) ${decision === 'trusted' ? 'approved' : 'refused'}` : ''}`);
+        emit(!!opts.json, { host: result.host, decision, changed_clients: result.changedClients }, () => `${result.host}: ${decision}${result.changedClients.length ? `; ${result.changedClients.length} client(s) ${decision === 'trusted' ? 'approved' : 'refused'}` : ''}`);
       });
   }
   cimd
@@ -26,6 +26,7 @@ export function registerCimdCommands(program: Command, runtime: CliRuntime): voi
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const list = await runtime.withServices((s) => listHostDecisions(s));
-      emit(!!opts.json, list, () => (list.length === 0 ? 'no decisions' : list.map((d) => `${d.host.padEnd(40)} ${d.decision.padEnd(10)} ${formatTime(d.decidedAt)}`).join('\n')));
+      const json = list.map((d) => ({ host: d.host, decision: d.decision, decided_by: d.decidedBy, decided_at: formatTime(d.decidedAt) }));
+      emit(!!opts.json, json, () => (list.length === 0 ? 'no decisions' : list.map((d) => `${d.host.padEnd(40)} ${d.decision.padEnd(10)} ${formatTime(d.decidedAt)}`).join('\n')));
     });
 }

@@ -34,7 +34,8 @@ describe.each(backends)('gatehouse prune on $name (SPEC §2 item 24)', { timeout
 
     const result = await runCli(['prune', '--json'], { env });
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ sessions: 1, auditEvents: 1, authorizationCodes: 0, accessTokens: 0, refreshTokens: 0 });
+    // README: --json has snake_case keys.
+    expect(JSON.parse(result.stdout)).toMatchObject({ sessions: 1, audit_events: 1, authorization_codes: 0, access_tokens: 0, refresh_tokens: 0 });
     const db = database.handle.db;
     expect((await db.selectFrom('sessions').select('created_at').execute()).map((r) => Number(r.created_at))).toEqual([now]);
     expect((await db.selectFrom('audit_events').select('data').where('user_id', '=', user.id).execute()).map((r) => JSON.parse(r.data!).reason)).toEqual(['recent']);

@@ -334,9 +334,10 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
 
       const trusted = await gh(['cimd', 'trust', docs.host, '--json']);
       expect(trusted.code, trusted.stderr).toBe(0);
-      expect(JSON.parse(trusted.stdout)).toEqual({ host: docs.host, changedClients: [clientId] });
+      // README: --json has snake_case keys and ISO-8601 times.
+      expect(JSON.parse(trusted.stdout)).toEqual({ host: docs.host, decision: 'trusted', changed_clients: [clientId] });
       const listed = await gh(['cimd', 'list', '--json']);
-      expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ host: docs.host, decision: 'trusted' })]);
+      expect(JSON.parse(listed.stdout)).toEqual([{ host: docs.host, decision: 'trusted', decided_by: null, decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
 
       const page = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
       expect(page.status).toBe(200);
