@@ -349,6 +349,11 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(refused.status).toBe(400);
       expect(refused.body).toMatch(/blocked/);
       expect((await gh(['cimd', 'trust', 'not a host'])).code).not.toBe(0);
+      for (const notHost of ['-', 'agent-.example.com', `${'a'.repeat(64)}.example.com`, `${'abc.'.repeat(70)}com`]) {
+        const refused = await gh(['cimd', 'trust', notHost]);
+        expect(refused.code, notHost).toBe(1);
+        expect(refused.stderr, notHost).toMatch(/is not a host name: give it as agent\.example\.com/);
+      }
     });
   });
 

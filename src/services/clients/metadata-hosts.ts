@@ -18,6 +18,12 @@ export function checkHost(value: string): string {
     throw validation(`"${value}" is not a host name: give it as agent.example.com`, 'host');
   }
   if (parsed.host !== host) throw validation(`"${value}" is not a host name: give it as agent.example.com, without a scheme or path`, 'host');
+  // The URL parser takes "-" or a 300-character name; DNS does not (RFC 1035 §2.3.4).
+  const name = parsed.hostname;
+  const isAddress = name.startsWith('[') || /^\d+\.\d+\.\d+\.\d+$/.test(name);
+  if (!isAddress && (name.length > 253 || !name.split('.').every((label) => /^(?!-)[a-z0-9-]{1,63}(?<!-)$/.test(label)))) {
+    throw validation(`"${value.slice(0, 100)}" is not a host name: give it as agent.example.com (labels of letters, digits and inner hyphens, at most 253 characters)`, 'host');
+  }
   return host;
 }
 
