@@ -58,7 +58,7 @@ export function registerAuditCommand(program: Command, runtime: CliRuntime): voi
       const named = await runtime.withServices(async (s) => {
         // An unknown id is refused, as every other command does, rather than "no events".
         if (opts.client !== undefined) await requireClient(s, opts.client);
-        const userId = opts.user ? (await requireUserByEmail(s, opts.user)).id : undefined;
+        const userId = opts.user !== undefined ? (await requireUserByEmail(s, opts.user)).id : undefined;
         const events = await s.stores.auditLog.list({ clientId: opts.client, userId, limit });
         const ids = new Set(events.flatMap((e) => [e.userId, e.actorId]).filter((id): id is string => id !== null && id !== CLI_OPERATOR));
         const emails = new Map((await s.stores.users.findByIds([...ids])).map((u) => [u.id, u.email]));

@@ -82,7 +82,8 @@ export async function logoRoutes(app: FastifyInstance, ctx: AppContext): Promise
   const cache = new LogoCache(ctx.services.clock);
   app.get<{ Params: { clientId: string } }>('/oauth-clients/:clientId/logo', async (request, reply) => {
     const client = await requireStoredClient(ctx.services, request.params.clientId).catch((error: unknown) => {
-      if (error instanceof ServiceError && error.kind === 'not_found') return undefined;
+      // No such client, or no id at all (/oauth-clients//logo): either way, no image here.
+      if (error instanceof ServiceError && (error.kind === 'not_found' || error.kind === 'validation')) return undefined;
       throw error;
     });
     if (client === undefined) return reply.status(404).type('text/plain; charset=utf-8').send('no such application');

@@ -165,6 +165,11 @@ describe.each(backends)('gatehouse for operators on $name (issue 13)', { timeout
       [['clients', 'create', '--owner', owner.email, '--name', 'Hinted', '--redirect-uri', 'https://a.example.com/cb', '--scope', 'BOOKING_RAED'], /^gatehouse: unknown scope: BOOKING_RAED \(did you mean BOOKING_READ\?\)$/],
       [['clients', 'create', '--name', 'X'], /^gatehouse: required option '--owner <email>' not specified$/],
       [['clients', 'show'], /^gatehouse: missing required argument 'clientId'$/],
+      // An empty value is said to be empty, not looked up (nor, for audit, taken as no filter).
+      [['clients', 'show', ''], /^gatehouse: the client id is empty: give the id of a client$/],
+      [['audit', '--client', ''], /^gatehouse: the client id is empty: give the id of a client$/],
+      [['audit', '--user', ''], /^gatehouse: the email is empty: give the email of a user$/],
+      [['users', 'set-admin', ''], /^gatehouse: the email is empty: give the email of a user$/],
     ];
     for (const [args, message] of cases) expectOneLineRefusal(await gh(args), message);
     expect(await listClients(server.services, { ownerId: owner.id })).toEqual([]);

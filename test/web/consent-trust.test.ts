@@ -123,6 +123,7 @@ describe.each(backends)('the consent and login pages name the application on $na
     expect(svg).toContain('>T</text>');
     expect(svg).not.toMatch(/<script|on\w+=/i);
     expect((await fetch(`${server.url}/oauth-clients/no-such-client/logo`)).status).toBe(404);
+    expect((await fetch(`${server.url}/oauth-clients//logo`)).status).toBe(404);
   });
 });
 

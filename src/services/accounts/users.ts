@@ -71,6 +71,7 @@ export async function findUserById(ctx: ServiceContext, id: string): Promise<Use
 }
 
 export async function requireUserByEmail(ctx: ServiceContext, email: string): Promise<User> {
+  if (email.trim() === '') throw validation('the email is empty: give the email of a user', 'email');
   const user = await findUserByEmail(ctx, email);
   if (user === undefined) throw notFound(`no user with email ${email}`);
   return user;

@@ -2,7 +2,7 @@
 import { MAX_CLIENT_ID_LENGTH } from '../../oauth/client-metadata.ts';
 import type { ClientState } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
-import { notFound } from '../errors.ts';
+import { notFound, validation } from '../errors.ts';
 import type { SecretView } from './secrets.ts';
 import type { StoredClient } from './store.ts';
 
@@ -24,6 +24,7 @@ export const hasHeldChange = (c: ClientView): boolean => c.proposedRedirectUris.
 
 /** The stored client without its secrets, for what only shows it (its logo, its name). */
 export async function requireStoredClient(ctx: ServiceContext, id: string): Promise<StoredClient> {
+  if (id === '') throw validation('the client id is empty: give the id of a client', 'client_id');
   // Page paths take ids up to their longest: a longer one names no client (and its echo is cut).
   if (id.length > MAX_CLIENT_ID_LENGTH) throw notFound(`no client with id ${id.slice(0, 100)}…: client ids are at most ${MAX_CLIENT_ID_LENGTH} characters`);
   const client = await ctx.stores.clients.find(id);
