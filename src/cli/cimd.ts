@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { decideHost, listHostDecisions } from '../services/clients/metadata-hosts.ts';
 import { emit, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
+import { CLI_OPERATOR } from '../services/actors.ts';
 
 export function registerCimdCommands(program: Command, runtime: CliRuntime): void {
   const cimd = program.command('cimd').description('trust decisions about client metadata document hosts');
@@ -16,7 +17,7 @@ export function registerCimdCommands(program: Command, runtime: CliRuntime): voi
       .description(words)
       .addOption(jsonOption())
       .action(async (host: string, opts: { json?: boolean }) => {
-        const result = await runtime.withServices((s) => decideHost(s, host, decision, null));
+        const result = await runtime.withServices((s) => decideHost(s, host, decision, CLI_OPERATOR));
         emit(!!opts.json, { host: result.host, decision, changed_clients: result.changedClients }, () => `${result.host}: ${decision}${result.changedClients.length ? `; ${result.changedClients.length} client(s) ${decision === 'trusted' ? 'approved' : 'refused'}` : ''}`);
       });
   }

@@ -6,6 +6,7 @@ import { requireClient } from '../services/clients/view.ts';
 import { rotateEventsSecret, setEventsUrl } from '../services/webhooks/client-events.ts';
 import { emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
+import { CLI_OPERATOR } from '../services/actors.ts';
 
 export function registerClientEventsCommands(clients: Command, runtime: CliRuntime): void {
   clients
@@ -16,7 +17,7 @@ export function registerClientEventsCommands(clients: Command, runtime: CliRunti
       const outbound = { allowPrivate: runtime.config().outboundAllowPrivate, resolve: systemResolver };
       const { secret } = await runtime.withServices(async (s) => {
         await requireClient(s, clientId);
-        return setEventsUrl(s, clientId, url, outbound, null);
+        return setEventsUrl(s, clientId, url, outbound, CLI_OPERATOR);
       });
       emit(!!opts.json, { client_id: clientId, events_url: url.trim() || null, ...(secret ? { signing_secret: secret } : {}) }, () =>
         [url.trim() === '' ? 'events URL removed' : `events URL set: ${url.trim()}`, ...(secret ? [`signing secret: ${secret}  (shown once; store it now)`] : [])].join('\n'),
@@ -29,7 +30,7 @@ export function registerClientEventsCommands(clients: Command, runtime: CliRunti
     .action(async (clientId: string, opts: { json?: boolean }) => {
       const secret = await runtime.withServices(async (s) => {
         await requireClient(s, clientId);
-        return rotateEventsSecret(s, clientId, null);
+        return rotateEventsSecret(s, clientId, CLI_OPERATOR);
       });
       emit(!!opts.json, { client_id: clientId, signing_secret: secret }, () => `signing secret: ${secret}  (shown once; store it now)`);
     });

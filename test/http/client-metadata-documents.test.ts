@@ -337,7 +337,10 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       // README: --json has snake_case keys and ISO-8601 times.
       expect(JSON.parse(trusted.stdout)).toEqual({ host: docs.host, decision: 'trusted', changed_clients: [clientId] });
       const listed = await gh(['cimd', 'list', '--json']);
-      expect(JSON.parse(listed.stdout)).toEqual([{ host: docs.host, decision: 'trusted', decided_by: null, decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
+      expect(JSON.parse(listed.stdout)).toEqual([{ host: docs.host, decision: 'trusted', decided_by: 'cli:operator', decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
+      // The client it approved is audited as the operator's decision.
+      const audited = JSON.parse((await gh(['audit', '--client', clientId, '--json'])).stdout) as Array<{ type: string; actor: string | null }>;
+      expect(audited.find((e) => e.type === 'client.approved')?.actor).toBe('CLI (operator)');
 
       const page = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
       expect(page.status).toBe(200);

@@ -172,6 +172,10 @@ describe.each(backends)('application notifications on $name (SPEC §9)', ({ name
     const refused = await gh(['clients', 'events-url', client.clientId, 'ftp://files.example.com/x']);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/events URL must use https or http/);
-    // Three CLI processes: seconds each on a busy machine.
+    // README: what the CLI does is audited as the operator's, not as the system's.
+    const audited = JSON.parse((await gh(['audit', '--client', client.clientId, '--json'])).stdout) as Array<{ type: string; actor: string | null }>;
+    const byCli = audited.filter((e) => e.actor === 'CLI (operator)').map((e) => e.type);
+    expect(byCli, JSON.stringify(audited)).toEqual(['events_secret.created', 'events_secret.created', 'events_url.changed']);
+    // Four CLI processes: seconds each on a busy machine.
   }, 90_000);
 });
