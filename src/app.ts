@@ -19,7 +19,7 @@ import { reportingCommittedEvents } from './http/counting-store.ts';
 import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { finiteNumbers } from './api/finite-numbers.ts';
-import { bodyRefusal } from './http/body-errors.ts';
+import { requestRefusal } from './http/body-errors.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { encodeLocations } from './http/location.ts';
@@ -150,10 +150,8 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
 
 /** The database is down or locked: the envelope for the API, else a page, never a 500. */
 function answerUnavailable(error: StoreUnavailable, request: FastifyRequest, reply: FastifyReply) {
-  if (isApiPath(request.url)) return answerStoreUnavailable(error, request, reply, sendUnavailable);
-  return answerStoreUnavailable(error, request, reply, (page) =>
-    sendErrorPage(page, request, 503, 'Temporarily unavailable', 'Gatehouse cannot reach its database right now. Try again in a few seconds.'),
-  );
+  const page = (to: FastifyReply) => sendErrorPage(to, request, 503, 'Temporarily unavailable', 'Gatehouse cannot reach its database right now. Try again in a few seconds.');
+  return answerStoreUnavailable(error, request, reply, isApiPath(request.url) ? sendUnavailable : page);
 }
 
 /** An error no narrower handler took: a page for a page, the envelope for the API (SPEC §7). */
@@ -163,7 +161,8 @@ function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply
     // A request no route takes can fail before the 404 is chosen (its body is parsed first):
     // the caller's fix is the address, so it hears that.
     if (request.is404) return handleNotFound(request, reply);
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return sendApiError(reply, error.statusCode, 'bad_request', bodyRefusal(error) ?? error.message);
+    const refusal = requestRefusal(error);
+    if (refusal !== undefined) return sendApiError(reply, error.statusCode!, 'bad_request', refusal);
     request.log.error({ err: error }, 'request failed');
     return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
   }

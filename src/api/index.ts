@@ -1,8 +1,8 @@
 // The /v2 platform API: envelope errors for everything under /v2 (SPEC §2 items 17, 21),
 // the reference, and the resource routes — registered from the registry only.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyError, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../http/context.ts';
-import { bodyRefusal } from '../http/body-errors.ts';
+import { requestRefusal } from '../http/body-errors.ts';
 import { API_RESOURCE_PATH } from '../http/oauth/paths.ts';
 import { answerStoreUnavailable } from '../http/store-unavailable.ts';
 import { ServiceError } from '../services/errors.ts';
@@ -49,9 +49,9 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
   server.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);
   // Routes without a body (a confirm, a delete) are called with an empty one and whatever
   // Content-Type the HTTP client adds (curl -d '', fetch with body ''): that is no body.
-  server.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body: Buffer, done) => {
+  server.addContentTypeParser('*', { parseAs: 'buffer' }, (request, body: Buffer, done) => {
     if (body.length === 0) return done(null, undefined);
-    done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+    done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type'] ?? ''), undefined);
   });
   server.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return sendApiError(reply.headers(error.headers), error.status, error.code, error.message);
@@ -61,11 +61,8 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
     }
     if (error instanceof StoreUnavailable) return answerStoreUnavailable(error, request, reply, sendUnavailable);
     if (error.validation) return sendApiError(reply, 400, 'validation_error', validationMessage(error.validation[0] as AjvError, error.validationContext));
-    const refusal = bodyRefusal(error);
-    if (refusal !== undefined) return sendApiError(reply, error.statusCode ?? 400, 'bad_request', refusal);
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return sendApiError(reply, error.statusCode, 'bad_request', error.message);
-    }
+    const refusal = requestRefusal(error);
+    if (refusal !== undefined) return sendApiError(reply, error.statusCode!, 'bad_request', refusal);
     request.log.error({ err: error }, 'api request failed');
     return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
   });

@@ -1,6 +1,6 @@
-// What Fastify's body handling refuses before any route runs (wrong Content-Type, JSON it
+// What Fastify refuses before any route runs: above all bodies (wrong Content-Type, JSON it
 // cannot or will not read, an empty or oversized body), in words that say what to send
-// instead (SPEC §7). One table for every area: the API's envelope, the OAuth endpoints'
+// instead (SPEC §7). One place for every area: the API's envelope, the OAuth endpoints'
 // RFC 6749 §5.2 errors, /mcp's JSON-RPC errors and the root's fallback each wrap these words.
 import type { FastifyError } from 'fastify';
 
@@ -16,8 +16,13 @@ const messages: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'the request body is too large',
 };
 
-/** The words for a body Fastify refused, or undefined for any other error. `mediaTypes` says what the endpoint reads. */
-export function bodyRefusal(error: Pick<FastifyError, 'code'>, mediaTypes = 'application/json'): string | undefined {
+/**
+ * The words for a request Fastify refused (a 4xx error it raised): a refused body in the
+ * table's words, any other in its own; undefined for an error that is no refusal (a 5xx, a
+ * bug). `mediaTypes` says what the endpoint reads.
+ */
+export function requestRefusal(error: Pick<FastifyError, 'code' | 'statusCode' | 'message'>, mediaTypes = 'application/json'): string | undefined {
+  if (error.statusCode === undefined || error.statusCode < 400 || error.statusCode >= 500) return undefined;
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return `the request body must be ${mediaTypes}: send it with that Content-Type`;
-  return messages[error.code];
+  return messages[error.code] ?? error.message;
 }

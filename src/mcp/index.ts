@@ -11,7 +11,7 @@ import { authorizeApiRequest } from '../api/access-check.ts';
 import { ApiError } from '../api/envelope.ts';
 import { challenge, guardedResource } from '../api/guard.ts';
 import { allHandlers } from '../api/routes/index.ts';
-import { bodyRefusal } from '../http/body-errors.ts';
+import { requestRefusal } from '../http/body-errors.ts';
 import type { AppContext } from '../http/context.ts';
 import { MCP_PATH } from '../http/oauth/paths.ts';
 import type { AccessPrincipal } from '../oauth/bearer.ts';
@@ -68,8 +68,8 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   // character) is answered as JSON-RPC too: the caller is an MCP client, not a browser.
   // Anything else goes on to the root's handler (an outage is its 503).
   app.setErrorHandler((error: FastifyError, _request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return jsonRpcError(reply, status, bodyRefusal(error) ?? error.message);
+    const refusal = requestRefusal(error);
+    if (refusal !== undefined) return jsonRpcError(reply, error.statusCode!, refusal);
     throw error;
   });
 

@@ -3,9 +3,9 @@
 
 export const MAX_REDIRECT_URIS = 10; // seed §8
 
-/** Returns a message saying what to fix, or null when the URI may be registered. */
 export const MAX_REDIRECT_URI_LENGTH = 2000;
 
+/** Returns a message saying what to fix, or null when the URI may be registered. */
 export function redirectUriProblem(uri: string): string | null {
   // A message quotes the URI it refuses, never more than a line of it.
   const quoted = `"${uri.length > 200 ? `${uri.slice(0, 200)}…` : uri}"`;

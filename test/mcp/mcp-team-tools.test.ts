@@ -41,19 +41,14 @@ describe.each(backends)('MCP team tools against a real team on $name', ({ name, 
 
   const scopes = ['TEAM_EVENT_TYPE_READ'];
 
-  it.skipIf(!available)('SPEC §6: an outsider of the team is refused, as the REST route refuses them (403 forbidden)', async () => {
-    const rest = await viaRest(w.outsider, scopes);
+  it.skipIf(!available).each([
+    ['SPEC §6: an outsider of the team', 'outsider'],
+    ['SPEC §2 item 23: a pending invitee (an invitation is not membership)', 'invitee'],
+  ] as const)('%s is refused, as the REST route refuses them (403 forbidden)', async (_who, role) => {
+    const rest = await viaRest(w[role], scopes);
     expect(rest.status).toBe(403);
     expect(rest.body).toEqual({ status: 'error', error: { code: 'forbidden', message: 'this needs membership of the team' } });
-    const mcp = await agent(w.outsider, scopes);
-    await expect(mcp.callTool({ name: 'list_team_event_types', arguments: { teamId: w.team.id } })).rejects.toThrow('this needs membership of the team');
-  });
-
-  it.skipIf(!available)('SPEC §2 item 23: a pending invitation is not membership: the invitee is refused, as the REST route refuses them', async () => {
-    const rest = await viaRest(w.invitee, scopes);
-    expect(rest.status).toBe(403);
-    expect(rest.body).toEqual({ status: 'error', error: { code: 'forbidden', message: 'this needs membership of the team' } });
-    const mcp = await agent(w.invitee, scopes);
+    const mcp = await agent(w[role], scopes);
     await expect(mcp.callTool({ name: 'list_team_event_types', arguments: { teamId: w.team.id } })).rejects.toThrow('this needs membership of the team');
   });
 

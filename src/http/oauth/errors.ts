@@ -4,15 +4,13 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../../oauth/errors.ts';
 import { StoreUnavailable } from '../../services/store-unavailable.ts';
-import { bodyRefusal } from '../body-errors.ts';
+import { requestRefusal } from '../body-errors.ts';
 import { answerStoreUnavailable } from '../store-unavailable.ts';
 
 /** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
 function fromFrameworkError(error: FastifyError): OAuthError | undefined {
-  const refusal = bodyRefusal(error, 'application/x-www-form-urlencoded or application/json');
-  if (refusal !== undefined) return new OAuthError('invalid_request', refusal);
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) return new OAuthError('invalid_request', error.message);
-  return undefined;
+  const refusal = requestRefusal(error, 'application/x-www-form-urlencoded or application/json');
+  return refusal === undefined ? undefined : new OAuthError('invalid_request', refusal);
 }
 
 /** Status, challenge and body; Cache-Control is the scope's (index.ts). */
