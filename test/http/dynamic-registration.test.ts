@@ -148,4 +148,22 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expect(res.body).toMatchObject({ token_endpoint_auth_method: 'client_secret_post', client_secret: expect.stringMatching(/^gcs_/), client_secret_expires_at: 0 });
     });
   });
+
+  describe('DCR_POLICY=review with RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR=3', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      if (available) server = await startTestServer(name, { DCR_POLICY: 'review', RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: '3' });
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('SPEC §10.3, §10.4: registrations that wait for review are limited per IP too, so one address cannot fill the admin queue', async () => {
+      for (let i = 0; i < 3; i++) expect((await register(server, mcpClient)).status).toBe(201);
+      const refused = await register(server, mcpClient);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^too many registrations from this address: retry in \d+ seconds/) });
+      const pending = await server.db.selectFrom('oauth_clients').select('id').where('state', '=', 'pending').execute();
+      expect(pending).toHaveLength(3);
+    });
+  });
 });

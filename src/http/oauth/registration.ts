@@ -1,6 +1,7 @@
 // POST /v2/auth/oauth2/register: dynamic client registration (RFC 7591 §3, SPEC §10.4).
 // Off by default: then the route answers as if it did not exist and the metadata does not
-// announce it. Under DCR_POLICY=open each IP may register a few clients an hour.
+// announce it. Each IP may register a few clients an hour, under review as under open: a
+// pending registration costs an admin's attention as an approved one costs trust (SPEC §10.3).
 import type { FastifyInstance } from 'fastify';
 import { OAuthError, rateLimited } from '../../oauth/errors.ts';
 import { clientInformation, registerDynamicClient, RegistrationError } from '../../services/clients/dynamic-registration.ts';
@@ -14,14 +15,12 @@ export function registrationRoute(app: FastifyInstance, ctx: AppContext): void {
     if (policy === 'off') {
       return reply.status(404).send({ error: 'invalid_request', error_description: 'dynamic client registration is not enabled on this server' });
     }
-    if (policy === 'open') {
-      try {
-        await ctx.limits.registrationsPerIp.take(callerKey(request.ip));
-      } catch (error) {
-        if (!(error instanceof LimitExceeded)) throw error;
-        reply.header('retry-after', String(error.retryAfter));
-        throw rateLimited(`too many registrations from this address: retry in ${error.retryAfter} seconds`);
-      }
+    try {
+      await ctx.limits.registrationsPerIp.take(callerKey(request.ip));
+    } catch (error) {
+      if (!(error instanceof LimitExceeded)) throw error;
+      reply.header('retry-after', String(error.retryAfter));
+      throw rateLimited(`too many registrations from this address: retry in ${error.retryAfter} seconds`);
     }
     try {
       const registered = await registerDynamicClient(ctx.services, { policy, scopes }, request.body);
