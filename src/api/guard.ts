@@ -31,6 +31,7 @@ export function guardedResource(ctx: AppContext, resourcePath: typeof API_RESOUR
   return {
     resources: ctx.oauth.resources,
     resource: `${ctx.config.baseUrl}${resourcePath}`,
+    documentsServed: ctx.oauth.clientMetadata !== undefined,
     metadataUrl: resourceMetadataUrl(ctx.config.baseUrl, resourcePath),
   };
 }

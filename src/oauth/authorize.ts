@@ -2,6 +2,7 @@
 // 11, 12, 13, 14, 24, 25). Checks run in the order SPEC §2 item 12 fixes: first what makes
 // a redirect unsafe (client, redirect URI, approval) — shown as a page, never redirected —
 // then what may be redirected back to the client.
+import { documentClientRefusal } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
 import { readCodeChallenge } from './pkce.ts';
@@ -119,6 +120,8 @@ async function checkClient(ctx: OAuthContext, raw: RawQuery): Promise<{ clientId
     if (!resolved.ok) throw unsafe(`client_id "${clientId}" cannot be used: ${resolved.problem}`);
     return { clientId, client: resolved.client };
   }
+  const off = documentClientRefusal(ctx.clientMetadata !== undefined, clientId);
+  if (off !== undefined) throw unsafe(`client_id "${clientId}" cannot be used: ${off}`);
   if (clientId.length > 200) throw unsafe('client_id is not a known application');
   const client = await ctx.store.findClient(clientId);
   if (client === undefined) throw unsafe(`client_id "${clientId}" is not a known application`);

@@ -1,4 +1,5 @@
 // Access-token validation for resource servers (RFC 6750 §2.1, §3.1; SPEC §2 item 17).
+import { documentClientRefusal } from './client-metadata.ts';
 import { isBoundTo, resourcesOf, type ProtectedResources } from './resources.ts';
 import type { AccessTokenWithClient } from './storage.ts';
 import { isWellFormed } from './token-format.ts';
@@ -17,6 +18,8 @@ export interface Audience {
   resources: ProtectedResources;
   /** The resource's identifier, one of resources.known. */
   resource: string;
+  /** SPEC §10.3: whether URL clients are served (CIMD_POLICY is not off). */
+  documentsServed: boolean;
 }
 
 export type BearerResult =
@@ -54,6 +57,8 @@ export function checkAccessRecord(clock: () => number, record: AccessTokenWithCl
   if (record.clientState !== 'approved') {
     return { ok: false, reason: 'invalid_token', description: `the application is ${record.clientState}` };
   }
+  const off = documentClientRefusal(audience.documentsServed, record.clientId);
+  if (off !== undefined) return { ok: false, reason: 'invalid_token', description: off };
   // SPEC §10.1: a token works only at the resources it was issued for (RFC 8707 §2).
   if (!isBoundTo(audience.resources, record.resources, audience.resource)) {
     const boundTo = resourcesOf(audience.resources, record.resources).join(', ');

@@ -1,6 +1,7 @@
 // Client authentication at the token, revocation and introspection endpoints
 // (RFC 6749 §2.3.1, SPEC §2 item 4): client_secret_basic, client_secret_post, or none for
 // public clients. Using two methods at once is invalid_request.
+import { documentClientRefusal } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidClient, invalidRequest, OAuthError, unauthorizedClient } from './errors.ts';
 import { optional, type Params } from './params.ts';
@@ -77,6 +78,9 @@ export function readClientCredentials(params: Params, authorization: string | un
 
 /** Authenticates the client; returns it if it may use the endpoint (state approved). */
 export async function authenticateClient(ctx: OAuthContext, creds: ClientCredentials, limits: ClientAuthLimits = noLimits): Promise<ClientRecord> {
+  // SPEC §10.3: under CIMD_POLICY=off a URL client is an unknown client (RFC 6749 §5.2).
+  const off = documentClientRefusal(ctx.clientMetadata !== undefined, creds.clientId);
+  if (off !== undefined) throw invalidClient(`client ${creds.clientId} cannot be used: ${off}`);
   const client = await limits.checkingSecret(creds, () => authenticate(ctx, creds)).catch((error: unknown) => {
     // RFC 6749 §5.2: a client that tried HTTP Basic is answered with a Basic challenge.
     if (error instanceof OAuthError && error.code === 'invalid_client' && creds.method === 'client_secret_basic') error.basicChallenge = true;

@@ -10,6 +10,22 @@ import type { ClientRecord } from './storage.ts';
  */
 export const MAX_CLIENT_ID_LENGTH = 2000;
 
+/**
+ * Whether a client id is a document URL: the ids Gatehouse issues (and registration issues)
+ * are letters and digits, so an id with a scheme was made from a metadata document.
+ */
+export const isDocumentClientId = (clientId: string): boolean => /^https?:\/\//i.test(clientId);
+
+/**
+ * SPEC §10.3, added in turn 3: under CIMD_POLICY=off a URL client made earlier can neither
+ * authorize, nor refresh, nor call anything; each refusal says so in these words. Its row
+ * is left as it is, so that it works again if the operator turns documents back on.
+ */
+export function documentClientRefusal(documentsServed: boolean, clientId: string): string | undefined {
+  if (documentsServed || !isDocumentClientId(clientId)) return undefined;
+  return 'the application is identified by a client metadata document, which this server no longer accepts (applications identified by a URL are turned off)';
+}
+
 export type MetadataClientResult = { ok: true; client: ClientRecord } | { ok: false; problem: string };
 
 export interface ClientMetadataDocuments {

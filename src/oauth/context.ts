@@ -12,6 +12,9 @@ export interface OAuthContext {
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
   /** RFC 8707: the resources tokens may be bound to (SPEC §10.1). */
   resources: ProtectedResources;
-  /** SPEC §10.3: URL client ids; absent where no document may be fetched. */
+  /**
+   * SPEC §10.3: URL client ids; absent when CIMD_POLICY=off, and then the URL clients made
+   * before are refused at every use (client-metadata.ts: documentClientRefusal).
+   */
   clientMetadata?: ClientMetadataDocuments;
 }

@@ -3,6 +3,7 @@
 // Anything not active, or not the caller's business, is just {"active": false} (§2.2).
 // A public client cannot authenticate and is refused (SPEC §6).
 import { authenticateClient, readClientCredentials, type ClientAuthLimits } from './client-auth.ts';
+import { documentClientRefusal } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidClient } from './errors.ts';
 import { readParams, required } from './params.ts';
@@ -48,11 +49,13 @@ export async function handleIntrospection(ctx: OAuthContext, input: Introspectio
   const token = required(params, 'token');
   const now = ctx.clock();
   const maySee = (clientId: string) => clientId === caller.id || caller.resourceServer;
+  // SPEC §10.3: under CIMD_POLICY=off a URL client's tokens are not active.
+  const refused = (clientId: string) => documentClientRefusal(ctx.clientMetadata !== undefined, clientId) !== undefined;
 
   if (isWellFormed('accessToken', token)) {
     const t = await ctx.store.findAccessToken(hashToken(token));
     if (t === undefined || !maySee(t.clientId)) return inactive;
-    if (t.revokedAt !== null || t.expiresAt <= now || t.clientState !== 'approved') return inactive;
+    if (t.revokedAt !== null || t.expiresAt <= now || t.clientState !== 'approved' || refused(t.clientId)) return inactive;
     return active(ctx, t, 'Bearer');
   }
   if (isWellFormed('refreshToken', token)) {
@@ -60,7 +63,7 @@ export async function handleIntrospection(ctx: OAuthContext, input: Introspectio
     if (t === undefined || !maySee(t.clientId)) return inactive;
     if (t.revokedAt !== null || t.spentAt !== null || t.expiresAt <= now) return inactive;
     const owner = t.clientId === caller.id ? caller : await ctx.store.findClient(t.clientId);
-    if (owner?.state !== 'approved') return inactive;
+    if (owner?.state !== 'approved' || refused(t.clientId)) return inactive;
     return active(ctx, t, 'refresh_token');
   }
   return inactive;

@@ -78,7 +78,7 @@ describe('the route registry (SPEC §6)', () => {
   it('refuses, at start, a registry entry without a handler and a handler without an entry', async () => {
     const store = { findAccess: async () => undefined };
     const api = 'http://localhost/v2';
-    const resource = { resources: { default: api, known: [api] }, resource: api, metadataUrl: 'http://localhost/.well-known/oauth-protected-resource/v2' };
+    const resource = { resources: { default: api, known: [api] }, resource: api, documentsServed: true, metadataUrl: 'http://localhost/.well-known/oauth-protected-resource/v2' };
     const app = Fastify();
     expect(() => registerRegistryRoutes(app, {}, store, Date.now, resource)).toThrow(/no handler/);
     const stray = { 'stray.handler': { data: {}, handle: async () => null } };
