@@ -121,7 +121,7 @@ async function checkClient(ctx: OAuthContext, raw: RawQuery): Promise<{ clientId
     return { clientId, client: resolved.client };
   }
   const off = documentClientRefusal(ctx.clientMetadata !== undefined, clientId);
-  if (off !== undefined) throw unsafe(`client_id "${clientId}" cannot be used: ${off}`);
+  if (off !== undefined) throw unsafe(`client_id "${clientId}" is not a known application: ${off}`);
   if (clientId.length > 200) throw unsafe('client_id is not a known application');
   const client = await ctx.store.findClient(clientId);
   if (client === undefined) throw unsafe(`client_id "${clientId}" is not a known application`);

@@ -58,7 +58,7 @@ export function checkAccessRecord(clock: () => number, record: AccessTokenWithCl
     return { ok: false, reason: 'invalid_token', description: `the application is ${record.clientState}` };
   }
   const off = documentClientRefusal(audience.documentsServed, record.clientId);
-  if (off !== undefined) return { ok: false, reason: 'invalid_token', description: off };
+  if (off !== undefined) return { ok: false, reason: 'invalid_token', description: `the access token's application is no longer accepted: ${off}` };
   // SPEC §10.1: a token works only at the resources it was issued for (RFC 8707 §2).
   if (!isBoundTo(audience.resources, record.resources, audience.resource)) {
     const boundTo = resourcesOf(audience.resources, record.resources).join(', ');

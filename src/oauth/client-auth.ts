@@ -80,7 +80,7 @@ export function readClientCredentials(params: Params, authorization: string | un
 export async function authenticateClient(ctx: OAuthContext, creds: ClientCredentials, limits: ClientAuthLimits = noLimits): Promise<ClientRecord> {
   // SPEC §10.3: under CIMD_POLICY=off a URL client is an unknown client (RFC 6749 §5.2).
   const off = documentClientRefusal(ctx.clientMetadata !== undefined, creds.clientId);
-  if (off !== undefined) throw invalidClient(`client ${creds.clientId} cannot be used: ${off}`);
+  if (off !== undefined) throw invalidClient(`client ${creds.clientId} is not a known client: ${off}`);
   const client = await limits.checkingSecret(creds, () => authenticate(ctx, creds)).catch((error: unknown) => {
     // RFC 6749 §5.2: a client that tried HTTP Basic is answered with a Basic challenge.
     if (error instanceof OAuthError && error.code === 'invalid_client' && creds.method === 'client_secret_basic') error.basicChallenge = true;

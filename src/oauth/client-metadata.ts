@@ -19,11 +19,12 @@ export const isDocumentClientId = (clientId: string): boolean => /^https?:\/\//i
 /**
  * SPEC §10.3, added in turn 3: under CIMD_POLICY=off a URL client made earlier can neither
  * authorize, nor refresh, nor call anything; each refusal says so in these words. Its row
- * is left as it is, so that it works again if the operator turns documents back on.
+ * is left as it is, so that it works again if the operator turns documents back on. The
+ * clause is the reason; each caller says what was refused.
  */
 export function documentClientRefusal(documentsServed: boolean, clientId: string): string | undefined {
   if (documentsServed || !isDocumentClientId(clientId)) return undefined;
-  return 'the application is identified by a client metadata document, which this server no longer accepts (applications identified by a URL are turned off)';
+  return 'this server does not accept applications identified by a client metadata document (a URL client id)';
 }
 
 export type MetadataClientResult = { ok: true; client: ClientRecord } | { ok: false; problem: string };

@@ -11,6 +11,7 @@ import * as mcpClients from './migrations/009_mcp_clients.ts';
 import * as retention from './migrations/007_retention.ts';
 import * as sessionNotices from './migrations/010_session_notices.ts';
 import * as webhookDelivery from './migrations/008_webhook_delivery.ts';
+import * as canonicalMetadataHosts from './migrations/011_canonical_metadata_hosts.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -25,6 +26,7 @@ const migrations: Record<string, DialectMigration> = {
   '008_webhook_delivery': webhookDelivery,
   '009_mcp_clients': mcpClients,
   '010_session_notices': sessionNotices,
+  '011_canonical_metadata_hosts': canonicalMetadataHosts,
 };
 
 /**

@@ -272,9 +272,10 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const trusted = await gh(['cimd', 'trust', docs.host, '--json']);
       expect(trusted.code, trusted.stderr).toBe(0);
       // README: --json has snake_case keys and ISO-8601 times.
-      expect(JSON.parse(trusted.stdout)).toEqual({ host: docs.host, decision: 'trusted', changed_clients: [clientId] });
+      // SPEC §10.3: a decision names the host, not the origin: every port of it.
+      expect(JSON.parse(trusted.stdout)).toEqual({ host: '127.0.0.1', decision: 'trusted', changed_clients: [clientId] });
       const listed = await gh(['cimd', 'list', '--json']);
-      expect(JSON.parse(listed.stdout)).toEqual([{ host: docs.host, decision: 'trusted', decided_by: 'cli:operator', decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
+      expect(JSON.parse(listed.stdout)).toEqual([{ host: '127.0.0.1', decision: 'trusted', decided_by: 'cli:operator', decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);
       // The client it approved is audited as the operator's decision.
       const audited = JSON.parse((await gh(['audit', '--client', clientId, '--json'])).stdout) as Array<{ type: string; actor: string | null }>;
       expect(audited.find((e) => e.type === 'client.approved')?.actor).toBe('CLI (operator)');
@@ -457,7 +458,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const form = formFields([...queue.body.matchAll(/<form\b[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('/admin/oauth-clients/hosts'))!);
       const trusted = await adminBrowser.post('/admin/oauth-clients/hosts', { ...form, host: docs.host, decision: 'trusted' });
       expect(trusted.status).toBe(303);
-      expect((await adminBrowser.get('/admin/oauth-clients')).body).toContain(`<li data-host="${docs.host}"><strong>${docs.host}</strong>: trusted`);
+      expect((await adminBrowser.get('/admin/oauth-clients')).body).toContain('<li data-host="127.0.0.1"><strong>127.0.0.1</strong>: trusted');
       const clientId = docs.publish('/admin-trusted/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);

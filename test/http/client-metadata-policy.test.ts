@@ -57,7 +57,7 @@ describe.each(backends)('CIMD_POLICY at each use, on $name', ({ name, available 
       const tokens = await authorizeAgent(open, user, clientId);
       const off = await startTestServer(name, { CIMD_POLICY: 'off', OUTBOUND_ALLOW_PRIVATE: '1' }, open);
       try {
-        const reason = /identified by a client metadata document, which this server no longer accepts/;
+        const reason = /this server does not accept applications identified by a client metadata document \(a URL client id\)/;
         const browser = off.browser();
         await browser.login(user.email, user.password);
         const page = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);

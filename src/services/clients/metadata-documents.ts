@@ -13,6 +13,7 @@ import { ServiceError } from '../errors.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
 import { inMetadataTerms, registrationOwner } from './dynamic-registration.ts';
 import { updateClient } from './changes.ts';
+import { documentHost } from './host-names.ts';
 import { checkHomepage, checkLogo, checkName, checkRedirectUris } from './input.ts';
 import { cacheSeconds, DocumentFetchError, fetchDocument, type FetchedDocument } from './metadata-fetch.ts';
 import type { StoredClient } from './store.ts';
@@ -31,9 +32,6 @@ interface ClientDocument {
 }
 
 const refused = (problem: string): MetadataClientResult => ({ ok: false, problem });
-
-/** The host a decision is about: lower case, with its port when it has one. */
-export const documentHost = (clientId: string): string => new URL(clientId).host.toLowerCase();
 
 function readDocument(clientId: string, fetched: FetchedDocument): ClientDocument | string {
   if (fetched.status >= 300 && fetched.status < 400) return `the metadata document answered with a redirect (${fetched.status}), which is not followed`;
@@ -153,7 +151,9 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
     },
 
     async resolve(clientId) {
+      // The host decisions name (any port, any spelling); users and admins read the URL's.
       const host = documentHost(clientId);
+      const shownHost = new URL(clientId).host;
       const decision = await ctx.stores.metadataHosts.find(host);
       if (decision?.decision === 'distrusted') return refused(`a platform admin has blocked applications from ${host}`);
       const loaded = await load(clientId);
@@ -171,8 +171,8 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
         const state = trusted || settings.policy === 'open' ? 'approved' : 'pending';
         try {
           stored = await ctx.stores.transaction(async (tx) => {
-            await tx.clients.insert({ id: clientId, ...doc, description: `Identified by its client metadata document at ${host}.`, ownerId, kind: 'public', scopes: [...settings.scopes], state, createdAt: now });
-            await tx.audit.append({ type: 'client.created', clientId, data: { kind: 'public', source: 'client metadata document', host, state } }, now);
+            await tx.clients.insert({ id: clientId, ...doc, description: `Identified by its client metadata document at ${shownHost}.`, ownerId, kind: 'public', scopes: [...settings.scopes], state, createdAt: now });
+            await tx.audit.append({ type: 'client.created', clientId, data: { kind: 'public', source: 'client metadata document', host: shownHost, state } }, now);
             return (await tx.clients.find(clientId))!;
           });
         } catch (error) {
@@ -197,7 +197,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       }
       if (formatScopes(stored.scopes) !== formatScopes(settings.scopes)) stored = await followScopeSetting(stored, now);
       // SPEC §10.3: under `open` nobody looked at it, unless its host was trusted.
-      return { ok: true, client: toClientRecord(stored, settings.policy === 'open' && !trusted ? host : undefined) };
+      return { ok: true, client: toClientRecord(stored, settings.policy === 'open' && !trusted ? shownHost : undefined) };
     },
   };
 }

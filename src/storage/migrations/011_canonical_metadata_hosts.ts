@@ -1,0 +1,50 @@
+// SPEC §10.3, added in turn 3: a trust decision names a host, not an origin. Decisions were
+// stored as the host typed or parsed, port included (127.0.0.1:8443, agent.example.com.);
+// each is now stored under its canonical host (services/clients/host-names.ts), which is
+// what lookups ask for. Where two stored spellings of one host disagree, distrust wins:
+// whoever distrusted one spelling meant the host. Of equal decisions the latest is kept.
+import type { Kysely } from 'kysely';
+import type { DialectName } from '../database.ts';
+import { checkHost } from '../../services/clients/host-names.ts';
+
+interface Decision {
+  host: string;
+  decision: 'trusted' | 'distrusted';
+  decided_by: string | null;
+  decided_at: number | string;
+}
+
+const outranks = (a: Decision, b: Decision) =>
+  a.decision !== b.decision ? a.decision === 'distrusted' : Number(a.decided_at) > Number(b.decided_at);
+
+/** The host a stored decision is about; one that no longer reads as a host is left as it is. */
+function canonical(host: string): string {
+  try {
+    return checkHost(host);
+  } catch {
+    return host;
+  }
+}
+
+async function rewrite(db: Kysely<any>): Promise<void> {
+  const rows = (await db.selectFrom('client_metadata_hosts').selectAll().execute()) as Decision[];
+  const kept = new Map<string, Decision>();
+  for (const row of rows) {
+    const host = canonical(row.host);
+    const held = kept.get(host);
+    if (held === undefined || outranks(row, held)) kept.set(host, row);
+  }
+  for (const [host, row] of kept) {
+    const spellings = rows.filter((r) => canonical(r.host) === host);
+    if (spellings.length === 1 && row.host === host) continue;
+    await db.deleteFrom('client_metadata_hosts').where('host', 'in', spellings.map((r) => r.host)).execute();
+    await db.insertInto('client_metadata_hosts').values({ ...row, host }).execute();
+  }
+}
+
+export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
+  // PostgreSQL runs each migration in a transaction (transactional DDL); Kysely's SQLite
+  // migrations run without one, so the rewrite opens its own.
+  if (dialect === 'sqlite') await db.transaction().execute(rewrite);
+  else await rewrite(db);
+}
