@@ -33,6 +33,8 @@ import { protectedResources } from './http/oauth/paths.ts';
 import { MAX_CLIENT_ID_LENGTH } from './oauth/client-metadata.ts';
 import type { OAuthContext } from './oauth/context.ts';
 import { createMetadataDocuments } from './services/clients/metadata-documents.ts';
+import { reopenOpenApprovals } from './services/clients/metadata-policy.ts';
+import type { ServiceContext } from './services/context.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
 import { StoreUnavailable } from './services/store-unavailable.ts';
 import { recordClientEvent } from './services/webhooks/outbox.ts';
@@ -144,8 +146,24 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   // SPEC §10.3: URL client ids, unless CIMD_POLICY=off.
   const { policy, scopes } = config.clientMetadata;
   if (policy !== 'off') oauth.clientMetadata = createMetadataDocuments(services, { policy, scopes, outbound });
+  if (policy === 'review') app.addHook('onReady', async () => reopenAtStart(app, services));
   const ctx: AppContext = { config, readiness: createReadiness(deps.database), oauth, services, outbound, limits };
   return { ctx, metrics };
+}
+
+/**
+ * SPEC §10.3 (turn 3): under review, the URL clients approved only because the policy was
+ * open await review again from the start, not from their next authorization request. A
+ * failure (the database away at start) does not stop the server: each such client is then
+ * made pending at its next authorization request instead.
+ */
+async function reopenAtStart(app: FastifyInstance, services: ServiceContext): Promise<void> {
+  try {
+    const reopened = await reopenOpenApprovals(services);
+    if (reopened.length > 0) app.log.info({ clients: reopened.length }, 'CIMD_POLICY=review: URL clients approved only because the policy was open await review again');
+  } catch (err) {
+    app.log.error({ err }, 'CIMD_POLICY=review: could not make the URL clients approved under open wait for review; each will at its next authorization request');
+  }
 }
 
 /** The database is down or locked: the envelope for the API, else a page, never a 500. */

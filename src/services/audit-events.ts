@@ -10,6 +10,7 @@ export type AuditEventType =
   | 'client.suspended'
   | 'client.updated'
   | 'client.scopes_changed'
+  | 'client.review_reopened'
   | 'client.migrated'
   | 'secret.created'
   | 'secret.removed'

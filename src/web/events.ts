@@ -13,6 +13,7 @@ const labels: Record<string, string> = {
   'client.suspended': 'Suspended by an admin',
   'client.updated': 'Settings changed',
   'client.scopes_changed': 'Scopes changed',
+  'client.review_reopened': 'Awaiting review again',
   'client.migrated': 'Migrated from legacy to scopes',
   'client.resource_server_changed': 'Resource-server mark changed',
   'secret.created': 'Secret added',

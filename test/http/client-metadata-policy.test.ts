@@ -120,15 +120,23 @@ describe.each(backends)('CIMD_POLICY at each use, on $name', ({ name, available 
       const open = await startTestServer(name, { CIMD_POLICY: 'open', OUTBOUND_ALLOW_PRIVATE: '1' }, review);
       const unreviewed = docs.publish('/reopen/unreviewed.json', { client_name: 'Unreviewed Agent' });
       const trusted = trustedDocs.publish('/reopen/trusted.json', { client_name: 'Trusted Agent' });
+      const alsoUnreviewed = docs.publish('/reopen/also-unreviewed.json', { client_name: 'Also Unreviewed Agent' });
       let tokens: Awaited<ReturnType<typeof authorizeAgent>>;
       try {
         tokens = await authorizeAgent(open, user, unreviewed);
+        await authorizeAgent(open, user, alsoUnreviewed);
         await authorizeAgent(open, user, trusted);
         await authorizeAgent(open, user, reviewed);
         expect(await stateOf(open, unreviewed)).toBe('approved');
       } finally {
         await open.close();
       }
+
+      // An instance that was serving under review all along makes it wait at its next use.
+      const meanwhile = await first.get(`/auth/oauth2/authorize?${authorizeQuery(alsoUnreviewed, pkcePair().challenge)}`);
+      expect(meanwhile.status).toBe(400);
+      expect(meanwhile.body).toMatch(/this application is pending/);
+      expect(await stateOf(review, alsoUnreviewed)).toBe('pending');
 
       // The operator serves the database under review again.
       const again = await startTestServer(name, { OUTBOUND_ALLOW_PRIVATE: '1' }, review);
@@ -144,9 +152,10 @@ describe.each(backends)('CIMD_POLICY at each use, on $name', ({ name, available 
         const adminBrowser = again.browser();
         await adminBrowser.login(admin.email, admin.password);
         const queue = await adminBrowser.get('/admin/oauth-clients');
-        expect(queue.body).toContain('Unreviewed Agent');
-        expect(queue.body).not.toContain('Reviewed Agent');
-        expect(queue.body).not.toContain('Trusted Agent');
+        const waiting = /<section aria-labelledby="pending-title"[\s\S]*?<\/section>/.exec(queue.body)![0];
+        expect(waiting).toContain('Unreviewed Agent');
+        expect(waiting).not.toContain('>Reviewed Agent<');
+        expect(waiting).not.toContain('Trusted Agent');
 
         const refreshed = await again.token({ grant_type: 'refresh_token', refresh_token: tokens.refresh, client_id: unreviewed });
         expect(refreshed.status).toBe(400);

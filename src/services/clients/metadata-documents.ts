@@ -15,6 +15,7 @@ import { inMetadataTerms, registrationOwner } from './dynamic-registration.ts';
 import { updateClient } from './changes.ts';
 import { documentHost } from './host-names.ts';
 import { checkHomepage, checkLogo, checkName, checkRedirectUris } from './input.ts';
+import { reopenIfOnlyOpenApproved } from './metadata-policy.ts';
 import { cacheSeconds, DocumentFetchError, fetchDocument, type FetchedDocument } from './metadata-fetch.ts';
 import type { StoredClient } from './store.ts';
 
@@ -195,6 +196,8 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       } else {
         stored = existing;
       }
+      // SPEC §10.3 (turn 3): under review, what only the open policy approved waits again.
+      if (settings.policy === 'review' && (await reopenIfOnlyOpenApproved(ctx, stored, trusted))) stored = (await ctx.stores.clients.find(clientId))!;
       if (formatScopes(stored.scopes) !== formatScopes(settings.scopes)) stored = await followScopeSetting(stored, now);
       // SPEC §10.3: under `open` nobody looked at it, unless its host was trusted.
       return { ok: true, client: toClientRecord(stored, settings.policy === 'open' && !trusted ? shownHost : undefined) };
