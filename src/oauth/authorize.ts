@@ -2,7 +2,7 @@
 // 11, 12, 13, 14, 24, 25). Checks run in the order SPEC §2 item 12 fixes: first what makes
 // a redirect unsafe (client, redirect URI, approval) — shown as a page, never redirected —
 // then what may be redirected back to the client.
-import { documentClientRefusal } from './client-metadata.ts';
+import { documentClientRefusal, type FirstUseGate } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
 import { readCodeChallenge } from './pkce.ts';
@@ -110,13 +110,13 @@ function unsafe(description: string, reason: FatalReason = 'invalid_link'): Unsa
 }
 
 /** Step 1, the client (RFC 6749 §4.1.1 client_id, §2.2): a known application, named once. */
-async function checkClient(ctx: OAuthContext, raw: RawQuery): Promise<{ clientId: string; client: ClientRecord }> {
+async function checkClient(ctx: OAuthContext, raw: RawQuery, firstUse: FirstUseGate | undefined): Promise<{ clientId: string; client: ClientRecord }> {
   const clientId = single(raw, 'client_id');
   if (clientId === 'repeated') throw unsafe('client_id was sent more than once');
   if (clientId === undefined) throw unsafe('client_id is missing: the application must say who it is');
   // SPEC §10.3: a URL client id is resolved from its metadata document.
   if (ctx.clientMetadata?.names(clientId)) {
-    const resolved = await ctx.clientMetadata.resolve(clientId);
+    const resolved = await ctx.clientMetadata.resolve(clientId, firstUse);
     if (!resolved.ok) throw unsafe(`client_id "${clientId}" cannot be used: ${resolved.problem}`);
     return { clientId, client: resolved.client };
   }
@@ -216,14 +216,16 @@ function checkRedirectable(
   return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, resources, params };
 }
 
+/** `firstUse`: the caller's allowance for using a metadata document for the first time (SPEC §10.3). */
 export async function validateAuthorizationRequest(
   ctx: OAuthContext,
   raw: RawQuery,
+  firstUse?: FirstUseGate,
 ): Promise<AuthorizationValidation> {
   // Steps 1–3: without a trustworthy client and redirect URI nothing may be redirected.
   let checked: { clientId: string; client: ClientRecord; redirectUri: string };
   try {
-    const { clientId, client } = await checkClient(ctx, raw);
+    const { clientId, client } = await checkClient(ctx, raw, firstUse);
     const redirectUri = checkRedirectUri(client, raw);
     checkApproved(client);
     checked = { clientId, client, redirectUri };

@@ -27,6 +27,13 @@ export function documentClientRefusal(documentsServed: boolean, clientId: string
   return 'this server does not accept applications identified by a client metadata document (a URL client id)';
 }
 
+/**
+ * SPEC §10.3 (turn 3): what the first use of a document costs its caller, who is limited
+ * per IP (with registrations). Resolves to undefined when the caller may, or to the reason
+ * it may not, in words for the user.
+ */
+export type FirstUseGate = () => Promise<string | undefined>;
+
 export type MetadataClientResult = { ok: true; client: ClientRecord } | { ok: false; problem: string };
 
 export interface ClientMetadataDocuments {
@@ -34,7 +41,9 @@ export interface ClientMetadataDocuments {
   names(clientId: string): boolean;
   /**
    * The client the document describes, created or refreshed from it, in its review state;
-   * `ok: false` with a sentence for the user when the document cannot be used.
+   * `ok: false` with a sentence for the user when the document cannot be used. A document
+   * no client was made from yet is used for the first time only through `firstUse`: without
+   * one (a lookup, such as the login page's) it is refused.
    */
-  resolve(clientId: string): Promise<MetadataClientResult>;
+  resolve(clientId: string, firstUse?: FirstUseGate): Promise<MetadataClientResult>;
 }

@@ -2,6 +2,7 @@
 // SPEC §2 items 12, 13 and 25). Protocol decisions live in src/oauth/authorize.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../http/context.ts';
+import { documentFirstUse } from '../http/registration-limit.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
 import {
   approveAuthorization,
@@ -89,7 +90,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
   async function handle(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision?: unknown) {
     reply.header('referrer-policy', 'no-referrer'); // SPEC §7: the code must not leak through Referer
     reply.header('cache-control', 'no-store');
-    const result = await validateAuthorizationRequest(ctx.oauth, raw);
+    const result = await validateAuthorizationRequest(ctx.oauth, raw, documentFirstUse(ctx, request.ip));
     if (result.kind === 'fatal') {
       const { title, message } = fatalExplanation(result.reason);
       return sendErrorPage(reply, request, 400, title, message, { details: `${result.error.code}: ${result.error.description}` });

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { OAuthError, rateLimited } from '../../oauth/errors.ts';
 import { clientInformation, registerDynamicClient, RegistrationError } from '../../services/clients/dynamic-registration.ts';
 import type { AppContext } from '../context.ts';
-import { callerKey, LimitExceeded } from '../rate-limits.ts';
+import { takeNewClient } from '../registration-limit.ts';
 import { REGISTER_PATH } from './paths.ts';
 
 export function registrationRoute(app: FastifyInstance, ctx: AppContext): void {
@@ -15,12 +15,10 @@ export function registrationRoute(app: FastifyInstance, ctx: AppContext): void {
     if (policy === 'off') {
       return reply.status(404).send({ error: 'invalid_request', error_description: 'dynamic client registration is not enabled on this server' });
     }
-    try {
-      await ctx.limits.registrationsPerIp.take(callerKey(request.ip));
-    } catch (error) {
-      if (!(error instanceof LimitExceeded)) throw error;
-      reply.header('retry-after', String(error.retryAfter));
-      throw rateLimited(`too many registrations from this address: retry in ${error.retryAfter} seconds`);
+    const refused = await takeNewClient(ctx, request.ip);
+    if (refused !== undefined) {
+      reply.header('retry-after', String(refused.retryAfter));
+      throw rateLimited(`too many registrations from this address: retry in ${refused.retryAfter} seconds`);
     }
     try {
       const registered = await registerDynamicClient(ctx.services, { policy, scopes }, request.body);

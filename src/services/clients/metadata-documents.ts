@@ -5,7 +5,7 @@
 // kept as a public client owned by the built-in account, whose state follows the policy:
 // review — pending until an admin approves it (or trusts its host); open — approved, and
 // unverified unless its host is trusted; a distrusted host's clients are refused.
-import { MAX_CLIENT_ID_LENGTH, type ClientMetadataDocuments, type MetadataClientResult } from '../../oauth/client-metadata.ts';
+import { MAX_CLIENT_ID_LENGTH, type ClientMetadataDocuments, type FirstUseGate, type MetadataClientResult } from '../../oauth/client-metadata.ts';
 import { formatScopes } from '../../oauth/scopes.ts';
 import type { ClientRecord } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
@@ -13,6 +13,7 @@ import { ServiceError } from '../errors.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
 import { inMetadataTerms, registrationOwner } from './dynamic-registration.ts';
 import { updateClient } from './changes.ts';
+import { ExpiringCache } from './expiring-cache.ts';
 import { documentHost } from './host-names.ts';
 import { checkHomepage, checkLogo, checkName, checkRedirectUris } from './input.ts';
 import { reopenIfOnlyOpenApproved } from './metadata-policy.ts';
@@ -97,14 +98,37 @@ function toClientRecord(c: StoredClient, unverifiedHost: string | undefined): Cl
   };
 }
 
+/** How many documents (and as many failures) an instance keeps: each is a few kilobytes at most. */
+export const MAX_CACHED_DOCUMENTS = 1_000;
+/** SPEC §10.3 (turn 3): a failed fetch is remembered this long. */
+export const FAILED_FETCH_MEMORY_MS = 5 * 60 * 1000;
+const NOT_USED_YET = 'this application has not been used on this server yet';
+
 export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataDocumentSettings, fetch = fetchDocument): ClientMetadataDocuments {
-  // Per instance: a document is fetched again when its cache lifetime ends.
-  const cache = new Map<string, { doc: ClientDocument; until: number }>();
+  // Per instance, and bounded: a document is fetched again when its cache lifetime ends, and
+  // a failed fetch is not tried again for 5 minutes. Another instance keeps its own memory,
+  // so a failing document is fetched at most once per instance in 5 minutes; nothing here is
+  // needed for a correct answer (the clients are in the database, SPEC §8).
+  const documents = new ExpiringCache<ClientDocument>(MAX_CACHED_DOCUMENTS, ctx.clock);
+  const failures = new ExpiringCache<string>(MAX_CACHED_DOCUMENTS, ctx.clock);
 
   /** The document, and whether it was fetched just now (rather than read from this instance's cache). */
   async function load(clientId: string): Promise<{ doc: ClientDocument; fresh: boolean } | string> {
-    const cached = cache.get(clientId);
-    if (cached !== undefined && cached.until > ctx.clock()) return { doc: cached.doc, fresh: false };
+    const cached = documents.get(clientId);
+    if (cached !== undefined) return { doc: cached, fresh: false };
+    const failed = failures.get(clientId);
+    if (failed !== undefined) return failed;
+    const fetched = await fetchAndRead(clientId);
+    if (typeof fetched === 'string') {
+      failures.set(clientId, fetched, ctx.clock() + FAILED_FETCH_MEMORY_MS);
+      return fetched;
+    }
+    documents.set(clientId, fetched.doc, fetched.until);
+    return { doc: fetched.doc, fresh: true };
+  }
+
+  /** The document from its URL, with the end of its cache lifetime, or why it cannot be used. */
+  async function fetchAndRead(clientId: string): Promise<{ doc: ClientDocument; until: number } | string> {
     const checked = await checkOutboundUrl(clientId, settings.outbound);
     if (!checked.ok) return `the metadata document's address ${checked.problem.replace(/: webhooks and calendar feeds must be on a public address$/, '')}: it must be on a public address`;
     let fetched: FetchedDocument;
@@ -115,8 +139,18 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
     }
     const doc = readDocument(clientId, fetched);
     if (typeof doc === 'string') return doc;
-    cache.set(clientId, { doc, until: ctx.clock() + cacheSeconds(fetched.headers) * 1000 });
-    return { doc, fresh: true };
+    return { doc, until: ctx.clock() + cacheSeconds(fetched.headers) * 1000 };
+  }
+
+  /**
+   * SPEC §10.3 (turn 3): whether the caller may use this document for the first time (no
+   * client was made from it), which its allowance limits per IP. Naming a document this
+   * instance holds, or whose fetch it remembers failing, costs nothing: nothing is fetched.
+   */
+  async function firstUseRefusal(clientId: string, firstUse: FirstUseGate | undefined): Promise<string | undefined> {
+    if (documents.get(clientId) !== undefined || failures.get(clientId) !== undefined) return undefined;
+    if ((await ctx.stores.clients.find(clientId)) !== undefined) return undefined;
+    return firstUse === undefined ? NOT_USED_YET : firstUse();
   }
 
   /**
@@ -151,12 +185,14 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       }
     },
 
-    async resolve(clientId) {
+    async resolve(clientId, firstUse) {
       // The host decisions name (any port, any spelling); users and admins read the URL's.
       const host = documentHost(clientId);
       const shownHost = new URL(clientId).host;
       const decision = await ctx.stores.metadataHosts.find(host);
       if (decision?.decision === 'distrusted') return refused(`a platform admin has blocked applications from ${host}`);
+      const notNow = await firstUseRefusal(clientId, firstUse);
+      if (notNow !== undefined) return refused(notNow);
       const loaded = await load(clientId);
       if (typeof loaded === 'string') return refused(loaded);
       const { doc, fresh } = loaded;

@@ -17,6 +17,7 @@ import { formBody, sendServiceError, sentence, statusOf, textField, type FieldEr
 import { awaitingBadge, hostOf, stateBadge, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { noticeOf } from '../notices.ts';
+import { pageLinks, pageNumber, pageOf, type Page } from '../pagination.ts';
 import { sendPage } from '../pages.ts';
 import { csrfField } from '../pages.ts';
 import { decideHost, listHostDecisions } from '../../services/clients/metadata-hosts.ts';
@@ -56,16 +57,34 @@ function clientRows(clients: ClientView[], owners: Map<string, User>, empty: str
 
 type ReviewExtra = SecretPageExtra & { errors?: FieldErrors; failedDecision?: string; reason?: string; notice?: string | undefined; resourceServerError?: string };
 
-/** The review queue: new clients, held changes, then every client. */
+/** The queue's lists, each turned a page at a time by its own query parameter (SPEC §10.3). */
+const queueLists = ['pending', 'held', 'all'] as const;
+type QueueList = (typeof queueLists)[number];
+
+/** The review queue: new clients, held changes, then every client, a page of each. */
 async function sendQueue(ctx: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  const requested = Object.fromEntries(queueLists.map((list) => [list, pageNumber(request.query, list)])) as Record<QueueList, number>;
   const all = await listClients(ctx.services);
+  const pages: Record<QueueList, Page<ClientView>> = {
+    pending: pageOf(all.filter((c) => c.state === 'pending'), requested.pending),
+    held: pageOf(all.filter((c) => c.state !== 'pending' && hasHeldChange(c)), requested.held),
+    all: pageOf(all, requested.all),
+  };
+  // The other lists stay on their pages when one turns.
+  const href = (list: QueueList) => (number: number) => {
+    const query = new URLSearchParams();
+    for (const other of queueLists) {
+      const n = other === list ? number : pages[other].number;
+      if (n > 1) query.set(other, String(n));
+    }
+    return `${ADMIN_CLIENTS}${query.size > 0 ? `?${query}` : ''}#${list}`;
+  };
   const owners = new Map<string, User>();
-  for (const id of new Set(all.map((c) => c.ownerId))) {
+  for (const id of new Set(queueLists.flatMap((list) => pages[list].items.map((c) => c.ownerId)))) {
     const owner = await findUserById(ctx.services, id);
     if (owner) owners.set(id, owner);
   }
-  const pending = all.filter((c) => c.state === 'pending');
-  const held = all.filter((c) => c.state !== 'pending' && hasHeldChange(c));
+  const { pending, held } = pages;
   const hosts = await listHostDecisions(ctx.services);
   return sendPage(
     reply,
@@ -73,10 +92,10 @@ async function sendQueue(ctx: AppContext, request: FastifyRequest, reply: Fastif
     200,
     'Client review',
     html`<div class="card"><h1>Client review</h1>
-<section aria-labelledby="pending-title" id="pending"><h2 id="pending-title">New clients awaiting review (${pending.length})</h2>${clientRows(pending, owners, 'No client is waiting.')}</section>
-<section aria-labelledby="held-title" id="held"><h2 id="held-title">Changes awaiting review (${held.length})</h2>${clientRows(held, owners, 'No changes are waiting.')}</section>
+<section aria-labelledby="pending-title" id="pending"><h2 id="pending-title">New clients awaiting review (${pending.total})</h2>${clientRows(pending.items, owners, 'No client is waiting.')}${pageLinks(pending, href('pending'))}</section>
+<section aria-labelledby="held-title" id="held"><h2 id="held-title">Changes awaiting review (${held.total})</h2>${clientRows(held.items, owners, 'No changes are waiting.')}${pageLinks(held, href('held'))}</section>
 </div>
-<div class="card"><section aria-labelledby="all-title" id="all"><h2 id="all-title">All clients</h2>${clientRows(all, owners, 'No clients yet.')}</section></div>
+<div class="card"><section aria-labelledby="all-title" id="all"><h2 id="all-title">All clients</h2>${clientRows(pages.all.items, owners, 'No clients yet.')}${pageLinks(pages.all, href('all'))}</section></div>
 <div class="card"><section aria-labelledby="hosts-title" id="hosts"><h2 id="hosts-title">Client metadata document hosts</h2>
 <p class="muted">Applications that identify themselves by a document on a trusted host are approved at once; a distrusted host's applications are refused, and approved ones suspended.</p>
 ${hosts.length === 0 ? html`<p class="muted">No decisions yet.</p>` : html`<ul>${hosts.map((h) => html`<li data-host="${h.host}"><strong>${h.host}</strong>: ${h.decision}, ${time(h.decidedAt)}</li>`)}</ul>`}
