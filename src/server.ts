@@ -85,7 +85,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const deliveries = createDeliveryEngine({
     services,
     outbound: { allowPrivate: config.outboundAllowPrivate, resolve: systemResolver },
-    onError: (err) => app.log.warn({ err }, 'webhook delivery pass failed'),
+    // An attempt's failure is logged by its delivery id and the cause's words only: a
+    // database error's detail may quote the row, the receiver's answer included.
+    onError: (err, deliveryId) =>
+      deliveryId === undefined
+        ? app.log.warn({ err }, 'webhook delivery pass failed')
+        : app.log.warn({ deliveryId, cause: err instanceof Error ? err.message : String(err) }, 'webhook delivery attempt could not be recorded'),
   });
   deliveries.start(config.webhookPollIntervalMs);
   background.push(deliveries, pruner);
