@@ -22,6 +22,7 @@ import { finiteNumbers } from './api/finite-numbers.ts';
 import { requestRefusal } from './http/body-errors.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';
+import { closeConnectionsWhenClosing } from './http/draining.ts';
 import { encodeLocations } from './http/location.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { createRateLimits } from './http/rate-limits.ts';
@@ -247,6 +248,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // First, so that every answer carries them (SPEC §7).
   setSecurityHeaders = await registerSecurityHeaders(app, config);
   encodeLocations(app);
+  closeConnectionsWhenClosing(app);
   app.setErrorHandler(handleUncaughtError);
   await registerPlugins(app);
   await registerRoutes(app, ctx, metrics, deps);
