@@ -48,7 +48,7 @@ export function tightenToOwnerOnly(files: string[]): string[] {
     const was = `${file} was readable by others (mode ${mode.toString(8)})`;
     try {
       chmodSync(file, mode & OWNER_ONLY_FILE);
-      said.push(`${was}: it is now readable by its owner only (${(mode & OWNER_ONLY_FILE).toString(8)}), as SPEC §7 says`);
+      said.push(`${was}: it is now readable by its owner only (${(mode & OWNER_ONLY_FILE).toString(8)})`);
     } catch (error) {
       said.push(`${was} and its mode could not be changed (${(error as NodeJS.ErrnoException).code}): make it readable by its owner only, e.g. chmod 600`);
     }
