@@ -89,6 +89,12 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       }
     });
 
+    it.skipIf(!available)('SPEC §10.8: a client_name with a bidi override (which shows "Calendar \u202Emoc.elgoog" as "Calendar google.com") is invalid_client_metadata, saying what to remove', async () => {
+      const res = await register(server, { ...mcpClient, client_name: 'Calendar \u202Emoc.elgoog' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/^client_name .*U\+202E/) });
+    });
+
     it.skipIf(!available)('SPEC §10.4: registrations are limited per IP (429 with Retry-After)', async () => {
       let last;
       for (let i = 0; i < 13; i++) last = await register(server, mcpClient);
