@@ -179,6 +179,40 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
   });
 
+  describe('CIMD_POLICY=open: what a document may say, and what its agent may do before the user allowed it (SPEC §10.8, §7)', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      if (available) server = await startTestServer(name, { CIMD_POLICY: 'open', OUTBOUND_ALLOW_PRIVATE: '1' });
+    });
+    afterAll(async () => server?.close());
+
+    const clientRow = (clientId: string) => server.db.selectFrom('oauth_clients').select('id').where('id', '=', clientId).executeTakeFirst();
+
+    it.skipIf(!available)('SPEC §10.8: a document whose client_name holds a bidi override is refused, saying which field and what to remove; no client is made', async () => {
+      const clientId = docs.publish('/bidi/agent.json', { client_name: 'Calendar \u202Emoc.elgoog' });
+      const page = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);
+      expect(page.status).toBe(400);
+      expect(page.body).toMatch(/the metadata document is not acceptable: client_name .*U\+202E/);
+      expect(await clientRow(clientId)).toBeUndefined();
+    });
+
+    it.skipIf(!available)('SPEC §7: a NUL character in any text field of a document is refused at the door, naming the field, never a 500; no client is made', async () => {
+      const fields: Array<[string, Record<string, unknown>]> = [
+        ['client_uri', { client_uri: 'https://agent.example.com/\u0000' }],
+        ['logo_uri', { logo_uri: 'https://agent.example.com/logo\u0000.png' }],
+        ['client_name', { client_name: 'Doc\u0000Agent' }],
+        ['redirect_uris', { redirect_uris: ['http://127.0.0.1:45123/callback\u0000'] }],
+      ];
+      for (const [field, overrides] of fields) {
+        const clientId = docs.publish(`/nul/${field}.json`, overrides);
+        const page = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);
+        expect(page.status, field).toBe(400);
+        expect(page.body, field).toMatch(new RegExp(`the metadata document is not acceptable: ${field} `));
+        expect(await clientRow(clientId), field).toBeUndefined();
+      }
+    });
+  });
+
   describe('CIMD_POLICY=open: the limits of a document fetch (SPEC §10.3: 5-second timeout, 64 KiB)', () => {
     let server: TestServer;
     beforeAll(async () => {
