@@ -33,6 +33,7 @@ import { oauthRoutes } from './http/oauth/index.ts';
 import { protectedResources } from './http/oauth/paths.ts';
 import { MAX_CLIENT_ID_LENGTH } from './oauth/client-metadata.ts';
 import type { OAuthContext } from './oauth/context.ts';
+import { selfRegisteredClients } from './services/clients/dynamic-registration.ts';
 import { createMetadataDocuments } from './services/clients/metadata-documents.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
 import { StoreUnavailable } from './services/store-unavailable.ts';
@@ -142,6 +143,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   app.addHook('onClose', async () => limits.close());
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
   const services = createServiceContext(deps.database.db, clock);
+  oauth.isSelfRegistered = selfRegisteredClients(services);
   // SPEC §10.3: URL client ids, unless CIMD_POLICY=off.
   const { policy, scopes } = config.clientMetadata;
   if (policy !== 'off') oauth.clientMetadata = createMetadataDocuments(services, { policy, scopes, outbound });
