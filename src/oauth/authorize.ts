@@ -189,9 +189,17 @@ function checkResponseType(params: Record<string, string>): void {
  * Step 5, scope (RFC 6749 §3.3, §4.1.2.1 invalid_scope). Seed §4.1: scope is required and
  * must be a subset of the client's enabled scopes. SPEC §2 item 14: a legacy client's scope
  * parameter is ignored (scopes null).
+ *
+ * SPEC §10.8: a self-registered client (a metadata document, RFC 7591) may leave scope out,
+ * as MCP clients do when the resource names none, and gets the RFC 6749 §3.3 default: the
+ * scopes its door allows. That is the client's own scopes: a document client's are
+ * CIMD_SCOPES as set now (metadata-documents.ts keeps them so); one registered under
+ * DCR_POLICY=open holds what it registered within DCR_SCOPES (DCR_SCOPES when it asked for
+ * none); under DCR_POLICY=review, what it registered and an admin approved.
  */
-function checkScope(client: ClientRecord, params: Record<string, string>): string[] | null {
+function checkScope(client: ClientRecord, params: Record<string, string>, selfRegistered: boolean): string[] | null {
   if (client.scopes === null) return null;
+  if (params.scope === undefined && selfRegistered) return [...client.scopes];
   if (params.scope === undefined) throw invalidRequest('scope is required: name the scopes the application needs');
   const scopes = parseScopeParameter(params.scope);
   const enabled = new Set(client.scopes);
@@ -223,11 +231,12 @@ function checkRedirectable(
   raw: RawQuery,
   target: ErrorTarget,
   params: Record<string, string>,
+  selfRegistered: boolean,
 ): AuthorizationRequest {
   const { client, redirectUri, state } = target;
   checkResponseType(params);
   const hadScope = params.scope !== undefined;
-  const scopes = checkScope(client, params);
+  const scopes = checkScope(client, params, selfRegistered);
   const codeChallenge = checkPkce(client, params);
   // Step 7, prompt (OpenID Connect Core §3.1.2.1, SPEC §2 item 25).
   const prompt = readPrompt(params.prompt);
@@ -294,7 +303,9 @@ export async function validateAuthorizationRequest(
   const target: ErrorTarget = { client, redirectUri, state: readState(raw) };
   try {
     const params = readParameters(raw, clientId, redirectUri);
-    return { kind: 'valid', request: checkRedirectable(ctx, raw, target, params) };
+    // Asked only when it matters: a request without scope (SPEC §10.8).
+    const selfRegistered = params.scope === undefined && (await isSelfRegistered(ctx, client));
+    return { kind: 'valid', request: checkRedirectable(ctx, raw, target, params, selfRegistered) };
   } catch (error) {
     if (error instanceof OAuthError) return answerError(ctx, target, error, userId);
     throw error;

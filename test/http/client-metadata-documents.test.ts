@@ -192,6 +192,22 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       }
     });
 
+    it.skipIf(!available)('SPEC §10.8, RFC 6749 §3.3: a document client that sends no scope gets CIMD_SCOPES and completes the code flow with PKCE', async () => {
+      const clientId = docs.publish('/no-scope/agent.json');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { verifier, challenge } = pkcePair();
+      const query = authorizeQuery(clientId, challenge);
+      query.delete('scope');
+      const page = await browser.get(`/auth/oauth2/authorize?${query}`);
+      expect(page.status).toBe(200);
+      const consent = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+      const code = new URL(consent.location!).searchParams.get('code')!;
+      const res = await server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:45123/callback', client_id: clientId, code_verifier: verifier });
+      expect(res.status).toBe(200);
+      expect(res.body.scope).toBe(server.config.clientMetadata.scopes.join(' '));
+    });
+
     it.skipIf(!available)('SPEC §10.8: a document whose client_name holds a bidi override is refused, saying which field and what to remove; no client is made', async () => {
       const clientId = docs.publish('/bidi/agent.json', { client_name: 'Calendar \u202Emoc.elgoog' });
       const page = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);

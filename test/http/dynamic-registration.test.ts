@@ -133,6 +133,32 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expectPage(await anonymous.get(link({ ...complete, prompt: 'none' })), 'login_required');
     });
 
+    it.skipIf(!available)('SPEC §10.8, RFC 6749 §3.3: an agent that sends no scope gets what it registered (DCR_SCOPES by default) and completes the code flow with PKCE; a developer\'s client must still send scope', async () => {
+      const reg = await register(server, mcpClient);
+      const clientId = reg.body!.client_id as string;
+      const user = await server.user();
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { verifier, challenge } = pkcePair();
+      const redirectUri = mcpClient.redirect_uris[0]!;
+      const page = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`);
+      expect(page.status).toBe(200);
+      const allowed = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+      const code = new URL(allowed.location!).searchParams.get('code')!;
+      const tokens = await server.token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier });
+      expect(tokens.status).toBe(200);
+      expect(tokens.body.scope).toBe(server.config.registration.scopes.join(' '));
+      expect(tokens.body.scope).toBe(reg.body!.scope);
+
+      // Every other client must still send scope: a developer's public client, with PKCE.
+      const developers = await server.client(await server.user(), { kind: 'public', redirectUris: [redirectUri] });
+      const unscoped = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: developers.clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`);
+      expect(unscoped.status).toBe(303);
+      const back = new URL(unscoped.location!);
+      expect(back.searchParams.get('error')).toBe('invalid_request');
+      expect(back.searchParams.get('error_description')).toMatch(/^scope is required/);
+    });
+
     it.skipIf(!available)('SPEC §10.8: a client_name with a bidi override (which shows "Calendar \u202Emoc.elgoog" as "Calendar google.com") is invalid_client_metadata, saying what to remove', async () => {
       const res = await register(server, { ...mcpClient, client_name: 'Calendar \u202Emoc.elgoog' });
       expect(res.status).toBe(400);
