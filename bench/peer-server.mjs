@@ -3,6 +3,8 @@
 // a confidential client authenticating with client_secret_post, introspection and userinfo.
 // Before listening it seeds codes and refresh tokens through its own models, as
 // bench/seed.ts does for Gatehouse, and prints them to the parent as one JSON line.
+// PEER_STORE=memory (the default) keeps its models in a Map; PEER_STORE=sqlite:<file> in a
+// SQLite file with Gatehouse's durability (peer-sqlite-adapter.mjs), as it would be deployed.
 // Plain JavaScript: oidc-provider ships no types.
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -10,6 +12,7 @@ import Provider from 'oidc-provider';
 // Its own memory adapter, over an unbounded Map: the default store is a 1,000-entry LRU,
 // which would evict the seeded codes before the load generator redeems them.
 import MemoryAdapter from 'oidc-provider/lib/adapters/memory_adapter.js';
+import { createSqliteAdapter } from './peer-sqlite-adapter.mjs';
 
 const port = Number(process.env.PORT ?? 0);
 const supply = Number(process.env.BENCH_SUPPLY ?? 1000);
@@ -17,10 +20,12 @@ const issuer = `http://127.0.0.1:${port}`;
 const redirectUri = 'https://bench.example.com/cb';
 const client = { client_id: 'bench', client_secret: 'bench-secret-bench-secret-bench-secret', redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_post' };
 
+const storeSetting = process.env.PEER_STORE ?? 'memory';
 const store = new Map();
+const adapter = storeSetting.startsWith('sqlite:') ? createSqliteAdapter(storeSetting.slice('sqlite:'.length)).adapter : (model) => new MemoryAdapter(model, store);
 const cookieKey = 'bench-cookie-key-bench-cookie-key';
 const provider = new Provider(issuer, {
-  adapter: (model) => new MemoryAdapter(model, store),
+  adapter,
   clients: [client],
   // Gatehouse's lifetimes in the bench (seconds).
   ttl: { AuthorizationCode: 3600, AccessToken: 3600, RefreshToken: 86400, Grant: 86400, Session: 86400, Interaction: 3600 },

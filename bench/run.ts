@@ -1,9 +1,9 @@
-// npm run bench: Gatehouse (SQLite, its own process), oidc-provider as a peer (in memory, its
-// own process) and a bare Fastify route (its own process), all driven by autocannon on
-// loopback in the same run. Each scenario runs against Gatehouse and the peer in alternation,
-// BENCH_ROUNDS times; the table shows medians: requests per second, p50/p99 latency, the
-// server process's CPU time per request, Gatehouse/peer and each figure against the bare
-// route. Asserts nothing.
+// npm run bench: Gatehouse (SQLite, its own process), oidc-provider as a peer twice (in memory,
+// and on a durable SQLite adapter as it would be deployed, each its own process) and a bare
+// Fastify route (its own process), all driven by autocannon on loopback in the same run. Each
+// scenario runs against Gatehouse and the peers in alternation, BENCH_ROUNDS times; the table
+// shows medians: requests per second, p50/p99 latency, the server process's CPU time per
+// request, Gatehouse against each peer and each figure against the bare route. Asserts nothing.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,10 +96,20 @@ type PeerSeed = Pick<Seeded, 'clientId' | 'secret' | 'redirectUri' | 'codes' | '
 
 /** `status`: the answer every request should get (200 unless told). */
 type Target = { pid: number; options: () => autocannon.Options; status?: number };
+/** The two deployments of the peer: its in-memory store, and the durable one (peer-sqlite-adapter.mjs). */
+const peerKinds = ['memory', 'durable'] as const;
+type PeerKind = (typeof peerKinds)[number];
 interface Scenario {
   name: string;
   gatehouse: Target;
-  peer?: Target;
+  peers?: Record<PeerKind, Target>;
+}
+interface Peer {
+  kind: PeerKind;
+  child: ChildProcess;
+  url: string;
+  seed: PeerSeed;
+  used: { codes: number; refresh: number };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
@@ -117,13 +127,18 @@ try {
   const barePort = await freePort();
   const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { env: { ...process.env, PORT: String(barePort) }, stdio: 'ignore' });
   children.push(bare);
-  const peerPort = await freePort();
-  const peerUrl = `http://127.0.0.1:${peerPort}`;
-  const peer = spawn(process.execPath, ['bench/peer-server.mjs'], {
-    env: { ...process.env, PORT: String(peerPort), BENCH_SUPPLY: String(supply), NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  children.push(peer);
+  const startPeer = async (kind: PeerKind): Promise<Peer> => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['bench/peer-server.mjs'], {
+      env: { ...process.env, PORT: String(port), BENCH_SUPPLY: String(supply), NODE_ENV: 'production', PEER_STORE: kind === 'memory' ? 'memory' : `sqlite:${join(dir, 'peer.db')}` },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    children.push(child);
+    const seed = JSON.parse(await firstLine(child)) as PeerSeed;
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealth(`${url}/.well-known/openid-configuration`);
+    return { kind, child, url, seed, used: { codes: 0, refresh: 0 } };
+  };
   // BENCH_PROFILE_DIR=dir writes a V8 CPU profile of the Gatehouse process there.
   const profileDir = process.env.BENCH_PROFILE_DIR;
   const profileArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
@@ -150,9 +165,8 @@ try {
     return { child, base };
   };
   const { child: gh, base: ghUrl } = await startGatehouse(databaseUrl);
-  const peerSeed = JSON.parse(await firstLine(peer)) as PeerSeed;
+  const peers = await Promise.all(peerKinds.map(startPeer));
   await waitForHealth(`http://127.0.0.1:${barePort}/bare`);
-  await waitForHealth(`${peerUrl}/.well-known/openid-configuration`);
 
   // BENCH_ONLY=exchange,refresh runs only the named scenarios (for profiling).
   const only = process.env.BENCH_ONLY?.split(',');
@@ -160,7 +174,7 @@ try {
   // Warm the servers' JIT before measuring.
   await autocannon({ url: `http://127.0.0.1:${barePort}/bare`, connections, duration: 2 });
   await autocannon({ url: `${ghUrl}/v2/me`, connections, duration: 2, headers: { authorization: `Bearer ${seeded.accessToken}` } });
-  await autocannon({ url: `${peerUrl}/me`, connections, duration: 2, headers: { authorization: `Bearer ${peerSeed.accessToken}` } });
+  for (const peer of peers) await autocannon({ url: `${peer.url}/me`, connections, duration: 2, headers: { authorization: `Bearer ${peer.seed.accessToken}` } });
 
   /** A POST whose every request carries a fresh form body. */
   const post = (url: string, body: () => Record<string, string>): autocannon.Options => ({
@@ -175,58 +189,60 @@ try {
   });
   // The peer's: the same request in OpenID terms (oidc-provider needs `openid` for a code
   // without PKCE from a confidential client); it answers with a 303 redirect as Gatehouse does.
-  const peerAuthorize = (cookie: string): autocannon.Options => ({
-    url: `${peerUrl}/auth?${new URLSearchParams({ response_type: 'code', client_id: peerSeed.clientId, redirect_uri: peerSeed.redirectUri, scope: 'openid', state: 'bench' })}`,
+  const peerAuthorize = (peer: Peer, cookie: string): autocannon.Options => ({
+    url: `${peer.url}/auth?${new URLSearchParams({ response_type: 'code', client_id: peer.seed.clientId, redirect_uri: peer.seed.redirectUri, scope: 'openid', state: 'bench' })}`,
     headers: { cookie },
   });
   // A 303 could be an error redirect: check once that each server's answer carries a code.
-  for (const [server, options] of [['Gatehouse', authorize(seeded.browserSession)], ['peer', peerAuthorize(peerSeed.browserCookie)]] as const) {
+  for (const [server, options] of [['Gatehouse', authorize(seeded.browserSession)], ...peers.map((p) => [`peer (${p.kind})`, peerAuthorize(p, p.seed.browserCookie)] as const)] as const) {
     const res = await fetch(options.url!, { headers: options.headers as Record<string, string>, redirect: 'manual' });
     if (res.status !== 303 || !new URL(res.headers.get('location') ?? 'x:').searchParams.has('code')) throw new Error(`${server}'s remembered-consent authorization did not redirect with a code: ${res.status} ${res.headers.get('location')}`);
   }
   if (only === undefined || only.includes('authorize-10k')) {
     process.stdout.write('10,000 authorizations by one user, on each server…\n');
-    for (const [server, options] of [['Gatehouse', authorize(seeded.busySession)], ['peer', peerAuthorize(peerSeed.busyCookie)]] as const) {
+    for (const [server, options] of [['Gatehouse', authorize(seeded.busySession)], ...peers.map((p) => [`peer (${p.kind})`, peerAuthorize(p, p.seed.busyCookie)] as const)] as const) {
       const earlier = await autocannon({ ...options, connections, amount: 10_000 });
       const answered = earlier.statusCodeStats?.['303']?.count ?? 0;
       if (answered !== 10_000) throw new Error(`of 10,000 earlier authorizations on ${server}, only ${answered} were answered 303`);
     }
   }
   const ghClient = { client_id: seeded.clientId, client_secret: seeded.secret };
-  const peerClient = { client_id: peerSeed.clientId, client_secret: peerSeed.secret };
-  const used = { ghCodes: 0, ghRefresh: 0, peerCodes: 0, peerRefresh: 0 };
+  const used = { ghCodes: 0, ghRefresh: 0 };
+  /** The same scenario on each peer. */
+  const onPeers = (target: (peer: Peer, client: { client_id: string; client_secret: string }) => Omit<Target, 'pid'>): Record<PeerKind, Target> =>
+    Object.fromEntries(peers.map((p) => [p.kind, { pid: p.child.pid!, ...target(p, { client_id: p.seed.clientId, client_secret: p.seed.secret }) }])) as Record<PeerKind, Target>;
   const scenarios: Scenario[] = [
     {
       name: 'exchange',
       gatehouse: { pid: gh.pid!, options: () => post(`${ghUrl}/v2/auth/oauth2/token`, () => ({ grant_type: 'authorization_code', code: seeded.codes[used.ghCodes++ % seeded.codes.length]!, redirect_uri: seeded.redirectUri, ...ghClient })) },
-      peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token`, () => ({ grant_type: 'authorization_code', code: peerSeed.codes[used.peerCodes++ % peerSeed.codes.length]!, redirect_uri: peerSeed.redirectUri, ...peerClient })) },
+      peers: onPeers((p, client) => ({ options: () => post(`${p.url}/token`, () => ({ grant_type: 'authorization_code', code: p.seed.codes[p.used.codes++ % p.seed.codes.length]!, redirect_uri: p.seed.redirectUri, ...client })) })),
     },
     {
       name: 'refresh',
       gatehouse: { pid: gh.pid!, options: () => post(`${ghUrl}/v2/auth/oauth2/token`, () => ({ grant_type: 'refresh_token', refresh_token: seeded.refreshTokens[used.ghRefresh++ % seeded.refreshTokens.length]!, ...ghClient })) },
-      peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token`, () => ({ grant_type: 'refresh_token', refresh_token: peerSeed.refreshTokens[used.peerRefresh++ % peerSeed.refreshTokens.length]!, ...peerClient })) },
+      peers: onPeers((p, client) => ({ options: () => post(`${p.url}/token`, () => ({ grant_type: 'refresh_token', refresh_token: p.seed.refreshTokens[p.used.refresh++ % p.seed.refreshTokens.length]!, ...client })) })),
     },
     {
       name: 'me',
       gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/me`, headers: { authorization: `Bearer ${seeded.accessToken}` } }) },
-      peer: { pid: peer.pid!, options: () => ({ url: `${peerUrl}/me`, headers: { authorization: `Bearer ${peerSeed.accessToken}` } }) },
+      peers: onPeers((p) => ({ options: () => ({ url: `${p.url}/me`, headers: { authorization: `Bearer ${p.seed.accessToken}` } }) })),
     },
     {
       name: 'introspect',
       gatehouse: { pid: gh.pid!, options: () => post(`${ghUrl}/v2/auth/oauth2/introspect`, () => ({ token: seeded.accessToken, ...ghClient })) },
-      peer: { pid: peer.pid!, options: () => post(`${peerUrl}/token/introspection`, () => ({ token: peerSeed.accessToken, ...peerClient })) },
+      peers: onPeers((p, client) => ({ options: () => post(`${p.url}/token/introspection`, () => ({ token: p.seed.accessToken, ...client })) })),
     },
     // Remembered consent: a logged-in browser's authorization request, answered 303 with a code.
     {
       name: 'authorize',
       gatehouse: { pid: gh.pid!, options: () => authorize(seeded.browserSession), status: 303 },
-      peer: { pid: peer.pid!, options: () => peerAuthorize(peerSeed.browserCookie), status: 303 },
+      peers: onPeers((p) => ({ options: () => peerAuthorize(p, p.seed.browserCookie), status: 303 })),
     },
     // The same for a user who already made 10,000 authorizations (made before the rounds).
     {
       name: 'authorize-10k',
       gatehouse: { pid: gh.pid!, options: () => authorize(seeded.busySession), status: 303 },
-      peer: { pid: peer.pid!, options: () => peerAuthorize(peerSeed.busyCookie), status: 303 },
+      peers: onPeers((p) => ({ options: () => peerAuthorize(p, p.seed.busyCookie), status: 303 })),
     },
     // A guarded team route: token + scope + membership in one query, then the route's own.
     { name: 'team', gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }) } },
@@ -261,10 +277,13 @@ try {
     record('bare', await measure(bare.pid!, { url: `http://127.0.0.1:${barePort}/bare` }));
     for (const scenario of wanted) {
       record(`${scenario.name}/gatehouse`, await measure(scenario.gatehouse.pid, scenario.gatehouse.options(), scenario.gatehouse.status));
-      if (scenario.peer) record(`${scenario.name}/peer`, await measure(scenario.peer.pid, scenario.peer.options(), scenario.peer.status));
+      for (const kind of peerKinds) {
+        const target = scenario.peers?.[kind];
+        if (target) record(`${scenario.name}/${kind}`, await measure(target.pid, target.options(), target.status));
+      }
     }
   }
-  if (used.ghCodes > supply || used.ghRefresh > supply || used.peerCodes > supply || used.peerRefresh > supply) {
+  if (used.ghCodes > supply || used.ghRefresh > supply || peers.some((p) => p.used.codes > supply || p.used.refresh > supply)) {
     process.stdout.write('note: the run used more codes or refresh tokens than were seeded; raise BENCH_SUPPLY\n');
   }
 
@@ -281,18 +300,19 @@ try {
   const bareRow = summary('bare');
   const pct = (x: number) => `${((x / bareRow.rps) * 100).toFixed(0)}%`;
   process.stdout.write(`\n${connections} connections, ${seconds} s per scenario and server, ${rounds} alternating rounds (medians), loopback\n\n`);
-  const cols = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GH/peer', 'vs bare', 'failed'];
-  const widths = [13, 10, 8, 7, 7, 11, 8, 8, 8];
+  const cols = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'GH/mem', 'GH/durable', 'vs bare', 'failed'];
+  const widths = [13, 13, 8, 7, 7, 11, 8, 10, 8, 8];
   const line = (cells: string[]) => process.stdout.write(`${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' ')}\n`);
   line(cols);
-  const row = (name: string, server: string, s: ReturnType<typeof summary>, ratio: string) =>
-    line([name, server, s.rps.toFixed(0), s.p50.toFixed(1), s.p99.toFixed(1), s.cpuUs.toFixed(0), ratio, pct(s.rps), String(s.unexpected)]);
-  row('bare', 'Fastify', bareRow, '');
+  const row = (name: string, server: string, s: ReturnType<typeof summary>, ratios: [string, string]) =>
+    line([name, server, s.rps.toFixed(0), s.p50.toFixed(1), s.p99.toFixed(1), s.cpuUs.toFixed(0), ...ratios, pct(s.rps), String(s.unexpected)]);
+  row('bare', 'Fastify', bareRow, ['', '']);
   for (const scenario of wanted) {
     const g = summary(`${scenario.name}/gatehouse`);
-    const p = scenario.peer ? summary(`${scenario.name}/peer`) : undefined;
-    row(scenario.name, 'Gatehouse', g, p ? `${((g.rps / p.rps) * 100).toFixed(0)}%` : '');
-    if (p) row('', 'peer', p, '');
+    const p = scenario.peers ? peerKinds.map((kind) => summary(`${scenario.name}/${kind}`)) : undefined;
+    const ratio = (peer: ReturnType<typeof summary> | undefined) => (peer ? `${((g.rps / peer.rps) * 100).toFixed(0)}%` : '');
+    row(scenario.name, 'Gatehouse', g, [ratio(p?.[0]), ratio(p?.[1])]);
+    p?.forEach((s, i) => row('', `peer (${peerKinds[i]})`, s, ['', '']));
   }
 } finally {
   await Promise.all(

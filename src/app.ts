@@ -22,6 +22,7 @@ import { finiteNumbers } from './api/finite-numbers.ts';
 import { requestRefusal } from './http/body-errors.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';
+import { closeConnectionsWhenClosing } from './http/draining.ts';
 import { encodeLocations } from './http/location.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { createRateLimits } from './http/rate-limits.ts';
@@ -32,6 +33,7 @@ import { oauthRoutes } from './http/oauth/index.ts';
 import { protectedResources } from './http/oauth/paths.ts';
 import { MAX_CLIENT_ID_LENGTH } from './oauth/client-metadata.ts';
 import type { OAuthContext } from './oauth/context.ts';
+import { selfRegisteredClients } from './services/clients/dynamic-registration.ts';
 import { createMetadataDocuments } from './services/clients/metadata-documents.ts';
 import { reopenOpenApprovals } from './services/clients/metadata-policy.ts';
 import type { ServiceContext } from './services/context.ts';
@@ -143,6 +145,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   app.addHook('onClose', async () => limits.close());
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
   const services = createServiceContext(deps.database.db, clock);
+  oauth.isSelfRegistered = selfRegisteredClients(services);
   // SPEC §10.3: URL client ids, unless CIMD_POLICY=off.
   const { policy, scopes } = config.clientMetadata;
   if (policy !== 'off') oauth.clientMetadata = createMetadataDocuments(services, { policy, scopes, outbound });
@@ -265,6 +268,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // First, so that every answer carries them (SPEC §7).
   setSecurityHeaders = await registerSecurityHeaders(app, config);
   encodeLocations(app);
+  closeConnectionsWhenClosing(app);
   app.setErrorHandler(handleUncaughtError);
   await registerPlugins(app);
   await registerRoutes(app, ctx, metrics, deps);

@@ -1,11 +1,12 @@
 // Process entry: configuration, database, migrations, listen, graceful shutdown.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config/index.ts';
 import { openDatabase } from './storage/database.ts';
+import { makeOwnerOnlyFolder, OWNER_ONLY_FILE, tightenToOwnerOnly } from './storage/owner-only.ts';
 import { migrateToLatest } from './storage/migrator.ts';
 import { createServiceContext } from './storage/stores/index.ts';
 import { startPruner } from './services/retention/pruner.ts';
@@ -15,15 +16,19 @@ import { createDeliveryEngine } from './services/webhooks/engine.ts';
 /** The data folder: ./data of the working folder (the cookie secret; the default SQLite file). */
 export const defaultDataDir = (): string => resolve('data');
 
-/** SPEC §4: COOKIE_SECRET is generated and kept in the data folder when unset. */
-export function resolveCookieSecret(config: Config, dataDir = defaultDataDir()): string {
-  if (config.cookieSecret) return config.cookieSecret;
+/**
+ * SPEC §4: COOKIE_SECRET is generated and kept in the data folder when unset; SPEC §7: the
+ * file is its owner's only (0600), and so is the data folder when Gatehouse makes it (0700).
+ * `warnings`: a kept file that was readable by others, now tightened.
+ */
+export function resolveCookieSecret(config: Config, dataDir = defaultDataDir()): { secret: string; warnings: string[] } {
+  if (config.cookieSecret) return { secret: config.cookieSecret, warnings: [] };
   const file = resolve(dataDir, 'cookie-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim(), warnings: tightenToOwnerOnly([file]) };
+  makeOwnerOnlyFolder(dataDir);
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
+  writeFileSync(file, secret + '\n', { mode: OWNER_ONLY_FILE });
+  return { secret, warnings: [] };
 }
 
 /** Why the server could not listen, in terms of the setting to change (README "Settings"). */
@@ -53,8 +58,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const clock = options.clock ?? Date.now;
   const database = openDatabase(config.databaseUrl, { connectTimeoutMs: config.databaseConnectTimeoutMs });
   await migrateToLatest(database);
-  const app = await buildApp(config, { database, cookieSecret: resolveCookieSecret(config), clock });
-  for (const warning of config.warnings) app.log.warn(warning);
+  const cookieSecret = resolveCookieSecret(config);
+  const app = await buildApp(config, { database, cookieSecret: cookieSecret.secret, clock });
+  for (const warning of [...config.warnings, ...database.warnings, ...cookieSecret.warnings]) app.log.warn(warning);
 
   // Stopped in this order when the app closes; the background work joins once listening.
   const background: Array<{ stop(): Promise<void> }> = [];
@@ -85,7 +91,12 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const deliveries = createDeliveryEngine({
     services,
     outbound: { allowPrivate: config.outboundAllowPrivate, resolve: systemResolver },
-    onError: (err) => app.log.warn({ err }, 'webhook delivery pass failed'),
+    // An attempt's failure is logged by its delivery id and the cause's words only: a
+    // database error's detail may quote the row, the receiver's answer included.
+    onError: (err, deliveryId) =>
+      deliveryId === undefined
+        ? app.log.warn({ err }, 'webhook delivery pass failed')
+        : app.log.warn({ deliveryId, cause: err instanceof Error ? err.message : String(err) }, 'webhook delivery attempt could not be recorded'),
   });
   deliveries.start(config.webhookPollIntervalMs);
   background.push(deliveries, pruner);

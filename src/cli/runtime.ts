@@ -22,6 +22,7 @@ export interface CliRuntime {
 async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
   const config = loadConfig();
   const database = openDatabase(config.databaseUrl, { ...options, connectTimeoutMs: config.databaseConnectTimeoutMs });
+  for (const warning of database.warnings) process.stderr.write(`gatehouse: ${warning}\n`);
   try {
     return await fn(database);
   } finally {

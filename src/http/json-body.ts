@@ -1,7 +1,9 @@
-// JSON bodies of the OAuth endpoints (SPEC §2 items 4 and 19). JSON.parse keeps the last of
-// two equal keys, so {"client_secret":"wrong","client_secret":"right"} would read as one
+// JSON bodies of the OAuth endpoints (SPEC §2 items 4 and 19) and of /mcp (SPEC §10.8): one
+// parser, so that the two cannot read a body differently. JSON.parse keeps the last of two
+// equal keys, so {"client_secret":"wrong","client_secret":"right"} would read as one
 // parameter; RFC 6749 §3.1 says a parameter sent twice is invalid_request, in JSON as in a
-// form. The value still comes from Fastify's own parser (secure-json-parse, which refuses
+// form (and at /mcp, a second "name" in a tools/call would run another tool than the one a
+// client or a proxy checked). The value still comes from Fastify's own parser (secure-json-parse, which refuses
 // __proto__ and constructor keys); the repeated key is found with jsonc-parser's scanner,
 // the JSON tokenizer behind VS Code, which decodes each string's escapes
 // ("client\u005fsecret" is client_secret). The scanner reads token by token, without
@@ -9,7 +11,19 @@
 // strict parser accepted, so its tolerance of comments never widens what is accepted.
 import type { FastifyInstance } from 'fastify';
 import { createScanner } from 'jsonc-parser';
-import { invalidRequest } from '../oauth/errors.ts';
+
+/**
+ * A body naming a key twice: a 400 refusal before any route runs, which each area words in its
+ * own format (http/body-errors.ts: an OAuth invalid_request, a JSON-RPC error at /mcp).
+ */
+export class RepeatedJsonKeyError extends Error {
+  readonly statusCode = 400;
+  readonly code = 'GH_REPEATED_JSON_KEY';
+
+  constructor(readonly key: string) {
+    super(`${key === '' ? 'an empty key' : key} was sent more than once`);
+  }
+}
 
 // jsonc-parser's SyntaxKind values; it is a const enum, which isolated modules cannot read.
 const OPEN_BRACE = 1;
@@ -67,7 +81,7 @@ export function refuseRepeatedJsonKeys(app: FastifyInstance): void {
     parse(request, body as string, (error, value) => {
       if (error) return done(error, undefined);
       const repeated = firstRepeatedKey(body as string);
-      if (repeated !== undefined) return done(invalidRequest(`${repeated === '' ? 'an empty key' : repeated} was sent more than once`), undefined);
+      if (repeated !== undefined) return done(new RepeatedJsonKeyError(repeated), undefined);
       done(null, value);
     });
   });

@@ -13,6 +13,7 @@ import { challenge, guardedResource } from '../api/guard.ts';
 import { allHandlers } from '../api/routes/index.ts';
 import { requestRefusal } from '../http/body-errors.ts';
 import type { AppContext } from '../http/context.ts';
+import { refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../http/json-body.ts';
 import { MCP_PATH } from '../http/oauth/paths.ts';
 import type { AccessPrincipal } from '../oauth/bearer.ts';
 import { ServiceError } from '../services/errors.ts';
@@ -20,9 +21,15 @@ import { ToolCatalog, ToolRefusal } from './tools.ts';
 
 const connectRoute = { scope: 'public', membership: 'none' } as const;
 
-function jsonRpcError(reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}) {
-  return reply.status(status).headers(headers).send({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+function jsonRpcError(reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}, code = -32000) {
+  return reply.status(status).headers(headers).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
+
+/**
+ * SPEC §10.8: a JSON-RPC batch (an array body) gets one error. MCP 2025-06-18 removed
+ * batching; the SDK would run each message and answer a schema dump as -32603.
+ */
+const BATCH_REFUSED = 'JSON-RPC batches are not supported (MCP 2025-06-18 removed batching): send one request per POST';
 
 /**
  * JSON-RPC 2.0 §5.1: a tools/call whose name or arguments have the wrong shape is invalid
@@ -64,12 +71,15 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const store = ctx.services.stores.api.access;
   const catalog = new ToolCatalog(allHandlers(ctx), store, ctx.services.clock, resource);
 
+  // SPEC §10.8: JSON is read as the OAuth endpoints read it; a repeated key is refused.
+  refuseRepeatedJsonKeys(app);
   // What is refused before the handler runs (a body that is not JSON, or too large, a NUL
-  // character) is answered as JSON-RPC too: the caller is an MCP client, not a browser.
-  // Anything else goes on to the root's handler (an outage is its 503).
+  // character, a repeated key) is answered as JSON-RPC too: the caller is an MCP client, not
+  // a browser. A repeated key is a parse error (JSON-RPC 2.0 §5.1: the body cannot be read as
+  // one request). Anything else goes on to the root's handler (an outage is its 503).
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const refusal = requestRefusal(error);
-    if (refusal !== undefined) return jsonRpcError(reply, error.statusCode!, refusal);
+    if (refusal !== undefined) return jsonRpcError(reply, error.statusCode!, refusal, {}, error instanceof RepeatedJsonKeyError ? ErrorCode.ParseError : undefined);
     throw error;
   });
 
@@ -83,6 +93,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     // The hint is what the resource metadata lists for /mcp: what an agent nobody reviewed may get.
     if (!('ok' in access)) return jsonRpcError(reply, access.status, access.message, challenge(access, resource.metadataUrl, ctx.config.agentScopes));
     const principal = access.principal!;
+    if (Array.isArray(request.body)) return jsonRpcError(reply, 400, BATCH_REFUSED, {}, ErrorCode.InvalidRequest);
     const malformed = malformedToolCall(request.body);
     if (malformed !== undefined) return reply.send({ jsonrpc: '2.0', id: malformed.id ?? null, error: { code: ErrorCode.InvalidParams, message: malformed.message } });
 

@@ -1,7 +1,8 @@
 // The authorization endpoint's protocol logic (RFC 6749 §4.1.1–§4.1.2, SPEC §2 items 5,
-// 11, 12, 13, 14, 24, 25). Checks run in the order SPEC §2 item 12 fixes: first what makes
-// a redirect unsafe (client, redirect URI, approval) — shown as a page, never redirected —
-// then what may be redirected back to the client.
+// 11, 12, 13, 14, 24, 25, §10.8). Checks run in the order SPEC §2 item 12 fixes: first what
+// makes a redirect unsafe (client, redirect URI, approval) — shown as a page, never
+// redirected — then what may be redirected back to the client: for a self-registered client
+// only once the user has allowed it (SPEC §10.8).
 import { documentClientRefusal, type FirstUseGate } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
@@ -60,9 +61,25 @@ export function carriedParameters(request: AuthorizationRequest): [string, strin
  */
 export type FatalReason = 'client_not_approved' | 'invalid_link';
 
+/**
+ * An error for the application that is shown on a page instead of being redirected to it
+ * (SPEC §10.8: a self-registered application the user has not allowed, see answerError);
+ * the page names the application. Its redirect URI is kept for the login page, whose user
+ * may turn out to have allowed the application.
+ */
+export interface HeldBackError {
+  kind: 'held_back';
+  error: OAuthError;
+  client: ClientRecord;
+  redirectUri: string;
+}
+
+/** An error for the application, as the user will meet it. */
+export type ErrorAnswer = HeldBackError | { kind: 'redirect'; location: string; error: OAuthError };
+
 export type AuthorizationValidation =
   | { kind: 'fatal'; error: OAuthError; reason: FatalReason }
-  | { kind: 'redirect'; location: string; error: OAuthError }
+  | ErrorAnswer
   | { kind: 'valid'; request: AuthorizationRequest };
 
 type RawQuery = Record<string, unknown>;
@@ -175,9 +192,17 @@ function checkResponseType(params: Record<string, string>): void {
  * Step 5, scope (RFC 6749 §3.3, §4.1.2.1 invalid_scope). Seed §4.1: scope is required and
  * must be a subset of the client's enabled scopes. SPEC §2 item 14: a legacy client's scope
  * parameter is ignored (scopes null).
+ *
+ * SPEC §10.8: a self-registered client (a metadata document, RFC 7591) may leave scope out,
+ * as MCP clients do when the resource names none, and gets the RFC 6749 §3.3 default: the
+ * scopes its door allows. That is the client's own scopes: a document client's are
+ * CIMD_SCOPES as set now (metadata-documents.ts keeps them so); one registered under
+ * DCR_POLICY=open holds what it registered within DCR_SCOPES (DCR_SCOPES when it asked for
+ * none); under DCR_POLICY=review, what it registered and an admin approved.
  */
-function checkScope(client: ClientRecord, params: Record<string, string>): string[] | null {
+function checkScope(client: ClientRecord, params: Record<string, string>, selfRegistered: boolean): string[] | null {
   if (client.scopes === null) return null;
+  if (params.scope === undefined && selfRegistered) return [...client.scopes];
   if (params.scope === undefined) throw invalidRequest('scope is required: name the scopes the application needs');
   const scopes = parseScopeParameter(params.scope);
   const enabled = new Set(client.scopes);
@@ -193,21 +218,28 @@ function checkPkce(client: ClientRecord, params: Record<string, string>): string
   return readCodeChallenge(params.code_challenge, params.code_challenge_method, client.kind === 'public');
 }
 
+/** Where an error for the application would go. */
+interface ErrorTarget {
+  client: ClientRecord;
+  redirectUri: string;
+  state: string | undefined;
+}
+
 /**
  * Steps 4 onwards, once the redirect URI is trusted; an OAuthError here goes back to the
- * application (RFC 6749 §4.1.2.1).
+ * application (RFC 6749 §4.1.2.1), or is held back on a page (SPEC §10.8, answerError).
  */
 function checkRedirectable(
   ctx: OAuthContext,
   raw: RawQuery,
-  client: ClientRecord,
-  redirectUri: string,
-  state: string | undefined,
+  target: ErrorTarget,
   params: Record<string, string>,
+  selfRegistered: boolean,
 ): AuthorizationRequest {
+  const { client, redirectUri, state } = target;
   checkResponseType(params);
   const hadScope = params.scope !== undefined;
-  const scopes = checkScope(client, params);
+  const scopes = checkScope(client, params, selfRegistered);
   const codeChallenge = checkPkce(client, params);
   // Step 7, prompt (OpenID Connect Core §3.1.2.1, SPEC §2 item 25).
   const prompt = readPrompt(params.prompt);
@@ -216,10 +248,46 @@ function checkRedirectable(
   return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, resources, params };
 }
 
-/** `firstUse`: the caller's allowance for using a metadata document for the first time (SPEC §10.3). */
+const isSelfRegistered = async (ctx: OAuthContext, client: ClientRecord) => (await ctx.isSelfRegistered?.(client)) ?? false;
+
+/**
+ * SPEC §10.8, RFC 9700 §4.11.2: a client registered by nobody who signed in (a metadata
+ * document, RFC 7591 registration, DCR_POLICY=open above all) chose its redirect URI alone,
+ * so redirecting its errors there makes Gatehouse an open redirector: anybody registers
+ * https://phish.example/login and links to a request that fails, prompt=none being the
+ * simplest. Its errors are redirected only once the user has seen its consent page, which
+ * in the data is an active grant of this user for this client: a grant is made only by
+ * Allow on that page (approveAuthorization), and nothing else records that the page was
+ * shown (authorization_requests records what a logged-in user asked, prompt=none included).
+ * A Deny leaves no grant and needs none: its access_denied is the answer of the page
+ * itself, which named the host the browser goes back to. A revoked grant counts no more:
+ * the user withdrew that trust, and ended grants are pruned, so counting them would make the
+ * rule depend on the last prune. Covered: every error redirected before the user's decision
+ * — those of validation (invalid_request, unsupported_response_type, invalid_scope,
+ * invalid_target) and prompt=none's login_required and consent_required.
+ */
+async function userHasAllowed(ctx: OAuthContext, client: ClientRecord, userId: string | undefined): Promise<boolean> {
+  if (userId === undefined) return false;
+  return (await ctx.store.listActiveGrants(userId, client.id)).length > 0;
+}
+
+/** An error for the application: redirected to it (RFC 6749 §4.1.2.1), or held back (SPEC §10.8). */
+async function answerError(ctx: OAuthContext, target: ErrorTarget, error: OAuthError, userId: string | undefined): Promise<ErrorAnswer> {
+  if ((await isSelfRegistered(ctx, target.client)) && !(await userHasAllowed(ctx, target.client, userId))) {
+    return { kind: 'held_back', error, client: target.client, redirectUri: target.redirectUri };
+  }
+  return { kind: 'redirect', error, location: errorRedirect(ctx, target.redirectUri, error, target.state) };
+}
+
+/**
+ * `userId`: the logged-in user, if any, whose having allowed a self-registered client lets
+ * its errors be redirected (SPEC §10.8). `firstUse`: the caller's allowance for using a
+ * metadata document for the first time (SPEC §10.3); without it, none is.
+ */
 export async function validateAuthorizationRequest(
   ctx: OAuthContext,
   raw: RawQuery,
+  userId?: string,
   firstUse?: FirstUseGate,
 ): Promise<AuthorizationValidation> {
   // Steps 1–3: without a trustworthy client and redirect URI nothing may be redirected.
@@ -235,13 +303,16 @@ export async function validateAuthorizationRequest(
   }
   const { clientId, client, redirectUri } = checked;
 
-  // From here on errors go back to the application with state and iss (RFC 9207).
-  const state = readState(raw);
+  // From here on errors go back to the application with state and iss (RFC 9207), unless
+  // SPEC §10.8 holds them back (answerError).
+  const target: ErrorTarget = { client, redirectUri, state: readState(raw) };
   try {
     const params = readParameters(raw, clientId, redirectUri);
-    return { kind: 'valid', request: checkRedirectable(ctx, raw, client, redirectUri, state, params) };
+    // Asked only when it matters: a request without scope (SPEC §10.8).
+    const selfRegistered = params.scope === undefined && (await isSelfRegistered(ctx, client));
+    return { kind: 'valid', request: checkRedirectable(ctx, raw, target, params, selfRegistered) };
   } catch (error) {
-    if (error instanceof OAuthError) return { kind: 'redirect', error, location: errorRedirect(ctx, redirectUri, error, state) };
+    if (error instanceof OAuthError) return answerError(ctx, target, error, userId);
     throw error;
   }
 }
@@ -286,13 +357,16 @@ export async function recordAuthorizationRequest(ctx: OAuthContext, request: Aut
   await ctx.store.recordAuthorizationRequest(request.client.id, userId, request.hadScope, ctx.clock());
 }
 
-/** OpenID Connect Core §3.1.2.6: prompt=none, and a page would be needed (SPEC §2 item 25). */
-export function silentFailure(ctx: OAuthContext, request: AuthorizationRequest, code: 'login_required' | 'consent_required'): string {
+/**
+ * OpenID Connect Core §3.1.2.6: prompt=none, and a page would be needed (SPEC §2 item 25);
+ * held back on a page for a self-registered client the user has not allowed (SPEC §10.8).
+ */
+export async function silentFailure(ctx: OAuthContext, request: AuthorizationRequest, code: 'login_required' | 'consent_required', userId?: string): Promise<ErrorAnswer> {
   const description =
     code === 'login_required'
       ? 'the user is not logged in, and prompt=none does not allow the login page'
       : 'the user has not approved this request for this application, and prompt=none does not allow the consent page';
-  return errorRedirect(ctx, request.redirectUri, new OAuthError(code, description), request.state);
+  return answerError(ctx, request, new OAuthError(code, description), userId);
 }
 
 function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grantId: string, code: string, now: number) {

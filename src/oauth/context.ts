@@ -1,7 +1,7 @@
 // What the protocol core needs from the outside world, passed in explicitly.
 import type { ClientMetadataDocuments } from './client-metadata.ts';
 import type { ProtectedResources } from './resources.ts';
-import type { OAuthStore } from './storage.ts';
+import type { ClientRecord, OAuthStore } from './storage.ts';
 
 export interface OAuthContext {
   store: OAuthStore;
@@ -17,4 +17,9 @@ export interface OAuthContext {
    * before are refused at every use (client-metadata.ts: documentClientRefusal).
    */
   clientMetadata?: ClientMetadataDocuments;
+  /**
+   * SPEC §10.8: whether nobody who signed in registered this client: a metadata-document
+   * client or a dynamically registered one (RFC 7591). Absent: there are none.
+   */
+  isSelfRegistered?: (client: ClientRecord) => Promise<boolean>;
 }

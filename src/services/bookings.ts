@@ -39,9 +39,7 @@ export async function book(ctx: ServiceContext, input: NewBooking, rules: Bookin
   // A hidden event type without its link is indistinguishable from a missing one.
   const reachable = et !== undefined && (rules.teamId === undefined || et.teamId === rules.teamId) && (!et.hidden || rules.allowHidden || input.privateLink !== undefined);
   if (!reachable) throw notFound('no such event type');
-  if (input.start < now + et.minimumBookingNotice * 60_000) {
-    throw validation(et.minimumBookingNotice > 0 ? `start: must be at least ${et.minimumBookingNotice} minutes from now` : 'start: must be in the future', 'start');
-  }
+  requireNotice(input.start, now, et.minimumBookingNotice);
   const end = input.start + et.lengthMinutes * 60_000;
   const host = et.userId ?? (await ctx.stores.bookings.pickTeamHost(et.teamId!, et.schedulingType === 'roundRobin', now));
   if (host === undefined) throw conflict('the team has no member who could host this booking');
@@ -82,6 +80,17 @@ export async function book(ctx: ServiceContext, input: NewBooking, rules: Bookin
 }
 
 const HOST_BUSY = 'start: the host is not available at that time';
+
+/**
+ * The event type's minimum notice, in minutes, holds for every start a booking gets: when it
+ * is made and each time it is moved, whoever moves it (the booker's manageToken, the host's
+ * token, an agent's tool: they share rescheduleBooking).
+ */
+function requireNotice(start: number, now: number, minimumNotice: number): void {
+  if (start < now + minimumNotice * 60_000) {
+    throw validation(minimumNotice > 0 ? `start: must be at least ${minimumNotice} minutes from now` : 'start: must be in the future', 'start');
+  }
+}
 
 /**
  * Locks the host for the caller's transaction, then refuses with `busy` if they have an
@@ -151,7 +160,9 @@ export async function rescheduleBooking(ctx: ServiceContext, uid: string, start:
   const now = ctx.clock();
   const old = await requireBooking(ctx, uid);
   if (!ACTIVE.includes(old.status)) throw conflict(`the booking is ${old.status}; only a pending or accepted booking can be rescheduled`);
-  if (start <= now) throw validation('start: must be in the future', 'start');
+  // An event type deleted since leaves only the rule that the start is ahead.
+  const et = old.eventTypeId === null ? undefined : await ctx.stores.bookings.findEventType(old.eventTypeId);
+  requireNotice(start, now, et?.minimumBookingNotice ?? 0);
   const end = start + (old.end - old.start);
   const booking: Booking = { ...old, uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type SQLite from 'better-sqlite3';
+import { createOwnerOnlyFile } from './owner-only.ts';
 
 export class BackupRefused extends Error {}
 
@@ -15,7 +16,8 @@ const ALL_REMAINING_PAGES = 0x7fffffff;
  * connection between two steps would restart the copy, so after the first step the rest
  * is copied in one step, inside one read transaction: the copy is the database as of one
  * commit, and under WAL the serving process keeps writing meanwhile. The copy is written
- * beside `file` and renamed into place, so `file` is never a half-written database.
+ * beside `file` and renamed into place, so `file` is never a half-written database. The copy
+ * holds the same secrets as the database: it is 0600 from its first byte (SPEC §7).
  */
 export async function backupSqlite(sqlite: SQLite.Database, source: string, file: string): Promise<number> {
   const target = resolve(file);
@@ -23,6 +25,7 @@ export async function backupSqlite(sqlite: SQLite.Database, source: string, file
   if (!existsSync(dirname(target))) throw new BackupRefused(`the folder ${dirname(file)} does not exist`);
   const partial = join(dirname(target), `.${basename(target)}.${randomBytes(4).toString('hex')}.partial`);
   try {
+    createOwnerOnlyFile(partial);
     const { totalPages } = await sqlite.backup(partial, { progress: () => ALL_REMAINING_PAGES });
     renameSync(partial, target);
     return totalPages;

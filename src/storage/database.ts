@@ -1,7 +1,7 @@
 // Opening the database: SQLite (better-sqlite3, WAL) by default, PostgreSQL for
 // postgres:// URLs. Dialect differences live here, in prepared.ts and in the migrations
 // (STYLE practice 8).
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type DatabaseIntrospector } from 'kysely';
@@ -10,6 +10,7 @@ import { BackupRefused, backupSqlite } from './backup.ts';
 import type { Database } from './schema.ts';
 import { groupCommitDialect } from './group-commit.ts';
 import { namingStatements } from './named-statements.ts';
+import { createOwnerOnlyFile, makeOwnerOnlyFolder, tightenToOwnerOnly } from './owner-only.ts';
 import { CurrentSchemaIntrospector } from './schema-introspector.ts';
 import { classifyingOutages } from './unavailable.ts';
 
@@ -21,6 +22,8 @@ export interface DatabaseHandle {
   /** SPEC §4: a consistent copy of a SQLite database in `file`; pages copied. PostgreSQL refuses. */
   backup(file: string): Promise<number>;
   close(): Promise<void>;
+  /** What opening changed that the operator should hear of (SPEC §7: a file's mode tightened). */
+  warnings: string[];
 }
 
 export interface OpenOptions {
@@ -86,13 +89,21 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     const db = new Kysely<Database>({ dialect: classifyingOutages(new SchemaScopedPostgresDialect({ pool: namingStatements(pool) })) });
     const backup = () =>
       Promise.reject(new BackupRefused('backup copies a SQLite database; for PostgreSQL use pg_dump, e.g. pg_dump --format=custom --file=FILE "$DATABASE_URL"'));
-    return { db, dialect: 'postgres', backup, close: () => db.destroy() };
+    return { db, dialect: 'postgres', backup, close: () => db.destroy(), warnings: [] };
   }
   if (url.startsWith('sqlite:')) {
     const location = url.slice('sqlite:'.length);
     const file = location === ':memory:' ? ':memory:' : resolve(location);
     if (options.mustExist && (file === ':memory:' || !existsSync(file))) throw new Error(`there is no SQLite database at ${file}`);
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    // SPEC §7: the database holds signing secrets in plain text. Made 0600 before SQLite
+    // opens it (SQLite keeps an existing file's mode, and gives its -wal and -shm files the
+    // database file's), in a folder of the owner's when Gatehouse makes the folder.
+    const warnings: string[] = [];
+    if (file !== ':memory:') {
+      makeOwnerOnlyFolder(dirname(file));
+      createOwnerOnlyFile(file);
+      warnings.push(...tightenToOwnerOnly([file, `${file}-wal`, `${file}-shm`]));
+    }
     const sqlite = new SQLite(file);
     sqlite.pragma('journal_mode = WAL');
     // WAL with synchronous=NORMAL: a commit survives a process crash; the fsync happens
@@ -108,7 +119,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     sqlite.pragma(`busy_timeout = ${Math.round(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS)}`);
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Database>({ dialect: classifyingOutages(groupCommitDialect(sqlite, statementCache(sqlite))) });
-    return { db, dialect: 'sqlite', backup: (target) => backupSqlite(sqlite, file, target), close: () => db.destroy() };
+    return { db, dialect: 'sqlite', backup: (target) => backupSqlite(sqlite, file, target), close: () => db.destroy(), warnings };
   }
   throw new Error('DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
 }

@@ -14,10 +14,13 @@ import {
   silentFailure,
   validateAuthorizationRequest,
   type AuthorizationRequest,
+  type ErrorAnswer,
   type FatalReason,
+  type HeldBackError,
 } from '../oauth/authorize.ts';
 import { findUserById, type User } from '../services/accounts/users.ts';
 import { consentPage } from './consent-page.ts';
+import { hostOf } from './format.ts';
 import { html } from './html.ts';
 import { sendErrorPage, sendPage } from './pages.ts';
 import { REAUTH_PARAM, type ReauthenticationMarks } from './reauthentication.ts';
@@ -47,6 +50,8 @@ export async function authorizationReturn(ctx: AppContext, path: string): Promis
   }
   const result = await validateAuthorizationRequest(ctx.oauth, raw);
   if (result.kind === 'fatal') return { redirectUri: undefined, client: undefined };
+  // Held back for nobody yet: the user about to log in may have allowed the application.
+  if (result.kind === 'held_back') return { redirectUri: result.redirectUri, client: undefined };
   if (result.kind === 'redirect') return { redirectUri: raw.redirect_uri as string, client: undefined };
   return { redirectUri: result.request.redirectUri, client: { clientId: result.request.client.id, name: result.request.client.name } };
 }
@@ -63,6 +68,33 @@ function fatalExplanation(reason: FatalReason): { title: string; message: string
     title: 'This sign-in link is not valid',
     message: 'The link you followed is not valid; go back to the application and try again. If it happens again, tell the application’s developer.',
   };
+}
+
+/** What went wrong, in the words of the person who followed the link. */
+function heldBackProblem(code: string): string {
+  if (code === 'login_required') return 'it asked to sign you in without showing any page, and you are not logged in';
+  if (code === 'consent_required') return 'it asked for access without showing any page, and you have not allowed it';
+  if (code === 'invalid_scope') return 'it asked for permissions it may not have';
+  return 'its sign-in link is not valid';
+}
+
+/**
+ * SPEC §10.8: an error of a self-registered application the user has not allowed is shown
+ * here, naming the application and what went wrong, and the browser is not sent on to the
+ * address the application registered for itself.
+ */
+function sendHeldBack(request: FastifyRequest, reply: FastifyReply, held: HeldBackError) {
+  const { client, error, redirectUri } = held;
+  const message =
+    `“${client.name}” sent a request that cannot be completed: ${heldBackProblem(error.code)}. ` +
+    `You have not allowed this application, so you are not sent on to the address it gave (${hostOf(redirectUri)}). ` +
+    'Go back to the application and try again, or contact its developer.';
+  return sendErrorPage(reply, request, 400, `${client.name} could not continue`, message, { details: `${error.code}: ${error.description}` });
+}
+
+/** An error for the application: redirected back to it, or held back on a page. */
+function answerError(request: FastifyRequest, reply: FastifyReply, answer: ErrorAnswer) {
+  return answer.kind === 'redirect' ? reply.redirect(answer.location, 303) : sendHeldBack(request, reply, answer);
 }
 
 export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, marks: ReauthenticationMarks): Promise<void> {
@@ -90,18 +122,19 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
   async function handle(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision?: unknown) {
     reply.header('referrer-policy', 'no-referrer'); // SPEC §7: the code must not leak through Referer
     reply.header('cache-control', 'no-store');
-    const result = await validateAuthorizationRequest(ctx.oauth, raw, documentFirstUse(ctx, request.ip));
+    const user = request.user;
+    const result = await validateAuthorizationRequest(ctx.oauth, raw, user?.id, documentFirstUse(ctx, request.ip));
     if (result.kind === 'fatal') {
       const { title, message } = fatalExplanation(result.reason);
       return sendErrorPage(reply, request, 400, title, message, { details: `${result.error.code}: ${result.error.description}` });
     }
-    if (result.kind === 'redirect') return reply.redirect(result.location, 303);
+    if (result.kind !== 'valid') return answerError(request, reply, result);
     const authz = result.request;
     const silent = authz.prompt.has('none');
-    const user = request.user;
     if (user === undefined) {
-      // SPEC §2 item 25: prompt=none never shows a page, the login page included.
-      if (silent) return reply.redirect(silentFailure(ctx.oauth, authz, 'login_required'), 303);
+      // SPEC §2 item 25: prompt=none never shows the login page; its error goes back to the
+      // application, or is held back on a page (SPEC §10.8).
+      if (silent) return answerError(request, reply, await silentFailure(ctx.oauth, authz, 'login_required'));
       return toLogin(reply, authz, false);
     }
     if (decision === 'deny') return reply.redirect(denyAuthorization(ctx.oauth, authz), 303);
@@ -118,7 +151,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     const grant = await rememberedGrant(ctx.oauth, authz, user.id);
     const location = grant && (await approveSilently(ctx.oauth, authz, user.id, grant));
     if (location !== undefined) return reply.redirect(location, 303);
-    if (silent) return reply.redirect(silentFailure(ctx.oauth, authz, 'consent_required'), 303);
+    if (silent) return answerError(request, reply, await silentFailure(ctx.oauth, authz, 'consent_required', user.id));
     allowFormRedirectTo(reply, authz.redirectUri);
     const carried = authz.prompt.has('login') && typeof mark === 'string' ? mark : undefined;
     return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, await consent(authz, user, reply.generateCsrf(), carried));

@@ -13,6 +13,8 @@ export interface PageNotice {
   secretError?: string;
   /** A client secret just created: shown this once. */
   newSecret?: { secret: string; lastFour: string };
+  /** An events signing secret just created (SPEC §9): shown this once. */
+  newEventsSecret?: string;
 }
 
 const NOTICE_PARAM = 'notice';
@@ -43,6 +45,7 @@ function isPageNotice(value: unknown): value is PageNotice {
   return (
     (v.flash === undefined || typeof v.flash === 'string') &&
     (v.secretError === undefined || typeof v.secretError === 'string') &&
+    (v.newEventsSecret === undefined || typeof v.newEventsSecret === 'string') &&
     (secret === undefined || (typeof secret.secret === 'string' && typeof secret.lastFour === 'string'))
   );
 }

@@ -105,6 +105,28 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
     expect(cancelled.body.data.status).toBe('cancelled');
   });
 
+  it.skipIf(!available)("a reschedule keeps the event type's minimum notice, with the manageToken as with the host's token", async () => {
+    const et = await f.eventType({ userId: w.owner.id }, { minimumBookingNotice: 1440 });
+    const booked = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: iso(futureStart(server)), attendee });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    const { uid, manageToken } = booked.body.data as { uid: string; manageToken: string };
+    const soon = iso(server.clock() + 5 * 60_000);
+    // What creation refuses, a reschedule refuses, in the same words.
+    const create = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: soon, attendee });
+    expect(create.status).toBe(400);
+    const writer = await mint(server, w, w.owner, ['BOOKING_WRITE']);
+    for (const [who, bearer, proof] of [['manageToken', undefined, { manageToken }], ['host token', writer, {}]] as const) {
+      const res = await server.api('POST', `/v2/bookings/${uid}/reschedule`, bearer, { start: soon, ...proof });
+      expect(res.status, who).toBe(400);
+      expect(res.body.error, who).toMatchObject({ code: 'validation_error', message: create.body.error.message });
+      expect(res.body.error.message).toBe('start: must be at least 1440 minutes from now');
+    }
+    expect(await status(uid)).toBe('accepted');
+    // Far enough ahead, it moves.
+    const moved = await server.api('POST', `/v2/bookings/${uid}/reschedule`, undefined, { start: iso(futureStart(server)), manageToken });
+    expect(moved.status).toBe(201);
+  });
+
   it.skipIf(!available)('the manageToken needs no scope, with or without an access token beside it; beside it, a wrong one is still 404 (SPEC §2 item 26)', async () => {
     const { uid, manageToken } = await bookPublicly({ userId: w.owner.id });
     const stranger = await mint(server, w, w.outsider, []);

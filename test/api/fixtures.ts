@@ -108,7 +108,7 @@ export function fixtures(server: TestServer) {
   const db = server.db;
   const now = () => server.clock();
   return {
-    async eventType(owner: EtOwner, options: { hidden?: boolean; requiresConfirmation?: boolean; lengthInMinutes?: number; roundRobin?: boolean } = {}) {
+    async eventType(owner: EtOwner, options: { hidden?: boolean; requiresConfirmation?: boolean; lengthInMinutes?: number; roundRobin?: boolean; minimumBookingNotice?: number } = {}) {
       const row = {
         id: randomId(),
         user_id: 'userId' in owner ? owner.userId : null,
@@ -120,7 +120,7 @@ export function fixtures(server: TestServer) {
         locations: JSON.stringify([{ type: 'link', value: 'https://meet.example.com/intro' }]),
         hidden: options.hidden ? 1 : 0,
         requires_confirmation: options.requiresConfirmation ? 1 : 0,
-        minimum_booking_notice: 0,
+        minimum_booking_notice: options.minimumBookingNotice ?? 0,
         scheduling_type: 'teamId' in owner ? (options.roundRobin ? 'roundRobin' : 'collective') : null,
         created_at: now(),
         updated_at: now(),

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { createDeliveryEngine, type DeliveryEngine } from '../../src/services/webhooks/engine.ts';
@@ -47,6 +48,8 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
   let f: ReturnType<typeof fixtures>;
   let receiver: WebhookReceiver;
   let engine: DeliveryEngine;
+  /** What the engine reported instead of stopping: an attempt it could not record, with its delivery. */
+  const reported: Array<{ err: unknown; deliveryId: string | undefined }> = [];
   beforeAll(async () => {
     if (!available) return;
     server = await startTestServer(name, { LOG_LEVEL: 'warn', OUTBOUND_ALLOW_PRIVATE: '1' });
@@ -55,7 +58,7 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
     receiver = await WebhookReceiver.start();
     // The engine `gatehouse serve` runs, on the server's movable clock, driven pass by pass;
     // a short timeout stands in for the 10 seconds so that the timeout test takes a moment.
-    engine = createDeliveryEngine({ services: server.services, outbound: { allowPrivate: true, resolve: testResolver }, timeoutMs: 400, random: () => 0.5 });
+    engine = createDeliveryEngine({ services: server.services, outbound: { allowPrivate: true, resolve: testResolver }, timeoutMs: 400, random: () => 0.5, onError: (err, deliveryId) => reported.push({ err, deliveryId }) });
   });
   afterAll(async () => {
     await receiver?.close();
@@ -215,6 +218,57 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
     const created = Date.parse(final!.createdAt);
     expect(dueTimes.at(-1)! - created).toBeLessThanOrEqual(RETRY_WINDOW_MS);
     expect(attempts.length).toBeGreaterThanOrEqual(8);
+  });
+
+  it.skipIf(!available)("SPEC §7: a receiver's answer holding a NUL byte is recorded with U+FFFD in its place and shown to the owner", async () => {
+    const hook = await hostWithWebhook(['BOOKING_CREATED'], { status: 200, body: 'accepted\u0000by the receiver' });
+    await bookPublicly(hook.eventTypeId);
+    await deliverAll();
+    expect(receiver.at(hook.path)).toHaveLength(1);
+    const listed = await deliveries(hook.webhookId, hook.token);
+    expect(listed).toMatchObject([{ status: 'delivered', attempts: 1, responseStatus: 200, response: 'accepted\uFFFDby the receiver', error: null }]);
+  });
+
+  it.skipIf(!available)('an attempt the database refuses to record ends neither the pass nor the retries: the others are recorded, the refused one is recorded without the answer', async () => {
+    // A real refusal by the database, of this one answer only (as PostgreSQL refused a NUL
+    // byte): a trigger on the deliveries table, dropped at the end.
+    const marker = 'refused by the database';
+    const refuse =
+      name === 'postgres'
+        ? [
+            `CREATE FUNCTION refuse_marked_answer() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.response_body LIKE '%${marker}%' THEN RAISE EXCEPTION 'this answer is refused'; END IF; RETURN NEW; END $$`,
+            'CREATE TRIGGER refuse_marked_answer BEFORE UPDATE ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_marked_answer()',
+          ]
+        : [`CREATE TRIGGER refuse_marked_answer BEFORE UPDATE ON webhook_deliveries WHEN NEW.response_body LIKE '%${marker}%' BEGIN SELECT RAISE(ABORT, 'this answer is refused'); END`];
+    const allow = name === 'postgres' ? ['DROP TRIGGER refuse_marked_answer ON webhook_deliveries', 'DROP FUNCTION refuse_marked_answer()'] : ['DROP TRIGGER refuse_marked_answer'];
+    for (const statement of refuse) await sql.raw(statement).execute(server.db);
+    try {
+      const refused = await hostWithWebhook(['BOOKING_CREATED'], { status: 500, body: `down, ${marker}` });
+      const fine = await hostWithWebhook(['BOOKING_CREATED']);
+      await bookPublicly(refused.eventTypeId);
+      await bookPublicly(fine.eventTypeId);
+      reported.length = 0;
+      // One pass takes both.
+      expect(await engine.deliverDue()).toBe(2);
+      expect(await deliveries(fine.webhookId, fine.token)).toMatchObject([{ status: 'delivered', attempts: 1, responseStatus: 200, response: '{"received":true}' }]);
+      let [d] = await deliveries(refused.webhookId, refused.token);
+      expect(d).toMatchObject({ status: 'pending', attempts: 1, responseStatus: 500, response: null, error: 'the answer could not be stored' });
+      // The failure is reported with its delivery, for the operator's log.
+      expect(reported).toHaveLength(1);
+      expect(reported[0]!.deliveryId).toBe(d!.id);
+      expect(String(reported[0]!.err)).toMatch(/this answer is refused/);
+
+      // The refused delivery is retried on its schedule, and failed at the end of the 24 hours.
+      for (let guard = 0; guard < 30 && d!.status === 'pending'; guard++) {
+        server.advance((Date.parse(d!.nextAttemptAt) - server.clock()) / 1000);
+        await deliverAll();
+        [d] = await deliveries(refused.webhookId, refused.token);
+      }
+      expect(d).toMatchObject({ status: 'failed', responseStatus: 500, response: null, nextAttemptAt: null, attempts: receiver.at(refused.path).length });
+      expect(d!.attempts).toBeGreaterThanOrEqual(8);
+    } finally {
+      for (const statement of allow) await sql.raw(statement).execute(server.db);
+    }
   });
 
   it.skipIf(!available)('treats a timeout and a redirect as failures to retry, and never follows the redirect', async () => {

@@ -1,6 +1,6 @@
 // Runs the real `gatehouse` command in a child process, the way an operator or a script does.
 import { execFile } from 'node:child_process';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { settingNames } from '../../src/config/index.ts';
@@ -17,17 +17,30 @@ export interface CliResult {
 /** Settings a developer's shell (or Vite, which sets BASE_URL=/) might carry that would change what the CLI does. */
 const gatehouseSettings = new Set<string>(settingNames);
 
-/** `inputAfterMs`: the input comes that much later, as from a slow writer (a password manager asking first). */
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; inputAfterMs?: number } = {}): Promise<CliResult> {
+/**
+ * The program and arguments that run `gatehouse …args`; with `umask` (e.g. '022'), a shell
+ * sets it first and execs the command, as an operator's login shell would.
+ */
+export function gatehouseCommand(args: string[], umask?: string): [string, string[]] {
+  const command = [process.execPath, join(projectRoot, 'bin/gatehouse.mjs'), ...args];
+  return umask === undefined ? [command[0]!, command.slice(1)] : ['/bin/sh', ['-c', 'umask "$0" && exec "$@"', umask, ...command]];
+}
+
+/**
+ * `inputAfterMs`: the input comes that much later, as from a slow writer (a password manager
+ * asking first). `umask`: see gatehouseCommand.
+ */
+export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; inputAfterMs?: number; umask?: string } = {}): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !gatehouseSettings.has(key)) env[key] = value;
   }
   Object.assign(env, options.env);
   return new Promise((done) => {
+    const [program, programArgs] = gatehouseCommand(args, options.umask);
     const child = execFile(
-      process.execPath,
-      ['bin/gatehouse.mjs', ...args],
+      program,
+      programArgs,
       { cwd: projectRoot, env, timeout: 20_000, encoding: 'utf8' },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;

@@ -9,7 +9,7 @@ import { createClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { Browser, formFields } from './browser.ts';
-import { projectRoot } from './cli.ts';
+import { gatehouseCommand, projectRoot } from './cli.ts';
 
 export interface ServeProcess {
   url: string;
@@ -18,11 +18,16 @@ export interface ServeProcess {
   exited: Promise<void>;
 }
 
-/** Starts `gatehouse serve` on `port` and waits until /healthz answers (polling with a deadline). */
-export async function startServe(port: number, env: Record<string, string>): Promise<ServeProcess> {
+/**
+ * Starts `gatehouse serve` on `port` and waits until /healthz answers (polling with a
+ * deadline). A setting given as undefined is unset (COOKIE_SECRET: the server generates one
+ * in the data folder of `cwd`); `umask`: see gatehouseCommand.
+ */
+export async function startServe(port: number, env: Record<string, string | undefined>, options: { cwd?: string; umask?: string } = {}): Promise<ServeProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['bin/gatehouse.mjs', 'serve'], {
-    cwd: projectRoot,
+  const [program, args] = gatehouseCommand(['serve'], options.umask);
+  const child = spawn(program, args, {
+    cwd: options.cwd ?? projectRoot,
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,10 +1,11 @@
 // A webhook receiver on loopback for the tests (SPEC §9): it verifies every delivery's
 // signature with the `standardwebhooks` package (a verifier nobody here wrote), counts what
-// arrives per path, and answers as told: 200, 500, a redirect, or never (a timeout).
+// arrives per path, and answers as told: 200, 500, a redirect, never (a timeout), or any
+// status and body given.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 
-export type Answer = 'ok' | 'fail' | 'redirect' | 'hang' | 'big-fail';
+export type Answer = 'ok' | 'fail' | 'redirect' | 'hang' | 'big-fail' | { status: number; body: string };
 
 export interface Received {
   path: string;
@@ -69,6 +70,7 @@ export class WebhookReceiver {
       }
       this.received.push({ path, headers, body, verified, verifyError });
       const answer = this.answers.get(path) ?? 'ok';
+      if (typeof answer === 'object') return void res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
       if (answer === 'hang') return void this.hanging.push(res);
       if (answer === 'redirect') return void res.writeHead(302, { location: this.url('/redirect-target') }).end('moved');
       if (answer === 'fail') return void res.writeHead(500, { 'content-type': 'text/plain' }).end('receiver is down');

@@ -98,6 +98,78 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
   });
 
+  describe('CIMD_POLICY=open: what a document may say, and what its agent may do before the user allowed it (SPEC §10.8, §7)', () => {
+    let server: TestServer;
+    let user: TestUser;
+    beforeAll(async () => {
+      if (!available) return;
+      server = await startTestServer(name, { CIMD_POLICY: 'open', OUTBOUND_ALLOW_PRIVATE: '1' });
+      user = await server.user();
+    });
+    afterAll(async () => server?.close());
+
+    const clientRow = (clientId: string) => server.db.selectFrom('oauth_clients').select('id').where('id', '=', clientId).executeTakeFirst();
+
+    it.skipIf(!available)('SPEC §10.8, RFC 9700 §4.11.2: before the user allowed a document client, prompt=none and a bad scope answer a page naming it, never a redirect to its redirect URI', async () => {
+      const clientId = docs.publish('/first-use/agent.json');
+      const { challenge } = pkcePair();
+      const anonymous = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { prompt: 'none' })}`);
+      expect(anonymous.location).toBeNull();
+      expect(anonymous.status).toBe(400);
+      expect(anonymous.body).toContain('Doc Agent');
+      expect(anonymous.body).toContain('login_required');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      for (const [extra, error] of [[{ prompt: 'none' }, 'consent_required'], [{ scope: 'PROFILE_WRITE' }, 'invalid_scope']] as const) {
+        const res = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, extra)}`);
+        expect(res.location, error).toBeNull();
+        expect(res.status, error).toBe(400);
+        expect(res.body, error).toContain('Doc Agent');
+        expect(res.body, error).toContain(error);
+      }
+    });
+
+    it.skipIf(!available)('SPEC §10.8, RFC 6749 §3.3: a document client that sends no scope gets CIMD_SCOPES and completes the code flow with PKCE', async () => {
+      const clientId = docs.publish('/no-scope/agent.json');
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { verifier, challenge } = pkcePair();
+      const query = authorizeQuery(clientId, challenge);
+      query.delete('scope');
+      const page = await browser.get(`/auth/oauth2/authorize?${query}`);
+      expect(page.status).toBe(200);
+      const consent = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+      const code = new URL(consent.location!).searchParams.get('code')!;
+      const res = await server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:45123/callback', client_id: clientId, code_verifier: verifier });
+      expect(res.status).toBe(200);
+      expect(res.body.scope).toBe(server.config.clientMetadata.scopes.join(' '));
+    });
+
+    it.skipIf(!available)('SPEC §10.8: a document whose client_name holds a bidi override is refused, saying which field and what to remove; no client is made', async () => {
+      const clientId = docs.publish('/bidi/agent.json', { client_name: 'Calendar \u202Emoc.elgoog' });
+      const page = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);
+      expect(page.status).toBe(400);
+      expect(page.body).toMatch(/the metadata document is not acceptable: client_name .*U\+202E/);
+      expect(await clientRow(clientId)).toBeUndefined();
+    });
+
+    it.skipIf(!available)('SPEC §7: a NUL character in any text field of a document is refused at the door, naming the field, never a 500; no client is made', async () => {
+      const fields: Array<[string, Record<string, unknown>]> = [
+        ['client_uri', { client_uri: 'https://agent.example.com/\u0000' }],
+        ['logo_uri', { logo_uri: 'https://agent.example.com/logo\u0000.png' }],
+        ['client_name', { client_name: 'Doc\u0000Agent' }],
+        ['redirect_uris', { redirect_uris: ['http://127.0.0.1:45123/callback\u0000'] }],
+      ];
+      for (const [field, overrides] of fields) {
+        const clientId = docs.publish(`/nul/${field}.json`, overrides);
+        const page = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);
+        expect(page.status, field).toBe(400);
+        expect(page.body, field).toMatch(new RegExp(`the metadata document is not acceptable: ${field} `));
+        expect(await clientRow(clientId), field).toBeUndefined();
+      }
+    });
+  });
+
   describe('CIMD_POLICY=open: the limits of a document fetch (SPEC §10.3: 5-second timeout, 64 KiB)', () => {
     let server: TestServer;
     beforeAll(async () => {
@@ -148,11 +220,23 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('SPEC §10.3, RFC 6749 §4.1.2.1: a scope outside CIMD_SCOPES (though among the default ones) is redirected back as invalid_scope; one inside it reaches the consent page', async () => {
+    it.skipIf(!available)('SPEC §10.3, RFC 6749 §4.1.2.1: a scope outside CIMD_SCOPES (though among the default ones) is invalid_scope, on a page until the user allowed the agent (SPEC §10.8) and redirected back after; one inside it reaches the consent page', async () => {
       const clientId = docs.publish('/narrow/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);
       const { challenge } = pkcePair();
+
+      const first = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ BOOKING_READ' })}`);
+      expect(first.status).toBe(400);
+      expect(first.location).toBeNull();
+      expect(first.body).toMatch(/invalid_scope: scope not enabled for this application: BOOKING_READ/);
+
+      const inside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ' })}`);
+      expect(inside.status).toBe(200);
+      expect(inside.body).toContain('Doc Agent');
+      const row = await server.db.selectFrom('oauth_clients').select('scopes').where('id', '=', clientId).executeTakeFirstOrThrow();
+      expect(row.scopes).toBe('PROFILE_READ');
+      expect((await browser.post('/auth/oauth2/authorize', { ...formFields(inside.body), decision: 'allow' })).status).toBe(303);
 
       const outside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ BOOKING_READ' })}`);
       expect(outside.status).toBe(303);
@@ -163,12 +247,6 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(back.searchParams.get('state')).toBe('st');
       expect(back.searchParams.get('iss')).toBe(server.url);
       expect(back.searchParams.has('code')).toBe(false);
-
-      const inside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ' })}`);
-      expect(inside.status).toBe(200);
-      expect(inside.body).toContain('Doc Agent');
-      const row = await server.db.selectFrom('oauth_clients').select('scopes').where('id', '=', clientId).executeTakeFirstOrThrow();
-      expect(row.scopes).toBe('PROFILE_READ');
     });
 
     it.skipIf(!available)('SPEC §10.2, SEP-835: /mcp names the scopes a metadata-document agent may get, so an agent asking for exactly them reaches consent', async () => {
@@ -205,10 +283,10 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
 
       const browser = server.browser();
       await browser.login(user.email, user.password);
+      // The user saw the consent page but never allowed it: the refusal is a page (SPEC §10.8).
       const outside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: wide })}`);
-      expect(outside.status).toBe(303);
-      expect(new URL(outside.location!).searchParams.get('error')).toBe('invalid_scope');
-      expect(new URL(outside.location!).searchParams.get('error_description')).toContain('BOOKING_READ');
+      expect(outside.status).toBe(400);
+      expect(outside.body).toMatch(/invalid_scope: scope not enabled for this application: BOOKING_READ/);
       const inside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ' })}`);
       expect(inside.status).toBe(200);
       expect(inside.body).toContain('Doc Agent');

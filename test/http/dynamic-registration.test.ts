@@ -2,7 +2,9 @@
 // under the three policies of DCR_POLICY, and the metadata that announces it (SPEC §10.5).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
+import { formFields } from '../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { pkcePair } from './token-endpoint/setup.ts';
 
 const REGISTER = '/v2/auth/oauth2/register';
 const WELL_KNOWN = '/.well-known/oauth-authorization-server';
@@ -87,6 +89,80 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
         expect(res.status, JSON.stringify(body)).toBe(400);
         expect(res.body?.error, JSON.stringify(body)).toBe('invalid_client_metadata');
       }
+    });
+
+    it.skipIf(!available)('SPEC §10.8, RFC 9700 §4.11.2: a registered https://phish.example/login is no open redirector: a link with prompt=none, before the user allowed the application, answers a page naming it, never a Location', async () => {
+      const phish = 'https://phish.example/login';
+      const reg = await register(server, { client_name: 'Calendar Helper', redirect_uris: [phish], token_endpoint_auth_method: 'none' });
+      expect(reg.status).toBe(201);
+      const clientId = reg.body!.client_id as string;
+      const { verifier, challenge } = pkcePair();
+      const link = (extra: Record<string, string>) => `/auth/oauth2/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: phish, ...extra })}`;
+      const complete = { response_type: 'code', scope: 'PROFILE_READ', code_challenge: challenge, code_challenge_method: 'S256', state: 's' };
+      const expectPage = (res: { status: number; location: string | null; body: string }, error: string) => {
+        expect(res.location, error).toBeNull();
+        expect(res.status, error).toBe(400);
+        expect(res.body, error).toContain('Calendar Helper');
+        expect(res.body, error).toContain(error);
+      };
+      // The attack as sent: nobody logged in, only prompt=none; then links that fail further on.
+      const anonymous = server.browser();
+      expectPage(await anonymous.get(link({ prompt: 'none' })), 'invalid_request');
+      expectPage(await anonymous.get(link({ ...complete, prompt: 'none' })), 'login_required');
+      expectPage(await anonymous.get(link({ ...complete, response_type: 'token' })), 'unsupported_response_type');
+      expectPage(await anonymous.get(link({ ...complete, scope: 'PROFILE_WRITE' })), 'invalid_scope');
+      expectPage(await anonymous.get(link({ ...complete, resource: 'https://elsewhere.example/api' })), 'invalid_target');
+      // A logged-in user who never allowed it: the same, consent_required included.
+      const user = await server.user();
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      expectPage(await browser.get(link({ ...complete, prompt: 'none' })), 'consent_required');
+      expectPage(await browser.get(link({ ...complete, scope: 'PROFILE_WRITE' })), 'invalid_scope');
+      // Once the user has seen its consent page and allowed it, its redirect URI is theirs to trust.
+      const page = await browser.get(link(complete));
+      expect(page.status).toBe(200);
+      expect(page.body).toContain('phish.example');
+      const allowed = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+      expect(new URL(allowed.location!).origin).toBe('https://phish.example');
+      const code = new URL(allowed.location!).searchParams.get('code')!;
+      expect((await server.token({ grant_type: 'authorization_code', code, redirect_uri: phish, client_id: clientId, code_verifier: verifier })).status).toBe(200);
+      const silent = await browser.get(link({ ...complete, prompt: 'none' }));
+      expect(silent.status).toBe(303);
+      expect(new URL(silent.location!).searchParams.get('error')).toBe('consent_required');
+      // Another user's allowing it is not this one's.
+      expectPage(await anonymous.get(link({ ...complete, prompt: 'none' })), 'login_required');
+    });
+
+    it.skipIf(!available)('SPEC §10.8, RFC 6749 §3.3: an agent that sends no scope gets what it registered (DCR_SCOPES by default) and completes the code flow with PKCE; a developer\'s client must still send scope', async () => {
+      const reg = await register(server, mcpClient);
+      const clientId = reg.body!.client_id as string;
+      const user = await server.user();
+      const browser = server.browser();
+      await browser.login(user.email, user.password);
+      const { verifier, challenge } = pkcePair();
+      const redirectUri = mcpClient.redirect_uris[0]!;
+      const page = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`);
+      expect(page.status).toBe(200);
+      const allowed = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+      const code = new URL(allowed.location!).searchParams.get('code')!;
+      const tokens = await server.token({ grant_type: 'authorization_code', code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier });
+      expect(tokens.status).toBe(200);
+      expect(tokens.body.scope).toBe(server.config.registration.scopes.join(' '));
+      expect(tokens.body.scope).toBe(reg.body!.scope);
+
+      // Every other client must still send scope: a developer's public client, with PKCE.
+      const developers = await server.client(await server.user(), { kind: 'public', redirectUris: [redirectUri] });
+      const unscoped = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: developers.clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`);
+      expect(unscoped.status).toBe(303);
+      const back = new URL(unscoped.location!);
+      expect(back.searchParams.get('error')).toBe('invalid_request');
+      expect(back.searchParams.get('error_description')).toMatch(/^scope is required/);
+    });
+
+    it.skipIf(!available)('SPEC §10.8: a client_name with a bidi override (which shows "Calendar \u202Emoc.elgoog" as "Calendar google.com") is invalid_client_metadata, saying what to remove', async () => {
+      const res = await register(server, { ...mcpClient, client_name: 'Calendar \u202Emoc.elgoog' });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/^client_name .*U\+202E/) });
     });
 
     it.skipIf(!available)('SPEC §10.4: registrations are limited per IP (429 with Retry-After)', async () => {

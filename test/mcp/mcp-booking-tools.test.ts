@@ -55,6 +55,23 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
     await agent.close();
   });
 
+  it.skipIf(!available)("reschedule_booking keeps the event type's minimum notice, as the route does", async () => {
+    const et = await fixtures(server).eventType({ userId: w.owner.id }, { minimumBookingNotice: 1440 });
+    const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_WRITE'])}` } } }));
+    const created = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: new Date(futureStart(server)).toISOString(), attendee } });
+    expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+    const uid = data(created).uid as string;
+    const soon = await agent.callTool({ name: 'reschedule_booking', arguments: { bookingUid: uid, start: new Date(server.clock() + 5 * 60_000).toISOString() } });
+    expect(soon).toMatchObject({ isError: true, content: [{ type: 'text', text: 'start: must be at least 1440 minutes from now' }] });
+    const row = await server.db.selectFrom('bookings').select('status').where('uid', '=', uid).executeTakeFirstOrThrow();
+    expect(row.status).toBe('accepted');
+    const later = await agent.callTool({ name: 'reschedule_booking', arguments: { bookingUid: uid, start: new Date(futureStart(server)).toISOString() } });
+    expect(later.isError, JSON.stringify(later.content)).toBeFalsy();
+    expect(data(later)).toMatchObject({ rescheduledFromUid: uid });
+    await agent.close();
+  });
+
   it.skipIf(!available)('a bad argument is refused with the field named, and nothing is written', async () => {
     const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
     await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_READ'])}` } } }));

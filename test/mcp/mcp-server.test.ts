@@ -91,6 +91,39 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
       expect(answer.error.message, body).toMatch(problem);
     }
   });
+  it.skipIf(!available)('SPEC §10.8: /mcp refuses a repeated JSON key as the OAuth endpoints do, as a -32700 JSON-RPC error naming the key; nothing runs', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ BOOKING_READ')}` };
+    // The attack: JSON.parse keeps the last "name", so the call the client checked would not be the one run.
+    const cases: Array<[string, string]> = [
+      ['{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_profile","arguments":{},"name":"list_bookings"}}', 'name'],
+      ['{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_bookings","arguments":{"status":"upcoming","st\\u0061tus":"past"}}}', 'status'],
+      ['{"jsonrpc":"2.0","id":3,"method":"tools/list","method":"tools/call","params":{"name":"get_profile"}}', 'method'],
+    ];
+    for (const [body, key] of cases) {
+      const res = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body });
+      expect(res.status, body).toBe(400);
+      expect(res.headers.get('content-type'), body).toMatch(/^application\/json/);
+      expect(await res.json(), body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `${key} was sent more than once` } });
+      // The OAuth endpoints refuse the same body in the same words (SPEC §2 item 19).
+      const token = await fetch(`${t.server.url}/v2/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(token.status, body).toBe(400);
+      expect(await token.json(), body).toMatchObject({ error: 'invalid_request', error_description: `${key} was sent more than once` });
+    }
+  });
+
+  it.skipIf(!available)('SPEC §10.8: a JSON-RPC batch is answered with one -32600 JSON-RPC error saying batches are not supported; nothing runs', async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ')}` };
+    const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
+    for (const batch of [[call(1), call(2)], [call(1)], []]) {
+      const res = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(batch) });
+      expect(res.status, JSON.stringify(batch)).toBe(400);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      const answer = (await res.json()) as { jsonrpc: string; id: null; error: { code: number; message: string } };
+      expect(answer).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect(answer.error.message).toMatch(/^JSON-RPC batches are not supported/);
+    }
+  });
+
   it.skipIf(!available)('JSON-RPC 2.0 §5.1: a tools/call whose name or arguments have the wrong shape is -32602 invalid params, naming the parameter', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ')}` };
     const cases: Array<[Record<string, unknown>, RegExp]> = [

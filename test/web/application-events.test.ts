@@ -47,8 +47,9 @@ describe.each(backends)('application notifications on $name (SPEC §9)', ({ name
     const client = await server.client(user, { name: 'Notified App' });
     const page = await open(browser, `${DEV}/${client.clientId}`);
     expect(textOf(page.body, 'no-deliveries')).toBe('Nothing sent yet.');
-    const saved = await postForm(browser, `${DEV}/${client.clientId}/events-url`, { _csrf: csrfOf(page.body), eventsUrl: receiver.url(path) });
-    expect(saved.status).toBe(201);
+    const posted = await postForm(browser, `${DEV}/${client.clientId}/events-url`, { _csrf: csrfOf(page.body), eventsUrl: receiver.url(path) });
+    expect(posted.status).toBe(303);
+    const saved = await browser.follow(posted);
     const secret = secretOnPage(saved.body);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(visibleText(saved.body)).toContain('Copy it now: it will not be shown again.');
@@ -116,9 +117,9 @@ describe.each(backends)('application notifications on $name (SPEC §9)', ({ name
     const path = '/events/rotated';
     const { client, dev, secret } = await clientWithEventsUrl(path);
     const page = await open(dev, `${DEV}/${client.clientId}`);
-    const rotated = await postForm(dev, `${DEV}/${client.clientId}/events-secret`, { _csrf: csrfOf(page.body) });
-    expect(rotated.status).toBe(201);
-    const fresh = secretOnPage(rotated.body)!;
+    const posted = await postForm(dev, `${DEV}/${client.clientId}/events-secret`, { _csrf: csrfOf(page.body) });
+    expect(posted.status).toBe(303);
+    const fresh = secretOnPage((await dev.follow(posted)).body)!;
     expect(fresh).not.toBe(secret);
     // The Activity table records who set the URL and made each secret, never the secret.
     const activity = visibleText((await open(dev, `${DEV}/${client.clientId}`)).body);

@@ -74,6 +74,56 @@ describe.each(backends)('POST/redirect/GET on $name', ({ name, available }) => {
     expect(await listClients(server.services, { ownerId: user.id })).toHaveLength(1);
   });
 
+  // Issue 21 item 7: the events URL's signing secret follows the same rule. A reload of the
+  // page that showed it must not rotate it again, or the secret just copied stops working.
+  const eventsSecretOn = (body: string) => /id="new-events-secret-value" type="text" readonly value="(whsec_[^"]+)"/.exec(body)?.[1]?.replace(/&#x2B;|&#43;/g, '+').replace(/&#x2F;|&#47;/g, '/').replace(/&#x3D;|&#61;/g, '=');
+  const storedEventsSecret = async (clientId: string) =>
+    (await server.db.selectFrom('oauth_clients').select('events_secret').where('id', '=', clientId).executeTakeFirstOrThrow()).events_secret;
+
+  /** GETs the redirect target twice: the secret shows on the first only, is the stored one, and stays so. */
+  async function showsEventsSecretOnce(browser: Awaited<ReturnType<typeof loggedIn>>['browser'], clientId: string, posted: { status: number; body: string; location: string | null }, flash: string | null): Promise<string> {
+    expect(posted.status).toBe(303);
+    expect(posted.body).toBe('');
+    const target = posted.location!;
+    expect(target).toMatch(/\?notice=[\w-]{22}#events-url$/);
+    expect(target).not.toContain('whsec_');
+    const first = await browser.get(target.replace(/#.*/, ''));
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    const secret = eventsSecretOn(first.body);
+    expect(secret).toMatch(/^whsec_/);
+    expect(textOf(first.body, 'flash')).toBe(flash);
+    expect(await storedEventsSecret(clientId)).toBe(secret);
+    const second = await browser.get(target.replace(/#.*/, ''));
+    expect(second.status).toBe(200);
+    expect(second.body).not.toContain('new-events-secret-value');
+    expect(second.body).not.toContain(secret!);
+    // The reload rotated nothing: the secret copied is still the one deliveries are signed with.
+    expect(await storedEventsSecret(clientId)).toBe(secret);
+    return secret!;
+  }
+
+  it.skipIf(!available)('saving an events URL answers 303; its new signing secret shows once and a reload does not replace it', async () => {
+    const { browser } = await loggedIn(server);
+    const created = await browser.follow(await submit(browser, `${LIST}/new`, LIST, form));
+    const clientId = textOf(created.body, 'client-id')!;
+    const page = await open(browser, `${LIST}/${clientId}`);
+    const posted = await postForm(browser, `${LIST}/${clientId}/events-url`, { _csrf: csrfOf(page.body), eventsUrl: 'https://events.example.com/hook' });
+    await showsEventsSecretOnce(browser, clientId, posted, 'The events URL is saved.');
+  });
+
+  it.skipIf(!available)('rotating the events signing secret answers 303; the new one shows once and a reload does not rotate again', async () => {
+    const { browser } = await loggedIn(server);
+    const created = await browser.follow(await submit(browser, `${LIST}/new`, LIST, form));
+    const clientId = textOf(created.body, 'client-id')!;
+    const page = await open(browser, `${LIST}/${clientId}`);
+    const saved = await postForm(browser, `${LIST}/${clientId}/events-url`, { _csrf: csrfOf(page.body), eventsUrl: 'https://events.example.com/hook' });
+    const first = await showsEventsSecretOnce(browser, clientId, saved, 'The events URL is saved.');
+    const rotated = await postForm(browser, `${LIST}/${clientId}/events-secret`, { _csrf: csrfOf(page.body) });
+    const fresh = await showsEventsSecretOnce(browser, clientId, rotated, null);
+    expect(fresh).not.toBe(first);
+  });
+
   it.skipIf(!available)('the notice belongs to its session: another signed-in browser following the same address sees no secret, and the owner still does', async () => {
     const { browser } = await loggedIn(server);
     const posted = await submit(browser, `${LIST}/new`, LIST, form);

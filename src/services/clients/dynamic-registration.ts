@@ -49,6 +49,19 @@ export async function registrationOwner(ctx: ServiceContext): Promise<string> {
   }
 }
 
+/**
+ * SPEC §10.8: whether a client belongs to the built-in account, that is was registered by
+ * nobody who signed in: a metadata-document client or a dynamically registered one. The
+ * account's id never changes once it exists, so it is looked up until found, then kept.
+ */
+export function selfRegisteredClients(ctx: ServiceContext): (client: { ownerId: string }) => Promise<boolean> {
+  let ownerId: string | undefined;
+  return async (client) => {
+    ownerId ??= (await findUserByEmail(ctx, REGISTRATION_OWNER_EMAIL))?.id;
+    return ownerId !== undefined && client.ownerId === ownerId;
+  };
+}
+
 function optionalString(metadata: Record<string, unknown>, name: string): string | undefined {
   const value = metadata[name];
   if (value === undefined || value === null) return undefined;

@@ -2,11 +2,16 @@
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
 import { isKnownScope, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
 import { validation } from '../errors.ts';
-import { refuseControlCharacters } from '../names.ts';
+import { refuseControlCharacters, refuseFormattingCharacters } from '../names.ts';
 
+/**
+ * The one check of a client's name: the developer form, the CLI, dynamic registration and
+ * metadata documents all come through here.
+ */
 export function checkName(name: string): string {
   const trimmed = name.trim();
   refuseControlCharacters(trimmed);
+  refuseFormattingCharacters(trimmed);
   if (trimmed === '') throw validation('name is required', 'name');
   if (trimmed.length > 100) throw validation('name must be at most 100 characters', 'name');
   return trimmed;

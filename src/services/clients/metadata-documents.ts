@@ -35,6 +35,9 @@ interface ClientDocument {
 
 const refused = (problem: string): MetadataClientResult => ({ ok: false, problem });
 
+/** The fields of a document Gatehouse stores: text from outside. */
+const documentTextFields = ['client_name', 'client_uri', 'logo_uri', 'redirect_uris'] as const;
+
 function readDocument(clientId: string, fetched: FetchedDocument): ClientDocument | string {
   if (fetched.status >= 300 && fetched.status < 400) return `the metadata document answered with a redirect (${fetched.status}), which is not followed`;
   if (fetched.status !== 200) return `the metadata document answered ${fetched.status}`;
@@ -50,6 +53,10 @@ function readDocument(clientId: string, fetched: FetchedDocument): ClientDocumen
   if (d.client_id !== clientId) return 'the metadata document\'s client_id must equal its URL exactly';
   if (d.token_endpoint_auth_method !== 'none') return 'the metadata document must say token_endpoint_auth_method "none": such clients are public and use PKCE';
   if (!Array.isArray(d.redirect_uris) || d.redirect_uris.some((u) => typeof u !== 'string')) return 'the metadata document must list redirect_uris';
+  // SPEC §7: PostgreSQL text cannot hold a NUL character; the document is refused at the
+  // door rather than failing the write (a 500), naming the field.
+  const withNul = documentTextFields.find((name) => [d[name]].flat().some((v) => typeof v === 'string' && v.includes('\u0000')));
+  if (withNul !== undefined) return `the metadata document is not acceptable: ${withNul} holds a NUL character (U+0000)`;
   const text = (name: string) => (typeof d[name] === 'string' ? (d[name] as string) : undefined);
   try {
     return {

@@ -1,7 +1,10 @@
 // The delivery engine (SPEC §9): every `gatehouse serve` runs one. Each pass claims the due
 // deliveries (the store makes a claim exclusive across instances), sends them, and records
 // the outcome: delivered, due again later (schedule.ts), or failed; a webhook failing for
-// 5 days is turned off with the reason. Tests drive passes with deliverDue() and a moved clock.
+// 5 days is turned off with the reason. Each claimed delivery is attempted and recorded on its
+// own: one that fails (its outcome refused by the database, say) is reported and the pass goes
+// on with the others, so one receiver cannot hold up everyone's deliveries. Tests drive
+// passes with deliverDue() and a moved clock.
 import type { ServiceContext } from '../context.ts';
 import type { OutboundPolicy } from '../outbound-url.ts';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, nextAttemptAt } from './schedule.ts';
@@ -18,8 +21,12 @@ export interface DeliveryEngineOptions {
   batch?: number;
   /** In [0, 1), for the jitter of retry delays. */
   random?: () => number;
-  /** Where a pass that failed as a whole (the database away) is reported. */
-  onError?: (err: unknown) => void;
+  /**
+   * Where a failure is reported: of a pass as a whole (the database away), or, with its
+   * delivery's id, of one attempt (its outcome could not be recorded), after which the pass
+   * went on.
+   */
+  onError?: (err: unknown, deliveryId?: string) => void;
 }
 
 export interface DeliveryEngine {
@@ -33,11 +40,30 @@ export interface DeliveryEngine {
 
 const DAY = 24 * 3600 * 1000;
 
+/** What the owner sees of an attempt whose answer the database would not store. */
+export const UNSTORABLE_ANSWER = 'the answer could not be stored';
+
 export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEngine {
   const { services, outbound } = options;
   const store = services.stores.webhookDeliveries;
   const batch = options.batch ?? 20;
   const random = options.random ?? Math.random;
+
+  /**
+   * Records an attempt's outcome. Should the database refuse it, the likely cause is the
+   * receiver's answer, the one outside text in it: the refusal is reported and the outcome
+   * recorded without the answer, so that the delivery still follows its schedule to the 24
+   * hours' end, and its webhook to the 5-day switch-off, instead of being claimed again
+   * and again each time its lease ends.
+   */
+  async function record(d: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
+    try {
+      return await store.recordAttempt(d.id, d.attempt, outcome);
+    } catch (err) {
+      options.onError?.(err, d.id);
+      return store.recordAttempt(d.id, d.attempt, { ...outcome, responseBody: null, error: outcome.error ?? UNSTORABLE_ANSWER });
+    }
+  }
 
   async function attempt(d: ClaimedDelivery): Promise<void> {
     // The header's timestamp is read by the receiver against its own clock to refuse
@@ -54,7 +80,7 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
       error: result.error,
       nextAttemptAt: delivered ? null : nextAttemptAt(d.createdAt, d.attempt, now, random),
     };
-    if (!(await store.recordAttempt(d.id, d.attempt, outcome))) return;
+    if (!(await record(d, outcome))) return;
     if (!('webhookId' in d.destination)) return;
     if (delivered) return store.markHealthy(d.destination.webhookId);
     const since = await store.markFailing(d.destination.webhookId, now);
@@ -68,7 +94,9 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
   async function deliverDue(): Promise<number> {
     const now = services.clock();
     const claimed = await store.claimDue(now, now + CLAIM_LEASE_MS, batch);
-    await Promise.all(claimed.map(attempt));
+    // A failure that remains (the database gone mid-pass) ends this attempt only; the delivery
+    // keeps its lease and is claimed again when the lease ends, as after a crash.
+    await Promise.all(claimed.map((d) => attempt(d).catch((err: unknown) => options.onError?.(err, d.id))));
     return claimed.length;
   }
 

@@ -1,7 +1,9 @@
 // One HTTP POST of a signed delivery (SPEC §9): connected only to an address the outbound
 // check approved at this moment (a name that has since come to point inside is refused
 // before any connection), 10 seconds for the whole exchange, redirects answered but never
-// followed, and at most the first 1 KB of the answer read.
+// followed, and at most the first 1 KB of the answer read. The answer is outside text: a NUL
+// in it becomes U+FFFD here, where it is read, so that it never fails the write of the
+// attempt on PostgreSQL (SPEC §7), and both databases store and show the same text.
 import { outboundRequest, OutboundRequestError } from '../outbound-request.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
 
@@ -29,7 +31,7 @@ export async function sendDelivery(url: string, headers: Record<string, string>,
       maxBytes: RESPONSE_LIMIT_BYTES,
       beyondLimit: 'cut',
     });
-    return { status: answer.status, body: answer.body.toString('utf8'), error: null };
+    return { status: answer.status, body: answer.body.toString('utf8').replaceAll('\u0000', '\uFFFD'), error: null };
   } catch (error) {
     if (!(error instanceof OutboundRequestError)) throw error;
     if (error.reason === 'timeout') return { status: null, body: null, error: `no answer within ${timeoutMs / 1000} seconds` };

@@ -1,13 +1,16 @@
 // The events URL of a client in the developer settings (SPEC §9, second paragraph): save or
-// remove it, rotate its signing secret. A new secret is drawn on the client page this once.
+// remove it, rotate its signing secret. A new secret is drawn on the client page this once:
+// the page the redirect leads to, from a one-time notice (SPEC §2 item 27), so a reload
+// neither rotates the secret again nor shows it twice.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../http/context.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { rotateEventsSecret, setEventsUrl } from '../../services/webhooks/client-events.ts';
 import { ownedClient, signedIn } from '../access.ts';
 import { sentence, statusOf } from '../forms.ts';
+import { redirectWithNotice } from '../notices.ts';
 import { DEVELOPER_CLIENTS, clientPath } from './paths.ts';
-import { sendClientPage } from './render.ts';
+import { notices, sendClientPage } from './render.ts';
 
 type EventsUrlRequest = { Params: { id: string }; Body: { eventsUrl?: unknown } | undefined };
 
@@ -19,7 +22,7 @@ export async function eventsUrlRoutes(app: FastifyInstance, ctx: AppContext): Pr
     const value = typeof request.body?.eventsUrl === 'string' ? request.body.eventsUrl : '';
     try {
       const { secret } = await setEventsUrl(ctx.services, client.clientId, value, ctx.outbound, user.id);
-      if (secret !== undefined) return sendClientPage(ctx, request, reply, user, client, 201, { notice: 'The events URL is saved.', newEventsSecret: secret });
+      if (secret !== undefined) return redirectWithNotice(ctx, request, reply, clientPath(client.clientId), { flash: notices['events-url-saved'], newEventsSecret: secret }, '#events-url');
     } catch (error) {
       if (!(error instanceof ServiceError) || error.kind !== 'validation') throw error;
       return sendClientPage(ctx, request, reply, user, client, statusOf(error), { eventsUrlError: sentence(error.message) });
@@ -32,6 +35,6 @@ export async function eventsUrlRoutes(app: FastifyInstance, ctx: AppContext): Pr
     if (!user) return reply;
     const client = await ownedClient(ctx.services, user, request.params.id);
     const secret = await rotateEventsSecret(ctx.services, client.clientId, user.id);
-    return sendClientPage(ctx, request, reply, user, client, 201, { newEventsSecret: secret });
+    return redirectWithNotice(ctx, request, reply, clientPath(client.clientId), { newEventsSecret: secret }, '#events-url');
   });
 }
