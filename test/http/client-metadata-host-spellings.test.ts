@@ -80,7 +80,7 @@ describe.each(backends)('trust decisions name a host, on $name', ({ name, availa
     await decide('agent.example.net:9443', 'trusted', 3);
     await decide('other.example.net.', 'trusted', 4);
     await decide('[::ffff:a00:1]:8443', 'trusted', 5);
-    await canonicalHostsMigration(server.db, name);
+    await canonicalHostsMigration(server.db);
     const stored = await server.services.stores.metadataHosts.list();
     const about = (host: string) => stored.find((d) => d.host === host);
     expect(stored.filter((d) => /example\.net|10\.0\.0\.1/.test(d.host)).map((d) => d.host).sort()).toEqual(['10.0.0.1', 'agent.example.net', 'other.example.net']);

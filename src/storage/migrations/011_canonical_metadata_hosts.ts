@@ -4,7 +4,6 @@
 // what lookups ask for. Where two stored spellings of one host disagree, distrust wins:
 // whoever distrusted one spelling meant the host. Of equal decisions the latest is kept.
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../database.ts';
 import { checkHost } from '../../services/clients/host-names.ts';
 
 interface Decision {
@@ -42,9 +41,13 @@ async function rewrite(db: Kysely<any>): Promise<void> {
   }
 }
 
-export async function up(db: Kysely<any>, dialect: DialectName): Promise<void> {
-  // PostgreSQL runs each migration in a transaction (transactional DDL); Kysely's SQLite
-  // migrations run without one, so the rewrite opens its own.
-  if (dialect === 'sqlite') await db.transaction().execute(rewrite);
-  else await rewrite(db);
+/**
+ * One transaction on both dialects, without opening one here: PostgreSQL runs each migration
+ * in a transaction (transactional DDL), and on SQLite Kysely's migrator holds one connection
+ * for the whole run, so its first write opens the group transaction of storage/group-commit.ts,
+ * which commits only once the migrator lets the connection go. A transaction opened inside
+ * that connection would release it early and leave the database locked for other processes.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await rewrite(db);
 }
