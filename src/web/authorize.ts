@@ -18,7 +18,9 @@ import {
   type FatalReason,
   type HeldBackError,
 } from '../oauth/authorize.ts';
+import { isDocumentClientId } from '../oauth/client-metadata.ts';
 import { findUserById, type User } from '../services/accounts/users.ts';
+import { requireStoredClient } from '../services/clients/view.ts';
 import { consentPage } from './consent-page.ts';
 import { hostOf } from './format.ts';
 import { html } from './html.ts';
@@ -116,7 +118,15 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     // "Not you?" logs out and comes back to this request, without the old login's mark.
     const again = `${AUTHORIZE_PATH}?${new URLSearchParams(authz.params).toString()}`;
     const shown = { clientId: client.id, name: client.name, description: client.description, homepageUrl: client.homepageUrl };
-    return consentPage({ request: authz, client: shown, developer: developer?.name, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: authz.client.unverifiedHost });
+    // SPEC §10.3, §10.4: an application that registered itself and was let in by an open policy
+    // was reviewed by nobody, and the page must not say otherwise. A document client is
+    // unverified unless an admin approved it or trusts its host; a registered one unless an
+    // admin decided on it.
+    const selfRegistered = (await ctx.oauth.isSelfRegistered?.(client)) === true;
+    const reviewed =
+      !selfRegistered ||
+      (isDocumentClientId(client.id) ? client.unverifiedHost === undefined : (await requireStoredClient(ctx.services, client.id)).reviewedAt !== null);
+    return consentPage({ request: authz, client: shown, developer: developer?.name, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: client.unverifiedHost, reviewed });
   }
 
   async function handle(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision?: unknown) {

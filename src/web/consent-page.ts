@@ -23,6 +23,8 @@ export interface ConsentPageData {
   hidden: Html[];
   /** SPEC §10.3: a metadata-document client nobody reviewed, named by the host that publishes it. */
   unverifiedHost?: string | undefined;
+  /** Whether an admin (or a host an admin trusts) approved the application; false for one let in by an open policy. */
+  reviewed: boolean;
   /** The same authorization request as a relative address, to come back to after switching account. */
   again: string;
 }
@@ -59,7 +61,9 @@ ${logoImage(client, 64)}
 ${client.description ? html`<p id="client-description">${client.description}</p>` : ''}
 ${d.unverifiedHost !== undefined
   ? html`<p class="notice" id="unverified-notice"><strong>Unverified application.</strong> Nobody has reviewed it: it describes itself in a document published at <strong id="document-host">${d.unverifiedHost}</strong>. Allow it only if you know and trust that site.</p>`
-  : ''}
+  : d.reviewed
+    ? ''
+    : html`<p class="notice" id="unverified-notice"><strong>Unverified application.</strong> Nobody has reviewed it: it registered itself with this server. Allow it only if you know and trust it.</p>`}
 <div class="account-row" id="signed-in-as">
 <p>You are signed in as <strong>${d.account.name}</strong> <span class="muted">(${d.account.email})</span>.</p>
 <form method="post" action="/logout" class="inline">${csrfField(d.csrf)}<input type="hidden" name="next" value="${d.again}"><button type="submit" class="link" id="switch-account">Not you? Switch account</button></form>
@@ -76,6 +80,6 @@ ${request.scopes === null
     <button type="submit" name="decision" value="deny" class="secondary">Deny</button>
   </div>
 </form>
-<p class="muted small">Only allow applications you trust. You can revoke this access at any time in <a href="/settings/authorized-apps">Authorized apps</a>. A platform admin reviewed this application before it could ask.</p>
+<p class="muted small">Only allow applications you trust. You can revoke this access at any time in <a href="/settings/authorized-apps">Authorized apps</a>.${d.reviewed ? ' A platform admin reviewed this application before it could ask.' : ''}</p>
 </div>`;
 }

@@ -39,6 +39,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(page.body).toContain('id="unverified-notice"');
       expect(page.body).toMatch(/Unverified application/);
       expect(page.body).toContain(`<strong id="document-host">${docs.host}</strong>`);
+      expect(page.body).not.toContain('A platform admin reviewed this application');
       expect(page.body).toContain('Doc Agent');
       const consent = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
       const code = new URL(consent.location!).searchParams.get('code')!;

@@ -122,6 +122,9 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       const page = await browser.get(link(complete));
       expect(page.status).toBe(200);
       expect(page.body).toContain('phish.example');
+      // Nobody reviewed it, and the page says so rather than vouching for it.
+      expect(page.body).toContain('it registered itself with this server');
+      expect(page.body).not.toContain('A platform admin reviewed this application');
       const allowed = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
       expect(new URL(allowed.location!).origin).toBe('https://phish.example');
       const code = new URL(allowed.location!).searchParams.get('code')!;
