@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // npm run docs:scopes: regenerates the README's scope table from the registries
-// (src/api/scope-table.ts). Runs the TypeScript sources through tsx, like bin/gatehouse.mjs.
+// (src/platform/scope-table.ts). Runs the TypeScript sources through tsx, like bin/gatehouse.mjs.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { register } from 'tsx/esm/api';
 
 register();
-const { withScopeTable } = await import('../src/api/scope-table.ts');
+const { withScopeTable } = await import('../src/platform/scope-table.ts');
 const file = new URL('../README.md', import.meta.url);
 const before = readFileSync(file, 'utf8');
 const after = withScopeTable(before);

@@ -10,15 +10,15 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { apiRoutes } from './api/index.ts';
-import { sendApiError, sendUnavailable } from './api/envelope.ts';
-import { mcpRoutes } from './mcp/index.ts';
+import { apiRoutes } from './platform/index.ts';
+import { sendApiError, sendUnavailable } from './platform/envelope.ts';
+import { mcpRoutes } from './platform/mcp/server.ts';
 import type { Config } from './config/index.ts';
 import type { AppContext } from './http/context.ts';
 import { reportingCommittedEvents } from './http/counting-store.ts';
 import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
-import { finiteNumbers } from './api/finite-numbers.ts';
+import { finiteNumbers } from './platform/finite-numbers.ts';
 import { requestRefusal } from './http/body-errors.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';

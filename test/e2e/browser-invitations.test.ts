@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium } from '../helpers/chromium.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
-import { buildWorld, mint, type World } from '../api/fixtures.ts';
+import { buildWorld, mint, type World } from '../platform/fixtures.ts';
 
 describe.skipIf(!chromiumAvailable)('an invitation accepted in Chromium', { timeout: 60_000 }, () => {
   let server: TestServer;

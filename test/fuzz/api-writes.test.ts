@@ -1,15 +1,15 @@
 // Fuzzing every write route of the /v2 API (issue 12 item 5): each case builds the route's
-// valid example (test/api/route-examples.ts) and changes it — a field of another type, a
+// valid example (test/platform/route-examples.ts) and changes it — a field of another type, a
 // nested object or array where a string belongs, a dropped or unknown key, a whole other
 // body, another encoding or Content-Type, a path id of any text, another token — and sends
 // it. Never a 5xx, a stack trace or a secret; a refusal changes nothing.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { apiRoutes, pathParams, type ApiRoute } from '../../src/api/route-table.ts';
+import { apiRoutes, pathParams, type ApiRoute } from '../../src/platform/route-table.ts';
 import { backends } from '../helpers/backends.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { ALL_SCOPES, buildWorld, fixtures, mint, type World } from '../api/fixtures.ts';
-import { examples } from '../api/route-examples.ts';
+import { ALL_SCOPES, buildWorld, fixtures, mint, type World } from '../platform/fixtures.ts';
+import { examples } from '../platform/route-examples.ts';
 import { announce, checkCase, encodeText, fuzzJson, fuzzString, printStatuses, rawBody, runsFor, settings, timeoutFor, type RawBody } from './harness.ts';
 
 const WRITES: ApiRoute[] = apiRoutes.filter((r) => r.method !== 'GET');

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { csrfOf, loggedIn, open, postForm } from '../helpers/pages.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, mint } from '../api/fixtures.ts';
+import { buildWorld, mint } from '../platform/fixtures.ts';
 
 describe.each(backends)('a NUL character in a request on $name', ({ name, available }) => {
   let server: TestServer;

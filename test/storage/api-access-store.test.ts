@@ -1,8 +1,8 @@
-// The platform API's access port (src/api/access-check.ts, ApiAccessStore): the token with
+// The platform API's access port (src/platform/access-check.ts, ApiAccessStore): the token with
 // its client's state, and the team or organization of the path with the token user's roles,
 // checked against the real database on every backend. Each test is named after the contract.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiAccessStore } from '../../src/api/access-check.ts';
+import type { ApiAccessStore } from '../../src/platform/access-check.ts';
 import type { AccessTokenRecord, OAuthStore } from '../../src/oauth/storage.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { accessTokenRecord, grantRecord, seedClient, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';

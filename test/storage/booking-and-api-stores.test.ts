@@ -1,9 +1,9 @@
-// The contracts of the booking store (services/booking-store.ts) and the /v2 API stores
+// The contracts of the booking store (platform/bookings/store.ts) and the /v2 API stores
 // (api/stores/*.ts) on both backends: what a missing row answers, that a write reads back,
 // what a duplicate or a conflict answers, ordering, and that a transaction rolls back.
 import { describe, expect, it } from 'vitest';
-import type { EventType } from '../../src/api/stores/event-types.ts';
-import type { Schedule } from '../../src/api/stores/schedules.ts';
+import type { EventType } from '../../src/platform/event-types/store.ts';
+import type { Schedule } from '../../src/platform/schedules/store.ts';
 import { backends } from '../helpers/backends.ts';
 import { bookingRecord, seedOrganization, seedUser, T0, uniqueId, useServiceStores } from './seed.ts';
 

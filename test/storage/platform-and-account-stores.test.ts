@@ -3,10 +3,10 @@
 // verified-resource and audit stores of the services, on both backends: what a missing row
 // answers, that a write reads back, duplicates, ordering, and transaction rollback.
 import { describe, expect, it } from 'vitest';
-import type { ConnectedApp } from '../../src/api/stores/connected-apps.ts';
-import type { RoutingForm } from '../../src/api/stores/routing-forms.ts';
-import type { Webhook } from '../../src/api/stores/webhooks.ts';
-import type { Workflow } from '../../src/api/stores/workflows.ts';
+import type { ConnectedApp } from '../../src/platform/connected-apps/store.ts';
+import type { RoutingForm } from '../../src/platform/routing-forms/store.ts';
+import type { Webhook } from '../../src/platform/webhooks/store.ts';
+import type { Workflow } from '../../src/platform/workflows/store.ts';
 import type { VerifiedResource } from '../../src/services/accounts/store.ts';
 import { backends } from '../helpers/backends.ts';
 import { seedClient, seedOrganization, seedUser, T0, uniqueId, useServiceStores } from './seed.ts';

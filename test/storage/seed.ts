@@ -16,7 +16,7 @@ import type {
 } from '../../src/oauth/storage.ts';
 import type { Database } from '../../src/storage/schema.ts';
 import type { User } from '../../src/services/accounts/store.ts';
-import type { Booking } from '../../src/services/booking-store.ts';
+import type { Booking } from '../../src/platform/bookings/store.ts';
 
 export const T0 = 1_700_000_000_000;
 

@@ -5,7 +5,7 @@
 // or about an admin (SPEC §7: "a platform administrator").
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiRoutes } from '../../src/api/route-table.ts';
+import { apiRoutes } from '../../src/platform/route-table.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';

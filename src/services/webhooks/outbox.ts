@@ -2,7 +2,7 @@
 // makes the change, so an event exists exactly when its change committed; delivery happens
 // later, from whichever instance claims it (engine.ts).
 import { randomId } from '../../oauth/token-format.ts';
-import type { Booking } from '../booking-store.ts';
+import type { Booking } from '../../platform/bookings/store.ts';
 import type { ServiceStores } from '../stores.ts';
 import type { Destination, WebhookDeliveryStore } from './store.ts';
 

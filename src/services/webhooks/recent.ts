@@ -1,6 +1,6 @@
 // What an owner sees of their webhooks in the web app (SPEC §9): each webhook with its latest
 // deliveries, the same records the /v2 deliveries routes list.
-import type { Webhook } from '../../api/stores/webhooks.ts';
+import type { Webhook } from '../../platform/webhooks/store.ts';
 import type { ServiceContext } from '../context.ts';
 import type { Delivery } from './store.ts';
 

@@ -1,11 +1,11 @@
-// The platform API's access read (src/api/access-check.ts): the token, its client's state,
+// The platform API's access read (src/platform/access-check.ts): the token, its client's state,
 // and the team or organization of the path with the user's roles in them — one indexed
 // query, joined on the token's own user, so no membership check costs a round trip of its
 // own. Every /v2 resource request runs one of these: they are compiled once (prepared.ts).
 // `memberships` holds accepted members only; a pending invitation lives in
 // membership_invitations and so never reaches these joins (SPEC §2 item 23).
-import type { AccessLookup, ApiAccessStore } from '../../api/access-check.ts';
-import type { AccessFacts, Role } from '../../api/membership.ts';
+import type { AccessLookup, ApiAccessStore } from '../../platform/access-check.ts';
+import type { AccessFacts, Role } from '../../platform/membership.ts';
 import { prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 import { accessTokenWithClient, findAccessToken, toAccessTokenWithClient } from './tokens.ts';

@@ -1,0 +1,258 @@
+// Bookings: public create/cancel/reschedule (no token; cancel and reschedule with the
+// booker's manageToken, SPEC §2 item 26), the host's own (BOOKING_*), a team's
+// (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
+import type { AppContext } from '../../http/context.ts';
+import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
+import type { Booking, BookingFilter, BookingScope, BookingStatus } from './store.ts';
+import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
+import { calendarLinks } from './calendar-links.ts';
+import { accessError } from '../guard.ts';
+import { route, type ApiCall, type HandlerMap } from '../handler.ts';
+import { checkTimeZone, invalid, iso, notFound, toMillis } from '../input.ts';
+import { arrayOf, dateTime, email, idParam, listQuery, nullable, object, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
+
+const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
+
+const bookingView: JsonSchema = object(
+  {
+    uid: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    start: { type: 'string' },
+    end: { type: 'string' },
+    durationInMinutes: { type: 'integer' },
+    status: { type: 'string', enum: STATUSES },
+    eventTypeId: nullable({ type: 'string' }),
+    hostId: nullable({ type: 'string' }),
+    teamId: nullable({ type: 'string' }),
+    attendee: object({ name: { type: 'string' }, email: { type: 'string' }, timeZone: { type: 'string' } }, ['name', 'email', 'timeZone']),
+    guests: arrayOf({ type: 'string' }, 0, 10),
+    location: { type: 'string' },
+    cancellationReason: nullable({ type: 'string' }),
+    declineReason: nullable({ type: 'string' }),
+    rescheduledFromUid: nullable({ type: 'string' }),
+    rescheduledToUid: nullable({ type: 'string' }),
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+  ['uid', 'title', 'start', 'end', 'status', 'attendee', 'guests', 'location'],
+);
+
+function booking(b: Booking) {
+  return {
+    uid: b.uid,
+    title: b.title,
+    description: b.description,
+    start: iso(b.start),
+    end: iso(b.end),
+    durationInMinutes: Math.round((b.end - b.start) / 60_000),
+    status: b.status,
+    eventTypeId: b.eventTypeId,
+    hostId: b.hostId,
+    teamId: b.teamId,
+    attendee: b.attendee,
+    guests: b.guests,
+    location: b.location,
+    cancellationReason: b.cancellationReason,
+    declineReason: b.declineReason,
+    rescheduledFromUid: b.rescheduledFrom,
+    rescheduledToUid: b.rescheduledTo,
+    createdAt: iso(b.createdAt),
+    updatedAt: iso(b.updatedAt),
+  };
+}
+
+/** The answer to a booking's creation: the booking, and once only, its manageToken. */
+const createdView: JsonSchema = {
+  ...bookingView,
+  properties: { ...(bookingView.properties as object), manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (SPEC §2 item 26)." } },
+  required: [...(bookingView.required as string[]), 'manageToken'],
+};
+const created = ({ booking: b, manageToken }: Booked) => ({ ...booking(b), manageToken });
+
+const listFilters = listQuery({ status: { type: 'string', enum: STATUSES }, afterStart: dateTime, beforeEnd: dateTime });
+interface ListFilters extends Page {
+  status?: BookingStatus;
+  afterStart?: string;
+  beforeEnd?: string;
+}
+const filterOf = (q: ListFilters): BookingFilter => ({
+  ...(q.status !== undefined ? { status: q.status } : {}),
+  ...(q.afterStart !== undefined ? { afterStart: toMillis(q.afterStart, 'afterStart') } : {}),
+  ...(q.beforeEnd !== undefined ? { beforeEnd: toMillis(q.beforeEnd, 'beforeEnd') } : {}),
+});
+
+const newBooking = object(
+  {
+    eventTypeId: idParam,
+    start: dateTime,
+    attendee: object({ name: str(1, 100), email, timeZone }, ['name', 'email', 'timeZone']),
+    guests: arrayOf(email, 0, 10),
+    location: str(1, 500),
+    notes: str(0, 2000),
+    privateLink: str(1, 64, { pattern: '^[0-9A-Za-z]+$' }),
+  },
+  ['eventTypeId', 'start', 'attendee'],
+);
+interface NewBookingBody extends Omit<NewBooking, 'start'> {
+  start: string;
+}
+const toNewBooking = (body: NewBookingBody): NewBooking => {
+  checkTimeZone(body.attendee.timeZone, 'attendee.timeZone');
+  return { ...body, start: toMillis(body.start, 'start') };
+};
+
+const reason = (field: string) => object({ [field]: str(1, 500) });
+type Uid = { bookingUid: string };
+
+/** SPEC §2 item 26: the booker's proof on the public writes; absent when an access token acts. */
+const manageToken = str(1, 200);
+interface BookerProof {
+  manageToken?: string;
+}
+
+/** Whose bookings a list route reads, from the call's user or the guard's facts. */
+type ScopeOf = (call: { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } }) => BookingScope;
+
+export function bookingHandlers(deps: AppContext): HandlerMap {
+  const s = deps.services;
+  const store = s.stores.bookings;
+  const accessStore = s.stores.api.access;
+
+  /**
+   * Who may cancel or reschedule through the public routes (SPEC §2 item 26): the holder of
+   * the booking's manageToken, which needs no scope whatever token comes beside it; else an
+   * access token with the booking write scope of the booking's family. The uid alone, which
+   * every reader of bookings sees, is not enough.
+   */
+  const actForBooker = async ({ params, body, principal, request, resource }: ApiCall<BookerProof, unknown, Uid>): Promise<void> => {
+    if (body.manageToken !== undefined) {
+      await requireManageToken(s, params.bookingUid, body.manageToken);
+      return;
+    }
+    if (principal === undefined) {
+      throw invalid('manageToken', 'is required: send the manageToken returned when the booking was made, or an access token with the booking write scope');
+    }
+    const found = await store.find(params.bookingUid);
+    if (found === undefined) throw accessError(UNKNOWN_BOOKING, resource);
+    const decision = await authorizeBookingWrite(accessStore, s.clock, request.headers.authorization, { hostId: found.hostId, teamId: found.teamId }, resource);
+    if (!('ok' in decision)) throw accessError(decision, resource);
+  };
+
+  const load = async (scope: BookingScope, uid: string) => {
+    const found = await store.findScoped(scope, uid);
+    if (found === undefined) throw notFound('booking');
+    return found;
+  };
+  const list = (scope: ScopeOf) =>
+    route<unknown, ListFilters>({
+      query: listFilters,
+      data: arrayOf(bookingView, 0, 100),
+      handle: async (call) => (await store.list(scope(call), filterOf(call.query), call.query.limit, call.query.offset)).map(booking),
+    });
+
+  return {
+    ...publicBookingRoutes(deps, actForBooker),
+    // The host's own bookings (SPEC §6: personal routes act on the token's user only).
+    'bookings.list': list((call) => ({ userId: call.userId })),
+    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => booking(await load({ userId }, params.bookingUid)) }),
+    'bookings.calendarLinks': route<unknown, unknown, Uid>({
+      data: object({ google: { type: 'string' }, outlook: { type: 'string' }, office365: { type: 'string' }, yahoo: { type: 'string' }, ics: { type: 'string' } }, ['google', 'outlook', 'office365', 'yahoo', 'ics']),
+      handle: async ({ userId, params }) => calendarLinks(await load({ userId }, params.bookingUid), s.clock()),
+    }),
+    ...hostBookingChanges(deps),
+    // A team's bookings.
+    'teamBookings.list': list((call) => ({ teamId: call.facts.team!.id })),
+    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => booking(await load({ teamId: facts.team!.id }, params.bookingUid)) }),
+    ...teamAndOrgBookingWrites(deps),
+    // Everything in an organization: its teams' bookings and its members'.
+    'orgBookings.list': list((call) => ({ organizationId: call.facts.organization!.id })),
+  };
+}
+
+/** Public (seed §5 rule 6): anyone books; the booker (or a token that may) cancels and reschedules. */
+function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<void>): HandlerMap {
+  const s = deps.services;
+  return {
+    'bookings.create': route<NewBookingBody>({
+      body: newBooking,
+      data: createdView,
+      status: 201,
+      noStore: true,
+      handle: async ({ body }) => created(await book(s, toNewBooking(body))),
+    }),
+    'bookings.cancel': route<{ cancellationReason?: string } & BookerProof, unknown, Uid>({
+      body: object({ cancellationReason: str(1, 500), manageToken }),
+      data: bookingView,
+      handle: async (call) => {
+        await actForBooker(call);
+        return booking(await cancelBooking(s, call.params.bookingUid, call.body.cancellationReason));
+      },
+    }),
+    'bookings.reschedule': route<{ start: string; reschedulingReason?: string } & BookerProof, unknown, Uid>({
+      body: object({ start: dateTime, reschedulingReason: str(1, 500), manageToken }, ['start']),
+      data: bookingView,
+      status: 201,
+      handle: async (call) => {
+        await actForBooker(call);
+        return booking(await rescheduleBooking(s, call.params.bookingUid, toMillis(call.body.start, 'start'), call.body.reschedulingReason));
+      },
+    }),
+  };
+}
+
+/** The host changes their own booking: confirm, decline, guests, location, host. */
+function hostBookingChanges(deps: AppContext): HandlerMap {
+  const s = deps.services;
+  return {
+    'bookings.confirm': route<unknown, unknown, Uid>({
+      data: bookingView,
+      handle: async ({ userId, params }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId })),
+    }),
+    'bookings.decline': route<{ reason?: string }, unknown, Uid>({
+      body: reason('reason'),
+      data: bookingView,
+      handle: async ({ userId, params, body }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId })),
+    }),
+    'bookings.addGuests': route<{ guests: string[] }, unknown, Uid>({
+      body: object({ guests: arrayOf(email, 1, 10) }, ['guests']),
+      data: bookingView,
+      handle: async ({ userId, params, body }) => booking(await addGuests(s, userId, params.bookingUid, body.guests)),
+    }),
+    'bookings.updateLocation': route<{ location: string }, unknown, Uid>({
+      body: object({ location: str(1, 500) }, ['location']),
+      data: bookingView,
+      handle: async ({ userId, params, body }) => booking(await changeLocation(s, userId, params.bookingUid, body.location)),
+    }),
+    'bookings.reassign': route<{ userId: string }, unknown, Uid>({
+      body: object({ userId: idParam }, ['userId']),
+      data: bookingView,
+      handle: async ({ userId, params, body }) => booking(await reassignBooking(s, userId, params.bookingUid, body.userId)),
+    }),
+  };
+}
+
+/** Writes of a team (booked on an attendee's behalf) and of an organization. */
+function teamAndOrgBookingWrites(deps: AppContext): HandlerMap {
+  const s = deps.services;
+  return {
+    // Booked on an attendee's behalf: the manageToken is theirs, for the team to hand over.
+    'teamBookings.create': route<NewBookingBody>({
+      body: newBooking,
+      data: createdView,
+      status: 201,
+      noStore: true,
+      handle: async ({ facts, body }) => created(await book(s, toNewBooking(body), { teamId: facts.team!.id, allowHidden: true })),
+    }),
+    'teamBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
+      body: reason('cancellationReason'),
+      data: bookingView,
+      handle: async ({ facts, params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id })),
+    }),
+    'orgBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
+      body: reason('cancellationReason'),
+      data: bookingView,
+      handle: async ({ facts, params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason, { organizationId: facts.organization!.id })),
+    }),
+  };
+}

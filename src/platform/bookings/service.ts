@@ -1,0 +1,213 @@
+// Booking, cancelling and rescheduling (seed §1, §5 rule 6): the public routes and the
+// team routes share these rules. Each change that spans rows runs in one transaction.
+import { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../../oauth/token-format.ts';
+import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
+import type { ServiceContext } from '../../services/context.ts';
+import { conflict, notFound, validation } from '../../services/errors.ts';
+import { recordBookingEvent, type BookingTrigger } from '../../services/webhooks/outbox.ts';
+
+export interface NewBooking {
+  eventTypeId: string;
+  start: number;
+  attendee: { name: string; email: string; timeZone: string };
+  guests?: string[];
+  location?: string;
+  notes?: string;
+  /** The hash of a private link: the only way to book a hidden event type publicly. */
+  privateLink?: string;
+}
+
+export interface BookingRules {
+  /** Team routes book only their own team's event types. */
+  teamId?: string;
+  /** Team admins may book hidden team event types without a link. */
+  allowHidden?: boolean;
+}
+
+/**
+ * A new booking and its manageToken: the secret of the booker's confirmation link (SPEC §2
+ * item 26), in plain text only here, to be shown once; the row holds its SHA-256 hash.
+ */
+export interface Booked {
+  booking: Booking;
+  manageToken: string;
+}
+
+export async function book(ctx: ServiceContext, input: NewBooking, rules: BookingRules = {}): Promise<Booked> {
+  const now = ctx.clock();
+  const et = await ctx.stores.bookings.findEventType(input.eventTypeId);
+  // A hidden event type without its link is indistinguishable from a missing one.
+  const reachable = et !== undefined && (rules.teamId === undefined || et.teamId === rules.teamId) && (!et.hidden || rules.allowHidden || input.privateLink !== undefined);
+  if (!reachable) throw notFound('no such event type');
+  requireNotice(input.start, now, et.minimumBookingNotice);
+  const end = input.start + et.lengthMinutes * 60_000;
+  const host = et.userId ?? (await ctx.stores.bookings.pickTeamHost(et.teamId!, et.schedulingType === 'roundRobin', now));
+  if (host === undefined) throw conflict('the team has no member who could host this booking');
+  const manageToken = generateToken('bookingManageToken');
+  const booking: Booking = {
+    uid: randomId(),
+    eventTypeId: et.id,
+    hostId: host,
+    teamId: et.teamId,
+    title: `${et.title} with ${input.attendee.name.trim()}`.slice(0, 300),
+    description: input.notes ?? '',
+    start: input.start,
+    end,
+    status: et.requiresConfirmation ? 'pending' : 'accepted',
+    attendee: { name: input.attendee.name.trim(), email: input.attendee.email.toLowerCase(), timeZone: input.attendee.timeZone },
+    guests: [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))],
+    location: input.location ?? et.locations[0]?.value ?? '',
+    cancellationReason: null,
+    declineReason: null,
+    rescheduledFrom: null,
+    rescheduledTo: null,
+    manageTokenHash: hashToken(manageToken),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await ctx.stores.transaction(async (tx) => {
+    // The link's use and the booking land together: a refused booking spends no use.
+    if (et.hidden && !rules.allowHidden && !(await tx.bookings.usePrivateLink(et.id, input.privateLink!, now))) {
+      throw notFound('no such event type (the private link is unknown, expired or used up)');
+    }
+    await holdHost(tx.bookings, host, input.start, end, HOST_BUSY);
+    await tx.bookings.insert(booking);
+    // SPEC §9: the subscribers' events land with the booking, or not at all.
+    await recordBookingEvent(tx, 'BOOKING_CREATED', booking, now);
+    if (booking.status === 'pending') await recordBookingEvent(tx, 'BOOKING_REQUESTED', booking, now);
+  });
+  return { booking, manageToken };
+}
+
+const HOST_BUSY = 'start: the host is not available at that time';
+
+/**
+ * The event type's minimum notice, in minutes, holds for every start a booking gets: when it
+ * is made and each time it is moved, whoever moves it (the booker's manageToken, the host's
+ * token, an agent's tool: they share rescheduleBooking).
+ */
+function requireNotice(start: number, now: number, minimumNotice: number): void {
+  if (start < now + minimumNotice * 60_000) {
+    throw validation(minimumNotice > 0 ? `start: must be at least ${minimumNotice} minutes from now` : 'start: must be in the future', 'start');
+  }
+}
+
+/**
+ * Locks the host for the caller's transaction, then refuses with `busy` if they have an
+ * active booking in [start, end) other than exceptUid: two bookings of one host cannot both
+ * pass the check.
+ */
+async function holdHost(store: BookingStore, hostId: string, start: number, end: number, busy: string, exceptUid?: string): Promise<void> {
+  await store.lockHost(hostId);
+  if (await store.hostIsBusy(hostId, start, end, exceptUid)) throw conflict(busy);
+}
+
+async function requireBooking(ctx: ServiceContext, uid: string, scope?: BookingScope): Promise<Booking> {
+  const row = scope ? await ctx.stores.bookings.findScoped(scope, uid) : await ctx.stores.bookings.find(uid);
+  if (row === undefined) throw notFound('no such booking');
+  return row;
+}
+
+/**
+ * The booking a manageToken opens (SPEC §2 item 26). A wrong or malformed token, and a
+ * booking that has none, get exactly the answer of an unknown uid, so nothing is revealed;
+ * the hashes are compared in constant time (SPEC §3).
+ */
+export async function requireManageToken(ctx: ServiceContext, uid: string, manageToken: string): Promise<Booking> {
+  const row = isWellFormed('bookingManageToken', manageToken) ? await ctx.stores.bookings.find(uid) : undefined;
+  if (row === undefined || row.manageTokenHash === null || !hashesEqual(row.manageTokenHash, hashToken(manageToken))) throw notFound('no such booking');
+  return row;
+}
+
+/** The webhook trigger of reaching a status (SPEC §9); none for a status no transition reaches. */
+const TRIGGER_OF: Partial<Record<BookingStatus, BookingTrigger>> = {
+  accepted: 'BOOKING_CONFIRMED',
+  declined: 'BOOKING_REJECTED',
+  cancelled: 'BOOKING_CANCELLED',
+};
+
+/** Moves a booking between statuses, with its webhook event; a booking already elsewhere is a conflict. */
+export async function transitionBooking(
+  ctx: ServiceContext,
+  uid: string,
+  from: BookingStatus[],
+  to: BookingStatus,
+  extra: Pick<BookingChanges, 'cancellationReason' | 'declineReason'> = {},
+  scope?: BookingScope,
+): Promise<Booking> {
+  const current = await requireBooking(ctx, uid, scope);
+  const now = ctx.clock();
+  return ctx.stores.transaction(async (tx) => {
+    const done = await tx.bookings.transition(uid, from, to, { ...extra, updatedAt: now });
+    if (!done) throw conflict(`the booking is ${current.status}; only a ${from.join(' or ')} booking can become ${to}`);
+    const changed = (await tx.bookings.find(uid))!;
+    const trigger = TRIGGER_OF[to];
+    if (trigger !== undefined) await recordBookingEvent(tx, trigger, changed, now);
+    return changed;
+  });
+}
+
+export function cancelBooking(ctx: ServiceContext, uid: string, reason: string | undefined, scope?: BookingScope): Promise<Booking> {
+  return transitionBooking(ctx, uid, ACTIVE, 'cancelled', { cancellationReason: reason ?? null }, scope);
+}
+
+/**
+ * A reschedule is a new booking at the new time; the old one points to it. The new booking
+ * keeps the old one's manageToken hash: the booker's one link keeps working for the moved
+ * booking, and no new secret is handed to whoever rescheduled it (SPEC §2 item 26).
+ */
+export async function rescheduleBooking(ctx: ServiceContext, uid: string, start: number, reason: string | undefined): Promise<Booking> {
+  const now = ctx.clock();
+  const old = await requireBooking(ctx, uid);
+  if (!ACTIVE.includes(old.status)) throw conflict(`the booking is ${old.status}; only a pending or accepted booking can be rescheduled`);
+  // An event type deleted since leaves only the rule that the start is ahead.
+  const et = old.eventTypeId === null ? undefined : await ctx.stores.bookings.findEventType(old.eventTypeId);
+  requireNotice(start, now, et?.minimumBookingNotice ?? 0);
+  const end = start + (old.end - old.start);
+  const booking: Booking = { ...old, uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, createdAt: now, updatedAt: now };
+  await ctx.stores.transaction(async (tx) => {
+    if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
+    const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });
+    if (!moved) throw conflict('the booking changed meanwhile; read it again');
+    await tx.bookings.insert(booking);
+    await recordBookingEvent(tx, 'BOOKING_RESCHEDULED', booking, now);
+  });
+  return booking;
+}
+
+/** A booking of the host that still holds time: only such a booking's guests, location and host change. */
+async function requireActive(ctx: ServiceContext, hostId: string, uid: string): Promise<Booking> {
+  const b = await requireBooking(ctx, uid, { userId: hostId });
+  if (!ACTIVE.includes(b.status)) throw conflict(`the booking is ${b.status}; only a pending or accepted booking can change`);
+  return b;
+}
+
+/** Adds guests (at most 10 in all), conditional on the version read: two concurrent additions cannot lose one. */
+export async function addGuests(ctx: ServiceContext, hostId: string, uid: string, added: string[]): Promise<Booking> {
+  const b = await requireActive(ctx, hostId, uid);
+  const guests = [...new Set([...b.guests, ...added.map((g) => g.toLowerCase())])];
+  if (guests.length > 10) throw validation(`guests: a booking has at most 10 guests; it has ${b.guests.length}`, 'guests');
+  const updatedAt = ctx.clock();
+  if (!(await ctx.stores.bookings.updateIfUnchanged(b.uid, b.updatedAt, { guests, updatedAt }))) throw conflict('the booking changed meanwhile; read it again and retry');
+  return { ...b, guests, updatedAt };
+}
+
+export async function changeLocation(ctx: ServiceContext, hostId: string, uid: string, location: string): Promise<Booking> {
+  const b = await requireActive(ctx, hostId, uid);
+  await ctx.stores.bookings.update(b.uid, { location, updatedAt: ctx.clock() });
+  return { ...b, location, updatedAt: ctx.clock() };
+}
+
+/** Hands a team booking to another member of the team who is free at its time. */
+export async function reassignBooking(ctx: ServiceContext, hostId: string, uid: string, newHostId: string): Promise<Booking> {
+  const b = await requireActive(ctx, hostId, uid);
+  if (b.teamId === null) throw conflict('only a team booking can be reassigned');
+  if (newHostId === b.hostId) throw validation('userId: already hosts this booking', 'userId');
+  if (!(await ctx.stores.bookings.isTeamMember(b.teamId, newHostId))) throw validation("userId: is not a member of the booking's team", 'userId');
+  const updatedAt = ctx.clock();
+  await ctx.stores.transaction(async (tx) => {
+    await holdHost(tx.bookings, newHostId, b.start, b.end, 'userId: that member is not available at the booking time');
+    if (!(await tx.bookings.updateIfUnchanged(b.uid, b.updatedAt, { hostId: newHostId, updatedAt }))) throw conflict('the booking changed meanwhile; read it again');
+  });
+  return { ...b, hostId: newHostId, updatedAt };
+}

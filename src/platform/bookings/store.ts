@@ -1,0 +1,119 @@
+// The store behind bookings (platform/bookings/service.ts and the /v2 booking routes): bookings,
+// host availability, team host choice, and the event-type facts and private links a new
+// booking needs. src/storage/stores/platform/bookings.ts implements it.
+
+export type BookingStatus = 'pending' | 'accepted' | 'declined' | 'cancelled' | 'rescheduled';
+
+/** Statuses that hold the host's time. */
+export const ACTIVE: BookingStatus[] = ['pending', 'accepted'];
+
+export interface Booking {
+  uid: string;
+  eventTypeId: string | null;
+  /** The user who hosts the booking. */
+  hostId: string | null;
+  teamId: string | null;
+  title: string;
+  description: string;
+  /** Epoch milliseconds. */
+  start: number;
+  end: number;
+  status: BookingStatus;
+  attendee: { name: string; email: string; timeZone: string };
+  guests: string[];
+  location: string;
+  cancellationReason: string | null;
+  declineReason: string | null;
+  rescheduledFrom: string | null;
+  rescheduledTo: string | null;
+  /** SHA-256 of the booker's manageToken (SPEC §2 item 26); null for bookings older than it. */
+  manageTokenHash: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Whose bookings: the host's, a team's, or everything in an organization. */
+export type BookingScope = { userId: string } | { teamId: string } | { organizationId: string };
+
+export interface BookingFilter {
+  status?: BookingStatus;
+  afterStart?: number;
+  beforeEnd?: number;
+}
+
+/** What a booking may change besides its status. */
+export interface BookingChanges {
+  hostId?: string;
+  guests?: string[];
+  location?: string;
+  cancellationReason?: string | null;
+  declineReason?: string | null;
+  rescheduledTo?: string | null;
+  updatedAt: number;
+}
+
+/** What booking needs to know of an event type. */
+export interface BookableEventType {
+  id: string;
+  userId: string | null;
+  teamId: string | null;
+  title: string;
+  lengthMinutes: number;
+  locations: Array<{ type?: string; value: string }>;
+  hidden: boolean;
+  requiresConfirmation: boolean;
+  minimumBookingNotice: number;
+  schedulingType: string | null;
+}
+
+export interface BookingStore {
+  /** The booking of that uid, whoever it belongs to; undefined when there is none. */
+  find(uid: string): Promise<Booking | undefined>;
+  /**
+   * The booking only if it is in the scope (an organization's: its teams' bookings and its
+   * members' own ones, not another organization's team bookings); undefined otherwise.
+   */
+  findScoped(scope: BookingScope, uid: string): Promise<Booking | undefined>;
+  /** The scope's bookings matching the filter, by start then uid. */
+  list(scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<Booking[]>;
+  /** Inserts a new booking; a duplicate uid throws. */
+  insert(booking: Booking): Promise<void>;
+  /**
+   * Changes a booking only if its status is still one of `from` (STYLE practice 6): of two
+   * concurrent confirm/decline/cancel requests exactly one wins. Returns whether it did; an
+   * unknown uid is false.
+   */
+  transition(uid: string, from: BookingStatus[], status: BookingStatus, changes: BookingChanges): Promise<boolean>;
+  /**
+   * Changes a booking only if it was not changed since `seenUpdatedAt` (optimistic
+   * concurrency): false when it was, or when the uid is unknown.
+   */
+  updateIfUnchanged(uid: string, seenUpdatedAt: number, changes: BookingChanges): Promise<boolean>;
+  /** Changes a booking whatever its version; an unknown uid changes nothing. */
+  update(uid: string, changes: BookingChanges): Promise<void>;
+  /**
+   * Takes the host's row lock for the rest of the caller's transaction (a no-op write), so
+   * that two bookings of one host cannot both pass the availability check before either is
+   * written. Meaningful only inside a transaction.
+   */
+  lockHost(userId: string): Promise<void>;
+  /** Does the host have an active booking overlapping [start, end), other than exceptUid? */
+  hostIsBusy(userId: string, start: number, end: number, exceptUid?: string): Promise<boolean>;
+  /** The host's active bookings overlapping [from, to), by start; at most 1000. */
+  busyTimes(userId: string, from: number, to: number): Promise<Array<{ uid: string; start: number; end: number }>>;
+  /**
+   * The host for a new team booking: the first owner (then the longest member) for a
+   * collective event type; for round robin, the member with the fewest upcoming active team
+   * bookings (ties: longest member). Undefined when the team has no member.
+   */
+  pickTeamHost(teamId: string, roundRobin: boolean, now: number): Promise<string | undefined>;
+  /** Whether the user has a membership of the team (any role; a pending invitation is not one). */
+  isTeamMember(teamId: string, userId: string): Promise<boolean>;
+  /** The event type of that id, whoever owns it; undefined when there is none. */
+  findEventType(id: string): Promise<BookableEventType | undefined>;
+  /**
+   * Spends one use of a private link atomically (STYLE practice 6): it must belong to the
+   * event type, be unexpired and have uses left. Returns whether a use was spent.
+   */
+  usePrivateLink(eventTypeId: string, linkHash: string, at: number): Promise<boolean>;
+}

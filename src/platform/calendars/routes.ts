@@ -1,0 +1,204 @@
+// Connected calendars and ICS feeds of a user (APPS_*) and a team's connected apps
+// (TEAM_APPS_*). These are records of what was connected: Gatehouse calls no calendar
+// service and accepts no third-party credentials, so none are stored.
+import type { AppContext } from '../../http/context.ts';
+import type { OutboundPolicy } from '../../services/outbound-url.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import type { AppOwner, ConnectedApp } from '../connected-apps/store.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { ApiError } from '../envelope.ts';
+import { checkOutbound, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
+import { arrayOf, bool, dateTime, deleted, email, idParam, object, str, type JsonSchema } from '../schemas.ts';
+
+/** Calendar providers of /v2/calendars/:provider and the app each is stored as. */
+const PROVIDERS: Record<string, string> = { google: 'google-calendar', office365: 'office365-calendar', apple: 'apple-calendar' };
+const ICS_FEED = 'ics-feed';
+/** Apps a team can connect, by category. */
+const TEAM_APPS: Record<string, string> = {
+  'google-calendar': 'calendar',
+  'office365-calendar': 'calendar',
+  zoom: 'conferencing',
+  'google-meet': 'conferencing',
+  'microsoft-teams': 'conferencing',
+  'daily-video': 'conferencing',
+  stripe: 'payment',
+};
+
+const connectionView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    app: { type: 'string' },
+    category: { type: 'string' },
+    account: { type: 'string' },
+    name: { type: 'string' },
+    readOnly: bool,
+    createdAt: { type: 'string' },
+  },
+  ['id', 'app', 'category', 'account', 'name', 'readOnly', 'createdAt'],
+);
+
+const connection = (a: ConnectedApp) => ({ id: a.id, app: a.app, category: a.category, account: a.account, name: a.name, readOnly: a.readOnly, createdAt: iso(a.createdAt) });
+
+/**
+ * webcal:// is how calendar apps spell an https feed. A feed is fetched by the service, so
+ * it must be on a public address unless OUTBOUND_ALLOW_PRIVATE=1 (SPEC §4).
+ */
+async function checkFeedUrl(value: string, field: string, outbound: OutboundPolicy): Promise<string> {
+  const url = await checkOutbound(value.replace(/^webcal:\/\//i, 'https://'), field, outbound);
+  return url.toString();
+}
+
+export function calendarHandlers(deps: AppContext): HandlerMap {
+  return { ...calendarRoutes(deps), ...icsFeedRoutes(deps), ...teamAppRoutes(deps) };
+}
+
+/** Records new connections, all or none; an account connected already is a conflict. */
+function connecting(deps: AppContext) {
+  const apps = deps.services.stores.api.connectedApps;
+  return {
+    insert: async (rows: ConnectedApp[]) => {
+      if (!(await apps.insertAll(rows))) throw conflict('that account is already connected');
+    },
+    newRow: (owner: AppOwner, appName: string, category: string, account: string, name: string, readOnly: boolean): ConnectedApp => ({
+      id: randomId(),
+      owner,
+      app: appName,
+      category,
+      account,
+      name,
+      readOnly,
+      createdAt: deps.services.clock(),
+    }),
+  };
+}
+
+/** The token's user's provider calendars, and their busy times. */
+function calendarRoutes(deps: AppContext): HandlerMap {
+  const apps = deps.services.stores.api.connectedApps;
+  const { insert, newRow } = connecting(deps);
+  return {
+    'calendars.list': route({
+      data: arrayOf(connectionView, 0, 500),
+      handle: async ({ userId }) => (await apps.list({ userId }, { category: 'calendar' })).map(connection),
+    }),
+    'calendars.busyTimes': busyTimesRoute(deps),
+    'calendars.check': route<unknown, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
+      data: object({ provider: { type: 'string' }, connected: bool, accounts: arrayOf({ type: 'string' }, 0, 500) }, ['provider', 'connected', 'accounts']),
+      handle: async ({ userId, params }) => {
+        const rows = await apps.list({ userId }, { app: PROVIDERS[params.provider]! });
+        return { provider: params.provider, connected: rows.length > 0, accounts: rows.map((r) => r.account) };
+      },
+    }),
+    'calendars.connect': route<{ account: string; name?: string; readOnly?: boolean }, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: Object.keys(PROVIDERS) } },
+      body: object({ account: email, name: str(1, 100), readOnly: bool }, ['account']),
+      data: connectionView,
+      status: 201,
+      handle: async ({ userId, params, body }) => {
+        const row = newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', body.account.toLowerCase(), body.name ?? body.account, body.readOnly ?? false);
+        await insert([row]);
+        return connection(row);
+      },
+    }),
+    // Also removes ICS feeds: they are disconnected through the same route.
+    'calendars.disconnect': route<{ id: string }, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: [...Object.keys(PROVIDERS), ICS_FEED] } },
+      body: object({ id: idParam }, ['id']),
+      data: deleted,
+      handle: async ({ userId, params, body }) => {
+        const provider = PROVIDERS[params.provider] ?? ICS_FEED;
+        if (!(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
+        return { id: body.id, deleted: true };
+      },
+    }),
+  };
+}
+
+/** Busy times come from the user's bookings only: no calendar service is asked. */
+function busyTimesRoute(deps: AppContext) {
+  const bookings = deps.services.stores.bookings;
+  return route<unknown, { start: string; end: string }>({
+    query: object({ start: dateTime, end: dateTime }, ['start', 'end']),
+    data: arrayOf(object({ start: { type: 'string' }, end: { type: 'string' }, source: { type: 'string' }, bookingUid: { type: 'string' } }, ['start', 'end', 'source']), 0, 1000),
+    handle: async ({ userId, query }) => {
+      const from = toMillis(query.start, 'start');
+      const to = toMillis(query.end, 'end');
+      if (to <= from) throw invalid('end', 'must be later than start');
+      if (to - from > 62 * 24 * 3600_000) throw invalid('end', 'the period may span at most 62 days');
+      return (await bookings.busyTimes(userId, from, to)).map((b) => ({ start: iso(b.start), end: iso(b.end), source: 'booking', bookingUid: b.uid }));
+    },
+  });
+}
+
+/** The token's user's ICS feeds: checked, then saved as calendars. */
+function icsFeedRoutes(deps: AppContext): HandlerMap {
+  const apps = deps.services.stores.api.connectedApps;
+  const { insert, newRow } = connecting(deps);
+  return {
+    'calendars.checkIcsFeed': route<unknown, { url: string }>({
+      query: object({ url: str(1, 2048) }, ['url']),
+      data: object({ url: { type: 'string' }, valid: bool, problem: { type: 'string' }, saved: bool }, ['url', 'valid', 'saved']),
+      handle: async ({ userId, query }) => {
+        let normalized: string;
+        try {
+          normalized = await checkFeedUrl(query.url, 'url', deps.outbound);
+        } catch (error) {
+          // A refused address is this route's answer, not its failure.
+          if (error instanceof ApiError) return { url: query.url, valid: false, problem: error.message, saved: false };
+          throw error;
+        }
+        const saved = await apps.findAccount({ userId }, ICS_FEED, normalized);
+        return { url: normalized, valid: true, saved: saved !== undefined };
+      },
+    }),
+    'calendars.saveIcsFeed': route<{ urls: string[]; readOnly?: boolean }>({
+      body: object({ urls: { ...arrayOf(str(1, 2048), 1, 10), uniqueItems: true }, readOnly: bool }, ['urls']),
+      data: arrayOf(connectionView, 0, 10),
+      status: 201,
+      handle: async ({ userId, body }) => {
+        // All checked (at once) before any is saved: one refused address saves none of the
+        // list, and the answer names the first refused one.
+        const checked = await Promise.allSettled(body.urls.map((u, i) => checkFeedUrl(u, `urls.${i}`, deps.outbound)));
+        const refused = checked.find((c) => c.status === 'rejected');
+        if (refused) throw refused.reason;
+        const urls = checked.map((c) => (c as PromiseFulfilledResult<string>).value);
+        const rows = urls.map((url) => newRow({ userId }, ICS_FEED, 'calendar', url, new URL(url).hostname, body.readOnly ?? true));
+        await insert(rows);
+        return rows.map(connection);
+      },
+    }),
+  };
+}
+
+/** The apps a team has connected (TEAM_APPS_*). */
+function teamAppRoutes(deps: AppContext): HandlerMap {
+  const apps = deps.services.stores.api.connectedApps;
+  const { insert, newRow } = connecting(deps);
+  return {
+    'teamApps.list': route({
+      data: arrayOf(connectionView, 0, 500),
+      handle: async ({ facts }) => (await apps.list({ teamId: facts.team!.id })).map(connection),
+    }),
+    'teamApps.connect': route<{ account: string; name?: string }, unknown, { app: string }>({
+      params: { app: { type: 'string', enum: Object.keys(TEAM_APPS) } },
+      body: object({ account: str(1, 254), name: str(1, 100) }, ['account']),
+      data: connectionView,
+      status: 201,
+      handle: async ({ facts, params, body }) => {
+        const row = newRow({ teamId: facts.team!.id }, params.app, TEAM_APPS[params.app]!, body.account.trim(), body.name ?? params.app, false);
+        await insert([row]);
+        return connection(row);
+      },
+    }),
+    'teamApps.disconnect': route<{ id: string }, unknown, { app: string }>({
+      params: { app: { type: 'string', enum: Object.keys(TEAM_APPS) } },
+      body: object({ id: idParam }, ['id']),
+      data: deleted,
+      handle: async ({ facts, params, body }) => {
+        if (!(await apps.delete({ teamId: facts.team!.id }, params.app, body.id))) throw notFound(`${params.app} connection`);
+        return { id: body.id, deleted: true };
+      },
+    }),
+  };
+}

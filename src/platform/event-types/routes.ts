@@ -1,0 +1,299 @@
+// Event types of a user (EVENT_TYPE_*), of a team (TEAM_EVENT_TYPE_*) and across an
+// organization (ORG_EVENT_TYPE_*), and the private links that let people book hidden ones.
+import type { AppContext } from '../../http/context.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { conflict, iso, isoOrNull, notFound, toMillis, invalid } from '../input.ts';
+import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeOwner, EventTypeStore, PrivateLink } from './store.ts';
+import { arrayOf, bool, dateTime, deleted, int, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
+
+type Location = EventTypeLocation;
+
+const locationSchema = object({ type: { type: 'string', enum: ['address', 'link', 'phone', 'integration'] }, value: str(1, 500) }, ['type', 'value']);
+
+const eventTypeView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    title: { type: 'string' },
+    slug: { type: 'string' },
+    description: { type: 'string' },
+    lengthInMinutes: { type: 'integer' },
+    locations: arrayOf(locationSchema, 0, 10),
+    hidden: bool,
+    requiresConfirmation: bool,
+    minimumBookingNotice: { type: 'integer' },
+    schedulingType: nullable({ type: 'string' }),
+    ownerId: nullable({ type: 'string' }),
+    teamId: nullable({ type: 'string' }),
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+  ['id', 'title', 'slug', 'description', 'lengthInMinutes', 'locations', 'hidden', 'requiresConfirmation', 'minimumBookingNotice', 'schedulingType', 'ownerId', 'teamId', 'createdAt', 'updatedAt'],
+);
+
+function eventType(e: EventType) {
+  return {
+    id: e.id,
+    title: e.title,
+    slug: e.slug,
+    description: e.description,
+    lengthInMinutes: e.lengthMinutes,
+    locations: e.locations,
+    hidden: e.hidden,
+    requiresConfirmation: e.requiresConfirmation,
+    minimumBookingNotice: e.minimumBookingNotice,
+    schedulingType: e.schedulingType,
+    ownerId: e.ownerId,
+    teamId: e.teamId,
+    createdAt: iso(e.createdAt),
+    updatedAt: iso(e.updatedAt),
+  };
+}
+
+const fields = {
+  title: str(1, 200),
+  slug: str(1, 100, { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
+  description: str(0, 5000),
+  lengthInMinutes: int(1, 1440),
+  locations: arrayOf(locationSchema, 0, 10),
+  hidden: bool,
+  requiresConfirmation: bool,
+  minimumBookingNotice: int(0, 525_600, { description: 'minutes' }),
+};
+const teamFields = { ...fields, schedulingType: { type: 'string', enum: ['collective', 'roundRobin'] } };
+
+interface EventTypeInput {
+  title: string;
+  slug: string;
+  description?: string;
+  lengthInMinutes: number;
+  locations?: Location[];
+  hidden?: boolean;
+  requiresConfirmation?: boolean;
+  minimumBookingNotice?: number;
+  schedulingType?: 'collective' | 'roundRobin';
+}
+
+function checkLocations(locations: Location[] | undefined): void {
+  locations?.forEach((l, i) => {
+    if (l.type === 'link' && !/^https?:\/\/\S+$/.test(l.value)) throw invalid(`locations.${i}.value`, 'a link location must be an http(s) URL');
+  });
+}
+
+function changes(body: Partial<EventTypeInput>, now: number): EventTypeChanges {
+  checkLocations(body.locations);
+  return {
+    ...(body.title !== undefined ? { title: body.title.trim() } : {}),
+    ...(body.slug !== undefined ? { slug: body.slug } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.lengthInMinutes !== undefined ? { lengthMinutes: body.lengthInMinutes } : {}),
+    ...(body.locations !== undefined ? { locations: body.locations } : {}),
+    ...(body.hidden !== undefined ? { hidden: body.hidden } : {}),
+    ...(body.requiresConfirmation !== undefined ? { requiresConfirmation: body.requiresConfirmation } : {}),
+    ...(body.minimumBookingNotice !== undefined ? { minimumBookingNotice: body.minimumBookingNotice } : {}),
+    ...(body.schedulingType !== undefined ? { schedulingType: body.schedulingType } : {}),
+    updatedAt: now,
+  };
+}
+
+const slugTaken = (slug: string | undefined) => conflict(`slug: an event type with slug "${slug}" already exists here`);
+
+/** A new event type of the owner, from the create body over the defaults. */
+function newEventType(owner: EventTypeOwner, kind: 'user' | 'team', body: EventTypeInput, now: number): EventType {
+  return {
+    id: randomId(),
+    ownerId: 'userId' in owner ? owner.userId : null,
+    teamId: 'teamId' in owner ? owner.teamId : null,
+    title: '',
+    slug: '',
+    description: '',
+    lengthMinutes: 0,
+    locations: [],
+    hidden: false,
+    requiresConfirmation: false,
+    minimumBookingNotice: 0,
+    schedulingType: kind === 'team' ? 'collective' : null,
+    createdAt: now,
+    ...changes(body, now),
+  };
+}
+
+/** Applies the changes; a slug the owner already uses is a conflict naming it. */
+async function saveChanges(store: EventTypeStore, id: string, body: Partial<EventTypeInput>, now: number): Promise<EventType> {
+  const saved = await store.update(id, changes(body, now));
+  if (saved === 'slugTaken') throw slugTaken(body.slug);
+  if (saved === undefined) throw notFound('event type');
+  return saved;
+}
+
+const privateLinkView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    eventTypeId: { type: 'string' },
+    hash: { type: 'string' },
+    bookingUrl: { type: 'string' },
+    expiresAt: nullable({ type: 'string' }),
+    maxUsageCount: nullable({ type: 'integer' }),
+    usageCount: { type: 'integer' },
+    createdAt: { type: 'string' },
+  },
+  ['id', 'eventTypeId', 'hash', 'bookingUrl', 'expiresAt', 'maxUsageCount', 'usageCount', 'createdAt'],
+);
+
+/** Who owns the event types of a route: the token's user, or the path's team. */
+const ownedBy = (kind: 'user' | 'team') => (call: { userId: string; facts: { team?: { id: string } | null } }): EventTypeOwner =>
+  kind === 'user' ? { userId: call.userId } : { teamId: call.facts.team!.id };
+
+export function eventTypeHandlers(deps: AppContext): HandlerMap {
+  const store = deps.services.stores.api.eventTypes;
+  const loadOwned = async (owner: EventTypeOwner, id: string) => {
+    const found = await store.findOwned(owner, id);
+    if (found === undefined) throw notFound('event type');
+    return found;
+  };
+  const mine = ownedEventTypeRoutes(deps, 'user', loadOwned);
+  const team = ownedEventTypeRoutes(deps, 'team', loadOwned);
+  return {
+    'eventTypes.list': mine.list,
+    'eventTypes.create': mine.create,
+    'eventTypes.get': mine.get,
+    'eventTypes.update': mine.update,
+    'eventTypes.delete': mine.delete,
+    'teamEventTypes.list': team.list,
+    'teamEventTypes.create': team.create,
+    'teamEventTypes.get': team.get,
+    'teamEventTypes.update': team.update,
+    'teamEventTypes.delete': team.delete,
+    ...privateLinkRoutes(deps, loadOwned),
+    ...organizationEventTypeRoutes(deps),
+  };
+}
+
+type LoadOwned = (owner: EventTypeOwner, id: string) => Promise<EventType>;
+
+/** List, create, read, change and delete: the same five routes for a user's and a team's. */
+function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned: LoadOwned) {
+  const { clock } = deps.services;
+  const store = deps.services.stores.api.eventTypes;
+  const owner = ownedBy(kind);
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(eventTypeView, 0, 100),
+      handle: async (call) => (await store.list(owner(call), call.query.limit, call.query.offset)).map(eventType),
+    }),
+    create: route<EventTypeInput>({
+      body: object(kind === 'user' ? fields : teamFields, ['title', 'slug', 'lengthInMinutes']),
+      data: eventTypeView,
+      status: 201,
+      handle: async (call) => {
+        const created = newEventType(owner(call), kind, call.body, clock());
+        if ((await store.insert(created)) === 'slugTaken') throw slugTaken(call.body.slug);
+        return eventType(created);
+      },
+    }),
+    get: route<unknown, unknown, { eventTypeId: string }>({
+      data: eventTypeView,
+      handle: async (call) => eventType(await loadOwned(owner(call), call.params.eventTypeId)),
+    }),
+    update: route<Partial<EventTypeInput>, unknown, { eventTypeId: string }>({
+      body: patchOf(kind === 'user' ? fields : teamFields),
+      data: eventTypeView,
+      handle: async (call) => {
+        const current = await loadOwned(owner(call), call.params.eventTypeId);
+        return eventType(await saveChanges(store, current.id, call.body, clock()));
+      },
+    }),
+    delete: route<unknown, unknown, { eventTypeId: string }>({
+      data: deleted,
+      handle: async (call) => {
+        const current = await loadOwned(owner(call), call.params.eventTypeId);
+        await store.delete(current.id);
+        return { id: current.id, deleted: true };
+      },
+    }),
+  };
+}
+
+/** The links that let people book a hidden event type of the token's user. */
+function privateLinkRoutes(deps: AppContext, loadOwned: LoadOwned): HandlerMap {
+  const { clock } = deps.services;
+  const store = deps.services.stores.api.eventTypes;
+  const privateLink = (l: PrivateLink) => ({
+    id: l.id,
+    eventTypeId: l.eventTypeId,
+    hash: l.hash,
+    bookingUrl: `${deps.config.appUrl}/d/${l.hash}`,
+    expiresAt: isoOrNull(l.expiresAt),
+    maxUsageCount: l.maxUses,
+    usageCount: l.useCount,
+    createdAt: iso(l.createdAt),
+  });
+  return {
+    'privateLinks.list': route<unknown, unknown, { eventTypeId: string }>({
+      data: arrayOf(privateLinkView, 0, 100),
+      handle: async ({ userId, params }) => {
+        const et = await loadOwned({ userId }, params.eventTypeId);
+        return (await store.listPrivateLinks(et.id)).map(privateLink);
+      },
+    }),
+    'privateLinks.create': route<{ expiresAt?: string; maxUsageCount?: number }, unknown, { eventTypeId: string }>({
+      body: object({ expiresAt: dateTime, maxUsageCount: int(1, 100_000) }),
+      data: privateLinkView,
+      status: 201,
+      handle: async ({ userId, params, body }) => {
+        const et = await loadOwned({ userId }, params.eventTypeId);
+        const now = clock();
+        const expiresAt = body.expiresAt !== undefined ? toMillis(body.expiresAt, 'expiresAt') : null;
+        if (expiresAt !== null && expiresAt <= now) throw invalid('expiresAt', 'must be in the future');
+        // 192 random bits: unguessable; shown to the host, who shares it.
+        const link: PrivateLink = { id: randomId(), eventTypeId: et.id, hash: randomId(24), expiresAt, maxUses: body.maxUsageCount ?? null, useCount: 0, createdAt: now };
+        await store.insertPrivateLink(link);
+        return privateLink(link);
+      },
+    }),
+    'privateLinks.delete': route<unknown, unknown, { eventTypeId: string; linkId: string }>({
+      data: deleted,
+      handle: async ({ userId, params }) => {
+        const et = await loadOwned({ userId }, params.eventTypeId);
+        if (!(await store.deletePrivateLink(et.id, params.linkId))) throw notFound('private link');
+        return { id: params.linkId, deleted: true };
+      },
+    }),
+  };
+}
+
+/** Everything in an organization: its teams' event types and its members'. */
+function organizationEventTypeRoutes(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const store = deps.services.stores.api.eventTypes;
+  const loadInOrganization = async (organizationId: string, id: string) => {
+    const found = await store.findInOrganization(organizationId, id);
+    if (found === undefined) throw notFound('event type in this organization');
+    return found;
+  };
+  return {
+    'orgEventTypes.list': route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(eventTypeView, 0, 100),
+      handle: async ({ facts, query }) => (await store.listInOrganization(facts.organization!.id, query.limit, query.offset)).map(eventType),
+    }),
+    'orgEventTypes.update': route<Partial<EventTypeInput>, unknown, { eventTypeId: string }>({
+      body: patchOf(teamFields),
+      data: eventTypeView,
+      handle: async ({ facts, params, body }) => {
+        const current = await loadInOrganization(facts.organization!.id, params.eventTypeId);
+        if (body.schedulingType !== undefined && current.teamId === null) throw invalid('schedulingType', 'applies to team event types only');
+        return eventType(await saveChanges(store, current.id, body, clock()));
+      },
+    }),
+    'orgEventTypes.delete': route<unknown, unknown, { eventTypeId: string }>({
+      data: deleted,
+      handle: async ({ facts, params }) => {
+        const current = await loadInOrganization(facts.organization!.id, params.eventTypeId);
+        await store.delete(current.id);
+        return { id: current.id, deleted: true };
+      },
+    }),
+  };
+}

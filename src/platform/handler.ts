@@ -1,0 +1,45 @@
+// The shape of a /v2 route handler. Handlers are keyed by the registry's handler id
+// (src/platform/route-table.ts); the registrar attaches guard, schemas and envelope, so a
+// handler only reads its input and returns its data.
+import type { FastifyRequest } from 'fastify';
+import type { AccessFacts } from './membership.ts';
+import type { AccessPrincipal } from '../oauth/bearer.ts';
+import type { GuardedResource } from './guard.ts';
+import type { JsonSchema } from './schemas.ts';
+
+export interface ApiCall<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  /** The token's user; '' only on a public route called without a token. */
+  userId: string;
+  principal: AccessPrincipal | undefined;
+  /** The team or organization of the path, with the user's roles, from the guard's read. */
+  facts: AccessFacts;
+  request: FastifyRequest;
+  /** The protected resource the call came through: /v2 for a route, /mcp for a tool (SPEC §10.1). */
+  resource: GuardedResource;
+}
+
+export interface RouteHandler<B = any, Q = any, P = any> {
+  body?: JsonSchema;
+  query?: JsonSchema;
+  /** Path parameters with a narrower schema than an id (enums); the rest are ids. */
+  params?: Record<string, JsonSchema>;
+  /** Schema of `data` in the success envelope. */
+  data: JsonSchema;
+  /** 201 for a route that creates a resource. */
+  status?: 200 | 201;
+  /** The answer carries a secret shown once: `Cache-Control: no-store` (SPEC §2 items 26, 27). */
+  noStore?: true;
+  /** The route is rate-limited: it may answer 429 rate_limited with Retry-After. */
+  rateLimited?: boolean;
+  handle(call: ApiCall<B, Q, P>): Promise<unknown>;
+}
+
+export type HandlerMap = Record<string, RouteHandler>;
+
+/** Typing aid: `route<Body, Query, Params>({ ... })`. */
+export function route<B = unknown, Q = unknown, P = Record<string, string>>(h: RouteHandler<B, Q, P>): RouteHandler {
+  return h as RouteHandler;
+}

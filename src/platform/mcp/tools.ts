@@ -1,0 +1,135 @@
+// The platform's operations as MCP tools (SPEC §10.6). A tool is a route of the registry
+// (src/platform/route-table.ts, `tool`): its input is the route's path parameters, query and
+// body in one object; its access is decided by the route's own check (scope, then
+// membership) against the /mcp resource, on the principal the POST's token check found
+// when the route needs no team or organization; its answer is the route handler's data.
+// So the route and the tool cannot drift apart.
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { FastifyRequest } from 'fastify';
+import { authorizeApiRequest, authorizePrincipal, needsMembershipFacts, type ApiAccessStore } from '../access-check.ts';
+import type { GuardedResource } from '../guard.ts';
+import type { HandlerMap, RouteHandler } from '../handler.ts';
+import { apiRoutes, pathParams, type ApiRoute } from '../route-table.ts';
+import { idParam, type JsonSchema } from '../schemas.ts';
+import type { AccessPrincipal } from '../../oauth/bearer.ts';
+import { grantSatisfies } from '../../oauth/scopes.ts';
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; additionalProperties: false };
+}
+
+interface Tool {
+  route: ApiRoute;
+  handler: RouteHandler;
+  definition: ToolDefinition;
+  /** Which input field goes where. */
+  fields: { params: string[]; query: string[]; body: string[] };
+}
+
+/** A refusal of a tool call, as the agent should read it. */
+export class ToolRefusal extends Error {
+  constructor(
+    message: string,
+    /** The scope the token lacks, when that is the reason. */
+    readonly scope?: string,
+  ) {
+    super(message);
+    this.name = 'ToolRefusal';
+  }
+}
+
+const propertiesOf = (schema: JsonSchema | undefined) => (schema?.properties ?? {}) as Record<string, JsonSchema>;
+const requiredOf = (schema: JsonSchema | undefined) => (schema?.required ?? []) as string[];
+
+function defineTool(route: ApiRoute, handler: RouteHandler): Tool {
+  const params = pathParams(route.path);
+  const query = propertiesOf(handler.query);
+  const body = propertiesOf(handler.body);
+  const properties: Record<string, JsonSchema> = {
+    ...Object.fromEntries(params.map((p) => [p, handler.params?.[p] ?? idParam])),
+    ...query,
+    ...body,
+  };
+  const required = [...params, ...requiredOf(handler.query), ...requiredOf(handler.body)];
+  const scopeWords = route.scope === 'public' ? 'needs no scope' : `needs the ${route.scope} scope`;
+  return {
+    route,
+    handler,
+    fields: { params, query: Object.keys(query), body: Object.keys(body) },
+    definition: {
+      name: route.tool!,
+      description: `${route.summary} (${route.method} ${route.path}; ${scopeWords}).`,
+      inputSchema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false },
+    },
+  };
+}
+
+/** Copies the fields named, filling a schema's defaults as the route's validation would. */
+function pick(args: Record<string, unknown>, names: string[], schema: JsonSchema | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const props = propertiesOf(schema);
+  for (const name of names) {
+    if (args[name] !== undefined) out[name] = args[name];
+    else if (props[name]?.default !== undefined) out[name] = props[name]!.default;
+  }
+  return out;
+}
+
+export class ToolCatalog {
+  private readonly tools = new Map<string, Tool>();
+  private readonly validator = new AjvJsonSchemaValidator();
+
+  constructor(
+    handlers: HandlerMap,
+    private readonly store: ApiAccessStore,
+    private readonly clock: () => number,
+    private readonly resource: GuardedResource,
+  ) {
+    for (const route of apiRoutes) {
+      if (route.tool === undefined) continue;
+      const handler = handlers[route.handler];
+      if (handler === undefined) throw new Error(`MCP tool ${route.tool} names route ${route.id}, which has no handler`);
+      this.tools.set(route.tool, defineTool(route, handler));
+    }
+  }
+
+  /** SPEC §10.6: the tools the token's scopes allow (a legacy grant allows every scope). */
+  list(principal: AccessPrincipal): ToolDefinition[] {
+    return [...this.tools.values()].filter((t) => t.route.scope === 'public' || grantSatisfies(principal.scopes, t.route.scope)).map((t) => t.definition);
+  }
+
+  /**
+   * Runs a tool as its route would run: the route's access check, its validation, its
+   * handler. `principal` is what the POST's token check established: a route that needs no
+   * team or organization decides on it without reading the token again.
+   */
+  async call(name: string, rawArgs: unknown, principal: AccessPrincipal, request: FastifyRequest): Promise<unknown> {
+    const tool = this.tools.get(name);
+    if (tool === undefined) throw new ToolRefusal(`no tool is named ${name}`);
+    const args = (rawArgs ?? {}) as Record<string, unknown>;
+    const checked = this.validator.getValidator(tool.definition.inputSchema)(args);
+    if (!checked.valid) throw new ToolRefusal(`invalid arguments for ${name}: ${checked.errorMessage}`);
+
+    const params = pick(args, tool.fields.params, undefined) as Record<string, string>;
+    const access = needsMembershipFacts(tool.route)
+      ? await authorizeApiRequest(this.store, this.clock, tool.route, request.headers.authorization, params, this.resource)
+      : authorizePrincipal(principal, tool.route);
+    if (!('ok' in access)) {
+      throw new ToolRefusal(access.message, access.code === 'insufficient_scope' ? access.scope : undefined);
+    }
+    const query = pick(args, tool.fields.query, tool.handler.query);
+    const body = tool.handler.body === undefined ? undefined : pick(args, tool.fields.body, tool.handler.body);
+    return tool.handler.handle({
+      body,
+      query,
+      params,
+      userId: access.principal?.userId ?? '',
+      principal: access.principal,
+      facts: access.facts,
+      request,
+      resource: this.resource,
+    });
+  }
+}

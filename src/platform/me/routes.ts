@@ -1,0 +1,90 @@
+// GET/PATCH /v2/me: the authorized user's profile (seed §4.3, SPEC §6).
+import type { AppContext } from '../../http/context.ts';
+import { ApiError } from '../envelope.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { checkTimeZone, invalid } from '../input.ts';
+import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '../schemas.ts';
+import type { Profile, ProfileChanges } from './store.ts';
+import { hasControlCharacters, ONE_LINE } from '../../services/names.ts';
+
+export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+/** The fields of a user that every view of one shows (the profile, an organization's users). */
+export const userFields = {
+  id: { type: 'string' },
+  email: { type: 'string' },
+  name: { type: 'string' },
+  username: { type: 'string' },
+  timeZone: { type: 'string' },
+  weekStart: { type: 'string' },
+  timeFormat: { type: 'integer' },
+} satisfies Record<string, JsonSchema>;
+
+export const profileView: JsonSchema = object(
+  { ...userFields, defaultScheduleId: nullable({ type: 'string' }), organizationId: nullable({ type: 'string' }) },
+  [...Object.keys(userFields), 'defaultScheduleId', 'organizationId'],
+);
+
+/** The profile view: the record as it is, with the fields in the documented order. */
+export function profile(u: Profile) {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    username: u.username,
+    timeZone: u.timeZone,
+    weekStart: u.weekStart,
+    timeFormat: u.timeFormat,
+    defaultScheduleId: u.defaultScheduleId,
+    organizationId: u.organizationId,
+  };
+}
+
+export const profilePatch = patchOf({
+  name: str(1, 100),
+  timeZone,
+  weekStart: { type: 'string', enum: WEEK_DAYS },
+  timeFormat: int(12, 24, { enum: [12, 24] }),
+});
+
+export interface ProfilePatch {
+  name?: string;
+  timeZone?: string;
+  weekStart?: string;
+  timeFormat?: number;
+}
+
+/** The changes of a profile PATCH (also used by organization admins on their users). */
+export function profileChanges(body: ProfilePatch, now: number): ProfileChanges {
+  checkTimeZone(body.timeZone);
+  if (body.name !== undefined && body.name.trim() === '') throw invalid('name', 'must not be blank');
+  if (body.name !== undefined && hasControlCharacters(body.name)) throw invalid('name', ONE_LINE);
+  return {
+    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+    ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
+    ...(body.weekStart !== undefined ? { weekStart: body.weekStart } : {}),
+    ...(body.timeFormat !== undefined ? { timeFormat: body.timeFormat } : {}),
+    updatedAt: now,
+  };
+}
+
+export function meHandlers(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const profiles = deps.services.stores.api.profiles;
+  const load = async (id: string) => {
+    const user = await profiles.find(id);
+    if (user === undefined) throw new ApiError(404, 'not_found', 'the user of this token no longer exists');
+    return user;
+  };
+  return {
+    'me.get': route({ data: profileView, handle: async ({ userId }) => profile(await load(userId)) }),
+    'me.update': route<ProfilePatch>({
+      body: profilePatch,
+      data: profileView,
+      handle: async ({ userId, body }) => {
+        await profiles.update(userId, profileChanges(body, clock()));
+        return profile(await load(userId));
+      },
+    }),
+  };
+}

@@ -1,0 +1,232 @@
+// Team memberships (TEAM_MEMBERSHIP_*), organization memberships and users (ORG_MEMBERSHIP_*).
+// Adding someone creates an invitation (SPEC §2 item 23): listed with the members as state
+// "invited", carrying only what the inviter named, until the invitee accepts in the web app.
+// Only owners grant, change or remove the owner role, and the last owner cannot leave.
+import type { AppContext } from '../../http/context.ts';
+import type { AccessFacts } from '../membership.ts';
+import { inviteMember } from '../../services/teams/invitations.ts';
+import { keepingAnOwner, removeMember, type Role } from '../../services/teams/teams.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { forbidden, invalid, iso, notFound } from '../input.ts';
+import { arrayOf, deleted, email, idParam, listQuery, nullable, object, role, type JsonSchema, type Page } from '../schemas.ts';
+import type { Member, MembershipTarget, PendingInvitation, RosterEntry } from './store.ts';
+import { isOrgOwner, isTeamOwner } from '../roles.ts';
+import { userFields } from '../me/routes.ts';
+import { profile, profileChanges, profilePatch, profileView, type ProfilePatch } from '../me/routes.ts';
+
+const text = { type: 'string' };
+const membershipView: JsonSchema = object(
+  {
+    id: { ...text, description: 'Stays the same when the invitee accepts: the invitation becomes the membership' },
+    state: { type: 'string', enum: ['invited', 'accepted'], description: 'invited: waiting for the invitee to accept in the web app, and granting nothing until then' },
+    userId: { ...nullable(text), description: 'The member; null while invited' },
+    teamId: nullable(text),
+    organizationId: nullable(text),
+    role: text,
+    user: { ...nullable(object({ email: text, name: text, username: text }, ['email', 'name', 'username'])), description: 'The member; null while invited' },
+    invitedEmail: { ...nullable(text), description: 'While invited: the address the inviter named (lower-case), else null' },
+    invitedUserId: { ...nullable(text), description: 'While invited: the user id the inviter named, else null' },
+    createdAt: text,
+    updatedAt: text,
+  },
+  ['id', 'state', 'userId', 'teamId', 'organizationId', 'role', 'user', 'invitedEmail', 'invitedUserId', 'createdAt', 'updatedAt'],
+);
+
+/** An accepted membership, or an invitation that shows nothing but what the inviter named. */
+function membership(m: RosterEntry) {
+  const accepted = m.state === 'accepted';
+  return {
+    id: m.id,
+    state: m.state,
+    userId: accepted ? m.userId : null,
+    teamId: m.teamId,
+    organizationId: m.organizationId,
+    role: m.role,
+    user: accepted ? m.user : null,
+    invitedEmail: accepted ? null : m.invitedEmail,
+    invitedUserId: accepted ? null : m.invitedUserId,
+    createdAt: iso(m.createdAt),
+    updatedAt: iso(m.updatedAt),
+  };
+}
+
+/** The invitation inviteMember answers with, as the store's record. */
+const fromService = (i: Awaited<ReturnType<typeof inviteMember>>): PendingInvitation => ({
+  id: i.id,
+  teamId: i.teamId,
+  organizationId: i.organizationId,
+  role: i.role,
+  invitedEmail: i.email,
+  invitedUserId: i.userId,
+  createdAt: i.createdAt,
+  updatedAt: i.updatedAt,
+});
+
+const userView: JsonSchema = object({ ...userFields, role: { type: 'string' } }, [...Object.keys(userFields), 'role']);
+
+interface NewMembership {
+  userId?: string;
+  email?: string;
+  role: Role;
+}
+
+const newMembership = object({ userId: idParam, email, role }, ['role']);
+const rolePatch = object({ role }, ['role']);
+
+type Kind = 'team' | 'organization';
+const targetOf = (kind: Kind, facts: AccessFacts): MembershipTarget =>
+  kind === 'team' ? { teamId: facts.team!.id } : { organizationId: facts.organization!.id };
+const actsAsOwner = (kind: Kind, facts: AccessFacts) => (kind === 'team' ? isTeamOwner(facts) : isOrgOwner(facts));
+
+export function membershipHandlers(deps: AppContext): HandlerMap {
+  const team = membershipRoutes(deps, 'team');
+  const org = membershipRoutes(deps, 'organization');
+  return {
+    'teamMemberships.list': team.list,
+    'teamMemberships.create': team.create,
+    'teamMemberships.get': team.get,
+    'teamMemberships.update': team.update,
+    'teamMemberships.delete': team.delete,
+    'orgMemberships.list': org.list,
+    'orgMemberships.create': org.create,
+    'orgMemberships.update': org.update,
+    'orgMemberships.delete': org.delete,
+    ...organizationUserRoutes(deps),
+  };
+}
+
+/** The same five routes for a team's and an organization's members and invitations. */
+function membershipRoutes(deps: AppContext, kind: Kind) {
+  return {
+    list: rosterRoute(deps, kind),
+    create: inviteRoute(deps, kind),
+    get: getMembershipRoute(deps, kind),
+    update: changeRoleRoute(deps, kind),
+    delete: removeMembershipRoute(deps, kind),
+  };
+}
+
+type Found = { member: Member } | { invitation: PendingInvitation };
+
+/** A member, or a pending invitation, of the target. */
+async function findMembership(deps: AppContext, target: MembershipTarget, id: string): Promise<Found> {
+  const memberships = deps.services.stores.api.memberships;
+  const member = await memberships.findMember(target, id);
+  if (member !== undefined) return { member };
+  const invitation = await memberships.findInvitation(target, id);
+  if (invitation !== undefined) return { invitation };
+  throw notFound('membership');
+}
+
+const viewOf = (found: Found): ReturnType<typeof membership> =>
+  membership('member' in found ? { state: 'accepted', ...found.member } : { state: 'invited', ...found.invitation });
+
+function requireOwnerFor(kind: Kind, facts: AccessFacts, touchesOwner: boolean): void {
+  if (touchesOwner && !actsAsOwner(kind, facts)) throw forbidden(`only an owner of the ${kind} may grant, change or remove the owner role`);
+}
+
+const lastOwner = (kind: Kind) => `the ${kind} must keep at least one owner: make someone else owner first`;
+
+/** Members and pending invitations together, so an invitee shows up before accepting. */
+function rosterRoute(deps: AppContext, kind: Kind) {
+  const memberships = deps.services.stores.api.memberships;
+  return route<unknown, Page>({
+    query: listQuery(),
+    data: arrayOf(membershipView, 0, 100),
+    handle: async ({ facts, query }) => (await memberships.listRoster(targetOf(kind, facts), query.limit, query.offset)).map(membership),
+  });
+}
+
+function inviteRoute(deps: AppContext, kind: Kind) {
+  return route<NewMembership>({
+    body: newMembership,
+    data: membershipView,
+    status: 201,
+    handle: async ({ userId, facts, body }) => {
+      if ((body.userId === undefined) === (body.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
+      requireOwnerFor(kind, facts, body.role === 'owner');
+      // SPEC §2 item 23: an invitation, answered alike whether or not an account is named.
+      const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
+      return membership({ state: 'invited', ...fromService(await inviteMember(deps.services, targetOf(kind, facts), invitee, body.role, userId)) });
+    },
+  });
+}
+
+function getMembershipRoute(deps: AppContext, kind: Kind) {
+  return route<unknown, unknown, { membershipId: string }>({
+    data: membershipView,
+    handle: async ({ facts, params }) => viewOf(await findMembership(deps, targetOf(kind, facts), params.membershipId)),
+  });
+}
+
+function changeRoleRoute(deps: AppContext, kind: Kind) {
+  const { clock } = deps.services;
+  const memberships = deps.services.stores.api.memberships;
+  return route<{ role: Role }, unknown, { membershipId: string }>({
+    body: rolePatch,
+    data: membershipView,
+    handle: async ({ facts, params, body }) => {
+      const target = targetOf(kind, facts);
+      const found = await findMembership(deps, target, params.membershipId);
+      if ('invitation' in found) {
+        // An invitation's role changes freely: it holds no owner yet.
+        requireOwnerFor(kind, facts, found.invitation.role === 'owner' || body.role === 'owner');
+        await memberships.setInvitationRole(found.invitation.id, body.role, clock());
+        return viewOf(await findMembership(deps, target, found.invitation.id));
+      }
+      const current = found.member;
+      requireOwnerFor(kind, facts, current.role === 'owner' || body.role === 'owner');
+      await keepingAnOwner(deps.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (tx) =>
+        tx.teams.setMembershipRole(current.id, body.role, clock()),
+      );
+      return viewOf(await findMembership(deps, target, current.id));
+    },
+  });
+}
+
+/** Removes a member, or withdraws an invitation; the last owner stays. */
+function removeMembershipRoute(deps: AppContext, kind: Kind) {
+  const { clock } = deps.services;
+  const memberships = deps.services.stores.api.memberships;
+  return route<unknown, unknown, { membershipId: string }>({
+    data: deleted,
+    handle: async ({ facts, params }) => {
+      const target = targetOf(kind, facts);
+      const found = await findMembership(deps, target, params.membershipId);
+      if ('invitation' in found) {
+        requireOwnerFor(kind, facts, found.invitation.role === 'owner');
+        await memberships.deleteInvitation(found.invitation.id);
+        return { id: found.invitation.id, deleted: true };
+      }
+      const current = found.member;
+      requireOwnerFor(kind, facts, current.role === 'owner');
+      await keepingAnOwner(deps.services, target, current.role === 'owner', lastOwner(kind), (tx) =>
+        removeMember(tx, { id: current.id, userId: current.userId, organizationId: current.organizationId }, clock()),
+      );
+      return { id: current.id, deleted: true };
+    },
+  });
+}
+
+/** An organization's users, and the profile fields its admins may change (users table). */
+function organizationUserRoutes(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const memberships = deps.services.stores.api.memberships;
+  const profiles = deps.services.stores.api.profiles;
+  return {
+    'orgUsers.list': route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(userView, 0, 100),
+      handle: async ({ facts, query }) => memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset),
+    }),
+    'orgUsers.update': route<ProfilePatch, unknown, { userId: string }>({
+      body: profilePatch,
+      data: profileView,
+      handle: async ({ facts, params, body }) => {
+        if (!(await memberships.isMember({ organizationId: facts.organization!.id }, params.userId))) throw notFound('user in this organization');
+        await profiles.update(params.userId, profileChanges(body, clock()));
+        return profile((await profiles.find(params.userId))!);
+      },
+    }),
+  };
+}

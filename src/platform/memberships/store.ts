@@ -1,0 +1,54 @@
+// Who belongs to a team or an organization, as the /v2 membership routes read it: accepted
+// members and pending invitations (SPEC §2 item 23). Inviting, removing and keeping an owner
+// are services/teams/invitations.ts and services/teams/teams.ts.
+import type { Profile } from '../me/store.ts';
+
+export type MembershipRole = 'member' | 'admin' | 'owner';
+export type MembershipTarget = { teamId: string } | { organizationId: string };
+
+/** An accepted membership, with what the roster shows of its user. */
+export interface Member {
+  id: string;
+  userId: string;
+  teamId: string | null;
+  organizationId: string | null;
+  role: MembershipRole;
+  user: { email: string; name: string; username: string };
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A pending invitation: only what the inviter named, never anything of an account. */
+export interface PendingInvitation {
+  id: string;
+  teamId: string | null;
+  organizationId: string | null;
+  role: MembershipRole;
+  /** Exactly one of invitedEmail (lower-case) and invitedUserId is set. */
+  invitedEmail: string | null;
+  invitedUserId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type RosterEntry = ({ state: 'accepted' } & Member) | ({ state: 'invited' } & PendingInvitation);
+
+/** A user of an organization, with their organization role. */
+export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId'> & { role: MembershipRole };
+
+export interface MembershipStore {
+  /** The target's members and pending invitations, in the order they were added. */
+  listRoster(target: MembershipTarget, limit: number, offset: number): Promise<RosterEntry[]>;
+  /** The target's membership of that id; undefined when it belongs elsewhere or is an invitation. */
+  findMember(target: MembershipTarget, id: string): Promise<Member | undefined>;
+  /** The target's pending invitation of that id; undefined when there is none. */
+  findInvitation(target: MembershipTarget, id: string): Promise<PendingInvitation | undefined>;
+  /** Whether the user is an accepted member of the target. */
+  isMember(target: MembershipTarget, userId: string): Promise<boolean>;
+  /** Changes a pending invitation's role; an unknown id changes nothing. */
+  setInvitationRole(id: string, role: MembershipRole, at: number): Promise<void>;
+  /** Withdraws a pending invitation; an unknown id removes nothing. */
+  deleteInvitation(id: string): Promise<void>;
+  /** The organization's members as users, in the order they joined. */
+  listOrganizationUsers(organizationId: string, limit: number, offset: number): Promise<OrganizationUser[]>;
+}

@@ -1,0 +1,206 @@
+// Schedules (availability) of a user (SCHEDULE_*), a team (TEAM_SCHEDULE_*) and across an
+// organization (ORG_SCHEDULE_*).
+import type { AppContext } from '../../http/context.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { checkTimeZone, invalid, iso, notFound } from '../input.ts';
+import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges, ScheduleScope } from './store.ts';
+import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
+import { WEEK_DAYS } from '../me/routes.ts';
+
+type Range = AvailabilityRange;
+type Override = AvailabilityOverride;
+
+const time = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24-hour' };
+const endTime = { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: 'HH:MM, 24-hour; 24:00 is the end of the day' };
+const rangeSchema = object({ days: { ...arrayOf({ type: 'string', enum: WEEK_DAYS }, 1, 7), uniqueItems: true }, startTime: time, endTime }, ['days', 'startTime', 'endTime']);
+const overrideSchema = object({ date: { type: 'string', format: 'date' }, startTime: time, endTime }, ['date', 'startTime', 'endTime']);
+
+const scheduleView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    timeZone: { type: 'string' },
+    availability: arrayOf(rangeSchema, 0, 50),
+    overrides: arrayOf(overrideSchema, 0, 100),
+    isDefault: bool,
+    ownerId: nullable({ type: 'string' }),
+    teamId: nullable({ type: 'string' }),
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+  ['id', 'name', 'timeZone', 'availability', 'overrides', 'isDefault', 'ownerId', 'teamId', 'createdAt', 'updatedAt'],
+);
+
+function schedule(s: Schedule) {
+  return {
+    id: s.id,
+    name: s.name,
+    timeZone: s.timeZone,
+    availability: s.availability,
+    overrides: s.overrides,
+    isDefault: s.isDefault,
+    ownerId: s.ownerId,
+    teamId: s.teamId,
+    createdAt: iso(s.createdAt),
+    updatedAt: iso(s.updatedAt),
+  };
+}
+
+const fields = { name: str(1, 100), timeZone, availability: arrayOf(rangeSchema, 0, 50), overrides: arrayOf(overrideSchema, 0, 100) };
+const personalFields = { ...fields, isDefault: bool };
+
+interface ScheduleInput {
+  name: string;
+  timeZone: string;
+  availability?: Range[];
+  overrides?: Override[];
+  isDefault?: boolean;
+}
+
+/** Ranges must end after they start: "17:00-09:00" is a mistake, not a night shift. */
+function checkRanges(body: Partial<ScheduleInput>): void {
+  checkTimeZone(body.timeZone);
+  body.availability?.forEach((r, i) => {
+    if (r.endTime <= r.startTime) throw invalid(`availability.${i}.endTime`, 'must be later than startTime');
+  });
+  body.overrides?.forEach((o, i) => {
+    if (o.endTime <= o.startTime) throw invalid(`overrides.${i}.endTime`, 'must be later than startTime');
+  });
+}
+
+function changes(body: Partial<ScheduleInput>, now: number): ScheduleChanges {
+  checkRanges(body);
+  return {
+    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+    ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
+    ...(body.availability !== undefined ? { availability: body.availability } : {}),
+    ...(body.overrides !== undefined ? { overrides: body.overrides } : {}),
+    updatedAt: now,
+  };
+}
+
+type Call = { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } };
+
+export function scheduleHandlers(deps: AppContext): HandlerMap {
+  const mine = scheduleRoutes(deps, 'user');
+  const team = scheduleRoutes(deps, 'team');
+  const org = scheduleRoutes(deps, 'organization');
+  return {
+    'schedules.list': mine.list,
+    'schedules.create': mine.create,
+    'schedules.get': mine.get,
+    'schedules.update': mine.update,
+    'schedules.delete': mine.delete,
+    'teamSchedules.list': team.list,
+    'teamSchedules.create': team.create,
+    'teamSchedules.get': team.get,
+    'teamSchedules.update': team.update,
+    'teamSchedules.delete': team.delete,
+    'orgSchedules.list': org.list,
+    'orgSchedules.update': org.update,
+    'orgSchedules.delete': org.delete,
+  };
+}
+
+type Kind = 'user' | 'team' | 'organization';
+
+/** List, create, read, change and delete the schedules of a user, a team or an organization. */
+function scheduleRoutes(deps: AppContext, kind: Kind) {
+  const access = scheduleAccess(deps, kind);
+  return {
+    ...readScheduleRoutes(deps, access),
+    create: createScheduleRoute(deps, kind, access),
+    update: updateScheduleRoute(deps, kind, access),
+    delete: deleteScheduleRoute(deps, access),
+  };
+}
+
+interface ScheduleAccess {
+  scope: (call: Call) => ScheduleScope;
+  /** A schedule of the scope, or 404: another owner's schedule is as absent as a missing one. */
+  load: (scope: ScheduleScope, id: string) => Promise<Schedule>;
+}
+
+function scheduleAccess(deps: AppContext, kind: Kind): ScheduleAccess {
+  const schedules = deps.services.stores.api.schedules;
+  const load = async (scope: ScheduleScope, id: string) => {
+    const found = await schedules.find(scope, id);
+    if (found === undefined) throw notFound('schedule');
+    return found;
+  };
+  const scope = (call: Call): ScheduleScope =>
+    kind === 'user' ? { userId: call.userId } : kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
+  return { scope, load };
+}
+
+function readScheduleRoutes(deps: AppContext, { scope, load }: ScheduleAccess) {
+  const schedules = deps.services.stores.api.schedules;
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(scheduleView, 0, 100),
+      handle: async (call) => (await schedules.list(scope(call), call.query.limit, call.query.offset)).map(schedule),
+    }),
+    get: route<unknown, unknown, { scheduleId: string }>({ data: scheduleView, handle: async (call) => schedule(await load(scope(call), call.params.scheduleId)) }),
+  };
+}
+
+function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {
+  const { clock, stores } = deps.services;
+  return route<ScheduleInput>({
+    body: object(kind === 'user' ? personalFields : fields, ['name', 'timeZone']),
+    data: scheduleView,
+    status: 201,
+    handle: async (call) => {
+      const now = clock();
+      const id = randomId();
+      const created = {
+        id,
+        ownerId: kind === 'user' ? call.userId : null,
+        teamId: kind === 'team' ? call.facts.team!.id : null,
+        availability: [],
+        overrides: [],
+        createdAt: now,
+        name: call.body.name.trim(),
+        timeZone: call.body.timeZone,
+        ...changes(call.body, now),
+      };
+      await stores.transaction(async (tx) => {
+        await tx.api.schedules.insert(created);
+        // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
+        if (kind === 'user') await tx.api.schedules.setDefault(call.userId, id, call.body.isDefault !== true);
+      });
+      return schedule(await load(scope(call), id));
+    },
+  });
+}
+
+function updateScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {
+  const { clock, stores } = deps.services;
+  return route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
+    body: patchOf(kind === 'user' ? personalFields : fields),
+    data: scheduleView,
+    handle: async (call) => {
+      const current = await load(scope(call), call.params.scheduleId);
+      await stores.transaction(async (tx) => {
+        await tx.api.schedules.update(current.id, changes(call.body, clock()));
+        if (call.body.isDefault === true) await tx.api.schedules.setDefault(call.userId, current.id, false);
+        if (call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(call.userId);
+      });
+      return schedule(await load(scope(call), current.id));
+    },
+  });
+}
+
+function deleteScheduleRoute(deps: AppContext, { scope, load }: ScheduleAccess) {
+  const { stores } = deps.services;
+  return route<unknown, unknown, { scheduleId: string }>({
+    data: deleted,
+    handle: async (call) => {
+      const current = await load(scope(call), call.params.scheduleId);
+      await stores.transaction((tx) => tx.api.schedules.delete(current.id));
+      return { id: current.id, deleted: true };
+    },
+  });
+}

@@ -1,0 +1,57 @@
+// The README's "Scopes and endpoints" tables, generated from the scope registry and the
+// route registry (npm run docs:scopes); a test fails when the README drifts from them.
+import { apiRoutes, type ApiRoute } from './route-table.ts';
+import { familyTitles, scopeRegistry, type ScopeFamily } from '../oauth/scopes.ts';
+
+export const START = '<!-- scope-table:start -->';
+export const END = '<!-- scope-table:end -->';
+
+const familyNotes: Record<ScopeFamily, string> = {
+  personal: 'Personal endpoints act on the token’s own user only.',
+  team:
+    'Team endpoints also answer under `/v2/organizations/:orgId/teams/:teamId/…` (a team of another organization is 404 there). ' +
+    'Reading needs membership of the team, writing needs its admin or owner role; an admin or owner of the team’s organization may do both. ' +
+    '`ORG_<X>` stands in for `TEAM_<X>`, for an admin or owner of the team’s organization only.',
+  organization: 'Organization endpoints need the admin or owner role in the organization.',
+};
+
+const endpoint = (r: ApiRoute) => `\`${r.method} ${r.path}\``;
+
+function endpointsOf(scope: string): string {
+  const routes = apiRoutes.filter((r) => r.scope === scope && !r.id.startsWith('orgs.'));
+  return routes.length === 0 ? '—' : routes.map(endpoint).join('<br>');
+}
+
+export function renderScopeTable(): string {
+  const lines = [START, '<!-- generated from src/oauth/scopes.ts and src/platform/route-table.ts by `npm run docs:scopes`; do not edit by hand -->', ''];
+  for (const family of ['personal', 'team', 'organization'] as const) {
+    lines.push(`#### ${familyTitles[family]} (${family} scopes)`, '', familyNotes[family], '', '| scope | allows | endpoints |', '|---|---|---|');
+    for (const s of scopeRegistry.filter((x) => x.family === family)) {
+      const alsoTeam = family === 'organization' && scopeRegistry.some((t) => t.name === 'TEAM_' + s.name.slice(4)) ? ` Also satisfies \`TEAM_${s.name.slice(4)}\`.` : '';
+      lines.push(`| \`${s.name}\` | ${s.description}${alsoTeam} | ${endpointsOf(s.name)} |`);
+    }
+    lines.push('');
+  }
+  lines.push(
+    '#### Public booking (no scope)',
+    '',
+    'No token needed; a token that is sent is still validated (401 if it is not valid). ' +
+      'Cancel and reschedule act for the booker: they need the booking’s `manageToken` (in the body; returned once, when the booking is made), ' +
+      'or else a token with the booking write scope of the booking’s family (`BOOKING_WRITE` for its host’s personal booking, ' +
+      '`TEAM_BOOKING_WRITE` or `ORG_BOOKING_WRITE` of a team or organization admin for a team booking).',
+    '',
+    '| endpoint | what it does |',
+    '|---|---|',
+  );
+  for (const r of apiRoutes.filter((x) => x.scope === 'public')) lines.push(`| ${endpoint(r)} | ${r.summary} |`);
+  lines.push('', END);
+  return lines.join('\n');
+}
+
+/** The README with its generated section replaced; throws when the markers are missing. */
+export function withScopeTable(readme: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md needs the markers ${START} and ${END}`);
+  return readme.slice(0, start) + renderScopeTable() + readme.slice(end + END.length);
+}

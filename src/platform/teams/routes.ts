@@ -1,0 +1,114 @@
+// Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
+import type { AppContext } from '../../http/context.ts';
+import { checkSlug, checkTeamFields, createTeam } from '../../services/teams/teams.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { conflict, forbidden, iso, notFound } from '../input.ts';
+import type { Team, TeamChanges } from './store.ts';
+import { arrayOf, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
+import { isTeamOwner } from '../roles.ts';
+
+const teamView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    slug: { type: 'string' },
+    bio: { type: 'string' },
+    timeZone: { type: 'string' },
+    brandColor: { type: 'string' },
+    organizationId: nullable({ type: 'string' }),
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+  ['id', 'name', 'slug', 'bio', 'timeZone', 'brandColor', 'organizationId', 'createdAt', 'updatedAt'],
+);
+
+function team(t: Team) {
+  return {
+    id: t.id,
+    name: t.name,
+    slug: t.slug,
+    bio: t.bio,
+    timeZone: t.timeZone,
+    brandColor: t.brandColor,
+    organizationId: t.organizationId,
+    createdAt: iso(t.createdAt),
+    updatedAt: iso(t.updatedAt),
+  };
+}
+
+
+const fields = {
+  name: str(1, 100),
+  slug: str(1, 64, { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
+  bio: str(0, 1000),
+  timeZone,
+  brandColor: str(7, 7, { pattern: '^#[0-9a-fA-F]{6}$' }),
+};
+
+interface TeamInput {
+  name: string;
+  slug?: string;
+  bio?: string;
+  timeZone?: string;
+  brandColor?: string;
+}
+
+export function teamHandlers(deps: AppContext): HandlerMap {
+  const { clock } = deps.services;
+  const teams = deps.services.stores.api.teams;
+  const load = async (id: string) => {
+    const found = await teams.find(id);
+    if (found === undefined) throw notFound('team');
+    return found;
+  };
+  const create = async (ownerId: string, organizationId: string | null, body: TeamInput) => (await createTeam(deps.services, { ...body, ownerId, organizationId }));
+
+  return {
+    'teams.create': route<TeamInput>({
+      body: object(fields, ['name']),
+      data: teamView,
+      status: 201,
+      handle: async ({ userId, body }) => team(await create(userId, null, body)),
+    }),
+    'teams.get': route({ data: teamView, handle: async ({ facts }) => team(await load(facts.team!.id)) }),
+    'teams.update': route<Partial<TeamInput>>({
+      body: patchOf(fields),
+      data: teamView,
+      handle: async ({ facts, body }) => {
+        checkTeamFields(body);
+        if (body.slug !== undefined) checkSlug(body.slug);
+        const changes: TeamChanges = {
+          ...(body.name !== undefined ? { name: body.name.trim() } : {}),
+          ...(body.slug !== undefined ? { slug: body.slug } : {}),
+          ...(body.bio !== undefined ? { bio: body.bio } : {}),
+          ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
+          ...(body.brandColor !== undefined ? { brandColor: body.brandColor } : {}),
+          updatedAt: clock(),
+        };
+        const saved = await teams.update(facts.team!.id, changes);
+        if (saved === 'slugTaken') throw conflict(`slug: a team with slug "${body.slug}" already exists`);
+        return team(saved!);
+      },
+    }),
+    'teams.delete': route({
+      data: deleted,
+      handle: async ({ facts }) => {
+        // Deleting takes every event type, booking and form of the team with it: owners only.
+        if (!isTeamOwner(facts)) throw forbidden('only an owner of the team, or an admin of its organization, may delete it');
+        if (!(await teams.delete(facts.team!.id))) throw notFound('team');
+        return { id: facts.team!.id, deleted: true };
+      },
+    }),
+    'orgTeams.list': route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(teamView, 0, 100),
+      handle: async ({ facts, query }) => (await teams.listOfOrganization(facts.organization!.id, query.limit, query.offset)).map(team),
+    }),
+    'orgTeams.create': route<TeamInput>({
+      body: object(fields, ['name']),
+      data: teamView,
+      status: 201,
+      handle: async ({ userId, facts, body }) => team(await create(userId, facts.organization!.id, body)),
+    }),
+  };
+}

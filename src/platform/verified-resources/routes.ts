@@ -1,0 +1,110 @@
+// Verified emails and phone numbers of a user (VERIFIED_RESOURCES_*) and of a team
+// (TEAM_VERIFIED_RESOURCES_*). The code goes to the log: the development delivery, as no
+// mail or SMS provider is configured; only its hash is stored.
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../http/context.ts';
+import { callerKey, LimitExceeded } from '../../http/rate-limits.ts';
+import { requestCode, verifyCode, type CodeDelivery } from '../../services/accounts/verification.ts';
+import { ApiError } from '../envelope.ts';
+import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
+import { isoOrNull } from '../input.ts';
+import type { ResourceKind, VerificationOwner, VerifiedResource } from './store.ts';
+import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type Page } from '../schemas.ts';
+
+const PHONE = { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +4915112345678' };
+const CODE = { type: 'string', pattern: '^[0-9]{6}$' };
+
+const spec = {
+  email: { field: 'email', schema: email, normalize: (v: string) => v.trim().toLowerCase() },
+  phone: { field: 'phoneNumber', schema: PHONE, normalize: (v: string) => v },
+} as const;
+
+const viewOf = (kind: ResourceKind): JsonSchema =>
+  object({ id: { type: 'string' }, [spec[kind].field]: { type: 'string' }, verified: bool, verifiedAt: nullable({ type: 'string' }) }, ['id', spec[kind].field, 'verified', 'verifiedAt']);
+
+const view = (r: VerifiedResource) => ({ id: r.id, [spec[r.kind].field]: r.value, verified: r.verifiedAt !== null, verifiedAt: isoOrNull(r.verifiedAt) });
+
+
+/**
+ * No mail or SMS provider is wired in yet. On a development install (the web app on
+ * loopback) the code goes to the log so a developer can finish the flow; anywhere else a
+ * code in the log would be a secret in the log (SPEC §7), so only the attempt is logged.
+ */
+const logDelivery =
+  (request: FastifyRequest, development: boolean): CodeDelivery =>
+  (kind, to, code) =>
+    development
+      ? request.log.info({ verification: { kind, to } }, `development delivery (no ${kind === 'email' ? 'mail' : 'SMS'} provider configured): verification code for ${to} is ${code}`)
+      : request.log.warn({ verification: { kind, to } }, `no ${kind === 'email' ? 'mail' : 'SMS'} provider is configured: the verification code was not delivered`);
+
+type Call = { userId: string; facts: { team?: { id: string } | null } };
+
+/**
+ * SPEC §2 item 27: code requests are limited per IP, and per address of an owner. Each new
+ * code restarts the five attempts, so without a limit a caller could buy endless guesses
+ * (and fill someone's inbox). The address is hashed: the counter store holds no e-mail.
+ */
+async function limitCodeRequests(deps: AppContext, request: FastifyRequest, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
+  const ownerKey = 'userId' in owner ? `user:${owner.userId}` : `team:${owner.teamId}`;
+  const address = createHash('sha256').update(`${ownerKey}|${kind}|${value}`).digest('base64url');
+  try {
+    await deps.limits.codeRequestsPerIp.take(callerKey(request.ip));
+    await deps.limits.codeRequestsPerAddress.take(address);
+  } catch (error) {
+    if (!(error instanceof LimitExceeded)) throw error;
+    throw new ApiError(429, 'rate_limited', `too many verification code requests: retry in ${error.retryAfter} seconds`, { 'retry-after': String(error.retryAfter) });
+  }
+}
+
+export function verifiedResourceHandlers(deps: AppContext): HandlerMap {
+  const resources = deps.services.stores.api.verifiedResources;
+
+  const handlers = (kind: ResourceKind, ownerOf: (call: Call) => VerificationOwner): Record<'list' | 'request' | 'verify', RouteHandler> => {
+    const { field, schema, normalize } = spec[kind];
+    return {
+      list: route<unknown, Page>({
+        query: listQuery(),
+        data: arrayOf(viewOf(kind), 0, 100),
+        handle: async (call) => (await resources.listVerified(ownerOf(call), kind, call.query.limit, call.query.offset)).map(view),
+      }),
+      request: route<Record<string, string>>({
+        rateLimited: true,
+        body: object({ [field]: schema }, [field]),
+        data: object({ [field]: { type: 'string' }, verified: bool, codeSent: bool, expiresAt: nullable({ type: 'string' }) }, [field, 'verified', 'codeSent', 'expiresAt']),
+        handle: async (call) => {
+          const value = normalize(call.body[field]!);
+          await limitCodeRequests(deps, call.request, ownerOf(call), kind, value);
+          const result = await requestCode(deps.services, ownerOf(call), kind, value, logDelivery(call.request, deps.config.localDevelopment));
+          return { [field]: value, verified: !result.codeSent, codeSent: result.codeSent, expiresAt: isoOrNull(result.expiresAt) };
+        },
+      }),
+      verify: route<Record<string, string>>({
+        body: object({ [field]: schema, code: CODE }, [field, 'code']),
+        data: viewOf(kind),
+        handle: async (call) => view(await verifyCode(deps.services, ownerOf(call), kind, normalize(call.body[field]!), call.body.code!)),
+      }),
+    };
+  };
+
+  const me = (call: Call): VerificationOwner => ({ userId: call.userId });
+  const team = (call: Call): VerificationOwner => ({ teamId: call.facts.team!.id });
+  const myEmails = handlers('email', me);
+  const myPhones = handlers('phone', me);
+  const teamEmails = handlers('email', team);
+  const teamPhones = handlers('phone', team);
+  return {
+    'verifiedEmails.list': myEmails.list,
+    'verifiedEmails.request': myEmails.request,
+    'verifiedEmails.verify': myEmails.verify,
+    'verifiedPhones.list': myPhones.list,
+    'verifiedPhones.request': myPhones.request,
+    'verifiedPhones.verify': myPhones.verify,
+    'teamVerifiedEmails.list': teamEmails.list,
+    'teamVerifiedEmails.request': teamEmails.request,
+    'teamVerifiedEmails.verify': teamEmails.verify,
+    'teamVerifiedPhones.list': teamPhones.list,
+    'teamVerifiedPhones.request': teamPhones.request,
+    'teamVerifiedPhones.verify': teamPhones.verify,
+  };
+}

@@ -1,0 +1,222 @@
+// Webhooks of a user (WEBHOOK_*) and of an organization (ORG_WEBHOOK_*), and their recent
+// deliveries (SPEC §9). Subscriber URLs pass the outbound-address check
+// (src/services/outbound-url.ts) whenever they are set, and again at every delivery. A new
+// webhook's signing secret is in the creation answer only.
+import type { AppContext } from '../../http/context.ts';
+import type { OutboundPolicy } from '../../services/outbound-url.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import { redeliver } from '../../services/webhooks/outbox.ts';
+import { newSigningSecret } from '../../services/webhooks/signing.ts';
+import type { Delivery } from '../../services/webhooks/store.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { checkOutbound, iso, isoOrNull, notFound } from '../input.ts';
+import type { Webhook, WebhookChanges, WebhookOwner } from './store.ts';
+import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
+
+export const TRIGGERS = [
+  'BOOKING_CREATED',
+  'BOOKING_REQUESTED',
+  'BOOKING_CONFIRMED',
+  'BOOKING_REJECTED',
+  'BOOKING_RESCHEDULED',
+  'BOOKING_CANCELLED',
+  'MEETING_STARTED',
+  'MEETING_ENDED',
+  'FORM_SUBMITTED',
+];
+
+const webhookView: JsonSchema = object(
+  {
+    id: { type: 'string' },
+    subscriberUrl: { type: 'string' },
+    triggers: arrayOf({ type: 'string' }, 1, 20),
+    active: bool,
+    payloadTemplate: nullable({ type: 'string' }),
+    ownerId: nullable({ type: 'string' }),
+    organizationId: nullable({ type: 'string' }),
+    disabledReason: nullable({ type: 'string', description: 'Why Gatehouse turned the webhook off (every delivery failed for 5 days); setting active to true clears it' }),
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+  ['id', 'subscriberUrl', 'triggers', 'active', 'payloadTemplate', 'ownerId', 'organizationId', 'disabledReason', 'createdAt', 'updatedAt'],
+);
+
+const createdView: JsonSchema = {
+  ...webhookView,
+  properties: {
+    ...(webhookView.properties as object),
+    secret: { type: 'string', description: 'The Standard Webhooks signing secret (whsec_…), shown only here: verify every delivery with it' },
+  },
+  required: [...(webhookView.required as string[]), 'secret'],
+};
+
+const deliveryView: JsonSchema = object(
+  {
+    id: { type: 'string', description: 'The webhook-id header of the delivery, the same on every attempt' },
+    event: { type: 'string' },
+    createdAt: { type: 'string' },
+    status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    attempts: { type: 'integer' },
+    lastAttemptAt: nullable({ type: 'string' }),
+    nextAttemptAt: nullable({ type: 'string' }),
+    responseStatus: nullable({ type: 'integer' }),
+    response: nullable({ type: 'string', description: 'The first 1 KB of the last answer' }),
+    error: nullable({ type: 'string', description: 'Why the last attempt got no answer' }),
+    payload: { type: 'string', description: 'The JSON body sent' },
+  },
+  ['id', 'event', 'createdAt', 'status', 'attempts', 'lastAttemptAt', 'nextAttemptAt', 'responseStatus', 'response', 'error', 'payload'],
+);
+
+export const delivery = (d: Delivery) => ({
+  id: d.id,
+  event: d.event,
+  createdAt: iso(d.createdAt),
+  status: d.status,
+  attempts: d.attempts,
+  lastAttemptAt: isoOrNull(d.lastAttemptAt),
+  nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
+  responseStatus: d.responseStatus,
+  response: d.responseBody,
+  error: d.error,
+  payload: d.payload,
+});
+
+const webhook = (w: Webhook) => ({
+  id: w.id,
+  subscriberUrl: w.subscriberUrl,
+  triggers: w.triggers,
+  active: w.active,
+  payloadTemplate: w.payloadTemplate,
+  ownerId: w.ownerId,
+  organizationId: w.organizationId,
+  disabledReason: w.disabledReason,
+  createdAt: iso(w.createdAt),
+  updatedAt: iso(w.updatedAt),
+});
+
+const fields = {
+  subscriberUrl: str(1, 2048),
+  triggers: { ...arrayOf({ type: 'string', enum: TRIGGERS }, 1, 20), uniqueItems: true },
+  active: bool,
+  payloadTemplate: nullable(str(0, 10_000)),
+};
+
+interface WebhookInput {
+  subscriberUrl: string;
+  triggers: string[];
+  active?: boolean;
+  payloadTemplate?: string | null;
+}
+
+/** SPEC §9: a subscriber on a private address is refused when registered, created or moved. */
+async function changes(body: Partial<WebhookInput>, now: number, outbound: OutboundPolicy): Promise<WebhookChanges> {
+  return {
+    ...(body.subscriberUrl !== undefined ? { subscriberUrl: (await checkOutbound(body.subscriberUrl, 'subscriberUrl', outbound)).toString() } : {}),
+    ...(body.triggers !== undefined ? { triggers: body.triggers } : {}),
+    ...(body.active !== undefined ? { active: body.active } : {}),
+    ...(body.payloadTemplate !== undefined ? { payloadTemplate: body.payloadTemplate } : {}),
+    updatedAt: now,
+  };
+}
+
+type Call = { userId: string; facts: { organization?: { id: string } | null } };
+
+export function webhookHandlers(deps: AppContext): HandlerMap {
+  const mine = webhookRoutes(deps, 'user');
+  const org = webhookRoutes(deps, 'organization');
+  return {
+    'webhooks.list': mine.list,
+    'webhooks.create': mine.create,
+    'webhooks.get': mine.get,
+    'webhooks.update': mine.update,
+    'webhooks.delete': mine.delete,
+    'webhooks.deliveries': mine.deliveries,
+    'webhooks.redeliver': mine.redeliver,
+    'orgWebhooks.list': org.list,
+    'orgWebhooks.create': org.create,
+    'orgWebhooks.get': org.get,
+    'orgWebhooks.update': org.update,
+    'orgWebhooks.delete': org.delete,
+    'orgWebhooks.deliveries': org.deliveries,
+    'orgWebhooks.redeliver': org.redeliver,
+  };
+}
+
+/** List, create, read, change and delete the webhooks of a user or an organization. */
+function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
+  const { clock } = deps.services;
+  const webhooks = deps.services.stores.api.webhooks;
+  const deliveries = deps.services.stores.webhookDeliveries;
+
+  const owner = (call: Call): WebhookOwner => (kind === 'user' ? { userId: call.userId } : { organizationId: call.facts.organization!.id });
+  const load = async (call: Call, id: string) => {
+    const found = await webhooks.find(owner(call), id);
+    if (found === undefined) throw notFound('webhook');
+    return found;
+  };
+  return {
+    list: route<unknown, Page>({
+      query: listQuery(),
+      data: arrayOf(webhookView, 0, 100),
+      handle: async (call) => (await webhooks.list(owner(call), call.query.limit, call.query.offset)).map(webhook),
+    }),
+    create: route<WebhookInput>({
+      body: object(fields, ['subscriberUrl', 'triggers']),
+      data: createdView,
+      status: 201,
+      handle: async (call) => {
+        const now = clock();
+        const o = owner(call);
+        const created: Webhook = {
+          id: randomId(),
+          ownerId: 'userId' in o ? o.userId : null,
+          organizationId: 'organizationId' in o ? o.organizationId : null,
+          subscriberUrl: '',
+          triggers: [],
+          active: true,
+          payloadTemplate: null,
+          disabledReason: null,
+          createdAt: now,
+          ...(await changes(call.body, now, deps.outbound)),
+        };
+        const secret = newSigningSecret();
+        await webhooks.insert(created, secret);
+        return { ...webhook(created), secret };
+      },
+    }),
+    get: route<unknown, unknown, { webhookId: string }>({ data: webhookView, handle: async (call) => webhook(await load(call, call.params.webhookId)) }),
+    update: route<Partial<WebhookInput>, unknown, { webhookId: string }>({
+      body: patchOf(fields),
+      data: webhookView,
+      handle: async (call) => {
+        await load(call, call.params.webhookId);
+        return webhook((await webhooks.update(owner(call), call.params.webhookId, await changes(call.body, clock(), deps.outbound)))!);
+      },
+    }),
+    delete: route<unknown, unknown, { webhookId: string }>({
+      data: deleted,
+      handle: async (call) => {
+        if (!(await webhooks.delete(owner(call), call.params.webhookId))) throw notFound('webhook');
+        return { id: call.params.webhookId, deleted: true };
+      },
+    }),
+    deliveries: route<unknown, Page, { webhookId: string }>({
+      query: listQuery(),
+      data: arrayOf(deliveryView, 0, 100),
+      handle: async (call) => {
+        const { id } = await load(call, call.params.webhookId);
+        return (await deliveries.list({ webhookId: id }, call.query.limit, call.query.offset)).map(delivery);
+      },
+    }),
+    redeliver: route<unknown, unknown, { webhookId: string; deliveryId: string }>({
+      data: deliveryView,
+      status: 201,
+      handle: async (call) => {
+        const { id } = await load(call, call.params.webhookId);
+        const copy = await redeliver(deliveries, { webhookId: id }, call.params.deliveryId, clock());
+        if (copy === undefined) throw notFound('delivery');
+        return delivery((await deliveries.find({ webhookId: id }, copy))!);
+      },
+    }),
+  };
+}

@@ -1,0 +1,98 @@
+// EventTypeStore (src/platform/event-types/store.ts) over the event_types repository.
+import type { Updateable } from 'kysely';
+import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeStore, PrivateLink } from '../../../platform/event-types/store.ts';
+import { isUniqueViolation } from '../../errors.ts';
+import * as repo from '../../repositories/event-types.ts';
+import type { Executor } from '../../repositories/executor.ts';
+import type { EventTypesTable } from '../../schema.ts';
+
+export const toEventType = (r: repo.EventTypeRow): EventType => ({
+  id: r.id,
+  ownerId: r.user_id,
+  teamId: r.team_id,
+  title: r.title,
+  slug: r.slug,
+  description: r.description,
+  lengthMinutes: r.length_minutes,
+  locations: JSON.parse(r.locations) as EventTypeLocation[],
+  hidden: r.hidden === 1,
+  requiresConfirmation: r.requires_confirmation === 1,
+  minimumBookingNotice: r.minimum_booking_notice,
+  schedulingType: r.scheduling_type,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+function changeColumns(c: EventTypeChanges): Updateable<EventTypesTable> {
+  return {
+    ...(c.title !== undefined ? { title: c.title } : {}),
+    ...(c.slug !== undefined ? { slug: c.slug } : {}),
+    ...(c.description !== undefined ? { description: c.description } : {}),
+    ...(c.lengthMinutes !== undefined ? { length_minutes: c.lengthMinutes } : {}),
+    ...(c.locations !== undefined ? { locations: JSON.stringify(c.locations) } : {}),
+    ...(c.hidden !== undefined ? { hidden: c.hidden ? 1 : 0 } : {}),
+    ...(c.requiresConfirmation !== undefined ? { requires_confirmation: c.requiresConfirmation ? 1 : 0 } : {}),
+    ...(c.minimumBookingNotice !== undefined ? { minimum_booking_notice: c.minimumBookingNotice } : {}),
+    ...(c.schedulingType !== undefined ? { scheduling_type: c.schedulingType } : {}),
+    updated_at: c.updatedAt,
+  };
+}
+
+const toLink = (l: repo.PrivateLinkRow): PrivateLink => ({
+  id: l.id,
+  eventTypeId: l.event_type_id,
+  hash: l.link_hash,
+  expiresAt: l.expires_at,
+  maxUses: l.max_uses,
+  useCount: l.use_count,
+  createdAt: l.created_at,
+});
+
+/** Runs a write; a unique violation (the owner's slug) is 'slugTaken'. */
+async function slugChecked<T>(write: () => Promise<T>): Promise<T | 'slugTaken'> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) return 'slugTaken';
+    throw error;
+  }
+}
+
+export function createEventTypeStore(db: Executor): EventTypeStore {
+  const one = (row: repo.EventTypeRow | undefined) => row && toEventType(row);
+  return {
+    insert: (e) =>
+      slugChecked(() =>
+        repo.insertEventType(db, {
+          id: e.id,
+          user_id: e.ownerId,
+          team_id: e.teamId,
+          title: e.title,
+          slug: e.slug,
+          description: e.description,
+          length_minutes: e.lengthMinutes,
+          locations: JSON.stringify(e.locations),
+          hidden: e.hidden ? 1 : 0,
+          requires_confirmation: e.requiresConfirmation ? 1 : 0,
+          minimum_booking_notice: e.minimumBookingNotice,
+          scheduling_type: e.schedulingType,
+          created_at: e.createdAt,
+          updated_at: e.updatedAt,
+        }),
+      ),
+    findOwned: async (owner, id) => one(await repo.findOwnedEventType(db, owner, id)),
+    list: async (owner, limit, offset) => (await repo.listEventTypes(db, owner, limit, offset)).map(toEventType),
+    findInOrganization: async (organizationId, id) => one(await repo.findOrganizationEventType(db, organizationId, id)),
+    listInOrganization: async (organizationId, limit, offset) => (await repo.listOrganizationEventTypes(db, organizationId, limit, offset)).map(toEventType),
+    update: async (id, changes) => {
+      const saved = await slugChecked(() => repo.updateEventType(db, id, changeColumns(changes)));
+      return saved === 'slugTaken' ? saved : one(saved);
+    },
+    delete: (id) => repo.deleteEventType(db, id),
+    countInTeam: (teamId, ids) => repo.countTeamEventTypes(db, teamId, ids),
+    insertPrivateLink: (l) =>
+      repo.insertPrivateLink(db, { id: l.id, event_type_id: l.eventTypeId, link_hash: l.hash, expires_at: l.expiresAt, max_uses: l.maxUses, use_count: l.useCount, created_at: l.createdAt }),
+    listPrivateLinks: async (eventTypeId) => (await repo.listPrivateLinks(db, eventTypeId)).map(toLink),
+    deletePrivateLink: (eventTypeId, id) => repo.deletePrivateLink(db, eventTypeId, id),
+  };
+}

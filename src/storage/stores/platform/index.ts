@@ -1,0 +1,29 @@
+// ApiStores (src/api/stores) over the repositories: one store per /v2 resource.
+import type { ApiStores } from '../../../platform/stores.ts';
+import { createApiAccessStore } from '../../repositories/api-access.ts';
+import type { Executor } from '../../repositories/executor.ts';
+import { createConnectedAppStore } from './connected-apps.ts';
+import { createEventTypeStore } from './event-types.ts';
+import { createMembershipStore } from './memberships.ts';
+import { createRoutingFormStore } from './routing-forms.ts';
+import { createScheduleStore } from './schedules.ts';
+import { createProfileStore, createTeamStore } from './teams.ts';
+import { createVerifiedResourceStore } from './verified-resources.ts';
+import { createWebhookStore } from './webhooks.ts';
+import { createWorkflowStore } from './workflows.ts';
+
+export function createPlatformStores(db: Executor): ApiStores {
+  return {
+    access: createApiAccessStore(db),
+    connectedApps: createConnectedAppStore(db),
+    eventTypes: createEventTypeStore(db),
+    memberships: createMembershipStore(db),
+    profiles: createProfileStore(db),
+    routingForms: createRoutingFormStore(db),
+    schedules: createScheduleStore(db),
+    teams: createTeamStore(db),
+    verifiedResources: createVerifiedResourceStore(db),
+    webhooks: createWebhookStore(db),
+    workflows: createWorkflowStore(db),
+  };
+}

@@ -1,0 +1,55 @@
+// MembershipStore (src/platform/memberships/store.ts) over the organizations and invitations
+// repositories.
+import type { Member, MembershipStore, PendingInvitation, RosterEntry } from '../../../platform/memberships/store.ts';
+import type { Executor } from '../../repositories/executor.ts';
+import * as invitations from '../../repositories/invitations.ts';
+import * as repo from '../../repositories/organizations.ts';
+import { publicUserFields } from './teams.ts';
+
+export const toMember = (m: repo.MemberRow): Member => ({
+  id: m.id,
+  userId: m.user_id,
+  teamId: m.team_id,
+  organizationId: m.organization_id,
+  role: m.role,
+  user: { email: m.email, name: m.name, username: m.username },
+  createdAt: m.created_at,
+  updatedAt: m.updated_at,
+});
+
+export const toInvitation = (i: invitations.InvitationRow): PendingInvitation => ({
+  id: i.id,
+  teamId: i.team_id,
+  organizationId: i.organization_id,
+  role: i.role,
+  invitedEmail: i.email,
+  invitedUserId: i.user_id,
+  createdAt: i.created_at,
+  updatedAt: i.updated_at,
+});
+
+const toEntry = (r: repo.RosterRow): RosterEntry => {
+  const common = { id: r.id, teamId: r.team_id, organizationId: r.organization_id, role: r.role, createdAt: r.created_at, updatedAt: r.updated_at };
+  return r.state === 'accepted'
+    ? { state: 'accepted', ...common, userId: r.user_id!, user: { email: r.email!, name: r.name!, username: r.username! } }
+    : { state: 'invited', ...common, invitedEmail: r.invited_email, invitedUserId: r.invited_user_id };
+};
+
+export function createMembershipStore(db: Executor): MembershipStore {
+  return {
+    listRoster: async (target, limit, offset) => (await repo.listRoster(db, target, limit, offset)).map(toEntry),
+    findMember: async (target, id) => {
+      const row = await repo.findMember(db, target, id);
+      return row && toMember(row);
+    },
+    findInvitation: async (target, id) => {
+      const row = await invitations.findInvitation(db, target, id);
+      return row && toInvitation(row);
+    },
+    isMember: async (target, userId) => (await repo.findMemberByUser(db, target, userId)) !== undefined,
+    setInvitationRole: (id, role, at) => invitations.setInvitationRole(db, id, role, at),
+    deleteInvitation: (id) => invitations.deleteInvitation(db, id),
+    listOrganizationUsers: async (organizationId, limit, offset) =>
+      (await repo.listOrganizationUsers(db, organizationId, limit, offset)).map((u) => ({ ...publicUserFields(u), role: u.role })),
+  };
+}

@@ -1,0 +1,81 @@
+// MCP write tools (SPEC §10.6) through real HTTP on every backend: an agent books, then
+// cancels without the booker's manageToken through its BOOKING_WRITE scope — the same
+// service code and the same rules as POST /v2/bookings and /v2/bookings/:uid/cancel
+// (SPEC §2 item 26), with the token bound to /mcp.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateToken, hashToken, randomId } from '../../../src/oauth/token-format.ts';
+import { recordClientEvent } from '../../../src/services/webhooks/outbox.ts';
+import { createOAuthStore } from '../../../src/storage/stores/oauth.ts';
+import { buildWorld, fixtures, futureStart, type World } from '../fixtures.ts';
+import { backends } from '../../helpers/backends.ts';
+import { startTestServer, type TestServer } from '../../helpers/server.ts';
+
+const attendee = { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Berlin' };
+
+describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
+  let server: TestServer;
+  let w: World;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name, { LOG_LEVEL: 'warn' });
+    w = await buildWorld(server);
+  });
+  afterAll(async () => server?.close());
+
+  /** An access token as the token endpoint stores one for resource={BASE_URL}/mcp. */
+  async function mcpToken(userId: string, scopes: string[]): Promise<string> {
+    const store = createOAuthStore(server.db, recordClientEvent);
+    const now = server.clock();
+    const grantId = randomId();
+    const token = generateToken('accessToken');
+    await store.createGrant({ id: grantId, userId, clientId: w.client.clientId, scopes, createdAt: now, revokedAt: null });
+    await store.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId: w.client.clientId, userId, scopes, resources: [`${server.url}/mcp`], createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+    return token;
+  }
+
+  const data = (result: unknown) => JSON.parse(((result as { content: Array<{ text: string }> }).content)[0]!.text) as Record<string, unknown>;
+
+  it.skipIf(!available)('create_booking, then cancel_booking through BOOKING_WRITE without a manageToken; list_bookings shows it cancelled', async () => {
+    const et = await fixtures(server).eventType({ userId: w.owner.id });
+    const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
+    const token = await mcpToken(w.owner.id, ['BOOKING_READ', 'BOOKING_WRITE']);
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    const created = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: new Date(futureStart(server)).toISOString(), attendee } });
+    expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+    const uid = data(created).uid as string;
+    expect(data(created).manageToken).toEqual(expect.any(String));
+
+    const cancelled = await agent.callTool({ name: 'cancel_booking', arguments: { bookingUid: uid, cancellationReason: 'agent cancelled' } });
+    expect(cancelled.isError, JSON.stringify(cancelled.content)).toBeFalsy();
+    expect(data(cancelled).status).toBe('cancelled');
+    const row = await server.db.selectFrom('bookings').select('status').where('uid', '=', uid).executeTakeFirstOrThrow();
+    expect(row.status).toBe('cancelled');
+    await agent.close();
+  });
+
+  it.skipIf(!available)("reschedule_booking keeps the event type's minimum notice, as the route does", async () => {
+    const et = await fixtures(server).eventType({ userId: w.owner.id }, { minimumBookingNotice: 1440 });
+    const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_WRITE'])}` } } }));
+    const created = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: new Date(futureStart(server)).toISOString(), attendee } });
+    expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
+    const uid = data(created).uid as string;
+    const soon = await agent.callTool({ name: 'reschedule_booking', arguments: { bookingUid: uid, start: new Date(server.clock() + 5 * 60_000).toISOString() } });
+    expect(soon).toMatchObject({ isError: true, content: [{ type: 'text', text: 'start: must be at least 1440 minutes from now' }] });
+    const row = await server.db.selectFrom('bookings').select('status').where('uid', '=', uid).executeTakeFirstOrThrow();
+    expect(row.status).toBe('accepted');
+    const later = await agent.callTool({ name: 'reschedule_booking', arguments: { bookingUid: uid, start: new Date(futureStart(server)).toISOString() } });
+    expect(later.isError, JSON.stringify(later.content)).toBeFalsy();
+    expect(data(later)).toMatchObject({ rescheduledFromUid: uid });
+    await agent.close();
+  });
+
+  it.skipIf(!available)('a bad argument is refused with the field named, and nothing is written', async () => {
+    const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_READ'])}` } } }));
+    await expect(agent.callTool({ name: 'create_booking', arguments: { eventTypeId: 'x', start: 'not a date' } })).rejects.toThrow(/attendee|start/);
+    await agent.close();
+  });
+});
