@@ -1,7 +1,7 @@
 // Operations: liveness, readiness and metrics (issue: standards and operations).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from './context.ts';
+import type { AppContext } from '../context.ts';
 import type { Metrics } from './metrics.ts';
 
 function isLoopback(ip: string): boolean {

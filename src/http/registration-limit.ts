@@ -2,7 +2,7 @@
 // first uses of client metadata documents together: each makes a client nobody signed in to
 // make, and each can ask an admin for a review.
 import type { FirstUseGate } from '../oauth/client-metadata.ts';
-import type { AppContext } from './context.ts';
+import type { AppContext } from '../context.ts';
 import { callerKey, LimitExceeded } from './rate-limits.ts';
 
 /** Takes one from the caller's allowance; the refusal when there is none left. */

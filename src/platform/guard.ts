@@ -3,7 +3,7 @@
 // from a single storage read. It runs at onRequest, so a missing or bad token is 401 before
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { resourceMetadataUrl, type API_RESOURCE_PATH, type MCP_PATH } from '../http/oauth/paths.ts';
 import type { Audience } from '../oauth/bearer.ts';
 import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';

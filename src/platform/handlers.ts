@@ -1,6 +1,6 @@
 // Every handler of the /v2 resource routes, keyed by the registry's handler ids
 // (src/platform/route-table.ts). One file per resource; the registrar checks both lists match.
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import type { HandlerMap } from './handler.ts';
 import { bookingHandlers } from './bookings/routes.ts';
 import { calendarHandlers } from './calendars/routes.ts';

@@ -1,7 +1,7 @@
 // The /v2 platform API: envelope errors for everything under /v2 (SPEC §2 items 17, 21),
 // the reference, and the resource routes — registered from the registry only.
 import { errorCodes, type FastifyError, type FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { requestRefusal } from '../http/body-errors.ts';
 import { API_RESOURCE_PATH } from '../http/oauth/paths.ts';
 import { answerStoreUnavailable } from '../http/store-unavailable.ts';

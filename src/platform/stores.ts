@@ -1,9 +1,12 @@
-// The stores of the /v2 platform API, one file per resource beside this one: what the route
-// handlers read and write, with the contract of every method. They hang off ServiceStores
-// (`stores.api`), so a handler's writes join `stores.transaction` like any service's.
-// src/storage/stores/platform*.ts implements them. Bookings are a service's store
-// (platform/bookings/store.ts, `stores.bookings`): the booking rules live in platform/bookings/service.ts.
+// The stores of the platform wing, one port per resource in its folder, with the contract of
+// every method. PlatformStores adds them to the authorization server's ServiceStores, so that
+// one transaction spans both wings (a booking and its webhook event, a team and its audit
+// line); the authorization server itself never sees them. src/storage/stores/platform/
+// implements them.
+import type { ServiceContext } from '../services/context.ts';
+import type { ServiceStores } from '../services/stores.ts';
 import type { ApiAccessStore } from './access-check.ts';
+import type { BookingStore } from './bookings/store.ts';
 import type { ConnectedAppStore } from './connected-apps/store.ts';
 import type { EventTypeStore } from './event-types/store.ts';
 import type { MembershipStore } from './memberships/store.ts';
@@ -12,7 +15,6 @@ import type { RoutingFormStore } from './routing-forms/store.ts';
 import type { ScheduleStore } from './schedules/store.ts';
 import type { TeamStore } from './teams/store.ts';
 import type { VerifiedResourceStore } from './verified-resources/store.ts';
-import type { WebhookStore } from './webhooks/store.ts';
 import type { WorkflowStore } from './workflows/store.ts';
 
 export interface ApiStores {
@@ -27,6 +29,17 @@ export interface ApiStores {
   schedules: ScheduleStore;
   teams: TeamStore;
   verifiedResources: VerifiedResourceStore;
-  webhooks: WebhookStore;
   workflows: WorkflowStore;
+}
+
+export interface PlatformStores extends ServiceStores {
+  api: ApiStores;
+  bookings: BookingStore;
+  /** ServiceStores.transaction, with the platform's stores bound to the transaction too. */
+  transaction<T>(fn: (tx: PlatformStores) => Promise<T>): Promise<T>;
+}
+
+/** The services' context as the platform wing sees it: its stores beside the authorization server's. */
+export interface PlatformContext extends ServiceContext {
+  stores: PlatformStores;
 }

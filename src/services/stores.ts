@@ -2,15 +2,14 @@
 // area declares its own store interface beside its services, with camelCase records and the
 // contract of every method; this interface gathers them, so that one transaction can span
 // areas. src/storage/stores implements it; app.ts and cli/runtime.ts wire it.
-import type { ApiStores } from '../platform/stores.ts';
 import type { NoticeStore, SessionStore, UserStore, VerifiedResourceStore } from './accounts/store.ts';
 import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
-import type { BookingStore } from '../platform/bookings/store.ts';
 import type { ClientStore, MetadataHostStore } from './clients/store.ts';
 import type { RetentionStore } from './retention/store.ts';
 import type { InvitationStore, TeamStore } from './teams/store.ts';
 import type { WebhookDeliveryStore } from './webhooks/store.ts';
+import type { WebhookStore } from './webhooks/subscriptions.ts';
 
 export interface ServiceStores {
   clients: ClientStore;
@@ -23,8 +22,7 @@ export interface ServiceStores {
   auditLog: AuditLogReader;
   teams: TeamStore;
   invitations: InvitationStore;
-  bookings: BookingStore;
-  api: ApiStores;
+  webhooks: WebhookStore;
   webhookDeliveries: WebhookDeliveryStore;
   retention: RetentionStore;
   /**

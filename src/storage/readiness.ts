@@ -1,6 +1,6 @@
-// The readiness port of the HTTP surface (http/context.ts), over an opened database.
+// The readiness port (services/readiness.ts) over an opened database.
 import { sql } from 'kysely';
-import type { Readiness } from '../http/context.ts';
+import type { Readiness } from '../services/readiness.ts';
 import type { DatabaseHandle } from './database.ts';
 import { isUpToDate } from './migrator.ts';
 

@@ -1,7 +1,7 @@
 // GET/POST /auth/oauth2/authorize: the browser side of RFC 6749 §4.1 (seed §4.1,
 // SPEC §2 items 12, 13 and 25). Protocol decisions live in src/oauth/authorize.ts.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { documentFirstUse } from '../http/registration-limit.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
 import {

@@ -2,7 +2,7 @@
 // their scopes in plain words, and Revoke, which ends every token of that application for
 // this user at once.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { MAX_CLIENT_ID_LENGTH } from '../oauth/client-metadata.ts';
 import { everAuthorized, listAuthorizedApps, revokeAuthorizedApp, type AuthorizedApp } from '../services/clients/authorized-apps.ts';
 import { ServiceError } from '../services/errors.ts';

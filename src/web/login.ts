@@ -1,6 +1,6 @@
 // /login and /logout (SPEC §1): email and password, argon2id, a database session.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { callerKey, FailureLimit, LimitExceeded } from '../http/rate-limits.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
 import { checkPassword, type User } from '../services/accounts/users.ts';

@@ -6,7 +6,7 @@
 // application without a logo, or whose logo cannot be had, gets a monogram drawn here.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { requireStoredClient, type ClientView } from '../services/clients/view.ts';
 import { ServiceError } from '../services/errors.ts';
 import { outboundRequest } from '../services/outbound-request.ts';

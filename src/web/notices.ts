@@ -2,7 +2,7 @@
 // a notice for the session and redirects to `path?notice=<id>`; that page takes the notice
 // on its first load. A reload, a bookmark or another browser finds nothing.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { leaveNotice, takeNotice } from '../services/accounts/notices.ts';
 import { SESSION_COOKIE } from './session.ts';
 

@@ -1,6 +1,6 @@
 // Who is logged in: the session cookie resolved against the sessions table.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { createSession, endSession, SESSION_TTL_MS, sessionUser } from '../services/accounts/sessions.ts';
 import type { User } from '../services/accounts/users.ts';
 

@@ -2,7 +2,7 @@
 // and Decline, and the teams and organizations the user belongs to, each with Leave (not
 // for its last owner). Every form carries the CSRF token and answers with a redirect.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { ServiceError } from '../services/errors.ts';
 import { acceptInvitation, declineInvitation, listInvitationsFor } from '../services/teams/invitations.ts';
 import type { InvitationForUser, MembershipOfUser } from '../services/teams/store.ts';

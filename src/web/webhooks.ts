@@ -2,7 +2,7 @@
 // them, with their recent deliveries: time, event, state, status code, attempts, next
 // attempt and the first 1 KB of the answer; and why Gatehouse turned one off.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../http/context.ts';
+import type { AppContext } from '../context.ts';
 import { personalWebhooks, type WebhookWithDeliveries } from '../services/webhooks/recent.ts';
 import { signedIn } from './access.ts';
 import { time } from './format.ts';

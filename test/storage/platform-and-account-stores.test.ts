@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectedApp } from '../../src/platform/connected-apps/store.ts';
 import type { RoutingForm } from '../../src/platform/routing-forms/store.ts';
-import type { Webhook } from '../../src/platform/webhooks/store.ts';
+import type { Webhook } from '../../src/services/webhooks/subscriptions.ts';
 import type { Workflow } from '../../src/platform/workflows/store.ts';
 import type { VerifiedResource } from '../../src/services/accounts/store.ts';
 import { backends } from '../helpers/backends.ts';
@@ -223,36 +223,36 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
   it.skipIf(!available)("webhooks.insert and find: reads back; another owner's or an unknown id is undefined; a duplicate id throws", async () => {
     const u = await user();
     const w = webhook({ userId: u });
-    await suite.stores.api.webhooks.insert(w, SECRET);
-    expect(await suite.stores.api.webhooks.find({ userId: u }, w.id)).toEqual(w);
-    expect(await suite.stores.api.webhooks.find({ userId: await user() }, w.id)).toBeUndefined();
-    expect(await suite.stores.api.webhooks.find({ userId: u }, 'no-such-webhook')).toBeUndefined();
-    await expect(suite.stores.api.webhooks.insert(w, SECRET)).rejects.toThrow();
+    await suite.stores.webhooks.insert(w, SECRET);
+    expect(await suite.stores.webhooks.find({ userId: u }, w.id)).toEqual(w);
+    expect(await suite.stores.webhooks.find({ userId: await user() }, w.id)).toBeUndefined();
+    expect(await suite.stores.webhooks.find({ userId: u }, 'no-such-webhook')).toBeUndefined();
+    await expect(suite.stores.webhooks.insert(w, SECRET)).rejects.toThrow();
   });
 
   it.skipIf(!available)("webhooks.list: the owner's webhooks, oldest first, paged", async () => {
     const org = await organization();
     const newer = webhook({ organizationId: org }, { createdAt: T0 + 2 });
     const older = webhook({ organizationId: org }, { createdAt: T0 + 1 });
-    await suite.stores.api.webhooks.insert(newer, SECRET);
-    await suite.stores.api.webhooks.insert(older, SECRET);
-    expect((await suite.stores.api.webhooks.list({ organizationId: org }, 10, 0)).map((w) => w.id)).toEqual([older.id, newer.id]);
-    expect((await suite.stores.api.webhooks.list({ organizationId: org }, 1, 1)).map((w) => w.id)).toEqual([newer.id]);
+    await suite.stores.webhooks.insert(newer, SECRET);
+    await suite.stores.webhooks.insert(older, SECRET);
+    expect((await suite.stores.webhooks.list({ organizationId: org }, 10, 0)).map((w) => w.id)).toEqual([older.id, newer.id]);
+    expect((await suite.stores.webhooks.list({ organizationId: org }, 1, 1)).map((w) => w.id)).toEqual([newer.id]);
   });
 
   it.skipIf(!available)("webhooks.update and delete: another owner's webhook is undefined/false and unchanged", async () => {
     const u = await user();
     const stranger = await user();
     const w = webhook({ userId: u });
-    await suite.stores.api.webhooks.insert(w, SECRET);
-    expect(await suite.stores.api.webhooks.update({ userId: stranger }, w.id, { active: false, updatedAt: T0 + 1 })).toBeUndefined();
-    expect(await suite.stores.api.webhooks.find({ userId: u }, w.id)).toEqual(w);
-    const updated = await suite.stores.api.webhooks.update({ userId: u }, w.id, { active: false, triggers: ['BOOKING_CANCELLED'], payloadTemplate: '{}', updatedAt: T0 + 1 });
+    await suite.stores.webhooks.insert(w, SECRET);
+    expect(await suite.stores.webhooks.update({ userId: stranger }, w.id, { active: false, updatedAt: T0 + 1 })).toBeUndefined();
+    expect(await suite.stores.webhooks.find({ userId: u }, w.id)).toEqual(w);
+    const updated = await suite.stores.webhooks.update({ userId: u }, w.id, { active: false, triggers: ['BOOKING_CANCELLED'], payloadTemplate: '{}', updatedAt: T0 + 1 });
     expect(updated).toEqual({ ...w, active: false, triggers: ['BOOKING_CANCELLED'], payloadTemplate: '{}', updatedAt: T0 + 1 });
-    expect(await suite.stores.api.webhooks.delete({ userId: stranger }, w.id)).toBe(false);
-    expect(await suite.stores.api.webhooks.delete({ userId: u }, w.id)).toBe(true);
-    expect(await suite.stores.api.webhooks.delete({ userId: u }, w.id)).toBe(false);
-    expect(await suite.stores.api.webhooks.find({ userId: u }, w.id)).toBeUndefined();
+    expect(await suite.stores.webhooks.delete({ userId: stranger }, w.id)).toBe(false);
+    expect(await suite.stores.webhooks.delete({ userId: u }, w.id)).toBe(true);
+    expect(await suite.stores.webhooks.delete({ userId: u }, w.id)).toBe(false);
+    expect(await suite.stores.webhooks.find({ userId: u }, w.id)).toBeUndefined();
   });
 
   // WorkflowStore
@@ -429,13 +429,13 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     await expect(
       suite.stores.transaction(async (tx) => {
         await tx.audit.append({ type: 'login.failed', userId: u }, T0);
-        await tx.api.webhooks.insert(w, SECRET);
+        await tx.webhooks.insert(w, SECRET);
         expect(await tx.api.connectedApps.insertAll([app({ userId: u })])).toBe(true);
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
     expect(await suite.stores.auditLog.list({ userId: u })).toEqual([]);
-    expect(await suite.stores.api.webhooks.find({ userId: u }, w.id)).toBeUndefined();
+    expect(await suite.stores.webhooks.find({ userId: u }, w.id)).toBeUndefined();
     expect(await suite.stores.api.connectedApps.list({ userId: u })).toEqual([]);
   });
 });

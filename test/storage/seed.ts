@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
-import type { ServiceStores } from '../../src/services/stores.ts';
+import type { PlatformStores } from '../../src/platform/stores.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from '../helpers/backends.ts';
 import type {
@@ -20,9 +20,9 @@ import type { Booking } from '../../src/platform/bookings/store.ts';
 
 export const T0 = 1_700_000_000_000;
 
-/** One migrated database for the suite, its ServiceStores, and its drop after the suite. */
-export function useServiceStores(name: Backend['name'], available: boolean): { database: TestDatabase; stores: ServiceStores } {
-  const suite = {} as { database: TestDatabase; stores: ServiceStores };
+/** One migrated database for the suite, the stores of both wings, and its drop after the suite. */
+export function useServiceStores(name: Backend['name'], available: boolean): { database: TestDatabase; stores: PlatformStores } {
+  const suite = {} as { database: TestDatabase; stores: PlatformStores };
   beforeAll(async () => {
     if (!available) return;
     suite.database = await createTestDatabase(name);

@@ -22,7 +22,7 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
 
   async function webhook(owner: { userId: string } | { organizationId: string }, triggers = ['BOOKING_CREATED'], active = true): Promise<string> {
     const id = uniqueId('wh');
-    await stores.api.webhooks.insert(
+    await stores.webhooks.insert(
       { id, ownerId: 'userId' in owner ? owner.userId : null, organizationId: 'organizationId' in owner ? owner.organizationId : null, subscriberUrl: 'https://hooks.example.com/in', triggers, active, payloadTemplate: null, disabledReason: null, createdAt: T0, updatedAt: T0 },
       'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     );
@@ -93,7 +93,7 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     expect(await stores.webhookDeliveries.markFailing(hook, T0)).toBe(T0);
     expect(await stores.webhookDeliveries.markFailing(hook, T0 + 5)).toBe(T0);
     await stores.webhookDeliveries.disable(hook, 'failing for 5 days', T0 + 6);
-    expect(await stores.api.webhooks.find({ userId: user }, hook)).toMatchObject({ active: false, disabledReason: 'failing for 5 days' });
+    expect(await stores.webhooks.find({ userId: user }, hook)).toMatchObject({ active: false, disabledReason: 'failing for 5 days' });
     expect(await stores.webhookDeliveries.find({ webhookId: hook }, pending.id)).toMatchObject({ status: 'failed', nextAttemptAt: null, error: 'the webhook was turned off' });
     await stores.webhookDeliveries.markHealthy(hook);
     expect(await stores.webhookDeliveries.markFailing(hook, T0 + 7)).toBe(T0 + 7);

@@ -3,7 +3,7 @@
 // success or error, is `Cache-Control: no-store` (RFC 6749 §5.1, §5.2), set here once;
 // only the metadata document, a public one, may be cached.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import { refuseRepeatedJsonKeys } from '../json-body.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { answerErrorsAsOAuth } from './errors.ts';

@@ -1,7 +1,7 @@
 // POST /v2/auth/oauth2/introspect (RFC 7662).
 import type { FastifyInstance } from 'fastify';
 import { handleIntrospection } from '../../oauth/introspection.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { clientAuthLimits } from './client-limits.ts';
 import { INTROSPECT_PATH } from './paths.ts';

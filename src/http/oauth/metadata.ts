@@ -2,7 +2,7 @@
 // themselves. A public document: the one answer of the scope that may be cached.
 import type { FastifyInstance } from 'fastify';
 import { scopeRegistry } from '../../oauth/scopes.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import { INTROSPECT_PATH, METADATA_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
 
 export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { OAuthError, rateLimited } from '../../oauth/errors.ts';
 import { clientInformation, registerDynamicClient, RegistrationError } from '../../services/clients/dynamic-registration.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import { takeNewClient } from '../registration-limit.ts';
 import { REGISTER_PATH } from './paths.ts';
 

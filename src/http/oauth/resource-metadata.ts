@@ -3,7 +3,7 @@
 // Public documents, cacheable like the authorization server's.
 import type { FastifyInstance } from 'fastify';
 import { scopeRegistry } from '../../oauth/scopes.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import { API_RESOURCE_PATH, MCP_PATH, PROTECTED_RESOURCE_METADATA_PREFIX } from './paths.ts';
 
 export function resourceMetadataRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,7 +1,7 @@
 // POST /v2/auth/oauth2/revoke (RFC 7009).
 import type { FastifyInstance } from 'fastify';
 import { handleRevocation } from '../../oauth/revocation.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { clientAuthLimits } from './client-limits.ts';
 import { REVOKE_PATH } from './paths.ts';

@@ -2,7 +2,7 @@
 // (src/oauth/token-endpoint.ts); this adapts it to HTTP.
 import type { FastifyInstance } from 'fastify';
 import { handleTokenRequest } from '../../oauth/token-endpoint.ts';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 import type { RateLimits } from '../rate-limits.ts';
 import { clientAuthLimits } from './client-limits.ts';
 import { TOKEN_PATH } from './paths.ts';

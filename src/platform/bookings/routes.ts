@@ -1,7 +1,7 @@
 // Bookings: public create/cancel/reschedule (no token; cancel and reschedule with the
 // booker's manageToken, SPEC §2 item 26), the host's own (BOOKING_*), a team's
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
 import type { Booking, BookingFilter, BookingScope, BookingStatus } from './store.ts';
 import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';

@@ -2,9 +2,9 @@
 // team routes share these rules. Each change that spans rows runs in one transaction.
 import { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../../oauth/token-format.ts';
 import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
-import type { ServiceContext } from '../../services/context.ts';
+import type { PlatformContext } from '../stores.ts';
 import { conflict, notFound, validation } from '../../services/errors.ts';
-import { recordBookingEvent, type BookingTrigger } from '../../services/webhooks/outbox.ts';
+import { recordBookingEvent, type BookingTrigger } from './events.ts';
 
 export interface NewBooking {
   eventTypeId: string;
@@ -33,7 +33,7 @@ export interface Booked {
   manageToken: string;
 }
 
-export async function book(ctx: ServiceContext, input: NewBooking, rules: BookingRules = {}): Promise<Booked> {
+export async function book(ctx: PlatformContext, input: NewBooking, rules: BookingRules = {}): Promise<Booked> {
   const now = ctx.clock();
   const et = await ctx.stores.bookings.findEventType(input.eventTypeId);
   // A hidden event type without its link is indistinguishable from a missing one.
@@ -102,7 +102,7 @@ async function holdHost(store: BookingStore, hostId: string, start: number, end:
   if (await store.hostIsBusy(hostId, start, end, exceptUid)) throw conflict(busy);
 }
 
-async function requireBooking(ctx: ServiceContext, uid: string, scope?: BookingScope): Promise<Booking> {
+async function requireBooking(ctx: PlatformContext, uid: string, scope?: BookingScope): Promise<Booking> {
   const row = scope ? await ctx.stores.bookings.findScoped(scope, uid) : await ctx.stores.bookings.find(uid);
   if (row === undefined) throw notFound('no such booking');
   return row;
@@ -113,7 +113,7 @@ async function requireBooking(ctx: ServiceContext, uid: string, scope?: BookingS
  * booking that has none, get exactly the answer of an unknown uid, so nothing is revealed;
  * the hashes are compared in constant time (SPEC §3).
  */
-export async function requireManageToken(ctx: ServiceContext, uid: string, manageToken: string): Promise<Booking> {
+export async function requireManageToken(ctx: PlatformContext, uid: string, manageToken: string): Promise<Booking> {
   const row = isWellFormed('bookingManageToken', manageToken) ? await ctx.stores.bookings.find(uid) : undefined;
   if (row === undefined || row.manageTokenHash === null || !hashesEqual(row.manageTokenHash, hashToken(manageToken))) throw notFound('no such booking');
   return row;
@@ -128,7 +128,7 @@ const TRIGGER_OF: Partial<Record<BookingStatus, BookingTrigger>> = {
 
 /** Moves a booking between statuses, with its webhook event; a booking already elsewhere is a conflict. */
 export async function transitionBooking(
-  ctx: ServiceContext,
+  ctx: PlatformContext,
   uid: string,
   from: BookingStatus[],
   to: BookingStatus,
@@ -147,7 +147,7 @@ export async function transitionBooking(
   });
 }
 
-export function cancelBooking(ctx: ServiceContext, uid: string, reason: string | undefined, scope?: BookingScope): Promise<Booking> {
+export function cancelBooking(ctx: PlatformContext, uid: string, reason: string | undefined, scope?: BookingScope): Promise<Booking> {
   return transitionBooking(ctx, uid, ACTIVE, 'cancelled', { cancellationReason: reason ?? null }, scope);
 }
 
@@ -156,7 +156,7 @@ export function cancelBooking(ctx: ServiceContext, uid: string, reason: string |
  * keeps the old one's manageToken hash: the booker's one link keeps working for the moved
  * booking, and no new secret is handed to whoever rescheduled it (SPEC §2 item 26).
  */
-export async function rescheduleBooking(ctx: ServiceContext, uid: string, start: number, reason: string | undefined): Promise<Booking> {
+export async function rescheduleBooking(ctx: PlatformContext, uid: string, start: number, reason: string | undefined): Promise<Booking> {
   const now = ctx.clock();
   const old = await requireBooking(ctx, uid);
   if (!ACTIVE.includes(old.status)) throw conflict(`the booking is ${old.status}; only a pending or accepted booking can be rescheduled`);
@@ -176,14 +176,14 @@ export async function rescheduleBooking(ctx: ServiceContext, uid: string, start:
 }
 
 /** A booking of the host that still holds time: only such a booking's guests, location and host change. */
-async function requireActive(ctx: ServiceContext, hostId: string, uid: string): Promise<Booking> {
+async function requireActive(ctx: PlatformContext, hostId: string, uid: string): Promise<Booking> {
   const b = await requireBooking(ctx, uid, { userId: hostId });
   if (!ACTIVE.includes(b.status)) throw conflict(`the booking is ${b.status}; only a pending or accepted booking can change`);
   return b;
 }
 
 /** Adds guests (at most 10 in all), conditional on the version read: two concurrent additions cannot lose one. */
-export async function addGuests(ctx: ServiceContext, hostId: string, uid: string, added: string[]): Promise<Booking> {
+export async function addGuests(ctx: PlatformContext, hostId: string, uid: string, added: string[]): Promise<Booking> {
   const b = await requireActive(ctx, hostId, uid);
   const guests = [...new Set([...b.guests, ...added.map((g) => g.toLowerCase())])];
   if (guests.length > 10) throw validation(`guests: a booking has at most 10 guests; it has ${b.guests.length}`, 'guests');
@@ -192,14 +192,14 @@ export async function addGuests(ctx: ServiceContext, hostId: string, uid: string
   return { ...b, guests, updatedAt };
 }
 
-export async function changeLocation(ctx: ServiceContext, hostId: string, uid: string, location: string): Promise<Booking> {
+export async function changeLocation(ctx: PlatformContext, hostId: string, uid: string, location: string): Promise<Booking> {
   const b = await requireActive(ctx, hostId, uid);
   await ctx.stores.bookings.update(b.uid, { location, updatedAt: ctx.clock() });
   return { ...b, location, updatedAt: ctx.clock() };
 }
 
 /** Hands a team booking to another member of the team who is free at its time. */
-export async function reassignBooking(ctx: ServiceContext, hostId: string, uid: string, newHostId: string): Promise<Booking> {
+export async function reassignBooking(ctx: PlatformContext, hostId: string, uid: string, newHostId: string): Promise<Booking> {
   const b = await requireActive(ctx, hostId, uid);
   if (b.teamId === null) throw conflict('only a team booking can be reassigned');
   if (newHostId === b.hostId) throw validation('userId: already hosts this booking', 'userId');

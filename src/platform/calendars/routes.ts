@@ -1,7 +1,7 @@
 // Connected calendars and ICS feeds of a user (APPS_*) and a team's connected apps
 // (TEAM_APPS_*). These are records of what was connected: Gatehouse calls no calendar
 // service and accepts no third-party credentials, so none are stored.
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import type { OutboundPolicy } from '../../services/outbound-url.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import type { AppOwner, ConnectedApp } from '../connected-apps/store.ts';

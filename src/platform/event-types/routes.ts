@@ -1,6 +1,6 @@
 // Event types of a user (EVENT_TYPE_*), of a team (TEAM_EVENT_TYPE_*) and across an
 // organization (ORG_EVENT_TYPE_*), and the private links that let people book hidden ones.
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, iso, isoOrNull, notFound, toMillis, invalid } from '../input.ts';

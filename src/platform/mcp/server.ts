@@ -12,7 +12,7 @@ import { ApiError } from '../envelope.ts';
 import { challenge, guardedResource } from '../guard.ts';
 import { allHandlers } from '../handlers.ts';
 import { requestRefusal } from '../../http/body-errors.ts';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../../http/json-body.ts';
 import { MCP_PATH } from '../../http/oauth/paths.ts';
 import type { AccessPrincipal } from '../../oauth/bearer.ts';

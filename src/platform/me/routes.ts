@@ -1,5 +1,5 @@
 // GET/PATCH /v2/me: the authorized user's profile (seed §4.3, SPEC §6).
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';

@@ -2,7 +2,7 @@
 // Adding someone creates an invitation (SPEC §2 item 23): listed with the members as state
 // "invited", carrying only what the inviter named, until the invitee accepts in the web app.
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import type { AccessFacts } from '../membership.ts';
 import { inviteMember } from '../../services/teams/invitations.ts';
 import { keepingAnOwner, removeMember, type Role } from '../../services/teams/teams.ts';

@@ -1,12 +1,19 @@
 // Routing forms of a team (TEAM_ROUTING_FORM_*) and of an organization
 // (ORG_ROUTING_FORM_*), and their responses, each checked against the form's fields.
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { randomId } from '../../oauth/token-format.ts';
-import { recordFormSubmitted } from '../../services/webhooks/outbox.ts';
+import { publishEvent } from '../../services/webhooks/outbox.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
 import type { FormAnswers, FormField, FormResponse, FormScope, RoutingForm } from './store.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, str, type JsonSchema, type Page } from '../schemas.ts';
+
+/** FORM_SUBMITTED (SPEC §9): a routing form of a team or an organization received a response. */
+function recordFormSubmitted(stores: Parameters<typeof publishEvent>[0], form: RoutingForm, response: FormResponse): Promise<void> {
+  const owner = { hostId: null, teamId: form.teamId, organizationId: form.organizationId };
+  const data = { formId: form.id, formName: form.name, teamId: form.teamId, organizationId: form.organizationId, responseId: response.id, answers: response.answers, createdAt: iso(response.createdAt) };
+  return publishEvent(stores, 'FORM_SUBMITTED', owner, data, response.createdAt);
+}
 
 const FIELD_TYPES = ['text', 'textarea', 'email', 'phone', 'number', 'select', 'multiselect'];
 
@@ -212,7 +219,7 @@ function formResponseRoutes(deps: AppContext, { load, loadResponse }: FormAccess
         // SPEC §9: the FORM_SUBMITTED event lands with the response, or neither does.
         await deps.services.stores.transaction(async (tx) => {
           await tx.api.routingForms.insertResponse(created);
-          await recordFormSubmitted(tx, f, created, now);
+          await recordFormSubmitted(tx, f, created);
         });
         return response(created);
       },

@@ -1,6 +1,6 @@
 // Schedules (availability) of a user (SCHEDULE_*), a team (TEAM_SCHEDULE_*) and across an
 // organization (ORG_SCHEDULE_*).
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid, iso, notFound } from '../input.ts';

@@ -1,5 +1,5 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { checkSlug, checkTeamFields, createTeam } from '../../services/teams/teams.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, iso, notFound } from '../input.ts';

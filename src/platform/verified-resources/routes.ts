@@ -3,7 +3,7 @@
 // mail or SMS provider is configured; only its hash is stored.
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { callerKey, LimitExceeded } from '../../http/rate-limits.ts';
 import { requestCode, verifyCode, type CodeDelivery } from '../../services/accounts/verification.ts';
 import { ApiError } from '../envelope.ts';

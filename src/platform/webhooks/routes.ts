@@ -2,7 +2,7 @@
 // deliveries (SPEC §9). Subscriber URLs pass the outbound-address check
 // (src/services/outbound-url.ts) whenever they are set, and again at every delivery. A new
 // webhook's signing secret is in the creation answer only.
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import type { OutboundPolicy } from '../../services/outbound-url.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import { redeliver } from '../../services/webhooks/outbox.ts';
@@ -10,7 +10,7 @@ import { newSigningSecret } from '../../services/webhooks/signing.ts';
 import type { Delivery } from '../../services/webhooks/store.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, iso, isoOrNull, notFound } from '../input.ts';
-import type { Webhook, WebhookChanges, WebhookOwner } from './store.ts';
+import type { Webhook, WebhookChanges, WebhookOwner } from '../../services/webhooks/subscriptions.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
 
 export const TRIGGERS = [
@@ -145,7 +145,7 @@ export function webhookHandlers(deps: AppContext): HandlerMap {
 /** List, create, read, change and delete the webhooks of a user or an organization. */
 function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
   const { clock } = deps.services;
-  const webhooks = deps.services.stores.api.webhooks;
+  const webhooks = deps.services.stores.webhooks;
   const deliveries = deps.services.stores.webhookDeliveries;
 
   const owner = (call: Call): WebhookOwner => (kind === 'user' ? { userId: call.userId } : { organizationId: call.facts.organization!.id });

@@ -1,6 +1,6 @@
 // Team workflows (TEAM_WORKFLOW_*): reminders and notifications around the team's bookings.
 // Stored and validated here; sending is outside this service.
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';

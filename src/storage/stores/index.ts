@@ -1,8 +1,7 @@
-// The stores of every area over one Kysely database (or transaction), and the service
-// context built on them: the one place where the services meet storage.
+// The stores of every area of both wings over one Kysely database (or transaction), and the
+// context built on them: the one place where the services and the platform meet storage.
 import type { Kysely } from 'kysely';
-import type { ServiceContext } from '../../services/context.ts';
-import type { ServiceStores } from '../../services/stores.ts';
+import type { PlatformContext, PlatformStores } from '../../platform/stores.ts';
 import type { Database } from '../schema.ts';
 import { createNoticeStore, createSessionStore, createUserStore } from './accounts.ts';
 import { createAuditLogReader, createAuditStore } from './audit.ts';
@@ -14,8 +13,9 @@ import { createRetentionStore } from './retention.ts';
 import { createInvitationStore, createTeamStore } from './teams.ts';
 import { createVerifiedResourceStore } from './verified-resources.ts';
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
+import { createWebhookStore } from './webhooks.ts';
 
-export function createServiceStores(db: Kysely<Database>): ServiceStores {
+export function createServiceStores(db: Kysely<Database>): PlatformStores {
   return {
     clients: createClientStore(db),
     metadataHosts: createMetadataHostStore(db),
@@ -29,12 +29,13 @@ export function createServiceStores(db: Kysely<Database>): ServiceStores {
     invitations: createInvitationStore(db),
     bookings: createBookingStore(db),
     api: createPlatformStores(db),
+    webhooks: createWebhookStore(db),
     webhookDeliveries: createWebhookDeliveryStore(db),
     retention: createRetentionStore(db),
     transaction: (fn) => (db.isTransaction ? fn(createServiceStores(db)) : db.transaction().execute((trx) => fn(createServiceStores(trx)))),
   };
 }
 
-export function createServiceContext(db: Kysely<Database>, clock: () => number): ServiceContext {
+export function createServiceContext(db: Kysely<Database>, clock: () => number): PlatformContext {
   return { stores: createServiceStores(db), clock };
 }

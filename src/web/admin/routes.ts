@@ -2,7 +2,7 @@
 // Admins only: anonymous visitors go to the login page, other users get 403. Every
 // decision is made by the services, which write it to the audit log with the admin's id.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { approveHeldChanges, rejectHeldChanges } from '../../services/clients/review.ts';
 import { listClientEvents } from '../../services/clients/events.ts';
 import { parseVersion } from '../../services/clients/version.ts';

@@ -3,7 +3,7 @@
 // the page the redirect leads to, from a one-time notice (SPEC §2 item 27), so a reload
 // neither rotates the secret again nor shows it twice.
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { rotateEventsSecret, setEventsUrl } from '../../services/webhooks/client-events.ts';
 import { ownedClient, signedIn } from '../access.ts';

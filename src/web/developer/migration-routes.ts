@@ -1,7 +1,7 @@
 // Legacy migration in the developer settings (SPEC §2 item 14, seed §3 rules 2-3): choose
 // scopes, see how many recent requests lacked scope, confirm when that is not zero.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { countScopelessRequests, migrateLegacyClient } from '../../services/clients/changes.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import { ServiceError } from '../../services/errors.ts';

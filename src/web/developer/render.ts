@@ -1,6 +1,6 @@
 // Rendering a developer's client page with everything it shows; used by several routes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { countScopelessRequests } from '../../services/clients/changes.ts';
 import { listClientEvents } from '../../services/clients/events.ts';
 import { clientEventsView } from '../../services/webhooks/client-events.ts';

@@ -1,7 +1,7 @@
 // Developer settings (SPEC §1, §4): a logged-in user's OAuth clients — list, register,
 // view, edit. Secrets and the legacy migration have routes of their own beside this file.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import { updateClient } from '../../services/clients/changes.ts';
 import { createClient } from '../../services/clients/registration.ts';
 import { listClients, type ClientView } from '../../services/clients/view.ts';

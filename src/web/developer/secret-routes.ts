@@ -3,7 +3,7 @@
 // The same routes serve an admin's client page (SPEC §4): `clientSecretRoutes` takes who
 // may act and how the client page is drawn; the rules and messages are the same.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../http/context.ts';
+import type { AppContext } from '../../context.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { addSecret, removeSecret } from '../../services/clients/secrets.ts';

@@ -1,4 +1,4 @@
-// ApiStores (src/api/stores) over the repositories: one store per /v2 resource.
+// ApiStores (src/platform/stores.ts) over the repositories: one store per platform resource.
 import type { ApiStores } from '../../../platform/stores.ts';
 import { createApiAccessStore } from '../../repositories/api-access.ts';
 import type { Executor } from '../../repositories/executor.ts';
@@ -9,7 +9,6 @@ import { createRoutingFormStore } from './routing-forms.ts';
 import { createScheduleStore } from './schedules.ts';
 import { createProfileStore, createTeamStore } from './teams.ts';
 import { createVerifiedResourceStore } from './verified-resources.ts';
-import { createWebhookStore } from './webhooks.ts';
 import { createWorkflowStore } from './workflows.ts';
 
 export function createPlatformStores(db: Executor): ApiStores {
@@ -23,7 +22,6 @@ export function createPlatformStores(db: Executor): ApiStores {
     schedules: createScheduleStore(db),
     teams: createTeamStore(db),
     verifiedResources: createVerifiedResourceStore(db),
-    webhooks: createWebhookStore(db),
     workflows: createWorkflowStore(db),
   };
 }

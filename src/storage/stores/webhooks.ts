@@ -1,9 +1,9 @@
-// WebhookStore (src/platform/webhooks/store.ts) over the webhooks repository.
+// WebhookStore (src/services/webhooks/subscriptions.ts) over the webhooks repository.
 import type { Updateable } from 'kysely';
-import type { Webhook, WebhookChanges, WebhookStore } from '../../../platform/webhooks/store.ts';
-import type { Executor } from '../../repositories/executor.ts';
-import * as repo from '../../repositories/webhooks.ts';
-import type { WebhooksTable } from '../../schema.ts';
+import type { Webhook, WebhookChanges, WebhookStore } from '../../services/webhooks/subscriptions.ts';
+import type { Executor } from '../repositories/executor.ts';
+import * as repo from '../repositories/webhooks.ts';
+import type { WebhooksTable } from '../schema.ts';
 
 const toWebhook = (w: repo.WebhookRow): Webhook => ({
   id: w.id,

@@ -1,6 +1,7 @@
-// The stylesheet and script every page loads, served from this origin so the pages' CSP
-// needs no inline allowance (SPEC §7). Each file's address carries a hash of its content,
-// so a browser may keep it for a year and still gets a new version the moment it changes.
+// The stylesheet, script and images the pages and the API reference load, served from this
+// origin so the pages' CSP needs no inline allowance (SPEC §7). Each file's address carries a
+// hash of its content, so a browser may keep it for a year and still gets a new version the
+// moment it changes.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';

@@ -1,0 +1,38 @@
+// What a booking's subscribers hear (SPEC §9): the webhook triggers a booking change causes
+// and the record they carry, written to the outbox with the change's transaction.
+import { publishEvent } from '../../services/webhooks/outbox.ts';
+import type { WebhookDeliveryStore } from '../../services/webhooks/store.ts';
+import { iso } from '../input.ts';
+import type { Booking } from './store.ts';
+
+/** Webhook triggers a booking change causes (the names /v2/webhooks accepts). */
+export type BookingTrigger = 'BOOKING_CREATED' | 'BOOKING_REQUESTED' | 'BOOKING_CONFIRMED' | 'BOOKING_REJECTED' | 'BOOKING_RESCHEDULED' | 'BOOKING_CANCELLED';
+
+/** What a subscriber learns of a booking: its public record, never its manageToken hash. */
+export function bookingData(b: Booking): Record<string, unknown> {
+  return {
+    uid: b.uid,
+    eventTypeId: b.eventTypeId,
+    hostId: b.hostId,
+    teamId: b.teamId,
+    title: b.title,
+    description: b.description,
+    start: iso(b.start),
+    end: iso(b.end),
+    status: b.status,
+    attendee: b.attendee,
+    guests: b.guests,
+    location: b.location,
+    cancellationReason: b.cancellationReason,
+    declineReason: b.declineReason,
+    rescheduledFrom: b.rescheduledFrom,
+    rescheduledTo: b.rescheduledTo,
+    createdAt: iso(b.createdAt),
+    updatedAt: iso(b.updatedAt),
+  };
+}
+
+/** One delivery per active webhook of the booking's host, team or organization subscribed to the trigger. */
+export function recordBookingEvent(stores: { webhookDeliveries: WebhookDeliveryStore }, trigger: BookingTrigger, booking: Booking, now: number): Promise<void> {
+  return publishEvent(stores, trigger, { hostId: booking.hostId, teamId: booking.teamId }, bookingData(booking), now);
+}
