@@ -1,29 +1,112 @@
-// The one rule of issue "one door to the database" (ARCHITECTURE.md): only src/storage talks
-// to a database package, and only the composition roots (app.ts, server.ts, cli/runtime.ts)
-// wire storage to the surfaces. Every other area declares the store interface it needs.
+// The layer rules of ARCHITECTURE.md, enforced: which folder of src/ may import which. Every
+// arrow the architecture forbids is a zone below, so a violation fails `npm run lint` (and so
+// `npm test`) with the rule it breaks. The database packages are storage's alone.
+import importX from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 
 const databasePackages = ['kysely', 'kysely/*', 'pg', 'pg/*', 'better-sqlite3'];
+const frameworkPackages = ['fastify', 'fastify/*', '@fastify/*'];
+
+/** The composition roots: they wire every layer together, and nothing imports them. */
+const roots = ['./src/app.ts', './src/server.ts'];
+
+/**
+ * What each folder must not import, and why. A folder may import what is not listed: the
+ * protocol core nothing of ours; the services the core; the surfaces (http, web, the
+ * platform wing) the services and the core; storage implements the ports of all of them.
+ */
+export const layers = [
+  {
+    folder: 'oauth',
+    forbidden: ['config', 'services', 'http', 'web', 'platform', 'storage', 'cli', 'context.ts'],
+    because: 'the protocol core depends on nothing of ours: it owns its ports (oauth/storage.ts, oauth/context.ts) and the rest adapts to it',
+  },
+  {
+    folder: 'config',
+    forbidden: ['services', 'http', 'web', 'platform', 'storage', 'cli', 'context.ts'],
+    because: 'settings are read before anything else is built; they know the scope registry and nothing more',
+  },
+  {
+    folder: 'services',
+    forbidden: ['http', 'web', 'platform', 'storage', 'cli', 'context.ts'],
+    because: 'the authorization server\'s services know no surface and no database: they declare the stores they need, and the platform wing builds on them, never the reverse',
+  },
+  {
+    folder: 'http',
+    forbidden: ['web', 'platform', 'storage', 'cli'],
+    because: 'HTTP plumbing and the OAuth endpoints serve every surface and depend on none of them',
+  },
+  {
+    folder: 'web',
+    forbidden: ['platform', 'storage', 'cli'],
+    because: 'the pages belong to the authorization server: they call its services, not the platform wing or the database',
+  },
+  {
+    folder: 'platform',
+    forbidden: ['web', 'storage', 'cli'],
+    because: 'the platform wing reaches the authorization server through its services and the bearer check, never its pages or the database',
+  },
+  {
+    folder: 'storage',
+    forbidden: ['http', 'web', 'cli', 'context.ts'],
+    because: 'storage implements the ports the core, the services and the platform declare; it knows no surface',
+  },
+  {
+    folder: 'cli',
+    forbidden: ['http', 'web', 'platform', 'storage'],
+    because: 'the CLI calls the same services as the pages; only cli/runtime.ts, a composition root, opens storage',
+  },
+];
+
+const zones = layers.flatMap(({ folder, forbidden, because }) => [
+  ...forbidden.map((from) => ({
+    target: `./src/${folder}`,
+    from: `./src/${from}`,
+    message: `src/${folder} must not import src/${from}: ${because} (ARCHITECTURE.md).`,
+  })),
+  { target: `./src/${folder}`, from: roots, message: `src/${folder} must not import a composition root (app.ts, server.ts): they import it.` },
+]);
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'data/**', 'test-output/**'] },
   {
     files: ['src/**/*.ts'],
     languageOptions: { parser: tseslint.parser },
+    plugins: { 'import-x': importX },
     rules: {
+      'import-x/no-restricted-paths': ['error', { zones }],
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
-            { group: ['**/storage/*', '**/storage/**'], message: 'Reach the database through your area\'s store interface; only app.ts, server.ts and cli/runtime.ts wire storage.' },
           ],
         },
       ],
     },
   },
   {
-    files: ['src/storage/**/*.ts', 'src/app.ts', 'src/server.ts', 'src/cli/runtime.ts'],
+    // The core and the services know no framework (STYLE practice 1).
+    files: ['src/oauth/**/*.ts', 'src/services/**/*.ts', 'src/config/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
+            { group: frameworkPackages, message: 'The protocol core and the services know no HTTP framework: the surfaces (src/http, src/web, src/platform) adapt them.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/storage/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Composition roots: they wire storage to the surfaces.
+    files: ['src/cli/runtime.ts', 'src/cli/program.ts'],
+    rules: { 'import-x/no-restricted-paths': 'off' },
   },
 );

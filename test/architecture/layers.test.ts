@@ -1,0 +1,33 @@
+// The layer rules of ARCHITECTURE.md are lint rules (eslint.config.js), and lint runs in
+// `npm test`. These tests show that each rule can fail: for every folder of src/ and every
+// folder it must not import, an import of a real module across that line is refused.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- the ESLint config is plain JavaScript, without types.
+import { layers } from '../../eslint.config.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const eslint = new ESLint({ cwd: root });
+
+/** A real module of `target` (a folder of src/, or one file), to import across the line. */
+function moduleOf(target: string): string {
+  const path = join(root, 'src', target);
+  if (!statSync(path).isDirectory()) return path;
+  const file = readdirSync(path).find((f) => f.endsWith('.ts'));
+  return join(path, file!);
+}
+
+const cases = (layers as Array<{ folder: string; forbidden: string[] }>).flatMap(({ folder, forbidden }) => forbidden.map((from) => [folder, from] as const));
+
+describe('the layer rules of ARCHITECTURE.md', () => {
+  it.each(cases)('src/%s importing src/%s fails lint', async (folder, from) => {
+    const importer = join(root, 'src', folder, 'layer-rule-probe.ts');
+    const specifier = relative(join(root, 'src', folder), moduleOf(from)).replaceAll('\\', '/');
+    const [result] = await eslint.lintText(`import '${specifier.startsWith('.') ? specifier : `./${specifier}`}';\n`, { filePath: importer });
+    const refusals = result!.messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths');
+    expect(refusals.map((m) => m.message).join('\n')).toContain(`src/${folder} must not import src/${from}`);
+  });
+
+});
