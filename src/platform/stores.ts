@@ -13,8 +13,6 @@ import type { MembershipStore } from './memberships/store.ts';
 import type { ProfileStore } from './me/store.ts';
 import type { RoutingFormStore } from './routing-forms/store.ts';
 import type { ScheduleStore } from './schedules/store.ts';
-import type { TeamStore } from './teams/store.ts';
-import type { VerifiedResourceStore } from './verified-resources/store.ts';
 import type { WorkflowStore } from './workflows/store.ts';
 
 export interface ApiStores {
@@ -27,8 +25,6 @@ export interface ApiStores {
   profiles: ProfileStore;
   routingForms: RoutingFormStore;
   schedules: ScheduleStore;
-  teams: TeamStore;
-  verifiedResources: VerifiedResourceStore;
   workflows: WorkflowStore;
 }
 

@@ -317,21 +317,21 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
   // TeamStore (api)
 
   it.skipIf(!available)('teams.find: an unknown id is undefined', async () => {
-    expect(await suite.stores.api.teams.find('no-such-team')).toBeUndefined();
+    expect(await suite.stores.teams.findTeam('no-such-team')).toBeUndefined();
     const t = await team();
-    expect(await suite.stores.api.teams.find(t)).toMatchObject({ id: t, slug: t.toLowerCase() });
+    expect(await suite.stores.teams.findTeam(t)).toMatchObject({ id: t, slug: t.toLowerCase() });
   });
 
   it.skipIf(!available)("teams.update: another team's slug answers 'slugTaken' and changes nothing; an unknown id is undefined", async () => {
     const a = await team();
     const b = await team();
-    const before = await suite.stores.api.teams.find(b);
-    expect(await suite.stores.api.teams.update(b, { slug: a.toLowerCase(), name: 'Renamed', updatedAt: T0 + 1 })).toBe('slugTaken');
-    expect(await suite.stores.api.teams.find(b)).toEqual(before);
-    expect(await suite.stores.api.teams.update('no-such-team', { name: 'x', updatedAt: T0 + 1 })).toBeUndefined();
-    const updated = await suite.stores.api.teams.update(b, { name: 'Renamed', bio: 'Hi', updatedAt: T0 + 1 });
+    const before = await suite.stores.teams.findTeam(b);
+    expect(await suite.stores.teams.updateTeam(b, { slug: a.toLowerCase(), name: 'Renamed', updatedAt: T0 + 1 })).toBe('slugTaken');
+    expect(await suite.stores.teams.findTeam(b)).toEqual(before);
+    expect(await suite.stores.teams.updateTeam('no-such-team', { name: 'x', updatedAt: T0 + 1 })).toBeUndefined();
+    const updated = await suite.stores.teams.updateTeam(b, { name: 'Renamed', bio: 'Hi', updatedAt: T0 + 1 });
     expect(updated).toEqual({ ...before, name: 'Renamed', bio: 'Hi', updatedAt: T0 + 1 });
-    expect(await suite.stores.api.teams.find(b)).toEqual(updated);
+    expect(await suite.stores.teams.findTeam(b)).toEqual(updated);
   });
 
   it.skipIf(!available)('teams.delete: removes its event types and bookings too; an unknown id is false', async () => {
@@ -341,12 +341,12 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     await suite.stores.api.eventTypes.insert(et);
     const b = bookingRecord(host, { teamId: t, eventTypeId: et.id });
     await suite.stores.bookings.insert(b);
-    expect(await suite.stores.api.teams.delete('no-such-team')).toBe(false);
-    expect(await suite.stores.api.teams.delete(t)).toBe(true);
-    expect(await suite.stores.api.teams.find(t)).toBeUndefined();
+    expect(await suite.stores.teams.deleteTeam('no-such-team')).toBe(false);
+    expect(await suite.stores.teams.deleteTeam(t)).toBe(true);
+    expect(await suite.stores.teams.findTeam(t)).toBeUndefined();
     expect(await suite.stores.bookings.findEventType(et.id)).toBeUndefined();
     expect(await suite.stores.bookings.find(b.uid)).toBeUndefined();
-    expect(await suite.stores.api.teams.delete(t)).toBe(false);
+    expect(await suite.stores.teams.deleteTeam(t)).toBe(false);
   });
 
   it.skipIf(!available)("teams.listOfOrganization: the organization's teams, oldest first, paged", async () => {
@@ -354,9 +354,9 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const newer = await team({ organizationId: org, createdAt: T0 + 2 });
     const older = await team({ organizationId: org, createdAt: T0 + 1 });
     await team();
-    expect((await suite.stores.api.teams.listOfOrganization(org, 10, 0)).map((t) => t.id)).toEqual([older, newer]);
-    expect((await suite.stores.api.teams.listOfOrganization(org, 1, 1)).map((t) => t.id)).toEqual([newer]);
-    expect(await suite.stores.api.teams.listOfOrganization('no-such-org', 10, 0)).toEqual([]);
+    expect((await suite.stores.teams.listTeamsOfOrganization(org, 10, 0)).map((t) => t.id)).toEqual([older, newer]);
+    expect((await suite.stores.teams.listTeamsOfOrganization(org, 1, 1)).map((t) => t.id)).toEqual([newer]);
+    expect(await suite.stores.teams.listTeamsOfOrganization('no-such-org', 10, 0)).toEqual([]);
   });
 
   // ScheduleStore
@@ -427,11 +427,11 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     await expect(
       suite.stores.transaction(async (tx) => {
         await tx.api.schedules.delete(s.id);
-        await tx.api.teams.update(t, { name: 'Gone', updatedAt: T0 + 1 });
+        await tx.teams.updateTeam(t, { name: 'Gone', updatedAt: T0 + 1 });
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');
     expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toBeDefined();
-    expect((await suite.stores.api.teams.find(t))?.name).toBe('T');
+    expect((await suite.stores.teams.findTeam(t))?.name).toBe('T');
   });
 });

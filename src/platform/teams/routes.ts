@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { checkSlug, checkTeamFields, createTeam } from '../../services/teams/teams.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, iso, notFound } from '../input.ts';
-import type { Team, TeamChanges } from './store.ts';
+import type { Team, TeamChanges } from '../../services/teams/store.ts';
 import { arrayOf, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
 import { isTeamOwner } from '../roles.ts';
 
@@ -55,9 +55,9 @@ interface TeamInput {
 
 export function teamHandlers(deps: AppContext): HandlerMap {
   const { clock } = deps.services;
-  const teams = deps.services.stores.api.teams;
+  const teams = deps.services.stores.teams;
   const load = async (id: string) => {
-    const found = await teams.find(id);
+    const found = await teams.findTeam(id);
     if (found === undefined) throw notFound('team');
     return found;
   };
@@ -85,7 +85,7 @@ export function teamHandlers(deps: AppContext): HandlerMap {
           ...(body.brandColor !== undefined ? { brandColor: body.brandColor } : {}),
           updatedAt: clock(),
         };
-        const saved = await teams.update(facts.team!.id, changes);
+        const saved = await teams.updateTeam(facts.team!.id, changes);
         if (saved === 'slugTaken') throw conflict(`slug: a team with slug "${body.slug}" already exists`);
         return team(saved!);
       },
@@ -95,14 +95,14 @@ export function teamHandlers(deps: AppContext): HandlerMap {
       handle: async ({ facts }) => {
         // Deleting takes every event type, booking and form of the team with it: owners only.
         if (!isTeamOwner(facts)) throw forbidden('only an owner of the team, or an admin of its organization, may delete it');
-        if (!(await teams.delete(facts.team!.id))) throw notFound('team');
+        if (!(await teams.deleteTeam(facts.team!.id))) throw notFound('team');
         return { id: facts.team!.id, deleted: true };
       },
     }),
     'orgTeams.list': route<unknown, Page>({
       query: listQuery(),
       data: arrayOf(teamView, 0, 100),
-      handle: async ({ facts, query }) => (await teams.listOfOrganization(facts.organization!.id, query.limit, query.offset)).map(team),
+      handle: async ({ facts, query }) => (await teams.listTeamsOfOrganization(facts.organization!.id, query.limit, query.offset)).map(team),
     }),
     'orgTeams.create': route<TeamInput>({
       body: object(fields, ['name']),

@@ -9,7 +9,7 @@ import { requestCode, verifyCode, type CodeDelivery } from '../../services/accou
 import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { isoOrNull } from '../input.ts';
-import type { ResourceKind, VerificationOwner, VerifiedResource } from './store.ts';
+import type { ResourceKind, VerificationOwner, VerifiedResource } from '../../services/accounts/store.ts';
 import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type Page } from '../schemas.ts';
 
 const PHONE = { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +4915112345678' };
@@ -58,7 +58,7 @@ async function limitCodeRequests(deps: AppContext, request: FastifyRequest, owne
 }
 
 export function verifiedResourceHandlers(deps: AppContext): HandlerMap {
-  const resources = deps.services.stores.api.verifiedResources;
+  const resources = deps.services.stores.verifiedResources;
 
   const handlers = (kind: ResourceKind, ownerOf: (call: Call) => VerificationOwner): Record<'list' | 'request' | 'verify', RouteHandler> => {
     const { field, schema, normalize } = spec[kind];

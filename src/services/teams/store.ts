@@ -26,6 +26,9 @@ export interface Team {
   updatedAt: number;
 }
 
+/** What a team's profile routes may change. */
+export type TeamChanges = Partial<Pick<Team, 'name' | 'slug' | 'bio' | 'timeZone' | 'brandColor'>> & { updatedAt: number };
+
 /** An accepted membership of a team (teamId set) or an organization (organizationId set). */
 export interface Membership {
   id: string;
@@ -54,6 +57,15 @@ export interface TeamStore {
   insertTeam(team: Team): Promise<boolean>;
   /** The team; undefined when there is none. */
   findTeam(id: string): Promise<Team | undefined>;
+  /**
+   * Changes the team and returns it as stored; undefined when there is no such team,
+   * 'slugTaken' (nothing changed) when another team has the new slug.
+   */
+  updateTeam(id: string, changes: TeamChanges): Promise<Team | 'slugTaken' | undefined>;
+  /** Removes the team and everything of it (event types, bookings, forms...); false when there was none. */
+  deleteTeam(id: string): Promise<boolean>;
+  /** The organization's teams, oldest first. */
+  listTeamsOfOrganization(organizationId: string, limit: number, offset: number): Promise<Team[]>;
   /** Inserts the membership. Returns false, writing nothing, when the user is already a member there. */
   insertMembership(membership: Membership): Promise<boolean>;
   /** The user's membership of the target; undefined when the user is not a member there. */

@@ -1,7 +1,8 @@
 // TeamStore and InvitationStore (services/teams/store.ts) over organizations, teams,
 // memberships and membership_invitations.
-import type { Kysely, Selectable } from 'kysely';
-import type { Invitation, InvitationStore, Membership, Organization, Team, TeamStore } from '../../services/teams/store.ts';
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Invitation, InvitationStore, Membership, Organization, Team, TeamChanges, TeamStore } from '../../services/teams/store.ts';
+import { isUniqueViolation } from '../errors.ts';
 import * as invitations from '../repositories/invitations.ts';
 import * as repo from '../repositories/organizations.ts';
 import type { Database, MembershipInvitationsTable, MembershipsTable, OrganizationsTable, TeamsTable } from '../schema.ts';
@@ -18,6 +19,15 @@ const toTeam = (r: Selectable<TeamsTable>): Team => ({
   brandColor: r.brand_color,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+});
+
+const teamColumns = (c: TeamChanges): Updateable<TeamsTable> => ({
+  ...(c.name !== undefined ? { name: c.name } : {}),
+  ...(c.slug !== undefined ? { slug: c.slug } : {}),
+  ...(c.bio !== undefined ? { bio: c.bio } : {}),
+  ...(c.timeZone !== undefined ? { time_zone: c.timeZone } : {}),
+  ...(c.brandColor !== undefined ? { brand_color: c.brandColor } : {}),
+  updated_at: c.updatedAt,
 });
 
 const toMembership = (r: Selectable<MembershipsTable>): Membership => ({
@@ -72,6 +82,17 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
       const row = await repo.findTeam(db, id);
       return row && toTeam(row);
     },
+    updateTeam: async (id, changes) => {
+      try {
+        const row = await repo.updateTeam(db, id, teamColumns(changes));
+        return row && toTeam(row);
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'slugTaken';
+        throw error;
+      }
+    },
+    deleteTeam: (id) => repo.deleteTeam(db, id),
+    listTeamsOfOrganization: async (organizationId, limit, offset) => (await repo.listTeamsOfOrganization(db, organizationId, limit, offset)).map(toTeam),
     insertMembership: (m) =>
       insertUnlessTaken(db, 'memberships', {
         id: m.id,

@@ -7,8 +7,7 @@ import { createEventTypeStore } from './event-types.ts';
 import { createMembershipStore } from './memberships.ts';
 import { createRoutingFormStore } from './routing-forms.ts';
 import { createScheduleStore } from './schedules.ts';
-import { createProfileStore, createTeamStore } from './teams.ts';
-import { createVerifiedResourceStore } from './verified-resources.ts';
+import { createProfileStore } from './profiles.ts';
 import { createWorkflowStore } from './workflows.ts';
 
 export function createPlatformStores(db: Executor): ApiStores {
@@ -20,8 +19,6 @@ export function createPlatformStores(db: Executor): ApiStores {
     profiles: createProfileStore(db),
     routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),
-    teams: createTeamStore(db),
-    verifiedResources: createVerifiedResourceStore(db),
     workflows: createWorkflowStore(db),
   };
 }

@@ -4,7 +4,7 @@ import type { Member, MembershipStore, PendingInvitation, RosterEntry } from '..
 import type { Executor } from '../../repositories/executor.ts';
 import * as invitations from '../../repositories/invitations.ts';
 import * as repo from '../../repositories/organizations.ts';
-import { publicUserFields } from './teams.ts';
+import { publicUserFields } from './profiles.ts';
 
 export const toMember = (m: repo.MemberRow): Member => ({
   id: m.id,
