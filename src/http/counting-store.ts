@@ -7,9 +7,11 @@ import type { OAuthAuditEventType, OAuthStore } from '../oauth/storage.ts';
 export function reportingCommittedEvents(store: OAuthStore, report: (type: OAuthAuditEventType) => void): OAuthStore {
   return {
     ...store,
-    audit: async (event, at) => {
-      await store.audit(event, at);
-      report(event.type);
+    audit: {
+      append: async (event, at) => {
+        await store.audit.append(event, at);
+        report(event.type);
+      },
     },
     createTokenPair: async (access, refresh, issued, at) => {
       await store.createTokenPair(access, refresh, issued, at);
@@ -28,9 +30,11 @@ export function reportingCommittedEvents(store: OAuthStore, report: (type: OAuth
 function collecting(tx: OAuthStore, pending: OAuthAuditEventType[]): OAuthStore {
   return {
     ...tx,
-    audit: async (event, at) => {
-      await tx.audit(event, at);
-      pending.push(event.type);
+    audit: {
+      append: async (event, at) => {
+        await tx.audit.append(event, at);
+        pending.push(event.type);
+      },
     },
     createTokenPair: async (access, refresh, issued, at) => {
       await tx.createTokenPair(access, refresh, issued, at);

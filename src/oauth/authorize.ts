@@ -401,7 +401,7 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
     await tx.lockUserGrants(userId);
     const revoke = async (g: GrantRecord, reason: string) => {
       await tx.revokeGrant(g.id, now);
-      await tx.audit({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: g.id, reason } }, now);
+      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: g.id, reason } }, now);
     };
     let active = await tx.listActiveGrants(userId, clientId);
     if (scopes !== null) {
@@ -412,7 +412,7 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
     for (const g of active.slice(MAX_ACTIVE_GRANTS_PER_CLIENT - 1)) await revoke(g, 'grant limit');
     await tx.createGrant({ id: grantId, userId, clientId, scopes, createdAt: now, revokedAt: null });
     await tx.createCode(codeRecord(ctx, request, userId, grantId, code, now));
-    await tx.audit({ type: 'grant.created', actorId: userId, clientId, userId, data: { grantId, scopes: scopes?.join(' ') ?? 'legacy' } }, now);
+    await tx.audit.append({ type: 'grant.created', actorId: userId, clientId, userId, data: { grantId, scopes: scopes?.join(' ') ?? 'legacy' } }, now);
   });
   return buildRedirect(request.redirectUri, { code, state: request.state, iss: ctx.issuer });
 }

@@ -26,7 +26,7 @@ export async function handleRevocation(ctx: OAuthContext, input: RevocationInput
     // §2.1: revoking a refresh token ends the access tokens of the same grant.
     await ctx.store.transaction(async (tx) => {
       await tx.revokeGrant(record.grantId, now);
-      await tx.audit({ type: 'token.revoked', actorId: client.id, clientId: client.id, userId: record.userId, data: { grantId: record.grantId, token_type: 'refresh_token' } }, now);
+      await tx.audit.append({ type: 'token.revoked', actorId: client.id, clientId: client.id, userId: record.userId, data: { grantId: record.grantId, token_type: 'refresh_token' } }, now);
     });
     return;
   }
@@ -36,7 +36,7 @@ export async function handleRevocation(ctx: OAuthContext, input: RevocationInput
     if (record === undefined || record.clientId !== client.id || record.revokedAt !== null) return;
     await ctx.store.transaction(async (tx) => {
       await tx.revokeAccessToken(hash, now);
-      await tx.audit({ type: 'token.revoked', actorId: client.id, clientId: client.id, userId: record.userId, data: { grantId: record.grantId, token_type: 'access_token' } }, now);
+      await tx.audit.append({ type: 'token.revoked', actorId: client.id, clientId: client.id, userId: record.userId, data: { grantId: record.grantId, token_type: 'access_token' } }, now);
     });
   }
 }

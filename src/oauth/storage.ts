@@ -117,8 +117,12 @@ export type OAuthAuditEventType =
   | 'code.replayed'
   | 'refresh_token.reused';
 
-export interface AuditEvent {
-  type: OAuthAuditEventType;
+/**
+ * One row of the audit trail (SPEC §2 item 16), declared once for every writer: `Type` is
+ * the names the writer may use (the core its own; the services theirs, services/audit-events.ts).
+ */
+export interface AuditEvent<Type extends string = OAuthAuditEventType> {
+  type: Type;
   actorId?: string | null;
   clientId?: string | null;
   userId?: string | null;
@@ -228,12 +232,16 @@ export interface TokenStore {
   spendRefreshToken(id: string, at: number, successorBox: string): Promise<boolean>;
 }
 
-export interface AuditStore {
+/** The audit trail: the one port through which the core and the services append to it. */
+export interface AuditLog<Type extends string = OAuthAuditEventType> {
   /**
    * Appends one event (absent actor, client, user and data are stored as null). Called on a
    * transaction's store, it commits or rolls back with the transaction's other writes.
    */
-  audit(event: AuditEvent, at: number): Promise<void>;
+  append(event: AuditEvent<Type>, at: number): Promise<void>;
+}
+
+export interface AuthorizationRequestStore {
   /** Appends one row per authorization request; userId null when nobody was signed in. */
   recordAuthorizationRequest(clientId: string, userId: string | null, hadScope: boolean, at: number): Promise<void>;
 }
@@ -249,7 +257,9 @@ export interface NotificationStore {
   notifyClient(clientId: string, event: ClientNotification, data: Record<string, unknown>, at: number): Promise<void>;
 }
 
-export interface OAuthStore extends ClientStore, GrantStore, CodeStore, TokenStore, AuditStore, NotificationStore {
+export interface OAuthStore extends ClientStore, GrantStore, CodeStore, TokenStore, AuthorizationRequestStore, NotificationStore {
+  /** The audit trail (bound to the transaction, on a transaction's store). */
+  audit: AuditLog;
   /**
    * Runs fn in one database transaction; the store it receives is bound to it and returns
    * what fn returns. When fn throws, every write made through that store rolls back and the

@@ -21,12 +21,3 @@ export type AuditEventType =
   | 'events_secret.created'
   | 'login.failed';
 
-/** One row of the audit trail, as written. */
-export interface AuditEvent {
-  type: AuditEventType;
-  actorId?: string | null;
-  clientId?: string | null;
-  userId?: string | null;
-  /** Non-secret details (ids, reasons, counts). */
-  data?: Record<string, unknown>;
-}

@@ -1,10 +1,9 @@
-// The audit log as the services append to it (SPEC §2 item 16).
-import type { AuditEvent } from './audit-events.ts';
+// The audit log as the services append to it (SPEC §2 item 16): the core's one audit port
+// (oauth/storage.ts AuditLog), with every name the application writes.
+import type { AuditEvent, AuditLog } from '../oauth/storage.ts';
+import type { AuditEventType } from './audit-events.ts';
 
 /** An event to record: its type, who did it, about which client and user, non-secret details. */
-export type AuditEventInput = AuditEvent;
+export type AuditEventInput = AuditEvent<AuditEventType>;
 
-export interface AuditStore {
-  /** Appends the event at `at`; inside a transaction it lands, or not, with the caller's writes. */
-  append(event: AuditEventInput, at: number): Promise<void>;
-}
+export type AuditStore = AuditLog<AuditEventType>;

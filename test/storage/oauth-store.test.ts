@@ -480,8 +480,8 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
 
   describe('AuditStore', () => {
     it.skipIf(!available)('audit: appends one event with its actor, client, user and data; absent fields are stored as null', async () => {
-      await store.audit({ type: 'token.issued', actorId: userId, clientId, userId, data: { grantId: grant.id, count: 2 } }, T0 + 1);
-      await store.audit({ type: 'grant.created', clientId }, T0 + 2);
+      await store.audit.append({ type: 'token.issued', actorId: userId, clientId, userId, data: { grantId: grant.id, count: 2 } }, T0 + 1);
+      await store.audit.append({ type: 'grant.created', clientId }, T0 + 2);
       const rows = await auditRows(clientId);
       expect(rows.map((r) => ({ ...r, data: r.data === null ? null : JSON.parse(r.data) }))).toEqual([
         { id: expect.anything(), type: 'token.issued', actor_id: userId, client_id: clientId, user_id: userId, data: { grantId: grant.id, count: 2 }, created_at: T0 + 1 },
@@ -527,7 +527,7 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
           await tx.createAccessToken(access);
           expect(await tx.spendRefreshToken(refresh.id, T0 + 1, 'box')).toBe(true);
           await tx.revokeGrant(grant.id, T0 + 1);
-          await tx.audit({ type: 'token.issued', clientId, userId }, T0 + 1);
+          await tx.audit.append({ type: 'token.issued', clientId, userId }, T0 + 1);
           await tx.recordAuthorizationRequest(clientId, userId, true, T0 + 1);
           throw failure;
         }),
@@ -547,7 +547,7 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       const held = gate();
       const inside = store.transaction(async (tx) => {
         await tx.createCode(code);
-        await tx.audit({ type: 'grant.created', clientId, userId }, T0);
+        await tx.audit.append({ type: 'grant.created', clientId, userId }, T0);
         expect(await tx.findCode(code.hash)).toEqual(code);
         written.open();
         await held.opened;
@@ -570,7 +570,7 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       await store.transaction(async (tx) => {
         await tx.transaction(async (inner) => {
           await inner.createCode(committed);
-          await inner.audit({ type: 'grant.created', clientId, userId }, T0);
+          await inner.audit.append({ type: 'grant.created', clientId, userId }, T0);
         });
       });
       const failure = new Error('outer failed');
@@ -578,7 +578,7 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
         store.transaction(async (tx) => {
           await tx.transaction(async (inner) => {
             await inner.createCode(rolledBack);
-            await inner.audit({ type: 'grant.revoked', clientId, userId }, T0);
+            await inner.audit.append({ type: 'grant.revoked', clientId, userId }, T0);
           });
           // The inner call returned, but nothing is committed until the outer one ends.
           expect(await tx.findCode(rolledBack.hash)).toEqual(rolledBack);

@@ -45,7 +45,7 @@ describe.each(backends)('concurrent transactions on $name', ({ name, available }
       const fate = i % 3 === 0 ? 'throws' : i % 3 === 1 ? 'duplicate' : 'commits';
       const outcome = store.transaction(async (tx) => {
         await tx.createRefreshToken(refresh);
-        await tx.audit({ type: 'token.issued', clientId: grant.clientId, userId: grant.userId, data: { run: i } }, T0);
+        await tx.audit.append({ type: 'token.issued', clientId: grant.clientId, userId: grant.userId, data: { run: i } }, T0);
         if (fate === 'throws') throw new Error(`run ${i} refused`);
         if (fate === 'duplicate') await tx.createAccessToken({ ...access, hash: taken.hash });
         else await tx.createAccessToken(access);

@@ -36,7 +36,7 @@ export const authorizationCodeGrant: GrantHandler = {
         // authorizations share a grant (SPEC §2 item 25), so that is the tokens descended
         // from this code, not the grant: the user's other sessions and consent stay.
         await tx.revokeCodeTokens(spent.grantId, hash, now);
-        await tx.audit({ type: 'code.replayed', clientId: spent.clientId, userId: spent.userId, data: { grantId: spent.grantId } }, now);
+        await tx.audit.append({ type: 'code.replayed', clientId: spent.clientId, userId: spent.userId, data: { grantId: spent.grantId } }, now);
         return invalidGrant('code has already been used; tokens issued from it are revoked');
       }
       if (record.clientId !== client.id) return invalidGrant('code was issued to another client');

@@ -83,7 +83,7 @@ async function replay(
     if (pair !== undefined) return tokenResponse(ctx, pair, record.scopes);
   }
   await tx.revokeGrant(record.grantId, now);
-  await tx.audit({ type: 'refresh_token.reused', clientId: record.clientId, userId: record.userId, data: { grantId: record.grantId } }, now);
+  await tx.audit.append({ type: 'refresh_token.reused', clientId: record.clientId, userId: record.userId, data: { grantId: record.grantId } }, now);
   // SPEC §9: the application hears of it at once, not from its next failing call.
   await tx.notifyClient(record.clientId, 'grant.revoked_reuse', { userId: record.userId, grantIds: [record.grantId] }, now);
   return invalidGrant('refresh_token has already been used; every token of this grant is revoked');

@@ -1,5 +1,5 @@
 // audit_events: append-only records.
-import type { AuditEvent } from '../../services/audit-events.ts';
+import type { AuditEventInput as AuditEvent } from '../../services/audit.ts';
 import { placeholderRow, prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
 import type { AuditEntry } from '../../services/audit-log.ts';

@@ -1,11 +1,13 @@
-// AuditStore (services/audit.ts) and the audit log's reader (services/audit-log.ts).
+// The audit trail's one port (oauth/storage.ts AuditLog, the services' AuditStore), for the
+// core's store and the services' alike, and the audit log's reader (services/audit-log.ts).
 import type { Kysely } from 'kysely';
 import type { AuditLogReader } from '../../services/audit-log.ts';
 import type { AuditStore } from '../../services/audit.ts';
 import { appendAudit, listAudit } from '../repositories/audit.ts';
+import type { Executor } from '../repositories/executor.ts';
 import type { Database } from '../schema.ts';
 
-export function createAuditStore(db: Kysely<Database>): AuditStore {
+export function createAuditStore(db: Executor): AuditStore {
   return { append: (event, at) => appendAudit(db, event, at) };
 }
 

@@ -7,7 +7,8 @@ import type { AccessTokenRecord, ClientNotification, CodeRecord, OAuthStore, Ref
 import type { WebhookDeliveryStore } from '../../services/webhooks/store.ts';
 import { resourcesColumn, resourcesFromColumn, scopesColumn, scopesFromColumn } from '../columns.ts';
 import { dialectOf, placeholderRow, prepare } from '../prepared.ts';
-import { appendAudit, auditColumns, auditRow, insertAudit, type AuditValues } from '../repositories/audit.ts';
+import { auditColumns, auditRow, insertAudit, type AuditValues } from '../repositories/audit.ts';
+import { createAuditStore } from './audit.ts';
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
 import { findClientRecord, findClientWithSecrets } from '../repositories/clients.ts';
 import type { Executor } from '../repositories/executor.ts';
@@ -135,7 +136,7 @@ export function createOAuthStore(db: Executor, writeClientEvent: ClientEventWrit
     },
 
     // audit_events and authorization_requests: append-only records.
-    audit: (event, at) => appendAudit(db, event, at),
+    audit: createAuditStore(db),
     recordAuthorizationRequest: async (clientId, userId, hadScope, at) => {
       await db.insertInto('authorization_requests').values({ client_id: clientId, user_id: userId, had_scope: hadScope ? 1 : 0, created_at: at }).execute();
     },
