@@ -1,10 +1,10 @@
 // Who belongs to a team or an organization, as the /v2 membership routes read it: accepted
 // members and pending invitations (SPEC §2 item 23). Inviting, removing and keeping an owner
 // are services/teams/invitations.ts and services/teams/teams.ts.
+import type { MembershipTarget, Role as MembershipRole } from '../../services/teams/store.ts';
 import type { Profile } from '../me/store.ts';
 
-export type MembershipRole = 'member' | 'admin' | 'owner';
-export type MembershipTarget = { teamId: string } | { organizationId: string };
+export type { MembershipRole, MembershipTarget };
 
 /** An accepted membership, with what the roster shows of its user. */
 export interface Member {

@@ -1,13 +1,14 @@
 // organizations, teams and memberships (SPEC §5): who belongs where, with which role.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { MembershipsTable, OrganizationsTable, TeamsTable, UsersTable } from '../schema.ts';
+import type { MembershipTarget } from '../../services/teams/store.ts';
 import type { Executor } from './executor.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type MembershipRow = Selectable<MembershipsTable>;
 export type MemberRow = MembershipRow & Pick<Selectable<UsersTable>, 'email' | 'name' | 'username'>;
-export type MembershipTarget = { teamId: string } | { organizationId: string };
+export type { MembershipTarget };
 
 export async function insertOrganization(db: Executor, row: Insertable<OrganizationsTable>): Promise<void> {
   await db.insertInto('organizations').values(row).execute();

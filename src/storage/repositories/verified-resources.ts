@@ -2,10 +2,11 @@
 // A pending verification code is kept only as a hash, with an expiry and an attempt count.
 import type { Selectable } from 'kysely';
 import type { VerifiedResourcesTable } from '../schema.ts';
+import type { VerificationOwner } from '../../services/accounts/store.ts';
 import type { Executor } from './executor.ts';
 
 export type VerifiedResourceRow = Selectable<VerifiedResourcesTable>;
-export type VerificationOwner = { userId: string } | { teamId: string };
+export type { VerificationOwner };
 export type ResourceKind = VerifiedResourceRow['kind'];
 
 const col = (owner: VerificationOwner) => ('userId' in owner ? (['user_id', owner.userId] as const) : (['team_id', owner.teamId] as const));

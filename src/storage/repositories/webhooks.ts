@@ -1,10 +1,11 @@
 // webhooks of a user or an organization (seed §2.3 WEBHOOK_*, ORG_WEBHOOK_*).
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { WebhooksTable } from '../schema.ts';
+import type { WebhookOwner } from '../../services/webhooks/subscriptions.ts';
 import type { Executor } from './executor.ts';
 
 export type WebhookRow = Selectable<WebhooksTable>;
-export type WebhookOwner = { userId: string } | { organizationId: string };
+export type { WebhookOwner };
 
 const col = (owner: WebhookOwner) => ('userId' in owner ? (['user_id', owner.userId] as const) : (['organization_id', owner.organizationId] as const));
 
