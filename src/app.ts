@@ -155,7 +155,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
 }
 
 /**
- * SPEC §10.3 (turn 3): under review, the URL clients approved only because the policy was
+ * README, Connect an AI agent (MCP): under review, the URL clients approved only because the policy was
  * open await review again from the start, not from their next authorization request. A
  * failure (the database away at start) does not stop the server: each such client is then
  * made pending at its next authorization request instead.

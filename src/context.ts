@@ -14,8 +14,8 @@ export interface AppContext {
   oauth: OAuthContext;
   /** The services of both wings (the platform's stores beside the authorization server's). */
   services: PlatformContext;
-  /** Which addresses the service may be asked to call (SPEC §4 OUTBOUND_ALLOW_PRIVATE). */
+  /** Which addresses the service may be asked to call (README, Operating it: OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
-  /** SPEC §2 items 18 and 27: counters shared by the routes that limit. */
+  /** README, Security: limits nobody else can spend: counters shared by the routes that limit. */
   limits: RateLimits;
 }

@@ -17,8 +17,9 @@ import { createDeliveryEngine } from './services/webhooks/engine.ts';
 export const defaultDataDir = (): string => resolve('data');
 
 /**
- * SPEC §4: COOKIE_SECRET is generated and kept in the data folder when unset; SPEC §7: the
- * file is its owner's only (0600), and so is the data folder when Gatehouse makes it (0700).
+ * README, Operating it: COOKIE_SECRET is generated and kept in the data folder when unset.
+ * README, Security: the file is its owner's only (0600), and so is the data folder when
+ * Gatehouse makes it (0700).
  * `warnings`: a kept file that was readable by others, now tightened.
  */
 export function resolveCookieSecret(config: Config, dataDir = defaultDataDir()): { secret: string; warnings: string[] } {

@@ -176,7 +176,7 @@ export const settingsSchema = z.object({
   CIMD_POLICY: z.enum(['off', 'review', 'open'], { message: 'CIMD_POLICY must be off, review or open' }).default('review'),
   /** SPEC §10.3: the scopes a metadata-document client may request; default: the personal _READ scopes. */
   CIMD_SCOPES: scopeList('CIMD_SCOPES').optional(),
-  /** SPEC §10.3, §10.4: registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
+  /** README, Connect an AI agent (MCP): registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: limit('RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR', 10),
 });
 

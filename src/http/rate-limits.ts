@@ -228,7 +228,7 @@ export interface RateLimits {
   codeRequestsPerAddress: RequestLimit;
   /** Resolves once the counters' store is connected, or has been given a moment to be. */
   ready(): Promise<void>;
-  /** SPEC §10.3, §10.4: dynamic client registrations and first uses of metadata documents per IP per hour. */
+  /** README, Connect an AI agent (MCP): dynamic client registrations and first uses of metadata documents per IP per hour. */
   registrationsPerIp: RequestLimit;
   close(): Promise<void>;
 }

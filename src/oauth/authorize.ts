@@ -1,8 +1,8 @@
-// The authorization endpoint's protocol logic (RFC 6749 §4.1.1–§4.1.2, SPEC §2 items 5,
-// 11, 12, 13, 14, 24, 25, §10.8). Checks run in the order SPEC §2 item 12 fixes: first what
-// makes a redirect unsafe (client, redirect URI, approval) — shown as a page, never
+// The authorization endpoint's protocol logic (RFC 6749 §4.1.1–§4.1.2, OpenID Connect Core
+// §3.1.2.1 for prompt, RFC 9700 §4.11.2). Checks run in the order RFC 6749 §4.1.2.1 implies:
+// first what makes a redirect unsafe (client, redirect URI, approval) — shown as a page, never
 // redirected — then what may be redirected back to the client: for a self-registered client
-// only once the user has allowed it (SPEC §10.8).
+// only once the user has allowed it (README, Security).
 import { documentClientRefusal, type FirstUseGate } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
@@ -63,7 +63,7 @@ export type FatalReason = 'client_not_approved' | 'invalid_link';
 
 /**
  * An error for the application that is shown on a page instead of being redirected to it
- * (SPEC §10.8: a self-registered application the user has not allowed, see answerError);
+ * (README, Security: a self-registered application the user has not allowed, see answerError);
  * the page names the application. Its redirect URI is kept for the login page, whose user
  * may turn out to have allowed the application.
  */
@@ -193,7 +193,7 @@ function checkResponseType(params: Record<string, string>): void {
  * must be a subset of the client's enabled scopes. SPEC §2 item 14: a legacy client's scope
  * parameter is ignored (scopes null).
  *
- * SPEC §10.8: a self-registered client (a metadata document, RFC 7591) may leave scope out,
+ * README, Security: a self-registered client (a metadata document, RFC 7591) may leave scope out,
  * as MCP clients do when the resource names none, and gets the RFC 6749 §3.3 default: the
  * scopes its door allows. That is the client's own scopes: a document client's are
  * CIMD_SCOPES as set now (metadata-documents.ts keeps them so); one registered under
@@ -227,7 +227,7 @@ interface ErrorTarget {
 
 /**
  * Steps 4 onwards, once the redirect URI is trusted; an OAuthError here goes back to the
- * application (RFC 6749 §4.1.2.1), or is held back on a page (SPEC §10.8, answerError).
+ * application (RFC 6749 §4.1.2.1), or is held back on a page (README, Security, answerError).
  */
 function checkRedirectable(
   ctx: OAuthContext,
@@ -251,7 +251,7 @@ function checkRedirectable(
 const isSelfRegistered = async (ctx: OAuthContext, client: ClientRecord) => (await ctx.isSelfRegistered?.(client)) ?? false;
 
 /**
- * SPEC §10.8, RFC 9700 §4.11.2: a client registered by nobody who signed in (a metadata
+ * RFC 9700 §4.11.2: a client registered by nobody who signed in (a metadata
  * document, RFC 7591 registration, DCR_POLICY=open above all) chose its redirect URI alone,
  * so redirecting its errors there makes Gatehouse an open redirector: anybody registers
  * https://phish.example/login and links to a request that fails, prompt=none being the
@@ -271,7 +271,7 @@ async function userHasAllowed(ctx: OAuthContext, client: ClientRecord, userId: s
   return (await ctx.store.listActiveGrants(userId, client.id)).length > 0;
 }
 
-/** An error for the application: redirected to it (RFC 6749 §4.1.2.1), or held back (SPEC §10.8). */
+/** An error for the application: redirected to it (RFC 6749 §4.1.2.1), or held back (README, Security). */
 async function answerError(ctx: OAuthContext, target: ErrorTarget, error: OAuthError, userId: string | undefined): Promise<ErrorAnswer> {
   if ((await isSelfRegistered(ctx, target.client)) && !(await userHasAllowed(ctx, target.client, userId))) {
     return { kind: 'held_back', error, client: target.client, redirectUri: target.redirectUri };
@@ -281,8 +281,8 @@ async function answerError(ctx: OAuthContext, target: ErrorTarget, error: OAuthE
 
 /**
  * `userId`: the logged-in user, if any, whose having allowed a self-registered client lets
- * its errors be redirected (SPEC §10.8). `firstUse`: the caller's allowance for using a
- * metadata document for the first time (SPEC §10.3); without it, none is.
+ * its errors be redirected (README, Security). `firstUse`: the caller's allowance for using a
+ * metadata document for the first time (README, Connect an AI agent (MCP)); without it, none is.
  */
 export async function validateAuthorizationRequest(
   ctx: OAuthContext,
@@ -304,11 +304,11 @@ export async function validateAuthorizationRequest(
   const { clientId, client, redirectUri } = checked;
 
   // From here on errors go back to the application with state and iss (RFC 9207), unless
-  // SPEC §10.8 holds them back (answerError).
+  // README, Security holds them back (answerError).
   const target: ErrorTarget = { client, redirectUri, state: readState(raw) };
   try {
     const params = readParameters(raw, clientId, redirectUri);
-    // Asked only when it matters: a request without scope (SPEC §10.8).
+    // Asked only when it matters: a request without scope (README, Security).
     const selfRegistered = params.scope === undefined && (await isSelfRegistered(ctx, client));
     return { kind: 'valid', request: checkRedirectable(ctx, raw, target, params, selfRegistered) };
   } catch (error) {
@@ -358,8 +358,8 @@ export async function recordAuthorizationRequest(ctx: OAuthContext, request: Aut
 }
 
 /**
- * OpenID Connect Core §3.1.2.6: prompt=none, and a page would be needed (SPEC §2 item 25);
- * held back on a page for a self-registered client the user has not allowed (SPEC §10.8).
+ * OpenID Connect Core §3.1.2.6: prompt=none, and a page would be needed (OpenID Connect Core §3.1.2.1);
+ * held back on a page for a self-registered client the user has not allowed (README, Security).
  */
 export async function silentFailure(ctx: OAuthContext, request: AuthorizationRequest, code: 'login_required' | 'consent_required', userId?: string): Promise<ErrorAnswer> {
   const description =

@@ -18,7 +18,7 @@ export interface Audience {
   resources: ProtectedResources;
   /** The resource's identifier, one of resources.known. */
   resource: string;
-  /** SPEC §10.3: whether URL clients are served (CIMD_POLICY is not off). */
+  /** README, Connect an AI agent (MCP): whether URL clients are served (CIMD_POLICY is not off). */
   documentsServed: boolean;
 }
 

@@ -78,7 +78,7 @@ export function readClientCredentials(params: Params, authorization: string | un
 
 /** Authenticates the client; returns it if it may use the endpoint (state approved). */
 export async function authenticateClient(ctx: OAuthContext, creds: ClientCredentials, limits: ClientAuthLimits = noLimits): Promise<ClientRecord> {
-  // SPEC §10.3: under CIMD_POLICY=off a URL client is an unknown client (RFC 6749 §5.2).
+  // README, Connect an AI agent (MCP): under CIMD_POLICY=off a URL client is an unknown client (RFC 6749 §5.2).
   const off = documentClientRefusal(ctx.clientMetadata !== undefined, creds.clientId);
   if (off !== undefined) throw invalidClient(`client ${creds.clientId} is not a known client: ${off}`);
   const client = await limits.checkingSecret(creds, () => authenticate(ctx, creds)).catch((error: unknown) => {

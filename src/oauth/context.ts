@@ -13,12 +13,12 @@ export interface OAuthContext {
   /** RFC 8707: the resources tokens may be bound to (SPEC §10.1). */
   resources: ProtectedResources;
   /**
-   * SPEC §10.3: URL client ids; absent when CIMD_POLICY=off, and then the URL clients made
+   * README, Connect an AI agent (MCP): URL client ids; absent when CIMD_POLICY=off, and then the URL clients made
    * before are refused at every use (client-metadata.ts: documentClientRefusal).
    */
   clientMetadata?: ClientMetadataDocuments;
   /**
-   * SPEC §10.8: whether nobody who signed in registered this client: a metadata-document
+   * README, Security: whether nobody who signed in registered this client: a metadata-document
    * client or a dynamically registered one (RFC 7591). Absent: there are none.
    */
   isSelfRegistered?: (client: ClientRecord) => Promise<boolean>;

@@ -118,7 +118,7 @@ export type OAuthAuditEventType =
   | 'refresh_token.reused';
 
 /**
- * One row of the audit trail (SPEC §2 item 16), declared once for every writer: `Type` is
+ * One row of the audit trail (README, Security: logs and audit), declared once for every writer: `Type` is
  * the names the writer may use (the core its own; the services theirs, services/audit-events.ts).
  */
 export interface AuditEvent<Type extends string = OAuthAuditEventType> {

@@ -22,7 +22,7 @@ export interface DatabaseHandle {
   /** SPEC §4: a consistent copy of a SQLite database in `file`; pages copied. PostgreSQL refuses. */
   backup(file: string): Promise<number>;
   close(): Promise<void>;
-  /** What opening changed that the operator should hear of (SPEC §7: a file's mode tightened). */
+  /** What opening changed that the operator should hear of (README, Security: a file's mode tightened). */
   warnings: string[];
 }
 
@@ -95,7 +95,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     const location = url.slice('sqlite:'.length);
     const file = location === ':memory:' ? ':memory:' : resolve(location);
     if (options.mustExist && (file === ':memory:' || !existsSync(file))) throw new Error(`there is no SQLite database at ${file}`);
-    // SPEC §7: the database holds signing secrets in plain text. Made 0600 before SQLite
+    // README, Security: the database holds signing secrets in plain text. Made 0600 before SQLite
     // opens it (SQLite keeps an existing file's mode, and gives its -wal and -shm files the
     // database file's), in a folder of the owner's when Gatehouse makes the folder.
     const warnings: string[] = [];

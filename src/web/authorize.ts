@@ -81,7 +81,7 @@ function heldBackProblem(code: string): string {
 }
 
 /**
- * SPEC §10.8: an error of a self-registered application the user has not allowed is shown
+ * README, Security: an error of a self-registered application the user has not allowed is shown
  * here, naming the application and what went wrong, and the browser is not sent on to the
  * address the application registered for itself.
  */
@@ -118,7 +118,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     // "Not you?" logs out and comes back to this request, without the old login's mark.
     const again = `${AUTHORIZE_PATH}?${new URLSearchParams(authz.params).toString()}`;
     const shown = { clientId: client.id, name: client.name, description: client.description, homepageUrl: client.homepageUrl };
-    // SPEC §10.3, §10.4: an application that registered itself and was let in by an open policy
+    // README, Connect an AI agent (MCP): an application that registered itself and was let in by an open policy
     // was reviewed by nobody, and the page must not say otherwise. A document client is
     // unverified unless an admin approved it or trusts its host; a registered one unless an
     // admin decided on it.
@@ -142,8 +142,8 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     const authz = result.request;
     const silent = authz.prompt.has('none');
     if (user === undefined) {
-      // SPEC §2 item 25: prompt=none never shows the login page; its error goes back to the
-      // application, or is held back on a page (SPEC §10.8).
+      // OpenID Connect Core §3.1.2.1: prompt=none never shows the login page; its error goes back to the
+      // application, or is held back on a page (README, Security).
       if (silent) return answerError(request, reply, await silentFailure(ctx.oauth, authz, 'login_required'));
       return toLogin(reply, authz, false);
     }

@@ -1,4 +1,4 @@
-// The agent's side of Client ID Metadata Documents (SPEC §10.3) for tests: a web server that
+// The agent's side of Client ID Metadata Documents (README, Connect an AI agent (MCP)) for tests: a web server that
 // publishes documents and counts reads, and the authorization request an agent sends.
 import { createServer, type Server } from 'node:http';
 

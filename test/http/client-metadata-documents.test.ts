@@ -99,7 +99,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
   });
 
-  describe('CIMD_POLICY=open: what a document may say, and what its agent may do before the user allowed it (SPEC §10.8, §7)', () => {
+  describe('CIMD_POLICY=open: what a document may say, and what its agent may do before the user allowed it (README, Security)', () => {
     let server: TestServer;
     let user: TestUser;
     beforeAll(async () => {
@@ -111,7 +111,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
 
     const clientRow = (clientId: string) => server.db.selectFrom('oauth_clients').select('id').where('id', '=', clientId).executeTakeFirst();
 
-    it.skipIf(!available)('SPEC §10.8, RFC 9700 §4.11.2: before the user allowed a document client, prompt=none and a bad scope answer a page naming it, never a redirect to its redirect URI', async () => {
+    it.skipIf(!available)('RFC 9700 §4.11.2: before the user allowed a document client, prompt=none and a bad scope answer a page naming it, never a redirect to its redirect URI', async () => {
       const clientId = docs.publish('/first-use/agent.json');
       const { challenge } = pkcePair();
       const anonymous = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { prompt: 'none' })}`);
@@ -130,7 +130,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       }
     });
 
-    it.skipIf(!available)('SPEC §10.8, RFC 6749 §3.3: a document client that sends no scope gets CIMD_SCOPES and completes the code flow with PKCE', async () => {
+    it.skipIf(!available)('README, Security, RFC 6749 §3.3: a document client that sends no scope gets CIMD_SCOPES and completes the code flow with PKCE', async () => {
       const clientId = docs.publish('/no-scope/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -146,7 +146,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(res.body.scope).toBe(server.config.clientMetadata.scopes.join(' '));
     });
 
-    it.skipIf(!available)('SPEC §10.8: a document whose client_name holds a bidi override is refused, saying which field and what to remove; no client is made', async () => {
+    it.skipIf(!available)('README, Security: a document whose client_name holds a bidi override is refused, saying which field and what to remove; no client is made', async () => {
       const clientId = docs.publish('/bidi/agent.json', { client_name: 'Calendar \u202Emoc.elgoog' });
       const page = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);
       expect(page.status).toBe(400);
@@ -154,7 +154,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(await clientRow(clientId)).toBeUndefined();
     });
 
-    it.skipIf(!available)('SPEC §7: a NUL character in any text field of a document is refused at the door, naming the field, never a 500; no client is made', async () => {
+    it.skipIf(!available)('README, Security: a NUL character in any text field of a document is refused at the door, naming the field, never a 500; no client is made', async () => {
       const fields: Array<[string, Record<string, unknown>]> = [
         ['client_uri', { client_uri: 'https://agent.example.com/\u0000' }],
         ['logo_uri', { logo_uri: 'https://agent.example.com/logo\u0000.png' }],
@@ -221,7 +221,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('SPEC §10.3, RFC 6749 §4.1.2.1: a scope outside CIMD_SCOPES (though among the default ones) is invalid_scope, on a page until the user allowed the agent (SPEC §10.8) and redirected back after; one inside it reaches the consent page', async () => {
+    it.skipIf(!available)('README, Connect an AI agent (MCP), RFC 6749 §4.1.2.1: a scope outside CIMD_SCOPES (though among the default ones) is invalid_scope, on a page until the user allowed the agent (README, Security) and redirected back after; one inside it reaches the consent page', async () => {
       const clientId = docs.publish('/narrow/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -284,7 +284,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
 
       const browser = server.browser();
       await browser.login(user.email, user.password);
-      // The user saw the consent page but never allowed it: the refusal is a page (SPEC §10.8).
+      // The user saw the consent page but never allowed it: the refusal is a page (README, Security).
       const outside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: wide })}`);
       expect(outside.status).toBe(400);
       expect(outside.body).toMatch(/invalid_scope: scope not enabled for this application: BOOKING_READ/);
@@ -351,7 +351,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const trusted = await gh(['cimd', 'trust', docs.host, '--json']);
       expect(trusted.code, trusted.stderr).toBe(0);
       // README: --json has snake_case keys and ISO-8601 times.
-      // SPEC §10.3: a decision names the host, not the origin: every port of it.
+      // README, Connect an AI agent (MCP): a decision names the host, not the origin: every port of it.
       expect(JSON.parse(trusted.stdout)).toEqual({ host: '127.0.0.1', decision: 'trusted', changed_clients: [clientId] });
       const listed = await gh(['cimd', 'list', '--json']);
       expect(JSON.parse(listed.stdout)).toEqual([{ host: '127.0.0.1', decision: 'trusted', decided_by: 'cli:operator', decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);

@@ -1,4 +1,4 @@
-// SPEC §10.3, added in turn 3: trust and distrust decisions name a host, not an origin. They
+// README, Connect an AI agent (MCP): trust and distrust decisions name a host, not an origin. They
 // cover every port and every spelling of the host (case, a trailing dot, IDNA, an IPv4
 // address written as an IPv4-mapped IPv6 address or in another numeric form), through the
 // authorization endpoint as through `gatehouse cimd`.
@@ -50,7 +50,7 @@ describe.each(backends)('trust decisions name a host, on $name', ({ name, availa
     }
   }, 120_000); // a process per command
 
-  it.skipIf(!available)('SPEC §10.3: a distrusted host is refused under any spelling and on any port of its documents, and nothing is fetched', async () => {
+  it.skipIf(!available)('README, Connect an AI agent (MCP): a distrusted host is refused under any spelling and on any port of its documents, and nothing is fetched', async () => {
     expect((await gh(['cimd', 'distrust', '127.0.0.1'])).code).toBe(0);
     expect((await gh(['cimd', 'distrust', 'localhost'])).code).toBe(0);
     const spellings = [

@@ -91,7 +91,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       }
     });
 
-    it.skipIf(!available)('SPEC §10.8, RFC 9700 §4.11.2: a registered https://phish.example/login is no open redirector: a link with prompt=none, before the user allowed the application, answers a page naming it, never a Location', async () => {
+    it.skipIf(!available)('RFC 9700 §4.11.2: a registered https://phish.example/login is no open redirector: a link with prompt=none, before the user allowed the application, answers a page naming it, never a Location', async () => {
       const phish = 'https://phish.example/login';
       const reg = await register(server, { client_name: 'Calendar Helper', redirect_uris: [phish], token_endpoint_auth_method: 'none' });
       expect(reg.status).toBe(201);
@@ -136,7 +136,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expectPage(await anonymous.get(link({ ...complete, prompt: 'none' })), 'login_required');
     });
 
-    it.skipIf(!available)('SPEC §10.8, RFC 6749 §3.3: an agent that sends no scope gets what it registered (DCR_SCOPES by default) and completes the code flow with PKCE; a developer\'s client must still send scope', async () => {
+    it.skipIf(!available)('README, Security, RFC 6749 §3.3: an agent that sends no scope gets what it registered (DCR_SCOPES by default) and completes the code flow with PKCE; a developer\'s client must still send scope', async () => {
       const reg = await register(server, mcpClient);
       const clientId = reg.body!.client_id as string;
       const user = await server.user();
@@ -162,7 +162,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expect(back.searchParams.get('error_description')).toMatch(/^scope is required/);
     });
 
-    it.skipIf(!available)('SPEC §10.8: a client_name with a bidi override (which shows "Calendar \u202Emoc.elgoog" as "Calendar google.com") is invalid_client_metadata, saying what to remove', async () => {
+    it.skipIf(!available)('README, Security: a client_name with a bidi override (which shows "Calendar \u202Emoc.elgoog" as "Calendar google.com") is invalid_client_metadata, saying what to remove', async () => {
       const res = await register(server, { ...mcpClient, client_name: 'Calendar \u202Emoc.elgoog' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/^client_name .*U\+202E/) });
@@ -235,7 +235,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('SPEC §10.3, §10.4: registrations that wait for review are limited per IP too, so one address cannot fill the admin queue', async () => {
+    it.skipIf(!available)('README, Connect an AI agent (MCP): registrations that wait for review are limited per IP too, so one address cannot fill the admin queue', async () => {
       for (let i = 0; i < 3; i++) expect((await register(server, mcpClient)).status).toBe(201);
       const refused = await register(server, mcpClient);
       expect(refused.status).toBe(429);

@@ -1,7 +1,7 @@
 // POST /v2/auth/oauth2/register: dynamic client registration (RFC 7591 §3, SPEC §10.4).
 // Off by default: then the route answers as if it did not exist and the metadata does not
 // announce it. Each IP may register a few clients an hour, under review as under open: a
-// pending registration costs an admin's attention as an approved one costs trust (SPEC §10.3).
+// pending registration costs an admin's attention as an approved one costs trust (README, Connect an AI agent (MCP)).
 import type { FastifyInstance } from 'fastify';
 import { OAuthError, rateLimited } from '../../oauth/errors.ts';
 import { clientInformation, registerDynamicClient, RegistrationError } from '../../services/clients/dynamic-registration.ts';

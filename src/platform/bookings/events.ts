@@ -1,4 +1,4 @@
-// What a booking's subscribers hear (SPEC §9): the webhook triggers a booking change causes
+// What a booking's subscribers hear (README, Webhooks): the webhook triggers a booking change causes
 // and the record they carry, written to the outbox with the change's transaction.
 import { publishEvent } from '../../services/webhooks/outbox.ts';
 import type { WebhookDeliveryStore } from '../../services/webhooks/store.ts';

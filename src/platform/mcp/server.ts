@@ -26,7 +26,7 @@ function jsonRpcError(reply: FastifyReply, status: number, message: string, head
 }
 
 /**
- * SPEC §10.8: a JSON-RPC batch (an array body) gets one error. MCP 2025-06-18 removed
+ * README, Security: a JSON-RPC batch (an array body) gets one error. MCP 2025-06-18 removed
  * batching; the SDK would run each message and answer a schema dump as -32603.
  */
 const BATCH_REFUSED = 'JSON-RPC batches are not supported (MCP 2025-06-18 removed batching): send one request per POST';
@@ -71,7 +71,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const store = ctx.services.stores.api.access;
   const catalog = new ToolCatalog(allHandlers(ctx), store, ctx.services.clock, resource);
 
-  // SPEC §10.8: JSON is read as the OAuth endpoints read it; a repeated key is refused.
+  // README, Security: JSON is read as the OAuth endpoints read it; a repeated key is refused.
   refuseRepeatedJsonKeys(app);
   // What is refused before the handler runs (a body that is not JSON, or too large, a NUL
   // character, a repeated key) is answered as JSON-RPC too: the caller is an MCP client, not

@@ -53,7 +53,7 @@ function readDocument(clientId: string, fetched: FetchedDocument): ClientDocumen
   if (d.client_id !== clientId) return 'the metadata document\'s client_id must equal its URL exactly';
   if (d.token_endpoint_auth_method !== 'none') return 'the metadata document must say token_endpoint_auth_method "none": such clients are public and use PKCE';
   if (!Array.isArray(d.redirect_uris) || d.redirect_uris.some((u) => typeof u !== 'string')) return 'the metadata document must list redirect_uris';
-  // SPEC §7: PostgreSQL text cannot hold a NUL character; the document is refused at the
+  // README, Security: PostgreSQL text cannot hold a NUL character; the document is refused at the
   // door rather than failing the write (a 500), naming the field.
   const withNul = documentTextFields.find((name) => [d[name]].flat().some((v) => typeof v === 'string' && v.includes('\u0000')));
   if (withNul !== undefined) return `the metadata document is not acceptable: ${withNul} holds a NUL character (U+0000)`;
@@ -107,7 +107,7 @@ function toClientRecord(c: StoredClient, unverifiedHost: string | undefined): Cl
 
 /** How many documents (and as many failures) an instance keeps: each is a few kilobytes at most. */
 export const MAX_CACHED_DOCUMENTS = 1_000;
-/** SPEC §10.3 (turn 3): a failed fetch is remembered this long. */
+/** README, Connect an AI agent (MCP): a failed fetch is remembered this long. */
 export const FAILED_FETCH_MEMORY_MS = 5 * 60 * 1000;
 const NOT_USED_YET = 'this application has not been used on this server yet';
 
@@ -115,7 +115,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
   // Per instance, and bounded: a document is fetched again when its cache lifetime ends, and
   // a failed fetch is not tried again for 5 minutes. Another instance keeps its own memory,
   // so a failing document is fetched at most once per instance in 5 minutes; nothing here is
-  // needed for a correct answer (the clients are in the database, SPEC §8).
+  // needed for a correct answer (the clients are in the database, README, Several instances).
   const documents = new ExpiringCache<ClientDocument>(MAX_CACHED_DOCUMENTS, ctx.clock);
   const failures = new ExpiringCache<string>(MAX_CACHED_DOCUMENTS, ctx.clock);
 
@@ -150,7 +150,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
   }
 
   /**
-   * SPEC §10.3 (turn 3): whether the caller may use this document for the first time (no
+   * README, Connect an AI agent (MCP): whether the caller may use this document for the first time (no
    * client was made from it), which its allowance limits per IP. Naming a document this
    * instance holds, or whose fetch it remembers failing, costs nothing: nothing is fetched.
    */
@@ -239,7 +239,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       } else {
         stored = existing;
       }
-      // SPEC §10.3 (turn 3): under review, what only the open policy approved waits again.
+      // README, Connect an AI agent (MCP): under review, what only the open policy approved waits again.
       if (settings.policy === 'review' && (await reopenIfOnlyOpenApproved(ctx, stored, trusted))) stored = (await ctx.stores.clients.find(clientId))!;
       if (formatScopes(stored.scopes) !== formatScopes(settings.scopes)) stored = await followScopeSetting(stored, now);
       // SPEC §10.3: under `open` nobody looked at it, unless its host was trusted.

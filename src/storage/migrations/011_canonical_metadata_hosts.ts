@@ -1,4 +1,4 @@
-// SPEC §10.3, added in turn 3: a trust decision names a host, not an origin. Decisions were
+// README, Connect an AI agent (MCP): a trust decision names a host, not an origin. Decisions were
 // stored as the host typed or parsed, port included (127.0.0.1:8443, agent.example.com.);
 // each is now stored under its canonical host (services/clients/host-names.ts), which is
 // what lookups ask for. Where two stored spellings of one host disagree, distrust wins:

@@ -91,7 +91,7 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
       expect(answer.error.message, body).toMatch(problem);
     }
   });
-  it.skipIf(!available)('SPEC §10.8: /mcp refuses a repeated JSON key as the OAuth endpoints do, as a -32700 JSON-RPC error naming the key; nothing runs', async () => {
+  it.skipIf(!available)('README, Security: /mcp refuses a repeated JSON key as the OAuth endpoints do, as a -32700 JSON-RPC error naming the key; nothing runs', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ BOOKING_READ')}` };
     // The attack: JSON.parse keeps the last "name", so the call the client checked would not be the one run.
     const cases: Array<[string, string]> = [
@@ -104,14 +104,14 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
       expect(res.status, body).toBe(400);
       expect(res.headers.get('content-type'), body).toMatch(/^application\/json/);
       expect(await res.json(), body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: `${key} was sent more than once` } });
-      // The OAuth endpoints refuse the same body in the same words (SPEC §2 item 19).
+      // The OAuth endpoints refuse the same body in the same words (RFC 6749 §3.1).
       const token = await fetch(`${t.server.url}/v2/auth/oauth2/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       expect(token.status, body).toBe(400);
       expect(await token.json(), body).toMatchObject({ error: 'invalid_request', error_description: `${key} was sent more than once` });
     }
   });
 
-  it.skipIf(!available)('SPEC §10.8: a JSON-RPC batch is answered with one -32600 JSON-RPC error saying batches are not supported; nothing runs', async () => {
+  it.skipIf(!available)('README, Security: a JSON-RPC batch is answered with one -32600 JSON-RPC error saying batches are not supported; nothing runs', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ')}` };
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
     for (const batch of [[call(1), call(2)], [call(1)], []]) {
