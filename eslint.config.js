@@ -58,6 +58,17 @@ export const layers = [
   },
 ];
 
+/**
+ * The platform wing's one door: only this file of src/platform imports the authorization
+ * server's folders; every other platform file imports what it needs from the door, so the
+ * door lists the whole contract between the wings.
+ */
+export const platformDoor = {
+  file: 'src/platform/authorization-server.ts',
+  closed: ['oauth', 'services', 'http'],
+  message: 'The platform reaches the authorization server only through src/platform/authorization-server.ts: import from there, and add the name there if it is missing (ARCHITECTURE.md).',
+};
+
 const zones = layers.flatMap(({ folder, forbidden, because }) => [
   ...forbidden.map((from) => ({
     target: `./src/${folder}`,
@@ -95,6 +106,21 @@ export default tseslint.config(
           patterns: [
             { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
             { group: frameworkPackages, message: 'The protocol core and the services know no HTTP framework: the surfaces (src/http, src/web, src/platform) adapt them.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/platform/**/*.ts'],
+    ignores: [platformDoor.file],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
+            { group: platformDoor.closed.map((folder) => `**/${folder}/**`), message: platformDoor.message },
           ],
         },
       ],

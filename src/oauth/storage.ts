@@ -136,7 +136,7 @@ export interface AuditEvent<Type extends string = OAuthAuditEventType> {
 // revoked, spent, consumed and expired rows as they are, for the caller to judge; a revoke*
 // keeps the first revocation time of a row already revoked, and of an unknown key is a no-op.
 
-export interface ClientStore {
+export interface ClientLookup {
   /** The client in any state; undefined when no such client exists. */
   findClient(id: string): Promise<ClientRecord | undefined>;
   /**
@@ -257,7 +257,7 @@ export interface NotificationStore {
   notifyClient(clientId: string, event: ClientNotification, data: Record<string, unknown>, at: number): Promise<void>;
 }
 
-export interface OAuthStore extends ClientStore, GrantStore, CodeStore, TokenStore, AuthorizationRequestStore, NotificationStore {
+export interface OAuthStore extends ClientLookup, GrantStore, CodeStore, TokenStore, AuthorizationRequestStore, NotificationStore {
   /** The audit trail (bound to the transaction, on a transaction's store). */
   audit: AuditLog;
   /**

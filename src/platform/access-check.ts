@@ -3,10 +3,7 @@
 // roles in them come from ONE storage read, so a guarded route costs that read plus its own
 // queries, whatever the rule (a scope failure never reaches storage twice). The token check
 // and the scope rule are the protocol core's (src/oauth); the membership rule is the API's.
-import { checkAccessRecord, parseBearer, type AccessPrincipal, type Audience } from '../oauth/bearer.ts';
-import { grantSatisfies } from '../oauth/scopes.ts';
-import type { AccessTokenWithClient } from '../oauth/storage.ts';
-import { hashToken } from '../oauth/token-format.ts';
+import { type AccessPrincipal, type AccessTokenWithClient, type Audience, checkAccessRecord, grantSatisfies, hashToken, parseBearer } from './authorization-server.ts';
 import { decideMembership, isAdmin, type AccessDenial, type AccessFacts } from './membership.ts';
 import type { ApiRoute } from './route-table.ts';
 

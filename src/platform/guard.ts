@@ -4,8 +4,7 @@
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { resourceMetadataUrl, type API_RESOURCE_PATH, type MCP_PATH } from '../http/oauth/paths.ts';
-import type { Audience } from '../oauth/bearer.ts';
+import { type API_RESOURCE_PATH, type Audience, type MCP_PATH, resourceMetadataUrl } from './authorization-server.ts';
 import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';
 import type { AccessDenial } from './membership.ts';
 import type { ApiRoute } from './route-table.ts';

@@ -3,7 +3,7 @@
 // handler only reads its input and returns its data.
 import type { FastifyRequest } from 'fastify';
 import type { AccessFacts } from './membership.ts';
-import type { AccessPrincipal } from '../oauth/bearer.ts';
+import type { AccessPrincipal } from './authorization-server.ts';
 import type { GuardedResource } from './guard.ts';
 import type { JsonSchema } from './schemas.ts';
 

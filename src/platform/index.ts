@@ -2,11 +2,7 @@
 // the reference, and the resource routes — registered from the registry only.
 import { errorCodes, type FastifyError, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { requestRefusal } from '../http/body-errors.ts';
-import { API_RESOURCE_PATH } from '../http/oauth/paths.ts';
-import { answerStoreUnavailable } from '../http/store-unavailable.ts';
-import { ServiceError } from '../services/errors.ts';
-import { StoreUnavailable } from '../services/store-unavailable.ts';
+import { answerStoreUnavailable, API_RESOURCE_PATH, requestRefusal, ServiceError, StoreUnavailable } from './authorization-server.ts';
 import { ApiError, sendApiError, sendUnavailable, type ApiErrorCode } from './envelope.ts';
 import { guardedResource } from './guard.ts';
 import { registerOpenApi } from './openapi.ts';

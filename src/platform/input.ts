@@ -1,7 +1,6 @@
 // Checks that JSON schemas cannot express (time zones, time order, cross-field rules), and
 // the errors handlers throw. Every message starts with the field at fault.
-import { checkOutboundUrl, type OutboundPolicy } from '../services/outbound-url.ts';
-import { isTimeZone } from '../services/time-zones.ts';
+import { checkOutboundUrl, isTimeZone, type OutboundPolicy } from './authorization-server.ts';
 import { ApiError } from './envelope.ts';
 
 export const invalid = (field: string, message: string) => new ApiError(400, 'validation_error', `${field}: ${message}`);

@@ -1,7 +1,7 @@
 // Team and organization role decisions of the /v2 platform API (SPEC §6 "rules beyond
 // scope"): given what one storage read told about the path's team or organization, may the
 // token's user act there? Pure: no framework, no SQL, no token.
-import type { Role } from '../services/teams/store.ts';
+import type { Role } from './authorization-server.ts';
 import type { ApiRoute } from './route-table.ts';
 
 export type { Role };

@@ -5,10 +5,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { pageDirectives, policyHeader } from '../http/security-headers.ts';
+import { assets, pageDirectives, policyHeader, scopeRegistry } from './authorization-server.ts';
 import { apiRoutes } from './route-table.ts';
-import { scopeRegistry } from '../oauth/scopes.ts';
-import { assets } from '../http/assets.ts';
 
 /** Must run before the routes are added: @fastify/swagger collects them as they register. */
 export async function registerOpenApi(server: FastifyInstance, deps: AppContext): Promise<void> {

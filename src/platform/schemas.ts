@@ -51,7 +51,7 @@ export const arrayOf = (items: JsonSchema, min = 0, max = 100): JsonSchema => ({
 export const listQuery = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
   object({ limit: int(1, 100, { default: 50 }), offset: int(0, 1_000_000, { default: 0 }), ...extra });
 
-export interface Page {
+export interface ListQuery {
   limit: number;
   offset: number;
 }

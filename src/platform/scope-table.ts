@@ -1,7 +1,7 @@
 // The README's "Scopes and endpoints" tables, generated from the scope registry and the
 // route registry (npm run docs:scopes); a test fails when the README drifts from them.
 import { apiRoutes, type ApiRoute } from './route-table.ts';
-import { familyTitles, scopeRegistry, type ScopeFamily } from '../oauth/scopes.ts';
+import { familyTitles, type ScopeFamily, scopeRegistry } from './authorization-server.ts';
 
 export const START = '<!-- scope-table:start -->';
 export const END = '<!-- scope-table:end -->';

@@ -3,8 +3,7 @@
 // one transaction spans both wings (a booking and its webhook event, a team and its audit
 // line); the authorization server itself never sees them. src/storage/stores/platform/
 // implements them.
-import type { ServiceContext } from '../services/context.ts';
-import type { ServiceStores } from '../services/stores.ts';
+import type { ServiceContext, ServiceStores } from './authorization-server.ts';
 import type { ApiAccessStore } from './access-check.ts';
 import type { BookingStore } from './bookings/store.ts';
 import type { ConnectedAppStore } from './connected-apps/store.ts';

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- the ESLint config is plain JavaScript, without types.
-import { layers } from '../../eslint.config.js';
+import { layers, platformDoor } from '../../eslint.config.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
@@ -30,4 +30,19 @@ describe('the layer rules of ARCHITECTURE.md', () => {
     expect(refusals.map((m) => m.message).join('\n')).toContain(`src/${folder} must not import src/${from}`);
   });
 
+  const door = platformDoor as { file: string; closed: string[] };
+  const probe = (importer: string, from: string) => {
+    const specifier = relative(join(root, importer, '..'), moduleOf(from)).replaceAll('\\', '/');
+    return eslint.lintText(`import '${specifier}';\n`, { filePath: join(root, importer) });
+  };
+
+  it.each(door.closed)('a platform resource importing src/%s directly fails lint: it goes through the door', async (from) => {
+    const [result] = await probe('src/platform/bookings/layer-rule-probe.ts', from);
+    expect(result!.messages.map((m) => m.message).join('\n')).toContain('only through src/platform/authorization-server.ts');
+  });
+
+  it.each(door.closed)('the door itself (src/platform/authorization-server.ts) may import src/%s', async (from) => {
+    const [result] = await probe(door.file, from);
+    expect(result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'import-x/no-restricted-paths')).toEqual([]);
+  });
 });

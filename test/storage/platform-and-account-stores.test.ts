@@ -113,7 +113,7 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
 
   // ProfileStore
 
-  it.skipIf(!available)('profiles.find and update: an unknown user is undefined and changes nothing; changes read back', async () => {
+  it.skipIf(!available)('profiles.find reads what users.updateProfile wrote; an unknown user is undefined', async () => {
     const u = await user();
     expect(await suite.stores.api.profiles.find('no-such-user')).toBeUndefined();
     expect(await suite.stores.api.profiles.find(u)).toEqual({
@@ -127,8 +127,8 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
       defaultScheduleId: null,
       organizationId: null,
     });
-    await suite.stores.api.profiles.update(u, { name: 'Grace', timeFormat: 12, updatedAt: T0 + 1 });
-    await suite.stores.api.profiles.update('no-such-user', { name: 'x', updatedAt: T0 + 1 });
+    await suite.stores.users.updateProfile(u, { name: 'Grace', timeFormat: 12 }, T0 + 1);
+    await suite.stores.users.updateProfile('no-such-user', { name: 'x' }, T0 + 1);
     expect(await suite.stores.api.profiles.find(u)).toMatchObject({ name: 'Grace', timeFormat: 12 });
     expect(await suite.stores.api.profiles.find('no-such-user')).toBeUndefined();
   });

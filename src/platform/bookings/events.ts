@@ -1,7 +1,6 @@
 // What a booking's subscribers hear (README, Webhooks): the webhook triggers a booking change causes
 // and the record they carry, written to the outbox with the change's transaction.
-import { publishEvent } from '../../services/webhooks/outbox.ts';
-import type { WebhookDeliveryStore } from '../../services/webhooks/store.ts';
+import { publishEvent, type WebhookDeliveryStore } from '../authorization-server.ts';
 import { iso } from '../input.ts';
 import type { Booking } from './store.ts';
 

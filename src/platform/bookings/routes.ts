@@ -9,7 +9,7 @@ import { calendarLinks } from './calendar-links.ts';
 import { accessError } from '../guard.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid, iso, notFound, toMillis } from '../input.ts';
-import { arrayOf, dateTime, email, idParam, listQuery, nullable, object, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, dateTime, email, idParam, listQuery, nullable, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
 
@@ -71,7 +71,7 @@ const createdView: JsonSchema = {
 const created = ({ booking: b, manageToken }: Booked) => ({ ...booking(b), manageToken });
 
 const listFilters = listQuery({ status: { type: 'string', enum: STATUSES }, afterStart: dateTime, beforeEnd: dateTime });
-interface ListFilters extends Page {
+interface ListFilters extends ListQuery {
   status?: BookingStatus;
   afterStart?: string;
   beforeEnd?: string;

@@ -1,9 +1,8 @@
 // Booking, cancelling and rescheduling (seed §1, §5 rule 6): the public routes and the
 // team routes share these rules. Each change that spans rows runs in one transaction.
-import { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../../oauth/token-format.ts';
+import { conflict, generateToken, hashesEqual, hashToken, isWellFormed, notFound, randomId, validation } from '../authorization-server.ts';
 import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
 import type { PlatformContext } from '../stores.ts';
-import { conflict, notFound, validation } from '../../services/errors.ts';
 import { recordBookingEvent, type BookingTrigger } from './events.ts';
 
 export interface NewBooking {

@@ -2,8 +2,7 @@
 // (TEAM_APPS_*). These are records of what was connected: Gatehouse calls no calendar
 // service and accepts no third-party credentials, so none are stored.
 import type { AppContext } from '../../context.ts';
-import type { OutboundPolicy } from '../../services/outbound-url.ts';
-import { randomId } from '../../oauth/token-format.ts';
+import { type OutboundPolicy, randomId } from '../authorization-server.ts';
 import type { AppOwner, ConnectedApp } from '../connected-apps/store.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { ApiError } from '../envelope.ts';

@@ -1,11 +1,11 @@
 // Event types of a user (EVENT_TYPE_*), of a team (TEAM_EVENT_TYPE_*) and across an
 // organization (ORG_EVENT_TYPE_*), and the private links that let people book hidden ones.
 import type { AppContext } from '../../context.ts';
-import { randomId } from '../../oauth/token-format.ts';
+import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, iso, isoOrNull, notFound, toMillis, invalid } from '../input.ts';
 import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeOwner, EventTypeStore, PrivateLink } from './store.ts';
-import { arrayOf, bool, dateTime, deleted, int, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, bool, dateTime, deleted, int, listQuery, nullable, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 type Location = EventTypeLocation;
 
@@ -177,7 +177,7 @@ function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned
   const store = deps.services.stores.api.eventTypes;
   const owner = ownedBy(kind);
   return {
-    list: route<unknown, Page>({
+    list: route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(eventTypeView, 0, 100),
       handle: async (call) => (await store.list(owner(call), call.query.limit, call.query.offset)).map(eventType),
@@ -273,7 +273,7 @@ function organizationEventTypeRoutes(deps: AppContext): HandlerMap {
     return found;
   };
   return {
-    'orgEventTypes.list': route<unknown, Page>({
+    'orgEventTypes.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(eventTypeView, 0, 100),
       handle: async ({ facts, query }) => (await store.listInOrganization(facts.organization!.id, query.limit, query.offset)).map(eventType),

@@ -11,12 +11,8 @@ import { authorizeApiRequest } from '../access-check.ts';
 import { ApiError } from '../envelope.ts';
 import { challenge, guardedResource } from '../guard.ts';
 import { allHandlers } from '../handlers.ts';
-import { requestRefusal } from '../../http/body-errors.ts';
+import { type AccessPrincipal, MCP_PATH, refuseRepeatedJsonKeys, RepeatedJsonKeyError, requestRefusal, ServiceError } from '../authorization-server.ts';
 import type { AppContext } from '../../context.ts';
-import { refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../../http/json-body.ts';
-import { MCP_PATH } from '../../http/oauth/paths.ts';
-import type { AccessPrincipal } from '../../oauth/bearer.ts';
-import { ServiceError } from '../../services/errors.ts';
 import { ToolCatalog, ToolRefusal } from './tools.ts';
 
 const connectRoute = { scope: 'public', membership: 'none' } as const;

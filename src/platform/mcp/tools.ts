@@ -11,8 +11,7 @@ import type { GuardedResource } from '../guard.ts';
 import type { HandlerMap, RouteHandler } from '../handler.ts';
 import { apiRoutes, pathParams, type ApiRoute } from '../route-table.ts';
 import { idParam, type JsonSchema } from '../schemas.ts';
-import type { AccessPrincipal } from '../../oauth/bearer.ts';
-import { grantSatisfies } from '../../oauth/scopes.ts';
+import { type AccessPrincipal, grantSatisfies } from '../authorization-server.ts';
 
 export interface ToolDefinition {
   name: string;

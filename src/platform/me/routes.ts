@@ -4,8 +4,8 @@ import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';
 import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '../schemas.ts';
-import type { Profile, ProfileChanges } from './store.ts';
-import { hasControlCharacters, ONE_LINE } from '../../services/names.ts';
+import { hasControlCharacters, ONE_LINE, type ProfileChanges } from '../authorization-server.ts';
+import type { Profile } from './store.ts';
 
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -55,7 +55,7 @@ export interface ProfilePatch {
 }
 
 /** The changes of a profile PATCH (also used by organization admins on their users). */
-export function profileChanges(body: ProfilePatch, now: number): ProfileChanges {
+export function profileChanges(body: ProfilePatch): ProfileChanges {
   checkTimeZone(body.timeZone);
   if (body.name !== undefined && body.name.trim() === '') throw invalid('name', 'must not be blank');
   if (body.name !== undefined && hasControlCharacters(body.name)) throw invalid('name', ONE_LINE);
@@ -64,7 +64,6 @@ export function profileChanges(body: ProfilePatch, now: number): ProfileChanges 
     ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
     ...(body.weekStart !== undefined ? { weekStart: body.weekStart } : {}),
     ...(body.timeFormat !== undefined ? { timeFormat: body.timeFormat } : {}),
-    updatedAt: now,
   };
 }
 
@@ -82,7 +81,7 @@ export function meHandlers(deps: AppContext): HandlerMap {
       body: profilePatch,
       data: profileView,
       handle: async ({ userId, body }) => {
-        await profiles.update(userId, profileChanges(body, clock()));
+        await deps.services.stores.users.updateProfile(userId, profileChanges(body), clock());
         return profile(await load(userId));
       },
     }),

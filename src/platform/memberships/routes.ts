@@ -4,11 +4,10 @@
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { AppContext } from '../../context.ts';
 import type { AccessFacts } from '../membership.ts';
-import { inviteMember } from '../../services/teams/invitations.ts';
-import { keepingAnOwner, removeMember, type Role } from '../../services/teams/teams.ts';
+import { inviteMember, keepingAnOwner, removeMember, type Role } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { forbidden, invalid, iso, notFound } from '../input.ts';
-import { arrayOf, deleted, email, idParam, listQuery, nullable, object, role, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, deleted, email, idParam, listQuery, nullable, object, role, type JsonSchema, type ListQuery } from '../schemas.ts';
 import type { Member, MembershipTarget, PendingInvitation, RosterEntry } from './store.ts';
 import { isOrgOwner, isTeamOwner } from '../roles.ts';
 import { userFields } from '../me/routes.ts';
@@ -130,7 +129,7 @@ const lastOwner = (kind: Kind) => `the ${kind} must keep at least one owner: mak
 /** Members and pending invitations together, so an invitee shows up before accepting. */
 function rosterRoute(deps: AppContext, kind: Kind) {
   const memberships = deps.services.stores.api.memberships;
-  return route<unknown, Page>({
+  return route<unknown, ListQuery>({
     query: listQuery(),
     data: arrayOf(membershipView, 0, 100),
     handle: async ({ facts, query }) => (await memberships.listRoster(targetOf(kind, facts), query.limit, query.offset)).map(membership),
@@ -214,7 +213,7 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
   const memberships = deps.services.stores.api.memberships;
   const profiles = deps.services.stores.api.profiles;
   return {
-    'orgUsers.list': route<unknown, Page>({
+    'orgUsers.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(userView, 0, 100),
       handle: async ({ facts, query }) => memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset),
@@ -224,7 +223,7 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
       data: profileView,
       handle: async ({ facts, params, body }) => {
         if (!(await memberships.isMember({ organizationId: facts.organization!.id }, params.userId))) throw notFound('user in this organization');
-        await profiles.update(params.userId, profileChanges(body, clock()));
+        await deps.services.stores.users.updateProfile(params.userId, profileChanges(body), clock());
         return profile((await profiles.find(params.userId))!);
       },
     }),

@@ -1,12 +1,11 @@
 // Routing forms of a team (TEAM_ROUTING_FORM_*) and of an organization
 // (ORG_ROUTING_FORM_*), and their responses, each checked against the form's fields.
 import type { AppContext } from '../../context.ts';
-import { randomId } from '../../oauth/token-format.ts';
-import { publishEvent } from '../../services/webhooks/outbox.ts';
+import { publishEvent, randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
 import type { FormAnswers, FormField, FormResponse, FormScope, RoutingForm } from './store.ts';
-import { arrayOf, bool, deleted, listQuery, nullable, object, str, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, bool, deleted, listQuery, nullable, object, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 /** FORM_SUBMITTED (README, Webhooks): a routing form of a team or an organization received a response. */
 function recordFormSubmitted(stores: Parameters<typeof publishEvent>[0], form: RoutingForm, response: FormResponse): Promise<void> {
@@ -174,7 +173,7 @@ function formDefinitionRoutes(deps: AppContext, { scope, load }: FormAccess) {
   const { clock } = deps.services;
   const forms = deps.services.stores.api.routingForms;
   return {
-    list: route<unknown, Page>({
+    list: route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(formView, 0, 100),
       handle: async (call) => (await forms.list(scope(call), call.query.limit, call.query.offset)).map(form),
@@ -199,7 +198,7 @@ function formResponseRoutes(deps: AppContext, { load, loadResponse }: FormAccess
   const { clock } = deps.services;
   const forms = deps.services.stores.api.routingForms;
   return {
-    listResponses: route<unknown, Page, FormParams>({
+    listResponses: route<unknown, ListQuery, FormParams>({
       query: listQuery(),
       data: arrayOf(responseView, 0, 100),
       handle: async (call) => {

@@ -1,11 +1,11 @@
 // Schedules (availability) of a user (SCHEDULE_*), a team (TEAM_SCHEDULE_*) and across an
 // organization (ORG_SCHEDULE_*).
 import type { AppContext } from '../../context.ts';
-import { randomId } from '../../oauth/token-format.ts';
+import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid, iso, notFound } from '../input.ts';
 import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges, ScheduleScope } from './store.ts';
-import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { WEEK_DAYS } from '../me/routes.ts';
 
 type Range = AvailabilityRange;
@@ -137,7 +137,7 @@ function scheduleAccess(deps: AppContext, kind: Kind): ScheduleAccess {
 function readScheduleRoutes(deps: AppContext, { scope, load }: ScheduleAccess) {
   const schedules = deps.services.stores.api.schedules;
   return {
-    list: route<unknown, Page>({
+    list: route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(scheduleView, 0, 100),
       handle: async (call) => (await schedules.list(scope(call), call.query.limit, call.query.offset)).map(schedule),

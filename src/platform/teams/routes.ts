@@ -1,10 +1,9 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
 import type { AppContext } from '../../context.ts';
-import { checkSlug, checkTeamFields, createTeam } from '../../services/teams/teams.ts';
+import { checkSlug, checkTeamFields, createTeam, type Team, type TeamChanges } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, iso, notFound } from '../input.ts';
-import type { Team, TeamChanges } from '../../services/teams/store.ts';
-import { arrayOf, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { isTeamOwner } from '../roles.ts';
 
 const teamView: JsonSchema = object(
@@ -99,7 +98,7 @@ export function teamHandlers(deps: AppContext): HandlerMap {
         return { id: facts.team!.id, deleted: true };
       },
     }),
-    'orgTeams.list': route<unknown, Page>({
+    'orgTeams.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(teamView, 0, 100),
       handle: async ({ facts, query }) => (await teams.listTeamsOfOrganization(facts.organization!.id, query.limit, query.offset)).map(team),

@@ -4,13 +4,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { callerKey, LimitExceeded } from '../../http/rate-limits.ts';
-import { requestCode, verifyCode, type CodeDelivery } from '../../services/accounts/verification.ts';
+import { callerKey, type CodeDelivery, LimitExceeded, requestCode, type ResourceKind, type VerificationOwner, type VerifiedResource, verifyCode } from '../authorization-server.ts';
 import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { isoOrNull } from '../input.ts';
-import type { ResourceKind, VerificationOwner, VerifiedResource } from '../../services/accounts/store.ts';
-import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 const PHONE = { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +4915112345678' };
 const CODE = { type: 'string', pattern: '^[0-9]{6}$' };
@@ -63,7 +61,7 @@ export function verifiedResourceHandlers(deps: AppContext): HandlerMap {
   const handlers = (kind: ResourceKind, ownerOf: (call: Call) => VerificationOwner): Record<'list' | 'request' | 'verify', RouteHandler> => {
     const { field, schema, normalize } = spec[kind];
     return {
-      list: route<unknown, Page>({
+      list: route<unknown, ListQuery>({
         query: listQuery(),
         data: arrayOf(viewOf(kind), 0, 100),
         handle: async (call) => (await resources.listVerified(ownerOf(call), kind, call.query.limit, call.query.offset)).map(view),

@@ -3,15 +3,10 @@
 // (src/services/outbound-url.ts) whenever they are set, and again at every delivery. A new
 // webhook's signing secret is in the creation answer only.
 import type { AppContext } from '../../context.ts';
-import type { OutboundPolicy } from '../../services/outbound-url.ts';
-import { randomId } from '../../oauth/token-format.ts';
-import { redeliver } from '../../services/webhooks/outbox.ts';
-import { newSigningSecret } from '../../services/webhooks/signing.ts';
-import type { Delivery } from '../../services/webhooks/store.ts';
+import { type Delivery, newSigningSecret, type OutboundPolicy, randomId, redeliver, type Webhook, type WebhookChanges, type WebhookOwner } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, iso, isoOrNull, notFound } from '../input.ts';
-import type { Webhook, WebhookChanges, WebhookOwner } from '../../services/webhooks/subscriptions.ts';
-import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 export const TRIGGERS = [
   'BOOKING_CREATED',
@@ -155,7 +150,7 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
     return found;
   };
   return {
-    list: route<unknown, Page>({
+    list: route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(webhookView, 0, 100),
       handle: async (call) => (await webhooks.list(owner(call), call.query.limit, call.query.offset)).map(webhook),
@@ -200,7 +195,7 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
         return { id: call.params.webhookId, deleted: true };
       },
     }),
-    deliveries: route<unknown, Page, { webhookId: string }>({
+    deliveries: route<unknown, ListQuery, { webhookId: string }>({
       query: listQuery(),
       data: arrayOf(deliveryView, 0, 100),
       handle: async (call) => {

@@ -1,11 +1,11 @@
 // Team workflows (TEAM_WORKFLOW_*): reminders and notifications around the team's bookings.
 // Stored and validated here; sending is outside this service.
 import type { AppContext } from '../../context.ts';
-import { randomId } from '../../oauth/token-format.ts';
+import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
 import type { Workflow, WorkflowChanges, WorkflowStep } from './store.ts';
-import { arrayOf, bool, deleted, idParam, int, listQuery, object, patchOf, str, type JsonSchema, type Page } from '../schemas.ts';
+import { arrayOf, bool, deleted, idParam, int, listQuery, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 const TRIGGERS = ['NEW_EVENT', 'BEFORE_EVENT', 'AFTER_EVENT', 'EVENT_CANCELLED', 'RESCHEDULE_EVENT'];
 const ACTIONS = ['EMAIL_HOST', 'EMAIL_ATTENDEE', 'EMAIL_ADDRESS', 'SMS_ATTENDEE', 'SMS_NUMBER'];
@@ -104,7 +104,7 @@ export function workflowHandlers(deps: AppContext): HandlerMap {
   type Params = { workflowId: string };
 
   return {
-    'teamWorkflows.list': route<unknown, Page>({
+    'teamWorkflows.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(workflowView, 0, 100),
       handle: async ({ facts, query }) => (await workflows.list(facts.team!.id, query.limit, query.offset)).map(workflow),

@@ -5,7 +5,7 @@ import { MAX_REDIRECT_URIS } from '../../oauth/redirect-uri.ts';
 import type { ClientState } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
-import { recordClientEvent, type ClientEvent } from '../webhooks/outbox.ts';
+import { recordClientEvent, type ClientWebhookEvent } from '../webhooks/outbox.ts';
 import { claimClient } from './version.ts';
 import { requireClient, type ClientView } from './view.ts';
 
@@ -20,7 +20,7 @@ const allowedFrom: Record<ReviewDecision, ClientState[]> = {
 const resulting: Record<ReviewDecision, ClientState> = { approve: 'approved', reject: 'rejected', suspend: 'suspended' };
 const eventOf = { approve: 'client.approved', reject: 'client.rejected', suspend: 'client.suspended' } as const;
 /** Review decisions the application is told of at its events URL (SPEC §9). */
-const notified: Partial<Record<ReviewDecision, ClientEvent>> = { approve: 'client.approved', suspend: 'client.suspended' };
+const notified: Partial<Record<ReviewDecision, ClientWebhookEvent>> = { approve: 'client.approved', suspend: 'client.suspended' };
 
 export interface DecisionOptions {
   /** SPEC §2 item 22: the version the reviewer saw; a decision on an older one is refused. */

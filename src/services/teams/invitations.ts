@@ -5,15 +5,13 @@
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound } from '../errors.ts';
-import type { Invitation, InvitationForUser, Membership, MembershipTarget } from './store.ts';
+import type { Answerer, Invitation, InvitationForUser, Membership, MembershipTarget } from './store.ts';
 import { checkRole, insertMember, kindOf, targetOf } from './teams.ts';
 
-export type { Invitation, InvitationForUser } from './store.ts';
+export type { Answerer, Invitation, InvitationForUser } from './store.ts';
 
 /** Whom the inviter names: an address or a user id. */
 export type Invitee = { email: string } | { userId: string };
-/** The account answering: its id and its (lower-case) address. */
-export type Answerer = { id: string; email: string };
 
 export async function inviteMember(ctx: ServiceContext, target: MembershipTarget, invitee: Invitee, role: string, invitedBy: string): Promise<Invitation> {
   const checked = checkRole(role);

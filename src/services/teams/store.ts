@@ -110,8 +110,11 @@ export interface InvitationForUser extends Invitation {
   inviterName: string | null;
 }
 
-/** The account an invitation may be for: by its id, or by its (lower-case) address. */
-export interface Invitee {
+/**
+ * The account answering an invitation: an invitation is its own when it named the account's
+ * id or its (lower-case) address.
+ */
+export interface Answerer {
   id: string;
   email: string;
 }
@@ -120,12 +123,12 @@ export interface InvitationStore {
   /** Inserts the invitation. Returns false, writing nothing, when that invitee is already invited there. */
   insert(invitation: Invitation): Promise<boolean>;
   /** The invitations waiting for this account (by id or address), newest first, at most 200. */
-  listFor(invitee: Invitee): Promise<InvitationForUser[]>;
+  listFor(answerer: Answerer): Promise<InvitationForUser[]>;
   /**
    * Deletes the invitation if it is this account's and returns it; undefined when it is
    * someone else's or already gone. Of two concurrent takes exactly one gets it (STYLE practice 6).
    */
-  take(id: string, invitee: Invitee): Promise<Invitation | undefined>;
+  take(id: string, answerer: Answerer): Promise<Invitation | undefined>;
   /** Deletes every invitation of this account (by id and by address) to the target. */
-  deleteAllFor(target: MembershipTarget, invitee: Invitee): Promise<void>;
+  deleteAllFor(target: MembershipTarget, answerer: Answerer): Promise<void>;
 }

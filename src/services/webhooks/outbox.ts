@@ -2,10 +2,11 @@
 // makes the change, so an event exists exactly when its change committed; delivery happens
 // later, from whichever instance claims it (engine.ts).
 import { randomId } from '../../oauth/token-format.ts';
+import type { ClientNotification } from '../../oauth/storage.ts';
 import type { Destination, EventOwner, WebhookDeliveryStore } from './store.ts';
 
 /** Application notifications to a client's events URL (SPEC §9, second paragraph). */
-export type ClientEvent = 'authorization.revoked' | 'grant.revoked_reuse' | 'client.suspended' | 'client.approved';
+export type ClientWebhookEvent = ClientNotification | 'authorization.revoked' | 'client.suspended' | 'client.approved';
 
 /** The body every delivery carries: Standard Webhooks' recommended envelope. */
 export function envelope(type: string, at: number, data: Record<string, unknown>): string {
@@ -28,7 +29,7 @@ export async function publishEvent(stores: { webhookDeliveries: WebhookDeliveryS
 }
 
 /** One delivery to the client's events URL, when it has one and a signing secret to sign with. */
-export async function recordClientEvent(store: WebhookDeliveryStore, clientId: string, event: ClientEvent, data: Record<string, unknown>, now: number): Promise<void> {
+export async function recordClientEvent(store: WebhookDeliveryStore, clientId: string, event: ClientWebhookEvent, data: Record<string, unknown>, now: number): Promise<void> {
   const settings = await store.clientEvents(clientId);
   if (settings.eventsUrl === null || !settings.hasSecret) return;
   await toEach(store, [{ clientId }], event, envelope(event, now, { clientId, ...data }), now);

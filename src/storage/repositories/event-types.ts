@@ -1,11 +1,11 @@
 // event_types and their private links (seed §2.3 EVENT_TYPE_*, TEAM_EVENT_TYPE_*, ORG_EVENT_TYPE_*).
 import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { EventTypeOwner } from '../../platform/event-types/store.ts';
 import type { EventTypesTable, PrivateLinksTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
 
 export type EventTypeRow = Selectable<EventTypesTable>;
 export type PrivateLinkRow = Selectable<PrivateLinksTable>;
-export type EventTypeOwner = { userId: string } | { teamId: string };
 
 const col = (owner: EventTypeOwner) => ('userId' in owner ? (['user_id', owner.userId] as const) : (['team_id', owner.teamId] as const));
 

@@ -4,14 +4,13 @@
 import { sql, type Selectable } from 'kysely';
 import type { MembershipInvitationsTable } from '../schema.ts';
 import type { Executor } from './executor.ts';
-import type { MembershipTarget } from './organizations.ts';
+import type { Answerer } from '../../services/teams/store.ts';
+import type { MembershipTarget } from '../../services/teams/store.ts';
 
 export type InvitationRow = Selectable<MembershipInvitationsTable>;
-/** The account an invitation may be for: by its id, or by its (lower-case) address. */
-export type Invitee = { id: string; email: string };
 
 /** An invitation as its invitee sees it: what it is for and who sent it. */
-export type InvitationForUser = InvitationRow & { target_name: string; team_org_name: string | null; inviter_name: string | null };
+export type InvitationForUserRow = InvitationRow & { target_name: string; team_org_name: string | null; inviter_name: string | null };
 
 function targetColumn(target: MembershipTarget) {
   return 'teamId' in target ? (['i.team_id', target.teamId] as const) : (['i.organization_id', target.organizationId] as const);
@@ -32,7 +31,7 @@ export async function deleteInvitation(db: Executor, id: string): Promise<void> 
 }
 
 /** The invitations waiting for this account, newest first, with what they are for. */
-export async function listInvitationsFor(db: Executor, invitee: Invitee): Promise<InvitationForUser[]> {
+export async function listInvitationsFor(db: Executor, answerer: Answerer): Promise<InvitationForUserRow[]> {
   return db
     .selectFrom('membership_invitations as i')
     .leftJoin('teams as t', 't.id', 'i.team_id')
@@ -45,7 +44,7 @@ export async function listInvitationsFor(db: Executor, invitee: Invitee): Promis
       'team_org.name as team_org_name',
       'by.name as inviter_name',
     ])
-    .where((eb) => eb.or([eb('i.user_id', '=', invitee.id), eb('i.email', '=', invitee.email)]))
+    .where((eb) => eb.or([eb('i.user_id', '=', answerer.id), eb('i.email', '=', answerer.email)]))
     .orderBy('i.created_at', 'desc')
     .orderBy('i.id')
     .limit(200)
@@ -56,21 +55,21 @@ export async function listInvitationsFor(db: Executor, invitee: Invitee): Promis
  * Removes the invitation if it is this account's, and returns it: of two concurrent
  * answers to one invitation exactly one gets the row (STYLE practice 6).
  */
-export async function takeInvitation(db: Executor, id: string, invitee: Invitee): Promise<InvitationRow | undefined> {
+export async function takeInvitation(db: Executor, id: string, answerer: Answerer): Promise<InvitationRow | undefined> {
   return db
     .deleteFrom('membership_invitations')
     .where('id', '=', id)
-    .where((eb) => eb.or([eb('user_id', '=', invitee.id), eb('email', '=', invitee.email)]))
+    .where((eb) => eb.or([eb('user_id', '=', answerer.id), eb('email', '=', answerer.email)]))
     .returningAll()
     .executeTakeFirst();
 }
 
 /** Every other invitation of this account to the same place (by id and by address), once it joined. */
-export async function deleteInvitationsFor(db: Executor, target: MembershipTarget, invitee: Invitee): Promise<void> {
+export async function deleteInvitationsFor(db: Executor, target: MembershipTarget, answerer: Answerer): Promise<void> {
   const [column, value] = 'teamId' in target ? (['team_id', target.teamId] as const) : (['organization_id', target.organizationId] as const);
   await db
     .deleteFrom('membership_invitations')
     .where(column, '=', value)
-    .where((eb) => eb.or([eb('user_id', '=', invitee.id), eb('email', '=', invitee.email)]))
+    .where((eb) => eb.or([eb('user_id', '=', answerer.id), eb('email', '=', answerer.email)]))
     .execute();
 }

@@ -14,6 +14,7 @@ import { createInvitationStore, createTeamStore } from './teams.ts';
 import { createVerifiedResourceStore } from './verified-resources.ts';
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
 import { createWebhookStore } from './webhooks.ts';
+import { inTransaction } from '../transaction.ts';
 
 export function createServiceStores(db: Kysely<Database>): PlatformStores {
   return {
@@ -32,7 +33,7 @@ export function createServiceStores(db: Kysely<Database>): PlatformStores {
     webhooks: createWebhookStore(db),
     webhookDeliveries: createWebhookDeliveryStore(db),
     retention: createRetentionStore(db),
-    transaction: (fn) => (db.isTransaction ? fn(createServiceStores(db)) : db.transaction().execute((trx) => fn(createServiceStores(trx)))),
+    transaction: (fn) => inTransaction(db, (trx) => fn(createServiceStores(trx))),
   };
 }
 

@@ -138,12 +138,12 @@ export function createInvitationStore(db: Kysely<Database>): InvitationStore {
         created_at: i.createdAt,
         updated_at: i.updatedAt,
       }),
-    listFor: async (invitee) =>
-      (await invitations.listInvitationsFor(db, invitee)).map((r) => ({ ...toInvitation(r), targetName: r.target_name, teamOrgName: r.team_org_name, inviterName: r.inviter_name })),
-    take: async (id, invitee) => {
-      const row = await invitations.takeInvitation(db, id, invitee);
+    listFor: async (answerer) =>
+      (await invitations.listInvitationsFor(db, answerer)).map((r) => ({ ...toInvitation(r), targetName: r.target_name, teamOrgName: r.team_org_name, inviterName: r.inviter_name })),
+    take: async (id, answerer) => {
+      const row = await invitations.takeInvitation(db, id, answerer);
       return row && toInvitation(row);
     },
-    deleteAllFor: (target, invitee) => invitations.deleteInvitationsFor(db, target, invitee),
+    deleteAllFor: (target, answerer) => invitations.deleteInvitationsFor(db, target, answerer),
   };
 }

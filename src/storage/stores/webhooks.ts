@@ -1,11 +1,13 @@
-// WebhookStore (src/services/webhooks/subscriptions.ts) over the webhooks repository.
-import type { Updateable } from 'kysely';
-import type { Webhook, WebhookChanges, WebhookStore } from '../../services/webhooks/subscriptions.ts';
+// WebhookStore (src/services/webhooks/subscriptions.ts) on Kysely: the webhooks of a user or an
+// organization.
+import type { Selectable, Updateable } from 'kysely';
+import type { Webhook, WebhookChanges, WebhookOwner, WebhookStore } from '../../services/webhooks/subscriptions.ts';
 import type { Executor } from '../repositories/executor.ts';
-import * as repo from '../repositories/webhooks.ts';
 import type { WebhooksTable } from '../schema.ts';
 
-const toWebhook = (w: repo.WebhookRow): Webhook => ({
+type WebhookRow = Selectable<WebhooksTable>;
+
+const toWebhook = (w: WebhookRow): Webhook => ({
   id: w.id,
   ownerId: w.user_id,
   organizationId: w.organization_id,
@@ -27,26 +29,45 @@ const changeColumns = (c: WebhookChanges): Updateable<WebhooksTable> => ({
   updated_at: c.updatedAt,
 });
 
+const ownerColumn = (owner: WebhookOwner) => ('userId' in owner ? (['user_id', owner.userId] as const) : (['organization_id', owner.organizationId] as const));
+
 export function createWebhookStore(db: Executor): WebhookStore {
-  const one = (row: repo.WebhookRow | undefined) => row && toWebhook(row);
+  const one = (row: WebhookRow | undefined) => row && toWebhook(row);
+  const ofOwner = (owner: WebhookOwner) => {
+    const [column, value] = ownerColumn(owner);
+    return db.selectFrom('webhooks').selectAll().where(column, '=', value);
+  };
+  const find = async (owner: WebhookOwner, id: string) => one(await ofOwner(owner).where('id', '=', id).executeTakeFirst());
   return {
-    insert: (w, secret) =>
-      repo.insertWebhook(db, {
-        id: w.id,
-        user_id: w.ownerId,
-        organization_id: w.organizationId,
-        subscriber_url: w.subscriberUrl,
-        triggers: JSON.stringify(w.triggers),
-        active: w.active ? 1 : 0,
-        payload_template: w.payloadTemplate,
-        secret,
-        disabled_reason: w.disabledReason,
-        created_at: w.createdAt,
-        updated_at: w.updatedAt,
-      }),
-    find: async (owner, id) => one(await repo.findWebhook(db, owner, id)),
-    list: async (owner, limit, offset) => (await repo.listWebhooks(db, owner, limit, offset)).map(toWebhook),
-    update: async (owner, id, changes) => one(await repo.updateWebhook(db, owner, id, changeColumns(changes))),
-    delete: (owner, id) => repo.deleteWebhook(db, owner, id),
+    insert: async (w, secret) => {
+      await db
+        .insertInto('webhooks')
+        .values({
+          id: w.id,
+          user_id: w.ownerId,
+          organization_id: w.organizationId,
+          subscriber_url: w.subscriberUrl,
+          triggers: JSON.stringify(w.triggers),
+          active: w.active ? 1 : 0,
+          payload_template: w.payloadTemplate,
+          secret,
+          disabled_reason: w.disabledReason,
+          created_at: w.createdAt,
+          updated_at: w.updatedAt,
+        })
+        .execute();
+    },
+    find,
+    list: async (owner, limit, offset) => (await ofOwner(owner).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute()).map(toWebhook),
+    update: async (owner, id, changes) => {
+      const [column, value] = ownerColumn(owner);
+      await db.updateTable('webhooks').set(changeColumns(changes)).where('id', '=', id).where(column, '=', value).execute();
+      return find(owner, id);
+    },
+    delete: async (owner, id) => {
+      const [column, value] = ownerColumn(owner);
+      const result = await db.deleteFrom('webhooks').where('id', '=', id).where(column, '=', value).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
   };
 }

@@ -1,10 +1,15 @@
-// ConnectedAppStore (src/platform/connected-apps/store.ts) over the connected_apps repository.
-import type { ConnectedApp, ConnectedAppStore } from '../../../platform/connected-apps/store.ts';
+// ConnectedAppStore (src/platform/connected-apps/store.ts) on Kysely: calendars, ICS feeds and
+// team apps a user or team has connected (stored records; Gatehouse calls no outside calendar
+// service).
+import type { Selectable } from 'kysely';
+import type { AppOwner, ConnectedApp, ConnectedAppStore } from '../../../platform/connected-apps/store.ts';
 import { isUniqueViolation } from '../../errors.ts';
-import * as repo from '../../repositories/connected-apps.ts';
 import type { Executor } from '../../repositories/executor.ts';
+import type { ConnectedAppsTable } from '../../schema.ts';
 
-const toApp = (r: repo.ConnectedAppRow): ConnectedApp => ({
+type ConnectedAppRow = Selectable<ConnectedAppsTable>;
+
+const toApp = (r: ConnectedAppRow): ConnectedApp => ({
   id: r.id,
   owner: r.user_id !== null ? { userId: r.user_id } : { teamId: r.team_id! },
   app: r.app,
@@ -15,7 +20,7 @@ const toApp = (r: repo.ConnectedAppRow): ConnectedApp => ({
   createdAt: r.created_at,
 });
 
-const toRow = (a: ConnectedApp): repo.ConnectedAppRow => ({
+const toRow = (a: ConnectedApp): ConnectedAppRow => ({
   id: a.id,
   user_id: 'userId' in a.owner ? a.owner.userId : null,
   team_id: 'teamId' in a.owner ? a.owner.teamId : null,
@@ -27,22 +32,38 @@ const toRow = (a: ConnectedApp): repo.ConnectedAppRow => ({
   created_at: a.createdAt,
 });
 
+const ownerColumn = (owner: AppOwner) => ('userId' in owner ? (['user_id', owner.userId] as const) : (['team_id', owner.teamId] as const));
+
 export function createConnectedAppStore(db: Executor): ConnectedAppStore {
+  const ofOwner = (owner: AppOwner) => {
+    const [column, value] = ownerColumn(owner);
+    return db.selectFrom('connected_apps').selectAll().where(column, '=', value);
+  };
   return {
     insertAll: async (apps) => {
+      if (apps.length === 0) return true;
       try {
-        await repo.insertConnectedApps(db, apps.map(toRow));
+        await db.insertInto('connected_apps').values(apps.map(toRow)).execute();
         return true;
       } catch (error) {
         if (isUniqueViolation(error)) return false;
         throw error;
       }
     },
-    list: async (owner, filter) => (await repo.listConnectedApps(db, owner, filter)).map(toApp),
+    list: async (owner, filter = {}) => {
+      let q = ofOwner(owner);
+      if (filter.category !== undefined) q = q.where('category', '=', filter.category);
+      if (filter.app !== undefined) q = q.where('app', '=', filter.app);
+      return (await q.orderBy('created_at').orderBy('id').limit(500).execute()).map(toApp);
+    },
     findAccount: async (owner, app, account) => {
-      const row = await repo.findConnectedAccount(db, owner, app, account);
+      const row = await ofOwner(owner).where('app', '=', app).where('account', '=', account).executeTakeFirst();
       return row && toApp(row);
     },
-    delete: (owner, app, id) => repo.deleteConnectedApp(db, owner, app, id),
+    delete: async (owner, app, id) => {
+      const [column, value] = ownerColumn(owner);
+      const result = await db.deleteFrom('connected_apps').where('id', '=', id).where(column, '=', value).where('app', '=', app).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
   };
 }

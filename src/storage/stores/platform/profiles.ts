@@ -30,18 +30,5 @@ export function createProfileStore(db: Executor): ProfileStore {
         }
       );
     },
-    update: async (userId, c) => {
-      await db
-        .updateTable('users')
-        .set({
-          ...(c.name !== undefined ? { name: c.name } : {}),
-          ...(c.timeZone !== undefined ? { time_zone: c.timeZone } : {}),
-          ...(c.weekStart !== undefined ? { week_start: c.weekStart } : {}),
-          ...(c.timeFormat !== undefined ? { time_format: c.timeFormat } : {}),
-          updated_at: c.updatedAt,
-        })
-        .where('id', '=', userId)
-        .execute();
-    },
   };
 }

@@ -1,11 +1,10 @@
-// WorkflowStore (src/platform/workflows/store.ts) over the workflows repository.
-import type { Updateable } from 'kysely';
+// WorkflowStore (src/platform/workflows/store.ts) on Kysely.
+import type { Selectable, Updateable } from 'kysely';
 import type { Workflow, WorkflowChanges, WorkflowStep, WorkflowStore } from '../../../platform/workflows/store.ts';
 import type { Executor } from '../../repositories/executor.ts';
-import * as repo from '../../repositories/workflows.ts';
 import type { WorkflowsTable } from '../../schema.ts';
 
-const toWorkflow = (w: repo.WorkflowRow): Workflow => ({
+const toWorkflow = (w: Selectable<WorkflowsTable>): Workflow => ({
   id: w.id,
   teamId: w.team_id,
   name: w.name,
@@ -29,26 +28,36 @@ const changeColumns = (c: WorkflowChanges): Updateable<WorkflowsTable> => ({
 });
 
 export function createWorkflowStore(db: Executor): WorkflowStore {
+  const ofTeam = (teamId: string) => db.selectFrom('workflows').selectAll().where('team_id', '=', teamId);
   return {
-    insert: (w) =>
-      repo.insertWorkflow(db, {
-        id: w.id,
-        team_id: w.teamId,
-        name: w.name,
-        trigger: w.trigger,
-        time_offset_minutes: w.timeOffsetMinutes,
-        steps: JSON.stringify(w.steps),
-        active_on: JSON.stringify(w.activeOnEventTypeIds),
-        active: w.active ? 1 : 0,
-        created_at: w.createdAt,
-        updated_at: w.updatedAt,
-      }),
+    insert: async (w) => {
+      await db
+        .insertInto('workflows')
+        .values({
+          id: w.id,
+          team_id: w.teamId,
+          name: w.name,
+          trigger: w.trigger,
+          time_offset_minutes: w.timeOffsetMinutes,
+          steps: JSON.stringify(w.steps),
+          active_on: JSON.stringify(w.activeOnEventTypeIds),
+          active: w.active ? 1 : 0,
+          created_at: w.createdAt,
+          updated_at: w.updatedAt,
+        })
+        .execute();
+    },
     find: async (teamId, id) => {
-      const row = await repo.findWorkflow(db, teamId, id);
+      const row = await ofTeam(teamId).where('id', '=', id).executeTakeFirst();
       return row && toWorkflow(row);
     },
-    list: async (teamId, limit, offset) => (await repo.listWorkflows(db, teamId, limit, offset)).map(toWorkflow),
-    update: (id, changes) => repo.updateWorkflow(db, id, changeColumns(changes)),
-    delete: (teamId, id) => repo.deleteWorkflow(db, teamId, id),
+    list: async (teamId, limit, offset) => (await ofTeam(teamId).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute()).map(toWorkflow),
+    update: async (id, changes) => {
+      await db.updateTable('workflows').set(changeColumns(changes)).where('id', '=', id).execute();
+    },
+    delete: async (teamId, id) => {
+      const result = await db.deleteFrom('workflows').where('id', '=', id).where('team_id', '=', teamId).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
   };
 }

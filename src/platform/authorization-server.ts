@@ -1,0 +1,50 @@
+// The platform's one door to the authorization server. Everything the platform wing uses of
+// the other wing is named here and nowhere else: lint forbids every other file of
+// src/platform to import src/oauth, src/services or src/http (eslint.config.js), so this list
+// is the whole contract between the two wings (ARCHITECTURE.md, "The two wings").
+
+// The bearer check: a token's principal, its audience, and its scopes (RFC 6750, RFC 8707).
+export { checkAccessRecord, parseBearer, type AccessPrincipal, type Audience } from '../oauth/bearer.ts';
+export type { AccessTokenWithClient } from '../oauth/storage.ts';
+export { familyTitles, grantSatisfies, scopeRegistry, type ScopeFamily } from '../oauth/scopes.ts';
+export { API_RESOURCE_PATH, MCP_PATH, resourceMetadataUrl } from '../http/oauth/paths.ts';
+
+// Random ids and hashed secrets, made the way the core makes its tokens.
+export { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../oauth/token-format.ts';
+
+// The stores and transaction of the authorization server's services, which the platform's extend.
+export type { ServiceContext } from '../services/context.ts';
+export type { ServiceStores } from '../services/stores.ts';
+
+// Accounts: profiles and proven emails and phone numbers.
+export type { ProfileChanges, ResourceKind, VerificationOwner, VerifiedResource } from '../services/accounts/store.ts';
+export { requestCode, verifyCode, type CodeDelivery } from '../services/accounts/verification.ts';
+
+// Teams, organizations and the membership rules (invitations; an owner is always kept).
+export type { MembershipTarget, Role, Team, TeamChanges } from '../services/teams/store.ts';
+export { checkSlug, checkTeamFields, createTeam, keepingAnOwner, removeMember } from '../services/teams/teams.ts';
+export { inviteMember } from '../services/teams/invitations.ts';
+
+// Webhooks: subscriptions, the outbox and signing.
+export { publishEvent, redeliver } from '../services/webhooks/outbox.ts';
+export { newSigningSecret } from '../services/webhooks/signing.ts';
+export type { Delivery, WebhookDeliveryStore } from '../services/webhooks/store.ts';
+export type { Webhook, WebhookChanges, WebhookOwner } from '../services/webhooks/subscriptions.ts';
+
+// Rules of input the whole product shares: outbound URLs, one-line names, time zones.
+export { checkOutboundUrl, type OutboundPolicy } from '../services/outbound-url.ts';
+export { hasControlCharacters, ONE_LINE } from '../services/names.ts';
+export { isTimeZone } from '../services/time-zones.ts';
+
+// Errors the services raise, and how HTTP answers what the platform's routes share with the
+// OAuth endpoints: unreadable bodies, repeated JSON keys, an unavailable store, rate limits.
+export { conflict, notFound, ServiceError, validation } from '../services/errors.ts';
+export { StoreUnavailable } from '../services/store-unavailable.ts';
+export { answerStoreUnavailable } from '../http/store-unavailable.ts';
+export { requestRefusal } from '../http/body-errors.ts';
+export { refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../http/json-body.ts';
+export { callerKey, LimitExceeded } from '../http/rate-limits.ts';
+
+// The API reference page's assets and content security policy, shared with the pages.
+export { assets } from '../http/assets.ts';
+export { pageDirectives, policyHeader } from '../http/security-headers.ts';
