@@ -3,7 +3,7 @@
 // service and accepts no third-party credentials, so none are stored.
 import type { AppContext } from '../../context.ts';
 import { type OutboundPolicy, randomId } from '../authorization-server.ts';
-import type { AppOwner, ConnectedApp } from '../connected-apps/store.ts';
+import type { AppOwner, ConnectedApp } from './store.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { ApiError } from '../envelope.ts';
 import { checkOutbound, conflict, invalid, iso, notFound, toMillis } from '../input.ts';

@@ -1,0 +1,33 @@
+// The rows of the route registry (src/platform/route-table.ts) this resource serves: method,
+// path, scope and membership rule of each route. Pure data.
+import { routeRows, teamRule, type ApiRoute } from '../route.ts';
+
+export const bookingRoutes: ApiRoute[] = [
+  ...routeRows('personal', 'Bookings', 'self', [
+    ['bookings.list', 'GET', '/v2/bookings', 'BOOKING_READ', 'List the bookings you host'],
+    ['bookings.get', 'GET', '/v2/bookings/:bookingUid', 'BOOKING_READ', 'Read one booking you host'],
+    ['bookings.calendarLinks', 'GET', '/v2/bookings/:bookingUid/calendar-links', 'BOOKING_READ', 'Add-to-calendar links (Google, Outlook, ICS) of a booking'],
+    ['bookings.confirm', 'POST', '/v2/bookings/:bookingUid/confirm', 'BOOKING_WRITE', 'Confirm a booking that awaits confirmation'],
+    ['bookings.decline', 'POST', '/v2/bookings/:bookingUid/decline', 'BOOKING_WRITE', 'Decline a booking that awaits confirmation'],
+    ['bookings.addGuests', 'POST', '/v2/bookings/:bookingUid/guests', 'BOOKING_WRITE', 'Add guests to a booking'],
+    ['bookings.updateLocation', 'PATCH', '/v2/bookings/:bookingUid/location', 'BOOKING_WRITE', "Change a booking's location"],
+    ['bookings.reassign', 'POST', '/v2/bookings/:bookingUid/reassign', 'BOOKING_WRITE', 'Hand a team booking over to another member of its team'],
+  ]),
+  ...routeRows('team', 'Team bookings', teamRule, [
+    ['teamBookings.list', 'GET', '/v2/teams/:teamId/bookings', 'TEAM_BOOKING_READ', "List a team's bookings"],
+    ['teamBookings.create', 'POST', '/v2/teams/:teamId/bookings', 'TEAM_BOOKING_WRITE', 'Book a team event type on behalf of an attendee'],
+    ['teamBookings.get', 'GET', '/v2/teams/:teamId/bookings/:bookingUid', 'TEAM_BOOKING_READ', 'Read a team booking'],
+    ['teamBookings.cancel', 'POST', '/v2/teams/:teamId/bookings/:bookingUid/cancel', 'TEAM_BOOKING_WRITE', 'Cancel a team booking'],
+  ]),
+  // Seed §1, §5 rule 6: booking, cancelling and rescheduling need no token; SPEC §2 item 26:
+  // cancelling and rescheduling need the booker's manageToken instead.
+  ...routeRows('public', 'Bookings', 'none', [
+    ['bookings.create', 'POST', '/v2/bookings', 'public', 'Book an event type (no token needed); the answer carries the manageToken, once'],
+    ['bookings.cancel', 'POST', '/v2/bookings/:bookingUid/cancel', 'public', "Cancel a booking with its manageToken (no token needed)"],
+    ['bookings.reschedule', 'POST', '/v2/bookings/:bookingUid/reschedule', 'public', 'Move a booking to another time with its manageToken (no token needed)'],
+  ]).map((r) => ({ ...r, scope: 'public' as const, ...(r.id === 'bookings.create' ? {} : { booker: true as const }) })),
+  ...routeRows('organization', 'Organizations', 'org-admin', [
+    ['orgBookings.list', 'GET', '/v2/organizations/:orgId/bookings', 'ORG_BOOKING_READ', 'List every booking in the organization'],
+    ['orgBookings.cancel', 'POST', '/v2/organizations/:orgId/bookings/:bookingUid/cancel', 'ORG_BOOKING_WRITE', 'Cancel any booking in the organization'],
+  ]),
+];

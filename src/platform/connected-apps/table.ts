@@ -1,0 +1,20 @@
+// The rows of the route registry (src/platform/route-table.ts) this resource serves: method,
+// path, scope and membership rule of each route. Pure data.
+import { routeRows, teamRule, type ApiRoute } from '../route.ts';
+
+export const connectedAppRoutes: ApiRoute[] = [
+  ...routeRows('personal', 'Calendars', 'self', [
+    ['calendars.list', 'GET', '/v2/calendars', 'APPS_READ', 'List your connected calendars and ICS feeds'],
+    ['calendars.busyTimes', 'GET', '/v2/calendars/busy-times', 'APPS_READ', 'Your busy times in a period'],
+    ['calendars.checkIcsFeed', 'GET', '/v2/calendars/ics-feed/check', 'APPS_READ', 'Check an ICS feed address before saving it'],
+    ['calendars.saveIcsFeed', 'POST', '/v2/calendars/ics-feed/save', 'APPS_WRITE', 'Save ICS feeds'],
+    ['calendars.check', 'GET', '/v2/calendars/:provider/check', 'APPS_READ', 'Verify your connection to a calendar provider'],
+    ['calendars.connect', 'POST', '/v2/calendars/:provider/connect', 'APPS_WRITE', 'Connect a calendar account'],
+    ['calendars.disconnect', 'POST', '/v2/calendars/:provider/disconnect', 'APPS_WRITE', 'Disconnect a calendar account'],
+  ]),
+  ...routeRows('team', 'Team apps', teamRule, [
+    ['teamApps.list', 'GET', '/v2/teams/:teamId/apps', 'TEAM_APPS_READ', "List a team's connected apps"],
+    ['teamApps.connect', 'POST', '/v2/teams/:teamId/apps/:app/connect', 'TEAM_APPS_WRITE', 'Connect an app to a team'],
+    ['teamApps.disconnect', 'POST', '/v2/teams/:teamId/apps/:app/disconnect', 'TEAM_APPS_WRITE', 'Disconnect an app from a team'],
+  ]),
+];

@@ -1,0 +1,61 @@
+// What a row of the /v2 route registry is (src/platform/route-table.ts): a route's method,
+// path, required scope (or `public`) and the membership rule it needs beyond the scope. Each
+// resource writes its rows in its own `table.ts` with `routeRows`. Pure data: no framework,
+// no SQL.
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/**
+ * What the token's user must be, beyond holding the scope (SPEC §6 "rules beyond scope"):
+ * - `self`: the route acts on the token's own user only;
+ * - `team-member` / `team-admin`: a member (any role) / an admin or owner of `:teamId`,
+ *   or an admin or owner of the team's organization;
+ * - `org-admin`: an admin or owner of `:orgId`;
+ * - `none`: a public route, no token needed (seed §5 rule 6).
+ */
+export type MembershipRule = 'self' | 'team-member' | 'team-admin' | 'org-admin' | 'none';
+
+export type RouteFamily = 'personal' | 'public' | 'team' | 'organization';
+
+export interface ApiRoute {
+  /** Unique; the OpenAPI operationId. */
+  id: string;
+  /** The handler that serves it: the team routes under an organization share the team route's. */
+  handler: string;
+  method: HttpMethod;
+  path: string;
+  scope: string | 'public';
+  membership: MembershipRule;
+  family: RouteFamily;
+  /** Groups routes in the reference (OpenAPI tag). */
+  resource: string;
+  summary: string;
+  /**
+   * A public write on an existing booking (SPEC §2 item 26): it acts for the booker, so it
+   * needs the booking's `manageToken`, or else an access token with the booking write
+   * scope of the booking's family, under that family's membership rule.
+   */
+  booker?: true;
+  /**
+   * The MCP tool that offers this route to agents (SPEC §10.6): same scope, same membership
+   * rule, same handler. Named in `mcpTools` (route-table.ts).
+   */
+  tool?: string;
+}
+
+export type Entry = [id: string, method: HttpMethod, path: string, scope: string, summary: string];
+
+export function routeRows(family: RouteFamily, resource: string, membership: MembershipRule | ((e: Entry) => MembershipRule), list: Entry[]): ApiRoute[] {
+  return list.map((e) => {
+    const [id, method, path, scope, summary] = e;
+    return { id, handler: id, method, path, scope, membership: typeof membership === 'function' ? membership(e) : membership, family, resource, summary };
+  });
+}
+
+/** SPEC §6: team routes need membership, admin or owner to write. */
+export const teamRule = ([, method]: Entry): MembershipRule => (method === 'GET' ? 'team-member' : 'team-admin');
+
+/** Path parameters of a route, in order: `/v2/teams/:teamId` → ['teamId']. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z]+)/g)].map((m) => m[1]!);
+}

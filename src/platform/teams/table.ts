@@ -1,0 +1,17 @@
+// The rows of the route registry (src/platform/route-table.ts) this resource serves: method,
+// path, scope and membership rule of each route. Pure data.
+import { routeRows, teamRule, type ApiRoute } from '../route.ts';
+
+export const teamRoutes: ApiRoute[] = [
+  // Creating a team acts on the token's user, who becomes its owner.
+  ...routeRows('personal', 'Teams', 'self', [['teams.create', 'POST', '/v2/teams', 'TEAM_PROFILE_WRITE', 'Create a team you own']]),
+  ...routeRows('team', 'Teams', teamRule, [
+    ['teams.get', 'GET', '/v2/teams/:teamId', 'TEAM_PROFILE_READ', "Read a team's profile"],
+    ['teams.update', 'PATCH', '/v2/teams/:teamId', 'TEAM_PROFILE_WRITE', "Change a team's profile"],
+    ['teams.delete', 'DELETE', '/v2/teams/:teamId', 'TEAM_PROFILE_WRITE', 'Delete a team (its owner, or an organization admin)'],
+  ]),
+  ...routeRows('organization', 'Organizations', 'org-admin', [
+    ['orgTeams.list', 'GET', '/v2/organizations/:orgId/teams', 'ORG_PROFILE_READ', "List the organization's teams"],
+    ['orgTeams.create', 'POST', '/v2/organizations/:orgId/teams', 'ORG_PROFILE_WRITE', 'Create a team in the organization'],
+  ]),
+];

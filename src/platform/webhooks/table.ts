@@ -1,0 +1,24 @@
+// The rows of the route registry (src/platform/route-table.ts) this resource serves: method,
+// path, scope and membership rule of each route. Pure data.
+import { routeRows, type ApiRoute } from '../route.ts';
+
+export const webhookRoutes: ApiRoute[] = [
+  ...routeRows('personal', 'Webhooks', 'self', [
+    ['webhooks.list', 'GET', '/v2/webhooks', 'WEBHOOK_READ', 'List your webhooks'],
+    ['webhooks.create', 'POST', '/v2/webhooks', 'WEBHOOK_WRITE', 'Create a webhook'],
+    ['webhooks.get', 'GET', '/v2/webhooks/:webhookId', 'WEBHOOK_READ', 'Read one of your webhooks'],
+    ['webhooks.update', 'PATCH', '/v2/webhooks/:webhookId', 'WEBHOOK_WRITE', 'Change one of your webhooks'],
+    ['webhooks.delete', 'DELETE', '/v2/webhooks/:webhookId', 'WEBHOOK_WRITE', 'Delete one of your webhooks'],
+    ['webhooks.deliveries', 'GET', '/v2/webhooks/:webhookId/deliveries', 'WEBHOOK_READ', "One of your webhooks' recent deliveries, newest first"],
+    ['webhooks.redeliver', 'POST', '/v2/webhooks/:webhookId/deliveries/:deliveryId/redeliver', 'WEBHOOK_WRITE', 'Send a delivery again, as a new message'],
+  ]),
+  ...routeRows('organization', 'Organizations', 'org-admin', [
+    ['orgWebhooks.list', 'GET', '/v2/organizations/:orgId/webhooks', 'ORG_WEBHOOK_READ', "List the organization's webhooks"],
+    ['orgWebhooks.create', 'POST', '/v2/organizations/:orgId/webhooks', 'ORG_WEBHOOK_WRITE', 'Create an organization webhook'],
+    ['orgWebhooks.get', 'GET', '/v2/organizations/:orgId/webhooks/:webhookId', 'ORG_WEBHOOK_READ', 'Read an organization webhook'],
+    ['orgWebhooks.update', 'PATCH', '/v2/organizations/:orgId/webhooks/:webhookId', 'ORG_WEBHOOK_WRITE', 'Change an organization webhook'],
+    ['orgWebhooks.delete', 'DELETE', '/v2/organizations/:orgId/webhooks/:webhookId', 'ORG_WEBHOOK_WRITE', 'Delete an organization webhook'],
+    ['orgWebhooks.deliveries', 'GET', '/v2/organizations/:orgId/webhooks/:webhookId/deliveries', 'ORG_WEBHOOK_READ', "An organization webhook's recent deliveries, newest first"],
+    ['orgWebhooks.redeliver', 'POST', '/v2/organizations/:orgId/webhooks/:webhookId/deliveries/:deliveryId/redeliver', 'ORG_WEBHOOK_WRITE', 'Send an organization webhook delivery again, as a new message'],
+  ]),
+];
