@@ -1,0 +1,238 @@
+// The protocol core as its unit tests drive it: the OAuthContext built over SQLite :memory:
+// through the real adapter (src/storage/stores/oauth.ts), as app.ts builds it for the server,
+// with a clock the test moves. Rows are seeded through the stores, never raw SQL, so a column
+// rename breaks the storage contract suite and not these tests. Every test gets a database of
+// its own (a migration on :memory: takes milliseconds), so no test sees another's rows.
+import { expect, test } from 'vitest';
+import { loadConfig } from '../../src/config/index.ts';
+import { protectedResources } from '../../src/http/oauth/paths.ts';
+import type { OAuthContext } from '../../src/oauth/context.ts';
+import { OAuthError, type OAuthErrorCode } from '../../src/oauth/errors.ts';
+import type { ClientKind, ClientRecord, ClientState, GrantRecord } from '../../src/oauth/storage.ts';
+import { handleTokenRequest } from '../../src/oauth/token-endpoint.ts';
+import { generateToken, hashToken, randomId, timeOrderedId } from '../../src/oauth/token-format.ts';
+import type { TokenResponse } from '../../src/oauth/token-response.ts';
+import type { ServiceStores } from '../../src/services/stores.ts';
+import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
+import { openDatabase } from '../../src/storage/database.ts';
+import { migrateToLatest } from '../../src/storage/migrator.ts';
+import { createServiceStores } from '../../src/storage/stores/index.ts';
+import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
+
+/** When every test's clock starts (November 2023): far from 0, so an unset time shows. */
+export const T0 = 1_700_000_000_000;
+
+export const REDIRECT_URI = 'https://app.example.com/callback';
+
+/** The settings of a server started with no environment: the TTLs and resources tests assert. */
+const defaults = loadConfig({});
+
+export interface SeededClient {
+  id: string;
+  /** As the core reads it (ClientStore.findClient). */
+  record: ClientRecord;
+  /** The plain-text secret of a confidential client; undefined for a public one. */
+  secret: string | undefined;
+  redirectUri: string;
+}
+
+export interface ClientOptions {
+  kind?: ClientKind;
+  state?: ClientState;
+  /** Enabled scopes; null for a legacy client. */
+  scopes?: string[] | null;
+  redirectUris?: string[];
+  /** README, For application developers: may introspect any client's tokens. */
+  resourceServer?: boolean;
+  /** A client id of its own choosing, e.g. a metadata-document URL. */
+  id?: string;
+}
+
+export interface CodeOptions {
+  redirectUri?: string;
+  /** RFC 7636: the S256 challenge the authorization request carried. */
+  codeChallenge?: string | null;
+  /** RFC 8707: the resources the authorization covers; null is the default resource. */
+  resources?: string[] | null;
+  /** The scopes the code carries; the grant's by default. */
+  scopes?: string[] | null;
+}
+
+export interface Core {
+  ctx: OAuthContext;
+  /** The services' stores over the same database: to seed users and clients, and to read the audit trail and the outbox. */
+  stores: ServiceStores;
+  clock: { now(): number; advance(seconds: number): void };
+  user(): Promise<string>;
+  client(options?: ClientOptions): Promise<SeededClient>;
+  /** Adds an active secret to the client; returns its plain text. */
+  secret(clientId: string): Promise<string>;
+  /** A consent the user gave the client, as approveAuthorization records it. */
+  grant(client: SeededClient, userId: string, scopes?: string[] | null): Promise<GrantRecord>;
+  /** A code issued under the grant, as the authorization endpoint issues it; returns its plain text. */
+  code(client: SeededClient, grant: GrantRecord, options?: CodeOptions): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function openCore(): Promise<Core> {
+  const handle = openDatabase('sqlite::memory:');
+  await migrateToLatest(handle);
+  let now = T0;
+  const clock = () => now;
+  const stores = createServiceStores(handle.db);
+  // Without clientMetadata: metadata-document client ids are refused, as under CIMD_POLICY=off.
+  // The seeded clients have issued ids, which that never concerns.
+  const ctx: OAuthContext = {
+    store: createOAuthStore(handle.db, recordClientEvent),
+    clock,
+    issuer: defaults.issuer,
+    ttl: { ...defaults.ttl },
+    resources: protectedResources(defaults.baseUrl),
+  };
+
+  const core: Core = {
+    ctx,
+    stores,
+    clock: {
+      now: clock,
+      advance: (seconds) => {
+        now += seconds * 1000;
+      },
+    },
+    async user() {
+      const id = randomId();
+      const inserted = await stores.users.insert({
+        id,
+        email: `${id.toLowerCase()}@example.com`,
+        name: 'Ada',
+        username: id,
+        passwordHash: 'not-a-hash',
+        isAdmin: false,
+        timeZone: 'UTC',
+        weekStart: 'Monday',
+        timeFormat: 24,
+        defaultScheduleId: null,
+        organizationId: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      expect(inserted).toBe(true);
+      return id;
+    },
+    async client(options = {}) {
+      const id = options.id ?? randomId();
+      const kind = options.kind ?? 'confidential';
+      const redirectUris = options.redirectUris ?? [REDIRECT_URI];
+      await stores.clients.insert({
+        id,
+        name: 'Calendar Sync',
+        description: '',
+        homepageUrl: 'https://app.example.com',
+        logoUrl: null,
+        ownerId: await core.user(),
+        kind,
+        state: options.state ?? 'approved',
+        redirectUris,
+        scopes: options.scopes === undefined ? ['BOOKING_READ', 'PROFILE_READ'] : options.scopes,
+        createdAt: now,
+      });
+      if (options.resourceServer) await stores.clients.update(id, { resourceServer: true });
+      const secret = kind === 'confidential' ? await core.secret(id) : undefined;
+      const record = await ctx.store.findClient(id);
+      return { id, record: record!, secret, redirectUri: redirectUris[0]! };
+    },
+    async secret(clientId) {
+      const secret = generateToken('clientSecret');
+      await stores.clients.insertSecret({ id: randomId(), clientId, hash: hashToken(secret), lastFour: secret.slice(-4), createdAt: now });
+      return secret;
+    },
+    async grant(client, userId, scopes = ['PROFILE_READ']) {
+      const grant: GrantRecord = { id: timeOrderedId(now), userId, clientId: client.id, scopes, createdAt: now, revokedAt: null };
+      await ctx.store.createGrant(grant);
+      return grant;
+    },
+    async code(client, grant, options = {}) {
+      const code = generateToken('authorizationCode');
+      await ctx.store.createCode({
+        hash: hashToken(code),
+        clientId: client.id,
+        userId: grant.userId,
+        grantId: grant.id,
+        redirectUri: options.redirectUri ?? client.redirectUri,
+        scopes: options.scopes === undefined ? grant.scopes : options.scopes,
+        codeChallenge: options.codeChallenge ?? null,
+        resources: options.resources ?? null,
+        createdAt: now,
+        expiresAt: now + ctx.ttl.authCode * 1000,
+        consumedAt: null,
+      });
+      return code;
+    },
+    close: () => handle.close(),
+  };
+  return core;
+}
+
+/** `it` with a fresh core in its context: `it('…', async ({ core }) => …)`. */
+export const it = test.extend<{ core: Core }>({
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
+  core: async ({}, use) => {
+    const core = await openCore();
+    await use(core);
+    await core.close();
+  },
+});
+
+/** The client's credentials as client_secret_post sends them (client_id alone for a public client). */
+export function credentials(client: SeededClient): Record<string, string> {
+  return client.secret === undefined ? { client_id: client.id } : { client_id: client.id, client_secret: client.secret };
+}
+
+/** RFC 6749 §2.3.1: the Authorization header of client_secret_basic, each part form-encoded. */
+export function basic(clientId: string, secret: string): string {
+  const encode = (part: string) => encodeURIComponent(part).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
+}
+
+/** A token request with client_secret_post: what the HTTP layer hands the core for a form body. */
+export function tokenRequest(core: Core, client: SeededClient, params: Record<string, string | string[]>): Promise<TokenResponse> {
+  return handleTokenRequest(core.ctx, { body: { ...credentials(client), ...params }, authorization: undefined });
+}
+
+/** RFC 6749 §4.1.3: redeems the code at the client's registered redirect URI. */
+export function exchange(core: Core, client: SeededClient, code: string, extra: Record<string, string | string[]> = {}): Promise<TokenResponse> {
+  return tokenRequest(core, client, { grant_type: 'authorization_code', code, redirect_uri: client.redirectUri, ...extra });
+}
+
+/** RFC 6749 §6. */
+export function refresh(core: Core, client: SeededClient, refreshToken: string, extra: Record<string, string | string[]> = {}): Promise<TokenResponse> {
+  return tokenRequest(core, client, { grant_type: 'refresh_token', refresh_token: refreshToken, ...extra });
+}
+
+/** A user's consent to a new approved client, redeemed: the pair and what it came from. */
+export async function issued(core: Core, options: ClientOptions & { grantScopes?: string[] | null } = {}) {
+  const client = await core.client(options);
+  const userId = await core.user();
+  const grant = await core.grant(client, userId, options.grantScopes === undefined ? ['PROFILE_READ'] : options.grantScopes);
+  const code = await core.code(client, grant);
+  const tokens = await exchange(core, client, code);
+  return { client, userId, grant, code, tokens };
+}
+
+/** The OAuthError the call failed with, asserting its RFC 6749 §5.2 code and what its description says. */
+export async function rejection(call: Promise<unknown>, code: OAuthErrorCode, description?: RegExp): Promise<OAuthError> {
+  const error = await call.then(
+    (value) => expect.fail(`expected ${code}, got ${JSON.stringify(value)}`),
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(OAuthError);
+  const oauthError = error as OAuthError;
+  expect(oauthError.code, oauthError.description).toBe(code);
+  if (description !== undefined) expect(oauthError.description).toMatch(description);
+  return oauthError;
+}
+
+/** The types of the audit events recorded for the client, oldest first. */
+export async function auditTypes(core: Core, clientId: string): Promise<string[]> {
+  return (await core.stores.auditLog.list({ clientId })).map((e) => e.type).reverse();
+}
