@@ -36,7 +36,7 @@ describe('redeeming a code (RFC 6749 §4.1.3)', () => {
       revokedAt: null,
       clientState: 'approved',
     });
-    // README, For application developers: a refresh token ends after 90 days unused.
+    // README, Operating it: REFRESH_TOKEN_IDLE_TTL_SECONDS, 90 days unless set.
     expect(await core.ctx.store.findRefreshToken(hashToken(tokens.refresh_token))).toMatchObject({
       ...binding,
       parentId: null,
