@@ -7,11 +7,13 @@ import { loadConfig, type Config } from '../../src/config/index.ts';
 import { createClient, importLegacyClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
-import { systemResolver, type ResolveHost } from '../../src/services/outbound-url.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { Browser, formFields } from './browser.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from './backends.ts';
+import { testResolver } from './test-dns.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+
+export { testResolver };
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -195,26 +197,6 @@ export class TestServer {
     if (this.ownsDatabase) await this.database.drop();
   }
 }
-
-/** Answers of the test DNS for names under example.com (RFC 2606) that are not public. */
-const TEST_DNS: Record<string, string[]> = {
-  'private.example.com': ['10.1.2.3'],
-  'mixed.example.com': ['93.184.215.14', '192.168.0.7'],
-  'metadata.example.com': ['169.254.169.254'],
-  'v6-private.example.com': ['2606:4700:4700::1111', 'fd12:3456::1'],
-};
-
-/**
- * DNS for test servers: this machine reaches no public DNS, so names under example.com get
- * a public address (or the answer of TEST_DNS); every other name goes to the system
- * resolver, which is thereby tested too (localhost, *.invalid).
- */
-export const testResolver: ResolveHost = async (hostname) => {
-  const listed = TEST_DNS[hostname];
-  if (listed) return listed;
-  if (hostname === 'example.com' || hostname.endsWith('.example.com')) return ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'];
-  return systemResolver(hostname);
-};
 
 /** `sharing`: serve the database of that server instead of a new one, as a second instance would. */
 export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}, sharing?: TestServer): Promise<TestServer> {

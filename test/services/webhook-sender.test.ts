@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type SendResult } from '../../src/services/webhooks/sender.ts';
-import { testResolver } from '../helpers/server.ts';
+import { testResolver } from '../helpers/test-dns.ts';
 
 describe('webhook delivery timeout (SPEC §9)', () => {
   let receiver: Server;
