@@ -16,8 +16,11 @@ import type { ServiceStores } from '../../src/services/stores.ts';
 import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
-import { createServiceStores } from '../../src/storage/stores/index.ts';
+import { createUserStore } from '../../src/storage/stores/accounts.ts';
+import { createAuditLogReader } from '../../src/storage/stores/audit.ts';
+import { createClientStore } from '../../src/storage/stores/clients.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
+import { createWebhookDeliveryStore } from '../../src/storage/stores/webhook-deliveries.ts';
 
 /** When every test's clock starts (November 2023): far from 0, so an unset time shows. */
 export const T0 = 1_700_000_000_000;
@@ -58,10 +61,16 @@ export interface CodeOptions {
   scopes?: string[] | null;
 }
 
+/**
+ * The services' stores over the same database that these tests need: to seed users and
+ * clients, and to read the audit trail and the outbox. Only these, so that a unit test does
+ * not load every adapter (the platform's among them).
+ */
+export type CoreStores = Pick<ServiceStores, 'users' | 'clients' | 'auditLog' | 'webhookDeliveries'>;
+
 export interface Core {
   ctx: OAuthContext;
-  /** The services' stores over the same database: to seed users and clients, and to read the audit trail and the outbox. */
-  stores: ServiceStores;
+  stores: CoreStores;
   clock: { now(): number; advance(seconds: number): void };
   user(): Promise<string>;
   client(options?: ClientOptions): Promise<SeededClient>;
@@ -79,7 +88,12 @@ export async function openCore(): Promise<Core> {
   await migrateToLatest(handle);
   let now = T0;
   const clock = () => now;
-  const stores = createServiceStores(handle.db);
+  const stores: CoreStores = {
+    users: createUserStore(handle.db),
+    clients: createClientStore(handle.db),
+    auditLog: createAuditLogReader(handle.db),
+    webhookDeliveries: createWebhookDeliveryStore(handle.db),
+  };
   // Without clientMetadata: metadata-document client ids are refused, as under CIMD_POLICY=off.
   // The seeded clients have issued ids, which that never concerns.
   const ctx: OAuthContext = {
@@ -175,7 +189,7 @@ export async function openCore(): Promise<Core> {
 
 /** `it` with a fresh core in its context: `it('…', async ({ core }) => …)`. */
 export const it = test.extend<{ core: Core }>({
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
+  // Vitest reads a fixture's dependencies from its first parameter's pattern: this one has none.
   core: async ({}, use) => {
     const core = await openCore();
     await use(core);
