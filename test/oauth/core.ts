@@ -1,6 +1,6 @@
 // The protocol core as its unit tests drive it: the OAuthContext built over SQLite :memory:
-// through the real adapter (src/storage/stores/oauth.ts), as app.ts builds it for the server,
-// with a clock the test moves. Rows are seeded through the stores, never raw SQL, so a column
+// through the real adapter (src/storage/stores/oauth.ts), as app.ts: createContext builds it for
+// the server (less its metrics), with a clock the test moves. Rows are seeded through the stores, never raw SQL, so a column
 // rename breaks the storage contract suite and not these tests. Every test gets a database of
 // its own (a migration on :memory: takes milliseconds), so no test sees another's rows.
 import { expect, test } from 'vitest';
@@ -25,7 +25,7 @@ import { createWebhookDeliveryStore } from '../../src/storage/stores/webhook-del
 /** When every test's clock starts (November 2023): far from 0, so an unset time shows. */
 export const T0 = 1_700_000_000_000;
 
-export const REDIRECT_URI = 'https://app.example.com/callback';
+const REDIRECT_URI = 'https://app.example.com/callback';
 
 /** The settings of a server started with no environment: the TTLs and resources tests assert. */
 const defaults = loadConfig({});
@@ -100,6 +100,7 @@ export async function openCore(): Promise<Core> {
     store: createOAuthStore(handle.db, recordClientEvent),
     clock,
     issuer: defaults.issuer,
+    // A copy: a test may shorten a TTL of its own core.
     ttl: { ...defaults.ttl },
     resources: protectedResources(defaults.baseUrl),
   };
