@@ -1,0 +1,183 @@
+// The authorization endpoint (RFC 6749 §4.1.1–§4.1.2) as named steps: what the browser gets
+// for a request and for the consent form's answer, decided here and rendered by
+// src/web/authorize.ts. The page layer hands in who is asking as plain values (Requester);
+// this module knows no framework, no session and no page.
+import {
+  approveAuthorization,
+  approveSilently,
+  denyAuthorization,
+  recordAuthorizationRequest,
+  rememberedGrant,
+  silentFailure,
+  validateAuthorizationRequest,
+  type AuthorizationRequest,
+  type ErrorAnswer,
+  type FatalReason,
+  type HeldBackError,
+} from './authorize.ts';
+import type { FirstUseGate } from './client-metadata.ts';
+import type { OAuthContext } from './context.ts';
+import type { OAuthError } from './errors.ts';
+
+/** Who is asking, as the page layer knows it. */
+export interface Requester {
+  /** The logged-in user; undefined without a session. */
+  userId: string | undefined;
+  /**
+   * OpenID Connect Core §3.1.2.1 prompt=login: whether this session's login came after the
+   * request asked for a new one (src/web/reauthentication.ts keeps that mark). Read only
+   * when the request carries prompt=login.
+   */
+  loggedInSinceAsked: boolean;
+  /**
+   * The caller's allowance for using a metadata document for the first time (README, Connect
+   * an AI agent (MCP)); without it, none is.
+   */
+  firstUse?: FirstUseGate | undefined;
+}
+
+/**
+ * To the login page and back to the same request. `again`: there is a session, but
+ * prompt=login wants a login that came after the request (OpenID Connect Core §3.1.2.1).
+ */
+export interface ShowLogin {
+  kind: 'login';
+  request: AuthorizationRequest;
+  again: boolean;
+}
+
+/** The consent page, for this user and this request. */
+export interface ShowConsent {
+  kind: 'consent';
+  request: AuthorizationRequest;
+  userId: string;
+}
+
+/** Back to the application: with a code (RFC 6749 §4.1.2) or an error (§4.1.2.1). */
+export interface RedirectBack {
+  kind: 'redirect';
+  location: string;
+}
+
+/**
+ * A page and never a redirect (RFC 6749 §4.1.2.1 first paragraph): the client or its redirect
+ * URI cannot be trusted, or the client is not approved; `error` says which check failed.
+ */
+export interface ErrorPage {
+  kind: 'error_page';
+  reason: FatalReason;
+  error: OAuthError;
+}
+
+/** The consent form came back with neither Allow nor Deny: nothing is decided. */
+export interface UnknownChoice {
+  kind: 'error_page';
+  reason: 'unknown_choice';
+}
+
+/** What the browser gets for an authorization request (GET). */
+export type AuthorizationDecision = ShowLogin | ShowConsent | RedirectBack | HeldBackError | ErrorPage;
+
+/** What the browser gets for the consent form's answer (POST): never the consent page again. */
+export type ConsentDecision = ShowLogin | RedirectBack | HeldBackError | ErrorPage | UnknownChoice;
+
+type RawParameters = Record<string, unknown>;
+
+/**
+ * The request, step by step: is it valid (and safe to redirect), is anyone logged in, has
+ * prompt=login had its new login, does remembered consent answer it, may a page be shown.
+ */
+export async function decideAuthorization(ctx: OAuthContext, query: RawParameters, requester: Requester): Promise<AuthorizationDecision> {
+  const checked = await checkRequest(ctx, query, requester);
+  if (checked.kind !== 'valid') return checked;
+  const { request } = checked;
+  const { userId } = requester;
+  if (userId === undefined) return withoutSession(ctx, request);
+  if (wantsNewLogin(request, requester)) return { kind: 'login', request, again: true };
+  await recordAuthorizationRequest(ctx, request, userId);
+  const location = await approveFromMemory(ctx, request, userId);
+  if (location !== undefined) return { kind: 'redirect', location };
+  // OpenID Connect Core §3.1.2.6: prompt=none, and only the consent page could answer.
+  if (request.prompt.has('none')) return silentFailure(ctx, request, 'consent_required', userId);
+  return { kind: 'consent', request, userId };
+}
+
+/**
+ * The consent form's answer (`choice`: its decision field as sent), step by step: the request
+ * it carries is checked again as at first, Deny needs only a session, Allow also the new
+ * login prompt=login asked for.
+ */
+export async function decideConsent(ctx: OAuthContext, form: RawParameters, choice: unknown, requester: Requester): Promise<ConsentDecision> {
+  const checked = await checkRequest(ctx, form, requester);
+  if (checked.kind !== 'valid') return checked;
+  const { request } = checked;
+  const { userId } = requester;
+  if (userId === undefined) return withoutSession(ctx, request);
+  // RFC 6749 §4.1.2.1 access_denied: the page that was answered named where the browser goes.
+  if (choice === 'deny') return { kind: 'redirect', location: denyAuthorization(ctx, request) };
+  if (wantsNewLogin(request, requester)) return { kind: 'login', request, again: true };
+  if (choice === 'allow') return { kind: 'redirect', location: await approveAuthorization(ctx, request, userId) };
+  return { kind: 'error_page', reason: 'unknown_choice' };
+}
+
+/** What a login page's `next` says about the authorization request it returns to. */
+export interface AuthorizationReturn {
+  /**
+   * The registered redirect URI the request would send the browser back to; undefined when
+   * its client or redirect URI is not trustworthy (the endpoint would show an error page).
+   */
+  redirectUri: string | undefined;
+  /** The application asking, when the request is valid: the login page names it. */
+  client: { clientId: string; name: string } | undefined;
+}
+
+/**
+ * Where the request would return after a login, asked by nobody yet: no metadata document
+ * is used for the first time for it.
+ */
+export async function whereAuthorizationReturns(ctx: OAuthContext, query: RawParameters): Promise<AuthorizationReturn> {
+  const result = await validateAuthorizationRequest(ctx, query);
+  if (result.kind === 'fatal') return { redirectUri: undefined, client: undefined };
+  // Held back for nobody yet: the user about to log in may have allowed the application.
+  if (result.kind === 'held_back') return { redirectUri: result.redirectUri, client: undefined };
+  if (result.kind === 'redirect') return { redirectUri: query.redirect_uri as string, client: undefined };
+  return { redirectUri: result.request.redirectUri, client: { clientId: result.request.client.id, name: result.request.client.name } };
+}
+
+/**
+ * Step 1 (authorize.ts: validateAuthorizationRequest): a request whose client or redirect URI
+ * cannot be trusted is a page; another invalid one an error for the application.
+ */
+async function checkRequest(
+  ctx: OAuthContext,
+  raw: RawParameters,
+  requester: Requester,
+): Promise<ErrorPage | ErrorAnswer | { kind: 'valid'; request: AuthorizationRequest }> {
+  const result = await validateAuthorizationRequest(ctx, raw, requester.userId, requester.firstUse);
+  if (result.kind === 'fatal') return { kind: 'error_page', reason: result.reason, error: result.error };
+  return result;
+}
+
+/**
+ * Step 2, nobody logged in: the login page, except that prompt=none never shows it (OpenID
+ * Connect Core §3.1.2.1); its error goes back to the application, or is held back on a page
+ * (README, Security).
+ */
+async function withoutSession(ctx: OAuthContext, request: AuthorizationRequest): Promise<ShowLogin | ErrorAnswer> {
+  if (request.prompt.has('none')) return silentFailure(ctx, request, 'login_required');
+  return { kind: 'login', request, again: false };
+}
+
+/** Step 3, prompt=login (OpenID Connect Core §3.1.2.1): a session from before the request does not count. */
+function wantsNewLogin(request: AuthorizationRequest, requester: Requester): boolean {
+  return request.prompt.has('login') && !requester.loggedInSinceAsked;
+}
+
+/**
+ * Step 4, remembered consent (README, For application developers): a code from the grant
+ * that covers the request; undefined when none does, or it was revoked meanwhile.
+ */
+async function approveFromMemory(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<string | undefined> {
+  const grant = await rememberedGrant(ctx, request, userId);
+  return grant && approveSilently(ctx, request, userId, grant);
+}

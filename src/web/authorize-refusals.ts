@@ -1,0 +1,50 @@
+// The pages that refuse an authorization request (RFC 6749 §4.1.2.1 first paragraph, README,
+// Security): what the core decided is shown, in words for the person who followed the link.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorPage, UnknownChoice } from '../oauth/authorization-decision.ts';
+import type { FatalReason, HeldBackError } from '../oauth/authorize.ts';
+import { hostOf } from './format.ts';
+import { sendErrorPage } from './pages.ts';
+
+/** The fatal refusals in words for the person who followed the link, and what to do. */
+function fatalExplanation(reason: FatalReason): { title: string; message: string } {
+  if (reason === 'client_not_approved') {
+    return {
+      title: 'This application cannot be used right now',
+      message: 'The application you came from is not approved for sign-in at the moment. Go back to the application and try again later, or contact its developer.',
+    };
+  }
+  return {
+    title: 'This sign-in link is not valid',
+    message: 'The link you followed is not valid; go back to the application and try again. If it happens again, tell the application’s developer.',
+  };
+}
+
+/** A refusal shown as a page, never a redirect. */
+export function sendRefusal(request: FastifyRequest, reply: FastifyReply, refusal: ErrorPage | UnknownChoice) {
+  if (refusal.reason === 'unknown_choice') return sendErrorPage(reply, request, 400, 'Unknown choice', 'Choose Allow or Deny.');
+  const { title, message } = fatalExplanation(refusal.reason);
+  return sendErrorPage(reply, request, 400, title, message, { details: `${refusal.error.code}: ${refusal.error.description}` });
+}
+
+/** What went wrong, in the words of the person who followed the link. */
+function heldBackProblem(code: string): string {
+  if (code === 'login_required') return 'it asked to sign you in without showing any page, and you are not logged in';
+  if (code === 'consent_required') return 'it asked for access without showing any page, and you have not allowed it';
+  if (code === 'invalid_scope') return 'it asked for permissions it may not have';
+  return 'its sign-in link is not valid';
+}
+
+/**
+ * README, Security: an error of a self-registered application the user has not allowed is shown
+ * here, naming the application and what went wrong, and the browser is not sent on to the
+ * address the application registered for itself.
+ */
+export function sendHeldBack(request: FastifyRequest, reply: FastifyReply, held: HeldBackError) {
+  const { client, error, redirectUri } = held;
+  const message =
+    `“${client.name}” sent a request that cannot be completed: ${heldBackProblem(error.code)}. ` +
+    `You have not allowed this application, so you are not sent on to the address it gave (${hostOf(redirectUri)}). ` +
+    'Go back to the application and try again, or contact its developer.';
+  return sendErrorPage(reply, request, 400, `${client.name} could not continue`, message, { details: `${error.code}: ${error.description}` });
+}
