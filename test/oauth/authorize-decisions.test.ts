@@ -1,0 +1,333 @@
+// The authorization endpoint's decisions (src/oauth/authorization-decision.ts), called
+// directly on the core with an in-process database: what the browser gets for a request
+// (decideAuthorization) and for the consent form's answer (decideConsent). What only HTTP
+// shows (headers, cookies, the pages' words) stays in test/web/authorize*.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  decideAuthorization,
+  decideConsent,
+  type AuthorizationDecision,
+  type ConsentDecision,
+  type Requester,
+} from '../../src/oauth/authorization-decision.ts';
+import { sortScopes } from '../../src/oauth/scopes.ts';
+import { hashToken } from '../../src/oauth/token-format.ts';
+import { reviewClient } from '../../src/services/clients/review.ts';
+import { addClient, addLegacyClient, addSelfRegisteredClient, addUser, createCore, ISSUER, REDIRECT_URI, type Core } from './authorization-fixture.ts';
+
+// RFC 7636 Appendix B.
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+let core: Core;
+beforeAll(async () => {
+  core = await createCore();
+});
+afterAll(async () => core?.close());
+
+/** A valid request of the client, state xyz, one scope; `extra` adds or replaces parameters. */
+const request = (clientId: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  response_type: 'code',
+  client_id: clientId,
+  redirect_uri: REDIRECT_URI,
+  scope: 'PROFILE_READ',
+  state: 'xyz',
+  ...extra,
+});
+
+const nobody: Requester = { userId: undefined, loggedInSinceAsked: false };
+const loggedIn = (userId: string, over: Partial<Requester> = {}): Requester => ({ userId, loggedInSinceAsked: false, ...over });
+
+const authorize = (query: Record<string, unknown>, requester: Requester) => decideAuthorization(core.ctx, query, requester);
+const answer = (form: Record<string, unknown>, choice: unknown, requester: Requester) => decideConsent(core.ctx, form, choice, requester);
+
+/** The parameters of a redirect back to `redirectUri`; fails on any other decision. */
+function redirected(decision: AuthorizationDecision | ConsentDecision, redirectUri = REDIRECT_URI): URLSearchParams {
+  expect(decision.kind, JSON.stringify(decision)).toBe('redirect');
+  const location = new URL((decision as { location: string }).location);
+  expect(`${location.origin}${location.pathname}`).toBe(redirectUri);
+  return location.searchParams;
+}
+
+/** The error a redirect carries, with the state and iss every redirected error has (RFC 9207). */
+function redirectedError(decision: AuthorizationDecision | ConsentDecision): string | null {
+  const params = redirected(decision);
+  expect(params.get('state')).toBe('xyz');
+  expect(params.get('iss')).toBe(ISSUER);
+  expect(params.get('code')).toBeNull();
+  return params.get('error');
+}
+
+/** The code a redirect carries, as stored: its grant, user and scopes. */
+async function issuedCode(decision: AuthorizationDecision | ConsentDecision) {
+  const params = redirected(decision);
+  expect(params.get('state')).toBe('xyz');
+  expect(params.get('iss')).toBe(ISSUER);
+  const code = params.get('code');
+  expect(code).toMatch(/^gac_/);
+  const stored = await core.ctx.store.findCode(hashToken(code!));
+  expect(stored, 'the code in the redirect is stored').toBeDefined();
+  return stored!;
+}
+
+const activeGrants = (userId: string, clientId: string) => core.ctx.store.listActiveGrants(userId, clientId);
+
+/** A user who allowed the client for PROFILE_READ on its consent page; returns the user's id. */
+async function userWhoAllowed(clientId: string, scope = 'PROFILE_READ'): Promise<string> {
+  const userId = await addUser(core);
+  await issuedCode(await answer(request(clientId, { scope }), 'allow', loggedIn(userId)));
+  return userId;
+}
+
+describe('an authorization request (decideAuthorization)', () => {
+  it('RFC 6749 §4.1.1: a valid request without a session goes to the login page, carrying the request', async () => {
+    const clientId = await addClient(core);
+    const decision = await authorize(request(clientId), nobody);
+    expect(decision).toMatchObject({ kind: 'login', again: false });
+    if (decision.kind !== 'login') return;
+    expect(decision.request.client.id).toBe(clientId);
+    expect(decision.request.state).toBe('xyz');
+    expect(decision.request.scopes).toEqual(['PROFILE_READ']);
+  });
+
+  it('RFC 6749 §4.1.1: a logged-in user without a grant for the client is shown the consent page, and nothing is granted yet', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    const decision = await authorize(request(clientId), loggedIn(userId));
+    expect(decision).toMatchObject({ kind: 'consent', userId });
+    expect(await activeGrants(userId, clientId)).toEqual([]);
+  });
+
+  it('README, For application developers (remembered consent): a grant covering the scopes redirects with a code from that grant, adding no grant', async () => {
+    const clientId = await addClient(core, { scopes: ['PROFILE_READ', 'BOOKING_READ'] });
+    const userId = await userWhoAllowed(clientId, 'PROFILE_READ BOOKING_READ');
+    const [grant] = await activeGrants(userId, clientId);
+    // The same scopes, and fewer: both covered.
+    for (const scope of ['PROFILE_READ BOOKING_READ', 'BOOKING_READ']) {
+      const code = await issuedCode(await authorize(request(clientId, { scope }), loggedIn(userId)));
+      expect(code).toMatchObject({ grantId: grant!.id, userId, clientId, redirectUri: REDIRECT_URI });
+      expect(code.scopes, 'in registry order').toEqual(sortScopes(scope.split(' ')));
+    }
+    expect(await activeGrants(userId, clientId)).toHaveLength(1);
+  });
+
+  it('README, For application developers: a scope the user has not approved shows the consent page again', async () => {
+    const clientId = await addClient(core, { scopes: ['PROFILE_READ', 'BOOKING_READ'] });
+    const userId = await userWhoAllowed(clientId, 'PROFILE_READ');
+    expect(await authorize(request(clientId, { scope: 'PROFILE_READ BOOKING_READ' }), loggedIn(userId))).toMatchObject({ kind: 'consent' });
+  });
+
+  it('OpenID Connect Core §3.1.2.1: prompt=consent shows the consent page even with remembered consent', async () => {
+    const clientId = await addClient(core);
+    const userId = await userWhoAllowed(clientId);
+    expect(await authorize(request(clientId, { prompt: 'consent' }), loggedIn(userId))).toMatchObject({ kind: 'consent', userId });
+  });
+
+  it('RFC 8252 §8.6: a public client is never answered from remembered consent: another app can claim its redirect URI', async () => {
+    const clientId = await addClient(core, { kind: 'public' });
+    const pkce = { code_challenge: CHALLENGE, code_challenge_method: 'S256' };
+    const userId = await addUser(core);
+    await issuedCode(await answer(request(clientId, pkce), 'allow', loggedIn(userId)));
+    expect(await authorize(request(clientId, pkce), loggedIn(userId))).toMatchObject({ kind: 'consent' });
+  });
+
+  it('OpenID Connect Core §3.1.2.6 / RFC 6749 §4.1.2.1: prompt=none without a session redirects with login_required', async () => {
+    const clientId = await addClient(core);
+    expect(redirectedError(await authorize(request(clientId, { prompt: 'none' }), nobody))).toBe('login_required');
+  });
+
+  it('OpenID Connect Core §3.1.2.6: prompt=none without remembered consent redirects with consent_required, and grants nothing', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    expect(redirectedError(await authorize(request(clientId, { prompt: 'none' }), loggedIn(userId)))).toBe('consent_required');
+    expect(await activeGrants(userId, clientId)).toEqual([]);
+  });
+
+  it('OpenID Connect Core §3.1.2.1: prompt=none with remembered consent redirects with a code, showing no page', async () => {
+    const clientId = await addClient(core);
+    const userId = await userWhoAllowed(clientId);
+    const code = await issuedCode(await authorize(request(clientId, { prompt: 'none' }), loggedIn(userId)));
+    expect(code.userId).toBe(userId);
+  });
+
+  it('OpenID Connect Core §3.1.2.1: prompt=login sends a logged-in user to log in again; once logged in since, the request goes on', async () => {
+    const clientId = await addClient(core);
+    const userId = await userWhoAllowed(clientId);
+    const query = request(clientId, { prompt: 'login' });
+    expect(await authorize(query, loggedIn(userId))).toMatchObject({ kind: 'login', again: true });
+    // Remembered consent answers only after the new login.
+    await issuedCode(await authorize(query, loggedIn(userId, { loggedInSinceAsked: true })));
+    // Without a session it is one ordinary login.
+    expect(await authorize(query, nobody)).toMatchObject({ kind: 'login', again: false });
+  });
+
+  it('RFC 6749 §4.1.2.1: an unknown client, a missing client_id or an unregistered redirect_uri is an error page, never a redirect, prompt=none included', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    const cases: Record<string, unknown>[] = [
+      request('no-such-client'),
+      request(clientId, { client_id: undefined }),
+      request(clientId, { redirect_uri: 'https://app.example.com/callback/other' }),
+      request(clientId, { redirect_uri: undefined }),
+      request(clientId, { client_id: [clientId, clientId] }),
+      request(clientId, { redirect_uri: 'https://evil.example/callback', prompt: 'none' }),
+    ];
+    for (const query of cases) {
+      for (const requester of [nobody, loggedIn(userId)]) {
+        const decision = await authorize(query, requester);
+        expect(decision, JSON.stringify(query)).toMatchObject({ kind: 'error_page', reason: 'invalid_link' });
+        if (decision.kind === 'error_page') expect(decision.error.code).toBe('invalid_request');
+      }
+    }
+  });
+
+  it('RFC 6749 §4.1.2.1: a client not approved (pending or suspended) is an error page saying so, never a redirect', async () => {
+    for (const state of ['pending', 'suspended'] as const) {
+      const clientId = await addClient(core, { state });
+      const decision = await authorize(request(clientId), nobody);
+      expect(decision, state).toMatchObject({ kind: 'error_page', reason: 'client_not_approved' });
+      if (decision.kind === 'error_page') expect(decision.error.description).toContain(state);
+    }
+  });
+
+  it('RFC 6749 §4.1.2.1: a scope outside the client\'s enabled scopes redirects with invalid_scope, before any login', async () => {
+    const clientId = await addClient(core, { scopes: ['PROFILE_READ'] });
+    expect(redirectedError(await authorize(request(clientId, { scope: 'PROFILE_READ BOOKING_WRITE' }), nobody))).toBe('invalid_scope');
+    expect(redirectedError(await authorize(request(clientId, { scope: 'NO_SUCH_SCOPE' }), nobody))).toBe('invalid_scope');
+  });
+
+  it('RFC 6749 §4.1.2.1: other invalid parameters of a trusted client redirect with their error (unsupported_response_type, a repeated parameter, PKCE of a public client)', async () => {
+    const clientId = await addClient(core);
+    const publicId = await addClient(core, { kind: 'public' });
+    expect(redirectedError(await authorize(request(clientId, { response_type: 'token' }), nobody))).toBe('unsupported_response_type');
+    expect(redirectedError(await authorize(request(clientId, { scope: ['PROFILE_READ', 'PROFILE_READ'] }), nobody))).toBe('invalid_request');
+    expect(redirectedError(await authorize(request(clientId, { prompt: 'none login' }), nobody))).toBe('invalid_request');
+    expect(redirectedError(await authorize(request(publicId), nobody))).toBe('invalid_request');
+  });
+
+  it('SPEC §2 item 14: a legacy client\'s request ignores scope and is answered from the user\'s legacy grant', async () => {
+    const clientId = await addLegacyClient(core);
+    const userId = await addUser(core);
+    expect(await authorize(request(clientId, { scope: 'ANYTHING' }), loggedIn(userId))).toMatchObject({ kind: 'consent' });
+    await issuedCode(await answer(request(clientId), 'allow', loggedIn(userId)));
+    const code = await issuedCode(await authorize(request(clientId, { scope: undefined }), loggedIn(userId)));
+    expect(code.scopes).toBeNull();
+  });
+});
+
+describe('a self-registered client\'s errors (README, Security; RFC 9700 §4.11.2)', () => {
+  const phish = 'https://phish.example/login';
+  const pkce = { redirect_uri: phish, code_challenge: CHALLENGE, code_challenge_method: 'S256' };
+
+  it('RFC 9700 §4.11.2: before the user allowed it, invalid_scope, login_required and consent_required are held back on a page naming it, never redirected', async () => {
+    const clientId = await addSelfRegisteredClient(core, phish);
+    const userId = await addUser(core);
+    const held = [
+      { decision: await authorize(request(clientId, { ...pkce, scope: 'BOOKING_WRITE' }), nobody), code: 'invalid_scope' },
+      { decision: await authorize(request(clientId, { ...pkce, prompt: 'none' }), nobody), code: 'login_required' },
+      { decision: await authorize(request(clientId, { ...pkce, prompt: 'none' }), loggedIn(userId)), code: 'consent_required' },
+    ];
+    for (const { decision, code } of held) {
+      expect(decision, code).toMatchObject({ kind: 'held_back', redirectUri: phish, client: { id: clientId, name: 'Calendar Helper' } });
+      if (decision.kind === 'held_back') expect(decision.error.code).toBe(code);
+    }
+  });
+
+  it('RFC 9700 §4.11.2: once the user allowed it on its consent page, its errors for that user are redirected; another user\'s are still held back', async () => {
+    const clientId = await addSelfRegisteredClient(core, phish);
+    const userId = await addUser(core);
+    expect(await authorize(request(clientId, pkce), loggedIn(userId))).toMatchObject({ kind: 'consent' });
+    redirected(await answer(request(clientId, pkce), 'allow', loggedIn(userId)), phish);
+    const params = redirected(await authorize(request(clientId, { ...pkce, scope: 'BOOKING_WRITE' }), loggedIn(userId)), phish);
+    expect(params.get('error')).toBe('invalid_scope');
+    expect(await authorize(request(clientId, { ...pkce, scope: 'BOOKING_WRITE' }), loggedIn(await addUser(core)))).toMatchObject({ kind: 'held_back' });
+  });
+
+  it('RFC 6749 §3.3: a self-registered client may leave scope out and gets the scopes it registered', async () => {
+    const clientId = await addSelfRegisteredClient(core, phish);
+    const decision = await authorize(request(clientId, { ...pkce, scope: undefined }), nobody);
+    expect(decision).toMatchObject({ kind: 'login' });
+    if (decision.kind === 'login') expect(decision.request.scopes).toEqual(['PROFILE_READ']);
+  });
+});
+
+describe('a client metadata document used for the first time (README, Connect an AI agent (MCP))', () => {
+  it('README, Connect an AI agent (MCP): a document is made a client only through the requester\'s first-use allowance; refused, the link is an error page and no client is made', async () => {
+    const clientId = 'https://agent.example/client.json';
+    core.documents.set(clientId, { client_id: clientId, client_name: 'Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    const query = request(clientId, { code_challenge: CHALLENGE, code_challenge_method: 'S256' });
+    for (const requester of [nobody, { ...nobody, firstUse: async () => 'too many new applications from this address: retry in 60 seconds' }]) {
+      const decision = await authorize(query, requester);
+      expect(decision).toMatchObject({ kind: 'error_page', reason: 'invalid_link' });
+      if (decision.kind === 'error_page') expect(decision.error.description).toMatch(/not been used on this server yet|too many new applications/);
+    }
+    expect(await core.services.stores.clients.find(clientId)).toBeUndefined();
+    let asked = 0;
+    const allowed = await authorize(query, { ...nobody, firstUse: async () => void asked++ });
+    expect(allowed).toMatchObject({ kind: 'login', request: { client: { id: clientId, name: 'Agent' } } });
+    expect(asked).toBe(1);
+    expect(await core.services.stores.clients.find(clientId)).toMatchObject({ state: 'approved', kind: 'public' });
+  });
+});
+
+describe('the consent form\'s answer (decideConsent)', () => {
+  it('RFC 6749 §4.1.2: Allow records a grant and redirects with a one-time code of that grant, with state and iss (RFC 9207)', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    const code = await issuedCode(await answer(request(clientId), 'allow', loggedIn(userId)));
+    const grants = await activeGrants(userId, clientId);
+    expect(grants).toHaveLength(1);
+    expect(grants[0]!.scopes).toEqual(['PROFILE_READ']);
+    expect(code).toMatchObject({ grantId: grants[0]!.id, clientId, userId, scopes: ['PROFILE_READ'], consumedAt: null });
+    expect(code.expiresAt - code.createdAt).toBe(60_000);
+  });
+
+  it('RFC 6749 §4.1.2.1: Deny redirects with access_denied, state and iss, and grants nothing', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    expect(redirectedError(await answer(request(clientId), 'deny', loggedIn(userId)))).toBe('access_denied');
+    expect(await activeGrants(userId, clientId)).toEqual([]);
+  });
+
+  it('OpenID Connect Core §3.1.2.1: with prompt=login, Allow from a session older than the request goes to log in again and grants nothing; Deny needs no new login', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    const form = request(clientId, { prompt: 'login' });
+    expect(await answer(form, 'allow', loggedIn(userId))).toMatchObject({ kind: 'login', again: true });
+    expect(await activeGrants(userId, clientId)).toEqual([]);
+    expect(redirectedError(await answer(form, 'deny', loggedIn(userId)))).toBe('access_denied');
+    await issuedCode(await answer(form, 'allow', loggedIn(userId, { loggedInSinceAsked: true })));
+  });
+
+  it('RFC 6749 §4.1.1: an answer after the session ended goes to the login page (prompt=none: login_required), and grants nothing', async () => {
+    const clientId = await addClient(core);
+    expect(await answer(request(clientId), 'allow', nobody)).toMatchObject({ kind: 'login', again: false });
+    expect(redirectedError(await answer(request(clientId, { prompt: 'none' }), 'allow', nobody))).toBe('login_required');
+  });
+
+  it('RFC 6749 §4.1.2.1: neither Allow nor Deny is a page, and grants nothing', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    for (const choice of [undefined, 'maybe', ['allow', 'allow']]) {
+      expect(await answer(request(clientId), choice, loggedIn(userId)), JSON.stringify(choice)).toEqual({ kind: 'error_page', reason: 'unknown_choice' });
+    }
+    expect(await activeGrants(userId, clientId)).toEqual([]);
+  });
+
+  it('RFC 6749 §4.1.2.1: Allow for a client suspended while its page was open is an error page, and grants nothing', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    expect(await authorize(request(clientId), loggedIn(userId))).toMatchObject({ kind: 'consent' });
+    await reviewClient(core.services, clientId, 'suspend', null);
+    expect(await answer(request(clientId), 'allow', loggedIn(userId))).toMatchObject({ kind: 'error_page', reason: 'client_not_approved' });
+    expect(await activeGrants(userId, clientId)).toEqual([]);
+  });
+
+  it('RFC 6749 §4.1.2.1: the form is checked again as the request was: an unregistered redirect_uri is an error page, even for Deny', async () => {
+    const clientId = await addClient(core);
+    const userId = await addUser(core);
+    const form = request(clientId, { redirect_uri: 'https://evil.example/callback' });
+    for (const choice of ['allow', 'deny']) {
+      expect(await answer(form, choice, loggedIn(userId)), choice).toMatchObject({ kind: 'error_page', reason: 'invalid_link' });
+    }
+  });
+});
