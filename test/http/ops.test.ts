@@ -108,6 +108,26 @@ describe.each(backends)('operations endpoints on $name', ({ name, available }) =
     expect(delta('gatehouse_http_request_duration_seconds_count', { route: '/v2/auth/oauth2/token' })).toBe(3);
   });
 
+  it.skipIf(!available)('counts a code replay and a refresh-token reuse once each, and an answer that changed nothing not at all (README, Health, metrics, logs)', async () => {
+    const dev = await server.user();
+    const client = await server.client(dev);
+    const [replayed, kept] = [await server.code(client, dev), await server.code(client, dev)];
+    const before = await metricsText();
+    expect((await server.exchange(client, replayed)).status).toBe(200);
+    expect((await server.exchange(client, replayed)).body).toMatchObject({ error: 'invalid_grant' });
+    const tokens = await server.exchange(client, kept);
+    const refresh = { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! };
+    expect((await server.token(refresh)).status).toBe(200);
+    // Within the reuse window the same successor comes back: nothing new was issued.
+    expect((await server.token(refresh)).status).toBe(200);
+    server.advance(3600);
+    expect((await server.token(refresh)).body).toMatchObject({ error: 'invalid_grant' });
+    const after = await metricsText();
+
+    const delta = (event: string) => sample(after, 'gatehouse_events_total', { event }) - sample(before, 'gatehouse_events_total', { event });
+    expect(['token.issued', 'code.replayed', 'token.refreshed', 'refresh_token.reused'].map(delta)).toEqual([2, 1, 1, 1]);
+  });
+
   it.skipIf(!available)('counts requests by route pattern, never by raw URL (no token or id in a label)', async () => {
     await fetch(`${server.url}/v2/me`, { headers: { authorization: 'Bearer gat_whatever' } });
     await fetch(`${server.url}/nothing-here-${randomBytes(4).toString('hex')}?code=gac_secretish`);

@@ -133,6 +133,40 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expectOAuth429(await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c) }), 60);
       expectOAuth429(await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x' }, basic), 60);
     });
+
+    it.skipIf(!available)('tells the client its count in X-RateLimit-Limit, -Remaining and -Reset on every answer it was counted in, the 429 too (README, Operating it)', async () => {
+      const c = await tokenLimited.client(tokenOwner);
+      const counted = (res: { headers: Headers }) => ['limit', 'remaining', 'reset'].map((name) => res.headers.get(`x-ratelimit-${name}`));
+      // Not authenticated: not counted, and told nothing of the client's limit.
+      const stranger = await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c, wrongSecret(c)) });
+      expect(stranger.status).toBe(401);
+      expect(counted(stranger)).toEqual([null, null, null]);
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c) }));
+      expect(answers.map((res) => res.status)).toEqual([400, 400, 400]);
+      expect(answers.map((res) => counted(res).slice(0, 2))).toEqual([['3', '2'], ['3', '1'], ['3', '0']]);
+      for (const res of answers) expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThanOrEqual(1);
+      for (const res of answers) expect(Number(res.headers.get('x-ratelimit-reset'))).toBeLessThanOrEqual(60);
+      expect(answers[0]!.headers.get('retry-after')).toBeNull();
+      const limited = await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c) });
+      expectOAuth429(limited, 60);
+      expect(counted(limited)).toEqual(['3', '0', limited.headers.get('retry-after')]);
+    });
+
+    it.skipIf(!available)('counts a successful exchange as well and says so on the 200 (README, Operating it)', async () => {
+      const c = await tokenLimited.client(tokenOwner);
+      const res = await tokenLimited.exchange(c, await tokenLimited.code(c, tokenOwner));
+      expect(res.status).toBe(200);
+      expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
+    });
+
+    it.skipIf(!available)('a refused secret check says when to try again in Retry-After only: no request of the client was counted (README, Operating it)', async () => {
+      const c = await authLimited.client(dev);
+      for (let i = 0; i < 3; i++) await post(authLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c, wrongSecret(c)) });
+      const limited = await post(authLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c) });
+      expectOAuth429(limited, 60);
+      expect(limited.headers.get('x-ratelimit-limit')).toBeNull();
+    });
   });
 
   describe('failed client authentications per client and IP (RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE, here 3)', () => {
