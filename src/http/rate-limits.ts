@@ -12,6 +12,7 @@ import { isIPv6 } from 'node:net';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Config } from '../config/index.ts';
+import type { RequestCount } from '../oauth/client-limits.ts';
 
 /**
  * What the limits tell about their store: a call failed, or one went through. A call takes
@@ -78,13 +79,6 @@ export class LimitExceeded extends Error {
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
-
-/** What a counted request learns about its key, for X-RateLimit-* headers. */
-export interface RequestCount {
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
-}
 
 export class RequestLimit {
   constructor(

@@ -3,7 +3,8 @@
 // public clients. Using two methods at once is invalid_request.
 import { documentClientRefusal } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
-import { invalidClient, invalidRequest, OAuthError, unauthorizedClient } from './errors.ts';
+import { unlimitedAuthentications, type FailedAuthenticationLimit } from './client-limits.ts';
+import { invalidClient, invalidRequest, OAuthError, rateLimited, unauthorizedClient } from './errors.ts';
 import { optional, type Params } from './params.ts';
 import type { ClientRecord } from './storage.ts';
 import { credentialKind, hashesEqual, hashToken, isWellFormed, type TokenKind } from './token-format.ts';
@@ -16,23 +17,6 @@ export interface ClientCredentials {
   secret: string | undefined;
   method: ClientAuthMethod;
 }
-
-/**
- * Rate limits around client authentication, supplied by the HTTP layer (SPEC §2 item 18).
- * They key on the credentials read here, so a limit counts exactly the client that
- * authentication sees.
- */
-export interface ClientAuthLimits {
-  /** Runs the secret check if the caller may still try; a failed check (invalid_client) is counted. */
-  checkingSecret<T>(credentials: ClientCredentials, check: () => Promise<T>): Promise<T>;
-  /** The client authenticated: counts the request toward the client's own limit; throws past it. */
-  authenticated(client: ClientRecord): Promise<void>;
-}
-
-export const noLimits: ClientAuthLimits = {
-  checkingSecret: (_credentials, check) => check(),
-  authenticated: async () => undefined,
-};
 
 // Secrets' last-used time is for the developer's eyes; a minute's precision spares a write
 // on every token request.
@@ -76,17 +60,42 @@ export function readClientCredentials(params: Params, authorization: string | un
   return { clientId: bodyId, secret: bodySecret, method: bodySecret === undefined ? 'none' : 'client_secret_post' };
 }
 
-/** Authenticates the client; returns it if it may use the endpoint (state approved). */
-export async function authenticateClient(ctx: OAuthContext, creds: ClientCredentials, limits: ClientAuthLimits = noLimits): Promise<ClientRecord> {
+/**
+ * Authenticates the client and returns it if it may use the endpoint (state approved): the
+ * revocation and introspection endpoints. The token endpoint takes the same two steps with
+ * its request count between them (token-endpoint.ts).
+ */
+export async function authenticateClient(ctx: OAuthContext, creds: ClientCredentials, failures: FailedAuthenticationLimit = unlimitedAuthentications): Promise<ClientRecord> {
+  return requireApproved(await verifyClient(ctx, creds, failures));
+}
+
+/**
+ * Who the client is (RFC 6749 §3.2.1), its secret checked under the limit of failed
+ * authentications: only invalid_client counts as a failure. Whether it is approved is the
+ * next step.
+ */
+export async function verifyClient(ctx: OAuthContext, creds: ClientCredentials, failures: FailedAuthenticationLimit = unlimitedAuthentications): Promise<ClientRecord> {
   // README, Connect an AI agent (MCP): under CIMD_POLICY=off a URL client is an unknown client (RFC 6749 §5.2).
   const off = documentClientRefusal(ctx.clientMetadata !== undefined, creds.clientId);
   if (off !== undefined) throw invalidClient(`client ${creds.clientId} is not a known client: ${off}`);
-  const client = await limits.checkingSecret(creds, () => authenticate(ctx, creds)).catch((error: unknown) => {
+  const check = await failures.reserve(creds);
+  if (!check.allowed) throw rateLimited(`too many failed client authentications: retry in ${check.retryAfter} seconds`, check.retryAfter);
+  let client: ClientRecord;
+  try {
+    client = await authenticate(ctx, creds);
+  } catch (error) {
+    const failed = error instanceof OAuthError && error.code === 'invalid_client';
+    await check.settle(failed);
     // RFC 6749 §5.2: a client that tried HTTP Basic is answered with a Basic challenge.
-    if (error instanceof OAuthError && error.code === 'invalid_client' && creds.method === 'client_secret_basic') error.basicChallenge = true;
+    if (failed && creds.method === 'client_secret_basic') error.basicChallenge = true;
     throw error;
-  });
-  await limits.authenticated(client);
+  }
+  await check.settle(false);
+  return client;
+}
+
+/** An authenticated client may use the endpoints only once approved. */
+export function requireApproved(client: ClientRecord): ClientRecord {
   // SPEC §2 item 6: authenticated but not approved.
   if (client.state !== 'approved') {
     throw unauthorizedClient(`client ${client.id} is ${client.state}: only approved clients may request tokens`);

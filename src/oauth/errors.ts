@@ -1,5 +1,6 @@
 // One OAuth error type for the whole protocol core (RFC 6749 §4.1.2.1 and §5.2).
 // The description is public and names the field to fix; the cause is for the log only.
+import type { RequestCount } from './client-limits.ts';
 
 export type OAuthErrorCode =
   // RFC 6749 §5.2 (token endpoint)
@@ -50,6 +51,10 @@ export class OAuthError extends Error {
   readonly status: number;
   /** Set when the client authenticated with HTTP Basic: RFC 6749 §5.2 wants a challenge back. */
   basicChallenge = false;
+  /** Past a rate limit: the seconds before trying again is any use (Retry-After, RFC 9110 §10.2.3). */
+  retryAfter?: number;
+  /** The client's request limit as this request left it (client-limits.ts), on any answer to a counted request. */
+  rateLimit?: RequestCount;
 
   constructor(
     readonly code: OAuthErrorCode,
@@ -73,5 +78,10 @@ export const invalidClient = (d: string, cause?: string) => new OAuthError('inva
 export const invalidGrant = (d: string, cause?: string) => new OAuthError('invalid_grant', d, cause);
 export const invalidScope = (d: string) => new OAuthError('invalid_scope', d);
 /** SPEC §2 item 18: past a rate limit, 429 (RFC 6585 §4) with the RFC 6749 code for "try later". */
-export const rateLimited = (d: string) => new OAuthError('temporarily_unavailable', d, undefined, 429);
+export function rateLimited(d: string, retryAfter: number, rateLimit?: RequestCount): OAuthError {
+  const error = new OAuthError('temporarily_unavailable', d, undefined, 429);
+  error.retryAfter = retryAfter;
+  error.rateLimit = rateLimit;
+  return error;
+}
 export const unauthorizedClient = (d: string) => new OAuthError('unauthorized_client', d);

@@ -2,7 +2,8 @@
 // client an admin marked as a resource server may introspect any token (SPEC §6).
 // Anything not active, or not the caller's business, is just {"active": false} (§2.2).
 // A public client cannot authenticate and is refused (SPEC §6).
-import { authenticateClient, readClientCredentials, type ClientAuthLimits } from './client-auth.ts';
+import { authenticateClient, readClientCredentials } from './client-auth.ts';
+import type { FailedAuthenticationLimit } from './client-limits.ts';
 import { documentClientRefusal } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidClient } from './errors.ts';
@@ -14,8 +15,8 @@ import { hashToken, isWellFormed } from './token-format.ts';
 export interface IntrospectionInput {
   body: unknown;
   authorization: string | undefined;
-  /** SPEC §2 item 18: the limits of the HTTP layer around client authentication. */
-  limits?: ClientAuthLimits;
+  /** Failed client authentications (client-limits.ts); absent: not limited. */
+  failedAuthentications?: FailedAuthenticationLimit;
 }
 
 export type IntrospectionResponse =
@@ -38,7 +39,7 @@ const inactive: IntrospectionResponse = { active: false };
 export async function handleIntrospection(ctx: OAuthContext, input: IntrospectionInput): Promise<IntrospectionResponse> {
   const params = readParams(input.body);
   const credentials = readClientCredentials(params, input.authorization);
-  const caller = await authenticateClient(ctx, credentials, input.limits);
+  const caller = await authenticateClient(ctx, credentials, input.failedAuthentications);
   // SPEC §6: a public client has no secret, so it cannot authenticate (RFC 7662 §2.1
   // wants the caller authorized): it may revoke its tokens, not introspect them.
   if (caller.kind === 'public') {

@@ -1,7 +1,8 @@
 // POST /v2/auth/oauth2/revoke — RFC 7009. The client authenticates as at the token
 // endpoint; a token that is unknown, malformed or another client's gets the same 200 and
 // changes nothing (§2.2), so the endpoint tells a caller nothing about foreign tokens.
-import { authenticateClient, readClientCredentials, type ClientAuthLimits } from './client-auth.ts';
+import { authenticateClient, readClientCredentials } from './client-auth.ts';
+import type { FailedAuthenticationLimit } from './client-limits.ts';
 import type { OAuthContext } from './context.ts';
 import { readParams, required } from './params.ts';
 import { hashToken, isWellFormed } from './token-format.ts';
@@ -9,14 +10,14 @@ import { hashToken, isWellFormed } from './token-format.ts';
 export interface RevocationInput {
   body: unknown;
   authorization: string | undefined;
-  /** SPEC §2 item 18: the limits of the HTTP layer around client authentication. */
-  limits?: ClientAuthLimits;
+  /** Failed client authentications (client-limits.ts); absent: not limited. */
+  failedAuthentications?: FailedAuthenticationLimit;
 }
 
 export async function handleRevocation(ctx: OAuthContext, input: RevocationInput): Promise<void> {
   const params = readParams(input.body);
   // A public client identifies itself with client_id alone and may revoke its own tokens (SPEC §6).
-  const client = await authenticateClient(ctx, readClientCredentials(params, input.authorization), input.limits);
+  const client = await authenticateClient(ctx, readClientCredentials(params, input.authorization), input.failedAuthentications);
   const token = required(params, 'token');
   // token_type_hint is only a hint (§2.1): the prefix says what the token is.
   const now = ctx.clock();

@@ -1,34 +1,52 @@
 // POST /v2/auth/oauth2/token as named steps (RFC 6749 §3.2, §4.1.3, §6; SPEC §2 item 6).
 // The HTTP layer hands in the parsed body and the Authorization header; this module
 // knows no framework.
-import { authenticateClient, readClientCredentials, type ClientAuthLimits } from './client-auth.ts';
+import { readClientCredentials, requireApproved, verifyClient } from './client-auth.ts';
+import { unlimitedRequests, type ClientRequestLimit, type FailedAuthenticationLimit, type RequestCount } from './client-limits.ts';
 import type { OAuthContext } from './context.ts';
-import { OAuthError } from './errors.ts';
+import { OAuthError, rateLimited } from './errors.ts';
 import { grantHandlers } from './grants/index.ts';
 import type { GrantHandler } from './grants/types.ts';
 import { readParams, required, type Params } from './params.ts';
 import { readResourceParameter } from './resources.ts';
+import type { ClientRecord } from './storage.ts';
 import type { TokenResponse } from './token-response.ts';
 
 export interface TokenRequestInput {
   body: unknown;
   authorization: string | undefined;
-  /** SPEC §2 item 18: the limits of the HTTP layer around client authentication. */
-  limits?: ClientAuthLimits;
+  /** Failed client authentications (client-limits.ts); absent: not limited. */
+  failedAuthentications?: FailedAuthenticationLimit;
+  /** Requests per authenticated client (client-limits.ts); absent: not counted. */
+  tokenRequests?: ClientRequestLimit;
+}
+
+/** The token response, and the client's request count for the HTTP layer to tell it. */
+export interface TokenAnswer {
+  body: TokenResponse;
+  rateLimit?: RequestCount;
 }
 
 /**
  * The endpoint, step by step (HTTP parses the body and marks every answer no-store):
- * reject repeated parameters, pick the grant, authenticate the client, hand the grant only
- * the parameters it takes.
+ * reject repeated parameters, pick the grant, authenticate the client, count its request,
+ * check it is approved, hand the grant only the parameters it takes.
  */
-export async function handleTokenRequest(ctx: OAuthContext, input: TokenRequestInput): Promise<TokenResponse> {
+export async function handleTokenRequest(ctx: OAuthContext, input: TokenRequestInput): Promise<TokenAnswer> {
   const params = readParams(input.body, ['resource']); // RFC 6749 §3.1: a repeated parameter is refused
   const resources = readResourceParameter(input.body); // RFC 8707 §2: resource alone may repeat
   const grant = selectGrant(params);
   const credentials = readClientCredentials(params, input.authorization);
-  const client = await authenticateClient(ctx, credentials, input.limits); // §3.2.1, then approval (SPEC §2 item 1)
-  return grant.handle(ctx, { params: parametersOf(grant, params), client, resources });
+  const client = await verifyClient(ctx, credentials, input.failedAuthentications); // §3.2.1
+  const rateLimit = await countTokenRequest(client, input.tokenRequests);
+  try {
+    requireApproved(client); // SPEC §2 item 1
+    return { body: await grant.handle(ctx, { params: parametersOf(grant, params), client, resources }), rateLimit };
+  } catch (error) {
+    // The request was counted: its refusal tells the count as a success would.
+    if (error instanceof OAuthError) error.rateLimit ??= rateLimit;
+    throw error;
+  }
 }
 
 /** RFC 6749 §5.2: a grant_type not in the registry is unsupported_grant_type. */
@@ -39,6 +57,20 @@ function selectGrant(params: Params): GrantHandler {
     throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported: use authorization_code or refresh_token`);
   }
   return grant;
+}
+
+/**
+ * README, Operating it: a request counts toward the client's limit once the client has
+ * authenticated, approved or not, so nobody else can spend it; past the limit, 429 with
+ * `temporarily_unavailable` (RFC 6749 §5.2, RFC 6585 §4).
+ */
+async function countTokenRequest(client: ClientRecord, limit: ClientRequestLimit = unlimitedRequests): Promise<RequestCount | undefined> {
+  const counted = await limit.count(client);
+  if (!counted.allowed) {
+    const exhausted = { limit: counted.limit, remaining: 0, resetSeconds: counted.retryAfter };
+    throw rateLimited(`too many token requests for this client: at most ${counted.limit} per minute; retry in ${counted.retryAfter} seconds`, counted.retryAfter, exhausted);
+  }
+  return counted.count ?? undefined;
 }
 
 /** RFC 6749 §3.2: parameters the grant does not take are ignored, so it never sees them. */

@@ -1,10 +1,10 @@
-// SPEC §2 item 18 at the OAuth endpoints: the rate limits of the HTTP layer, handed to the
-// core's client authentication as hooks (ClientAuthLimits).
+// SPEC §2 item 18 at the OAuth endpoints: the counters of the HTTP layer (rate-limits.ts)
+// as the core's ports for limits around client authentication (oauth/client-limits.ts), and
+// the headers that tell a client its count.
 import { createHash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ClientAuthLimits } from '../../oauth/client-auth.ts';
-import { OAuthError, rateLimited } from '../../oauth/errors.ts';
-import { callerKey, FailureLimit, LimitExceeded, type RateLimits } from '../rate-limits.ts';
+import type { FastifyReply } from 'fastify';
+import type { ClientRequestLimit, FailedAuthenticationLimit, RequestCount } from '../../oauth/client-limits.ts';
+import { callerKey, LimitExceeded, type RateLimits } from '../rate-limits.ts';
 
 /**
  * A limiter key part for a client_id as authentication read it. Long ids (client-metadata
@@ -15,45 +15,43 @@ function clientKey(clientId: string): string {
 }
 
 /**
- * SPEC §2 item 18 around the client authentication of the core: failed authentications
- * per client (as authentication decoded it) and IP, each counted before its secret is
- * checked; and, at the token endpoint, requests per client counted only once the client
- * has authenticated, so that nobody else can spend them. Past a limit: 429 with
- * Retry-After and an RFC 6749 §5.2 body (`temporarily_unavailable`).
+ * Failed client authentications per client (as authentication decoded it) and caller at
+ * `ip`, shared by the token, revocation and introspection endpoints.
  */
-export function clientAuthLimits(limits: RateLimits, request: FastifyRequest, reply: FastifyReply, countTokenRequests: boolean): ClientAuthLimits {
+export function failedAuthenticationLimit(limits: RateLimits, ip: string): FailedAuthenticationLimit {
   return {
-    async checkingSecret(credentials, check) {
-      const key = `${clientKey(credentials.clientId)}|${callerKey(request.ip)}`;
-      const isFailure = (error: unknown) => error instanceof OAuthError && error.code === 'invalid_client';
+    async reserve(credentials) {
       try {
-        return await FailureLimit.guard([[limits.clientAuthFailures, key]], check, isFailure);
+        const settle = await limits.clientAuthFailures.reserve(`${clientKey(credentials.clientId)}|${callerKey(ip)}`);
+        return { allowed: true, settle };
       } catch (error) {
-        if (!(error instanceof LimitExceeded)) throw error;
-        reply.header('retry-after', String(error.retryAfter));
-        throw rateLimited(`too many failed client authentications: retry in ${error.retryAfter} seconds`);
-      }
-    },
-    async authenticated(client) {
-      if (!countTokenRequests) return;
-      try {
-        // A public client is named, not authenticated: anyone can send its client_id, so
-        // its limit is counted per client and IP, or a stranger could spend it for every
-        // device the application runs on.
-        const key = client.kind === 'public' ? `client:${client.id}|${callerKey(request.ip)}` : `client:${client.id}`;
-        const count = await limits.tokenRequests.take(key);
-        if (count !== null) {
-          reply.header('x-ratelimit-limit', String(count.limit)).header('x-ratelimit-remaining', String(count.remaining)).header('x-ratelimit-reset', String(count.resetSeconds));
-        }
-      } catch (error) {
-        if (!(error instanceof LimitExceeded)) throw error;
-        reply
-          .header('x-ratelimit-limit', String(error.limit))
-          .header('x-ratelimit-remaining', '0')
-          .header('x-ratelimit-reset', String(error.retryAfter))
-          .header('retry-after', String(error.retryAfter));
-        throw rateLimited(`too many token requests for this client: at most ${error.limit} per minute; retry in ${error.retryAfter} seconds`);
+        if (error instanceof LimitExceeded) return { allowed: false, retryAfter: error.retryAfter };
+        throw error;
       }
     },
   };
+}
+
+/** Token requests per authenticated client, of a caller at `ip`. */
+export function tokenRequestLimit(limits: RateLimits, ip: string): ClientRequestLimit {
+  return {
+    async count(client) {
+      // A public client is named, not authenticated: anyone can send its client_id, so
+      // its limit is counted per client and IP, or a stranger could spend it for every
+      // device the application runs on.
+      const key = client.kind === 'public' ? `client:${client.id}|${callerKey(ip)}` : `client:${client.id}`;
+      try {
+        return { allowed: true, count: await limits.tokenRequests.take(key) };
+      } catch (error) {
+        if (error instanceof LimitExceeded) return { allowed: false, retryAfter: error.retryAfter, limit: error.limit };
+        throw error;
+      }
+    },
+  };
+}
+
+/** The client's count after this request, in the headers clients and proxies commonly read. */
+export function tellRequestCount(reply: FastifyReply, count: RequestCount | undefined): void {
+  if (count === undefined) return;
+  reply.header('x-ratelimit-limit', String(count.limit)).header('x-ratelimit-remaining', String(count.remaining)).header('x-ratelimit-reset', String(count.resetSeconds));
 }

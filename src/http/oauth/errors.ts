@@ -6,6 +6,7 @@ import { OAuthError } from '../../oauth/errors.ts';
 import { StoreUnavailable } from '../../services/store-unavailable.ts';
 import { requestRefusal } from '../body-errors.ts';
 import { answerStoreUnavailable } from '../store-unavailable.ts';
+import { tellRequestCount } from './client-limits.ts';
 
 /** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
 function fromFrameworkError(error: FastifyError): OAuthError | undefined {
@@ -13,9 +14,11 @@ function fromFrameworkError(error: FastifyError): OAuthError | undefined {
   return refusal === undefined ? undefined : new OAuthError('invalid_request', refusal);
 }
 
-/** Status, challenge and body; Cache-Control is the scope's (index.ts). */
+/** Status, challenge, rate-limit headers and body; Cache-Control is the scope's (index.ts). */
 export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   if (error.basicChallenge) reply.header('www-authenticate', 'Basic realm="gatehouse", charset="UTF-8"');
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  tellRequestCount(reply, error.rateLimit);
   return reply.status(error.status).send(error.toJSON());
 }
 

@@ -16,10 +16,7 @@ export function registrationRoute(app: FastifyInstance, ctx: AppContext): void {
       return reply.status(404).send({ error: 'invalid_request', error_description: 'dynamic client registration is not enabled on this server' });
     }
     const refused = await takeNewClient(ctx, request.ip);
-    if (refused !== undefined) {
-      reply.header('retry-after', String(refused.retryAfter));
-      throw rateLimited(`too many registrations from this address: retry in ${refused.retryAfter} seconds`);
-    }
+    if (refused !== undefined) throw rateLimited(`too many registrations from this address: retry in ${refused.retryAfter} seconds`, refused.retryAfter);
     try {
       const registered = await registerDynamicClient(ctx.services, { policy, scopes }, request.body);
       return reply.status(201).send(clientInformation(registered, ctx.services.clock()));

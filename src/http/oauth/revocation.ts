@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { handleRevocation } from '../../oauth/revocation.ts';
 import type { AppContext } from '../../context.ts';
 import type { RateLimits } from '../rate-limits.ts';
-import { clientAuthLimits } from './client-limits.ts';
+import { failedAuthenticationLimit } from './client-limits.ts';
 import { REVOKE_PATH } from './paths.ts';
 
 export function revocationRoute(app: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
@@ -11,7 +11,7 @@ export function revocationRoute(app: FastifyInstance, ctx: AppContext, limits: R
   // client. It is an empty JSON object rather than nothing, because common clients
   // (simple-oauth2 among them) refuse any answer that is not JSON.
   app.post(REVOKE_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
-    await handleRevocation(ctx.oauth, { body: request.body, authorization: request.headers.authorization, limits: clientAuthLimits(limits, request, reply, false) });
+    await handleRevocation(ctx.oauth, { body: request.body, authorization: request.headers.authorization, failedAuthentications: failedAuthenticationLimit(limits, request.ip) });
     return reply.status(200).send({});
   });
 }
