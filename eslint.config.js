@@ -7,6 +7,9 @@ import tseslint from 'typescript-eslint';
 const databasePackages = ['kysely', 'kysely/*', 'pg', 'pg/*', 'better-sqlite3'];
 const frameworkPackages = ['fastify', 'fastify/*', '@fastify/*'];
 
+/** `….store.transaction(…)`: a transaction opened on the core's store itself. */
+const coreTransactionOnStore = "CallExpression[callee.property.name='transaction'][callee.object.property.name='store']";
+
 /** The composition roots: they wire every layer together, and nothing imports them. */
 const roots = ['./src/app.ts', './src/server.ts'];
 
@@ -129,6 +132,18 @@ export default tseslint.config(
   {
     files: ['src/storage/**/*.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // The core tells what it did once committed (src/oauth/events.ts): a transaction opened
+    // on the store directly would write audit events nobody counts.
+    files: ['src/oauth/**/*.ts'],
+    ignores: ['src/oauth/events.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: coreTransactionOnStore, message: 'The core runs its transactions through reportingTransaction (src/oauth/events.ts), so their audit events are counted once committed.' },
+      ],
+    },
   },
   {
     // Composition roots: they wire storage to the surfaces.

@@ -15,7 +15,6 @@ import { sendApiError, sendUnavailable } from './platform/envelope.ts';
 import { mcpRoutes } from './platform/mcp/server.ts';
 import type { Config } from './config/index.ts';
 import type { AppContext } from './context.ts';
-import { reportingCommittedEvents } from './http/counting-store.ts';
 import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { finiteNumbers } from './platform/finite-numbers.ts';
@@ -135,8 +134,14 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   const clock = deps.clock ?? Date.now;
   const metrics = new Metrics();
   metrics.instrument(app);
-  const store = reportingCommittedEvents(createOAuthStore(deps.database.db, recordClientEvent), (type) => metrics.countEvent(type));
-  const oauth: OAuthContext = { store, clock, issuer: config.issuer, ttl: config.ttl, resources: protectedResources(config.baseUrl) };
+  const oauth: OAuthContext = {
+    store: createOAuthStore(deps.database.db, recordClientEvent),
+    clock,
+    issuer: config.issuer,
+    ttl: config.ttl,
+    resources: protectedResources(config.baseUrl),
+    events: metrics,
+  };
   const limits = createRateLimits(config, {
     unavailable: (err) => app.log.warn({ err }, 'rate-limit store unavailable: limits not enforced until it is back'),
     restored: () => app.log.info('rate-limit store is back: limits enforced'),

@@ -1,11 +1,12 @@
 // Prometheus metrics (prom-client): requests by route and status, latency, and the
-// protocol's own events (tokens issued/refreshed/revoked, reuse detections), counted as
-// they are committed to the audit log (counting-store.ts) so the two can never disagree.
+// protocol's own events (tokens issued/refreshed/revoked, reuse detections), told by the
+// core as they are committed to the audit log (oauth/events.ts) so the two can never disagree.
 import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { OAuthEvents } from '../oauth/events.ts';
 import type { OAuthAuditEventType } from '../oauth/storage.ts';
 
-export class Metrics {
+export class Metrics implements OAuthEvents {
   readonly registry = new Registry();
   readonly requests = new Counter({
     name: 'gatehouse_http_requests_total',
@@ -31,8 +32,8 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
-  /** Counts an event once its transaction has committed. */
-  countEvent(type: OAuthAuditEventType): void {
+  /** Counts an event of the core once its transaction has committed. */
+  committed(type: OAuthAuditEventType): void {
     this.events.inc({ event: type });
   }
 

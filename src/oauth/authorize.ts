@@ -6,6 +6,7 @@
 import { documentClientRefusal, type FirstUseGate } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
+import { reportingTransaction } from './events.ts';
 import { readCodeChallenge } from './pkce.ts';
 import { buildRedirect, isRegisteredRedirectUri } from './redirect-uri.ts';
 import { checkResources, readResourceParameter } from './resources.ts';
@@ -397,7 +398,7 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
   const grantId = timeOrderedId(now);
   const clientId = request.client.id;
   const scopes = request.scopes === null ? null : sortScopes(request.scopes);
-  await ctx.store.transaction(async (tx: OAuthStore) => {
+  await reportingTransaction(ctx, async (tx: OAuthStore) => {
     await tx.lockUserGrants(userId);
     const revoke = async (g: GrantRecord, reason: string) => {
       await tx.revokeGrant(g.id, now);
@@ -425,7 +426,7 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
 export async function approveSilently(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grant: GrantRecord): Promise<string | undefined> {
   const now = ctx.clock();
   const code = generateToken('authorizationCode');
-  const issued = await ctx.store.transaction(async (tx: OAuthStore) => {
+  const issued = await reportingTransaction(ctx, async (tx: OAuthStore) => {
     if (!(await tx.holdActiveGrant(grant.id))) return false;
     await tx.createCode(codeRecord(ctx, request, userId, grant.id, code, now));
     return true;

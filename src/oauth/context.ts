@@ -1,5 +1,6 @@
 // What the protocol core needs from the outside world, passed in explicitly.
 import type { ClientMetadataDocuments } from './client-metadata.ts';
+import type { OAuthEvents } from './events.ts';
 import type { ProtectedResources } from './resources.ts';
 import type { ClientRecord, OAuthStore } from './storage.ts';
 
@@ -22,4 +23,6 @@ export interface OAuthContext {
    * client or a dynamically registered one (RFC 7591). Absent: there are none.
    */
   isSelfRegistered?: (client: ClientRecord) => Promise<boolean>;
+  /** Told of each audit event the core wrote, once committed (events.ts). Absent: nobody counts them. */
+  events?: OAuthEvents;
 }

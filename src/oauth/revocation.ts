@@ -4,6 +4,7 @@
 import { authenticateClient, readClientCredentials } from './client-auth.ts';
 import type { FailedAuthenticationLimit } from './client-limits.ts';
 import type { OAuthContext } from './context.ts';
+import { reportingTransaction } from './events.ts';
 import { readParams, required } from './params.ts';
 import { hashToken, isWellFormed } from './token-format.ts';
 
@@ -25,7 +26,7 @@ export async function handleRevocation(ctx: OAuthContext, input: RevocationInput
     const record = await ctx.store.findRefreshToken(hashToken(token));
     if (record === undefined || record.clientId !== client.id || record.revokedAt !== null) return;
     // §2.1: revoking a refresh token ends the access tokens of the same grant.
-    await ctx.store.transaction(async (tx) => {
+    await reportingTransaction(ctx, async (tx) => {
       await tx.revokeGrant(record.grantId, now);
       await tx.audit.append({ type: 'token.revoked', actorId: client.id, clientId: client.id, userId: record.userId, data: { grantId: record.grantId, token_type: 'refresh_token' } }, now);
     });
@@ -35,7 +36,7 @@ export async function handleRevocation(ctx: OAuthContext, input: RevocationInput
     const hash = hashToken(token);
     const record = await ctx.store.findAccessToken(hash);
     if (record === undefined || record.clientId !== client.id || record.revokedAt !== null) return;
-    await ctx.store.transaction(async (tx) => {
+    await reportingTransaction(ctx, async (tx) => {
       await tx.revokeAccessToken(hash, now);
       await tx.audit.append({ type: 'token.revoked', actorId: client.id, clientId: client.id, userId: record.userId, data: { grantId: record.grantId, token_type: 'access_token' } }, now);
     });

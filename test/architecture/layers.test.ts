@@ -45,4 +45,11 @@ describe('the layer rules of ARCHITECTURE.md', () => {
     const [result] = await probe(door.file, from);
     expect(result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'import-x/no-restricted-paths')).toEqual([]);
   });
+
+  it('the core opening a transaction on its store, past reportingTransaction, fails lint (its audit events would go uncounted)', async () => {
+    const code = `export const revoke = (ctx: { store: { transaction(fn: () => Promise<void>): Promise<void> } }) => ctx.store.transaction(async () => undefined);\n`;
+    const [result] = await eslint.lintText(code, { filePath: join(root, 'src', 'oauth', 'layer-rule-probe.ts') });
+    expect(result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message)).toEqual([expect.stringContaining('reportingTransaction')]);
+  });
+
 });

@@ -1,6 +1,7 @@
 // authorization_code grant: RFC 6749 §4.1.3, PKCE RFC 7636 §4.5, replay per §4.1.2.
 import type { OAuthContext } from '../context.ts';
 import { invalidGrant, OAuthError } from '../errors.ts';
+import { reportingTransaction } from '../events.ts';
 import { optional, required } from '../params.ts';
 import { verifyCodeVerifier } from '../pkce.ts';
 import { narrowResources } from '../resources.ts';
@@ -21,7 +22,7 @@ export const authorizationCodeGrant: GrantHandler = {
     const hash = hashToken(code);
     const now = ctx.clock();
 
-    const outcome = await ctx.store.transaction(async (tx) => {
+    const outcome = await reportingTransaction(ctx, async (tx) => {
       const record = await tx.consumeCode(hash, now);
       if (record === undefined) {
         const spent = await tx.findCode(hash);

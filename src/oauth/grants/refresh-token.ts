@@ -2,6 +2,7 @@
 // SPEC §2 items 9 and 10).
 import type { OAuthContext } from '../context.ts';
 import { invalidGrant, invalidScope, OAuthError } from '../errors.ts';
+import { reportingTransaction } from '../events.ts';
 import { optional, required } from '../params.ts';
 import { narrowResources } from '../resources.ts';
 import { formatScopes, parseScopeParameter } from '../scopes.ts';
@@ -22,7 +23,7 @@ export const refreshTokenGrant: GrantHandler = {
     const hash = hashToken(presented);
     const now = ctx.clock();
 
-    const outcome = await ctx.store.transaction(async (tx) => {
+    const outcome = await reportingTransaction(ctx, async (tx) => {
       const record = await tx.findRefreshToken(hash);
       if (record === undefined) return invalidGrant('refresh_token is not valid');
       if (record.clientId !== client.id) return invalidGrant('refresh_token was issued to another client');

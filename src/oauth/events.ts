@@ -1,0 +1,47 @@
+// What the core did, told to whoever counts it (gatehouse_events_total; README, Health,
+// metrics, logs): each audit event the core writes, once it is durable. The core's
+// transactions run through `reportingTransaction`, which notes the events written on the
+// transaction's store and tells them after the commit, so a rolled-back event is never
+// counted and the counts cannot disagree with the audit trail.
+import type { OAuthContext } from './context.ts';
+import type { OAuthAuditEventType, OAuthStore } from './storage.ts';
+
+/** The port: told of each audit event the core wrote, after its transaction committed. */
+export interface OAuthEvents {
+  committed(type: OAuthAuditEventType): void;
+}
+
+/** Nobody counts: the events are in the audit trail only. */
+export const uncounted: OAuthEvents = { committed: () => undefined };
+
+/**
+ * Runs fn in one transaction of `ctx.store` (the database's store, not a transaction's:
+ * the events are told when this transaction ends) and tells `ctx.events` of every audit
+ * event written through the store fn receives, once it has committed; nothing when fn
+ * throws and the transaction rolls back.
+ */
+export async function reportingTransaction<T>(ctx: OAuthContext, fn: (tx: OAuthStore) => Promise<T>): Promise<T> {
+  const written: OAuthAuditEventType[] = [];
+  const result = await ctx.store.transaction((tx) => fn(noting(tx, written)));
+  const events = ctx.events ?? uncounted;
+  for (const type of written) events.committed(type);
+  return result;
+}
+
+/** The transaction's store, noting in `written` each audit event it writes, a nested transaction's too. */
+function noting(tx: OAuthStore, written: OAuthAuditEventType[]): OAuthStore {
+  return {
+    ...tx,
+    audit: {
+      append: async (event, at) => {
+        await tx.audit.append(event, at);
+        written.push(event.type);
+      },
+    },
+    createTokenPair: async (access, refresh, issued, at) => {
+      await tx.createTokenPair(access, refresh, issued, at);
+      written.push(issued.type);
+    },
+    transaction: (fn) => tx.transaction((inner) => fn(noting(inner, written))),
+  };
+}
