@@ -3,7 +3,6 @@
 // user belongs to, with event types, and a token holding TEAM_EVENT_TYPE_READ; and a
 // logged-in browser whose consent is remembered (and another, for 10,000 authorizations).
 import { createOAuthStore } from '../src/storage/stores/oauth.ts';
-import { recordClientEvent } from '../src/services/webhooks/outbox.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
 import { createClient } from '../src/services/clients/registration.ts';
 import { reviewClient } from '../src/services/clients/review.ts';
@@ -43,7 +42,7 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
     scopes: ['PROFILE_READ', 'TEAM_EVENT_TYPE_READ'],
   });
   await reviewClient(services, client.clientId, 'approve', null);
-  const store = createOAuthStore(database.db, recordClientEvent);
+  const store = createOAuthStore(database.db);
   const ctx: OAuthContext = {
     store,
     clock: Date.now,

@@ -38,7 +38,6 @@ import { reopenOpenApprovals } from './services/clients/metadata-policy.ts';
 import type { ServiceContext } from './services/context.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
 import { StoreUnavailable } from './services/store-unavailable.ts';
-import { recordClientEvent } from './services/webhooks/outbox.ts';
 import { createOAuthStore } from './storage/stores/oauth.ts';
 import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
@@ -135,7 +134,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   const metrics = new Metrics();
   metrics.instrument(app);
   const oauth: OAuthContext = {
-    store: createOAuthStore(deps.database.db, recordClientEvent),
+    store: createOAuthStore(deps.database.db),
     clock,
     issuer: config.issuer,
     ttl: config.ttl,

@@ -249,12 +249,19 @@ export interface AuthorizationRequestStore {
 /** Application notifications the protocol core causes (SPEC §9, second paragraph). */
 export type ClientNotification = 'grant.revoked_reuse';
 
-export interface NotificationStore {
+/**
+ * Notifications to a client's events URL (README, Webhooks), declared once for every writer
+ * as AuditLog is: `Event` is the names the writer may use (the core its own; the webhook
+ * services theirs, services/webhooks/store.ts).
+ */
+export interface NotificationStore<Event extends string = ClientNotification> {
   /**
-   * Writes a notification for the client's events URL to the outbox; a no-op for a client
-   * without one. Called on a transaction's store, it lands only if the transaction commits.
+   * Writes the notification to the outbox as one message to the client's events URL, due
+   * at once, whose `data` is `{ clientId, ...data }`; nothing for a client without an events
+   * URL or a signing secret. Called on a transaction's store, it lands only if the
+   * transaction commits.
    */
-  notifyClient(clientId: string, event: ClientNotification, data: Record<string, unknown>, at: number): Promise<void>;
+  notifyClient(clientId: string, event: Event, data: Record<string, unknown>, at: number): Promise<void>;
 }
 
 export interface OAuthStore extends ClientLookup, GrantStore, CodeStore, TokenStore, AuthorizationRequestStore, NotificationStore {

@@ -26,7 +26,7 @@ export { checkSlug, checkTeamFields, createTeam, keepingAnOwner, removeMember } 
 export { inviteMember } from '../services/teams/invitations.ts';
 
 // Webhooks: subscriptions, the outbox and signing.
-export { publishEvent, redeliver } from '../services/webhooks/outbox.ts';
+export { publishEvent } from '../services/webhooks/outbox.ts';
 export { newSigningSecret } from '../services/webhooks/signing.ts';
 export type { Delivery, WebhookDeliveryStore } from '../services/webhooks/store.ts';
 export type { Webhook, WebhookChanges, WebhookOwner } from '../services/webhooks/subscriptions.ts';

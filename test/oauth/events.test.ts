@@ -10,7 +10,6 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
-import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
 
 const T0 = 1_700_000_000_000;
 
@@ -25,7 +24,7 @@ describe('reportingTransaction: the core tells what it did once it is durable', 
     await migrateToLatest(database);
     told = [];
     ctx = {
-      store: createOAuthStore(database.db, recordClientEvent),
+      store: createOAuthStore(database.db),
       clock: () => T0,
       issuer: 'https://gatehouse.test',
       ttl: { authCode: 60, accessToken: 1800, refreshIdle: 86_400, refreshReuseWindow: 30 },

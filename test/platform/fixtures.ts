@@ -5,7 +5,6 @@
 // real browser flow for a few.
 import { randomBytes } from 'node:crypto';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
-import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
@@ -84,7 +83,7 @@ export async function mint(server: TestServer, w: World, user: TestUser, scopes:
   const key = `${server.url}|${user.id}|${scopes === null ? 'legacy' : [...scopes].sort().join(',')}|${resources?.join(',') ?? ''}`;
   const cached = tokens.get(key);
   if (cached) return cached;
-  const store = createOAuthStore(server.db, recordClientEvent);
+  const store = createOAuthStore(server.db);
   const now = server.clock();
   const clientId = scopes === null ? w.legacyClient.clientId : w.client.clientId;
   const grantId = randomId();

@@ -11,7 +11,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { createDeliveryEngine, type DeliveryEngine } from '../../src/services/webhooks/engine.ts';
-import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
 import { RETRY_DELAYS_MS, RETRY_WINDOW_MS } from '../../src/services/webhooks/schedule.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { backends } from '../helpers/backends.ts';
@@ -67,7 +66,7 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
 
   /** An access token that outlives the clock moves of these tests (30 days). */
   async function token(user: TestUser, scopes: string[]): Promise<string> {
-    const store = createOAuthStore(server.db, recordClientEvent);
+    const store = createOAuthStore(server.db);
     const now = server.clock();
     const grantId = randomId();
     const value = generateToken('accessToken');

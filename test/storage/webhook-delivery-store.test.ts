@@ -4,8 +4,6 @@
 // whatever is due, so the outbox must hold only the test's deliveries.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceStores } from '../../src/services/stores.ts';
-import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
-import type { NewDelivery } from '../../src/services/webhooks/store.ts';
 import { createServiceStores } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { seedClient, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
@@ -29,7 +27,8 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     return id;
   }
 
-  const delivery = (webhookId: string, createdAt = T0): NewDelivery => ({ id: uniqueId('msg'), destination: { webhookId }, event: 'BOOKING_CREATED', payload: '{}', createdAt });
+  /** One BOOKING_CREATED message to the webhook, written at `createdAt`; its id. */
+  const enqueue = async (webhookId: string, createdAt = T0) => (await stores.webhookDeliveries.enqueue([{ webhookId }], 'BOOKING_CREATED', {}, createdAt))[0]!;
 
   it.skipIf(!available)('subscribedWebhooks: the host\'s own and their organizations\', subscribed to the trigger and active; a team event reaches its organization', async () => {
     const host = await seedUser(database.handle.db);
@@ -55,26 +54,26 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     const user = await seedUser(database.handle.db);
     const on = await webhook({ userId: user });
     const off = await webhook({ userId: user }, ['BOOKING_CREATED'], false);
-    const due = delivery(on);
-    const later = delivery(on, T0 + 60_000);
-    await stores.webhookDeliveries.enqueue([due, later, delivery(off)]);
+    const due = await enqueue(on);
+    const later = await enqueue(on, T0 + 60_000);
+    await enqueue(off);
     const claimed = await stores.webhookDeliveries.claimDue(T0, T0 + 1000, 10);
-    expect(claimed).toMatchObject([{ id: due.id, attempt: 1, url: 'https://hooks.example.com/in', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', destination: { webhookId: on } }]);
+    expect(claimed).toMatchObject([{ id: due, attempt: 1, url: 'https://hooks.example.com/in', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', destination: { webhookId: on } }]);
     expect(await stores.webhookDeliveries.claimDue(T0 + 999, T0 + 2000, 10)).toEqual([]);
     // The lease ended without an outcome (the claimer died): the next claim takes it again.
-    expect((await stores.webhookDeliveries.claimDue(T0 + 1000, T0 + 5000, 10)).map((c) => [c.id, c.attempt])).toEqual([[due.id, 2]]);
+    expect((await stores.webhookDeliveries.claimDue(T0 + 1000, T0 + 5000, 10)).map((c) => [c.id, c.attempt])).toEqual([[due, 2]]);
     // The first claimer's late outcome no longer counts; the current one's does.
     const outcome = { at: T0 + 1001, delivered: true, responseStatus: 200, responseBody: 'ok', error: null, nextAttemptAt: null };
-    expect(await stores.webhookDeliveries.recordAttempt(due.id, 1, outcome)).toBe(false);
-    expect(await stores.webhookDeliveries.recordAttempt(due.id, 2, outcome)).toBe(true);
-    expect(await stores.webhookDeliveries.find({ webhookId: on }, due.id)).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 200, responseBody: 'ok', nextAttemptAt: null });
-    expect(await stores.webhookDeliveries.claimDue(T0 + 10_000_000, T0 + 10_001_000, 10)).toMatchObject([{ id: later.id }]);
+    expect(await stores.webhookDeliveries.recordAttempt(due, 1, outcome)).toBe(false);
+    expect(await stores.webhookDeliveries.recordAttempt(due, 2, outcome)).toBe(true);
+    expect(await stores.webhookDeliveries.find({ webhookId: on }, due)).toMatchObject({ status: 'delivered', attempts: 2, responseStatus: 200, responseBody: 'ok', nextAttemptAt: null });
+    expect(await stores.webhookDeliveries.claimDue(T0 + 10_000_000, T0 + 10_001_000, 10)).toMatchObject([{ id: later }]);
   });
 
   it.skipIf(!available)('claimDue: concurrent callers never get the same delivery', async () => {
     const on = await webhook({ userId: await seedUser(database.handle.db) });
-    const all = Array.from({ length: 24 }, (_, i) => delivery(on, T0 + i));
-    await stores.webhookDeliveries.enqueue(all);
+    const all: string[] = [];
+    for (let i = 0; i < 24; i++) all.push(await enqueue(on, T0 + i));
     const rounds = await Promise.all(Array.from({ length: 6 }, () => stores.webhookDeliveries.claimDue(T0 + 100, T0 + 60_000, 5)));
     const ids = rounds.flat().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -82,19 +81,18 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     expect(rounds.map((r) => r.length).filter((n) => n > 5)).toEqual([]);
     // What the concurrent callers skipped is still there for the next one.
     const rest = await stores.webhookDeliveries.claimDue(T0 + 100, T0 + 60_000, 100);
-    expect([...ids, ...rest.map((c) => c.id)].sort()).toEqual(all.map((d) => d.id).sort());
+    expect([...ids, ...rest.map((c) => c.id)].sort()).toEqual([...all].sort());
   });
 
   it.skipIf(!available)('disable turns the webhook off with its reason and fails its pending deliveries; markFailing keeps the first failure time', async () => {
     const user = await seedUser(database.handle.db);
     const hook = await webhook({ userId: user });
-    const pending = delivery(hook);
-    await stores.webhookDeliveries.enqueue([pending]);
+    const pending = await enqueue(hook);
     expect(await stores.webhookDeliveries.markFailing(hook, T0)).toBe(T0);
     expect(await stores.webhookDeliveries.markFailing(hook, T0 + 5)).toBe(T0);
     await stores.webhookDeliveries.disable(hook, 'failing for 5 days', T0 + 6);
     expect(await stores.webhooks.find({ userId: user }, hook)).toMatchObject({ active: false, disabledReason: 'failing for 5 days' });
-    expect(await stores.webhookDeliveries.find({ webhookId: hook }, pending.id)).toMatchObject({ status: 'failed', nextAttemptAt: null, error: 'the webhook was turned off' });
+    expect(await stores.webhookDeliveries.find({ webhookId: hook }, pending)).toMatchObject({ status: 'failed', nextAttemptAt: null, error: 'the webhook was turned off' });
     await stores.webhookDeliveries.markHealthy(hook);
     expect(await stores.webhookDeliveries.markFailing(hook, T0 + 7)).toBe(T0 + 7);
   });
@@ -106,14 +104,45 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     await stores.webhookDeliveries.setClientEventsUrl(clientId, 'https://app.example.com/events', T0);
     expect(await stores.webhookDeliveries.clientEvents(clientId)).toEqual({ eventsUrl: 'https://app.example.com/events', hasSecret: false });
     // Nothing to sign with: the outbox writes nothing for it.
-    await recordClientEvent(stores.webhookDeliveries, clientId, 'client.suspended', {}, T0);
+    await stores.webhookDeliveries.notifyClient(clientId, 'client.suspended', {}, T0);
     expect(await stores.webhookDeliveries.list({ clientId }, 10, 0)).toEqual([]);
     await stores.webhookDeliveries.setClientEventsSecret(clientId, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', T0);
     expect(await stores.webhookDeliveries.clientEvents(clientId)).toEqual({ eventsUrl: 'https://app.example.com/events', hasSecret: true });
-    const d: NewDelivery = { id: uniqueId('msg'), destination: { clientId }, event: 'client.suspended', payload: '{}', createdAt: T0 };
-    await stores.webhookDeliveries.enqueue([d]);
-    expect(await stores.webhookDeliveries.claimDue(T0, T0 + 1, 10)).toMatchObject([{ id: d.id, url: 'https://app.example.com/events', destination: { clientId } }]);
-    expect((await stores.webhookDeliveries.list({ clientId }, 10, 0)).map((x) => x.id)).toEqual([d.id]);
+    await stores.webhookDeliveries.notifyClient(clientId, 'client.suspended', { state: 'suspended' }, T0);
+    const [told] = await stores.webhookDeliveries.list({ clientId }, 10, 0);
+    expect(told).toMatchObject({ event: 'client.suspended', status: 'pending', nextAttemptAt: T0, createdAt: T0 });
+    expect(JSON.parse(told!.payload)).toEqual({ type: 'client.suspended', timestamp: new Date(T0).toISOString(), data: { clientId, state: 'suspended' } });
+    expect(await stores.webhookDeliveries.claimDue(T0, T0 + 1, 10)).toMatchObject([{ id: told!.id, url: 'https://app.example.com/events', destination: { clientId } }]);
+    expect((await stores.webhookDeliveries.list({ clientId }, 10, 0)).map((x) => x.id)).toEqual([told!.id]);
     expect(await stores.webhookDeliveries.list({ webhookId: 'nope' }, 10, 0)).toEqual([]);
+  });
+
+  it.skipIf(!available)('enqueue: one message per destination, each its own Standard Webhooks id, the body the envelope of the event', async () => {
+    const user = await seedUser(database.handle.db);
+    const [a, b] = [await webhook({ userId: user }), await webhook({ userId: user })];
+    const ids = await stores.webhookDeliveries.enqueue([{ webhookId: a }, { webhookId: b }], 'BOOKING_CANCELLED', { uid: 'bk1' }, T0);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+    for (const id of ids) expect(id).toMatch(/^msg_[0-9A-Za-z]+$/);
+    const body = { type: 'BOOKING_CANCELLED', timestamp: new Date(T0).toISOString(), data: { uid: 'bk1' } };
+    for (const [webhookId, id] of [[a, ids[0]!], [b, ids[1]!]] as const) {
+      const written = await stores.webhookDeliveries.find({ webhookId }, id);
+      expect(written).toMatchObject({ event: 'BOOKING_CANCELLED', status: 'pending', attempts: 0, nextAttemptAt: T0, createdAt: T0 });
+      expect(JSON.parse(written!.payload)).toEqual(body);
+    }
+    expect(await stores.webhookDeliveries.enqueue([], 'BOOKING_CANCELLED', {}, T0)).toEqual([]);
+  });
+
+  it.skipIf(!available)('redeliver: a new message with the same event and body byte for byte, due at once; nothing for an id the destination does not have', async () => {
+    const user = await seedUser(database.handle.db);
+    const hook = await webhook({ userId: user });
+    const original = await enqueue(hook);
+    const copy = await stores.webhookDeliveries.redeliver({ webhookId: hook }, original, T0 + 5000);
+    expect(copy).toMatch(/^msg_/);
+    expect(copy).not.toBe(original);
+    const [was, now] = [await stores.webhookDeliveries.find({ webhookId: hook }, original), await stores.webhookDeliveries.find({ webhookId: hook }, copy!)];
+    expect(now).toMatchObject({ event: was!.event, payload: was!.payload, status: 'pending', attempts: 0, nextAttemptAt: T0 + 5000, createdAt: T0 + 5000 });
+    expect(await stores.webhookDeliveries.redeliver({ webhookId: hook }, 'msg_unknown', T0)).toBeUndefined();
+    expect(await stores.webhookDeliveries.redeliver({ webhookId: await webhook({ userId: user }) }, original, T0)).toBeUndefined();
   });
 });

@@ -3,7 +3,7 @@
 // (src/services/outbound-url.ts) whenever they are set, and again at every delivery. A new
 // webhook's signing secret is in the creation answer only.
 import type { AppContext } from '../../context.ts';
-import { type Delivery, newSigningSecret, type OutboundPolicy, randomId, redeliver, type Webhook, type WebhookChanges, type WebhookOwner } from '../authorization-server.ts';
+import { type Delivery, newSigningSecret, type OutboundPolicy, randomId, type Webhook, type WebhookChanges, type WebhookOwner } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, iso, isoOrNull, notFound } from '../input.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
@@ -208,7 +208,7 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
       status: 201,
       handle: async (call) => {
         const { id } = await load(call, call.params.webhookId);
-        const copy = await redeliver(deliveries, { webhookId: id }, call.params.deliveryId, clock());
+        const copy = await deliveries.redeliver({ webhookId: id }, call.params.deliveryId, clock());
         if (copy === undefined) throw notFound('delivery');
         return delivery((await deliveries.find({ webhookId: id }, copy))!);
       },

@@ -3,7 +3,6 @@
 import { sortScopes } from '../../oauth/scopes.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { recordClientEvent } from '../webhooks/outbox.ts';
 
 export interface AuthorizedApp {
   clientId: string;
@@ -53,7 +52,7 @@ export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, c
       await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId, reason: 'revoked by the user in authorized apps' } }, now);
     }
     // SPEC §9: the application is told in the same transaction, so it cannot be lost.
-    await recordClientEvent(tx.webhookDeliveries, clientId, 'authorization.revoked', { userId, grantIds: grants, revokedBy: 'user' }, now);
+    await tx.webhookDeliveries.notifyClient(clientId, 'authorization.revoked', { userId, grantIds: grants, revokedBy: 'user' }, now);
     return grants.length;
   });
 }

@@ -5,7 +5,7 @@ import { MAX_REDIRECT_URIS } from '../../oauth/redirect-uri.ts';
 import type { ClientState } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
-import { recordClientEvent, type ClientWebhookEvent } from '../webhooks/outbox.ts';
+import type { ApplicationNotification } from '../webhooks/store.ts';
 import { claimClient } from './version.ts';
 import { requireClient, type ClientView } from './view.ts';
 
@@ -20,7 +20,7 @@ const allowedFrom: Record<ReviewDecision, ClientState[]> = {
 const resulting: Record<ReviewDecision, ClientState> = { approve: 'approved', reject: 'rejected', suspend: 'suspended' };
 const eventOf = { approve: 'client.approved', reject: 'client.rejected', suspend: 'client.suspended' } as const;
 /** Review decisions the application is told of at its events URL (SPEC §9). */
-const notified: Partial<Record<ReviewDecision, ClientWebhookEvent>> = { approve: 'client.approved', suspend: 'client.suspended' };
+const notified: Partial<Record<ReviewDecision, ApplicationNotification>> = { approve: 'client.approved', suspend: 'client.suspended' };
 
 export interface DecisionOptions {
   /** SPEC §2 item 22: the version the reviewer saw; a decision on an older one is refused. */
@@ -57,7 +57,7 @@ export async function reviewClient(
     await tx.audit.append({ type: eventOf[decision], actorId: reviewerId, clientId: id, data: note ? { reason: note } : {} }, now);
     // SPEC §9: the application hears of its suspension and of its approval (again).
     const notice = notified[decision];
-    if (notice !== undefined) await recordClientEvent(tx.webhookDeliveries, id, notice, { state: resulting[decision], reason: note === '' ? null : note }, now);
+    if (notice !== undefined) await tx.webhookDeliveries.notifyClient(id, notice, { state: resulting[decision], reason: note === '' ? null : note }, now);
   });
   return requireClient(ctx, id);
 }

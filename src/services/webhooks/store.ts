@@ -1,19 +1,13 @@
 // The outbox and its deliveries (SPEC §9), as the webhook services see them. A delivery goes
 // to one destination: a webhook of a user or an organization, or an OAuth client's events URL.
+import type { ClientNotification, NotificationStore } from '../../oauth/storage.ts';
+
+/** Application notifications to a client's events URL (README, Webhooks): the core's and the services'. */
+export type ApplicationNotification = ClientNotification | 'authorization.revoked' | 'client.suspended' | 'client.approved';
 
 export type Destination = { webhookId: string } | { clientId: string };
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
-
-export interface NewDelivery {
-  /** The Standard Webhooks message id (`webhook-id`), the same on every attempt. */
-  id: string;
-  destination: Destination;
-  event: string;
-  /** The JSON body, exactly as it will be signed and sent. */
-  payload: string;
-  createdAt: number;
-}
 
 /** A delivery as its owner sees it. */
 export interface Delivery {
@@ -69,15 +63,28 @@ export interface ClientEventsSettings {
   hasSecret: boolean;
 }
 
-export interface WebhookDeliveryStore {
+/** The outbox: the messages written to it, their claims and attempts; and the client settings notifications need. */
+export interface WebhookDeliveryStore extends NotificationStore<ApplicationNotification> {
   /**
    * Ids of the active webhooks subscribed to `trigger` that hear of an event: the host's
    * own, and those of the owner's organization: the organization itself, the organization
    * of the team, or, for a personal record, every organization the host is a member of.
    */
   subscribedWebhooks(trigger: string, owner: EventOwner): Promise<string[]>;
-  /** Writes deliveries to the outbox, due at once; with the caller's transaction, they land with the change. */
-  enqueue(deliveries: NewDelivery[]): Promise<void>;
+  /**
+   * Writes one message per destination to the outbox, due at once, and returns their ids in
+   * the destinations' order. Each has its own Standard Webhooks message id (`webhook-id`, the
+   * same on every attempt) and, as the body it is signed and sent with, the envelope
+   * `{ type: event, timestamp: at as ISO 8601, data }` (README, Webhooks). With the caller's
+   * transaction, they land with the change.
+   */
+  enqueue(destinations: Destination[], event: string, data: Record<string, unknown>, at: number): Promise<string[]>;
+  /**
+   * Writes a copy of the destination's delivery as a new message, due at `at`: a new id, the
+   * same event and body, byte for byte. Returns the copy's id; undefined when the destination
+   * has no delivery of that id.
+   */
+  redeliver(destination: Destination, id: string, at: number): Promise<string | undefined>;
   /**
    * Claims up to `limit` pending deliveries due at `now` to a destination that can take them,
    * oldest due first: each claim counts an attempt and moves the due time to `leaseUntil`, so

@@ -3,13 +3,12 @@
 // Queries that other areas share (the client row, active grants, revocation, the audit
 // append, the access token read) stay in repositories/ and are called from here.
 import type { Selectable } from 'kysely';
-import type { AccessTokenRecord, ClientNotification, CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
-import type { WebhookDeliveryStore } from '../../services/webhooks/store.ts';
+import type { AccessTokenRecord, CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
 import { resourcesColumn, resourcesFromColumn, scopesColumn, scopesFromColumn } from '../columns.ts';
 import { dialectOf, placeholderRow, prepare } from '../prepared.ts';
 import { auditColumns, auditRow, insertAudit, type AuditValues } from '../repositories/audit.ts';
 import { createAuditStore } from './audit.ts';
-import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
+import { notifyClient } from './webhook-deliveries.ts';
 import { findClientRecord, findClientWithSecrets } from '../repositories/clients.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { listActiveGrants, revokeGrant } from '../repositories/grants.ts';
@@ -17,17 +16,10 @@ import { findAccessToken } from '../repositories/tokens.ts';
 import type { AccessTokensTable, AuthorizationCodesTable, RefreshTokensTable } from '../schema.ts';
 import { inTransaction } from '../transaction.ts';
 
-/**
- * Writes a client notification to the outbox (services/webhooks/outbox.ts: recordClientEvent).
- * What a delivery says and to whom is the webhook service's rule, so the composition root
- * passes it in; storage only gives it the outbox of the same transaction.
- */
-export type ClientEventWriter = (outbox: WebhookDeliveryStore, clientId: string, event: ClientNotification, data: Record<string, unknown>, at: number) => Promise<void>;
-
-export function createOAuthStore(db: Executor, writeClientEvent: ClientEventWriter): OAuthStore {
+export function createOAuthStore(db: Executor): OAuthStore {
   const store: OAuthStore = {
     // Joins the caller's transaction when db already is one (STYLE practice 7).
-    transaction: (fn) => inTransaction(db, (trx) => fn(trx === db ? store : createOAuthStore(trx, writeClientEvent))),
+    transaction: (fn) => inTransaction(db, (trx) => fn(trx === db ? store : createOAuthStore(trx))),
 
     // oauth_clients and client_secrets
     findClient: (id) => findClientRecord(db, id),
@@ -141,8 +133,9 @@ export function createOAuthStore(db: Executor, writeClientEvent: ClientEventWrit
       await db.insertInto('authorization_requests').values({ client_id: clientId, user_id: userId, had_scope: hadScope ? 1 : 0, created_at: at }).execute();
     },
 
-    // The outbox the application services write to as well (SPEC §9).
-    notifyClient: (clientId, event, data, at) => writeClientEvent(createWebhookDeliveryStore(db), clientId, event, data, at),
+    // The outbox the application services write to as well (SPEC §9), on the same executor:
+    // inside the core's transaction, the notification commits or rolls back with it.
+    notifyClient: (clientId, event, data, at) => notifyClient(db, clientId, event, data, at),
   };
   return store;
 }

@@ -1,14 +1,12 @@
 // WebhookDeliveryStore (src/services/webhooks/store.ts) over webhook_deliveries, webhooks and
-// the events columns of oauth_clients. A claim is one UPDATE of the due rows it picks: on
+// the events columns of oauth_clients. A new message gets its Standard Webhooks id and body
+// here, so the core's store (stores/oauth.ts) writes a notification to the outbox in its own
+// transaction just as the services do. A claim is one UPDATE of the due rows it picks: on
 // PostgreSQL the pick locks them and skips rows another instance holds; SQLite runs one
 // writer at a time, so the statement alone makes the claim exclusive.
 import { sql, type Selectable } from 'kysely';
-import type {
-  ClaimedDelivery,
-  Delivery,
-  Destination,
-  WebhookDeliveryStore,
-} from '../../services/webhooks/store.ts';
+import { randomId } from '../../oauth/token-format.ts';
+import type { ClaimedDelivery, ClientEventsSettings, Delivery, Destination, WebhookDeliveryStore } from '../../services/webhooks/store.ts';
 import { dialectOf } from '../prepared.ts';
 import type { Executor } from '../repositories/executor.ts';
 import type { WebhookDeliveriesTable } from '../schema.ts';
@@ -32,6 +30,56 @@ const toDelivery = (r: DeliveryRow): Delivery => ({
   error: r.error,
   createdAt: r.created_at,
 });
+
+/** A message as the outbox keeps it until it is delivered: its body is signed and sent as it is. */
+interface Message {
+  destination: Destination;
+  event: string;
+  payload: string;
+}
+
+/** Writes each message with an id of its own, due at `at`; returns the ids in order. */
+async function insertMessages(db: Executor, messages: Message[], at: number): Promise<string[]> {
+  if (messages.length === 0) return [];
+  // The Standard Webhooks message id (`webhook-id`), the same on every attempt.
+  const ids = messages.map(() => `msg_${randomId()}`);
+  await db
+    .insertInto('webhook_deliveries')
+    .values(
+      messages.map((m, i) => ({
+        id: ids[i]!,
+        webhook_id: 'webhookId' in m.destination ? m.destination.webhookId : null,
+        client_id: 'clientId' in m.destination ? m.destination.clientId : null,
+        event: m.event,
+        payload: m.payload,
+        status: 'pending' as const,
+        next_attempt_at: at,
+        created_at: at,
+      })),
+    )
+    .execute();
+  return ids;
+}
+
+/** The body every delivery carries: Standard Webhooks' recommended envelope (README, Webhooks). */
+function envelope(type: string, at: number, data: Record<string, unknown>): string {
+  return JSON.stringify({ type, timestamp: new Date(at).toISOString(), data });
+}
+
+async function readClientEvents(db: Executor, clientId: string): Promise<ClientEventsSettings> {
+  const row = await db.selectFrom('oauth_clients').select(['events_url', 'events_secret']).where('id', '=', clientId).executeTakeFirst();
+  return { eventsUrl: row?.events_url ?? null, hasSecret: (row?.events_secret ?? null) !== null };
+}
+
+/**
+ * NotificationStore.notifyClient (oauth/storage.ts), for the core's store and the services'
+ * alike: a client with nowhere to receive it, or nothing to sign it with, is told nothing.
+ */
+export async function notifyClient(db: Executor, clientId: string, event: string, data: Record<string, unknown>, at: number): Promise<void> {
+  const settings = await readClientEvents(db, clientId);
+  if (settings.eventsUrl === null || !settings.hasSecret) return;
+  await insertMessages(db, [{ destination: { clientId }, event, payload: envelope(event, at, { clientId, ...data }) }], at);
+}
 
 function byDestination(db: Executor, destination: Destination) {
   const q = db.selectFrom('webhook_deliveries').selectAll();
@@ -115,24 +163,14 @@ export function createWebhookDeliveryStore(db: Executor): WebhookDeliveryStore {
         .execute();
       return rows.filter((r) => (JSON.parse(r.triggers) as string[]).includes(trigger)).map((r) => r.id);
     },
-    async enqueue(deliveries) {
-      if (deliveries.length === 0) return;
-      await db
-        .insertInto('webhook_deliveries')
-        .values(
-          deliveries.map((d) => ({
-            id: d.id,
-            webhook_id: 'webhookId' in d.destination ? d.destination.webhookId : null,
-            client_id: 'clientId' in d.destination ? d.destination.clientId : null,
-            event: d.event,
-            payload: d.payload,
-            status: 'pending' as const,
-            next_attempt_at: d.createdAt,
-            created_at: d.createdAt,
-          })),
-        )
-        .execute();
+    enqueue: (destinations, event, data, at) => insertMessages(db, destinations.map((destination) => ({ destination, event, payload: envelope(event, at, data) })), at),
+    async redeliver(destination, id, at) {
+      const original = await byDestination(db, destination).where('id', '=', id).executeTakeFirst();
+      if (original === undefined) return undefined;
+      const [copy] = await insertMessages(db, [{ destination, event: original.event, payload: original.payload }], at);
+      return copy;
     },
+    notifyClient: (clientId, event, data, at) => notifyClient(db, clientId, event, data, at),
     async claimDue(now, leaseUntil, limit) {
       return loadClaimed(db, await claimIds(db, now, leaseUntil, limit));
     },
@@ -186,10 +224,7 @@ export function createWebhookDeliveryStore(db: Executor): WebhookDeliveryStore {
       const row = await byDestination(db, destination).where('id', '=', id).executeTakeFirst();
       return row && toDelivery(row);
     },
-    async clientEvents(clientId) {
-      const row = await db.selectFrom('oauth_clients').select(['events_url', 'events_secret']).where('id', '=', clientId).executeTakeFirst();
-      return { eventsUrl: row?.events_url ?? null, hasSecret: (row?.events_secret ?? null) !== null };
-    },
+    clientEvents: (clientId) => readClientEvents(db, clientId),
     async setClientEventsUrl(clientId, url, now) {
       await db.updateTable('oauth_clients').set({ events_url: url, updated_at: now }).where('id', '=', clientId).execute();
     },

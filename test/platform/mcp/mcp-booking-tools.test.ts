@@ -6,7 +6,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken, randomId } from '../../../src/oauth/token-format.ts';
-import { recordClientEvent } from '../../../src/services/webhooks/outbox.ts';
 import { createOAuthStore } from '../../../src/storage/stores/oauth.ts';
 import { buildWorld, fixtures, futureStart, type World } from '../fixtures.ts';
 import { backends } from '../../helpers/backends.ts';
@@ -26,7 +25,7 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
 
   /** An access token as the token endpoint stores one for resource={BASE_URL}/mcp. */
   async function mcpToken(userId: string, scopes: string[]): Promise<string> {
-    const store = createOAuthStore(server.db, recordClientEvent);
+    const store = createOAuthStore(server.db);
     const now = server.clock();
     const grantId = randomId();
     const token = generateToken('accessToken');
