@@ -13,7 +13,6 @@ import { handleTokenRequest } from '../../src/oauth/token-endpoint.ts';
 import { generateToken, hashToken, randomId, timeOrderedId } from '../../src/oauth/token-format.ts';
 import type { TokenResponse } from '../../src/oauth/token-response.ts';
 import type { ServiceStores } from '../../src/services/stores.ts';
-import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { createUserStore } from '../../src/storage/stores/accounts.ts';
@@ -97,7 +96,7 @@ export async function openCore(): Promise<Core> {
   // Without clientMetadata: metadata-document client ids are refused, as under CIMD_POLICY=off.
   // The seeded clients have issued ids, which that never concerns.
   const ctx: OAuthContext = {
-    store: createOAuthStore(handle.db, recordClientEvent),
+    store: createOAuthStore(handle.db),
     clock,
     issuer: defaults.issuer,
     // A copy: a test may shorten a TTL of its own core.
@@ -211,7 +210,7 @@ export function basic(clientId: string, secret: string): string {
 
 /** A token request with client_secret_post: what the HTTP layer hands the core for a form body. */
 export function tokenRequest(core: Core, client: SeededClient, params: Record<string, string | string[]>): Promise<TokenResponse> {
-  return handleTokenRequest(core.ctx, { body: { ...credentials(client), ...params }, authorization: undefined });
+  return handleTokenRequest(core.ctx, { body: { ...credentials(client), ...params }, authorization: undefined }).then((answer) => answer.body);
 }
 
 /** RFC 6749 §4.1.3: redeems the code at the client's registered redirect URI. */

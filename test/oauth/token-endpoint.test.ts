@@ -84,7 +84,7 @@ describe('client authentication comes before the grant (RFC 6749 §3.2.1)', () =
     const client = await core.client();
     const body = { grant_type: 'authorization_code', code: await codeFor(core, client), redirect_uri: client.redirectUri };
     const tokens = await handleTokenRequest(core.ctx, { body, authorization: basic(client.id, client.secret!) });
-    expect(tokens.scope).toBe('PROFILE_READ');
+    expect(tokens.body.scope).toBe('PROFILE_READ');
   });
 
   it.for(['pending', 'rejected', 'suspended'] as const)(
