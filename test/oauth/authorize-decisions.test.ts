@@ -13,14 +13,17 @@ import {
 import { sortScopes } from '../../src/oauth/scopes.ts';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
-import { addClient, addLegacyClient, addSelfRegisteredClient, addUser, createCore, ISSUER, REDIRECT_URI, type Core } from './authorization-fixture.ts';
+import { ISSUER, openCore, REDIRECT_URI, type Core } from './core.ts';
 
 // RFC 7636 Appendix B.
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
+// One core for the file, serving client metadata documents (CIMD_POLICY=open), as a server does
+// unless CIMD_POLICY=off. Shared: the registration owner's argon2 hash is made once, not per test
+// (seconds on two cores), and each test makes clients and users of its own, so none sees another's.
 let core: Core;
 beforeAll(async () => {
-  core = await createCore();
+  core = await openCore({ metadataDocuments: true });
 });
 afterAll(async () => core?.close());
 
@@ -73,14 +76,14 @@ const activeGrants = (userId: string, clientId: string) => core.ctx.store.listAc
 
 /** A user who allowed the client for PROFILE_READ on its consent page; returns the user's id. */
 async function userWhoAllowed(clientId: string, scope = 'PROFILE_READ'): Promise<string> {
-  const userId = await addUser(core);
+  const userId = await core.user();
   await issuedCode(await answer(request(clientId, { scope }), 'allow', loggedIn(userId)));
   return userId;
 }
 
 describe('an authorization request (decideAuthorization)', () => {
   it('RFC 6749 §4.1.1: a valid request without a session goes to the login page, carrying the request', async () => {
-    const clientId = await addClient(core);
+    const { id: clientId } = await core.client();
     const decision = await authorize(request(clientId), nobody);
     expect(decision).toMatchObject({ kind: 'login', again: false });
     if (decision.kind !== 'login') return;
@@ -90,15 +93,15 @@ describe('an authorization request (decideAuthorization)', () => {
   });
 
   it('RFC 6749 §4.1.1: a logged-in user without a grant for the client is shown the consent page, and nothing is granted yet', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     const decision = await authorize(request(clientId), loggedIn(userId));
     expect(decision).toMatchObject({ kind: 'consent', userId });
     expect(await activeGrants(userId, clientId)).toEqual([]);
   });
 
   it('README, For application developers (remembered consent): a grant covering the scopes redirects with a code from that grant, adding no grant', async () => {
-    const clientId = await addClient(core, { scopes: ['PROFILE_READ', 'BOOKING_READ'] });
+    const { id: clientId } = await core.client({ scopes: ['PROFILE_READ', 'BOOKING_READ'] });
     const userId = await userWhoAllowed(clientId, 'PROFILE_READ BOOKING_READ');
     const [grant] = await activeGrants(userId, clientId);
     // The same scopes, and fewer: both covered.
@@ -111,46 +114,46 @@ describe('an authorization request (decideAuthorization)', () => {
   });
 
   it('README, For application developers: a scope the user has not approved shows the consent page again', async () => {
-    const clientId = await addClient(core, { scopes: ['PROFILE_READ', 'BOOKING_READ'] });
+    const { id: clientId } = await core.client({ scopes: ['PROFILE_READ', 'BOOKING_READ'] });
     const userId = await userWhoAllowed(clientId, 'PROFILE_READ');
     expect(await authorize(request(clientId, { scope: 'PROFILE_READ BOOKING_READ' }), loggedIn(userId))).toMatchObject({ kind: 'consent' });
   });
 
   it('OpenID Connect Core §3.1.2.1: prompt=consent shows the consent page even with remembered consent', async () => {
-    const clientId = await addClient(core);
+    const { id: clientId } = await core.client();
     const userId = await userWhoAllowed(clientId);
     expect(await authorize(request(clientId, { prompt: 'consent' }), loggedIn(userId))).toMatchObject({ kind: 'consent', userId });
   });
 
   it('RFC 8252 §8.6: a public client is never answered from remembered consent: another app can claim its redirect URI', async () => {
-    const clientId = await addClient(core, { kind: 'public' });
+    const { id: clientId } = await core.client({ kind: 'public' });
     const pkce = { code_challenge: CHALLENGE, code_challenge_method: 'S256' };
-    const userId = await addUser(core);
+    const userId = await core.user();
     await issuedCode(await answer(request(clientId, pkce), 'allow', loggedIn(userId)));
     expect(await authorize(request(clientId, pkce), loggedIn(userId))).toMatchObject({ kind: 'consent' });
   });
 
   it('OpenID Connect Core §3.1.2.6 / RFC 6749 §4.1.2.1: prompt=none without a session redirects with login_required', async () => {
-    const clientId = await addClient(core);
+    const { id: clientId } = await core.client();
     expect(redirectedError(await authorize(request(clientId, { prompt: 'none' }), nobody))).toBe('login_required');
   });
 
   it('OpenID Connect Core §3.1.2.6: prompt=none without remembered consent redirects with consent_required, and grants nothing', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     expect(redirectedError(await authorize(request(clientId, { prompt: 'none' }), loggedIn(userId)))).toBe('consent_required');
     expect(await activeGrants(userId, clientId)).toEqual([]);
   });
 
   it('OpenID Connect Core §3.1.2.1: prompt=none with remembered consent redirects with a code, showing no page', async () => {
-    const clientId = await addClient(core);
+    const { id: clientId } = await core.client();
     const userId = await userWhoAllowed(clientId);
     const code = await issuedCode(await authorize(request(clientId, { prompt: 'none' }), loggedIn(userId)));
     expect(code.userId).toBe(userId);
   });
 
   it('OpenID Connect Core §3.1.2.1: prompt=login sends a logged-in user to log in again; once logged in since, the request goes on', async () => {
-    const clientId = await addClient(core);
+    const { id: clientId } = await core.client();
     const userId = await userWhoAllowed(clientId);
     const query = request(clientId, { prompt: 'login' });
     expect(await authorize(query, loggedIn(userId))).toMatchObject({ kind: 'login', again: true });
@@ -161,8 +164,8 @@ describe('an authorization request (decideAuthorization)', () => {
   });
 
   it('RFC 6749 §4.1.2.1: an unknown client, a missing client_id or an unregistered redirect_uri is an error page, never a redirect, prompt=none included', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     const cases: Record<string, unknown>[] = [
       request('no-such-client'),
       request(clientId, { client_id: undefined }),
@@ -182,7 +185,7 @@ describe('an authorization request (decideAuthorization)', () => {
 
   it('RFC 6749 §4.1.2.1: a client not approved (pending or suspended) is an error page saying so, never a redirect', async () => {
     for (const state of ['pending', 'suspended'] as const) {
-      const clientId = await addClient(core, { state });
+      const { id: clientId } = await core.client({ state });
       const decision = await authorize(request(clientId), nobody);
       expect(decision, state).toMatchObject({ kind: 'error_page', reason: 'client_not_approved' });
       if (decision.kind === 'error_page') expect(decision.error.description).toContain(state);
@@ -190,14 +193,14 @@ describe('an authorization request (decideAuthorization)', () => {
   });
 
   it('RFC 6749 §4.1.2.1: a scope outside the client\'s enabled scopes redirects with invalid_scope, before any login', async () => {
-    const clientId = await addClient(core, { scopes: ['PROFILE_READ'] });
+    const { id: clientId } = await core.client({ scopes: ['PROFILE_READ'] });
     expect(redirectedError(await authorize(request(clientId, { scope: 'PROFILE_READ BOOKING_WRITE' }), nobody))).toBe('invalid_scope');
     expect(redirectedError(await authorize(request(clientId, { scope: 'NO_SUCH_SCOPE' }), nobody))).toBe('invalid_scope');
   });
 
   it('RFC 6749 §4.1.2.1: other invalid parameters of a trusted client redirect with their error (unsupported_response_type, a repeated parameter, PKCE of a public client)', async () => {
-    const clientId = await addClient(core);
-    const publicId = await addClient(core, { kind: 'public' });
+    const { id: clientId } = await core.client();
+    const { id: publicId } = await core.client({ kind: 'public' });
     expect(redirectedError(await authorize(request(clientId, { response_type: 'token' }), nobody))).toBe('unsupported_response_type');
     expect(redirectedError(await authorize(request(clientId, { scope: ['PROFILE_READ', 'PROFILE_READ'] }), nobody))).toBe('invalid_request');
     expect(redirectedError(await authorize(request(clientId, { prompt: 'none login' }), nobody))).toBe('invalid_request');
@@ -205,8 +208,8 @@ describe('an authorization request (decideAuthorization)', () => {
   });
 
   it('SPEC §2 item 14: a legacy client\'s request ignores scope and is answered from the user\'s legacy grant', async () => {
-    const clientId = await addLegacyClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client({ scopes: null });
+    const userId = await core.user();
     expect(await authorize(request(clientId, { scope: 'ANYTHING' }), loggedIn(userId))).toMatchObject({ kind: 'consent' });
     await issuedCode(await answer(request(clientId), 'allow', loggedIn(userId)));
     const code = await issuedCode(await authorize(request(clientId, { scope: undefined }), loggedIn(userId)));
@@ -219,8 +222,8 @@ describe('a self-registered client\'s errors (README, Security; RFC 9700 §4.11.
   const pkce = { redirect_uri: phish, code_challenge: CHALLENGE, code_challenge_method: 'S256' };
 
   it('RFC 9700 §4.11.2: before the user allowed it, invalid_scope, login_required and consent_required are held back on a page naming it, never redirected', async () => {
-    const clientId = await addSelfRegisteredClient(core, phish);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.selfRegisteredClient(phish);
+    const userId = await core.user();
     const held = [
       { decision: await authorize(request(clientId, { ...pkce, scope: 'BOOKING_WRITE' }), nobody), code: 'invalid_scope' },
       { decision: await authorize(request(clientId, { ...pkce, prompt: 'none' }), nobody), code: 'login_required' },
@@ -233,17 +236,17 @@ describe('a self-registered client\'s errors (README, Security; RFC 9700 §4.11.
   });
 
   it('RFC 9700 §4.11.2: once the user allowed it on its consent page, its errors for that user are redirected; another user\'s are still held back', async () => {
-    const clientId = await addSelfRegisteredClient(core, phish);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.selfRegisteredClient(phish);
+    const userId = await core.user();
     expect(await authorize(request(clientId, pkce), loggedIn(userId))).toMatchObject({ kind: 'consent' });
     redirected(await answer(request(clientId, pkce), 'allow', loggedIn(userId)), phish);
     const params = redirected(await authorize(request(clientId, { ...pkce, scope: 'BOOKING_WRITE' }), loggedIn(userId)), phish);
     expect(params.get('error')).toBe('invalid_scope');
-    expect(await authorize(request(clientId, { ...pkce, scope: 'BOOKING_WRITE' }), loggedIn(await addUser(core)))).toMatchObject({ kind: 'held_back' });
+    expect(await authorize(request(clientId, { ...pkce, scope: 'BOOKING_WRITE' }), loggedIn(await core.user()))).toMatchObject({ kind: 'held_back' });
   });
 
   it('RFC 6749 §3.3: a self-registered client may leave scope out and gets the scopes it registered', async () => {
-    const clientId = await addSelfRegisteredClient(core, phish);
+    const { id: clientId } = await core.selfRegisteredClient(phish);
     const decision = await authorize(request(clientId, { ...pkce, scope: undefined }), nobody);
     expect(decision).toMatchObject({ kind: 'login' });
     if (decision.kind === 'login') expect(decision.request.scopes).toEqual(['PROFILE_READ']);
@@ -271,8 +274,8 @@ describe('a client metadata document used for the first time (README, Connect an
 
 describe('the consent form\'s answer (decideConsent)', () => {
   it('RFC 6749 §4.1.2: Allow records a grant and redirects with a one-time code of that grant, with state and iss (RFC 9207)', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     const code = await issuedCode(await answer(request(clientId), 'allow', loggedIn(userId)));
     const grants = await activeGrants(userId, clientId);
     expect(grants).toHaveLength(1);
@@ -282,15 +285,15 @@ describe('the consent form\'s answer (decideConsent)', () => {
   });
 
   it('RFC 6749 §4.1.2.1: Deny redirects with access_denied, state and iss, and grants nothing', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     expect(redirectedError(await answer(request(clientId), 'deny', loggedIn(userId)))).toBe('access_denied');
     expect(await activeGrants(userId, clientId)).toEqual([]);
   });
 
   it('OpenID Connect Core §3.1.2.1: with prompt=login, Allow from a session older than the request goes to log in again and grants nothing; Deny needs no new login', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     const form = request(clientId, { prompt: 'login' });
     expect(await answer(form, 'allow', loggedIn(userId))).toMatchObject({ kind: 'login', again: true });
     expect(await activeGrants(userId, clientId)).toEqual([]);
@@ -299,14 +302,14 @@ describe('the consent form\'s answer (decideConsent)', () => {
   });
 
   it('RFC 6749 §4.1.1: an answer after the session ended goes to the login page (prompt=none: login_required), and grants nothing', async () => {
-    const clientId = await addClient(core);
+    const { id: clientId } = await core.client();
     expect(await answer(request(clientId), 'allow', nobody)).toMatchObject({ kind: 'login', again: false });
     expect(redirectedError(await answer(request(clientId, { prompt: 'none' }), 'allow', nobody))).toBe('login_required');
   });
 
   it('RFC 6749 §4.1.2.1: neither Allow nor Deny is a page, and grants nothing', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     for (const choice of [undefined, 'maybe', ['allow', 'allow']]) {
       expect(await answer(request(clientId), choice, loggedIn(userId)), JSON.stringify(choice)).toEqual({ kind: 'error_page', reason: 'unknown_choice' });
     }
@@ -314,8 +317,8 @@ describe('the consent form\'s answer (decideConsent)', () => {
   });
 
   it('RFC 6749 §4.1.2.1: Allow for a client suspended while its page was open is an error page, and grants nothing', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     expect(await authorize(request(clientId), loggedIn(userId))).toMatchObject({ kind: 'consent' });
     await reviewClient(core.services, clientId, 'suspend', null);
     expect(await answer(request(clientId), 'allow', loggedIn(userId))).toMatchObject({ kind: 'error_page', reason: 'client_not_approved' });
@@ -323,8 +326,8 @@ describe('the consent form\'s answer (decideConsent)', () => {
   });
 
   it('RFC 6749 §4.1.2.1: the form is checked again as the request was: an unregistered redirect_uri is an error page, even for Deny', async () => {
-    const clientId = await addClient(core);
-    const userId = await addUser(core);
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
     const form = request(clientId, { redirect_uri: 'https://evil.example/callback' });
     for (const choice of ['allow', 'deny']) {
       expect(await answer(form, choice, loggedIn(userId)), choice).toMatchObject({ kind: 'error_page', reason: 'invalid_link' });

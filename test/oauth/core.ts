@@ -1,33 +1,39 @@
 // The protocol core as its unit tests drive it: the OAuthContext built over SQLite :memory:
-// through the real adapter (src/storage/stores/oauth.ts), as app.ts: createContext builds it for
-// the server (less its metrics), with a clock the test moves. Rows are seeded through the stores, never raw SQL, so a column
-// rename breaks the storage contract suite and not these tests. Every test gets a database of
+// through the real adapters (src/storage/stores/oauth.ts, and the services' stores beside it), as
+// app.ts: createContext builds it for the server (less its metrics), with a clock the test moves.
+// Rows are seeded through the stores or the services, never raw SQL, so a column rename breaks
+// the storage contract suite and not these tests. The `it` below gives every test a database of
 // its own (a migration on :memory: takes milliseconds), so no test sees another's rows.
 import { expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { protectedResources } from '../../src/http/oauth/paths.ts';
+import type { ClientMetadataDocuments } from '../../src/oauth/client-metadata.ts';
 import type { OAuthContext } from '../../src/oauth/context.ts';
 import { OAuthError, type OAuthErrorCode } from '../../src/oauth/errors.ts';
 import type { ClientKind, ClientRecord, ClientState, GrantRecord } from '../../src/oauth/storage.ts';
 import { handleTokenRequest } from '../../src/oauth/token-endpoint.ts';
 import { generateToken, hashToken, randomId, timeOrderedId } from '../../src/oauth/token-format.ts';
 import type { TokenResponse } from '../../src/oauth/token-response.ts';
+import { registerDynamicClient, selfRegisteredClients } from '../../src/services/clients/dynamic-registration.ts';
+import { createMetadataDocuments } from '../../src/services/clients/metadata-documents.ts';
+import type { FetchedDocument } from '../../src/services/clients/metadata-fetch.ts';
+import type { ServiceContext } from '../../src/services/context.ts';
 import type { ServiceStores } from '../../src/services/stores.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
-import { createUserStore } from '../../src/storage/stores/accounts.ts';
-import { createAuditLogReader } from '../../src/storage/stores/audit.ts';
-import { createClientStore } from '../../src/storage/stores/clients.ts';
+import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
-import { createWebhookDeliveryStore } from '../../src/storage/stores/webhook-deliveries.ts';
 
 /** When every test's clock starts (November 2023): far from 0, so an unset time shows. */
 export const T0 = 1_700_000_000_000;
 
-const REDIRECT_URI = 'https://app.example.com/callback';
+export const REDIRECT_URI = 'https://app.example.com/callback';
 
 /** The settings of a server started with no environment: the TTLs and resources tests assert. */
 const defaults = loadConfig({});
+
+/** The issuer (RFC 8414; `iss`, RFC 9207) of a server started with no environment. */
+export const ISSUER = defaults.issuer;
 
 export interface SeededClient {
   id: string;
@@ -60,19 +66,31 @@ export interface CodeOptions {
   scopes?: string[] | null;
 }
 
-/**
- * The services' stores over the same database that these tests need: to seed users and
- * clients, and to read the audit trail and the outbox. Only these, so that a unit test does
- * not load every adapter (the platform's among them).
- */
-export type CoreStores = Pick<ServiceStores, 'users' | 'clients' | 'auditLog' | 'webhookDeliveries'>;
+export interface CoreOptions {
+  /**
+   * README, Connect an AI agent (MCP): URL client ids resolved from the documents in
+   * `Core.documents`, as under CIMD_POLICY=open. Without, they are refused, as under
+   * CIMD_POLICY=off; the seeded clients have issued ids, which that never concerns.
+   */
+  metadataDocuments?: boolean;
+}
 
 export interface Core {
   ctx: OAuthContext;
-  stores: CoreStores;
+  /** The application services over the same database and clock, as app.ts hands them to the pages. */
+  services: ServiceContext;
+  /** `services.stores`: to seed users and clients, and to read the audit trail and the outbox. */
+  stores: ServiceStores;
+  /** The client metadata documents served, by URL, when the core was opened with `metadataDocuments`. */
+  documents: Map<string, Record<string, unknown>>;
   clock: { now(): number; advance(seconds: number): void };
   user(): Promise<string>;
   client(options?: ClientOptions): Promise<SeededClient>;
+  /**
+   * README, Security: a public client that registered itself (RFC 7591) under DCR_POLICY=open,
+   * owned by nobody who signed in, as dynamic client registration makes it.
+   */
+  selfRegisteredClient(redirectUri: string): Promise<SeededClient>;
   /** Adds an active secret to the client; returns its plain text. */
   secret(clientId: string): Promise<string>;
   /** A consent the user gave the client, as approveAuthorization records it. */
@@ -82,31 +100,33 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export async function openCore(): Promise<Core> {
+/** A public address for every host name: the outbound guard's judgement is not under test here. */
+const publicAddress = async () => ['93.184.216.34'];
+
+export async function openCore(options: CoreOptions = {}): Promise<Core> {
   const handle = openDatabase('sqlite::memory:');
   await migrateToLatest(handle);
   let now = T0;
   const clock = () => now;
-  const stores: CoreStores = {
-    users: createUserStore(handle.db),
-    clients: createClientStore(handle.db),
-    auditLog: createAuditLogReader(handle.db),
-    webhookDeliveries: createWebhookDeliveryStore(handle.db),
-  };
-  // Without clientMetadata: metadata-document client ids are refused, as under CIMD_POLICY=off.
-  // The seeded clients have issued ids, which that never concerns.
+  const services = createServiceContext(handle.db, clock);
+  const { stores } = services;
+  const documents = new Map<string, Record<string, unknown>>();
   const ctx: OAuthContext = {
     store: createOAuthStore(handle.db),
     clock,
-    issuer: defaults.issuer,
+    issuer: ISSUER,
     // A copy: a test may shorten a TTL of its own core.
     ttl: { ...defaults.ttl },
     resources: protectedResources(defaults.baseUrl),
+    isSelfRegistered: selfRegisteredClients(services),
   };
+  if (options.metadataDocuments) ctx.clientMetadata = servedDocuments(services, documents);
 
   const core: Core = {
     ctx,
+    services,
     stores,
+    documents,
     clock: {
       now: clock,
       advance: (seconds) => {
@@ -152,8 +172,15 @@ export async function openCore(): Promise<Core> {
       });
       if (options.resourceServer) await stores.clients.update(id, { resourceServer: true });
       const secret = kind === 'confidential' ? await core.secret(id) : undefined;
-      const record = await ctx.store.findClient(id);
-      return { id, record: record!, secret, redirectUri: redirectUris[0]! };
+      return seeded(id, secret, redirectUris[0]!);
+    },
+    async selfRegisteredClient(redirectUri) {
+      const registered = await registerDynamicClient(
+        services,
+        { policy: 'open', scopes: ['PROFILE_READ'] },
+        { client_name: 'Calendar Helper', redirect_uris: [redirectUri], token_endpoint_auth_method: 'none' },
+      );
+      return seeded(registered.client.clientId, undefined, redirectUri);
     },
     async secret(clientId) {
       const secret = generateToken('clientSecret');
@@ -184,7 +211,23 @@ export async function openCore(): Promise<Core> {
     },
     close: () => handle.close(),
   };
+
+  /** The client as the core reads it (ClientStore.findClient). */
+  async function seeded(id: string, secret: string | undefined, redirectUri: string): Promise<SeededClient> {
+    const record = await ctx.store.findClient(id);
+    expect(record, id).toBeDefined();
+    return { id, record: record!, secret, redirectUri };
+  }
   return core;
+}
+
+/** The metadata documents of CIMD_POLICY=open, fetched from the map instead of the network. */
+function servedDocuments(services: ServiceContext, documents: Map<string, Record<string, unknown>>): ClientMetadataDocuments {
+  const fetch = async (url: URL): Promise<FetchedDocument> => {
+    const doc = documents.get(url.href);
+    return doc === undefined ? { status: 404, headers: {}, body: '' } : { status: 200, headers: {}, body: JSON.stringify(doc) };
+  };
+  return createMetadataDocuments(services, { policy: 'open', scopes: ['PROFILE_READ'], outbound: { allowPrivate: false, resolve: publicAddress } }, fetch);
 }
 
 /** `it` with a fresh core in its context: `it('…', async ({ core }) => …)`. */
