@@ -1,38 +1,25 @@
 // The core's events port (src/oauth/events.ts): each audit event a transaction of the core
 // wrote is told once the transaction has committed, and never when it rolled back, so
 // gatehouse_events_total and the audit trail agree (README, Health, metrics, logs). On SQLite
-// `:memory:` through the real adapter.
+// `:memory:` through the real adapter, opened by test/oauth/core.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OAuthContext } from '../../src/oauth/context.ts';
 import { reportingTransaction } from '../../src/oauth/events.ts';
 import type { OAuthAuditEventType } from '../../src/oauth/storage.ts';
-import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
-import { migrateToLatest } from '../../src/storage/migrator.ts';
-import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
-import { createServiceStores } from '../../src/storage/stores/index.ts';
-
-const T0 = 1_700_000_000_000;
+import { openCore, T0, type Core } from './core.ts';
 
 describe('reportingTransaction: the core tells what it did once it is durable', () => {
-  let database: DatabaseHandle;
+  let core: Core;
   let ctx: OAuthContext;
   let told: OAuthAuditEventType[];
-  const auditTrail = async () => (await createServiceStores(database.db).auditLog.list({ clientId: 'c1' })).map((e) => e.type);
+  const auditTrail = async () => (await core.stores.auditLog.list({ clientId: 'c1' })).map((e) => e.type);
 
   beforeEach(async () => {
-    database = openDatabase('sqlite::memory:');
-    await migrateToLatest(database);
+    core = await openCore();
     told = [];
-    ctx = {
-      store: createOAuthStore(database.db),
-      clock: () => T0,
-      issuer: 'https://gatehouse.test',
-      ttl: { authCode: 60, accessToken: 1800, refreshIdle: 86_400, refreshReuseWindow: 30 },
-      resources: { default: 'https://gatehouse.test/v2', known: ['https://gatehouse.test/v2'] },
-      events: { committed: (type) => told.push(type) },
-    };
+    ctx = { ...core.ctx, events: { committed: (type) => told.push(type) } };
   });
-  afterEach(async () => database.close());
+  afterEach(async () => core.close());
 
   it('tells each event written in the transaction, in order, only after the commit', async () => {
     const toldInside = await reportingTransaction(ctx, async (tx) => {
