@@ -23,6 +23,7 @@ import { openDatabase } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
+import { userRecord } from '../storage/seed.ts';
 
 /** When every test's clock starts (November 2023): far from 0, so an unset time shows. */
 export const T0 = 1_700_000_000_000;
@@ -134,24 +135,9 @@ export async function openCore(options: CoreOptions = {}): Promise<Core> {
       },
     },
     async user() {
-      const id = randomId();
-      const inserted = await stores.users.insert({
-        id,
-        email: `${id.toLowerCase()}@example.com`,
-        name: 'Ada',
-        username: id,
-        passwordHash: 'not-a-hash',
-        isAdmin: false,
-        timeZone: 'UTC',
-        weekStart: 'Monday',
-        timeFormat: 24,
-        defaultScheduleId: null,
-        organizationId: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      expect(inserted).toBe(true);
-      return id;
+      const user = userRecord({ name: 'Ada', createdAt: now, updatedAt: now });
+      expect(await stores.users.insert(user)).toBe(true);
+      return user.id;
     },
     async client(options = {}) {
       const id = options.id ?? randomId();
