@@ -6,7 +6,7 @@ import { CLI_OPERATOR, CLI_OPERATOR_LABEL } from '../services/actors.ts';
 import { requireUserByEmail } from '../services/accounts/users.ts';
 import type { AuditEntry } from '../services/audit-log.ts';
 import { requireClient } from '../services/clients/view.ts';
-import { CliError, emit, formatTime } from './output.ts';
+import { CliError, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -66,6 +66,6 @@ export function registerAuditCommand(program: Command, runtime: CliRuntime): voi
         const name = (id: string | null) => (id === null ? null : id === CLI_OPERATOR ? CLI_OPERATOR_LABEL : (emails.get(id) ?? id));
         return events.map((entry) => ({ entry, user: name(entry.userId), actor: name(entry.actorId) }));
       });
-      emit(!!opts.json, named.map(json), () => (named.length === 0 ? 'no events' : named.map(line).join('\n')));
+      runtime.emit(!!opts.json, named.map(json), () => (named.length === 0 ? 'no events' : named.map(line).join('\n')));
     });
 }

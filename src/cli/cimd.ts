@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 // gatehouse cimd trust|distrust HOST, gatehouse cimd list (SPEC §10.3): an operator's trust
 // decisions about client metadata document hosts, through the same service as the admin.
 import { decideHost, listHostDecisions } from '../services/clients/metadata-hosts.ts';
-import { emit, formatTime } from './output.ts';
+import { formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 import { CLI_OPERATOR } from '../services/actors.ts';
 
@@ -18,7 +18,7 @@ export function registerCimdCommands(program: Command, runtime: CliRuntime): voi
       .addOption(jsonOption())
       .action(async (host: string, opts: { json?: boolean }) => {
         const result = await runtime.withServices((s) => decideHost(s, host, decision, CLI_OPERATOR));
-        emit(!!opts.json, { host: result.host, decision, changed_clients: result.changedClients }, () => `${result.host}: ${decision}${result.changedClients.length ? `; ${result.changedClients.length} client(s) ${decision === 'trusted' ? 'approved' : 'refused'}` : ''}`);
+        runtime.emit(!!opts.json, { host: result.host, decision, changed_clients: result.changedClients }, () => `${result.host}: ${decision}${result.changedClients.length ? `; ${result.changedClients.length} client(s) ${decision === 'trusted' ? 'approved' : 'refused'}` : ''}`);
       });
   }
   cimd
@@ -28,6 +28,6 @@ export function registerCimdCommands(program: Command, runtime: CliRuntime): voi
     .action(async (opts: { json?: boolean }) => {
       const list = await runtime.withServices((s) => listHostDecisions(s));
       const json = list.map((d) => ({ host: d.host, decision: d.decision, decided_by: d.decidedBy, decided_at: formatTime(d.decidedAt) }));
-      emit(!!opts.json, json, () => (list.length === 0 ? 'no decisions' : list.map((d) => `${d.host.padEnd(40)} ${d.decision.padEnd(10)} ${formatTime(d.decidedAt)}`).join('\n')));
+      runtime.emit(!!opts.json, json, () => (list.length === 0 ? 'no decisions' : list.map((d) => `${d.host.padEnd(40)} ${d.decision.padEnd(10)} ${formatTime(d.decidedAt)}`).join('\n')));
     });
 }

@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import { systemResolver } from '../services/outbound-url.ts';
 import { requireClient } from '../services/clients/view.ts';
 import { rotateEventsSecret, setEventsUrl } from '../services/webhooks/client-events.ts';
-import { emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 import { CLI_OPERATOR } from '../services/actors.ts';
 
@@ -19,7 +18,7 @@ export function registerClientEventsCommands(clients: Command, runtime: CliRunti
         await requireClient(s, clientId);
         return setEventsUrl(s, clientId, url, outbound, CLI_OPERATOR);
       });
-      emit(!!opts.json, { client_id: clientId, events_url: url.trim() || null, ...(secret ? { signing_secret: secret } : {}) }, () =>
+      runtime.emit(!!opts.json, { client_id: clientId, events_url: url.trim() || null, ...(secret ? { signing_secret: secret } : {}) }, () =>
         [url.trim() === '' ? 'events URL removed' : `events URL set: ${url.trim()}`, ...(secret ? [`signing secret: ${secret}  (shown once; store it now)`] : [])].join('\n'),
       );
     });
@@ -32,6 +31,6 @@ export function registerClientEventsCommands(clients: Command, runtime: CliRunti
         await requireClient(s, clientId);
         return rotateEventsSecret(s, clientId, CLI_OPERATOR);
       });
-      emit(!!opts.json, { client_id: clientId, signing_secret: secret }, () => `signing secret: ${secret}  (shown once; store it now)`);
+      runtime.emit(!!opts.json, { client_id: clientId, signing_secret: secret }, () => `signing secret: ${secret}  (shown once; store it now)`);
     });
 }

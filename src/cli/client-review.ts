@@ -12,7 +12,7 @@ import { hasHeldChange, requireClient, type ClientView } from '../services/clien
 import { reviewClient, type ReviewDecision } from '../services/clients/review.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { conflict, ServiceError } from '../services/errors.ts';
-import { CliError, emit } from './output.ts';
+import { CliError } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
 interface DecisionOptions {
@@ -73,10 +73,10 @@ export function registerClientReviewCommands(clients: Command, runtime: CliRunti
         const c = outcome.client;
         const h = outcome.heldChange;
         if (h === undefined) {
-          emit(!!opts.json, { client_id: c.clientId, state: c.state, review_note: c.reviewNote }, () => `client ${c.clientId} is now ${c.state}`);
+          runtime.emit(!!opts.json, { client_id: c.clientId, state: c.state, review_note: c.reviewNote }, () => `client ${c.clientId} is now ${c.state}`);
           return;
         }
-        emit(
+        runtime.emit(
           !!opts.json,
           {
             client_id: c.clientId,

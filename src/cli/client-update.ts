@@ -9,7 +9,7 @@ import { updateClient, type ClientEdit, type EditResult } from '../services/clie
 import { requireClient } from '../services/clients/view.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { ServiceError } from '../services/errors.ts';
-import { CliError, emit } from './output.ts';
+import { CliError } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -53,9 +53,9 @@ async function applyEdit(s: ServiceContext, clientId: string, edit: ClientEdit, 
   }
 }
 
-function emitResult(json: boolean, result: EditResult): void {
+function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): void {
   const c = result.client;
-  emit(
+  runtime.emit(
     json,
     {
       client_id: c.clientId,
@@ -97,6 +97,6 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .action(async (clientId: string, opts: UpdateOptions) => {
       const edit = editFromOptions(opts);
       const result = await runtime.withServices((s) => applyEdit(s, clientId, edit, !!opts.yes));
-      emitResult(!!opts.json, result);
+      emitResult(runtime, !!opts.json, result);
     });
 }

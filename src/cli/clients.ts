@@ -10,7 +10,7 @@ import { findUserById, requireUserByEmail } from '../services/accounts/users.ts'
 import { registerClientEventsCommands } from './client-events.ts';
 import { registerClientReviewCommands } from './client-review.ts';
 import { registerClientUpdateCommand } from './client-update.ts';
-import { CliError, emit, formatTime } from './output.ts';
+import { CliError, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -111,7 +111,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
           actorId: CLI_OPERATOR,
         });
       });
-      emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, kind: client.kind }, () =>
+      runtime.emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, kind: client.kind }, () =>
         [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : 'public client: no secret, use PKCE', `state: ${client.state} (an admin must approve it)`].join('\n'),
       );
     });
@@ -129,7 +129,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
         const owner = await requireUserByEmail(s, opts.owner);
         return importLegacyClient(s, { ownerId: owner.id, name: opts.name, kind: opts.public ? 'public' : 'confidential', redirectUris: opts.redirectUri, actorId: CLI_OPERATOR });
       });
-      emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, legacy: true }, () =>
+      runtime.emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, legacy: true }, () =>
         [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : '', 'legacy client: approved, no scope enforcement'].filter(Boolean).join('\n'),
       );
     });
@@ -146,7 +146,7 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
       const states = ['pending', 'approved', 'rejected', 'suspended'];
       if (opts.state !== undefined && !states.includes(opts.state)) throw new CliError(`--state must be one of ${states.join(', ')}`);
       const list = await runtime.withServices((s) => listClients(s, opts.state ? { state: opts.state as ClientState } : {}));
-      emit(
+      runtime.emit(
         !!opts.json,
         list.map((c) => ({ client_id: c.clientId, name: c.name, kind: c.kind, state: c.state, legacy: c.legacy, change_awaiting_review: hasHeldChange(c) })),
         () =>
@@ -165,7 +165,7 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { off?: boolean; json?: boolean }) => {
       await runtime.withServices((s) => setResourceServer(s, clientId, !opts.off, CLI_OPERATOR));
-      emit(!!opts.json, { client_id: clientId, resource_server: !opts.off }, () => `client ${clientId} ${opts.off ? 'is no longer' : 'is now'} a resource server`);
+      runtime.emit(!!opts.json, { client_id: clientId, resource_server: !opts.off }, () => `client ${clientId} ${opts.off ? 'is no longer' : 'is now'} a resource server`);
     });
 
   clients
@@ -178,7 +178,7 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
         // The owner is named by email, as people are everywhere in the CLI's text.
         return { client: found, ownerEmail: (await findUserById(s, found.ownerId))?.email ?? found.ownerId };
       });
-      emit(!!opts.json, showJson(client, ownerEmail), () => describe(client, ownerEmail));
+      runtime.emit(!!opts.json, showJson(client, ownerEmail), () => describe(client, ownerEmail));
     });
 }
 
@@ -191,7 +191,7 @@ function registerSecretCommands(program: Command, runtime: CliRuntime): void {
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { json?: boolean }) => {
       const created = await runtime.withServices((s) => addSecret(s, clientId, CLI_OPERATOR));
-      emit(!!opts.json, { secret_id: created.id, client_secret: created.secret }, () => `secret ${created.id}: ${created.secret}  (shown once; store it now)`);
+      runtime.emit(!!opts.json, { secret_id: created.id, client_secret: created.secret }, () => `secret ${created.id}: ${created.secret}  (shown once; store it now)`);
     });
   secrets
     .command('remove <clientId> <secretId>')
@@ -199,6 +199,6 @@ function registerSecretCommands(program: Command, runtime: CliRuntime): void {
     .addOption(jsonOption())
     .action(async (clientId: string, secretId: string, opts: { json?: boolean }) => {
       await runtime.withServices((s) => removeSecret(s, clientId, secretId, CLI_OPERATOR));
-      emit(!!opts.json, { removed: secretId }, () => `removed secret ${secretId}`);
+      runtime.emit(!!opts.json, { removed: secretId }, () => `removed secret ${secretId}`);
     });
 }

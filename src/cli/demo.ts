@@ -11,7 +11,6 @@ import { createClient } from '../services/clients/registration.ts';
 import { reviewClient } from '../services/clients/review.ts';
 import { replaceSecrets } from '../services/clients/secrets.ts';
 import { listClients } from '../services/clients/view.ts';
-import { emit } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
 const DEMO_EMAIL = 'demo@example.com';
@@ -87,7 +86,7 @@ export function registerDemoCommand(program: Command, runtime: CliRuntime): void
       const tokenUrl = `${config.baseUrl}/v2/auth/oauth2/token`;
       const secretArg = result.secret ?? 'YOUR_CLIENT_SECRET';
       const curl = `curl -s ${tokenUrl} -d grant_type=authorization_code -d client_id=${result.clientId} -d client_secret=${secretArg} -d redirect_uri=${encodeURIComponent(REDIRECT_URI)} -d code=CODE_FROM_REDIRECT`;
-      emit(
+      runtime.emit(
         !!opts.json,
         {
           user: { email: result.email, password: result.password },

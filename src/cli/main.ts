@@ -1,22 +1,6 @@
-// The gatehouse command (SPEC §4). It calls the same services as the web app, never SQL.
-// Every refusal is one line on standard error that starts `gatehouse: `, commander's own
-// ("error: unknown option") included.
-import { CommanderError } from 'commander';
-import { ConfigError } from '../config/index.ts';
-import { ServiceError } from '../services/errors.ts';
-import { CliError } from './output.ts';
-import { buildProgram } from './program.ts';
+// The gatehouse command as a process (bin/gatehouse.mjs): its arguments, its streams, its
+// environment, and the exit status run.ts answers.
+import { runGatehouse } from './run.ts';
+import { processIo } from './runtime.ts';
 
-try {
-  await buildProgram().parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode;
-  } else if (error instanceof ServiceError || error instanceof CliError || error instanceof ConfigError) {
-    process.stderr.write(`gatehouse: ${error.message}\n`);
-    process.exitCode = 1;
-  } else {
-    process.stderr.write(`gatehouse: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  }
-}
+process.exitCode = await runGatehouse(process.argv.slice(2), processIo());

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 // gatehouse prune (SPEC §2 item 24) and gatehouse backup (SPEC §4): an operator's upkeep.
 import { pruneEnded, type PruneCounts } from '../services/retention/prune.ts';
-import { emit, snakeCase } from './output.ts';
+import { snakeCase } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
 const labels: Record<keyof PruneCounts, string> = {
@@ -22,7 +22,7 @@ export function registerMaintenanceCommands(program: Command, runtime: CliRuntim
     .action(async (opts: { json?: boolean }) => {
       const { retention } = runtime.config();
       const counts = await runtime.withServices((s) => pruneEnded(s, retention));
-      emit(!!opts.json, Object.fromEntries(Object.entries(counts).map(([kind, n]) => [snakeCase(kind), n])), () =>
+      runtime.emit(!!opts.json, Object.fromEntries(Object.entries(counts).map(([kind, n]) => [snakeCase(kind), n])), () =>
         (Object.keys(labels) as Array<keyof PruneCounts>).map((k) => `${labels[k].padEnd(24)} ${counts[k]} deleted`).join('\n'),
       );
     });
@@ -34,6 +34,6 @@ export function registerMaintenanceCommands(program: Command, runtime: CliRuntim
     .addOption(jsonOption())
     .action(async (file: string, opts: { json?: boolean }) => {
       const pages = await runtime.backup(file);
-      emit(!!opts.json, { file, pages }, () => `backed up ${pages} pages to ${file}`);
+      runtime.emit(!!opts.json, { file, pages }, () => `backed up ${pages} pages to ${file}`);
     });
 }

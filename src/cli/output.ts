@@ -1,9 +1,6 @@
-// One way to answer: JSON with --json, readable lines otherwise; errors as one line.
+// What every command's answer shares: errors as one line (CliError), snake_case keys and ISO
+// times; runtime.emit writes it, as JSON with --json and readable lines otherwise.
 export class CliError extends Error {}
-
-export function emit(json: boolean, data: unknown, human: () => string): void {
-  process.stdout.write(json ? JSON.stringify(data, null, 2) + '\n' : human() + '\n');
-}
 
 /** README: --json keys are snake_case (authorizationCodes → authorization_codes). */
 export const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { addMember, createOrganization, createTeam } from '../services/teams/teams.ts';
 import { requireUserByEmail } from '../services/accounts/users.ts';
-import { CliError, emit } from './output.ts';
+import { CliError } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
 export function registerPlatformCommands(program: Command, runtime: CliRuntime): void {
@@ -17,7 +17,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
     .addOption(jsonOption())
     .action(async (opts: { name: string; owner: string; json?: boolean }) => {
       const org = await runtime.withServices(async (s) => createOrganization(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id }));
-      emit(!!opts.json, { id: org.id, name: org.name, slug: org.slug, owner: opts.owner.toLowerCase() }, () => `created organization ${org.name} (${org.id}), owned by ${opts.owner}`);
+      runtime.emit(!!opts.json, { id: org.id, name: org.name, slug: org.slug, owner: opts.owner.toLowerCase() }, () => `created organization ${org.name} (${org.id}), owned by ${opts.owner}`);
     });
 
   program
@@ -33,7 +33,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       const team = await runtime.withServices(async (s) =>
         createTeam(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id, organizationId: opts.org ?? null }),
       );
-      emit(!!opts.json, { id: team.id, name: team.name, slug: team.slug, organization_id: team.organizationId, owner: opts.owner.toLowerCase() }, () =>
+      runtime.emit(!!opts.json, { id: team.id, name: team.name, slug: team.slug, organization_id: team.organizationId, owner: opts.owner.toLowerCase() }, () =>
         `created team ${team.name} (${team.id})${team.organizationId ? ` in organization ${team.organizationId}` : ''}, owned by ${opts.owner}`,
       );
     });
@@ -52,7 +52,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       if ((opts.team === undefined) === (opts.org === undefined)) throw new CliError('give exactly one of --team ID and --org ID');
       const target = opts.team !== undefined ? { teamId: opts.team } : { organizationId: opts.org! };
       const m = await runtime.withServices(async (s) => addMember(s, target, (await requireUserByEmail(s, opts.user)).id, opts.role));
-      emit(!!opts.json, { id: m.id, user_id: m.userId, team_id: m.teamId, organization_id: m.organizationId, role: m.role, user: opts.user.toLowerCase() }, () =>
+      runtime.emit(!!opts.json, { id: m.id, user_id: m.userId, team_id: m.teamId, organization_id: m.organizationId, role: m.role, user: opts.user.toLowerCase() }, () =>
         `added ${opts.user} to ${opts.team !== undefined ? `team ${opts.team}` : `organization ${opts.org}`} as ${m.role}`,
       );
     });

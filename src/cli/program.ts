@@ -8,16 +8,17 @@ import { registerAuditCommand } from './audit.ts';
 import { startupBanner } from './banner.ts';
 import { registerClientCommands } from './clients.ts';
 import { registerDemoCommand } from './demo.ts';
-import { emit } from './output.ts';
 import { registerMaintenanceCommands } from './maintenance.ts';
 import { registerCimdCommands } from './cimd.ts';
 import { registerPlatformCommands } from './platform.ts';
-import { jsonOption, runtime } from './runtime.ts';
+import { createRuntime, jsonOption, processIo, type CliRuntime } from './runtime.ts';
 import { registerUserCommands } from './users.ts';
 
 export const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-export function buildProgram(): Command {
+/** Without a runtime, the program of the process itself (its streams and environment). */
+export function buildProgram(runtime: CliRuntime = createRuntime(processIo())): Command {
+  const { stdout, stderr } = runtime.io;
   const program = new Command('gatehouse')
     .description('Gatehouse, the OAuth 2.0 authorization service')
     .version(version, '-V, --version', 'print the version and exit')
@@ -26,7 +27,11 @@ export function buildProgram(): Command {
     .addHelpText('after', `\n${settingsHelpText()}\n`)
     .exitOverride()
     .configureOutput({
-      writeErr: (text) => process.stderr.write(text),
+      writeOut: (text) => stdout.write(text),
+      writeErr: (text) => stderr.write(text),
+      // As commander does for the process: a terminal's width, 80 columns elsewhere.
+      getOutHelpWidth: () => (stdout.isTTY && stdout.columns) || 80,
+      getErrHelpWidth: () => (stderr.isTTY && stderr.columns) || 80,
       outputError: (text, write) => write(text.replace(/^error: /, 'gatehouse: ')),
     });
 
@@ -38,10 +43,11 @@ export function buildProgram(): Command {
       const config = runtime.config();
       const server = await startServer(config);
       const hasAdmin = (await runtime.withServices((s) => listUsers(s, { admins: true }))).length > 0;
-      process.stdout.write(startupBanner(config, { version, listening: server.url, dataDir: defaultDataDir(), hasAdmin }));
+      stdout.write(startupBanner(config, { version, listening: server.url, dataDir: defaultDataDir(), hasAdmin }));
+      // The one command that outlives its parse: it is the process, so it answers the signals.
       const stop = async (signal: NodeJS.Signals) => {
         await server.close();
-        process.stdout.write(`Gatehouse stopped (${signal}): requests in flight were answered and the database closed.\n`);
+        stdout.write(`Gatehouse stopped (${signal}): requests in flight were answered and the database closed.\n`);
         process.exit(0);
       };
       process.once('SIGTERM', stop);
@@ -54,7 +60,7 @@ export function buildProgram(): Command {
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const applied = await runtime.migrate();
-      emit(!!opts.json, { applied }, () => (applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'));
+      runtime.emit(!!opts.json, { applied }, () => (applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date'));
     });
 
   registerUserCommands(program, runtime);

@@ -1,4 +1,5 @@
-// What every command needs: settings, the services over an opened and migrated database.
+// What every command needs: settings, the services over an opened and migrated database, and
+// where it reads and writes: the process's own streams (main.ts), or a caller's (run.ts).
 import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { Option } from 'commander';
@@ -8,7 +9,24 @@ import { openDatabase, type DatabaseHandle } from '../storage/database.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { createServiceContext } from '../storage/stores/index.ts';
 
+/** Where a command writes; `isTTY` and `columns` let the help fit a terminal. */
+export interface CliOutput {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+  readonly columns?: number;
+}
+
+export interface CliIo {
+  /** Where the settings come from; unset: the process's environment (config/index.ts reads it). */
+  env?: Record<string, string | undefined>;
+  stdout: CliOutput;
+  stderr: CliOutput;
+  /** Standard input, whole; '' when it is a terminal. */
+  readStdin(): string;
+}
+
 export interface CliRuntime {
+  readonly io: CliIo;
   config(): Config;
   /** Opens the database, applies pending migrations, runs fn, closes. */
   withServices<T>(fn: (services: ServiceContext) => Promise<T>): Promise<T>;
@@ -17,34 +35,48 @@ export interface CliRuntime {
   /** Copies the database (SQLite) to file without migrating it; returns the pages copied. */
   backup(file: string): Promise<number>;
   readStdin(): string;
+  /** One way to answer: JSON with --json, readable lines otherwise. */
+  emit(json: boolean, data: unknown, human: () => string): void;
 }
 
-async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
-  const config = loadConfig();
-  const database = openDatabase(config.databaseUrl, { ...options, connectTimeoutMs: config.databaseConnectTimeoutMs });
-  for (const warning of database.warnings) process.stderr.write(`gatehouse: ${warning}\n`);
-  try {
-    return await fn(database);
-  } finally {
-    await database.close();
+/** The process's own streams and environment: what `gatehouse` run from a shell uses. */
+export function processIo(): CliIo {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Not process.stdin: creating it puts a pipe into non-blocking mode, and the read then
+    // fails with EAGAIN whenever the writer is slower than the command (a password manager).
+    readStdin: () => (isatty(0) ? '' : readFileSync(0, 'utf8')),
+  };
+}
+
+export function createRuntime(io: CliIo): CliRuntime {
+  const config = () => loadConfig(io.env);
+  async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
+    const { databaseUrl, databaseConnectTimeoutMs } = config();
+    const database = openDatabase(databaseUrl, { ...options, connectTimeoutMs: databaseConnectTimeoutMs });
+    for (const warning of database.warnings) io.stderr.write(`gatehouse: ${warning}\n`);
+    try {
+      return await fn(database);
+    } finally {
+      await database.close();
+    }
   }
+  return {
+    io,
+    config,
+    withServices: (fn) => withDatabase(async (database) => {
+      await migrateToLatest(database);
+      return fn(createServiceContext(database.db, Date.now));
+    }),
+    migrate: () => withDatabase(migrateToLatest),
+    // A backup of a database that is not there would be an empty one: refused instead.
+    backup: (file) => withDatabase((database) => database.backup(file), { mustExist: true }),
+    readStdin: () => io.readStdin(),
+    emit: (json, data, human) => io.stdout.write(json ? JSON.stringify(data, null, 2) + '\n' : human() + '\n'),
+  };
 }
-
-export const runtime: CliRuntime = {
-  config: () => loadConfig(),
-  withServices: (fn) => withDatabase(async (database) => {
-    await migrateToLatest(database);
-    return fn(createServiceContext(database.db, Date.now));
-  }),
-  migrate: () => withDatabase(migrateToLatest),
-  // A backup of a database that is not there would be an empty one: refused instead.
-  backup: (file) => withDatabase((database) => database.backup(file), { mustExist: true }),
-  // Not process.stdin: creating it puts a pipe into non-blocking mode, and the read then
-  // fails with EAGAIN whenever the writer is slower than the command (a password manager).
-  readStdin: () => (isatty(0) ? '' : readFileSync(0, 'utf8')),
-};
 
 export function jsonOption(): Option {
   return new Option('--json', 'machine-readable output');
 }
-

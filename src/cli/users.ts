@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { CLI_OPERATOR } from '../services/actors.ts';
 import { createUser, listUsers, resetPassword, setAdmin } from '../services/accounts/users.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
-import { CliError, emit, formatTime } from './output.ts';
+import { CliError, formatTime } from './output.ts';
 
 /** The password piped on standard input, without the newline `echo` adds. */
 function passwordFromStdin(runtime: CliRuntime, how: string): string {
@@ -27,7 +27,7 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
     .action(async (opts: { email: string; name: string; password?: string; admin?: boolean; json?: boolean }) => {
       const password = opts.password ?? passwordFromStdin(runtime, 'pipe it on standard input or pass --password');
       const user = await runtime.withServices((s) => createUser(s, { email: opts.email, name: opts.name, password, admin: !!opts.admin }));
-      emit(!!opts.json, { id: user.id, email: user.email, name: user.name, admin: user.isAdmin }, () => `created user ${user.email} (${user.id})${user.isAdmin ? ', admin' : ''}`);
+      runtime.emit(!!opts.json, { id: user.id, email: user.email, name: user.name, admin: user.isAdmin }, () => `created user ${user.email} (${user.id})${user.isAdmin ? ', admin' : ''}`);
     });
 
   users
@@ -37,7 +37,7 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
     .addOption(jsonOption())
     .action(async (opts: { admins?: boolean; json?: boolean }) => {
       const list = await runtime.withServices((s) => listUsers(s, { admins: !!opts.admins }));
-      emit(
+      runtime.emit(
         !!opts.json,
         list.map((u) => ({ id: u.id, email: u.email, name: u.name, admin: u.isAdmin, created_at: formatTime(u.createdAt) })),
         () => (list.length === 0 ? 'no users' : list.map((u) => `${u.email}  ${u.name}${u.isAdmin ? '  (admin)' : ''}`).join('\n')),
@@ -54,7 +54,7 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
       const password = chosen ?? randomBytes(12).toString('base64url');
       const { user, sessionsEnded } = await runtime.withServices((s) => resetPassword(s, email, password, CLI_OPERATOR));
       const signedOut = sessionsEnded === 0 ? '' : `; ${sessionsEnded} browser session${sessionsEnded === 1 ? '' : 's'} signed out`;
-      emit(
+      runtime.emit(
         !!opts.json,
         // A password the operator piped in is theirs already: it is never echoed back.
         { email: user.email, password: chosen === undefined ? password : null, sessions_ended: sessionsEnded },
@@ -70,6 +70,6 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
     .action(async (email: string, opts: { off?: boolean; json?: boolean }) => {
       const { user, changed } = await runtime.withServices((s) => setAdmin(s, email, !opts.off, CLI_OPERATOR));
       const role = user.isAdmin ? 'a platform admin' : 'not a platform admin';
-      emit(!!opts.json, { email: user.email, admin: user.isAdmin, changed }, () => `${user.email} ${changed ? 'is now' : 'was already'} ${role}`);
+      runtime.emit(!!opts.json, { email: user.email, admin: user.isAdmin, changed }, () => `${user.email} ${changed ? 'is now' : 'was already'} ${role}`);
     });
 }
