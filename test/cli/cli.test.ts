@@ -1,6 +1,7 @@
-// The `gatehouse` command (SPEC §4), run as a real child process over a real database:
-// what an operator types and what a script parses. Each spawn costs about half a second,
-// so the SQLite suite shares one database file and PostgreSQL gets a smaller smoke.
+// The `gatehouse` command (SPEC §4) over a real database: what an operator types and what a
+// script parses. Commands run in this process (test/helpers/cli.ts); a first migrate on each
+// backend and a password piped on standard input run as a real child process. The SQLite suite
+// shares one database file and PostgreSQL gets a smaller smoke.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../../src/services/accounts/users.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { createTestDatabase, dropSchema, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
-import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
+import { expectOneLineRefusal, runCli, runCliProcess, type CliResult } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 
@@ -47,7 +48,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
     env = { DATABASE_URL: `sqlite:${join(dir, 'gatehouse.db')}` };
-    firstMigrate = await gh(['migrate']);
+    firstMigrate = await runCliProcess(['migrate'], { env });
     expect(firstMigrate.code, firstMigrate.stderr).toBe(0);
     developerCreated = await gh(['users', 'create', '--email', developer.toUpperCase(), '--name', 'Dev', '--password', 'developer-password', '--admin', '--json']);
     expect(developerCreated.code, developerCreated.stderr).toBe(0);
@@ -75,7 +76,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
 
   it('users create reads the password from standard input, without its trailing newline', async () => {
     const email = `stdin-${randomBytes(3).toString('hex')}@example.com`;
-    const out = ok(await gh(['users', 'create', '--email', email, '--name', 'Ada Lovelace'], 'correct horse battery\n'));
+    const out = ok(await runCliProcess(['users', 'create', '--email', email, '--name', 'Ada Lovelace'], { env, input: 'correct horse battery\n' }));
     expect(out).toMatch(new RegExp(`^created user ${email} \\(\\w+\\)\\n$`));
     expect(out).not.toContain('correct horse');
     const database = openDatabase(env.DATABASE_URL!);
@@ -326,7 +327,7 @@ describe.skipIf(postgresUrl === undefined)('gatehouse CLI on PostgreSQL (smoke)'
   let created: { client_id: string; client_secret: string };
 
   it('migrate sets up a fresh schema while another schema of the same database already holds Gatehouse tables', async () => {
-    expect(ok(await gh(['migrate']))).toMatch(/^applied: 001_initial(, \d{3}_\w+)*\n$/);
+    expect(ok(await runCliProcess(['migrate'], { env }))).toMatch(/^applied: 001_initial(, \d{3}_\w+)*\n$/);
     // The neighbour schema was left alone: its tables are still there, empty and usable.
     const check: DatabaseHandle = neighbour.handle;
     expect(await check.db.selectFrom('oauth_clients').select('id').execute()).toEqual([]);

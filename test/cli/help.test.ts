@@ -8,7 +8,7 @@ import { settingsHelp } from '../../src/config/help.ts';
 import { loadConfig, settingNames } from '../../src/config/index.ts';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.ts';
-import { expectOneLineRefusal, projectRoot, runCli, type CliResult } from '../helpers/cli.ts';
+import { expectOneLineRefusal, projectRoot, runCli, runCliProcess, type CliResult } from '../helpers/cli.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -62,7 +62,8 @@ describe('gatehouse --help and --version', { timeout: 120_000 }, () => {
 
   it('--version prints the package version', async () => {
     const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-    expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+    // The real command, as a shell runs it: it starts, prints, writes nothing else and exits.
+    expect(await runCliProcess(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('--help lists exactly the variables loadConfig reads, each with its default and meaning', () => {

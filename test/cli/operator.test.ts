@@ -2,13 +2,14 @@
 // (list, reset-password, set-admin), a `demo` that can run again, and one convention for
 // every answer — refusals, unknown ids, scope hints, emails for ids, snake_case JSON with
 // ISO times, and the CLI's own actions named "CLI (operator)" on the pages too. The real
-// `gatehouse` binary over the database of a real server, on every backend.
+// `gatehouse` command over the database of a real server, on every backend (as a child
+// process where its standard input is a slow pipe).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession, sessionUser } from '../../src/services/accounts/sessions.ts';
 import { findUserByEmail, verifyPassword } from '../../src/services/accounts/users.ts';
 import { listClients } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
-import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
+import { expectOneLineRefusal, runCli, runCliProcess, type CliResult } from '../helpers/cli.ts';
 import { loggedIn, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -64,7 +65,7 @@ describe.each(backends)('gatehouse for operators on $name (issue 13)', { timeout
     expect((await server.browser().login(user.email, 'chosen by the operator')).status).toBe(303);
 
     // From a writer slower than the command (a password manager that asks first): it waits.
-    const slow = await runCli(['users', 'reset-password', user.email, '--password-stdin', '--json'], {
+    const slow = await runCliProcess(['users', 'reset-password', user.email, '--password-stdin', '--json'], {
       env: { DATABASE_URL: server.database.url, ...server.database.env },
       input: 'typed into a password manager\n',
       inputAfterMs: 500,

@@ -1,29 +1,18 @@
 // gatehouse orgs create, teams create, members add (SPEC §4): the memberships they write are
 // the ones the API enforces, --json is machine-readable, and bad input is one line, exit 1.
-import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, available }) => {
   let database: TestDatabase;
   const owner = 'cli-owner@example.com';
   const helper = 'cli-helper@example.com';
 
-  function gatehouse(...args: string[]): Promise<Run> {
-    return new Promise((resolve) => {
-      execFile(process.execPath, ['bin/gatehouse.mjs', ...args], // Vitest sets BASE_URL=/ for Vite; the CLI needs real addresses.
-        { env: { ...process.env, ...database.env, DATABASE_URL: database.url, LOG_LEVEL: 'silent', BASE_URL: 'http://localhost:3000', APP_URL: 'http://localhost:3000' } }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
+  function gatehouse(...args: string[]): Promise<CliResult> {
+    return runCli(args, { env: { ...database.env, DATABASE_URL: database.url } });
   }
 
   beforeAll(async () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { runCli } from '../helpers/cli.ts';
+import { runCliProcess } from '../helpers/cli.ts';
 import { startServe, stopServe, type ServeProcess } from '../helpers/serve-process.ts';
 import { freePort } from '../helpers/server.ts';
 
@@ -52,7 +52,7 @@ describe.each(backends)('files that hold secrets on $name (README, Security)', {
   });
 
   it.skipIf(!available || name !== 'sqlite')('backup under umask 022 writes the copy 0600', async () => {
-    const backup = await runCli(['backup', join(cwd, 'copy.db'), '--json'], { env: { DATABASE_URL: `sqlite:${join(cwd, 'db', 'gatehouse.db')}` }, umask: UMASK });
+    const backup = await runCliProcess(['backup', join(cwd, 'copy.db'), '--json'], { env: { DATABASE_URL: `sqlite:${join(cwd, 'db', 'gatehouse.db')}` }, umask: UMASK });
     expect(backup.code, backup.stderr).toBe(0);
     expect(modeOf(join(cwd, 'copy.db'))).toBe('600');
   });

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createTestDatabase, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
-import { expectOneLineRefusal, runCli } from '../helpers/cli.ts';
+import { expectOneLineRefusal, runCli, runCliProcess } from '../helpers/cli.ts';
 import { Application, pairOf, seedApplication, startServe, stopServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
 import { freePort } from '../helpers/server.ts';
 
@@ -49,7 +49,8 @@ describe('gatehouse backup (SPEC §4)', { timeout: 180_000 }, () => {
     };
     const loaders = [load(), load()];
     const copy = join(dir, 'copy.db');
-    const backup = await runCli(['backup', copy, '--json'], { env: { DATABASE_URL: database.url } });
+    // A process of its own, as an operator runs it beside the server: the load goes on meanwhile.
+    const backup = await runCliProcess(['backup', copy, '--json'], { env: { DATABASE_URL: database.url } });
     const servedMeanwhile = answeredDuringBackup;
     loading = false;
     await Promise.all(loaders);

@@ -1,8 +1,13 @@
-// Runs the real `gatehouse` command in a child process, the way an operator or a script does.
+// Runs the `gatehouse` command: in this process through runGatehouse, the function the real
+// command runs with the process's streams, for what a command prints and answers; or as a
+// child process, the way an operator or a script does, for what only a process shows (its
+// standard input as a pipe, its umask, that it exits at all). A child costs Node, tsx and the
+// whole import graph again, seconds on a busy machine; a run in this process, milliseconds.
 import { execFile } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
+import { runGatehouse } from '../../src/cli/run.ts';
 import { settingNames } from '../../src/config/index.ts';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,11 +31,31 @@ export function gatehouseCommand(args: string[], umask?: string): [string, strin
   return umask === undefined ? [command[0]!, command.slice(1)] : ['/bin/sh', ['-c', 'umask "$0" && exec "$@"', umask, ...command]];
 }
 
+export interface CliOptions {
+  /** The settings it runs with, and no other (a developer's shell may carry some). */
+  env?: Record<string, string>;
+  /** Standard input; none given is an empty one, never a terminal. */
+  input?: string;
+}
+
+/** `gatehouse …args` in this process, with its own standard streams and settings. */
+export async function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runGatehouse(args, {
+    env: { ...options.env },
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+    readStdin: () => options.input ?? '',
+  });
+  return { code, stdout, stderr };
+}
+
 /**
- * `inputAfterMs`: the input comes that much later, as from a slow writer (a password manager
- * asking first). `umask`: see gatehouseCommand.
+ * `gatehouse …args` as a child process. `inputAfterMs`: the input comes that much later, as
+ * from a slow writer (a password manager asking first). `umask`: see gatehouseCommand.
  */
-export function runCli(args: string[], options: { env?: Record<string, string>; input?: string; inputAfterMs?: number; umask?: string } = {}): Promise<CliResult> {
+export function runCliProcess(args: string[], options: CliOptions & { inputAfterMs?: number; umask?: string } = {}): Promise<CliResult> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !gatehouseSettings.has(key)) env[key] = value;
