@@ -7,11 +7,14 @@ import { loadConfig, type Config } from '../../src/config/index.ts';
 import { createClient, importLegacyClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
+import type { OAuthStore } from '../../src/oauth/storage.ts';
+import type { PlatformContext } from '../../src/platform/stores.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { Browser, formFields } from './browser.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from './backends.ts';
 import { testResolver } from './test-dns.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { coreStore } from './stores.ts';
 
 export { testResolver };
 
@@ -47,7 +50,8 @@ export class TestServer {
     readonly url: string,
     readonly config: Config,
     readonly database: TestDatabase,
-    readonly services: ServiceContext,
+    /** The stores of both wings, for arranging and reading through their ports. */
+    readonly services: PlatformContext,
     readonly logs: string[],
     /** False for a second server over another one's database: the first drops it. */
     private readonly ownsDatabase = true,
@@ -55,6 +59,13 @@ export class TestServer {
 
   get db() {
     return this.database.handle.db;
+  }
+
+  private core: OAuthStore | undefined;
+  /** The protocol core's store (oauth/storage.ts) over the server's database. */
+  get oauth(): OAuthStore {
+    this.core ??= coreStore(this.db);
+    return this.core;
   }
 
   /** Moves the server's clock forward. */

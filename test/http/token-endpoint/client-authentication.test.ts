@@ -3,6 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/oauth/token-format.ts';
 import { backends } from '../../helpers/backends.ts';
+import { auditEvents } from '../../helpers/stores.ts';
 import type { TestServer, TestUser } from '../../helpers/server.ts';
 import { expectNothingLeaked, expectOAuthError, expectTokens, FORM, TOKEN, useTokenEndpoint } from './setup.ts';
 
@@ -158,23 +159,17 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
     it.skipIf(!available)('records token.issued and token.refreshed events with client and user, and no credential (SPEC §2 item 16)', async () => {
       const first = await issued();
       const next = expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
-      const events = await server.db
-        .selectFrom('audit_events')
-        .selectAll()
-        .where('client_id', '=', first.client.clientId)
-        .where('type', 'in', ['token.issued', 'token.refreshed'])
-        .orderBy('id')
-        .execute();
+      const events = await auditEvents(server, { clientId: first.client.clientId, type: ['token.issued', 'token.refreshed'] });
       expect(events.map((e) => e.type)).toEqual(['token.issued', 'token.refreshed']);
       for (const e of events) {
-        expect(e.user_id).toBe(user.id);
+        expect(e.userId).toBe(user.id);
         for (const value of [first.access, first.refresh, next.access, next.refresh, first.client.secret!]) {
           expect(JSON.stringify(e)).not.toContain(value);
         }
       }
       // A replay within the window answers from the stored pair and rotates nothing.
       await refresh(first.client, first.refresh);
-      const after = await server.db.selectFrom('audit_events').select('type').where('client_id', '=', first.client.clientId).where('type', '=', 'token.refreshed').execute();
+      const after = await auditEvents(server, { clientId: first.client.clientId, type: 'token.refreshed' });
       expect(after).toHaveLength(1);
     });
   });

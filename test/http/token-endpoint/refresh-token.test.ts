@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/oauth/token-format.ts';
 import { backends } from '../../helpers/backends.ts';
+import { accessTokenOf, auditEvents, refreshTokenOf } from '../../helpers/stores.ts';
 import { startTestServer, type TestServer, type TestUser } from '../../helpers/server.ts';
 import { expectOAuthError, expectTokens, pkcePair, useTokenEndpoint } from './setup.ts';
 
@@ -43,17 +44,19 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
     it.skipIf(!available)('spends the old refresh token: the database records one rotation with the old token as parent (SPEC §2 item 9)', async () => {
       const first = await issued();
       const next = expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
-      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('client_id', '=', first.client.clientId).orderBy('created_at').execute();
-      expect(rows).toHaveLength(2);
-      const [old, successor] = [rows.find((r) => r.parent_id === null)!, rows.find((r) => r.parent_id !== null)!];
-      expect(old.spent_at).not.toBeNull();
-      expect(successor.parent_id).toBe(old.id);
-      expect(successor.spent_at).toBeNull();
+      const old = (await refreshTokenOf(server, first.refresh))!;
+      const successor = (await refreshTokenOf(server, next.refresh))!;
+      expect(old.parentId).toBeNull();
+      expect(old.spentAt).not.toBeNull();
+      expect(successor.parentId).toBe(old.id);
+      expect(successor.spentAt).toBeNull();
+      // Each pair is stored with the event of its issue (OAuthStore.createTokenPair): one rotation.
+      const issues = () => auditEvents(server, { clientId: first.client.clientId, type: ['token.issued', 'token.refreshed'] });
+      expect((await issues()).map((e) => e.type)).toEqual(['token.issued', 'token.refreshed']);
       // The successor is the one that rotates next; the spent one does not rotate again.
-      expectTokens(await refresh(first.client, next.refresh), 'PROFILE_READ');
-      const after = await server.db.selectFrom('refresh_tokens').select(['id', 'parent_id']).where('client_id', '=', first.client.clientId).execute();
-      expect(after).toHaveLength(3);
-      expect(after.filter((r) => r.parent_id === old.id)).toHaveLength(1);
+      const third = expectTokens(await refresh(first.client, next.refresh), 'PROFILE_READ');
+      expect((await refreshTokenOf(server, third.refresh))!.parentId).toBe(successor.id);
+      expect((await issues()).map((e) => e.type)).toEqual(['token.issued', 'token.refreshed', 'token.refreshed']);
     });
 
     it.skipIf(!available)('answers the spent token again within 30 seconds with the very same pair (SPEC §2 item 9)', async () => {
@@ -66,9 +69,8 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect(again.headers.get('cache-control')).toBe('no-store');
       expect(again.body).toEqual(res.body);
       // No second rotation happened, and nothing was revoked.
-      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('client_id', '=', first.client.clientId).execute();
-      expect(rows).toHaveLength(2);
-      expect(rows.every((r) => r.revoked_at === null)).toBe(true);
+      expect(await auditEvents(server, { clientId: first.client.clientId, type: 'token.refreshed' })).toHaveLength(1);
+      for (const token of [first.refresh, res.body.refresh_token as string]) expect((await refreshTokenOf(server, token))!.revokedAt).toBeNull();
       expect((await me(res.body.access_token as string)).status).toBe(200);
     });
 
@@ -87,17 +89,18 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       }
       expectOAuthError(await refresh(first.client, third.refresh), 400, 'invalid_grant');
 
-      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('client_id', '=', first.client.clientId).execute();
-      expect(rows).toHaveLength(3);
-      expect(rows.every((r) => r.revoked_at !== null && r.successor_box === null)).toBe(true);
-      const access = await server.db.selectFrom('access_tokens').selectAll().where('client_id', '=', first.client.clientId).execute();
-      expect(access.every((r) => r.revoked_at !== null)).toBe(true);
-      const grants = await server.db.selectFrom('grants').selectAll().where('client_id', '=', first.client.clientId).execute();
-      expect(grants.every((g) => g.revoked_at !== null)).toBe(true);
-      const events = await server.db.selectFrom('audit_events').selectAll().where('type', '=', 'refresh_token.reused').where('client_id', '=', first.client.clientId).execute();
+      // Three pairs were issued, each stored with its event, and all of them ended.
+      expect(await auditEvents(server, { clientId: first.client.clientId, type: ['token.issued', 'token.refreshed'] })).toHaveLength(3);
+      const chain = await Promise.all([first.refresh, second.refresh, third.refresh].map(async (t) => (await refreshTokenOf(server, t))!));
+      expect(chain.every((r) => r.revokedAt !== null && r.successorBox === null)).toBe(true);
+      const access = await Promise.all([first.access, second.access, third.access].map(async (t) => (await accessTokenOf(server, t))!));
+      expect(access.every((r) => r.revokedAt !== null)).toBe(true);
+      expect(new Set([...chain, ...access].map((r) => r.grantId)).size).toBe(1);
+      expect((await server.oauth.findGrant(chain[0]!.grantId))!.revokedAt).not.toBeNull();
+      const events = await auditEvents(server, { clientId: first.client.clientId, type: 'refresh_token.reused' });
       expect(events).toHaveLength(1);
-      expect(events[0]!.user_id).toBe(user.id);
-      expect(events[0]!.data ?? '').not.toContain(first.refresh);
+      expect(events[0]!.userId).toBe(user.id);
+      expect(JSON.stringify(events[0]!.data)).not.toContain(first.refresh);
     }
 
     it.skipIf(!available)('revokes the whole grant when a spent token comes back after the window (RFC 9700 §4.14.2, SPEC §2 item 9)', async () => {

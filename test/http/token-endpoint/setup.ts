@@ -1,7 +1,7 @@
 // The shared setup of the token endpoint suites (test/http/token-endpoint/*.test.ts):
 // POST /v2/auth/oauth2/token over real HTTP on every backend. Every assertion is on what a
-// client application or an operator can observe: status, headers, body, and the rows in the
-// database.
+// client application or an operator can observe: status, headers, body, and what the stores
+// hold (test/helpers/stores.ts).
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { Backend } from '../../helpers/backends.ts';
