@@ -5,12 +5,13 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser } from '../helpers/browser.ts';
+import { tokenCountsOfClient, withAuditFailing as failingAudit } from '../helpers/rows.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { auditEvents, refreshTokenOf } from '../helpers/stores.ts';
 
 const run = promisify(execFile);
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -111,31 +112,29 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
   });
   afterAll(async () => server?.close());
 
-  async function events(clientId: string) {
-    return server.db.selectFrom('audit_events').selectAll().where('client_id', '=', clientId).orderBy('id').execute();
-  }
+  const events = (clientId: string) => auditEvents(server, { clientId });
 
   it.skipIf(!available)('records each change of the flow with its client and user: grant.created, token.issued, token.refreshed, token.revoked, code.replayed (SPEC §2 item 16)', async () => {
     const rows = await events(flow.client.clientId);
     const types = rows.map((r) => r.type);
     expect(types).toEqual(['client.created', 'secret.created', 'client.approved', 'grant.created', 'token.issued', 'token.refreshed', 'token.revoked', 'code.replayed']);
     for (const row of rows.filter((r) => /^(grant|token|code)\./.test(r.type))) {
-      expect(row.user_id, row.type).toBe(flow.user.id);
-      expect(typeof row.created_at).toBe('number');
-      expect(Math.abs(row.created_at - Date.now())).toBeLessThan(10 * 60 * 1000);
+      expect(row.userId, row.type).toBe(flow.user.id);
+      expect(typeof row.createdAt).toBe('number');
+      expect(Math.abs(row.createdAt - Date.now())).toBeLessThan(10 * 60 * 1000);
     }
     // The replay within the window is the same rotation, not a second one.
     expect(types.filter((t) => t === 'token.refreshed')).toHaveLength(1);
   });
 
   it.skipIf(!available)('records a failed login under the account\'s user id, without the password or e-mail typed (SPEC §2 item 16, §7)', async () => {
-    const rows = await server.db.selectFrom('audit_events').selectAll().where('type', '=', 'login.failed').where('user_id', '=', flow.user.id).execute();
+    const rows = await auditEvents(server, { userId: flow.user.id, type: 'login.failed' });
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(flow.user.email);
   });
 
   it.skipIf(!available)('holds no secret, token, code, verifier, password or cookie value anywhere in audit_events (SPEC §2 item 16)', async () => {
-    const table = JSON.stringify(await server.db.selectFrom('audit_events').selectAll().execute());
+    const table = JSON.stringify(await auditEvents(server));
     expect(table.length).toBeGreaterThan(100);
     for (const [what, value] of Object.entries(flow.secrets)) {
       expect(table.includes(value), `${what} found in audit_events`).toBe(false);
@@ -168,30 +167,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
   });
 
   describe('each event is written in the transaction of its change: when the audit write fails, the change does not happen (SPEC §2 item 16, §7)', () => {
-    /** Makes every insert of one event type into audit_events fail, as a broken audit store would. */
-    async function failAuditOf(type: string): Promise<() => Promise<void>> {
-      if (name === 'sqlite') {
-        await sql.raw(`CREATE TRIGGER audit_fail BEFORE INSERT ON audit_events WHEN NEW.type = '${type}' BEGIN SELECT RAISE(ABORT, 'audit store unavailable'); END`).execute(server.db);
-        return async () => void (await sql.raw('DROP TRIGGER audit_fail').execute(server.db));
-      }
-      await sql
-        .raw(`CREATE FUNCTION audit_fail() RETURNS trigger AS $$ BEGIN IF NEW.type = '${type}' THEN RAISE EXCEPTION 'audit store unavailable'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`)
-        .execute(server.db);
-      await sql.raw('CREATE TRIGGER audit_fail BEFORE INSERT ON audit_events FOR EACH ROW EXECUTE FUNCTION audit_fail()').execute(server.db);
-      return async () => {
-        await sql.raw('DROP TRIGGER audit_fail ON audit_events').execute(server.db);
-        await sql.raw('DROP FUNCTION audit_fail()').execute(server.db);
-      };
-    }
-
-    async function withAuditFailing<T>(type: string, fn: () => Promise<T>): Promise<T> {
-      const restore = await failAuditOf(type);
-      try {
-        return await fn();
-      } finally {
-        await restore();
-      }
-    }
+    const withAuditFailing = <T>(type: string, fn: () => Promise<T>) => failingAudit(server.db, name, type, fn);
 
     async function freshCode(): Promise<{ client: TestClient; code: string }> {
       const client = await server.client(flow.user);
@@ -204,8 +180,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
       const res = await withAuditFailing('token.issued', () => server.exchange(client, code));
       expect(res.status).toBe(500);
       expect(res.body).toMatchObject({ error: 'server_error' });
-      expect(await server.db.selectFrom('access_tokens').select('token_hash').where('client_id', '=', client.clientId).execute()).toEqual([]);
-      expect(await server.db.selectFrom('refresh_tokens').select('id').where('client_id', '=', client.clientId).execute()).toEqual([]);
+      expect(await tokenCountsOfClient(server.db, client.clientId)).toEqual({ access: 0, refresh: 0 });
       // The code's consumption was rolled back with the rest: it can still be redeemed once.
       const retry = await server.exchange(client, code);
       expect(retry.status).toBe(200);
@@ -218,11 +193,8 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
       const body = { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! };
       const res = await withAuditFailing('token.refreshed', () => server.token(body));
       expect(res.status).toBe(500);
-      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('client_id', '=', client.clientId).execute();
-      expect(rows).toHaveLength(1);
-      expect(rows[0]!.spent_at).toBeNull();
-      expect(rows[0]!.successor_box).toBeNull();
-      expect(await server.db.selectFrom('access_tokens').select('token_hash').where('client_id', '=', client.clientId).execute()).toHaveLength(1);
+      expect(await refreshTokenOf(server, body.refresh_token)).toMatchObject({ spentAt: null, successorBox: null });
+      expect(await tokenCountsOfClient(server.db, client.clientId)).toEqual({ access: 1, refresh: 1 });
       expect((await server.token(body)).status).toBe(200);
     });
 
@@ -234,7 +206,8 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
       const res = await withAuditFailing('token.revoked', revoke);
       expect(res.status).toBe(500);
       expect((await server.api('GET', '/v2/me', access)).status).toBe(200);
-      expect(await server.db.selectFrom('grants').select('id').where('client_id', '=', client.clientId).where('revoked_at', 'is not', null).execute()).toEqual([]);
+      const grantId = (await refreshTokenOf(server, tokens.body.refresh_token as string))!.grantId;
+      expect((await server.oauth.findGrant(grantId))!.revokedAt).toBeNull();
       expect((await revoke()).status).toBe(200);
       expect((await server.api('GET', '/v2/me', access)).status).toBe(401);
     });
@@ -244,8 +217,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
       await withAuditFailing('client.suspended', async () => {
         await expect(reviewClient(server.services, client.clientId, 'suspend', null)).rejects.toThrow();
       });
-      const row = await server.db.selectFrom('oauth_clients').select('state').where('id', '=', client.clientId).executeTakeFirstOrThrow();
-      expect(row.state).toBe('approved');
+      expect((await server.services.stores.clients.find(client.clientId))!.state).toBe('approved');
     });
   });
 

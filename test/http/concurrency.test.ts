@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { backends } from '../helpers/backends.ts';
 import { freePort, startTestServer, type TestServer } from '../helpers/server.ts';
+import { accessTokenOf, auditEvents, refreshTokenOf } from '../helpers/stores.ts';
 
 const N = 50;
 
@@ -36,11 +37,11 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
       expect(r.headers.get('cache-control')).toBe('no-store');
     }
     expect(ok[0]!.body).toMatchObject({ token_type: 'bearer', scope: 'PROFILE_READ' });
-    // One redemption issued one pair: one access and one refresh token in the database.
-    const access = await server.db.selectFrom('access_tokens').select('token_hash').where('client_id', '=', client.clientId).execute();
-    const refresh = await server.db.selectFrom('refresh_tokens').select('id').where('client_id', '=', client.clientId).execute();
-    expect(access).toHaveLength(1);
-    expect(refresh).toHaveLength(1);
+    // One redemption issued one pair: a pair is stored with its token.issued event, all or
+    // nothing (OAuthStore.createTokenPair), so one event is one stored pair, the one answered.
+    expect(await auditEvents(server, { clientId: client.clientId, type: ['token.issued', 'token.refreshed'] })).toHaveLength(1);
+    expect(await accessTokenOf(server, ok[0]!.body.access_token as string)).toBeDefined();
+    expect(await refreshTokenOf(server, ok[0]!.body.refresh_token as string)).toBeDefined();
   });
 
   it.skipIf(!available)(`rotates a refresh token once among ${N} concurrent refreshes, all answered with that pair (SPEC §2 item 9)`, async () => {
@@ -49,11 +50,7 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
     const client = await server.client(dev);
     const first = await server.exchange(client, await server.code(client, user));
     expect(first.status).toBe(200);
-    const original = await server.db
-      .selectFrom('refresh_tokens')
-      .selectAll()
-      .where('client_id', '=', client.clientId)
-      .executeTakeFirstOrThrow();
+    const original = (await refreshTokenOf(server, first.body.refresh_token as string))!;
 
     const replies = await Promise.all(
       Array.from({ length: N }, () =>
@@ -73,13 +70,12 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
     expect(pair.refresh_token).not.toBe(first.body.refresh_token);
     expect(pair.access_token).not.toBe(first.body.access_token);
 
-    const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('grant_id', '=', original.grant_id).execute();
-    expect(rows).toHaveLength(2);
-    const children = rows.filter((r) => r.parent_id === original.id);
-    expect(children).toHaveLength(1);
-    expect(rows.every((r) => r.revoked_at === null)).toBe(true);
-    const access = await server.db.selectFrom('access_tokens').select('token_hash').where('grant_id', '=', original.grant_id).execute();
-    expect(access).toHaveLength(2);
+    // One rotation: one token.refreshed event, each stored with its pair (OAuthStore.createTokenPair).
+    expect((await auditEvents(server, { clientId: client.clientId, type: ['token.issued', 'token.refreshed'] })).map((e) => e.type)).toEqual(['token.issued', 'token.refreshed']);
+    const successor = (await refreshTokenOf(server, pair.refresh_token as string))!;
+    expect(successor).toMatchObject({ grantId: original.grantId, parentId: original.id, revokedAt: null });
+    expect((await refreshTokenOf(server, first.body.refresh_token as string))!.revokedAt).toBeNull();
+    for (const access of [first.body.access_token, pair.access_token] as string[]) expect(await accessTokenOf(server, access)).toMatchObject({ grantId: original.grantId, revokedAt: null });
 
     // The pair everyone got is the live one: it works, and it rotates normally.
     expect((await server.api('GET', '/v2/me', pair.access_token as string)).status).toBe(200);
@@ -136,10 +132,11 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
       const refreshes = await Promise.all(Array.from({ length: N }, (_, i) => post(i % 2 ? second.url : server.url, refreshBody)));
       expect(refreshes.map((r) => r.status)).toEqual(Array(N).fill(200));
       expect(new Set(refreshes.map((r) => JSON.stringify(r.body))).size).toBe(1);
-      const original = await server.db.selectFrom('refresh_tokens').selectAll().where('parent_id', 'is', null).where('client_id', '=', client.clientId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
-      const rows = await server.db.selectFrom('refresh_tokens').selectAll().where('grant_id', '=', original.grant_id).where('code_hash', '=', original.code_hash).execute();
-      expect(rows).toHaveLength(2);
-      expect(rows.filter((r) => r.parent_id === original.id)).toHaveLength(1);
+      const original = (await refreshTokenOf(server, first.body.refresh_token as string))!;
+      const answered = (await refreshTokenOf(server, refreshes[0]!.body.refresh_token as string))!;
+      expect(answered).toMatchObject({ grantId: original.grantId, codeHash: original.codeHash, parentId: original.id });
+      // One rotation: no refresh came before these, and each is stored with its event (OAuthStore.createTokenPair).
+      expect(await auditEvents(server, { clientId: client.clientId, type: 'token.refreshed' })).toHaveLength(1);
     });
   });
 });
