@@ -3,7 +3,7 @@
 // was handed a token for, consistency across tables after a crash, a broken table. Every
 // other read or arrangement goes through the stores (./stores.ts), so a rename of a table
 // or a column is one edit here and in the storage contract suite.
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { DatabaseHandle } from '../../src/storage/database.ts';
 
 type Db = DatabaseHandle['db'];
@@ -55,4 +55,23 @@ export async function withAuditFailing<T>(db: Db, backend: 'sqlite' | 'postgres'
       await sql.raw('DROP FUNCTION audit_fail()').execute(db);
     }
   }
+}
+
+/**
+ * How many authorization codes the user has, whoever holds them: a code issued but never
+ * handed over would be invisible to a port, which finds a code only by the hash of its value.
+ */
+export async function codeCountOfUser(db: Db, userId: string): Promise<number> {
+  return (await db.selectFrom('authorization_codes').select('code_hash').where('user_id', '=', userId).execute()).length;
+}
+
+/**
+ * The plan the database makes for a query, after fresh statistics of the table: whether a
+ * read is one indexed range is the database's own answer, which no port gives.
+ */
+export async function queryPlan(db: Db, backend: 'sqlite' | 'postgres', table: 'grants', query: CompiledQuery): Promise<string> {
+  await sql`analyze ${sql.table(table)}`.execute(db);
+  const sqlite = backend === 'sqlite';
+  const explained = await db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${sqlite ? 'explain query plan' : 'explain'} ${query.sql}`, [...query.parameters]));
+  return explained.rows.map((r) => (sqlite ? r.detail : r['QUERY PLAN'])).join('\n');
 }

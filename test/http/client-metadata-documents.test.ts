@@ -10,6 +10,7 @@ import { runCli } from '../helpers/cli.ts';
 import { authorizeQuery, startDocumentHost, type DocumentHost } from '../helpers/document-host.ts';
 import { formWith } from '../helpers/pages.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+import { auditEvents } from '../helpers/stores.ts';
 import { pkcePair } from './token-endpoint/setup.ts';
 
 describe.each(backends)('client metadata documents on $name', ({ name, available }) => {
@@ -46,11 +47,11 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const res = await server.token({ grant_type: 'authorization_code', code, redirect_uri: 'http://127.0.0.1:45123/callback', client_id: clientId, code_verifier: verifier });
       expect(res.status).toBe(200);
       expect((await server.api('GET', '/v2/me', res.body.access_token as string)).status).toBe(200);
-      const row = await server.db.selectFrom('oauth_clients').select(['kind', 'state', 'scopes']).where('id', '=', clientId).executeTakeFirstOrThrow();
+      const row = (await server.services.stores.clients.find(clientId))!;
       expect(row.kind).toBe('public');
       expect(row.state).toBe('approved');
       // CIMD_SCOPES defaults to the personal _READ scopes.
-      expect(row.scopes!.split(' ').every((s) => s.endsWith('_READ'))).toBe(true);
+      expect(row.scopes!.every((s) => s.endsWith('_READ'))).toBe(true);
     });
 
     it.skipIf(!available)('SPEC §10.3: the document is cached by its caching headers (at least 5 minutes) and fetched again after', async () => {
@@ -109,7 +110,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
-    const clientRow = (clientId: string) => server.db.selectFrom('oauth_clients').select('id').where('id', '=', clientId).executeTakeFirst();
+    const clientRow = (clientId: string) => server.services.stores.clients.find(clientId);
 
     it.skipIf(!available)('RFC 9700 §4.11.2: before the user allowed a document client, prompt=none and a bad scope answer a page naming it, never a redirect to its redirect URI', async () => {
       const clientId = docs.publish('/first-use/agent.json');
@@ -179,7 +180,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     afterAll(async () => server?.close());
 
     const authorize = (clientId: string) => fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`, { redirect: 'manual' });
-    const clientRow = (clientId: string) => server.db.selectFrom('oauth_clients').select('id').where('id', '=', clientId).executeTakeFirst();
+    const clientRow = (clientId: string) => server.services.stores.clients.find(clientId);
 
     it.skipIf(!available)('a document larger than 64 KiB is refused on the authorization page, and no client is made', async () => {
       const clientId = docs.publish('/limits/large.json', { padding: 'x'.repeat(64 * 1024) });
@@ -235,8 +236,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const inside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ' })}`);
       expect(inside.status).toBe(200);
       expect(inside.body).toContain('Doc Agent');
-      const row = await server.db.selectFrom('oauth_clients').select('scopes').where('id', '=', clientId).executeTakeFirstOrThrow();
-      expect(row.scopes).toBe('PROFILE_READ');
+      expect((await server.services.stores.clients.find(clientId))!.scopes).toEqual(['PROFILE_READ']);
       expect((await browser.post('/auth/oauth2/authorize', { ...formFields(inside.body), decision: 'allow' })).status).toBe(303);
 
       const outside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ BOOKING_READ' })}`);
@@ -280,7 +280,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       } finally {
         await before.close();
       }
-      const versionBefore = (await server.db.selectFrom('oauth_clients').select('version').where('id', '=', clientId).executeTakeFirstOrThrow()).version;
+      const versionBefore = (await server.services.stores.clients.find(clientId))!.version;
 
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -292,10 +292,9 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(inside.status).toBe(200);
       expect(inside.body).toContain('Doc Agent');
       // One change, recorded and versioned (SPEC §2 item 22): a review of the client as it was is stale.
-      const row = await server.db.selectFrom('oauth_clients').select(['scopes', 'version']).where('id', '=', clientId).executeTakeFirstOrThrow();
-      expect(row).toEqual({ scopes: 'PROFILE_READ', version: versionBefore + 1 });
-      const changes = await server.db.selectFrom('audit_events').select('data').where('client_id', '=', clientId).where('type', '=', 'client.scopes_changed').execute();
-      expect(changes.map((c) => JSON.parse(c.data!))).toEqual([{ from: expect.stringContaining('BOOKING_READ'), to: 'PROFILE_READ', source: 'CIMD_SCOPES' }]);
+      expect(await server.services.stores.clients.find(clientId)).toMatchObject({ scopes: ['PROFILE_READ'], version: versionBefore + 1 });
+      const changes = await auditEvents(server, { clientId, type: 'client.scopes_changed' });
+      expect(changes.map((c) => c.data)).toEqual([{ from: expect.stringContaining('BOOKING_READ'), to: 'PROFILE_READ', source: 'CIMD_SCOPES' }]);
     });
   });
 
@@ -345,8 +344,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const first = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`);
       expect(first.status).toBe(400);
       expect(first.body).toMatch(/pending/);
-      const row = await server.db.selectFrom('oauth_clients').select('state').where('id', '=', clientId).executeTakeFirstOrThrow();
-      expect(row.state).toBe('pending');
+      expect((await server.services.stores.clients.find(clientId))!.state).toBe('pending');
 
       const trusted = await gh(['cimd', 'trust', docs.host, '--json']);
       expect(trusted.code, trusted.stderr).toBe(0);
@@ -462,8 +460,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       }));
       const answers = await Promise.all(browsers.map((b) => b.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)));
       expect(answers.map((a) => a.status)).toEqual(Array(10).fill(400));
-      const rows = await server.db.selectFrom('oauth_clients').select('state').where('id', '=', clientId).execute();
-      expect(rows).toEqual([{ state: 'pending' }]);
+      expect((await server.services.stores.clients.find(clientId))?.state).toBe('pending');
     });
 
     it.skipIf(!available)('SPEC §2 item 1, §10.3: a rejected document client stays rejected when its document changes: a re-fetch is no resubmission', async () => {
@@ -477,8 +474,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       server.advance(601);
       expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge)}`)).status).toBe(400);
       expect(docs.reads(docPath)).toBe(2);
-      const row = await server.db.selectFrom('oauth_clients').select(['state', 'name', 'review_note']).where('id', '=', clientId).executeTakeFirstOrThrow();
-      expect(row).toEqual({ state: 'rejected', name: 'Rejected Agent, renamed', review_note: 'not an agent we know' });
+      expect(await server.services.stores.clients.find(clientId)).toMatchObject({ state: 'rejected', name: 'Rejected Agent, renamed', reviewNote: 'not an agent we know' });
     });
 
     it.skipIf(!available)('SPEC §10.3: a client id of 1,000 characters is reviewed on the admin page, and its user revokes it on the authorized-apps page', async () => {
@@ -523,11 +519,10 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(trusted.stderr).toBe('');
       expect(trusted.code).toBe(0);
       // Trust approves what waits; the client an admin rejected above stays rejected.
-      expect((await server.db.selectFrom('oauth_clients').select('state').where('name', '=', 'Rejected Agent, renamed').executeTakeFirstOrThrow()).state).toBe('rejected');
+      expect((await server.services.stores.clients.list({})).find((c) => c.name === 'Rejected Agent, renamed')!.state).toBe('rejected');
       server.advance(601);
       expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, added)}`)).status).toBe(200);
-      const row = await server.db.selectFrom('oauth_clients').select(['proposed_redirect_uris']).where('id', '=', clientId).executeTakeFirstOrThrow();
-      expect(row.proposed_redirect_uris).toBeNull();
+      expect((await server.services.stores.clients.find(clientId))!.proposedRedirectUris).toEqual([]);
     });
 
     it.skipIf(!available)('SPEC §10.3: an admin trusts a host in the web app; a document first used after that is approved at once', async () => {
@@ -587,9 +582,12 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       a.advance(601);
       expect((await onA.get(query({ redirect_uri: 'http://127.0.0.1:45125/callback' }))).status).toBe(400);
       expect(docs.reads(docPath)).toBe(3);
-      const held = async () => (await a.db.selectFrom('oauth_clients').select(['proposed_redirect_uris', 'version']).where('id', '=', clientId).executeTakeFirstOrThrow());
+      const held = async () => {
+        const { proposedRedirectUris, version } = (await a.services.stores.clients.find(clientId))!;
+        return { proposedRedirectUris, version };
+      };
       const before = await held();
-      expect(before.proposed_redirect_uris).toContain('45125');
+      expect(before.proposedRedirectUris.join(' ')).toContain('45125');
 
       // B, still within its copy's lifetime, answers from the database, and writes nothing.
       expect((await onB.get(query())).status).toBe(200);

@@ -24,7 +24,7 @@ describe.each(backends)('first uses of metadata documents on $name', ({ name, av
     });
     afterAll(async () => server?.close());
     const authorize = (clientId: string) => fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`, { redirect: 'manual' });
-    const made = async () => (await server.db.selectFrom('oauth_clients').select('id').execute()).length;
+    const made = async () => (await server.services.stores.clients.list({})).length;
 
     it.skipIf(!available)('README, Connect an AI agent (MCP): first uses and registrations share one limit per IP; past it a new document is neither fetched nor made a client; a known one is no first use', async () => {
       const first = docs.publish('/limit/first.json');
@@ -74,7 +74,7 @@ describe.each(backends)('first uses of metadata documents on $name', ({ name, av
       const works = await authorize(clientId);
       expect(works.status).toBe(303);
       expect(works.headers.get('location')).toMatch(/^\/login\?/);
-      expect(await server.db.selectFrom('oauth_clients').select('state').where('id', '=', clientId).executeTakeFirst()).toEqual({ state: 'approved' });
+      expect((await server.services.stores.clients.find(clientId))?.state).toBe('approved');
       expect(docs.reads('/failing/missing.json')).toBe(2);
     });
   });

@@ -7,6 +7,7 @@ import { formFields } from '../helpers/browser.ts';
 import { runCli } from '../helpers/cli.ts';
 import { authorizeQuery, startDocumentHost, type DocumentHost } from '../helpers/document-host.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+import { auditEvents } from '../helpers/stores.ts';
 import { pkcePair } from './token-endpoint/setup.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 
@@ -33,7 +34,7 @@ async function authorizeAgent(server: TestServer, user: TestUser, clientId: stri
 }
 
 const callMcp = (server: TestServer, token: string) => fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, authorization: `Bearer ${token}` }, body: initialize });
-const stateOf = async (server: TestServer, clientId: string) => (await server.db.selectFrom('oauth_clients').select('state').where('id', '=', clientId).executeTakeFirstOrThrow()).state;
+const stateOf = async (server: TestServer, clientId: string) => (await server.services.stores.clients.find(clientId))!.state;
 
 describe.each(backends)('CIMD_POLICY at each use, on $name', ({ name, available }) => {
   let docs: DocumentHost;
@@ -166,8 +167,8 @@ describe.each(backends)('CIMD_POLICY at each use, on $name', ({ name, available 
         expect((await callMcp(again, tokens.mcpAccess)).status).toBe(401);
 
         // The audit trail says why it waits again.
-        const events = await again.db.selectFrom('audit_events').select(['type', 'data']).where('client_id', '=', unreviewed).where('type', '=', 'client.review_reopened').execute();
-        expect(events.map((e) => JSON.parse(e.data!))).toEqual([{ reason: 'approved only because CIMD_POLICY was open; CIMD_POLICY is now review' }]);
+        const events = await auditEvents(again, { clientId: unreviewed, type: 'client.review_reopened' });
+        expect(events.map((e) => e.data)).toEqual([{ reason: 'approved only because CIMD_POLICY was open; CIMD_POLICY is now review' }]);
 
         for (const standing of [reviewed, trusted]) {
           expect(await stateOf(again, standing)).toBe('approved');

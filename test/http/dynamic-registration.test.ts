@@ -63,9 +63,9 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
         scope: expect.stringContaining('PROFILE_READ'),
       });
       expect(res.body!.client_secret).toBeUndefined();
-      const row = await server.db.selectFrom('oauth_clients').select(['kind', 'state', 'scopes']).where('id', '=', res.body!.client_id as string).executeTakeFirstOrThrow();
+      const row = (await server.services.stores.clients.find(res.body!.client_id as string))!;
       expect(row).toMatchObject({ kind: 'public', state: 'approved' });
-      expect(row.scopes!.split(' ').every((s) => s.endsWith('_READ'))).toBe(true);
+      expect(row.scopes!.every((s) => s.endsWith('_READ'))).toBe(true);
     });
 
     it.skipIf(!available)('RFC 7591 §3.2.2: a bad redirect URI is invalid_redirect_uri, with the developer form\'s message', async () => {
@@ -214,8 +214,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       const res = await register(server, { ...mcpClient, scope: 'PROFILE_READ PROFILE_WRITE' });
       expect(res.status).toBe(201);
       const clientId = res.body!.client_id as string;
-      const row = await server.db.selectFrom('oauth_clients').select(['state', 'scopes']).where('id', '=', clientId).executeTakeFirstOrThrow();
-      expect(row).toEqual({ state: 'pending', scopes: 'PROFILE_READ PROFILE_WRITE' });
+      expect(await server.services.stores.clients.find(clientId)).toMatchObject({ state: 'pending', scopes: ['PROFILE_READ', 'PROFILE_WRITE'] });
       const page = await fetch(`${server.url}/auth/oauth2/authorize?client_id=${clientId}&redirect_uri=${encodeURIComponent(mcpClient.redirect_uris[0]!)}&response_type=code&scope=PROFILE_READ`, { redirect: 'manual' });
       expect(page.status).toBe(400);
       expect(await page.text()).toContain('pending');
@@ -241,7 +240,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(refused.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^too many registrations from this address: retry in \d+ seconds/) });
-      const pending = await server.db.selectFrom('oauth_clients').select('id').where('state', '=', 'pending').execute();
+      const pending = await server.services.stores.clients.list({ state: 'pending' });
       expect(pending).toHaveLength(3);
     });
   });

@@ -2,12 +2,13 @@
 // §8.6; OpenID Connect Core §3.1.2.1 for the meaning of `prompt`), walked through real HTTP
 // with the cookie-keeping browser on both storage backends.
 import { createHash, randomBytes } from 'node:crypto';
-import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeGrantsQuery } from '../../src/storage/repositories/grants.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';
+import { codeCountOfUser, queryPlan } from '../helpers/rows.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { auditEvents, codeOf, grantsOf } from '../helpers/stores.ts';
 
 const AUTHORIZE = '/auth/oauth2/authorize';
 
@@ -48,7 +49,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     };
   }
 
-  const grantRows = (userId: string) => server.db.selectFrom('grants').selectAll().where('user_id', '=', userId).orderBy('created_at').execute();
+  const grantRows = (userId: string, clientId: string) => grantsOf(server, userId, clientId);
 
   /** Where a same-site redirect leads, as a browser resolves it. */
   const target = (res: PageResponse) => new URL(res.location!, server.url);
@@ -96,7 +97,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     const { user, browser } = await loggedIn();
     const p = params(client, { prompt: 'none' });
     expectError(await browser.get(authorizePath(p)), client, 'consent_required', p.state!);
-    expect(await grantRows(user.id)).toHaveLength(0);
+    expect(await grantRows(user.id, client.clientId)).toHaveLength(0);
   });
 
   it.skipIf(!available)('prompt=none with remembered consent → code without a page, usable at the token endpoint (SPEC §2 item 25)', async () => {
@@ -144,7 +145,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     const first = await server.authorize(browser, params(client, { code_challenge: genuine.challenge }));
     const issued = await server.exchange(client, first.searchParams.get('code')!, { code_verifier: genuine.verifier });
     expect(issued.status).toBe(200);
-    const before = await grantRows(user.id);
+    const before = await grantRows(user.id, client.clientId);
     expect(before).toHaveLength(1);
 
     // An app that claimed the same redirect URI starts an authorization with the same
@@ -157,9 +158,8 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     // Silently, it gets no code either.
     const silent = params(client, { code_challenge: attacker.challenge, prompt: 'none' });
     expectError(await browser.get(authorizePath(silent)), client, 'consent_required', silent.state!);
-    expect(await grantRows(user.id)).toEqual(before);
-    const codes = await server.db.selectFrom('authorization_codes').select('code_hash').where('user_id', '=', user.id).execute();
-    expect(codes).toHaveLength(1);
+    expect(await grantRows(user.id, client.clientId)).toEqual(before);
+    expect(await codeCountOfUser(server.db, user.id)).toBe(1);
   });
 
   it.skipIf(!available)('remembered consent covers only the scopes granted, for the same client (SPEC §2 items 13, 25)', async () => {
@@ -182,7 +182,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     const page = await browser.get(authorizePath(params(client, { prompt: 'consent' })));
     expect(isConsentPage(page)).toBe(true);
     await browser.post(AUTHORIZE, { ...formFields(page.body), decision: 'allow' });
-    expect(await grantRows(user.id)).toHaveLength(2);
+    expect(await grantRows(user.id, client.clientId)).toHaveLength(2);
   });
 
   // --- a silent authorization reuses the live grant -------------------------------------------
@@ -191,23 +191,17 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     await server.authorize(browser, params(client, { scope: 'PROFILE_READ BOOKING_READ' }));
-    const [grant] = await grantRows(user.id);
+    const [grant] = await grantRows(user.id, client.clientId);
     const requests: Array<Record<string, string>> = [{ scope: 'BOOKING_READ PROFILE_READ' }, { scope: 'PROFILE_READ' }, { scope: 'PROFILE_READ BOOKING_READ', prompt: 'none' }];
     for (const extra of requests) {
       const p = params(client, extra);
       const code = expectCode(await browser.get(authorizePath(p)), client, p.state!);
-      const row = await server.db
-        .selectFrom('authorization_codes')
-        .select('grant_id')
-        .where('code_hash', '=', createHash('sha256').update(code).digest('base64url'))
-        .executeTakeFirstOrThrow();
-      expect(row.grant_id).toBe(grant!.id);
+      expect((await codeOf(server, code))!.grantId).toBe(grant!.id);
       const token = await server.exchange(client, code);
       expect(token.status).toBe(200);
     }
-    expect(await grantRows(user.id)).toEqual([grant]);
-    const created = await server.db.selectFrom('audit_events').select('id').where('type', '=', 'grant.created').where('user_id', '=', user.id).execute();
-    expect(created).toHaveLength(1);
+    expect(await grantRows(user.id, client.clientId)).toEqual([grant]);
+    expect(await auditEvents(server, { userId: user.id, type: 'grant.created' })).toHaveLength(1);
   });
 
   it.skipIf(!available)('a replayed code revokes the tokens issued from it, not those of other codes sharing its grant (SPEC §2 items 8, 25)', async () => {
@@ -257,7 +251,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     await server.authorize(browser, params(client));
-    const sessionsBefore = await server.db.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute();
+    const cookiesBefore = browser.cookieHeader();
     const p = params(client, { prompt: 'login' });
     const res = await browser.get(authorizePath(p));
     // Remembered consent does not skip the login: no code before the user logs in again.
@@ -268,10 +262,12 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     const back = await logInAgain(browser, res, user);
     const code = expectCode(back, client, p.state!);
     expect((await server.exchange(client, code)).status).toBe(200);
-    // The session the re-login replaced has ended.
-    const sessionsAfter = await server.db.selectFrom('sessions').select('id_hash').where('user_id', '=', user.id).execute();
-    expect(sessionsAfter).toHaveLength(1);
-    expect(sessionsAfter[0]!.id_hash).not.toBe(sessionsBefore[0]!.id_hash);
+    // The session the re-login replaced has ended: its cookie is sent to log in; the new one works.
+    const withOldCookie = await fetch(`${server.url}/settings/authorized-apps`, { headers: { cookie: cookiesBefore }, redirect: 'manual' });
+    expect(withOldCookie.status).toBe(303);
+    expect(new URL(withOldCookie.headers.get('location')!, server.url).pathname).toBe('/login');
+    expect(browser.cookieHeader()).not.toBe(cookiesBefore);
+    expect((await browser.get('/settings/authorized-apps')).status).toBe(200);
   });
 
   it.skipIf(!available)('prompt=login without a session asks for one login only, then continues to the consent page and a code (SPEC §2 item 25)', async () => {
@@ -326,23 +322,27 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     const now = server.clock();
     const seeded = Array.from({ length: 100 }, (_, i) => ({
       id: `seeded-${user.id}-${String(i).padStart(3, '0')}`,
-      user_id: user.id,
-      client_id: client.clientId,
-      scopes: 'PROFILE_READ',
-      created_at: now - 1_000_000 + i,
-      revoked_at: null,
+      userId: user.id,
+      clientId: client.clientId,
+      scopes: ['PROFILE_READ'],
+      createdAt: now - 1_000_000 + i,
+      revokedAt: null,
     }));
-    await server.db.insertInto('grants').values(seeded).execute();
+    await server.oauth.transaction(async (tx) => {
+      for (const grant of seeded) await tx.createGrant(grant);
+    });
     const page = await browser.get(authorizePath(params(client, { prompt: 'consent' })));
     expect((await browser.post(AUTHORIZE, { ...formFields(page.body), decision: 'allow' })).status).toBe(303);
 
-    const rows = await grantRows(user.id);
+    // The seeded grants have no grant.created event: each is read by its id.
+    const seededNow = await Promise.all(seeded.map(async (g) => (await server.oauth.findGrant(g.id))!));
+    const rows = [...new Map([...seededNow, ...(await grantRows(user.id, client.clientId))].map((g) => [g.id, g])).values()];
     expect(rows).toHaveLength(101);
-    expect(rows.filter((g) => g.revoked_at === null)).toHaveLength(100);
-    expect(rows.filter((g) => g.revoked_at !== null).map((g) => g.id)).toEqual([seeded[0]!.id]);
-    const events = await server.db.selectFrom('audit_events').selectAll().where('type', '=', 'grant.revoked').where('user_id', '=', user.id).execute();
+    expect(rows.filter((g) => g.revokedAt === null)).toHaveLength(100);
+    expect(rows.filter((g) => g.revokedAt !== null).map((g) => g.id)).toEqual([seeded[0]!.id]);
+    const events = await auditEvents(server, { userId: user.id, type: 'grant.revoked' });
     expect(events).toHaveLength(1);
-    expect(JSON.parse(events[0]!.data!)).toMatchObject({ grantId: seeded[0]!.id, reason: 'grant limit' });
+    expect(events[0]!.data).toMatchObject({ grantId: seeded[0]!.id, reason: 'grant limit' });
   });
 
   it.skipIf(!available)('whether remembered consent covers a request is one indexed read of active grants, however many were revoked (SPEC §2 item 24)', async () => {
@@ -353,21 +353,17 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     for (let batch = 0; batch < 4; batch++) {
       const rows = Array.from({ length: 500 }, (_, i) => ({
         id: `revoked-${user.id}-${batch}-${i}`,
-        user_id: user.id,
-        client_id: client.clientId,
-        scopes: 'PROFILE_READ',
-        created_at: now - 10_000_000 + batch * 1000 + i,
-        revoked_at: now - 1000,
+        userId: user.id,
+        clientId: client.clientId,
+        scopes: ['PROFILE_READ'],
+        createdAt: now - 10_000_000 + batch * 1000 + i,
+        revokedAt: now - 1000,
       }));
-      await server.db.insertInto('grants').values(rows).execute();
+      await server.oauth.transaction(async (tx) => {
+        for (const grant of rows) await tx.createGrant(grant);
+      });
     }
-    await sql`analyze grants`.execute(server.db);
-    const query = activeGrantsQuery(server.db, user.id, client.clientId).compile();
-    const explain = (prefix: string) => server.db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${prefix} ${query.sql}`, [...query.parameters]));
-    const plan =
-      name === 'sqlite'
-        ? (await explain('explain query plan')).rows.map((r) => r.detail).join('\n')
-        : (await explain('explain')).rows.map((r) => r['QUERY PLAN']).join('\n');
+    const plan = await queryPlan(server.db, name, 'grants', activeGrantsQuery(server.db, user.id, client.clientId).compile());
     expect(plan).toContain('grants_active');
     // No full scan of grants (PostgreSQL "Seq Scan", SQLite "SCAN grants").
     expect(plan).not.toMatch(/Seq Scan|^SCAN grants/m);
