@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
 import { CLI_OPERATOR } from '../../src/services/actors.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 import { visibleText } from '../helpers/pages.ts';
@@ -36,8 +35,8 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
   const version = async (client: TestClient) => (await requireClient(server.services, client.clientId)).version;
 
   async function snapshot(client: TestClient) {
-    const row = await server.db.selectFrom('oauth_clients').selectAll().where('id', '=', client.clientId).executeTakeFirstOrThrow();
-    return { row, events: (await listAudit(server.db, { clientId: client.clientId })).length };
+    const row = (await server.services.stores.clients.find(client.clientId))!;
+    return { row, events: (await server.services.stores.auditLog.list({ clientId: client.clientId })).length };
   }
 
   function authorize(client: TestClient, redirectUri: string) {
@@ -104,7 +103,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     const viaB = await authorize(client, B);
     expect(viaB.status).toBe(303);
     expect(viaB.location).toMatch(/^\/login\?/);
-    let events = await listAudit(server.db, { clientId: client.clientId });
+    let events = await server.services.stores.auditLog.list({ clientId: client.clientId });
     expect(events.find((e) => e.type === 'client.approved' && e.data?.changes !== undefined)?.data).toEqual({ changes: { redirectUris: [B], scopes: ['BOOKING_READ'] } });
     expect(events.find((e) => e.type === 'client.scopes_changed' && e.actorId === CLI_OPERATOR)?.data).toEqual({ from: 'PROFILE_READ', to: 'BOOKING_READ PROFILE_READ' });
 
@@ -128,7 +127,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     const evil = await authorize(client, EVIL);
     expect(evil.status).toBe(400);
     expect(visibleText(evil.body)).toContain(`redirect_uri "${EVIL}" is not registered`);
-    events = await listAudit(server.db, { clientId: client.clientId });
+    events = await server.services.stores.auditLog.list({ clientId: client.clientId });
     expect(events.find((e) => e.type === 'client.rejected')).toMatchObject({
       actorId: CLI_OPERATOR,
       data: { changes: { redirectUris: [EVIL], scopes: ['BOOKING_WRITE'] }, reason: 'evil.example is not your domain' },

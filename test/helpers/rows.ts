@@ -75,3 +75,56 @@ export async function queryPlan(db: Db, backend: 'sqlite' | 'postgres', table: '
   const explained = await db.executeQuery<Record<string, string>>(CompiledQuery.raw(`${sqlite ? 'explain query plan' : 'explain'} ${query.sql}`, [...query.parameters]));
   return explained.rows.map((r) => (sqlite ? r.detail : r['QUERY PLAN'])).join('\n');
 }
+
+/**
+ * How many sessions the user has: after a login that failed no cookie was set, and a
+ * session nobody holds the cookie of would be invisible to the port, which finds a session
+ * only by the hash of its token.
+ */
+export async function sessionCountOfUser(db: Db, userId: string): Promise<number> {
+  return (await db.selectFrom('sessions').select('id_hash').where('user_id', '=', userId).execute()).length;
+}
+
+/**
+ * A one-time notice as it is stored (README, Security: secrets are shown once): what is at
+ * rest is the subject, and the port gives the sealed text only by taking the notice away.
+ */
+export async function storedNotice(db: Db, id: string): Promise<{ sealed: string } | undefined> {
+  return db.selectFrom('session_notices').select('sealed').where('id', '=', id).executeTakeFirst();
+}
+
+/**
+ * A table gone for as long as fn runs (renamed away, then back): every read of it fails, as
+ * on a broken database, which no port can be asked to be.
+ */
+export async function withTableGone<T>(db: Db, table: 'sessions', fn: () => Promise<T>): Promise<T> {
+  await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}_gone`)}`.execute(db);
+  try {
+    return await fn();
+  } finally {
+    await sql`ALTER TABLE ${sql.table(`${table}_gone`)} RENAME TO ${sql.table(table)}`.execute(db);
+  }
+}
+
+/**
+ * A database that refuses one answer, for as long as fn runs: every update of a delivery
+ * whose recorded answer holds `marker` fails (a trigger), as PostgreSQL refused a NUL byte,
+ * so a test can show that the delivery engine records the rest and goes on.
+ */
+export async function withDeliveryAnswerRefused<T>(db: Db, backend: 'sqlite' | 'postgres', marker: string, fn: () => Promise<T>): Promise<T> {
+  if (!/^[\w ,]+$/.test(marker)) throw new Error(`not a plain marker: ${marker}`);
+  const refuse =
+    backend === 'postgres'
+      ? [
+          `CREATE FUNCTION refuse_marked_answer() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.response_body LIKE '%${marker}%' THEN RAISE EXCEPTION 'this answer is refused'; END IF; RETURN NEW; END $$`,
+          'CREATE TRIGGER refuse_marked_answer BEFORE UPDATE ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_marked_answer()',
+        ]
+      : [`CREATE TRIGGER refuse_marked_answer BEFORE UPDATE ON webhook_deliveries WHEN NEW.response_body LIKE '%${marker}%' BEGIN SELECT RAISE(ABORT, 'this answer is refused'); END`];
+  const allow = backend === 'postgres' ? ['DROP TRIGGER refuse_marked_answer ON webhook_deliveries', 'DROP FUNCTION refuse_marked_answer()'] : ['DROP TRIGGER refuse_marked_answer'];
+  for (const statement of refuse) await sql.raw(statement).execute(db);
+  try {
+    return await fn();
+  } finally {
+    for (const statement of allow) await sql.raw(statement).execute(db);
+  }
+}

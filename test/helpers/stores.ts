@@ -9,6 +9,7 @@ import type { DatabaseHandle } from '../../src/storage/database.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
+import { SESSION_COOKIE } from '../../src/web/session.ts';
 
 /** Both wings' stores over one database: a TestServer has them, and so does storesOver(db). */
 export interface Stores {
@@ -57,4 +58,16 @@ export async function grantsOf(on: Stores, userId: string, clientId: string): Pr
   const ids = new Set([...(await on.oauth.listActiveGrants(userId, clientId)).map((g) => g.id), ...created.map((e) => String(e.data?.grantId))]);
   const grants = await Promise.all([...ids].map((id) => on.oauth.findGrant(id)));
   return grants.filter((g): g is GrantRecord => g !== undefined).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+}
+
+/** The session token in a Cookie header (a Browser's cookieHeader()); undefined when there is none. */
+export function sessionToken(cookieHeader: string): string | undefined {
+  const pair = cookieHeader.split('; ').find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+  return pair === undefined ? undefined : decodeURIComponent(pair.slice(SESSION_COOKIE.length + 1));
+}
+
+/** The live session that a Cookie header names, found as the pages find it: by its token's hash. */
+export async function sessionOf(on: Stores, cookieHeader: string, now: number) {
+  const token = sessionToken(cookieHeader);
+  return token === undefined ? undefined : on.services.stores.sessions.findLive(hashToken(token), now);
 }

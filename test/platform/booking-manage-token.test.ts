@@ -84,9 +84,9 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
     expect(JSON.stringify(list.body)).not.toContain(manageToken);
     expect(list.body.data.find((b: { uid: string }) => b.uid === uid)).not.toHaveProperty('manageToken');
 
-    const row = await server.db.selectFrom('bookings').selectAll().where('uid', '=', uid).executeTakeFirstOrThrow();
-    expect(row.manage_token_hash).toBe(hashToken(manageToken));
-    expect(Object.values(row).map(String)).not.toContain(manageToken);
+    const row = (await server.services.stores.bookings.find(uid))!;
+    expect(row.manageTokenHash).toBe(hashToken(manageToken));
+    expect(JSON.stringify(row)).not.toContain(manageToken);
   });
 
   it.skipIf(!available)('reschedules with the manageToken; the same manageToken manages the new booking, and no new one is issued', async () => {

@@ -1,16 +1,22 @@
 // A small world for the platform API tests: an organization with a team, users in every
-// role, another organization, and direct writers for resources and tokens. Tokens are
-// minted straight into storage (grant + access token, as the token endpoint writes them)
-// so hundreds of scope combinations stay fast; test/platform/platform-flows.test.ts keeps the
-// real browser flow for a few.
+// role, another organization, and writers of resources and tokens through the stores' ports.
+// Tokens are minted straight into the core's store (grant + access token, as the token
+// endpoint writes them) so hundreds of scope combinations stay fast;
+// test/platform/platform-flows.test.ts keeps the real browser flow for a few.
 import { randomBytes } from 'node:crypto';
-import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
 import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 import { requestCode } from '../../src/services/accounts/verification.ts';
 import type { Organization, Team } from '../../src/services/teams/store.ts';
+import type { Webhook } from '../../src/services/webhooks/subscriptions.ts';
+import { newSigningSecret } from '../../src/services/webhooks/signing.ts';
+import type { Booking } from '../../src/platform/bookings/store.ts';
+import type { ConnectedApp } from '../../src/platform/connected-apps/store.ts';
+import type { EventType, PrivateLink } from '../../src/platform/event-types/store.ts';
+import type { RoutingForm } from '../../src/platform/routing-forms/store.ts';
+import type { Workflow } from '../../src/platform/workflows/store.ts';
 import type { TestClient, TestServer, TestUser } from '../helpers/server.ts';
 
 export const ALL_SCOPES = scopeRegistry.map((s) => s.name);
@@ -41,10 +47,8 @@ export async function quickUser(server: TestServer, name = 'Quick User'): Promis
   const id = randomId();
   const email = `q-${uniq()}@example.com`;
   const now = server.clock();
-  await server.db
-    .insertInto('users')
-    .values({ id, email, name, username: `q-${uniq()}`, password_hash: 'not-a-hash', is_admin: 0, time_zone: 'UTC', week_start: 'Monday', time_format: 24, default_schedule_id: null, organization_id: null, created_at: now, updated_at: now })
-    .execute();
+  const user = { id, email, name, username: `q-${uniq()}`, passwordHash: 'not-a-hash', isAdmin: false, timeZone: 'UTC', weekStart: 'Monday', timeFormat: 24, defaultScheduleId: null, organizationId: null, createdAt: now, updatedAt: now };
+  if (!(await server.services.stores.users.insert(user))) throw new Error(`could not store the user ${email}`);
   return { id, email, password: '' };
 }
 
@@ -83,13 +87,12 @@ export async function mint(server: TestServer, w: World, user: TestUser, scopes:
   const key = `${server.url}|${user.id}|${scopes === null ? 'legacy' : [...scopes].sort().join(',')}|${resources?.join(',') ?? ''}`;
   const cached = tokens.get(key);
   if (cached) return cached;
-  const store = createOAuthStore(server.db);
   const now = server.clock();
   const clientId = scopes === null ? w.legacyClient.clientId : w.client.clientId;
   const grantId = randomId();
   const token = generateToken('accessToken');
-  await store.createGrant({ id: grantId, userId: user.id, clientId, scopes, createdAt: now, revokedAt: null });
-  await store.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: user.id, scopes, resources, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+  await server.oauth.createGrant({ id: grantId, userId: user.id, clientId, scopes, createdAt: now, revokedAt: null });
+  await server.oauth.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: user.id, scopes, resources, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
   tokens.set(key, token);
   return token;
 }
@@ -104,157 +107,147 @@ export function futureStart(server: TestServer): number {
 type EtOwner = { userId: string } | { teamId: string };
 
 export function fixtures(server: TestServer) {
-  const db = server.db;
+  const stores = server.services.stores;
   const now = () => server.clock();
+  const owned = (owner: EtOwner) => ({ ownerId: 'userId' in owner ? owner.userId : null, teamId: 'teamId' in owner ? owner.teamId : null });
   return {
     async eventType(owner: EtOwner, options: { hidden?: boolean; requiresConfirmation?: boolean; lengthInMinutes?: number; roundRobin?: boolean; minimumBookingNotice?: number } = {}) {
-      const row = {
+      const eventType: EventType = {
         id: randomId(),
-        user_id: 'userId' in owner ? owner.userId : null,
-        team_id: 'teamId' in owner ? owner.teamId : null,
+        ...owned(owner),
         title: 'Intro call',
         slug: `intro-${uniq().toLowerCase()}`,
         description: 'A first talk',
-        length_minutes: options.lengthInMinutes ?? 30,
-        locations: JSON.stringify([{ type: 'link', value: 'https://meet.example.com/intro' }]),
-        hidden: options.hidden ? 1 : 0,
-        requires_confirmation: options.requiresConfirmation ? 1 : 0,
-        minimum_booking_notice: options.minimumBookingNotice ?? 0,
-        scheduling_type: 'teamId' in owner ? (options.roundRobin ? 'roundRobin' : 'collective') : null,
-        created_at: now(),
-        updated_at: now(),
+        lengthMinutes: options.lengthInMinutes ?? 30,
+        locations: [{ type: 'link', value: 'https://meet.example.com/intro' }],
+        hidden: options.hidden ?? false,
+        requiresConfirmation: options.requiresConfirmation ?? false,
+        minimumBookingNotice: options.minimumBookingNotice ?? 0,
+        schedulingType: 'teamId' in owner ? (options.roundRobin ? 'roundRobin' : 'collective') : null,
+        createdAt: now(),
+        updatedAt: now(),
       };
-      await db.insertInto('event_types').values(row).execute();
-      return row;
+      if ((await stores.api.eventTypes.insert(eventType)) === 'slugTaken') throw new Error(`slug ${eventType.slug} taken`);
+      return eventType;
     },
     async privateLink(eventTypeId: string, options: { maxUses?: number } = {}) {
-      const row = { id: randomId(), event_type_id: eventTypeId, link_hash: randomId(24), expires_at: null, max_uses: options.maxUses ?? null, use_count: 0, created_at: now() };
-      await db.insertInto('private_links').values(row).execute();
-      return row;
+      const link: PrivateLink = { id: randomId(), eventTypeId, hash: randomId(24), expiresAt: null, maxUses: options.maxUses ?? null, useCount: 0, createdAt: now() };
+      await stores.api.eventTypes.insertPrivateLink(link);
+      return link;
     },
     /** A booking as the public route makes it, with the booker's manageToken (SPEC §2 item 26). */
     async booking(options: { hostId: string; teamId?: string; eventTypeId?: string; status?: 'pending' | 'accepted' | 'cancelled'; start?: number }) {
       const start = options.start ?? futureStart(server);
       const manageToken = generateToken('bookingManageToken');
-      const row = {
+      const booking: Booking = {
         uid: randomId(),
-        event_type_id: options.eventTypeId ?? null,
-        user_id: options.hostId,
-        team_id: options.teamId ?? null,
+        eventTypeId: options.eventTypeId ?? null,
+        hostId: options.hostId,
+        teamId: options.teamId ?? null,
         title: 'Intro call with Ann',
         description: '',
-        start_time: start,
-        end_time: start + 30 * 60_000,
+        start,
+        end: start + 30 * 60_000,
         status: options.status ?? 'accepted',
-        attendee_name: 'Ann Attendee',
-        attendee_email: 'ann@example.com',
-        attendee_time_zone: 'Europe/Paris',
-        guests: '[]',
+        attendee: { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Paris' },
+        guests: [],
         location: 'https://meet.example.com/intro',
-        cancellation_reason: null,
-        decline_reason: null,
-        rescheduled_from: null,
-        rescheduled_to: null,
-        manage_token_hash: hashToken(manageToken),
-        created_at: now(),
-        updated_at: now(),
+        cancellationReason: null,
+        declineReason: null,
+        rescheduledFrom: null,
+        rescheduledTo: null,
+        manageTokenHash: hashToken(manageToken),
+        createdAt: now(),
+        updatedAt: now(),
       };
-      await db.insertInto('bookings').values(row).execute();
-      return { ...row, manageToken };
+      await stores.bookings.insert(booking);
+      return { ...booking, manageToken };
     },
     async schedule(owner: EtOwner) {
-      const row = {
+      const schedule = {
         id: randomId(),
-        user_id: 'userId' in owner ? owner.userId : null,
-        team_id: 'teamId' in owner ? owner.teamId : null,
+        ...owned(owner),
         name: 'Working hours',
-        time_zone: 'Europe/Berlin',
-        availability: JSON.stringify([{ days: ['Monday', 'Tuesday'], startTime: '09:00', endTime: '17:00' }]),
-        overrides: '[]',
-        created_at: now(),
-        updated_at: now(),
+        timeZone: 'Europe/Berlin',
+        availability: [{ days: ['Monday', 'Tuesday'], startTime: '09:00', endTime: '17:00' }],
+        overrides: [],
+        createdAt: now(),
+        updatedAt: now(),
       };
-      await db.insertInto('schedules').values(row).execute();
-      return row;
+      await stores.api.schedules.insert(schedule);
+      return schedule;
     },
     async app(owner: EtOwner, app: string, category = 'calendar') {
-      const row = { id: randomId(), user_id: 'userId' in owner ? owner.userId : null, team_id: 'teamId' in owner ? owner.teamId : null, app, category, account: `${uniq()}@example.com`, name: app, read_only: 0, created_at: now() };
-      await db.insertInto('connected_apps').values(row).execute();
-      return row;
+      const connected: ConnectedApp = { id: randomId(), owner, app, category, account: `${uniq()}@example.com`, name: app, readOnly: false, createdAt: now() };
+      if (!(await stores.api.connectedApps.insertAll([connected]))) throw new Error(`${connected.account} is already connected`);
+      return connected;
     },
     async webhook(owner: { userId: string } | { organizationId: string }) {
-      const row = {
+      const webhook: Webhook = {
         id: randomId(),
-        user_id: 'userId' in owner ? owner.userId : null,
-        organization_id: 'organizationId' in owner ? owner.organizationId : null,
-        subscriber_url: 'https://hooks.example.com/gatehouse',
-        triggers: JSON.stringify(['BOOKING_CREATED']),
-        active: 1,
-        payload_template: null,
-        created_at: now(),
-        updated_at: now(),
+        ownerId: 'userId' in owner ? owner.userId : null,
+        organizationId: 'organizationId' in owner ? owner.organizationId : null,
+        subscriberUrl: 'https://hooks.example.com/gatehouse',
+        triggers: ['BOOKING_CREATED'],
+        active: true,
+        payloadTemplate: null,
+        disabledReason: null,
+        createdAt: now(),
+        updatedAt: now(),
       };
-      await db.insertInto('webhooks').values(row).execute();
-      return row;
+      await stores.webhooks.insert(webhook, newSigningSecret());
+      return webhook;
     },
-    /** A delivery to the webhook that has been attempted once and failed (SPEC §9). */
+    /** A delivery to the webhook, waiting in the outbox as a booking event leaves it (SPEC §9). */
     async delivery(webhookId: string) {
-      const row = {
+      const delivery = {
         id: `msg_${randomId()}`,
-        webhook_id: webhookId,
-        client_id: null,
+        destination: { webhookId },
         event: 'BOOKING_CREATED',
         payload: JSON.stringify({ type: 'BOOKING_CREATED', timestamp: new Date(now()).toISOString(), data: {} }),
-        status: 'failed' as const,
-        attempts: 1,
-        next_attempt_at: null,
-        last_attempt_at: now(),
-        response_status: 500,
-        response_body: 'down',
-        error: null,
-        created_at: now(),
+        createdAt: now(),
       };
-      await db.insertInto('webhook_deliveries').values(row).execute();
-      return row;
+      await stores.webhookDeliveries.enqueue([delivery]);
+      return delivery;
     },
     async form(owner: { teamId: string } | { organizationId: string }) {
-      const row = {
+      const form: RoutingForm = {
         id: randomId(),
-        team_id: 'teamId' in owner ? owner.teamId : null,
-        organization_id: 'organizationId' in owner ? owner.organizationId : null,
+        teamId: 'teamId' in owner ? owner.teamId : null,
+        organizationId: 'organizationId' in owner ? owner.organizationId : null,
         name: 'Intake',
         description: '',
-        fields: JSON.stringify([
+        fields: [
           { id: 'email', label: 'Email', type: 'email', required: true },
           { id: 'size', label: 'Company size', type: 'select', options: ['1-10', '11-100', '100+'] },
-        ]),
-        disabled: 0,
-        created_at: now(),
-        updated_at: now(),
+        ],
+        disabled: false,
+        createdAt: now(),
+        updatedAt: now(),
       };
-      await db.insertInto('routing_forms').values(row).execute();
-      return row;
+      await stores.api.routingForms.insert(form);
+      return form;
     },
     async response(formId: string) {
-      const row = { id: randomId(), form_id: formId, response: JSON.stringify({ email: 'lead@example.com' }), created_at: now(), updated_at: now() };
-      await db.insertInto('routing_form_responses').values(row).execute();
-      return row;
+      const response = { id: randomId(), formId, answers: { email: 'lead@example.com' }, createdAt: now(), updatedAt: now() };
+      await stores.api.routingForms.insertResponse(response);
+      return response;
     },
     async workflow(teamId: string) {
-      const row = {
+      const workflow: Workflow = {
         id: randomId(),
-        team_id: teamId,
+        teamId,
         name: 'Reminder',
         trigger: 'BEFORE_EVENT',
-        time_offset_minutes: 60,
-        steps: JSON.stringify([{ action: 'EMAIL_ATTENDEE', body: 'See you soon' }]),
-        active_on: '[]',
-        active: 1,
-        created_at: now(),
-        updated_at: now(),
+        timeOffsetMinutes: 60,
+        steps: [{ action: 'EMAIL_ATTENDEE', body: 'See you soon' }],
+        activeOnEventTypeIds: [],
+        active: true,
+        createdAt: now(),
+        updatedAt: now(),
       };
-      await db.insertInto('workflows').values(row).execute();
-      return row;
+      await stores.api.workflows.insert(workflow);
+      return workflow;
     },
     async membership(target: { teamId: string } | { organizationId: string }, role: 'member' | 'admin' | 'owner' = 'member') {
       const user = await quickUser(server);

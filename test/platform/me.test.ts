@@ -44,7 +44,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(res.body.status).toBe('success');
     expect(Object.keys(res.body.data).sort()).toEqual([...PROFILE_FIELDS].sort());
-    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = (await server.services.stores.users.findById(user.id))!;
     expect(res.body.data).toEqual({
       id: user.id,
       email: user.email,
@@ -152,8 +152,8 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('success');
     expect(res.body.data).toMatchObject({ id: user.id, name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 12 });
-    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ name: 'Ada Lovelace', time_zone: 'Europe/Berlin', week_start: 'Sunday', time_format: 12, email: user.email });
+    const row = (await server.services.stores.users.findById(user.id))!;
+    expect(row).toMatchObject({ name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 12, email: user.email });
     // A partial change leaves the rest alone.
     const partial = await server.api('PATCH', '/v2/me', accessToken, { timeFormat: 24 });
     expect(partial.status).toBe(200);
@@ -166,7 +166,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     const res = await server.api('PATCH', '/v2/me', accessToken, { name: 'Mallory' });
     expectEnvelopeError(res, 403, 'insufficient_scope');
     expect(res.headers.get('www-authenticate')).toContain('scope="PROFILE_WRITE"');
-    const row = await server.db.selectFrom('users').select('name').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = (await server.services.stores.users.findById(user.id))!;
     expect(row.name).toBe('Grace Hopper');
   });
 
@@ -194,8 +194,8 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
       expect(res.body.error.code).toBe('validation_error');
       expect(res.body.error.message, JSON.stringify(body)).toContain(field);
     }
-    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ name: 'Grace Hopper', time_zone: 'UTC', week_start: 'Monday', time_format: 24 });
+    const row = (await server.services.stores.users.findById(user.id))!;
+    expect(row).toMatchObject({ name: 'Grace Hopper', timeZone: 'UTC', weekStart: 'Monday', timeFormat: 24 });
   });
 
   it.skipIf(!available)('PATCH /v2/me naming a field it cannot change (email, id, anything else) → 400 validation_error naming it, nothing changed (SPEC §2 item 27)', async () => {
@@ -212,8 +212,8 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
       expectEnvelopeError(res, 400, 'validation_error');
       expect(res.body.error.message, JSON.stringify(body)).toBe(`${field}: cannot be changed by this request; it changes name, timeZone, weekStart, timeFormat`);
     }
-    const row = await server.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ email: user.email, name: 'Grace Hopper', time_format: 24 });
+    const row = (await server.services.stores.users.findById(user.id))!;
+    expect(row).toMatchObject({ email: user.email, name: 'Grace Hopper', timeFormat: 24 });
   });
 
   it.skipIf(!available)('PATCH /v2/me with a body of the wrong shape → 400 envelope, never 500 (SPEC §7)', async () => {

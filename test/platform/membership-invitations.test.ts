@@ -85,9 +85,10 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     expect(edit.status).toBe(404);
     const editSchedule = await server.api('PATCH', `${org}/schedules/${schedule.id}`, admin, { name: 'Edited by admin' });
     expect(editSchedule.status).toBe(404);
-    expect((await server.db.selectFrom('users').select('name').where('id', '=', victim.id).executeTakeFirstOrThrow()).name).toBe('Vic Victim');
-    expect((await server.db.selectFrom('event_types').select('title').where('id', '=', eventType.id).executeTakeFirstOrThrow()).title).toBe('Intro call');
-    expect((await server.db.selectFrom('schedules').select('name').where('id', '=', schedule.id).executeTakeFirstOrThrow()).name).toBe('Working hours');
+    const stores = server.services.stores;
+    expect((await stores.users.findById(victim.id))!.name).toBe('Vic Victim');
+    expect((await stores.api.eventTypes.findOwned({ userId: victim.id }, eventType.id))!.title).toBe('Intro call');
+    expect((await stores.api.schedules.find({ userId: victim.id }, schedule.id))!.name).toBe('Working hours');
     // GET /v2/me does not report an organization the user never joined.
     expect((await server.api('GET', '/v2/me', await mint(server, w, victim, ['PROFILE_READ']))).body.data.organizationId).toBeNull();
 

@@ -67,8 +67,8 @@ describe.each(backends)('outbound addresses on $name (SPEC §4 OUTBOUND_ALLOW_PR
       const res = await server.api('POST', '/v2/webhooks', token, { subscriberUrl, triggers: ['BOOKING_CREATED'] });
       expectRefusal(res, 'subscriberUrl', why, subscriberUrl);
     }
-    const stored = await server.db.selectFrom('webhooks').select('subscriber_url').where('user_id', '=', w.owner.id).execute();
-    expect(stored.map((r) => r.subscriber_url)).toEqual([]);
+    const stored = await server.services.stores.webhooks.list({ userId: w.owner.id }, 500, 0);
+    expect(stored.map((r) => r.subscriberUrl)).toEqual([]);
   });
 
   it.skipIf(!available)('accepts a webhook on a public address, by name or literal IPv4 and IPv6', async () => {
@@ -87,8 +87,8 @@ describe.each(backends)('outbound addresses on $name (SPEC §4 OUTBOUND_ALLOW_PR
       const res = await server.api('PATCH', `/v2/webhooks/${hook.id}`, token, { subscriberUrl });
       expectRefusal(res, 'subscriberUrl', /address/, subscriberUrl);
     }
-    const row = await server.db.selectFrom('webhooks').selectAll().where('id', '=', hook.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ subscriber_url: hook.subscriber_url, updated_at: hook.updated_at });
+    const row = await server.services.stores.webhooks.find({ userId: w.owner.id }, hook.id);
+    expect(row).toMatchObject({ subscriberUrl: hook.subscriberUrl, updatedAt: hook.updatedAt });
     const moved = await server.api('PATCH', `/v2/webhooks/${hook.id}`, token, { subscriberUrl: 'https://hooks.example.com/moved' });
     expect(moved.status).toBe(200);
     expect(moved.body.data.subscriberUrl).toBe('https://hooks.example.com/moved');
@@ -122,8 +122,7 @@ describe.each(backends)('outbound addresses on $name (SPEC §4 OUTBOUND_ALLOW_PR
       expect(check.body.data).toMatchObject({ url, valid: false, saved: false });
       expect(check.body.data.problem).toMatch(why);
     }
-    const rows = await server.db.selectFrom('connected_apps').select('account').where('user_id', '=', w.member.id).execute();
-    expect(rows).toEqual([]);
+    expect(await server.services.stores.api.connectedApps.list({ userId: w.member.id })).toEqual([]);
     expect((await server.api('POST', '/v2/calendars/ics-feed/save', token, { urls: [publicFeed] })).status).toBe(201);
   });
 });

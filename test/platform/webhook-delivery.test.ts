@@ -7,13 +7,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { createDeliveryEngine, type DeliveryEngine } from '../../src/services/webhooks/engine.ts';
 import { RETRY_DELAYS_MS, RETRY_WINDOW_MS } from '../../src/services/webhooks/schedule.ts';
-import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { backends } from '../helpers/backends.ts';
+import { withDeliveryAnswerRefused } from '../helpers/rows.ts';
 import { startTestServer, testResolver, type TestServer, type TestUser } from '../helpers/server.ts';
 import { browserFor, open, textOf } from '../helpers/pages.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -66,7 +65,7 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
 
   /** An access token that outlives the clock moves of these tests (30 days). */
   async function token(user: TestUser, scopes: string[]): Promise<string> {
-    const store = createOAuthStore(server.db);
+    const store = server.oauth;
     const now = server.clock();
     const grantId = randomId();
     const value = generateToken('accessToken');
@@ -87,7 +86,7 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     receiver.expectSecret(path, secret);
     const et = await f.eventType({ userId: host.id });
-    return { host, path, token: writer, webhookId: created.body.data.id as string, eventTypeId: et.id };
+    return { host, path, token: writer, webhookId: created.body.data.id as string, eventTypeId: et.id, secret };
   }
 
   async function bookPublicly(eventTypeId: string) {
@@ -232,16 +231,7 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
     // A real refusal by the database, of this one answer only (as PostgreSQL refused a NUL
     // byte): a trigger on the deliveries table, dropped at the end.
     const marker = 'refused by the database';
-    const refuse =
-      name === 'postgres'
-        ? [
-            `CREATE FUNCTION refuse_marked_answer() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.response_body LIKE '%${marker}%' THEN RAISE EXCEPTION 'this answer is refused'; END IF; RETURN NEW; END $$`,
-            'CREATE TRIGGER refuse_marked_answer BEFORE UPDATE ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_marked_answer()',
-          ]
-        : [`CREATE TRIGGER refuse_marked_answer BEFORE UPDATE ON webhook_deliveries WHEN NEW.response_body LIKE '%${marker}%' BEGIN SELECT RAISE(ABORT, 'this answer is refused'); END`];
-    const allow = name === 'postgres' ? ['DROP TRIGGER refuse_marked_answer ON webhook_deliveries', 'DROP FUNCTION refuse_marked_answer()'] : ['DROP TRIGGER refuse_marked_answer'];
-    for (const statement of refuse) await sql.raw(statement).execute(server.db);
-    try {
+    await withDeliveryAnswerRefused(server.db, name, marker, async () => {
       const refused = await hostWithWebhook(['BOOKING_CREATED'], { status: 500, body: `down, ${marker}` });
       const fine = await hostWithWebhook(['BOOKING_CREATED']);
       await bookPublicly(refused.eventTypeId);
@@ -265,9 +255,7 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
       }
       expect(d).toMatchObject({ status: 'failed', responseStatus: 500, response: null, nextAttemptAt: null, attempts: receiver.at(refused.path).length });
       expect(d!.attempts).toBeGreaterThanOrEqual(8);
-    } finally {
-      for (const statement of allow) await sql.raw(statement).execute(server.db);
-    }
+    });
   });
 
   it.skipIf(!available)('treats a timeout and a redirect as failures to retry, and never follows the redirect', async () => {
@@ -357,7 +345,7 @@ describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, availab
     const { uid } = await bookPublicly(hook.eventTypeId);
     await deliverAll();
     const [got] = receiver.at(hook.path);
-    const secret = (await server.db.selectFrom('webhooks').select('secret').where('id', '=', hook.webhookId).executeTakeFirstOrThrow()).secret!;
+    const secret = hook.secret;
     expect(verifyWebhook(secret, got!.headers, got!.body)).toMatchObject({ type: 'BOOKING_CREATED', data: { uid } });
     expect(() => verifyWebhook(secret, got!.headers, got!.body.replace(uid, 'someone-else'))).toThrow('signature does not match');
     expect(() => verifyWebhook('whsec_' + Buffer.alloc(24, 7).toString('base64'), got!.headers, got!.body)).toThrow('signature does not match');

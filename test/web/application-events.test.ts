@@ -12,6 +12,7 @@ import { runCli } from '../helpers/cli.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, testResolver, type TestClient, type TestServer } from '../helpers/server.ts';
+import { grantsOf, refreshTokenOf } from '../helpers/stores.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const DEV = '/settings/developer/oauth-clients';
@@ -82,7 +83,7 @@ describe.each(backends)('application notifications on $name (SPEC §9)', ({ name
     const [revoked, suspended, approved] = ['authorization.revoked', 'client.suspended', 'client.approved'].map((type) => events.find((e) => e.type === type));
     expect(revoked!.type).toBe('authorization.revoked');
     expect(revoked!.data).toMatchObject({ clientId: client.clientId, userId: user.id, revokedBy: 'user' });
-    const grantIds = (await server.db.selectFrom('grants').select('id').where('client_id', '=', client.clientId).where('user_id', '=', user.id).execute()).map((g) => g.id);
+    const grantIds = (await grantsOf(server, user.id, client.clientId)).map((g) => g.id);
     expect(revoked!.data.grantIds).toEqual(grantIds);
     expect(suspended).toMatchObject({ type: 'client.suspended', data: { clientId: client.clientId, state: 'suspended', reason: 'terms broken' } });
     expect(approved).toMatchObject({ type: 'client.approved', data: { clientId: client.clientId, state: 'approved', reason: null } });
@@ -108,8 +109,8 @@ describe.each(backends)('application notifications on $name (SPEC §9)', ({ name
     await deliverAll();
     const [got] = receiver.at(path);
     expect(got!.verifyError).toBeNull();
-    const grant = await server.db.selectFrom('grants').select(['id', 'revoked_at']).where('client_id', '=', client.clientId).executeTakeFirstOrThrow();
-    expect(grant.revoked_at).not.toBeNull();
+    const grant = (await server.oauth.findGrant((await refreshTokenOf(server, refresh.refresh_token))!.grantId))!;
+    expect(grant.revokedAt).not.toBeNull();
     expect(got!.verified).toMatchObject({ type: 'grant.revoked_reuse', data: { clientId: client.clientId, userId: user.id, grantIds: [grant.id] } });
   });
 

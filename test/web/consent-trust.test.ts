@@ -34,7 +34,7 @@ describe.each(backends)('the consent and login pages name the application on $na
       redirectUris: ['https://return.example.org/oauth/cb'],
       scopes: ['PROFILE_READ', 'BOOKING_READ', 'BOOKING_WRITE', 'TEAM_BOOKING_READ', 'ORG_WEBHOOK_WRITE'],
     });
-    await server.db.updateTable('oauth_clients').set({ description: 'Plans your team’s week from everyone’s bookings.' }).where('id', '=', client.clientId).execute();
+    await server.services.stores.clients.update(client.clientId, { description: 'Plans your team’s week from everyone’s bookings.' });
   });
   afterAll(async () => server?.close());
 
@@ -158,7 +158,7 @@ describe.each(backends)('application logos fetched through the outbound guard on
   async function clientWithLogo(on: TestServer, logoUrl: string) {
     const owner = await on.user();
     const c = await on.client(owner, { name: 'Logo App' });
-    await on.db.updateTable('oauth_clients').set({ logo_url: logoUrl }).where('id', '=', c.clientId).execute();
+    await on.services.stores.clients.update(c.clientId, { logoUrl });
     return c;
   }
 

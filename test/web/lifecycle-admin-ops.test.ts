@@ -4,7 +4,6 @@
 // with the admin's identity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser, PageResponse } from '../helpers/browser.ts';
 import { browserFor, csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
@@ -112,7 +111,7 @@ describe.each(backends)('admin client operations on $name', ({ name, available }
     expect(textOf(last.body, 'secret-error')).toMatch(/This is the last active secret: a confidential client always keeps one/);
     expect((await server.exchange(switched, await server.code(client, user))).status).toBe(200);
 
-    const events = await listAudit(server.db, { clientId: client.clientId });
+    const events = await server.services.stores.auditLog.list({ clientId: client.clientId });
     expect(events.filter((e) => e.type === 'secret.created' && e.actorId === admin.id)).toHaveLength(1);
     expect(events.filter((e) => e.type === 'secret.removed')).toEqual([expect.objectContaining({ actorId: admin.id, data: { secretId: firstId, lastFour: client.secret!.slice(-4) } })]);
     expect(JSON.stringify(events)).not.toContain(second);
@@ -123,7 +122,7 @@ describe.each(backends)('admin client operations on $name', ({ name, available }
     await postForm(adminBrowser, `${ADMIN}/${client.clientId}/secrets`, { _csrf: await adminCsrf(client) });
     const before = await requireClient(server.services, client.clientId);
     expect(before.secrets).toHaveLength(2);
-    const auditBefore = (await listAudit(server.db, { clientId: client.clientId })).length;
+    const auditBefore = (await server.services.stores.auditLog.list({ clientId: client.clientId })).length;
 
     const posts: [string, Record<string, string>][] = [
       [`${ADMIN}/${client.clientId}/secrets`, {}],
@@ -140,7 +139,7 @@ describe.each(backends)('admin client operations on $name', ({ name, available }
 
     const afterwards = await requireClient(server.services, client.clientId);
     expect(afterwards.secrets.map((s) => s.id)).toEqual(before.secrets.map((s) => s.id));
-    expect((await listAudit(server.db, { clientId: client.clientId })).length).toBe(auditBefore);
+    expect((await server.services.stores.auditLog.list({ clientId: client.clientId })).length).toBe(auditBefore);
     const page = await open(adminBrowser, `${ADMIN}/${client.clientId}`);
     expect(textOf(page.body, 'resource-server-state')).toMatch(/Not a resource server/);
   });
@@ -190,7 +189,7 @@ describe.each(backends)('admin client operations on $name', ({ name, available }
     expect(textOf(bad.body, 'resource-server-error')).toMatch(/Choose whether the client is a resource server/);
 
     // Newest first.
-    const events = (await listAudit(server.db, { clientId: rs.clientId })).filter((e) => e.type === 'client.resource_server_changed');
+    const events = (await server.services.stores.auditLog.list({ clientId: rs.clientId })).filter((e) => e.type === 'client.resource_server_changed');
     expect(events).toEqual([
       expect.objectContaining({ actorId: admin.id, data: { resourceServer: false } }),
       expect.objectContaining({ actorId: admin.id, data: { resourceServer: true } }),

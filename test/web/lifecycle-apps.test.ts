@@ -2,7 +2,6 @@
 // with its scopes in plain words and when; Revoke ends every token of it for this user at
 // once, and only for this user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
@@ -53,7 +52,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     expect((await server.api('GET', '/v2/me', kept.body.access_token as string)).status).toBe(200);
     expect((await server.api('GET', '/v2/me', theirs.body.access_token as string)).status).toBe(200);
 
-    const revoked = (await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.type === 'grant.revoked');
+    const revoked = (await server.services.stores.auditLog.list({ clientId: client.clientId })).filter((e) => e.type === 'grant.revoked');
     expect(revoked).toHaveLength(2);
     expect(revoked.every((e) => e.actorId === user.id && e.userId === user.id)).toBe(true);
 

@@ -3,7 +3,6 @@
 // approved configuration stays live — checked at the authorization endpoint itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { browserFor, fieldError, formWith, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';
@@ -86,7 +85,7 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect(textOf(after.body, 'held-changes')).toBeNull();
     expect(textOf(after.body, 'redirect-uris')).toBe(`${A} ${B}`);
 
-    const events = await listAudit(server.db, { clientId: client.clientId });
+    const events = await server.services.stores.auditLog.list({ clientId: client.clientId });
     const admin = events.find((e) => e.type === 'client.approved' && e.data?.changes !== undefined)!;
     expect(admin.data).toEqual({ changes: { redirectUris: [B], scopes: ['BOOKING_READ'] } });
     expect(events.find((e) => e.type === 'client.updated')).toMatchObject({ actorId: dev.id, data: { fields: ['name'], awaitingReview: { redirectUris: [B], scopes: ['BOOKING_READ'] } } });
@@ -104,7 +103,7 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect(removedUri.status).toBe(400);
     const removedScope = await authorize(client, B, 'BOOKING_READ');
     expect(new URL(removedScope.location!).searchParams.get('error')).toBe('invalid_scope');
-    const events = await listAudit(server.db, { clientId: client.clientId });
+    const events = await server.services.stores.auditLog.list({ clientId: client.clientId });
     expect(events.find((e) => e.type === 'client.scopes_changed')?.data).toEqual({ from: 'BOOKING_READ PROFILE_READ', to: 'PROFILE_READ' });
   });
 

@@ -4,7 +4,6 @@
 // recent requests lacked scope, and bad input is one clear line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli } from '../helpers/cli.ts';
 import { loggedIn, visibleText } from '../helpers/pages.ts';
@@ -63,7 +62,7 @@ describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 
     ];
     for (const [args, message] of cases) expectOneLineRefusal(await gh(['clients', 'update', client.clientId, ...args]), message);
     expectOneLineRefusal(await gh(['clients', 'update', 'no-such-client', '--name', 'X']), /gatehouse: no client with id no-such-client/);
-    expect((await listAudit(server.db, { clientId: client.clientId })).some((e) => e.type === 'client.updated')).toBe(false);
+    expect((await server.services.stores.auditLog.list({ clientId: client.clientId })).some((e) => e.type === 'client.updated')).toBe(false);
   });
 
   it.skipIf(!available)('on a legacy client --scope migrates it in place, and needs --yes after requests without scope (SPEC §2 item 14)', async () => {
@@ -84,6 +83,6 @@ describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 
     const after = await requireClient(server.services, client.clientId);
     expect(after).toMatchObject({ clientId: client.clientId, legacy: false, scopes: ['PROFILE_READ'], state: 'approved' });
     expect(after.secrets).toHaveLength(1);
-    expect((await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.type === 'client.migrated')).toHaveLength(1);
+    expect((await server.services.stores.auditLog.list({ clientId: client.clientId })).filter((e) => e.type === 'client.migrated')).toHaveLength(1);
   });
 });

@@ -3,7 +3,6 @@
 // without scope, asks for confirmation when there were any, and migrates in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { browserFor, csrfOf, fieldError, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
@@ -92,7 +91,7 @@ describe.each(backends)('legacy migration pages on $name', ({ name, available })
     expect(fresh.body.scope).toBe('PROFILE_READ');
     expect((await server.api('GET', '/v2/me', legacyRefresh.body.access_token as string)).status).toBe(401);
 
-    const events = await listAudit(server.db, { clientId: client.clientId });
+    const events = await server.services.stores.auditLog.list({ clientId: client.clientId });
     expect(events.find((e) => e.type === 'client.migrated')).toMatchObject({ actorId: dev.id, data: { scopes: 'BOOKING_READ PROFILE_READ', scopelessRequests: 2 } });
   });
 

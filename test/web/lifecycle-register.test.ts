@@ -3,7 +3,6 @@
 // CSRF protection that says when a form went stale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listClients } from '../../src/services/clients/view.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import { csrfOf, fieldError, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -60,7 +59,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(visibleText(list.body)).toMatch(/Calendar Sync Pending review confidential/);
     const [row] = await listClients(server.services, { ownerId: user.id });
     expect(row).toMatchObject({ clientId, state: 'pending', scopes: ['BOOKING_READ', 'PROFILE_READ'] });
-    const events = await listAudit(server.db, { clientId });
+    const events = await server.services.stores.auditLog.list({ clientId });
     expect(events.map((e) => e.type).sort()).toEqual(['client.created', 'secret.created']);
     expect(events.every((e) => e.actorId === user.id)).toBe(true);
   });

@@ -6,7 +6,6 @@
 // page itself put in them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser, PageResponse } from '../helpers/browser.ts';
 import { browserFor, csrfOf, formWith, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';
@@ -51,8 +50,8 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
   const reviewPage = (client: TestClient) => open(adminBrowser, `${ADMIN}/${client.clientId}`);
 
   async function snapshot(client: TestClient) {
-    const row = await server.db.selectFrom('oauth_clients').selectAll().where('id', '=', client.clientId).executeTakeFirstOrThrow();
-    const events = await listAudit(server.db, { clientId: client.clientId });
+    const row = (await server.services.stores.clients.find(client.clientId))!;
+    const events = await server.services.stores.auditLog.list({ clientId: client.clientId });
     return { row, events: events.length };
   }
 
@@ -78,7 +77,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
     expect(after.row).toEqual(before.row);
     expect(after.row.state).toBe('pending');
     expect(after.events).toBe(before.events);
-    expect((await listAudit(server.db, { clientId: client.clientId })).some((e) => e.type === 'client.approved')).toBe(false);
+    expect((await server.services.stores.auditLog.list({ clientId: client.clientId })).some((e) => e.type === 'client.approved')).toBe(false);
     // Users still cannot authorize it, at the new address or the old one.
     expect((await authorize(client, EVIL, 'PROFILE_READ')).status).toBe(400);
 
@@ -103,7 +102,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
     // Then the developer replaces the held change with a wider one.
     expect((await edit(client, { redirect_uris: `${A}\n${EVIL}`, scopes: ['PROFILE_READ', 'BOOKING_WRITE'] })).status).toBe(303);
     const before = await snapshot(client);
-    expect(JSON.parse(before.row.proposed_redirect_uris!)).toEqual([EVIL]);
+    expect(before.row.proposedRedirectUris).toEqual([EVIL]);
 
     const res = await press(opened, client, 'approve-changes');
     expect(res.status).toBe(409);
@@ -222,7 +221,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
         expect(textOf(decision.body, 'decision-error')).toBe(STALE);
         expect(after).toMatchObject({ state: 'pending', redirectUris: [A, EVIL], scopes: ['BOOKING_WRITE', 'PROFILE_READ'] });
       }
-      const approvals = (await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.type === 'client.approved' && e.actorId === admin.id);
+      const approvals = (await server.services.stores.auditLog.list({ clientId: client.clientId })).filter((e) => e.type === 'client.approved' && e.actorId === admin.id);
       expect(approvals).toHaveLength(decision.status === 303 ? 1 : 0);
     }
   });

@@ -4,7 +4,6 @@
 // the admin's identity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { browserFor, csrfOf, fieldError, formWith, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
@@ -64,7 +63,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     // SPEC §7: the developer sees "a platform administrator", never the admin's e-mail.
     expect(visibleText(devPage.body)).toMatch(/Approved by an admin client\.approved a platform administrator/);
     expect(devPage.body).not.toContain(admin.email);
-    const [event] = (await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.type === 'client.approved');
+    const [event] = (await server.services.stores.auditLog.list({ clientId: client.clientId })).filter((e) => e.type === 'client.approved');
     expect(event).toMatchObject({ actorId: admin.id });
     expect((await requireClient(server.services, client.clientId)).reviewedBy).toBe(admin.id);
     const { user } = await loggedIn(server);
@@ -82,7 +81,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     const devPage = await open(devBrowser, `${DEV}/${client.clientId}`);
     expect(visibleText(devPage.body)).toContain('Rejected');
     expect(textOf(devPage.body, 'review-note')).toBe('The homepage does not describe the app.');
-    const [event] = (await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.type === 'client.rejected');
+    const [event] = (await server.services.stores.auditLog.list({ clientId: client.clientId })).filter((e) => e.type === 'client.rejected');
     expect(event).toMatchObject({ actorId: admin.id, data: { reason: 'The homepage does not describe the app.' } });
   });
 
@@ -107,7 +106,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
 
     expect((await decide(client, 'approve')).status).toBe(303);
     expect((await server.api('GET', '/v2/me', access)).status).toBe(200);
-    const types = (await listAudit(server.db, { clientId: client.clientId })).filter((e) => e.actorId === admin.id).map((e) => e.type);
+    const types = (await server.services.stores.auditLog.list({ clientId: client.clientId })).filter((e) => e.actorId === admin.id).map((e) => e.type);
     expect(types).toEqual(['client.approved', 'client.suspended']);
   });
 

@@ -3,7 +3,6 @@
 // takes effect at once and issued tokens keep working.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
-import { listAudit } from '../../src/storage/repositories/audit.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser, PageResponse } from '../helpers/browser.ts';
 import { browserFor, csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
@@ -96,7 +95,7 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     const refreshed = await server.token({ grant_type: 'refresh_token', refresh_token: before.body.refresh_token as string, client_id: client.clientId, client_secret: second });
     expect(refreshed.status).toBe(200);
 
-    const events = await listAudit(server.db, { clientId: client.clientId });
+    const events = await server.services.stores.auditLog.list({ clientId: client.clientId });
     expect(events.filter((e) => e.type === 'secret.removed')).toEqual([expect.objectContaining({ actorId: dev.id, data: { secretId: firstId, lastFour: client.secret!.slice(-4) } })]);
     expect(JSON.stringify(events)).not.toContain(second);
   });

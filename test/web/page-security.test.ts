@@ -3,13 +3,13 @@
 // account data, Location headers percent-encoded whatever the input, error pages (500
 // included) with the same headers; and what a page shows from the URL (notices by own key)
 // or about an admin (SPEC §7: "a platform administrator").
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/platform/route-table.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import { backends } from '../helpers/backends.ts';
-import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';
+import { formFields, type Browser } from '../helpers/browser.ts';
 import { browserFor, loggedIn, open, textOf, visibleText } from '../helpers/pages.ts';
+import { withTableGone } from '../helpers/rows.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const DEV = '/settings/developer/oauth-clients';
@@ -219,13 +219,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
   it.skipIf(!available)('a page that fails answers the HTML error page with the same headers, never JSON (SPEC §7)', async () => {
     const { browser } = await loggedIn(server);
     // The sessions table disappears: every page with a session cookie fails.
-    await sql`ALTER TABLE sessions RENAME TO sessions_gone`.execute(server.db);
-    let res: PageResponse;
-    try {
-      res = await browser.get('/settings/authorized-apps');
-    } finally {
-      await sql`ALTER TABLE sessions_gone RENAME TO sessions`.execute(server.db);
-    }
+    const res = await withTableGone(server.db, 'sessions', () => browser.get('/settings/authorized-apps'));
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(visibleText(res.body)).toMatch(/Something went wrong/);

@@ -6,7 +6,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken, hashToken, randomId } from '../../../src/oauth/token-format.ts';
-import { createOAuthStore } from '../../../src/storage/stores/oauth.ts';
 import { buildWorld, fixtures, futureStart, type World } from '../fixtures.ts';
 import { backends } from '../../helpers/backends.ts';
 import { startTestServer, type TestServer } from '../../helpers/server.ts';
@@ -25,7 +24,7 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
 
   /** An access token as the token endpoint stores one for resource={BASE_URL}/mcp. */
   async function mcpToken(userId: string, scopes: string[]): Promise<string> {
-    const store = createOAuthStore(server.db);
+    const store = server.oauth;
     const now = server.clock();
     const grantId = randomId();
     const token = generateToken('accessToken');
@@ -49,7 +48,7 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
     const cancelled = await agent.callTool({ name: 'cancel_booking', arguments: { bookingUid: uid, cancellationReason: 'agent cancelled' } });
     expect(cancelled.isError, JSON.stringify(cancelled.content)).toBeFalsy();
     expect(data(cancelled).status).toBe('cancelled');
-    const row = await server.db.selectFrom('bookings').select('status').where('uid', '=', uid).executeTakeFirstOrThrow();
+    const row = (await server.services.stores.bookings.find(uid))!;
     expect(row.status).toBe('cancelled');
     await agent.close();
   });
@@ -63,7 +62,7 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
     const uid = data(created).uid as string;
     const soon = await agent.callTool({ name: 'reschedule_booking', arguments: { bookingUid: uid, start: new Date(server.clock() + 5 * 60_000).toISOString() } });
     expect(soon).toMatchObject({ isError: true, content: [{ type: 'text', text: 'start: must be at least 1440 minutes from now' }] });
-    const row = await server.db.selectFrom('bookings').select('status').where('uid', '=', uid).executeTakeFirstOrThrow();
+    const row = (await server.services.stores.bookings.find(uid))!;
     expect(row.status).toBe('accepted');
     const later = await agent.callTool({ name: 'reschedule_booking', arguments: { bookingUid: uid, start: new Date(futureStart(server)).toISOString() } });
     expect(later.isError, JSON.stringify(later.content)).toBeFalsy();
