@@ -6,7 +6,6 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config/index.ts';
 import { createClient, importLegacyClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
-import type { ServiceContext } from '../../src/services/context.ts';
 import type { OAuthStore } from '../../src/oauth/storage.ts';
 import type { PlatformContext } from '../../src/platform/stores.ts';
 import { createUser } from '../../src/services/accounts/users.ts';

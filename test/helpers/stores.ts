@@ -8,7 +8,6 @@ import type { PlatformContext } from '../../src/platform/stores.ts';
 import type { DatabaseHandle } from '../../src/storage/database.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
-import { recordClientEvent } from '../../src/services/webhooks/outbox.ts';
 import { SESSION_COOKIE } from '../../src/web/session.ts';
 
 /** Both wings' stores over one database: a TestServer has them, and so does storesOver(db). */
@@ -19,7 +18,7 @@ export interface Stores {
 
 /** The protocol core's store, wired as the composition root wires it (app.ts). */
 export function coreStore(db: DatabaseHandle['db']): OAuthStore {
-  return createOAuthStore(db, recordClientEvent);
+  return createOAuthStore(db);
 }
 
 /** The stores over a database that no TestServer serves (a `gatehouse serve` child's, say). */

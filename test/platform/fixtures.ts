@@ -200,15 +200,8 @@ export function fixtures(server: TestServer) {
     },
     /** A delivery to the webhook, waiting in the outbox as a booking event leaves it (SPEC §9). */
     async delivery(webhookId: string) {
-      const delivery = {
-        id: `msg_${randomId()}`,
-        destination: { webhookId },
-        event: 'BOOKING_CREATED',
-        payload: JSON.stringify({ type: 'BOOKING_CREATED', timestamp: new Date(now()).toISOString(), data: {} }),
-        createdAt: now(),
-      };
-      await stores.webhookDeliveries.enqueue([delivery]);
-      return delivery;
+      const [id] = await stores.webhookDeliveries.enqueue([{ webhookId }], 'BOOKING_CREATED', {}, now());
+      return { id: id! };
     },
     async form(owner: { teamId: string } | { organizationId: string }) {
       const form: RoutingForm = {

@@ -3,7 +3,6 @@
 // one-time notice kept server-side for the session. A reload shows nothing new and
 // registers nothing; another session cannot read the notice; the database never holds the
 // secret in the clear.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { listClients, requireClient } from '../../src/services/clients/view.ts';
@@ -84,9 +83,8 @@ describe.each(backends)('POST/redirect/GET on $name', ({ name, available }) => {
   /** The secret the client's deliveries are signed with, as the delivery engine gets it when it claims one. */
   async function storedEventsSecret(clientId: string): Promise<string | undefined> {
     const deliveries = server.services.stores.webhookDeliveries;
-    const id = `msg_probe_${randomBytes(8).toString('hex')}`;
     const now = server.clock();
-    await deliveries.enqueue([{ id, destination: { clientId }, event: 'probe', payload: '{}', createdAt: now }]);
+    const [id] = await deliveries.enqueue([{ clientId }], 'probe', {}, now);
     return (await deliveries.claimDue(now, now + 60_000, 1000)).find((d) => d.id === id)?.secret;
   }
 
