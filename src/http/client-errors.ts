@@ -6,6 +6,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyServerOptions } from 'fastify';
+import { errorTable } from './errors.ts';
 
 type ParserError = Error & { code?: string; reason?: string };
 
@@ -20,7 +21,7 @@ export const answerClientError: NonNullable<FastifyServerOptions['clientErrorHan
   // A reset connection has nobody to answer (Node's own rule, as Fastify's default).
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] = answerFor(error);
-  const body = JSON.stringify({ status: 'error', error: { code: 'bad_request', message } });
+  const body = JSON.stringify({ status: 'error', error: { code: errorTable.bad_request.api, message } });
   if (socket.writable) {
     socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`);
   }

@@ -13,8 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import { createScanner } from 'jsonc-parser';
 
 /**
- * A body naming a key twice: a 400 refusal before any route runs, which each area words in its
- * own format (http/body-errors.ts: an OAuth invalid_request, a JSON-RPC error at /mcp).
+ * A body naming a key twice: a 400 refusal before any route runs, which each surface words in
+ * its own format (http/errors.ts: an OAuth invalid_request, a JSON-RPC error at /mcp).
  */
 export class RepeatedJsonKeyError extends Error {
   readonly statusCode = 400;

@@ -1,18 +1,15 @@
-// The one serializer of OAuth error answers (RFC 6749 §5.2; STYLE practice 4), and the
-// mapping of framework-level failures onto RFC codes, so no Fastify error body reaches a
-// client application.
+// The one serializer of OAuth error answers (RFC 6749 §5.2; STYLE practice 4), and the OAuth
+// endpoints' column of the error table (http/errors.ts): whatever else fails in this scope,
+// a body Fastify refused or an outage, answers as an OAuth error, so no Fastify error body
+// reaches a client application.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { OAuthError } from '../../oauth/errors.ts';
-import { StoreUnavailable } from '../../services/store-unavailable.ts';
-import { requestRefusal } from '../body-errors.ts';
-import { answerStoreUnavailable } from '../store-unavailable.ts';
+import { errorTable } from '../errors.ts';
+import { failureOf, type Failure } from '../failure.ts';
 import { tellRequestCount } from './client-limits.ts';
 
-/** RFC 6749 §5.2 body for a framework-level failure (bad JSON, wrong content type, too large). */
-function fromFrameworkError(error: FastifyError): OAuthError | undefined {
-  const refusal = requestRefusal(error, 'application/x-www-form-urlencoded or application/json');
-  return refusal === undefined ? undefined : new OAuthError('invalid_request', refusal);
-}
+/** What the OAuth endpoints read (RFC 6749 §3.2 forms, and JSON), named when a body is neither. */
+const READS = 'application/x-www-form-urlencoded or application/json';
 
 /** Status, challenge, rate-limit headers and body; Cache-Control is the scope's (index.ts). */
 export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
@@ -22,21 +19,20 @@ export function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyR
   return reply.status(error.status).send(error.toJSON());
 }
 
-/** RFC 6749 §4.1.2.1 "temporarily unable to handle the request", as §5.2 writes an error. */
-function sendTemporarilyUnavailable(reply: FastifyReply): FastifyReply {
-  return sendOAuthError(reply, new OAuthError('temporarily_unavailable', 'the service is temporarily unavailable; try again in a few seconds'));
+/** A failure of any other kind, as the table's OAuth code says it. */
+function asOAuthError(failure: Failure): OAuthError {
+  const { error, status } = errorTable[failure.kind].oauth;
+  return new OAuthError(error, failure.message, undefined, status);
 }
 
-/** Every failure of the scope answers as an OAuth error; the cause goes to the log only. */
+/** Every failure of the scope answers as an OAuth error; a cause goes to the log only. */
 export function answerErrorsAsOAuth(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const oauthError = error instanceof OAuthError ? error : fromFrameworkError(error);
-    if (oauthError !== undefined) {
-      if (oauthError.internalCause) request.log.info({ cause: oauthError.internalCause }, oauthError.code);
-      return sendOAuthError(reply, oauthError);
+    if (error instanceof OAuthError) {
+      if (error.internalCause) request.log.info({ cause: error.internalCause }, error.code);
+      return sendOAuthError(reply, error);
     }
-    if (error instanceof StoreUnavailable) return answerStoreUnavailable(error, request, reply, sendTemporarilyUnavailable);
-    request.log.error({ err: error }, 'token endpoint failed');
-    return sendOAuthError(reply, new OAuthError('server_error', 'the server could not complete the request; try again'));
+    const failure = failureOf(error, request, READS);
+    return sendOAuthError(reply.headers(failure.headers), asOAuthError(failure));
   });
 }

@@ -4,7 +4,7 @@
 // pending registration costs an admin's attention as an approved one costs trust (README, Connect an AI agent (MCP)).
 import type { FastifyInstance } from 'fastify';
 import { OAuthError, rateLimited } from '../../oauth/errors.ts';
-import { clientInformation, registerDynamicClient, RegistrationError } from '../../services/clients/dynamic-registration.ts';
+import { clientInformation, registerDynamicClient } from '../../services/clients/dynamic-registration.ts';
 import type { AppContext } from '../../context.ts';
 import { takeNewClient } from '../registration-limit.ts';
 import { REGISTER_PATH } from './paths.ts';
@@ -13,16 +13,12 @@ export function registrationRoute(app: FastifyInstance, ctx: AppContext): void {
   const { policy, scopes } = ctx.config.registration;
   app.post(REGISTER_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
     if (policy === 'off') {
-      return reply.status(404).send({ error: 'invalid_request', error_description: 'dynamic client registration is not enabled on this server' });
+      throw new OAuthError('invalid_request', 'dynamic client registration is not enabled on this server', undefined, 404);
     }
     const refused = await takeNewClient(ctx, request.ip);
     if (refused !== undefined) throw rateLimited(`too many registrations from this address: retry in ${refused.retryAfter} seconds`, refused.retryAfter);
-    try {
-      const registered = await registerDynamicClient(ctx.services, { policy, scopes }, request.body);
-      return reply.status(201).send(clientInformation(registered, ctx.services.clock()));
-    } catch (error) {
-      if (error instanceof RegistrationError) throw new OAuthError(error.code, error.description);
-      throw error;
-    }
+    // RFC 7591 §3.2.2: the service refuses metadata with an OAuthError, which this scope answers.
+    const registered = await registerDynamicClient(ctx.services, { policy, scopes }, request.body);
+    return reply.status(201).send(clientInformation(registered, ctx.services.clock()));
   });
 }

@@ -4,6 +4,7 @@
 // in, so such clients belong to one built-in account that cannot sign in: admins review
 // them in /admin/oauth-clients like any other.
 import { randomBytes } from 'node:crypto';
+import { OAuthError } from '../../oauth/errors.ts';
 import { formatScopes } from '../../oauth/scopes.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors.ts';
@@ -18,18 +19,9 @@ export interface RegistrationPolicy {
   scopes: readonly string[];
 }
 
-/** RFC 7591 §3.2.2 error codes. */
-export class RegistrationError extends Error {
-  constructor(
-    readonly code: 'invalid_redirect_uri' | 'invalid_client_metadata',
-    readonly description: string,
-  ) {
-    super(description);
-    this.name = 'RegistrationError';
-  }
-}
-
-const metadataError = (d: string) => new RegistrationError('invalid_client_metadata', d);
+/** RFC 7591 §3.2.2: refused metadata is an OAuth error, with the codes that RFC adds. */
+const metadataError = (d: string) => new OAuthError('invalid_client_metadata', d);
+const redirectUriError = (d: string) => new OAuthError('invalid_redirect_uri', d);
 
 /** The account that owns dynamically registered clients. */
 export const REGISTRATION_OWNER_EMAIL = 'dynamic-registration@gatehouse.invalid';
@@ -88,7 +80,7 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
   const metadata = body as Record<string, unknown>;
   const redirectUris = stringList(metadata, 'redirect_uris');
   if (redirectUris === undefined || redirectUris.length === 0) {
-    throw new RegistrationError('invalid_redirect_uri', 'redirect_uris is required: the authorization code flow needs at least one');
+    throw redirectUriError('redirect_uris is required: the authorization code flow needs at least one');
   }
   // RFC 7591 §2: the default method is client_secret_basic.
   const authMethod = optionalString(metadata, 'token_endpoint_auth_method') ?? 'client_secret_basic';
@@ -144,7 +136,7 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
   } catch (error) {
     // The developer form's checks, answered in RFC 7591 terms.
     if (error instanceof ServiceError && error.kind === 'validation') {
-      throw new RegistrationError(error.field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', inMetadataTerms(error));
+      throw (error.field === 'redirect_uris' ? redirectUriError : metadataError)(inMetadataTerms(error));
     }
     throw error;
   }
