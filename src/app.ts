@@ -3,29 +3,22 @@
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-  type FastifyServerOptions,
-} from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { apiRoutes } from './platform/index.ts';
-import { sendApiError, sendUnavailable } from './platform/envelope.ts';
+import { sendFailure } from './platform/envelope.ts';
 import { mcpRoutes } from './platform/mcp/server.ts';
 import type { Config } from './config/index.ts';
 import type { AppContext } from './context.ts';
 import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { finiteNumbers } from './platform/finite-numbers.ts';
-import { requestRefusal } from './http/body-errors.ts';
 import { answerClientError } from './http/client-errors.ts';
 import { serializeRequest } from './http/log-redaction.ts';
 import { closeConnectionsWhenClosing } from './http/draining.ts';
 import { encodeLocations } from './http/location.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
+import { failure, failureOf, type Failure } from './http/failure.ts';
 import { createRateLimits } from './http/rate-limits.ts';
-import { answerStoreUnavailable } from './http/store-unavailable.ts';
 import { allowCrossOrigin } from './http/cross-origin.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { oauthRoutes } from './http/oauth/index.ts';
@@ -37,7 +30,6 @@ import { createMetadataDocuments } from './services/clients/metadata-documents.t
 import { reopenOpenApprovals } from './services/clients/metadata-policy.ts';
 import type { ServiceContext } from './services/context.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
-import { StoreUnavailable } from './services/store-unavailable.ts';
 import { createOAuthStore } from './storage/stores/oauth.ts';
 import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
@@ -47,7 +39,7 @@ import { authorizeRoutes } from './web/authorize.ts';
 import { developerRoutes } from './web/developer/routes.ts';
 import { loginRoutes } from './web/login.ts';
 import { logoRoutes } from './web/logos.ts';
-import { sendErrorPage } from './web/pages.ts';
+import { answerErrorsAsPages, sendFailurePage } from './web/error-page.ts';
 import { ReauthenticationMarks } from './web/reauthentication.ts';
 import { attachSessionUser } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
@@ -69,6 +61,11 @@ export interface AppDeps {
 
 /** API and metadata paths answer JSON; every other path is a page. */
 const isApiPath = (url: string) => /^\/v\d+(\/|\?|$)/.test(url) || url.startsWith('/.well-known');
+
+/** The app's fallback, for what no surface's own handler took: the envelope for the API, else a page. */
+function sendFallback(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply {
+  return isApiPath(request.url) ? sendFailure(reply, failure) : sendFailurePage(reply, request, failure);
+}
 
 /** Paths whose values must never reach a log line (SPEC §7). */
 const redactPaths = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
@@ -96,12 +93,10 @@ function frameworkErrorHandler(securityHeaders: () => HeaderSetter | undefined):
   return (error, request, reply) => {
     securityHeaders()?.(request, reply);
     const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-    const status = tooLong ? 414 : 400;
     const message = tooLong
       ? `A part of the address is longer than ${MAX_PARAM_LENGTH} characters.`
       : 'The address is not valid percent-encoding: each % must start an escape such as %20, and the escapes must spell UTF-8 text (%ff alone does not).';
-    if (isApiPath(request.url)) return sendApiError(reply, status, 'bad_request', message);
-    return sendErrorPage(reply, request, status, 'This address is not valid', message);
+    return sendFallback(request, reply, failure('bad_address', message, { status: tooLong ? 414 : 400 }));
   };
 }
 
@@ -173,32 +168,15 @@ async function reopenAtStart(app: FastifyInstance, services: ServiceContext): Pr
   }
 }
 
-/** The database is down or locked: the envelope for the API, else a page, never a 500. */
-function answerUnavailable(error: StoreUnavailable, request: FastifyRequest, reply: FastifyReply) {
-  const page = (to: FastifyReply) => sendErrorPage(to, request, 503, 'Temporarily unavailable', 'Gatehouse cannot reach its database right now. Try again in a few seconds.');
-  return answerStoreUnavailable(error, request, reply, isApiPath(request.url) ? sendUnavailable : page);
-}
-
-/** An error no narrower handler took: a page for a page, the envelope for the API (SPEC §7). */
-function handleUncaughtError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof StoreUnavailable) return answerUnavailable(error, request, reply);
-  if (isApiPath(request.url)) {
-    // A request no route takes can fail before the 404 is chosen (its body is parsed first):
-    // the caller's fix is the address, so it hears that.
-    if (request.is404) return handleNotFound(request, reply);
-    const refusal = requestRefusal(error);
-    if (refusal !== undefined) return sendApiError(reply, error.statusCode!, 'bad_request', refusal);
-    request.log.error({ err: error }, 'request failed');
-    return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
-  }
-  if (error.code?.startsWith('FST_CSRF')) {
-    return sendErrorPage(reply, request, 403, 'This form has expired', 'The form was open too long or in another session. Go back, reload the page and submit it again.');
-  }
-  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-    return sendErrorPage(reply, request, error.statusCode, 'Request not understood', 'The page could not read what your browser sent. Go back, reload the page and try again.', { details: error.message });
-  }
-  request.log.error({ err: error }, 'page failed');
-  return sendErrorPage(reply, request, 500, 'Something went wrong', 'The page could not be shown. Try again in a moment.');
+/**
+ * An error no surface's own handler took (the ops routes, the assets, the logos, a request no
+ * route matched): the error table's answer, as the envelope or a page (http/errors.ts).
+ */
+function handleUncaughtError(error: Error, request: FastifyRequest, reply: FastifyReply) {
+  // A request no route takes can fail before the 404 is chosen (its body is parsed first):
+  // the caller's fix is the address, so it hears that.
+  if (isApiPath(request.url) && request.is404) return handleNotFound(request, reply);
+  return sendFallback(request, reply, failureOf(error, request));
 }
 
 /** Form bodies; cookies and CSRF are the pages' own (registerRoutes, web scope). */
@@ -237,6 +215,8 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
   await app.register(area(async (scope) => logoRoutes(scope, ctx)));
   await app.register(
     area(async (web) => {
+      // One error handler for every page, first so that every route and hook has it.
+      answerErrorsAsPages(web);
       // Cookies (session, CSRF, prompt=login marks) belong to the pages only: registered in
       // this scope, their per-request hooks do not run on the API, OAuth or ops routes.
       await web.register(cookie, { secret: deps.cookieSecret });
@@ -258,10 +238,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
 
 /** No route matched: a page for a page, the envelope for the API. */
 function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
-  if (isApiPath(request.url)) {
-    return sendApiError(reply, 404, 'not_found', `no endpoint ${request.method} ${request.url.split('?')[0]}`);
-  }
-  return sendErrorPage(reply, request, 404, 'Page not found', 'There is no page at this address. Check the address, or go back to the start page.');
+  return sendFallback(request, reply, failure('unknown_path', `no endpoint ${request.method} ${request.url.split('?')[0]}`));
 }
 
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {

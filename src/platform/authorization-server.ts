@@ -36,15 +36,16 @@ export { checkOutboundUrl, type OutboundPolicy } from '../services/outbound-url.
 export { hasControlCharacters, ONE_LINE } from '../services/names.ts';
 export { isTimeZone } from '../services/time-zones.ts';
 
-// Errors the services raise, and how HTTP answers what the platform's routes share with the
-// OAuth endpoints: unreadable bodies, repeated JSON keys, an unavailable store, rate limits.
-export { conflict, notFound, ServiceError, validation } from '../services/errors.ts';
-export { StoreUnavailable } from '../services/store-unavailable.ts';
-export { answerStoreUnavailable } from '../http/store-unavailable.ts';
-export { requestRefusal } from '../http/body-errors.ts';
+// The refusals the services raise, and what the platform's routes share with the OAuth
+// endpoints over HTTP: repeated JSON keys, rate limits.
+export { conflict, notFound, validation } from '../services/errors.ts';
 export { refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../http/json-body.ts';
 export { callerKey, LimitExceeded } from '../http/rate-limits.ts';
 
 // The API reference page's assets and content security policy, shared with the pages.
 export { assets } from '../http/assets.ts';
+
+// The one error model (http/errors.ts): the platform's envelope and MCP errors render its table.
+export { errorTable, Refusal, type ApiErrorCode } from '../http/errors.ts';
+export { failure, failureOf, type Failure } from '../http/failure.ts';
 export { pageDirectives, policyHeader } from '../http/security-headers.ts';

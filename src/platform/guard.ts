@@ -4,11 +4,11 @@
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { type API_RESOURCE_PATH, type Audience, type MCP_PATH, resourceMetadataUrl } from './authorization-server.ts';
+import { type API_RESOURCE_PATH, type Audience, failure, type MCP_PATH, Refusal, resourceMetadataUrl } from './authorization-server.ts';
 import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';
 import type { AccessDenial } from './membership.ts';
 import type { ApiRoute } from './route-table.ts';
-import { ApiError, sendApiError } from './envelope.ts';
+import { sendFailure } from './envelope.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -57,8 +57,8 @@ export function challenge(denial: AccessDenial, metadataUrl: string, scopeHint?:
 }
 
 /** A refusal decided inside a handler, answered exactly as the guard answers its own. */
-export function accessError(denial: AccessDenial, resource: GuardedResource): ApiError {
-  return new ApiError(denial.status, denial.code, denial.message, challenge(denial, resource.metadataUrl));
+export function accessError(denial: AccessDenial, resource: GuardedResource): Refusal {
+  return new Refusal(denial.code, denial.message, challenge(denial, resource.metadataUrl));
 }
 
 export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: ApiAccessStore, clock: () => number, resource: GuardedResource) {
@@ -69,6 +69,6 @@ export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: A
       request.apiAccess = result;
       return undefined;
     }
-    return sendApiError(reply.headers(challenge(result, resource.metadataUrl)), result.status, result.code, result.message);
+    return sendFailure(reply, failure(result.code, result.message, { headers: challenge(result, resource.metadataUrl) }));
   };
 }

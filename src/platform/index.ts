@@ -1,43 +1,13 @@
 // The /v2 platform API: envelope errors for everything under /v2 (SPEC §2 items 17, 21),
 // the reference, and the resource routes — registered from the registry only.
-import { errorCodes, type FastifyError, type FastifyInstance } from 'fastify';
+import { errorCodes, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { answerStoreUnavailable, API_RESOURCE_PATH, requestRefusal, ServiceError, StoreUnavailable } from './authorization-server.ts';
-import { ApiError, sendApiError, sendUnavailable, type ApiErrorCode } from './envelope.ts';
+import { API_RESOURCE_PATH, failureOf } from './authorization-server.ts';
+import { sendFailure } from './envelope.ts';
 import { guardedResource } from './guard.ts';
 import { registerOpenApi } from './openapi.ts';
 import { enforceRegistry, isDocsRoute, registerRegistryRoutes } from './registrar.ts';
 import { allHandlers } from './handlers.ts';
-
-const serviceErrors: Record<ServiceError['kind'], [number, ApiErrorCode]> = {
-  validation: [400, 'validation_error'],
-  not_found: [404, 'not_found'],
-  conflict: [409, 'conflict'],
-  forbidden: [403, 'forbidden'],
-};
-
-interface AjvError {
-  instancePath?: string;
-  message?: string;
-  /** Set by propertyNames: the field a PATCH cannot change (schemas.ts refusingUnknownFields). */
-  propertyName?: string;
-  params?: { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
-}
-
-/** STYLE practice 5: a validation failure names the field, as `field.path: problem`. */
-function validationMessage(first: AjvError | undefined, context: string | undefined): string {
-  const parent = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : '';
-  const missing = first?.params?.missingProperty;
-  // SPEC §2 item 27: a field the request cannot change is named, with the ones it can.
-  if (first?.propertyName !== undefined) {
-    const fields = (first.params?.allowedValues ?? []).join(', ');
-    return `${parent ? parent + '.' : ''}${first.propertyName}: cannot be changed by this request; it changes ${fields}`;
-  }
-  if (missing !== undefined) return `${parent ? parent + '.' : ''}${missing}: is required`;
-  const field = parent || first?.params?.additionalProperty;
-  const where = context === 'querystring' ? 'query string' : context === 'params' ? 'path' : 'request body';
-  return field ? `${field}: ${first?.message ?? 'is invalid'}` : `${where} ${first?.message ?? 'is invalid'}`;
-}
 
 export async function apiRoutes(server: FastifyInstance, deps: AppContext): Promise<void> {
   // The API's bodies are JSON (its OpenAPI document says so): a form or plain-text body is
@@ -49,19 +19,7 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
     if (body.length === 0) return done(null, undefined);
     done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type'] ?? ''), undefined);
   });
-  server.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) return sendApiError(reply.headers(error.headers), error.status, error.code, error.message);
-    if (error instanceof ServiceError) {
-      const [status, code] = serviceErrors[error.kind];
-      return sendApiError(reply, status, code, error.message);
-    }
-    if (error instanceof StoreUnavailable) return answerStoreUnavailable(error, request, reply, sendUnavailable);
-    if (error.validation) return sendApiError(reply, 400, 'validation_error', validationMessage(error.validation[0] as AjvError, error.validationContext));
-    const refusal = requestRefusal(error);
-    if (refusal !== undefined) return sendApiError(reply, error.statusCode!, 'bad_request', refusal);
-    request.log.error({ err: error }, 'api request failed');
-    return sendApiError(reply, 500, 'internal_error', 'the server could not complete the request; try again');
-  });
+  server.setErrorHandler((error, request, reply) => sendFailure(reply, failureOf(error, request)));
   // SPEC §2 item 27: no /v2 answer with account data is kept by a cache; the reference
   // (/v2/docs, /v2/openapi.json) holds none and may be.
   server.addHook('onSend', async (request, reply, payload) => {

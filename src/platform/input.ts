@@ -1,12 +1,11 @@
 // Checks that JSON schemas cannot express (time zones, time order, cross-field rules), and
 // the errors handlers throw. Every message starts with the field at fault.
-import { checkOutboundUrl, isTimeZone, type OutboundPolicy } from './authorization-server.ts';
-import { ApiError } from './envelope.ts';
+import { checkOutboundUrl, isTimeZone, type OutboundPolicy, Refusal } from './authorization-server.ts';
 
-export const invalid = (field: string, message: string) => new ApiError(400, 'validation_error', `${field}: ${message}`);
-export const notFound = (what: string) => new ApiError(404, 'not_found', `no such ${what}`);
-export const conflict = (message: string) => new ApiError(409, 'conflict', message);
-export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+export const invalid = (field: string, message: string) => new Refusal('validation', `${field}: ${message}`);
+export const notFound = (what: string) => new Refusal('not_found', `no such ${what}`);
+export const conflict = (message: string) => new Refusal('conflict', message);
+export const forbidden = (message: string) => new Refusal('forbidden', message);
 
 export function checkTimeZone(value: string | undefined, field = 'timeZone'): void {
   if (value !== undefined && !isTimeZone(value)) throw invalid(field, `"${value}" is not an IANA time zone such as Europe/Berlin`);

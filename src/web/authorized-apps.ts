@@ -5,9 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { MAX_CLIENT_ID_LENGTH } from '../oauth/client-metadata.ts';
 import { everAuthorized, listAuthorizedApps, revokeAuthorizedApp, type AuthorizedApp } from '../services/clients/authorized-apps.ts';
-import { ServiceError } from '../services/errors.ts';
 import { signedIn } from './access.ts';
-import { sendServiceError } from './forms.ts';
 import { breakableUrl, scopeList, time } from './format.ts';
 import { html } from './html.ts';
 import { csrfField, sendPage } from './pages.ts';
@@ -30,41 +28,34 @@ ${csrfField(csrf)}
 </section>`;
 }
 
-export async function authorizedAppsRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
-  await web.register(async (app) => {
-    app.setErrorHandler((error, request, reply) => {
-      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
-      throw error;
-    });
-
-    app.get(AUTHORIZED_APPS, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const apps = await listAuthorizedApps(ctx.services, user.id);
-      const revokedId = (request.query as { revoked?: unknown }).revoked;
-      // Only the name of an application this user did authorize is shown back.
-      const revokedName = typeof revokedId === 'string' && revokedId.length <= MAX_CLIENT_ID_LENGTH ? await everAuthorized(ctx.services, user.id, revokedId) : undefined;
-      const csrf = reply.generateCsrf();
-      return sendPage(
-        reply,
-        request,
-        200,
-        'Authorized apps',
-        html`<div class="card"><h1>Authorized apps</h1>
+export async function authorizedAppsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get(AUTHORIZED_APPS, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const apps = await listAuthorizedApps(ctx.services, user.id);
+    const revokedId = (request.query as { revoked?: unknown }).revoked;
+    // Only the name of an application this user did authorize is shown back.
+    const revokedName = typeof revokedId === 'string' && revokedId.length <= MAX_CLIENT_ID_LENGTH ? await everAuthorized(ctx.services, user.id, revokedId) : undefined;
+    const csrf = reply.generateCsrf();
+    return sendPage(
+      reply,
+      request,
+      200,
+      'Authorized apps',
+      html`<div class="card"><h1>Authorized apps</h1>
 ${revokedName ? html`<p class="flash" role="status" id="flash">You revoked access for <strong>${revokedName}</strong>. Its tokens stopped working at once.</p>` : ''}
 <p>Applications you allowed to act for you. Revoking one ends every token it holds for your account at once; it would have to ask you again.</p>
 ${apps.length === 0 ? html`<p class="muted" id="no-apps">You have not authorized any application.</p>` : ''}
 </div>
 ${apps.map((a) => appCard(a, csrf))}`,
-      );
-    });
+    );
+  });
 
-    app.post<{ Params: { clientId: string } }>(`${AUTHORIZED_APPS}/:clientId/revoke`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const { clientId } = request.params;
-      await revokeAuthorizedApp(ctx.services, user.id, clientId);
-      return reply.redirect(`${AUTHORIZED_APPS}?revoked=${encodeURIComponent(clientId)}`, 303);
-    });
+  app.post<{ Params: { clientId: string } }>(`${AUTHORIZED_APPS}/:clientId/revoke`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const { clientId } = request.params;
+    await revokeAuthorizedApp(ctx.services, user.id, clientId);
+    return reply.redirect(`${AUTHORIZED_APPS}?revoked=${encodeURIComponent(clientId)}`, 303);
   });
 }

@@ -1,8 +1,8 @@
 // Reading submitted forms and showing what is wrong next to the field that caused it.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { errorTable } from '../http/errors.ts';
 import { ServiceError } from '../services/errors.ts';
 import { html, type Html } from './html.ts';
-import { sendErrorPage } from './pages.ts';
 
 export type FormBody = Record<string, unknown>;
 /** Field name → message, in the order the fields appear on the page. */
@@ -76,12 +76,7 @@ export function errorSummary(errors: FieldErrors, labels: Record<string, string>
 </div>`;
 }
 
+/** The status of a form shown again with a service's refusal (the error table's, http/errors.ts). */
 export function statusOf(error: ServiceError): number {
-  return { validation: 400, not_found: 404, conflict: 409, forbidden: 403 }[error.kind];
-}
-
-/** A service refusal that has no form to go back to: a page with its message. */
-export function sendServiceError(reply: FastifyReply, request: FastifyRequest, error: ServiceError): FastifyReply {
-  const titles = { validation: 'That did not work', not_found: 'Not found', conflict: 'That cannot be done now', forbidden: 'Not allowed' };
-  return sendErrorPage(reply, request, statusOf(error), titles[error.kind], sentence(error.message));
+  return errorTable[error.kind].status;
 }

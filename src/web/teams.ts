@@ -8,7 +8,6 @@ import { acceptInvitation, declineInvitation, listInvitationsFor } from '../serv
 import type { InvitationForUser, MembershipOfUser } from '../services/teams/store.ts';
 import { leave, listMembershipsOfUser } from '../services/teams/teams.ts';
 import { signedIn } from './access.ts';
-import { sendServiceError } from './forms.ts';
 import { time } from './format.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, sendPage } from './pages.ts';
@@ -93,48 +92,41 @@ ${memberships.length === 0
 </section>`;
 }
 
-export async function teamsRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
-  await web.register(async (app) => {
-    app.setErrorHandler((error, request, reply) => {
-      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
+export async function teamsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get(TEAMS, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const [invitations, memberships] = await Promise.all([listInvitationsFor(ctx.services, user), listMembershipsOfUser(ctx.services, user.id)]);
+    const csrf = reply.generateCsrf();
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, request, 200, 'Teams', teamsPage(request.query as Record<string, unknown>, invitations, memberships, csrf));
+  });
+
+  app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/accept`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const membership = await acceptInvitation(ctx.services, user, request.params.id.slice(0, 200));
+    return reply.redirect(`${TEAMS}?accepted=${encodeURIComponent(membership.id)}`, 303);
+  });
+
+  app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/decline`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    await declineInvitation(ctx.services, user, request.params.id.slice(0, 200));
+    return reply.redirect(`${TEAMS}?declined=1`, 303);
+  });
+
+  app.post<{ Params: { id: string } }>(`${TEAMS}/memberships/:id/leave`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const id = request.params.id.slice(0, 200);
+    try {
+      const left = await leave(ctx.services, user.id, id);
+      return reply.redirect(`${TEAMS}?left=${kindOf(left)}`, 303);
+    } catch (error) {
+      // The last owner stays: the page says why, next to that membership.
+      if (error instanceof ServiceError && error.kind === 'conflict') return reply.redirect(`${TEAMS}?refused=${encodeURIComponent(id)}#refused`, 303);
       throw error;
-    });
-
-    app.get(TEAMS, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const [invitations, memberships] = await Promise.all([listInvitationsFor(ctx.services, user), listMembershipsOfUser(ctx.services, user.id)]);
-      const csrf = reply.generateCsrf();
-      reply.header('cache-control', 'no-store');
-      return sendPage(reply, request, 200, 'Teams', teamsPage(request.query as Record<string, unknown>, invitations, memberships, csrf));
-    });
-
-    app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/accept`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const membership = await acceptInvitation(ctx.services, user, request.params.id.slice(0, 200));
-      return reply.redirect(`${TEAMS}?accepted=${encodeURIComponent(membership.id)}`, 303);
-    });
-
-    app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/decline`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      await declineInvitation(ctx.services, user, request.params.id.slice(0, 200));
-      return reply.redirect(`${TEAMS}?declined=1`, 303);
-    });
-
-    app.post<{ Params: { id: string } }>(`${TEAMS}/memberships/:id/leave`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const id = request.params.id.slice(0, 200);
-      try {
-        const left = await leave(ctx.services, user.id, id);
-        return reply.redirect(`${TEAMS}?left=${kindOf(left)}`, 303);
-      } catch (error) {
-        // The last owner stays: the page says why, next to that membership.
-        if (error instanceof ServiceError && error.kind === 'conflict') return reply.redirect(`${TEAMS}?refused=${encodeURIComponent(id)}#refused`, 303);
-        throw error;
-      }
-    });
+    }
   });
 }

@@ -2,10 +2,9 @@
 // (TEAM_APPS_*). These are records of what was connected: Gatehouse calls no calendar
 // service and accepts no third-party credentials, so none are stored.
 import type { AppContext } from '../../context.ts';
-import { type OutboundPolicy, randomId } from '../authorization-server.ts';
+import { type OutboundPolicy, randomId, Refusal } from '../authorization-server.ts';
 import type { AppOwner, ConnectedApp } from './store.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { ApiError } from '../envelope.ts';
 import { checkOutbound, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
 import { arrayOf, bool, dateTime, deleted, email, idParam, object, str, type JsonSchema } from '../schemas.ts';
 
@@ -144,7 +143,7 @@ function icsFeedRoutes(deps: AppContext): HandlerMap {
           normalized = await checkFeedUrl(query.url, 'url', deps.outbound);
         } catch (error) {
           // A refused address is this route's answer, not its failure.
-          if (error instanceof ApiError) return { url: query.url, valid: false, problem: error.message, saved: false };
+          if (error instanceof Refusal) return { url: query.url, valid: false, problem: error.message, saved: false };
           throw error;
         }
         const saved = await apps.findAccount({ userId }, ICS_FEED, normalized);

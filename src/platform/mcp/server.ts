@@ -6,18 +6,17 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeApiRequest } from '../access-check.ts';
-import { ApiError } from '../envelope.ts';
 import { challenge, guardedResource } from '../guard.ts';
 import { allHandlers } from '../handlers.ts';
-import { type AccessPrincipal, MCP_PATH, refuseRepeatedJsonKeys, RepeatedJsonKeyError, requestRefusal, ServiceError } from '../authorization-server.ts';
+import { type AccessPrincipal, errorTable, failureOf, MCP_PATH, refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../authorization-server.ts';
 import type { AppContext } from '../../context.ts';
-import { ToolCatalog, ToolRefusal } from './tools.ts';
+import { ToolCatalog } from './tools.ts';
 
 const connectRoute = { scope: 'public', membership: 'none' } as const;
 
-function jsonRpcError(reply: FastifyReply, status: number, message: string, headers: Record<string, string> = {}, code = -32000) {
+function jsonRpcError(reply: FastifyReply, status: number, message: string, headers: Readonly<Record<string, string>> = {}, code = -32000) {
   return reply.status(status).headers(headers).send({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
@@ -52,11 +51,15 @@ function serverFor(catalog: ToolCatalog, principal: AccessPrincipal, request: Fa
       const data = await catalog.call(call.params.name, call.params.arguments, principal, request);
       return { content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: { data } };
     } catch (error) {
-      // SPEC §10.6: a call outside the token's scopes is an MCP error naming the scope.
-      if (error instanceof ToolRefusal) throw new McpError(ErrorCode.InvalidRequest, error.message, error.scope ? { scope: error.scope } : undefined);
-      // What the route would answer 4xx is the tool's own failure, for the agent to read.
-      if (error instanceof ServiceError || error instanceof ApiError) return { isError: true, content: [{ type: 'text', text: error.message }] };
-      throw error;
+      // The catalog refused to run the call (tools.ts): already the protocol's error.
+      if (error instanceof McpError) throw error;
+      // The error table's MCP column: what the route would answer 4xx is the tool's own
+      // failure, for the agent to read; an outage or a fault is a JSON-RPC error in the
+      // table's words, never the cause's.
+      const failure = failureOf(error, request);
+      const { toolResult, code } = errorTable[failure.kind].mcp;
+      if (toolResult) return { isError: true, content: [{ type: 'text', text: failure.message }] };
+      throw new McpError(code, failure.message);
     }
   });
   return server;
@@ -69,14 +72,14 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
 
   // README, Security: JSON is read as the OAuth endpoints read it; a repeated key is refused.
   refuseRepeatedJsonKeys(app);
-  // What is refused before the handler runs (a body that is not JSON, or too large, a NUL
-  // character, a repeated key) is answered as JSON-RPC too: the caller is an MCP client, not
-  // a browser. A repeated key is a parse error (JSON-RPC 2.0 §5.1: the body cannot be read as
-  // one request). Anything else goes on to the root's handler (an outage is its 503).
-  app.setErrorHandler((error: FastifyError, _request, reply) => {
-    const refusal = requestRefusal(error);
-    if (refusal !== undefined) return jsonRpcError(reply, error.statusCode!, refusal, {}, error instanceof RepeatedJsonKeyError ? ErrorCode.ParseError : undefined);
-    throw error;
+  // Whatever fails outside a tool call (a body that is not JSON, or too large, a NUL
+  // character, a repeated key; an outage during the token check) is answered as JSON-RPC
+  // with the table's status and code: the caller is an MCP client, not a browser. A repeated
+  // key is a parse error (JSON-RPC 2.0 §5.1: the body cannot be read as one request).
+  app.setErrorHandler((error, request, reply) => {
+    const failure = failureOf(error, request);
+    const code = error instanceof RepeatedJsonKeyError ? ErrorCode.ParseError : errorTable[failure.kind].mcp.code;
+    return jsonRpcError(reply, failure.status, failure.message, failure.headers, code);
   });
 
   app.post(MCP_PATH, { bodyLimit: 256 * 1024 }, async (request, reply) => {

@@ -4,6 +4,7 @@
 // membership) against the /mcp resource, on the principal the POST's token check found
 // when the route needs no team or organization; its answer is the route handler's data.
 // So the route and the tool cannot drift apart.
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyRequest } from 'fastify';
 import { authorizeApiRequest, authorizePrincipal, needsMembershipFacts, type ApiAccessStore } from '../access-check.ts';
@@ -27,16 +28,14 @@ interface Tool {
   fields: { params: string[]; query: string[]; body: string[] };
 }
 
-/** A refusal of a tool call, as the agent should read it. */
-export class ToolRefusal extends Error {
-  constructor(
-    message: string,
-    /** The scope the token lacks, when that is the reason. */
-    readonly scope?: string,
-  ) {
-    super(message);
-    this.name = 'ToolRefusal';
-  }
+/**
+ * A call this server will not run, refused as the protocol's invalid request rather than as
+ * the tool's failure: no such tool, arguments its schema refuses, or access the route's check
+ * denies. README, Connect an AI agent (MCP): a call outside the token's scopes is an MCP
+ * error naming the scope it lacks.
+ */
+function refusedCall(message: string, scope?: string): McpError {
+  return new McpError(ErrorCode.InvalidRequest, message, scope === undefined ? undefined : { scope });
 }
 
 const propertiesOf = (schema: JsonSchema | undefined) => (schema?.properties ?? {}) as Record<string, JsonSchema>;
@@ -106,17 +105,17 @@ export class ToolCatalog {
    */
   async call(name: string, rawArgs: unknown, principal: AccessPrincipal, request: FastifyRequest): Promise<unknown> {
     const tool = this.tools.get(name);
-    if (tool === undefined) throw new ToolRefusal(`no tool is named ${name}`);
+    if (tool === undefined) throw refusedCall(`no tool is named ${name}`);
     const args = (rawArgs ?? {}) as Record<string, unknown>;
     const checked = this.validator.getValidator(tool.definition.inputSchema)(args);
-    if (!checked.valid) throw new ToolRefusal(`invalid arguments for ${name}: ${checked.errorMessage}`);
+    if (!checked.valid) throw refusedCall(`invalid arguments for ${name}: ${checked.errorMessage}`);
 
     const params = pick(args, tool.fields.params, undefined) as Record<string, string>;
     const access = needsMembershipFacts(tool.route)
       ? await authorizeApiRequest(this.store, this.clock, tool.route, request.headers.authorization, params, this.resource)
       : authorizePrincipal(principal, tool.route);
     if (!('ok' in access)) {
-      throw new ToolRefusal(access.message, access.code === 'insufficient_scope' ? access.scope : undefined);
+      throw refusedCall(access.message, access.code === 'insufficient_scope' ? access.scope : undefined);
     }
     const query = pick(args, tool.fields.query, tool.handler.query);
     const body = tool.handler.body === undefined ? undefined : pick(args, tool.fields.body, tool.handler.body);

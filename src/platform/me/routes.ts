@@ -1,10 +1,9 @@
 // GET/PATCH /v2/me: the authorized user's profile (seed §4.3, SPEC §6).
 import type { AppContext } from '../../context.ts';
-import { ApiError } from '../envelope.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';
 import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '../schemas.ts';
-import { hasControlCharacters, ONE_LINE, type ProfileChanges } from '../authorization-server.ts';
+import { hasControlCharacters, ONE_LINE, type ProfileChanges, Refusal } from '../authorization-server.ts';
 import type { Profile } from './store.ts';
 
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -72,7 +71,7 @@ export function meHandlers(deps: AppContext): HandlerMap {
   const profiles = deps.services.stores.api.profiles;
   const load = async (id: string) => {
     const user = await profiles.find(id);
-    if (user === undefined) throw new ApiError(404, 'not_found', 'the user of this token no longer exists');
+    if (user === undefined) throw new Refusal('not_found', 'the user of this token no longer exists');
     return user;
   };
   return {

@@ -4,8 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { callerKey, type CodeDelivery, LimitExceeded, requestCode, type ResourceKind, type VerificationOwner, type VerifiedResource, verifyCode } from '../authorization-server.ts';
-import { ApiError } from '../envelope.ts';
+import { callerKey, type CodeDelivery, LimitExceeded, Refusal, requestCode, type ResourceKind, type VerificationOwner, type VerifiedResource, verifyCode } from '../authorization-server.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { isoOrNull } from '../input.ts';
 import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type ListQuery } from '../schemas.ts';
@@ -51,7 +50,7 @@ async function limitCodeRequests(deps: AppContext, request: FastifyRequest, owne
     await deps.limits.codeRequestsPerAddress.take(address);
   } catch (error) {
     if (!(error instanceof LimitExceeded)) throw error;
-    throw new ApiError(429, 'rate_limited', `too many verification code requests: retry in ${error.retryAfter} seconds`, { 'retry-after': String(error.retryAfter) });
+    throw new Refusal('rate_limited', `too many verification code requests: retry in ${error.retryAfter} seconds`, { 'retry-after': String(error.retryAfter) });
   }
 }
 

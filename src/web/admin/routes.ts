@@ -13,7 +13,7 @@ import { findUserById, type User } from '../../services/accounts/users.ts';
 import { notices as developerNotices } from '../developer/render.ts';
 import { clientSecretRoutes, type SecretPageExtra } from '../developer/secret-routes.ts';
 import { signedInAdmin } from '../access.ts';
-import { formBody, sendServiceError, sentence, statusOf, textField, type FieldErrors } from '../forms.ts';
+import { formBody, sentence, statusOf, textField, type FieldErrors } from '../forms.ts';
 import { awaitingBadge, hostOf, stateBadge, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { noticeOf } from '../notices.ts';
@@ -191,51 +191,44 @@ async function handleResourceServer(ctx: AppContext, request: FastifyRequest<IdP
   return reply.redirect(`${adminClientPath(client.clientId)}?done=resource-server-${value}#resource-server`, 303);
 }
 
-export async function adminRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
-  await web.register(async (app) => {
-    app.setErrorHandler((error, request, reply) => {
-      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
-      throw error;
-    });
+export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get(ADMIN_CLIENTS, async (request, reply) => {
+    if (!signedInAdmin(request, reply)) return reply;
+    return sendQueue(ctx, request, reply);
+  });
 
-    app.get(ADMIN_CLIENTS, async (request, reply) => {
-      if (!signedInAdmin(request, reply)) return reply;
-      return sendQueue(ctx, request, reply);
-    });
+  app.get<IdParams>(`${ADMIN_CLIENTS}/:id`, async (request, reply) => {
+    const admin = signedInAdmin(request, reply);
+    if (!admin) return reply;
+    const client = await requireClient(ctx.services, request.params.id);
+    const once = await noticeOf(ctx, request);
+    return sendReview(ctx, request, reply, admin, client, 200, { ...once, notice: doneNoticeOf((request.query as { done?: unknown }).done) ?? once.flash });
+  });
 
-    app.get<IdParams>(`${ADMIN_CLIENTS}/:id`, async (request, reply) => {
+  // SPEC §10.3: an admin's trust decision about a metadata document host.
+  app.post(`${ADMIN_CLIENTS}/hosts`, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const admin = signedInAdmin(request, reply);
+    if (!admin) return reply;
+    const body = formBody(request);
+    const decision = textField(body, 'decision');
+    if (decision !== 'trusted' && decision !== 'distrusted') throw new ServiceError('validation', 'choose Trust host or Distrust host', 'decision');
+    await decideHost(ctx.services, textField(body, 'host', 300), decision, admin.id);
+    return reply.redirect(`${ADMIN_CLIENTS}#hosts`, 303);
+  });
+
+  app.post<IdParams>(`${ADMIN_CLIENTS}/:id/review`, { preHandler: app.csrfProtection }, (request, reply) => handleDecision(ctx, request, reply));
+  app.post<IdParams>(`${ADMIN_CLIENTS}/:id/resource-server`, { preHandler: app.csrfProtection }, (request, reply) => handleResourceServer(ctx, request, reply));
+
+  // SPEC §4: the developer's secret operations, with the same rules and messages.
+  clientSecretRoutes(app, ctx, {
+    clientRoute: `${ADMIN_CLIENTS}/:id`,
+    pathOf: adminClientPath,
+    crumbs: (client) => html`<p class="crumbs"><a href="${ADMIN_CLIENTS}">Client review</a> › <a href="${adminClientPath(client.clientId)}">${client.name}</a></p>`,
+    access: async (request, reply, clientId) => {
       const admin = signedInAdmin(request, reply);
-      if (!admin) return reply;
-      const client = await requireClient(ctx.services, request.params.id);
-      const once = await noticeOf(ctx, request);
-      return sendReview(ctx, request, reply, admin, client, 200, { ...once, notice: doneNoticeOf((request.query as { done?: unknown }).done) ?? once.flash });
-    });
-
-    // SPEC §10.3: an admin's trust decision about a metadata document host.
-    app.post(`${ADMIN_CLIENTS}/hosts`, { preHandler: app.csrfProtection }, async (request, reply) => {
-      const admin = signedInAdmin(request, reply);
-      if (!admin) return reply;
-      const body = formBody(request);
-      const decision = textField(body, 'decision');
-      if (decision !== 'trusted' && decision !== 'distrusted') throw new ServiceError('validation', 'choose Trust host or Distrust host', 'decision');
-      await decideHost(ctx.services, textField(body, 'host', 300), decision, admin.id);
-      return reply.redirect(`${ADMIN_CLIENTS}#hosts`, 303);
-    });
-
-    app.post<IdParams>(`${ADMIN_CLIENTS}/:id/review`, { preHandler: app.csrfProtection }, (request, reply) => handleDecision(ctx, request, reply));
-    app.post<IdParams>(`${ADMIN_CLIENTS}/:id/resource-server`, { preHandler: app.csrfProtection }, (request, reply) => handleResourceServer(ctx, request, reply));
-
-    // SPEC §4: the developer's secret operations, with the same rules and messages.
-    clientSecretRoutes(app, ctx, {
-      clientRoute: `${ADMIN_CLIENTS}/:id`,
-      pathOf: adminClientPath,
-      crumbs: (client) => html`<p class="crumbs"><a href="${ADMIN_CLIENTS}">Client review</a> › <a href="${adminClientPath(client.clientId)}">${client.name}</a></p>`,
-      access: async (request, reply, clientId) => {
-        const admin = signedInAdmin(request, reply);
-        if (!admin) return undefined;
-        return { actor: admin, client: await requireClient(ctx.services, clientId) };
-      },
-      afterRemoval: (clientId) => `${adminClientPath(clientId)}?done=secret-removed#secrets`,
-    });
+      if (!admin) return undefined;
+      return { actor: admin, client: await requireClient(ctx.services, clientId) };
+    },
+    afterRemoval: (clientId) => `${adminClientPath(clientId)}?done=secret-removed#secrets`,
   });
 }

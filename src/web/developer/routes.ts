@@ -7,7 +7,7 @@ import { createClient } from '../../services/clients/registration.ts';
 import { listClients, type ClientView } from '../../services/clients/view.ts';
 import { ServiceError } from '../../services/errors.ts';
 import { ownedClient, signedIn } from '../access.ts';
-import { formBody, lines, sendServiceError, sentence, statusOf, type FieldErrors } from '../forms.ts';
+import { formBody, lines, sentence, statusOf, type FieldErrors } from '../forms.ts';
 import { awaitingBadge, stateBadge, time } from '../format.ts';
 import { html } from '../html.ts';
 import { noticeOf, redirectWithNotice } from '../notices.ts';
@@ -126,47 +126,40 @@ async function handleEdit(ctx: AppContext, request: FastifyRequest<IdParams>, re
   }
 }
 
-export async function developerRoutes(web: FastifyInstance, ctx: AppContext): Promise<void> {
-  await web.register(async (app) => {
-    app.setErrorHandler((error, request, reply) => {
-      if (error instanceof ServiceError) return sendServiceError(reply, request, error);
-      throw error; // the web scope's handler: CSRF "form has expired" and the rest
-    });
-
-    app.get(DEVELOPER_CLIENTS, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const clients = await listClients(ctx.services, { ownerId: user.id });
-      return sendPage(reply, request, 200, 'Your OAuth clients', listPage(clients));
-    });
-
-    app.get(`${DEVELOPER_CLIENTS}/new`, async (request, reply) => {
-      if (!signedIn(request, reply)) return reply;
-      const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [] };
-      return registerPage(request, reply, 200, empty, {});
-    });
-
-    app.post(DEVELOPER_CLIENTS, { preHandler: app.csrfProtection }, (request, reply) => handleRegister(ctx, request, reply));
-
-    app.get<IdParams>(`${DEVELOPER_CLIENTS}/:id`, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const client = await ownedClient(ctx.services, user, request.params.id);
-      const once = await noticeOf(ctx, request);
-      return sendClientPage(ctx, request, reply, user, client, 200, { ...once, notice: noticeFrom(request.query) ?? once.flash });
-    });
-
-    app.get<IdParams>(`${DEVELOPER_CLIENTS}/:id/edit`, async (request, reply) => {
-      const user = signedIn(request, reply);
-      if (!user) return reply;
-      const client = await ownedClient(ctx.services, user, request.params.id);
-      return editPage(request, reply, 200, client, valuesOf(client), {});
-    });
-
-    app.post<IdParams>(`${DEVELOPER_CLIENTS}/:id/edit`, { preHandler: app.csrfProtection }, (request, reply) => handleEdit(ctx, request, reply));
-
-    await secretRoutes(app, ctx);
-    await eventsUrlRoutes(app, ctx);
-    await migrationRoutes(app, ctx);
+export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get(DEVELOPER_CLIENTS, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const clients = await listClients(ctx.services, { ownerId: user.id });
+    return sendPage(reply, request, 200, 'Your OAuth clients', listPage(clients));
   });
+
+  app.get(`${DEVELOPER_CLIENTS}/new`, async (request, reply) => {
+    if (!signedIn(request, reply)) return reply;
+    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [] };
+    return registerPage(request, reply, 200, empty, {});
+  });
+
+  app.post(DEVELOPER_CLIENTS, { preHandler: app.csrfProtection }, (request, reply) => handleRegister(ctx, request, reply));
+
+  app.get<IdParams>(`${DEVELOPER_CLIENTS}/:id`, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const client = await ownedClient(ctx.services, user, request.params.id);
+    const once = await noticeOf(ctx, request);
+    return sendClientPage(ctx, request, reply, user, client, 200, { ...once, notice: noticeFrom(request.query) ?? once.flash });
+  });
+
+  app.get<IdParams>(`${DEVELOPER_CLIENTS}/:id/edit`, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const client = await ownedClient(ctx.services, user, request.params.id);
+    return editPage(request, reply, 200, client, valuesOf(client), {});
+  });
+
+  app.post<IdParams>(`${DEVELOPER_CLIENTS}/:id/edit`, { preHandler: app.csrfProtection }, (request, reply) => handleEdit(ctx, request, reply));
+
+  await secretRoutes(app, ctx);
+  await eventsUrlRoutes(app, ctx);
+  await migrationRoutes(app, ctx);
 }
