@@ -47,7 +47,7 @@ describe.skipIf(!throwawayPostgresAvailable)('PostgreSQL goes away under load', 
     };
   }
 
-  it('answers 503 with Retry-After on the token endpoint, the API, the pages and /readyz while it is down, never a 500 or a hang, and serves again once it is back', async () => {
+  it('answers 503 with Retry-After on the token endpoint, the API, the pages, /mcp and /readyz while it is down, never a 500 or a hang, and serves again once it is back', async () => {
     const { access_token: accessToken } = await app.tokens();
     const spare = (await app.tokens()).refresh_token;
     const load = new Load()
@@ -79,6 +79,16 @@ describe.skipIf(!throwawayPostgresAvailable)('PostgreSQL goes away under load', 
       expect(page.status).toBe(503);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(await page.text()).toContain('Temporarily unavailable');
+
+      // /mcp checks the token before anything else: its 503 is JSON-RPC, what an agent reads.
+      const mcp = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(mcp.status).toBe(503);
+      expect(mcp.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await mcp.json()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringContaining('try again') } });
 
       const ready = await fetch(`${server.url}/readyz`);
       expect(ready.status).toBe(503);
