@@ -13,6 +13,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts
 import { createTestDatabase, dropSchema, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, runCliProcess, type CliResult } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { storesOver } from '../helpers/stores.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 
 const SECRET = /^gcs_[0-9A-Za-z]{49}$/;
@@ -58,7 +59,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
   async function countClients(): Promise<number> {
     const database = openDatabase(env.DATABASE_URL!);
     try {
-      return (await database.db.selectFrom('oauth_clients').select('id').execute()).length;
+      return (await storesOver(database.db).services.stores.clients.list({})).length;
     } finally {
       await database.close();
     }
@@ -128,15 +129,15 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     const flag = async () => {
       const database = openDatabase(env.DATABASE_URL!);
       try {
-        return (await database.db.selectFrom('oauth_clients').select('is_resource_server').where('id', '=', client_id).executeTakeFirstOrThrow()).is_resource_server;
+        return (await storesOver(database.db).services.stores.clients.find(client_id))?.resourceServer;
       } finally {
         await database.close();
       }
     };
     expect(json(await gh(['clients', 'resource-server', client_id, '--json']))).toEqual({ client_id, resource_server: true });
-    expect(await flag()).toBe(1);
+    expect(await flag()).toBe(true);
     expect(ok(await gh(['clients', 'resource-server', client_id, '--off'])).trim()).toBe(`client ${client_id} is no longer a resource server`);
-    expect(await flag()).toBe(0);
+    expect(await flag()).toBe(false);
     const unknown = await gh(['clients', 'resource-server', 'no-such-client']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('gatehouse: no client with id no-such-client');
@@ -330,7 +331,7 @@ describe.skipIf(postgresUrl === undefined)('gatehouse CLI on PostgreSQL (smoke)'
     expect(ok(await runCliProcess(['migrate'], { env }))).toMatch(/^applied: 001_initial(, \d{3}_\w+)*\n$/);
     // The neighbour schema was left alone: its tables are still there, empty and usable.
     const check: DatabaseHandle = neighbour.handle;
-    expect(await check.db.selectFrom('oauth_clients').select('id').execute()).toEqual([]);
+    expect(await storesOver(check.db).services.stores.clients.list({})).toEqual([]);
   });
 
   it('users create and clients create/approve work on PostgreSQL, scopes in registry order', async () => {

@@ -35,11 +35,13 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
     const teamJson = JSON.parse(team.stdout);
     expect(teamJson).toMatchObject({ name: 'Sales', organization_id: orgJson.id });
 
-    const roles = await database.handle.db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select(['users.email', 'memberships.role', 'memberships.team_id', 'memberships.organization_id']).execute();
+    const stores = createServiceContext(database.handle.db, Date.now).stores;
+    const ownerId = (await stores.users.findByEmail(owner))!.id;
+    const roles = (await stores.teams.listMembershipsOfUser(ownerId)).map((m) => ({ role: m.role, teamId: m.teamId, organizationId: m.organizationId }));
     expect(roles).toEqual(
       expect.arrayContaining([
-        { email: owner, role: 'owner', team_id: null, organization_id: orgJson.id },
-        { email: owner, role: 'owner', team_id: teamJson.id, organization_id: null },
+        { role: 'owner', teamId: null, organizationId: orgJson.id },
+        { role: 'owner', teamId: teamJson.id, organizationId: null },
       ]),
     );
 
@@ -51,8 +53,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
     expect(addOrg.code, addOrg.stderr).toBe(0);
     expect(addOrg.stdout.trim()).toBe(`added ${helper} to organization ${orgJson.id} as member`);
     // GET /v2/me reports the organization the user joined.
-    const user = await database.handle.db.selectFrom('users').select('organization_id').where('email', '=', helper).executeTakeFirstOrThrow();
-    expect(user.organization_id).toBe(orgJson.id);
+    expect((await stores.users.findByEmail(helper))?.organizationId).toBe(orgJson.id);
 
     const twice = await gatehouse('members', 'add', '--org', orgJson.id, '--user', helper, '--role', 'admin');
     expect(twice.code).toBe(1);
@@ -61,16 +62,16 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
 
   it.skipIf(!available)('members add is an operator’s direct membership: accepted at once, with no invitation to answer (SPEC §2 item 23)', async () => {
     const joiner = `cli-joiner-${Date.now()}@example.com`;
-    await createUser(createServiceContext(database.handle.db, Date.now), { email: joiner, name: 'CLI Joiner', password: 'joiner-password' });
+    const services = createServiceContext(database.handle.db, Date.now);
+    const joinerId = (await createUser(services, { email: joiner, name: 'CLI Joiner', password: 'joiner-password' })).id;
     const team = JSON.parse((await gatehouse('teams', 'create', '--name', 'Direct', '--owner', owner, '--json')).stdout) as { id: string };
     const add = await gatehouse('members', 'add', '--team', team.id, '--user', joiner, '--role', 'member', '--json');
     expect(add.code, add.stderr).toBe(0);
     const added = JSON.parse(add.stdout) as { id: string };
-    // memberships holds accepted members only; invitations wait in membership_invitations.
-    const db = database.handle.db;
-    const row = await db.selectFrom('memberships').innerJoin('users', 'users.id', 'memberships.user_id').select(['memberships.id', 'memberships.role', 'users.email']).where('memberships.team_id', '=', team.id).where('users.email', '=', joiner).executeTakeFirst();
-    expect(row).toEqual({ id: added.id, role: 'member', email: joiner });
-    expect(await db.selectFrom('membership_invitations').select('id').where('team_id', '=', team.id).execute()).toEqual([]);
+    // An accepted membership, and no invitation left waiting for the joiner's answer.
+    const membership = await services.stores.teams.findMembershipOfUser({ teamId: team.id }, joinerId);
+    expect({ id: membership?.id, role: membership?.role }).toEqual({ id: added.id, role: 'member' });
+    expect((await services.stores.invitations.listFor({ id: joinerId, email: joiner })).filter((i) => i.teamId === team.id)).toEqual([]);
   });
 
   it.skipIf(!available)('refuses bad input with one line and exit code 1', async () => {

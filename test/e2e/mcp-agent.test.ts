@@ -94,8 +94,8 @@ describe.each(backends)('an MCP agent built on the official SDK, from {BASE_URL}
     expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${server.url}/auth/oauth2/authorize`);
     expect(authorizationUrl.searchParams.get('resource')).toBe(`${server.url}/mcp`);
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
-    const registered = await server.db.selectFrom('oauth_clients').select(['kind', 'state']).where('id', '=', provider.client!.client_id).executeTakeFirstOrThrow();
-    expect(registered).toEqual({ kind: 'public', state: 'approved' });
+    const registered = await server.services.stores.clients.find(provider.client!.client_id);
+    expect({ kind: registered?.kind, state: registered?.state }).toEqual({ kind: 'public', state: 'approved' });
 
     // 2. The person logs in and approves in a real browser.
     const page = await browser.newPage();

@@ -4,13 +4,13 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createTestDatabase, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, runCliProcess } from '../helpers/cli.ts';
 import { Application, pairOf, seedApplication, startServe, stopServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
+import { halfWritten, sqliteIntegrity } from '../helpers/rows.ts';
 import { freePort } from '../helpers/server.ts';
 
 describe('gatehouse backup (SPEC §4)', { timeout: 180_000 }, () => {
@@ -61,10 +61,8 @@ describe('gatehouse backup (SPEC §4)', { timeout: 180_000 }, () => {
     // The copy is a whole database as of one commit.
     const copied = openDatabase(`sqlite:${copy}`);
     try {
-      expect((await sql<{ integrity_check: string }>`pragma integrity_check`.execute(copied.db)).rows).toEqual([{ integrity_check: 'ok' }]);
-      const halfWritten = await sql`select g.id from grants g
-        where (select count(*) from access_tokens a where a.grant_id = g.id) <> (select count(*) from refresh_tokens r where r.grant_id = g.id)`.execute(copied.db);
-      expect(halfWritten.rows).toEqual([]);
+      expect(await sqliteIntegrity(copied.db)).toBe('ok');
+      expect((await halfWritten(copied.db)).grantsWithUnpairedTokens).toEqual([]);
     } finally {
       await copied.close();
     }

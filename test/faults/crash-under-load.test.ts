@@ -7,13 +7,13 @@
 // - A refresh whose answer was lost replays inside the window (SPEC §2 item 9): the retry
 //   is answered with the successor the lost request committed, or rotates if it had not.
 // - SQLite's PRAGMA integrity_check is ok.
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/oauth/token-format.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { Application, killHard, pairOf, seedApplication, startServe, stopServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
+import { halfWritten, sqliteIntegrity, successorHashesOf } from '../helpers/rows.ts';
 import { freePort } from '../helpers/server.ts';
+import { codeOf, refreshTokenOf, storesOver } from '../helpers/stores.ts';
 
 /** One grant's chain as the application holds it. */
 interface Chain {
@@ -43,6 +43,7 @@ describe.each(backends)('kill -9 under load on $name (issue 12 item 1)', { timeo
   it.skipIf(!available)('after a restart every answered token works, lost refreshes replay, no row is half-written', async () => {
     database = await createTestDatabase(name);
     const db = database.handle.db;
+    const stores = storesOver(db);
     const { user, client } = await seedApplication(createServiceContext(db, Date.now));
     const port = await freePort();
     // Codes must outlive the test's set-up; the window must outlive a restart on a busy machine.
@@ -62,8 +63,8 @@ describe.each(backends)('kill -9 under load on $name (issue 12 item 1)', { timeo
       chain.lostRefresh = chain.pair.refresh;
     }
     for (const chain of abandoned) {
-      const spent = () => db.selectFrom('refresh_tokens').select('spent_at').where('token_hash', '=', hashToken(chain.lostRefresh!)).executeTakeFirstOrThrow();
-      for (const deadline = Date.now() + 10_000; (await spent()).spent_at === null; ) {
+      const spent = async () => (await refreshTokenOf(stores, chain.lostRefresh!))!.spentAt;
+      for (const deadline = Date.now() + 10_000; (await spent()) === null; ) {
         if (Date.now() > deadline) throw new Error('an abandoned refresh was never committed');
         await new Promise((r) => setTimeout(r, 20));
       }
@@ -137,13 +138,13 @@ describe.each(backends)('kill -9 under load on $name (issue 12 item 1)', { timeo
     // one the lost request committed if it did.
     const lostRefreshes = chains.filter((c) => c.lostRefresh !== undefined);
     for (const chain of lostRefreshes) {
-      const presented = await db.selectFrom('refresh_tokens').select(['id', 'spent_at']).where('token_hash', '=', hashToken(chain.lostRefresh!)).executeTakeFirstOrThrow();
-      const committedChild = presented.spent_at === null ? undefined : await db.selectFrom('refresh_tokens').select('token_hash').where('parent_id', '=', presented.id).executeTakeFirstOrThrow();
+      const presented = (await refreshTokenOf(stores, chain.lostRefresh!))!;
+      const [committedChild] = presented.spentAt === null ? [] : await successorHashesOf(db, presented.id);
       const retry = await app.refresh(chain.lostRefresh!);
       chain.pair = pairOf(retry);
-      const answeredRow = await db.selectFrom('refresh_tokens').select(['parent_id', 'token_hash']).where('token_hash', '=', hashToken(chain.pair.refresh)).executeTakeFirstOrThrow();
-      expect(answeredRow.parent_id).toBe(presented.id);
-      if (committedChild) expect(answeredRow.token_hash).toBe(committedChild.token_hash);
+      const answered = (await refreshTokenOf(stores, chain.pair.refresh))!;
+      expect(answered.parentId).toBe(presented.id);
+      if (committedChild) expect(answered.hash).toBe(committedChild);
       if (abandoned.includes(chain)) expect(committedChild).toBeDefined();
     }
     // Lost revocations: retried, and they hold.
@@ -154,9 +155,9 @@ describe.each(backends)('kill -9 under load on $name (issue 12 item 1)', { timeo
     // Lost exchanges: a code the lost request consumed is refused as a replay; one it did not
     // is exchanged now.
     for (const code of lostCodes) {
-      const row = await db.selectFrom('authorization_codes').select('consumed_at').where('code_hash', '=', hashToken(code)).executeTakeFirstOrThrow();
+      const consumedAt = (await codeOf(stores, code))!.consumedAt;
       const retry = await app.exchange(code);
-      if (row.consumed_at === null) chains.push({ pair: pairOf(retry), revoked: false });
+      if (consumedAt === null) chains.push({ pair: pairOf(retry), revoked: false });
       else expect(retry).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     }
 
@@ -171,33 +172,9 @@ describe.each(backends)('kill -9 under load on $name (issue 12 item 1)', { timeo
       }
     }
 
-    // No half-written rows: each statement below lists the rows that break an invariant.
-    const broken = async (query: string) => (await sql.raw(query).execute(db)).rows;
-    // A grant and its code are written together.
-    expect(await broken('select g.id from grants g where not exists (select 1 from authorization_codes c where c.grant_id = g.id)')).toEqual([]);
-    // A consumed code has exactly one first pair; an unconsumed one has none.
-    expect(
-      await broken(`select c.code_hash from authorization_codes c
-        where (c.consumed_at is not null) <> ((select count(*) from refresh_tokens r where r.code_hash = c.code_hash and r.parent_id is null) = 1)
-           or (select count(*) from refresh_tokens r where r.code_hash = c.code_hash and r.parent_id is null) > 1`),
-    ).toEqual([]);
-    // Pairs are written together: as many access tokens as refresh tokens in every grant.
-    expect(
-      await broken(`select g.id from grants g
-        where (select count(*) from access_tokens a where a.grant_id = g.id) <> (select count(*) from refresh_tokens r where r.grant_id = g.id)`),
-    ).toEqual([]);
-    // A refresh token is spent exactly when its successor exists, and only one successor.
-    expect(
-      await broken(`select r.id from refresh_tokens r
-        where (r.spent_at is not null) <> exists (select 1 from refresh_tokens s where s.parent_id = r.id)
-           or (select count(*) from refresh_tokens s where s.parent_id = r.id) > 1
-           or (r.successor_box is not null and r.spent_at is null)`),
-    ).toEqual([]);
-    expect(await broken('select s.id from refresh_tokens s where s.parent_id is not null and not exists (select 1 from refresh_tokens r where r.id = s.parent_id)')).toEqual([]);
-    if (name === 'sqlite') {
-      const { rows } = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db);
-      expect(rows).toEqual([{ integrity_check: 'ok' }]);
-    }
+    // No half-written rows (rows.ts: halfWritten lists, per invariant, the rows that break it).
+    expect(await halfWritten(db)).toEqual({ grantsWithoutCode: [], codesWithoutOneFirstPair: [], grantsWithUnpairedTokens: [], refreshTokensWithBrokenSuccession: [], refreshTokensWithoutParent: [] });
+    if (name === 'sqlite') expect(await sqliteIntegrity(db)).toBe('ok');
     // Show what the crash cut, so a run that cut nothing is visible in its output.
     console.info(`${name}: ${answers} answers before kill -9; lost: ${lostCodes.length} exchanges, ${lostRefreshes.length} refreshes, ${chains.filter((c) => c.lostRevoke).length} revocations; ${chains.length} chains checked`);
   });

@@ -4,8 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/services/accounts/sessions.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { hashToken } from '../../src/oauth/token-format.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
+import { sessionCountOfUser } from '../helpers/rows.ts';
+import { auditEvents, storesOver } from '../helpers/stores.ts';
 import { accessTokenRecord, codeRecord, grantRecord, refreshTokenRecord, seedClient, seedUser } from '../storage/seed.ts';
 import { createOAuthStore } from '../storage/stores.ts';
 
@@ -27,7 +30,7 @@ describe.each(backends)('gatehouse prune on $name (SPEC §2 item 24)', { timeout
     const at = (t: number) => createServiceContext(database.handle.db, () => t);
     const user = await createUser(at(now - 400 * DAY), { email: `prune-${name}@example.com`, name: 'Prune', password: 'prune-password' });
     await createSession(at(now - 8 * DAY), user.id);
-    await createSession(at(now), user.id);
+    const fresh = await createSession(at(now), user.id);
     await at(0).stores.audit.append({ type: 'login.failed', userId: user.id, data: { reason: 'old' } }, now - 100 * DAY);
     await at(0).stores.audit.append({ type: 'login.failed', userId: user.id, data: { reason: 'recent' } }, now - 10 * DAY);
     const env = { DATABASE_URL: database.url, AUDIT_RETENTION_DAYS: '90' };
@@ -37,8 +40,10 @@ describe.each(backends)('gatehouse prune on $name (SPEC §2 item 24)', { timeout
     // README: --json has snake_case keys.
     expect(JSON.parse(result.stdout)).toMatchObject({ sessions: 1, audit_events: 1, authorization_codes: 0, access_tokens: 0, refresh_tokens: 0 });
     const db = database.handle.db;
-    expect((await db.selectFrom('sessions').select('created_at').execute()).map((r) => Number(r.created_at))).toEqual([now]);
-    expect((await db.selectFrom('audit_events').select('data').where('user_id', '=', user.id).execute()).map((r) => JSON.parse(r.data!).reason)).toEqual(['recent']);
+    // The ended session is gone (it was no longer live either, so it is counted), the fresh one stays.
+    expect(await sessionCountOfUser(db, user.id)).toBe(1);
+    expect((await at(now).stores.sessions.findLive(hashToken(fresh), now))?.createdAt).toBe(now);
+    expect((await auditEvents(storesOver(db), { userId: user.id })).map((e) => e.data?.reason)).toEqual(['recent']);
 
     // Nothing left to do: the counts are zero, one line per kind for a person.
     const again = await runCli(['prune'], { env });
@@ -78,7 +83,8 @@ describe.each(backends)('gatehouse prune on $name (SPEC §2 item 24)', { timeout
       live: refreshTokenRecord(grant, { createdAt: now, expiresAt: now + DAY }),
     };
     for (const t of Object.values(refresh)) await oauth.createRefreshToken(t);
-    for (const days of [45, 31, 29]) await oauth.recordAuthorizationRequest(clientId, userId, true, now - days * DAY);
+    // Recorded as scopeless, so the clients' port can count what is left.
+    for (const days of [45, 31, 29]) await oauth.recordAuthorizationRequest(clientId, userId, false, now - days * DAY);
 
     const env = { DATABASE_URL: database.url, REFRESH_REUSE_WINDOW_SECONDS: '600' };
     const result = await runCli(['prune'], { env });
@@ -97,16 +103,15 @@ describe.each(backends)('gatehouse prune on $name (SPEC §2 item 24)', { timeout
       'kept successor pairs': 1,
     });
 
-    const sorted = (values: string[]) => [...values].sort();
-    const codesLeft = await db.selectFrom('authorization_codes').select('code_hash').where('grant_id', '=', grant.id).execute();
-    expect(sorted(codesLeft.map((r) => r.code_hash))).toEqual(sorted([code.inWindow.hash, code.live.hash]));
-    const accessLeft = await db.selectFrom('access_tokens').select('token_hash').where('grant_id', '=', grant.id).execute();
-    expect(sorted(accessLeft.map((r) => r.token_hash))).toEqual(sorted([access.revokedLive.hash, access.live.hash]));
-    const refreshLeft = await db.selectFrom('refresh_tokens').select(['id', 'successor_box']).where('grant_id', '=', grant.id).execute();
+    // What is left, found as the core finds it: by hash (undefined once deleted).
+    const left = async <T extends { hash: string }>(records: Record<string, T>, find: (hash: string) => Promise<unknown>) =>
+      Object.fromEntries(await Promise.all(Object.entries(records).map(async ([key, r]) => [key, (await find(r.hash)) !== undefined])));
+    expect(await left(code, (h) => oauth.findCode(h))).toEqual({ ended: false, inWindow: true, live: true });
+    expect(await left(access, (h) => oauth.findAccessToken(h))).toEqual({ expired: false, revokedLive: true, live: true });
     // The spent token stays for reuse detection; only its kept successor pair is forgotten.
-    expect(sorted(refreshLeft.map((r) => r.id))).toEqual(sorted([refresh.spent.id, refresh.live.id]));
-    expect(refreshLeft.map((r) => r.successor_box)).toEqual([null, null]);
-    const requestsLeft = await db.selectFrom('authorization_requests').select('created_at').where('client_id', '=', clientId).execute();
-    expect(requestsLeft.map((r) => Number(r.created_at))).toEqual([now - 29 * DAY]);
+    expect(await left(refresh, (h) => oauth.findRefreshToken(h))).toEqual({ revoked: false, expired: false, spent: true, live: true });
+    expect((await oauth.findRefreshToken(refresh.spent.hash))?.successorBox).toBeNull();
+    const clients = createServiceContext(db, () => now).stores.clients;
+    expect([await clients.countScopelessRequests(clientId, 0), await clients.countScopelessRequests(clientId, now - 30 * DAY)]).toEqual([1, 1]);
   });
 });

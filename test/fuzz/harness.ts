@@ -4,7 +4,7 @@
 // change when the request was refused.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { sql } from 'kysely';
+import { everyRow, tablesOf } from '../helpers/rows.ts';
 import { expect } from 'vitest';
 import type { TestServer } from '../helpers/server.ts';
 
@@ -332,35 +332,15 @@ export type Snapshot = Map<string, string[]>;
 
 const tableLists = new WeakMap<TestServer, Promise<string[]>>();
 
-/** The tables of the server's own database (on PostgreSQL, its schema only: other suites' schemas share the database). */
-function tablesOf(server: TestServer): Promise<string[]> {
-  let list = tableLists.get(server);
-  if (list === undefined) {
-    list = (async () => {
-      const db = server.db as any;
-      const schema = server.database.url.startsWith('sqlite:') ? undefined : ((await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s as string);
-      const tables: Array<{ name: string; schema?: string }> = await db.introspection.getTables();
-      return tables.filter((t) => (schema === undefined || t.schema === schema) && !t.name.startsWith('kysely_')).map((t) => t.name);
-    })();
-    tableLists.set(server, list);
-  }
-  return list;
-}
+const backendOf = (server: TestServer) => (server.database.url.startsWith('sqlite:') ? 'sqlite' : 'postgres');
 
 /** Every row of every table, as sorted JSON lines per table. */
 export async function snapshot(server: TestServer): Promise<Snapshot> {
-  const db = server.db as any;
-  const tables = await tablesOf(server);
-  let rows: Array<Record<string, unknown>[]>;
-  if (server.database.url.startsWith('sqlite:')) {
-    rows = await Promise.all(tables.map((t) => db.selectFrom(t).selectAll().execute() as Promise<Record<string, unknown>[]>));
-  } else {
-    // One round trip for every table: the suites take a snapshot per case.
-    const parts = tables.map((t) => sql`(select coalesce(json_agg(t), '[]'::json) from ${sql.table(t)} t)`);
-    const result = await sql<{ all: Array<Record<string, unknown>[]> }>`select json_build_array(${sql.join(parts)}) as all`.execute(db);
-    rows = result.rows[0]!.all;
-  }
-  return new Map(tables.map((t, i) => [t, rows[i]!.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).sort()]));
+  let tables = tableLists.get(server);
+  if (tables === undefined) tableLists.set(server, (tables = tablesOf(server.db, backendOf(server))));
+  const names = await tables;
+  const rows = await everyRow(server.db, backendOf(server), names);
+  return new Map(names.map((t, i) => [t, rows[i]!.map((r) => JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).sort()]));
 }
 
 const digest = (lines: string[]) => createHash('sha256').update(lines.join('\n')).digest('hex');

@@ -97,13 +97,13 @@ describe.each(backends)('fuzzing the pages on $name', ({ name, available }) => {
     client = await server.client(user);
     const legacy = await server.client(user, { scopes: null });
     const pending = await server.client(user, { state: 'pending' });
-    const secretRow = await (server.db as any).selectFrom('client_secrets').select('id').where('client_id', '=', client.clientId).executeTakeFirstOrThrow();
+    const [secret] = await server.services.stores.clients.listSecrets(client.clientId);
     const owner = await server.user();
     const team = await createTeam(server.services, { name: 'Fuzzers', ownerId: owner.id });
     const invitation = await inviteMember(server.services, { teamId: team.id }, { userId: user.id }, 'member', owner.id);
     const other = await createTeam(server.services, { name: 'Others', ownerId: owner.id });
     const membership = await addMember(server.services, { teamId: other.id }, user.id, 'member');
-    ids = { client: client.clientId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: String(secretRow.id), invitation: invitation.id, membership: membership.id };
+    ids = { client: client.clientId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id };
     // A grant to consent to again, so the authorization endpoint also takes its silent path.
     await server.code(client, user);
     secrets = [client.secret!, legacy.secret!, pending.secret!, ...Object.values(browsers).map((b) => sessionOf(b))];

@@ -128,3 +128,83 @@ export async function withDeliveryAnswerRefused<T>(db: Db, backend: 'sqlite' | '
     for (const statement of allow) await sql.raw(statement).execute(db);
   }
 }
+
+/**
+ * The rows that break an invariant of the token tables, by invariant: after a crash, a kill
+ * mid-request or a backup taken under load, what matters is every row, handed to someone or
+ * not, and no port lists rows it was not asked for by value. Each list is empty when the
+ * database holds nothing half-written.
+ */
+export async function halfWritten(db: Db): Promise<{
+  /** A grant and its code are written together. */
+  grantsWithoutCode: unknown[];
+  /** A consumed code has exactly one first pair; an unconsumed one has none. */
+  codesWithoutOneFirstPair: unknown[];
+  /** Pairs are written together: as many access tokens as refresh tokens in every grant. */
+  grantsWithUnpairedTokens: unknown[];
+  /** A refresh token is spent exactly when its one successor exists, and keeps a successor box only then. */
+  refreshTokensWithBrokenSuccession: unknown[];
+  /** Every rotated refresh token's parent is stored. */
+  refreshTokensWithoutParent: unknown[];
+}> {
+  const rows = async (query: string) => (await sql.raw(query).execute(db)).rows;
+  const [grantsWithoutCode, codesWithoutOneFirstPair, grantsWithUnpairedTokens, refreshTokensWithBrokenSuccession, refreshTokensWithoutParent] = await Promise.all([
+    rows('select g.id from grants g where not exists (select 1 from authorization_codes c where c.grant_id = g.id)'),
+    rows(`select c.code_hash from authorization_codes c
+      where (c.consumed_at is not null) <> ((select count(*) from refresh_tokens r where r.code_hash = c.code_hash and r.parent_id is null) = 1)
+         or (select count(*) from refresh_tokens r where r.code_hash = c.code_hash and r.parent_id is null) > 1`),
+    rows(`select g.id from grants g
+      where (select count(*) from access_tokens a where a.grant_id = g.id) <> (select count(*) from refresh_tokens r where r.grant_id = g.id)`),
+    rows(`select r.id from refresh_tokens r
+      where (r.spent_at is not null) <> exists (select 1 from refresh_tokens s where s.parent_id = r.id)
+         or (select count(*) from refresh_tokens s where s.parent_id = r.id) > 1
+         or (r.successor_box is not null and r.spent_at is null)`),
+    rows('select s.id from refresh_tokens s where s.parent_id is not null and not exists (select 1 from refresh_tokens r where r.id = s.parent_id)'),
+  ]);
+  return { grantsWithoutCode, codesWithoutOneFirstPair, grantsWithUnpairedTokens, refreshTokensWithBrokenSuccession, refreshTokensWithoutParent };
+}
+
+/** SQLite's own check of a database file: 'ok' when its pages and indexes are whole. */
+export async function sqliteIntegrity(db: Db): Promise<string> {
+  const { rows } = await sql<{ integrity_check: string }>`pragma integrity_check`.execute(db);
+  return rows.map((r) => r.integrity_check).join('\n');
+}
+
+/**
+ * The hashes of the successors stored for a refresh token: a successor that a request
+ * committed and whose answer was lost was handed to nobody, so no port can find it by value.
+ */
+export async function successorHashesOf(db: Db, refreshTokenId: string): Promise<string[]> {
+  return (await db.selectFrom('refresh_tokens').select('token_hash').where('parent_id', '=', refreshTokenId).execute()).map((r) => r.token_hash);
+}
+
+/** The Gatehouse tables of the database (on PostgreSQL, its schema's only: other suites' schemas share the database). */
+export async function tablesOf(db: Db, backend: 'sqlite' | 'postgres'): Promise<string[]> {
+  const schema = backend === 'sqlite' ? undefined : (await sql<{ s: string }>`select current_schema() as s`.execute(db)).rows[0]!.s;
+  return (await db.introspection.getTables()).filter((t) => (schema === undefined || t.schema === schema) && !t.name.startsWith('kysely_')).map((t) => t.name);
+}
+
+/**
+ * Every row of the tables (tablesOf), per table, whatever its columns: a refused request must
+ * leave the whole database as it was, including rows no port would be asked for. On
+ * PostgreSQL in one round trip, as the fuzz suites take one per case.
+ */
+export async function everyRow(db: Db, backend: 'sqlite' | 'postgres', tables: readonly string[]): Promise<Record<string, unknown>[][]> {
+  if (backend === 'sqlite') return Promise.all(tables.map((t) => sql<Record<string, unknown>>`select * from ${sql.table(t)}`.execute(db).then((r) => r.rows)));
+  const parts = tables.map((t) => sql`(select coalesce(json_agg(t), '[]'::json) from ${sql.table(t)} t)`);
+  return (await sql<{ all: Record<string, unknown>[][] }>`select json_build_array(${sql.join(parts)}) as all`.execute(db)).rows[0]!.all;
+}
+
+/** The tables retention deletes from by age. */
+export type DatedTable = 'authorization_codes' | 'access_tokens' | 'refresh_tokens' | 'sessions' | 'authorization_requests' | 'audit_events';
+
+/**
+ * How many rows of the table were created in the range (before: strictly earlier; after:
+ * strictly later): retention deletes by age whoever holds a row, and no port lists rows by age.
+ */
+export async function rowsCreated(db: Db, table: DatedTable, range: { before?: number; after?: number }): Promise<number> {
+  let query = db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
+  if (range.before !== undefined) query = query.where('created_at', '<', range.before);
+  if (range.after !== undefined) query = query.where('created_at', '>', range.after);
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}

@@ -7,15 +7,15 @@ import { Agent, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { hashToken } from '../../src/oauth/token-format.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { SHUTDOWN_GRACE_MS } from '../../src/http/draining.ts';
 import { waitFor } from '../faults/load.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { Application, pairOf, seedApplication, startServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
+import { halfWritten } from '../helpers/rows.ts';
 import { freePort } from '../helpers/server.ts';
+import { accessTokenOf, storesOver } from '../helpers/stores.ts';
 
 interface Answered {
   status: number;
@@ -200,19 +200,10 @@ describe.each(backends)('SIGTERM under a keep-alive load on $name', { timeout: 1
     expect(server.output.join('')).toContain('Gatehouse stopped (SIGTERM)');
 
     // What the answers reported was committed, and nothing is half-written.
+    const stores = storesOver(db);
     for (const token of issued) {
-      const row = await db.selectFrom('access_tokens').select('token_hash').where('token_hash', '=', hashToken(token)).executeTakeFirst();
-      expect(row, 'an access token the server answered with is stored').toBeDefined();
+      expect(await accessTokenOf(stores, token), 'an access token the server answered with is stored').toBeDefined();
     }
-    const broken = async (query: string) => (await sql.raw(query).execute(db)).rows;
-    expect(
-      await broken(`select g.id from grants g
-        where (select count(*) from access_tokens a where a.grant_id = g.id) <> (select count(*) from refresh_tokens r where r.grant_id = g.id)`),
-    ).toEqual([]);
-    expect(
-      await broken(`select r.id from refresh_tokens r
-        where (r.spent_at is not null) <> exists (select 1 from refresh_tokens s where s.parent_id = r.id)
-           or (select count(*) from refresh_tokens s where s.parent_id = r.id) > 1`),
-    ).toEqual([]);
+    expect(await halfWritten(db)).toMatchObject({ grantsWithUnpairedTokens: [], refreshTokensWithBrokenSuccession: [] });
   });
 });

@@ -4,10 +4,12 @@
 // deliver is delivered by the next instance to start, on both databases.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomId } from '../../src/oauth/token-format.ts';
+import { createUser } from '../../src/services/accounts/users.ts';
 import { newSigningSecret } from '../../src/services/webhooks/signing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { killHard, startServe, stopServe, type ServeProcess } from '../helpers/serve-process.ts';
 import { freePort } from '../helpers/server.ts';
+import { storesOver } from '../helpers/stores.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 /** These tests start `gatehouse serve` processes, which take seconds each on a busy machine. */
@@ -29,28 +31,40 @@ async function until(condition: () => Promise<boolean> | boolean, ms = 15_000): 
   }
 }
 
-/** A host with an event type and a webhook on the receiver, written straight to the database. */
+/** A host with an event type and a webhook on the receiver, written through the stores. */
 async function seed(database: TestDatabase, receiver: WebhookReceiver) {
-  const db = database.handle.db;
+  const { services } = storesOver(database.handle.db);
+  const { stores } = services;
   const now = Date.now();
-  const userId = randomId();
-  await db
-    .insertInto('users')
-    .values({ id: userId, email: `h-${randomId(6)}@example.com`, name: 'Hook Host', username: `h-${randomId(6)}`, password_hash: 'x', is_admin: 0, time_zone: 'UTC', week_start: 'Monday', time_format: 24, default_schedule_id: null, organization_id: null, created_at: now, updated_at: now })
-    .execute();
+  const host = await createUser(services, { email: `h-${randomId(6).toLowerCase()}@example.com`, name: 'Hook Host', password: 'hook-host-password' });
   const eventTypeId = randomId();
-  await db
-    .insertInto('event_types')
-    .values({ id: eventTypeId, user_id: userId, team_id: null, title: 'Call', slug: `call-${randomId(6).toLowerCase()}`, description: '', length_minutes: 15, locations: '[]', hidden: 0, requires_confirmation: 0, minimum_booking_notice: 0, scheduling_type: null, created_at: now, updated_at: now })
-    .execute();
+  await stores.api.eventTypes.insert({
+    id: eventTypeId,
+    ownerId: host.id,
+    teamId: null,
+    title: 'Call',
+    slug: `call-${randomId(6).toLowerCase()}`,
+    description: '',
+    lengthMinutes: 15,
+    locations: [],
+    hidden: false,
+    requiresConfirmation: false,
+    minimumBookingNotice: 0,
+    schedulingType: null,
+    createdAt: now,
+    updatedAt: now,
+  });
   const path = `/hooks/${randomId()}`;
   const secret = newSigningSecret();
   receiver.expectSecret(path, secret);
-  await db
-    .insertInto('webhooks')
-    .values({ id: randomId(), user_id: userId, organization_id: null, subscriber_url: receiver.url(path), triggers: '["BOOKING_CREATED"]', active: 1, payload_template: null, secret, created_at: now, updated_at: now })
-    .execute();
-  return { eventTypeId, path };
+  const webhookId = randomId();
+  await stores.webhooks.insert(
+    { id: webhookId, ownerId: host.id, organizationId: null, subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'], active: true, payloadTemplate: null, disabledReason: null, createdAt: now, updatedAt: now },
+    secret,
+  );
+  /** The webhook's deliveries as its owner lists them. */
+  const deliveries = () => stores.webhookDeliveries.list({ webhookId }, 1000, 0);
+  return { eventTypeId, path, deliveries };
 }
 
 let slot = 0;
@@ -85,7 +99,7 @@ describe.each(backends)('webhook delivery by gatehouse serve on $name (SPEC §9)
   });
 
   it.skipIf(!available)('delivers an event committed by an instance killed (SIGKILL) before it delivered, once the next instance starts', async () => {
-    const { eventTypeId, path } = await seed(database, receiver);
+    const { eventTypeId, path, deliveries } = await seed(database, receiver);
     // This instance looks for due deliveries once at start, then not for 10 minutes: the
     // event it commits is certainly not delivered by it.
     const doomed = await startInstance(database, { WEBHOOK_POLL_INTERVAL_MS: '600000' });
@@ -93,28 +107,26 @@ describe.each(backends)('webhook delivery by gatehouse serve on $name (SPEC §9)
     const uid = await book(doomed, eventTypeId);
     await killHard(doomed);
     expect(receiver.at(path)).toHaveLength(0);
-    const pending = await database.handle.db.selectFrom('webhook_deliveries').select(['status', 'attempts']).where('payload', 'like', `%${uid}%`).execute();
-    expect(pending).toEqual([{ status: 'pending', attempts: 0 }]);
+    expect((await deliveries()).map((d) => ({ status: d.status, attempts: d.attempts, uid: JSON.parse(d.payload).data?.uid }))).toEqual([{ status: 'pending', attempts: 0, uid }]);
 
     running.push(await startInstance(database, { WEBHOOK_POLL_INTERVAL_MS: '100' }));
     await until(() => receiver.at(path).length === 1);
     const [got] = receiver.at(path);
     expect(got!.verifyError).toBeNull();
     expect(got!.verified).toMatchObject({ type: 'BOOKING_CREATED', data: { uid } });
-    await until(async () => (await database.handle.db.selectFrom('webhook_deliveries').select('status').where('payload', 'like', `%${uid}%`).executeTakeFirst())?.status === 'delivered');
+    await until(async () => (await deliveries())[0]?.status === 'delivered');
   }, PROCESS_TEST_TIMEOUT);
 
   it.skipIf(!available || name !== 'postgres')('two instances deliver every event once: no attempt is sent twice', async () => {
-    const { eventTypeId, path } = await seed(database, receiver);
+    const { eventTypeId, path, deliveries } = await seed(database, receiver);
     const env = { WEBHOOK_POLL_INTERVAL_MS: '100' };
     const [a, b] = await Promise.all([startInstance(database, env), startInstance(database, env)]);
     running.push(a!, b!);
     const uids: string[] = [];
     // Bookings through both instances, while both are polling the same outbox.
     for (let i = 0; i < 30; i++) uids.push(await book(i % 2 === 0 ? a! : b!, eventTypeId));
-    const db = database.handle.db;
     const settled = async () => {
-      const rows = await db.selectFrom('webhook_deliveries').select(['status']).where('event', '=', 'BOOKING_CREATED').where('webhook_id', 'is not', null).execute();
+      const rows = await deliveries();
       return rows.length >= 30 && rows.every((r) => r.status === 'delivered');
     };
     await until(settled, 30_000);
@@ -123,7 +135,6 @@ describe.each(backends)('webhook delivery by gatehouse serve on $name (SPEC §9)
     expect(got).toHaveLength(30);
     expect(new Set(got.map((r) => r.headers['webhook-id'])).size).toBe(30);
     expect(new Set(got.map((r) => (r.verified as { data: { uid: string } }).data.uid))).toEqual(new Set(uids));
-    const attempts = await db.selectFrom('webhook_deliveries').select('attempts').where('event', '=', 'BOOKING_CREATED').execute();
-    expect(attempts.every((r) => r.attempts === 1)).toBe(true);
+    expect((await deliveries()).map((d) => [d.event, d.attempts])).toEqual(Array(30).fill(['BOOKING_CREATED', 1]));
   }, PROCESS_TEST_TIMEOUT);
 });
