@@ -67,10 +67,10 @@ function sendFallback(request: FastifyRequest, reply: FastifyReply, failure: Fai
   return isApiPath(request.url) ? sendFailure(reply, failure) : sendFailurePage(reply, request, failure);
 }
 
-/** Paths whose values must never reach a log line (SPEC §7). */
+/** Paths whose values must never reach a log line (docs/rules.md#private-records). */
 const redactPaths = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
 
-/** Pino options: redacted secrets, query values redacted by the request serializer (SPEC §7). */
+/** Pino options: redacted secrets, query values redacted by the request serializer (docs/rules.md#private-records). */
 function loggerOptions(config: Config, deps: AppDeps) {
   if (config.logLevel === 'silent') return false;
   return {
@@ -86,7 +86,7 @@ const MAX_PARAM_LENGTH = 3 * MAX_CLIENT_ID_LENGTH;
 
 /**
  * A malformed address (a stray %, an over-long path part) is answered before any hook
- * runs: a 4xx page or envelope with the same headers as any other (SPEC §7). The headers'
+ * runs: a 4xx page or envelope with the same headers as any other (docs/rules.md#security-headers). The headers'
  * setter exists only once they are registered, hence the getter.
  */
 function frameworkErrorHandler(securityHeaders: () => HeaderSetter | undefined): FastifyServerOptions['frameworkErrors'] {
@@ -103,7 +103,7 @@ function frameworkErrorHandler(securityHeaders: () => HeaderSetter | undefined):
 function createFastify(config: Config, deps: AppDeps, securityHeaders: () => HeaderSetter | undefined): FastifyInstance {
   return Fastify({
     logger: loggerOptions(config, deps),
-    // SPEC §2 item 18, §4: request.ip is the socket's address unless TRUST_PROXY names the
+    // docs/rules.md#rate-limits, docs/rules.md#configuration: request.ip is the socket's address unless TRUST_PROXY names the
     // reverse proxies whose X-Forwarded-For may say who the caller is.
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
@@ -145,7 +145,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
   const services = createServiceContext(deps.database.db, clock);
   oauth.isSelfRegistered = selfRegisteredClients(services);
-  // SPEC §10.3: URL client ids, unless CIMD_POLICY=off.
+  // docs/rules.md#cimd-policy: URL client ids, unless CIMD_POLICY=off.
   const { policy, scopes } = config.clientMetadata;
   if (policy !== 'off') oauth.clientMetadata = createMetadataDocuments(services, { policy, scopes, outbound });
   if (policy === 'review') app.addHook('onReady', async () => reopenAtStart(app, services));
@@ -246,7 +246,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   const app = createFastify(config, deps, () => setSecurityHeaders);
   const { ctx, metrics } = createContext(app, config, deps);
 
-  // First, so that every answer carries them (SPEC §7).
+  // First, so that every answer carries them (docs/rules.md#security-headers).
   setSecurityHeaders = await registerSecurityHeaders(app, config);
   encodeLocations(app);
   closeConnectionsWhenClosing(app);

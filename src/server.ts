@@ -82,13 +82,13 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   // The background work of every instance, on the same clock as its requests.
   const services = createServiceContext(database.db, clock);
 
-  // SPEC §2 items 9 and 24: every instance deletes what has ended, in small batches.
+  // docs/rules.md#refresh-rotation, docs/rules.md#retention: every instance deletes what has ended, in small batches.
   const pruner = startPruner(services, config.retention, config.retention.pruneIntervalSeconds * 1000, {
     pruned: (counts) => app.log.debug({ pruned: counts }, 'pruned ended rows'),
     failed: (err) => app.log.warn({ err }, 'pruning failed; trying again at the next interval'),
   });
 
-  // SPEC §9: every instance delivers from the outbox; the store makes each claim exclusive.
+  // docs/rules.md#webhooks: every instance delivers from the outbox; the store makes each claim exclusive.
   const deliveries = createDeliveryEngine({
     services,
     outbound: { allowPrivate: config.outboundAllowPrivate, resolve: systemResolver },

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-// gatehouse cimd trust|distrust HOST, gatehouse cimd list (SPEC §10.3): an operator's trust
+// gatehouse cimd trust|distrust HOST, gatehouse cimd list (docs/rules.md#cimd-policy): an operator's trust
 // decisions about client metadata document hosts, through the same service as the admin.
 import { decideHost, listHostDecisions } from '../services/clients/metadata-hosts.ts';
 import { formatTime } from './output.ts';

@@ -1,4 +1,4 @@
-// `clients events-url` and `clients rotate-events-secret` (SPEC §9, second paragraph): the
+// `clients events-url` and `clients rotate-events-secret` (docs/rules.md#client-events): the
 // same services as the developer settings page; a new signing secret is printed once.
 import type { Command } from 'commander';
 import { systemResolver } from '../services/outbound-url.ts';

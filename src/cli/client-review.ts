@@ -1,5 +1,5 @@
-// `gatehouse clients approve|reject|suspend ID [--reason R] [--version N]` (SPEC §4, §2
-// items 1, 20 and 22). A decision binds to one version of the client: the one given with
+// `gatehouse clients approve|reject|suspend ID [--reason R] [--version N]` (docs/rules.md#cli,
+// docs/rules.md#client-states, docs/rules.md#client-changes, docs/rules.md#review-versions). A decision binds to one version of the client: the one given with
 // --version (refused when the client changed since), or else the one the command read
 // before deciding. On an approved client with a held change, approve accepts the held
 // change and reject refuses it; the client stays approved either way.
@@ -65,7 +65,7 @@ export function registerClientReviewCommands(clients: Command, runtime: CliRunti
           try {
             return await decide(s, clientId, decision, opts.reason, given);
           } catch (error) {
-            // SPEC §2 item 22: say where the current version is to be read.
+            // docs/rules.md#review-versions: say where the current version is to be read.
             if (error instanceof ServiceError && error.field === 'version') throw new CliError(`${error.message} (\`gatehouse clients show ${clientId}\` prints what it is now)`);
             throw error;
           }

@@ -1,4 +1,4 @@
-// `gatehouse clients update` (SPEC §4, §2 items 14 and 20): the developer's edit from a
+// `gatehouse clients update` (docs/rules.md#cli, docs/rules.md#legacy-clients, docs/rules.md#client-changes): the developer's edit from a
 // script. On an approved client, added redirect URIs and scopes are held for review; on
 // a legacy client --scope is its migration, and --yes confirms it when recent
 // authorization requests came without scope.
@@ -47,7 +47,7 @@ async function applyEdit(s: ServiceContext, clientId: string, edit: ClientEdit, 
     await requireClient(s, clientId);
     return await updateClient(s, clientId, CLI_OPERATOR, edit, { confirmScopeless: yes });
   } catch (error) {
-    // SPEC §2 item 14: on the command line, the confirmation is --yes.
+    // docs/rules.md#legacy-clients: on the command line, the confirmation is --yes.
     if (error instanceof ServiceError && error.field === 'confirm') throw new CliError(`${error.message} (rerun with --yes)`);
     throw error;
   }

@@ -15,7 +15,7 @@ import { jsonOption, type CliRuntime } from './runtime.ts';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** SPEC §2 item 20: what the developer asked to add, not yet live. */
+/** docs/rules.md#client-changes: what the developer asked to add, not yet live. */
 function heldChange(c: ClientView): string {
   const parts = [
     c.proposedRedirectUris.length > 0 ? `redirect URIs ${c.proposedRedirectUris.join(', ')}` : '',
@@ -31,7 +31,7 @@ function describe(c: ClientView, ownerEmail: string): string {
     `owner:         ${ownerEmail}`,
     `kind:          ${c.kind}`,
     `state:         ${c.state}${c.reviewNote ? ` (${c.reviewNote})` : ''}`,
-    // SPEC §2 item 22: the version a decision can name with --version.
+    // docs/rules.md#review-versions: the version a decision can name with --version.
     `version:       ${c.version}`,
     `scopes:        ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
     `redirect URIs: ${c.redirectUris.join(', ')}`,
@@ -82,7 +82,7 @@ export function registerClientCommands(program: Command, runtime: CliRuntime): v
   registerSecretCommands(program, runtime);
 }
 
-/** `clients create` and `clients import-legacy` (SPEC §2 items 1, 2 and 14). */
+/** `clients create` and `clients import-legacy` (docs/rules.md#client-states, docs/rules.md#client-record, docs/rules.md#legacy-clients). */
 function registerRegistrationCommands(clients: Command, runtime: CliRuntime): void {
   clients
     .command('create')
@@ -135,7 +135,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     });
 }
 
-/** `clients list`, `clients resource-server` (SPEC §6) and `clients show`. */
+/** `clients list`, `clients resource-server` (docs/rules.md#introspection) and `clients show`. */
 function registerInspectionCommands(clients: Command, runtime: CliRuntime): void {
   clients
     .command('list')
@@ -182,7 +182,7 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
     });
 }
 
-/** `secrets add` and `secrets remove` (seed §3, SPEC §2 items 3 and 15). */
+/** `secrets add` and `secrets remove` (docs/rules.md#secret-rotation, docs/rules.md#client-secrets). */
 function registerSecretCommands(program: Command, runtime: CliRuntime): void {
   const secrets = program.command('secrets').description('rotate client secrets (at most 2 active, never fewer than 1)');
   secrets

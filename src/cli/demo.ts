@@ -1,4 +1,4 @@
-// `gatehouse demo` (SPEC §4): a demo user and an approved client, and a ready authorization
+// `gatehouse demo` (docs/rules.md#cli): a demo user and an approved client, and a ready authorization
 // URL. Idempotent: a second run reuses both, so there is one demo client however often it
 // runs. A lost password or secret is replaced only when asked (--reset-password,
 // --reset-secret), since a second run must not break what the first one set up.

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-// gatehouse prune (SPEC §2 item 24) and gatehouse backup (SPEC §4): an operator's upkeep.
+// gatehouse prune (docs/rules.md#retention) and gatehouse backup (docs/rules.md#cli): an operator's upkeep.
 import { pruneEnded, type PruneCounts } from '../services/retention/prune.ts';
 import { snakeCase } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';

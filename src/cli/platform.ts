@@ -1,4 +1,4 @@
-// gatehouse orgs create, teams create, members add (SPEC §4): set up who belongs where,
+// gatehouse orgs create, teams create, members add (docs/rules.md#cli): set up who belongs where,
 // through the same services as the API.
 import type { Command } from 'commander';
 import { addMember, createOrganization, createTeam } from '../services/teams/teams.ts';

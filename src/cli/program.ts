@@ -1,4 +1,4 @@
-// The gatehouse command's tree (SPEC §4): every command and option, built in one place so
+// The gatehouse command's tree (docs/rules.md#cli): every command and option, built in one place so
 // that the README's CLI section can be checked against it (test/cli/help.test.ts).
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';

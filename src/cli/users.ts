@@ -1,4 +1,4 @@
-// `gatehouse users create|list|reset-password|set-admin` (SPEC §4): accounts, through the
+// `gatehouse users create|list|reset-password|set-admin` (docs/rules.md#cli): accounts, through the
 // same services as the web app's sign-in and admin pages.
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';

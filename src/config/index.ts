@@ -1,4 +1,4 @@
-// Typed settings from the environment (SPEC §4). Every variable has a default that works
+// Typed settings from the environment (docs/rules.md#configuration). Every variable has a default that works
 // locally; a bad value fails at start with a message that names the variable.
 import { isIP } from 'node:net';
 import { z } from 'zod';
@@ -18,7 +18,7 @@ const limit = (name: string, fallback: number) =>
     .min(0, `${name} must be 0 (off) or more`)
     .default(fallback);
 
-/** Scope names separated by spaces or commas, each one of the registry (seed §2.3). */
+/** Scope names separated by spaces or commas, each one of the registry (docs/rules.md#scope-registry). */
 const scopeList = (name: string) =>
   z.string().transform((value, ctx): string[] => {
     const names = [...new Set(value.split(/[\s,]+/).filter((n) => n !== ''))];
@@ -47,7 +47,7 @@ function isProxyAddress(entry: string): boolean {
 }
 
 /**
- * SPEC §2 item 18, §4: which reverse proxies may name the caller in X-Forwarded-For, as
+ * docs/rules.md#rate-limits, docs/rules.md#configuration: which reverse proxies may name the caller in X-Forwarded-For, as
  * comma-separated addresses and CIDR ranges (what Fastify's trustProxy takes as a string).
  * Refused: `true` (trust whoever connects) and a hop count, which this Fastify treats as
  * trusting nobody because it cannot tell a proxy from a caller who sends the header
@@ -80,9 +80,9 @@ export const settingsSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   /** Interface to bind; loopback by default so a fresh install is not exposed. */
   HOST: z.string().min(1).default('127.0.0.1'),
-  /** {base_url} of the seed: token endpoint, API, issuer identifier. */
+  /** {BASE_URL} of docs/rules.md#surfaces: token endpoint, API, issuer identifier. */
   BASE_URL: url('BASE_URL').default('http://localhost:3000'),
-  /** {app_url} of the seed: login, consent and settings pages. */
+  /** {APP_URL} of docs/rules.md#surfaces: login, consent and settings pages. */
   APP_URL: url('APP_URL').default('http://localhost:3000'),
   /** sqlite:./path.db, sqlite:/abs/path.db, sqlite::memory:, postgres://... or postgresql://... */
   DATABASE_URL: z
@@ -105,41 +105,41 @@ export const settingsSchema = z.object({
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
   /** Signs cookies; generated and kept in the data folder when unset. */
   COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
-  /** SPEC §2 item 7: codes live 60 s; above 600 s is allowed with a warning (benchmarks). */
+  /** docs/rules.md#lifetimes: codes live 60 s; above 600 s is allowed with a warning (benchmarks). */
   AUTH_CODE_TTL_SECONDS: positiveSeconds('AUTH_CODE_TTL_SECONDS', 60),
-  /** Seed §2.2: access tokens live 1800 s. */
+  /** docs/rules.md#lifetimes: access tokens live 1800 s. */
   ACCESS_TOKEN_TTL_SECONDS: positiveSeconds('ACCESS_TOKEN_TTL_SECONDS', 1800),
-  /** SPEC §2 item 7: a refresh chain unused for 90 days expires. */
+  /** docs/rules.md#lifetimes: a refresh chain unused for 90 days expires. */
   REFRESH_TOKEN_IDLE_TTL_SECONDS: positiveSeconds('REFRESH_TOKEN_IDLE_TTL_SECONDS', 90 * 24 * 3600),
-  /** SPEC §2 item 9: a spent refresh token replays its successor for this long. */
+  /** docs/rules.md#refresh-rotation: a spent refresh token replays its successor for this long. */
   REFRESH_REUSE_WINDOW_SECONDS: positiveSeconds('REFRESH_REUSE_WINDOW_SECONDS', 30),
-  /** SPEC §2 item 18; 0 turns a limit off. */
+  /** docs/rules.md#rate-limits; 0 turns a limit off. */
   RATE_LIMIT_TOKEN_PER_MINUTE: limit('RATE_LIMIT_TOKEN_PER_MINUTE', 300),
   RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: limit('RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE', 20),
   RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: limit('RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES', 10),
   /**
-   * SPEC §4, §9: unset (or 0), webhook, calendar-feed and client-metadata URLs must be https
+   * docs/rules.md#outbound-urls, docs/rules.md#webhooks: unset (or 0), webhook, calendar-feed and client-metadata URLs must be https
    * on a public address (no private, loopback, link-local or metadata address, by literal or
    * by any DNS answer). 1, for development and tests only: any address, and http too.
    */
   OUTBOUND_ALLOW_PRIVATE: z.enum(['0', '1'], { message: 'OUTBOUND_ALLOW_PRIVATE must be 1 (allow private addresses) or 0 (refuse them)' }).default('0'),
-  /** SPEC §9: how often each instance looks for webhook deliveries that are due. */
+  /** docs/rules.md#webhooks: how often each instance looks for webhook deliveries that are due. */
   WEBHOOK_POLL_INTERVAL_MS: z.coerce
     .number({ invalid_type_error: 'WEBHOOK_POLL_INTERVAL_MS must be a whole number of milliseconds' })
     .int('WEBHOOK_POLL_INTERVAL_MS must be a whole number of milliseconds')
     .min(100, 'WEBHOOK_POLL_INTERVAL_MS must be at least 100')
     .default(1000),
-  /** SPEC §2 item 27: failed logins per IP across accounts, and verification-code requests per IP. */
+  /** docs/rules.md#rate-limits: failed logins per IP across accounts, and verification-code requests per IP. */
   RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: limit('RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES', 100),
-  /** SPEC §2 item 24, §4: audit events are deleted this many days after they happened. */
+  /** docs/rules.md#retention, docs/rules.md#configuration: audit events are deleted this many days after they happened. */
   AUDIT_RETENTION_DAYS: z.coerce
     .number({ invalid_type_error: 'AUDIT_RETENTION_DAYS must be a whole number of days' })
     .int('AUDIT_RETENTION_DAYS must be a whole number of days')
     .positive('AUDIT_RETENTION_DAYS must be a positive whole number of days')
     .default(365),
   /**
-   * SPEC §2 item 24: every instance deletes what has ended this often. It also bounds how
-   * long a spent refresh token's successor outlives the replay window (item 9).
+   * docs/rules.md#retention: every instance deletes what has ended this often. It also bounds how
+   * long a spent refresh token's successor outlives the replay window (docs/rules.md#refresh-rotation).
    */
   PRUNE_INTERVAL_SECONDS: positiveSeconds('PRUNE_INTERVAL_SECONDS', 10),
   /**
@@ -161,20 +161,20 @@ export const settingsSchema = z.object({
   /** How often the header and request timeouts are checked: the most a timeout is overrun by. */
   HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS: positiveSeconds('HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS', 2),
   /**
-   * SPEC §10.4: dynamic client registration (RFC 7591). off (default): no endpoint is
+   * docs/rules.md#dynamic-registration: dynamic client registration (RFC 7591). off (default): no endpoint is
    * announced and registrations are refused; review: clients start pending; open: public
    * clients only, approved at once, limited to DCR_SCOPES and per IP.
    */
   DCR_POLICY: z.enum(['off', 'review', 'open'], { message: 'DCR_POLICY must be off, review or open' }).default('off'),
-  /** SPEC §10.4: the scopes a dynamically registered client may hold; default: the personal _READ scopes. */
+  /** docs/rules.md#dynamic-registration: the scopes a dynamically registered client may hold; default: the personal _READ scopes. */
   DCR_SCOPES: scopeList('DCR_SCOPES').optional(),
   /**
-   * SPEC §10.3: URL client ids (client metadata documents). review (default): the first use
+   * docs/rules.md#cimd-policy: URL client ids (client metadata documents). review (default): the first use
    * of a host creates a pending client for an admin to approve; open: any host, shown to the
    * user as unverified; off: URL client ids are unknown clients.
    */
   CIMD_POLICY: z.enum(['off', 'review', 'open'], { message: 'CIMD_POLICY must be off, review or open' }).default('review'),
-  /** SPEC §10.3: the scopes a metadata-document client may request; default: the personal _READ scopes. */
+  /** docs/rules.md#client-metadata-documents: the scopes a metadata-document client may request; default: the personal _READ scopes. */
   CIMD_SCOPES: scopeList('CIMD_SCOPES').optional(),
   /** README, Connect an AI agent (MCP): registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: limit('RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR', 10),
@@ -183,7 +183,7 @@ export const settingsSchema = z.object({
 export type Settings = z.infer<typeof settingsSchema>;
 export type SettingName = keyof typeof settingsSchema.shape;
 
-/** The personal read scopes: what an application nobody reviewed may ask for by default (SPEC §10.3, §10.4). */
+/** The personal read scopes: what an application nobody reviewed may ask for by default (docs/rules.md#client-metadata-documents, docs/rules.md#dynamic-registration). */
 export const defaultUnreviewedScopes = scopeRegistry.filter((s) => s.family === 'personal' && s.name.endsWith('_READ')).map((s) => s.name);
 
 /**
@@ -225,12 +225,12 @@ export interface Config {
   trustProxy: false | string[];
   /** Lifetimes in seconds. */
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
-  /** OUTBOUND_ALLOW_PRIVATE=1: outbound URLs may be http and on private addresses (SPEC §4). */
+  /** OUTBOUND_ALLOW_PRIVATE=1: outbound URLs may be http and on private addresses (docs/rules.md#outbound-urls). */
   outboundAllowPrivate: boolean;
-  /** WEBHOOK_POLL_INTERVAL_MS: the delivery engine's pace (SPEC §9). */
+  /** WEBHOOK_POLL_INTERVAL_MS: the delivery engine's pace (docs/rules.md#webhooks). */
   webhookPollIntervalMs: number;
   /**
-   * SPEC §2 item 24: how long ended rows are kept (services/retention/policy.ts reads the
+   * docs/rules.md#retention: how long ended rows are kept (services/retention/policy.ts reads the
    * first two), and how often an instance prunes.
    */
   retention: { replayWindowSeconds: number; auditRetentionDays: number; pruneIntervalSeconds: number };
@@ -244,15 +244,15 @@ export interface Config {
   databaseConnectTimeoutMs: number;
   /** Node's HTTP server timeouts, in milliseconds (README "When things fail"). */
   httpTimeouts: { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number };
-  /** SPEC §10.4: dynamic client registration. */
+  /** docs/rules.md#dynamic-registration: dynamic client registration. */
   registration: { policy: 'off' | 'review' | 'open'; scopes: string[]; perIpPerHour: number };
-  /** SPEC §10.3: client metadata documents. */
+  /** docs/rules.md#client-metadata-documents: client metadata documents. */
   clientMetadata: { policy: 'off' | 'review' | 'open'; scopes: string[] };
-  /** SPEC §10.2: the scopes /mcp names (its resource metadata, its 401's hint); see agentScopes(). */
+  /** docs/rules.md#protected-resource-metadata: the scopes /mcp names (its resource metadata, its 401's hint); see agentScopes(). */
   agentScopes: string[];
   /** The web app is served on loopback: a developer's own machine. */
   localDevelopment: boolean;
-  /** Cookies get `Secure` when the web app is served over https (SPEC §7). */
+  /** Cookies get `Secure` when the web app is served over https (docs/rules.md#sessions-and-csrf). */
   secureCookies: boolean;
   warnings: string[];
 }

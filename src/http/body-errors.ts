@@ -1,6 +1,6 @@
 // What Fastify refuses before any route runs: above all bodies (wrong Content-Type, JSON it
 // cannot or will not read, an empty or oversized body), in words that say what to send
-// instead (SPEC §7). One place for every surface: http/failure.ts makes them a bad_request
+// instead (docs/rules.md#bad-input). One place for every surface: http/failure.ts makes them a bad_request
 // failure, which the API's envelope, the OAuth endpoints' RFC 6749 §5.2 errors, /mcp's
 // JSON-RPC errors and the pages each show as the error table says.
 import type { FastifyError } from 'fastify';

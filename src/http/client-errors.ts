@@ -1,4 +1,4 @@
-// Requests Node's HTTP parser cannot read (SPEC §7: a 4xx that says what to fix). They never
+// Requests Node's HTTP parser cannot read (docs/rules.md#bad-input: a 4xx that says what to fix). They never
 // reach a route, and Fastify's default answers every one "Client Error"; the parser knows
 // what it refused ("Duplicate Content-Length", "Invalid header token"), and the developer of
 // a hand-rolled client, or the operator of a proxy, needs exactly that to fix it. Timeouts

@@ -1,4 +1,4 @@
-// SPEC §7: Location headers are percent-encoded, whatever the input. A redirect target built
+// docs/rules.md#security-headers: Location headers are percent-encoded, whatever the input. A redirect target built
 // from a request (the `next` of the login page, an authorization response) may hold any
 // character; a header may hold only visible ASCII, and Node refuses anything past Latin-1
 // (a 500) and sends Latin-1 as raw bytes. Every redirect goes through encodeLocation.

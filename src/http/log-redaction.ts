@@ -1,15 +1,15 @@
-// Request lines in the log (SPEC §7: no secret or token in logs). Fastify logs each
+// Request lines in the log (docs/rules.md#private-records: no secret or token in logs). Fastify logs each
 // request's URL with its query string; a client that puts a secret, token or code in the
 // URL (where none belongs) must not get it written to the log, however it dresses the name
 // up. Two rules, both on the decoded text:
 // - a parameter whose name has a sensitive stem (code[], "code ", refresh_token\0,
 //   user[password]) loses its value;
 // - anything shaped like one of our credentials (gac_/gat_/grt_/gcs_ and token characters,
-//   SPEC §3) is redacted wherever it stands: any parameter's name or value, or the path.
+//   docs/rules.md#token-formats) is redacted wherever it stands: any parameter's name or value, or the path.
 // Everything else is logged as Fastify would.
 import type { FastifyRequest } from 'fastify';
 
-// `token$` also covers a booking's `manageToken` (SPEC §2 item 26), should one come in a query.
+// `token$` also covers a booking's `manageToken` (docs/rules.md#public-booking), should one come in a query.
 const SENSITIVE_STEM = /^(code|code_verifier|password|assertion|client_assertion)$|secret|token$/i;
 const CREDENTIAL = /g(?:ac|at|rt|cs|bm)_[0-9A-Za-z]/i;
 const REDACTED = '[redacted]';

@@ -1,4 +1,4 @@
-// Rate limits of SPEC §2 items 18 and 27, counted by rate-limiter-flexible in memory, or in
+// Rate limits of docs/rules.md#rate-limits, counted by rate-limiter-flexible in memory, or in
 // Redis when REDIS_URL is set so that limits hold across instances. Two kinds:
 // - RequestLimit counts every request of a key (token requests of an authenticated client,
 //   verification-code requests);
@@ -121,7 +121,7 @@ export class FailureLimit {
      * Failed checks alone, when a refused reservation should wait for the checks still
      * running rather than be refused: an application may send more concurrent requests
      * than its failure limit, and none of them fails. Null: refuse at once (logins:
-     * SPEC §2 item 18 wants a burst to get no more password checks than the limit).
+     * docs/rules.md#rate-limits wants a burst to get no more password checks than the limit).
      */
     private readonly failures: RateLimiterAbstract | null = null,
   ) {}
@@ -208,15 +208,15 @@ export class FailureLimit {
 }
 
 export interface RateLimits {
-  /** SPEC §2 item 18: token requests per authenticated client per minute. */
+  /** docs/rules.md#rate-limits: token requests per authenticated client per minute. */
   tokenRequests: RequestLimit;
-  /** SPEC §2 item 18: failed client authentications per client and IP per minute. */
+  /** docs/rules.md#rate-limits: failed client authentications per client and IP per minute. */
   clientAuthFailures: FailureLimit;
-  /** SPEC §2 item 18: failed logins per account and IP per 15 minutes. */
+  /** docs/rules.md#rate-limits: failed logins per account and IP per 15 minutes. */
   loginFailures: FailureLimit;
-  /** SPEC §2 item 27: failed logins per IP, across accounts, per 15 minutes. */
+  /** docs/rules.md#rate-limits: failed logins per IP, across accounts, per 15 minutes. */
   loginFailuresPerIp: FailureLimit;
-  /** SPEC §2 item 27: verification-code requests per IP per 15 minutes. */
+  /** docs/rules.md#rate-limits: verification-code requests per IP per 15 minutes. */
   codeRequestsPerIp: RequestLimit;
   /** Verification-code requests per address per 15 minutes (the per-account login limit). */
   codeRequestsPerAddress: RequestLimit;

@@ -1,4 +1,4 @@
-// The headers every answer carries (SPEC §7), as helmet writes them: a Content-Security-Policy
+// The headers every answer carries (docs/rules.md#security-headers), as helmet writes them: a Content-Security-Policy
 // with default-src 'self' and no inline script or style (the pages load /assets files), no
 // framing (frame-ancestors 'none' and X-Frame-Options: DENY, against clickjacking on the
 // consent page), no sniffing, Referer only to this site (no-referrer on the authorization page).
@@ -61,7 +61,7 @@ function headersOf(middleware: (req: never, res: never, next: () => void) => voi
 
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<HeaderSetter> {
   const headers = headersOf(helmet(helmetOptions(config)));
-  // Root scope, first hook: every answer, including 404s and errors, carries them (SPEC §7).
+  // Root scope, first hook: every answer, including 404s and errors, carries them (docs/rules.md#security-headers).
   app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(headers);
     done();
@@ -85,7 +85,7 @@ function policyWithFormAction(formAction: string[]): string {
 
 /**
  * A CSP source for the origin of a registered redirect URI. CSP has no form for an IPv6
- * literal host ([::1], allowed for loopback by SPEC §2 item 2), and a host with anything
+ * literal host ([::1], allowed for loopback by docs/rules.md#redirect-uris), and a host with anything
  * but letters, digits, dots and hyphens is not trusted into a header: the scheme stands in.
  */
 function redirectSource(redirectUri: string): string {
@@ -94,7 +94,7 @@ function redirectSource(redirectUri: string): string {
 }
 
 /**
- * SPEC §7: a form whose answer redirects to the application must be allowed to. Chromium
+ * docs/rules.md#security-headers: a form whose answer redirects to the application must be allowed to. Chromium
  * checks form-action on every redirect after a form POST, so the consent form's 303 to the
  * client's redirect URI (and a login form's redirects through the authorization endpoint)
  * need its origin; on that page only, and only for a redirect URI the client registered.

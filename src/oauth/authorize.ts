@@ -85,11 +85,11 @@ export type AuthorizationValidation =
 
 type RawQuery = Record<string, unknown>;
 
-/** SPEC §2 item 25: the prompt values Gatehouse honours; select_account has no page here. */
+/** docs/rules.md#silent-authorization: the prompt values Gatehouse honours; select_account has no page here. */
 export type PromptValue = 'none' | 'login' | 'consent';
 const promptValues: readonly string[] = ['none', 'login', 'consent'] satisfies PromptValue[];
 
-/** A user has at most this many active grants per client (SPEC §2 item 24, as Google). */
+/** A user has at most this many active grants per client (docs/rules.md#bounded-growth, as Google). */
 export const MAX_ACTIVE_GRANTS_PER_CLIENT = 100;
 
 /** OpenID Connect Core §3.1.2.1: a space-delimited list; none stands alone. */
@@ -111,7 +111,7 @@ function single(raw: RawQuery, name: string): string | undefined | 'repeated' {
 
 /**
  * A check that failed before the redirect URI could be trusted: the request is answered with
- * an error page, never redirected (RFC 6749 §4.1.2.1 first paragraph, SPEC §2 item 12).
+ * an error page, never redirected (RFC 6749 §4.1.2.1 first paragraph, docs/rules.md#authorize-errors).
  * Module-private, so only the steps below can raise it.
  */
 class UnsafeToRedirect extends Error {
@@ -132,7 +132,7 @@ async function checkClient(ctx: OAuthContext, raw: RawQuery, firstUse: FirstUseG
   const clientId = single(raw, 'client_id');
   if (clientId === 'repeated') throw unsafe('client_id was sent more than once');
   if (clientId === undefined) throw unsafe('client_id is missing: the application must say who it is');
-  // SPEC §10.3: a URL client id is resolved from its metadata document.
+  // docs/rules.md#client-metadata-documents: a URL client id is resolved from its metadata document.
   if (ctx.clientMetadata?.names(clientId)) {
     const resolved = await ctx.clientMetadata.resolve(clientId, firstUse);
     if (!resolved.ok) throw unsafe(`client_id "${clientId}" cannot be used: ${resolved.problem}`);
@@ -146,7 +146,7 @@ async function checkClient(ctx: OAuthContext, raw: RawQuery, firstUse: FirstUseG
   return { clientId, client };
 }
 
-/** Step 2, the redirect URI: exact match with a registered one (RFC 6749 §3.1.2.3, RFC 9700 §2.1, seed §4.1). */
+/** Step 2, the redirect URI: exact match with a registered one (RFC 6749 §3.1.2.3, RFC 9700 §2.1, docs/rules.md#authorization-request). */
 function checkRedirectUri(client: ClientRecord, raw: RawQuery): string {
   const redirectUri = single(raw, 'redirect_uri');
   if (redirectUri === 'repeated') throw unsafe('redirect_uri was sent more than once');
@@ -157,7 +157,7 @@ function checkRedirectUri(client: ClientRecord, raw: RawQuery): string {
   return redirectUri;
 }
 
-/** Step 3, approval (seed §3: a pending client cannot be used; SPEC §2 item 1). */
+/** Step 3, approval (docs/rules.md#client-states: a pending client cannot be used). */
 function checkApproved(client: ClientRecord): void {
   if (client.state !== 'approved') {
     throw unsafe(`this application is ${client.state} and cannot be authorized until a platform admin approves it`, 'client_not_approved');
@@ -190,8 +190,8 @@ function checkResponseType(params: Record<string, string>): void {
 }
 
 /**
- * Step 5, scope (RFC 6749 §3.3, §4.1.2.1 invalid_scope). Seed §4.1: scope is required and
- * must be a subset of the client's enabled scopes. SPEC §2 item 14: a legacy client's scope
+ * Step 5, scope (RFC 6749 §3.3, §4.1.2.1 invalid_scope). docs/rules.md#authorization-request: scope is required and
+ * must be a subset of the client's enabled scopes. docs/rules.md#legacy-clients: a legacy client's scope
  * parameter is ignored (scopes null).
  *
  * README, Security: a self-registered client (a metadata document, RFC 7591) may leave scope out,
@@ -242,9 +242,9 @@ function checkRedirectable(
   const hadScope = params.scope !== undefined;
   const scopes = checkScope(client, params, selfRegistered);
   const codeChallenge = checkPkce(client, params);
-  // Step 7, prompt (OpenID Connect Core §3.1.2.1, SPEC §2 item 25).
+  // Step 7, prompt (OpenID Connect Core §3.1.2.1, docs/rules.md#silent-authorization).
   const prompt = readPrompt(params.prompt);
-  // Step 8, resource (RFC 8707 §2, SPEC §10.1): repeatable, each one of ours.
+  // Step 8, resource (RFC 8707 §2, docs/rules.md#resource-indicators): repeatable, each one of ours.
   const resources = checkResources(ctx.resources, readResourceParameter(raw));
   return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, resources, params };
 }
@@ -337,11 +337,11 @@ export function errorRedirect(ctx: OAuthContext, redirectUri: string, error: OAu
 }
 
 /**
- * The grant whose remembered consent covers the request, if any (SPEC §2 items 13, 25):
+ * The grant whose remembered consent covers the request, if any (docs/rules.md#consent, docs/rules.md#silent-authorization):
  * one of the user's active grants for this client holding every requested scope (a legacy
  * request: a legacy grant), the newest. Never for prompt=consent, and never for a public
  * client: another app can claim its redirect URI and would get a code without the user
- * (RFC 8252 §8.6). One indexed read of at most MAX_ACTIVE_GRANTS_PER_CLIENT rows (item 24).
+ * (RFC 8252 §8.6). One indexed read of at most MAX_ACTIVE_GRANTS_PER_CLIENT rows (docs/rules.md#bounded-growth).
  */
 export async function rememberedGrant(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<GrantRecord | undefined> {
   if (request.prompt.has('consent') || request.client.kind === 'public') return undefined;
@@ -353,7 +353,7 @@ export async function rememberedGrant(ctx: OAuthContext, request: AuthorizationR
   return grants.find((g) => g.scopes !== null && requested.every((s) => g.scopes!.includes(s)));
 }
 
-/** Records what a logged-in user was asked (SPEC §5 authorization_requests). */
+/** Records what a logged-in user was asked (the authorization_requests of docs/rules.md#data). */
 export async function recordAuthorizationRequest(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<void> {
   await ctx.store.recordAuthorizationRequest(request.client.id, userId, request.hadScope, ctx.clock());
 }
@@ -389,7 +389,7 @@ function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: st
 /**
  * The user chose Allow: record the grant and issue a one-time code (RFC 6749 §4.1.2), in
  * one transaction. A scoped authorization revokes the user's legacy grants for the client
- * (SPEC §2 item 14); the grant past MAX_ACTIVE_GRANTS_PER_CLIENT revokes the oldest (item
+ * (docs/rules.md#legacy-clients); the grant past MAX_ACTIVE_GRANTS_PER_CLIENT revokes the oldest (item
  * 24). Returns the redirect location.
  */
 export async function approveAuthorization(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<string> {
@@ -420,7 +420,7 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
 
 /**
  * Remembered consent, no page shown: the code belongs to the grant that covers it, and no
- * grant is added (SPEC §2 item 25). Undefined when the grant was revoked meanwhile: the
+ * grant is added (docs/rules.md#silent-authorization). Undefined when the grant was revoked meanwhile: the
  * caller then asks the user, as if nothing had been remembered.
  */
 export async function approveSilently(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grant: GrantRecord): Promise<string | undefined> {

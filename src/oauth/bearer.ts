@@ -1,4 +1,4 @@
-// Access-token validation for resource servers (RFC 6750 §2.1, §3.1; SPEC §2 item 17).
+// Access-token validation for resource servers (RFC 6750 §2.1, §3.1; docs/rules.md#api-envelope).
 import { documentClientRefusal } from './client-metadata.ts';
 import { isBoundTo, resourcesOf, type ProtectedResources } from './resources.ts';
 import type { AccessTokenWithClient } from './storage.ts';
@@ -8,12 +8,12 @@ export interface AccessPrincipal {
   userId: string;
   clientId: string;
   grantId: string;
-  /** null for a legacy grant: exempt from scope checks (seed §3 rule 1). */
+  /** null for a legacy grant: exempt from scope checks (docs/rules.md#scope-checks). */
   scopes: string[] | null;
   expiresAt: number;
 }
 
-/** The resource a request was sent to (RFC 8707, SPEC §10.1): tokens bound elsewhere fail. */
+/** The resource a request was sent to (RFC 8707, docs/rules.md#resource-indicators): tokens bound elsewhere fail. */
 export interface Audience {
   resources: ProtectedResources;
   /** The resource's identifier, one of resources.known. */
@@ -39,7 +39,7 @@ export function parseBearer(authorization: string | undefined): { ok: true; toke
     return { ok: false, reason: 'invalid_token', description: 'the Authorization header must be "Bearer <access token>"' };
   }
   const token = match[1]!;
-  // SPEC §3: a malformed token is rejected before any storage read.
+  // docs/rules.md#token-formats: a malformed token is rejected before any storage read.
   if (!isWellFormed('accessToken', token)) {
     return { ok: false, reason: 'invalid_token', description: 'the access token is malformed' };
   }
@@ -53,13 +53,13 @@ export function checkAccessRecord(clock: () => number, record: AccessTokenWithCl
   if (record.expiresAt <= clock()) {
     return { ok: false, reason: 'invalid_token', description: 'the access token has expired: refresh it' };
   }
-  // SPEC §2 item 1: a suspended client's tokens stop working at once.
+  // docs/rules.md#client-states: a suspended client's tokens stop working at once.
   if (record.clientState !== 'approved') {
     return { ok: false, reason: 'invalid_token', description: `the application is ${record.clientState}` };
   }
   const off = documentClientRefusal(audience.documentsServed, record.clientId);
   if (off !== undefined) return { ok: false, reason: 'invalid_token', description: `the access token's application is no longer accepted: ${off}` };
-  // SPEC §10.1: a token works only at the resources it was issued for (RFC 8707 §2).
+  // docs/rules.md#resource-indicators: a token works only at the resources it was issued for (RFC 8707 §2).
   if (!isBoundTo(audience.resources, record.resources, audience.resource)) {
     const boundTo = resourcesOf(audience.resources, record.resources).join(', ');
     return { ok: false, reason: 'invalid_token', description: `the access token was issued for ${boundTo}, not for ${audience.resource}` };

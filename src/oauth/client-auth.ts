@@ -1,5 +1,5 @@
 // Client authentication at the token, revocation and introspection endpoints
-// (RFC 6749 §2.3.1, SPEC §2 item 4): client_secret_basic, client_secret_post, or none for
+// (RFC 6749 §2.3.1, docs/rules.md#client-authentication): client_secret_basic, client_secret_post, or none for
 // public clients. Using two methods at once is invalid_request.
 import { documentClientRefusal } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
@@ -50,7 +50,7 @@ export function readClientCredentials(params: Params, authorization: string | un
     if (bodyId !== undefined && bodyId !== clientId) {
       throw invalidRequest('client_id in the body differs from the one in the Authorization header');
     }
-    // SPEC §2 item 4: a public client may send its client_id with an empty password (the
+    // docs/rules.md#client-authentication: a public client may send its client_id with an empty password (the
     // client-oauth2 library does on refresh); no password is no secret.
     return { clientId, secret: secret === '' ? undefined : secret, method: 'client_secret_basic' };
   }
@@ -96,7 +96,7 @@ export async function verifyClient(ctx: OAuthContext, creds: ClientCredentials, 
 
 /** An authenticated client may use the endpoints only once approved. */
 export function requireApproved(client: ClientRecord): ClientRecord {
-  // SPEC §2 item 6: authenticated but not approved.
+  // docs/rules.md#token-errors: authenticated but not approved.
   if (client.state !== 'approved') {
     throw unauthorizedClient(`client ${client.id} is ${client.state}: only approved clients may request tokens`);
   }
@@ -113,7 +113,7 @@ const credentialWords: Record<TokenKind, string> = {
 const ISSUED_CLIENT_ID = /^[0-9A-Za-z]{22}$/;
 
 /**
- * What the log says of a client_id no client has (SPEC §7: no secret in logs). Callers swap
+ * What the log says of a client_id no client has (docs/rules.md#private-records: no secret in logs). Callers swap
  * client_id and client_secret, or paste a token into it: the log names what was sent in words.
  * Only an id shaped like the ones Gatehouse issues is written out; anything else (a password,
  * say) by its length alone.

@@ -1,4 +1,4 @@
-// Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, SPEC §10.3):
+// Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, docs/rules.md#client-metadata-documents):
 // a client_id that is an https URL names a public client described by the JSON document at
 // that URL. The core only asks this port; fetching, the SSRF guard, caching and the trust
 // policy live behind it (src/services/clients/metadata-documents.ts).

@@ -11,7 +11,7 @@ export interface OAuthContext {
   /** RFC 9207 `iss` and RFC 8414 issuer. */
   issuer: string;
   ttl: { authCode: number; accessToken: number; refreshIdle: number; refreshReuseWindow: number };
-  /** RFC 8707: the resources tokens may be bound to (SPEC §10.1). */
+  /** RFC 8707: the resources tokens may be bound to (docs/rules.md#resource-indicators). */
   resources: ProtectedResources;
   /**
    * README, Connect an AI agent (MCP): URL client ids; absent when CIMD_POLICY=off, and then the URL clients made

@@ -15,17 +15,17 @@ export type OAuthErrorCode =
   | 'unsupported_response_type'
   | 'server_error'
   // OpenID Connect Core §3.1.2.6: prompt=none could not be answered without a page
-  // (SPEC §2 item 25).
+  // (docs/rules.md#silent-authorization).
   | 'login_required'
   | 'consent_required'
   // RFC 6749 §4.1.2.1 "temporarily unable to handle the request": 503 with Retry-After
   // when the database is unavailable; 429 with Retry-After when a rate limit applies
-  // (SPEC §2 item 18, `rateLimited`).
+  // (docs/rules.md#rate-limits, `rateLimited`).
   | 'temporarily_unavailable'
   // RFC 8707 §2: a resource indicator names no resource of this server, or one the
-  // grant does not cover (SPEC §10.1).
+  // grant does not cover (docs/rules.md#resource-indicators).
   | 'invalid_target'
-  // RFC 7591 §3.2.2: dynamic client registration (SPEC §10.4).
+  // RFC 7591 §3.2.2: dynamic client registration (docs/rules.md#dynamic-registration).
   | 'invalid_redirect_uri'
   | 'invalid_client_metadata';
 
@@ -77,7 +77,7 @@ export const invalidRequest = (d: string) => new OAuthError('invalid_request', d
 export const invalidClient = (d: string, cause?: string) => new OAuthError('invalid_client', d, cause);
 export const invalidGrant = (d: string, cause?: string) => new OAuthError('invalid_grant', d, cause);
 export const invalidScope = (d: string) => new OAuthError('invalid_scope', d);
-/** SPEC §2 item 18: past a rate limit, 429 (RFC 6585 §4) with the RFC 6749 code for "try later". */
+/** docs/rules.md#rate-limits: past a rate limit, 429 (RFC 6585 §4) with the RFC 6749 code for "try later". */
 export function rateLimited(d: string, retryAfter: number, rateLimit?: RequestCount): OAuthError {
   const error = new OAuthError('temporarily_unavailable', d, undefined, 429);
   error.retryAfter = retryAfter;

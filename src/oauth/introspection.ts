@@ -1,7 +1,7 @@
 // POST /v2/auth/oauth2/introspect — RFC 7662. A client learns about its own tokens; a
-// client an admin marked as a resource server may introspect any token (SPEC §6).
+// client an admin marked as a resource server may introspect any token (docs/rules.md#introspection).
 // Anything not active, or not the caller's business, is just {"active": false} (§2.2).
-// A public client cannot authenticate and is refused (SPEC §6).
+// A public client cannot authenticate and is refused (docs/rules.md#introspection).
 import { authenticateClient, readClientCredentials } from './client-auth.ts';
 import type { FailedAuthenticationLimit } from './client-limits.ts';
 import { documentClientRefusal } from './client-metadata.ts';
@@ -40,7 +40,7 @@ export async function handleIntrospection(ctx: OAuthContext, input: Introspectio
   const params = readParams(input.body);
   const credentials = readClientCredentials(params, input.authorization);
   const caller = await authenticateClient(ctx, credentials, input.failedAuthentications);
-  // SPEC §6: a public client has no secret, so it cannot authenticate (RFC 7662 §2.1
+  // docs/rules.md#introspection: a public client has no secret, so it cannot authenticate (RFC 7662 §2.1
   // wants the caller authorized): it may revoke its tokens, not introspect them.
   if (caller.kind === 'public') {
     const error = invalidClient('a public client cannot authenticate, so it cannot introspect tokens: introspection is for confidential clients and resource servers');

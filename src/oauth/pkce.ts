@@ -1,4 +1,4 @@
-// PKCE, RFC 7636, S256 only (SPEC §2 item 5).
+// PKCE, RFC 7636, S256 only (docs/rules.md#pkce).
 import { createHash } from 'node:crypto';
 import { invalidGrant, invalidRequest } from './errors.ts';
 import { hashesEqual } from './token-format.ts';

@@ -1,7 +1,7 @@
-// Registered redirect URIs (SPEC §2 item 2): absolute, https except loopback, no fragment,
+// Registered redirect URIs (docs/rules.md#redirect-uris): absolute, https except loopback, no fragment,
 // compared by exact string match (RFC 9700 §2.1).
 
-export const MAX_REDIRECT_URIS = 10; // seed §8
+export const MAX_REDIRECT_URIS = 10; // docs/rules.md#redirect-uris
 
 export const MAX_REDIRECT_URI_LENGTH = 2000;
 

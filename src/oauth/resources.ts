@@ -1,4 +1,4 @@
-// Resource indicators (RFC 8707, SPEC §10.1). The platform has a fixed set of protected
+// Resource indicators (RFC 8707, docs/rules.md#resource-indicators). The platform has a fixed set of protected
 // resources; a grant covers some of them, and each access token is bound to the ones its
 // token request named. A grant made without `resource` covers the default resource only,
 // which is what every client had before resource indicators existed: storage keeps that
@@ -6,7 +6,7 @@
 import { OAuthError } from './errors.ts';
 
 export interface ProtectedResources {
-  /** What a grant made without `resource` covers (SPEC §10.1: `{BASE_URL}/v2`). */
+  /** What a grant made without `resource` covers (docs/rules.md#resource-indicators: `{BASE_URL}/v2`). */
   default: string;
   /** Every resource the authorization server issues tokens for, default included. */
   known: readonly string[];
@@ -66,7 +66,7 @@ export function narrowResources(known: ProtectedResources, granted: readonly str
   return known.known.filter((r) => requested.includes(r));
 }
 
-/** Whether a token bound to `stored` may be presented to `resource` (SPEC §10.1). */
+/** Whether a token bound to `stored` may be presented to `resource` (docs/rules.md#resource-indicators). */
 export function isBoundTo(known: ProtectedResources, stored: readonly string[] | null, resource: string): boolean {
   // Every bearer check asks this: no copy of the list.
   return stored === null ? resource === known.default : stored.includes(resource);

@@ -17,7 +17,7 @@ export interface RevocationInput {
 
 export async function handleRevocation(ctx: OAuthContext, input: RevocationInput): Promise<void> {
   const params = readParams(input.body);
-  // A public client identifies itself with client_id alone and may revoke its own tokens (SPEC §6).
+  // A public client identifies itself with client_id alone and may revoke its own tokens (docs/rules.md#introspection).
   const client = await authenticateClient(ctx, readClientCredentials(params, input.authorization), input.failedAuthentications);
   const token = required(params, 'token');
   // token_type_hint is only a hint (§2.1): the prefix says what the token is.

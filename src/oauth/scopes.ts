@@ -1,5 +1,5 @@
-// The scope registry (seed §2.3): every scope with its family and plain-words description,
-// in the seed's order, which is also the order of scopes in every response (SPEC §2 item 11).
+// The scope registry (docs/rules.md#scope-registry): every scope with its family and plain-words description,
+// in the order of docs/rules.md#scope-registry, which is also the order of scopes in every response (docs/rules.md#scope-syntax).
 import { unknownScopesMessage } from './scope-suggestions.ts';
 import { invalidRequest, invalidScope } from './errors.ts';
 
@@ -101,7 +101,7 @@ export function sortScopes(names: Iterable<string>): string[] {
 
 /**
  * Parses the `scope` parameter of an authorization request: names separated by spaces
- * and/or commas (seed §4.1), duplicates folded, unknown names refused (SPEC §2 item 11).
+ * and/or commas (docs/rules.md#authorization-request), duplicates folded, unknown names refused (docs/rules.md#scope-syntax).
  */
 export function parseScopeParameter(value: string): string[] {
   const names = value.split(/[\s,]+/).filter((n) => n !== '');
@@ -111,14 +111,14 @@ export function parseScopeParameter(value: string): string[] {
   return sortScopes(names);
 }
 
-/** Response form: registry order joined by single spaces (seed §2.2). */
+/** Response form: registry order joined by single spaces (docs/rules.md#token-response). */
 export function formatScopes(scopes: readonly string[] | null): string {
   return scopes === null ? '' : sortScopes(scopes).join(' ');
 }
 
 /**
- * Does a grant satisfy a route's required scope? Seed §2.3 rule 1: ORG_<X> satisfies
- * TEAM_<X>. `null` is a legacy grant, which is exempt from scope checks (seed §3 rule 1).
+ * Does a grant satisfy a route's required scope? docs/rules.md#scope-checks: ORG_<X> satisfies
+ * TEAM_<X>. `null` is a legacy grant, which is exempt from scope checks (docs/rules.md#scope-checks).
  */
 export function grantSatisfies(granted: readonly string[] | null, required: string): boolean {
   if (granted === null || granted.includes(required)) return true;

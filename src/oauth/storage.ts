@@ -1,6 +1,6 @@
 // Storage contracts of the protocol core. The core owns these interfaces; src/storage
 // implements them on Kysely. Times are milliseconds since the epoch. A `scopes` of null
-// marks a legacy grant (SPEC §2 item 14); a scope list is written in registry order and
+// marks a legacy grant (docs/rules.md#legacy-clients); a scope list is written in registry order and
 // storage gives it back in the order it was written.
 
 export type ClientKind = 'confidential' | 'public';
@@ -15,14 +15,14 @@ export interface ClientRecord {
   redirectUris: string[];
   /** Enabled scopes; null for a legacy client. */
   scopes: string[] | null;
-  /** An admin flag: may introspect any client's tokens (SPEC §6). */
+  /** An admin flag: may introspect any client's tokens (docs/rules.md#introspection). */
   resourceServer: boolean;
   /** As its developer described it: the consent page shows it with the name. */
   description: string;
   /** The developer's account: the consent page names them. */
   ownerId: string;
   /**
-   * SPEC §10.3: set for a client known only by its metadata document whose host nobody
+   * docs/rules.md#cimd-policy: set for a client known only by its metadata document whose host nobody
    * trusted (CIMD_POLICY=open): the consent page says it is unverified and names the host.
    */
   unverifiedHost?: string;
@@ -64,7 +64,7 @@ export interface AccessTokenRecord {
   grantId: string;
   /**
    * The authorization code the token descends from (through its refresh chain too), so a
-   * replayed code revokes exactly its tokens when codes share a grant (SPEC §2 items 8, 25).
+   * replayed code revokes exactly its tokens when codes share a grant (docs/rules.md#code-replay, docs/rules.md#silent-authorization).
    * Null only for tokens issued before codes were recorded on tokens.
    */
   codeHash: string | null;
@@ -99,7 +99,7 @@ export interface RefreshTokenRecord {
   /** Idle expiry: a chain not used for REFRESH_TOKEN_IDLE_TTL_SECONDS ends. */
   expiresAt: number;
   spentAt: number | null;
-  /** The successor pair, encrypted under a key derived from this token (SPEC §2 item 9). */
+  /** The successor pair, encrypted under a key derived from this token (docs/rules.md#refresh-rotation). */
   successorBox: string | null;
   revokedAt: number | null;
 }
@@ -156,12 +156,12 @@ export interface GrantStore {
   findGrant(id: string): Promise<GrantRecord | undefined>;
   /**
    * Active (not revoked) grants of one user for one client, newest first: one indexed
-   * range read of at most the grant limit's rows (SPEC §2 item 24).
+   * range read of at most the grant limit's rows (docs/rules.md#bounded-growth).
    */
   listActiveGrants(userId: string, clientId: string): Promise<GrantRecord[]>;
   /**
    * Within a transaction: serializes grant creation for one user until it ends, so that
-   * concurrent authorizations cannot overshoot the grant limit (SPEC §2 item 24). Another
+   * concurrent authorizations cannot overshoot the grant limit (docs/rules.md#bounded-growth). Another
    * transaction locking the same user waits until this one ends. Writes nothing visible.
    */
   lockUserGrants(userId: string): Promise<void>;
@@ -246,7 +246,7 @@ export interface AuthorizationRequestStore {
   recordAuthorizationRequest(clientId: string, userId: string | null, hadScope: boolean, at: number): Promise<void>;
 }
 
-/** Application notifications the protocol core causes (SPEC §9, second paragraph). */
+/** Application notifications the protocol core causes (docs/rules.md#client-events). */
 export type ClientNotification = 'grant.revoked_reuse';
 
 /**

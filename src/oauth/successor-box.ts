@@ -1,4 +1,4 @@
-// SPEC §2 item 9: the successor of a spent refresh token is kept for the replay window,
+// docs/rules.md#refresh-rotation: the successor of a spent refresh token is kept for the replay window,
 // encrypted under a key derived from the spent token itself, so the database never holds
 // a usable token in plain text and only a holder of the spent token can open it.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// POST /v2/auth/oauth2/token as named steps (RFC 6749 §3.2, §4.1.3, §6; SPEC §2 item 6).
+// POST /v2/auth/oauth2/token as named steps (RFC 6749 §3.2, §4.1.3, §6; docs/rules.md#token-errors).
 // The HTTP layer hands in the parsed body and the Authorization header; this module
 // knows no framework.
 import { readClientCredentials, requireApproved, verifyClient } from './client-auth.ts';
@@ -40,7 +40,7 @@ export async function handleTokenRequest(ctx: OAuthContext, input: TokenRequestI
   const client = await verifyClient(ctx, credentials, input.failedAuthentications); // §3.2.1
   const rateLimit = await countTokenRequest(client, input.tokenRequests);
   try {
-    requireApproved(client); // SPEC §2 item 1
+    requireApproved(client); // docs/rules.md#client-states
     return { body: await grant.handle(ctx, { params: parametersOf(grant, params), client, resources }), rateLimit };
   } catch (error) {
     // The request was counted: its refusal tells the count as a success would.

@@ -1,4 +1,4 @@
-// Opaque credentials (SPEC §3): prefix, 32 random bytes in base62, 6-character CRC32
+// Opaque credentials (docs/rules.md#token-formats): prefix, 32 random bytes in base62, 6-character CRC32
 // checksum in base62. The checksum lets a mistyped or forged token be refused without a
 // storage read and lets secret scanners recognise a leaked one. Only SHA-256 hashes are stored.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -9,7 +9,7 @@ export const tokenPrefixes = {
   refreshToken: 'grt_',
   authorizationCode: 'gac_',
   clientSecret: 'gcs_',
-  /** SPEC §2 item 26: the secret of a booker's confirmation link, to cancel or reschedule. */
+  /** docs/rules.md#public-booking: the secret of a booker's confirmation link, to cancel or reschedule. */
   bookingManageToken: 'gbm_',
 } as const;
 export type TokenKind = keyof typeof tokenPrefixes;

@@ -1,4 +1,4 @@
-// Minting the access/refresh pair and the token response of seed §2.2.
+// Minting the access/refresh pair and the token response of docs/rules.md#token-response.
 import type { OAuthContext } from './context.ts';
 import { formatScopes } from './scopes.ts';
 import type { AuditEvent, OAuthStore, RefreshTokenRecord } from './storage.ts';
@@ -15,7 +15,7 @@ export interface TokenResponse {
 
 export interface GrantBinding {
   grantId: string;
-  /** The code the pair descends from (SPEC §2 item 8): kept through every rotation. */
+  /** The code the pair descends from (docs/rules.md#code-replay): kept through every rotation. */
   codeHash: string | null;
   clientId: string;
   userId: string;

@@ -1,4 +1,4 @@
-// Authorization of one platform-API request (SPEC §2 item 17, §6): bearer token, then
+// Authorization of one platform-API request (docs/rules.md#api-envelope, docs/rules.md#membership-rules): bearer token, then
 // scope, then membership. The token, the team or organization of the path and the user's
 // roles in them come from ONE storage read, so a guarded route costs that read plus its own
 // queries, whatever the rule (a scope failure never reaches storage twice). The token check
@@ -35,7 +35,7 @@ export async function authorizeApiRequest(
 ): Promise<AccessGranted | AccessDenial> {
   const parsed = parseBearer(authorization);
   if (!parsed.ok) {
-    // Seed §5 rule 6: public routes need no token, but one that is sent must be valid.
+    // docs/rules.md#public-booking: public routes need no token, but one that is sent must be valid.
     if (route.scope === 'public' && parsed.reason === 'missing') return { ok: true, facts: {} };
     return { status: 401, code: parsed.reason === 'missing' ? 'unauthorized' : 'invalid_token', message: parsed.description };
   }
@@ -85,10 +85,10 @@ export interface BookingOwnership {
 export const UNKNOWN_BOOKING: AccessDenial = { status: 404, code: 'not_found', message: 'no such booking' };
 
 /**
- * SPEC §2 item 26: a public booking write (cancel, reschedule) without the booker's
+ * docs/rules.md#public-booking: a public booking write (cancel, reschedule) without the booker's
  * manageToken acts through the access token, as the booking write of the booking's family
- * would (SPEC §6): BOOKING_WRITE for a personal booking the token's user hosts;
- * TEAM_BOOKING_WRITE (or ORG_BOOKING_WRITE, seed §2.3 rule 1) of a team admin or owner, or
+ * would (docs/rules.md#membership-rules): BOOKING_WRITE for a personal booking the token's user hosts;
+ * TEAM_BOOKING_WRITE (or ORG_BOOKING_WRITE, docs/rules.md#scope-checks) of a team admin or owner, or
  * of an admin or owner of the team's organization, for a team booking. A booking the user
  * has no part in is 404 before any scope is looked at, so neither answer tells a stranger
  * that it exists. One storage read: the token with the booking team's facts.

@@ -1,4 +1,4 @@
-// The platform API's response envelope (SPEC §2 item 17), and its column of the error table
+// The platform API's response envelope (docs/rules.md#api-envelope), and its column of the error table
 // (http/errors.ts): every failure under /v2 is answered here.
 import type { FastifyReply } from 'fastify';
 import { type ApiErrorCode, errorTable, type Failure } from './authorization-server.ts';
@@ -8,7 +8,7 @@ export function success<T>(data: T): { status: 'success'; data: T } {
 }
 
 export function sendApiError(reply: FastifyReply, status: number, code: ApiErrorCode, message: string): FastifyReply {
-  // SPEC §2 item 27: an error is never cached either (also the 404 of an unknown /v2 path).
+  // docs/rules.md#forms-and-pages: an error is never cached either (also the 404 of an unknown /v2 path).
   return reply.status(status).header('cache-control', 'no-store').send({ status: 'error', error: { code, message } });
 }
 

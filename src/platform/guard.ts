@@ -1,5 +1,5 @@
-// The one preHandler-stage check of every /v2 resource route (seed §5 rules 1, 5, 6;
-// SPEC §2 item 17, §6): bearer token, scope and membership, decided by the protocol core
+// The one preHandler-stage check of every /v2 resource route (docs/rules.md#api-envelope, docs/rules.md#scope-checks, docs/rules.md#public-booking;
+// docs/rules.md#membership-rules): bearer token, scope and membership, decided by the protocol core
 // from a single storage read. It runs at onRequest, so a missing or bad token is 401 before
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -25,7 +25,7 @@ export interface GuardedResource extends Audience {
   metadataUrl: string;
 }
 
-/** One of the platform's protected resources (SPEC §10.1, §10.2): the /v2 API or the MCP server, by its path. */
+/** One of the platform's protected resources (docs/rules.md#resource-indicators, docs/rules.md#protected-resource-metadata): the /v2 API or the MCP server, by its path. */
 export function guardedResource(ctx: AppContext, resourcePath: typeof API_RESOURCE_PATH | typeof MCP_PATH): GuardedResource {
   return {
     resources: ctx.oauth.resources,
@@ -37,7 +37,7 @@ export function guardedResource(ctx: AppContext, resourcePath: typeof API_RESOUR
 
 /**
  * The WWW-Authenticate header of a refusal (RFC 6750 §3, §3.1), if it has one. A 401 also
- * names the resource's metadata (RFC 9728 §5.1, SPEC §10.2) and, when `scopeHint` is given,
+ * names the resource's metadata (RFC 9728 §5.1, docs/rules.md#protected-resource-metadata) and, when `scopeHint` is given,
  * the scopes a client should ask for (RFC 6750 §3 `scope`; the MCP authorization
  * specification's scope selection reads it first).
  */

@@ -17,7 +17,7 @@ export interface ApiCall<B, Q, P> {
   /** The team or organization of the path, with the user's roles, from the guard's read. */
   facts: AccessFacts;
   request: FastifyRequest;
-  /** The protected resource the call came through: /v2 for a route, /mcp for a tool (SPEC §10.1). */
+  /** The protected resource the call came through: /v2 for a route, /mcp for a tool (docs/rules.md#resource-indicators). */
   resource: GuardedResource;
 }
 
@@ -30,7 +30,7 @@ export interface RouteHandler<B = any, Q = any, P = any> {
   data: JsonSchema;
   /** 201 for a route that creates a resource. */
   status?: 200 | 201;
-  /** The answer carries a secret shown once: `Cache-Control: no-store` (SPEC §2 items 26, 27). */
+  /** The answer carries a secret shown once: `Cache-Control: no-store` (docs/rules.md#public-booking, docs/rules.md#forms-and-pages). */
   noStore?: true;
   /** The route is rate-limited: it may answer 429 rate_limited with Retry-After. */
   rateLimited?: boolean;

@@ -1,4 +1,4 @@
-// The /v2 platform API: envelope errors for everything under /v2 (SPEC §2 items 17, 21),
+// The /v2 platform API: envelope errors for everything under /v2 (docs/rules.md#api-envelope, docs/rules.md#versioning),
 // the reference, and the resource routes — registered from the registry only.
 import { errorCodes, type FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -20,7 +20,7 @@ export async function apiRoutes(server: FastifyInstance, deps: AppContext): Prom
     done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type'] ?? ''), undefined);
   });
   server.setErrorHandler((error, request, reply) => sendFailure(reply, failureOf(error, request)));
-  // SPEC §2 item 27: no /v2 answer with account data is kept by a cache; the reference
+  // docs/rules.md#forms-and-pages: no /v2 answer with account data is kept by a cache; the reference
   // (/v2/docs, /v2/openapi.json) holds none and may be.
   server.addHook('onSend', async (request, reply, payload) => {
     if (!isDocsRoute(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');

@@ -23,7 +23,7 @@ export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /**
  * An address the service will call (webhook subscriber, calendar feed): https on a public
- * address unless OUTBOUND_ALLOW_PRIVATE=1 (SPEC §4, §9); refused as 400 naming the field.
+ * address unless OUTBOUND_ALLOW_PRIVATE=1 (docs/rules.md#outbound-urls, docs/rules.md#webhooks); refused as 400 naming the field.
  */
 export async function checkOutbound(value: string, field: string, policy: OutboundPolicy): Promise<URL> {
   const result = await checkOutboundUrl(value, policy);

@@ -1,5 +1,5 @@
-// Team and organization role decisions of the /v2 platform API (SPEC §6 "rules beyond
-// scope"): given what one storage read told about the path's team or organization, may the
+// Team and organization role decisions of the /v2 platform API (docs/rules.md#membership-rules):
+//: given what one storage read told about the path's team or organization, may the
 // token's user act there? Pure: no framework, no SQL, no token.
 import type { Role } from './authorization-server.ts';
 import type { ApiRoute } from './route-table.ts';
@@ -14,7 +14,7 @@ export interface AccessFacts {
   organization?: { id: string; role: Role | null } | null;
 }
 
-/** An admin or owner: who may write to a team or organization (SPEC §6). */
+/** An admin or owner: who may write to a team or organization (docs/rules.md#membership-rules). */
 export function isAdmin(role: Role | null | undefined): boolean {
   return role === 'admin' || role === 'owner';
 }
@@ -27,7 +27,7 @@ export type AccessDenial =
   | { status: 404; code: 'not_found'; message: string };
 
 /**
- * SPEC §6 rules beyond scope. A legacy grant passes the scope check but gets no bypass
+ * docs/rules.md#membership-rules: a legacy grant passes the scope check but gets no bypass
  * here: its user's real memberships decide. ORG_<X> stands in for TEAM_<X> only for an
  * admin or owner of the team's organization.
  */
@@ -45,11 +45,11 @@ export function decideMembership(route: Pick<ApiRoute, 'membership'>, facts: Acc
     case 'team-member':
     case 'team-admin': {
       const team = facts.team;
-      // SPEC §6: a team that is not in the organization of the path does not exist there.
+      // docs/rules.md#membership-rules: a team that is not in the organization of the path does not exist there.
       if (!team || (pathOrgId !== undefined && team.organizationId !== pathOrgId)) {
         return { status: 404, code: 'not_found', message: pathOrgId === undefined ? 'no such team' : 'no such team in this organization' };
       }
-      // Seed §2.3 rule 1: ORG_<X> satisfies TEAM_<X> as a scope; who may act on the team
+      // docs/rules.md#scope-checks: ORG_<X> satisfies TEAM_<X> as a scope; who may act on the team
       // is then decided by roles alone, whichever scope matched.
       const orgAdmin = team.organizationId !== null && isAdmin(team.organizationRole);
       if (orgAdmin) return null;

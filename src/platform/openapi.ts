@@ -54,7 +54,7 @@ export async function registerOpenApi(server: FastifyInstance, deps: AppContext)
     logo: { type: assets.docsLogo.type, content: assets.docsLogo.body, href: '/v2/docs', target: '_self' },
     // Swagger UI injects <style> elements and draws its icons from data: URLs. This page (it
     // shows no account data and has no form) alone gets those allowances; scripts stay 'self'
-    // and framing stays refused (SPEC §7).
+    // and framing stays refused (docs/rules.md#security-headers).
     staticCSP: policyHeader({ ...pageDirectives, styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] }),
   });
   server.get('/v2/openapi.json', { schema: { hide: true } }, async () => server.swagger());

@@ -63,7 +63,7 @@ function operationSchema(r: ApiRoute, h: RouteHandler): FastifySchema {
     security: r.scope === 'public' ? [{}, { oauth2: [] }] : [{ oauth2: [r.scope] }],
     'x-required-scope': r.scope,
     'x-membership': r.membership,
-    // SPEC §10.6: the MCP tool that offers this operation at /mcp.
+    // docs/rules.md#mcp-server: the MCP tool that offers this operation at /mcp.
     ...(r.tool !== undefined ? { 'x-mcp-tool': r.tool } : {}),
     ...(params.length > 0 ? { params: object(Object.fromEntries(params.map((p) => [p, h.params?.[p] ?? idParam])), params) } : {}),
     ...(h.query ? { querystring: h.query } : {}),

@@ -1,4 +1,4 @@
-// The route registry of the /v2 platform API (SPEC §6): every route with its method, path,
+// The route registry of the /v2 platform API (docs/rules.md#scope-registry): every route with its method, path,
 // required scope (or `public`) and the membership rule it needs beyond the scope, gathered
 // from the `table.ts` of each resource (src/platform/resources.ts). The API registers its
 // routes from this list and nothing else, so a route without an entry cannot exist; the
@@ -14,7 +14,7 @@ const ofFamily = (family: RouteFamily): ApiRoute[] => resources.flatMap((r) => r
 const TEAM_PREFIX = '/v2/teams/:teamId';
 const ORG_TEAM_PREFIX = '/v2/organizations/:orgId/teams/:teamId';
 
-/** The same team routes under their organization (SPEC §6); a team of another organization is 404. */
+/** The same team routes under their organization (docs/rules.md#scope-registry); a team of another organization is 404. */
 const teamInOrganization: ApiRoute[] = ofFamily('team').map((r) => ({
   ...r,
   id: `orgs.${r.id}`,
@@ -22,7 +22,7 @@ const teamInOrganization: ApiRoute[] = ofFamily('team').map((r) => ({
 }));
 
 /**
- * SPEC §10.6: the routes the MCP server at /mcp offers as tools, by route id. A tool is its
+ * docs/rules.md#mcp-server: the routes the MCP server at /mcp offers as tools, by route id. A tool is its
  * route: the registrar's guard decides its scope and membership, its handler serves it.
  */
 const mcpTools: Record<string, string> = {

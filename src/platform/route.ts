@@ -6,12 +6,12 @@
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
- * What the token's user must be, beyond holding the scope (SPEC §6 "rules beyond scope"):
+ * What the token's user must be, beyond holding the scope (docs/rules.md#membership-rules):
  * - `self`: the route acts on the token's own user only;
  * - `team-member` / `team-admin`: a member (any role) / an admin or owner of `:teamId`,
  *   or an admin or owner of the team's organization;
  * - `org-admin`: an admin or owner of `:orgId`;
- * - `none`: a public route, no token needed (seed §5 rule 6).
+ * - `none`: a public route, no token needed (docs/rules.md#public-booking).
  */
 export type MembershipRule = 'self' | 'team-member' | 'team-admin' | 'org-admin' | 'none';
 
@@ -31,13 +31,13 @@ export interface ApiRoute {
   resource: string;
   summary: string;
   /**
-   * A public write on an existing booking (SPEC §2 item 26): it acts for the booker, so it
+   * A public write on an existing booking (docs/rules.md#public-booking): it acts for the booker, so it
    * needs the booking's `manageToken`, or else an access token with the booking write
    * scope of the booking's family, under that family's membership rule.
    */
   booker?: true;
   /**
-   * The MCP tool that offers this route to agents (SPEC §10.6): same scope, same membership
+   * The MCP tool that offers this route to agents (docs/rules.md#mcp-server): same scope, same membership
    * rule, same handler. Named in `mcpTools` (route-table.ts).
    */
   tool?: string;
@@ -52,7 +52,7 @@ export function routeRows(family: RouteFamily, resource: string, membership: Mem
   });
 }
 
-/** SPEC §6: team routes need membership, admin or owner to write. */
+/** docs/rules.md#membership-rules: team routes need membership, admin or owner to write. */
 export const teamRule = ([, method]: Entry): MembershipRule => (method === 'GET' ? 'team-member' : 'team-admin');
 
 /** Path parameters of a route, in order: `/v2/teams/:teamId` → ['teamId']. */

@@ -24,7 +24,7 @@ export function object(properties: Record<string, JsonSchema>, required: string[
 }
 
 /**
- * SPEC §2 item 27: a PATCH that names a field it cannot change is 400 validation_error naming
+ * docs/rules.md#forms-and-pages: a PATCH that names a field it cannot change is 400 validation_error naming
  * the field, never a silent 200. Fastify's Ajv drops the fields additionalProperties: false
  * refuses (removeAdditional); propertyNames is checked before that and refuses them instead,
  * at every depth. The registrar applies this to every PATCH body.
@@ -68,7 +68,7 @@ const errorBody = (description: string): JsonSchema => ({
   },
 });
 
-/** The failures an operation can answer with, as OpenAPI documents them (SPEC §2 item 17). */
+/** The failures an operation can answer with, as OpenAPI documents them (docs/rules.md#api-envelope). */
 export const errorResponses = {
   400: errorBody('validation_error: the message names the field to fix'),
   401: errorBody('unauthorized (no token) or invalid_token (malformed, expired, revoked, or its application suspended); WWW-Authenticate: Bearer'),
@@ -77,7 +77,7 @@ export const errorResponses = {
   409: errorBody('conflict: the resource is not in a state that allows this'),
 };
 
-/** For operations under a rate limit (SPEC §2 item 27). */
+/** For operations under a rate limit (docs/rules.md#rate-limits). */
 export const rateLimitedResponse = errorBody('rate_limited: too many requests; Retry-After says in how many seconds to try again');
 
 export function successEnvelope(data: JsonSchema): JsonSchema {

@@ -1,4 +1,4 @@
-// The names of every audit event the application writes (SPEC §2 item 16): the protocol
+// The names of every audit event the application writes (docs/rules.md#audit-events): the protocol
 // core's own (src/oauth/storage.ts) and those of the services and pages around it.
 import type { OAuthAuditEventType } from '../oauth/storage.ts';
 

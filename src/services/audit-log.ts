@@ -1,4 +1,4 @@
-// Reading the audit log back (gatehouse audit, SPEC §2 item 16).
+// Reading the audit log back (gatehouse audit, docs/rules.md#audit-events).
 
 /** A recorded audit event. */
 export interface AuditEntry {

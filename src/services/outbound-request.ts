@@ -1,5 +1,5 @@
 // One HTTP exchange with an address the SSRF guard approved (outbound-url.ts): logos,
-// client metadata documents (SPEC §10.3) and webhook deliveries (SPEC §9) all go through it.
+// client metadata documents (docs/rules.md#client-metadata-documents) and webhook deliveries (docs/rules.md#webhooks) all go through it.
 // The connection goes only to the addresses the guard judged, since a DNS answer given
 // after the check could point anywhere; to any of them, since a host that publishes several
 // may have one down. Redirects are answered, never followed, and one deadline covers the

@@ -1,6 +1,6 @@
 // Addresses Gatehouse is asked to call: webhook subscribers and calendar feeds (checked when
-// registered), application logos and client metadata documents (SPEC §4
-// OUTBOUND_ALLOW_PRIVATE, §9, §10 item 3). Unless the operator allows private addresses, a
+// registered), application logos and client metadata documents
+// (docs/rules.md#outbound-urls). Unless the operator allows private addresses, a
 // URL must be https and its host must be public: a literal address is judged as written, a
 // name by every address DNS gives for it, so that nobody can make the service call its own
 // network, a neighbour or a cloud metadata endpoint (server-side request forgery).
@@ -81,7 +81,7 @@ export async function checkOutboundUrl(value: string, policy: OutboundPolicy): P
   } catch {
     return { ok: false, problem: 'must be an absolute URL' };
   }
-  // SPEC §9: deliveries are HTTPS; plain http only where private addresses are allowed.
+  // docs/rules.md#webhooks: deliveries are HTTPS; plain http only where private addresses are allowed.
   const schemes = policy.allowPrivate ? ['https:', 'http:'] : ['https:'];
   if (!schemes.includes(url.protocol)) return { ok: false, problem: `must use ${schemes.map((s) => s.slice(0, -1)).join(' or ')}` };
   if (url.username !== '' || url.password !== '') return { ok: false, problem: 'must not carry a user name or password' };

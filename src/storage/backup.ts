@@ -1,4 +1,4 @@
-// SPEC §4 `gatehouse backup FILE`: a consistent copy of a SQLite database while other
+// `gatehouse backup FILE` (docs/rules.md#cli): a consistent copy of a SQLite database while other
 // processes write to it, through SQLite's online backup API (better-sqlite3's backup()).
 import { randomBytes } from 'node:crypto';
 import { existsSync, renameSync, rmSync } from 'node:fs';

@@ -3,7 +3,7 @@
 
 /**
  * A scope list column: the names joined by single spaces, in the order given (the protocol
- * core writes registry order); '' is an empty list and NULL a legacy grant (SPEC §2 item 14).
+ * core writes registry order); '' is an empty list and NULL a legacy grant (docs/rules.md#legacy-clients).
  */
 export function scopesColumn(scopes: readonly string[] | null): string | null {
   return scopes === null ? null : scopes.join(' ');

@@ -19,7 +19,7 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
-  /** SPEC §4: a consistent copy of a SQLite database in `file`; pages copied. PostgreSQL refuses. */
+  /** docs/rules.md#cli: a consistent copy of a SQLite database in `file`; pages copied. PostgreSQL refuses. */
   backup(file: string): Promise<number>;
   close(): Promise<void>;
   /** What opening changed that the operator should hear of (README, Security: a file's mode tightened). */

@@ -51,13 +51,13 @@ export interface OAuthClientsTable {
   reviewed_by: string | null;
   reviewed_at: number | null;
   is_resource_server: number;
-  /** SPEC §2 item 20: additions awaiting review, JSON array / space-separated; NULL when none. */
+  /** docs/rules.md#client-changes: additions awaiting review, JSON array / space-separated; NULL when none. */
   proposed_redirect_uris: string | null;
   proposed_scopes: string | null;
-  /** SPEC §9: where application notifications go, and their signing secret (migration 008). */
+  /** docs/rules.md#client-events: where application notifications go, and their signing secret (migration 008). */
   events_url: string | null;
   events_secret: string | null;
-  /** SPEC §2 item 22: raised by every change of the configuration or of the held change. */
+  /** docs/rules.md#review-versions: raised by every change of the configuration or of the held change. */
   version: Generated<number>;
   created_at: number;
   updated_at: number;
@@ -139,7 +139,7 @@ export interface RefreshTokensTable {
   revoked_at: number | null;
 }
 
-/** SPEC §10.3: an admin's decision about a metadata document host (migration 009). */
+/** docs/rules.md#cimd-policy: an admin's decision about a metadata document host (migration 009). */
 export interface ClientMetadataHostsTable {
   host: string;
   decision: 'trusted' | 'distrusted';
@@ -192,7 +192,7 @@ export interface MembershipsTable {
   updated_at: number;
 }
 
-/** SPEC §2 item 23: a pending invitation; it grants nothing until accepted (migration 003). */
+/** docs/rules.md#membership-invitations: a pending invitation; it grants nothing until accepted (migration 003). */
 export interface MembershipInvitationsTable {
   id: string;
   /** Exactly one of team_id and organization_id is set. */
@@ -255,7 +255,7 @@ export interface BookingsTable {
   decline_reason: string | null;
   rescheduled_from: string | null;
   rescheduled_to: string | null;
-  /** SHA-256 of the booker's manageToken (SPEC §2 item 26); NULL for bookings older than it. */
+  /** SHA-256 of the booker's manageToken (docs/rules.md#public-booking); NULL for bookings older than it. */
   manage_token_hash: string | null;
   created_at: number;
   updated_at: number;
@@ -305,7 +305,7 @@ export interface WebhooksTable {
   updated_at: number;
 }
 
-/** SPEC §9: the outbox. One row per event and destination (a webhook or a client's events URL). */
+/** docs/rules.md#webhooks, docs/rules.md#client-events: the outbox. One row per event and destination (a webhook or a client's events URL). */
 export interface WebhookDeliveriesTable {
   id: string;
   webhook_id: string | null;

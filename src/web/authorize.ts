@@ -1,5 +1,5 @@
-// GET/POST /auth/oauth2/authorize: the browser side of RFC 6749 §4.1 (seed §4.1,
-// SPEC §2 items 12, 13 and 25). What the browser gets is decided by the core
+// GET/POST /auth/oauth2/authorize: the browser side of RFC 6749 §4.1 (docs/rules.md#authorization-request,
+// docs/rules.md#authorize-errors, docs/rules.md#consent, docs/rules.md#silent-authorization). What the browser gets is decided by the core
 // (src/oauth/authorization-decision.ts); this module renders it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';

@@ -1,4 +1,4 @@
-// /settings/authorized-apps (SPEC §2 item 13): the applications a user approved, with
+// /settings/authorized-apps (docs/rules.md#consent): the applications a user approved, with
 // their scopes in plain words, and Revoke, which ends every token of that application for
 // this user at once.
 import type { FastifyInstance } from 'fastify';

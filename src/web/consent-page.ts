@@ -1,4 +1,4 @@
-// The consent page (seed §4.1; SPEC §2 item 13; issue 13 item 3): what a person judges an
+// The consent page (docs/rules.md#authorization-request; docs/rules.md#consent; issue 13 item 3): what a person judges an
 // application by, as the large providers show it — its logo, name, description, developer
 // and homepage; the account being used, with a way to switch; what it may do, in plain
 // words grouped by family with the changes marked; where the browser goes next; Allow and
@@ -21,7 +21,7 @@ export interface ConsentPageData {
   /** Where the consent form posts, with every parameter it carries as a hidden field. */
   action: string;
   hidden: Html[];
-  /** SPEC §10.3: a metadata-document client nobody reviewed, named by the host that publishes it. */
+  /** docs/rules.md#cimd-policy: a metadata-document client nobody reviewed, named by the host that publishes it. */
   unverifiedHost?: string | undefined;
   /** Whether an admin (or a host an admin trusts) approved the application; false for one let in by an open policy. */
   reviewed: boolean;

@@ -1,5 +1,5 @@
-// The audit trail as a table (SPEC §2 item 16). Developers see who acted on their client
-// without other users' identities, and an admin as "a platform administrator" (SPEC §7);
+// The audit trail as a table (docs/rules.md#audit-events). Developers see who acted on their client
+// without other users' identities, and an admin as "a platform administrator" (docs/rules.md#private-records);
 // admins see everyone's.
 import { CLI_OPERATOR, CLI_OPERATOR_LABEL } from '../services/actors.ts';
 import type { ClientEvent } from '../services/clients/events.ts';

@@ -26,7 +26,7 @@ export function awaitingBadge(): Html {
 }
 
 /**
- * Scopes grouped by family, each in plain words (SPEC §2 item 13); developers and admins
+ * Scopes grouped by family, each in plain words (docs/rules.md#consent); developers and admins
  * also see the scope's name, users only the words.
  */
 export function scopeList(scopes: readonly string[], marked: readonly string[] = [], options: { names?: boolean } = {}): Html {

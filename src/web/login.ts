@@ -1,4 +1,4 @@
-// /login and /logout (SPEC §1): email and password, argon2id, a database session.
+// /login and /logout (docs/rules.md#surfaces): email and password, argon2id, a database session.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { callerKey, FailureLimit, LimitExceeded } from '../http/rate-limits.ts';
@@ -46,7 +46,7 @@ class WrongPassword extends Error {
 }
 
 /**
- * SPEC §7: on the way to an authorization the login form's POST may end, through the
+ * docs/rules.md#security-headers: on the way to an authorization the login form's POST may end, through the
  * authorization endpoint's redirects, at the application (consent already given, or an
  * error for it); Chromium checks form-action on each of those redirects.
  */
@@ -67,7 +67,7 @@ function readLoginBody(body: LoginBody | undefined): { email: string; password: 
 
 /**
  * The account when the password is right; throws WrongPassword, or LimitExceeded past the
- * limits. SPEC §2 items 18 and 27: failed logins are limited per account and IP, and per IP
+ * limits. docs/rules.md#rate-limits: failed logins are limited per account and IP, and per IP
  * across accounts. The attempt is counted before its password is checked (and given back
  * if it is right), so a burst of concurrent attempts gets no more checks than the limit.
  */
@@ -92,7 +92,7 @@ async function postLogin(ctx: AppContext, request: FastifyRequest<{ Body: LoginB
   const { email, password, next } = readLoginBody(request.body);
   const app = await allowReturnTo(ctx, reply, next); // for the form shown again after a failure
   const refuse = async (userId: string | undefined, message: string) => {
-    // SPEC §2 item 16, §7: the account's user id when the email is known, and nothing
+    // docs/rules.md#audit-events, docs/rules.md#private-records: the account's user id when the email is known, and nothing
     // typed: people type their password into the email field.
     await ctx.services.stores.audit.append({ type: 'login.failed', ...(userId ? { userId } : {}) }, ctx.services.clock());
     return sendPage(reply, request, 401, 'Log in', loginForm(reply.generateCsrf(), next, email, message, false, app));
@@ -115,7 +115,7 @@ async function postLogin(ctx: AppContext, request: FastifyRequest<{ Body: LoginB
 export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get<{ Querystring: { next?: string; reauth?: string } }>('/login', async (request, reply) => {
     const next = safeNext(request.query.next);
-    // SPEC §2 item 25: prompt=login sends a logged-in user here with reauth=1 to log in again.
+    // docs/rules.md#silent-authorization: prompt=login sends a logged-in user here with reauth=1 to log in again.
     const again = request.query.reauth === '1';
     if (request.user && !again) return reply.redirect(next, 303);
     const app = await allowReturnTo(ctx, reply, next);

@@ -1,7 +1,7 @@
 // Application logos on the consent, login and review pages (issue 13 item 3), served from
-// Gatehouse's own origin so the pages' CSP stays img-src 'self' (SPEC §7). The developer's
+// Gatehouse's own origin so the pages' CSP stays img-src 'self' (docs/rules.md#security-headers). The developer's
 // logo URL is fetched by the server — through the outbound-URL guard, connecting only to
-// the addresses it judged (SPEC §4 OUTBOUND_ALLOW_PRIVATE), no redirects, at most 256 KiB of
+// the addresses it judged (OUTBOUND_ALLOW_PRIVATE, docs/rules.md#outbound-urls), no redirects, at most 256 KiB of
 // PNG, JPEG, GIF or WebP (never SVG, which can carry script) — and kept for an hour. An
 // application without a logo, or whose logo cannot be had, gets a monogram drawn here.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// POST/redirect/GET with something to show once (SPEC §2 item 27): a form's handler leaves
+// POST/redirect/GET with something to show once (docs/rules.md#forms-and-pages): a form's handler leaves
 // a notice for the session and redirects to `path?notice=<id>`; that page takes the notice
 // on its first load. A reload, a bookmark or another browser finds nothing.
 import type { FastifyReply, FastifyRequest } from 'fastify';

@@ -4,7 +4,7 @@ import { html, type Html } from './html.ts';
 import { page } from './layout.ts';
 
 export function sendPage(reply: FastifyReply, request: FastifyRequest, status: number, title: string, body: Html): FastifyReply {
-  // SPEC §7: no page is kept by a cache; most show account data, and an error page may too.
+  // docs/rules.md#security-headers: no page is kept by a cache; most show account data, and an error page may too.
   return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page({ title, user: request.user, body }));
 }
 

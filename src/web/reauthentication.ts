@@ -1,4 +1,4 @@
-// prompt=login (SPEC §2 item 25; OpenID Connect Core §3.1.2.1): the user logs in again
+// prompt=login (docs/rules.md#silent-authorization; OpenID Connect Core §3.1.2.1): the user logs in again
 // after the request, even with a live session. The authorization URL that goes through the
 // login page carries a mark: the time the new login was asked for, signed so that nobody
 // can move it back. A session counts when its login came at or after that time, so the

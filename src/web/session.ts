@@ -7,7 +7,7 @@ import type { User } from '../services/accounts/users.ts';
 declare module 'fastify' {
   interface FastifyRequest {
     user?: User;
-    /** When the logged-in user entered their password for this session (SPEC §2 item 25). */
+    /** When the logged-in user entered their password for this session (docs/rules.md#silent-authorization). */
     authenticatedAt?: number;
   }
 }
@@ -25,7 +25,7 @@ export function attachSessionUser(app: FastifyInstance, ctx: AppContext): void {
   });
 }
 
-/** A login replaces the browser's previous session, which ends (a re-login, SPEC §2 item 25). */
+/** A login replaces the browser's previous session, which ends (a re-login, docs/rules.md#silent-authorization). */
 export async function startSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void> {
   const previous = request.cookies[SESSION_COOKIE];
   if (previous) await endSession(ctx.services, previous);

@@ -1,4 +1,4 @@
-// /settings/teams (SPEC §2 item 23): the invitations waiting for the user, each with Accept
+// /settings/teams (docs/rules.md#membership-invitations): the invitations waiting for the user, each with Accept
 // and Decline, and the teams and organizations the user belongs to, each with Leave (not
 // for its last owner). Every form carries the CSRF token and answers with a redirect.
 import type { FastifyInstance } from 'fastify';

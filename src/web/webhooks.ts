@@ -1,4 +1,4 @@
-// /settings/webhooks (SPEC §9): the user's own webhooks, as the /v2 webhooks routes made
+// /settings/webhooks (docs/rules.md#webhooks): the user's own webhooks, as the /v2 webhooks routes made
 // them, with their recent deliveries: time, event, state, status code, attempts, next
 // attempt and the first 1 KB of the answer; and why Gatehouse turned one off.
 import type { FastifyInstance } from 'fastify';

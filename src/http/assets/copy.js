@@ -1,4 +1,4 @@
-// The Copy button next to a secret shown once (SPEC §2 item 3), served from /assets (SPEC §7:
+// The Copy button next to a secret shown once (docs/rules.md#client-secrets), served from /assets (docs/rules.md#security-headers:
 // no inline script). Progressive enhancement only: without JavaScript the secret stays
 // selectable in its field and the button stays hidden.
 document.querySelectorAll('button[data-copy]').forEach(function (b) {

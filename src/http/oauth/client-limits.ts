@@ -1,4 +1,4 @@
-// SPEC §2 item 18 at the OAuth endpoints: the counters of the HTTP layer (rate-limits.ts)
+// docs/rules.md#rate-limits at the OAuth endpoints: the counters of the HTTP layer (rate-limits.ts)
 // as the core's ports for limits around client authentication (oauth/client-limits.ts), and
 // the headers that tell a client its count.
 import { createHash } from 'node:crypto';

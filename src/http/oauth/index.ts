@@ -22,11 +22,11 @@ declare module 'fastify' {
 }
 
 export async function oauthRoutes(app: FastifyInstance, ctx: AppContext, limits: RateLimits): Promise<void> {
-  // SPEC §2 item 4: form and JSON bodies only. Fastify's built-in text/plain parser would
+  // docs/rules.md#token-endpoint: form and JSON bodies only. Fastify's built-in text/plain parser would
   // hand the handler a bare string, and the client would be told its parameters are wrong
   // instead of its Content-Type.
   app.removeContentTypeParser('text/plain');
-  // SPEC §2 item 19: a JSON key that appears twice is a parameter sent twice.
+  // docs/rules.md#request-parameters: a JSON key that appears twice is a parameter sent twice.
   refuseRepeatedJsonKeys(app);
   answerErrorsAsOAuth(app);
   app.addHook('onSend', async (request, reply, payload) => {

@@ -13,7 +13,7 @@ export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
     revocation_endpoint: `${ctx.config.baseUrl}${REVOKE_PATH}`,
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     introspection_endpoint: `${ctx.config.baseUrl}${INTROSPECT_PATH}`,
-    // SPEC §6: a public client (method none) may revoke but not introspect.
+    // docs/rules.md#introspection: a public client (method none) may revoke but not introspect.
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     scopes_supported: scopeRegistry.map((s) => s.name),
     response_types_supported: ['code'],
@@ -22,7 +22,7 @@ export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     code_challenge_methods_supported: ['S256'],
     authorization_response_iss_parameter_supported: true,
-    // SPEC §10.5: what MCP clients look for (RFC 7591, draft-ietf-oauth-client-id-metadata-document).
+    // docs/rules.md#server-metadata: what MCP clients look for (RFC 7591, draft-ietf-oauth-client-id-metadata-document).
     ...(ctx.config.registration.policy !== 'off' ? { registration_endpoint: `${ctx.config.baseUrl}${REGISTER_PATH}` } : {}),
     client_id_metadata_document_supported: ctx.config.clientMetadata.policy !== 'off',
   }));

@@ -6,7 +6,7 @@ export const INTROSPECT_PATH = '/v2/auth/oauth2/introspect';
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';
 export const REGISTER_PATH = '/v2/auth/oauth2/register';
 
-// RFC 8707 / RFC 9728: the platform's protected resources (SPEC §10.1, §10.2).
+// RFC 8707 / RFC 9728: the platform's protected resources (docs/rules.md#resource-indicators, docs/rules.md#protected-resource-metadata).
 
 export const API_RESOURCE_PATH = '/v2';
 export const MCP_PATH = '/mcp';

@@ -1,4 +1,4 @@
-// POST /v2/auth/oauth2/register: dynamic client registration (RFC 7591 §3, SPEC §10.4).
+// POST /v2/auth/oauth2/register: dynamic client registration (RFC 7591 §3, docs/rules.md#dynamic-registration).
 // Off by default: then the route answers as if it did not exist and the metadata does not
 // announce it. Each IP may register a few clients an hour, under review as under open: a
 // pending registration costs an admin's attention as an approved one costs trust (README, Connect an AI agent (MCP)).

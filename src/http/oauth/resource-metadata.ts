@@ -1,4 +1,4 @@
-// RFC 9728 protected resource metadata (SPEC §10.2): how a client that met a 401 at /v2
+// RFC 9728 protected resource metadata (docs/rules.md#protected-resource-metadata): how a client that met a 401 at /v2
 // or /mcp learns which authorization server issues tokens for it, and which scopes exist.
 // Public documents, cacheable like the authorization server's.
 import type { FastifyInstance } from 'fastify';

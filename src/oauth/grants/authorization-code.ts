@@ -17,7 +17,7 @@ export const authorizationCodeGrant: GrantHandler = {
     const code = required(params, 'code');
     const redirectUri = required(params, 'redirect_uri');
     const verifier = optional(params, 'code_verifier');
-    // SPEC §3: a malformed code is refused without touching storage.
+    // docs/rules.md#token-formats: a malformed code is refused without touching storage.
     if (!isWellFormed('authorizationCode', code)) throw invalidGrant('code is not a valid authorization code');
     const hash = hashToken(code);
     const now = ctx.clock();
@@ -34,7 +34,7 @@ export const authorizationCodeGrant: GrantHandler = {
           return invalidGrant('code is no longer valid: the authorization was revoked');
         }
         // RFC 6749 §4.1.2: a second redemption revokes what the first one got. Silent
-        // authorizations share a grant (SPEC §2 item 25), so that is the tokens descended
+        // authorizations share a grant (docs/rules.md#silent-authorization), so that is the tokens descended
         // from this code, not the grant: the user's other sessions and consent stay.
         await tx.revokeCodeTokens(spent.grantId, hash, now);
         await tx.audit.append({ type: 'code.replayed', clientId: spent.clientId, userId: spent.userId, data: { grantId: spent.grantId } }, now);

@@ -1,5 +1,5 @@
 // refresh_token grant: RFC 6749 §6 with rotation and reuse detection (RFC 9700 §4.14.2,
-// SPEC §2 items 9 and 10).
+// docs/rules.md#refresh-rotation, docs/rules.md#refresh-scope).
 import type { OAuthContext } from '../context.ts';
 import { invalidGrant, invalidScope, OAuthError } from '../errors.ts';
 import { reportingTransaction } from '../events.ts';
@@ -28,7 +28,7 @@ export const refreshTokenGrant: GrantHandler = {
       if (record === undefined) return invalidGrant('refresh_token is not valid');
       if (record.clientId !== client.id) return invalidGrant('refresh_token was issued to another client');
       if (record.revokedAt !== null) return invalidGrant('refresh_token has been revoked');
-      // SPEC §2 item 10: scopes are not sent on refresh; a different set is refused.
+      // docs/rules.md#refresh-scope: scopes are not sent on refresh; a different set is refused.
       if (scope !== undefined && !sameScopes(scope, record.scopes)) {
         return invalidScope('scope differs from the original grant: refreshing keeps the granted scopes, omit scope');
       }
@@ -85,7 +85,7 @@ async function replay(
   }
   await tx.revokeGrant(record.grantId, now);
   await tx.audit.append({ type: 'refresh_token.reused', clientId: record.clientId, userId: record.userId, data: { grantId: record.grantId } }, now);
-  // SPEC §9: the application hears of it at once, not from its next failing call.
+  // docs/rules.md#client-events: the application hears of it at once, not from its next failing call.
   await tx.notifyClient(record.clientId, 'grant.revoked_reuse', { userId: record.userId, grantIds: [record.grantId] }, now);
   return invalidGrant('refresh_token has already been used; every token of this grant is revoked');
 }

@@ -1,4 +1,4 @@
-// "Add to calendar" links of a booking (seed §2.3 BOOKING_READ: calendar links). Built from
+// "Add to calendar" links of a booking (BOOKING_READ's calendar links, docs/rules.md#scope-registry). Built from
 // the booking alone: no outside calendar service is called.
 export interface CalendarEvent {
   uid: string;

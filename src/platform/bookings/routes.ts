@@ -1,5 +1,5 @@
 // Bookings: public create/cancel/reschedule (no token; cancel and reschedule with the
-// booker's manageToken, SPEC §2 item 26), the host's own (BOOKING_*), a team's
+// booker's manageToken, docs/rules.md#public-booking), the host's own (BOOKING_*), a team's
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import type { AppContext } from '../../context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
@@ -65,7 +65,7 @@ function booking(b: Booking) {
 /** The answer to a booking's creation: the booking, and once only, its manageToken. */
 const createdView: JsonSchema = {
   ...bookingView,
-  properties: { ...(bookingView.properties as object), manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (SPEC §2 item 26)." } },
+  properties: { ...(bookingView.properties as object), manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (docs/rules.md#public-booking)." } },
   required: [...(bookingView.required as string[]), 'manageToken'],
 };
 const created = ({ booking: b, manageToken }: Booked) => ({ ...booking(b), manageToken });
@@ -105,7 +105,7 @@ const toNewBooking = (body: NewBookingBody): NewBooking => {
 const reason = (field: string) => object({ [field]: str(1, 500) });
 type Uid = { bookingUid: string };
 
-/** SPEC §2 item 26: the booker's proof on the public writes; absent when an access token acts. */
+/** docs/rules.md#public-booking: the booker's proof on the public writes; absent when an access token acts. */
 const manageToken = str(1, 200);
 interface BookerProof {
   manageToken?: string;
@@ -120,7 +120,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
   const accessStore = s.stores.api.access;
 
   /**
-   * Who may cancel or reschedule through the public routes (SPEC §2 item 26): the holder of
+   * Who may cancel or reschedule through the public routes (docs/rules.md#public-booking): the holder of
    * the booking's manageToken, which needs no scope whatever token comes beside it; else an
    * access token with the booking write scope of the booking's family. The uid alone, which
    * every reader of bookings sees, is not enough.
@@ -153,7 +153,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
 
   return {
     ...publicBookingRoutes(deps, actForBooker),
-    // The host's own bookings (SPEC §6: personal routes act on the token's user only).
+    // The host's own bookings (docs/rules.md#membership-rules: personal routes act on the token's user only).
     'bookings.list': list((call) => ({ userId: call.userId })),
     'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => booking(await load({ userId }, params.bookingUid)) }),
     'bookings.calendarLinks': route<unknown, unknown, Uid>({
@@ -170,7 +170,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
   };
 }
 
-/** Public (seed §5 rule 6): anyone books; the booker (or a token that may) cancels and reschedules. */
+/** Public (docs/rules.md#public-booking): anyone books; the booker (or a token that may) cancels and reschedules. */
 function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<void>): HandlerMap {
   const s = deps.services;
   return {

@@ -1,4 +1,4 @@
-// Booking, cancelling and rescheduling (seed §1, §5 rule 6): the public routes and the
+// Booking, cancelling and rescheduling (docs/rules.md#public-booking): the public routes and the
 // team routes share these rules. Each change that spans rows runs in one transaction.
 import { conflict, generateToken, hashesEqual, hashToken, isWellFormed, notFound, randomId, validation } from '../authorization-server.ts';
 import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
@@ -24,8 +24,8 @@ export interface BookingRules {
 }
 
 /**
- * A new booking and its manageToken: the secret of the booker's confirmation link (SPEC §2
- * item 26), in plain text only here, to be shown once; the row holds its SHA-256 hash.
+ * A new booking and its manageToken: the secret of the booker's confirmation link
+ * (docs/rules.md#public-booking), in plain text only here, to be shown once; the row holds its SHA-256 hash.
  */
 export interface Booked {
   booking: Booking;
@@ -71,7 +71,7 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     }
     await holdHost(tx.bookings, host, input.start, end, HOST_BUSY);
     await tx.bookings.insert(booking);
-    // SPEC §9: the subscribers' events land with the booking, or not at all.
+    // docs/rules.md#webhooks: the subscribers' events land with the booking, or not at all.
     await recordBookingEvent(tx, 'BOOKING_CREATED', booking, now);
     if (booking.status === 'pending') await recordBookingEvent(tx, 'BOOKING_REQUESTED', booking, now);
   });
@@ -108,9 +108,9 @@ async function requireBooking(ctx: PlatformContext, uid: string, scope?: Booking
 }
 
 /**
- * The booking a manageToken opens (SPEC §2 item 26). A wrong or malformed token, and a
+ * The booking a manageToken opens (docs/rules.md#public-booking). A wrong or malformed token, and a
  * booking that has none, get exactly the answer of an unknown uid, so nothing is revealed;
- * the hashes are compared in constant time (SPEC §3).
+ * the hashes are compared in constant time (docs/rules.md#token-formats).
  */
 export async function requireManageToken(ctx: PlatformContext, uid: string, manageToken: string): Promise<Booking> {
   const row = isWellFormed('bookingManageToken', manageToken) ? await ctx.stores.bookings.find(uid) : undefined;
@@ -118,7 +118,7 @@ export async function requireManageToken(ctx: PlatformContext, uid: string, mana
   return row;
 }
 
-/** The webhook trigger of reaching a status (SPEC §9); none for a status no transition reaches. */
+/** The webhook trigger of reaching a status (docs/rules.md#webhooks); none for a status no transition reaches. */
 const TRIGGER_OF: Partial<Record<BookingStatus, BookingTrigger>> = {
   accepted: 'BOOKING_CONFIRMED',
   declined: 'BOOKING_REJECTED',
@@ -153,7 +153,7 @@ export function cancelBooking(ctx: PlatformContext, uid: string, reason: string 
 /**
  * A reschedule is a new booking at the new time; the old one points to it. The new booking
  * keeps the old one's manageToken hash: the booker's one link keeps working for the moved
- * booking, and no new secret is handed to whoever rescheduled it (SPEC §2 item 26).
+ * booking, and no new secret is handed to whoever rescheduled it (docs/rules.md#public-booking).
  */
 export async function rescheduleBooking(ctx: PlatformContext, uid: string, start: number, reason: string | undefined): Promise<Booking> {
   const now = ctx.clock();

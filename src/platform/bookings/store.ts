@@ -26,7 +26,7 @@ export interface Booking {
   declineReason: string | null;
   rescheduledFrom: string | null;
   rescheduledTo: string | null;
-  /** SHA-256 of the booker's manageToken (SPEC §2 item 26); null for bookings older than it. */
+  /** SHA-256 of the booker's manageToken (docs/rules.md#public-booking); null for bookings older than it. */
   manageTokenHash: string | null;
   createdAt: number;
   updatedAt: number;

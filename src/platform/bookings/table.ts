@@ -19,7 +19,7 @@ export const bookingRoutes: ApiRoute[] = [
     ['teamBookings.get', 'GET', '/v2/teams/:teamId/bookings/:bookingUid', 'TEAM_BOOKING_READ', 'Read a team booking'],
     ['teamBookings.cancel', 'POST', '/v2/teams/:teamId/bookings/:bookingUid/cancel', 'TEAM_BOOKING_WRITE', 'Cancel a team booking'],
   ]),
-  // Seed §1, §5 rule 6: booking, cancelling and rescheduling need no token; SPEC §2 item 26:
+  // docs/rules.md#public-booking: booking, cancelling and rescheduling need no token:
   // cancelling and rescheduling need the booker's manageToken instead.
   ...routeRows('public', 'Bookings', 'none', [
     ['bookings.create', 'POST', '/v2/bookings', 'public', 'Book an event type (no token needed); the answer carries the manageToken, once'],

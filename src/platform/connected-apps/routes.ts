@@ -39,7 +39,7 @@ const connection = (a: ConnectedApp) => ({ id: a.id, app: a.app, category: a.cat
 
 /**
  * webcal:// is how calendar apps spell an https feed. A feed is fetched by the service, so
- * it must be on a public address unless OUTBOUND_ALLOW_PRIVATE=1 (SPEC §4).
+ * it must be on a public address unless OUTBOUND_ALLOW_PRIVATE=1 (docs/rules.md#outbound-urls).
  */
 async function checkFeedUrl(value: string, field: string, outbound: OutboundPolicy): Promise<string> {
   const url = await checkOutbound(value.replace(/^webcal:\/\//i, 'https://'), field, outbound);

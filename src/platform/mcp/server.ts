@@ -1,4 +1,4 @@
-// The MCP server at {BASE_URL}/mcp (SPEC §10.6): Streamable HTTP, built with the official
+// The MCP server at {BASE_URL}/mcp (docs/rules.md#mcp-server): Streamable HTTP, built with the official
 // SDK, stateless — every POST gets its own server and transport and no session id is
 // issued, so any instance answers any request. The bearer token must be bound to the /mcp
 // resource (RFC 8707); a 401 names the resource metadata (RFC 9728 §5.1) so an agent can

@@ -1,4 +1,4 @@
-// The platform's operations as MCP tools (SPEC §10.6). A tool is a route of the registry
+// The platform's operations as MCP tools (docs/rules.md#mcp-server). A tool is a route of the registry
 // (src/platform/route-table.ts, `tool`): its input is the route's path parameters, query and
 // body in one object; its access is decided by the route's own check (scope, then
 // membership) against the /mcp resource, on the principal the POST's token check found
@@ -93,7 +93,7 @@ export class ToolCatalog {
     }
   }
 
-  /** SPEC §10.6: the tools the token's scopes allow (a legacy grant allows every scope). */
+  /** docs/rules.md#mcp-server: the tools the token's scopes allow (a legacy grant allows every scope). */
   list(principal: AccessPrincipal): ToolDefinition[] {
     return [...this.tools.values()].filter((t) => t.route.scope === 'public' || grantSatisfies(principal.scopes, t.route.scope)).map((t) => t.definition);
   }

@@ -1,4 +1,4 @@
-// GET/PATCH /v2/me: the authorized user's profile (seed §4.3, SPEC §6).
+// GET/PATCH /v2/me: the authorized user's profile (docs/rules.md#profile).
 import type { AppContext } from '../../context.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';

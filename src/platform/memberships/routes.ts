@@ -1,5 +1,5 @@
 // Team memberships (TEAM_MEMBERSHIP_*), organization memberships and users (ORG_MEMBERSHIP_*).
-// Adding someone creates an invitation (SPEC §2 item 23): listed with the members as state
+// Adding someone creates an invitation (docs/rules.md#membership-invitations): listed with the members as state
 // "invited", carrying only what the inviter named, until the invitee accepts in the web app.
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { AppContext } from '../../context.ts';
@@ -144,7 +144,7 @@ function inviteRoute(deps: AppContext, kind: Kind) {
     handle: async ({ userId, facts, body }) => {
       if ((body.userId === undefined) === (body.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
       requireOwnerFor(kind, facts, body.role === 'owner');
-      // SPEC §2 item 23: an invitation, answered alike whether or not an account is named.
+      // docs/rules.md#membership-invitations: an invitation, answered alike whether or not an account is named.
       const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
       return membership({ state: 'invited', ...fromService(await inviteMember(deps.services, targetOf(kind, facts), invitee, body.role, userId)) });
     },

@@ -1,5 +1,5 @@
 // Who belongs to a team or an organization, as the /v2 membership routes read it: accepted
-// members and pending invitations (SPEC §2 item 23). Inviting, removing and keeping an owner
+// members and pending invitations (docs/rules.md#membership-invitations). Inviting, removing and keeping an owner
 // are services/teams/invitations.ts and services/teams/teams.ts.
 import type { MembershipTarget, Role as MembershipRole } from '../authorization-server.ts';
 import type { Profile } from '../me/store.ts';

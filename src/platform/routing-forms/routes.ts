@@ -215,7 +215,7 @@ function formResponseRoutes(deps: AppContext, { load, loadResponse }: FormAccess
         checkAnswers(f.fields, call.body.response);
         const now = clock();
         const created: FormResponse = { id: randomId(), formId: f.id, answers: call.body.response, createdAt: now, updatedAt: now };
-        // SPEC §9: the FORM_SUBMITTED event lands with the response, or neither does.
+        // docs/rules.md#webhooks: the FORM_SUBMITTED event lands with the response, or neither does.
         await deps.services.stores.transaction(async (tx) => {
           await tx.api.routingForms.insertResponse(created);
           await recordFormSubmitted(tx, f, created);

@@ -26,7 +26,7 @@ const view = (r: VerifiedResource) => ({ id: r.id, [spec[r.kind].field]: r.value
 /**
  * No mail or SMS provider is wired in yet. On a development install (the web app on
  * loopback) the code goes to the log so a developer can finish the flow; anywhere else a
- * code in the log would be a secret in the log (SPEC §7), so only the attempt is logged.
+ * code in the log would be a secret in the log (docs/rules.md#private-records), so only the attempt is logged.
  */
 const logDelivery =
   (request: FastifyRequest, development: boolean): CodeDelivery =>
@@ -38,7 +38,7 @@ const logDelivery =
 type Call = { userId: string; facts: { team?: { id: string } | null } };
 
 /**
- * SPEC §2 item 27: code requests are limited per IP, and per address of an owner. Each new
+ * docs/rules.md#rate-limits: code requests are limited per IP, and per address of an owner. Each new
  * code restarts the five attempts, so without a limit a caller could buy endless guesses
  * (and fill someone's inbox). The address is hashed: the counter store holds no e-mail.
  */

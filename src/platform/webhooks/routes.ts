@@ -1,5 +1,5 @@
 // Webhooks of a user (WEBHOOK_*) and of an organization (ORG_WEBHOOK_*), and their recent
-// deliveries (SPEC §9). Subscriber URLs pass the outbound-address check
+// deliveries (docs/rules.md#webhooks). Subscriber URLs pass the outbound-address check
 // (src/services/outbound-url.ts) whenever they are set, and again at every delivery. A new
 // webhook's signing secret is in the creation answer only.
 import type { AppContext } from '../../context.ts';
@@ -103,7 +103,7 @@ interface WebhookInput {
   payloadTemplate?: string | null;
 }
 
-/** SPEC §9: a subscriber on a private address is refused when registered, created or moved. */
+/** docs/rules.md#webhooks: a subscriber on a private address is refused when registered, created or moved. */
 async function changes(body: Partial<WebhookInput>, now: number, outbound: OutboundPolicy): Promise<WebhookChanges> {
   return {
     ...(body.subscriberUrl !== undefined ? { subscriberUrl: (await checkOutbound(body.subscriberUrl, 'subscriberUrl', outbound)).toString() } : {}),

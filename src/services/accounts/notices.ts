@@ -1,9 +1,9 @@
-// One-time notices (SPEC §2 item 27): after a form's redirect, the page it leads to shows
+// One-time notices (docs/rules.md#forms-and-pages): after a form's redirect, the page it leads to shows
 // what the POST produced — a client secret shown once above all — and a reload shows
 // nothing more. The notice is kept server-side, bound to the browser's session, and taken
 // (deleted) by the first read. It is sealed (AES-256-GCM) under a key derived from the
 // session's cookie token, which the database never holds (only its hash): a secret waiting
-// in a notice is no more readable at rest than the hashed secret itself (SPEC §7).
+// in a notice is no more readable at rest than the hashed secret itself (docs/rules.md#credentials-at-rest).
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { hashToken } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';

@@ -1,4 +1,4 @@
-// Browser sessions, kept in the database so any instance serves any request (SPEC §8).
+// Browser sessions, kept in the database so any instance serves any request (docs/rules.md#scale-out).
 // The cookie holds a random token; the store holds only its hash.
 import { randomBytes } from 'node:crypto';
 import { hashToken } from '../../oauth/token-format.ts';
@@ -16,7 +16,7 @@ export async function createSession(ctx: ServiceContext, userId: string): Promis
 
 export interface SessionInfo {
   user: User;
-  /** When the user logged in: a session is created only by a login (SPEC §2 item 25). */
+  /** When the user logged in: a session is created only by a login (docs/rules.md#silent-authorization). */
   authenticatedAt: number;
 }
 

@@ -1,4 +1,4 @@
-// The stores of accounts: users and their browser sessions (SPEC §1, §5, §8). Implemented
+// The stores of accounts: users and their browser sessions (docs/rules.md#surfaces, docs/rules.md#data, docs/rules.md#scale-out). Implemented
 // in src/storage/stores/accounts.ts; every method runs in the transaction its store was
 // built over (ServiceStores.transaction), or on its own when there is none.
 
@@ -8,15 +8,15 @@ export interface User {
   email: string;
   name: string;
   username: string;
-  /** argon2id (SPEC §5). */
+  /** argon2id (docs/rules.md#data). */
   passwordHash: string;
-  /** A platform admin: reviews clients (SPEC §2 item 19). */
+  /** A platform admin: reviews clients (docs/rules.md#request-parameters). */
   isAdmin: boolean;
   timeZone: string;
   weekStart: string;
   timeFormat: number;
   defaultScheduleId: string | null;
-  /** The first organization the user joined, which GET /v2/me reports (SPEC §6). */
+  /** The first organization the user joined, which GET /v2/me reports (docs/rules.md#profile). */
   organizationId: string | null;
   createdAt: number;
   updatedAt: number;

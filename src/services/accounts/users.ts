@@ -1,4 +1,4 @@
-// Users: accounts with argon2id password hashes (SPEC §5) and their profile.
+// Users: accounts with argon2id password hashes (docs/rules.md#data) and their profile.
 import argon2 from 'argon2';
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
@@ -99,7 +99,7 @@ export async function resetPassword(ctx: ServiceContext, email: string, password
   });
 }
 
-/** Makes a user a platform admin, who reviews clients (SPEC §2 item 19), or takes it away. */
+/** Makes a user a platform admin, who reviews clients (docs/rules.md#request-parameters), or takes it away. */
 export async function setAdmin(ctx: ServiceContext, email: string, admin: boolean, actorId: string | null): Promise<{ user: User; changed: boolean }> {
   const now = ctx.clock();
   return ctx.stores.transaction(async (tx) => {
@@ -117,7 +117,7 @@ let decoyHash: Promise<string> | undefined;
 
 /**
  * Checks a password: `user` is the account of that email whether or not the password is
- * right (a failed login is audited under it, SPEC §2 item 16); undefined for an unknown email.
+ * right (a failed login is audited under it, docs/rules.md#audit-events); undefined for an unknown email.
  */
 export async function checkPassword(ctx: ServiceContext, email: string, password: string): Promise<{ ok: boolean; user: User | undefined }> {
   const user = await findUserByEmail(ctx, email);

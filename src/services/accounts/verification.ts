@@ -1,4 +1,4 @@
-// Verifying email addresses and phone numbers (seed §2.3 VERIFIED_RESOURCES_*): a 6-digit
+// Verifying email addresses and phone numbers (VERIFIED_RESOURCES_* of docs/rules.md#scope-registry): a 6-digit
 // code, stored only as a hash, valid 10 minutes, 5 attempts, single use.
 import { randomInt } from 'node:crypto';
 import { hashesEqual, hashToken, randomId } from '../../oauth/token-format.ts';

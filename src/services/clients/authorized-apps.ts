@@ -1,4 +1,4 @@
-// The applications a user has authorized (SPEC §2 item 13): one entry per client over the
+// The applications a user has authorized (docs/rules.md#consent): one entry per client over the
 // user's active grants, and revocation of all of them at once.
 import { sortScopes } from '../../oauth/scopes.ts';
 import type { ServiceContext } from '../context.ts';
@@ -39,7 +39,7 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
 }
 
 /**
- * SPEC §2 item 13: revokes every active grant of the user for the client, and with them
+ * docs/rules.md#consent: revokes every active grant of the user for the client, and with them
  * every code, access and refresh token, in one transaction. Returns how many grants ended.
  */
 export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, clientId: string): Promise<number> {
@@ -51,7 +51,7 @@ export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, c
       await tx.clients.revokeGrant(grantId, now);
       await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId, reason: 'revoked by the user in authorized apps' } }, now);
     }
-    // SPEC §9: the application is told in the same transaction, so it cannot be lost.
+    // docs/rules.md#client-events: the application is told in the same transaction, so it cannot be lost.
     await tx.webhookDeliveries.notifyClient(clientId, 'authorization.revoked', { userId, grantIds: grants, revokedBy: 'user' }, now);
     return grants.length;
   });

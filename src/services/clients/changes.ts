@@ -1,4 +1,4 @@
-// Changes to an existing client (SPEC §2 items 1, 14, 20), shared by the developer pages
+// Changes to an existing client (docs/rules.md#client-states, docs/rules.md#legacy-clients, docs/rules.md#client-changes), shared by the developer pages
 // and `gatehouse clients update`. On an approved client, what widens its reach (added
 // redirect URIs, added scopes) waits for an admin while the approved configuration stays
 // live; everything else applies at once. Saving scopes on a legacy client is its migration.
@@ -23,10 +23,10 @@ export interface ClientEdit {
 }
 
 export interface EditOptions {
-  /** SPEC §2 item 14: the developer confirmed the migration despite recent requests without scope. */
+  /** docs/rules.md#legacy-clients: the developer confirmed the migration despite recent requests without scope. */
   confirmScopeless?: boolean;
   /**
-   * SPEC §10.3: the change is the client's metadata document as published again. Nobody
+   * docs/rules.md#client-metadata-documents: the change is the client's metadata document as published again. Nobody
    * can be asked to keep an approved redirect URI, so every live one may go; additions are
    * held as for a developer unless nobody reviews this client's documents (`reviewed: false`:
    * CIMD_POLICY=open, or a host the admin trusts).
@@ -40,11 +40,11 @@ export interface EditResult {
   held: { redirectUris: string[]; scopes: string[] };
   /** The legacy client became scope-enforced. */
   migrated: boolean;
-  /** A rejected client went back to pending (SPEC §2 item 1). */
+  /** A rejected client went back to pending (docs/rules.md#client-states). */
   resubmitted: boolean;
 }
 
-/** SPEC §2 item 14: the migration warning looks back 30 days. */
+/** docs/rules.md#legacy-clients: the migration warning looks back 30 days. */
 export const SCOPELESS_WINDOW_MS = 30 * 24 * 3600 * 1000;
 
 /** How many of the client's authorization requests in the last 30 days carried no `scope`. */
@@ -99,7 +99,7 @@ function planPlainFields(plan: EditPlan, client: StoredClient, next: CheckedEdit
   }
 }
 
-/** SPEC §2 item 20: on a reviewed client, removals apply at once and additions are held. */
+/** docs/rules.md#client-changes: on a reviewed client, removals apply at once and additions are held. */
 function planRedirectUris(plan: EditPlan, client: StoredClient, desired: string[], holds: boolean, fromDocument: boolean): void {
   if (holds) {
     const { kept, added } = splitChange(client.redirectUris, desired);
@@ -125,7 +125,7 @@ function planRedirectUris(plan: EditPlan, client: StoredClient, desired: string[
 }
 
 /**
- * SPEC §2 item 14 and seed §3 rule 3: migrating before the authorization URL carries scope
+ * docs/rules.md#legacy-clients: migrating before the authorization URL carries scope
  * breaks users who follow an old URL, so recent scopeless requests need an explicit
  * confirmation.
  */
@@ -190,12 +190,12 @@ export async function updateClient(
     const { set, changed, heldUris, heldScopes } = plan;
     const heldChanged = !sameList(heldUris, client.proposedRedirectUris) || !sameList(heldScopes, client.proposedScopes);
     if (heldChanged) Object.assign(set, { proposedRedirectUris: heldUris, proposedScopes: heldScopes });
-    // SPEC §2 item 1: rejected → pending when the developer edits and resubmits. A metadata
+    // docs/rules.md#client-states: rejected → pending when the developer edits and resubmits. A metadata
     // document published again is no resubmission: the admin's rejection stands.
     const resubmitted = client.state === 'rejected' && options.fromDocument === undefined;
     if (resubmitted) Object.assign(set, { state: 'pending', reviewNote: null, reviewedBy: null, reviewedAt: null });
     for (const event of plan.events) await tx.audit.append(event, now);
-    // SPEC §2 item 22: a real change makes any review page opened before it out of date.
+    // docs/rules.md#review-versions: a real change makes any review page opened before it out of date.
     if (Object.keys(set).length > 0) await tx.clients.update(clientId, set, { raiseVersion: true });
     if (changed.length > 0 || heldChanged || resubmitted) {
       const data = {
@@ -211,7 +211,7 @@ export async function updateClient(
   return { client: await requireClient(ctx, clientId), ...outcome };
 }
 
-/** SPEC §2 item 14: saving scopes on a legacy client makes it scope-enforced, in place. */
+/** docs/rules.md#legacy-clients: saving scopes on a legacy client makes it scope-enforced, in place. */
 export async function migrateLegacyClient(
   ctx: ServiceContext,
   clientId: string,

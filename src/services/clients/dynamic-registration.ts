@@ -1,4 +1,4 @@
-// Dynamic client registration (RFC 7591, SPEC §10.4): MCP clients that predate client
+// Dynamic client registration (RFC 7591, docs/rules.md#dynamic-registration): MCP clients that predate client
 // metadata documents register themselves. Registration validates like the developer form
 // (same checks, same messages); what the policy allows is decided here. Nobody is signed
 // in, so such clients belong to one built-in account that cannot sign in: admins review
@@ -15,7 +15,7 @@ import type { ClientView } from './view.ts';
 
 export interface RegistrationPolicy {
   policy: 'review' | 'open';
-  /** SPEC §10.4: under `open`, the most a registered client may hold; also the default. */
+  /** docs/rules.md#dynamic-registration: under `open`, the most a registered client may hold; also the default. */
   scopes: readonly string[];
 }
 

@@ -1,4 +1,4 @@
-// A client's audit trail for people (SPEC §2 item 16): events with the actor's identity.
+// A client's audit trail for people (docs/rules.md#audit-events): events with the actor's identity.
 import type { ServiceContext } from '../context.ts';
 import type { ClientAuditEvent } from './store.ts';
 

@@ -1,4 +1,4 @@
-// Validation of what a developer submits for a client (SPEC §2 item 2, seed §8).
+// Validation of what a developer submits for a client (docs/rules.md#client-record).
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
 import { isKnownScope, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
 import { validation } from '../errors.ts';

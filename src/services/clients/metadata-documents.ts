@@ -1,4 +1,4 @@
-// Client ID Metadata Documents (SPEC §10.3, draft-ietf-oauth-client-id-metadata-document):
+// Client ID Metadata Documents (docs/rules.md#client-metadata-documents, draft-ietf-oauth-client-id-metadata-document):
 // the core's port (src/oauth/client-metadata.ts). A URL client id is fetched through the
 // SSRF guard, checked (its client_id equals the URL, redirect URIs as the developer form
 // checks them, token_endpoint_auth_method none), cached by its HTTP caching headers, and
@@ -161,11 +161,11 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
   }
 
   /**
-   * SPEC §10.3: what a document client may request is CIMD_SCOPES as it is set now. A client
+   * docs/rules.md#client-metadata-documents: what a document client may request is CIMD_SCOPES as it is set now. A client
    * made before the operator narrowed (or widened) it takes the new set at its next use; the
    * grants it already has keep theirs, as after any change of a client's scopes. Under the
    * client's row lock, so that of concurrent first uses one writes; and with a new version
-   * (SPEC §2 item 22), so that an admin's decision on the client as it was is refused.
+   * (docs/rules.md#review-versions), so that an admin's decision on the client as it was is refused.
    */
   async function followScopeSetting(stored: StoredClient, now: number): Promise<StoredClient> {
     const scopes = [...settings.scopes];
@@ -204,7 +204,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       if (typeof loaded === 'string') return refused(loaded);
       const { doc, fresh } = loaded;
       const trusted = decision?.decision === 'trusted';
-      // Whether an admin reviews what this host's documents add (SPEC §10.3).
+      // Whether an admin reviews what this host's documents add (docs/rules.md#cimd-policy).
       const reviewed = settings.policy === 'review' && !trusted;
       const now = ctx.clock();
       const existing = await ctx.stores.clients.find(clientId);
@@ -231,7 +231,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
         // what the latest fetch of any instance found, and an instance still serving an
         // older copy from its cache must not write it back over a newer one.
         //
-        // SPEC §2 item 20 as for a developer's edit: name, homepage and logo apply at once;
+        // docs/rules.md#client-changes, as for a developer's edit: name, homepage and logo apply at once;
         // an added redirect URI waits for the admin who approved the client, unless nobody
         // reviews this host's documents.
         await updateClient(ctx, clientId, null, { name: doc.name, homepageUrl: doc.homepageUrl, logoUrl: doc.logoUrl ?? '', redirectUris: doc.redirectUris }, { fromDocument: { reviewed } });
@@ -242,7 +242,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       // README, Connect an AI agent (MCP): under review, what only the open policy approved waits again.
       if (settings.policy === 'review' && (await reopenIfOnlyOpenApproved(ctx, stored, trusted))) stored = (await ctx.stores.clients.find(clientId))!;
       if (formatScopes(stored.scopes) !== formatScopes(settings.scopes)) stored = await followScopeSetting(stored, now);
-      // SPEC §10.3: under `open` nobody looked at it, unless its host was trusted.
+      // docs/rules.md#cimd-policy: under `open` nobody looked at it, unless its host was trusted.
       return { ok: true, client: toClientRecord(stored, settings.policy === 'open' && !trusted ? shownHost : undefined) };
     },
   };

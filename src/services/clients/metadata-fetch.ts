@@ -1,4 +1,4 @@
-// Fetching a client metadata document (SPEC §10.3): 5-second timeout, at most 64 KiB, no
+// Fetching a client metadata document (docs/rules.md#client-metadata-documents): 5-second timeout, at most 64 KiB, no
 // redirects followed, and connected only to the addresses the SSRF guard approved
 // (outbound-request.ts).
 import type { IncomingHttpHeaders } from 'node:http';
@@ -29,7 +29,7 @@ export async function fetchDocument(url: URL, addresses: string[]): Promise<Fetc
   }
 }
 
-/** RFC 9111 max-age (s-maxage first), clamped to SPEC §10.3's 5 minutes … 24 hours; no-store counts as the minimum. */
+/** RFC 9111 max-age (s-maxage first), clamped to docs/rules.md#client-metadata-documents's 5 minutes … 24 hours; no-store counts as the minimum. */
 export function cacheSeconds(headers: IncomingHttpHeaders): number {
   const control = String(headers['cache-control'] ?? '');
   const match = /(?:^|,)\s*s-maxage=(\d+)/i.exec(control) ?? /(?:^|,)\s*max-age=(\d+)/i.exec(control);

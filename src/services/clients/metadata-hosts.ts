@@ -1,4 +1,4 @@
-// An admin's trust decisions about client metadata document hosts (SPEC §10.3): trusting a
+// An admin's trust decisions about client metadata document hosts (docs/rules.md#cimd-policy): trusting a
 // host approves its pending clients (and any it publishes later); distrusting one refuses
 // its clients from then on, suspending the approved ones so their tokens stop at once.
 import type { ServiceContext } from '../context.ts';
@@ -20,8 +20,8 @@ async function clientsOfHost(ctx: ServiceContext, owner: string, host: string) {
 
 /**
  * Records the decision and applies it to the host's clients, in one transaction. Trusting
- * approves the clients that wait for review; a client an admin rejected stays rejected (SPEC
- * §2 item 1: only a resubmission reopens it). Distrusting rejects the waiting ones and
+ * approves the clients that wait for review; a client an admin rejected stays rejected
+ * (docs/rules.md#client-states: only a resubmission reopens it). Distrusting rejects the waiting ones and
  * suspends the approved ones.
  */
 export async function decideHost(ctx: ServiceContext, value: string, decision: MetadataHostDecision['decision'], actorId: string | null): Promise<{ host: string; changedClients: string[] }> {

@@ -1,4 +1,4 @@
-// Registering OAuth clients (SPEC §2 items 1, 2 and 14): a new client, or a legacy import.
+// Registering OAuth clients (docs/rules.md#client-states, docs/rules.md#client-record, docs/rules.md#legacy-clients): a new client, or a legacy import.
 import { formatScopes } from '../../oauth/scopes.ts';
 import type { ClientKind, ClientState } from '../../oauth/storage.ts';
 import { randomId } from '../../oauth/token-format.ts';
@@ -27,13 +27,13 @@ export interface CreatedClient {
   secret: string | null;
 }
 
-/** Seed §3: a new client starts pending and needs at least one scope. */
+/** docs/rules.md#client-states: a new client starts pending and needs at least one scope. */
 export async function createClient(ctx: ServiceContext, input: NewClient): Promise<CreatedClient> {
   return insertClient(ctx, input, checkScopes(input.scopes), 'pending');
 }
 
 /**
- * SPEC §2 item 14: legacy clients exist only by import — a client from before scopes,
+ * docs/rules.md#legacy-clients: legacy clients exist only by import — a client from before scopes,
  * carried over approved (it was in use) and without scopes.
  */
 export async function importLegacyClient(ctx: ServiceContext, input: Omit<NewClient, 'scopes'>): Promise<CreatedClient> {
@@ -61,7 +61,7 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
       { type: 'client.created', actorId, clientId: id, data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes) } },
       now,
     );
-    // A confidential client always holds at least one active secret (seed §2.1).
+    // A confidential client always holds at least one active secret (docs/rules.md#client-record).
     if (input.kind === 'confidential') secret = (await insertSecret(tx, ctx.clock(), id, actorId)).secret;
   });
   return { client: await requireClient(ctx, id), secret };

@@ -1,4 +1,4 @@
-// An admin's decisions on a client (SPEC §2 items 1, 20 and 22, §6): on the client itself,
+// An admin's decisions on a client (docs/rules.md#client-states, docs/rules.md#client-changes, docs/rules.md#review-versions, docs/rules.md#introspection): on the client itself,
 // on the changes it holds for review, and the resource-server mark.
 import { formatScopes, sortScopes } from '../../oauth/scopes.ts';
 import { MAX_REDIRECT_URIS } from '../../oauth/redirect-uri.ts';
@@ -11,7 +11,7 @@ import { requireClient, type ClientView } from './view.ts';
 
 export type ReviewDecision = 'approve' | 'reject' | 'suspend';
 
-// SPEC §2 item 1: which decision applies in which state.
+// docs/rules.md#client-states: which decision applies in which state.
 const allowedFrom: Record<ReviewDecision, ClientState[]> = {
   approve: ['pending', 'suspended'],
   reject: ['pending'],
@@ -19,11 +19,11 @@ const allowedFrom: Record<ReviewDecision, ClientState[]> = {
 };
 const resulting: Record<ReviewDecision, ClientState> = { approve: 'approved', reject: 'rejected', suspend: 'suspended' };
 const eventOf = { approve: 'client.approved', reject: 'client.rejected', suspend: 'client.suspended' } as const;
-/** Review decisions the application is told of at its events URL (SPEC §9). */
+/** Review decisions the application is told of at its events URL (docs/rules.md#client-events). */
 const notified: Partial<Record<ReviewDecision, ApplicationNotification>> = { approve: 'client.approved', suspend: 'client.suspended' };
 
 export interface DecisionOptions {
-  /** SPEC §2 item 22: the version the reviewer saw; a decision on an older one is refused. */
+  /** docs/rules.md#review-versions: the version the reviewer saw; a decision on an older one is refused. */
   expectedVersion?: number | undefined;
 }
 
@@ -55,7 +55,7 @@ export async function reviewClient(
     const note = checkReason(reason);
     await tx.clients.update(id, { state: resulting[decision], reviewNote: note === '' ? null : note, reviewedBy: reviewerId, reviewedAt: now });
     await tx.audit.append({ type: eventOf[decision], actorId: reviewerId, clientId: id, data: note ? { reason: note } : {} }, now);
-    // SPEC §9: the application hears of its suspension and of its approval (again).
+    // docs/rules.md#client-events: the application hears of its suspension and of its approval (again).
     const notice = notified[decision];
     if (notice !== undefined) await tx.webhookDeliveries.notifyClient(id, notice, { state: resulting[decision], reason: note === '' ? null : note }, now);
   });
@@ -63,7 +63,7 @@ export async function reviewClient(
 }
 
 /**
- * SPEC §6: an admin marks a client as a resource server of the platform, which lets it
+ * docs/rules.md#introspection: an admin marks a client as a resource server of the platform, which lets it
  * introspect any client's tokens (RFC 7662), or takes the mark away.
  */
 export async function setResourceServer(ctx: ServiceContext, id: string, on: boolean, adminId: string | null): Promise<void> {
@@ -71,7 +71,7 @@ export async function setResourceServer(ctx: ServiceContext, id: string, on: boo
   await ctx.stores.transaction(async (tx) => {
     const client = await tx.clients.lock(id, now);
     if (client === undefined) throw notFound(`no client with id ${id}`);
-    // SPEC §6: introspection needs client authentication, which a public client cannot do.
+    // docs/rules.md#introspection: introspection needs client authentication, which a public client cannot do.
     if (on && client.kind === 'public') {
       throw conflict(`client ${id} is public: it cannot authenticate, so it cannot introspect tokens; only a confidential client can be a resource server`);
     }
@@ -82,8 +82,8 @@ export async function setResourceServer(ctx: ServiceContext, id: string, on: boo
 }
 
 /**
- * SPEC §2 item 20: an admin accepts the held additions; they join the live configuration.
- * SPEC §2 item 22: with `expectedVersion`, only the held change the admin saw.
+ * docs/rules.md#client-changes: an admin accepts the held additions; they join the live configuration.
+ * docs/rules.md#review-versions: with `expectedVersion`, only the held change the admin saw.
  */
 export async function approveHeldChanges(ctx: ServiceContext, clientId: string, reviewerId: string | null, options: DecisionOptions = {}): Promise<ClientView> {
   const now = ctx.clock();
@@ -112,8 +112,8 @@ export async function approveHeldChanges(ctx: ServiceContext, clientId: string, 
 }
 
 /**
- * SPEC §2 items 1 and 20: an admin declines the held additions, with a reason the developer
- * sees; the client keeps its approved configuration. SPEC §2 item 22 as above.
+ * docs/rules.md#client-states, docs/rules.md#client-changes: an admin declines the held additions, with a reason the developer
+ * sees; the client keeps its approved configuration. See docs/rules.md#review-versions, as above.
  */
 export async function rejectHeldChanges(
   ctx: ServiceContext,

@@ -1,4 +1,4 @@
-// Client secrets (seed §3, SPEC §2 items 3 and 15): at most 2 active, never fewer than 1,
+// Client secrets (docs/rules.md#secret-rotation, docs/rules.md#client-secrets): at most 2 active, never fewer than 1,
 // shown once, stored as SHA-256 with the last four characters for recognition.
 import { generateToken, hashToken, randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
@@ -7,7 +7,7 @@ import type { ServiceStores } from '../stores.ts';
 import type { StoredSecret } from './store.ts';
 import { claimClient } from './version.ts';
 
-export const MAX_ACTIVE_SECRETS = 2; // seed §8
+export const MAX_ACTIVE_SECRETS = 2; // docs/rules.md#secret-rotation
 
 export type SecretView = StoredSecret;
 
@@ -38,7 +38,7 @@ export async function addSecret(ctx: ServiceContext, clientId: string, actorId: 
   });
 }
 
-/** Takes effect at once; the last active secret cannot be removed (seed §3, §7 rule 3). */
+/** Takes effect at once; the last active secret cannot be removed (docs/rules.md#secret-rotation). */
 export async function removeSecret(ctx: ServiceContext, clientId: string, secretId: string, actorId: string | null): Promise<void> {
   await ctx.stores.transaction(async (tx) => {
     const now = ctx.clock();

@@ -1,4 +1,4 @@
-// The store of the OAuth-client lifecycle (SPEC §2): client rows with their held change and
+// The store of the OAuth-client lifecycle (docs/rules.md#client-states): client rows with their held change and
 // version, secrets, the authorization requests behind the legacy warning, the grants listed
 // in authorized apps, and the audit trail shown on a client's page. src/storage/stores/
 // clients.ts implements it. Every method runs in whatever transaction its store is bound
@@ -18,19 +18,19 @@ export interface StoredClient {
   state: ClientState;
   redirectUris: string[];
   /**
-   * null for a legacy client (SPEC §2 item 14). Stored and returned in the order given: the
+   * null for a legacy client (docs/rules.md#legacy-clients). Stored and returned in the order given: the
    * services pass registry order (sortScopes), which responses and pages show.
    */
   scopes: string[] | null;
   reviewNote: string | null;
   reviewedBy: string | null;
   reviewedAt: number | null;
-  /** SPEC §6: may introspect any client's tokens. */
+  /** docs/rules.md#introspection: may introspect any client's tokens. */
   resourceServer: boolean;
-  /** SPEC §2 item 20: additions awaiting review; empty when nothing is held. */
+  /** docs/rules.md#client-changes: additions awaiting review; empty when nothing is held. */
   proposedRedirectUris: string[];
   proposedScopes: string[];
-  /** SPEC §2 item 22. */
+  /** docs/rules.md#review-versions. */
   version: number;
   createdAt: number;
   updatedAt: number;
@@ -106,21 +106,21 @@ export interface ClientStore {
    * Takes the client's row lock for the rest of the transaction, by an UPDATE that sets
    * `updatedAt` to `now` (a portable stand-in for SELECT ... FOR UPDATE), so that two
    * concurrent changes of one client are serialized. With `expectedVersion` the version is
-   * part of that UPDATE's WHERE, so the check and the lock are one statement (SPEC §2 item
-   * 22). Returns the client as this transaction left it, or undefined when no client has
+   * part of that UPDATE's WHERE, so the check and the lock are one statement
+   * (docs/rules.md#review-versions). Returns the client as this transaction left it, or undefined when no client has
    * this id or it is at another version (nothing is locked then). Call it inside a
    * transaction: outside one the lock ends with the statement.
    */
   lock(id: string, now: number, options?: LockOptions): Promise<StoredClient | undefined>;
 
   /**
-   * Writes the given fields; with `raiseVersion` also raises the version by one (SPEC §2
-   * item 22). Empty proposed lists are stored as no held change. Returns false when no
+   * Writes the given fields; with `raiseVersion` also raises the version by one
+   * (docs/rules.md#review-versions). Empty proposed lists are stored as no held change. Returns false when no
    * client has this id.
    */
   update(id: string, changes: ClientChanges, options?: { raiseVersion?: boolean }): Promise<boolean>;
 
-  /** SPEC §2 item 14: how many of the client's authorization requests since `since` carried no scope. */
+  /** docs/rules.md#legacy-clients: how many of the client's authorization requests since `since` carried no scope. */
   countScopelessRequests(clientId: string, since: number): Promise<number>;
 
   /** The client's active (not removed) secrets, oldest first; empty for an unknown client. */
@@ -152,7 +152,7 @@ export interface ClientStore {
   listEvents(clientId: string, limit: number): Promise<ClientAuditEvent[]>;
 }
 
-/** SPEC §10.3: an admin's decision about the host of client metadata documents. */
+/** docs/rules.md#cimd-policy: an admin's decision about the host of client metadata documents. */
 export interface MetadataHostDecision {
   host: string;
   decision: 'trusted' | 'distrusted';

@@ -1,11 +1,11 @@
-// A client's version (SPEC §2 item 22): every change of its configuration or of its held
+// A client's version (docs/rules.md#review-versions): every change of its configuration or of its held
 // change raises it, and a review decision names the version it was made on, so that an
 // admin never approves what the developer changed after the admin looked.
 import { conflict, notFound } from '../errors.ts';
 import type { ServiceStores } from '../stores.ts';
 import type { LockOptions, StoredClient } from './store.ts';
 
-/** SPEC §2 item 22: the refusal of a decision made on an older version. */
+/** docs/rules.md#review-versions: the refusal of a decision made on an older version. */
 export const STALE_VERSION = 'the client changed since you opened it: review it again';
 
 /** A version as typed on a form or a command line: a whole number from 1, or undefined when it is not one. */

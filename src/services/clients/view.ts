@@ -1,4 +1,4 @@
-// OAuth clients as the pages and the CLI show them (SPEC §2): one client, or a listing.
+// OAuth clients as the pages and the CLI show them (docs/rules.md#client-record): one client, or a listing.
 import { MAX_CLIENT_ID_LENGTH } from '../../oauth/client-metadata.ts';
 import type { ClientState } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
@@ -9,7 +9,7 @@ import type { StoredClient } from './store.ts';
 /** The stored client as the pages and the CLI name it: `clientId`, whether it is legacy, its secrets. */
 export type ClientView = Omit<StoredClient, 'id'> & {
   clientId: string;
-  /** SPEC §2 item 14: a client whose scopes are NULL. */
+  /** docs/rules.md#legacy-clients: a client whose scopes are NULL. */
   legacy: boolean;
   secrets: SecretView[];
 };
@@ -19,7 +19,7 @@ function view(c: StoredClient, secrets: SecretView[]): ClientView {
   return { clientId: id, ...rest, legacy: c.scopes === null, secrets };
 }
 
-/** SPEC §2 item 20: whether additions await an admin's review. */
+/** docs/rules.md#client-changes: whether additions await an admin's review. */
 export const hasHeldChange = (c: ClientView): boolean => c.proposedRedirectUris.length + c.proposedScopes.length > 0;
 
 /** The stored client without its secrets, for what only shows it (its logo, its name). */

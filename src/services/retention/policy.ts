@@ -1,17 +1,17 @@
-// SPEC §2 item 24: how long each kind of row is kept after it has ended.
+// docs/rules.md#retention: how long each kind of row is kept after it has ended.
 import type { PrunableRows } from './store.ts';
 
-/** SPEC §2 item 24: authorization requests older than this are deleted. */
+/** docs/rules.md#retention: authorization requests older than this are deleted. */
 export const AUTHORIZATION_REQUEST_RETENTION_DAYS = 30;
 
 export interface RetentionPolicy {
   /**
-   * SPEC §2 item 9's replay window, in seconds. Codes and tokens are kept this long past
+   * docs/rules.md#refresh-rotation's replay window, in seconds. Codes and tokens are kept this long past
    * their end, so that a late replay is still recognised as one (and answered as one)
    * rather than as an unknown credential.
    */
   replayWindowSeconds: number;
-  /** SPEC §4 AUDIT_RETENTION_DAYS. */
+  /** AUDIT_RETENTION_DAYS (docs/rules.md#retention). */
   auditRetentionDays: number;
 }
 
@@ -31,7 +31,7 @@ export function cutoffs(policy: RetentionPolicy, now: number): Record<PrunableRo
   };
 }
 
-/** SPEC §2 item 9: a spent token's successor pair is kept for the window only. */
+/** docs/rules.md#refresh-rotation: a spent token's successor pair is kept for the window only. */
 export function successorCutoff(policy: RetentionPolicy, now: number): number {
   return now - policy.replayWindowSeconds * 1000;
 }

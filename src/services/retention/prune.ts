@@ -1,4 +1,4 @@
-// SPEC §2 item 24: deletes what has ended, in small batches, each its own short statement,
+// docs/rules.md#retention: deletes what has ended, in small batches, each its own short statement,
 // so that a large backlog never holds a lock or the event loop for long.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServiceContext } from '../context.ts';

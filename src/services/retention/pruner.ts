@@ -1,4 +1,4 @@
-// SPEC §2 item 24: every running instance prunes on a timer. Runs never overlap; several
+// docs/rules.md#retention: every running instance prunes on a timer. Runs never overlap; several
 // instances pruning at once is safe (RetentionStore.deleteBatch).
 import type { ServiceContext } from '../context.ts';
 import type { RetentionPolicy } from './policy.ts';

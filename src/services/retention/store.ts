@@ -1,4 +1,4 @@
-// The retention store (SPEC §2 item 24): deletes what has ended, one small batch at a time.
+// The retention store (docs/rules.md#retention): deletes what has ended, one small batch at a time.
 
 /** Rows that end, each found by one indexed time column (migration 007). */
 export type PrunableRows =
@@ -26,7 +26,7 @@ export interface RetentionStore {
    */
   deleteBatch(rows: PrunableRows, before: number, limit: number): Promise<number>;
   /**
-   * SPEC §2 item 9: forgets the kept successor pair of at most `limit` refresh tokens spent
+   * docs/rules.md#refresh-rotation: forgets the kept successor pair of at most `limit` refresh tokens spent
    * before `spentBefore`; returns how many. The spent token itself stays (reuse detection).
    */
   forgetSuccessorsBatch(spentBefore: number, limit: number): Promise<number>;

@@ -1,4 +1,4 @@
-// Memberships are invitations (SPEC §2 item 23). Adding someone through the API stores an
+// Memberships are invitations (docs/rules.md#membership-invitations). Adding someone through the API stores an
 // invitation of the address or user id the inviter named, without looking for an account:
 // the answer, and the work done, are the same whether one exists or not. The invitee
 // accepts or declines in /settings/teams; until then nothing is shared either way.

@@ -1,5 +1,5 @@
-// The stores of teams: organizations, teams, memberships (SPEC §5) and the invitations that
-// become memberships (SPEC §2 item 23). Implemented in src/storage/stores/teams.ts; every
+// The stores of teams: organizations, teams, memberships (docs/rules.md#data) and the invitations that
+// become memberships (docs/rules.md#membership-invitations). Implemented in src/storage/stores/teams.ts; every
 // method runs in the transaction its store was built over (ServiceStores.transaction).
 
 export type Role = 'member' | 'admin' | 'owner';

@@ -1,4 +1,4 @@
-// Organizations, teams and memberships (SPEC §4 CLI, §5, §6): shared by the API and the
+// Organizations, teams and memberships (docs/rules.md#cli, docs/rules.md#data, docs/rules.md#membership-rules): shared by the API and the
 // gatehouse command. Every creation writes the resource and its owner's membership together.
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
@@ -115,14 +115,14 @@ export async function insertMember(tx: ServiceStores, target: MembershipTarget, 
     updatedAt: now,
   };
   if (!(await tx.teams.insertMembership(membership))) throw conflict(`that user is already a member of this ${kindOf(target)}`, 'user');
-  // GET /v2/me reports the user's organization (SPEC §6): the first one they join.
+  // GET /v2/me reports the user's organization (docs/rules.md#profile): the first one they join.
   if (membership.organizationId !== null) await tx.users.setOrganizationIfNone(userId, membership.organizationId, now);
   return membership;
 }
 
 /**
  * Adds a user to a team or an organization at once, as an accepted member: the operator's
- * `gatehouse members add` (SPEC §2 item 23). The API invites instead (invitations.ts).
+ * `gatehouse members add` (docs/rules.md#membership-invitations). The API invites instead (invitations.ts).
  */
 export async function addMember(ctx: ServiceContext, target: MembershipTarget, userId: string, role: string): Promise<Membership> {
   const checked = checkRole(role);
@@ -163,7 +163,7 @@ export const targetOf = (m: { teamId: string | null; organizationId: string | nu
   m.teamId !== null ? { teamId: m.teamId } : { organizationId: m.organizationId! };
 
 /**
- * The user leaves a team or organization (SPEC §2 item 23): always possible, except for
+ * The user leaves a team or organization (docs/rules.md#membership-invitations): always possible, except for
  * its last owner. The role is read again under the lock, so a promotion that lands
  * meanwhile is counted.
  */

@@ -1,4 +1,4 @@
-// An OAuth client's events URL and signing secret (SPEC §9, second paragraph): where
+// An OAuth client's events URL and signing secret (docs/rules.md#client-events): where
 // Gatehouse tells the application of revocations, reuse and review decisions. The secret is
 // shown once, when it is made, like a client secret; rotating it replaces it at once.
 import type { ServiceContext } from '../context.ts';

@@ -1,4 +1,4 @@
-// The delivery engine (SPEC §9): every `gatehouse serve` runs one. Each pass claims the due
+// The delivery engine (docs/rules.md#webhooks): every `gatehouse serve` runs one. Each pass claims the due
 // deliveries (the store makes a claim exclusive across instances), sends them, and records
 // the outcome: delivered, due again later (schedule.ts), or failed; a webhook failing for
 // 5 days is turned off with the reason. Each claimed delivery is attempted and recorded on its
@@ -15,7 +15,7 @@ import type { AttemptOutcome, ClaimedDelivery } from './store.ts';
 export interface DeliveryEngineOptions {
   services: ServiceContext;
   outbound: OutboundPolicy;
-  /** Tests only; deliveries get sender.ts's 10 seconds (SPEC §9). */
+  /** Tests only; deliveries get sender.ts's 10 seconds (docs/rules.md#webhooks). */
   timeoutMs?: number;
   /** Deliveries claimed per pass. */
   batch?: number;

@@ -1,4 +1,4 @@
-// Writing events to the outbox (SPEC §9). Callers pass the stores of the transaction that
+// Writing events to the outbox (docs/rules.md#webhooks). Callers pass the stores of the transaction that
 // makes the change, so an event exists exactly when its change committed; delivery happens
 // later, from whichever instance claims it (engine.ts). Notifications to a client's events
 // URL are the store's own `notifyClient`, which the core's store writes as well.

@@ -1,4 +1,4 @@
-// What an owner sees of their webhooks in the web app (SPEC §9): each webhook with its latest
+// What an owner sees of their webhooks in the web app (docs/rules.md#webhooks): each webhook with its latest
 // deliveries, the same records the /v2 deliveries routes list.
 import type { Webhook } from './subscriptions.ts';
 import type { ServiceContext } from '../context.ts';

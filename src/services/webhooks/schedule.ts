@@ -1,4 +1,4 @@
-// When a failed delivery is tried again, and when Gatehouse gives up (SPEC §9): growing
+// When a failed delivery is tried again, and when Gatehouse gives up (docs/rules.md#webhooks): growing
 // delays with jitter, so that receivers that failed together are not called back together,
 // for 24 hours from the event; a webhook whose deliveries failed 5 days running is turned off.
 

@@ -1,4 +1,4 @@
-// One HTTP POST of a signed delivery (SPEC §9): connected only to an address the outbound
+// One HTTP POST of a signed delivery (docs/rules.md#webhooks): connected only to an address the outbound
 // check approved at this moment (a name that has since come to point inside is refused
 // before any connection), 10 seconds for the whole exchange, redirects answered but never
 // followed, and at most the first 1 KB of the answer read. The answer is outside text: a NUL

@@ -1,4 +1,4 @@
-// The outbox and its deliveries (SPEC §9), as the webhook services see them. A delivery goes
+// The outbox and its deliveries (docs/rules.md#webhooks, docs/rules.md#client-events), as the webhook services see them. A delivery goes
 // to one destination: a webhook of a user or an organization, or an OAuth client's events URL.
 import type { ClientNotification, NotificationStore } from '../../oauth/storage.ts';
 

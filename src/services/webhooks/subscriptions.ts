@@ -12,7 +12,7 @@ export interface Webhook {
   triggers: string[];
   active: boolean;
   payloadTemplate: string | null;
-  /** Why Gatehouse turned it off (SPEC §9: failing 5 days running); null otherwise. */
+  /** Why Gatehouse turned it off (docs/rules.md#webhooks: failing 5 days running); null otherwise. */
   disabledReason: string | null;
   createdAt: number;
   updatedAt: number;

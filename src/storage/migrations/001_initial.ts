@@ -1,4 +1,4 @@
-// Users, sessions, clients, secrets, grants, codes, tokens and the audit log (SPEC §5).
+// Users, sessions, clients, secrets, grants, codes, tokens and the audit log (docs/rules.md#data).
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../database.ts';
 

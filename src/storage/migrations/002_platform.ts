@@ -1,4 +1,4 @@
-// The resources behind the platform API's scopes (SPEC §5, §6): organizations, teams,
+// The resources behind the platform API's scopes (docs/rules.md#data, docs/rules.md#scope-registry): organizations, teams,
 // memberships, event types and private links, bookings, schedules, connected apps
 // (calendars, ICS feeds, team apps — stored records only), webhooks, verified emails and
 // phones, routing forms and responses, workflows. Times are millisecond BIGINTs, flags 0/1
@@ -31,7 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('teams_organization').on('teams').column('organization_id').execute();
 
-  // A membership is of a team or of an organization, never both (SPEC §5). A team
+  // A membership is of a team or of an organization, never both (docs/rules.md#data). A team
   // membership never carries the organization: that is the team's, so the access lookup
   // finds an organization role by (organization_id, user_id) alone.
   await db.schema

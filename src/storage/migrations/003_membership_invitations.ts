@@ -1,4 +1,4 @@
-// Invitations to a team or organization (SPEC §2 item 23). An invitation is not a
+// Invitations to a team or organization (docs/rules.md#membership-invitations). An invitation is not a
 // membership: it lives in its own table, so every query that reads `memberships` counts
 // accepted members only, by construction. Accepting moves the row into `memberships`
 // (same id) in one transaction; declining or withdrawing deletes it.
@@ -12,7 +12,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('organization_id', 'text', (c) => c.references('organizations.id').onDelete('cascade'))
     // Whom the inviter named: an address (lower-case) or a user id, exactly one. Neither is
     // checked against the users table, so an invitation of an address or id that has no
-    // account is stored and answered exactly like one that has (SPEC §2 item 23); an
+    // account is stored and answered exactly like one that has (docs/rules.md#membership-invitations); an
     // address that registers later finds its invitation waiting.
     .addColumn('email', 'text')
     .addColumn('user_id', 'text')

@@ -1,4 +1,4 @@
-// SPEC §2 item 22: a client's version, raised by every change of its configuration or of
+// docs/rules.md#review-versions: a client's version, raised by every change of its configuration or of
 // its held change, so that a review decision can name the version it was made on. Existing
 // clients start at 1, as new ones do. An integer column with a default is the same
 // statement on SQLite and PostgreSQL.

@@ -1,9 +1,9 @@
-// Silent authorization reuses a grant (SPEC §2 item 25), so:
+// Silent authorization reuses a grant (docs/rules.md#silent-authorization), so:
 // - remembered consent is one indexed read of the user's active grants for a client, and
-//   the grant limit counts the same rows (SPEC §2 item 24): a partial index over active
+//   the grant limit counts the same rows (docs/rules.md#bounded-growth): a partial index over active
 //   grants, which SQLite, PostgreSQL, CockroachDB and YugabyteDB all build;
 // - several codes may share a grant, so each token records the code it descends from and
-//   a replayed code revokes exactly its tokens (SPEC §2 item 8).
+//   a replayed code revokes exactly its tokens (docs/rules.md#code-replay).
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {

@@ -1,4 +1,4 @@
-// SPEC §2 item 24: what has ended is deleted in small batches by every instance and by
+// docs/rules.md#retention: what has ended is deleted in small batches by every instance and by
 // `gatehouse prune`. Each batch finds its rows through one of these indexes, so a sweep
 // costs the rows it deletes, never a scan of the table. The time columns grow with the
 // clock, so on the hot inserts a new entry lands at the right edge of its B-tree.
@@ -24,7 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .column('revoked_at')
     .where(sql.ref('revoked_at'), 'is not', null)
     .execute();
-  // SPEC §2 item 9: the successor of a spent token is kept only for the replay window.
+  // docs/rules.md#refresh-rotation: the successor of a spent token is kept only for the replay window.
   await db.schema
     .createIndex('refresh_tokens_successor')
     .on('refresh_tokens')

@@ -1,4 +1,4 @@
-// Webhooks that are delivered (SPEC §9): each webhook gets its signing secret and a record of
+// Webhooks that are delivered (docs/rules.md#webhooks, docs/rules.md#client-events): each webhook gets its signing secret and a record of
 // failing days, each OAuth client may name an events URL with its own signing secret, and
 // webhook_deliveries is the outbox. A delivery row is written in the transaction of the change
 // that causes it and is then claimed, attempted and rescheduled by the delivery engine

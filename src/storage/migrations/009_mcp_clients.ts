@@ -1,4 +1,4 @@
-// MCP clients (SPEC §10).
+// MCP clients (docs/rules.md#mcp-agents).
 // RFC 8707 resource indicators (§10.1): an authorization covers resources, and each token
 // is bound to some of them. NULL stands for the default resource ({BASE_URL}/v2), so every
 // row written before this migration keeps meaning what it meant, with no backfill.

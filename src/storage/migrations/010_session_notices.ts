@@ -1,4 +1,4 @@
-// One-time notices of a browser session (SPEC §2 item 27): what a form's redirect target
+// One-time notices of a browser session (docs/rules.md#forms-and-pages): what a form's redirect target
 // shows once — a new client secret above all — kept server-side, sealed under a key only
 // the session's cookie can give (services/accounts/notices.ts), and gone with the session.
 import { sql, type Kysely } from 'kysely';

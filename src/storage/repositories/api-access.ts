@@ -3,7 +3,7 @@
 // query, joined on the token's own user, so no membership check costs a round trip of its
 // own. Every /v2 resource request runs one of these: they are compiled once (prepared.ts).
 // `memberships` holds accepted members only; a pending invitation lives in
-// membership_invitations and so never reaches these joins (SPEC §2 item 23).
+// membership_invitations and so never reaches these joins (docs/rules.md#membership-invitations).
 import type { AccessLookup, ApiAccessStore } from '../../platform/access-check.ts';
 import type { AccessFacts, Role } from '../../platform/membership.ts';
 import { prepare } from '../prepared.ts';

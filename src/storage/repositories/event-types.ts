@@ -1,4 +1,4 @@
-// event_types and their private links (seed §2.3 EVENT_TYPE_*, TEAM_EVENT_TYPE_*, ORG_EVENT_TYPE_*).
+// event_types and their private links (EVENT_TYPE_*, TEAM_EVENT_TYPE_*, ORG_EVENT_TYPE_* of docs/rules.md#scope-registry).
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { EventTypeOwner } from '../../platform/event-types/store.ts';
 import type { EventTypesTable, PrivateLinksTable } from '../schema.ts';
@@ -27,7 +27,7 @@ export async function listEventTypes(db: Executor, owner: EventTypeOwner, limit:
   return db.selectFrom('event_types').selectAll().where(column, '=', value).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
 }
 
-/** Event types of an organization: its teams' and its members' (seed §2.3 ORG_EVENT_TYPE_READ). */
+/** Event types of an organization: its teams' and its members' (ORG_EVENT_TYPE_READ, docs/rules.md#scope-registry). */
 function inOrganization(db: Executor, organizationId: string) {
   return db
     .selectFrom('event_types')

@@ -5,8 +5,8 @@ import type { Executor } from './executor.ts';
 
 /**
  * Newest first. `revoked_at IS NULL` is written as the partial index grants_active states
- * it (migration 006), so both dialects read only active rows, already in order (SPEC §2
- * item 24).
+ * it (migration 006), so both dialects read only active rows, already in order
+ * (docs/rules.md#bounded-growth).
  */
 export const activeGrantsQuery = (db: Executor, userId: string, clientId: string) =>
   db

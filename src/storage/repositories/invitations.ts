@@ -1,4 +1,4 @@
-// membership_invitations (SPEC §2 item 23): who was invited where, until they answer. An
+// membership_invitations (docs/rules.md#membership-invitations): who was invited where, until they answer. An
 // invitee is matched by the id or the address the inviter named; nothing here reads an
 // invitation as a membership.
 import { sql, type Selectable } from 'kysely';

@@ -1,4 +1,4 @@
-// organizations, teams and memberships (SPEC §5): who belongs where, with which role.
+// organizations, teams and memberships (docs/rules.md#data): who belongs where, with which role.
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { MembershipsTable, OrganizationsTable, TeamsTable, UsersTable } from '../schema.ts';
 import type { MembershipTarget } from '../../services/teams/store.ts';
@@ -58,7 +58,7 @@ export async function findMemberByEmail(db: Executor, target: MembershipTarget, 
 /**
  * A team's or organization's roster: its members (state accepted) and its pending
  * invitations (state invited), in the order they were added. An invitation carries only
- * what the inviter named, never anything of an account (SPEC §2 item 23).
+ * what the inviter named, never anything of an account (docs/rules.md#membership-invitations).
  */
 export type RosterRow = Omit<MemberRow, 'user_id' | 'email' | 'name' | 'username'> & {
   state: 'accepted' | 'invited';

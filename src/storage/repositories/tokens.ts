@@ -1,4 +1,4 @@
-// access_tokens and refresh_tokens, stored by SHA-256 hash only (SPEC §3).
+// access_tokens and refresh_tokens, stored by SHA-256 hash only (docs/rules.md#token-formats).
 // The writes and the refresh token reads are the OAuth store's (stores/oauth.ts).
 import type { Kysely, Selectable } from 'kysely';
 import type { AccessTokenWithClient } from '../../oauth/storage.ts';
@@ -10,7 +10,7 @@ import type { Executor } from './executor.ts';
 type AccessTokensRow = Selectable<AccessTokensTable>;
 
 /**
- * The token and its client's current state in one indexed read (SPEC §2 item 1); the
+ * The token and its client's current state in one indexed read (docs/rules.md#client-states); the
  * platform API's access read extends this same query with the path's team or organization.
  */
 export const accessTokenWithClient = (db: Kysely<Database>, hash: string) =>

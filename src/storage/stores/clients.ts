@@ -51,7 +51,7 @@ function toColumns(c: ClientChanges): Updateable<OAuthClientsTable> {
   return set;
 }
 
-/** The value that raises the version in an UPDATE's SET (SPEC §2 item 22). */
+/** The value that raises the version in an UPDATE's SET (docs/rules.md#review-versions). */
 const nextVersion = () => sql<number>`version + 1`;
 
 export function createClientStore(db: Kysely<Database>): ClientStore {

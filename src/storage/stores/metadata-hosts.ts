@@ -1,4 +1,4 @@
-// MetadataHostStore (services/clients/store.ts) over client_metadata_hosts (SPEC §10.3).
+// MetadataHostStore (services/clients/store.ts) over client_metadata_hosts (docs/rules.md#cimd-policy).
 import type { Kysely, Selectable } from 'kysely';
 import type { MetadataHostDecision, MetadataHostStore } from '../../services/clients/store.ts';
 import type { ClientMetadataHostsTable, Database } from '../schema.ts';

@@ -54,7 +54,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
       return Number(result.numUpdatedRows) === 1;
     },
     revokeGrant: (grantId, at) => revokeGrant(db, grantId, at),
-    // SPEC §2 item 8 when codes share a grant (item 25): only the replayed code's tokens end.
+    // docs/rules.md#code-replay when codes share a grant (docs/rules.md#silent-authorization): only the replayed code's tokens end.
     revokeCodeTokens: async (grantId, codeHash, at) => {
       await db.updateTable('access_tokens').set({ revoked_at: at }).where('grant_id', '=', grantId).where('code_hash', '=', codeHash).where('revoked_at', 'is', null).execute();
       await db
@@ -94,7 +94,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
       return row && toCodeRecord(row);
     },
 
-    // access_tokens and refresh_tokens, stored by SHA-256 hash only (SPEC §3).
+    // access_tokens and refresh_tokens, stored by SHA-256 hash only (docs/rules.md#token-formats).
     createAccessToken: async (t) => {
       await insertAccessToken.run(db, accessRow(t));
     },
@@ -133,7 +133,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
       await db.insertInto('authorization_requests').values({ client_id: clientId, user_id: userId, had_scope: hadScope ? 1 : 0, created_at: at }).execute();
     },
 
-    // The outbox the application services write to as well (SPEC §9), on the same executor:
+    // The outbox the application services write to as well (docs/rules.md#webhooks), on the same executor:
     // inside the core's transaction, the notification commits or rolls back with it.
     notifyClient: (clientId, event, data, at) => notifyClient(db, clientId, event, data, at),
   };
@@ -169,7 +169,7 @@ function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
 const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'created_at', 'expires_at', 'revoked_at'] as const;
 const insertAccessToken = prepare<Selectable<AccessTokensTable>, unknown>((db) => db.insertInto('access_tokens').values(placeholderRow(accessColumns)));
 
-/** The columns every token row has of its grant (SPEC §2 item 8: the code it descends from too). */
+/** The columns every token row has of its grant (docs/rules.md#code-replay: the code it descends from too). */
 function grantColumns(t: AccessTokenRecord | RefreshTokenRecord) {
   return { grant_id: t.grantId, code_hash: t.codeHash, client_id: t.clientId, user_id: t.userId, scopes: scopesColumn(t.scopes), resources: resourcesColumn(t.resources) };
 }

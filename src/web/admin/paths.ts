@@ -1,4 +1,4 @@
-// Admin review addresses (SPEC §1).
+// Admin review addresses (docs/rules.md#surfaces).
 export const ADMIN_CLIENTS = '/admin/oauth-clients';
 
 export function adminClientPath(clientId: string): string {

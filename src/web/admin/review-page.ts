@@ -1,4 +1,4 @@
-// What an admin sees when reviewing a client (SPEC §2 items 1 and 20): what it asks for —
+// What an admin sees when reviewing a client (docs/rules.md#client-states, docs/rules.md#client-changes): what it asks for —
 // scopes in plain words, redirect hosts — its owner, held changes, and the decisions that
 // apply in its state.
 import type { ClientEvent } from '../../services/clients/events.ts';
@@ -24,7 +24,7 @@ export interface ReviewPageData {
   failedDecision?: string | undefined;
   reason?: string | undefined;
   notice?: string | undefined;
-  /** SPEC §6: whether an admin marked the client as a resource server. */
+  /** docs/rules.md#introspection: whether an admin marked the client as a resource server. */
   resourceServer: boolean;
   /** A refusal about the resource-server mark, shown in its section. */
   resourceServerError?: string | undefined;

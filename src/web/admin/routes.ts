@@ -1,4 +1,4 @@
-// /admin/oauth-clients (SPEC §1, §2 items 1 and 20): the review queue and the decisions.
+// /admin/oauth-clients (docs/rules.md#surfaces, docs/rules.md#client-states, docs/rules.md#client-changes): the review queue and the decisions.
 // Admins only: anonymous visitors go to the login page, other users get 403. Every
 // decision is made by the services, which write it to the audit log with the admin's id.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -37,7 +37,7 @@ const doneNotices: Record<Decision, string> = {
   'reject-changes': 'Changes declined. The developer sees your reason.',
 };
 
-/** Notices after the other admin operations on the client page (SPEC §4, §6). */
+/** Notices after the other admin operations on the client page (docs/rules.md#cli, docs/rules.md#introspection). */
 const otherNotices: Record<string, string> = {
   'secret-removed': developerNotices['secret-removed'],
   'resource-server-on': 'Marked as a resource server: the client may now introspect any client’s tokens.',
@@ -140,7 +140,7 @@ function doneNoticeOf(done: unknown): string | undefined {
   return Object.hasOwn(otherNotices, done) ? otherNotices[done] : undefined;
 }
 
-/** Applies one decision; SPEC §2 item 22: about the version the page showed, and no other. */
+/** Applies one decision; docs/rules.md#review-versions: about the version the page showed, and no other. */
 async function decide(ctx: AppContext, clientId: string, adminId: string, decision: Decision, reason: string, expectedVersion: number): Promise<void> {
   const options = { expectedVersion };
   if (decision === 'approve-changes') await approveHeldChanges(ctx.services, clientId, adminId, options);
@@ -173,7 +173,7 @@ async function handleDecision(ctx: AppContext, request: FastifyRequest<IdParams>
   return reply.redirect(`${adminClientPath(client.clientId)}?done=${decision}`, 303);
 }
 
-/** SPEC §6: the resource-server mark, which lets a client introspect any token. */
+/** docs/rules.md#introspection: the resource-server mark, which lets a client introspect any token. */
 async function handleResourceServer(ctx: AppContext, request: FastifyRequest<IdParams>, reply: FastifyReply) {
   const admin = signedInAdmin(request, reply);
   if (!admin) return reply;
@@ -205,7 +205,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return sendReview(ctx, request, reply, admin, client, 200, { ...once, notice: doneNoticeOf((request.query as { done?: unknown }).done) ?? once.flash });
   });
 
-  // SPEC §10.3: an admin's trust decision about a metadata document host.
+  // docs/rules.md#cimd-policy: an admin's trust decision about a metadata document host.
   app.post(`${ADMIN_CLIENTS}/hosts`, { preHandler: app.csrfProtection }, async (request, reply) => {
     const admin = signedInAdmin(request, reply);
     if (!admin) return reply;
@@ -219,7 +219,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   app.post<IdParams>(`${ADMIN_CLIENTS}/:id/review`, { preHandler: app.csrfProtection }, (request, reply) => handleDecision(ctx, request, reply));
   app.post<IdParams>(`${ADMIN_CLIENTS}/:id/resource-server`, { preHandler: app.csrfProtection }, (request, reply) => handleResourceServer(ctx, request, reply));
 
-  // SPEC §4: the developer's secret operations, with the same rules and messages.
+  // docs/rules.md#secret-rotation: the developer's secret operations, with the same rules and messages.
   clientSecretRoutes(app, ctx, {
     clientRoute: `${ADMIN_CLIENTS}/:id`,
     pathOf: adminClientPath,

@@ -1,4 +1,4 @@
-// The client form: registration and editing (SPEC §2 items 2 and 20). Every field is
+// The client form: registration and editing (docs/rules.md#client-record, docs/rules.md#client-changes). Every field is
 // checked on its own, so all problems show at once, each next to its field.
 import type { ClientKind } from '../../oauth/storage.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';

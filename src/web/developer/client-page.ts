@@ -1,6 +1,6 @@
-// A developer's client page: what the application needs to be configured (seed §1), its
-// state and review note, secrets (SPEC §2 items 3, 15), held changes (item 20), the legacy
-// explanation (item 14) and the client's events (item 16).
+// A developer's client page: what the application needs to be configured (docs/rules.md#client-record), its
+// state and review note, secrets (docs/rules.md#client-secrets, docs/rules.md#secret-rotation), held changes (docs/rules.md#client-changes), the legacy
+// explanation (docs/rules.md#legacy-clients) and the client's events (docs/rules.md#audit-events).
 import type { ClientView } from '../../services/clients/view.ts';
 import type { ClientEvent } from '../../services/clients/events.ts';
 import type { ClientEventsView } from '../../services/webhooks/client-events.ts';
@@ -25,7 +25,7 @@ export interface ClientPageData {
   secretError?: string | undefined;
   /** A secret just created: shown this once. */
   newSecret?: { secret: string; lastFour: string } | undefined;
-  /** SPEC §9: the events URL, whether it has a signing secret, and its recent deliveries. */
+  /** docs/rules.md#client-events: the events URL, whether it has a signing secret, and its recent deliveries. */
   applicationEvents: ClientEventsView;
   /** A refusal of the events URL, shown beside its form. */
   eventsUrlError?: string | undefined;
@@ -115,7 +115,7 @@ ${full
 const deliveryState = (d: ClientEventsView['deliveries'][number]) =>
   d.status === 'delivered' ? 'delivered' : d.status === 'failed' ? 'failed' : d.attempts === 0 ? 'waiting' : 'retrying';
 
-/** SPEC §9: where the application hears of revocations and review decisions, and what it was sent. */
+/** docs/rules.md#client-events: where the application hears of revocations and review decisions, and what it was sent. */
 function applicationEventsSection(d: ClientPageData): Html {
   const e = d.applicationEvents;
   const base = clientPath(d.client.clientId);

@@ -1,4 +1,4 @@
-// The events URL of a client in the developer settings (SPEC §9, second paragraph): save or
+// The events URL of a client in the developer settings (docs/rules.md#client-events): save or
 // remove it, rotate its signing secret. A new secret is drawn on the client page this once:
 // the page the redirect leads to, from a one-time notice (README, Security), so a reload
 // neither rotates the secret again nor shows it twice.

@@ -1,4 +1,4 @@
-// Legacy migration in the developer settings (SPEC §2 item 14, seed §3 rules 2-3): choose
+// Legacy migration in the developer settings (docs/rules.md#legacy-clients): choose
 // scopes, see how many recent requests lacked scope, confirm when that is not zero.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';

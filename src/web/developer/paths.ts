@@ -1,4 +1,4 @@
-// Developer settings addresses (SPEC §1).
+// Developer settings addresses (docs/rules.md#surfaces).
 export const DEVELOPER_CLIENTS = '/settings/developer/oauth-clients';
 
 export function clientPath(clientId: string): string {

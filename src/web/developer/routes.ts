@@ -1,4 +1,4 @@
-// Developer settings (SPEC §1, §4): a logged-in user's OAuth clients — list, register,
+// Developer settings (docs/rules.md#surfaces, docs/rules.md#cli): a logged-in user's OAuth clients — list, register,
 // view, edit. Secrets and the legacy migration have routes of their own beside this file.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -87,7 +87,7 @@ async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: F
       redirectUris: lines(values.redirect_uris),
       scopes: values.scopes,
     });
-    // SPEC §2 item 27: the client page shows the first secret once, so a reload of it
+    // docs/rules.md#forms-and-pages: the client page shows the first secret once, so a reload of it
     // registers nothing.
     return redirectWithNotice(ctx, request, reply, clientPath(client.clientId), {
       flash: 'Registered. The client is pending: a platform admin reviews it before users can authorize it.',
@@ -99,7 +99,7 @@ async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: F
   }
 }
 
-/** An edit: applied, held for review or resubmitted, as the service decides (SPEC §2 items 1, 20). */
+/** An edit: applied, held for review or resubmitted, as the service decides (docs/rules.md#client-states, docs/rules.md#client-changes). */
 async function handleEdit(ctx: AppContext, request: FastifyRequest<IdParams>, reply: FastifyReply) {
   const user = signedIn(request, reply);
   if (!user) return reply;
@@ -114,7 +114,7 @@ async function handleEdit(ctx: AppContext, request: FastifyRequest<IdParams>, re
       homepageUrl: values.homepage_url,
       logoUrl: values.logo_url,
       redirectUris: lines(values.redirect_uris),
-      // A legacy client gets scopes only through its migration page (SPEC §2 item 14).
+      // A legacy client gets scopes only through its migration page (docs/rules.md#legacy-clients).
       ...(client.legacy ? {} : { scopes: values.scopes }),
     });
     const held = result.held.redirectUris.length + result.held.scopes.length > 0;

@@ -1,6 +1,6 @@
-// Secret rotation in the developer settings (seed §3 and §5.4; SPEC §2 items 3 and 15):
+// Secret rotation in the developer settings (docs/rules.md#secret-rotation; docs/rules.md#client-secrets):
 // add (shown once, on the page the redirect leads to), remove after a confirmation step; at most 2 active, never fewer than 1.
-// The same routes serve an admin's client page (SPEC §4): `clientSecretRoutes` takes who
+// The same routes serve an admin's client page (docs/rules.md#secret-rotation): `clientSecretRoutes` takes who
 // may act and how the client page is drawn; the rules and messages are the same.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
@@ -38,7 +38,7 @@ export interface SecretRouteOptions {
 }
 
 export function clientSecretRoutes(app: FastifyInstance, ctx: AppContext, o: SecretRouteOptions): void {
-  // SPEC §2 item 27: the new secret (or the refusal) is shown by the client page the
+  // docs/rules.md#forms-and-pages: the new secret (or the refusal) is shown by the client page the
   // redirect leads to, from a one-time notice, so a reload cannot add another secret.
   app.post<{ Params: { id: string } }>(`${o.clientRoute}/secrets`, { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await o.access(request, reply, request.params.id);
