@@ -1,4 +1,4 @@
-// The `gatehouse` command (SPEC §4) over a real database: what an operator types and what a
+// The `gatehouse` command (docs/rules.md#cli) over a real database: what an operator types and what a
 // script parses. Commands run in this process (test/helpers/cli.ts); a first migrate on each
 // backend and a password piped on standard input run as a real child process. The SQLite suite
 // shares one database file and PostgreSQL gets a smaller smoke.
@@ -32,7 +32,7 @@ function ok(result: CliResult): string {
   return result.stdout;
 }
 
-describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, () => {
+describe('gatehouse CLI on SQLite (docs/rules.md#cli)', { timeout: CLI_TEST_TIMEOUT }, () => {
   // The tests below run in order over one database: a client made by one is reviewed,
   // listed and rotated by the next, as an operator would do.
   let dir: string;
@@ -113,7 +113,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     expect(publicOne.client_id).not.toBe(pendingOne.client_id);
   });
 
-  it('approve, suspend and re-approve move a client through its review states (SPEC §2 item 1)', async () => {
+  it('approve, suspend and re-approve move a client through its review states (docs/rules.md#client-states)', async () => {
     const { client_id } = bridge;
     expect(ok(await gh(['clients', 'approve', client_id])).trim()).toBe(`client ${client_id} is now approved`);
     expect(json(await gh(['clients', 'suspend', client_id, '--reason', 'abuse report', '--json']))).toEqual({
@@ -124,7 +124,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     expect(json(await gh(['clients', 'approve', client_id, '--json']))).toMatchObject({ client_id, state: 'approved' });
   });
 
-  it('clients resource-server marks a client as a resource server and --off removes the mark (SPEC §6)', async () => {
+  it('clients resource-server marks a client as a resource server and --off removes the mark (docs/rules.md#introspection)', async () => {
     const { client_id } = bridge;
     const flag = async () => {
       const database = openDatabase(env.DATABASE_URL!);
@@ -141,12 +141,12 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     const unknown = await gh(['clients', 'resource-server', 'no-such-client']);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('gatehouse: no client with id no-such-client');
-    // SPEC §6: introspection needs client authentication, which a public client cannot do.
+    // docs/rules.md#introspection: introspection needs client authentication, which a public client cannot do.
     expectOneLineRefusal(await gh(['clients', 'resource-server', publicOne.client_id]), /^gatehouse: client .* is public: it cannot authenticate, so it cannot introspect tokens; only a confidential client can be a resource server$/);
     expect(ok(await gh(['clients', 'resource-server', publicOne.client_id, '--off'])).trim()).toBe(`client ${publicOne.client_id} is no longer a resource server`);
   });
 
-  it('reject requires --reason, and the reason is shown with the client (SPEC §2 item 1)', async () => {
+  it('reject requires --reason, and the reason is shown with the client (docs/rules.md#client-states)', async () => {
     const { client_id } = publicOne;
     expectOneLineRefusal(await gh(['clients', 'reject', client_id]), /^gatehouse: .*reason/);
     expect(ok(await gh(['clients', 'reject', client_id, '--reason', 'homepage is unreachable'])).trim()).toBe(`client ${client_id} is now rejected`);
@@ -157,7 +157,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     expectOneLineRefusal(await gh(['clients', 'reject', bridge.client_id, '--reason', 'too late']), /^gatehouse: cannot reject a client that is approved/);
   });
 
-  it('import-legacy creates an approved client without scopes (SPEC §2 item 14)', async () => {
+  it('import-legacy creates an approved client without scopes (docs/rules.md#legacy-clients)', async () => {
     legacy = json(
       await gh(['clients', 'import-legacy', '--owner', developer, '--name', 'Old Integration', '--redirect-uri', 'https://old.example.com/cb', '--json']),
     );
@@ -181,7 +181,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     );
   });
 
-  it('secrets: show gives last four only; a second secret is added and shown once, a third is refused, one is removed, the last one cannot be (seed §3, SPEC §2 items 3 and 15)', async () => {
+  it('secrets: show gives last four only; a second secret is added and shown once, a third is refused, one is removed, the last one cannot be (docs/rules.md#secret-rotation, docs/rules.md#client-secrets)', async () => {
     const { client_id, client_secret } = bridge;
     const before = json(await gh(['clients', 'show', client_id, '--json']));
     expect(before).toMatchObject({
@@ -218,7 +218,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     expectOneLineRefusal(await gh(['secrets', 'remove', client_id, added.secret_id]), /^gatehouse: this is the last active secret/);
   });
 
-  it('the database file never holds a client secret in plain text (SPEC §2 item 3)', () => {
+  it('the database file never holds a client secret in plain text (docs/rules.md#client-secrets)', () => {
     const files = readdirSync(dir).filter((f) => f.startsWith('gatehouse.db'));
     expect(files).toContain('gatehouse.db');
     for (const secret of [bridge.client_secret, pendingOne.client_secret]) {
@@ -230,15 +230,15 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
     expectOneLineRefusal(await gh(['secrets', 'add', publicOne.client_id]), /^gatehouse: public clients have no secrets/);
   });
 
-  describe('bad input: non-zero exit, one line on stderr, no stack trace, nothing written (SPEC §4)', () => {
+  describe('bad input: non-zero exit, one line on stderr, no stack trace, nothing written (docs/rules.md#cli)', () => {
     const create = (...extra: string[]) => ['clients', 'create', '--owner', developer, '--name', 'Bad', ...extra];
     const elevenUris = Array.from({ length: 11 }, (_, i) => ['--redirect-uri', `https://app.example.com/cb${i}`]).flat();
     const cases: Array<[string, () => string[], RegExp]> = [
       ['an unknown owner email', () => ['clients', 'create', '--owner', 'nobody@example.com', '--name', 'X', '--redirect-uri', 'https://a.example.com/cb', '--scope', 'PROFILE_READ'], /^gatehouse: no user with email nobody@example\.com$/],
-      ['11 redirect URIs (seed §8: at most 10)', () => create(...elevenUris, '--scope', 'PROFILE_READ'), /^gatehouse: at most 10 redirect URIs per client \(got 11\)$/],
+      ['11 redirect URIs (docs/rules.md#redirect-uris: at most 10)', () => create(...elevenUris, '--scope', 'PROFILE_READ'), /^gatehouse: at most 10 redirect URIs per client \(got 11\)$/],
       ['an http redirect URI that is not loopback', () => create('--redirect-uri', 'http://app.example.com/cb', '--scope', 'PROFILE_READ'), /^gatehouse: redirect URI "http:\/\/app\.example\.com\/cb" must use https/],
       ['an unknown scope', () => create('--redirect-uri', 'https://app.example.com/cb', '--scope', 'PROFILE_READ', '--scope', 'CALENDAR_READ'), /^gatehouse: unknown scope: CALENDAR_READ$/],
-      ['no scope (seed §3: at least one)', () => create('--redirect-uri', 'https://app.example.com/cb'), /^gatehouse: choose at least one scope$/],
+      ['no scope (docs/rules.md#client-record: at least one)', () => create('--redirect-uri', 'https://app.example.com/cb'), /^gatehouse: choose at least one scope$/],
       ['an unknown client id', () => ['clients', 'approve', 'no-such-client'], /^gatehouse: no client with id no-such-client$/],
       ['a missing required option', () => ['clients', 'create', '--name', 'X'], /^gatehouse: required option '--owner <email>' not specified$/],
       ['users create with no password on stdin and no --password', () => ['users', 'create', '--email', 'nopw@example.com', '--name', 'N'], /^gatehouse: a password is required/],
@@ -265,7 +265,7 @@ describe('gatehouse CLI on SQLite (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, ()
   });
 });
 
-describe('gatehouse demo against a running server (SPEC §4)', { timeout: CLI_TEST_TIMEOUT }, () => {
+describe('gatehouse demo against a running server (docs/rules.md#cli)', { timeout: CLI_TEST_TIMEOUT }, () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer('sqlite');

@@ -1,4 +1,4 @@
-// gatehouse orgs create, teams create, members add (SPEC §4): the memberships they write are
+// gatehouse orgs create, teams create, members add (docs/rules.md#cli): the memberships they write are
 // the ones the API enforces, --json is machine-readable, and bad input is one line, exit 1.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/services/accounts/users.ts';
@@ -60,7 +60,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
     expect(twice.stderr).toBe('gatehouse: that user is already a member of this organization\n');
   });
 
-  it.skipIf(!available)('members add is an operator’s direct membership: accepted at once, with no invitation to answer (SPEC §2 item 23)', async () => {
+  it.skipIf(!available)('members add is an operator’s direct membership: accepted at once, with no invitation to answer (docs/rules.md#membership-invitations)', async () => {
     const joiner = `cli-joiner-${Date.now()}@example.com`;
     const services = createServiceContext(database.handle.db, Date.now);
     const joinerId = (await createUser(services, { email: joiner, name: 'CLI Joiner', password: 'joiner-password' })).id;

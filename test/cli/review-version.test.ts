@@ -1,5 +1,5 @@
 // `gatehouse clients show|list|approve|reject` and the client's version (security issue
-// item 2; SPEC §4, §2 items 16, 20 and 22), run as a real child process over the database
+// item 2; docs/rules.md#cli, docs/rules.md#audit-events, docs/rules.md#client-changes, docs/rules.md#review-versions), run as a real child process over the database
 // a real server uses: a decision names the version it was made on and a stale one is
 // refused with one line; on an approved client, approve and reject act on its held change.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     return server.browser().get(`/auth/oauth2/authorize?${query}`);
   }
 
-  it.skipIf(!available)('clients show prints the version and the held change in text and --json; clients list mentions the held change (SPEC §2 items 20 and 22)', async () => {
+  it.skipIf(!available)('clients show prints the version and the held change in text and --json; clients list mentions the held change (docs/rules.md#client-changes, docs/rules.md#review-versions)', async () => {
     const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'], name: 'Held App' });
     const before = await version(client);
     ok(await gh(['clients', 'update', client.clientId, '--redirect-uri', A, '--redirect-uri', B, '--scope', 'PROFILE_READ', '--scope', 'BOOKING_READ']));
@@ -65,7 +65,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     expect(listed.find((c) => c.client_id === client.clientId)).toMatchObject({ change_awaiting_review: true });
   });
 
-  it.skipIf(!available)('approve --version N is refused with one line when the client changed since N, and nothing changes; the current version decides (SPEC §2 item 22)', async () => {
+  it.skipIf(!available)('approve --version N is refused with one line when the client changed since N, and nothing changes; the current version decides (docs/rules.md#review-versions)', async () => {
     const client = await server.client(dev, { state: 'pending', redirectUris: [A], scopes: ['PROFILE_READ'] });
     const reviewed = JSON.parse(ok(await gh(['clients', 'show', client.clientId, '--json']))).version as number;
     // After the operator looked, the developer points the client elsewhere and asks for more.
@@ -87,7 +87,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     });
   });
 
-  it.skipIf(!available)('on an approved client with a held change, approve accepts it and reject --reason refuses it; the client stays approved and both are audited (SPEC §2 items 16, 20 and 22)', async () => {
+  it.skipIf(!available)('on an approved client with a held change, approve accepts it and reject --reason refuses it; the client stays approved and both are audited (docs/rules.md#audit-events, docs/rules.md#client-changes, docs/rules.md#review-versions)', async () => {
     const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
     ok(await gh(['clients', 'update', client.clientId, '--redirect-uri', A, '--redirect-uri', B, '--scope', 'PROFILE_READ', '--scope', 'BOOKING_READ']));
     const accepted = JSON.parse(ok(await gh(['clients', 'approve', client.clientId, '--version', String(await version(client)), '--json'])));

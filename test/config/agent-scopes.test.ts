@@ -1,4 +1,4 @@
-// SPEC §10.2–10.4 and the MCP authorization spec's scope selection (SEP-835): an agent asks
+// docs/rules.md#protected-resource-metadata, docs/rules.md#client-metadata-documents, docs/rules.md#dynamic-registration and the MCP authorization spec's scope selection (SEP-835): an agent asks
 // for the scopes /mcp names, so /mcp names what an agent nobody made by hand can be given
 // through every door that is open — a metadata document (CIMD_SCOPES) and registration
 // (DCR_SCOPES) — and the operator is told when the two disagree.

@@ -1,4 +1,4 @@
-// SPEC §8: REDIS_URL names the Redis that instances share. Any other scheme was accepted and
+// docs/rules.md#scale-out: REDIS_URL names the Redis that instances share. Any other scheme was accepted and
 // then read by the Redis client as a socket path, whose connection error put the URL, password
 // included, into the log. It is refused at start, and the refusal does not repeat the URL.
 import { describe, expect, it } from 'vitest';

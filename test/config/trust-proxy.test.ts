@@ -1,4 +1,4 @@
-// TRUST_PROXY (SPEC §4): unset, the socket's address is the caller's IP; set, it names the
+// TRUST_PROXY (docs/rules.md#configuration): unset, the socket's address is the caller's IP; set, it names the
 // reverse proxies whose X-Forwarded-For is believed, as addresses and CIDR ranges. Anything
 // else (true, a hop count, a host name) fails at start with a message naming the variable.
 import { describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ describe('TRUST_PROXY', () => {
     }
   });
 
-  it('takes RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES, 100 by default, 0 for off (SPEC §2 item 27)', () => {
+  it('takes RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES, 100 by default, 0 for off (docs/rules.md#rate-limits)', () => {
     expect(loadConfig({}).rateLimits.loginFailuresPerIpPer15Minutes).toBe(100);
     expect(loadConfig({ RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: '0' }).rateLimits.loginFailuresPerIpPer15Minutes).toBe(0);
     expect(() => loadConfig({ RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: '-1' })).toThrow(/^RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES/);

@@ -1,4 +1,4 @@
-// The Content-Security-Policy as Chromium enforces it (SPEC §7): the consent form's POST and
+// The Content-Security-Policy as Chromium enforces it (docs/rules.md#security-headers): the consent form's POST and
 // its 303 to the application's redirect URI are allowed by form-action (Chromium checks
 // form-action on the redirects after a form POST), and so is the login form whose redirects
 // end at the application; no page reports a violation; styles and the copy button still
@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
     await server?.close();
   });
 
-  it("consent: log in, Allow, and the browser arrives at the application's redirect URI; no violation (SPEC §7)", async () => {
+  it("consent: log in, Allow, and the browser arrives at the application's redirect URI; no violation (docs/rules.md#security-headers)", async () => {
     const page = await newPage();
     await page.goto(authorizeUrl('first-visit'));
     await logIn(page, endUser);
@@ -87,7 +87,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
     expect(violations).toEqual([]);
   });
 
-  it('login straight back to the application (consent already given): the login form may redirect there too (SPEC §7)', async () => {
+  it('login straight back to the application (consent already given): the login form may redirect there too (docs/rules.md#security-headers)', async () => {
     const page = await newPage();
     await page.goto(authorizeUrl('second-visit'));
     await logIn(page, endUser);
@@ -97,7 +97,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
     expect(violations).toEqual([]);
   });
 
-  it('Deny also reaches the application, with error=access_denied (SPEC §7)', async () => {
+  it('Deny also reaches the application, with error=access_denied (docs/rules.md#security-headers)', async () => {
     const other = await server.user();
     const page = await newPage();
     await page.goto(authorizeUrl('denied'));
@@ -108,7 +108,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
     expect(violations).toEqual([]);
   });
 
-  it('the developer pages look right and the Copy button works from /assets, with no violation (SPEC §7)', async () => {
+  it('the developer pages look right and the Copy button works from /assets, with no violation (docs/rules.md#security-headers)', async () => {
     const devUser = await server.user({ name: 'Devi Developer' });
     const page = await newPage({ clipboard: true });
     await page.goto(`${server.url}/settings/developer/oauth-clients/new`);
@@ -132,7 +132,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
   });
 
   // Swagger UI renders a few hundred operations: slow on a busy machine.
-  it('the API reference at /v2/docs renders its operations under its own policy, with no violation (SPEC §7)', { timeout: 120_000 }, async () => {
+  it('the API reference at /v2/docs renders its operations under its own policy, with no violation (docs/rules.md#security-headers)', { timeout: 120_000 }, async () => {
     const page = await newPage();
     await page.goto(`${server.url}/v2/docs`);
     await page.locator('.opblock').first().waitFor();

@@ -1,4 +1,4 @@
-// An invitation answered in a real browser (SPEC §2 item 23): a team admin invites a user
+// An invitation answered in a real browser (docs/rules.md#membership-invitations): a team admin invites a user
 // by e-mail through the API; the invitation grants nothing; the user logs in, opens
 // /settings/teams on a phone, accepts, and the membership takes effect at once. Screenshots
 // go to test-output/screenshots/.

@@ -207,7 +207,7 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     // The developer sees it all in the client's activity.
     await dev.goto(clientPage);
     const activity = await dev.locator('table.events').innerText();
-    // SPEC §7: an admin is "a platform administrator" to a developer, never an e-mail.
+    // docs/rules.md#private-records: an admin is "a platform administrator" to a developer, never an e-mail.
     expect(await dev.locator('tr[data-event="client.approved"]').innerText()).toContain('a platform administrator');
     expect(activity).not.toContain(adminUser.email);
     for (const type of ['client.created', 'client.approved', 'grant.created', 'secret.created', 'secret.removed', 'grant.revoked']) expect(activity).toContain(type);

@@ -1,5 +1,5 @@
-// Legacy migration in a real browser (issue items 5 and 8; SPEC §2 item 14; seed §3 rules
-// 2-3): a user still follows an old authorization link without scope; the developer's page
+// Legacy migration in a real browser (issue items 5 and 8; docs/rules.md#legacy-clients):
+// a user still follows an old authorization link without scope; the developer's page
 // explains legacy, counts that request, refuses to migrate until the warning is confirmed,
 // then migrates in place — in a browser without JavaScript. Each step asserts what the
 // page shows and keeps a screenshot.

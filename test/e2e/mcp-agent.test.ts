@@ -1,4 +1,4 @@
-// The proof of SPEC §10 with a client nobody here wrote: the MCP TypeScript SDK's own
+// The proof of docs/rules.md#mcp-agents with a client nobody here wrote: the MCP TypeScript SDK's own
 // client (Client + StreamableHTTPClientTransport, with an OAuthClientProvider implemented
 // below as an agent would) starts from nothing but {BASE_URL}/mcp. It meets the 401, reads
 // the resource metadata (RFC 9728), discovers the authorization server (RFC 8414),
@@ -81,7 +81,7 @@ describe.each(backends)('an MCP agent built on the official SDK, from {BASE_URL}
     await server?.close();
   });
 
-  it.skipIf(!enabled)('discovers, registers, is approved in a browser, calls tools, refreshes, and its token is refused at /v2 (SPEC §10)', async () => {
+  it.skipIf(!enabled)('discovers, registers, is approved in a browser, calls tools, refreshes, and its token is refused at /v2 (docs/rules.md#mcp-agents)', async () => {
     const mcpUrl = new URL(`${server.url}/mcp`);
     const provider = new AgentProvider(callback.url);
 
@@ -185,7 +185,7 @@ describe.each(backends)('an MCP agent that identifies itself by a client metadat
     await server?.close();
   });
 
-  it.skipIf(!enabled)('uses its document URL as client_id without registering, and the consent page calls it unverified (SPEC §10.3)', async () => {
+  it.skipIf(!enabled)('uses its document URL as client_id without registering, and the consent page calls it unverified (docs/rules.md#cimd-policy)', async () => {
     const mcpUrl = new URL(`${server.url}/mcp`);
     const provider = new AgentProvider(callback.url);
     provider.clientMetadataUrl = documentUrl;

@@ -8,7 +8,7 @@ import { backends } from '../helpers/backends.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
-// Requested out of registry order; granted scopes come back in registry order (SPEC §2 item 11).
+// Requested out of registry order; granted scopes come back in registry order (docs/rules.md#scope-syntax).
 const SCOPES = 'PROFILE_READ BOOKING_READ';
 const GRANTED = 'BOOKING_READ PROFILE_READ';
 
@@ -69,7 +69,7 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
     return oauth.protectedResourceRequest(accessToken, 'GET', new URL(`${server.url}/v2/me`), undefined, undefined, insecure);
   }
 
-  it.skipIf(!available)('discovery: the metadata issuer is the base URL and advertises the endpoints, S256 and iss (RFC 8414, SPEC §2 item 12)', () => {
+  it.skipIf(!available)('discovery: the metadata issuer is the base URL and advertises the endpoints, S256 and iss (RFC 8414, docs/rules.md#authorize-errors)', () => {
     expect(as.issuer).toBe(server.url);
     expect(as.token_endpoint).toBe(`${server.url}/v2/auth/oauth2/token`);
     expect(as.authorization_endpoint).toBe(`${server.url}/auth/oauth2/authorize`);
@@ -83,7 +83,7 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
 
   for (const method of ['client_secret_post', 'client_secret_basic'] as const) {
     it.skipIf(!available)(
-      `confidential client with ${method}: authorize → validateAuthResponse (state, iss) → code exchange → /v2/me → refresh → /v2/me (seed §5.2, SPEC §2 item 4)`,
+      `confidential client with ${method}: authorize → validateAuthResponse (state, iss) → code exchange → /v2/me → refresh → /v2/me (docs/rules.md#token-endpoint, docs/rules.md#client-authentication)`,
       async () => {
         const registered = await server.client(developer, { kind: 'confidential', scopes: ['PROFILE_READ', 'BOOKING_READ', 'SCHEDULE_READ'] });
         const client: oauth.Client = { client_id: registered.clientId, token_endpoint_auth_method: method };
@@ -135,7 +135,7 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
     );
   }
 
-  it.skipIf(!available)('public client: PKCE S256 with no client secret (None) → code exchange → /v2/me → refresh (seed §5.3, SPEC §2 items 4 and 5)', async () => {
+  it.skipIf(!available)('public client: PKCE S256 with no client secret (None) → code exchange → /v2/me → refresh (docs/rules.md#client-authentication, docs/rules.md#pkce)', async () => {
     const registered = await server.client(developer, { kind: 'public', scopes: ['PROFILE_READ', 'BOOKING_READ'], redirectUris: ['http://127.0.0.1:8765/callback'] });
     expect(registered.secret).toBeNull();
     const client: oauth.Client = { client_id: registered.clientId, token_endpoint_auth_method: 'none' };
@@ -162,7 +162,7 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
     expect((await getMe(refreshed.access_token)).status).toBe(200);
   });
 
-  it.skipIf(!available)('public client: a wrong code_verifier surfaces in the library as invalid_grant (SPEC §2 items 5 and 6)', async () => {
+  it.skipIf(!available)('public client: a wrong code_verifier surfaces in the library as invalid_grant (docs/rules.md#pkce, docs/rules.md#token-errors)', async () => {
     const registered = await server.client(developer, { kind: 'public', scopes: ['PROFILE_READ'], redirectUris: ['http://localhost:8765/cb'] });
     const client: oauth.Client = { client_id: registered.clientId, token_endpoint_auth_method: 'none' };
     const { browser } = await loggedIn();
@@ -193,7 +193,7 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
     expect((failure as oauth.ResponseBodyError).error).toBe('invalid_grant');
   });
 
-  it.skipIf(!available)('a denied consent reaches the library as access_denied with state and iss (SPEC §2 item 12)', async () => {
+  it.skipIf(!available)('a denied consent reaches the library as access_denied with state and iss (docs/rules.md#authorize-errors)', async () => {
     const registered = await server.client(developer, { kind: 'confidential', scopes: ['PROFILE_READ'] });
     const client: oauth.Client = { client_id: registered.clientId };
     const { browser } = await loggedIn();
@@ -231,7 +231,7 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
     expect(replayError).toBeInstanceOf(oauth.ResponseBodyError);
     expect((replayError as oauth.ResponseBodyError).error).toBe('invalid_grant');
 
-    // The replay revoked the tokens of that code (SPEC §2 item 8): the library sees a
+    // The replay revoked the tokens of that code (docs/rules.md#code-replay): the library sees a
     // Bearer challenge with error="invalid_token".
     const revoked = await getMe(tokens.access_token).catch((e: unknown) => e);
     expect(revoked).toBeInstanceOf(oauth.WWWAuthenticateChallengeError);
@@ -276,7 +276,7 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
     expect((refresh as oauth.ResponseBodyError).error).toBe('invalid_grant');
   });
 
-  it.skipIf(!available)('after 30 minutes the access token is refused and a refresh gets a working one (seed §5.2 f)', async () => {
+  it.skipIf(!available)('after 30 minutes the access token is refused and a refresh gets a working one (docs/rules.md#lifetimes)', async () => {
     const registered = await server.client(developer, { kind: 'confidential', scopes: ['PROFILE_READ', 'BOOKING_READ'] });
     const client: oauth.Client = { client_id: registered.clientId };
     const auth = oauth.ClientSecretPost(registered.secret!);

@@ -1,7 +1,7 @@
 // End to end with simple-oauth2 v5, the usual Node OAuth client of a confidential web
 // application: authorization code, refresh and revocation, once with the client
-// credentials in an HTTP Basic header and once in the body (RFC 6749 §2.3.1, SPEC §2
-// item 4). When simple-oauth2 refuses a response here, the server is what is wrong.
+// credentials in an HTTP Basic header and once in the body (RFC 6749 §2.3.1,
+// docs/rules.md#client-authentication). When simple-oauth2 refuses a response here, the server is what is wrong.
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
@@ -74,7 +74,7 @@ describe.each(backends)('simple-oauth2 v5 against Gatehouse on $name', ({ name, 
       expect(refreshed.token.scope).toBe('BOOKING_READ PROFILE_READ');
       expect((await server.api('GET', '/v2/me', refreshed.token.access_token)).status).toBe(200);
 
-      // The spent refresh token, presented again within the window, gets the same pair (SPEC §2 item 9).
+      // The spent refresh token, presented again within the window, gets the same pair (docs/rules.md#refresh-rotation).
       const replay = await token.refresh();
       expect(replay.token.access_token).toBe(refreshed.token.access_token);
 

@@ -1,4 +1,4 @@
-// SPEC §4 `gatehouse backup FILE` (issue 12, item 7): a consistent copy of a SQLite database
+// `gatehouse backup FILE` (docs/rules.md#cli; issue 12, item 7): a consistent copy of a SQLite database
 // taken while the server serves a load; a second server started on the copy honours the
 // tokens issued before the backup. On PostgreSQL the command refuses and names pg_dump.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { Application, pairOf, seedApplication, startServe, stopServe, type Serve
 import { halfWritten, sqliteIntegrity } from '../helpers/rows.ts';
 import { freePort } from '../helpers/server.ts';
 
-describe('gatehouse backup (SPEC §4)', { timeout: 180_000 }, () => {
+describe('gatehouse backup (docs/rules.md#cli)', { timeout: 180_000 }, () => {
   let database: TestDatabase | undefined;
   let dir: string | undefined;
   const servers: ServeProcess[] = [];

@@ -4,7 +4,7 @@
 //   works, every revocation it got an answer for holds.
 // - Nothing is half-written: codes, grants and tokens satisfy the invariants of the
 //   transactions that write them.
-// - A refresh whose answer was lost replays inside the window (SPEC §2 item 9): the retry
+// - A refresh whose answer was lost replays inside the window (docs/rules.md#refresh-rotation): the retry
 //   is answered with the successor the lost request committed, or rotates if it had not.
 // - SQLite's PRAGMA integrity_check is ok.
 import { afterAll, describe, expect, it } from 'vitest';

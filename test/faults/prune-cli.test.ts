@@ -1,4 +1,4 @@
-// SPEC §4 `gatehouse prune` (issue 12, item 6): deletes what SPEC §2 item 24 lets go, prints
+// `gatehouse prune` (docs/rules.md#cli; issue 12, item 6): deletes what docs/rules.md#retention lets go, prints
 // the counts, and leaves what is alive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/services/accounts/sessions.ts';
@@ -16,7 +16,7 @@ const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-describe.each(backends)('gatehouse prune on $name (SPEC §2 item 24)', { timeout: 120_000 }, ({ name, available }) => {
+describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { timeout: 120_000 }, ({ name, available }) => {
   let database: TestDatabase;
   beforeAll(async () => {
     if (available) database = await createTestDatabase(name);

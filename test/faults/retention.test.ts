@@ -1,4 +1,4 @@
-// SPEC §2 item 24: every running instance deletes, in small batches, the codes and tokens
+// docs/rules.md#retention: every running instance deletes, in small batches, the codes and tokens
 // that ended more than the replay window ago, ended sessions, authorization requests older
 // than 30 days and audit events older than AUDIT_RETENTION_DAYS; what is still alive stays
 // and keeps working. The instance here is the process entry's own server (startServer),
@@ -31,7 +31,7 @@ async function eventually(what: string, check: () => Promise<boolean>, timeoutMs
   }
 }
 
-describe.each(backends)('retention on $name (SPEC §2 item 24)', ({ name, available }) => {
+describe.each(backends)('retention on $name (docs/rules.md#retention)', ({ name, available }) => {
   let database: TestDatabase;
   let server: RunningServer;
   let url: string;
@@ -82,7 +82,7 @@ describe.each(backends)('retention on $name (SPEC §2 item 24)', ({ name, availa
 
   /**
    * Logs in (a session) and approves the client (an authorization request, a grant and a
-   * code); prompt=consent, so that each code has a grant of its own (SPEC §2 item 25).
+   * code); prompt=consent, so that each code has a grant of its own (docs/rules.md#silent-authorization).
    */
   async function newCode(): Promise<{ code: string; browser: Browser }> {
     const browser = new Browser(url);

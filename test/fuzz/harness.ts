@@ -296,8 +296,8 @@ export function printStatuses(suite: string): void {
 // The database, before and after
 
 /**
- * Audit events a refused request writes by design: a failed login is recorded (SPEC §2
- * item 16). A replayed code or refresh token is refused AND revokes the grant (RFC 6749
+ * Audit events a refused request writes by design: a failed login is recorded
+ * (docs/rules.md#audit-events). A replayed code or refresh token is refused AND revokes the grant (RFC 6749
  * §4.1.2, RFC 9700 §4.14.2): the whole change is by design, so such a case is not compared.
  */
 const REFUSAL_AUDIT = new Set(['login.failed']);
@@ -310,7 +310,7 @@ const REVOKING_REFUSAL_AUDIT = new Set(['code.replayed', 'refresh_token.reused']
  * (src/oauth/grants/authorization-code.ts). A client that authenticated with its secret
  * and was then refused (a revoked refresh token, a missing parameter) did use that secret:
  * its last-used time moves on, so the developer sees which secret the application still
- * sends (SPEC §1 item 3).
+ * sends (docs/rules.md#client-secrets).
  */
 type Row = Record<string, unknown>;
 /** Every changed row differs from its former self in `column` only, and that column was `moved` on. */

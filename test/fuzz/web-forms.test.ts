@@ -1,7 +1,7 @@
 // Fuzzing the pages (issue 12 item 5): the authorization endpoint (GET with any query, the
 // consent POST), the login form and every other CSRF-protected form, each with a logged-in
 // session and its valid CSRF token as well as without them. Never a 5xx, a stack trace or a
-// secret; a refusal changes nothing (a failed login's audit event aside, SPEC §2 item 16).
+// secret; a refusal changes nothing (a failed login's audit event aside, docs/rules.md#audit-events).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createTeam, addMember } from '../../src/services/teams/teams.ts';
@@ -195,7 +195,7 @@ describe.each(backends)('fuzzing the pages on $name', ({ name, available }) => {
     );
   });
 
-  it.skipIf(!available)('login form: any body, with and without its CSRF token (SPEC §2 items 16, 18)', { timeout: timeoutFor(runsFor('login')) }, async () => {
+  it.skipIf(!available)('login form: any body, with and without its CSRF token (docs/rules.md#audit-events, docs/rules.md#rate-limits)', { timeout: timeoutFor(runsFor('login')) }, async () => {
     const fields = fc.oneof(
       fc.tuple(fc.constantFrom('email', 'password', 'next'), fuzzString, fc.boolean()).map(([k, v, real]): Array<[string, string]> => {
         const base: Record<string, string> = { email: real ? user.email : 'nobody@example.com', password: real ? user.password : 'wrong', next: '/' };

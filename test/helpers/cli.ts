@@ -78,7 +78,7 @@ export function runCliProcess(args: string[], options: CliOptions & { inputAfter
   });
 }
 
-/** SPEC §4: bad input exits non-zero with a one-line message and no stack trace. */
+/** docs/rules.md#cli: bad input exits non-zero with a one-line message and no stack trace. */
 export function expectOneLineRefusal(result: CliResult, message: RegExp): void {
   expect(result.code, `stdout: ${result.stdout}\nstderr: ${result.stderr}`).toBeGreaterThan(0);
   expect(result.stdout).toBe('');

@@ -43,7 +43,7 @@ export function textOf(body: string, id: string): string | null {
   return visibleText(body.slice(open.index + open[0].length));
 }
 
-/** The message shown next to a form field (SPEC: errors beside the field that caused them). */
+/** The message shown next to a form field (docs/rules.md#forms-and-pages: errors beside the field that caused them). */
 export function fieldError(body: string, field: string): string | null {
   return textOf(body, `${field}-error`);
 }

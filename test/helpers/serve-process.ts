@@ -106,8 +106,8 @@ export class Application {
   ) {}
 
   /**
-   * Codes approved by a logged-in user, each with a grant of its own (prompt=consent, SPEC
-   * §2 item 25), so that revoking one chain leaves the others alone.
+   * Codes approved by a logged-in user, each with a grant of its own (prompt=consent,
+   * docs/rules.md#silent-authorization), so that revoking one chain leaves the others alone.
    */
   async codes(user: { email: string; password: string }, n: number): Promise<string[]> {
     const browser = new Browser(this.url);

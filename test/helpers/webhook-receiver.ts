@@ -1,4 +1,4 @@
-// A webhook receiver on loopback for the tests (SPEC §9): it verifies every delivery's
+// A webhook receiver on loopback for the tests (docs/rules.md#webhooks): it verifies every delivery's
 // signature with the `standardwebhooks` package (a verifier nobody here wrote), counts what
 // arrives per path, and answers as told: 200, 500, a redirect, never (a timeout), or any
 // status and body given.

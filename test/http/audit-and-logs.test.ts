@@ -1,4 +1,4 @@
-// The audit log (SPEC §2 item 16) and the process log (SPEC §7), on every backend:
+// The audit log (docs/rules.md#audit-events) and the process log (docs/rules.md#private-records), on every backend:
 // a full flow leaves the expected events, each written in the same transaction as its
 // change, `gatehouse audit` reads them by client or user, and no secret, token, code,
 // verifier, password or cookie value reaches either the audit_events table or a log line.
@@ -114,7 +114,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
 
   const events = (clientId: string) => auditEvents(server, { clientId });
 
-  it.skipIf(!available)('records each change of the flow with its client and user: grant.created, token.issued, token.refreshed, token.revoked, code.replayed (SPEC §2 item 16)', async () => {
+  it.skipIf(!available)('records each change of the flow with its client and user: grant.created, token.issued, token.refreshed, token.revoked, code.replayed (docs/rules.md#audit-events)', async () => {
     const rows = await events(flow.client.clientId);
     const types = rows.map((r) => r.type);
     expect(types).toEqual(['client.created', 'secret.created', 'client.approved', 'grant.created', 'token.issued', 'token.refreshed', 'token.revoked', 'code.replayed']);
@@ -127,13 +127,13 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
     expect(types.filter((t) => t === 'token.refreshed')).toHaveLength(1);
   });
 
-  it.skipIf(!available)('records a failed login under the account\'s user id, without the password or e-mail typed (SPEC §2 item 16, §7)', async () => {
+  it.skipIf(!available)('records a failed login under the account\'s user id, without the password or e-mail typed (docs/rules.md#audit-events, docs/rules.md#private-records)', async () => {
     const rows = await auditEvents(server, { userId: flow.user.id, type: 'login.failed' });
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(flow.user.email);
   });
 
-  it.skipIf(!available)('holds no secret, token, code, verifier, password or cookie value anywhere in audit_events (SPEC §2 item 16)', async () => {
+  it.skipIf(!available)('holds no secret, token, code, verifier, password or cookie value anywhere in audit_events (docs/rules.md#audit-events)', async () => {
     const table = JSON.stringify(await auditEvents(server));
     expect(table.length).toBeGreaterThan(100);
     for (const [what, value] of Object.entries(flow.secrets)) {
@@ -145,7 +145,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
     }
   });
 
-  it.skipIf(!available)('writes JSON log lines that carry no client_secret, code, code_verifier, token, password or cookie value (SPEC §7)', async () => {
+  it.skipIf(!available)('writes JSON log lines that carry no client_secret, code, code_verifier, token, password or cookie value (docs/rules.md#sessions-and-csrf)', async () => {
     expect(server.logs.length).toBeGreaterThan(10);
     for (const line of server.logs) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
     const all = server.logs.join('');
@@ -156,7 +156,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
     }
   });
 
-  it.skipIf(!available)('keeps secrets out of the log even when a client puts them in the query string (SPEC §7)', async () => {
+  it.skipIf(!available)('keeps secrets out of the log even when a client puts them in the query string (docs/rules.md#private-records)', async () => {
     const secret = flow.client.secret!;
     const marker = `gat_${randomBytes(24).toString('hex')}`;
     await fetch(`${server.url}/v2/auth/oauth2/token?client_secret=${encodeURIComponent(secret)}&refresh_token=${marker}`, { method: 'POST', headers: form, body: 'grant_type=refresh_token' });
@@ -166,7 +166,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
     expect(all.includes(marker)).toBe(false);
   });
 
-  describe('each event is written in the transaction of its change: when the audit write fails, the change does not happen (SPEC §2 item 16, §7)', () => {
+  describe('each event is written in the transaction of its change: when the audit write fails, the change does not happen (docs/rules.md#audit-events, docs/rules.md#private-records)', () => {
     const withAuditFailing = <T>(type: string, fn: () => Promise<T>) => failingAudit(server.db, name, type, fn);
 
     async function freshCode(): Promise<{ client: TestClient; code: string }> {
@@ -221,7 +221,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
     });
   });
 
-  it.skipIf(!available)('`gatehouse audit --client ID` and `--user EMAIL` print that client\'s and that user\'s events (SPEC §4)', async () => {
+  it.skipIf(!available)('`gatehouse audit --client ID` and `--user EMAIL` print that client\'s and that user\'s events (docs/rules.md#cli)', async () => {
     // Vite puts BASE_URL=/ into the test process's environment; the CLI gets real ones.
     const env = { ...process.env, ...server.database.env, DATABASE_URL: server.database.url, BASE_URL: server.url, APP_URL: server.url, LOG_LEVEL: 'silent' };
     const [byClient, byUser] = await Promise.all([

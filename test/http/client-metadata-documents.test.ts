@@ -1,4 +1,4 @@
-// Client ID Metadata Documents (SPEC §10.3, draft-ietf-oauth-client-id-metadata-document)
+// Client ID Metadata Documents (docs/rules.md#client-metadata-documents, draft-ietf-oauth-client-id-metadata-document)
 // on every backend: a URL client_id is fetched (through the SSRF guard), checked, cached by
 // its HTTP caching headers and kept as a public client under the three policies of
 // CIMD_POLICY; the consent page shows an unverified application as such; the operator's
@@ -30,7 +30,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('SPEC §10.3: an unknown host\'s document makes a public client; the consent page says it is unverified and names the host; the code exchange with PKCE works', async () => {
+    it.skipIf(!available)('docs/rules.md#cimd-policy: an unknown host\'s document makes a public client; the consent page says it is unverified and names the host; the code exchange with PKCE works', async () => {
       const clientId = docs.publish('/open/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -54,7 +54,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(row.scopes!.every((s) => s.endsWith('_READ'))).toBe(true);
     });
 
-    it.skipIf(!available)('SPEC §10.3: the document is cached by its caching headers (at least 5 minutes) and fetched again after', async () => {
+    it.skipIf(!available)('docs/rules.md#client-metadata-documents: the document is cached by its caching headers (at least 5 minutes) and fetched again after', async () => {
       const clientId = docs.publish('/cache/agent.json', {}, { 'cache-control': 'max-age=60' });
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -69,7 +69,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(docs.reads('/cache/agent.json')).toBe(2);
     });
 
-    it.skipIf(!available)('SPEC §10.3: under CIMD_POLICY=open nobody reviews documents, so a re-fetched document\'s new redirect URI applies at once', async () => {
+    it.skipIf(!available)('docs/rules.md#cimd-policy: under CIMD_POLICY=open nobody reviews documents, so a re-fetched document\'s new redirect URI applies at once', async () => {
       const clientId = docs.publish('/open-again/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -172,7 +172,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
   });
 
-  describe('CIMD_POLICY=open: the limits of a document fetch (SPEC §10.3: 5-second timeout, 64 KiB)', () => {
+  describe('CIMD_POLICY=open: the limits of a document fetch (docs/rules.md#client-metadata-documents: 5-second timeout, 64 KiB)', () => {
     let server: TestServer;
     beforeAll(async () => {
       if (available) server = await startTestServer(name, { CIMD_POLICY: 'open', OUTBOUND_ALLOW_PRIVATE: '1' });
@@ -250,7 +250,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(back.searchParams.has('code')).toBe(false);
     });
 
-    it.skipIf(!available)('SPEC §10.2, SEP-835: /mcp names the scopes a metadata-document agent may get, so an agent asking for exactly them reaches consent', async () => {
+    it.skipIf(!available)('docs/rules.md#protected-resource-metadata, SEP-835: /mcp names the scopes a metadata-document agent may get, so an agent asking for exactly them reaches consent', async () => {
       const metadata = (await (await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)).json()) as { scopes_supported: string[] };
       expect(metadata.scopes_supported).toEqual(['PROFILE_READ']);
       const unauthenticated = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -267,7 +267,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(asked.body).toContain('Doc Agent');
     });
 
-    it.skipIf(!available)('SPEC §10.3: a document client made while CIMD_SCOPES was wider is held to it once the operator narrows it', async () => {
+    it.skipIf(!available)('docs/rules.md#client-metadata-documents: a document client made while CIMD_SCOPES was wider is held to it once the operator narrows it', async () => {
       const clientId = docs.publish('/narrowed-later/agent.json');
       const { challenge } = pkcePair();
       const wide = 'PROFILE_READ BOOKING_READ';
@@ -291,7 +291,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const inside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: 'PROFILE_READ' })}`);
       expect(inside.status).toBe(200);
       expect(inside.body).toContain('Doc Agent');
-      // One change, recorded and versioned (SPEC §2 item 22): a review of the client as it was is stale.
+      // One change, recorded and versioned (docs/rules.md#review-versions): a review of the client as it was is stale.
       expect(await server.services.stores.clients.find(clientId)).toMatchObject({ scopes: ['PROFILE_READ'], version: versionBefore + 1 });
       const changes = await auditEvents(server, { clientId, type: 'client.scopes_changed' });
       expect(changes.map((c) => c.data)).toEqual([{ from: expect.stringContaining('BOOKING_READ'), to: 'PROFILE_READ', source: 'CIMD_SCOPES' }]);
@@ -305,7 +305,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('SPEC §10.3, §4: a document host that is or resolves to loopback or a private address is refused, and never fetched', async () => {
+    it.skipIf(!available)('docs/rules.md#outbound-urls: a document host that is or resolves to loopback or a private address is refused, and never fetched', async () => {
       const { challenge } = pkcePair();
       const cases: Array<[string, RegExp]> = [
         ['https://private.example.com/agent.json', /non-public address/], // the test DNS answers 10.1.2.3
@@ -336,7 +336,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     afterAll(async () => server?.close());
     const gh = (args: string[]) => runCli(args, { env: { DATABASE_URL: server.database.url, ...server.database.env } });
 
-    it.skipIf(!available)('SPEC §10.3: the first use makes a pending client the user cannot approve; trusting the host (CLI) approves it, and it is not shown as unverified', async () => {
+    it.skipIf(!available)('docs/rules.md#cimd-policy: the first use makes a pending client the user cannot approve; trusting the host (CLI) approves it, and it is not shown as unverified', async () => {
       const clientId = docs.publish('/review/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -409,7 +409,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       return path;
     }
 
-    it.skipIf(!available)('SPEC §10.3: the pending client is on the admin\'s review page; approving it there lets the user authorize it', async () => {
+    it.skipIf(!available)('docs/rules.md#cimd-policy: the pending client is on the admin\'s review page; approving it there lets the user authorize it', async () => {
       const { clientId, browser, challenge, adminBrowser } = await firstUse('/admin-review/agent.json', { client_name: 'Reviewed Agent' });
       expect((await adminBrowser.get(`/admin/oauth-clients/${encodeURIComponent(clientId)}`)).body).toContain('Reviewed Agent');
       await approveOnAdminPage(adminBrowser, clientId);
@@ -419,7 +419,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(consent.body).toContain('Reviewed Agent');
     });
 
-    it.skipIf(!available)('SPEC §2 item 20, §10.3: a re-fetched document that adds a redirect URI to an approved client holds it for review; the approved one keeps working and the new name applies at once', async () => {
+    it.skipIf(!available)('docs/rules.md#client-changes, docs/rules.md#cimd-policy: a re-fetched document that adds a redirect URI to an approved client holds it for review; the approved one keeps working and the new name applies at once', async () => {
       const docPath = '/held/agent.json';
       const { clientId, browser, challenge, adminBrowser } = await firstUse(docPath, { client_name: 'Held Agent' });
       const reviewPath = await approveOnAdminPage(adminBrowser, clientId);
@@ -449,7 +449,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect((await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { redirect_uri: 'https://attacker.example/cb' })}`)).status).toBe(200);
     });
 
-    it.skipIf(!available)('SPEC §7: ten first uses of one document at once make one client and answer every user alike, never a 500', async () => {
+    it.skipIf(!available)('docs/rules.md#bad-input: ten first uses of one document at once make one client and answer every user alike, never a 500', async () => {
       const clientId = docs.publish('/first-use/agent.json', { client_name: 'Raced Agent' });
       docs.answerTogether('/first-use/agent.json', 10);
       const { challenge } = pkcePair();
@@ -463,7 +463,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect((await server.services.stores.clients.find(clientId))?.state).toBe('pending');
     });
 
-    it.skipIf(!available)('SPEC §2 item 1, §10.3: a rejected document client stays rejected when its document changes: a re-fetch is no resubmission', async () => {
+    it.skipIf(!available)('docs/rules.md#client-states, docs/rules.md#client-metadata-documents: a rejected document client stays rejected when its document changes: a re-fetch is no resubmission', async () => {
       const docPath = '/rejected/agent.json';
       const { clientId, browser, challenge, adminBrowser } = await firstUse(docPath, { client_name: 'Rejected Agent' });
       const path = `/admin/oauth-clients/${encodeURIComponent(clientId)}`;
@@ -477,7 +477,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(await server.services.stores.clients.find(clientId)).toMatchObject({ state: 'rejected', name: 'Rejected Agent, renamed', reviewNote: 'not an agent we know' });
     });
 
-    it.skipIf(!available)('SPEC §10.3: a client id of 1,000 characters is reviewed on the admin page, and its user revokes it on the authorized-apps page', async () => {
+    it.skipIf(!available)('docs/rules.md#cimd-policy: a client id of 1,000 characters is reviewed on the admin page, and its user revokes it on the authorized-apps page', async () => {
       const { clientId, browser, challenge, adminBrowser } = await firstUse(`/long/${'a'.repeat(1000)}/agent.json`, { client_name: 'Long Agent' });
       expect(clientId.length).toBeGreaterThan(1000);
       await approveOnAdminPage(adminBrowser, clientId);
@@ -495,7 +495,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect((await browser.get(revoked.location!)).body).toContain('You revoked access for <strong>Long Agent</strong>');
     });
 
-    it.skipIf(!available)('SPEC §10.3: a client id is at most 2,000 characters: a longer one in a page\'s path is no client, not the client whose id it begins with', async () => {
+    it.skipIf(!available)('docs/rules.md#client-metadata-documents: a client id is at most 2,000 characters: a longer one in a page\'s path is no client, not the client whose id it begins with', async () => {
       const prefix = `${docs.origin}/exact/`;
       const { clientId, adminBrowser } = await firstUse(`/exact/${'a'.repeat(2000 - prefix.length)}`);
       expect(clientId.length).toBe(2000);
@@ -506,7 +506,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
 
     // Trusts the document host on this server: keep it the last tests but one of this describe.
-    it.skipIf(!available)('SPEC §10.3: once an admin trusts the host, the next fetch applies what its document held for review', async () => {
+    it.skipIf(!available)('docs/rules.md#cimd-policy: once an admin trusts the host, the next fetch applies what its document held for review', async () => {
       const docPath = '/trusted-later/agent.json';
       const { clientId, browser, challenge, adminBrowser } = await firstUse(docPath);
       await approveOnAdminPage(adminBrowser, clientId);
@@ -525,7 +525,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect((await server.services.stores.clients.find(clientId))!.proposedRedirectUris).toEqual([]);
     });
 
-    it.skipIf(!available)('SPEC §10.3: an admin trusts a host in the web app; a document first used after that is approved at once', async () => {
+    it.skipIf(!available)('docs/rules.md#cimd-policy: an admin trusts a host in the web app; a document first used after that is approved at once', async () => {
       const adminBrowser = server.browser();
       await adminBrowser.login(admin.email, admin.password);
       const queue = await adminBrowser.get('/admin/oauth-clients');
@@ -559,7 +559,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       await a?.close();
     });
 
-    it.skipIf(!available)('SPEC §2 item 20: an instance still serving an older cached copy of a document does not write it back over the newer one another instance fetched', async () => {
+    it.skipIf(!available)('docs/rules.md#client-changes: an instance still serving an older cached copy of a document does not write it back over the newer one another instance fetched', async () => {
       const docPath = '/two-instances/agent.json';
       const clientId = docs.publish(docPath, { client_name: 'Shared Agent' });
       const { challenge } = pkcePair();
@@ -603,7 +603,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('SPEC §10.3, §10.5: URL client ids are unknown clients, and the metadata says documents are not supported', async () => {
+    it.skipIf(!available)('docs/rules.md#cimd-policy, docs/rules.md#server-metadata: URL client ids are unknown clients, and the metadata says documents are not supported', async () => {
       const clientId = docs.publish('/off/agent.json');
       const page = await fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`, { redirect: 'manual' });
       expect(page.status).toBe(400);

@@ -1,6 +1,6 @@
 // Races at the token endpoint over real concurrent HTTP requests, on every backend:
 // a code is redeemed once however many redemptions arrive together (RFC 6749 §4.1.2), and
-// concurrent refreshes of one token rotate it once and all get that one pair (SPEC §2 item 9).
+// concurrent refreshes of one token rotate it once and all get that one pair (docs/rules.md#refresh-rotation).
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
     expect(await refreshTokenOf(server, ok[0]!.body.refresh_token as string)).toBeDefined();
   });
 
-  it.skipIf(!available)(`rotates a refresh token once among ${N} concurrent refreshes, all answered with that pair (SPEC §2 item 9)`, async () => {
+  it.skipIf(!available)(`rotates a refresh token once among ${N} concurrent refreshes, all answered with that pair (docs/rules.md#refresh-rotation)`, async () => {
     const dev = await server.user();
     const user = await server.user();
     const client = await server.client(dev);
@@ -88,7 +88,7 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
     expect(next.status).toBe(200);
   });
 
-  // SPEC §8: instances keep no state of their own; over one PostgreSQL they behave as one.
+  // docs/rules.md#scale-out: instances keep no state of their own; over one PostgreSQL they behave as one.
   describe.runIf(name === 'postgres')('two instances over one database', () => {
     let second: { app: FastifyInstance; url: string; database: DatabaseHandle };
     beforeAll(async () => {
@@ -113,7 +113,7 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     }
 
-    it.skipIf(!available)(`redeems one code once and rotates one refresh token once across two instances (SPEC §8)`, async () => {
+    it.skipIf(!available)(`redeems one code once and rotates one refresh token once across two instances (docs/rules.md#scale-out)`, async () => {
       const dev = await server.user();
       const user = await server.user();
       const client = await server.client(dev);
@@ -124,7 +124,7 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
       expect(redemptions.filter((r) => r.status === 400 && r.body.error === 'invalid_grant')).toHaveLength(N - 1);
 
       // A second authorization for the refresh race: the replays above revoked the first
-      // code's tokens. It is silent, so it shares the grant (SPEC §2 item 25): count the
+      // code's tokens. It is silent, so it shares the grant (docs/rules.md#silent-authorization): count the
       // refresh tokens descended from its code.
       const first = await server.exchange(client, await server.code(client, user));
       expect(first.status).toBe(200);

@@ -1,5 +1,5 @@
-// Dynamic client registration (RFC 7591, SPEC §10.4) at POST /v2/auth/oauth2/register,
-// under the three policies of DCR_POLICY, and the metadata that announces it (SPEC §10.5).
+// Dynamic client registration (RFC 7591, docs/rules.md#dynamic-registration) at POST /v2/auth/oauth2/register,
+// under the three policies of DCR_POLICY, and the metadata that announces it (docs/rules.md#server-metadata).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
@@ -23,7 +23,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('announces no registration_endpoint and refuses registrations (SPEC §10.4, §10.5)', async () => {
+    it.skipIf(!available)('announces no registration_endpoint and refuses registrations (docs/rules.md#dynamic-registration, docs/rules.md#server-metadata)', async () => {
       const doc = (await (await fetch(`${server.url}${WELL_KNOWN}`)).json()) as Record<string, unknown>;
       expect(doc.registration_endpoint).toBeUndefined();
       // CIMD_POLICY is review by default: documents are supported.
@@ -168,7 +168,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/^client_name .*U\+202E/) });
     });
 
-    it.skipIf(!available)('SPEC §10.4: registrations are limited per IP (429 with Retry-After)', async () => {
+    it.skipIf(!available)('docs/rules.md#dynamic-registration: registrations are limited per IP (429 with Retry-After)', async () => {
       let last;
       for (let i = 0; i < 13; i++) last = await register(server, mcpClient);
       expect(last!.status).toBe(429);
@@ -210,7 +210,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       }
     });
 
-    it.skipIf(!available)('SPEC §10.4: a registered client starts pending, and cannot be authorized until an admin approves it', async () => {
+    it.skipIf(!available)('docs/rules.md#dynamic-registration: a registered client starts pending, and cannot be authorized until an admin approves it', async () => {
       const res = await register(server, { ...mcpClient, scope: 'PROFILE_READ PROFILE_WRITE' });
       expect(res.status).toBe(201);
       const clientId = res.body!.client_id as string;

@@ -2,7 +2,7 @@
 // caller authenticates as at the token endpoint; an active token is described by active,
 // scope, client_id, sub, exp, iat and token_type; an expired, revoked, spent, malformed
 // token, or one of a suspended client, is {"active": false}; a client sees only its own
-// tokens unless an admin marked it a resource server (SPEC §6, oauth_clients.is_resource_server).
+// tokens unless an admin marked it a resource server (docs/rules.md#introspection, oauth_clients.is_resource_server).
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewClient, setResourceServer } from '../../src/services/clients/review.ts';
@@ -88,7 +88,7 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     expect(res.body!.exp as number).toBeGreaterThan(res.body!.iat as number);
   });
 
-  it.skipIf(!available)('accepts client_secret_basic and a JSON body (SPEC §2 items 4 and 18)', async () => {
+  it.skipIf(!available)('accepts client_secret_basic and a JSON body (docs/rules.md#client-authentication, docs/rules.md#token-endpoint, docs/rules.md#rate-limits)', async () => {
     const t = await issued();
     expect((await introspect(t.client, { token: t.access }, { basic: true })).body).toMatchObject({ active: true });
     expect((await introspect(t.client, { token: t.access }, { json: true })).body).toMatchObject({ active: true });
@@ -118,7 +118,7 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     expect((await introspect(a.client, { token: a.refresh })).body).toEqual({ active: false });
   });
 
-  it.skipIf(!available)('answers active:false for a spent refresh token and true for its successor (RFC 7662 §2.2, SPEC §2 item 9)', async () => {
+  it.skipIf(!available)('answers active:false for a spent refresh token and true for its successor (RFC 7662 §2.2, docs/rules.md#refresh-rotation)', async () => {
     const t = await issued();
     const rotated = await server.token({ grant_type: 'refresh_token', refresh_token: t.refresh, client_id: t.client.clientId, client_secret: t.client.secret! });
     expect(rotated.status).toBe(200);
@@ -135,7 +135,7 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     }
   });
 
-  it.skipIf(!available)("answers active:false for another client's tokens (SPEC §6: a client introspects only its own)", async () => {
+  it.skipIf(!available)("answers active:false for another client's tokens (docs/rules.md#introspection: a client introspects only its own)", async () => {
     const victim = await issued();
     const other = await issued();
     expect((await introspect(other.client, { token: victim.access })).body).toEqual({ active: false });
@@ -144,7 +144,7 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     expect((await introspect(victim.client, { token: victim.access })).body).toMatchObject({ active: true });
   });
 
-  it.skipIf(!available)("lets a resource server (is_resource_server = 1) introspect any client's tokens (SPEC §6)", async () => {
+  it.skipIf(!available)("lets a resource server (is_resource_server = 1) introspect any client's tokens (docs/rules.md#introspection)", async () => {
     const t = await issued('PROFILE_READ BOOKING_READ');
     const rs = await resourceServer();
     const res = await introspect(rs, { token: t.access });
@@ -155,7 +155,7 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     expect((await introspect(rs, { token: t.access })).body).toEqual({ active: false });
   });
 
-  it.skipIf(!available)('answers active:false for tokens of a suspended client, and active again once re-approved (SPEC §2 item 1)', async () => {
+  it.skipIf(!available)('answers active:false for tokens of a suspended client, and active again once re-approved (docs/rules.md#client-states)', async () => {
     const t = await issued();
     const rs = await resourceServer();
     await reviewClient(server.services, t.client.clientId, 'suspend', null);
@@ -170,7 +170,7 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     expect((await introspect(rs, { token: t.refresh })).body).toMatchObject({ active: true });
   });
 
-  it.skipIf(!available)('refuses a public client, even about its own token, with 401 invalid_client: it cannot authenticate (SPEC §6, RFC 7662 §2.1)', async () => {
+  it.skipIf(!available)('refuses a public client, even about its own token, with 401 invalid_client: it cannot authenticate (docs/rules.md#introspection, RFC 7662 §2.1)', async () => {
     const client = await server.client(dev, { kind: 'public' });
     const verifier = 'v'.repeat(64);
     const back = await server.authorize(browser, {
@@ -187,7 +187,7 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     expect(viaBody.status).toBe(401);
     expect(viaBody.body).toEqual({ error: 'invalid_client', error_description: expect.stringMatching(/public/) });
     expect(viaBody.headers.get('cache-control')).toBe('no-store');
-    // HTTP Basic with its client_id and an empty password (SPEC §2 item 4) identifies it no better.
+    // HTTP Basic with its client_id and an empty password (docs/rules.md#client-authentication) identifies it no better.
     const viaBasic = await server.post(INTROSPECT, new URLSearchParams({ token: tokens.body.access_token as string }).toString(), {
       'content-type': 'application/x-www-form-urlencoded',
       authorization: `Basic ${Buffer.from(`${client.clientId}:`).toString('base64')}`,
@@ -198,7 +198,7 @@ describe.each(backends)('token introspection (RFC 7662) on $name', ({ name, avai
     expect(viaBasic.text).not.toContain('active');
   });
 
-  it.skipIf(!available)('refuses a JSON body that names a key twice with 400 invalid_request, whichever value is right (SPEC §2 item 19)', async () => {
+  it.skipIf(!available)('refuses a JSON body that names a key twice with 400 invalid_request, whichever value is right (docs/rules.md#request-parameters)', async () => {
     const t = await issued();
     const wrong = generateToken('clientSecret');
     const bodies = [

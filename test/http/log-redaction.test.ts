@@ -1,4 +1,4 @@
-// No secret or token in logs (SPEC §7), whatever shape the request line takes: a parameter
+// No secret or token in logs (docs/rules.md#private-records), whatever shape the request line takes: a parameter
 // name dressed up with brackets, spaces or NULs, a token under an innocent name, a token
 // in the path, or percent-encoded. Sent through real HTTP; the server's own log lines read.
 import { randomBytes } from 'node:crypto';
@@ -25,7 +25,7 @@ describe.each(backends)('request lines in the log on $name', ({ name, available 
     return server.logs.slice(before).join('');
   }
 
-  it.skipIf(!available)('redacts a sensitive parameter by the stem of its decoded name: code[], "code ", refresh_token\\0 (SPEC §7)', async () => {
+  it.skipIf(!available)('redacts a sensitive parameter by the stem of its decoded name: code[], "code ", refresh_token\\0 (docs/rules.md#private-records)', async () => {
     const code = generateToken('authorizationCode');
     const refresh = generateToken('refreshToken');
     const secret = `s3cret-${randomBytes(12).toString('hex')}`;
@@ -46,7 +46,7 @@ describe.each(backends)('request lines in the log on $name', ({ name, available 
     }
   });
 
-  it.skipIf(!available)('redacts anything shaped like a code, token or secret wherever it is in the URL: any parameter, the path, percent-encoded (SPEC §7)', async () => {
+  it.skipIf(!available)('redacts anything shaped like a code, token or secret wherever it is in the URL: any parameter, the path, percent-encoded (docs/rules.md#security-headers)', async () => {
     const access = generateToken('accessToken');
     const code = generateToken('authorizationCode');
     const secret = generateToken('clientSecret');
@@ -74,11 +74,11 @@ describe.each(backends)('request lines in the log on $name', ({ name, available 
     }
   });
 
-  it.skipIf(!available)('keeps everything else of the request line, so the log still says what was asked (SPEC §7)', async () => {
+  it.skipIf(!available)('keeps everything else of the request line, so the log still says what was asked (docs/rules.md#private-records)', async () => {
     const logged = await logsOf(() => fetch(`${server.url}/v2/me?limit=10&sort=name`));
     expect(logged).toContain('"url":"/v2/me?limit=10&sort=name"');
   });
-  it.skipIf(!available)('a client secret or token sent as client_id (credentials swapped, in the body or with Basic) is not written to the log (SPEC §7)', async () => {
+  it.skipIf(!available)('a client secret or token sent as client_id (credentials swapped, in the body or with Basic) is not written to the log (docs/rules.md#private-records)', async () => {
     const client = await server.client(await server.user());
     const secret = client.secret!;
     const access = generateToken('accessToken');

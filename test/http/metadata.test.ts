@@ -50,7 +50,7 @@ describe('authorization server metadata (RFC 8414)', () => {
     }
     expect(body.authorization_response_iss_parameter_supported).toBe(true);
     expect(body.scopes_supported).toEqual(scopeRegistry.map((s) => s.name));
-    // SPEC §6: a public client (method none) may revoke but not introspect.
+    // docs/rules.md#introspection: a public client (method none) may revoke but not introspect.
     expect(body.revocation_endpoint_auth_methods_supported).toContain('none');
     expect(body.introspection_endpoint_auth_methods_supported).not.toContain('none');
   });
@@ -85,7 +85,7 @@ describe('authorization server metadata (RFC 8414)', () => {
     expect(meta.authorization_endpoint).toBe(`${server.url}/auth/oauth2/authorize`);
   });
 
-  it('puts the authorization endpoint on APP_URL and the rest on BASE_URL when they differ (SPEC §1, §4)', async () => {
+  it('puts the authorization endpoint on APP_URL and the rest on BASE_URL when they differ (docs/rules.md#surfaces, docs/rules.md#configuration)', async () => {
     const split = await startTestServer('sqlite', { APP_URL: 'https://accounts.example.test' });
     try {
       const { body } = await metadata(split);

@@ -138,7 +138,7 @@ describe.each(backends)('operations endpoints on $name', ({ name, available }) =
   });
 });
 
-describe('/metrics behind a reverse proxy on the same host (SPEC §2 item 18, §4 TRUST_PROXY)', () => {
+describe('/metrics behind a reverse proxy on the same host (docs/rules.md#rate-limits, docs/rules.md#configuration TRUST_PROXY)', () => {
   // Not about the database: SQLite only.
   let trusting: TestServer;
   let direct: TestServer;

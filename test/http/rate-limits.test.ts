@@ -1,4 +1,4 @@
-// Rate limits of SPEC §2 item 18, with counters in memory and, when TEST_REDIS_URL is set,
+// Rate limits of docs/rules.md#rate-limits, with counters in memory and, when TEST_REDIS_URL is set,
 // in Redis: token requests per client, failed client authentications per client and IP
 // (shared by the token, revocation and introspection endpoints), failed logins per
 // account and IP. Past a limit every request of that key is 429 with Retry-After, a
@@ -96,7 +96,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
   });
 
   describe('token endpoint: requests per client per minute (RATE_LIMIT_TOKEN_PER_MINUTE, here 3)', () => {
-    it.skipIf(!available)('answers 429 with Retry-After and an RFC 6749 §5.2 body once a client passes its limit (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('answers 429 with Retry-After and an RFC 6749 §5.2 body once a client passes its limit (docs/rules.md#rate-limits)', async () => {
       const c = await tokenLimited.client(tokenOwner);
       const request = () => post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_unknown', ...creds(c) });
       for (let i = 0; i < 3; i++) {
@@ -108,7 +108,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect(limited.headers.get('cache-control')).toBe('no-store');
     });
 
-    it.skipIf(!available)('counts each client separately: another client of the same address is unaffected (SPEC §2 item 18: per client)', async () => {
+    it.skipIf(!available)('counts each client separately: another client of the same address is unaffected (docs/rules.md#rate-limits: per client)', async () => {
       const a = await tokenLimited.client(tokenOwner);
       const b = await tokenLimited.client(tokenOwner);
       for (let i = 0; i < 4; i++) await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(a) });
@@ -118,7 +118,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect(other.body).toMatchObject({ error: 'invalid_grant' });
     });
 
-    it.skipIf(!available)('counts only requests in which the client authenticated: requests naming it without its secret do not spend its limit (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('counts only requests in which the client authenticated: requests naming it without its secret do not spend its limit (docs/rules.md#rate-limits)', async () => {
       const victim = await tokenLimited.client(tokenOwner);
       const attacker = [
         { grant_type: 'refresh_token', refresh_token: 'grt_x', client_id: victim.clientId },
@@ -136,7 +136,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expectOAuth429(await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(victim) }), 60);
     });
 
-    it.skipIf(!available)('keys the limit by the client of HTTP Basic as well as of the body (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('keys the limit by the client of HTTP Basic as well as of the body (docs/rules.md#rate-limits)', async () => {
       const c = await tokenLimited.client(tokenOwner);
       const basic = { ...form, authorization: `Basic ${Buffer.from(`${c.clientId}:${c.secret}`).toString('base64')}` };
       await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x' }, basic);
@@ -182,7 +182,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
   });
 
   describe('failed client authentications per client and IP (RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE, here 3)', () => {
-    it.skipIf(!available)('refuses even the correct secret with 429 and Retry-After after the limit of failures (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('refuses even the correct secret with 429 and Retry-After after the limit of failures (docs/rules.md#rate-limits)', async () => {
       const c = await authLimited.client(dev);
       for (let i = 0; i < 3; i++) {
         const res = await post(authLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c, wrongSecret(c)) });
@@ -194,7 +194,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect(correct.headers.get('cache-control')).toBe('no-store');
     });
 
-    it.skipIf(!available)('does not count successful authentications (SPEC §2 item 18: failed ones only)', async () => {
+    it.skipIf(!available)('does not count successful authentications (docs/rules.md#rate-limits: failed ones only)', async () => {
       const c = await authLimited.client(dev);
       for (let i = 0; i < 6; i++) {
         const res = await post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(c) });
@@ -205,7 +205,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect((await post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(c) })).body).toEqual({ active: false });
     });
 
-    it.skipIf(!available)('shares one failure count across token, revocation and introspection, and blocks all three (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('shares one failure count across token, revocation and introspection, and blocks all three (docs/rules.md#rate-limits)', async () => {
       const c = await authLimited.client(dev);
       expect((await post(authLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c, wrongSecret(c)) })).status).toBe(401);
       expect((await post(authLimited, REVOKE, { token: 'gat_x', ...creds(c, wrongSecret(c)) })).status).toBe(401);
@@ -215,7 +215,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expectOAuth429(await post(authLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c) }), 60);
     });
 
-    it.skipIf(!available)('counts per client: failures of one client do not block another (SPEC §2 item 18: per client and IP)', async () => {
+    it.skipIf(!available)('counts per client: failures of one client do not block another (docs/rules.md#rate-limits: per client and IP)', async () => {
       const a = await authLimited.client(dev);
       const b = await authLimited.client(dev);
       for (let i = 0; i < 3; i++) await post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(a, wrongSecret(a)) });
@@ -225,7 +225,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect(res.body).toEqual({ active: false });
     });
 
-    it.skipIf(!available)('counts failures sent with HTTP Basic under the Basic client_id (SPEC §2 items 4 and 18)', async () => {
+    it.skipIf(!available)('counts failures sent with HTTP Basic under the Basic client_id (docs/rules.md#client-authentication, docs/rules.md#rate-limits)', async () => {
       const c = await authLimited.client(dev);
       const basic = (secret: string) => ({ ...form, authorization: `Basic ${Buffer.from(`${c.clientId}:${secret}`).toString('base64')}` });
       for (let i = 0; i < 3; i++) {
@@ -236,7 +236,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expectOAuth429(await post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(c) }), 60);
     });
 
-    it.skipIf(!available)('keys failures by the client_id as authentication decodes it: percent-encoding the Basic user name buys no fresh tries (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('keys failures by the client_id as authentication decodes it: percent-encoding the Basic user name buys no fresh tries (docs/rules.md#rate-limits)', async () => {
       const c = await authLimited.client(dev);
       // RFC 6749 §2.3.1: the Basic user name is form-encoded, so %XX of any one character is
       // the same client to authentication. Each spelling below is a different raw string.
@@ -250,13 +250,13 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expectOAuth429(await post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(c) }), 60);
     });
 
-    it.skipIf(!available)('serves a burst of 30 concurrent correct authentications of one client although the failure limit is 3 (SPEC §2 item 18: failures only)', async () => {
+    it.skipIf(!available)('serves a burst of 30 concurrent correct authentications of one client although the failure limit is 3 (docs/rules.md#rate-limits: failures only)', async () => {
       const c = await authLimited.client(dev);
       const results = await Promise.all(Array.from({ length: 30 }, () => post(authLimited, INTROSPECT, { token: 'gat_x', ...creds(c) })));
       expect(tally(results.map((r) => r.status))).toEqual({ 200: 30 });
     });
 
-    it.skipIf(!available || !env.REDIS_URL)('shares the failure count with another server on the same Redis (SPEC §2 item 18, §8) [redis only]', async () => {
+    it.skipIf(!available || !env.REDIS_URL)('shares the failure count with another server on the same Redis (docs/rules.md#rate-limits, docs/rules.md#scale-out) [redis only]', async () => {
       const twin = await startTestServer('sqlite', { ...env, RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '3' });
       try {
         // Same client id on both servers' databases: the key is client and IP, not a row.
@@ -273,7 +273,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       }
     });
 
-    it.skipIf(!available)('limits guessing against an unknown client_id too (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('limits guessing against an unknown client_id too (docs/rules.md#rate-limits)', async () => {
       const ghost = { client_id: `ghost-${Math.random().toString(36).slice(2)}`, client_secret: 'gcs_nothing' };
       for (let i = 0; i < 3; i++) expect((await post(authLimited, INTROSPECT, { token: 'gat_x', ...ghost })).status).toBe(401);
       expectOAuth429(await post(authLimited, INTROSPECT, { token: 'gat_x', ...ghost }), 60);
@@ -287,7 +287,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       return { res, browser };
     }
 
-    it.skipIf(!available)('refuses even the right password with 429 and Retry-After after the limit of failures, logs nobody in, and spares other accounts (SPEC §2 item 18: per account and IP)', async () => {
+    it.skipIf(!available)('refuses even the right password with 429 and Retry-After after the limit of failures, logs nobody in, and spares other accounts (docs/rules.md#rate-limits: per account and IP)', async () => {
       const [user, other] = await Promise.all([loginLimited.user(), loginLimited.user()]);
       for (let i = 0; i < 2; i++) {
         const { res } = await attempt(user.email, 'wrong-password');
@@ -308,7 +308,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect((await attempt(other.email, other.password)).res.status).toBe(303);
     });
 
-    it.skipIf(!available)('does not count successful logins (SPEC §2 item 18: failed attempts only)', async () => {
+    it.skipIf(!available)('does not count successful logins (docs/rules.md#rate-limits: failed attempts only)', async () => {
       const user = await loginLimited.user();
       for (let i = 0; i < 2; i++) {
         const { res, browser } = await attempt(user.email, user.password);
@@ -322,7 +322,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect(formFields(res.body)._csrf).toBeTruthy();
     });
 
-    it.skipIf(!available)('ignores X-Forwarded-For when TRUST_PROXY is unset: a caller cannot escape its limit by naming other addresses (SPEC §2 item 18, §4)', async () => {
+    it.skipIf(!available)('ignores X-Forwarded-For when TRUST_PROXY is unset: a caller cannot escape its limit by naming other addresses (docs/rules.md#rate-limits, docs/rules.md#configuration)', async () => {
       const user = await loginLimited.user();
       for (let i = 0; i < 2; i++) expect((await loginLimited.browser(via(callerIp())).login(user.email, 'wrong')).status).toBe(401);
       expect((await loginLimited.browser(via(callerIp())).login(user.email, user.password)).status).toBe(429);
@@ -330,7 +330,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
   });
 
   describe('behind a trusted reverse proxy (TRUST_PROXY=127.0.0.1): limits per caller IP across accounts', () => {
-    it.skipIf(!available)('limits failed logins per IP across accounts: password spraying is refused past RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES (here 3) (SPEC §2 item 27)', async () => {
+    it.skipIf(!available)('limits failed logins per IP across accounts: password spraying is refused past RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES (here 3) (docs/rules.md#rate-limits)', async () => {
       const sprayer = callerIp();
       const accounts = await Promise.all([proxied.user(), proxied.user(), proxied.user(), proxied.user()]);
       // One wrong password per account: no account reaches its own limit of two.
@@ -347,7 +347,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect((await proxied.browser(via(callerIp())).login(accounts[3]!.email, accounts[3]!.password)).status).toBe(303);
     });
 
-    it.skipIf(!available)('counts an IPv6 caller by its /64: hopping between addresses of its own network buys no fresh tries (SPEC §2 item 27)', async () => {
+    it.skipIf(!available)('counts an IPv6 caller by its /64: hopping between addresses of its own network buys no fresh tries (docs/rules.md#rate-limits)', async () => {
       const network = callerIp().slice(0, -1); // "2001:db8:x:y::"
       const accounts = await Promise.all([proxied.user(), proxied.user(), proxied.user(), proxied.user()]);
       for (const [i, account] of accounts.slice(0, 3).entries()) {
@@ -356,14 +356,14 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect((await proxied.browser(via(`${network}beef:4`)).login(accounts[3]!.email, accounts[3]!.password)).status).toBe(429);
     });
 
-    it.skipIf(!available)('does not count successful logins against the IP (SPEC §2 item 27: failed attempts only)', async () => {
+    it.skipIf(!available)('does not count successful logins against the IP (docs/rules.md#rate-limits: failed attempts only)', async () => {
       const ip = callerIp();
       const user = await proxied.user();
       for (let i = 0; i < 4; i++) expect((await proxied.browser(via(ip)).login(user.email, user.password)).status).toBe(303);
       expect((await proxied.browser(via(ip)).login(user.email, 'wrong')).status).toBe(401);
     });
 
-    it.skipIf(!available)('keys failed client authentications on the caller behind the proxy: an attacker elsewhere cannot block the application (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('keys failed client authentications on the caller behind the proxy: an attacker elsewhere cannot block the application (docs/rules.md#rate-limits)', async () => {
       const c = await proxied.client(proxiedDev);
       const attacker = via(callerIp());
       for (let i = 0; i < 3; i++) expect((await post(proxied, INTROSPECT, { token: 'gat_x', ...creds(c, wrongSecret(c)) }, { ...form, ...attacker })).status).toBe(401);
@@ -373,7 +373,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect(app.body).toEqual({ active: false });
     });
 
-    it.skipIf(!available)('counts token requests of a public client per client and IP: anyone can name it, so nobody elsewhere can spend its limit (SPEC §2 item 18)', async () => {
+    it.skipIf(!available)('counts token requests of a public client per client and IP: anyone can name it, so nobody elsewhere can spend its limit (docs/rules.md#rate-limits)', async () => {
       const app = await proxied.client(proxiedDev, { kind: 'public' });
       const refresh = { grant_type: 'refresh_token', refresh_token: 'grt_x', client_id: app.clientId };
       const attacker = { ...form, ...via(callerIp()) };
@@ -406,7 +406,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       };
       const address = () => `verify-${randomBytes(4).toString('hex')}@example.com`;
 
-      it.skipIf(!available)('limits code requests per IP across addresses (RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES, here 3) with 429 rate_limited and Retry-After (SPEC §2 item 27)', async () => {
+      it.skipIf(!available)('limits code requests per IP across addresses (RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES, here 3) with 429 rate_limited and Retry-After (docs/rules.md#rate-limits)', async () => {
         const ip = callerIp();
         for (let i = 0; i < 3; i++) expect((await requestCode(address(), ip)).status, `request ${i + 1}`).toBe(200);
         const limited = await requestCode(address(), ip);
@@ -417,7 +417,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
         expect((await requestCode(address(), callerIp())).status).toBe(200);
       });
 
-      it.skipIf(!available)('limits code requests per address across IPs (RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES, here 2), so new codes do not buy endless guesses (SPEC §2 item 27)', async () => {
+      it.skipIf(!available)('limits code requests per address across IPs (RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES, here 2), so new codes do not buy endless guesses (docs/rules.md#rate-limits)', async () => {
         const email = address();
         // Each new code resets the five attempts of the last one: without this limit a caller
         // guesses five times per request, from as many addresses as it has.
@@ -450,7 +450,7 @@ describe.each(combinations)('concurrent bursts with counters in $store on $backe
     await Promise.all([auth?.close(), login?.close()]);
   });
 
-  it.skipIf(!available)('checks no more secrets than the limit of 20 when 60 authentications arrive at once, the right secret among them (SPEC §2 item 18)', async () => {
+  it.skipIf(!available)('checks no more secrets than the limit of 20 when 60 authentications arrive at once, the right secret among them (docs/rules.md#rate-limits)', async () => {
     const c = await auth.client(dev);
     const results = await Promise.all(
       Array.from({ length: 60 }, (_, i) => post(auth, INTROSPECT, { token: 'gat_x', ...creds(c, i === 30 ? c.secret! : wrongSecret(c)) })),
@@ -463,13 +463,13 @@ describe.each(combinations)('concurrent bursts with counters in $store on $backe
     for (const r of results.filter((r) => r.status === 429)) expectOAuth429(r, 60);
   });
 
-  it.skipIf(!available)('serves 40 concurrent correct authentications of one client although the failure limit is 20 (SPEC §2 item 18: failures only)', async () => {
+  it.skipIf(!available)('serves 40 concurrent correct authentications of one client although the failure limit is 20 (docs/rules.md#rate-limits: failures only)', async () => {
     const c = await auth.client(dev);
     const results = await Promise.all(Array.from({ length: 40 }, () => post(auth, INTROSPECT, { token: 'gat_x', ...creds(c) })));
     expect(tally(results.map((r) => r.status))).toEqual({ 200: 40 });
   });
 
-  it.skipIf(!available)('checks no more passwords than the limit of 10 when 36 logins to one account arrive at once, the right password among them (SPEC §2 item 18)', async () => {
+  it.skipIf(!available)('checks no more passwords than the limit of 10 when 36 logins to one account arrive at once, the right password among them (docs/rules.md#rate-limits)', async () => {
     const user = await login.user();
     const browsers = Array.from({ length: 36 }, () => login.browser());
     const forms = await Promise.all(browsers.map((b) => b.get('/login')));
@@ -483,7 +483,7 @@ describe.each(combinations)('concurrent bursts with counters in $store on $backe
   });
 });
 
-it('keeps the limits off when set to 0 (SPEC §2 item 18)', async () => {
+it('keeps the limits off when set to 0 (docs/rules.md#rate-limits)', async () => {
   const off = await startTestServer('sqlite', { RATE_LIMIT_TOKEN_PER_MINUTE: '0', RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0' });
   try {
     const owner = await off.user();

@@ -1,5 +1,5 @@
 // RFC 8707 resource indicators and RFC 9728 protected resource metadata, on every backend
-// (SPEC §10.1, §10.2): `resource` on the authorization and token requests, invalid_target,
+// (docs/rules.md#resource-indicators, docs/rules.md#protected-resource-metadata): `resource` on the authorization and token requests, invalid_target,
 // narrowing only, tokens bound to their resources, `aud` on introspection, and the 401s
 // that point a client at the resource's metadata. Clients that send no `resource` get
 // what they always got: the suites of test/http/token-endpoint cover them unchanged.
@@ -83,7 +83,7 @@ describe.each(backends)('resource indicators (RFC 8707) on $name', ({ name, avai
     expectOAuthError(res, 400, 'invalid_target', 'https://elsewhere.example.com/api');
   });
 
-  it.skipIf(!available)('SPEC §10.1: without resource a token is bound to {BASE_URL}/v2 only, as before, and introspection says so in aud', async () => {
+  it.skipIf(!available)('docs/rules.md#resource-indicators: without resource a token is bound to {BASE_URL}/v2 only, as before, and introspection says so in aud', async () => {
     const client = await t.approvedClient();
     const res = await exchange(client, await codeFor(client, []), []);
     expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 // RFC 7009 token revocation at POST /v2/auth/oauth2/revoke, on every backend: the client
-// authenticates as at the token endpoint (SPEC §2 items 4 and 18); an access or refresh
+// authenticates as at the token endpoint (docs/rules.md#client-authentication, docs/rules.md#rate-limits); an access or refresh
 // token is revoked with or without token_type_hint; revoking a refresh token ends the
 // access tokens of its grant; an unknown, malformed or foreign token answers 200 and
 // changes nothing.
@@ -128,7 +128,7 @@ describe.each(backends)('token revocation (RFC 7009) on $name', ({ name, availab
     expect((await server.api('GET', '/v2/me', c.access)).status).toBe(401);
   });
 
-  it.skipIf(!available)('accepts client_secret_basic and a JSON body like the token endpoint (SPEC §2 items 4 and 18)', async () => {
+  it.skipIf(!available)('accepts client_secret_basic and a JSON body like the token endpoint (docs/rules.md#client-authentication, docs/rules.md#token-endpoint, docs/rules.md#rate-limits)', async () => {
     const a = await issued();
     expect((await revoke(a.client, { token: a.access }, { basic: true })).status).toBe(200);
     expect((await server.api('GET', '/v2/me', a.access)).status).toBe(401);
@@ -148,7 +148,7 @@ describe.each(backends)('token revocation (RFC 7009) on $name', ({ name, availab
     expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(401);
   });
 
-  it.skipIf(!available)('lets a public client revoke with HTTP Basic client_id and an empty password, as some libraries send it (SPEC §2 item 4, §6)', async () => {
+  it.skipIf(!available)('lets a public client revoke with HTTP Basic client_id and an empty password, as some libraries send it (docs/rules.md#client-authentication, docs/rules.md#introspection)', async () => {
     const client = await server.client(dev, { kind: 'public' });
     const verifier = 'w'.repeat(64);
     const challenge = createHash('sha256').update(verifier).digest('base64url');
@@ -162,7 +162,7 @@ describe.each(backends)('token revocation (RFC 7009) on $name', ({ name, availab
     expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(401);
   });
 
-  it.skipIf(!available)('refuses a JSON body that names a key twice with 400 invalid_request and revokes nothing (SPEC §2 item 19)', async () => {
+  it.skipIf(!available)('refuses a JSON body that names a key twice with 400 invalid_request and revokes nothing (docs/rules.md#request-parameters)', async () => {
     const t = await issued();
     const body = `{"token":"${t.access}","client_id":"${t.client.clientId}","client_secret":"${generateToken('clientSecret')}","client_secret":"${t.client.secret}"}`;
     const res = await server.post(REVOKE, body, { 'content-type': 'application/json' });
@@ -235,7 +235,7 @@ describe.each(backends)('token revocation (RFC 7009) on $name', ({ name, availab
     expect((await accessRow(t.access)).revokedAt).toBeNull();
   });
 
-  it.skipIf(!available)('records token.revoked in the audit log with client and user (SPEC §2 item 16)', async () => {
+  it.skipIf(!available)('records token.revoked in the audit log with client and user (docs/rules.md#audit-events)', async () => {
     const t = await issued();
     await revoke(t.client, { token: t.refresh });
     const events = await auditEvents(server, { clientId: t.client.clientId, type: 'token.revoked' });

@@ -1,4 +1,4 @@
-// SPEC §7: bad input of any kind is a 4xx that says what to fix, never a 500. A request the
+// docs/rules.md#bad-input: bad input of any kind is a 4xx that says what to fix, never a 500. A request the
 // API or the well-known documents have no route for can still fail before the 404 is chosen
 // (its body is parsed first, or its method has no body rule): it gets the 404 any request to
 // that address gets, in the API's envelope, and nothing is logged as a server failure.

@@ -1,4 +1,4 @@
-// SPEC §7: bad input of any kind is a 4xx that says what to fix. A request Node's HTTP parser
+// docs/rules.md#bad-input: bad input of any kind is a 4xx that says what to fix. A request Node's HTTP parser
 // cannot read never reaches a route; its answer still names what was wrong with it, so the
 // developer of a hand-rolled client (or the operator of a proxy) can fix it.
 import { connect } from 'node:net';

@@ -207,7 +207,7 @@ describe('an authorization request (decideAuthorization)', () => {
     expect(redirectedError(await authorize(request(publicId), nobody))).toBe('invalid_request');
   });
 
-  it('SPEC §2 item 14: a legacy client\'s request ignores scope and is answered from the user\'s legacy grant', async () => {
+  it('docs/rules.md#legacy-clients: a legacy client\'s request ignores scope and is answered from the user\'s legacy grant', async () => {
     const { id: clientId } = await core.client({ scopes: null });
     const userId = await core.user();
     expect(await authorize(request(clientId, { scope: 'ANYTHING' }), loggedIn(userId))).toMatchObject({ kind: 'consent' });

@@ -1,4 +1,4 @@
-// PKCE (RFC 7636), S256 only (SPEC §2 item 5).
+// PKCE (RFC 7636), S256 only (docs/rules.md#pkce).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { OAuthError } from '../../src/oauth/errors.ts';
@@ -37,13 +37,13 @@ describe('PKCE verification at the token endpoint (RFC 7636 §4.6)', () => {
     expect(oauthErrorOf(() => verifyCodeVerifier(RFC_CHALLENGE, RFC_CHALLENGE)).code).toBe('invalid_grant');
   });
 
-  it('a missing verifier, when the code was issued with a challenge, is invalid_grant (SPEC §2 item 5)', () => {
+  it('a missing verifier, when the code was issued with a challenge, is invalid_grant (docs/rules.md#pkce)', () => {
     const error = oauthErrorOf(() => verifyCodeVerifier(RFC_CHALLENGE, undefined));
     expect(error.code).toBe('invalid_grant');
     expect(error.description).toMatch(/code_verifier is required/);
   });
 
-  it('a verifier for a code issued without a challenge is invalid_grant (SPEC §2 item 5)', () => {
+  it('a verifier for a code issued without a challenge is invalid_grant (docs/rules.md#pkce)', () => {
     expect(oauthErrorOf(() => verifyCodeVerifier(null, RFC_VERIFIER)).code).toBe('invalid_grant');
   });
 
@@ -69,7 +69,7 @@ describe('PKCE verification at the token endpoint (RFC 7636 §4.6)', () => {
   });
 });
 
-describe('PKCE challenge on the authorization request (SPEC §2 item 5)', () => {
+describe('PKCE challenge on the authorization request (docs/rules.md#pkce)', () => {
   it('accepts an S256 challenge with the method given, or omitted (meaning S256)', () => {
     expect(readCodeChallenge(RFC_CHALLENGE, 'S256', true)).toBe(RFC_CHALLENGE);
     expect(readCodeChallenge(RFC_CHALLENGE, undefined, true)).toBe(RFC_CHALLENGE);

@@ -1,9 +1,9 @@
-// Redirect URIs (SPEC §2 item 2, seed §4.1, RFC 9700 §2.1): absolute, https except loopback,
+// Redirect URIs (docs/rules.md#redirect-uris, docs/rules.md#authorization-request, RFC 9700 §2.1): absolute, https except loopback,
 // no fragment, at most 10, compared by exact string match.
 import { describe, expect, it } from 'vitest';
 import { buildRedirect, isRegisteredRedirectUri, MAX_REDIRECT_URIS, redirectUriProblem } from '../../src/oauth/redirect-uri.ts';
 
-describe('which redirect URIs may be registered (SPEC §2 item 2)', () => {
+describe('which redirect URIs may be registered (docs/rules.md#redirect-uris)', () => {
   it.each([
     'https://app.example.com/callback',
     'https://app.example.com/callback?tenant=1',
@@ -41,7 +41,7 @@ describe('which redirect URIs may be registered (SPEC §2 item 2)', () => {
     expect(redirectUriProblem('http://app.example.com/cb')).toContain('http://app.example.com/cb');
   });
 
-  it('allows at most 10 per client (seed §8)', () => {
+  it('allows at most 10 per client (docs/rules.md#redirect-uris)', () => {
     expect(MAX_REDIRECT_URIS).toBe(10);
   });
 });

@@ -1,4 +1,4 @@
-// The scope registry (seed §2.3) and scope syntax (SPEC §2 item 11).
+// The scope registry (docs/rules.md#scope-registry) and scope syntax (docs/rules.md#scope-syntax).
 import { describe, expect, it } from 'vitest';
 import { OAuthError } from '../../src/oauth/errors.ts';
 import {
@@ -10,7 +10,7 @@ import {
   scopeRegistry,
 } from '../../src/oauth/scopes.ts';
 
-// Copied by hand from the seed's three tables, in their order.
+// Copied by hand from the three scope families of docs/rules.md#scope-registry, in their order.
 const SEED_PERSONAL = [
   'EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'BOOKING_READ', 'BOOKING_WRITE', 'SCHEDULE_READ', 'SCHEDULE_WRITE',
   'APPS_READ', 'APPS_WRITE', 'PROFILE_READ', 'PROFILE_WRITE', 'WEBHOOK_READ', 'WEBHOOK_WRITE',
@@ -39,19 +39,19 @@ function oauthErrorOf(fn: () => unknown): OAuthError {
   throw new Error('expected an OAuthError, nothing was thrown');
 }
 
-describe('scope registry (seed §2.3, SPEC §6)', () => {
-  it('lists all 46 seed scopes, exactly, in the order of the seed tables', () => {
+describe('scope registry (docs/rules.md#scope-registry)', () => {
+  it('lists all 46 scopes of docs/rules.md#scope-registry, exactly, in its order', () => {
     expect(SEED_ORDER).toHaveLength(46);
     expect(scopeRegistry.map((s) => s.name)).toEqual(SEED_ORDER);
   });
 
-  it('puts each scope in its seed family: 14 personal, 18 team, 14 organization', () => {
+  it('puts each scope in its family: 14 personal, 18 team, 14 organization', () => {
     expect(scopeRegistry.filter((s) => s.family === 'personal').map((s) => s.name)).toEqual(SEED_PERSONAL);
     expect(scopeRegistry.filter((s) => s.family === 'team').map((s) => s.name)).toEqual(SEED_TEAM);
     expect(scopeRegistry.filter((s) => s.family === 'organization').map((s) => s.name)).toEqual(SEED_ORG);
   });
 
-  it('gives every scope a plain-words description for the consent page (SPEC §2 item 13)', () => {
+  it('gives every scope a plain-words description for the consent page (docs/rules.md#consent)', () => {
     for (const scope of scopeRegistry) {
       expect(scope.description.length, scope.name).toBeGreaterThan(10);
       expect(scope.description, scope.name).not.toMatch(/[A-Z]{2,}_[A-Z]/); // words, not scope names
@@ -60,7 +60,7 @@ describe('scope registry (seed §2.3, SPEC §6)', () => {
     expect(describeScope('ORG_PROFILE_READ')!.description).toBe("Read the organization's teams.");
   });
 
-  it('knows names only in their exact upper-case spelling (seed: "All names are exact")', () => {
+  it('knows names only in their exact upper-case spelling (docs/rules.md#scope-registry: names are exact)', () => {
     expect(isKnownScope('PROFILE_READ')).toBe(true);
     expect(isKnownScope('profile_read')).toBe(false);
     expect(isKnownScope('PROFILE_READ ')).toBe(false);
@@ -70,7 +70,7 @@ describe('scope registry (seed §2.3, SPEC §6)', () => {
   });
 });
 
-describe('scope parameter of the authorization request (seed §4.1, SPEC §2 item 11)', () => {
+describe('scope parameter of the authorization request (docs/rules.md#authorization-request, docs/rules.md#scope-syntax)', () => {
   it('splits on spaces and returns registry order', () => {
     expect(parseScopeParameter('PROFILE_READ BOOKING_READ')).toEqual(['BOOKING_READ', 'PROFILE_READ']);
   });
@@ -112,14 +112,14 @@ describe('scope parameter of the authorization request (seed §4.1, SPEC §2 ite
     expect(error.description.match(/NOPE/g)).toHaveLength(1);
   });
 
-  it('an empty scope, or one of separators only, is invalid_request (SPEC §2 item 12: missing scope)', () => {
+  it('an empty scope, or one of separators only, is invalid_request (docs/rules.md#authorize-errors: missing scope)', () => {
     for (const value of ['', ' ', ',', ' , ,']) {
       expect(oauthErrorOf(() => parseScopeParameter(value)).code, JSON.stringify(value)).toBe('invalid_request');
     }
   });
 });
 
-describe('scope strings in responses and storage (seed §2.2, SPEC §2 items 11 and 14)', () => {
+describe('scope strings in responses and storage (docs/rules.md#token-response, docs/rules.md#scope-syntax, docs/rules.md#legacy-clients)', () => {
   it('formatScopes joins in registry order with single spaces; a legacy grant (null) is the empty string', () => {
     expect(formatScopes(['ORG_BOOKING_READ', 'PROFILE_READ', 'TEAM_BOOKING_READ', 'BOOKING_READ'])).toBe(
       'BOOKING_READ PROFILE_READ TEAM_BOOKING_READ ORG_BOOKING_READ',
@@ -129,7 +129,7 @@ describe('scope strings in responses and storage (seed §2.2, SPEC §2 items 11 
 
 });
 
-describe('grantSatisfies (seed §2.3 rule 1, seed §3 rule 1)', () => {
+describe('grantSatisfies (docs/rules.md#scope-checks)', () => {
   const teamWithOrgTwin = SEED_TEAM.filter((t) => SEED_ORG.includes('ORG_' + t.slice('TEAM_'.length)));
 
   it('a granted scope satisfies itself and nothing else of its family', () => {
@@ -139,7 +139,7 @@ describe('grantSatisfies (seed §2.3 rule 1, seed §3 rule 1)', () => {
     expect(grantSatisfies(['TEAM_BOOKING_READ'], 'TEAM_BOOKING_WRITE')).toBe(false);
   });
 
-  it('ORG_<X> satisfies TEAM_<X> for every pair the seed defines (e.g. ORG_PROFILE_READ → TEAM_PROFILE_READ)', () => {
+  it('ORG_<X> satisfies TEAM_<X> for every pair docs/rules.md#scope-registry defines (e.g. ORG_PROFILE_READ → TEAM_PROFILE_READ)', () => {
     expect(teamWithOrgTwin).toHaveLength(12);
     for (const team of teamWithOrgTwin) {
       const org = 'ORG_' + team.slice('TEAM_'.length);

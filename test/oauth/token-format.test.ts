@@ -1,4 +1,4 @@
-// SPEC §3: opaque credentials are a type prefix, 32 random bytes in base62 (43 characters)
+// docs/rules.md#token-formats: opaque credentials are a type prefix, 32 random bytes in base62 (43 characters)
 // and a 6-character CRC32 checksum in base62; only SHA-256 hashes are stored.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { generateToken, hashesEqual, hashToken, isWellFormed, timeOrderedId, tok
 const kinds = Object.keys(tokenPrefixes) as TokenKind[];
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-describe('token format (SPEC §3)', () => {
+describe('token format (docs/rules.md#token-formats)', () => {
   it('uses the prefixes gat_, grt_, gac_, gcs_ and gbm_ for access token, refresh token, code, client secret and booking manageToken', () => {
     expect(tokenPrefixes).toEqual({ accessToken: 'gat_', refreshToken: 'grt_', authorizationCode: 'gac_', clientSecret: 'gcs_', bookingManageToken: 'gbm_' });
   });
@@ -31,7 +31,7 @@ describe('token format (SPEC §3)', () => {
     for (const ch of seen) expect(ALPHABET).toContain(ch);
   });
 
-  it('the checksum catches any one-character change, at every position (SPEC §3: a mistyped token is rejected without storage)', () => {
+  it('the checksum catches any one-character change, at every position (docs/rules.md#token-formats: a mistyped token is rejected without storage)', () => {
     const token = generateToken('accessToken');
     for (let i = 0; i < token.length; i++) {
       for (const replacement of ['0', 'Z', 'z', 'q']) {

@@ -1,5 +1,5 @@
 // The platform API's access decision, pure (STYLE practice 11, first layer): scope match
-// (seed §2.3 rule 1, seed §3 rule 1) and the membership rules of SPEC §6.
+// (docs/rules.md#scope-checks) and the membership rules of docs/rules.md#membership-rules.
 import { describe, expect, it } from 'vitest';
 import { decideMembership, type AccessFacts } from '../../src/platform/membership.ts';
 import { grantSatisfies } from '../../src/oauth/scopes.ts';
@@ -9,10 +9,10 @@ const team = (role: 'member' | 'admin' | 'owner' | null, orgRole: 'member' | 'ad
 });
 
 describe('grantSatisfies', () => {
-  it('a legacy grant passes every scope check (seed §3 rule 1)', () => {
+  it('a legacy grant passes every scope check (docs/rules.md#scope-checks)', () => {
     expect(grantSatisfies(null, 'ORG_WEBHOOK_WRITE')).toBe(true);
   });
-  it('ORG_<X> satisfies TEAM_<X> and nothing else (seed §2.3 rule 1)', () => {
+  it('ORG_<X> satisfies TEAM_<X> and nothing else (docs/rules.md#scope-checks)', () => {
     expect(grantSatisfies(['ORG_BOOKING_READ'], 'TEAM_BOOKING_READ')).toBe(true);
     expect(grantSatisfies(['ORG_BOOKING_READ'], 'BOOKING_READ')).toBe(false);
     expect(grantSatisfies(['TEAM_BOOKING_READ'], 'ORG_BOOKING_READ')).toBe(false);
@@ -23,7 +23,7 @@ describe('grantSatisfies', () => {
   });
 });
 
-describe('decideMembership (SPEC §6)', () => {
+describe('decideMembership (docs/rules.md#membership-rules)', () => {
   const read = { membership: 'team-member' as const };
   const write = { membership: 'team-admin' as const };
 
@@ -40,7 +40,7 @@ describe('decideMembership (SPEC §6)', () => {
     expect(decideMembership(write, team(null, 'member'), undefined)?.code).toBe('forbidden');
   });
 
-  it('ORG_<X> passes the scope check; team and organization roles then decide as for TEAM_<X> (seed §2.3 rule 1, SPEC §6)', () => {
+  it('ORG_<X> passes the scope check; team and organization roles then decide as for TEAM_<X> (docs/rules.md#scope-checks, docs/rules.md#membership-rules)', () => {
     expect(decideMembership(read, team(null, 'owner'), undefined)).toBeNull();
     expect(decideMembership(read, team('member', null), undefined)).toBeNull();
     expect(decideMembership(write, team('member', null), undefined)?.code).toBe('forbidden');

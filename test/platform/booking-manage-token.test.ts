@@ -1,5 +1,5 @@
-// Public booking operations act for the booker (SPEC §2 item 26, §6 public booking rows;
-// seed §1, §5 rule 6): cancel and reschedule need the booking's manageToken, returned once
+// Public booking operations act for the booker (docs/rules.md#public-booking,
+// docs/rules.md#membership-rules): cancel and reschedule need the booking's manageToken, returned once
 // at creation, or an access token with the booking write scope of the booking's family.
 // Everything through real HTTP, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +34,7 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
   const unknownUid = async (path: 'cancel' | 'reschedule', body: Record<string, unknown>) => server.api('POST', `/v2/bookings/noSuchBookingUid/${path}`, undefined, body);
   const status = async (uid: string) => (await server.api('GET', `/v2/bookings/${uid}`, await mint(server, w, w.owner, ['BOOKING_READ']))).body.data.status as string;
 
-  it.skipIf(!available)('refuses the attack: a BOOKING_READ token lists the uids, but the public routes want the manageToken (SPEC §2 item 26)', async () => {
+  it.skipIf(!available)('refuses the attack: a BOOKING_READ token lists the uids, but the public routes want the manageToken (docs/rules.md#public-booking)', async () => {
     const { uid, manageToken } = await bookPublicly({ userId: w.owner.id });
     const reader = await mint(server, w, w.owner, ['BOOKING_READ']);
     const list = await server.api('GET', '/v2/bookings?limit=100', reader);
@@ -68,7 +68,7 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
     expect(cancelled.body.data).not.toHaveProperty('manageToken');
   });
 
-  it.skipIf(!available)('returns the manageToken once, at creation, and stores only its SHA-256 hash (SPEC §2 item 26, §3)', async () => {
+  it.skipIf(!available)('returns the manageToken once, at creation, and stores only its SHA-256 hash (docs/rules.md#public-booking, docs/rules.md#token-formats)', async () => {
     const et = await f.eventType({ userId: w.owner.id });
     const res = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: iso(futureStart(server)), attendee });
     expect(res.status).toBe(201);
@@ -127,7 +127,7 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
     expect(moved.status).toBe(201);
   });
 
-  it.skipIf(!available)('the manageToken needs no scope, with or without an access token beside it; beside it, a wrong one is still 404 (SPEC §2 item 26)', async () => {
+  it.skipIf(!available)('the manageToken needs no scope, with or without an access token beside it; beside it, a wrong one is still 404 (docs/rules.md#public-booking)', async () => {
     const { uid, manageToken } = await bookPublicly({ userId: w.owner.id });
     const stranger = await mint(server, w, w.outsider, []);
     const wrong = await server.api('POST', `/v2/bookings/${uid}/cancel`, stranger, { manageToken: generateToken('bookingManageToken') });
@@ -142,7 +142,7 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
     expect(ok.body.data.status).toBe('cancelled');
   });
 
-  it.skipIf(!available)("without a manageToken, the host's token needs BOOKING_WRITE for a personal booking; another user's token is 404 (SPEC §2 item 26, §6)", async () => {
+  it.skipIf(!available)("without a manageToken, the host's token needs BOOKING_WRITE for a personal booking; another user's token is 404 (docs/rules.md#public-booking, docs/rules.md#membership-rules)", async () => {
     const { uid } = await bookPublicly({ userId: w.owner.id });
     const reader = await mint(server, w, w.owner, ['BOOKING_READ']);
     for (const [path, body] of [['cancel', {}], ['reschedule', { start: iso(futureStart(server)) }]] as const) {
@@ -171,12 +171,12 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', cancellationReason: 'host is ill' });
 
-    // A legacy token passes the scope check, for its own user's booking only (seed §3 rule 1).
+    // A legacy token passes the scope check, for its own user's booking only (docs/rules.md#scope-checks).
     const other = await bookPublicly({ userId: w.owner.id });
     expect((await server.api('POST', `/v2/bookings/${other.uid}/cancel`, await mint(server, w, w.owner, null), {})).status).toBe(200);
   });
 
-  it.skipIf(!available)('without a manageToken, a team booking needs TEAM_BOOKING_WRITE (or ORG_BOOKING_WRITE) of a team admin or organization admin (SPEC §2 item 26, §6)', async () => {
+  it.skipIf(!available)('without a manageToken, a team booking needs TEAM_BOOKING_WRITE (or ORG_BOOKING_WRITE) of a team admin or organization admin (docs/rules.md#public-booking, docs/rules.md#membership-rules)', async () => {
     const first = await bookPublicly({ teamId: w.team.id });
     const path = `/v2/bookings/${first.uid}/cancel`;
 
@@ -198,7 +198,7 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
     expect(byTeamAdmin.status).toBe(200);
     expect(byTeamAdmin.body.data.status).toBe('cancelled');
 
-    // Seed §2.3 rule 1: ORG_BOOKING_WRITE of an organization admin stands in for TEAM_BOOKING_WRITE.
+    // docs/rules.md#scope-checks: ORG_BOOKING_WRITE of an organization admin stands in for TEAM_BOOKING_WRITE.
     const second = await bookPublicly({ teamId: w.team.id });
     const later = futureStart(server);
     const byOrgAdmin = await server.api('POST', `/v2/bookings/${second.uid}/reschedule`, await mint(server, w, w.orgAdmin, ['ORG_BOOKING_WRITE']), { start: iso(later) });

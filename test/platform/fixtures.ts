@@ -66,7 +66,7 @@ export async function buildWorld(server: TestServer): Promise<World> {
   await addMember(s, { teamId: team.id }, teamAdmin.id, 'admin');
   await addMember(s, { teamId: team.id }, member.id, 'member');
   // Members above are accepted at once, as `gatehouse members add` makes them; the
-  // invitee shows what a pending invitation is worth: nothing (SPEC §2 item 23).
+  // invitee shows what a pending invitation is worth: nothing (docs/rules.md#membership-invitations).
   await inviteMember(s, { teamId: team.id }, { email: invitee.email }, 'admin', owner.id);
   await inviteMember(s, { organizationId: org.id }, { userId: invitee.id }, 'admin', owner.id);
   const otherOrg = await createOrganization(s, { name: 'Rival Corp', ownerId: outsider.id });
@@ -135,7 +135,7 @@ export function fixtures(server: TestServer) {
       await stores.api.eventTypes.insertPrivateLink(link);
       return link;
     },
-    /** A booking as the public route makes it, with the booker's manageToken (SPEC §2 item 26). */
+    /** A booking as the public route makes it, with the booker's manageToken (docs/rules.md#public-booking). */
     async booking(options: { hostId: string; teamId?: string; eventTypeId?: string; status?: 'pending' | 'accepted' | 'cancelled'; start?: number }) {
       const start = options.start ?? futureStart(server);
       const manageToken = generateToken('bookingManageToken');
@@ -198,7 +198,7 @@ export function fixtures(server: TestServer) {
       await stores.webhooks.insert(webhook, newSigningSecret());
       return webhook;
     },
-    /** A delivery to the webhook, waiting in the outbox as a booking event leaves it (SPEC §9). */
+    /** A delivery to the webhook, waiting in the outbox as a booking event leaves it (docs/rules.md#webhooks). */
     async delivery(webhookId: string) {
       const [id] = await stores.webhookDeliveries.enqueue([{ webhookId }], 'BOOKING_CREATED', {}, now());
       return { id: id! };

@@ -1,4 +1,4 @@
-// GET/PATCH /v2/me (seed §4.3; SPEC §2 items 1, 17, 21, §6) through real HTTP, real tokens.
+// GET/PATCH /v2/me (docs/rules.md#profile; docs/rules.md#client-states, docs/rules.md#api-envelope, docs/rules.md#versioning) through real HTTP, real tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/oauth/token-format.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
@@ -34,10 +34,10 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
 
   function expectInvalidToken(res: { status: number; headers: Headers; body: any }) {
     expectEnvelopeError(res, 401, 'invalid_token');
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
   }
 
-  it.skipIf(!available)('GET /v2/me with PROFILE_READ → 200 {status: success, data: profile} (seed §4.3; SPEC §6, §2 item 17)', async () => {
+  it.skipIf(!available)('GET /v2/me with PROFILE_READ → 200 {status: success, data: profile} (docs/rules.md#profile; docs/rules.md#api-envelope)', async () => {
     const { user, accessToken } = await tokenFor('PROFILE_READ');
     const res = await server.api('GET', '/v2/me', accessToken);
     expect(res.status).toBe(200);
@@ -60,26 +60,26 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(JSON.stringify(res.body)).not.toMatch(/password|argon2/i);
   });
 
-  it.skipIf(!available)('a token reaches only its own user\'s profile (SPEC §6)', async () => {
+  it.skipIf(!available)('a token reaches only its own user\'s profile (docs/rules.md#membership-rules)', async () => {
     const a = await tokenFor('PROFILE_READ');
     const b = await tokenFor('PROFILE_READ', { client: a.client });
     expect((await server.api('GET', '/v2/me', a.accessToken)).body.data.id).toBe(a.user.id);
     expect((await server.api('GET', '/v2/me', b.accessToken)).body.data.id).toBe(b.user.id);
   });
 
-  it.skipIf(!available)('no token → 401 with WWW-Authenticate: Bearer realm="gatehouse" and no error code (RFC 6750 §3.1; SPEC §2 item 17)', async () => {
+  it.skipIf(!available)('no token → 401 with WWW-Authenticate: Bearer realm="gatehouse" and no error code (RFC 6750 §3.1; docs/rules.md#api-envelope)', async () => {
     for (const authorization of [undefined, '']) {
       const res = await fetch(`${server.url}/v2/me`, { headers: authorization === undefined ? {} : { authorization } });
       const body = await res.json();
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
       expect(res.headers.get('www-authenticate')).not.toContain('error=');
       expect(body).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
       expect(body.error.code).not.toBe('invalid_token');
     }
   });
 
-  it.skipIf(!available)('malformed token or Authorization header → 401 error="invalid_token" (SPEC §2 item 17, §3)', async () => {
+  it.skipIf(!available)('malformed token or Authorization header → 401 error="invalid_token" (docs/rules.md#api-envelope, docs/rules.md#token-formats)', async () => {
     const { accessToken } = await tokenFor('PROFILE_READ');
     const tampered = accessToken.slice(0, -1) + (accessToken.endsWith('A') ? 'B' : 'A');
     const headers = [
@@ -98,11 +98,11 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     }
   });
 
-  it.skipIf(!available)('well-formed but unknown token → 401 error="invalid_token" (SPEC §2 item 17)', async () => {
+  it.skipIf(!available)('well-formed but unknown token → 401 error="invalid_token" (docs/rules.md#api-envelope)', async () => {
     expectInvalidToken(await server.api('GET', '/v2/me', generateToken('accessToken')));
   });
 
-  it.skipIf(!available)('expired token (after 1800 s) → 401 error="invalid_token" (seed §2.2; SPEC §2 items 7, 17)', async () => {
+  it.skipIf(!available)('expired token (after 1800 s) → 401 error="invalid_token" (docs/rules.md#lifetimes; docs/rules.md#api-envelope)', async () => {
     const { accessToken } = await tokenFor('PROFILE_READ');
     server.advance(1799);
     expect((await server.api('GET', '/v2/me', accessToken)).status).toBe(200);
@@ -110,7 +110,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expectInvalidToken(await server.api('GET', '/v2/me', accessToken));
   });
 
-  it.skipIf(!available)('revoked token (its code was replayed) → 401 error="invalid_token" (RFC 6749 §4.1.2; SPEC §2 items 8, 17)', async () => {
+  it.skipIf(!available)('revoked token (its code was replayed) → 401 error="invalid_token" (RFC 6749 §4.1.2; docs/rules.md#code-replay, docs/rules.md#api-envelope)', async () => {
     const { client, code, accessToken } = await tokenFor('PROFILE_READ');
     expect((await server.api('GET', '/v2/me', accessToken)).status).toBe(200);
     const replay = await server.exchange(client, code);
@@ -119,7 +119,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expectInvalidToken(await server.api('GET', '/v2/me', accessToken));
   });
 
-  it.skipIf(!available)('token without PROFILE_READ → 403 insufficient_scope, WWW-Authenticate names error and scope (seed §5 rule 5; SPEC §2 item 17)', async () => {
+  it.skipIf(!available)('token without PROFILE_READ → 403 insufficient_scope, WWW-Authenticate names error and scope (docs/rules.md#scope-checks; docs/rules.md#api-envelope)', async () => {
     const { accessToken } = await tokenFor('BOOKING_READ PROFILE_WRITE');
     const res = await server.api('GET', '/v2/me', accessToken);
     expectEnvelopeError(res, 403, 'insufficient_scope');
@@ -130,7 +130,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(res.body.error.message).toContain('PROFILE_READ');
   });
 
-  it.skipIf(!available)('suspended client\'s token → 401 at once, and works again after re-approval (SPEC §2 item 1)', async () => {
+  it.skipIf(!available)('suspended client\'s token → 401 at once, and works again after re-approval (docs/rules.md#client-states)', async () => {
     const { client, accessToken } = await tokenFor('PROFILE_READ');
     await reviewClient(server.services, client.clientId, 'suspend', null);
     const suspended = await server.api('GET', '/v2/me', accessToken);
@@ -141,7 +141,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(res.body.status).toBe('success');
   });
 
-  it.skipIf(!available)('PATCH /v2/me with PROFILE_WRITE changes name, timeZone, weekStart and timeFormat (SPEC §6)', async () => {
+  it.skipIf(!available)('PATCH /v2/me with PROFILE_WRITE changes name, timeZone, weekStart and timeFormat (docs/rules.md#profile)', async () => {
     const { user, accessToken } = await tokenFor('PROFILE_READ PROFILE_WRITE');
     const res = await server.api('PATCH', '/v2/me', accessToken, {
       name: '  Ada Lovelace ',
@@ -161,7 +161,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect((await server.api('GET', '/v2/me', accessToken)).body.data.timeFormat).toBe(24);
   });
 
-  it.skipIf(!available)('PATCH /v2/me with PROFILE_READ only → 403 insufficient_scope naming PROFILE_WRITE, nothing changed (SPEC §2 item 17)', async () => {
+  it.skipIf(!available)('PATCH /v2/me with PROFILE_READ only → 403 insufficient_scope naming PROFILE_WRITE, nothing changed (docs/rules.md#api-envelope)', async () => {
     const { user, accessToken } = await tokenFor('PROFILE_READ');
     const res = await server.api('PATCH', '/v2/me', accessToken, { name: 'Mallory' });
     expectEnvelopeError(res, 403, 'insufficient_scope');
@@ -170,7 +170,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(row.name).toBe('Grace Hopper');
   });
 
-  it.skipIf(!available)('PATCH /v2/me with bad values → 400 envelope naming the field, never 500, nothing changed (SPEC §7)', async () => {
+  it.skipIf(!available)('PATCH /v2/me with bad values → 400 envelope naming the field, never 500, nothing changed (docs/rules.md#bad-input)', async () => {
     const { user, accessToken } = await tokenFor('PROFILE_WRITE');
     const cases: Array<[unknown, string]> = [
       [{ name: '' }, 'name'],
@@ -198,7 +198,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(row).toMatchObject({ name: 'Grace Hopper', timeZone: 'UTC', weekStart: 'Monday', timeFormat: 24 });
   });
 
-  it.skipIf(!available)('PATCH /v2/me naming a field it cannot change (email, id, anything else) → 400 validation_error naming it, nothing changed (SPEC §2 item 27)', async () => {
+  it.skipIf(!available)('PATCH /v2/me naming a field it cannot change (email, id, anything else) → 400 validation_error naming it, nothing changed (docs/rules.md#forms-and-pages)', async () => {
     const { user, accessToken } = await tokenFor('PROFILE_READ PROFILE_WRITE');
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ email: 'mallory@example.com' }, 'email'],
@@ -216,7 +216,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(row).toMatchObject({ email: user.email, name: 'Grace Hopper', timeFormat: 24 });
   });
 
-  it.skipIf(!available)('PATCH /v2/me with a body of the wrong shape → 400 envelope, never 500 (SPEC §7)', async () => {
+  it.skipIf(!available)('PATCH /v2/me with a body of the wrong shape → 400 envelope, never 500 (docs/rules.md#bad-input)', async () => {
     const { accessToken } = await tokenFor('PROFILE_WRITE');
     const raw = async (body: string | undefined, contentType?: string) => {
       const res = await fetch(`${server.url}/v2/me`, {
@@ -241,17 +241,17 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     }
   });
 
-  it.skipIf(!available)('PATCH /v2/me without a token → 401 even when the body is also wrong (SPEC §2 item 17)', async () => {
+  it.skipIf(!available)('PATCH /v2/me without a token → 401 even when the body is also wrong (docs/rules.md#api-envelope)', async () => {
     const noToken = await server.api('PATCH', '/v2/me', undefined, { timeFormat: 13 });
     expect(noToken.status).toBe(401);
-    expect(noToken.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
+    expect(noToken.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
     const badToken = await server.api('PATCH', '/v2/me', 'nonsense', { timeFormat: 13 });
     expectInvalidToken(badToken);
     const brokenJson = await fetch(`${server.url}/v2/me`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{' });
     expect(brokenJson.status).toBe(401);
   });
 
-  it.skipIf(!available)('/v1/anything and /v3/me → 404 envelope (SPEC §2 item 21)', async () => {
+  it.skipIf(!available)('/v1/anything and /v3/me → 404 envelope (docs/rules.md#versioning)', async () => {
     const { accessToken } = await tokenFor('PROFILE_READ');
     for (const [method, path] of [
       ['GET', '/v1/anything'],

@@ -1,4 +1,4 @@
-// Memberships are invitations (SPEC §2 item 23): adding someone to a team or organization
+// Memberships are invitations (docs/rules.md#membership-invitations): adding someone to a team or organization
 // through the API grants nothing until they accept in the web app, and the answer is the
 // same whether or not the e-mail (or user id) belongs to an account. Every request here is
 // the one an attacker holding an admin's token would send.
@@ -43,7 +43,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     expect(res.location).toMatch(/^\/settings\/teams/);
   }
 
-  it.skipIf(!available)("an organization admin who invites a user by e-mail cannot read, rename or edit that user's data until the user accepts (SPEC §2 item 23, §6)", async () => {
+  it.skipIf(!available)("an organization admin who invites a user by e-mail cannot read, rename or edit that user's data until the user accepts (docs/rules.md#membership-invitations, docs/rules.md#membership-rules)", async () => {
     const victim = await server.user({ name: 'Vic Victim' });
     const eventType = await f.eventType({ userId: victim.id });
     const schedule = await f.schedule({ userId: victim.id });
@@ -107,7 +107,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     expect((await server.api('GET', '/v2/me', await mint(server, w, victim, ['PROFILE_READ']))).body.data.organizationId).toBe(w.org.id);
   });
 
-  it.skipIf(!available)('answers an invitation of an unregistered e-mail exactly as one of a registered user: same status, same body keys, nothing about the account (SPEC §2 item 23)', async () => {
+  it.skipIf(!available)('answers an invitation of an unregistered e-mail exactly as one of a registered user: same status, same body keys, nothing about the account (docs/rules.md#membership-invitations)', async () => {
     const known = await server.user({ name: 'Kim Known' });
     const unknownEmail = `nobody-${uniq()}@example.com`;
     const admin = await mint(server, w, w.teamAdmin, ['TEAM_MEMBERSHIP_READ', 'TEAM_MEMBERSHIP_WRITE']);
@@ -146,7 +146,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     expect(byId.body.data).toMatchObject({ state: 'invited', userId: null, user: null, invitedEmail: null });
   });
 
-  it.skipIf(!available)('an invited user cannot use the team endpoints (403 forbidden) until they accept; then they can (SPEC §2 item 23, §6)', async () => {
+  it.skipIf(!available)('an invited user cannot use the team endpoints (403 forbidden) until they accept; then they can (docs/rules.md#membership-invitations, docs/rules.md#membership-rules)', async () => {
     const invitee = await server.user();
     const admin = await mint(server, w, w.teamAdmin, ['TEAM_MEMBERSHIP_READ', 'TEAM_MEMBERSHIP_WRITE']);
     const invited = await server.api('POST', `/v2/teams/${w.team.id}/memberships`, admin, { userId: invitee.id, role: 'admin' });
@@ -170,7 +170,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     expect(got.body.data).toMatchObject({ state: 'accepted', userId: invitee.id, role: 'admin', user: { email: invitee.email } });
   });
 
-  it.skipIf(!available)('an invited user is never picked as the host of a team booking, nor can one be reassigned to them, until they accept (SPEC §2 item 23)', async () => {
+  it.skipIf(!available)('an invited user is never picked as the host of a team booking, nor can one be reassigned to them, until they accept (docs/rules.md#membership-invitations)', async () => {
     const team = await createTeam(server.services, { name: 'Round robin', ownerId: w.owner.id });
     const eventType = await f.eventType({ teamId: team.id }, { roundRobin: true });
     // The owner already hosts one upcoming booking: round robin would prefer anyone idle.
@@ -194,7 +194,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     expect(second.body.data.hostId).toBe(invitee.id);
   });
 
-  it.skipIf(!available)('an invitation sent to an address before it has an account is waiting when that person registers (SPEC §2 item 23)', async () => {
+  it.skipIf(!available)('an invitation sent to an address before it has an account is waiting when that person registers (docs/rules.md#membership-invitations)', async () => {
     const email = `later-${uniq()}@example.com`;
     const admin = await mint(server, w, w.orgAdmin, ['ORG_MEMBERSHIP_READ', 'ORG_MEMBERSHIP_WRITE']);
     const invited = await server.api('POST', `/v2/organizations/${w.org.id}/memberships`, admin, { email, role: 'member' });

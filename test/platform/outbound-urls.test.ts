@@ -1,4 +1,4 @@
-// Webhook and ICS feed addresses (SPEC §4 OUTBOUND_ALLOW_PRIVATE, §9): an address on a
+// Webhook and ICS feed addresses (docs/rules.md#outbound-urls, docs/rules.md#webhooks): an address on a
 // private, loopback, link-local or metadata network is refused when it is registered,
 // unless the operator set OUTBOUND_ALLOW_PRIVATE=1; only https otherwise. Through real
 // HTTP on both databases. This machine has no public DNS: the test server answers names
@@ -42,7 +42,7 @@ const refused: Array<[url: string, why: RegExp]> = [
 
 const accepted = ['https://hooks.example.com/gatehouse', 'https://93.184.215.14/hook', 'https://[2606:4700:4700::1111]/hook', 'https://172.32.0.1/hook', 'https://100.128.0.1/hook'];
 
-describe.each(backends)('outbound addresses on $name (SPEC §4 OUTBOUND_ALLOW_PRIVATE, §9)', ({ name, available }) => {
+describe.each(backends)('outbound addresses on $name (docs/rules.md#outbound-urls, docs/rules.md#webhooks)', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
@@ -61,7 +61,7 @@ describe.each(backends)('outbound addresses on $name (SPEC §4 OUTBOUND_ALLOW_PR
     expect(res.body.error.message, what).toMatch(why);
   };
 
-  it.skipIf(!available)('refuses a personal webhook on a private, loopback, link-local or metadata address, or not https (SPEC §9)', async () => {
+  it.skipIf(!available)('refuses a personal webhook on a private, loopback, link-local or metadata address, or not https (docs/rules.md#webhooks)', async () => {
     const token = await mint(server, w, w.owner, ['WEBHOOK_WRITE', 'WEBHOOK_READ']);
     for (const [subscriberUrl, why] of refused) {
       const res = await server.api('POST', '/v2/webhooks', token, { subscriberUrl, triggers: ['BOOKING_CREATED'] });
@@ -127,7 +127,7 @@ describe.each(backends)('outbound addresses on $name (SPEC §4 OUTBOUND_ALLOW_PR
   });
 });
 
-describe.each(backends)('outbound addresses with OUTBOUND_ALLOW_PRIVATE=1 on $name (SPEC §4: development and tests)', ({ name, available }) => {
+describe.each(backends)('outbound addresses with OUTBOUND_ALLOW_PRIVATE=1 on $name (docs/rules.md#outbound-urls: development and tests)', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 // Registry-driven: every PATCH route of src/platform/route-table.ts refuses a field it cannot
 // change with 400 validation_error naming it, instead of dropping it and answering 200
-// (SPEC §2 item 27), on both databases.
+// (docs/rules.md#forms-and-pages), on both databases.
 import { describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/platform/route-table.ts';
 import { backends } from '../helpers/backends.ts';
@@ -24,14 +24,14 @@ describe.each(backends)('PATCH bodies on $name', ({ name, available }) => {
   });
 
   describe.each(patches)('$method $path', (r) => {
-    it.skipIf(!available)('a field it cannot change → 400 validation_error naming the field, never a silent 200 (SPEC §2 item 27)', async () => {
+    it.skipIf(!available)('a field it cannot change → 400 validation_error naming the field, never a silent 200 (docs/rules.md#forms-and-pages)', async () => {
       const res = await patch(r, (example) => ({ ...example, notAField: 'x' }));
       expectError(res, 400, 'validation_error');
       expect(res.body.error.message).toMatch(/^notAField: cannot be changed by this request; it changes \w+/);
     });
   });
 
-  it.skipIf(!available)('a nested field it cannot change is named with its path (SPEC §2 item 27)', async () => {
+  it.skipIf(!available)('a nested field it cannot change is named with its path (docs/rules.md#forms-and-pages)', async () => {
     const r = patches.find((p) => p.handler === 'schedules.update')!;
     const res = await patch(r, () => ({ availability: [{ days: ['Monday'], startTime: '09:00', endTime: '17:00', colour: 'red' }] }));
     expectError(res, 400, 'validation_error');

@@ -1,6 +1,6 @@
 // Registry-driven: every route of src/platform/route-table.ts, called for real, proves its scope
-// (seed §5 rules 1, 5; SPEC §2 item 17), and the personal, organization and public routes
-// their membership rule (SPEC §6), on both databases. Team routes: team-access.test.ts.
+// (docs/rules.md#api-envelope, docs/rules.md#scope-checks), and the personal, organization and public routes
+// their membership rule (docs/rules.md#membership-rules), on both databases. Team routes: team-access.test.ts.
 import { describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/platform/route-table.ts';
 import { backends } from '../helpers/backends.ts';
@@ -16,7 +16,7 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
   const h = useAccessHarness(name, available);
 
   describe.each(guarded)('$method $path', (r) => {
-    it.skipIf(!available)(`without ${r.scope} → 403 insufficient_scope naming it (SPEC §2 item 17)`, async () => {
+    it.skipIf(!available)(`without ${r.scope} → 403 insufficient_scope naming it (docs/rules.md#api-envelope)`, async () => {
       const others = ALL_SCOPES.filter((s) => s !== r.scope && s !== orgCounterpart(r.scope));
       const res = await h.guardCall(r, await h.token(h.w.owner, others));
       expectError(res, 403, 'insufficient_scope');
@@ -24,14 +24,14 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
       expect(res.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="${r.scope}"`);
     });
 
-    it.skipIf(!available)(`with ${r.scope} → success (seed §5 rule 5)`, async () => {
+    it.skipIf(!available)(`with ${r.scope} → success (docs/rules.md#scope-checks)`, async () => {
       expectSuccess(await h.call(r, await h.token(h.w.owner, [r.scope])));
     });
 
     it.skipIf(!available)('no token → 401 with WWW-Authenticate and no error code (RFC 6750 §3.1)', async () => {
       const missing = await h.guardCall(r, undefined);
       expectError(missing, 401, 'unauthorized');
-      expect(missing.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
+      expect(missing.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
     });
   });
 
@@ -39,32 +39,32 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
     for (const r of guarded) {
       const res = await h.guardCall(r, 'gat_not-a-real-token');
       expectError(res, 401, 'invalid_token');
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
     }
   });
 
   describe.each(personal)('personal $method $path', (r) => {
-    it.skipIf(!available)('legacy token → passes the scope check (seed §3 rule 1)', async () => {
+    it.skipIf(!available)('legacy token → passes the scope check (docs/rules.md#scope-checks)', async () => {
       expectSuccess(await h.call(r, await h.token(h.w.owner, null)));
     });
-    if (resourceParams(r).length > 0) it.skipIf(!available)("another user's resource → 404 (SPEC §6: the token's user only)", async () => {
+    if (resourceParams(r).length > 0) it.skipIf(!available)("another user's resource → 404 (docs/rules.md#membership-rules: the token's user only)", async () => {
       const res = await h.call(r, await h.token(h.w.owner, [r.scope]), { actor: h.w.outsider, teamId: h.w.otherTeam.id, orgId: h.w.otherOrg.id });
       expectError(res, 404, 'not_found');
     });
   });
 
   describe.each(organization)('organization $method $path', (r) => {
-    it.skipIf(!available)('a user outside the organization, or only in one of its teams → 403 forbidden (SPEC §6)', async () => {
+    it.skipIf(!available)('a user outside the organization, or only in one of its teams → 403 forbidden (docs/rules.md#membership-rules)', async () => {
       expectError(await h.guardCall(r, await h.token(h.w.outsider, [r.scope])), 403, 'forbidden');
       expectError(await h.guardCall(r, await h.token(h.w.member, [r.scope])), 403, 'forbidden');
     });
-    it.skipIf(!available)('a user invited as admin who has not accepted → 403 forbidden, as a non-member (SPEC §2 item 23)', async () => {
+    it.skipIf(!available)('a user invited as admin who has not accepted → 403 forbidden, as a non-member (docs/rules.md#membership-invitations)', async () => {
       expectError(await h.guardCall(r, await h.token(h.w.invitee, [r.scope])), 403, 'forbidden');
     });
     it.skipIf(!available)('an organization admin (not owner) → success', async () => {
       expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, [r.scope]), { actor: h.w.orgAdmin }));
     });
-    it.skipIf(!available)('legacy token: passes the scope check for an owner, never the membership check for an outsider (SPEC §6)', async () => {
+    it.skipIf(!available)('legacy token: passes the scope check for an owner, never the membership check for an outsider (docs/rules.md#membership-rules)', async () => {
       expectSuccess(await h.call(r, await h.token(h.w.owner, null)));
       expectError(await h.guardCall(r, await h.token(h.w.outsider, null)), 403, 'forbidden');
     });
@@ -80,13 +80,13 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
   });
 
   describe.each(publicRoutes)('public $method $path', (r) => {
-    it.skipIf(!available)('without a token → success (seed §5 rule 6)', async () => {
+    it.skipIf(!available)('without a token → success (docs/rules.md#public-booking)', async () => {
       expectSuccess(await h.call(r, undefined));
     });
     it.skipIf(!available)('with a garbage token → 401 invalid_token: a token, if sent, is validated', async () => {
       const res = await h.call(r, 'gat_garbage');
       expectError(res, 401, 'invalid_token');
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // SPEC §10.2
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
     });
     it.skipIf(!available)('with a valid token of no scope at all → success (needs no scope)', async () => {
       expectSuccess(await h.call(r, await h.token(h.w.outsider, [])));

@@ -36,7 +36,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
   }
 
   describe('tokens from the real authorization flow', () => {
-    it.skipIf(!available)('a team member reads team event types with TEAM_EVENT_TYPE_READ, but may not write or read the organization (SPEC §6)', async () => {
+    it.skipIf(!available)('a team member reads team event types with TEAM_EVENT_TYPE_READ, but may not write or read the organization (docs/rules.md#membership-rules)', async () => {
       const alice = await server.user({ name: 'Alice' });
       await addMember(server.services, { teamId: w.team.id }, alice.id, 'member');
       const et = await f.eventType({ teamId: w.team.id });
@@ -57,7 +57,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(me.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="PROFILE_READ"');
     });
 
-    it.skipIf(!available)("an organization admin reaches the organization's team with ORG_EVENT_TYPE_WRITE alone (seed §2.3 rule 1)", async () => {
+    it.skipIf(!available)("an organization admin reaches the organization's team with ORG_EVENT_TYPE_WRITE alone (docs/rules.md#scope-checks)", async () => {
       const olga = await server.user({ name: 'Olga' });
       await addMember(server.services, { organizationId: w.org.id }, olga.id, 'admin');
       const token = await realToken(olga, ['ORG_EVENT_TYPE_WRITE', 'ORG_EVENT_TYPE_READ']);
@@ -71,7 +71,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(other.status).toBe(404);
     });
 
-    it.skipIf(!available)("a legacy client's token passes scope checks but gets no membership it does not have (SPEC §6)", async () => {
+    it.skipIf(!available)("a legacy client's token passes scope checks but gets no membership it does not have (docs/rules.md#membership-rules)", async () => {
       const lee = await server.user({ name: 'Lee' });
       const token = await realToken(lee, null);
       expect(token.scope).toBe('');
@@ -98,7 +98,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(results.filter((r) => r.status === 409)).toHaveLength(9);
     });
 
-    it.skipIf(!available)('public booking, confirmation, reschedule and cancel, with the host and status rules (seed §5 rule 6)', async () => {
+    it.skipIf(!available)('public booking, confirmation, reschedule and cancel, with the host and status rules (docs/rules.md#public-booking)', async () => {
       const et = await f.eventType({ userId: w.owner.id }, { requiresConfirmation: true, lengthInMinutes: 45 });
       const start = futureStart(server);
       const created = await server.api('POST', '/v2/bookings', undefined, {
@@ -124,7 +124,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(again.body.error.code).toBe('conflict');
 
       const later = futureStart(server);
-      // The booker acts with the manageToken of the booking (SPEC §2 item 26).
+      // The booker acts with the manageToken of the booking (docs/rules.md#public-booking).
       const manageToken = created.body.data.manageToken as string;
       const moved = await server.api('POST', `/v2/bookings/${uid}/reschedule`, undefined, { start: iso(later), reschedulingReason: 'conflict', manageToken });
       expect(moved.status).toBe(201);
@@ -199,7 +199,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
   });
 
   describe('verified resources', () => {
-    it.skipIf(!available)('a code goes to the log, is stored only hashed, fails when wrong and works once (seed §2.3)', async () => {
+    it.skipIf(!available)('a code goes to the log, is stored only hashed, fails when wrong and works once (docs/rules.md#scope-registry)', async () => {
       const token = await mint(server, w, w.owner, ['VERIFIED_RESOURCES_WRITE', 'VERIFIED_RESOURCES_READ']);
       const email = `verify-${uniq()}@example.com`;
       const requested = await server.api('POST', '/v2/verified-resources/emails/verification-code/request', token, { email });
@@ -247,7 +247,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(grant.body.error.code).toBe('forbidden');
       const added = await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { email: w.member.email, role: 'member' });
       expect(added.status).toBe(201);
-      // SPEC §2 item 23: an invitation, which becomes the membership when the invitee accepts.
+      // docs/rules.md#membership-invitations: an invitation, which becomes the membership when the invitee accepts.
       expect(added.body.data).toMatchObject({ state: 'invited', userId: null, role: 'member', teamId: team.id });
       expect((await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { email: w.member.email, role: 'member' })).status).toBe(409);
       await acceptInvitation(server.services, w.member, added.body.data.id);
@@ -317,7 +317,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
     });
   });
 
-  describe('input validation (SPEC §7: never a 500)', () => {
+  describe('input validation (docs/rules.md#bad-input: never a 500)', () => {
     it.skipIf(!available)('names the field at fault', async () => {
       const token = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE', 'WEBHOOK_WRITE', 'BOOKING_READ', 'PROFILE_WRITE']);
       const cases: Array<[string, string, unknown, string]> = [

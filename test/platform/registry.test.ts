@@ -1,5 +1,5 @@
 // The route registry is the only source of /v2 resource routes (issue item 1): the live
-// route table matches it both ways, it covers every scope of the seed, and nothing else can
+// route table matches it both ways, it covers every scope of docs/rules.md#scope-registry, and nothing else can
 // be registered in the API scope.
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,14 +30,14 @@ const isApiRoute = (entry: string) => {
   return path.startsWith('/v2/') && !path.startsWith('/v2/auth/oauth2/') && path !== '/v2/openapi.json' && path !== '/v2/docs' && !path.startsWith('/v2/docs/');
 };
 
-describe('the route registry (SPEC §6)', () => {
-  it('has unique ids and unique method + path pairs, all under /v2 (SPEC §2 item 21)', () => {
+describe('the route registry (docs/rules.md#scope-registry)', () => {
+  it('has unique ids and unique method + path pairs, all under /v2 (docs/rules.md#versioning)', () => {
     expect(new Set(apiRoutes.map((r) => r.id)).size).toBe(apiRoutes.length);
     expect(new Set(apiRoutes.map((r) => `${r.method} ${r.path}`)).size).toBe(apiRoutes.length);
     for (const r of apiRoutes) expect(r.path).toMatch(/^\/v2\//);
   });
 
-  it('guards at least one read and one write route with every scope of the seed (seed §2.3)', () => {
+  it('guards at least one read and one write route with every scope (docs/rules.md#scope-registry)', () => {
     for (const s of scopeRegistry) {
       const routes = apiRoutes.filter((r) => r.scope === s.name);
       expect(routes.length, s.name).toBeGreaterThan(0);
@@ -47,7 +47,7 @@ describe('the route registry (SPEC §6)', () => {
     for (const r of apiRoutes) if (r.scope !== 'public') expect(scopeRegistry.map((s) => s.name)).toContain(r.scope);
   });
 
-  it('gives every route the membership rule of its family (SPEC §6)', () => {
+  it('gives every route the membership rule of its family (docs/rules.md#membership-rules)', () => {
     for (const r of apiRoutes) {
       if (r.scope === 'public') expect(r.membership, r.id).toBe('none');
       else if (r.path.includes('/teams/:teamId')) expect(r.membership, r.id).toBe(r.method === 'GET' ? 'team-member' : 'team-admin');

@@ -100,7 +100,7 @@ export const examples: Record<string, Example> = {
   'teams.create': async () => ({ body: { name: 'New team', timeZone: 'Europe/Lisbon' } }),
 
   'bookings.create': async ({ server, f, w }) => ({ body: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(futureStart(server)), attendee } }),
-  // The booker's manageToken is what lets these run without a token (SPEC §2 item 26).
+  // The booker's manageToken is what lets these run without a token (docs/rules.md#public-booking).
   'bookings.cancel': async ({ f, w }) => {
     const b = await f.booking({ hostId: w.owner.id });
     return { params: { bookingUid: b.uid }, body: { cancellationReason: 'Ill', manageToken: b.manageToken } };

@@ -1,6 +1,6 @@
 // Registry-driven: every team route, under /v2/teams/:teamId and under its organization,
-// enforces SPEC §6 — membership to read, admin or owner to write, organization admins
-// allowed, ORG_<X> standing in for TEAM_<X> (seed §2.3 rule 1), legacy grants without bypass, and a
+// enforces docs/rules.md#membership-rules — membership to read, admin or owner to write, organization admins
+// allowed, ORG_<X> standing in for TEAM_<X> (docs/rules.md#scope-checks), legacy grants without bypass, and a
 // team outside the organization of the path is 404 — on both databases.
 import { describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/platform/route-table.ts';
@@ -16,28 +16,28 @@ describe.each(backends)('team route access on $name', ({ name, available }) => {
     const viaOrg = orgCounterpart(r.scope);
     // The organization form of a team route shares its handler: only what differs is re-run.
     const twin = r.path.startsWith('/v2/organizations/');
-    it.skipIf(!available)('a user outside the team → 403 forbidden (SPEC §6)', async () => {
+    it.skipIf(!available)('a user outside the team → 403 forbidden (docs/rules.md#membership-rules)', async () => {
       expectError(await h.guardCall(r, await h.token(h.w.outsider, [r.scope])), 403, 'forbidden');
     });
-    it.skipIf(!available)('a user invited as admin who has not accepted → 403 forbidden, as a non-member (SPEC §2 item 23)', async () => {
+    it.skipIf(!available)('a user invited as admin who has not accepted → 403 forbidden, as a non-member (docs/rules.md#membership-invitations)', async () => {
       expectError(await h.guardCall(r, await h.token(h.w.invitee, [r.scope])), 403, 'forbidden');
     });
-    if (!twin && r.membership === 'team-admin') it.skipIf(!available)('a plain member writing → 403 forbidden (SPEC §6: admin or owner to write)', async () => {
+    if (!twin && r.membership === 'team-admin') it.skipIf(!available)('a plain member writing → 403 forbidden (docs/rules.md#membership-rules: admin or owner to write)', async () => {
       expectError(await h.guardCall(r, await h.token(h.w.member, [r.scope])), 403, 'forbidden');
     });
-    if (viaOrg !== undefined) it.skipIf(!available)(`an organization admin with only ${viaOrg} → success (seed §2.3 rule 1)`, async () => {
+    if (viaOrg !== undefined) it.skipIf(!available)(`an organization admin with only ${viaOrg} → success (docs/rules.md#scope-checks)`, async () => {
       expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, [viaOrg!]), { actor: h.w.orgAdmin }));
     });
-    if (!twin && viaOrg !== undefined) it.skipIf(!available)(`${viaOrg} satisfies ${r.scope} for the team's own admin; an outsider still gets 403 (seed §2.3 rule 1, SPEC §6)`, async () => {
+    if (!twin && viaOrg !== undefined) it.skipIf(!available)(`${viaOrg} satisfies ${r.scope} for the team's own admin; an outsider still gets 403 (docs/rules.md#scope-checks, docs/rules.md#membership-rules)`, async () => {
       const res = await h.guardCall(r, await h.token(h.w.teamAdmin, [viaOrg!]));
       expect(res.status).not.toBe(401);
       expect(res.body?.error?.code).not.toBe('insufficient_scope');
       expectError(await h.guardCall(r, await h.token(h.w.outsider, [viaOrg!])), 403, 'forbidden');
     });
-    if (!twin) it.skipIf(!available)(`an organization admin who is not in the team, with ${r.scope} → success (SPEC §6)`, async () => {
+    if (!twin) it.skipIf(!available)(`an organization admin who is not in the team, with ${r.scope} → success (docs/rules.md#membership-rules)`, async () => {
       expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, [r.scope]), { actor: h.w.orgAdmin }));
     });
-    if (!twin) it.skipIf(!available)('legacy token: passes the scope check for a member, never the membership check for an outsider (SPEC §6)', async () => {
+    if (!twin) it.skipIf(!available)('legacy token: passes the scope check for a member, never the membership check for an outsider (docs/rules.md#membership-rules)', async () => {
       expectSuccess(await h.call(r, await h.token(h.w.owner, null)));
       expectError(await h.guardCall(r, await h.token(h.w.outsider, null)), 403, 'forbidden');
     });
@@ -50,7 +50,7 @@ describe.each(backends)('team route access on $name', ({ name, available }) => {
       expectError(res, 404, 'not_found');
       expect(res.body.error.message).toBe('no such team');
     });
-    if (twin) it.skipIf(!available)('a team that is not in the organization of the path → 404 (SPEC §6)', async () => {
+    if (twin) it.skipIf(!available)('a team that is not in the organization of the path → 404 (docs/rules.md#membership-rules)', async () => {
       for (const [user, teamId] of [[h.w.outsider, h.w.otherTeam.id], [h.w.owner, h.w.loneTeam.id]] as const) {
         const res = await h.guardCall(r, await h.token(user, [r.scope]), { teamId });
         expectError(res, 404, 'not_found');

@@ -1,4 +1,4 @@
-// Webhooks that are delivered (SPEC §9): events are written to the outbox in the transaction
+// Webhooks that are delivered (docs/rules.md#webhooks): events are written to the outbox in the transaction
 // of the booking change, and a delivery engine sends them, signed per Standard Webhooks, to a
 // real receiver on loopback that verifies every signature with the `standardwebhooks`
 // package. The test drives the engine pass by pass and moves the server's clock to walk the
@@ -40,7 +40,7 @@ const attendee = { name: 'Bea Booker', email: 'bea@example.com', timeZone: 'Euro
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-describe.each(backends)('webhook delivery on $name (SPEC §9)', ({ name, available }) => {
+describe.each(backends)('webhook delivery on $name (docs/rules.md#webhooks)', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;

@@ -1,4 +1,4 @@
-// SPEC §8: two `gatehouse serve` processes over one PostgreSQL database and one Redis
+// docs/rules.md#scale-out: two `gatehouse serve` processes over one PostgreSQL database and one Redis
 // behave as one service. A code issued through A is redeemed on B; a token issued by B
 // works on A at once; a revocation or suspension on A takes effect on B at once; a
 // refresh race split across both has one winner whose pair everyone gets; rate limits
@@ -69,7 +69,7 @@ async function stopInstance(instance: Instance | undefined): Promise<void> {
   clearTimeout(timer);
 }
 
-describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and one Redis (SPEC §8)${enabled ? '' : ` — skipped: ${SKIP_REASON}`}`, () => {
+describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and one Redis (docs/rules.md#scale-out)${enabled ? '' : ` — skipped: ${SKIP_REASON}`}`, () => {
   let database: TestDatabase;
   let a: Instance;
   let b: Instance;
@@ -161,7 +161,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     return { user, client, callback, access: res.body.access_token as string, refresh: res.body.refresh_token as string };
   }
 
-  it('serves one MCP client\'s requests on either instance, alternating, with one token bound to /mcp (SPEC §10.6, §8)', async () => {
+  it('serves one MCP client\'s requests on either instance, alternating, with one token bound to /mcp (docs/rules.md#mcp-server, docs/rules.md#scale-out)', async () => {
     const user = await newUser();
     const client = await newClient(user.id);
     const mcp = `${issuer}/mcp`;
@@ -190,7 +190,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     expect(new Set(seen)).toEqual(new Set(['A', 'B']));
   });
 
-  it('redeems on B a code issued through A, with the shared issuer in the callback (SPEC §8)', async () => {
+  it('redeems on B a code issued through A, with the shared issuer in the callback (docs/rules.md#scale-out)', async () => {
     const t = await tokensVia(a, b);
     expect(t.callback.searchParams.get('iss')).toBe(issuer);
     expect(t.access).toMatch(/^gat_/);
@@ -207,7 +207,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     expect(await me(b, t.access)).toBe(401);
   });
 
-  it('accepts on A, at once, a token issued by B, and refreshes on A what B issued (SPEC §8)', async () => {
+  it('accepts on A, at once, a token issued by B, and refreshes on A what B issued (docs/rules.md#scale-out)', async () => {
     const t = await tokensVia(b, b);
     expect(await me(a, t.access)).toBe(200);
     const refreshed = await post(a, '/v2/auth/oauth2/token', { grant_type: 'refresh_token', refresh_token: t.refresh, client_id: t.client.clientId, client_secret: t.client.secret });
@@ -215,7 +215,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     expect(await me(b, refreshed.body.access_token as string)).toBe(200);
   });
 
-  it('applies a revocation made on A to B at once (SPEC §8, RFC 7009)', async () => {
+  it('applies a revocation made on A to B at once (docs/rules.md#scale-out, RFC 7009)', async () => {
     const t = await tokensVia(a, a);
     expect(await me(b, t.access)).toBe(200);
     const revoked = await post(a, '/v2/auth/oauth2/revoke', { token: t.refresh, client_id: t.client.clientId, client_secret: t.client.secret });
@@ -225,7 +225,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     expect(introspected.body).toEqual({ active: false });
   });
 
-  it("applies a suspension made in A's admin pages to B at once, and the re-approval too (SPEC §2 item 1, §8)", async () => {
+  it("applies a suspension made in A's admin pages to B at once, and the re-approval too (docs/rules.md#client-states, docs/rules.md#scale-out)", async () => {
     const t = await tokensVia(a, b);
     expect(await me(b, t.access)).toBe(200);
     const admin = await newUser({ admin: true });
@@ -244,7 +244,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     expect(await me(b, t.access)).toBe(200);
   });
 
-  it('gives 50 concurrent refreshes of one token, split across A and B, one rotation and the same pair (SPEC §2 item 9, §8)', async () => {
+  it('gives 50 concurrent refreshes of one token, split across A and B, one rotation and the same pair (docs/rules.md#refresh-rotation, docs/rules.md#scale-out)', async () => {
     const t = await tokensVia(a, a);
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -264,7 +264,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     expect(await me(b, winner!)).toBe(200);
   });
 
-  it('counts failed client authentications across A and B in Redis: failures split over both reach 429 on both (SPEC §2 item 18, §8)', async () => {
+  it('counts failed client authentications across A and B in Redis: failures split over both reach 429 on both (docs/rules.md#rate-limits, docs/rules.md#scale-out)', async () => {
     const user = await newUser();
     const client = await newClient(user.id);
     const wrong = { token: 'gat_x', client_id: client.clientId, client_secret: `gcs_${randomBytes(30).toString('hex')}` };
@@ -280,7 +280,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
     }
   });
 
-  it('logs nothing above warn for all of the above, and no token (SPEC §7)', async () => {
+  it('logs nothing above warn for all of the above, and no token (docs/rules.md#private-records)', async () => {
     const lines = [...a.output, ...b.output].join('').split('\n').filter((l) => l.trim() !== '');
     // The start-up banner and the shutdown line are for people; every other line is a JSON log entry.
     const logLines = lines.filter((l) => l.startsWith('{'));

@@ -1,4 +1,4 @@
-// SPEC §9 across processes: every `gatehouse serve` delivers from the outbox. Two instances
+// docs/rules.md#webhooks, across processes: every `gatehouse serve` delivers from the outbox. Two instances
 // over one PostgreSQL database never deliver the same attempt twice (claims use FOR UPDATE
 // SKIP LOCKED), and an event committed by an instance killed with SIGKILL before it could
 // deliver is delivered by the next instance to start, on both databases.
@@ -81,7 +81,7 @@ async function book(instance: Instance, eventTypeId: string): Promise<string> {
   return body.data.uid;
 }
 
-describe.each(backends)('webhook delivery by gatehouse serve on $name (SPEC §9)', ({ name, available }) => {
+describe.each(backends)('webhook delivery by gatehouse serve on $name (docs/rules.md#webhooks)', ({ name, available }) => {
   let database: TestDatabase;
   let receiver: WebhookReceiver;
   const running: Instance[] = [];

@@ -1,4 +1,4 @@
-// Outbound requests (SPEC §4 OUTBOUND_ALLOW_PRIVATE, §9, §10.3): connected only to the
+// Outbound requests (docs/rules.md#outbound-urls, docs/rules.md#webhooks, docs/rules.md#client-metadata-documents): connected only to the
 // addresses the SSRF guard checked, every one of them rather than only the first; an answer
 // larger than the limit refused or cut; one deadline for the whole exchange.
 import { createServer, type Server } from 'node:http';

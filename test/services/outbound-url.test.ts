@@ -1,4 +1,4 @@
-// The outbound-address guard on its own (SPEC §4 OUTBOUND_ALLOW_PRIVATE, §9), with the
+// The outbound-address guard on its own (docs/rules.md#outbound-urls, docs/rules.md#webhooks), with the
 // system resolver where this machine can answer without a network: localhost names, the
 // machine's own name, and *.invalid (RFC 6761), which never resolves.
 import { hostname } from 'node:os';
@@ -11,7 +11,7 @@ const unused: ResolveHost = async (name) => {
   throw new Error(`the resolver was asked for ${name}`);
 };
 
-describe('outbound addresses (SPEC §4 OUTBOUND_ALLOW_PRIVATE)', () => {
+describe('outbound addresses (OUTBOUND_ALLOW_PRIVATE, docs/rules.md#outbound-urls)', () => {
   it.each([
     ['127.0.0.1', 'loopback'],
     ['::1', 'loopback'],
@@ -91,7 +91,7 @@ describe('outbound addresses (SPEC §4 OUTBOUND_ALLOW_PRIVATE)', () => {
     expect(await checkOutboundUrl('not a url', policy)).toEqual({ ok: false, problem: 'must be an absolute URL' });
   });
 
-  it('OUTBOUND_ALLOW_PRIVATE is off unless set to 1; any other value stops the start naming it (SPEC §4)', () => {
+  it('OUTBOUND_ALLOW_PRIVATE is off unless set to 1; any other value stops the start naming it (docs/rules.md#outbound-urls)', () => {
     expect(loadConfig({}).outboundAllowPrivate).toBe(false);
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '0' }).outboundAllowPrivate).toBe(false);
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1' }).outboundAllowPrivate).toBe(true);

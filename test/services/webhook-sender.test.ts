@@ -1,4 +1,4 @@
-// How long a webhook delivery waits for its receiver (SPEC §9: a 10-second timeout), as the
+// How long a webhook delivery waits for its receiver (docs/rules.md#webhooks: a 10-second timeout), as the
 // webhook's owner meets it: the README's promise and the error a delivery records. The
 // receiver is real; only setTimeout is faked, so that ten seconds pass at once.
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { DELIVERY_TIMEOUT_MS, sendDelivery, type SendResult } from '../../src/services/webhooks/sender.ts';
 import { testResolver } from '../helpers/test-dns.ts';
 
-describe('webhook delivery timeout (SPEC §9)', () => {
+describe('webhook delivery timeout (docs/rules.md#webhooks)', () => {
   let receiver: Server;
   let url: string;
   let arrived: () => void = () => {};

@@ -115,7 +115,7 @@ describe.each(backends)('ApiAccessStore contract on $name', ({ name, available }
     });
   });
 
-  it.skipIf(!available)('findAccess: a pending invitation grants no role (SPEC §2 item 23)', async () => {
+  it.skipIf(!available)('findAccess: a pending invitation grants no role (docs/rules.md#membership-invitations)', async () => {
     const orgId = await organization();
     const teamId = await team(orgId);
     for (const target of [{ team_id: teamId, organization_id: null }, { team_id: null, organization_id: orgId }]) {

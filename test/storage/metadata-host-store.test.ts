@@ -1,4 +1,4 @@
-// The MetadataHostStore contract (src/services/clients/store.ts, SPEC §10.3) on every
+// The MetadataHostStore contract (src/services/clients/store.ts, docs/rules.md#cimd-policy) on every
 // backend: a decision per host, replaced by a later one, listed by host.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../src/services/context.ts';

@@ -1,6 +1,6 @@
 // The contract of WebhookDeliveryStore (src/services/webhooks/store.ts) on SQLite and
 // PostgreSQL: which webhooks hear of an event, and the claim that makes each attempt
-// exclusive across callers (SPEC §9). Each test has a database of its own: a claim takes
+// exclusive across callers (docs/rules.md#webhooks). Each test has a database of its own: a claim takes
 // whatever is due, so the outbox must hold only the test's deliveries.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceStores } from '../../src/services/stores.ts';

@@ -1,4 +1,4 @@
-// Application notifications (SPEC §9, second paragraph): a developer sets the client's events
+// Application notifications (docs/rules.md#client-events): a developer sets the client's events
 // URL in the developer settings and gets a signing secret, shown once and rotatable; then
 // Gatehouse tells the application when a user revokes it, when refresh-token reuse revoked a
 // grant, and when an admin suspends or approves it — through the outbox, written in the
@@ -23,7 +23,7 @@ const secretOnPage = (body: string) => {
   return match ? match[1]!.replace(/&#x2B;|&#43;/g, '+').replace(/&#x2F;|&#47;/g, '/').replace(/&#x3D;|&#61;/g, '=') : null;
 };
 
-describe.each(backends)('application notifications on $name (SPEC §9)', ({ name, available }) => {
+describe.each(backends)('application notifications on $name (docs/rules.md#client-events)', ({ name, available }) => {
   let server: TestServer;
   let receiver: WebhookReceiver;
   let engine: DeliveryEngine;

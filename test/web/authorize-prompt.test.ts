@@ -1,4 +1,4 @@
-// Re-authentication and silent authorization (SPEC §2 items 8, 12, 13, 24, 25; RFC 8252
+// Re-authentication and silent authorization (docs/rules.md#code-replay, docs/rules.md#authorize-errors, docs/rules.md#consent, docs/rules.md#bounded-growth, docs/rules.md#silent-authorization; RFC 8252
 // §8.6; OpenID Connect Core §3.1.2.1 for the meaning of `prompt`), walked through real HTTP
 // with the cookie-keeping browser on both storage backends.
 import { createHash, randomBytes } from 'node:crypto';
@@ -85,14 +85,14 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
 
   // --- prompt=none never shows a page --------------------------------------------------------
 
-  it.skipIf(!available)('prompt=none without a session → redirect with error=login_required, state and iss, no login page (SPEC §2 items 12, 25)', async () => {
+  it.skipIf(!available)('prompt=none without a session → redirect with error=login_required, state and iss, no login page (docs/rules.md#authorize-errors, docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const p = params(client, { prompt: 'none' });
     const res = await server.browser().get(authorizePath(p));
     expectError(res, client, 'login_required', p.state!);
   });
 
-  it.skipIf(!available)('prompt=none when consent would be needed → redirect with error=consent_required, no page, no grant (SPEC §2 item 25)', async () => {
+  it.skipIf(!available)('prompt=none when consent would be needed → redirect with error=consent_required, no page, no grant (docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     const p = params(client, { prompt: 'none' });
@@ -100,7 +100,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expect(await grantRows(user.id, client.clientId)).toHaveLength(0);
   });
 
-  it.skipIf(!available)('prompt=none with remembered consent → code without a page, usable at the token endpoint (SPEC §2 item 25)', async () => {
+  it.skipIf(!available)('prompt=none with remembered consent → code without a page, usable at the token endpoint (docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { browser } = await loggedIn();
     await server.authorize(browser, params(client));
@@ -111,7 +111,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expect(token.body.scope).toBe('PROFILE_READ');
   });
 
-  it.skipIf(!available)('prompt=none with an unknown client or an unregistered redirect_uri → 400 page, never a redirect (SPEC §2 items 12, 25)', async () => {
+  it.skipIf(!available)('prompt=none with an unknown client or an unregistered redirect_uri → 400 page, never a redirect (docs/rules.md#authorize-errors, docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const bads: Array<Record<string, string>> = [{ client_id: 'no-such-client' }, { redirect_uri: 'https://evil.example/callback' }];
     for (const bad of bads) {
@@ -122,7 +122,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     }
   });
 
-  it.skipIf(!available)('an unknown prompt value, or none combined with another value → redirect with error=invalid_request naming prompt (SPEC §2 items 12, 25)', async () => {
+  it.skipIf(!available)('an unknown prompt value, or none combined with another value → redirect with error=invalid_request naming prompt (docs/rules.md#authorize-errors, docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { browser } = await loggedIn();
     for (const prompt of ['nonsense', 'select_account', 'none login', 'consent none']) {
@@ -137,7 +137,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
 
   // --- remembered consent: public clients and scope sets --------------------------------------
 
-  it.skipIf(!available)('a public client whose redirect URI another app claims gets the consent page again, never a code without the user (SPEC §2 item 25; RFC 8252 §8.6)', async () => {
+  it.skipIf(!available)('a public client whose redirect URI another app claims gets the consent page again, never a code without the user (docs/rules.md#silent-authorization; RFC 8252 §8.6)', async () => {
     const client = await server.client(dev, { kind: 'public' });
     const { user, browser } = await loggedIn();
     // The user once authorized the genuine app.
@@ -162,7 +162,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expect(await codeCountOfUser(server.db, user.id)).toBe(1);
   });
 
-  it.skipIf(!available)('remembered consent covers only the scopes granted, for the same client (SPEC §2 items 13, 25)', async () => {
+  it.skipIf(!available)('remembered consent covers only the scopes granted, for the same client (docs/rules.md#consent, docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const other = await server.client(dev);
     const { browser } = await loggedIn();
@@ -175,7 +175,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expectError(await browser.get(authorizePath(elsewhere)), other, 'consent_required', elsewhere.state!);
   });
 
-  it.skipIf(!available)('prompt=consent asks again even with remembered consent, and Allow then records a grant (SPEC §2 items 13, 25)', async () => {
+  it.skipIf(!available)('prompt=consent asks again even with remembered consent, and Allow then records a grant (docs/rules.md#consent, docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     await server.authorize(browser, params(client));
@@ -187,7 +187,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
 
   // --- a silent authorization reuses the live grant -------------------------------------------
 
-  it.skipIf(!available)('silent authorizations add no grant: the code belongs to the user\'s live grant for that client and scope set (SPEC §2 item 25)', async () => {
+  it.skipIf(!available)('silent authorizations add no grant: the code belongs to the user\'s live grant for that client and scope set (docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     await server.authorize(browser, params(client, { scope: 'PROFILE_READ BOOKING_READ' }));
@@ -204,7 +204,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expect(await auditEvents(server, { userId: user.id, type: 'grant.created' })).toHaveLength(1);
   });
 
-  it.skipIf(!available)('a replayed code revokes the tokens issued from it, not those of other codes sharing its grant (SPEC §2 items 8, 25)', async () => {
+  it.skipIf(!available)('a replayed code revokes the tokens issued from it, not those of other codes sharing its grant (docs/rules.md#code-replay, docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { browser } = await loggedIn();
     const refresh = (token: string) =>
@@ -247,7 +247,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     return browser.follow(posted);
   }
 
-  it.skipIf(!available)('prompt=login with a live session → the login page, then a code after the user logs in again (SPEC §2 item 25)', async () => {
+  it.skipIf(!available)('prompt=login with a live session → the login page, then a code after the user logs in again (docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     await server.authorize(browser, params(client));
@@ -270,7 +270,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expect((await browser.get('/settings/authorized-apps')).status).toBe(200);
   });
 
-  it.skipIf(!available)('prompt=login without a session asks for one login only, then continues to the consent page and a code (SPEC §2 item 25)', async () => {
+  it.skipIf(!available)('prompt=login without a session asks for one login only, then continues to the consent page and a code (docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const user = await server.user();
     const browser = server.browser();
@@ -281,7 +281,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expectCode(decided, client, p.state!);
   });
 
-  it.skipIf(!available)('prompt=login: a login from before the request, a tampered or a stale re-login mark never skip the login (SPEC §2 item 25)', async () => {
+  it.skipIf(!available)('prompt=login: a login from before the request, a tampered or a stale re-login mark never skip the login (docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     await server.authorize(browser, params(client));
@@ -314,9 +314,9 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expect(target(await browser.get(next.pathname + next.search)).pathname).toBe('/login');
   });
 
-  // --- SPEC §2 item 24: growth is bounded ------------------------------------------------------
+  // --- docs/rules.md#bounded-growth: growth is bounded ------------------------------------------------------
 
-  it.skipIf(!available)('the 101st grant of a user for a client revokes the oldest, audited as grant.revoked with reason grant limit (SPEC §2 item 24)', async () => {
+  it.skipIf(!available)('the 101st grant of a user for a client revokes the oldest, audited as grant.revoked with reason grant limit (docs/rules.md#bounded-growth)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     const now = server.clock();
@@ -345,7 +345,7 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expect(events[0]!.data).toMatchObject({ grantId: seeded[0]!.id, reason: 'grant limit' });
   });
 
-  it.skipIf(!available)('whether remembered consent covers a request is one indexed read of active grants, however many were revoked (SPEC §2 item 24)', async () => {
+  it.skipIf(!available)('whether remembered consent covers a request is one indexed read of active grants, however many were revoked (docs/rules.md#bounded-growth)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     await server.authorize(browser, params(client));

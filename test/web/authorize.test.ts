@@ -1,5 +1,6 @@
-// The browser side of the authorization endpoint (seed §4.1, §7; SPEC §2 items 1, 5, 11-14,
-// §7), walked through real HTTP with a cookie jar on both storage backends.
+// The browser side of the authorization endpoint (docs/rules.md#authorization-request, docs/rules.md#authorize-errors,
+// docs/rules.md#client-states, docs/rules.md#pkce, docs/rules.md#scope-syntax, docs/rules.md#consent,
+// docs/rules.md#legacy-clients, docs/rules.md#security-checklist), walked through real HTTP with a cookie jar on both storage backends.
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeScope, familyTitles } from '../../src/oauth/scopes.ts';
@@ -88,16 +89,16 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     return back;
   }
 
-  // --- SPEC §2 item 12: what makes a redirect unsafe is shown as a page -----------------
+  // --- docs/rules.md#authorize-errors: what makes a redirect unsafe is shown as a page -----------------
 
-  it.skipIf(!available)('unknown client_id → 400 page naming it, no redirect (SPEC §2 item 12)', async () => {
+  it.skipIf(!available)('unknown client_id → 400 page naming it, no redirect (docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev);
     const res = await server.browser().get(authorizePath(params(client, { client_id: 'no-such-client<script>x</script>' })));
     expectErrorPage(res, /client_id "no-such-client<script>x<\/script>" is not a known application/);
     expect(res.body).not.toContain('<script>x</script>');
   });
 
-  it.skipIf(!available)('missing client_id → 400 page, no redirect (SPEC §2 item 12)', async () => {
+  it.skipIf(!available)('missing client_id → 400 page, no redirect (docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev);
     const { client_id: _omit, ...rest } = params(client);
     void _omit;
@@ -105,7 +106,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expectErrorPage(res, /client_id is missing/);
   });
 
-  it.skipIf(!available)('unregistered redirect_uri, near misses included → 400 page, no redirect (SPEC §2 items 2, 12; seed §7 rule 2)', async () => {
+  it.skipIf(!available)('unregistered redirect_uri, near misses included → 400 page, no redirect (docs/rules.md#redirect-uris, docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev, { redirectUris: ['https://app.example.com/callback'] });
     const nearMisses = [
       'https://app.example.com/callback/',
@@ -124,14 +125,14 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expectErrorPage(missing, /redirect_uri is missing/);
   });
 
-  it.skipIf(!available)('pending client → 400 page saying it awaits approval, no redirect (seed §3; SPEC §2 items 1, 12)', async () => {
+  it.skipIf(!available)('pending client → 400 page saying it awaits approval, no redirect (docs/rules.md#client-states; docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev, { state: 'pending' });
     const { browser } = await loggedIn();
     const res = await browser.get(authorizePath(params(client)));
     expectErrorPage(res, /this application is pending/);
   });
 
-  it.skipIf(!available)('suspended client → 400 page, no redirect; usable again once re-approved (SPEC §2 items 1, 12)', async () => {
+  it.skipIf(!available)('suspended client → 400 page, no redirect; usable again once re-approved (docs/rules.md#client-states, docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev);
     await reviewClient(server.services, client.clientId, 'suspend', null);
     const { browser } = await loggedIn();
@@ -141,7 +142,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect((await browser.get(authorizePath(params(client)))).status).toBe(200);
   });
 
-  it.skipIf(!available)('repeated client_id → 400 page, no redirect (SPEC §2 items 12, 19)', async () => {
+  it.skipIf(!available)('repeated client_id → 400 page, no redirect (docs/rules.md#authorize-errors, docs/rules.md#request-parameters)', async () => {
     const client = await server.client(dev);
     const other = await server.client(dev);
     const query: Array<[string, string]> = [
@@ -154,9 +155,9 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expectErrorPage(res, /client_id was sent more than once/);
   });
 
-  // --- SPEC §2 item 12: with a valid client and redirect_uri, errors go back ----------------
+  // --- docs/rules.md#authorize-errors: with a valid client and redirect_uri, errors go back ----------------
 
-  it.skipIf(!available)('missing scope → redirect error=invalid_request (seed §4.1; SPEC §2 item 12)', async () => {
+  it.skipIf(!available)('missing scope → redirect error=invalid_request (docs/rules.md#authorization-request; docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev);
     const { scope: _omit, ...rest } = params(client);
     void _omit;
@@ -165,21 +166,21 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(back.searchParams.get('error_description')).toMatch(/scope/);
   });
 
-  it.skipIf(!available)('unknown scope → redirect error=invalid_scope (SPEC §2 item 11)', async () => {
+  it.skipIf(!available)('unknown scope → redirect error=invalid_scope (docs/rules.md#scope-syntax)', async () => {
     const client = await server.client(dev);
     const p = params(client, { scope: 'PROFILE_READ NOT_A_SCOPE' });
     const back = expectRedirectedError(await server.browser().get(authorizePath(p)), client, 'invalid_scope', p.state);
     expect(back.searchParams.get('error_description')).toContain('NOT_A_SCOPE');
   });
 
-  it.skipIf(!available)('scope outside the client\'s enabled scopes → redirect error=invalid_scope (seed §2.3 rule 2, §7 rule 2)', async () => {
+  it.skipIf(!available)('scope outside the client\'s enabled scopes → redirect error=invalid_scope (docs/rules.md#scope-checks, docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev, { scopes: ['PROFILE_READ'] });
     const p = params(client, { scope: 'PROFILE_READ BOOKING_WRITE' });
     const back = expectRedirectedError(await server.browser().get(authorizePath(p)), client, 'invalid_scope', p.state);
     expect(back.searchParams.get('error_description')).toContain('BOOKING_WRITE');
   });
 
-  it.skipIf(!available)('response_type=token → redirect error=unsupported_response_type (SPEC §2 item 12)', async () => {
+  it.skipIf(!available)('response_type=token → redirect error=unsupported_response_type (docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev);
     const p = params(client, { response_type: 'token' });
     expectRedirectedError(await server.browser().get(authorizePath(p)), client, 'unsupported_response_type', p.state);
@@ -196,7 +197,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(res.location!.length).toBeLessThan(1000);
   });
 
-  it.skipIf(!available)('public client without code_challenge → redirect error=invalid_request (seed §4.1; SPEC §2 item 5)', async () => {
+  it.skipIf(!available)('public client without code_challenge → redirect error=invalid_request (docs/rules.md#authorization-request; docs/rules.md#pkce)', async () => {
     const client = await server.client(dev, { kind: 'public' });
     const p = params(client);
     const back = expectRedirectedError(await server.browser().get(authorizePath(p)), client, 'invalid_request', p.state);
@@ -207,7 +208,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(ok.searchParams.get('code')).toMatch(/^gac_/);
   });
 
-  it.skipIf(!available)('code_challenge_method=plain → redirect error=invalid_request (SPEC §2 item 5)', async () => {
+  it.skipIf(!available)('code_challenge_method=plain → redirect error=invalid_request (docs/rules.md#pkce)', async () => {
     const client = await server.client(dev, { kind: 'public' });
     const verifier = randomBytes(32).toString('base64url');
     const p = params(client, { code_challenge: verifier, code_challenge_method: 'plain' });
@@ -215,7 +216,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(back.searchParams.get('error_description')).toMatch(/S256/);
   });
 
-  it.skipIf(!available)('a repeated parameter with a valid client → redirect error=invalid_request (SPEC §2 item 19)', async () => {
+  it.skipIf(!available)('a repeated parameter with a valid client → redirect error=invalid_request (docs/rules.md#request-parameters)', async () => {
     const client = await server.client(dev);
     const query: Array<[string, string]> = [
       ['client_id', client.clientId],
@@ -228,7 +229,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(back.searchParams.get('error_description')).toMatch(/scope was sent more than once/);
   });
 
-  it.skipIf(!available)('every redirected error carries error_description, state and iss, and no state when none was sent (SPEC §2 item 12, RFC 9207)', async () => {
+  it.skipIf(!available)('every redirected error carries error_description, state and iss, and no state when none was sent (docs/rules.md#authorize-errors, RFC 9207)', async () => {
     const client = await server.client(dev, { scopes: ['PROFILE_READ'] });
     const publicClient = await server.client(dev, { kind: 'public', scopes: ['PROFILE_READ'] });
     const cases: Array<[TestClient, Record<string, string>, string]> = [
@@ -258,9 +259,9 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(back.searchParams.get('error')).toBe('invalid_scope');
   });
 
-  // --- SPEC §2 item 11: scope syntax ------------------------------------------------------
+  // --- docs/rules.md#scope-syntax: scope syntax ------------------------------------------------------
 
-  it.skipIf(!available)('scopes separated by commas and spaces, with duplicates, are granted in registry order joined by single spaces (seed §4.1, §2.2; SPEC §2 item 11)', async () => {
+  it.skipIf(!available)('scopes separated by commas and spaces, with duplicates, are granted in registry order joined by single spaces (docs/rules.md#authorization-request, docs/rules.md#token-response; docs/rules.md#scope-syntax)', async () => {
     const client = await server.client(dev, { scopes: ['PROFILE_READ', 'PROFILE_WRITE', 'BOOKING_READ'] });
     const { browser } = await loggedIn();
     const back = await server.authorize(browser, params(client, { scope: ' PROFILE_WRITE,PROFILE_READ  BOOKING_READ,,PROFILE_READ PROFILE_WRITE ' }));
@@ -272,7 +273,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
 
   // --- Login, consent, decisions ----------------------------------------------------------
 
-  it.skipIf(!available)('not logged in → 303 to /login?next=…, and after login back to the authorization page (SPEC §1)', async () => {
+  it.skipIf(!available)('not logged in → 303 to /login?next=…, and after login back to the authorization page (docs/rules.md#surfaces)', async () => {
     const client = await server.client(dev);
     const user = await server.user();
     const browser = server.browser();
@@ -300,7 +301,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(new URL(decided.location!).searchParams.get('state')).toBe(p.state);
   });
 
-  it.skipIf(!available)('consent page shows the client name, homepage, return host and each scope in plain words grouped by family (SPEC §2 item 13)', async () => {
+  it.skipIf(!available)('consent page shows the client name, homepage, return host and each scope in plain words grouped by family (docs/rules.md#consent)', async () => {
     const client = await server.client(dev, {
       name: 'Ada\'s <Planner> & Co',
       homepageUrl: 'https://planner.example.com',
@@ -337,7 +338,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect([...res.body.matchAll(/name="decision" value="(\w+)"/g)].map((m) => m[1])).toEqual(['allow', 'deny']);
   });
 
-  it.skipIf(!available)('Deny → redirect with error=access_denied, state and iss, and no grant (RFC 6749 §4.1.2.1; SPEC §2 item 12)', async () => {
+  it.skipIf(!available)('Deny → redirect with error=access_denied, state and iss, and no grant (RFC 6749 §4.1.2.1; docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     const p = params(client);
@@ -351,7 +352,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(await grantsOf(server, user.id, client.clientId)).toHaveLength(0);
   });
 
-  it.skipIf(!available)('Allow → redirect with code, state and iss, and a recorded grant (seed §4.1; SPEC §2 item 12)', async () => {
+  it.skipIf(!available)('Allow → redirect with code, state and iss, and a recorded grant (docs/rules.md#authorization-request; docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     const p = params(client, { scope: 'PROFILE_READ,BOOKING_READ' });
@@ -369,7 +370,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(res.body.scope).toBe('BOOKING_READ PROFILE_READ');
   });
 
-  it.skipIf(!available)('remembered consent: the same or fewer scopes skip the page and go straight back with a code, adding no grant (SPEC §2 items 13, 25)', async () => {
+  it.skipIf(!available)('remembered consent: the same or fewer scopes skip the page and go straight back with a code, adding no grant (docs/rules.md#consent, docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     await server.authorize(browser, params(client, { scope: 'PROFILE_READ BOOKING_READ' }));
@@ -385,11 +386,11 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
       const token = await server.exchange(client, back.searchParams.get('code')!);
       expect(token.body.scope).toBe(scope === 'PROFILE_READ' ? 'PROFILE_READ' : 'BOOKING_READ PROFILE_READ');
     }
-    // A silent authorization reuses the grant that covers it (SPEC §2 item 25).
+    // A silent authorization reuses the grant that covers it (docs/rules.md#silent-authorization).
     expect(await grantsOf(server, user.id, client.clientId)).toHaveLength(1);
   });
 
-  it.skipIf(!available)('remembered consent: more scopes, or prompt=consent, show the page again (SPEC §2 item 13)', async () => {
+  it.skipIf(!available)('remembered consent: more scopes, or prompt=consent, show the page again (docs/rules.md#consent)', async () => {
     const client = await server.client(dev);
     const { browser } = await loggedIn();
     await server.authorize(browser, params(client, { scope: 'PROFILE_READ' }));
@@ -404,7 +405,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect((await other.get(authorizePath(params(client, { scope: 'PROFILE_READ' })))).status).toBe(200);
   });
 
-  it.skipIf(!available)('remembered consent: scopes approved in separate authorizations do not add up; once approved together they are remembered (SPEC §2 items 13, 25)', async () => {
+  it.skipIf(!available)('remembered consent: scopes approved in separate authorizations do not add up; once approved together they are remembered (docs/rules.md#consent, docs/rules.md#silent-authorization)', async () => {
     const client = await server.client(dev);
     const { browser } = await loggedIn();
     await server.authorize(browser, params(client, { scope: 'PROFILE_READ' }));
@@ -420,7 +421,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(new URL(res.location!).searchParams.get('code')).toMatch(/^gac_/);
   });
 
-  it.skipIf(!available)('response_type may be omitted: the request is a code request (SPEC §2 item 12)', async () => {
+  it.skipIf(!available)('response_type may be omitted: the request is a code request (docs/rules.md#authorize-errors)', async () => {
     const client = await server.client(dev);
     const { browser } = await loggedIn();
     const { response_type: _omit, ...p } = params(client);
@@ -430,7 +431,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(back.searchParams.get('state')).toBe(p.state);
   });
 
-  it.skipIf(!available)('Allow after the client was suspended while the page was open → 400 page, no code, no grant (SPEC §2 item 1)', async () => {
+  it.skipIf(!available)('Allow after the client was suspended while the page was open → 400 page, no code, no grant (docs/rules.md#client-states)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     const page = await browser.get(authorizePath(params(client)));
@@ -464,9 +465,9 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(await grantsOf(server, user.id, client.clientId)).toHaveLength(0);
   });
 
-  // --- SPEC §7: CSRF, headers, cookies -----------------------------------------------------
+  // --- docs/rules.md#sessions-and-csrf: CSRF, headers, cookies -----------------------------------------------------
 
-  it.skipIf(!available)('consent POST without a CSRF token → 403 page saying the form expired, nothing granted (SPEC §7)', async () => {
+  it.skipIf(!available)('consent POST without a CSRF token → 403 page saying the form expired, nothing granted (docs/rules.md#sessions-and-csrf)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     const page = await browser.get(authorizePath(params(client)));
@@ -480,7 +481,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(await grantsOf(server, user.id, client.clientId)).toHaveLength(0);
   });
 
-  it.skipIf(!available)('consent POST with a wrong or another browser\'s CSRF token → 403 page saying the form expired (SPEC §7)', async () => {
+  it.skipIf(!available)('consent POST with a wrong or another browser\'s CSRF token → 403 page saying the form expired (docs/rules.md#sessions-and-csrf)', async () => {
     const client = await server.client(dev);
     const { user, browser } = await loggedIn();
     const page = await browser.get(authorizePath(params(client)));
@@ -500,7 +501,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(new URL(ok.location!).searchParams.get('code')).toMatch(/^gac_/);
   });
 
-  it.skipIf(!available)('X-Frame-Options: DENY, frame-ancestors \'none\' and Referrer-Policy: no-referrer on the authorization page, its errors and redirects (SPEC §7)', async () => {
+  it.skipIf(!available)('X-Frame-Options: DENY, frame-ancestors \'none\' and Referrer-Policy: no-referrer on the authorization page, its errors and redirects (docs/rules.md#security-headers)', async () => {
     const client = await server.client(dev);
     const { browser } = await loggedIn();
     const consent = await browser.get(authorizePath(params(client)));
@@ -522,7 +523,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(login.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
   });
 
-  it.skipIf(!available)('session cookie is HttpOnly and SameSite=Lax, and not Secure over http (SPEC §7)', async () => {
+  it.skipIf(!available)('session cookie is HttpOnly and SameSite=Lax, and not Secure over http (docs/rules.md#sessions-and-csrf)', async () => {
     const user = await server.user();
     const res = await server.browser().login(user.email, user.password);
     expect(res.status).toBe(303);
@@ -533,7 +534,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(cookie).not.toMatch(/;\s*Secure/i);
   });
 
-  it.skipIf(!available)('with APP_URL https the session and CSRF cookies are Secure (SPEC §7)', async () => {
+  it.skipIf(!available)('with APP_URL https the session and CSRF cookies are Secure (docs/rules.md#sessions-and-csrf)', async () => {
     const https = await startTestServer(name, { APP_URL: 'https://gatehouse.example' });
     try {
       const user = await https.user();
@@ -553,7 +554,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     }
   });
 
-  // --- SPEC §2 item 14: legacy clients -----------------------------------------------------
+  // --- docs/rules.md#legacy-clients: legacy clients -----------------------------------------------------
 
   async function legacyToken(client: TestClient, user: TestUser, scope?: string) {
     const browser = server.browser();
@@ -568,7 +569,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     return res.body as { access_token: string; refresh_token: string; scope: string };
   }
 
-  it.skipIf(!available)('legacy client: scope is ignored, token scope is "" and the token passes any scope check on /v2/me (SPEC §2 item 14; seed §3 rule 1)', async () => {
+  it.skipIf(!available)('legacy client: scope is ignored, token scope is "" and the token passes any scope check on /v2/me (docs/rules.md#legacy-clients; docs/rules.md#scope-checks)', async () => {
     const client = await server.client(dev, { scopes: null });
     const user = await server.user({ name: 'Legacy Lou' });
     const scopeless: number[] = [];
@@ -591,7 +592,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(scopeless).toEqual([1, 1, 1]);
   });
 
-  it.skipIf(!available)('legacy client consent page warns that the application gets everything (SPEC §2 item 14)', async () => {
+  it.skipIf(!available)('legacy client consent page warns that the application gets everything (docs/rules.md#legacy-clients)', async () => {
     const client = await server.client(dev, { scopes: null });
     const { browser } = await loggedIn();
     const res = await browser.get(authorizePath(params(client)));
@@ -599,7 +600,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(visibleText(res.body)).toMatch(/everything in your account/);
   });
 
-  it.skipIf(!available)('migrated legacy client: a new authorization by the same user revokes that user\'s legacy grant, another user\'s legacy token keeps working (SPEC §2 item 14; seed §3 rule 2)', async () => {
+  it.skipIf(!available)('migrated legacy client: a new authorization by the same user revokes that user\'s legacy grant, another user\'s legacy token keeps working (docs/rules.md#legacy-clients)', async () => {
     const client = await server.client(dev, { scopes: null });
     const alice = await server.user();
     const bob = await server.user();

@@ -21,7 +21,7 @@ describe.each(backends)('lifecycle page access on $name', ({ name, available }) 
   });
   afterAll(async () => server?.close());
 
-  it.skipIf(!available)('an anonymous visitor is sent to log in and comes back to the page (SPEC §1)', async () => {
+  it.skipIf(!available)('an anonymous visitor is sent to log in and comes back to the page (docs/rules.md#surfaces)', async () => {
     const client = await server.client(owner);
     const browser = server.browser();
     for (const path of [DEV, `${DEV}/new`, `${DEV}/${client.clientId}`, ADMIN, `${ADMIN}/${client.clientId}`, '/settings/authorized-apps']) {
@@ -33,7 +33,7 @@ describe.each(backends)('lifecycle page access on $name', ({ name, available }) 
     }
   });
 
-  it.skipIf(!available)('an anonymous form post with a garbage Referer goes to log in, not to an error (SPEC §7)', async () => {
+  it.skipIf(!available)('an anonymous form post with a garbage Referer goes to log in, not to an error (docs/rules.md#bad-input)', async () => {
     const browser = server.browser();
     const { _csrf } = formFields((await browser.get('/login')).body);
     const res = await fetch(`${server.url}${DEV}`, {
@@ -46,7 +46,7 @@ describe.each(backends)('lifecycle page access on $name', ({ name, available }) 
     expect(res.headers.get('location')).toBe('/login?next=%2F');
   });
 
-  it.skipIf(!available)('a user who is not an admin gets 403 on every admin page and cannot decide anything (SPEC §2 item 1)', async () => {
+  it.skipIf(!available)('a user who is not an admin gets 403 on every admin page and cannot decide anything (docs/rules.md#client-states)', async () => {
     const client = await server.client(owner, { state: 'pending' });
     const { browser } = await loggedIn(server);
     for (const path of [ADMIN, `${ADMIN}/${client.clientId}`]) {
@@ -119,7 +119,7 @@ describe.each(backends)('lifecycle page access on $name', ({ name, available }) 
     expect((await browser.get(`${ADMIN}/${client.clientId}`)).status).toBe(200);
   });
 
-  it.skipIf(!available)('revoking an application the user never authorized is 404 and revokes nobody else\'s grant (SPEC §2 item 13)', async () => {
+  it.skipIf(!available)('revoking an application the user never authorized is 404 and revokes nobody else\'s grant (docs/rules.md#consent)', async () => {
     const client = await server.client(owner);
     const other = await server.user();
     const code = await server.code(client, other);

@@ -1,4 +1,4 @@
-// Admin client operations (SPEC §4 last paragraph, §6): on /admin/oauth-clients/:id an admin
+// Admin client operations (docs/rules.md#cli, docs/rules.md#introspection): on /admin/oauth-clients/:id an admin
 // rotates a client's secrets with the developer's rules and messages, and marks a client as
 // a resource server that may introspect any token. Admin-only, CSRF-protected, audited
 // with the admin's identity.

@@ -1,4 +1,4 @@
-// Editing a client (issue item 3; SPEC §2 items 1 and 20): on an approved client, name and
+// Editing a client (issue item 3; docs/rules.md#client-states, docs/rules.md#client-changes): on an approved client, name and
 // removals apply at once; added redirect URIs and scopes are held for an admin while the
 // approved configuration stays live — checked at the authorization endpoint itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,11 +42,11 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
 
   async function decide(client: TestClient, decision: string, reason = '') {
     const page = await open(adminBrowser, `${ADMIN}/${client.clientId}`);
-    // The decision's own form, with the version the page shows (SPEC §2 item 22).
+    // The decision's own form, with the version the page shows (docs/rules.md#review-versions).
     return postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { ...formWith(page.body, 'decision', decision), reason });
   }
 
-  it.skipIf(!available)('an added redirect URI and scope are held: refused at /auth/oauth2/authorize until an admin approves; the name applies at once (SPEC §2 item 20)', async () => {
+  it.skipIf(!available)('an added redirect URI and scope are held: refused at /auth/oauth2/authorize until an admin approves; the name applies at once (docs/rules.md#client-changes)', async () => {
     const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'], name: 'Old Name' });
     const form = await open(devBrowser, `${DEV}/${client.clientId}/edit`);
     expect(textOf(form.body, 'edit-rules')).toMatch(/Added redirect URIs and scopes wait for a platform admin’s review; until then the approved configuration stays live/);
@@ -89,11 +89,11 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     const admin = events.find((e) => e.type === 'client.approved' && e.data?.changes !== undefined)!;
     expect(admin.data).toEqual({ changes: { redirectUris: [B], scopes: ['BOOKING_READ'] } });
     expect(events.find((e) => e.type === 'client.updated')).toMatchObject({ actorId: dev.id, data: { fields: ['name'], awaitingReview: { redirectUris: [B], scopes: ['BOOKING_READ'] } } });
-    // The developer sees that an admin approved it, never which admin (SPEC §7).
+    // The developer sees that an admin approved it, never which admin (docs/rules.md#private-records).
     expect(visibleText(after.body)).toMatch(/Approved by an admin client\.approved a platform administrator changes: https:\/\/new-host\.example\.org\/return, BOOKING_READ/);
   });
 
-  it.skipIf(!available)('removing a redirect URI or a scope takes effect at once (SPEC §2 item 20)', async () => {
+  it.skipIf(!available)('removing a redirect URI or a scope takes effect at once (docs/rules.md#client-changes)', async () => {
     const client = await server.client(dev, { redirectUris: [A, B], scopes: ['PROFILE_READ', 'BOOKING_READ'] });
     expect((await authorize(client, A, 'BOOKING_READ')).status).toBe(200);
     const saved = await edit(client, { name: 'Test App', redirect_uris: B, scopes: ['PROFILE_READ'] });
@@ -117,7 +117,7 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect(after.proposedRedirectUris).toEqual([]);
   });
 
-  it.skipIf(!available)('an admin declines held changes only with a reason, which the developer then reads (SPEC §2 item 1)', async () => {
+  it.skipIf(!available)('an admin declines held changes only with a reason, which the developer then reads (docs/rules.md#client-states)', async () => {
     const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
     await edit(client, { name: 'Test App', redirect_uris: `${A}\n${B}`, scopes: ['PROFILE_READ'] });
     const noReason = await decide(client, 'reject-changes', '  ');
@@ -132,7 +132,7 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect((await authorize(client, B, 'PROFILE_READ')).status).toBe(400);
   });
 
-  it.skipIf(!available)('a rejected client goes back to pending when the developer saves it (SPEC §2 item 1)', async () => {
+  it.skipIf(!available)('a rejected client goes back to pending when the developer saves it (docs/rules.md#client-states)', async () => {
     const client = await server.client(dev, { state: 'rejected' });
     const page = await open(devBrowser, `${DEV}/${client.clientId}`);
     expect(textOf(page.body, 'state-note')).toMatch(/Rejected by a platform admin: rejected by a test\. Fix what the reviewer asks and save the client/);

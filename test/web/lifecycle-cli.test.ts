@@ -1,4 +1,4 @@
-// `gatehouse clients update` (issue items 3, 5, 9; SPEC §4, §2 items 14 and 20), run as a
+// `gatehouse clients update` (issue items 3, 5, 9; docs/rules.md#cli, docs/rules.md#legacy-clients, docs/rules.md#client-changes), run as a
 // real child process over the database a real server uses: held changes stay out of the
 // live configuration, a legacy client's --scope is its migration and needs --yes when
 // recent requests lacked scope, and bad input is one clear line.
@@ -24,7 +24,7 @@ describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 
 
   const gh = (args: string[]) => runCli(args, { env: { DATABASE_URL: server.database.url, ...server.database.env } });
 
-  it.skipIf(!available)('on an approved client, added redirect URIs and scopes are held and the authorization endpoint keeps refusing them (SPEC §2 item 20)', async () => {
+  it.skipIf(!available)('on an approved client, added redirect URIs and scopes are held and the authorization endpoint keeps refusing them (docs/rules.md#client-changes)', async () => {
     const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
     const res = await gh(['clients', 'update', client.clientId, '--name', 'Renamed', '--redirect-uri', A, '--redirect-uri', B, '--scope', 'PROFILE_READ', '--scope', 'BOOKING_READ', '--json']);
     expect(res.code, res.stderr).toBe(0);
@@ -65,7 +65,7 @@ describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 
     expect((await server.services.stores.auditLog.list({ clientId: client.clientId })).some((e) => e.type === 'client.updated')).toBe(false);
   });
 
-  it.skipIf(!available)('on a legacy client --scope migrates it in place, and needs --yes after requests without scope (SPEC §2 item 14)', async () => {
+  it.skipIf(!available)('on a legacy client --scope migrates it in place, and needs --yes after requests without scope (docs/rules.md#legacy-clients)', async () => {
     const client = await server.client(dev, { scopes: null });
     const { browser } = await loggedIn(server);
     const query = new URLSearchParams({ client_id: client.clientId, redirect_uri: client.redirectUri, response_type: 'code' });

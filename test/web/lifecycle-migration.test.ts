@@ -1,5 +1,5 @@
-// Legacy migration in the developer settings (issue item 5; SPEC §2 item 14; seed §3
-// rules 2-3, §9 rule 2): the page explains legacy, counts the last 30 days' requests
+// Legacy migration in the developer settings (issue item 5; docs/rules.md#legacy-clients):
+// the page explains legacy, counts the last 30 days' requests
 // without scope, asks for confirmation when there were any, and migrates in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
@@ -49,10 +49,10 @@ describe.each(backends)('legacy migration pages on $name', ({ name, available })
     expect(textOf(page.body, 'scopeless-count')).toBe('1 of its authorization requests in the last 30 days had no scope parameter. Update the authorization URL to carry scope before migrating.');
   });
 
-  it.skipIf(!available)('with requests without scope, migrating needs confirmation: refused beside the checkbox, nothing changes, then confirmed (SPEC §2 item 14)', async () => {
+  it.skipIf(!available)('with requests without scope, migrating needs confirmation: refused beside the checkbox, nothing changes, then confirmed (docs/rules.md#legacy-clients)', async () => {
     const client = await server.client(dev, { scopes: null });
     const { user, browser } = await loggedIn(server);
-    // A legacy authorization whose tokens must outlive the migration (seed §3 rule 2).
+    // A legacy authorization whose tokens must outlive the migration (docs/rules.md#legacy-clients).
     const legacyCode = new URL((await server.authorize(browser, { client_id: client.clientId, redirect_uri: client.redirectUri, response_type: 'code', state: 's' })).href).searchParams.get('code')!;
     const legacyTokens = await server.exchange(client, legacyCode);
     expect(legacyTokens.body.scope).toBe('');

@@ -1,5 +1,5 @@
-// Registering a client in the developer settings (issue items 1, 7, 9; SPEC §2 items 2,
-// 3, 16; seed §2.1, §3, §8): what the developer sees, validation next to each field, and
+// Registering a client in the developer settings (issue items 1, 7, 9; docs/rules.md#client-record,
+// docs/rules.md#client-states, docs/rules.md#client-secrets, docs/rules.md#audit-events): what the developer sees, validation next to each field, and
 // CSRF protection that says when a form went stale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listClients } from '../../src/services/clients/view.ts';
@@ -27,7 +27,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
   });
   afterAll(async () => server?.close());
 
-  it.skipIf(!available)('a registered client is pending and says so; its first secret is shown once (seed §3; SPEC §2 items 1, 3)', async () => {
+  it.skipIf(!available)('a registered client is pending and says so; its first secret is shown once (docs/rules.md#client-states; docs/rules.md#client-secrets)', async () => {
     const { user, browser } = await loggedIn(server);
     const posted = await submit(browser, NEW, LIST, valid);
     expect(posted.status).toBe(303);
@@ -64,7 +64,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(events.every((e) => e.actorId === user.id)).toBe(true);
   });
 
-  it.skipIf(!available)('a public client has no secret and the page says it uses PKCE (SPEC §2 item 2)', async () => {
+  it.skipIf(!available)('a public client has no secret and the page says it uses PKCE (docs/rules.md#client-record)', async () => {
     const { browser } = await loggedIn(server);
     const created = await browser.follow(await submit(browser, NEW, LIST, { ...valid, kind: 'public' }));
     expect(created.status).toBe(200);
@@ -104,7 +104,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
   // One developer submits every bad form; none of them may register anything.
   let invalidSubmitter: Awaited<ReturnType<typeof loggedIn>> | undefined;
 
-  it.skipIf(!available).each(invalidCases)('%s → 400, the message next to its field, nothing registered (SPEC §2 item 2, seed §8)', async (_label, change, field, message) => {
+  it.skipIf(!available).each(invalidCases)('%s → 400, the message next to its field, nothing registered (docs/rules.md#client-record)', async (_label, change, field, message) => {
     invalidSubmitter ??= await loggedIn(server);
     const { user, browser } = invalidSubmitter;
     const res = await submit(browser, NEW, LIST, { ...valid, ...change });
@@ -128,7 +128,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(fieldError(res.body, 'scopes')).toMatch(/Choose at least one scope/);
   });
 
-  it.skipIf(!available)('a form without its CSRF token, or with another session\'s, says it has expired and registers nothing (SPEC §7)', async () => {
+  it.skipIf(!available)('a form without its CSRF token, or with another session\'s, says it has expired and registers nothing (docs/rules.md#sessions-and-csrf)', async () => {
     const { user, browser } = await loggedIn(server);
     const { browser: other } = await loggedIn(server);
     const foreign = csrfOf((await open(other, NEW)).body);

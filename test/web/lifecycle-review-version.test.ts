@@ -1,5 +1,5 @@
-// Review decisions bind to what was reviewed (security issue item 2; SPEC §2 items 1, 20
-// and 22). The attack: a developer widens a client after the admin opened its review page,
+// Review decisions bind to what was reviewed (security issue item 2; docs/rules.md#client-states,
+// docs/rules.md#client-changes, docs/rules.md#review-versions). The attack: a developer widens a client after the admin opened its review page,
 // and the admin's Approve — pressed on the page that still shows the old configuration —
 // must not approve the new one. Everything here goes through real HTTP as the admin's and
 // the developer's browsers send it; the decision forms are submitted with the fields the
@@ -60,7 +60,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
     return userBrowser.get(`/auth/oauth2/authorize?${query}`);
   }
 
-  it.skipIf(!available)('an Approve pressed on a page opened before the developer widened a pending client is refused, and nothing changes (SPEC §2 item 22)', async () => {
+  it.skipIf(!available)('an Approve pressed on a page opened before the developer widened a pending client is refused, and nothing changes (docs/rules.md#review-versions)', async () => {
     const client = await server.client(dev, { state: 'pending', redirectUris: [A], scopes: ['PROFILE_READ'] });
     const opened = await reviewPage(client);
     expect(visibleText(opened.body)).not.toContain('evil.example');
@@ -92,7 +92,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
     expect((await requireClient(server.services, client.clientId)).state).toBe('rejected');
   });
 
-  it.skipIf(!available)('accepting a held change from a page opened before the developer replaced it is refused; the approved configuration stays live (SPEC §2 items 20 and 22)', async () => {
+  it.skipIf(!available)('accepting a held change from a page opened before the developer replaced it is refused; the approved configuration stays live (docs/rules.md#client-changes, docs/rules.md#review-versions)', async () => {
     const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
     // A harmless addition, held for review: this is what the admin opens and reads.
     expect((await edit(client, { redirect_uris: `${A}\n${B}`, scopes: ['PROFILE_READ'] })).status).toBe(303);
@@ -124,7 +124,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
     expect(await requireClient(server.services, client.clientId)).toMatchObject({ state: 'approved', redirectUris: [A], scopes: ['PROFILE_READ'], proposedRedirectUris: [] });
   });
 
-  it.skipIf(!available)('reject, suspend and declining a held change bind to the version shown too, and change nothing when it is old (SPEC §2 item 22)', async () => {
+  it.skipIf(!available)('reject, suspend and declining a held change bind to the version shown too, and change nothing when it is old (docs/rules.md#review-versions)', async () => {
     const pending = await server.client(dev, { state: 'pending', redirectUris: [A] });
     const pendingPage = await reviewPage(pending);
     await edit(pending, { name: 'Renamed', redirect_uris: A, scopes: ['PROFILE_READ'] });
@@ -136,7 +136,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
 
     const approved = await server.client(dev, { redirectUris: [A, B], scopes: ['PROFILE_READ', 'BOOKING_READ'] });
     const approvedPage = await reviewPage(approved);
-    // A removal applies at once (SPEC §2 item 20): it is a change of the configuration.
+    // A removal applies at once (docs/rules.md#client-changes): it is a change of the configuration.
     await edit(approved, { redirect_uris: A, scopes: ['PROFILE_READ', 'BOOKING_READ'] });
     const approvedBefore = await snapshot(approved);
     const suspend = await press(approvedPage, approved, 'suspend', 'spam');
@@ -167,7 +167,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
     expect(await snapshot(client)).toEqual(before);
   });
 
-  it.skipIf(!available)('every change of the configuration or of the held change raises the version shown on the review page; a save that changes nothing does not (SPEC §2 item 22)', async () => {
+  it.skipIf(!available)('every change of the configuration or of the held change raises the version shown on the review page; a save that changes nothing does not (docs/rules.md#review-versions)', async () => {
     const client = await server.client(dev, { state: 'pending', redirectUris: [A], scopes: ['PROFILE_READ'] });
     const shown = async () => Number(textOf((await reviewPage(client)).body, 'client-version'));
     const steps: Array<[string, () => Promise<unknown>]> = [
@@ -194,7 +194,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
     expect((await requireClient(server.services, client.clientId)).version).toBe(version);
   });
 
-  it.skipIf(!available)('saving scopes on a legacy client (its migration) raises the version (SPEC §2 items 14 and 22)', async () => {
+  it.skipIf(!available)('saving scopes on a legacy client (its migration) raises the version (docs/rules.md#legacy-clients, docs/rules.md#review-versions)', async () => {
     const client = await server.client(dev, { scopes: null });
     const before = (await requireClient(server.services, client.clientId)).version;
     const migrated = await submit(devBrowser, `${DEV}/${client.clientId}/migrate`, `${DEV}/${client.clientId}/migrate`, { scopes: ['PROFILE_READ'] });
@@ -204,7 +204,7 @@ describe.each(backends)('review decisions bind to the version reviewed on $name'
     expect(after.version).toBeGreaterThan(before);
   });
 
-  it.skipIf(!available)('an Approve racing a developer\'s edit never approves a configuration the admin did not see (SPEC §2 item 22)', async () => {
+  it.skipIf(!available)('an Approve racing a developer\'s edit never approves a configuration the admin did not see (docs/rules.md#review-versions)', async () => {
     for (let i = 0; i < 6; i++) {
       const client = await server.client(dev, { state: 'pending', redirectUris: [A], scopes: ['PROFILE_READ'] });
       const page = await reviewPage(client);

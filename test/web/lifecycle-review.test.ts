@@ -1,4 +1,4 @@
-// Admin review (issue item 4; SPEC §2 items 1 and 16): the queue shows what a client asks
+// Admin review (issue item 4; docs/rules.md#client-states, docs/rules.md#audit-events): the queue shows what a client asks
 // for in plain words and its redirect hosts; approve, reject with a reason the developer
 // reads, suspend (its tokens stop at once) and re-approve; each decision is audited with
 // the admin's identity.
@@ -29,7 +29,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
 
   async function decide(client: TestClient, decision: string, reason = '') {
     const page = await open(adminBrowser, `${ADMIN}/${client.clientId}`);
-    // The decision's own form, with the version the page shows (SPEC §2 item 22).
+    // The decision's own form, with the version the page shows (docs/rules.md#review-versions).
     return postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { ...formWith(page.body, 'decision', decision), reason });
   }
 
@@ -60,7 +60,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     const devPage = await open(devBrowser, `${DEV}/${client.clientId}`);
     expect(visibleText(devPage.body)).toContain('Approved');
     expect(textOf(devPage.body, 'state-note')).toBeNull();
-    // SPEC §7: the developer sees "a platform administrator", never the admin's e-mail.
+    // docs/rules.md#private-records: the developer sees "a platform administrator", never the admin's e-mail.
     expect(visibleText(devPage.body)).toMatch(/Approved by an admin client\.approved a platform administrator/);
     expect(devPage.body).not.toContain(admin.email);
     const [event] = (await server.services.stores.auditLog.list({ clientId: client.clientId })).filter((e) => e.type === 'client.approved');
@@ -85,7 +85,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     expect(event).toMatchObject({ actorId: admin.id, data: { reason: 'The homepage does not describe the app.' } });
   });
 
-  it.skipIf(!available)('suspending stops the client\'s tokens at once; re-approving brings back those not expired (SPEC §2 item 1)', async () => {
+  it.skipIf(!available)('suspending stops the client\'s tokens at once; re-approving brings back those not expired (docs/rules.md#client-states)', async () => {
     const client = await server.client(dev);
     const { user } = await loggedIn(server);
     const tokens = await server.exchange(client, await server.code(client, user));
@@ -143,7 +143,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     expect((await requireClient(server.services, client.clientId)).state).toBe('suspended');
   });
 
-  it.skipIf(!available)('a stale decision form says it has expired and decides nothing (SPEC §7)', async () => {
+  it.skipIf(!available)('a stale decision form says it has expired and decides nothing (docs/rules.md#sessions-and-csrf)', async () => {
     const client = await server.client(dev, { state: 'pending' });
     const res = await postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { _csrf: 'expired-token', decision: 'approve' });
     expect(res.status).toBe(403);

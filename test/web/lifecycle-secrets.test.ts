@@ -1,5 +1,5 @@
-// Secret rotation in the developer settings (issue item 2; seed §3 rule 4, §5.4, §7 rule 3,
-// §8; SPEC §2 items 3 and 15): shown once, at most 2 active, the last one stays, removal
+// Secret rotation in the developer settings (issue item 2;
+// docs/rules.md#client-secrets, docs/rules.md#secret-rotation): shown once, at most 2 active, the last one stays, removal
 // takes effect at once and issued tokens keep working.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
@@ -45,13 +45,13 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     return { confirm, res: await postForm(devBrowser, `${DEV}/${client.clientId}/secrets/${secretId}/remove`, { _csrf: csrfOf(confirm.body) }) };
   }
 
-  it.skipIf(!available)('the whole rotation: add a second secret, switch, remove the first; issued tokens keep working (seed §5.4, §3 rule 4)', async () => {
+  it.skipIf(!available)('the whole rotation: add a second secret, switch, remove the first; issued tokens keep working (docs/rules.md#secret-rotation)', async () => {
     const client = await server.client(dev);
     const firstId = (await requireClient(server.services, client.clientId)).secrets[0]!.id;
     const before = await server.exchange(client, await server.code(client, user));
     expect(before.status).toBe(200);
 
-    // SPEC §2 item 27: the POST redirects; the page it leads to shows the secret once.
+    // docs/rules.md#forms-and-pages: the POST redirects; the page it leads to shows the secret once.
     const posted = await addSecret(client);
     expect(posted.status).toBe(303);
     expect(posted.location).toMatch(new RegExp(`^${DEV}/${client.clientId}\\?notice=[\\w-]{22}#secrets$`));
@@ -100,7 +100,7 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     expect(JSON.stringify(events)).not.toContain(second);
   });
 
-  it.skipIf(!available)('with 2 active secrets the page says why no third can be added, and adding one anyway is refused with that reason (seed §8)', async () => {
+  it.skipIf(!available)('with 2 active secrets the page says why no third can be added, and adding one anyway is refused with that reason (docs/rules.md#secret-rotation)', async () => {
     const client = await server.client(dev);
     expect((await addSecret(client)).status).toBe(303);
     const page = await open(devBrowser, `${DEV}/${client.clientId}`);
@@ -115,7 +115,7 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     expect((await requireClient(server.services, client.clientId)).secrets).toHaveLength(2);
   });
 
-  it.skipIf(!available)('the last secret cannot be removed: the page says why and a removal anyway is refused (seed §3, §7 rule 3)', async () => {
+  it.skipIf(!available)('the last secret cannot be removed: the page says why and a removal anyway is refused (docs/rules.md#secret-rotation)', async () => {
     const client = await server.client(dev);
     const only = (await requireClient(server.services, client.clientId)).secrets[0]!.id;
     const page = await open(devBrowser, `${DEV}/${client.clientId}`);
@@ -142,7 +142,7 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     expect((await requireClient(server.services, client.clientId)).secrets).toHaveLength(1);
   });
 
-  it.skipIf(!available)('a stale removal form says it has expired and removes nothing (SPEC §7)', async () => {
+  it.skipIf(!available)('a stale removal form says it has expired and removes nothing (docs/rules.md#sessions-and-csrf)', async () => {
     const client = await server.client(dev);
     await addSecret(client);
     const [first] = (await requireClient(server.services, client.clientId)).secrets;

@@ -1,4 +1,4 @@
-// /login and /logout (SPEC §1, §2 item 16, §7) through real HTTP on both storage backends.
+// /login and /logout (docs/rules.md#surfaces, docs/rules.md#audit-events, docs/rules.md#security-checklist) through real HTTP on both storage backends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';
@@ -31,7 +31,7 @@ describe.each(backends)('login and logout on $name', ({ name, available }) => {
   /** Where a redirect really takes a browser (WHATWG URL parsing, as a browser does it). */
   const target = (res: PageResponse) => new URL(res.location!, server.url);
 
-  it.skipIf(!available)('wrong password → 401 page with a message, a login.failed audit row, and no session (SPEC §2 item 16)', async () => {
+  it.skipIf(!available)('wrong password → 401 page with a message, a login.failed audit row, and no session (docs/rules.md#audit-events)', async () => {
     const user = await server.user();
     const browser = server.browser();
     const res = await browser.login(user.email, `${user.password}-wrong`);
@@ -45,7 +45,7 @@ describe.each(backends)('login and logout on $name', ({ name, available }) => {
     expect(res.headers.getSetCookie().some((line) => line.startsWith('gh_session='))).toBe(false);
     expect(await sessionCountOfUser(server.db, user.id)).toBe(0);
 
-    // SPEC §2 item 16, §7: the account's user id, and nothing that was typed.
+    // docs/rules.md#audit-events, docs/rules.md#private-records: the account's user id, and nothing that was typed.
     const events = await auditEvents(server, { userId: user.id, type: 'login.failed' });
     expect(events).toHaveLength(1);
     const table = JSON.stringify(await auditEvents(server));
@@ -53,7 +53,7 @@ describe.each(backends)('login and logout on $name', ({ name, available }) => {
     expect(table).not.toContain(user.email);
   });
 
-  it.skipIf(!available)('unknown email → the same 401 page and message as a wrong password, audited without anything typed: a password typed into the e-mail field is not stored (SPEC §2 item 16, §7)', async () => {
+  it.skipIf(!available)('unknown email → the same 401 page and message as a wrong password, audited without anything typed: a password typed into the e-mail field is not stored (docs/rules.md#audit-events, docs/rules.md#private-records)', async () => {
     const failedLogins = async () => (await auditEvents(server, { type: 'login.failed' })).length;
     const before = await failedLogins();
     // People type their password into the e-mail field; it must not land in the audit log.
@@ -79,7 +79,7 @@ describe.each(backends)('login and logout on $name', ({ name, available }) => {
     expect(visibleText(res.body)).toContain('Enter your email and password.');
   });
 
-  it.skipIf(!available)('right password → 303 to next and a session row (SPEC §1)', async () => {
+  it.skipIf(!available)('right password → 303 to next and a session row (docs/rules.md#surfaces)', async () => {
     const user = await server.user();
     const browser = server.browser();
     const res = await browser.login(user.email, user.password, '/auth/oauth2/authorize?client_id=x');
@@ -102,7 +102,7 @@ describe.each(backends)('login and logout on $name', ({ name, available }) => {
     expect((await sessionIn(res.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')))?.user.id).toBe(user.id);
   });
 
-  it.skipIf(!available)('login POST without a CSRF token → 403 page saying the form expired, no session (SPEC §7)', async () => {
+  it.skipIf(!available)('login POST without a CSRF token → 403 page saying the form expired, no session (docs/rules.md#sessions-and-csrf)', async () => {
     const user = await server.user();
     const browser = server.browser();
     await browser.get('/login');
@@ -112,7 +112,7 @@ describe.each(backends)('login and logout on $name', ({ name, available }) => {
     expect(await sessionCountOfUser(server.db, user.id)).toBe(0);
   });
 
-  it.skipIf(!available)('logout ends the session: the row is deleted and the old cookie no longer logs anyone in (SPEC §1)', async () => {
+  it.skipIf(!available)('logout ends the session: the row is deleted and the old cookie no longer logs anyone in (docs/rules.md#surfaces)', async () => {
     const user = await server.user();
     const browser = server.browser();
     await browser.login(user.email, user.password);
@@ -137,7 +137,7 @@ describe.each(backends)('login and logout on $name', ({ name, available }) => {
     expect(visibleText(await replay.text())).not.toContain('You are logged in');
   });
 
-  it.skipIf(!available)('logout without a CSRF token → 403, the session survives (SPEC §7)', async () => {
+  it.skipIf(!available)('logout without a CSRF token → 403, the session survives (docs/rules.md#sessions-and-csrf)', async () => {
     const user = await server.user();
     const browser = server.browser();
     await browser.login(user.email, user.password);

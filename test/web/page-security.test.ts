@@ -1,8 +1,8 @@
-// The headers every page and every /v2 answer carries (SPEC §7, §2 item 27): a
+// The headers every page and every /v2 answer carries (docs/rules.md#security-headers, docs/rules.md#forms-and-pages): a
 // Content-Security-Policy without inline script or style, frames refused, no-store on
 // account data, Location headers percent-encoded whatever the input, error pages (500
 // included) with the same headers; and what a page shows from the URL (notices by own key)
-// or about an admin (SPEC §7: "a platform administrator").
+// or about an admin (docs/rules.md#private-records: "a platform administrator").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/platform/route-table.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
@@ -26,7 +26,7 @@ function directives(header: string | null): Map<string, string[]> {
   return map;
 }
 
-/** SPEC §7: what every HTML page answers with, whatever its status. */
+/** docs/rules.md#security-headers: what every HTML page answers with, whatever its status. */
 function expectPageHeaders(res: { headers: Headers; status: number }, what: string) {
   const csp = res.headers.get('content-security-policy');
   const d = directives(csp);
@@ -74,7 +74,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
   const authorizeQuery = (c: TestClient, extra: Record<string, string> = {}) =>
     new URLSearchParams({ client_id: c.clientId, redirect_uri: c.redirectUri, response_type: 'code', scope: 'PROFILE_READ', state: 's', ...extra }).toString();
 
-  it.skipIf(!available)("every page carries a Content-Security-Policy with default-src 'self' and no inline code, frames refused, and no-store (SPEC §7)", async () => {
+  it.skipIf(!available)("every page carries a Content-Security-Policy with default-src 'self' and no inline code, frames refused, and no-store (docs/rules.md#security-headers)", async () => {
     const { browser: userBrowser } = await loggedIn(server);
     const anonymous = server.browser();
     const pages: Array<[string, Browser, string]> = [
@@ -108,7 +108,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expectPageHeaders(expired, 'CSRF error page');
   });
 
-  it.skipIf(!available)('serves the stylesheet and the copy script from this origin, cacheable, with the right types (SPEC §7)', async () => {
+  it.skipIf(!available)('serves the stylesheet and the copy script from this origin, cacheable, with the right types (docs/rules.md#security-headers)', async () => {
     const page = await open(devBrowser, DEV);
     const css = /<link rel="stylesheet" href="(\/assets\/[^"]+\.css)">/.exec(page.body)![1]!;
     const js = /<script src="(\/assets\/[^"]+\.js)"><\/script>/.exec(page.body)![1]!;
@@ -126,7 +126,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect((await fetch(`${server.url}/assets/app.0000000000.css`)).status).toBe(404);
   });
 
-  it.skipIf(!available)("the authorization page sends no Referer and lets its form reach the client's redirect URI origin only (SPEC §7)", async () => {
+  it.skipIf(!available)("the authorization page sends no Referer and lets its form reach the client's redirect URI origin only (docs/rules.md#security-headers)", async () => {
     const { browser } = await loggedIn(server);
     const consent = await open(browser, `${AUTHORIZE}?${authorizeQuery(client)}`);
     expect(consent.headers.get('referrer-policy')).toBe('no-referrer');
@@ -141,7 +141,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect(login.headers.get('referrer-policy')).toBe('same-origin');
   });
 
-  it.skipIf(!available)("the login page on the way to an authorization lets its form's redirects reach that client's redirect URI origin, no other (SPEC §7)", async () => {
+  it.skipIf(!available)("the login page on the way to an authorization lets its form's redirects reach that client's redirect URI origin, no other (docs/rules.md#security-headers)", async () => {
     const next = `${AUTHORIZE}?${authorizeQuery(client)}`;
     const login = await server.browser().get(`/login?next=${encodeURIComponent(next)}`);
     expect(login.status).toBe(200);
@@ -159,7 +159,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect(directives(failed.headers.get('content-security-policy')).get('form-action')).toEqual(["'self'", 'https://app.example.com']);
   });
 
-  it.skipIf(!available)('every /v2 answer with account data carries Cache-Control: no-store, success or error (SPEC §2 item 27)', async () => {
+  it.skipIf(!available)('every /v2 answer with account data carries Cache-Control: no-store, success or error (docs/rules.md#forms-and-pages)', async () => {
     const user = await server.user();
     const code = await server.code(client, user, { scope: 'PROFILE_READ PROFILE_WRITE' });
     const access = (await server.exchange(client, code)).body.access_token as string;
@@ -179,7 +179,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     }
   });
 
-  it.skipIf(!available)("the API reference keeps its own policy on /v2/docs only; the rest of /v2 keeps the pages' policy (SPEC §7)", async () => {
+  it.skipIf(!available)("the API reference keeps its own policy on /v2/docs only; the rest of /v2 keeps the pages' policy (docs/rules.md#security-headers)", async () => {
     const docs = await fetch(`${server.url}/v2/docs`);
     expect(docs.status).toBe(200);
     const docsCsp = directives(docs.headers.get('content-security-policy'));
@@ -195,7 +195,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect(directives(me.headers.get('content-security-policy')).get('default-src')).toEqual(["'self'"]);
   });
 
-  it.skipIf(!available)('percent-encodes the Location of a redirect after login, whatever next holds: never a 500, never a raw byte (SPEC §7)', async () => {
+  it.skipIf(!available)('percent-encodes the Location of a redirect after login, whatever next holds: never a 500, never a raw byte (docs/rules.md#security-headers)', async () => {
     const { browser } = await loggedIn(server);
     const ideographic = await browser.get('/login?next=/%E3%80%82');
     expect(ideographic.status).toBe(303);
@@ -216,7 +216,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect(loggedInNow.location).toBe('/%E3%80%82');
   });
 
-  it.skipIf(!available)('a page that fails answers the HTML error page with the same headers, never JSON (SPEC §7)', async () => {
+  it.skipIf(!available)('a page that fails answers the HTML error page with the same headers, never JSON (docs/rules.md#security-headers)', async () => {
     const { browser } = await loggedIn(server);
     // The sessions table disappears: every page with a session cookie fails.
     const res = await withTableGone(server.db, 'sessions', () => browser.get('/settings/authorized-apps'));
@@ -227,7 +227,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expectPageHeaders(res, '500 page');
   });
 
-  it.skipIf(!available)('a malformed address answers a 400 page (or the /v2 envelope) with the same headers, never a bare JSON error (SPEC §7)', async () => {
+  it.skipIf(!available)('a malformed address answers a 400 page (or the /v2 envelope) with the same headers, never a bare JSON error (docs/rules.md#security-headers)', async () => {
     const page = await server.browser().get('/settings/%zz');
     expect(page.status).toBe(400);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -249,7 +249,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect(api.headers.get('x-frame-options')).toBe('DENY');
   });
 
-  it.skipIf(!available)('a notice is looked up by its own key only: ?done=constructor shows nothing (SPEC §2 item 27)', async () => {
+  it.skipIf(!available)('a notice is looked up by its own key only: ?done=constructor shows nothing (docs/rules.md#forms-and-pages)', async () => {
     for (const done of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
       const devPage = await open(devBrowser, `${DEV}/${client.clientId}?done=${done}`);
       expect(textOf(devPage.body, 'flash'), done).toBeNull();
@@ -262,7 +262,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expect(textOf((await open(devBrowser, `${DEV}/${client.clientId}?done=saved`)).body, 'flash')).toBe('Your changes are saved.');
   });
 
-  it.skipIf(!available)('developers see an admin as "a platform administrator", never by e-mail; admins still see who it was (SPEC §7)', async () => {
+  it.skipIf(!available)('developers see an admin as "a platform administrator", never by e-mail; admins still see who it was (docs/rules.md#private-records)', async () => {
     const devPage = await open(devBrowser, `${DEV}/${client.clientId}`);
     const approved = /<tr data-event="client\.approved">[\s\S]*?<\/tr>/.exec(devPage.body)![0];
     expect(visibleText(approved)).toMatch(/Approved by an admin client\.approved a platform administrator/);

@@ -1,4 +1,4 @@
-// /settings/teams (SPEC §2 item 23): the invited user accepts or declines there, sees the
+// /settings/teams (docs/rules.md#membership-invitations): the invited user accepts or declines there, sees the
 // teams and organizations they belong to, and leaves one unless they are its last owner.
 // Every form needs the page's CSRF token and answers with a redirect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +30,7 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
     expect(res.location).toBe(`/login?next=${encodeURIComponent(TEAMS)}`);
   });
 
-  it.skipIf(!available)('shows an invitation with what accepting shares; Accept makes the membership, with the invitation’s id (SPEC §2 item 23)', async () => {
+  it.skipIf(!available)('shows an invitation with what accepting shares; Accept makes the membership, with the invitation’s id (docs/rules.md#membership-invitations)', async () => {
     const org = await createOrganization(server.services, { name: 'Acme Corp', ownerId: owner.id });
     const team = await createTeam(server.services, { name: 'Support Desk', ownerId: owner.id, organizationId: org.id });
     const { user, browser } = await loggedIn(server, { name: 'Ivy Invitee' });
@@ -61,7 +61,7 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
     expect(visibleText(again.body)).toContain('This invitation is no longer open: it was withdrawn, or you already answered it.');
   });
 
-  it.skipIf(!available)('Decline deletes the invitation and grants nothing (SPEC §2 item 23)', async () => {
+  it.skipIf(!available)('Decline deletes the invitation and grants nothing (docs/rules.md#membership-invitations)', async () => {
     const org = await createOrganization(server.services, { name: 'Nosy Inc', ownerId: owner.id });
     const { user, browser } = await loggedIn(server);
     const invitation = await inviteMember(server.services, { organizationId: org.id }, { userId: user.id }, 'member', owner.id);
@@ -79,7 +79,7 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
     expect(await organizationOf(user.id)).toBeNull();
   });
 
-  it.skipIf(!available)('a member leaves a team; the last owner cannot leave and is told why (SPEC §2 item 23)', async () => {
+  it.skipIf(!available)('a member leaves a team; the last owner cannot leave and is told why (docs/rules.md#membership-invitations)', async () => {
     const { user, browser } = await loggedIn(server);
     const team = await createTeam(server.services, { name: 'Night Shift', ownerId: user.id });
     const org = await createOrganization(server.services, { name: 'Big Org', ownerId: owner.id });

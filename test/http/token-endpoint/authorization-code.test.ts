@@ -1,4 +1,4 @@
-// POST /v2/auth/oauth2/token on every backend: code exchange: success and errors (RFC 6749 §4.1.3; SPEC §2 items 6-8).
+// POST /v2/auth/oauth2/token on every backend: code exchange: success and errors (RFC 6749 §4.1.3; docs/rules.md#token-errors, docs/rules.md#lifetimes, docs/rules.md#code-replay).
 // The shared setup is in ./setup.ts.
 import { revokeAuthorizedApp } from '../../../src/services/clients/authorized-apps.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect(profile.body.data.email).toBe(user.email);
     });
 
-    it.skipIf(!available)('exchanges a code sent as a JSON body (SPEC §2 item 4)', async () => {
+    it.skipIf(!available)('exchanges a code sent as a JSON body (docs/rules.md#token-endpoint)', async () => {
       const client = await approvedClient();
       const res = await server.token(
         {
@@ -63,13 +63,13 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectTokens(res, 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('returns the granted scopes joined by single spaces in registry order (seed §2.2, SPEC §2 item 11)', async () => {
+    it.skipIf(!available)('returns the granted scopes joined by single spaces in registry order (docs/rules.md#token-response, docs/rules.md#scope-syntax)', async () => {
       const client = await approvedClient();
       const res = await server.exchange(client, await code(client, { scope: 'BOOKING_READ,PROFILE_READ PROFILE_READ' }));
       expectTokens(res, 'BOOKING_READ PROFILE_READ');
     });
 
-    it.skipIf(!available)('ignores unknown parameters (RFC 6749 §3.2, SPEC §2 item 19)', async () => {
+    it.skipIf(!available)('ignores unknown parameters (RFC 6749 §3.2, docs/rules.md#request-parameters)', async () => {
       const client = await approvedClient();
       const res = await server.exchange(client, await code(client), {
         foo: 'bar',
@@ -85,7 +85,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
   // ---------------------------------------------------------------- code exchange: errors
 
   describe('code exchange errors', () => {
-    it.skipIf(!available)('rejects a missing code with 400 invalid_request naming code (SPEC §2 item 6)', async () => {
+    it.skipIf(!available)('rejects a missing code with 400 invalid_request naming code (docs/rules.md#token-errors)', async () => {
       const client = await approvedClient();
       const res = await server.token({
         grant_type: 'authorization_code',
@@ -96,7 +96,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectOAuthError(res, 400, 'invalid_request', /\bcode\b/);
     });
 
-    it.skipIf(!available)('rejects a missing redirect_uri with 400 invalid_request naming redirect_uri (SPEC §2 item 6)', async () => {
+    it.skipIf(!available)('rejects a missing redirect_uri with 400 invalid_request naming redirect_uri (docs/rules.md#token-errors)', async () => {
       const client = await approvedClient();
       const res = await server.token({
         grant_type: 'authorization_code',
@@ -130,7 +130,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectOAuthError(res, 400, 'invalid_grant', 'another client');
     });
 
-    it.skipIf(!available)('rejects a malformed code with invalid_grant (SPEC §3)', async () => {
+    it.skipIf(!available)('rejects a malformed code with invalid_grant (docs/rules.md#token-formats)', async () => {
       const client = await approvedClient();
       const good = await code(client);
       const flipped = good.slice(0, 10) + (good[10] === 'a' ? 'b' : 'a') + good.slice(11);
@@ -148,7 +148,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectOAuthError(res, 400, 'invalid_grant', /\bcode\b/);
     });
 
-    it.skipIf(!available)('rejects a code older than 60 seconds with invalid_grant (SPEC §2 item 7)', async () => {
+    it.skipIf(!available)('rejects a code older than 60 seconds with invalid_grant (docs/rules.md#lifetimes)', async () => {
       const client = await approvedClient();
       const fresh = await code(client);
       server.advance(59);
@@ -159,7 +159,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectOAuthError(res, 400, 'invalid_grant', /expired/);
     });
 
-    it.skipIf(!available)('rejects a reused authorization code and revokes its tokens (RFC 6749 §4.1.2, SPEC §2 item 8)', async () => {
+    it.skipIf(!available)('rejects a reused authorization code and revokes its tokens (RFC 6749 §4.1.2, docs/rules.md#code-replay)', async () => {
       const client = await approvedClient();
       const once = await code(client);
       const first = expectTokens(await server.exchange(client, once), 'PROFILE_READ');
@@ -209,7 +209,7 @@ describe.each(backends)('codes of a revoked authorization on $name', ({ name, av
   });
   afterAll(async () => server?.close());
 
-  it.skipIf(!available)('refuses a code whose authorization the user revoked before redemption, without reporting a replay (RFC 6749 §4.1.2, SPEC §2 item 16)', async () => {
+  it.skipIf(!available)('refuses a code whose authorization the user revoked before redemption, without reporting a replay (RFC 6749 §4.1.2, docs/rules.md#audit-events)', async () => {
     const dev = await server.user();
     const user = await server.user();
     const client = await server.client(dev);

@@ -1,4 +1,4 @@
-// POST /v2/auth/oauth2/token on every backend: client authentication and secret rotation (RFC 6749 §2.3, §5.2; SPEC §2 items 1, 4, 6, 16).
+// POST /v2/auth/oauth2/token on every backend: client authentication and secret rotation (RFC 6749 §2.3, §5.2; docs/rules.md#client-states, docs/rules.md#client-authentication, docs/rules.md#token-errors, docs/rules.md#audit-events).
 // The shared setup is in ./setup.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/oauth/token-format.ts';
@@ -20,7 +20,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
   // ---------------------------------------------------------------- client authentication
 
   describe('client authentication', () => {
-    it.skipIf(!available)('rejects HTTP Basic and client_secret in the body at once with 400 invalid_request (SPEC §2 item 4)', async () => {
+    it.skipIf(!available)('rejects HTTP Basic and client_secret in the body at once with 400 invalid_request (docs/rules.md#client-authentication)', async () => {
       const client = await approvedClient();
       const res = await server.token(
         { grant_type: 'authorization_code', code: await code(client), redirect_uri: client.redirectUri, client_secret: client.secret! },
@@ -103,19 +103,19 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectOAuthError(res, 400, 'invalid_request', 'client_id');
     });
 
-    it.skipIf(!available)('answers a pending client that authenticates with 400 unauthorized_client (SPEC §2 items 1 and 6)', async () => {
+    it.skipIf(!available)('answers a pending client that authenticates with 400 unauthorized_client (docs/rules.md#client-states, docs/rules.md#token-errors)', async () => {
       const client = await approvedClient({ state: 'pending' });
       const res = await server.exchange(client, generateToken('authorizationCode'));
       expectOAuthError(res, 400, 'unauthorized_client', 'pending');
     });
 
-    it.skipIf(!available)('answers a suspended client that authenticates with 400 unauthorized_client (SPEC §2 items 1 and 6)', async () => {
+    it.skipIf(!available)('answers a suspended client that authenticates with 400 unauthorized_client (docs/rules.md#client-states, docs/rules.md#token-errors)', async () => {
       const client = await approvedClient({ state: 'suspended' });
       const res = await server.exchange(client, generateToken('authorizationCode'));
       expectOAuthError(res, 400, 'unauthorized_client', 'suspended');
     });
 
-    it.skipIf(!available)('answers a rejected client that authenticates with 400 unauthorized_client (SPEC §2 items 1 and 6)', async () => {
+    it.skipIf(!available)('answers a rejected client that authenticates with 400 unauthorized_client (docs/rules.md#client-states, docs/rules.md#token-errors)', async () => {
       const client = await approvedClient({ state: 'rejected' });
       const res = await server.exchange(client, generateToken('authorizationCode'));
       expectOAuthError(res, 400, 'unauthorized_client', 'rejected');
@@ -132,7 +132,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
   // ---------------------------------------------------------------- secrets and events
 
   describe('secrets and events', () => {
-    it.skipIf(!available)('accepts both active secrets during rotation, refuses a removed one at once, and keeps issued tokens (seed §3 rule 4, §5.4)', async () => {
+    it.skipIf(!available)('accepts both active secrets during rotation, refuses a removed one at once, and keeps issued tokens (docs/rules.md#secret-rotation)', async () => {
       const { addSecret, listSecrets, removeSecret } = await import('../../../src/services/clients/secrets.ts');
       const first = await issued();
       const oldSecret = first.client.secret!;
@@ -156,7 +156,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectTokens(await refresh(withNew, viaOld.refresh), 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('records token.issued and token.refreshed events with client and user, and no credential (SPEC §2 item 16)', async () => {
+    it.skipIf(!available)('records token.issued and token.refreshed events with client and user, and no credential (docs/rules.md#audit-events)', async () => {
       const first = await issued();
       const next = expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
       const events = await auditEvents(server, { clientId: first.client.clientId, type: ['token.issued', 'token.refreshed'] });

@@ -1,4 +1,4 @@
-// POST /v2/auth/oauth2/token on every backend: PKCE (RFC 7636; SPEC §2 item 4).
+// POST /v2/auth/oauth2/token on every backend: PKCE (RFC 7636; docs/rules.md#client-authentication).
 // The shared setup is in ./setup.ts.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
   // ---------------------------------------------------------------- PKCE
 
   describe('PKCE', () => {
-    it.skipIf(!available)('exchanges a public client\'s code with code_verifier and no secret (RFC 7636 §4.5, SPEC §2 item 4)', async () => {
+    it.skipIf(!available)('exchanges a public client\'s code with code_verifier and no secret (RFC 7636 §4.5, docs/rules.md#client-authentication)', async () => {
       const client = await approvedClient({ kind: 'public' });
       expect(client.secret).toBeNull();
       const { verifier, challenge } = pkcePair();
@@ -29,21 +29,21 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectTokens(await refresh(client, refreshToken), 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('accepts an omitted code_challenge_method as S256 (SPEC §2 item 5)', async () => {
+    it.skipIf(!available)('accepts an omitted code_challenge_method as S256 (docs/rules.md#pkce)', async () => {
       const client = await approvedClient({ kind: 'public' });
       const { verifier, challenge } = pkcePair();
       const issuedCode = await code(client, { code_challenge: challenge });
       expectTokens(await server.exchange(client, issuedCode, { code_verifier: verifier }), 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('exchanges a confidential client\'s code with PKCE (SPEC §2 item 5: optional for confidential)', async () => {
+    it.skipIf(!available)('exchanges a confidential client\'s code with PKCE (docs/rules.md#pkce: optional for confidential)', async () => {
       const client = await approvedClient();
       const { verifier, challenge } = pkcePair();
       const issuedCode = await code(client, { code_challenge: challenge, code_challenge_method: 'S256' });
       expectTokens(await server.exchange(client, issuedCode, { code_verifier: verifier }), 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('rejects a public client that sends a client_secret with 401 invalid_client (SPEC §2 items 2 and 4)', async () => {
+    it.skipIf(!available)('rejects a public client that sends a client_secret with 401 invalid_client (docs/rules.md#client-record, docs/rules.md#client-authentication)', async () => {
       const client = await approvedClient({ kind: 'public' });
       const { verifier, challenge } = pkcePair();
       const issuedCode = await code(client, { code_challenge: challenge });
@@ -57,7 +57,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect(viaBasic.headers.get('www-authenticate')).toMatch(/^Basic\b/);
     });
 
-    it.skipIf(!available)('identifies a public client that refreshes with HTTP Basic client_id and an empty password, as client-oauth2 sends it (SPEC §2 item 4)', async () => {
+    it.skipIf(!available)('identifies a public client that refreshes with HTTP Basic client_id and an empty password, as client-oauth2 sends it (docs/rules.md#client-authentication)', async () => {
       const client = await approvedClient({ kind: 'public' });
       const { verifier, challenge } = pkcePair();
       const first = expectTokens(await server.exchange(client, await code(client, { code_challenge: challenge }), { code_verifier: verifier }), 'PROFILE_READ');
@@ -74,28 +74,28 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect(res.headers.get('www-authenticate')).toMatch(/^Basic\b/);
     });
 
-    it.skipIf(!available)('rejects a missing code_verifier with invalid_grant (RFC 7636 §4.6, SPEC §2 item 5)', async () => {
+    it.skipIf(!available)('rejects a missing code_verifier with invalid_grant (RFC 7636 §4.6, docs/rules.md#pkce)', async () => {
       const client = await approvedClient({ kind: 'public' });
       const { challenge } = pkcePair();
       const res = await server.exchange(client, await code(client, { code_challenge: challenge }));
       expectOAuthError(res, 400, 'invalid_grant', 'code_verifier');
     });
 
-    it.skipIf(!available)('rejects a wrong code_verifier with invalid_grant (RFC 7636 §4.6, SPEC §2 item 5)', async () => {
+    it.skipIf(!available)('rejects a wrong code_verifier with invalid_grant (RFC 7636 §4.6, docs/rules.md#pkce)', async () => {
       const client = await approvedClient({ kind: 'public' });
       const { challenge } = pkcePair();
       const res = await server.exchange(client, await code(client, { code_challenge: challenge }), { code_verifier: pkcePair().verifier });
       expectOAuthError(res, 400, 'invalid_grant', 'code_verifier');
     });
 
-    it.skipIf(!available)('rejects a code_verifier equal to the challenge (plain) with invalid_grant (SPEC §2 item 5: S256 only)', async () => {
+    it.skipIf(!available)('rejects a code_verifier equal to the challenge (plain) with invalid_grant (docs/rules.md#pkce: S256 only)', async () => {
       const client = await approvedClient({ kind: 'public' });
       const { challenge } = pkcePair();
       const res = await server.exchange(client, await code(client, { code_challenge: challenge }), { code_verifier: challenge });
       expectOAuthError(res, 400, 'invalid_grant', 'code_verifier');
     });
 
-    it.skipIf(!available)('rejects a malformed code_verifier with invalid_grant (RFC 7636 §4.1, SPEC §2 item 5)', async () => {
+    it.skipIf(!available)('rejects a malformed code_verifier with invalid_grant (RFC 7636 §4.1, docs/rules.md#pkce)', async () => {
       const client = await approvedClient({ kind: 'public' });
       for (const bad of ['short', 'a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(50)} ${'b'.repeat(10)}`, `${'a'.repeat(50)}+/=`]) {
         // The challenge is the verifier's own S256 hash: only the verifier's shape is wrong.
@@ -105,13 +105,13 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       }
     });
 
-    it.skipIf(!available)('rejects a code_verifier for a code issued without a challenge with invalid_grant (SPEC §2 item 5)', async () => {
+    it.skipIf(!available)('rejects a code_verifier for a code issued without a challenge with invalid_grant (docs/rules.md#pkce)', async () => {
       const client = await approvedClient();
       const res = await server.exchange(client, await code(client), { code_verifier: pkcePair().verifier });
       expectOAuthError(res, 400, 'invalid_grant', 'code_verifier');
     });
 
-    it.skipIf(!available)('redirects code_challenge_method=plain back with error=invalid_request (SPEC §2 items 5 and 12)', async () => {
+    it.skipIf(!available)('redirects code_challenge_method=plain back with error=invalid_request (docs/rules.md#pkce, docs/rules.md#authorize-errors)', async () => {
       for (const kind of ['public', 'confidential'] as const) {
         const client = await approvedClient({ kind });
         const back = await server.authorize(server.browser(), {
@@ -132,7 +132,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       }
     });
 
-    it.skipIf(!available)('redirects a public client\'s request without code_challenge back with error=invalid_request (seed §4.1)', async () => {
+    it.skipIf(!available)('redirects a public client\'s request without code_challenge back with error=invalid_request (docs/rules.md#authorization-request)', async () => {
       const client = await approvedClient({ kind: 'public' });
       const back = await server.authorize(server.browser(), {
         client_id: client.clientId,

@@ -1,4 +1,4 @@
-// POST /v2/auth/oauth2/token on every backend: the refresh grant: rotation, reuse, idle expiry (seed §4.2; SPEC §2 items 7, 9).
+// POST /v2/auth/oauth2/token on every backend: the refresh grant: rotation, reuse, idle expiry (docs/rules.md#token-endpoint; docs/rules.md#lifetimes, docs/rules.md#refresh-rotation).
 // The shared setup is in ./setup.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/oauth/token-format.ts';
@@ -19,7 +19,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
   // ---------------------------------------------------------------- refresh
 
   describe('refresh', () => {
-    it.skipIf(!available)('returns a new access and refresh token with the same scope (seed §4.2, SPEC §2 item 9)', async () => {
+    it.skipIf(!available)('returns a new access and refresh token with the same scope (docs/rules.md#token-endpoint, docs/rules.md#refresh-rotation)', async () => {
       const first = await issued({ scope: 'PROFILE_READ BOOKING_READ' });
       const res = await refresh(first.client, first.refresh);
       const next = expectTokens(res, 'BOOKING_READ PROFILE_READ');
@@ -30,7 +30,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect((await me(first.access)).status).toBe(200);
     });
 
-    it.skipIf(!available)('refreshes with client_secret_basic and with a JSON body (SPEC §2 item 4)', async () => {
+    it.skipIf(!available)('refreshes with client_secret_basic and with a JSON body (docs/rules.md#client-authentication, docs/rules.md#token-endpoint)', async () => {
       const first = await issued();
       const viaBasic = await server.token({ grant_type: 'refresh_token', refresh_token: first.refresh }, { basic: [first.client.clientId, first.client.secret!] });
       const second = expectTokens(viaBasic, 'PROFILE_READ');
@@ -41,7 +41,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectTokens(viaJson, 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('spends the old refresh token: the database records one rotation with the old token as parent (SPEC §2 item 9)', async () => {
+    it.skipIf(!available)('spends the old refresh token: the database records one rotation with the old token as parent (docs/rules.md#refresh-rotation)', async () => {
       const first = await issued();
       const next = expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
       const old = (await refreshTokenOf(server, first.refresh))!;
@@ -59,7 +59,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect((await issues()).map((e) => e.type)).toEqual(['token.issued', 'token.refreshed', 'token.refreshed']);
     });
 
-    it.skipIf(!available)('answers the spent token again within 30 seconds with the very same pair (SPEC §2 item 9)', async () => {
+    it.skipIf(!available)('answers the spent token again within 30 seconds with the very same pair (docs/rules.md#refresh-rotation)', async () => {
       const first = await issued();
       const res = await refresh(first.client, first.refresh);
       expectTokens(res, 'PROFILE_READ');
@@ -103,11 +103,11 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect(JSON.stringify(events[0]!.data)).not.toContain(first.refresh);
     }
 
-    it.skipIf(!available)('revokes the whole grant when a spent token comes back after the window (RFC 9700 §4.14.2, SPEC §2 item 9)', async () => {
+    it.skipIf(!available)('revokes the whole grant when a spent token comes back after the window (RFC 9700 §4.14.2, docs/rules.md#refresh-rotation)', async () => {
       await expectReplayRevokesGrant(await issued());
     });
 
-    it.skipIf(!available)('revokes the whole grant when a public client\'s spent token comes back after the window, as for a confidential one (RFC 9700 §4.14.2, SPEC §2 item 9)', async () => {
+    it.skipIf(!available)('revokes the whole grant when a public client\'s spent token comes back after the window, as for a confidential one (RFC 9700 §4.14.2, docs/rules.md#refresh-rotation)', async () => {
       const client = await approvedClient({ kind: 'public' });
       expect(client.secret).toBeNull();
       const { verifier, challenge } = pkcePair();
@@ -116,13 +116,13 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       await expectReplayRevokesGrant({ client, access, refresh: refreshToken, body: res.body! });
     });
 
-    it.skipIf(!available)('accepts a scope parameter equal to the original grant (SPEC §2 item 10)', async () => {
+    it.skipIf(!available)('accepts a scope parameter equal to the original grant (docs/rules.md#refresh-scope)', async () => {
       const first = await issued({ scope: 'PROFILE_READ BOOKING_READ' });
       const next = expectTokens(await refresh(first.client, first.refresh, { scope: 'PROFILE_READ,BOOKING_READ' }), 'BOOKING_READ PROFILE_READ');
       expectTokens(await refresh(first.client, next.refresh, { scope: 'BOOKING_READ PROFILE_READ' }), 'BOOKING_READ PROFILE_READ');
     });
 
-    it.skipIf(!available)('rejects a scope parameter that differs from the original grant with invalid_scope and leaves the token usable (SPEC §2 item 10)', async () => {
+    it.skipIf(!available)('rejects a scope parameter that differs from the original grant with invalid_scope and leaves the token usable (docs/rules.md#refresh-scope)', async () => {
       const first = await issued({ scope: 'PROFILE_READ BOOKING_READ' });
       for (const scope of ['PROFILE_READ', 'PROFILE_READ BOOKING_READ PROFILE_WRITE', 'PROFILE_WRITE', 'NOT_A_SCOPE', 'profile_read booking_read']) {
         const res = await refresh(first.client, first.refresh, { scope });
@@ -149,7 +149,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectOAuthError(await refresh(first.client, generateToken('refreshToken')), 400, 'invalid_grant', 'refresh_token');
     });
 
-    it.skipIf(!available)('refuses to refresh for a client suspended after issuing (SPEC §2 item 1)', async () => {
+    it.skipIf(!available)('refuses to refresh for a client suspended after issuing (docs/rules.md#client-states)', async () => {
       const first = await issued();
       const { reviewClient } = await import('../../../src/services/clients/review.ts');
       await reviewClient(server.services, first.client.clientId, 'suspend', null);
@@ -158,7 +158,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('issues a legacy client scope "" and refreshes it (SPEC §2 item 14)', async () => {
+    it.skipIf(!available)('issues a legacy client scope "" and refreshes it (docs/rules.md#legacy-clients)', async () => {
       const client = await approvedClient({ scopes: null });
       const issuedCode = await code(client, { scope: 'PROFILE_READ BOOKING_READ' });
       const first = expectTokens(await server.exchange(client, issuedCode), '');
@@ -177,7 +177,7 @@ describe.each(backends)('refresh idle expiry on $name', ({ name, available }) =>
   });
   afterAll(async () => server?.close());
 
-  it.skipIf(!available)('rejects a refresh token unused for REFRESH_TOKEN_IDLE_TTL_SECONDS with invalid_grant; each rotation renews the window (SPEC §2 item 7)', async () => {
+  it.skipIf(!available)('rejects a refresh token unused for REFRESH_TOKEN_IDLE_TTL_SECONDS with invalid_grant; each rotation renews the window (docs/rules.md#lifetimes)', async () => {
     const dev = await server.user();
     const user = await server.user();
     const client = await server.client(dev);

@@ -1,4 +1,4 @@
-// POST /v2/auth/oauth2/token on every backend: request parsing: content types, repeated parameters, JSON bodies (RFC 6749 §3.1; SPEC §2 items 4, 19).
+// POST /v2/auth/oauth2/token on every backend: request parsing: content types, repeated parameters, JSON bodies (RFC 6749 §3.1; docs/rules.md#token-endpoint, docs/rules.md#request-parameters).
 // The shared setup is in ./setup.ts.
 import { beforeAll, describe, it } from 'vitest';
 import { generateToken } from '../../../src/oauth/token-format.ts';
@@ -17,7 +17,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
   // ---------------------------------------------------------------- request parsing
 
   describe('request parsing', () => {
-    it.skipIf(!available)('rejects a parameter sent twice with 400 invalid_request naming it (RFC 6749 §3.1, SPEC §2 item 19)', async () => {
+    it.skipIf(!available)('rejects a parameter sent twice with 400 invalid_request naming it (RFC 6749 §3.1, docs/rules.md#request-parameters)', async () => {
       const client = await approvedClient();
       const good = await code(client);
       const base = `client_id=${client.clientId}&client_secret=${client.secret}&redirect_uri=${encodeURIComponent(client.redirectUri)}`;
@@ -35,7 +35,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectTokens(await server.exchange(client, good), 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('rejects a JSON body that names a key twice with 400 invalid_request, even when the last value is the right secret (RFC 6749 §3.1, SPEC §2 item 19)', async () => {
+    it.skipIf(!available)('rejects a JSON body that names a key twice with 400 invalid_request, even when the last value is the right secret (RFC 6749 §3.1, docs/rules.md#request-parameters)', async () => {
       const first = await issued();
       const wrong = generateToken('clientSecret');
       const head = `"grant_type":"refresh_token","refresh_token":"${first.refresh}","client_id":"${first.client.clientId}"`;
@@ -48,14 +48,14 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       for (const [body, field] of cases) {
         expectOAuthError(await server.post(TOKEN, body, JSON_TYPE), 400, 'invalid_request', `${field} was sent more than once`);
       }
-      // Looking for repeated keys survives any nesting the body limit allows (SPEC §7: a 4xx, never a 500).
+      // Looking for repeated keys survives any nesting the body limit allows (docs/rules.md#bad-input: a 4xx, never a 500).
       const deep = `{${head},"client_secret":"${first.client.secret}","x":${'['.repeat(7000)}${']'.repeat(7000)}}`;
       expectOAuthError(await server.post(TOKEN, deep, JSON_TYPE), 400, 'invalid_request');
       // None of those spent the refresh token.
       expectTokens(await refresh(first.client, first.refresh), 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('rejects JSON values that are not strings with 400 invalid_request naming the field (SPEC §2 item 4)', async () => {
+    it.skipIf(!available)('rejects JSON values that are not strings with 400 invalid_request naming the field (docs/rules.md#token-endpoint)', async () => {
       const client = await approvedClient();
       const good = await code(client);
       const base = { grant_type: 'authorization_code', code: good, redirect_uri: client.redirectUri, client_id: client.clientId, client_secret: client.secret };
@@ -74,14 +74,14 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectTokens(await server.exchange(client, good), 'PROFILE_READ');
     });
 
-    it.skipIf(!available)('rejects a JSON body that is not an object with 400 invalid_request (SPEC §2 item 4)', async () => {
+    it.skipIf(!available)('rejects a JSON body that is not an object with 400 invalid_request (docs/rules.md#token-endpoint)', async () => {
       for (const body of ['[]', '"grant_type=authorization_code"', '42', 'true']) {
         const res = await server.post(TOKEN, body, JSON_TYPE);
         expectOAuthError(res, 400, 'invalid_request');
       }
     });
 
-    it.skipIf(!available)('rejects invalid JSON with 400 invalid_request (SPEC §7)', async () => {
+    it.skipIf(!available)('rejects invalid JSON with 400 invalid_request (docs/rules.md#bad-input)', async () => {
       const client = await approvedClient();
       for (const body of ['{"grant_type":', `{"client_secret": "${client.secret}", }`, '', '{"__proto__": {"x": 1}}']) {
         const res = await server.post(TOKEN, body, JSON_TYPE);
@@ -90,7 +90,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       }
     });
 
-    it.skipIf(!available)('rejects a text/plain body with 400 invalid_request and a JSON error body (SPEC §2 items 4 and 6)', async () => {
+    it.skipIf(!available)('rejects a text/plain body with 400 invalid_request and a JSON error body (docs/rules.md#token-endpoint, docs/rules.md#token-errors)', async () => {
       const client = await approvedClient();
       const body = `grant_type=authorization_code&code=${await code(client)}&redirect_uri=${encodeURIComponent(client.redirectUri)}&client_id=${client.clientId}&client_secret=${client.secret}`;
       for (const type of ['text/plain', 'text/plain; charset=utf-8']) {
@@ -100,7 +100,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       }
     });
 
-    it.skipIf(!available)('rejects other content types and a missing one with 400 invalid_request (SPEC §2 item 4, SPEC §7)', async () => {
+    it.skipIf(!available)('rejects other content types and a missing one with 400 invalid_request (docs/rules.md#token-endpoint, docs/rules.md#bad-input)', async () => {
       const client = await approvedClient();
       const form = `grant_type=authorization_code&code=x&redirect_uri=${encodeURIComponent(client.redirectUri)}&client_id=${client.clientId}&client_secret=${client.secret}`;
       for (const type of ['application/xml', 'multipart/form-data; boundary=x', 'application/octet-stream', 'text/html']) {
@@ -111,7 +111,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expectOAuthError(none, 400, 'invalid_request', /Content-Type/i);
     });
 
-    it.skipIf(!available)('rejects huge values and huge bodies with 400 invalid_request, never 500 (SPEC §7)', async () => {
+    it.skipIf(!available)('rejects huge values and huge bodies with 400 invalid_request, never 500 (docs/rules.md#bad-input)', async () => {
       const client = await approvedClient();
       const good = await code(client);
       const long = 'a'.repeat(5000);

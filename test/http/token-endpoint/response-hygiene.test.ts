@@ -1,4 +1,4 @@
-// POST /v2/auth/oauth2/token on every backend: response hygiene: no-store, error shape, nothing leaked or stored in plain (RFC 6749 §5.1; SPEC §2 item 6, §3, §7).
+// POST /v2/auth/oauth2/token on every backend: response hygiene: no-store, error shape, nothing leaked or stored in plain (RFC 6749 §5.1; docs/rules.md#token-errors, docs/rules.md#token-formats, docs/rules.md#security-headers).
 // The shared setup is in ./setup.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../../helpers/backends.ts';
@@ -18,7 +18,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
   // ---------------------------------------------------------------- response hygiene
 
   describe('response hygiene', () => {
-    it.skipIf(!available)('sends Cache-Control: no-store on every response, success or error (RFC 6749 §5.1, SPEC §2 item 6)', async () => {
+    it.skipIf(!available)('sends Cache-Control: no-store on every response, success or error (RFC 6749 §5.1, docs/rules.md#token-errors)', async () => {
       const first = await issued();
       const replies: Reply[] = [
         await refresh(first.client, first.refresh),
@@ -40,7 +40,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       expect(replies.map((r) => r.status)).toEqual([200, 200, 400, 400, 400, 400, 400, 400, 401, 401, 400]);
     });
 
-    it.skipIf(!available)('never answers with a stack trace or a client secret, whatever the input (SPEC §2 item 6, SPEC §7)', async () => {
+    it.skipIf(!available)('never answers with a stack trace or a client secret, whatever the input (docs/rules.md#token-errors, docs/rules.md#bad-input)', async () => {
       const client = await approvedClient();
       const secret = client.secret!;
       const id = client.clientId;
@@ -69,7 +69,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       }
     });
 
-    it.skipIf(!available)('stores only hashes of codes, tokens and secrets (SPEC §3, §7)', async () => {
+    it.skipIf(!available)('stores only hashes of codes, tokens and secrets (docs/rules.md#token-formats, docs/rules.md#credentials-at-rest)', async () => {
       const client = await approvedClient();
       const issuedCode = await code(client);
       const first = expectTokens(await server.exchange(client, issuedCode), 'PROFILE_READ');
@@ -87,7 +87,7 @@ describe.each(backends)('token endpoint on $name', ({ name, available }) => {
       for (const token of [first.access, next.access]) expect((await accessTokenOf(server, token))?.hash).toMatch(/^[A-Za-z0-9_-]{43,}$/);
     });
 
-    it.skipIf(!available)('writes no client secret, code or token to the log (SPEC §7)', async () => {
+    it.skipIf(!available)('writes no client secret, code or token to the log (docs/rules.md#private-records)', async () => {
       const client = await approvedClient();
       const issuedCode = await code(client);
       const first = expectTokens(await server.exchange(client, issuedCode), 'PROFILE_READ');

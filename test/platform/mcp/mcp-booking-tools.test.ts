@@ -1,7 +1,7 @@
-// MCP write tools (SPEC §10.6) through real HTTP on every backend: an agent books, then
+// MCP write tools (docs/rules.md#mcp-server) through real HTTP on every backend: an agent books, then
 // cancels without the booker's manageToken through its BOOKING_WRITE scope — the same
 // service code and the same rules as POST /v2/bookings and /v2/bookings/:uid/cancel
-// (SPEC §2 item 26), with the token bound to /mcp.
+// (docs/rules.md#public-booking), with the token bound to /mcp.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The MCP server at /mcp (SPEC §10.6) through real HTTP on every backend, driven by the
+// The MCP server at /mcp (docs/rules.md#mcp-server) through real HTTP on every backend, driven by the
 // SDK's own client: tools/list filtered by the token's scopes, a tool call served by the
 // route's handler, a call outside the scopes refused naming the scope, and the 401s that
 // send an agent to the resource metadata (RFC 9728 §5.1). Tokens must be bound to /mcp.
@@ -26,7 +26,7 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
     return client;
   }
 
-  it.skipIf(!available)('SPEC §10.6: tools/list shows only the tools the token\'s scopes allow; a tool call answers with the route\'s data', async () => {
+  it.skipIf(!available)('docs/rules.md#mcp-server: tools/list shows only the tools the token\'s scopes allow; a tool call answers with the route\'s data', async () => {
     const mcp = await connect(await mcpToken('PROFILE_READ'));
     const { tools } = await mcp.listTools();
     const names = tools.map((tool) => tool.name);
@@ -41,20 +41,20 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
     await mcp.close();
   });
 
-  it.skipIf(!available)('SPEC §10.6: a call outside the token\'s scopes is an MCP error naming the missing scope', async () => {
+  it.skipIf(!available)('docs/rules.md#mcp-server: a call outside the token\'s scopes is an MCP error naming the missing scope', async () => {
     const mcp = await connect(await mcpToken('PROFILE_READ'));
     await expect(mcp.callTool({ name: 'list_bookings', arguments: {} })).rejects.toThrow(/BOOKING_READ/);
     await mcp.close();
   });
 
-  it.skipIf(!available)('SPEC §10.6: a team tool follows its route\'s membership rule', async () => {
+  it.skipIf(!available)('docs/rules.md#mcp-server: a team tool follows its route\'s membership rule', async () => {
     const mcp = await connect(await mcpToken('TEAM_EVENT_TYPE_READ'));
     expect((await mcp.listTools()).tools.map((tool) => tool.name)).toContain('list_team_event_types');
     await expect(mcp.callTool({ name: 'list_team_event_types', arguments: { teamId: 'no-such-team' } })).rejects.toThrow(/team/i);
     await mcp.close();
   });
 
-  it.skipIf(!available)('SPEC §10.6: the OpenAPI document names the MCP tool of each operation that has one', async () => {
+  it.skipIf(!available)('docs/rules.md#mcp-server: the OpenAPI document names the MCP tool of each operation that has one', async () => {
     const doc = (await (await fetch(`${t.server.url}/v2/openapi.json`)).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
     expect(doc.paths['/v2/me']!.get!['x-mcp-tool']).toBe('get_profile');
     expect(doc.paths['/v2/me']!.patch!['x-mcp-tool']).toBeUndefined();

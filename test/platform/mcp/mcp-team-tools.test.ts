@@ -1,5 +1,5 @@
-// A team tool decides access as its REST route does (SPEC §10.6, §6): against a real team,
-// an outsider and a user who only holds a pending invitation (SPEC §2 item 23: not a
+// A team tool decides access as its REST route does (docs/rules.md#mcp-server, docs/rules.md#membership-rules): against a real team,
+// an outsider and a user who only holds a pending invitation (docs/rules.md#membership-invitations: not a
 // membership) are refused with the route's own message, and a member gets the route's
 // data. A tools/call reads the token once when the tool's route needs no membership.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -42,8 +42,8 @@ describe.each(backends)('MCP team tools against a real team on $name', ({ name, 
   const scopes = ['TEAM_EVENT_TYPE_READ'];
 
   it.skipIf(!available).each([
-    ['SPEC §6: an outsider of the team', 'outsider'],
-    ['SPEC §2 item 23: a pending invitee (an invitation is not membership)', 'invitee'],
+    ['docs/rules.md#membership-rules: an outsider of the team', 'outsider'],
+    ['docs/rules.md#membership-invitations: a pending invitee (an invitation is not membership)', 'invitee'],
   ] as const)('%s is refused, as the REST route refuses them (403 forbidden)', async (_who, role) => {
     const rest = await viaRest(w[role], scopes);
     expect(rest.status).toBe(403);
@@ -52,7 +52,7 @@ describe.each(backends)('MCP team tools against a real team on $name', ({ name, 
     await expect(mcp.callTool({ name: 'list_team_event_types', arguments: { teamId: w.team.id } })).rejects.toThrow('this needs membership of the team');
   });
 
-  it.skipIf(!available)('SPEC §10.6: a member gets the route\'s data', async () => {
+  it.skipIf(!available)('docs/rules.md#mcp-server: a member gets the route\'s data', async () => {
     const rest = await viaRest(w.member, scopes);
     expect(rest.status).toBe(200);
     const mcp = await agent(w.member, scopes);
