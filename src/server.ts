@@ -18,7 +18,7 @@ export const defaultDataDir = (): string => resolve('data');
 
 /**
  * README, Operating it: COOKIE_SECRET is generated and kept in the data folder when unset.
- * README, Security: the file is its owner's only (0600), and so is the data folder when
+ * docs/rules.md#file-permissions: the file is its owner's only (0600), and so is the data folder when
  * Gatehouse makes it (0700).
  * `warnings`: a kept file that was readable by others, now tightened.
  */

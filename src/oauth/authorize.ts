@@ -64,7 +64,7 @@ export type FatalReason = 'client_not_approved' | 'invalid_link';
 
 /**
  * An error for the application that is shown on a page instead of being redirected to it
- * (README, Security: a self-registered application the user has not allowed, see answerError);
+ * (docs/rules.md#agent-clients: a self-registered application the user has not allowed, see answerError);
  * the page names the application. Its redirect URI is kept for the login page, whose user
  * may turn out to have allowed the application.
  */
@@ -194,7 +194,7 @@ function checkResponseType(params: Record<string, string>): void {
  * must be a subset of the client's enabled scopes. docs/rules.md#legacy-clients: a legacy client's scope
  * parameter is ignored (scopes null).
  *
- * README, Security: a self-registered client (a metadata document, RFC 7591) may leave scope out,
+ * docs/rules.md#agent-clients: a self-registered client (a metadata document, RFC 7591) may leave scope out,
  * as MCP clients do when the resource names none, and gets the RFC 6749 §3.3 default: the
  * scopes its door allows. That is the client's own scopes: a document client's are
  * CIMD_SCOPES as set now (metadata-documents.ts keeps them so); one registered under
@@ -360,7 +360,7 @@ export async function recordAuthorizationRequest(ctx: OAuthContext, request: Aut
 
 /**
  * OpenID Connect Core §3.1.2.6: prompt=none, and a page would be needed (OpenID Connect Core §3.1.2.1);
- * held back on a page for a self-registered client the user has not allowed (README, Security).
+ * held back on a page for a self-registered client the user has not allowed (docs/rules.md#agent-clients).
  */
 export async function silentFailure(ctx: OAuthContext, request: AuthorizationRequest, code: 'login_required' | 'consent_required', userId?: string): Promise<ErrorAnswer> {
   const description =

@@ -18,7 +18,7 @@ export function refuseControlCharacters(name: string, field = 'name'): void {
 const FORMATTING = /\p{Cf}/u;
 
 /**
- * README, Security: a client's name refuses invisible formatting characters (Unicode category Cf:
+ * docs/rules.md#client-record: a client's name refuses invisible formatting characters (Unicode category Cf:
  * the bidi embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069, zero-width
  * characters). Shown on a consent page they make a name read as another: "Calendar
  * \u202Emoc.elgoog" displays as "Calendar google.com". The message names the one found.

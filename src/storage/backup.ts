@@ -17,7 +17,7 @@ const ALL_REMAINING_PAGES = 0x7fffffff;
  * is copied in one step, inside one read transaction: the copy is the database as of one
  * commit, and under WAL the serving process keeps writing meanwhile. The copy is written
  * beside `file` and renamed into place, so `file` is never a half-written database. The copy
- * holds the same secrets as the database: it is 0600 from its first byte (README, Security).
+ * holds the same secrets as the database: it is 0600 from its first byte (docs/rules.md#file-permissions).
  */
 export async function backupSqlite(sqlite: SQLite.Database, source: string, file: string): Promise<number> {
   const target = resolve(file);

@@ -95,7 +95,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     const location = url.slice('sqlite:'.length);
     const file = location === ':memory:' ? ':memory:' : resolve(location);
     if (options.mustExist && (file === ':memory:' || !existsSync(file))) throw new Error(`there is no SQLite database at ${file}`);
-    // README, Security: the database holds signing secrets in plain text. Made 0600 before SQLite
+    // docs/rules.md#file-permissions: the database holds signing secrets in plain text. Made 0600 before SQLite
     // opens it (SQLite keeps an existing file's mode, and gives its -wal and -shm files the
     // database file's), in a folder of the owner's when Gatehouse makes the folder.
     const warnings: string[] = [];

@@ -1,4 +1,4 @@
-// README, Security: files that hold secrets — the SQLite database and its WAL, backups, the generated
+// docs/rules.md#file-permissions: files that hold secrets — the SQLite database and its WAL, backups, the generated
 // cookie secret — are created readable by their owner only (0600), whatever the umask. The
 // database holds webhook and events signing secrets in plain text, so under the common
 // umask 022 (files 0644) every local account could read them.

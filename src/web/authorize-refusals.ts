@@ -36,7 +36,7 @@ function heldBackProblem(code: string): string {
 }
 
 /**
- * README, Security: an error of a self-registered application the user has not allowed is shown
+ * docs/rules.md#agent-clients: an error of a self-registered application the user has not allowed is shown
  * here, naming the application and what went wrong, and the browser is not sent on to the
  * address the application registered for itself.
  */

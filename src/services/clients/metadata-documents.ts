@@ -53,7 +53,7 @@ function readDocument(clientId: string, fetched: FetchedDocument): ClientDocumen
   if (d.client_id !== clientId) return 'the metadata document\'s client_id must equal its URL exactly';
   if (d.token_endpoint_auth_method !== 'none') return 'the metadata document must say token_endpoint_auth_method "none": such clients are public and use PKCE';
   if (!Array.isArray(d.redirect_uris) || d.redirect_uris.some((u) => typeof u !== 'string')) return 'the metadata document must list redirect_uris';
-  // README, Security: PostgreSQL text cannot hold a NUL character; the document is refused at the
+  // docs/rules.md#nul-bytes: PostgreSQL text cannot hold a NUL character; the document is refused at the
   // door rather than failing the write (a 500), naming the field.
   const withNul = documentTextFields.find((name) => [d[name]].flat().some((v) => typeof v === 'string' && v.includes('\u0000')));
   if (withNul !== undefined) return `the metadata document is not acceptable: ${withNul} holds a NUL character (U+0000)`;
