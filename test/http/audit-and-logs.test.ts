@@ -145,7 +145,7 @@ describe.each(backends)('audit log and process log on $name', ({ name, available
     }
   });
 
-  it.skipIf(!available)('writes JSON log lines that carry no client_secret, code, code_verifier, token, password or cookie value (docs/rules.md#sessions-and-csrf)', async () => {
+  it.skipIf(!available)('writes JSON log lines that carry no client_secret, code, code_verifier, token, password or cookie value (docs/rules.md#private-records)', async () => {
     expect(server.logs.length).toBeGreaterThan(10);
     for (const line of server.logs) expect(() => JSON.parse(line), line.slice(0, 200)).not.toThrow();
     const all = server.logs.join('');

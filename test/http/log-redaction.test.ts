@@ -46,7 +46,7 @@ describe.each(backends)('request lines in the log on $name', ({ name, available 
     }
   });
 
-  it.skipIf(!available)('redacts anything shaped like a code, token or secret wherever it is in the URL: any parameter, the path, percent-encoded (docs/rules.md#security-headers)', async () => {
+  it.skipIf(!available)('redacts anything shaped like a code, token or secret wherever it is in the URL: any parameter, the path, percent-encoded (docs/rules.md#private-records)', async () => {
     const access = generateToken('accessToken');
     const code = generateToken('authorizationCode');
     const secret = generateToken('clientSecret');
