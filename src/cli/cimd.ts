@@ -13,7 +13,8 @@ export function registerCimdCommands(program: Command, runtime: CliRuntime): voi
     ['distrust', 'distrusted', 'refuse the clients this host publishes; suspend approved ones'],
   ] as const) {
     cimd
-      .command(`${name} <host>`)
+      .command(name)
+      .argument('<host>', 'a host name or address, in any spelling (case, trailing dot, IDNA): all its spellings and ports are one host')
       .description(words)
       .addOption(jsonOption())
       .action(async (host: string, opts: { json?: boolean }) => {

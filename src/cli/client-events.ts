@@ -9,7 +9,9 @@ import { CLI_OPERATOR } from '../services/actors.ts';
 
 export function registerClientEventsCommands(clients: Command, runtime: CliRuntime): void {
   clients
-    .command('events-url <clientId> <url>')
+    .command('events-url')
+    .argument('<clientId>', "the client's client_id, as `clients list` prints it")
+    .argument('<url>', 'an https URL on a public address, or "" to remove it')
     .description("set the client's events URL (\"\" removes it); the first one comes with a signing secret, shown once")
     .addOption(jsonOption())
     .action(async (clientId: string, url: string, opts: { json?: boolean }) => {
@@ -23,7 +25,8 @@ export function registerClientEventsCommands(clients: Command, runtime: CliRunti
       );
     });
   clients
-    .command('rotate-events-secret <clientId>')
+    .command('rotate-events-secret')
+    .argument('<clientId>', "the client's client_id, as `clients list` prints it")
     .description("replace the client's events signing secret at once; the new one is shown once")
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { json?: boolean }) => {

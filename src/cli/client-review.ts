@@ -53,7 +53,8 @@ export function registerClientReviewCommands(clients: Command, runtime: CliRunti
   for (const decision of ['approve', 'reject', 'suspend'] as ReviewDecision[]) {
     const held = decision === 'approve' ? '; on an approved client, accepts its held change' : decision === 'reject' ? '; on an approved client, refuses its held change' : '';
     clients
-      .command(`${decision} <clientId>`)
+      .command(decision)
+      .argument('<clientId>', "the client's client_id, as `clients list` prints it")
       .description(`${decision} a client (admin review)${held}`)
       .option('--reason <text>', decision === 'reject' ? 'why (required, shown to the developer)' : 'note for the developer')
       .option('--version <n>', 'the version you reviewed, as `clients show` prints it: refused if the client changed since')

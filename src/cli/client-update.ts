@@ -84,7 +84,8 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
 
 export function registerClientUpdateCommand(clients: Command, runtime: CliRuntime): void {
   clients
-    .command('update <clientId>')
+    .command('update')
+    .argument('<clientId>', "the client's client_id, as `clients list` prints it")
     .description('change a client; on an approved client added redirect URIs and scopes await admin review')
     .option('--name <name>', 'application name')
     .option('--description <text>', 'what the application does')

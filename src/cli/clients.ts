@@ -159,7 +159,8 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
     });
 
   clients
-    .command('resource-server <clientId>')
+    .command('resource-server')
+    .argument('<clientId>', "the client's client_id, as `clients list` prints it")
     .description('mark a client as a resource server, which may introspect any token (--off removes the mark)')
     .option('--off', 'remove the mark')
     .addOption(jsonOption())
@@ -169,7 +170,8 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
     });
 
   clients
-    .command('show <clientId>')
+    .command('show')
+    .argument('<clientId>', "the client's client_id, as `clients list` prints it")
     .description('show one client with its secrets (last four characters only)')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { json?: boolean }) => {
@@ -186,7 +188,8 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
 function registerSecretCommands(program: Command, runtime: CliRuntime): void {
   const secrets = program.command('secrets').description('rotate client secrets (at most 2 active, never fewer than 1)');
   secrets
-    .command('add <clientId>')
+    .command('add')
+    .argument('<clientId>', "the client's client_id, as `clients list` prints it")
     .description('add a secret; it is shown once')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: { json?: boolean }) => {
@@ -194,7 +197,9 @@ function registerSecretCommands(program: Command, runtime: CliRuntime): void {
       runtime.emit(!!opts.json, { secret_id: created.id, client_secret: created.secret }, () => `secret ${created.id}: ${created.secret}  (shown once; store it now)`);
     });
   secrets
-    .command('remove <clientId> <secretId>')
+    .command('remove')
+    .argument('<clientId>', "the client's client_id, as `clients list` prints it")
+    .argument('<secretId>', 'the secret\'s id, as `clients show` prints it')
     .description('remove a secret at once; the last one cannot be removed')
     .addOption(jsonOption())
     .action(async (clientId: string, secretId: string, opts: { json?: boolean }) => {

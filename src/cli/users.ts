@@ -45,7 +45,8 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
     });
 
   users
-    .command('reset-password <email>')
+    .command('reset-password')
+    .argument('<email>', 'the user\'s login email')
     .description('give a user a new password, printed once (or read from standard input with --password-stdin); signs them out everywhere')
     .option('--password-stdin', 'read the new password from standard input instead of generating one')
     .addOption(jsonOption())
@@ -63,7 +64,8 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
     });
 
   users
-    .command('set-admin <email>')
+    .command('set-admin')
+    .argument('<email>', 'the user\'s login email')
     .description('make a user a platform admin, who reviews clients (--off takes it away)')
     .option('--off', 'take the admin role away')
     .addOption(jsonOption())
