@@ -1,6 +1,6 @@
 // `npm run test:unit`: the unit tests alone, in seconds: the protocol core on SQLite :memory:
 // through the real adapter (test/oauth), and the tests that start no server and need no
-// database file, PostgreSQL or Redis. `npm test` (vitest.config.ts) runs them with the rest.
+// database file, PostgreSQL or Redis (the documentation's checks among them). `npm test` (vitest.config.ts) runs them with the rest.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,6 +10,7 @@ export default defineConfig({
       'test/config/**/*.test.ts',
       'test/services/**/*.test.ts',
       'test/architecture/**/*.test.ts',
+      'test/docs/**/*.test.ts',
       'test/platform/access-policy.test.ts',
       'test/fuzz/harness.test.ts',
     ],

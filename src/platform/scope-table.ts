@@ -1,10 +1,8 @@
-// The README's "Scopes and endpoints" tables, generated from the scope registry and the
-// route registry (npm run docs:scopes); a test fails when the README drifts from them.
+// The "Scopes and endpoints" tables of docs/integrating.md, generated from the scope registry
+// and the route registry (npm run docs, scripts/docs-tables.ts); a test fails when the
+// document drifts from them (test/docs/generated.test.ts).
 import { apiRoutes, type ApiRoute } from './route-table.ts';
 import { familyTitles, type ScopeFamily, scopeRegistry } from './authorization-server.ts';
-
-export const START = '<!-- scope-table:start -->';
-export const END = '<!-- scope-table:end -->';
 
 const familyNotes: Record<ScopeFamily, string> = {
   personal: 'Personal endpoints act on the token’s own user only.',
@@ -23,9 +21,9 @@ function endpointsOf(scope: string): string {
 }
 
 export function renderScopeTable(): string {
-  const lines = [START, '<!-- generated from src/oauth/scopes.ts and src/platform/route-table.ts by `npm run docs:scopes`; do not edit by hand -->', ''];
+  const lines: string[] = [];
   for (const family of ['personal', 'team', 'organization'] as const) {
-    lines.push(`#### ${familyTitles[family]} (${family} scopes)`, '', familyNotes[family], '', '| scope | allows | endpoints |', '|---|---|---|');
+    lines.push(`### ${familyTitles[family]} (${family} scopes)`, '', familyNotes[family], '', '| scope | allows | endpoints |', '|---|---|---|');
     for (const s of scopeRegistry.filter((x) => x.family === family)) {
       const alsoTeam = family === 'organization' && scopeRegistry.some((t) => t.name === 'TEAM_' + s.name.slice(4)) ? ` Also satisfies \`TEAM_${s.name.slice(4)}\`.` : '';
       lines.push(`| \`${s.name}\` | ${s.description}${alsoTeam} | ${endpointsOf(s.name)} |`);
@@ -33,7 +31,7 @@ export function renderScopeTable(): string {
     lines.push('');
   }
   lines.push(
-    '#### Public booking (no scope)',
+    '### Public booking (no scope)',
     '',
     'No token needed; a token that is sent is still validated (401 if it is not valid). ' +
       'Cancel and reschedule act for the booker: they need the booking’s `manageToken` (in the body; returned once, when the booking is made), ' +
@@ -44,14 +42,5 @@ export function renderScopeTable(): string {
     '|---|---|',
   );
   for (const r of apiRoutes.filter((x) => x.scope === 'public')) lines.push(`| ${endpoint(r)} | ${r.summary} |`);
-  lines.push('', END);
   return lines.join('\n');
-}
-
-/** The README with its generated section replaced; throws when the markers are missing. */
-export function withScopeTable(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md needs the markers ${START} and ${END}`);
-  return readme.slice(0, start) + renderScopeTable() + readme.slice(end + END.length);
 }
