@@ -1,23 +1,83 @@
-// The README's "Connect your app" walk-through, run verbatim: the fenced block between the
-// connect-your-app markers is given to `node` as it stands, with the environment the README
-// tells a reader to set, against a real server. The browser step (log in, Allow) is the
-// harness browser with a logged-in session; the redirect back is fetched from the script's
-// own callback server, as a browser would follow it.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// The walk-throughs the documentation gives, run as written against a real server:
+// - the README's quick start: `npx gatehouse demo` (through the function bin/gatehouse.mjs
+//   runs), the token request it prints and the README's `curl` of /v2/me, both run by a shell
+//   with the code and the token in place, as a reader pastes them;
+// - the "Connect your app" program of docs/integrating.md: the fenced block between the
+//   connect-your-app markers is given to `node` as it stands, with the environment the guide
+//   tells a reader to set.
+// The browser step (log in, Allow) is the harness browser; the redirect back is fetched from
+// the program's own callback server, as a browser would follow it.
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot, runCli } from '../helpers/cli.ts';
 import { loggedIn } from '../helpers/pages.ts';
 import { freePort, startTestServer, type TestServer } from '../helpers/server.ts';
 
-function walkthrough(): string {
-  const readme = readFileSync(join(projectRoot, 'README.md'), 'utf8');
-  const match = /<!-- connect-your-app:start -->\n```js\n([^]*?)```\n<!-- connect-your-app:end -->/.exec(readme);
-  if (match === null) throw new Error('README.md has no connect-your-app block');
+/** The fenced block of `file` between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */
+function block(file: string, name: string, language: string): string {
+  const text = readFileSync(join(projectRoot, file), 'utf8');
+  const match = new RegExp(`<!-- ${name}:start -->\\n\`\`\`${language}\\n([^]*?)\`\`\`\\n<!-- ${name}:end -->`).exec(text);
+  if (match === null) throw new Error(`${file} has no ${name} block`);
   return match[1]!;
 }
+
+const walkthrough = () => block('docs/integrating.md', 'connect-your-app', 'js');
+
+/** A block's commands: its lines without their comments. */
+const commandsOf = (script: string) =>
+  script
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '');
+
+const sh = promisify(execFile);
+const hasCurl = ['/usr/bin/curl', '/bin/curl', '/usr/local/bin/curl'].some((path) => existsSync(path));
+
+describe('the README\'s quick start on sqlite', { timeout: 120_000 }, () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+  });
+  afterAll(async () => server?.close());
+
+  it('says to start the server and run the demo, in the two terminals', () => {
+    expect(commandsOf(block('README.md', 'quick-start', 'sh'))).toEqual(['npm ci && npm start', 'npx gatehouse demo']);
+  });
+
+  it.skipIf(!hasCurl)('demo, Allow, the printed token request and the README\'s /v2/me call reach the demo user\'s profile', async () => {
+    // `npx gatehouse demo`, pointed at this server as the README's section on ports says.
+    const env = { DATABASE_URL: server.database.url, APP_URL: server.url, BASE_URL: server.url };
+    const [, args] = /^npx gatehouse (.*)$/.exec(commandsOf(block('README.md', 'quick-start', 'sh'))[1]!)!;
+    const demo = await runCli(args!.split(' '), { env });
+    expect(demo.code, demo.stderr).toBe(0);
+    const password = /^demo user: +demo@example\.com \/ password (\S+)/m.exec(demo.stdout)![1]!;
+    const authorizationUrl = new URL(/^ {2}(http\S+\/auth\/oauth2\/authorize\?\S+)$/m.exec(demo.stdout)![1]!);
+    const tokenRequest = /^ {2}(curl .*CODE_FROM_REDIRECT)$/m.exec(demo.stdout)![1]!;
+
+    // Steps 1 and 2: log in as the demo user, Allow, and take the code from the address.
+    const browser = server.browser();
+    expect((await browser.login('demo@example.com', password)).status).toBe(303);
+    const back = await server.authorize(browser, Object.fromEntries(authorizationUrl.searchParams));
+    expect(`${back.origin}${back.pathname}`).toBe('http://localhost:8080/callback');
+    const code = back.searchParams.get('code')!;
+
+    // Step 3: the printed curl command, run by a shell with the code in place.
+    const exchange = await sh('sh', ['-c', tokenRequest.replace('CODE_FROM_REDIRECT', code)]);
+    const tokens = JSON.parse(exchange.stdout) as { access_token: string; scope: string };
+    expect(tokens.access_token).toMatch(/^gat_/);
+    expect(tokens.scope).toBe('BOOKING_READ PROFILE_READ');
+
+    // Step 4: the README's block, with the token of the answer and this server's address.
+    const [assignment, call] = commandsOf(block('README.md', 'quick-start-api', 'sh'));
+    expect(assignment).toBe('ACCESS_TOKEN=gat_...');
+    const me = await sh('sh', ['-c', call!.replace('http://localhost:3000', server.url)], { env: { PATH: process.env.PATH ?? '', ACCESS_TOKEN: tokens.access_token } });
+    expect(JSON.parse(me.stdout)).toMatchObject({ status: 'success', data: { email: 'demo@example.com', name: 'Demo User' } });
+  });
+});
 
 async function waitFor(output: () => string, pattern: RegExp, what: string): Promise<RegExpExecArray> {
   const deadline = Date.now() + 60_000;
@@ -29,7 +89,7 @@ async function waitFor(output: () => string, pattern: RegExp, what: string): Pro
   }
 }
 
-describe.each(backends)('README "Connect your app" on $name', { timeout: 120_000 }, ({ name, available }) => {
+describe.each(backends)('"Connect your app" of docs/integrating.md on $name', { timeout: 120_000 }, ({ name, available }) => {
   let server: TestServer;
   beforeAll(async () => {
     if (!available) return;

@@ -1,4 +1,4 @@
-// Once per run: the notice that PostgreSQL suites are skipped, and the dropping of the
+// Once per run: the notices that PostgreSQL and Redis suites are skipped, and the dropping of the
 // PostgreSQL test schemas after every test file has finished. Dropping one while another
 // file migrates races Kysely's introspection, which asks has_schema_privilege() of every
 // schema it sees and fails with `schema "t_…" does not exist` when one vanishes under it.
@@ -13,6 +13,9 @@ export function setup(): () => Promise<void> {
   // notice there is printed once per file.
   if (process.env.TEST_POSTGRES_URL === undefined) {
     console.warn('PostgreSQL suites skipped: set TEST_POSTGRES_URL=postgres://... to run them (.ci/run does).');
+  }
+  if (process.env.TEST_REDIS_URL === undefined) {
+    console.warn('Redis suites skipped: set TEST_REDIS_URL=redis://... to run them (.ci/run does).');
   }
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-schemas-'));
   const log = join(dir, 'schemas.txt');

@@ -22,11 +22,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 type Verify = (secret: string, headers: Record<string, string>, rawBody: string) => unknown;
 
-/** The README's verification snippet, exactly as written between its markers, as a module. */
+/** The verification snippet of docs/integrating.md, exactly as written between its markers, as a module. */
 async function readmeVerifier(): Promise<Verify> {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const block = /<!-- webhook-verify:start -->\n```js\n([\s\S]*?)```\n<!-- webhook-verify:end -->/.exec(readme);
-  if (!block) throw new Error('README.md has no webhook-verify block');
+  const guide = readFileSync(new URL('../../docs/integrating.md', import.meta.url), 'utf8');
+  const block = /<!-- webhook-verify:start -->\n```js\n([\s\S]*?)```\n<!-- webhook-verify:end -->/.exec(guide);
+  if (!block) throw new Error('docs/integrating.md has no webhook-verify block');
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-readme-'));
   try {
     const file = join(dir, 'verify.mjs');
@@ -339,7 +339,7 @@ describe.each(backends)('webhook delivery on $name (docs/rules.md#webhooks)', ({
     expect((await server.api('POST', `/v2/webhooks/${hook.webhookId}/deliveries/msg_nothing/redeliver`, hook.token)).status).toBe(404);
   });
 
-  it.skipIf(!available)("the README's verification snippet, run as written, accepts real deliveries and refuses a tampered body or a wrong secret", async () => {
+  it.skipIf(!available)("the verification snippet of docs/integrating.md, run as written, accepts real deliveries and refuses a tampered body or a wrong secret", async () => {
     const verifyWebhook = await readmeVerifier();
     const hook = await hostWithWebhook(['BOOKING_CREATED']);
     const { uid } = await bookPublicly(hook.eventTypeId);

@@ -25,9 +25,9 @@ describe('webhook delivery timeout (docs/rules.md#webhooks)', () => {
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   });
 
-  it('the README promises the sender\'s default: no answer within 10 seconds is a failed attempt', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} seconds — is a failed attempt`);
+  it('docs/integrating.md promises the sender\'s default: no answer within 10 seconds is a failed attempt', () => {
+    const guide = readFileSync(new URL('../../docs/integrating.md', import.meta.url), 'utf8');
+    expect(guide).toContain(`no answer within ${DELIVERY_TIMEOUT_MS / 1000} seconds — is a failed attempt`);
   });
 
   it('a delivery sent without a timeout of its own (as `gatehouse serve` sends them) waits 10 seconds, then records that no answer came', async () => {
