@@ -100,7 +100,7 @@ export default tseslint.config(
     },
   },
   {
-    // The core and the services know no framework (STYLE practice 1).
+    // The core and the services know no framework (ARCHITECTURE.md#core-knows-no-framework).
     files: ['src/oauth/**/*.ts', 'src/services/**/*.ts', 'src/config/**/*.ts'],
     rules: {
       'no-restricted-imports': [

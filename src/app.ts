@@ -114,7 +114,7 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(securityHeaders),
     clientErrorHandler: answerClientError,
-    // Slow and idle connections (README "When things fail"). Fastify sets the keep-alive
+    // Slow and idle connections (docs/operating.md#when-things-fail). Fastify sets the keep-alive
     // and request timeouts on the server after creating it; the header timeout and the
     // interval that enforces both exist only as options of http.createServer.
     keepAliveTimeout: config.httpTimeouts.keepAliveTimeout,
@@ -154,7 +154,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
 }
 
 /**
- * README, Connect an AI agent (MCP): under review, the URL clients approved only because the policy was
+ * docs/integrating.md#connect-an-ai-agent-mcp: under review, the URL clients approved only because the policy was
  * open await review again from the start, not from their next authorization request. A
  * failure (the database away at start) does not stop the server: each such client is then
  * made pending at its next authorization request instead.

@@ -14,8 +14,8 @@ export interface AppContext {
   oauth: OAuthContext;
   /** The services of both wings (the platform's stores beside the authorization server's). */
   services: PlatformContext;
-  /** Which addresses the service may be asked to call (README, Operating it: OUTBOUND_ALLOW_PRIVATE). */
+  /** Which addresses the service may be asked to call (docs/operating.md: OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
-  /** README, Security: limits nobody else can spend: counters shared by the routes that limit. */
+  /** SECURITY.md: limits nobody else can spend: counters shared by the routes that limit. */
   limits: RateLimits;
 }

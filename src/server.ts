@@ -17,7 +17,7 @@ import { createDeliveryEngine } from './services/webhooks/engine.ts';
 export const defaultDataDir = (): string => resolve('data');
 
 /**
- * README, Operating it: COOKIE_SECRET is generated and kept in the data folder when unset.
+ * docs/operating.md: COOKIE_SECRET is generated and kept in the data folder when unset.
  * docs/rules.md#file-permissions: the file is its owner's only (0600), and so is the data folder when
  * Gatehouse makes it (0700).
  * `warnings`: a kept file that was readable by others, now tightened.
@@ -32,7 +32,7 @@ export function resolveCookieSecret(config: Config, dataDir = defaultDataDir()):
   return { secret, warnings: [] };
 }
 
-/** Why the server could not listen, in terms of the setting to change (README "Settings"). */
+/** Why the server could not listen, in terms of the setting to change (docs/operating.md#settings). */
 function listenFailure(error: unknown, config: Config): Error {
   const code = (error as NodeJS.ErrnoException).code;
   const where = `port ${config.port} on ${config.host}`;

@@ -2,7 +2,7 @@
 // times; runtime.emit writes it, as JSON with --json and readable lines otherwise.
 export class CliError extends Error {}
 
-/** README: --json keys are snake_case (authorizationCodes → authorization_codes). */
+/** docs/operating.md#cli-reference: --json keys are snake_case (authorizationCodes → authorization_codes). */
 export const snakeCase = (key: string): string => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export function formatTime(ms: number | null): string {

@@ -1,5 +1,5 @@
 // The gatehouse command's tree (docs/rules.md#cli): every command and option, built in one place so
-// that the README's CLI section can be checked against it (test/cli/help.test.ts).
+// that the CLI reference of docs/operating.md is generated from it (npm run docs; test/docs/generated.test.ts).
 import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import { settingsHelpText } from '../config/help.ts';

@@ -1,4 +1,4 @@
-// The gatehouse command (README, CLI) on given arguments and streams: main.ts gives it the
+// The gatehouse command (docs/operating.md#cli-reference) on given arguments and streams: main.ts gives it the
 // process's own, a caller its buffers. It calls the same services as the web app, never SQL.
 // Every refusal is one line on standard error that starts `gatehouse: `, commander's own
 // ("error: unknown option") included; the answer is the exit status.

@@ -176,7 +176,7 @@ export const settingsSchema = z.object({
   CIMD_POLICY: z.enum(['off', 'review', 'open'], { message: 'CIMD_POLICY must be off, review or open' }).default('review'),
   /** docs/rules.md#client-metadata-documents: the scopes a metadata-document client may request; default: the personal _READ scopes. */
   CIMD_SCOPES: scopeList('CIMD_SCOPES').optional(),
-  /** README, Connect an AI agent (MCP): registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
+  /** docs/integrating.md#connect-an-ai-agent-mcp: registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: limit('RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR', 10),
 });
 
@@ -242,7 +242,7 @@ export interface Config {
   };
   /** Longest wait for a database connection or SQLite's write lock, in milliseconds. */
   databaseConnectTimeoutMs: number;
-  /** Node's HTTP server timeouts, in milliseconds (README "When things fail"). */
+  /** Node's HTTP server timeouts, in milliseconds (docs/operating.md#when-things-fail). */
   httpTimeouts: { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number };
   /** docs/rules.md#dynamic-registration: dynamic client registration. */
   registration: { policy: 'off' | 'review' | 'open'; scopes: string[]; perIpPerHour: number };

@@ -1,5 +1,5 @@
 // The stylesheet, script and images the pages and the API reference load, served from this
-// origin so the pages' CSP needs no inline allowance (README, Security). Each file's address carries a
+// origin so the pages' CSP needs no inline allowance (SECURITY.md). Each file's address carries a
 // hash of its content, so a browser may keep it for a year and still gets a new version the
 // moment it changes.
 import { createHash } from 'node:crypto';

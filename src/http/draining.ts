@@ -1,4 +1,4 @@
-// SIGTERM under a keep-alive load (README "Health, metrics, logs": SIGTERM finishes the requests
+// SIGTERM under a keep-alive load (docs/operating.md#health-metrics-logs: SIGTERM finishes the requests
 // in flight, then exits). Fastify's close stops the listening socket, and Node's
 // server.close() closes the connections idle at that moment, then waits for every other one
 // to end. A connection whose request was in flight was answered "keep-alive" and so stayed

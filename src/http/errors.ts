@@ -29,7 +29,7 @@ export type ErrorKind =
   /** Anything else is a fault of ours: its cause goes to the log, never to the caller. */
   | 'internal';
 
-/** The codes of the platform API's envelope (platform/envelope.ts; README, Scopes and endpoints). */
+/** The codes of the platform API's envelope (platform/envelope.ts; docs/integrating.md#scopes-and-endpoints). */
 export type ApiErrorCode =
   | 'unauthorized'
   | 'invalid_token'
@@ -101,7 +101,7 @@ export const errorTable: Readonly<Record<ErrorKind, SurfaceAnswers>> = {
   },
   // RFC 6585 §4 for the status; RFC 6749 §4.1.2.1's "try later" code for OAuth (oauth/errors.ts, rateLimited).
   rate_limited: { status: 429, oauth: { error: 'temporarily_unavailable', status: 429 }, api: 'rate_limited', mcp: toolResult, page: { title: 'Too many attempts' } },
-  // RFC 6749 §4.1.2.1 "temporarily unable to handle the request"; Retry-After says when (README, When things fail).
+  // RFC 6749 §4.1.2.1 "temporarily unable to handle the request"; Retry-After says when (docs/operating.md#when-things-fail).
   unavailable: {
     status: 503,
     oauth: { error: 'temporarily_unavailable', status: 503 },

@@ -1,7 +1,7 @@
 // What a thrown error means to the caller, for every surface alike: its kind in the error
 // table (http/errors.ts), a status, the words the caller reads and the headers that go with
 // them. An outage and a fault are logged here, once, whichever surface answers; a fault's
-// cause is never in the answer (README, Security).
+// cause is never in the answer (SECURITY.md).
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { ServiceError } from '../services/errors.ts';
 import { StoreUnavailable } from '../services/store-unavailable.ts';
@@ -38,7 +38,7 @@ interface AjvError {
   params?: { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
 }
 
-/** STYLE practice 5: a validation failure names the field, as `field.path: problem`. */
+/** ARCHITECTURE.md#validation-names-the-field: a validation failure names the field, as `field.path: problem`. */
 function validationMessage(first: AjvError | undefined, context: string | undefined): string {
   const parent = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : '';
   const missing = first?.params?.missingProperty;

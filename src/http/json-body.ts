@@ -1,4 +1,4 @@
-// JSON bodies of the OAuth endpoints (RFC 6749 §3.1) and of /mcp (README, Security): one
+// JSON bodies of the OAuth endpoints (RFC 6749 §3.1) and of /mcp (SECURITY.md): one
 // parser, so that the two cannot read a body differently. JSON.parse keeps the last of two
 // equal keys, so {"client_secret":"wrong","client_secret":"right"} would read as one
 // parameter; RFC 6749 §3.1 says a parameter sent twice is invalid_request, in JSON as in a

@@ -222,7 +222,7 @@ export interface RateLimits {
   codeRequestsPerAddress: RequestLimit;
   /** Resolves once the counters' store is connected, or has been given a moment to be. */
   ready(): Promise<void>;
-  /** README, Connect an AI agent (MCP): dynamic client registrations and first uses of metadata documents per IP per hour. */
+  /** docs/integrating.md#connect-an-ai-agent-mcp: dynamic client registrations and first uses of metadata documents per IP per hour. */
   registrationsPerIp: RequestLimit;
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-// README, Connect an AI agent (MCP): RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR counts dynamic registrations and
+// docs/integrating.md#connect-an-ai-agent-mcp: RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR counts dynamic registrations and
 // first uses of client metadata documents together: each makes a client nobody signed in to
 // make, and each can ask an admin for a review.
 import type { FirstUseGate } from '../oauth/client-metadata.ts';

@@ -30,8 +30,8 @@ export interface Requester {
    */
   loggedInSinceAsked: boolean;
   /**
-   * The caller's allowance for using a metadata document for the first time (README, Connect
-   * an AI agent (MCP)); without it, none is.
+   * The caller's allowance for using a metadata document for the first time (docs/integrating.md#connect-an-ai-agent-mcp);
+   * without it, none is.
    */
   firstUse?: FirstUseGate | undefined;
 }
@@ -161,7 +161,7 @@ async function checkRequest(
 /**
  * Step 2, nobody logged in: the login page, except that prompt=none never shows it (OpenID
  * Connect Core §3.1.2.1); its error goes back to the application, or is held back on a page
- * (README, Security).
+ * (SECURITY.md).
  */
 async function withoutSession(ctx: OAuthContext, request: AuthorizationRequest): Promise<ShowLogin | ErrorAnswer> {
   if (request.prompt.has('none')) return silentFailure(ctx, request, 'login_required');
@@ -174,7 +174,7 @@ function wantsNewLogin(request: AuthorizationRequest, requester: Requester): boo
 }
 
 /**
- * Step 4, remembered consent (README, For application developers): a code from the grant
+ * Step 4, remembered consent (docs/integrating.md): a code from the grant
  * that covers the request; undefined when none does, or it was revoked meanwhile.
  */
 async function approveFromMemory(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<string | undefined> {

@@ -2,7 +2,7 @@
 // §3.1.2.1 for prompt, RFC 9700 §4.11.2). Checks run in the order RFC 6749 §4.1.2.1 implies:
 // first what makes a redirect unsafe (client, redirect URI, approval) — shown as a page, never
 // redirected — then what may be redirected back to the client: for a self-registered client
-// only once the user has allowed it (README, Security).
+// only once the user has allowed it (SECURITY.md).
 import { documentClientRefusal, type FirstUseGate } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
@@ -228,7 +228,7 @@ interface ErrorTarget {
 
 /**
  * Steps 4 onwards, once the redirect URI is trusted; an OAuthError here goes back to the
- * application (RFC 6749 §4.1.2.1), or is held back on a page (README, Security, answerError).
+ * application (RFC 6749 §4.1.2.1), or is held back on a page (SECURITY.md, answerError).
  */
 function checkRedirectable(
   ctx: OAuthContext,
@@ -272,7 +272,7 @@ async function userHasAllowed(ctx: OAuthContext, client: ClientRecord, userId: s
   return (await ctx.store.listActiveGrants(userId, client.id)).length > 0;
 }
 
-/** An error for the application: redirected to it (RFC 6749 §4.1.2.1), or held back (README, Security). */
+/** An error for the application: redirected to it (RFC 6749 §4.1.2.1), or held back (SECURITY.md). */
 async function answerError(ctx: OAuthContext, target: ErrorTarget, error: OAuthError, userId: string | undefined): Promise<ErrorAnswer> {
   if ((await isSelfRegistered(ctx, target.client)) && !(await userHasAllowed(ctx, target.client, userId))) {
     return { kind: 'held_back', error, client: target.client, redirectUri: target.redirectUri };
@@ -282,8 +282,8 @@ async function answerError(ctx: OAuthContext, target: ErrorTarget, error: OAuthE
 
 /**
  * `userId`: the logged-in user, if any, whose having allowed a self-registered client lets
- * its errors be redirected (README, Security). `firstUse`: the caller's allowance for using a
- * metadata document for the first time (README, Connect an AI agent (MCP)); without it, none is.
+ * its errors be redirected (SECURITY.md). `firstUse`: the caller's allowance for using a
+ * metadata document for the first time (docs/integrating.md#connect-an-ai-agent-mcp); without it, none is.
  */
 export async function validateAuthorizationRequest(
   ctx: OAuthContext,
@@ -305,11 +305,11 @@ export async function validateAuthorizationRequest(
   const { clientId, client, redirectUri } = checked;
 
   // From here on errors go back to the application with state and iss (RFC 9207), unless
-  // README, Security holds them back (answerError).
+  // SECURITY.md holds them back (answerError).
   const target: ErrorTarget = { client, redirectUri, state: readState(raw) };
   try {
     const params = readParameters(raw, clientId, redirectUri);
-    // Asked only when it matters: a request without scope (README, Security).
+    // Asked only when it matters: a request without scope (SECURITY.md).
     const selfRegistered = params.scope === undefined && (await isSelfRegistered(ctx, client));
     return { kind: 'valid', request: checkRedirectable(ctx, raw, target, params, selfRegistered) };
   } catch (error) {

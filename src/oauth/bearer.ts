@@ -18,7 +18,7 @@ export interface Audience {
   resources: ProtectedResources;
   /** The resource's identifier, one of resources.known. */
   resource: string;
-  /** README, Connect an AI agent (MCP): whether URL clients are served (CIMD_POLICY is not off). */
+  /** docs/integrating.md#connect-an-ai-agent-mcp: whether URL clients are served (CIMD_POLICY is not off). */
   documentsServed: boolean;
 }
 

@@ -75,7 +75,7 @@ export async function authenticateClient(ctx: OAuthContext, creds: ClientCredent
  * next step.
  */
 export async function verifyClient(ctx: OAuthContext, creds: ClientCredentials, failures: FailedAuthenticationLimit = unlimitedAuthentications): Promise<ClientRecord> {
-  // README, Connect an AI agent (MCP): under CIMD_POLICY=off a URL client is an unknown client (RFC 6749 §5.2).
+  // docs/integrating.md#connect-an-ai-agent-mcp: under CIMD_POLICY=off a URL client is an unknown client (RFC 6749 §5.2).
   const off = documentClientRefusal(ctx.clientMetadata !== undefined, creds.clientId);
   if (off !== undefined) throw invalidClient(`client ${creds.clientId} is not a known client: ${off}`);
   const check = await failures.reserve(creds);

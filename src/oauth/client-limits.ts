@@ -1,4 +1,4 @@
-// Rate limits around client authentication (README, Operating it), as ports the core owns:
+// Rate limits around client authentication (docs/operating.md), as ports the core owns:
 // the HTTP layer counts (per client, per caller's address, in memory or Redis) and answers
 // with figures; the core decides what is a failure, refuses with RFC 6749 §5.2
 // `temporarily_unavailable`, and hands the figures back in its answer for the HTTP layer to

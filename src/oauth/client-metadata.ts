@@ -17,7 +17,7 @@ export const MAX_CLIENT_ID_LENGTH = 2000;
 export const isDocumentClientId = (clientId: string): boolean => /^https?:\/\//i.test(clientId);
 
 /**
- * README, Connect an AI agent (MCP): under CIMD_POLICY=off a URL client made earlier can neither
+ * docs/integrating.md#connect-an-ai-agent-mcp: under CIMD_POLICY=off a URL client made earlier can neither
  * authorize, nor refresh, nor call anything; each refusal says so in these words. Its row
  * is left as it is, so that it works again if the operator turns documents back on. The
  * clause is the reason; each caller says what was refused.
@@ -28,7 +28,7 @@ export function documentClientRefusal(documentsServed: boolean, clientId: string
 }
 
 /**
- * README, Connect an AI agent (MCP): what the first use of a document costs its caller, who is limited
+ * docs/integrating.md#connect-an-ai-agent-mcp: what the first use of a document costs its caller, who is limited
  * per IP (with registrations). Resolves to undefined when the caller may, or to the reason
  * it may not, in words for the user.
  */

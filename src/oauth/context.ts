@@ -14,12 +14,12 @@ export interface OAuthContext {
   /** RFC 8707: the resources tokens may be bound to (docs/rules.md#resource-indicators). */
   resources: ProtectedResources;
   /**
-   * README, Connect an AI agent (MCP): URL client ids; absent when CIMD_POLICY=off, and then the URL clients made
+   * docs/integrating.md#connect-an-ai-agent-mcp: URL client ids; absent when CIMD_POLICY=off, and then the URL clients made
    * before are refused at every use (client-metadata.ts: documentClientRefusal).
    */
   clientMetadata?: ClientMetadataDocuments;
   /**
-   * README, Security: whether nobody who signed in registered this client: a metadata-document
+   * SECURITY.md: whether nobody who signed in registered this client: a metadata-document
    * client or a dynamically registered one (RFC 7591). Absent: there are none.
    */
   isSelfRegistered?: (client: ClientRecord) => Promise<boolean>;

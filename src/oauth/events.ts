@@ -1,5 +1,5 @@
-// What the core did, told to whoever counts it (gatehouse_events_total; README, Health,
-// metrics, logs): each audit event the core writes, once it is durable. The core's
+// What the core did, told to whoever counts it (gatehouse_events_total;
+// docs/operating.md#health-metrics-logs): each audit event the core writes, once it is durable. The core's
 // transactions run through `reportingTransaction`, which notes the events written on the
 // transaction's store and tells them after the commit, so a rolled-back event is never
 // counted and the counts cannot disagree with the audit trail.

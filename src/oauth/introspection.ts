@@ -50,7 +50,7 @@ export async function handleIntrospection(ctx: OAuthContext, input: Introspectio
   const token = required(params, 'token');
   const now = ctx.clock();
   const maySee = (clientId: string) => clientId === caller.id || caller.resourceServer;
-  // README, Connect an AI agent (MCP): under CIMD_POLICY=off a URL client's tokens are not active.
+  // docs/integrating.md#connect-an-ai-agent-mcp: under CIMD_POLICY=off a URL client's tokens are not active.
   const refused = (clientId: string) => documentClientRefusal(ctx.clientMetadata !== undefined, clientId) !== undefined;
 
   if (isWellFormed('accessToken', token)) {

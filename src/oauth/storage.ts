@@ -118,7 +118,7 @@ export type OAuthAuditEventType =
   | 'refresh_token.reused';
 
 /**
- * One row of the audit trail (README, Security: logs and audit), declared once for every writer: `Type` is
+ * One row of the audit trail (SECURITY.md: logs and audit), declared once for every writer: `Type` is
  * the names the writer may use (the core its own; the services theirs, services/audit-events.ts).
  */
 export interface AuditEvent<Type extends string = OAuthAuditEventType> {
@@ -191,7 +191,7 @@ export interface CodeStore {
   createCode(code: CodeRecord): Promise<void>;
   /**
    * Marks the code consumed if, and only if, it was not consumed yet — atomically, so that
-   * of concurrent redemptions exactly one gets the record (STYLE practice 6).
+   * of concurrent redemptions exactly one gets the record (ARCHITECTURE.md#single-use-is-atomic).
    * Returns undefined when no such code exists or it was already consumed (codes of a revoked
    * grant are consumed by revokeGrant). Returns the record with consumedAt = `at`. Does not
    * judge expiry: an expired code is consumed and returned, for the caller to refuse. On
@@ -250,7 +250,7 @@ export interface AuthorizationRequestStore {
 export type ClientNotification = 'grant.revoked_reuse';
 
 /**
- * Notifications to a client's events URL (README, Webhooks), declared once for every writer
+ * Notifications to a client's events URL (docs/integrating.md#webhooks), declared once for every writer
  * as AuditLog is: `Event` is the names the writer may use (the core its own; the webhook
  * services theirs, services/webhooks/store.ts).
  */

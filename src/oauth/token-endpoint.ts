@@ -60,7 +60,7 @@ function selectGrant(params: Params): GrantHandler {
 }
 
 /**
- * README, Operating it: a request counts toward the client's limit once the client has
+ * docs/operating.md: a request counts toward the client's limit once the client has
  * authenticated, approved or not, so nobody else can spend it; past the limit, 429 with
  * `temporarily_unavailable` (RFC 6749 §5.2, RFC 6585 §4).
  */

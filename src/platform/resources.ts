@@ -1,7 +1,7 @@
 // The resources of the /v2 platform API, one line each: the rows of the route registry each
 // serves (its `table.ts`) and the handlers that serve them (its `routes.ts`). Adding a
 // resource is a folder src/platform/<resource>/ and a line here (ARCHITECTURE.md, "How to
-// add…"). The order is the order of the reference and the README's tables.
+// add…"). The order is the order of the reference and of docs/integrating.md's scope tables.
 import type { AppContext } from '../context.ts';
 import type { HandlerMap } from './handler.ts';
 import type { ApiRoute } from './route.ts';

@@ -2,7 +2,7 @@
 // required scope (or `public`) and the membership rule it needs beyond the scope, gathered
 // from the `table.ts` of each resource (src/platform/resources.ts). The API registers its
 // routes from this list and nothing else, so a route without an entry cannot exist; the
-// README's scope table and the OpenAPI document are generated from it too.
+// scope table of docs/integrating.md and the OpenAPI document are generated from it too.
 import type { ApiRoute, RouteFamily } from './route.ts';
 import { resources } from './resources.ts';
 

@@ -1,4 +1,4 @@
-// The audit log as the services append to it (README, Security: logs and audit): the core's one audit port
+// The audit log as the services append to it (SECURITY.md: logs and audit): the core's one audit port
 // (oauth/storage.ts AuditLog), with every name the application writes.
 import type { AuditEvent, AuditLog } from '../oauth/storage.ts';
 import type { AuditEventType } from './audit-events.ts';

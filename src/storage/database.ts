@@ -1,6 +1,6 @@
 // Opening the database: SQLite (better-sqlite3, WAL) by default, PostgreSQL for
 // postgres:// URLs. Dialect differences live here, in prepared.ts and in the migrations
-// (STYLE practice 8).
+// (ARCHITECTURE.md#dialects-in-one-module).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -22,7 +22,7 @@ export interface DatabaseHandle {
   /** docs/rules.md#cli: a consistent copy of a SQLite database in `file`; pages copied. PostgreSQL refuses. */
   backup(file: string): Promise<number>;
   close(): Promise<void>;
-  /** What opening changed that the operator should hear of (README, Security: a file's mode tightened). */
+  /** What opening changed that the operator should hear of (SECURITY.md: a file's mode tightened). */
   warnings: string[];
 }
 

@@ -1,4 +1,4 @@
-// Recognising database errors across dialects (STYLE practice 8): a unique-constraint
+// Recognising database errors across dialects (ARCHITECTURE.md#dialects-in-one-module): a unique-constraint
 // violation is "23505" on PostgreSQL and SQLITE_CONSTRAINT_UNIQUE (or _PRIMARYKEY) on SQLite.
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -1,4 +1,4 @@
-// Runs fn in a transaction, or in the caller's when it already is one (STYLE practice 7):
+// Runs fn in a transaction, or in the caller's when it already is one (ARCHITECTURE.md#transactions-are-explicit):
 // a service that needs several writes to land together works inside a larger one too.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.ts';

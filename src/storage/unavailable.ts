@@ -1,5 +1,5 @@
 // Which driver errors mean "the database cannot take the request now" (StoreUnavailable),
-// recognised here once for both dialects (STYLE practice 8), so that no surface has to know
+// recognised here once for both dialects (ARCHITECTURE.md#dialects-in-one-module), so that no surface has to know
 // a driver's codes and every store throws the same error for an outage.
 import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
 import { StoreUnavailable } from '../services/store-unavailable.ts';

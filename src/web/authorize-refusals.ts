@@ -1,5 +1,5 @@
-// The pages that refuse an authorization request (RFC 6749 §4.1.2.1 first paragraph, README,
-// Security): what the core decided is shown, in words for the person who followed the link.
+// The pages that refuse an authorization request (RFC 6749 §4.1.2.1 first paragraph,
+// SECURITY.md): what the core decided is shown, in words for the person who followed the link.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorPage, UnknownChoice } from '../oauth/authorization-decision.ts';
 import type { FatalReason, HeldBackError } from '../oauth/authorize.ts';

@@ -67,7 +67,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     // "Not you?" logs out and comes back to this request, without the old login's mark.
     const again = `${AUTHORIZE_PATH}?${new URLSearchParams(authz.params).toString()}`;
     const shown = { clientId: client.id, name: client.name, description: client.description, homepageUrl: client.homepageUrl };
-    // README, Connect an AI agent (MCP): an application that registered itself and was let in by an open policy
+    // docs/integrating.md#connect-an-ai-agent-mcp: an application that registered itself and was let in by an open policy
     // was reviewed by nobody, and the page must not say otherwise. A document client is
     // unverified unless an admin approved it or trusts its host; a registered one unless an
     // admin decided on it.
@@ -99,7 +99,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     }
   }
 
-  /** RFC 9700 §4.2: the code must not leak through Referer; README, Security: no page is kept. */
+  /** RFC 9700 §4.2: the code must not leak through Referer; SECURITY.md: no page is kept. */
   function noLeaks(reply: FastifyReply) {
     reply.header('referrer-policy', 'no-referrer');
     reply.header('cache-control', 'no-store');

@@ -1,5 +1,5 @@
 // The pages' column of the error table (http/errors.ts): every failure of a page answers an
-// HTML page with the same headers as any other (README, Security), never a framework's JSON.
+// HTML page with the same headers as any other (SECURITY.md), never a framework's JSON.
 // One handler for the whole pages' scope (app.ts); a route that can show the refusal next to
 // a field catches it itself and renders its form again.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 // The one page frame every page shares; its stylesheet and script are files of this origin
-// (src/http/assets), never inline (README, Security). On a narrow screen the account links fold
+// (src/http/assets), never inline (SECURITY.md). On a narrow screen the account links fold
 // behind a Menu toggle (a checkbox and its label: no script needed), so the header stays one line.
 import { assets } from '../http/assets.ts';
 import { html, type Html } from './html.ts';

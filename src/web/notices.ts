@@ -13,7 +13,7 @@ export interface PageNotice {
   secretError?: string;
   /** A client secret just created: shown this once. */
   newSecret?: { secret: string; lastFour: string };
-  /** An events signing secret just created (README, Webhooks): shown this once. */
+  /** An events signing secret just created (docs/integrating.md#webhooks): shown this once. */
   newEventsSecret?: string;
 }
 

@@ -1,4 +1,4 @@
-// Lists that grow with what anyone may create (README, Connect an AI agent (MCP): the admin queue) are shown a page
+// Lists that grow with what anyone may create (docs/integrating.md#connect-an-ai-agent-mcp: the admin queue) are shown a page
 // at a time, server-rendered, with links to the previous and next page. A page is named by a
 // query parameter per list, so that several lists of one page turn independently.
 import { validation } from '../services/errors.ts';

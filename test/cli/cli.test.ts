@@ -245,7 +245,7 @@ describe('gatehouse CLI on SQLite (docs/rules.md#cli)', { timeout: CLI_TEST_TIME
       ['users create with an email that is taken', () => ['users', 'create', '--email', developer, '--name', 'N', '--password', 'long-enough-pw'], /^gatehouse: a user with email .* already exists$/],
       // A name is one line: a newline could forge a row of `clients list` or `users list`.
       ['a client name with a newline', () => ['clients', 'create', '--owner', developer, '--name', 'Evil\nFAKE-ID  approved', '--redirect-uri', 'https://a.example.com/cb', '--scope', 'PROFILE_READ'], /^gatehouse: name must be one line of text, without control characters$/],
-      // README, Security: nor can it hide a bidi override, which makes a name read as another.
+      // SECURITY.md: nor can it hide a bidi override, which makes a name read as another.
       ['a client name with a bidi override', () => ['clients', 'create', '--owner', developer, '--name', 'Calendar \u202Emoc.elgoog', '--redirect-uri', 'https://a.example.com/cb', '--scope', 'PROFILE_READ'], /^gatehouse: name must not contain invisible formatting characters \(it holds U\+202E, .*\): remove it$/],
       ['a user name with an escape sequence', () => ['users', 'create', '--email', 'esc@example.com', '--name', 'Ada\u001b[2J', '--password', 'long-enough-pw'], /^gatehouse: name must be one line of text, without control characters$/],
     ];

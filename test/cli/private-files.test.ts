@@ -1,4 +1,4 @@
-// README, Security: files that hold secrets — the SQLite database and its WAL, backups, the generated
+// SECURITY.md: files that hold secrets — the SQLite database and its WAL, backups, the generated
 // cookie secret — are created readable by their owner only (0600), whatever the umask; a
 // folder Gatehouse creates for them is its owner's only (0700). The database holds webhook
 // and events signing secrets in plain text (issue 21 item 8). Real processes under umask 022,
@@ -15,7 +15,7 @@ import { freePort } from '../helpers/server.ts';
 const UMASK = '022';
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
-describe.each(backends)('files that hold secrets on $name (README, Security)', { timeout: 120_000 }, ({ name, available }) => {
+describe.each(backends)('files that hold secrets on $name (SECURITY.md)', { timeout: 120_000 }, ({ name, available }) => {
   let cwd: string;
   let database: TestDatabase | undefined;
   let server: ServeProcess | undefined;

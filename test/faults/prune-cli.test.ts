@@ -37,7 +37,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
 
     const result = await runCli(['prune', '--json'], { env });
     expect(result.code, result.stderr).toBe(0);
-    // README: --json has snake_case keys.
+    // docs/operating.md#cli-reference: --json has snake_case keys.
     expect(JSON.parse(result.stdout)).toMatchObject({ sessions: 1, audit_events: 1, authorization_codes: 0, access_tokens: 0, refresh_tokens: 0 });
     const db = database.handle.db;
     // The ended session is gone (it was no longer live either, so it is counted), the fresh one stays.

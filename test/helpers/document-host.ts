@@ -1,4 +1,4 @@
-// The agent's side of Client ID Metadata Documents (README, Connect an AI agent (MCP)) for tests: a web server that
+// The agent's side of Client ID Metadata Documents (docs/integrating.md#connect-an-ai-agent-mcp) for tests: a web server that
 // publishes documents and counts reads, and the authorization request an agent sends.
 import { createServer, type Server } from 'node:http';
 

@@ -9,7 +9,7 @@ import type { DatabaseHandle } from '../../src/storage/database.ts';
 type Db = DatabaseHandle['db'];
 
 /**
- * README, Security: secrets are stored only hashed. Every row of these tables as JSON: the
+ * SECURITY.md: secrets are stored only hashed. Every row of these tables as JSON: the
  * subject is what is at rest, which no port returns as it is stored.
  */
 export async function tableDumps(db: Db, tables: readonly ('access_tokens' | 'refresh_tokens' | 'authorization_codes' | 'client_secrets' | 'audit_events' | 'grants')[]): Promise<Record<string, string>> {
@@ -33,7 +33,7 @@ export async function tokenCountsOfClient(db: Db, clientId: string): Promise<{ a
 /**
  * A broken audit store, for as long as fn runs: every insert of this event type into the
  * audit table fails (a trigger), so a test can show that the change the event records rolls
- * back with it (README, Security: logs and audit).
+ * back with it (SECURITY.md: logs and audit).
  */
 export async function withAuditFailing<T>(db: Db, backend: 'sqlite' | 'postgres', type: string, fn: () => Promise<T>): Promise<T> {
   if (!/^[a-z_.]+$/.test(type)) throw new Error(`not an event type: ${type}`);
@@ -86,7 +86,7 @@ export async function sessionCountOfUser(db: Db, userId: string): Promise<number
 }
 
 /**
- * A one-time notice as it is stored (README, Security: secrets are shown once): what is at
+ * A one-time notice as it is stored (SECURITY.md: secrets are shown once): what is at
  * rest is the subject, and the port gives the sealed text only by taking the notice away.
  */
 export async function storedNotice(db: Db, id: string): Promise<{ sealed: string } | undefined> {

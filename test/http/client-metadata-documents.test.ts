@@ -100,7 +100,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
   });
 
-  describe('CIMD_POLICY=open: what a document may say, and what its agent may do before the user allowed it (README, Security)', () => {
+  describe('CIMD_POLICY=open: what a document may say, and what its agent may do before the user allowed it (SECURITY.md)', () => {
     let server: TestServer;
     let user: TestUser;
     beforeAll(async () => {
@@ -131,7 +131,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       }
     });
 
-    it.skipIf(!available)('README, Security, RFC 6749 §3.3: a document client that sends no scope gets CIMD_SCOPES and completes the code flow with PKCE', async () => {
+    it.skipIf(!available)('SECURITY.md, RFC 6749 §3.3: a document client that sends no scope gets CIMD_SCOPES and completes the code flow with PKCE', async () => {
       const clientId = docs.publish('/no-scope/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -147,7 +147,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(res.body.scope).toBe(server.config.clientMetadata.scopes.join(' '));
     });
 
-    it.skipIf(!available)('README, Security: a document whose client_name holds a bidi override is refused, saying which field and what to remove; no client is made', async () => {
+    it.skipIf(!available)('SECURITY.md: a document whose client_name holds a bidi override is refused, saying which field and what to remove; no client is made', async () => {
       const clientId = docs.publish('/bidi/agent.json', { client_name: 'Calendar \u202Emoc.elgoog' });
       const page = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);
       expect(page.status).toBe(400);
@@ -155,7 +155,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(await clientRow(clientId)).toBeUndefined();
     });
 
-    it.skipIf(!available)('README, Security: a NUL character in any text field of a document is refused at the door, naming the field, never a 500; no client is made', async () => {
+    it.skipIf(!available)('SECURITY.md: a NUL character in any text field of a document is refused at the door, naming the field, never a 500; no client is made', async () => {
       const fields: Array<[string, Record<string, unknown>]> = [
         ['client_uri', { client_uri: 'https://agent.example.com/\u0000' }],
         ['logo_uri', { logo_uri: 'https://agent.example.com/logo\u0000.png' }],
@@ -222,7 +222,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('README, Connect an AI agent (MCP), RFC 6749 §4.1.2.1: a scope outside CIMD_SCOPES (though among the default ones) is invalid_scope, on a page until the user allowed the agent (README, Security) and redirected back after; one inside it reaches the consent page', async () => {
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp, RFC 6749 §4.1.2.1: a scope outside CIMD_SCOPES (though among the default ones) is invalid_scope, on a page until the user allowed the agent (SECURITY.md) and redirected back after; one inside it reaches the consent page', async () => {
       const clientId = docs.publish('/narrow/agent.json');
       const browser = server.browser();
       await browser.login(user.email, user.password);
@@ -284,7 +284,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
 
       const browser = server.browser();
       await browser.login(user.email, user.password);
-      // The user saw the consent page but never allowed it: the refusal is a page (README, Security).
+      // The user saw the consent page but never allowed it: the refusal is a page (SECURITY.md).
       const outside = await browser.get(`/auth/oauth2/authorize?${authorizeQuery(clientId, challenge, { scope: wide })}`);
       expect(outside.status).toBe(400);
       expect(outside.body).toMatch(/invalid_scope: scope not enabled for this application: BOOKING_READ/);
@@ -348,8 +348,8 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
 
       const trusted = await gh(['cimd', 'trust', docs.host, '--json']);
       expect(trusted.code, trusted.stderr).toBe(0);
-      // README: --json has snake_case keys and ISO-8601 times.
-      // README, Connect an AI agent (MCP): a decision names the host, not the origin: every port of it.
+      // docs/operating.md#cli-reference: --json has snake_case keys and ISO-8601 times.
+      // docs/integrating.md#connect-an-ai-agent-mcp: a decision names the host, not the origin: every port of it.
       expect(JSON.parse(trusted.stdout)).toEqual({ host: '127.0.0.1', decision: 'trusted', changed_clients: [clientId] });
       const listed = await gh(['cimd', 'list', '--json']);
       expect(JSON.parse(listed.stdout)).toEqual([{ host: '127.0.0.1', decision: 'trusted', decided_by: 'cli:operator', decided_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) }]);

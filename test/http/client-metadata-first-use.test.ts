@@ -1,4 +1,4 @@
-// README, Connect an AI agent (MCP): anyone may name a new document URL, so first uses of documents
+// docs/integrating.md#connect-an-ai-agent-mcp: anyone may name a new document URL, so first uses of documents
 // are limited per IP together with registrations (RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR),
 // a failed fetch is remembered for 5 minutes, and the admin queue is paginated.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ describe.each(backends)('first uses of metadata documents on $name', ({ name, av
     const authorize = (clientId: string) => fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`, { redirect: 'manual' });
     const made = async () => (await server.services.stores.clients.list({})).length;
 
-    it.skipIf(!available)('README, Connect an AI agent (MCP): first uses and registrations share one limit per IP; past it a new document is neither fetched nor made a client; a known one is no first use', async () => {
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: first uses and registrations share one limit per IP; past it a new document is neither fetched nor made a client; a known one is no first use', async () => {
       const first = docs.publish('/limit/first.json');
       expect((await authorize(first)).status).toBe(400); // pending: a first use
       expect((await authorize(docs.publish('/limit/second.json'))).status).toBe(400);
@@ -56,7 +56,7 @@ describe.each(backends)('first uses of metadata documents on $name', ({ name, av
     afterAll(async () => server?.close());
     const authorize = (clientId: string) => fetch(`${server.url}/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`, { redirect: 'manual' });
 
-    it.skipIf(!available)('README, Connect an AI agent (MCP): a failing document is fetched once in 5 minutes however often it is named, its refusal is repeated, and the repeats cost no first use', async () => {
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: a failing document is fetched once in 5 minutes however often it is named, its refusal is repeated, and the repeats cost no first use', async () => {
       const clientId = `${docs.origin}/failing/missing.json`;
       for (let i = 0; i < 5; i++) {
         const page = await authorize(clientId);
@@ -86,7 +86,7 @@ describe.each(backends)('first uses of metadata documents on $name', ({ name, av
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('README, Connect an AI agent (MCP): 120 pending clients are shown 50 to a page, with next and previous links, newest first', async () => {
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: 120 pending clients are shown 50 to a page, with next and previous links, newest first', async () => {
       const developer = await server.user();
       for (let i = 0; i < 120; i++) {
         server.advance(1); // one creation time each: the queue's order is theirs

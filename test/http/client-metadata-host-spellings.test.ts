@@ -1,4 +1,4 @@
-// README, Connect an AI agent (MCP): trust and distrust decisions name a host, not an origin. They
+// docs/integrating.md#connect-an-ai-agent-mcp: trust and distrust decisions name a host, not an origin. They
 // cover every port and every spelling of the host (case, a trailing dot, IDNA, an IPv4
 // address written as an IPv4-mapped IPv6 address or in another numeric form), through the
 // authorization endpoint as through `gatehouse cimd`.
@@ -50,7 +50,7 @@ describe.each(backends)('trust decisions name a host, on $name', ({ name, availa
     }
   }, 120_000); // a process per command
 
-  it.skipIf(!available)('README, Connect an AI agent (MCP): a distrusted host is refused under any spelling and on any port of its documents, and nothing is fetched', async () => {
+  it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: a distrusted host is refused under any spelling and on any port of its documents, and nothing is fetched', async () => {
     expect((await gh(['cimd', 'distrust', '127.0.0.1'])).code).toBe(0);
     expect((await gh(['cimd', 'distrust', 'localhost'])).code).toBe(0);
     const spellings = [

@@ -1,4 +1,4 @@
-// README, Connect an AI agent (MCP): CIMD_POLICY applies to every URL client at each use, not only
+// docs/integrating.md#connect-an-ai-agent-mcp: CIMD_POLICY applies to every URL client at each use, not only
 // to new ones. Each test serves one database first under one policy (the client is made and
 // authorized there) and then, as after the operator's restart, under another.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ describe.each(backends)('CIMD_POLICY at each use, on $name', ({ name, available 
     });
     afterAll(async () => open?.close());
 
-    it.skipIf(!available)('README, Connect an AI agent (MCP): cannot authorize, refresh, or call /v2 or /mcp, and each refusal says why; back under open it works again', async () => {
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: cannot authorize, refresh, or call /v2 or /mcp, and each refusal says why; back under open it works again', async () => {
       const clientId = docs.publish('/off-later/agent.json');
       const tokens = await authorizeAgent(open, user, clientId);
       const off = await startTestServer(name, { CIMD_POLICY: 'off', OUTBOUND_ALLOW_PRIVATE: '1' }, open);
@@ -108,7 +108,7 @@ describe.each(backends)('CIMD_POLICY at each use, on $name', ({ name, available 
       await trustedDocs?.close();
     });
 
-    it.skipIf(!available)('README, Connect an AI agent (MCP): a client approved only because the policy was open awaits review again (user page, admin queue, refresh, /v2, /mcp); an admin\'s or a trusted host\'s approval stands', async () => {
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: a client approved only because the policy was open awaits review again (user page, admin queue, refresh, /v2, /mcp); an admin\'s or a trusted host\'s approval stands', async () => {
       // An admin approved this one while the policy was review.
       const reviewed = docs.publish('/reopen/reviewed.json', { client_name: 'Reviewed Agent' });
       const first = review.browser();

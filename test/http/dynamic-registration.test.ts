@@ -136,7 +136,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expectPage(await anonymous.get(link({ ...complete, prompt: 'none' })), 'login_required');
     });
 
-    it.skipIf(!available)('README, Security, RFC 6749 §3.3: an agent that sends no scope gets what it registered (DCR_SCOPES by default) and completes the code flow with PKCE; a developer\'s client must still send scope', async () => {
+    it.skipIf(!available)('SECURITY.md, RFC 6749 §3.3: an agent that sends no scope gets what it registered (DCR_SCOPES by default) and completes the code flow with PKCE; a developer\'s client must still send scope', async () => {
       const reg = await register(server, mcpClient);
       const clientId = reg.body!.client_id as string;
       const user = await server.user();
@@ -162,7 +162,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expect(back.searchParams.get('error_description')).toMatch(/^scope is required/);
     });
 
-    it.skipIf(!available)('README, Security: a client_name with a bidi override (which shows "Calendar \u202Emoc.elgoog" as "Calendar google.com") is invalid_client_metadata, saying what to remove', async () => {
+    it.skipIf(!available)('SECURITY.md: a client_name with a bidi override (which shows "Calendar \u202Emoc.elgoog" as "Calendar google.com") is invalid_client_metadata, saying what to remove', async () => {
       const res = await register(server, { ...mcpClient, client_name: 'Calendar \u202Emoc.elgoog' });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/^client_name .*U\+202E/) });
@@ -234,7 +234,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
     });
     afterAll(async () => server?.close());
 
-    it.skipIf(!available)('README, Connect an AI agent (MCP): registrations that wait for review are limited per IP too, so one address cannot fill the admin queue', async () => {
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: registrations that wait for review are limited per IP too, so one address cannot fill the admin queue', async () => {
       for (let i = 0; i < 3; i++) expect((await register(server, mcpClient)).status).toBe(201);
       const refused = await register(server, mcpClient);
       expect(refused.status).toBe(429);

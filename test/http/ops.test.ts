@@ -108,7 +108,7 @@ describe.each(backends)('operations endpoints on $name', ({ name, available }) =
     expect(delta('gatehouse_http_request_duration_seconds_count', { route: '/v2/auth/oauth2/token' })).toBe(3);
   });
 
-  it.skipIf(!available)('counts a code replay and a refresh-token reuse once each, and an answer that changed nothing not at all (README, Health, metrics, logs)', async () => {
+  it.skipIf(!available)('counts a code replay and a refresh-token reuse once each, and an answer that changed nothing not at all (docs/operating.md#health-metrics-logs)', async () => {
     const dev = await server.user();
     const client = await server.client(dev);
     const [replayed, kept] = [await server.code(client, dev), await server.code(client, dev)];

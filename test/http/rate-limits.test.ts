@@ -146,7 +146,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expectOAuth429(await post(tokenLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x' }, basic), 60);
     });
 
-    it.skipIf(!available)('tells the client its count in X-RateLimit-Limit, -Remaining and -Reset on every answer it was counted in, the 429 too (README, Operating it)', async () => {
+    it.skipIf(!available)('tells the client its count in X-RateLimit-Limit, -Remaining and -Reset on every answer it was counted in, the 429 too (docs/operating.md)', async () => {
       const c = await tokenLimited.client(tokenOwner);
       const counted = (res: { headers: Headers }) => ['limit', 'remaining', 'reset'].map((name) => res.headers.get(`x-ratelimit-${name}`));
       // Not authenticated: not counted, and told nothing of the client's limit.
@@ -165,14 +165,14 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       expect(counted(limited)).toEqual(['3', '0', limited.headers.get('retry-after')]);
     });
 
-    it.skipIf(!available)('counts a successful exchange as well and says so on the 200 (README, Operating it)', async () => {
+    it.skipIf(!available)('counts a successful exchange as well and says so on the 200 (docs/operating.md)', async () => {
       const c = await tokenLimited.client(tokenOwner);
       const res = await tokenLimited.exchange(c, await tokenLimited.code(c, tokenOwner));
       expect(res.status).toBe(200);
       expect([res.headers.get('x-ratelimit-limit'), res.headers.get('x-ratelimit-remaining')]).toEqual(['3', '2']);
     });
 
-    it.skipIf(!available)('a refused secret check says when to try again in Retry-After only: no request of the client was counted (README, Operating it)', async () => {
+    it.skipIf(!available)('a refused secret check says when to try again in Retry-After only: no request of the client was counted (docs/operating.md)', async () => {
       const c = await authLimited.client(dev);
       for (let i = 0; i < 3; i++) await post(authLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c, wrongSecret(c)) });
       const limited = await post(authLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...creds(c) });

@@ -100,7 +100,7 @@ describe('an authorization request (decideAuthorization)', () => {
     expect(await activeGrants(userId, clientId)).toEqual([]);
   });
 
-  it('README, For application developers (remembered consent): a grant covering the scopes redirects with a code from that grant, adding no grant', async () => {
+  it('docs/integrating.md (remembered consent): a grant covering the scopes redirects with a code from that grant, adding no grant', async () => {
     const { id: clientId } = await core.client({ scopes: ['PROFILE_READ', 'BOOKING_READ'] });
     const userId = await userWhoAllowed(clientId, 'PROFILE_READ BOOKING_READ');
     const [grant] = await activeGrants(userId, clientId);
@@ -113,7 +113,7 @@ describe('an authorization request (decideAuthorization)', () => {
     expect(await activeGrants(userId, clientId)).toHaveLength(1);
   });
 
-  it('README, For application developers: a scope the user has not approved shows the consent page again', async () => {
+  it('docs/integrating.md: a scope the user has not approved shows the consent page again', async () => {
     const { id: clientId } = await core.client({ scopes: ['PROFILE_READ', 'BOOKING_READ'] });
     const userId = await userWhoAllowed(clientId, 'PROFILE_READ');
     expect(await authorize(request(clientId, { scope: 'PROFILE_READ BOOKING_READ' }), loggedIn(userId))).toMatchObject({ kind: 'consent' });
@@ -217,7 +217,7 @@ describe('an authorization request (decideAuthorization)', () => {
   });
 });
 
-describe('a self-registered client\'s errors (README, Security; RFC 9700 §4.11.2)', () => {
+describe('a self-registered client\'s errors (SECURITY.md; RFC 9700 §4.11.2)', () => {
   const phish = 'https://phish.example/login';
   const pkce = { redirect_uri: phish, code_challenge: CHALLENGE, code_challenge_method: 'S256' };
 
@@ -253,8 +253,8 @@ describe('a self-registered client\'s errors (README, Security; RFC 9700 §4.11.
   });
 });
 
-describe('a client metadata document used for the first time (README, Connect an AI agent (MCP))', () => {
-  it('README, Connect an AI agent (MCP): a document is made a client only through the requester\'s first-use allowance; refused, the link is an error page and no client is made', async () => {
+describe('a client metadata document used for the first time (docs/integrating.md#connect-an-ai-agent-mcp)', () => {
+  it('docs/integrating.md#connect-an-ai-agent-mcp: a document is made a client only through the requester\'s first-use allowance; refused, the link is an error page and no client is made', async () => {
     const clientId = 'https://agent.example/client.json';
     core.documents.set(clientId, { client_id: clientId, client_name: 'Agent', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
     const query = request(clientId, { code_challenge: CHALLENGE, code_challenge_method: 'S256' });

@@ -53,7 +53,7 @@ describe('judging the stored token (RFC 6750 §3.1)', () => {
     expect(await check(core, expiring.tokens.access_token)).toMatchObject({ ok: false, description: 'the access token has expired: refresh it' });
   });
 
-  it('README, Client lifecycle in the web app: a suspended client\'s tokens stop at once', async ({ core }) => {
+  it('docs/integrating.md#client-lifecycle-in-the-web-app: a suspended client\'s tokens stop at once', async ({ core }) => {
     const t = await issued(core);
     await core.stores.clients.update(t.client.id, { state: 'suspended' });
     expect(await check(core, t.tokens.access_token)).toMatchObject({ ok: false, reason: 'invalid_token', description: 'the application is suspended' });
@@ -69,7 +69,7 @@ describe('judging the stored token (RFC 6750 §3.1)', () => {
     expect(await check(core, forMcp.access_token, atApi(core, api))).toMatchObject({ ok: false, reason: 'invalid_token' });
   });
 
-  it('README, Security: under CIMD_POLICY=off a metadata-document client\'s token is refused', async ({ core }) => {
+  it('SECURITY.md: under CIMD_POLICY=off a metadata-document client\'s token is refused', async ({ core }) => {
     core.ctx.clientMetadata = { names: () => true, resolve: async () => ({ ok: false, problem: 'not used here' }) };
     const agent = await issued(core, { id: 'https://agent.example.com/client.json', kind: 'public' });
     expect(await check(core, agent.tokens.access_token)).toMatchObject({ ok: true });
@@ -78,15 +78,15 @@ describe('judging the stored token (RFC 6750 §3.1)', () => {
   });
 });
 
-describe('the scope of the principal (README, Scopes and endpoints)', () => {
-  it('README, Scopes and endpoints: a token of an ORG_ grant passes the matching TEAM_ check, not the personal one', async ({ core }) => {
+describe('the scope of the principal (docs/integrating.md#scopes-and-endpoints)', () => {
+  it('docs/integrating.md#scopes-and-endpoints: a token of an ORG_ grant passes the matching TEAM_ check, not the personal one', async ({ core }) => {
     const t = await issued(core, { grantScopes: ['ORG_BOOKING_READ'] });
     const result = await check(core, t.tokens.access_token);
     if (!result.ok) return expect.fail(result.description);
     expect(['ORG_BOOKING_READ', 'TEAM_BOOKING_READ', 'BOOKING_READ', 'TEAM_BOOKING_WRITE'].map((s) => grantSatisfies(result.principal.scopes, s))).toEqual([true, true, false, false]);
   });
 
-  it('README, Scopes and endpoints: a legacy token (scopes null) passes every scope check', async ({ core }) => {
+  it('docs/integrating.md#scopes-and-endpoints: a legacy token (scopes null) passes every scope check', async ({ core }) => {
     const t = await issued(core, { scopes: null, grantScopes: null });
     const result = await check(core, t.tokens.access_token);
     if (!result.ok) return expect.fail(result.description);

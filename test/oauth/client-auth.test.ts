@@ -81,7 +81,7 @@ describe('checking the credentials (RFC 6749 §2.3.1, §5.2)', () => {
     await rejection(authenticate(core, post(client, undefined)), 'invalid_client', /client_secret is required for a confidential client/);
   });
 
-  it('README, Security: a public client has no secret, so one sent is invalid_client', async ({ core }) => {
+  it('SECURITY.md: a public client has no secret, so one sent is invalid_client', async ({ core }) => {
     const client = await core.client({ kind: 'public' });
     expect(await authenticateClient(core.ctx, { clientId: client.id, secret: undefined, method: 'none' })).toEqual(client.record);
     await rejection(authenticate(core, post(client, generateToken('clientSecret'))), 'invalid_client', /public and has no secret/);
@@ -95,7 +95,7 @@ describe('checking the credentials (RFC 6749 §2.3.1, §5.2)', () => {
     expect(password.internalCause).toBe('unknown client_id of 19 characters, not shaped like an issued client id');
   });
 
-  it('README, Client lifecycle in the web app: both active secrets work during a rotation; a removed one is refused at once', async ({ core }) => {
+  it('docs/integrating.md#client-lifecycle-in-the-web-app: both active secrets work during a rotation; a removed one is refused at once', async ({ core }) => {
     const client = await core.client();
     const added = await core.secret(client.id);
     expect(await authenticate(core, post(client, added))).toEqual(client.record);
@@ -106,7 +106,7 @@ describe('checking the credentials (RFC 6749 §2.3.1, §5.2)', () => {
     expect(await authenticate(core, post(client, added))).toEqual(client.record);
   });
 
-  it('README, Client lifecycle in the web app: a secret\'s last use is recorded to the minute', async ({ core }) => {
+  it('docs/integrating.md#client-lifecycle-in-the-web-app: a secret\'s last use is recorded to the minute', async ({ core }) => {
     const client = await core.client();
     const lastUsed = async () => (await core.stores.clients.listSecrets(client.id))[0]!.lastUsedAt;
     expect(await lastUsed()).toBeNull();
@@ -121,7 +121,7 @@ describe('checking the credentials (RFC 6749 §2.3.1, §5.2)', () => {
     expect(await lastUsed()).toBe(core.clock.now());
   });
 
-  it('README, Security: under CIMD_POLICY=off a metadata-document client is not a known client, though its row is kept', async ({ core }) => {
+  it('SECURITY.md: under CIMD_POLICY=off a metadata-document client is not a known client, though its row is kept', async ({ core }) => {
     const client = await core.client({ id: 'https://agent.example.com/client.json', kind: 'public' });
     const asPublic = { clientId: client.id, secret: undefined, method: 'none' as const };
     await rejection(authenticateClient(core.ctx, asPublic), 'invalid_client', /is not a known client: this server does not accept applications identified by a client metadata document/);

@@ -51,7 +51,7 @@ export interface ClientOptions {
   /** Enabled scopes; null for a legacy client. */
   scopes?: string[] | null;
   redirectUris?: string[];
-  /** README, For application developers: may introspect any client's tokens. */
+  /** docs/integrating.md: may introspect any client's tokens. */
   resourceServer?: boolean;
   /** A client id of its own choosing, e.g. a metadata-document URL. */
   id?: string;
@@ -69,7 +69,7 @@ export interface CodeOptions {
 
 export interface CoreOptions {
   /**
-   * README, Connect an AI agent (MCP): URL client ids resolved from the documents in
+   * docs/integrating.md#connect-an-ai-agent-mcp: URL client ids resolved from the documents in
    * `Core.documents`, as under CIMD_POLICY=open. Without, they are refused, as under
    * CIMD_POLICY=off; the seeded clients have issued ids, which that never concerns.
    */
@@ -88,7 +88,7 @@ export interface Core {
   user(): Promise<string>;
   client(options?: ClientOptions): Promise<SeededClient>;
   /**
-   * README, Security: a public client that registered itself (RFC 7591) under DCR_POLICY=open,
+   * SECURITY.md: a public client that registered itself (RFC 7591) under DCR_POLICY=open,
    * owned by nobody who signed in, as dynamic client registration makes it.
    */
   selfRegisteredClient(redirectUri: string): Promise<SeededClient>;

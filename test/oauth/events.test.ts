@@ -1,6 +1,6 @@
 // The core's events port (src/oauth/events.ts): each audit event a transaction of the core
 // wrote is told once the transaction has committed, and never when it rolled back, so
-// gatehouse_events_total and the audit trail agree (README, Health, metrics, logs). On SQLite
+// gatehouse_events_total and the audit trail agree (docs/operating.md#health-metrics-logs). On SQLite
 // `:memory:` through the real adapter, opened by test/oauth/core.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { OAuthContext } from '../../src/oauth/context.ts';

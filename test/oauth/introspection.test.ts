@@ -78,7 +78,7 @@ describe('an inactive token (RFC 7662 §2.2)', () => {
     }
   });
 
-  it('README, Client lifecycle in the web app: the tokens of a suspended client are active:false until it is approved again', async ({ core }) => {
+  it('docs/integrating.md#client-lifecycle-in-the-web-app: the tokens of a suspended client are active:false until it is approved again', async ({ core }) => {
     const t = await issued(core);
     const resourceServer = await core.client({ resourceServer: true });
     await core.stores.clients.update(t.client.id, { state: 'suspended' });
@@ -91,14 +91,14 @@ describe('an inactive token (RFC 7662 §2.2)', () => {
 });
 
 describe('who may introspect (RFC 7662 §2.1)', () => {
-  it('README, For application developers: a client learns of its own tokens only; another\'s are active:false', async ({ core }) => {
+  it('docs/integrating.md: a client learns of its own tokens only; another\'s are active:false', async ({ core }) => {
     const victim = await issued(core);
     const other = await core.client();
     expect(await introspect(core, other, victim.tokens.access_token)).toEqual(inactive);
     expect(await introspect(core, other, victim.tokens.refresh_token)).toEqual(inactive);
   });
 
-  it('README, For application developers: a resource server marked by an admin introspects any client\'s tokens', async ({ core }) => {
+  it('docs/integrating.md: a resource server marked by an admin introspects any client\'s tokens', async ({ core }) => {
     const t = await issued(core);
     const resourceServer = await core.client({ resourceServer: true });
     expect(await introspect(core, resourceServer, t.tokens.access_token)).toMatchObject({ active: true, client_id: t.client.id, sub: t.userId });
@@ -115,7 +115,7 @@ describe('who may introspect (RFC 7662 §2.1)', () => {
     await rejection(introspect(core, client, undefined), 'invalid_request', /^token is required$/);
   });
 
-  it('README, Security: under CIMD_POLICY=off the tokens of a metadata-document client are active:false', async ({ core }) => {
+  it('SECURITY.md: under CIMD_POLICY=off the tokens of a metadata-document client are active:false', async ({ core }) => {
     core.ctx.clientMetadata = { names: () => true, resolve: async () => ({ ok: false, problem: 'not used here' }) };
     const agent = await issued(core, { id: 'https://agent.example.com/client.json', kind: 'public' });
     const resourceServer = await core.client({ resourceServer: true });

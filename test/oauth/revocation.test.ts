@@ -55,7 +55,7 @@ describe('what a revocation ends (RFC 7009 §2.1)', () => {
     expect((await revokedAt(core, b.tokens)).access).toBe(T0);
   });
 
-  it('README, Security: a revocation is recorded as token.revoked with its client and user, once', async ({ core }) => {
+  it('SECURITY.md: a revocation is recorded as token.revoked with its client and user, once', async ({ core }) => {
     const t = await issued(core);
     await revoke(core, t.client, t.tokens.refresh_token);
     await revoke(core, t.client, t.tokens.refresh_token);

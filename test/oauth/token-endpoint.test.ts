@@ -88,7 +88,7 @@ describe('client authentication comes before the grant (RFC 6749 §3.2.1)', () =
   });
 
   it.for(['pending', 'rejected', 'suspended'] as const)(
-    'README, Client lifecycle in the web app: a %s client that authenticates is unauthorized_client, and its code stays unspent',
+    'docs/integrating.md#client-lifecycle-in-the-web-app: a %s client that authenticates is unauthorized_client, and its code stays unspent',
     async (state, { core }) => {
       const client = await core.client({ state });
       const code = await codeFor(core, client);
@@ -103,7 +103,7 @@ describe('client authentication comes before the grant (RFC 6749 §3.2.1)', () =
     expect(error.description).not.toMatch(/pending/);
   });
 
-  it('README, Client lifecycle in the web app: a client suspended after issuing cannot refresh; approved again, it can', async ({ core }) => {
+  it('docs/integrating.md#client-lifecycle-in-the-web-app: a client suspended after issuing cannot refresh; approved again, it can', async ({ core }) => {
     const client = await core.client();
     const tokens = await exchange(core, client, await codeFor(core, client));
     await core.stores.clients.update(client.id, { state: 'suspended' });

@@ -1,4 +1,4 @@
-// The platform API's access decision, pure (STYLE practice 11, first layer): scope match
+// The platform API's access decision, pure (ARCHITECTURE.md#three-layers-of-tests, first layer): scope match
 // (docs/rules.md#scope-checks) and the membership rules of docs/rules.md#membership-rules.
 import { describe, expect, it } from 'vitest';
 import { decideMembership, type AccessFacts } from '../../src/platform/membership.ts';

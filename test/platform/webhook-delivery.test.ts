@@ -218,7 +218,7 @@ describe.each(backends)('webhook delivery on $name (docs/rules.md#webhooks)', ({
     expect(attempts.length).toBeGreaterThanOrEqual(8);
   });
 
-  it.skipIf(!available)("README, Security: a receiver's answer holding a NUL byte is recorded with U+FFFD in its place and shown to the owner", async () => {
+  it.skipIf(!available)("SECURITY.md: a receiver's answer holding a NUL byte is recorded with U+FFFD in its place and shown to the owner", async () => {
     const hook = await hostWithWebhook(['BOOKING_CREATED'], { status: 200, body: 'accepted\u0000by the receiver' });
     await bookPublicly(hook.eventTypeId);
     await deliverAll();

@@ -1,4 +1,4 @@
-// The per-instance cache of metadata documents (README, Connect an AI agent (MCP)) is bounded: expired entries are
+// The per-instance cache of metadata documents (docs/integrating.md#connect-an-ai-agent-mcp) is bounded: expired entries are
 // never served and are dropped first, and past the bound the oldest entry goes.
 import { describe, expect, it } from 'vitest';
 import { ExpiringCache } from '../../src/services/clients/expiring-cache.ts';

@@ -174,7 +174,7 @@ describe.each(backends)('application notifications on $name (docs/rules.md#clien
     const refused = await gh(['clients', 'events-url', client.clientId, 'ftp://files.example.com/x']);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toMatch(/events URL must use https or http/);
-    // README: what the CLI does is audited as the operator's, not as the system's.
+    // docs/operating.md#cli-reference: what the CLI does is audited as the operator's, not as the system's.
     const audited = JSON.parse((await gh(['audit', '--client', client.clientId, '--json'])).stdout) as Array<{ type: string; actor: string | null }>;
     const byCli = audited.filter((e) => e.actor === 'CLI (operator)').map((e) => e.type);
     expect(byCli, JSON.stringify(audited)).toEqual(['events_secret.created', 'events_secret.created', 'events_url.changed']);

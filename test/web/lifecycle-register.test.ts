@@ -94,7 +94,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     ['an unknown scope', { scopes: ['PROFILE_READ', 'EVERYTHING'] }, 'scopes', /Unknown scope: EVERYTHING/],
     ['an empty name', { name: '   ' }, 'name', /Name is required/],
     ['a name of 101 characters', { name: 'x'.repeat(101) }, 'name', /at most 100 characters/],
-    ['a name with a bidi override (README, Security)', { name: 'Calendar \u202Emoc.elgoog' }, 'name', /Name must not contain invisible formatting characters .*U\+202E/],
+    ['a name with a bidi override (SECURITY.md)', { name: 'Calendar \u202Emoc.elgoog' }, 'name', /Name must not contain invisible formatting characters .*U\+202E/],
     ['a description of 1001 characters', { description: 'x'.repeat(1001) }, 'description', /at most 1000 characters/],
     ['a logo URL over http', { logo_url: 'http://sync.example.com/logo.png' }, 'logo_url', /Logo URL must use https/],
     ['a homepage that is not a URL', { homepage_url: 'sync dot example' }, 'homepage_url', /Homepage URL must be an absolute URL/],

@@ -1,4 +1,4 @@
-// The one serializer of OAuth error answers (RFC 6749 §5.2; STYLE practice 4), and the OAuth
+// The one serializer of OAuth error answers (RFC 6749 §5.2; ARCHITECTURE.md#one-error-serializer), and the OAuth
 // endpoints' column of the error table (http/errors.ts): whatever else fails in this scope,
 // a body Fastify refused or an outage, answers as an OAuth error, so no Fastify error body
 // reaches a client application.

@@ -1,7 +1,7 @@
 // POST /v2/auth/oauth2/register: dynamic client registration (RFC 7591 §3, docs/rules.md#dynamic-registration).
 // Off by default: then the route answers as if it did not exist and the metadata does not
 // announce it. Each IP may register a few clients an hour, under review as under open: a
-// pending registration costs an admin's attention as an approved one costs trust (README, Connect an AI agent (MCP)).
+// pending registration costs an admin's attention as an approved one costs trust (docs/integrating.md#connect-an-ai-agent-mcp).
 import type { FastifyInstance } from 'fastify';
 import { OAuthError, rateLimited } from '../../oauth/errors.ts';
 import { clientInformation, registerDynamicClient } from '../../services/clients/dynamic-registration.ts';

@@ -1,4 +1,4 @@
-// The shape every grant handler shares (STYLE practice 2).
+// The shape every grant handler shares (ARCHITECTURE.md#one-module-per-grant).
 import type { OAuthContext } from '../context.ts';
 import type { Params } from '../params.ts';
 import type { ClientRecord } from '../storage.ts';

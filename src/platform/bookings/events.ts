@@ -1,4 +1,4 @@
-// What a booking's subscribers hear (README, Webhooks): the webhook triggers a booking change causes
+// What a booking's subscribers hear (docs/integrating.md#webhooks): the webhook triggers a booking change causes
 // and the record they carry, written to the outbox with the change's transaction.
 import { publishEvent, type WebhookDeliveryStore } from '../authorization-server.ts';
 import { iso } from '../input.ts';

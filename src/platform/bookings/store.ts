@@ -79,7 +79,7 @@ export interface BookingStore {
   /** Inserts a new booking; a duplicate uid throws. */
   insert(booking: Booking): Promise<void>;
   /**
-   * Changes a booking only if its status is still one of `from` (STYLE practice 6): of two
+   * Changes a booking only if its status is still one of `from` (ARCHITECTURE.md#single-use-is-atomic): of two
    * concurrent confirm/decline/cancel requests exactly one wins. Returns whether it did; an
    * unknown uid is false.
    */
@@ -112,7 +112,7 @@ export interface BookingStore {
   /** The event type of that id, whoever owns it; undefined when there is none. */
   findEventType(id: string): Promise<BookableEventType | undefined>;
   /**
-   * Spends one use of a private link atomically (STYLE practice 6): it must belong to the
+   * Spends one use of a private link atomically (ARCHITECTURE.md#single-use-is-atomic): it must belong to the
    * event type, be unexpired and have uses left. Returns whether a use was spent.
    */
   usePrivateLink(eventTypeId: string, linkHash: string, at: number): Promise<boolean>;

@@ -21,7 +21,7 @@ function jsonRpcError(reply: FastifyReply, status: number, message: string, head
 }
 
 /**
- * README, Security: a JSON-RPC batch (an array body) gets one error. MCP 2025-06-18 removed
+ * SECURITY.md: a JSON-RPC batch (an array body) gets one error. MCP 2025-06-18 removed
  * batching; the SDK would run each message and answer a schema dump as -32603.
  */
 const BATCH_REFUSED = 'JSON-RPC batches are not supported (MCP 2025-06-18 removed batching): send one request per POST';
@@ -70,7 +70,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
   const store = ctx.services.stores.api.access;
   const catalog = new ToolCatalog(allHandlers(ctx), store, ctx.services.clock, resource);
 
-  // README, Security: JSON is read as the OAuth endpoints read it; a repeated key is refused.
+  // SECURITY.md: JSON is read as the OAuth endpoints read it; a repeated key is refused.
   refuseRepeatedJsonKeys(app);
   // Whatever fails outside a tool call (a body that is not JSON, or too large, a NUL
   // character, a repeated key; an outage during the token check) is answered as JSON-RPC

@@ -31,7 +31,7 @@ interface Tool {
 /**
  * A call this server will not run, refused as the protocol's invalid request rather than as
  * the tool's failure: no such tool, arguments its schema refuses, or access the route's check
- * denies. README, Connect an AI agent (MCP): a call outside the token's scopes is an MCP
+ * denies. docs/integrating.md#connect-an-ai-agent-mcp: a call outside the token's scopes is an MCP
  * error naming the scope it lacks.
  */
 function refusedCall(message: string, scope?: string): McpError {

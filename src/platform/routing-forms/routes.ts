@@ -7,7 +7,7 @@ import { invalid, iso, notFound } from '../input.ts';
 import type { FormAnswers, FormField, FormResponse, FormScope, RoutingForm } from './store.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
-/** FORM_SUBMITTED (README, Webhooks): a routing form of a team or an organization received a response. */
+/** FORM_SUBMITTED (docs/integrating.md#webhooks): a routing form of a team or an organization received a response. */
 function recordFormSubmitted(stores: Parameters<typeof publishEvent>[0], form: RoutingForm, response: FormResponse): Promise<void> {
   const owner = { hostId: null, teamId: form.teamId, organizationId: form.organizationId };
   const data = { formId: form.id, formName: form.name, teamId: form.teamId, organizationId: form.organizationId, responseId: response.id, answers: response.answers, createdAt: iso(response.createdAt) };

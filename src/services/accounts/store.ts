@@ -134,7 +134,7 @@ export interface VerifiedResourceStore {
   spendAttempt(id: string, maxAttempts: number, at: number): Promise<boolean>;
   /**
    * Marks the resource verified and clears the code, only if this very code is still
-   * pending; false when it was spent or replaced meanwhile (single use, STYLE practice 6).
+   * pending; false when it was spent or replaced meanwhile (single use, ARCHITECTURE.md#single-use-is-atomic).
    */
   markVerified(id: string, codeHash: string, at: number): Promise<boolean>;
 }

@@ -42,7 +42,7 @@ export async function registrationOwner(ctx: ServiceContext): Promise<string> {
 }
 
 /**
- * README, Security: whether a client belongs to the built-in account, that is was registered by
+ * SECURITY.md: whether a client belongs to the built-in account, that is was registered by
  * nobody who signed in: a metadata-document client or a dynamically registered one. The
  * account's id never changes once it exists, so it is looked up until found, then kept.
  */

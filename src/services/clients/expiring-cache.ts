@@ -1,7 +1,7 @@
 // A per-instance cache of what a metadata document said (or that its fetch failed), bounded
 // in size: every entry has an end of life, an expired one is never served and is dropped
 // when room is needed, and past the bound the oldest entry goes. Without the bound, an
-// instance kept every document URL anyone ever named (README, Connect an AI agent (MCP): first uses are anyone's).
+// instance kept every document URL anyone ever named (docs/integrating.md#connect-an-ai-agent-mcp: first uses are anyone's).
 export class ExpiringCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
 

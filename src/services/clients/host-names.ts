@@ -1,5 +1,5 @@
-// The host a trust decision about client metadata documents names (README, Connect an AI
-// agent (MCP)): a host, not an origin, so a decision covers every port and every spelling of it.
+// The host a trust decision about client metadata documents names
+// (docs/integrating.md#connect-an-ai-agent-mcp): a host, not an origin, so a decision covers every port and every spelling of it.
 // One function gives the host of a document URL, of what an admin or the operator typed,
 // and of the decisions stored before this rule (migration 011); they are compared as equal
 // strings. The WHATWG URL parser already lowers the case, turns an IDN into its A-label

@@ -107,7 +107,7 @@ function toClientRecord(c: StoredClient, unverifiedHost: string | undefined): Cl
 
 /** How many documents (and as many failures) an instance keeps: each is a few kilobytes at most. */
 export const MAX_CACHED_DOCUMENTS = 1_000;
-/** README, Connect an AI agent (MCP): a failed fetch is remembered this long. */
+/** docs/integrating.md#connect-an-ai-agent-mcp: a failed fetch is remembered this long. */
 export const FAILED_FETCH_MEMORY_MS = 5 * 60 * 1000;
 const NOT_USED_YET = 'this application has not been used on this server yet';
 
@@ -115,7 +115,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
   // Per instance, and bounded: a document is fetched again when its cache lifetime ends, and
   // a failed fetch is not tried again for 5 minutes. Another instance keeps its own memory,
   // so a failing document is fetched at most once per instance in 5 minutes; nothing here is
-  // needed for a correct answer (the clients are in the database, README, Several instances).
+  // needed for a correct answer (the clients are in the database, docs/operating.md#several-instances).
   const documents = new ExpiringCache<ClientDocument>(MAX_CACHED_DOCUMENTS, ctx.clock);
   const failures = new ExpiringCache<string>(MAX_CACHED_DOCUMENTS, ctx.clock);
 
@@ -150,7 +150,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
   }
 
   /**
-   * README, Connect an AI agent (MCP): whether the caller may use this document for the first time (no
+   * docs/integrating.md#connect-an-ai-agent-mcp: whether the caller may use this document for the first time (no
    * client was made from it), which its allowance limits per IP. Naming a document this
    * instance holds, or whose fetch it remembers failing, costs nothing: nothing is fetched.
    */
@@ -239,7 +239,7 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
       } else {
         stored = existing;
       }
-      // README, Connect an AI agent (MCP): under review, what only the open policy approved waits again.
+      // docs/integrating.md#connect-an-ai-agent-mcp: under review, what only the open policy approved waits again.
       if (settings.policy === 'review' && (await reopenIfOnlyOpenApproved(ctx, stored, trusted))) stored = (await ctx.stores.clients.find(clientId))!;
       if (formatScopes(stored.scopes) !== formatScopes(settings.scopes)) stored = await followScopeSetting(stored, now);
       // docs/rules.md#cimd-policy: under `open` nobody looked at it, unless its host was trusted.

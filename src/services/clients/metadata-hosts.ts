@@ -10,7 +10,7 @@ import type { MetadataHostDecision } from './store.ts';
 /**
  * The host is compared as documentHost parses it, not matched as a prefix in SQL: a client
  * id is its document's URL as published, so `https://Agent.Example.com.:8443/a` is a client
- * of agent.example.com (README, Connect an AI agent (MCP): every port and spelling), which no portable LIKE on the
+ * of agent.example.com (docs/integrating.md#connect-an-ai-agent-mcp: every port and spelling), which no portable LIKE on the
  * id recognises.
  */
 async function clientsOfHost(ctx: ServiceContext, owner: string, host: string) {

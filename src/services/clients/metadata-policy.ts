@@ -1,4 +1,4 @@
-// README, Connect an AI agent (MCP): CIMD_POLICY applies to every URL client at each use, not only
+// docs/integrating.md#connect-an-ai-agent-mcp: CIMD_POLICY applies to every URL client at each use, not only
 // to new ones. Under review, a client approved only because the policy was open awaits
 // review again; an admin's approval, and a trusted host's, stand.
 //
@@ -25,8 +25,8 @@ export function approvedOnlyByOpenPolicy(client: StoredClient, hostTrusted: bool
 
 /**
  * Makes these clients pending again, in one transaction, each under its row lock and only if
- * it still qualifies (a concurrent admin's decision wins), with a new version (README,
- * Security: reviews bind to what was reviewed) and an audit event that says why. Its tokens stop at once, as a pending client's do.
+ * it still qualifies (a concurrent admin's decision wins), with a new version (SECURITY.md:
+ * reviews bind to what was reviewed) and an audit event that says why. Its tokens stop at once, as a pending client's do.
  */
 async function reopen(ctx: ServiceContext, clients: StoredClient[], trustedHosts: ReadonlySet<string>): Promise<string[]> {
   const now = ctx.clock();

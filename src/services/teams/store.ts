@@ -126,7 +126,7 @@ export interface InvitationStore {
   listFor(answerer: Answerer): Promise<InvitationForUser[]>;
   /**
    * Deletes the invitation if it is this account's and returns it; undefined when it is
-   * someone else's or already gone. Of two concurrent takes exactly one gets it (STYLE practice 6).
+   * someone else's or already gone. Of two concurrent takes exactly one gets it (ARCHITECTURE.md#single-use-is-atomic).
    */
   take(id: string, answerer: Answerer): Promise<Invitation | undefined>;
   /** Deletes every invitation of this account (by id and by address) to the target. */

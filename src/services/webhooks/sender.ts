@@ -3,7 +3,7 @@
 // before any connection), 10 seconds for the whole exchange, redirects answered but never
 // followed, and at most the first 1 KB of the answer read. The answer is outside text: a NUL
 // in it becomes U+FFFD here, where it is read, so that it never fails the write of the
-// attempt on PostgreSQL (README, Security), and both databases store and show the same text.
+// attempt on PostgreSQL (SECURITY.md), and both databases store and show the same text.
 import { outboundRequest, OutboundRequestError } from '../outbound-request.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
 

@@ -2,7 +2,7 @@
 // to one destination: a webhook of a user or an organization, or an OAuth client's events URL.
 import type { ClientNotification, NotificationStore } from '../../oauth/storage.ts';
 
-/** Application notifications to a client's events URL (README, Webhooks): the core's and the services'. */
+/** Application notifications to a client's events URL (docs/integrating.md#webhooks): the core's and the services'. */
 export type ApplicationNotification = ClientNotification | 'authorization.revoked' | 'client.suspended' | 'client.approved';
 
 export type Destination = { webhookId: string } | { clientId: string };
@@ -75,7 +75,7 @@ export interface WebhookDeliveryStore extends NotificationStore<ApplicationNotif
    * Writes one message per destination to the outbox, due at once, and returns their ids in
    * the destinations' order. Each has its own Standard Webhooks message id (`webhook-id`, the
    * same on every attempt) and, as the body it is signed and sent with, the envelope
-   * `{ type: event, timestamp: at as ISO 8601, data }` (README, Webhooks). With the caller's
+   * `{ type: event, timestamp: at as ISO 8601, data }` (docs/integrating.md#webhooks). With the caller's
    * transaction, they land with the change.
    */
   enqueue(destinations: Destination[], event: string, data: Record<string, unknown>, at: number): Promise<string[]>;

@@ -1,4 +1,4 @@
-// README, Connect an AI agent (MCP): a trust decision names a host, not an origin. Decisions were
+// docs/integrating.md#connect-an-ai-agent-mcp: a trust decision names a host, not an origin. Decisions were
 // stored as the host typed or parsed, port included (127.0.0.1:8443, agent.example.com.);
 // each is now stored under its canonical host, the spelling services/clients/host-names.ts
 // gives and lookups ask for. Where two stored spellings of one host disagree, distrust wins:

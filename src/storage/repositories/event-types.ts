@@ -78,7 +78,7 @@ export async function deletePrivateLink(db: Executor, eventTypeId: string, id: s
 }
 
 /**
- * Spends one use of a private link, atomically (STYLE practice 6): it must belong to the
+ * Spends one use of a private link, atomically (ARCHITECTURE.md#single-use-is-atomic): it must belong to the
  * event type, be unexpired and have uses left; of concurrent bookings only as many as
  * the link allows get through.
  */

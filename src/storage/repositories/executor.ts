@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 
-/** The database or a transaction: every repository function accepts either (STYLE practice 7). */
+/** The database or a transaction: every repository function accepts either (ARCHITECTURE.md#transactions-are-explicit). */
 export type Executor = Kysely<Database>;

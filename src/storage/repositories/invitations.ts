@@ -53,7 +53,7 @@ export async function listInvitationsFor(db: Executor, answerer: Answerer): Prom
 
 /**
  * Removes the invitation if it is this account's, and returns it: of two concurrent
- * answers to one invitation exactly one gets the row (STYLE practice 6).
+ * answers to one invitation exactly one gets the row (ARCHITECTURE.md#single-use-is-atomic).
  */
 export async function takeInvitation(db: Executor, id: string, answerer: Answerer): Promise<InvitationRow | undefined> {
   return db

@@ -18,7 +18,7 @@ import { inTransaction } from '../transaction.ts';
 
 export function createOAuthStore(db: Executor): OAuthStore {
   const store: OAuthStore = {
-    // Joins the caller's transaction when db already is one (STYLE practice 7).
+    // Joins the caller's transaction when db already is one (ARCHITECTURE.md#transactions-are-explicit).
     transaction: (fn) => inTransaction(db, (trx) => fn(trx === db ? store : createOAuthStore(trx))),
 
     // oauth_clients and client_secrets
@@ -66,7 +66,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
         .execute();
     },
 
-    // authorization_codes: single use is decided by a conditional UPDATE (STYLE practice 6).
+    // authorization_codes: single use is decided by a conditional UPDATE (ARCHITECTURE.md#single-use-is-atomic).
     createCode: async (c) => {
       await db
         .insertInto('authorization_codes')

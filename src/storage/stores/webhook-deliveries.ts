@@ -61,7 +61,7 @@ async function insertMessages(db: Executor, messages: Message[], at: number): Pr
   return ids;
 }
 
-/** The body every delivery carries: Standard Webhooks' recommended envelope (README, Webhooks). */
+/** The body every delivery carries: Standard Webhooks' recommended envelope (docs/integrating.md#webhooks). */
 function envelope(type: string, at: number, data: Record<string, unknown>): string {
   return JSON.stringify({ type, timestamp: new Date(at).toISOString(), data });
 }

@@ -57,7 +57,7 @@ function clientRows(clients: ClientView[], owners: Map<string, User>, empty: str
 
 type ReviewExtra = SecretPageExtra & { errors?: FieldErrors; failedDecision?: string; reason?: string; notice?: string | undefined; resourceServerError?: string };
 
-/** The queue's lists, each turned a page at a time by its own query parameter (README, Connect an AI agent (MCP)). */
+/** The queue's lists, each turned a page at a time by its own query parameter (docs/integrating.md#connect-an-ai-agent-mcp). */
 const queueLists = ['pending', 'held', 'all'] as const;
 type QueueList = (typeof queueLists)[number];
 

@@ -1,6 +1,6 @@
 // The events URL of a client in the developer settings (docs/rules.md#client-events): save or
 // remove it, rotate its signing secret. A new secret is drawn on the client page this once:
-// the page the redirect leads to, from a one-time notice (README, Security), so a reload
+// the page the redirect leads to, from a one-time notice (SECURITY.md), so a reload
 // neither rotates the secret again nor shows it twice.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';

@@ -36,7 +36,7 @@ describe('redeeming a code (RFC 6749 §4.1.3)', () => {
       revokedAt: null,
       clientState: 'approved',
     });
-    // README, Operating it: REFRESH_TOKEN_IDLE_TTL_SECONDS, 90 days unless set.
+    // docs/operating.md: REFRESH_TOKEN_IDLE_TTL_SECONDS, 90 days unless set.
     expect(await core.ctx.store.findRefreshToken(hashToken(tokens.refresh_token))).toMatchObject({
       ...binding,
       parentId: null,
@@ -51,12 +51,12 @@ describe('redeeming a code (RFC 6749 §4.1.3)', () => {
     expect(event).toMatchObject({ type: 'token.issued', clientId: client.id, userId, data: { grantId: grant.id, grant_type: 'authorization_code' } });
   });
 
-  it('README, For application developers: the scope comes back in registry order, joined by single spaces', async ({ core }) => {
+  it('docs/integrating.md: the scope comes back in registry order, joined by single spaces', async ({ core }) => {
     const { tokens } = await issued(core, { grantScopes: ['PROFILE_READ', 'TEAM_BOOKING_READ', 'BOOKING_READ'] });
     expect(tokens.scope).toBe('BOOKING_READ PROFILE_READ TEAM_BOOKING_READ');
   });
 
-  it('README, Scopes and endpoints: a legacy grant (scopes null) issues scope "" and tokens with no scope list', async ({ core }) => {
+  it('docs/integrating.md#scopes-and-endpoints: a legacy grant (scopes null) issues scope "" and tokens with no scope list', async ({ core }) => {
     const { tokens } = await issued(core, { scopes: null, grantScopes: null });
     expect(tokens.scope).toBe('');
     expect((await core.ctx.store.findAccessToken(hashToken(tokens.access_token)))?.scopes).toBeNull();
@@ -78,7 +78,7 @@ describe('a code is single use (RFC 6749 §4.1.2)', () => {
   });
 
   it('RFC 6749 §4.1.2: a replay revokes only what that code issued: the grant and another code\'s tokens under it stay', async ({ core }) => {
-    // A remembered consent issues a second code under the same grant (README, Security).
+    // A remembered consent issues a second code under the same grant (SECURITY.md).
     const first = await issued(core);
     const second = await exchange(core, first.client, await core.code(first.client, first.grant));
     await rejection(exchange(core, first.client, first.code), 'invalid_grant', /already been used/);
@@ -115,7 +115,7 @@ describe('what a code is checked against (RFC 6749 §4.1.3)', () => {
     await rejection(exchange(core, thief, code), 'invalid_grant', /issued to another client/);
   });
 
-  it('README, For application developers: a code lives 60 seconds', async ({ core }) => {
+  it('docs/integrating.md: a code lives 60 seconds', async ({ core }) => {
     const client = await core.client();
     const grant = await core.grant(client, await core.user());
     const fresh = await core.code(client, grant);
@@ -135,7 +135,7 @@ describe('what a code is checked against (RFC 6749 §4.1.3)', () => {
     await rejection(exchange(core, client, await core.code(client, grant), { redirect_uri: '' }), 'invalid_request', /redirect_uri is required/);
   });
 
-  it('README, For application developers: a malformed code is refused before storage, so the real one still works', async ({ core }) => {
+  it('docs/integrating.md: a malformed code is refused before storage, so the real one still works', async ({ core }) => {
     const client = await core.client();
     const good = await core.code(client, await core.grant(client, await core.user()));
     const flipped = good.slice(0, 10) + (good[10] === 'a' ? 'b' : 'a') + good.slice(11);

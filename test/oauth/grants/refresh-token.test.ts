@@ -28,7 +28,7 @@ describe('rotation (RFC 6749 §6)', () => {
     const next = await refresh(core, first.client, first.tokens.refresh_token);
     const old = await core.ctx.store.findRefreshToken(hashToken(first.tokens.refresh_token));
     expect(old).toMatchObject({ spentAt: T0 + 10_000, successorBox: expect.any(String), revokedAt: null });
-    // The database never holds the successor in plain text (README, Security).
+    // The database never holds the successor in plain text (SECURITY.md).
     expect(old!.successorBox).not.toContain(next.refresh_token);
     expect(await core.ctx.store.findRefreshToken(hashToken(next.refresh_token))).toMatchObject({
       parentId: old!.id,
@@ -39,7 +39,7 @@ describe('rotation (RFC 6749 §6)', () => {
     });
   });
 
-  it('README, For application developers: the spent token presented again within 30 seconds answers the very same pair, rotating nothing', async ({ core }) => {
+  it('docs/integrating.md: the spent token presented again within 30 seconds answers the very same pair, rotating nothing', async ({ core }) => {
     const first = await issued(core);
     const next = await refresh(core, first.client, first.tokens.refresh_token);
     core.clock.advance(30);
@@ -67,7 +67,7 @@ describe('rotation (RFC 6749 §6)', () => {
     expect(reused).toMatchObject({ type: 'refresh_token.reused', userId: first.userId, data: { grantId: first.grant.id } });
   });
 
-  it('README, Webhooks: a reuse is written to the client\'s events URL outbox in the same transaction; a client without one gets nothing', async ({ core }) => {
+  it('docs/integrating.md#webhooks: a reuse is written to the client\'s events URL outbox in the same transaction; a client without one gets nothing', async ({ core }) => {
     const told = await issued(core);
     await core.stores.webhookDeliveries.setClientEventsUrl(told.client.id, 'https://app.example.com/events', T0);
     await core.stores.webhookDeliveries.setClientEventsSecret(told.client.id, 'whsec_c2VjcmV0', T0);
@@ -121,7 +121,7 @@ describe('what a refresh token is checked against (RFC 6749 §6)', () => {
     await rejection(refresh(core, first.client, first.tokens.refresh_token), 'invalid_grant', /has been revoked/);
   });
 
-  it('README, Operating it: a refresh token unused for REFRESH_TOKEN_IDLE_TTL_SECONDS is invalid_grant; each rotation renews the window', async ({ core }) => {
+  it('docs/operating.md: a refresh token unused for REFRESH_TOKEN_IDLE_TTL_SECONDS is invalid_grant; each rotation renews the window', async ({ core }) => {
     core.ctx.ttl.refreshIdle = 100;
     const first = await issued(core);
     core.clock.advance(90);
@@ -142,7 +142,7 @@ describe('what a refresh token is checked against (RFC 6749 §6)', () => {
     await rejection(refresh(core, first.client, generateToken('refreshToken')), 'invalid_grant', /refresh_token is not valid/);
   });
 
-  it('README, Scopes and endpoints: a legacy grant refreshes with scope "" and stays legacy', async ({ core }) => {
+  it('docs/integrating.md#scopes-and-endpoints: a legacy grant refreshes with scope "" and stays legacy', async ({ core }) => {
     const first = await issued(core, { scopes: null, grantScopes: null });
     const next = await refresh(core, first.client, first.tokens.refresh_token);
     expect(next.scope).toBe('');

@@ -91,7 +91,7 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
       expect(answer.error.message, body).toMatch(problem);
     }
   });
-  it.skipIf(!available)('README, Security: /mcp refuses a repeated JSON key as the OAuth endpoints do, as a -32700 JSON-RPC error naming the key; nothing runs', async () => {
+  it.skipIf(!available)('SECURITY.md: /mcp refuses a repeated JSON key as the OAuth endpoints do, as a -32700 JSON-RPC error naming the key; nothing runs', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ BOOKING_READ')}` };
     // The attack: JSON.parse keeps the last "name", so the call the client checked would not be the one run.
     const cases: Array<[string, string]> = [
@@ -111,7 +111,7 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
     }
   });
 
-  it.skipIf(!available)('README, Security: a JSON-RPC batch is answered with one -32600 JSON-RPC error saying batches are not supported; nothing runs', async () => {
+  it.skipIf(!available)('SECURITY.md: a JSON-RPC batch is answered with one -32600 JSON-RPC error saying batches are not supported; nothing runs', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${await mcpToken('PROFILE_READ')}` };
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
     for (const batch of [[call(1), call(2)], [call(1)], []]) {

@@ -105,7 +105,7 @@ async function listBookings(db: Executor, scope: BookingScope, filter: BookingFi
 }
 
 /**
- * Changes a booking only if it is still in one of `from` (STYLE practice 6): of two
+ * Changes a booking only if it is still in one of `from` (ARCHITECTURE.md#single-use-is-atomic): of two
  * concurrent confirm/decline/cancel requests exactly one wins. Returns whether it did.
  */
 async function transition(db: Executor, uid: string, from: BookingStatus[], changes: Updateable<BookingsTable>): Promise<boolean> {
