@@ -55,6 +55,11 @@ export const layers = [
     because: 'storage implements the ports the core, the services and the platform declare; it knows no surface',
   },
   {
+    folder: 'storage/migrations',
+    forbidden: ['oauth', 'services', 'platform', 'config', 'storage/stores', 'storage/repositories'],
+    because: 'a migration imports nothing of the live code, so that what it does never changes once released',
+  },
+  {
     folder: 'cli',
     forbidden: ['http', 'web', 'platform', 'storage'],
     because: 'the CLI calls the same services as the pages; only cli/runtime.ts, a composition root, opens storage',
