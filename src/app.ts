@@ -143,7 +143,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   app.addHook('onReady', async () => limits.ready());
   app.addHook('onClose', async () => limits.close());
   const outbound = { allowPrivate: config.outboundAllowPrivate, resolve: deps.resolveHost ?? systemResolver };
-  const services = createServiceContext(deps.database.db, clock);
+  const services = createServiceContext(deps.database.db, clock, { passwordHashing: config.passwordHashing });
   oauth.isSelfRegistered = selfRegisteredClients(services);
   // docs/rules.md#cimd-policy: URL client ids, unless CIMD_POLICY=off.
   const { policy, scopes } = config.clientMetadata;

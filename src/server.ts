@@ -80,7 +80,7 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   }
 
   // The background work of every instance, on the same clock as its requests.
-  const services = createServiceContext(database.db, clock);
+  const services = createServiceContext(database.db, clock, { passwordHashing: config.passwordHashing });
 
   // docs/rules.md#refresh-rotation, docs/rules.md#retention: every instance deletes what has ended, in small batches.
   const pruner = startPruner(services, config.retention, config.retention.pruneIntervalSeconds * 1000, {

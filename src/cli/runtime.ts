@@ -67,7 +67,7 @@ export function createRuntime(io: CliIo): CliRuntime {
     config,
     withServices: (fn) => withDatabase(async (database) => {
       await migrateToLatest(database);
-      return fn(createServiceContext(database.db, Date.now));
+      return fn(createServiceContext(database.db, Date.now, { passwordHashing: config().passwordHashing }));
     }),
     migrate: () => withDatabase(migrateToLatest),
     // A backup of a database that is not there would be an empty one: refused instead.

@@ -13,6 +13,7 @@ const meanings: Record<SettingName, string> = {
   TRUST_PROXY: "the reverse proxies that may name the caller in X-Forwarded-For, as comma-separated IP addresses or CIDR ranges; unset: the socket's address is the caller",
   LOG_LEVEL: 'level of the JSON request logs: fatal, error, warn, info, debug, trace or silent',
   METRICS_TOKEN: 'bearer token (16+ characters) that lets other hosts read /metrics; unset: loopback only',
+  PASSWORD_HASHING: "cost of new argon2id password hashes: rfc9106 (64 MiB, 3 passes, 4 lanes; RFC 9106's second recommendation) or owasp (19 MiB, 2 passes, 1 lane; OWASP's minimum, a quarter of the time on one core); existing hashes keep working either way",
   COOKIE_SECRET: 'signs cookies (32+ characters; the same on every instance); unset: generated once into data/cookie-secret',
   AUTH_CODE_TTL_SECONDS: 'lifetime of an authorization code (above 600 is for benchmarks and warns)',
   ACCESS_TOKEN_TTL_SECONDS: 'lifetime of an access token',

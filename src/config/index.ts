@@ -103,6 +103,8 @@ export const settingsSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Bearer token that lets non-loopback callers read /metrics; unset = loopback only. */
   METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+  /** The cost of new password hashes (services/accounts/passwords.ts): RFC 9106's, or OWASP's minimum. */
+  PASSWORD_HASHING: z.enum(['rfc9106', 'owasp']).default('rfc9106'),
   /** Signs cookies; generated and kept in the data folder when unset. */
   COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
   /** docs/rules.md#lifetimes: codes live 60 s; above 600 s is allowed with a warning (benchmarks). */
@@ -219,6 +221,8 @@ export interface Config {
   databaseUrl: string;
   redisUrl: string | undefined;
   logLevel: Settings['LOG_LEVEL'];
+  /** The cost of new password hashes: RFC 9106 §4's second option, or OWASP's argon2id minimum. */
+  passwordHashing: Settings['PASSWORD_HASHING'];
   cookieSecret: string | undefined;
   metricsToken: string | undefined;
   /** Fastify's trustProxy: false (no proxy) or the proxies' addresses and ranges. */
@@ -307,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL,
     cookieSecret: s.COOKIE_SECRET,
+    passwordHashing: s.PASSWORD_HASHING,
     metricsToken: s.METRICS_TOKEN,
     trustProxy: s.TRUST_PROXY ?? false,
     ttl: {

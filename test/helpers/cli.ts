@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { runGatehouse } from '../../src/cli/run.ts';
 import { settingNames } from '../../src/config/index.ts';
+import { testPasswordHashing } from './password-hashing.ts';
 
 export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,7 +44,7 @@ export async function runCli(args: string[], options: CliOptions = {}): Promise<
   let stdout = '';
   let stderr = '';
   const code = await runGatehouse(args, {
-    env: { ...options.env },
+    env: { ...testPasswordHashing, ...options.env },
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     readStdin: () => options.input ?? '',
@@ -60,7 +61,7 @@ export function runCliProcess(args: string[], options: CliOptions & { inputAfter
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !gatehouseSettings.has(key)) env[key] = value;
   }
-  Object.assign(env, options.env);
+  Object.assign(env, testPasswordHashing, options.env);
   return new Promise((done) => {
     const [program, programArgs] = gatehouseCommand(args, options.umask);
     const child = execFile(

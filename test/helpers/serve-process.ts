@@ -9,6 +9,7 @@ import { createClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { Browser, formFields } from './browser.ts';
+import { testPasswordHashing } from './password-hashing.ts';
 import { gatehouseCommand, projectRoot } from './cli.ts';
 
 export interface ServeProcess {
@@ -40,6 +41,7 @@ export async function startServe(port: number, env: Record<string, string | unde
       RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0',
       RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '0',
       RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: '0',
+      ...testPasswordHashing,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config/index.ts';
+import { testPasswordHashing } from './password-hashing.ts';
 import { createClient, importLegacyClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import type { OAuthStore } from '../../src/oauth/storage.ts';
@@ -221,7 +222,7 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
     RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: '0',
     RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: '0',
   };
-  const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'info', PORT: String(port), ...noLimits, ...env });
+  const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'info', PORT: String(port), ...testPasswordHashing, ...noLimits, ...env });
   const logs: string[] = [];
   const logStream = { write: (line: string) => logs.push(line) } as unknown as NodeJS.WritableStream;
   let server!: TestServer;
@@ -232,7 +233,7 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
     logStream,
     resolveHost: testResolver,
   });
-  server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, () => server.clock()), logs, sharing === undefined);
+  server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, () => server.clock(), { passwordHashing: config.passwordHashing }), logs, sharing === undefined);
   await app.listen({ port, host: '127.0.0.1' });
   return server;
 }

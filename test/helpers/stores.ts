@@ -9,6 +9,7 @@ import type { DatabaseHandle } from '../../src/storage/database.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { SESSION_COOKIE } from '../../src/web/session.ts';
+import { testPasswordHashing } from './password-hashing.ts';
 
 /** Both wings' stores over one database: a TestServer has them, and so does storesOver(db). */
 export interface Stores {
@@ -23,7 +24,7 @@ export function coreStore(db: DatabaseHandle['db']): OAuthStore {
 
 /** The stores over a database that no TestServer serves (a `gatehouse serve` child's, say). */
 export function storesOver(db: DatabaseHandle['db'], clock: () => number = Date.now): Stores {
-  return { oauth: coreStore(db), services: createServiceContext(db, clock) };
+  return { oauth: coreStore(db), services: createServiceContext(db, clock, { passwordHashing: testPasswordHashing.PASSWORD_HASHING }) };
 }
 
 /**

@@ -1,5 +1,5 @@
 // Users: accounts with argon2id password hashes (docs/rules.md#data) and their profile.
-import argon2 from 'argon2';
+import { hashPassword, passwordMatches, spendDecoyCheck, type PasswordHashing } from './passwords.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
@@ -35,7 +35,8 @@ function checkNewPassword(password: string): void {
   if (password.length > 1024) throw validation('password must be at most 1024 characters', 'password');
 }
 
-const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id });
+/** The cost new hashes are made at: the context's, or RFC 9106's when it names none. */
+const hashingOf = (ctx: ServiceContext): PasswordHashing => ctx.passwordHashing ?? 'rfc9106';
 
 export async function createUser(ctx: ServiceContext, input: NewUser): Promise<User> {
   const { email, name } = checkNewUser(input);
@@ -48,7 +49,7 @@ export async function createUser(ctx: ServiceContext, input: NewUser): Promise<U
     email,
     name,
     username: `${base}-${randomId(4).toLowerCase()}`,
-    passwordHash: await hashPassword(input.password),
+    passwordHash: await hashPassword(input.password, hashingOf(ctx)),
     isAdmin: input.admin === true,
     timeZone: 'UTC',
     weekStart: 'Monday',
@@ -88,7 +89,7 @@ export async function listUsers(ctx: ServiceContext, filter: { admins?: boolean 
  */
 export async function resetPassword(ctx: ServiceContext, email: string, password: string, actorId: string | null): Promise<{ user: User; sessionsEnded: number }> {
   checkNewPassword(password);
-  const hash = await hashPassword(password);
+  const hash = await hashPassword(password, hashingOf(ctx));
   const now = ctx.clock();
   return ctx.stores.transaction(async (tx) => {
     const user = await requireUserByEmail({ ...ctx, stores: tx }, email);
@@ -111,10 +112,6 @@ export async function setAdmin(ctx: ServiceContext, email: string, admin: boolea
   });
 }
 
-// A hash to verify against when the account does not exist, so that the response time
-// does not tell which emails are registered.
-let decoyHash: Promise<string> | undefined;
-
 /**
  * Checks a password: `user` is the account of that email whether or not the password is
  * right (a failed login is audited under it, docs/rules.md#audit-events); undefined for an unknown email.
@@ -122,11 +119,11 @@ let decoyHash: Promise<string> | undefined;
 export async function checkPassword(ctx: ServiceContext, email: string, password: string): Promise<{ ok: boolean; user: User | undefined }> {
   const user = await findUserByEmail(ctx, email);
   if (user === undefined) {
-    decoyHash ??= argon2.hash('decoy-password', { type: argon2.argon2id });
-    await argon2.verify(await decoyHash, password).catch(() => false);
+    // The time of the answer must not tell which emails are registered.
+    await spendDecoyCheck(password, hashingOf(ctx));
     return { ok: false, user: undefined };
   }
-  return { ok: await argon2.verify(user.passwordHash, password).catch(() => false), user };
+  return { ok: await passwordMatches(user.passwordHash, password), user };
 }
 
 /** Returns the user when the password is right; undefined otherwise. */

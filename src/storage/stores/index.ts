@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { PlatformContext, PlatformStores } from '../../platform/stores.ts';
 import type { Database } from '../schema.ts';
+import type { PasswordHashing } from '../../services/accounts/passwords.ts';
 import { createNoticeStore, createSessionStore, createUserStore } from './accounts.ts';
 import { createAuditLogReader, createAuditStore } from './audit.ts';
 import { createBookingStore } from './platform/bookings.ts';
@@ -37,6 +38,6 @@ export function createServiceStores(db: Kysely<Database>): PlatformStores {
   };
 }
 
-export function createServiceContext(db: Kysely<Database>, clock: () => number): PlatformContext {
-  return { stores: createServiceStores(db), clock };
+export function createServiceContext(db: Kysely<Database>, clock: () => number, options: { passwordHashing?: PasswordHashing } = {}): PlatformContext {
+  return { stores: createServiceStores(db), clock, ...options };
 }
