@@ -4,6 +4,7 @@
 // --reset-secret), since a second run must not break what the first one set up.
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
+import { DEFAULT_PORT, type Config } from '../config/index.ts';
 import { CLI_OPERATOR } from '../services/actors.ts';
 import { createUser, findUserByEmail, resetPassword, type User } from '../services/accounts/users.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -65,6 +66,20 @@ async function setUp(s: ServiceContext, opts: DemoOptions): Promise<DemoSetup> {
   return { email: user.email, password, clientId: existing.clientId, secret, clientState: state };
 }
 
+/**
+ * When neither PORT nor the addresses are set where the command runs, its links assume a
+ * server on the default port (config/index.ts: localAddress): say so, and what to set when
+ * `gatehouse serve` runs elsewhere. Null when the addresses come from the settings.
+ */
+export function addressesNote(config: Config): string | null {
+  if (config.addressesAssumed.length === 0) return null;
+  return [
+    `Addresses below assume the server at http://localhost:${DEFAULT_PORT} (no PORT, ${config.addressesAssumed.join(' or ')} set here).`,
+    'If `gatehouse serve` runs with another PORT, run this with the same one (PORT=4000 npx gatehouse demo);',
+    'behind a proxy or on another host, with its APP_URL and BASE_URL.',
+  ].join('\n');
+}
+
 export function registerDemoCommand(program: Command, runtime: CliRuntime): void {
   program
     .command('demo')
@@ -86,6 +101,9 @@ export function registerDemoCommand(program: Command, runtime: CliRuntime): void
       const tokenUrl = `${config.baseUrl}/v2/auth/oauth2/token`;
       const secretArg = result.secret ?? 'YOUR_CLIENT_SECRET';
       const curl = `curl -s ${tokenUrl} -d grant_type=authorization_code -d client_id=${result.clientId} -d client_secret=${secretArg} -d redirect_uri=${encodeURIComponent(REDIRECT_URI)} -d code=CODE_FROM_REDIRECT`;
+      // The quick start's last step (README.md): the API call the access token is for.
+      const meCurl = `curl -s ${config.baseUrl}/v2/me -H "Authorization: Bearer ACCESS_TOKEN"`;
+      const assumed = addressesNote(config);
       runtime.emit(
         !!opts.json,
         {
@@ -96,9 +114,12 @@ export function registerDemoCommand(program: Command, runtime: CliRuntime): void
           authorization_url: authorizeUrl,
           token_url: tokenUrl,
           curl,
+          me_curl: meCurl,
+          addresses_assumed: config.addressesAssumed,
         },
         () =>
           [
+            ...(assumed === null ? [] : [assumed, '']),
             `demo user:      ${result.email}${result.password ? ` / password ${result.password}  (shown once)` : ' (already existed; password unchanged: `gatehouse demo --reset-password` sets a new one)'}`,
             `client_id:      ${result.clientId}${result.clientState === 'approved' ? '' : `  (${result.clientState}: \`gatehouse clients approve ${result.clientId}\` to use it)`}`,
             `client_secret:  ${result.secret ? `${result.secret}  (shown once)` : '(shown when it was made; `gatehouse demo --reset-secret` replaces it)'}`,
@@ -109,6 +130,9 @@ export function registerDemoCommand(program: Command, runtime: CliRuntime): void
             '',
             'The browser lands on http://localhost:8080/callback?code=...; exchange the code within 60 seconds:',
             `  ${curl}`,
+            '',
+            'Then call the API with the access_token of the answer in place of ACCESS_TOKEN:',
+            `  ${meCurl}`,
           ].join('\n'),
       );
     });

@@ -6,8 +6,8 @@ import { settingNames, settingsSchema, type SettingName } from './index.ts';
 const meanings: Record<SettingName, string> = {
   PORT: 'TCP port to listen on (0: any free port)',
   HOST: 'interface to bind; loopback, so a fresh install is not reachable from other machines',
-  BASE_URL: 'public address of the token endpoint and the /v2 API; the issuer identifier',
-  APP_URL: 'public address of the login, consent and settings pages',
+  BASE_URL: 'public address of the token endpoint and the /v2 API; the issuer identifier (unset: follows PORT)',
+  APP_URL: 'public address of the login, consent and settings pages (unset: follows PORT)',
   DATABASE_URL: 'sqlite:PATH (relative to the working folder), sqlite:/absolute/path.db, sqlite::memory:, or postgres://...',
   REDIS_URL: 'redis://...: rate-limit counters shared by every instance; unset: each process counts alone',
   TRUST_PROXY: "the reverse proxies that may name the caller in X-Forwarded-For, as comma-separated IP addresses or CIDR ranges; unset: the socket's address is the caller",
@@ -46,9 +46,15 @@ export interface SettingHelp {
   meaning: string;
 }
 
+/** Defaults that depend on another setting, which parsing an empty environment cannot show. */
+const derivedDefaults: Partial<Record<SettingName, string>> = {
+  BASE_URL: 'http://localhost:PORT',
+  APP_URL: 'http://localhost:PORT',
+};
+
 export function settingsHelp(): SettingHelp[] {
   const defaults: Partial<Record<SettingName, unknown>> = settingsSchema.parse({});
-  return settingNames.map((name) => ({ name, default: defaults[name] === undefined ? undefined : String(defaults[name]), meaning: meanings[name] }));
+  return settingNames.map((name) => ({ name, default: derivedDefaults[name] ?? (defaults[name] === undefined ? undefined : String(defaults[name])), meaning: meanings[name] }));
 }
 
 /** The help text's section: each variable with its default, then its meaning indented. */

@@ -75,15 +75,25 @@ function isRedisUrl(value: string): boolean {
   }
 }
 
+/** The port a server started without PORT listens on. */
+export const DEFAULT_PORT = 3000;
+
+/**
+ * What APP_URL and BASE_URL are when unset: the server's own address on this machine, on the
+ * port it listens on, so that `PORT=4000 npm start` alone links to port 4000. PORT=0 (any
+ * free port) cannot be known before listening: the default port then, with a warning.
+ */
+export const localAddress = (port: number): string => `http://localhost:${port === 0 ? DEFAULT_PORT : port}`;
+
 export const settingsSchema = z.object({
   /** TCP port the HTTP server listens on. */
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.coerce.number().int().min(0).max(65535).default(DEFAULT_PORT),
   /** Interface to bind; loopback by default so a fresh install is not exposed. */
   HOST: z.string().min(1).default('127.0.0.1'),
-  /** {BASE_URL} of docs/rules.md#surfaces: token endpoint, API, issuer identifier. */
-  BASE_URL: url('BASE_URL').default('http://localhost:3000'),
-  /** {APP_URL} of docs/rules.md#surfaces: login, consent and settings pages. */
-  APP_URL: url('APP_URL').default('http://localhost:3000'),
+  /** {BASE_URL} of docs/rules.md#surfaces: token endpoint, API, issuer identifier. Unset: localAddress(PORT). */
+  BASE_URL: url('BASE_URL').optional(),
+  /** {APP_URL} of docs/rules.md#surfaces: login, consent and settings pages. Unset: localAddress(PORT). */
+  APP_URL: url('APP_URL').optional(),
   /** sqlite:./path.db, sqlite:/abs/path.db, sqlite::memory:, postgres://... or postgresql://... */
   DATABASE_URL: z
     .string()
@@ -183,6 +193,7 @@ export const settingsSchema = z.object({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
 export type SettingName = keyof typeof settingsSchema.shape;
 
 /** The personal read scopes: what an application nobody reviewed may ask for by default (docs/rules.md#client-metadata-documents, docs/rules.md#dynamic-registration). */
@@ -218,6 +229,11 @@ export interface Config {
   appUrl: string;
   /** RFC 8414 / RFC 9207 issuer identifier: the base URL. */
   issuer: string;
+  /**
+   * The addresses (APP_URL, BASE_URL) that neither their variable nor PORT set: a guess at the
+   * default port, which a command run beside a server started with another PORT gets wrong.
+   */
+  addressesAssumed: Array<'APP_URL' | 'BASE_URL'>;
   databaseUrl: string;
   redisUrl: string | undefined;
   logLevel: Settings['LOG_LEVEL'];
@@ -292,8 +308,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `AUTH_CODE_TTL_SECONDS is ${s.AUTH_CODE_TTL_SECONDS}: codes outliving 10 minutes are for benchmarks only (RFC 6749 §4.1.2)`,
     );
   }
-  if (s.OUTBOUND_ALLOW_PRIVATE === '1' && !['localhost', '127.0.0.1', '[::1]'].includes(new URL(s.BASE_URL).hostname)) {
-    warnings.push('OUTBOUND_ALLOW_PRIVATE=1: webhooks and calendar feeds may point at private and loopback addresses; use it for development and tests only');
+  // docs/rules.md#outbound-urls: on a developer's machine too, since a setting copied from one
+  // into production would open the SSRF guard without anyone noticing.
+  if (s.OUTBOUND_ALLOW_PRIVATE === '1') {
+    warnings.push('OUTBOUND_ALLOW_PRIVATE=1: webhook, calendar-feed and client-metadata URLs may be http and point at private and loopback addresses; use it for development and tests only');
+  }
+  const appUrl = s.APP_URL ?? localAddress(s.PORT);
+  const baseUrl = s.BASE_URL ?? localAddress(s.PORT);
+  if (s.PORT === 0 && (s.APP_URL === undefined || s.BASE_URL === undefined)) {
+    warnings.push(`PORT=0 listens on any free port, which APP_URL and BASE_URL cannot follow: they are ${localAddress(0)} unless set`);
   }
   const clientMetadata = { policy: s.CIMD_POLICY, scopes: s.CIMD_SCOPES ?? defaultUnreviewedScopes };
   const registration = { policy: s.DCR_POLICY, scopes: s.DCR_SCOPES ?? defaultUnreviewedScopes, perIpPerHour: s.RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR };
@@ -304,9 +327,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: s.PORT,
     host: s.HOST,
-    baseUrl: s.BASE_URL,
-    appUrl: s.APP_URL,
-    issuer: s.BASE_URL,
+    baseUrl,
+    appUrl,
+    issuer: baseUrl,
+    addressesAssumed: env.PORT === undefined || env.PORT === '' ? [...(s.APP_URL === undefined ? ['APP_URL' as const] : []), ...(s.BASE_URL === undefined ? ['BASE_URL' as const] : [])] : [],
     databaseUrl: s.DATABASE_URL,
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL,
@@ -343,8 +367,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     clientMetadata,
     registration,
     agentScopes: agents.scopes,
-    secureCookies: s.APP_URL.startsWith('https:'),
-    localDevelopment: ['localhost', '127.0.0.1', '[::1]'].includes(new URL(s.APP_URL).hostname),
+    secureCookies: appUrl.startsWith('https:'),
+    localDevelopment: ['localhost', '127.0.0.1', '[::1]'].includes(new URL(appUrl).hostname),
     warnings,
   };
 }

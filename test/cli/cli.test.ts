@@ -294,12 +294,43 @@ describe('gatehouse demo against a running server (docs/rules.md#cli)', { timeou
       body: new URLSearchParams({ grant_type: 'authorization_code', client_id: demo.client_id, client_secret: demo.client_secret, redirect_uri: url.searchParams.get('redirect_uri')!, code }),
     });
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ token_type: 'bearer', expires_in: 1800, scope: 'BOOKING_READ PROFILE_READ' });
+    const tokens = (await res.json()) as { access_token: string };
+    expect(tokens).toMatchObject({ token_type: 'bearer', expires_in: 1800, scope: 'BOOKING_READ PROFILE_READ' });
+
+    // Issue 24, item 4: the /v2/me call to make with the access token, as printed.
+    expect(demo.me_curl).toBe(`curl -s ${server.url}/v2/me -H "Authorization: Bearer ACCESS_TOKEN"`);
+    const me = await fetch(`${server.url}/v2/me`, { headers: { authorization: /-H "(Authorization: Bearer ACCESS_TOKEN)"/.exec(demo.me_curl)![1]!.replace('ACCESS_TOKEN', tokens.access_token).slice('Authorization: '.length) } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ status: 'success', data: { email: 'demo@example.com', name: 'Demo User' } });
+    // The addresses came from the settings: nothing was assumed.
+    expect(demo.addresses_assumed).toEqual([]);
 
     // Run again, human-readable: the demo user is reused and a ready URL is printed.
     const again = ok(await runCli(['demo'], { env }));
     expect(again).toMatch(/^demo user: +demo@example\.com \(already existed; password unchanged: `gatehouse demo --reset-password` sets a new one\)$/m);
     expect(again).toMatch(new RegExp(`^ {2}${server.url.replace(/\./g, '\\.')}/auth/oauth2/authorize\\?response_type=code&client_id=\\w+&redirect_uri=.+&scope=.+&state=\\w+$`, 'm'));
+    expect(again).toMatch(/\n {2}curl -s .*code=CODE_FROM_REDIRECT\n\nThen call the API with the access_token of the answer in place of ACCESS_TOKEN:\n {2}curl -s http:\/\/127\.0\.0\.1:\d+\/v2\/me -H "Authorization: Bearer ACCESS_TOKEN"\n$/);
+    expect(again).not.toContain('assume');
+  });
+
+  it('with PORT alone, prints addresses on that port; with neither PORT nor the addresses, says what it assumed and what to set', async () => {
+    const database = { DATABASE_URL: server.database.url };
+    const onPort = json(await runCli(['demo', '--json'], { env: { ...database, PORT: '41000' } }));
+    expect(onPort.authorization_url.startsWith('http://localhost:41000/auth/oauth2/authorize?')).toBe(true);
+    expect(onPort.token_url).toBe('http://localhost:41000/v2/auth/oauth2/token');
+    expect(onPort.me_curl).toBe('curl -s http://localhost:41000/v2/me -H "Authorization: Bearer ACCESS_TOKEN"');
+    expect(onPort.addresses_assumed).toEqual([]);
+    expect(ok(await runCli(['demo'], { env: { ...database, PORT: '41000' } }))).not.toContain('assume');
+
+    const guessed = ok(await runCli(['demo'], { env: database }));
+    expect(guessed.split('\n').slice(0, 4)).toEqual([
+      'Addresses below assume the server at http://localhost:3000 (no PORT, APP_URL or BASE_URL set here).',
+      'If `gatehouse serve` runs with another PORT, run this with the same one (PORT=4000 npx gatehouse demo);',
+      'behind a proxy or on another host, with its APP_URL and BASE_URL.',
+      '',
+    ]);
+    expect(guessed).toContain('  curl -s http://localhost:3000/v2/me -H "Authorization: Bearer ACCESS_TOKEN"\n');
+    expect(json(await runCli(['demo', '--json'], { env: { ...database, APP_URL: 'http://localhost:3000' } })).addresses_assumed).toEqual(['BASE_URL']);
   });
 });
 

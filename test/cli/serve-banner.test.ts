@@ -38,7 +38,8 @@ describe.each(backends)('gatehouse serve on $name: start-up banner and shutdown 
     const port = await freePort();
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !(settingNames as string[]).includes(key)) env[key] = value;
-    Object.assign(env, database.env, { DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'warn' });
+    // PORT alone, as `PORT=41000 npm start`; OUTBOUND_ALLOW_PRIVATE=1 as a developer's .env may carry it.
+    Object.assign(env, database.env, { DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'warn', OUTBOUND_ALLOW_PRIVATE: '1' });
     // From a folder of its own, as `npm start` in a fresh clone: the data folder is ./data there.
     const child = spawn(process.execPath, [join(projectRoot, 'bin/gatehouse.mjs'), 'serve'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -49,7 +50,14 @@ describe.each(backends)('gatehouse serve on $name: start-up banner and shutdown 
     try {
       await waitFor(() => stdout, /Ctrl\+C stops\.\n/, 'banner');
       expect(stdout).toContain(`Gatehouse 0.1.0 is listening on http://127.0.0.1:${port}\n`);
-      expect(stdout).toMatch(/^ {2}web pages \(APP_URL\): +http:\/\/localhost:3000$/m);
+      // Issue 24: the addresses follow PORT when APP_URL and BASE_URL are unset.
+      expect(stdout).toMatch(new RegExp(`^ {2}web pages \\(APP_URL\\): +http://localhost:${port}$`, 'm'));
+      expect(stdout).toMatch(new RegExp(`^ {2}API \\(BASE_URL\\): +http://localhost:${port} +\\(issuer; token endpoint http://localhost:${port}/v2/auth/oauth2/token\\)$`, 'm'));
+      expect(stdout).not.toContain('localhost:3000');
+      // One warning line, a JSON log line at level warn (40), for OUTBOUND_ALLOW_PRIVATE=1.
+      const warnings = stdout.split('\n').filter((l) => l.includes('OUTBOUND_ALLOW_PRIVATE'));
+      expect(warnings).toHaveLength(1);
+      expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, msg: expect.stringMatching(/^OUTBOUND_ALLOW_PRIVATE=1: .*development and tests only$/) });
       expect(stdout).toMatch(name === 'sqlite' ? new RegExp(`^ {2}database: +SQLite, ${database.url.slice('sqlite:'.length).replace(/[.]/g, '\\.')}$`, 'm') : /^ {2}database: +PostgreSQL, 127\.0\.0\.1:5432\/\w+$/m);
       expect(stdout).toContain(`  data folder:          ${join(cwd, 'data')}  (holds the generated cookie secret)\n`);
       expect(existsSync(join(cwd, 'data', 'cookie-secret'))).toBe(true);

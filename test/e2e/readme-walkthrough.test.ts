@@ -49,14 +49,19 @@ describe('the README\'s quick start on sqlite', { timeout: 120_000 }, () => {
   });
 
   it.skipIf(!hasCurl)('demo, Allow, the printed token request and the README\'s /v2/me call reach the demo user\'s profile', async () => {
-    // `npx gatehouse demo`, pointed at this server as the README's section on ports says.
-    const env = { DATABASE_URL: server.database.url, APP_URL: server.url, BASE_URL: server.url };
+    // `npx gatehouse demo`, pointed at this server as the README's section on ports says:
+    // with the server's PORT and nothing else.
+    const port = new URL(server.url).port;
     const [, args] = /^npx gatehouse (.*)$/.exec(commandsOf(block('README.md', 'quick-start', 'sh'))[1]!)!;
+    const onAnotherPort = commandsOf(block('README.md', 'another-port', 'sh'));
+    expect(onAnotherPort).toEqual(['PORT=4000 npm start', `PORT=4000 npx gatehouse ${args}`]);
+    const env = { DATABASE_URL: server.database.url, PORT: port };
     const demo = await runCli(args!.split(' '), { env });
     expect(demo.code, demo.stderr).toBe(0);
     const password = /^demo user: +demo@example\.com \/ password (\S+)/m.exec(demo.stdout)![1]!;
     const authorizationUrl = new URL(/^ {2}(http\S+\/auth\/oauth2\/authorize\?\S+)$/m.exec(demo.stdout)![1]!);
     const tokenRequest = /^ {2}(curl .*CODE_FROM_REDIRECT)$/m.exec(demo.stdout)![1]!;
+    expect(demo.stdout).not.toContain('localhost:3000');
 
     // Steps 1 and 2: log in as the demo user, Allow, and take the code from the address.
     const browser = server.browser();
@@ -76,6 +81,11 @@ describe('the README\'s quick start on sqlite', { timeout: 120_000 }, () => {
     expect(assignment).toBe('ACCESS_TOKEN=gat_...');
     const me = await sh('sh', ['-c', call!.replace('http://localhost:3000', server.url)], { env: { PATH: process.env.PATH ?? '', ACCESS_TOKEN: tokens.access_token } });
     expect(JSON.parse(me.stdout)).toMatchObject({ status: 'success', data: { email: 'demo@example.com', name: 'Demo User' } });
+    // And the same call as demo printed it last, with the token in place, on PORT's address.
+    const printedMe = /^ {2}(curl -s \S+\/v2\/me .*ACCESS_TOKEN.*)$/m.exec(demo.stdout)![1]!;
+    expect(printedMe).toBe(`curl -s http://localhost:${port}/v2/me -H "Authorization: Bearer ACCESS_TOKEN"`);
+    const printed = await sh('sh', ['-c', printedMe.replace('ACCESS_TOKEN', tokens.access_token)]);
+    expect(JSON.parse(printed.stdout)).toMatchObject({ status: 'success', data: { email: 'demo@example.com' } });
   });
 });
 
