@@ -7,11 +7,11 @@ import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
 import { CLI_OPERATOR } from '../services/actors.ts';
 import { approveHeldChanges, rejectHeldChanges } from '../services/clients/review.ts';
-import { parseVersion, STALE_VERSION } from '../services/clients/version.ts';
+import { parseVersion } from '../services/clients/version.ts';
 import { hasHeldChange, requireClient, type ClientView } from '../services/clients/view.ts';
 import { reviewClient, type ReviewDecision } from '../services/clients/review.ts';
 import type { ServiceContext } from '../services/context.ts';
-import { conflict, ServiceError } from '../services/errors.ts';
+import { ServiceError } from '../services/errors.ts';
 import { CliError } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -29,7 +29,7 @@ interface Outcome {
 
 async function decide(s: ServiceContext, clientId: string, decision: ReviewDecision, reason: string | undefined, given: number | undefined): Promise<Outcome> {
   const current = await requireClient(s, clientId);
-  if (given !== undefined && given !== current.version) throw conflict(STALE_VERSION, 'version');
+  if (given !== undefined && given !== current.version) throw new CliError(notCurrent(clientId, given, current.version));
   // What is decided below is chosen from `current`, so the decision binds to its version.
   const options = { expectedVersion: current.version };
   if (current.state === 'approved' && hasHeldChange(current) && decision !== 'suspend') {
@@ -38,6 +38,16 @@ async function decide(s: ServiceContext, clientId: string, decision: ReviewDecis
     return { client: await rejectHeldChanges(s, clientId, CLI_OPERATOR, reason, options), heldChange: { decision: 'refused', ...changes } };
   }
   return { client: await reviewClient(s, clientId, decision, CLI_OPERATOR, reason, options) };
+}
+
+/**
+ * docs/rules.md#review-versions: a version that is not the client's current one, named with
+ * the current one; an older one means the client changed since it was read, a newer one was
+ * never the client's (a typo, or another client's version).
+ */
+export function notCurrent(clientId: string, given: number, current: number): string {
+  const why = given < current ? ': the client changed since you opened it, review it again' : '';
+  return `version ${given} is not the current version of client ${clientId}, which is ${current}${why} (\`gatehouse clients show ${clientId}\` prints what it is now)`;
 }
 
 function describeHeld(o: Outcome & { heldChange: NonNullable<Outcome['heldChange']> }): string {

@@ -11,7 +11,21 @@ const labels: Record<keyof PruneCounts, string> = {
   sessions: 'sessions',
   authorizationRequests: 'authorization requests',
   auditEvents: 'audit events',
-  successorsForgotten: 'kept successor pairs',
+  successorsForgotten: 'successor pairs',
+};
+
+/**
+ * What happened to each: rows are deleted; a spent refresh token's kept successor pair is
+ * forgotten while the spent token stays for reuse detection (docs/rules.md#refresh-rotation).
+ */
+const verbs: Record<keyof PruneCounts, string> = {
+  authorizationCodes: 'deleted',
+  accessTokens: 'deleted',
+  refreshTokens: 'deleted',
+  sessions: 'deleted',
+  authorizationRequests: 'deleted',
+  auditEvents: 'deleted',
+  successorsForgotten: 'forgotten',
 };
 
 export function registerMaintenanceCommands(program: Command, runtime: CliRuntime): void {
@@ -23,17 +37,18 @@ export function registerMaintenanceCommands(program: Command, runtime: CliRuntim
       const { retention } = runtime.config();
       const counts = await runtime.withServices((s) => pruneEnded(s, retention));
       runtime.emit(!!opts.json, Object.fromEntries(Object.entries(counts).map(([kind, n]) => [snakeCase(kind), n])), () =>
-        (Object.keys(labels) as Array<keyof PruneCounts>).map((k) => `${labels[k].padEnd(24)} ${counts[k]} deleted`).join('\n'),
+        (Object.keys(labels) as Array<keyof PruneCounts>).map((k) => `${labels[k].padEnd(24)} ${counts[k]} ${verbs[k]}`).join('\n'),
       );
     });
 
   program
     .command('backup')
     .description('write a consistent copy of the SQLite database to FILE while it serves (PostgreSQL: use pg_dump)')
-    .argument('<file>', 'where the copy goes; replaced if it exists')
+    .argument('<file>', 'where the copy goes; an existing file is refused unless --force')
+    .option('--force', 'replace FILE if it exists')
     .addOption(jsonOption())
-    .action(async (file: string, opts: { json?: boolean }) => {
-      const pages = await runtime.backup(file);
-      runtime.emit(!!opts.json, { file, pages }, () => `backed up ${pages} pages to ${file}`);
+    .action(async (file: string, opts: { force?: boolean; json?: boolean }) => {
+      const pages = await runtime.backup(file, { replace: !!opts.force });
+      runtime.emit(!!opts.json, { file, pages, replaced: !!opts.force }, () => `backed up ${pages} pages to ${file}`);
     });
 }

@@ -32,8 +32,8 @@ export interface CliRuntime {
   withServices<T>(fn: (services: ServiceContext) => Promise<T>): Promise<T>;
   /** Opens the database, applies pending migrations, closes; returns the names applied. */
   migrate(): Promise<string[]>;
-  /** Copies the database (SQLite) to file without migrating it; returns the pages copied. */
-  backup(file: string): Promise<number>;
+  /** Copies the database (SQLite) to file without migrating it; returns the pages copied. An existing file only with `replace`. */
+  backup(file: string, options?: { replace?: boolean }): Promise<number>;
   readStdin(): string;
   /** One way to answer: JSON with --json, readable lines otherwise. */
   emit(json: boolean, data: unknown, human: () => string): void;
@@ -71,7 +71,7 @@ export function createRuntime(io: CliIo): CliRuntime {
     }),
     migrate: () => withDatabase(migrateToLatest),
     // A backup of a database that is not there would be an empty one: refused instead.
-    backup: (file) => withDatabase((database) => database.backup(file), { mustExist: true }),
+    backup: (file, options) => withDatabase((database) => database.backup(file, options), { mustExist: true }),
     readStdin: () => io.readStdin(),
     emit: (json, data, human) => io.stdout.write(json ? JSON.stringify(data, null, 2) + '\n' : human() + '\n'),
   };

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type DatabaseIntrospector } from 'kysely';
 import pg from 'pg';
-import { BackupRefused, backupSqlite } from './backup.ts';
+import { BackupRefused, backupSqlite, type BackupOptions } from './backup.ts';
 import type { Database } from './schema.ts';
 import { groupCommitDialect } from './group-commit.ts';
 import { namingStatements } from './named-statements.ts';
@@ -20,7 +20,7 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
   /** docs/rules.md#cli: a consistent copy of a SQLite database in `file`; pages copied. PostgreSQL refuses. */
-  backup(file: string): Promise<number>;
+  backup(file: string, options?: BackupOptions): Promise<number>;
   close(): Promise<void>;
   /** What opening changed that the operator should hear of (SECURITY.md: a file's mode tightened). */
   warnings: string[];
@@ -119,7 +119,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     sqlite.pragma(`busy_timeout = ${Math.round(options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS)}`);
     sqlite.pragma('foreign_keys = ON');
     const db = new Kysely<Database>({ dialect: classifyingOutages(groupCommitDialect(sqlite, statementCache(sqlite))) });
-    return { db, dialect: 'sqlite', backup: (target) => backupSqlite(sqlite, file, target), close: () => db.destroy(), warnings };
+    return { db, dialect: 'sqlite', backup: (target, options) => backupSqlite(sqlite, file, target, options), close: () => db.destroy(), warnings };
   }
   throw new Error('DATABASE_URL must start with sqlite:, postgres:// or postgresql://');
 }

@@ -13,7 +13,9 @@ import { startTestServer, type TestClient, type TestServer, type TestUser } from
 const A = 'https://app.example.com/callback';
 const B = 'https://second.example.com/callback';
 const EVIL = 'https://evil.example/steal';
-const STALE = /^gatehouse: the client changed since you opened it: review it again \(`gatehouse clients show \w+` prints what it is now\)$/;
+/** Issue 24, item 3: the refusal names the version given and the current one. */
+const stale = (clientId: string, given: number, current: number) =>
+  new RegExp(`^gatehouse: version ${given} is not the current version of client ${clientId}, which is ${current}: the client changed since you opened it, review it again \\(\`gatehouse clients show ${clientId}\` prints what it is now\\)$`);
 
 function ok(result: CliResult): string {
   expect(result.code, result.stderr).toBe(0);
@@ -72,8 +74,17 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     ok(await gh(['clients', 'update', client.clientId, '--redirect-uri', EVIL, '--scope', 'PROFILE_READ', '--scope', 'BOOKING_WRITE']));
     const before = await snapshot(client);
 
-    expectOneLineRefusal(await gh(['clients', 'approve', client.clientId, '--version', String(reviewed)]), STALE);
-    expectOneLineRefusal(await gh(['clients', 'reject', client.clientId, '--reason', 'no', '--version', String(reviewed)]), STALE);
+    const now = await version(client);
+    expectOneLineRefusal(await gh(['clients', 'approve', client.clientId, '--version', String(reviewed)]), stale(client.clientId, reviewed, now));
+    expectOneLineRefusal(await gh(['clients', 'reject', client.clientId, '--reason', 'no', '--version', String(reviewed)]), stale(client.clientId, reviewed, now));
+    // A version the client never had (issue 24: `--version 9` on a client at version 1): which one is current.
+    const never = now + 8;
+    for (const decision of [['approve'], ['reject', '--reason', 'no'], ['suspend']]) {
+      expectOneLineRefusal(
+        await gh(['clients', decision[0]!, client.clientId, ...decision.slice(1), '--version', String(never)]),
+        new RegExp(`^gatehouse: version ${never} is not the current version of client ${client.clientId}, which is ${now} \\(\`gatehouse clients show ${client.clientId}\` prints what it is now\\)$`),
+      );
+    }
     expectOneLineRefusal(await gh(['clients', 'approve', client.clientId, '--version', 'latest']), /^gatehouse: --version must be a whole number from 1, as `gatehouse clients show` prints it$/);
     expect(await snapshot(client)).toEqual(before);
     expect(before.row.state).toBe('pending');

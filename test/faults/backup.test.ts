@@ -1,7 +1,7 @@
 // `gatehouse backup FILE` (docs/rules.md#cli; issue 12, item 7): a consistent copy of a SQLite database
 // taken while the server serves a load; a second server started on the copy honours the
 // tokens issued before the backup. On PostgreSQL the command refuses and names pg_dump.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -98,6 +98,33 @@ describe('gatehouse backup (docs/rules.md#cli)', { timeout: 180_000 }, () => {
       expect(existsSync(join(dir, 'copy.db'))).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a file that exists, in one line that names --force, and leaves it as it was; --force replaces it (issue 24, item 3)', async () => {
+    const db = await createTestDatabase('sqlite');
+    const folder = mkdtempSync(join(tmpdir(), 'gatehouse-backup-exists-'));
+    const target = join(folder, 'copy.db');
+    try {
+      writeFileSync(target, 'yesterday\'s backup');
+      expectOneLineRefusal(await runCli(['backup', target], { env: { DATABASE_URL: db.url } }), new RegExp(`^gatehouse: ${target.replace(/[.]/g, '\\.')} already exists: choose another file, or give --force to replace it$`));
+      expect(readFileSync(target, 'utf8')).toBe('yesterday\'s backup');
+      expect(readdirSync(folder)).toEqual(['copy.db']);
+
+      const forced = await runCli(['backup', target, '--force', '--json'], { env: { DATABASE_URL: db.url } });
+      expect(forced.code, forced.stderr).toBe(0);
+      expect(JSON.parse(forced.stdout)).toMatchObject({ file: target, pages: expect.any(Number), replaced: true });
+      const copied = openDatabase(`sqlite:${target}`);
+      try {
+        expect(await sqliteIntegrity(copied.db)).toBe('ok');
+      } finally {
+        await copied.close();
+      }
+      // A new file needs no --force.
+      expect((await runCli(['backup', join(folder, 'other.db')], { env: { DATABASE_URL: db.url } })).stdout).toMatch(/^backed up \d+ pages to .+other\.db\n$/);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+      await db.drop();
     }
   });
 

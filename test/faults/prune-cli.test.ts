@@ -50,6 +50,9 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toMatch(/^sessions\s+0 deleted$/m);
     expect(again.stdout).toMatch(/^audit events\s+0 deleted$/m);
+    // Issue 24, item 3: a kept successor pair is forgotten, not deleted, and never "kept ... deleted".
+    expect(again.stdout).toMatch(/^successor pairs\s+0 forgotten$/m);
+    expect(again.stdout).not.toMatch(/kept/);
   });
 
   it.skipIf(!available)('deletes codes and tokens ended more than the replay window ago and authorization requests older than 30 days, prints each count, keeps the rest', async () => {
@@ -90,17 +93,17 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
     const result = await runCli(['prune'], { env });
     expect(result.code, result.stderr).toBe(0);
     const printed = Object.fromEntries(result.stdout.trim().split('\n').map((line) => {
-      const [, label, n] = /^(.+?)\s+(\d+) deleted$/.exec(line)!;
-      return [label, Number(n)];
+      const [, label, n, verb] = /^(.+?)\s+(\d+) (deleted|forgotten)$/.exec(line)!;
+      return [`${label} ${verb}`, Number(n)];
     }));
     expect(printed).toEqual({
-      'authorization codes': 1,
-      'access tokens': 1,
-      'refresh tokens': 2,
-      sessions: 0,
-      'authorization requests': 2,
-      'audit events': 0,
-      'kept successor pairs': 1,
+      'authorization codes deleted': 1,
+      'access tokens deleted': 1,
+      'refresh tokens deleted': 2,
+      'sessions deleted': 0,
+      'authorization requests deleted': 2,
+      'audit events deleted': 0,
+      'successor pairs forgotten': 1,
     });
 
     // What is left, found as the core finds it: by hash (undefined once deleted).
