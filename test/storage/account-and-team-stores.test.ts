@@ -81,4 +81,57 @@ describe.each(backends)('account and team stores on $name', ({ name, available }
     expect(await suite.stores.invitations.take(invitation.id, invitee)).toEqual(invitation);
     expect(await suite.stores.invitations.take(invitation.id, invitee)).toBeUndefined();
   });
+
+  it.skipIf(!available)('TeamStore lists: organizations, teams (all or one organization\'s) and members, oldest first then by id, with counts, at most the limit', async () => {
+    const owner = userRecord();
+    const other = userRecord();
+    await suite.stores.users.insert(owner);
+    await suite.stores.users.insert(other);
+    const tag = owner.id.toLowerCase();
+    // Two organizations created at the same instant: the id decides their order.
+    const [orgA, orgB] = [`oa-${tag}`, `ob-${tag}`];
+    for (const id of [orgB, orgA]) await suite.stores.teams.insertOrganization({ id, name: `Org ${id}`, slug: id, createdAt: 5, updatedAt: 5 });
+    const team = (id: string, organizationId: string | null, createdAt: number) => ({ id, organizationId, name: `Team ${id}`, slug: id, bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt, updatedAt: createdAt });
+    const [inA, alone] = [team(`ta-${tag}`, orgA, 7), team(`tz-${tag}`, null, 6)];
+    for (const t of [inA, alone]) expect(await suite.stores.teams.insertTeam(t)).toBe(true);
+    const member = (id: string, userId: string, target: { teamId: string } | { organizationId: string }, role: 'member' | 'owner', createdAt: number) => ({
+      id,
+      userId,
+      teamId: 'teamId' in target ? target.teamId : null,
+      organizationId: 'organizationId' in target ? target.organizationId : null,
+      role,
+      createdAt,
+      updatedAt: createdAt,
+    });
+    const later = member(`m2-${tag}`, other.id, { teamId: inA.id }, 'member', 9);
+    const first = member(`m1-${tag}`, owner.id, { teamId: inA.id }, 'owner', 8);
+    for (const m of [later, first, member(`m3-${tag}`, owner.id, { organizationId: orgA }, 'owner', 8)]) expect(await suite.stores.teams.insertMembership(m)).toBe(true);
+
+    const orgs = (await suite.stores.teams.listOrganizations(1000)).filter((o) => o.id.endsWith(tag));
+    expect(orgs).toEqual([
+      { id: orgA, name: `Org ${orgA}`, slug: orgA, createdAt: 5, updatedAt: 5, members: 1, teams: 1 },
+      { id: orgB, name: `Org ${orgB}`, slug: orgB, createdAt: 5, updatedAt: 5, members: 0, teams: 0 },
+    ]);
+    const teams = (await suite.stores.teams.listTeams({}, 1000)).filter((t) => t.id.endsWith(tag));
+    expect(teams).toEqual([
+      { ...alone, organizationName: null, members: 0 },
+      { ...inA, organizationName: `Org ${orgA}`, members: 2 },
+    ]);
+    expect(await suite.stores.teams.listTeams({ organizationId: orgA }, 10)).toEqual([{ ...inA, organizationName: `Org ${orgA}`, members: 2 }]);
+    expect(await suite.stores.teams.listTeams({ organizationId: orgB }, 10)).toEqual([]);
+    expect(await suite.stores.teams.listTeams({ organizationId: 'no-such-org' }, 10)).toEqual([]);
+    expect(await suite.stores.teams.listTeams({ organizationId: orgA }, 1)).toHaveLength(1);
+
+    expect(await suite.stores.teams.listMembers({ teamId: inA.id }, 10)).toEqual([
+      { ...first, email: owner.email, name: owner.name },
+      { ...later, email: other.email, name: other.name },
+    ]);
+    expect(await suite.stores.teams.listMembers({ teamId: inA.id }, 1)).toEqual([{ ...first, email: owner.email, name: owner.name }]);
+    expect((await suite.stores.teams.listMembers({ organizationId: orgA }, 10)).map((m) => m.id)).toEqual([`m3-${tag}`]);
+    expect(await suite.stores.teams.listMembers({ teamId: alone.id }, 10)).toEqual([]);
+    expect(await suite.stores.teams.listMembers({ organizationId: 'no-such-org' }, 10)).toEqual([]);
+    // An invitation is no member.
+    await suite.stores.invitations.insert({ id: `i-${tag}`, teamId: alone.id, organizationId: null, email: 'someone@example.com', userId: null, role: 'member', invitedBy: owner.id, createdAt: 10, updatedAt: 10 });
+    expect(await suite.stores.teams.listMembers({ teamId: alone.id }, 10)).toEqual([]);
+  });
 });

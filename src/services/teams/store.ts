@@ -48,6 +48,25 @@ export interface MembershipOfUser extends Membership {
   owners: number;
 }
 
+/** An organization as an operator lists it (`gatehouse orgs list`). */
+export interface OrganizationSummary extends Organization {
+  members: number;
+  teams: number;
+}
+
+/** A team as an operator lists it (`gatehouse teams list`). */
+export interface TeamSummary extends Team {
+  /** Its organization's name; null for a team in none. */
+  organizationName: string | null;
+  members: number;
+}
+
+/** An accepted member, with the account's address and name. */
+export interface Member extends Membership {
+  email: string;
+  name: string;
+}
+
 export interface TeamStore {
   /** Inserts the organization; a duplicate id or slug rejects. */
   insertOrganization(organization: Organization): Promise<void>;
@@ -66,6 +85,15 @@ export interface TeamStore {
   deleteTeam(id: string): Promise<boolean>;
   /** The organization's teams, oldest first. */
   listTeamsOfOrganization(organizationId: string, limit: number, offset: number): Promise<Team[]>;
+  /** At most `limit` organizations, oldest first (then by id), each with its member and team counts. */
+  listOrganizations(limit: number): Promise<OrganizationSummary[]>;
+  /**
+   * At most `limit` teams, oldest first (then by id), each with its member count: every team,
+   * or with `organizationId` that organization's (none for an unknown one).
+   */
+  listTeams(filter: { organizationId?: string }, limit: number): Promise<TeamSummary[]>;
+  /** At most `limit` accepted members of the target (not invitations), oldest first (then by id); none for an unknown target. */
+  listMembers(target: MembershipTarget, limit: number): Promise<Member[]>;
   /** Inserts the membership. Returns false, writing nothing, when the user is already a member there. */
   insertMembership(membership: Membership): Promise<boolean>;
   /** The user's membership of the target; undefined when the user is not a member there. */

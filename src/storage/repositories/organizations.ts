@@ -183,3 +183,38 @@ export async function listOrganizationUsers(db: Executor, organizationId: string
     .offset(offset)
     .execute();
 }
+
+/** How many members (accepted memberships) a team or organization has, as a correlated count. */
+const memberCount = (column: 'team_id' | 'organization_id', ref: 't.id' | 'o.id') =>
+  sql<number>`(select count(*) from memberships as mc where mc.${sql.raw(column)} = ${sql.ref(ref)})`;
+
+/** Every organization, oldest first, with its member and team counts. */
+export async function listOrganizations(db: Executor, limit: number) {
+  const rows = await db
+    .selectFrom('organizations as o')
+    .selectAll('o')
+    .select([memberCount('organization_id', 'o.id').as('members'), sql<number>`(select count(*) from teams as tc where tc.organization_id = ${sql.ref('o.id')})`.as('teams')])
+    .orderBy('o.created_at')
+    .orderBy('o.id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ ...r, members: Number(r.members), teams: Number(r.teams) }));
+}
+
+/** Every team, or an organization's, oldest first, with its member count and its organization's name. */
+export async function listTeams(db: Executor, organizationId: string | undefined, limit: number) {
+  let query = db
+    .selectFrom('teams as t')
+    .leftJoin('organizations as o', 'o.id', 't.organization_id')
+    .selectAll('t')
+    .select(['o.name as organization_name', memberCount('team_id', 't.id').as('members')]);
+  if (organizationId !== undefined) query = query.where('t.organization_id', '=', organizationId);
+  const rows = await query.orderBy('t.created_at').orderBy('t.id').limit(limit).execute();
+  return rows.map((r) => ({ ...r, members: Number(r.members) }));
+}
+
+/** The target's members with their accounts' email and name, oldest first. */
+export async function listMembers(db: Executor, target: MembershipTarget, limit: number): Promise<MemberRow[]> {
+  const [column, value] = targetColumn(target);
+  return db.selectFrom('memberships as m').innerJoin('users as u', 'u.id', 'm.user_id').select(memberColumns).where(column, '=', value).orderBy('m.created_at').orderBy('m.id').limit(limit).execute();
+}

@@ -93,6 +93,10 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     },
     deleteTeam: (id) => repo.deleteTeam(db, id),
     listTeamsOfOrganization: async (organizationId, limit, offset) => (await repo.listTeamsOfOrganization(db, organizationId, limit, offset)).map(toTeam),
+    listOrganizations: async (limit) => (await repo.listOrganizations(db, limit)).map((r) => ({ ...toOrganization(r), members: r.members, teams: r.teams })),
+    listTeams: async (filter, limit) =>
+      (await repo.listTeams(db, filter.organizationId, limit)).map((r) => ({ ...toTeam(r), organizationName: r.organization_name, members: r.members })),
+    listMembers: async (target, limit) => (await repo.listMembers(db, target, limit)).map((r) => ({ ...toMembership(r), email: r.email, name: r.name })),
     insertMembership: (m) =>
       insertUnlessTaken(db, 'memberships', {
         id: m.id,
