@@ -1,15 +1,80 @@
-// gatehouse orgs create, teams create, members add (docs/rules.md#cli): set up who belongs where,
-// through the same services as the API.
+// gatehouse orgs, teams and members (docs/rules.md#cli): set up who belongs where, and find it
+// again, through the same services as the API. The lists are for an operator who lost an id
+// printed once; members remove keeps the last owner, as leaving does (docs/rules.md#membership-rules).
 import type { Command } from 'commander';
-import { addMember, createOrganization, createTeam } from '../services/teams/teams.ts';
+import { CLI_OPERATOR } from '../services/actors.ts';
+import {
+  addMember,
+  createOrganization,
+  createTeam,
+  LIST_LIMIT_MAX,
+  listMembers,
+  listOrganizations,
+  listTeams,
+  removeMemberByEmail,
+  type Member,
+  type MembershipTarget,
+  type OrganizationSummary,
+  type TeamSummary,
+} from '../services/teams/teams.ts';
 import { requireUserByEmail } from '../services/accounts/users.ts';
-import { CliError } from './output.ts';
+import { CliError, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
+interface TargetOptions {
+  team?: string;
+  org?: string;
+}
+
+/** Exactly one of --team and --org, as the target of a membership command. */
+function targetOf(opts: TargetOptions): MembershipTarget {
+  if ((opts.team === undefined) === (opts.org === undefined)) throw new CliError('give exactly one of --team ID and --org ID');
+  return opts.team !== undefined ? { teamId: opts.team } : { organizationId: opts.org! };
+}
+
+const targetName = (target: MembershipTarget) => ('teamId' in target ? `team ${target.teamId}` : `organization ${target.organizationId}`);
+
+function limitOf(text: string): number {
+  const limit = Number(text);
+  if (!/^\d+$/.test(text) || limit < 1 || limit > LIST_LIMIT_MAX) throw new CliError(`--limit must be a whole number from 1 to ${LIST_LIMIT_MAX}`);
+  return limit;
+}
+
+const limitOption = ['--limit <n>', `at most this many, oldest first (1 to ${LIST_LIMIT_MAX})`, '100'] as const;
+
+/** The lines of a list, and a last one when the list may go on past --limit. */
+function listed<T>(rows: T[], limit: number, line: (row: T) => string, none: string): string {
+  if (rows.length === 0) return none;
+  const more = rows.length === limit ? [`(the first ${limit}; --limit ${Math.min(limit * 10, LIST_LIMIT_MAX)} shows more)`] : [];
+  return [...rows.map(line), ...more].join('\n');
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const organizationJson = (o: OrganizationSummary) => ({ id: o.id, name: o.name, slug: o.slug, members: o.members, teams: o.teams, created_at: formatTime(o.createdAt) });
+const teamJson = (t: TeamSummary) => ({
+  id: t.id,
+  name: t.name,
+  slug: t.slug,
+  organization_id: t.organizationId,
+  organization_name: t.organizationName,
+  members: t.members,
+  created_at: formatTime(t.createdAt),
+});
+const memberJson = (m: Member) => ({
+  id: m.id,
+  user_id: m.userId,
+  email: m.email,
+  name: m.name,
+  role: m.role,
+  team_id: m.teamId,
+  organization_id: m.organizationId,
+  created_at: formatTime(m.createdAt),
+});
+
 export function registerPlatformCommands(program: Command, runtime: CliRuntime): void {
-  program
-    .command('orgs')
-    .description('manage organizations')
+  const orgs = program.command('orgs').description('manage organizations');
+  orgs
     .command('create')
     .description('create an organization; its owner becomes an owner member')
     .requiredOption('--name <name>', 'organization name')
@@ -19,10 +84,21 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       const org = await runtime.withServices(async (s) => createOrganization(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id }));
       runtime.emit(!!opts.json, { id: org.id, name: org.name, slug: org.slug, owner: opts.owner.toLowerCase() }, () => `created organization ${org.name} (${org.id}), owned by ${opts.owner}`);
     });
+  orgs
+    .command('list')
+    .description('list the organizations, oldest first, with their ids and how many members and teams each has')
+    .option(...limitOption)
+    .addOption(jsonOption())
+    .action(async (opts: { limit: string; json?: boolean }) => {
+      const limit = limitOf(opts.limit);
+      const rows = await runtime.withServices((s) => listOrganizations(s, limit));
+      runtime.emit(!!opts.json, rows.map(organizationJson), () =>
+        listed(rows, limit, (o) => `${o.id}  ${o.name}  (${plural(o.members, 'member')}, ${plural(o.teams, 'team')})`, 'no organizations yet: `gatehouse orgs create --name NAME --owner EMAIL` makes one'),
+      );
+    });
 
-  program
-    .command('teams')
-    .description('manage teams')
+  const teams = program.command('teams').description('manage teams');
+  teams
     .command('create')
     .description('create a team, optionally inside an organization; its owner becomes an owner member')
     .requiredOption('--name <name>', 'team name')
@@ -37,10 +113,23 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
         `created team ${team.name} (${team.id})${team.organizationId ? ` in organization ${team.organizationId}` : ''}, owned by ${opts.owner}`,
       );
     });
+  teams
+    .command('list')
+    .description('list the teams, oldest first, with their ids, organizations and how many members each has')
+    .option('--org <orgId>', "only this organization's teams")
+    .option(...limitOption)
+    .addOption(jsonOption())
+    .action(async (opts: { org?: string; limit: string; json?: boolean }) => {
+      const limit = limitOf(opts.limit);
+      const rows = await runtime.withServices((s) => listTeams(s, { organizationId: opts.org }, limit));
+      const where = (t: TeamSummary) => (t.organizationId === null ? 'no organization' : `organization ${t.organizationName} ${t.organizationId}`);
+      runtime.emit(!!opts.json, rows.map(teamJson), () =>
+        listed(rows, limit, (t) => `${t.id}  ${t.name}  (${plural(t.members, 'member')}; ${where(t)})`, opts.org === undefined ? 'no teams yet: `gatehouse teams create --name NAME --owner EMAIL` makes one' : `organization ${opts.org} has no teams`),
+      );
+    });
 
-  program
-    .command('members')
-    .description('manage team and organization memberships')
+  const members = program.command('members').description('manage team and organization memberships');
+  members
     .command('add')
     .description('add a user to a team or an organization with a role')
     .option('--team <teamId>', 'the team')
@@ -48,12 +137,42 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
     .requiredOption('--user <email>', 'the user to add')
     .requiredOption('--role <role>', 'member, admin or owner')
     .addOption(jsonOption())
-    .action(async (opts: { team?: string; org?: string; user: string; role: string; json?: boolean }) => {
-      if ((opts.team === undefined) === (opts.org === undefined)) throw new CliError('give exactly one of --team ID and --org ID');
-      const target = opts.team !== undefined ? { teamId: opts.team } : { organizationId: opts.org! };
-      const m = await runtime.withServices(async (s) => addMember(s, target, (await requireUserByEmail(s, opts.user)).id, opts.role));
+    .action(async (opts: TargetOptions & { user: string; role: string; json?: boolean }) => {
+      const target = targetOf(opts);
+      const m = await runtime.withServices(async (s) => addMember(s, target, (await requireUserByEmail(s, opts.user)).id, opts.role, CLI_OPERATOR));
       runtime.emit(!!opts.json, { id: m.id, user_id: m.userId, team_id: m.teamId, organization_id: m.organizationId, role: m.role, user: opts.user.toLowerCase() }, () =>
-        `added ${opts.user} to ${opts.team !== undefined ? `team ${opts.team}` : `organization ${opts.org}`} as ${m.role}`,
+        `added ${opts.user} to ${targetName(target)} as ${m.role}`,
+      );
+    });
+  members
+    .command('list')
+    .description("list a team's or an organization's members, oldest first, with their roles (invitations not yet accepted are not listed)")
+    .option('--team <teamId>', 'the team')
+    .option('--org <orgId>', 'the organization')
+    .option(...limitOption)
+    .addOption(jsonOption())
+    .action(async (opts: TargetOptions & { limit: string; json?: boolean }) => {
+      const target = targetOf(opts);
+      const limit = limitOf(opts.limit);
+      const rows = await runtime.withServices((s) => listMembers(s, target, limit));
+      const width = Math.max(0, ...rows.map((m) => m.email.length));
+      runtime.emit(!!opts.json, rows.map(memberJson), () =>
+        listed(rows, limit, (m) => `${m.email.padEnd(width)}  ${m.role.padEnd(6)}  ${m.name}  (membership ${m.id}, since ${formatTime(m.createdAt)})`, `${targetName(target)} has no members`),
+      );
+    });
+  members
+    .command('remove')
+    .description('remove a user from a team or an organization (never its last owner)')
+    .option('--team <teamId>', 'the team')
+    .option('--org <orgId>', 'the organization')
+    .requiredOption('--user <email>', 'the member to remove')
+    .addOption(jsonOption())
+    .action(async (opts: TargetOptions & { user: string; json?: boolean }) => {
+      const target = targetOf(opts);
+      const m = await runtime.withServices((s) => removeMemberByEmail(s, target, opts.user, CLI_OPERATOR));
+      const user = opts.user.trim().toLowerCase();
+      runtime.emit(!!opts.json, { id: m.id, user_id: m.userId, user, team_id: m.teamId, organization_id: m.organizationId, role: m.role, removed: true }, () =>
+        `removed ${user} (${m.role}) from ${targetName(target)}`,
       );
     });
 }

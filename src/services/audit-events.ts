@@ -17,6 +17,8 @@ export type AuditEventType =
   | 'client.resource_server_changed'
   | 'user.password_reset'
   | 'user.admin_changed'
+  | 'membership.added'
+  | 'membership.removed'
   | 'events_url.changed'
   | 'events_secret.created'
   | 'login.failed';

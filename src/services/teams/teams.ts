@@ -5,10 +5,10 @@ import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
 import type { ServiceStores } from '../stores.ts';
 import { isTimeZone } from '../time-zones.ts';
-import type { Membership, MembershipOfUser, MembershipTarget, Organization, Role, Team } from './store.ts';
+import type { Member, Membership, MembershipOfUser, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamSummary } from './store.ts';
 import { refuseControlCharacters } from '../names.ts';
 
-export type { Membership, MembershipTarget, Organization, Role, Team } from './store.ts';
+export type { Member, Membership, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamSummary } from './store.ts';
 export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -120,18 +120,84 @@ export async function insertMember(tx: ServiceStores, target: MembershipTarget, 
   return membership;
 }
 
-/**
- * Adds a user to a team or an organization at once, as an accepted member: the operator's
- * `gatehouse members add` (docs/rules.md#membership-invitations). The API invites instead (invitations.ts).
- */
-export async function addMember(ctx: ServiceContext, target: MembershipTarget, userId: string, role: string): Promise<Membership> {
-  const checked = checkRole(role);
-  await requireUser(ctx, userId);
+/** Refuses an unknown team or organization, naming it. */
+async function requireTarget(ctx: ServiceContext, target: MembershipTarget): Promise<void> {
   if ('teamId' in target && (await ctx.stores.teams.findTeam(target.teamId)) === undefined) throw notFound(`no team ${target.teamId}`);
   if ('organizationId' in target && (await ctx.stores.teams.findOrganization(target.organizationId)) === undefined) {
     throw notFound(`no organization ${target.organizationId}`);
   }
-  return ctx.stores.transaction((tx) => insertMember(tx, target, userId, checked, ctx.clock()));
+}
+
+const nameOf = (target: MembershipTarget) => ('teamId' in target ? `team ${target.teamId}` : `organization ${target.organizationId}`);
+
+/**
+ * Adds a user to a team or an organization at once, as an accepted member: the operator's
+ * `gatehouse members add` (docs/rules.md#membership-invitations), audited as `membership.added`
+ * under `actorId` when one is given (seeding, as the benchmark and the tests' fixtures do, is
+ * nobody's act). The API invites instead (invitations.ts).
+ */
+export async function addMember(ctx: ServiceContext, target: MembershipTarget, userId: string, role: string, actorId?: string): Promise<Membership> {
+  const checked = checkRole(role);
+  await requireUser(ctx, userId);
+  await requireTarget(ctx, target);
+  return ctx.stores.transaction(async (tx) => {
+    const now = ctx.clock();
+    const membership = await insertMember(tx, target, userId, checked, now);
+    if (actorId !== undefined) await tx.audit.append({ type: 'membership.added', actorId, userId, data: { ...target, role: checked } }, now);
+    return membership;
+  });
+}
+
+/**
+ * Removes the member with this address from a team or an organization: the operator's
+ * `gatehouse members remove`, audited as `membership.removed` under `actorId`. The last owner
+ * stays (docs/rules.md#membership-rules), checked under the target's lock as `leave` does.
+ */
+export async function removeMemberByEmail(ctx: ServiceContext, target: MembershipTarget, email: string, actorId: string): Promise<Membership> {
+  await requireTarget(ctx, target);
+  const address = email.trim().toLowerCase();
+  if (address === '') throw validation('the email is empty: give the email of a member', 'email');
+  const gone = () => notFound(`${address} is not a member of ${nameOf(target)}`);
+  if ((await ctx.stores.teams.findMembershipByEmail(target, address)) === undefined) throw gone();
+  return ctx.stores.transaction(async (tx) => {
+    const now = ctx.clock();
+    await tx.teams.lockTarget(target, now);
+    const current = await tx.teams.findMembershipByEmail(target, address);
+    if (current === undefined) throw gone();
+    if (current.role === 'owner' && (await tx.teams.countOwners(target)) <= 1) {
+      throw conflict(`${address} is the last owner of ${nameOf(target)}: make another member an owner before removing them`);
+    }
+    await removeMember(tx, current, now);
+    await tx.audit.append({ type: 'membership.removed', actorId, userId: current.userId, data: { ...target, role: current.role } }, now);
+    return current;
+  });
+}
+
+/** The most a list of the operator's returns at once. */
+export const LIST_LIMIT_MAX = 10_000;
+
+function checkLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIST_LIMIT_MAX) throw validation(`limit must be a whole number from 1 to ${LIST_LIMIT_MAX}`, 'limit');
+  return limit;
+}
+
+/** Every organization, oldest first (at most `limit`): `gatehouse orgs list`. */
+export function listOrganizations(ctx: ServiceContext, limit: number): Promise<OrganizationSummary[]> {
+  return ctx.stores.teams.listOrganizations(checkLimit(limit));
+}
+
+/** Every team, or an existing organization's, oldest first (at most `limit`): `gatehouse teams list`. */
+export async function listTeams(ctx: ServiceContext, filter: { organizationId?: string }, limit: number): Promise<TeamSummary[]> {
+  checkLimit(limit);
+  if (filter.organizationId !== undefined) await requireTarget(ctx, { organizationId: filter.organizationId });
+  return ctx.stores.teams.listTeams(filter, limit);
+}
+
+/** An existing team's or organization's members, oldest first (at most `limit`): `gatehouse members list`. */
+export async function listMembers(ctx: ServiceContext, target: MembershipTarget, limit: number): Promise<Member[]> {
+  checkLimit(limit);
+  await requireTarget(ctx, target);
+  return ctx.stores.teams.listMembers(target, limit);
 }
 
 /** Removes a membership; an organization's users stop reporting it as theirs. */
