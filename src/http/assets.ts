@@ -24,6 +24,7 @@ export const assets = {
   copyScript: asset('copy.js', 'text/javascript; charset=utf-8'),
   favicon: asset('favicon.svg', 'image/svg+xml'),
   docsLogo: asset('docs-logo.svg', 'image/svg+xml'),
+  docsStylesheet: asset('docs.css', 'text/css; charset=utf-8'),
 };
 
 export async function assetRoutes(app: FastifyInstance): Promise<void> {

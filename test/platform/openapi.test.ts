@@ -74,12 +74,35 @@ describe.each(backends)('OpenAPI on $name', ({ name, available }) => {
     expect(page).toContain('href="./static/theme/favicon.svg"');
     expect(page).not.toContain('favicon-32x32.png');
     const init = await (await fetch(`${server.url}/v2/docs/static/swagger-initializer.js`)).text();
-    expect(init).toContain('"urls":[{"url":"/v2/openapi.json","name":"Gatehouse API v2 (OpenAPI 3.1)"}]');
     // The logo is Gatehouse's, not Fastify's.
     const logo = Buffer.from(/img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(init)![1]!, 'base64').toString('utf8');
     expect(logo).toContain('Gatehouse <tspan font-weight="400">API reference</tspan>');
     const favicon = await fetch(`${server.url}/v2/docs/static/theme/favicon.svg`);
     expect(favicon.headers.get('content-type')).toBe('image/svg+xml');
+  });
+
+  it.skipIf(!available)('the reference page offers a field for an access token, not an OAuth flow no client can finish, and no definition menu (issue 24 item 7)', async () => {
+    const init = await (await fetch(`${server.url}/v2/docs/static/swagger-initializer.js`)).text();
+    // One document: no `urls`, so Swagger UI shows no "Select a definition" menu; the top
+    // bar's address field is hidden by the page's stylesheet.
+    expect(init).not.toContain('"urls"');
+    const page = await (await fetch(`${server.url}/v2/docs/`)).text();
+    expect(page).toContain('href="./static/theme/docs.css"');
+    expect(await (await fetch(`${server.url}/v2/docs/static/theme/docs.css`)).text()).toContain('.swagger-ui .topbar .download-url-wrapper { display: none; }');
+    // What the page shows: one HTTP bearer scheme, which every protected operation requires.
+    const shown = (await server.api('GET', '/v2/docs/json')).body;
+    expect(Object.keys(shown.components.securitySchemes)).toEqual(['accessToken']);
+    expect(shown.components.securitySchemes.accessToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(JSON.stringify(shown)).not.toContain('oauth2-redirect');
+    for (const r of apiRoutes) {
+      const op = shown.paths[openApiPath(r.path)][r.method.toLowerCase()];
+      expect(op.security, r.id).toEqual(r.scope === 'public' ? [{}, { accessToken: [] }] : [{ accessToken: [] }]);
+      if (r.scope !== 'public') expect(op.description).toContain(`\`${r.scope}\``);
+    }
+    expect(shown.info.description).toContain('choose **Authorize** and paste an access token');
+    expect(shown.info.description).toContain('[/v2/openapi.json](/v2/openapi.json)');
+    // The published document keeps its OAuth 2.0 scheme for programs that read it.
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(['oauth2']);
   });
 
   it.skipIf(!available)('the description shows <token> as written: in a Markdown code span (issue 13 item 6)', () => {
