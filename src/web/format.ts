@@ -60,3 +60,12 @@ export function breakableUrl(url: string): Html {
   const parts = url.split(/(?<=[/?&=])/);
   return html`${parts.map((part, i) => (i === 0 ? part : html`<wbr>${part}`))}`;
 }
+
+/**
+ * The full stop after text someone typed (a name, a reviewer's note) that ends a sentence:
+ * none when the text already ends in one, or in "!", "?" or "…", so "Acme Inc." never
+ * becomes "Acme Inc..".
+ */
+export function fullStop(text: string | null | undefined): string {
+  return text !== null && text !== undefined && /[.!?…]$/.test(text.trimEnd()) ? '' : '.';
+}

@@ -8,7 +8,7 @@ import { acceptInvitation, declineInvitation, listInvitationsFor } from '../serv
 import type { InvitationForUser, MembershipOfUser } from '../services/teams/store.ts';
 import { leave, listMembershipsOfUser } from '../services/teams/teams.ts';
 import { signedIn } from './access.ts';
-import { time } from './format.ts';
+import { fullStop, time } from './format.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, sendPage } from './pages.ts';
 
@@ -36,7 +36,7 @@ function invitationItem(i: InvitationForUser, csrf: string): Html {
   const action = `${TEAMS}/invitations/${encodeURIComponent(i.id)}`;
   return html`<li class="invitation" data-invitation="${i.id}">
 <h3 id="invitation-${i.id}">${i.targetName}</h3>
-<p>${place(kind, i.teamOrgName)}. You are invited as <strong>${roleWords[i.role]}</strong>${i.inviterName !== null ? html` by ${i.inviterName}` : ''}, on ${time(i.createdAt)}.</p>
+<p>${place(kind, i.teamOrgName)}${fullStop(i.teamOrgName)} You are invited as <strong>${roleWords[i.role]}</strong>${i.inviterName !== null ? html` by ${i.inviterName}` : ''}, on ${time(i.createdAt)}.</p>
 <p class="muted">${consequences[kind]}</p>
 <div class="actions">
 <form method="post" action="${action}/accept">${csrfField(csrf)}<button type="submit">Accept<span class="visually-hidden"> the invitation to ${i.targetName}</span></button></form>
@@ -51,7 +51,7 @@ function membershipItem(m: Membership, csrf: string, refused: boolean): Html {
   const leaveForm = html`<form method="post" action="${TEAMS}/memberships/${encodeURIComponent(m.id)}/leave">${csrfField(csrf)}<div class="actions"><button type="submit" class="danger">Leave<span class="visually-hidden"> ${m.targetName}</span></button></div></form>`;
   return html`<li class="membership" data-membership="${m.id}">
 <h3 id="membership-${m.id}">${m.targetName}</h3>
-<p>${place(kind, m.teamOrgName)}. Your role: <strong>${roleWords[m.role]}</strong>, since ${time(m.createdAt)}.</p>
+<p>${place(kind, m.teamOrgName)}${fullStop(m.teamOrgName)} Your role: <strong>${roleWords[m.role]}</strong>, since ${time(m.createdAt)}.</p>
 ${refused
   ? html`<p class="error" role="alert" id="refused">You are the last owner of ${m.targetName}, so you cannot leave it. Make another member an owner first.</p>`
   : lastOwner

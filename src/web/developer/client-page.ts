@@ -6,7 +6,7 @@ import type { ClientEvent } from '../../services/clients/events.ts';
 import type { ClientEventsView } from '../../services/webhooks/client-events.ts';
 import { MAX_ACTIVE_SECRETS } from '../../services/clients/secrets.ts';
 import { eventTable } from '../events.ts';
-import { awaitingBadge, breakableUrl, scopeList, stateBadge, time } from '../format.ts';
+import { awaitingBadge, breakableUrl, fullStop, scopeList, stateBadge, time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from '../pages.ts';
 import { logoImage } from '../logos.ts';
@@ -38,9 +38,9 @@ function stateExplanation(c: ClientView): Html {
     case 'pending':
       return html`<p class="notice" id="state-note">Waiting for review by a platform admin. Until it is approved the client cannot start an authorization or use the token endpoint.</p>`;
     case 'rejected':
-      return html`<p class="notice bad" id="state-note">Rejected by a platform admin: <strong id="review-note">${c.reviewNote ?? 'no reason given'}</strong>. Fix what the reviewer asks and save the client: saving resubmits it for review.</p>`;
+      return html`<p class="notice bad" id="state-note">Rejected by a platform admin: <strong id="review-note">${c.reviewNote ?? 'no reason given'}</strong>${fullStop(c.reviewNote)} Fix what the reviewer asks and save the client: saving resubmits it for review.</p>`;
     case 'suspended':
-      return html`<p class="notice bad" id="state-note">Suspended by a platform admin${c.reviewNote ? html`: <strong id="review-note">${c.reviewNote}</strong>` : ''}. Its tokens do not work until an admin approves it again.</p>`;
+      return html`<p class="notice bad" id="state-note">Suspended by a platform admin${c.reviewNote ? html`: <strong id="review-note">${c.reviewNote}</strong>` : ''}${fullStop(c.reviewNote)} Its tokens do not work until an admin approves it again.</p>`;
     case 'approved':
       return c.reviewNote
         ? html`<p class="notice" id="state-note">Note from the reviewer: <strong id="review-note">${c.reviewNote}</strong></p>`
