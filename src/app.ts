@@ -41,7 +41,7 @@ import { loginRoutes } from './web/login.ts';
 import { logoRoutes } from './web/logos.ts';
 import { answerErrorsAsPages, sendFailurePage } from './web/error-page.ts';
 import { ReauthenticationMarks } from './web/reauthentication.ts';
-import { attachSessionUser } from './web/session.ts';
+import { attachSessionUser, attachSessionUserOutsidePages } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
 import { webhooksRoutes } from './web/webhooks.ts';
 import { createReadiness } from './storage/readiness.ts';
@@ -253,6 +253,10 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   app.setErrorHandler(handleUncaughtError);
   await registerPlugins(app);
   await registerRoutes(app, ctx, metrics, deps);
-  app.setNotFoundHandler(handleNotFound);
+  // Outside the pages' scope: the page for an unknown address finds the session itself.
+  app.setNotFoundHandler(async (request, reply) => {
+    if (!isApiPath(request.url)) await attachSessionUserOutsidePages(ctx, request);
+    return handleNotFound(request, reply);
+  });
   return app;
 }

@@ -1,4 +1,5 @@
 // Who is logged in: the session cookie resolved against the sessions table.
+import { fastifyCookie } from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { createSession, endSession, SESSION_TTL_MS, sessionUser } from '../services/accounts/sessions.ts';
@@ -15,14 +16,26 @@ declare module 'fastify' {
 export const SESSION_COOKIE = 'gh_session';
 
 export function attachSessionUser(app: FastifyInstance, ctx: AppContext): void {
-  app.addHook('preHandler', async (request) => {
-    const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await sessionUser(ctx.services, token) : undefined;
-    if (session !== undefined) {
-      request.user = session.user;
-      request.authenticatedAt = session.authenticatedAt;
-    }
-  });
+  app.addHook('preHandler', async (request) => attachSession(ctx, request, request.cookies[SESSION_COOKIE]));
+}
+
+/**
+ * The same for a page answered outside the pages' scope, where the cookie plugin does not
+ * run: the page for an address no route matches shows the account of whoever is logged in
+ * (its menu, Log out), not "Log in".
+ */
+export async function attachSessionUserOutsidePages(ctx: AppContext, request: FastifyRequest): Promise<void> {
+  const header = request.headers.cookie;
+  if (request.user !== undefined || header === undefined) return;
+  await attachSession(ctx, request, fastifyCookie.parse(header)[SESSION_COOKIE]);
+}
+
+async function attachSession(ctx: AppContext, request: FastifyRequest, token: string | undefined): Promise<void> {
+  const session = token ? await sessionUser(ctx.services, token) : undefined;
+  if (session !== undefined) {
+    request.user = session.user;
+    request.authenticatedAt = session.authenticatedAt;
+  }
 }
 
 /** A login replaces the browser's previous session, which ends (a re-login, docs/rules.md#silent-authorization). */
