@@ -6,7 +6,7 @@ import { familyTitles, scopeRegistry, type ScopeFamily } from '../../oauth/scope
 import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/clients/input.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import { collect, errorSummary, fieldError, invalid, lines, listField, sentence, textField, type FieldErrors, type FormBody } from '../forms.ts';
-import { awaitingBadge } from '../format.ts';
+import { awaitingBadge, breakableUrl } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField } from '../pages.ts';
 
@@ -72,6 +72,24 @@ export function checkClientForm(values: ClientFormValues, parts: { kind: boolean
   else collect(errors, 'redirect_uris', () => checkRedirectUris(lines(values.redirect_uris)));
   if (parts.scopes) collect(errors, 'scopes', () => checkScopes(values.scopes));
   return errors;
+}
+
+/** Redirect URIs that carry a query string (the valid ones: an invalid one has its own error). */
+function withQuery(uris: readonly string[]): string[] {
+  return uris.filter((uri) => uri.includes('?') && URL.canParse(uri));
+}
+
+/**
+ * A warning, not a refusal: RFC 6749 §3.1.2 allows a query in a redirect URI, and Gatehouse
+ * compares it exactly. But openid-client (and libraries like it) build the redirect_uri of the
+ * code exchange from the callback's address without its query, so the exchange of a client
+ * registered with one fails with invalid_grant.
+ */
+export function queryWarning(uris: readonly string[], id: string): Html | '' {
+  const found = withQuery(uris);
+  if (found.length === 0) return '';
+  return html`<div class="notice warn" id="${id}" role="note"><p><strong>${found.length === 1 ? 'A redirect URI has a query string' : `${found.length} redirect URIs have a query string`}:</strong> ${found.map((uri, i) => html`${i > 0 ? ', ' : ''}<code>${breakableUrl(uri)}</code>`)}</p>
+<p>Gatehouse accepts it and compares it exactly, but some client libraries, openid-client among them, send the redirect URI without its query in the code exchange, which then fails with <code>invalid_grant</code>. Put what varies in the path instead (<code>/callback/acme</code> rather than <code>/callback?tenant=acme</code>), or check that your library sends the URI as registered.</p></div>`;
 }
 
 export function kindOf(values: ClientFormValues): ClientKind {
@@ -146,9 +164,10 @@ ${fieldError(errors, 'kind')}
   : ''}
 
 <label for="redirect_uris">Redirect URIs</label>
-<p class="hint" id="redirect_uris-hint">One per line, 1 to ${MAX_REDIRECT_URIS}. Absolute, https (http only for localhost or 127.0.0.1), no #fragment. Compared exactly.</p>
+<p class="hint" id="redirect_uris-hint">One per line, 1 to ${MAX_REDIRECT_URIS}. Absolute, https (http only for localhost or 127.0.0.1), no #fragment. Compared exactly. Avoid a query string (<code>?…</code>): some libraries, openid-client among them, leave it out of the code exchange, which then fails.</p>
 <textarea id="redirect_uris" name="redirect_uris" rows="4" required ${invalid(errors, 'redirect_uris')}>${values.redirect_uris}</textarea>
 ${fieldError(errors, 'redirect_uris')}
+${queryWarning(lines(values.redirect_uris), 'redirect_uris-query')}
 ${client !== undefined && client.proposedRedirectUris.length > 0
   ? html`<p class="hint">${awaitingBadge()} ${client.proposedRedirectUris.join(', ')}</p>`
   : ''}

@@ -11,6 +11,7 @@ import { html, type Html } from '../html.ts';
 import { csrfField } from '../pages.ts';
 import { logoImage } from '../logos.ts';
 import { clientPath } from './paths.ts';
+import { queryWarning } from './client-form.ts';
 
 export interface ClientPageData {
   client: ClientView;
@@ -156,6 +157,7 @@ export function clientPage(d: ClientPageData): Html {
 <div class="title-row"><h1 id="client-title">${c.name}</h1>${stateBadge(c.state)}${c.legacy ? html`<span class="badge legacy">Legacy</span>` : ''}</div>
 ${d.notice ? html`<p class="flash" role="status" id="flash">${d.notice}</p>` : ''}
 ${stateExplanation(c)}
+${queryWarning([...c.redirectUris, ...c.proposedRedirectUris], 'redirect-query-warning')}
 <h2>Configure your application</h2>
 <dl class="facts">
 <dt>Client ID</dt><dd><code id="client-id">${c.clientId}</code></dd>
