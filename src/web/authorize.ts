@@ -18,6 +18,7 @@ import { carriedParameters, type AuthorizationRequest } from '../oauth/authorize
 import { isDocumentClientId } from '../oauth/client-metadata.ts';
 import { findUserById, type User } from '../services/accounts/users.ts';
 import { requireStoredClient } from '../services/clients/view.ts';
+import { listMembershipsOfUser } from '../services/teams/teams.ts';
 import { sendHeldBack, sendRefusal } from './authorize-refusals.ts';
 import { consentPage } from './consent-page.ts';
 import { html } from './html.ts';
@@ -75,7 +76,10 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     const reviewed =
       !selfRegistered ||
       (isDocumentClientId(client.id) ? client.unverifiedHost === undefined : (await requireStoredClient(ctx.services, client.id)).reviewedAt !== null);
-    return consentPage({ request: authz, client: shown, developer: developer?.name, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: client.unverifiedHost, reviewed });
+    // The team and organization scopes are named with the teams and organizations they reach today.
+    const reachesTeams = authz.scopes?.some((s) => s.startsWith('TEAM_') || s.startsWith('ORG_')) === true;
+    const memberships = reachesTeams ? await listMembershipsOfUser(ctx.services, user.id) : [];
+    return consentPage({ request: authz, client: shown, developer: developer?.name, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: client.unverifiedHost, reviewed, memberships });
   }
 
   async function render(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision: AuthorizationDecision | ConsentDecision) {

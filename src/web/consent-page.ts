@@ -6,6 +6,7 @@
 import type { AuthorizationRequest } from '../oauth/authorize.ts';
 import { describeScope, familyTitles, type ScopeFamily } from '../oauth/scopes.ts';
 import type { ClientView } from '../services/clients/view.ts';
+import type { MembershipOfUser } from '../services/teams/store.ts';
 import { breakableUrl, hostOf } from './format.ts';
 import { html, type Html } from './html.ts';
 import { logoImage } from './logos.ts';
@@ -27,12 +28,65 @@ export interface ConsentPageData {
   reviewed: boolean;
   /** The same authorization request as a relative address, to come back to after switching account. */
   again: string;
+  /** The user's teams and organizations today: what the team and organization scopes reach. */
+  memberships: readonly MembershipOfUser[];
 }
 
 /** A scope that lets the application change data, not only read it. */
 const changesData = (name: string) => name.endsWith('_WRITE');
 
-function scopeGroups(scopes: readonly string[]): Html {
+const isAdminRole = (role: string) => role === 'admin' || role === 'owner';
+
+/** "A, B and C", each name strong. */
+function names(items: readonly Html[]): Html {
+  if (items.length <= 1) return html`${items}`;
+  return html`${items.slice(0, -1).map((item, i) => html`${i > 0 ? ', ' : ''}${item}`)} and ${items[items.length - 1]!}`;
+}
+
+/**
+ * Which teams the team scopes reach, as the access check decides it at each request
+ * (src/platform/membership.ts, docs/rules.md#membership-rules): every team the user belongs
+ * to at that moment, and every team of an organization the user is an admin or owner of;
+ * changes only where the user is an admin or owner. So the list is today's, and the words
+ * say that a team joined later is reached too.
+ */
+function teamReach(memberships: readonly MembershipOfUser[], writes: boolean): Html {
+  const teams = memberships.filter((m) => m.teamId !== null);
+  const adminOrgs = memberships.filter((m) => m.organizationId !== null && isAdminRole(m.role));
+  const reached = [
+    ...teams.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`),
+    ...adminOrgs.map((m) => html`every team of <strong>${m.targetName}</strong> (organization ${m.role})`),
+  ];
+  if (reached.length === 0) {
+    return html`<p class="reach muted" id="reach-team">You belong to no team today, so these permissions reach none now. They would reach any team you join later, while you are in it.</p>`;
+  }
+  const changeable = [...teams.filter((m) => isAdminRole(m.role)).map((m) => html`<strong>${m.targetName}</strong>`), ...adminOrgs.map((m) => html`the teams of <strong>${m.targetName}</strong>`)];
+  const changes = !writes
+    ? ''
+    : changeable.length === 0
+      ? html` It can make changes only where you are an admin or owner: today, in none of them.`
+      : html` It can make changes only where you are an admin or owner: today, in ${names(changeable)}.`;
+  return html`<p class="reach" id="reach-team">In every team you belong to, now and later. Today: ${names(reached)}.${changes}</p>`;
+}
+
+/**
+ * Which organizations the organization scopes reach: those the user is an admin or owner of
+ * when the application calls (docs/rules.md#membership-rules); an organization scope also
+ * stands in for the team scope of the same kind (docs/rules.md#scope-checks).
+ */
+function organizationReach(memberships: readonly MembershipOfUser[]): Html {
+  const orgs = memberships.filter((m) => m.organizationId !== null);
+  const admin = orgs.filter((m) => isAdminRole(m.role));
+  const memberOnly = orgs.filter((m) => !isAdminRole(m.role));
+  const notReached = memberOnly.length === 0 ? '' : html` Not ${names(memberOnly.map((m) => html`<strong>${m.targetName}</strong>`))}, where you are a member only.`;
+  const teamsToo = ' It also reaches your teams, as a team permission of the same kind would.';
+  if (admin.length === 0) {
+    return html`<p class="reach muted" id="reach-organization">You are an admin or owner of no organization today, so these permissions reach none now; they would reach one where you become an admin or owner later.${notReached}${teamsToo}</p>`;
+  }
+  return html`<p class="reach" id="reach-organization">In every organization where you are an admin or owner, now and later. Today: ${names(admin.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`))}.${notReached}${teamsToo}</p>`;
+}
+
+function scopeGroups(scopes: readonly string[], memberships: readonly MembershipOfUser[]): Html {
   const families = new Map<ScopeFamily, string[]>();
   for (const name of scopes) {
     const family = describeScope(name)!.family;
@@ -41,7 +95,8 @@ function scopeGroups(scopes: readonly string[]): Html {
   return html`${[...families].map(([family, names]) => {
     // Reading first, then changing: the weightier permissions stand together, marked.
     const ordered = [...names.filter((n) => !changesData(n)), ...names.filter(changesData)];
-    return html`<section class="scope-group"><h3>${familyTitles[family]}</h3><ul class="scopes">${ordered.map(
+    const reach = family === 'team' ? teamReach(memberships, names.some(changesData)) : family === 'organization' ? organizationReach(memberships) : '';
+    return html`<section class="scope-group"><h3>${familyTitles[family]}</h3>${reach}<ul class="scopes">${ordered.map(
       (name) => html`<li${changesData(name) ? html` class="writes"` : ''}>${describeScope(name)!.description}${changesData(name) ? html` <span class="badge writes">Can make changes</span>` : ''}</li>`,
     )}</ul></section>`;
   })}`;
@@ -70,7 +125,7 @@ ${d.unverifiedHost !== undefined
 </div>
 ${request.scopes === null
   ? html`<p class="notice bad" id="legacy-notice">This application was registered before permissions existed. If you allow it, it can read and change <strong>everything in your account</strong>.</p>`
-  : html`<h2>It will be able to:</h2><div id="requested-scopes">${scopeGroups(request.scopes)}</div>`}
+  : html`<h2>It will be able to:</h2><div id="requested-scopes">${scopeGroups(request.scopes, d.memberships)}</div>`}
 <p id="return-to">After you decide, you will be sent back to <strong id="return-host">${hostOf(request.redirectUri)}</strong> <span class="muted">(<code>${breakableUrl(request.redirectUri)}</code>)</span>.</p>
 <form method="post" action="${d.action}">
   ${csrfField(d.csrf)}

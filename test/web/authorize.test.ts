@@ -322,7 +322,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     expect(res.body).toContain('<a href="https://planner.example.com" rel="noopener noreferrer" id="client-homepage">planner.example.com</a>');
     expect(visibleText(/<strong id="return-host">(.*?)<\/strong>/.exec(res.body)![1]!)).toBe('return.example.org');
 
-    const sections = [...res.body.matchAll(/<section class="scope-group"><h3>(.*?)<\/h3><ul class="scopes">(.*?)<\/ul><\/section>/g)].map((m) => ({
+    const sections = [...res.body.matchAll(/<section class="scope-group"><h3>(.*?)<\/h3>(?:<p class="reach[^"]*" id="reach-[a-z]+">.*?<\/p>)?<ul class="scopes">(.*?)<\/ul><\/section>/g)].map((m) => ({
       title: visibleText(m[1]!).trim(),
       items: [...m[2]!.matchAll(/<li[^>]*>(.*?)<\/li>/g)].map((li) => visibleText(li[1]!).trim()),
     }));

@@ -50,7 +50,7 @@ describe.each(backends)('the consent and login pages name the application on $na
     expect(textOf(res.body, 'signed-in-as')).toBe(`You are signed in as Uma User (${user.email}). Not you? Switch account`);
     expect(textOf(res.body, 'return-host')).toBe('return.example.org');
 
-    const groups = [...res.body.matchAll(/<section class="scope-group"><h3>(.*?)<\/h3><ul class="scopes">(.*?)<\/ul><\/section>/g)].map((m) => [
+    const groups = [...res.body.matchAll(/<section class="scope-group"><h3>(.*?)<\/h3>(?:<p class="reach[^"]*" id="reach-[a-z]+">.*?<\/p>)?<ul class="scopes">(.*?)<\/ul><\/section>/g)].map((m) => [
       m[1],
       [...m[2]!.matchAll(/<li( class="writes")?>(.*?)<\/li>/g)].map((li) => `${li[1] ? 'CHANGES ' : ''}${visibleText(li[2]!)}`),
     ]);
