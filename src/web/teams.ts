@@ -1,6 +1,7 @@
 // /settings/teams (docs/rules.md#membership-invitations): the invitations waiting for the user, each with Accept
 // and Decline, and the teams and organizations the user belongs to, each with Leave (not
-// for its last owner). Every form carries the CSRF token and answers with a redirect.
+// for its last owner), which asks for confirmation on a page of its own. Every form carries
+// the CSRF token and answers with a redirect.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ServiceError } from '../services/errors.ts';
@@ -10,7 +11,7 @@ import { leave, listMembershipsOfUser } from '../services/teams/teams.ts';
 import { signedIn } from './access.ts';
 import { fullStop, time } from './format.ts';
 import { html, type Html } from './html.ts';
-import { csrfField, sendPage } from './pages.ts';
+import { csrfField, sendErrorPage, sendPage } from './pages.ts';
 
 export const TEAMS = '/settings/teams';
 
@@ -45,10 +46,11 @@ function invitationItem(i: InvitationForUser, csrf: string): Html {
 </li>`;
 }
 
-function membershipItem(m: Membership, csrf: string, refused: boolean): Html {
+function membershipItem(m: Membership, refused: boolean): Html {
   const kind = kindOf(m);
   const lastOwner = m.role === 'owner' && m.owners <= 1;
-  const leaveForm = html`<form method="post" action="${TEAMS}/memberships/${encodeURIComponent(m.id)}/leave">${csrfField(csrf)}<div class="actions"><button type="submit" class="danger">Leave<span class="visually-hidden"> ${m.targetName}</span></button></div></form>`;
+  // Leaving asks first, on a page of its own (leavePage), so one stray click ends nothing.
+  const leaveForm = html`<div class="actions"><a class="button danger" href="${leavePath(m.id)}">Leave<span class="visually-hidden"> ${m.targetName}</span></a></div>`;
   return html`<li class="membership" data-membership="${m.id}">
 <h3 id="membership-${m.id}">${m.targetName}</h3>
 <p>${place(kind, m.teamOrgName)}${fullStop(m.teamOrgName)} Your role: <strong>${roleWords[m.role]}</strong>, since ${time(m.createdAt)}.</p>
@@ -58,6 +60,24 @@ ${refused
     ? html`<p class="muted" id="last-owner-${m.id}">You are its only owner, so you cannot leave it: make another member an owner first.</p>`
     : leaveForm}
 </li>`;
+}
+
+const leavePath = (membershipId: string) => `${TEAMS}/memberships/${encodeURIComponent(membershipId)}/leave`;
+
+/** The confirmation before leaving: what the user loses, Leave and Cancel. */
+function leavePage(m: Membership, csrf: string): Html {
+  const kind = kindOf(m);
+  const loses =
+    kind === 'team'
+      ? 'You stop being a host of its bookings, and applications you authorized lose their access to it through you.'
+      : 'Its admins can no longer see or change your profile, event types, schedules and bookings, and applications you authorized lose their access to it through you.';
+  return html`<p class="crumbs"><a href="${TEAMS}">Teams and organizations</a></p>
+<div class="card"><h1 id="leave-title">Leave ${m.targetName}?</h1>
+<p>${place(kind, m.teamOrgName)}. Your role: <strong>${roleWords[m.role]}</strong>.</p>
+<p class="notice bad" id="leave-consequence">${loses} To come back you need a new invitation.</p>
+<form method="post" action="${leavePath(m.id)}">${csrfField(csrf)}
+<div class="actions"><button type="submit" class="danger">Leave ${m.targetName}</button><a class="button secondary" href="${TEAMS}">Cancel</a></div></form>
+</div>`;
 }
 
 /** The confirmation a redirect asks for; names only what this user belongs to. */
@@ -76,7 +96,7 @@ function flash(query: Record<string, unknown>, memberships: Membership[]): Html 
 function teamsPage(query: Record<string, unknown>, invitations: InvitationForUser[], memberships: Membership[], csrf: string): Html {
   return html`<div class="card"><h1>Teams and organizations</h1>
 ${flash(query, memberships)}
-<p>Nobody can add you to a team or organization without your consent: an invitation waits here for your answer, and until you accept it the team or organization sees nothing of your account.</p>
+<p id="how-you-join">Teams and organizations can only invite you: an invitation waits here for your answer, and until you accept it they see nothing of your account. A platform operator can also add you directly, without asking you; every team and organization you belong to is listed below however you joined, and you can leave any of them unless you are its last owner.</p>
 </div>
 <section class="card" aria-labelledby="invitations-title" id="invitations">
 <h2 id="invitations-title">Invitations</h2>
@@ -88,7 +108,7 @@ ${invitations.length === 0
 <h2 id="memberships-title">Your teams and organizations</h2>
 ${memberships.length === 0
   ? html`<p class="muted" id="no-memberships">You are not a member of any team or organization.</p>`
-  : html`<ul class="plain stack">${memberships.map((m) => membershipItem(m, csrf, query.refused === m.id))}</ul>`}
+  : html`<ul class="plain stack">${memberships.map((m) => membershipItem(m, query.refused === m.id))}</ul>`}
 </section>`;
 }
 
@@ -114,6 +134,18 @@ export async function teamsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     if (!user) return reply;
     await declineInvitation(ctx.services, user, request.params.id.slice(0, 200));
     return reply.redirect(`${TEAMS}?declined=1`, 303);
+  });
+
+  app.get<{ Params: { id: string } }>(`${TEAMS}/memberships/:id/leave`, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const id = request.params.id.slice(0, 200);
+    const membership = (await listMembershipsOfUser(ctx.services, user.id)).find((m) => m.id === id);
+    if (membership === undefined) return sendErrorPage(reply, request, 404, 'Not found', 'You are not a member there: you may have left already.');
+    // The last owner cannot leave: the teams page says so beside the membership.
+    if (membership.role === 'owner' && membership.owners <= 1) return reply.redirect(`${TEAMS}?refused=${encodeURIComponent(id)}#refused`, 303);
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, request, 200, `Leave ${membership.targetName}`, leavePage(membership, reply.generateCsrf()));
   });
 
   app.post<{ Params: { id: string } }>(`${TEAMS}/memberships/:id/leave`, { preHandler: app.csrfProtection }, async (request, reply) => {

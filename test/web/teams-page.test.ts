@@ -22,6 +22,8 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
 
   const memberships = (userId: string) => server.services.stores.teams.listMembershipsOfUser(userId);
   const invitationsOf = (user: TestUser) => server.services.stores.invitations.listFor({ id: user.id, email: user.email });
+  /** The session's CSRF token, from a page that always has a form (the teams page may have none). */
+  const csrfFor = async (browser: Parameters<typeof open>[0]) => csrfOf((await open(browser, '/logout')).body);
   const organizationOf = async (userId: string) => (await server.services.stores.users.findById(userId))!.organizationId;
 
   it.skipIf(!available)('asks a user who is not logged in to log in first', async () => {
@@ -56,7 +58,7 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
     expect(await invitationsOf(user)).toHaveLength(0);
 
     // Answering twice: the invitation is gone, and the page says so.
-    const again = await postForm(browser, `${TEAMS}/invitations/${invitation.id}/accept`, { _csrf: csrfOf(after.body) });
+    const again = await postForm(browser, `${TEAMS}/invitations/${invitation.id}/accept`, { _csrf: await csrfFor(browser) });
     expect(again.status).toBe(404);
     expect(visibleText(again.body)).toContain('This invitation is no longer open: it was withdrawn, or you already answered it.');
   });
@@ -89,7 +91,7 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
     const page = await open(browser, TEAMS);
     expect(textOf(page.body, `last-owner-${teamMembership.id}`)).toBe('You are its only owner, so you cannot leave it: make another member an owner first.');
     // A form from before (or a hand-made one) is refused all the same, with the reason next to the team.
-    const refused = await postForm(browser, `${TEAMS}/memberships/${teamMembership.id}/leave`, { _csrf: csrfOf(page.body) });
+    const refused = await postForm(browser, `${TEAMS}/memberships/${teamMembership.id}/leave`, { _csrf: await csrfFor(browser) });
     expect(refused.status).toBe(303);
     const shown = await browser.follow(refused);
     expect(textOf(shown.body, 'refused')).toBe('You are the last owner of Night Shift, so you cannot leave it. Make another member an owner first.');
@@ -97,17 +99,59 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
 
     // With a second owner, leaving is possible.
     await addMember(server.services, { teamId: team.id }, owner.id, 'owner');
-    const leaveTeam = await postForm(browser, `${TEAMS}/memberships/${teamMembership.id}/leave`, { _csrf: csrfOf((await open(browser, TEAMS)).body) });
+    const leaveTeam = await postForm(browser, `${TEAMS}/memberships/${teamMembership.id}/leave`, { _csrf: await csrfFor(browser) });
     expect(leaveTeam.status).toBe(303);
     expect(textOf((await browser.follow(leaveTeam)).body, 'flash')).toBe('You left the team.');
 
-    const leaveOrg = await postForm(browser, `${TEAMS}/memberships/${orgMembership.id}/leave`, { _csrf: csrfOf((await open(browser, TEAMS)).body) });
+    const leaveOrg = await postForm(browser, `${TEAMS}/memberships/${orgMembership.id}/leave`, { _csrf: await csrfFor(browser) });
     const after = await browser.follow(leaveOrg);
     expect(textOf(after.body, 'flash')).toBe('You left the organization.');
     expect(textOf(after.body, 'no-memberships')).toBe('You are not a member of any team or organization.');
     expect(await memberships(user.id)).toHaveLength(0);
     // GET /v2/me stops reporting the organization the user left.
     expect(await organizationOf(user.id)).toBeNull();
+  });
+
+  it.skipIf(!available)('the page does not promise that nobody can add the user: an operator’s `gatehouse members add` is listed and can be left (issue 24 item 6)', async () => {
+    const { user, browser } = await loggedIn(server);
+    const team = await createTeam(server.services, { name: 'Operators Pick', ownerId: owner.id });
+    await addMember(server.services, { teamId: team.id }, user.id, 'member');
+    const page = await open(browser, TEAMS);
+    const words = textOf(page.body, 'how-you-join')!;
+    expect(words).not.toContain('Nobody can add you');
+    expect(words).toBe(
+      'Teams and organizations can only invite you: an invitation waits here for your answer, and until you accept it they see nothing of your account. A platform operator can also add you directly, without asking you; every team and organization you belong to is listed below however you joined, and you can leave any of them unless you are its last owner.',
+    );
+    expect(textOf(page.body, 'memberships')).toContain('Operators Pick');
+  });
+
+  it.skipIf(!available)('Leave asks for confirmation on a page of its own, then leaves only on its CSRF-checked POST (issue 24 item 9)', async () => {
+    const { user, browser } = await loggedIn(server);
+    const team = await createTeam(server.services, { name: 'Weekend Crew', ownerId: owner.id });
+    const membership = await addMember(server.services, { teamId: team.id }, user.id, 'member');
+    const page = await open(browser, TEAMS);
+    // Leave is a link to the confirmation, not a form that acts at once.
+    expect(page.body).toContain(`<a class="button danger" href="${TEAMS}/memberships/${membership.id}/leave">Leave<span class="visually-hidden"> Weekend Crew</span></a>`);
+    expect(page.body).not.toContain(`<form method="post" action="${TEAMS}/memberships/${membership.id}/leave">`);
+
+    const confirm = await open(browser, `${TEAMS}/memberships/${membership.id}/leave`);
+    expect(confirm.status).toBe(200);
+    expect(textOf(confirm.body, 'leave-title')).toBe('Leave Weekend Crew?');
+    expect(textOf(confirm.body, 'leave-consequence')).toBe(
+      'You stop being a host of its bookings, and applications you authorized lose their access to it through you. To come back you need a new invitation.',
+    );
+    expect(visibleText(confirm.body)).toContain('Leave Weekend Crew Cancel');
+    // Looking at the confirmation changes nothing.
+    expect((await memberships(user.id)).map((m) => m.id)).toContain(membership.id);
+
+    expect((await postForm(browser, `${TEAMS}/memberships/${membership.id}/leave`, { _csrf: 'stale' })).status).toBe(403);
+    const left = await postForm(browser, `${TEAMS}/memberships/${membership.id}/leave`, { _csrf: csrfOf(confirm.body) });
+    expect(left.status).toBe(303);
+    expect(textOf((await browser.follow(left)).body, 'flash')).toBe('You left the team.');
+    // The confirmation of a membership that is gone, or someone else's, is a 404 page.
+    expect((await browser.get(`${TEAMS}/memberships/${membership.id}/leave`)).status).toBe(404);
+    const ownerMembership = (await memberships(owner.id)).find((m) => m.teamId === team.id)!;
+    expect((await browser.get(`${TEAMS}/memberships/${ownerMembership.id}/leave`)).status).toBe(404);
   });
 
   it.skipIf(!available)('every form needs the page’s CSRF token, and nobody answers or leaves for someone else', async () => {
@@ -123,7 +167,7 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
     // Another logged-in user cannot accept or decline this invitation, nor leave for the owner.
     const { user: otherUser, browser: other } = await loggedIn(server);
     await addMember(server.services, { teamId: team.id }, otherUser.id, 'member');
-    const csrf = csrfOf((await open(other, TEAMS)).body);
+    const csrf = await csrfFor(other);
     for (const action of ['accept', 'decline']) {
       const res = await postForm(other, `${TEAMS}/invitations/${invitation.id}/${action}`, { _csrf: csrf });
       expect(res.status).toBe(404);
