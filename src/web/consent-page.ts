@@ -86,7 +86,11 @@ function organizationReach(memberships: readonly MembershipOfUser[]): Html {
   return html`<p class="reach" id="reach-organization">In every organization where you are an admin or owner, now and later. Today: ${names(admin.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`))}.${notReached}${teamsToo}</p>`;
 }
 
-function scopeGroups(scopes: readonly string[], memberships: readonly MembershipOfUser[]): Html {
+/**
+ * The scopes in plain words, grouped by family, those that can make changes marked; with
+ * `memberships`, the team and organization groups say what they reach.
+ */
+export function scopeGroups(scopes: readonly string[], memberships?: readonly MembershipOfUser[]): Html {
   const families = new Map<ScopeFamily, string[]>();
   for (const name of scopes) {
     const family = describeScope(name)!.family;
@@ -95,7 +99,7 @@ function scopeGroups(scopes: readonly string[], memberships: readonly Membership
   return html`${[...families].map(([family, names]) => {
     // Reading first, then changing: the weightier permissions stand together, marked.
     const ordered = [...names.filter((n) => !changesData(n)), ...names.filter(changesData)];
-    const reach = family === 'team' ? teamReach(memberships, names.some(changesData)) : family === 'organization' ? organizationReach(memberships) : '';
+    const reach = memberships === undefined ? '' : family === 'team' ? teamReach(memberships, names.some(changesData)) : family === 'organization' ? organizationReach(memberships) : '';
     return html`<section class="scope-group"><h3>${familyTitles[family]}</h3>${reach}<ul class="scopes">${ordered.map(
       (name) => html`<li${changesData(name) ? html` class="writes"` : ''}>${describeScope(name)!.description}${changesData(name) ? html` <span class="badge writes">Can make changes</span>` : ''}</li>`,
     )}</ul></section>`;

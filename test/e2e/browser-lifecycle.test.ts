@@ -199,7 +199,13 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     expect(await card.innerText()).toMatch(/Calendar Bridge[\s\S]*You approved it on \d{4}-\d\d-\d\d[\s\S]*Read your profile\./);
     expect(await fitsWidth(user)).toBe(true);
     await keepScreenshot(user, '12-authorized-apps-phone');
-    await card.getByRole('button', { name: 'Revoke access for Calendar Bridge' }).click();
+    // Revoke access asks first, on a page of its own (issue 24 item 9).
+    await card.getByRole('link', { name: 'Revoke access for Calendar Bridge' }).click();
+    await user.locator('#revoke-title').waitFor();
+    expect(await user.locator('#revoke-title').textContent()).toBe('Revoke access for Calendar Bridge?');
+    expect(await fitsWidth(user)).toBe(true);
+    await keepScreenshot(user, '12b-revoke-confirm-phone');
+    await user.getByRole('button', { name: 'Revoke access for Calendar Bridge' }).click();
     await expect.poll(() => user.locator('#flash').textContent()).toBe('You revoked access for Calendar Bridge. Its tokens stopped working at once.');
     expect(await user.locator('#no-apps').textContent()).toBe('You have not authorized any application.');
     await keepScreenshot(user, '13-app-revoked');

@@ -68,8 +68,9 @@ describe.each(backends)('application notifications on $name (docs/rules.md#clien
     const { user, browser } = await loggedIn(server);
     const first = await server.exchange(client, await server.code(client, user));
     expect(first.status).toBe(200);
-    const apps = await open(browser, APPS);
-    expect((await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(apps.body) })).status).toBe(303);
+    // Revoke access asks for confirmation on its own page; its form revokes.
+    const confirm = await open(browser, `${APPS}/${client.clientId}/revoke`);
+    expect((await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(confirm.body) })).status).toBe(303);
     await reviewClient(server.services, client.clientId, 'suspend', null, 'terms broken');
     await reviewClient(server.services, client.clientId, 'approve', null);
     expect(receiver.at(path)).toHaveLength(0);

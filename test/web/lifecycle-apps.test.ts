@@ -33,10 +33,21 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     const card = textOf(page.body, `app-${client.clientId}`);
     expect(card).toBe('Booking Buddy');
     const text = visibleText(page.body);
-    expect(text).toMatch(/Booking Buddy https:\/\/buddy\.example\.com You approved it on \d{4}-\d\d-\d\d \d\d:\d\d UTC.*It can: Your account List bookings; read recordings, transcripts, calendar links, references\. Read your profile\. Revoke access/);
+    expect(text).toMatch(
+      /Booking Buddy https:\/\/buddy\.example\.com You approved it on \d{4}-\d\d-\d\d \d\d:\d\d UTC.*Last used: .*It can: Your account List bookings; read recordings, transcripts, calendar links, references\. Read your profile\. Revoke access/,
+    );
     expect(text).toContain('Other App');
 
-    const res = await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(page.body) });
+    // Revoke access asks first (issue 24 item 9): a link to a confirmation page, whose form revokes.
+    expect(page.body).toContain(`<a class="button danger" href="${APPS}/${client.clientId}/revoke">Revoke access<span class="visually-hidden"> for Booking Buddy</span></a>`);
+    const confirm = await open(browser, `${APPS}/${client.clientId}/revoke`);
+    expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke access for Booking Buddy?');
+    expect(textOf(confirm.body, 'revoke-consequence')).toBe('Every token it holds for your account stops working at once. To use it again you will have to allow it again.');
+    expect(visibleText(confirm.body)).toContain('Revoke access for Booking Buddy Cancel');
+    // Looking at the confirmation revokes nothing.
+    expect((await server.api('GET', '/v2/me', first.body.access_token as string)).status).toBe(200);
+
+    const res = await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(confirm.body) });
     expect(res.status).toBe(303);
     const after = await browser.follow(res);
     expect(textOf(after.body, 'flash')).toBe('You revoked access for Booking Buddy. Its tokens stopped working at once.');
@@ -61,6 +72,34 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     const again = await browser.get(`/auth/oauth2/authorize?${query}`);
     expect(again.status).toBe(200);
     expect(textOf(again.body, 'client-name')).toBe('Booking Buddy');
+  });
+
+  it.skipIf(!available)('each application shows its logo, marks the scopes that can make changes, and when it last got a token (issue 24 item 9)', async () => {
+    const client = await server.client(dev, { name: 'Change Maker', scopes: ['PROFILE_READ', 'BOOKING_READ', 'BOOKING_WRITE'] });
+    const { user, browser } = await loggedIn(server);
+    const tokens = await server.exchange(client, await server.code(client, user, { scope: 'BOOKING_WRITE PROFILE_READ' }));
+    const issuedAt = server.clock();
+    const page = await open(browser, APPS);
+    expect(page.body).toContain(`<img class="app-logo" src="/oauth-clients/${client.clientId}/logo" alt="" width="40" height="40">`);
+    const from = page.body.indexOf(`data-client="${client.clientId}"`);
+    const card = page.body.slice(from, page.body.indexOf('Revoke access', from));
+    expect(visibleText(card)).toContain('It can: Your account Read your profile. Add guests, change locations, confirm, decline, reassign bookings. Can make changes');
+    expect(card).toContain('<li class="writes">');
+    /** The last-used line, and the time it names. */
+    const used = async () => {
+      const body = (await open(browser, APPS)).body;
+      const line = /<p class="muted" id="last-used-[^"]+">([\s\S]*?)<\/p>/.exec(body.slice(body.indexOf(`id="last-used-${client.clientId}"`) - 30))![0];
+      return { text: visibleText(line), at: Date.parse(/datetime="([^"]+)"/.exec(line)![1]!) };
+    };
+    const before = await used();
+    expect(before.text).toMatch(/^Last used: \d{4}-\d\d-\d\d \d\d:\d\d UTC, when it last got a token \(signing you in or refreshing\)\.$/);
+    expect(Math.abs(before.at - issuedAt)).toBeLessThan(60_000);
+
+    // A refresh two days later moves it.
+    server.advance(2 * 24 * 3600);
+    const refreshed = await server.token({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! });
+    expect(refreshed.status).toBe(200);
+    expect(Math.abs((await used()).at - server.clock())).toBeLessThan(60_000);
   });
 
   it.skipIf(!available)('a legacy application is shown as reaching everything in the account', async () => {

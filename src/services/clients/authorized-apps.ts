@@ -13,6 +13,8 @@ export interface AuthorizedApp {
   /** The user's first and latest approval among the active grants. */
   firstApprovedAt: number;
   lastApprovedAt: number;
+  /** When the application last got a token for the user (a code exchange or a refresh); null when none is still stored. */
+  lastUsedAt: number | null;
 }
 
 export async function listAuthorizedApps(ctx: ServiceContext, userId: string): Promise<AuthorizedApp[]> {
@@ -29,11 +31,13 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
         scopes,
         firstApprovedAt: r.createdAt,
         lastApprovedAt: r.createdAt,
+        lastUsedAt: r.lastTokenAt,
       });
       continue;
     }
     app.scopes = app.scopes === null || scopes === null ? null : sortScopes([...app.scopes, ...scopes]);
     app.lastApprovedAt = Math.max(app.lastApprovedAt, r.createdAt);
+    if (r.lastTokenAt !== null) app.lastUsedAt = Math.max(app.lastUsedAt ?? 0, r.lastTokenAt);
   }
   return [...apps.values()].sort((a, b) => b.lastApprovedAt - a.lastApprovedAt);
 }

@@ -85,6 +85,11 @@ export interface GrantOfUser {
   /** null for a legacy grant (everything). */
   scopes: string[] | null;
   createdAt: number;
+  /**
+   * When a token of the grant was last issued (a code exchange or a refresh): the newest
+   * access or refresh token still stored; null when retention has deleted them all.
+   */
+  lastTokenAt: number | null;
 }
 
 /** An audit event as listed on a client's page, with its actor when the actor still exists. */
