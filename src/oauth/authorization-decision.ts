@@ -14,6 +14,7 @@ import {
   type ErrorAnswer,
   type FatalReason,
   type HeldBackError,
+  type NamedClient,
 } from './authorize.ts';
 import type { FirstUseGate } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
@@ -67,6 +68,8 @@ export interface ErrorPage {
   kind: 'error_page';
   reason: FatalReason;
   error: OAuthError;
+  /** The known application the link named (a bad redirect URI, or not approved); absent for an unknown client_id. */
+  client?: NamedClient;
 }
 
 /** The consent form came back with neither Allow nor Deny: nothing is decided. */
@@ -154,7 +157,7 @@ async function checkRequest(
   requester: Requester,
 ): Promise<ErrorPage | ErrorAnswer | { kind: 'valid'; request: AuthorizationRequest }> {
   const result = await validateAuthorizationRequest(ctx, raw, requester.userId, requester.firstUse);
-  if (result.kind === 'fatal') return { kind: 'error_page', reason: result.reason, error: result.error };
+  if (result.kind === 'fatal') return { kind: 'error_page', reason: result.reason, error: result.error, ...(result.client !== undefined ? { client: result.client } : {}) };
   return result;
 }
 

@@ -75,11 +75,20 @@ export interface HeldBackError {
   redirectUri: string;
 }
 
+/**
+ * The application a refused link named, when its client_id was a known one: the page names
+ * it in the developer's own words, which nobody verified (and the link may not be its own).
+ */
+export interface NamedClient {
+  id: string;
+  name: string;
+}
+
 /** An error for the application, as the user will meet it. */
 export type ErrorAnswer = HeldBackError | { kind: 'redirect'; location: string; error: OAuthError };
 
 export type AuthorizationValidation =
-  | { kind: 'fatal'; error: OAuthError; reason: FatalReason }
+  | { kind: 'fatal'; error: OAuthError; reason: FatalReason; client?: NamedClient }
   | ErrorAnswer
   | { kind: 'valid'; request: AuthorizationRequest };
 
@@ -293,13 +302,15 @@ export async function validateAuthorizationRequest(
 ): Promise<AuthorizationValidation> {
   // Steps 1–3: without a trustworthy client and redirect URI nothing may be redirected.
   let checked: { clientId: string; client: ClientRecord; redirectUri: string };
+  let named: NamedClient | undefined;
   try {
     const { clientId, client } = await checkClient(ctx, raw, firstUse);
+    named = { id: client.id, name: client.name };
     const redirectUri = checkRedirectUri(client, raw);
     checkApproved(client);
     checked = { clientId, client, redirectUri };
   } catch (error) {
-    if (error instanceof UnsafeToRedirect) return { kind: 'fatal', error: error.error, reason: error.reason };
+    if (error instanceof UnsafeToRedirect) return { kind: 'fatal', error: error.error, reason: error.reason, ...(named !== undefined ? { client: named } : {}) };
     throw error;
   }
   const { clientId, client, redirectUri } = checked;

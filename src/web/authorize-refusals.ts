@@ -4,7 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorPage, UnknownChoice } from '../oauth/authorization-decision.ts';
 import type { FatalReason, HeldBackError } from '../oauth/authorize.ts';
 import { hostOf } from './format.ts';
-import { sendErrorPage } from './pages.ts';
+import { html } from './html.ts';
+import { sendErrorPage, sendPage } from './pages.ts';
 
 /** The fatal refusals in words for the person who followed the link, and what to do. */
 function fatalExplanation(reason: FatalReason): { title: string; message: string } {
@@ -24,7 +25,21 @@ function fatalExplanation(reason: FatalReason): { title: string; message: string
 export function sendRefusal(request: FastifyRequest, reply: FastifyReply, refusal: ErrorPage | UnknownChoice) {
   if (refusal.reason === 'unknown_choice') return sendErrorPage(reply, request, 400, 'Unknown choice', 'Choose Allow or Deny.');
   const { title, message } = fatalExplanation(refusal.reason);
-  return sendErrorPage(reply, request, 400, title, message, { details: `${refusal.error.code}: ${refusal.error.description}` });
+  const details = `${refusal.error.code}: ${refusal.error.description}`;
+  if (refusal.client === undefined) return sendErrorPage(reply, request, 400, title, message, { details });
+  // A known client_id: the person sees which application the link names, in its developer's
+  // words, marked as such: a bad redirect URI is also what a link made by someone else
+  // with that application's client_id looks like.
+  return sendPage(
+    reply,
+    request,
+    400,
+    title,
+    html`<div class="card"><h1>${title}</h1><p class="error" role="alert" id="error-message">${message}</p>
+<p id="error-application">The link names the application registered here as <strong>“${refusal.client.name}”</strong>. That is the name its developer chose, not checked by Gatehouse, and whoever made this link may not be that application.</p>
+<p class="small muted" id="error-details">Technical details: <code>${details}</code></p>
+<p><a href="/">Back to the start page</a></p></div>`,
+  );
 }
 
 /** What went wrong, in the words of the person who followed the link. */

@@ -51,6 +51,8 @@ function detail(e: ClientEvent): string {
 
 function actorName(e: ClientEvent, viewer: { id: string; admin: boolean }): string {
   if (e.actorId === CLI_OPERATOR) return CLI_OPERATOR_LABEL;
+  // A client acting for itself (RFC 7009 revocation records the client as the actor).
+  if (e.actorId !== null && e.actorId === e.clientId) return 'the application';
   if (e.actor === null) return e.actorId === null ? 'system' : 'unknown';
   if (e.actor.id === viewer.id) return 'you';
   if (viewer.admin) return `${e.actor.name} (${e.actor.email})${e.actor.admin ? ', admin' : ''}`;

@@ -47,6 +47,73 @@ ${d.resourceServerError ? html`<p class="error" role="alert" id="resource-server
 </section>`;
 }
 
+/** Loopback redirect URIs are how native apps receive codes (RFC 8252 §7.3); http there never leaves the computer. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+}
+
+/**
+ * The site of a host name as its last two labels ("app.example.com" → "example.com"). Without
+ * a public-suffix list, hosts under a two-label suffix ("a.co.uk", "b.co.uk") look alike: that
+ * misses a risk rather than inventing one.
+ */
+function siteOf(hostname: string): string {
+  return hostname.split('.').slice(-2).join('.');
+}
+
+function parsed(uri: string): URL | undefined {
+  try {
+    return new URL(uri);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a reviewer should look at twice (issue 24 item 10), over the live configuration and
+ * the changes awaiting review: organization-wide writes asked by a client without a secret,
+ * a homepage on another site than where codes go, redirect URIs over plain http.
+ */
+export function risksOf(c: ClientView): Html[] {
+  const risks: Html[] = [];
+  const scopes = [...(c.scopes ?? []), ...c.proposedScopes];
+  const orgWrites = scopes.filter((s) => s.startsWith('ORG_') && s.endsWith('_WRITE'));
+  if (c.kind === 'public' && orgWrites.length > 0) {
+    const membership = orgWrites.includes('ORG_MEMBERSHIP_WRITE');
+    risks.push(
+      html`<li id="risk-public-org-write"><strong>A public client asks for organization-wide changes:</strong> ${orgWrites.map((s, i) => html`${i > 0 ? ', ' : ''}<code>${s}</code>`)}. It has no secret, so anyone who copies its client ID can start sign-ins as it; one admin who allows it lets it change a whole organization${membership ? ', including who belongs to it and with which role' : ''}.</li>`,
+    );
+  }
+  const redirects = [...c.redirectUris, ...c.proposedRedirectUris].map((u) => ({ uri: u, url: parsed(u) }));
+  const home = c.homepageUrl ? parsed(c.homepageUrl) : undefined;
+  const webHosts = redirects.flatMap((r) => (r.url && !isLoopback(r.url.hostname) ? [r.url.hostname] : []));
+  if (home !== undefined && webHosts.length > 0 && !webHosts.some((h) => siteOf(h) === siteOf(home.hostname))) {
+    risks.push(
+      html`<li id="risk-homepage-domain"><strong>The homepage is on another site than the redirect URIs:</strong> users are shown <code>${home.host}</code>, while codes go to ${[...new Set(webHosts)].map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)}. Check that both belong to the same developer.</li>`,
+    );
+  }
+  // Registration allows http only on loopback (RFC 8252 §7.3); a remote one could come from older data.
+  const plain = redirects.filter((r) => r.url?.protocol === 'http:');
+  if (plain.length > 0) {
+    const remote = plain.some((r) => !isLoopback(r.url!.hostname));
+    risks.push(
+      html`<li id="risk-http-redirect"><strong>A redirect URI uses plain http:</strong> ${plain.map((r, i) => html`${i > 0 ? ', ' : ''}<code>${breakableUrl(r.uri)}</code>`)}. ${remote
+        ? 'Codes would cross the network unencrypted, where anyone on the way can read and use them.'
+        : 'On a loopback address codes stay on the user’s computer, but any program listening on that port receives them: expected for a native or development app, not for a web application.'}</li>`,
+    );
+  }
+  return risks;
+}
+
+function risksSection(c: ClientView): Html {
+  const risks = risksOf(c);
+  return html`<section class="card" id="risks" aria-labelledby="risks-title"><h2 id="risks-title">Risks to check</h2>
+${risks.length === 0
+  ? html`<p class="muted" id="no-risks">The automatic checks found none (organization-wide writes by a public client, a homepage on another site than the redirect URIs, plain http redirect URIs). They do not replace your review.</p>`
+  : html`<ul class="notice bad risks">${risks}</ul>`}
+</section>`;
+}
+
 function decisionForm(d: ReviewPageData, decision: string, label: string, options: { reason?: 'required' | 'optional'; danger?: boolean } = {}): Html {
   const id = `reason-${decision}`;
   const errors: FieldErrors = d.failedDecision === decision && d.errors.reason ? { [id]: d.errors.reason } : {};
@@ -132,6 +199,7 @@ ${c.proposedRedirectUris.length > 0 ? html`<h3>New redirect hosts</h3>${redirect
 ${c.proposedScopes.length > 0 ? html`<h3>New scopes</h3>${scopeList(c.proposedScopes)}` : ''}
 </section>`
   : ''}
+${risksSection(c)}
 <section class="card" aria-labelledby="decide-title"><h2 id="decide-title">Decision</h2>${decisions(d)}</section>
 ${secretsSection({ client: c, csrf: d.csrf, base: adminClientPath(c.clientId), secretError: d.secretError, newSecret: d.newSecret })}
 ${resourceServerSection(d)}
