@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, screenshotDir } from '../helpers/chromium.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 
 const DEV = '/settings/developer/oauth-clients';
 const ADMIN = '/admin/oauth-clients';
@@ -23,6 +24,8 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
   let approved: TestClient;
   const pending = new Map<number, TestClient>();
   let legacy: TestClient;
+  let risky: TestClient;
+  let salesMembership: string;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
@@ -40,7 +43,22 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
     for (const width of widths) pending.set(width, await server.client(person, { name: `Pending Planner ${width}`, state: 'pending', redirectUris: [longRedirect] }));
     legacy = await server.client(person, { name: 'Old Integration', scopes: null });
     // An application the person has already authorized, for the authorized-apps page.
-    await server.code(approved, person);
+    // It can make changes (BOOKING_WRITE), and got a token: the page marks the one and dates the other.
+    await server.exchange(approved, await server.code(approved, person, { scope: 'PROFILE_READ BOOKING_WRITE' }));
+    // A team and an organization, for what the consent page says the team scopes reach (issue 24 item 5).
+    const acme = await createOrganization(server.services, { name: 'Acme Corp', ownerId: other.id });
+    await addMember(server.services, { organizationId: acme.id }, person.id, 'admin');
+    const sales = await createTeam(server.services, { name: 'Sales', ownerId: other.id });
+    salesMembership = (await addMember(server.services, { teamId: sales.id }, person.id, 'member')).id;
+    // A client with every risk the review page points out (issue 24 item 10).
+    risky = await server.client(other, {
+      name: 'Org Mover',
+      kind: 'public',
+      state: 'pending',
+      homepageUrl: 'https://org-mover.example.com/',
+      redirectUris: ['https://callback.elsewhere.example.net/cb', 'http://localhost:8080/callback'],
+      scopes: ['PROFILE_READ', 'ORG_MEMBERSHIP_WRITE'],
+    });
   });
   afterAll(async () => {
     for (const c of contexts) await c.close();
@@ -113,7 +131,8 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
       } else {
         expect(await page.getByRole('link', { name: 'Developer settings' }).isVisible()).toBe(true);
       }
-      await visit('consent', authorizeUrl(approved, 'PROFILE_READ BOOKING_READ BOOKING_WRITE SCHEDULE_READ TEAM_EVENT_TYPE_READ ORG_BOOKING_READ'), ['h1', 'img.app-logo', '#switch-account', 'button[value=allow]', 'button[value=deny]']);
+      await visit('consent', authorizeUrl(approved, 'PROFILE_READ BOOKING_READ BOOKING_WRITE SCHEDULE_READ TEAM_EVENT_TYPE_READ ORG_BOOKING_READ'), ['h1', 'img.app-logo', '#switch-account', '#reach-team', '#reach-organization', 'button[value=allow]', 'button[value=deny]']);
+      expect(await page.locator('#reach-team').textContent()).toContain('Today: Sales (member) and every team of Acme Corp (organization admin).');
       // The monogram loaded from this origin (an <img> that failed has no natural width).
       expect(await page.locator('img.app-logo').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       // The consent card starts right under a one-line header.
@@ -136,8 +155,13 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
       await visit('migrate-legacy', `${DEV}/${legacy.clientId}/migrate`);
       await visit('admin-queue', ADMIN, ['h1', '#pending .badge', '#all .badge']);
       await visit('admin-review', `${ADMIN}/${mine.clientId}`, ['h1', 'button[type=submit]']);
-      await visit('authorized-apps', '/settings/authorized-apps', ['h1', 'section.app button']);
-      await visit('teams', '/settings/teams');
+      await visit('authorized-apps', '/settings/authorized-apps', ['h1', 'section.app img.app-logo', 'section.app .badge.writes', `#last-used-${approved.clientId}`, 'section.app a.button.danger']);
+      await visit('teams', '/settings/teams', ['h1', '#how-you-join']);
+      // Issue 24 items 9 and 10: the confirmations, the review page's risks, the error page naming the application.
+      await visit('teams-leave-confirm', `/settings/teams/memberships/${salesMembership}/leave`, ['h1', 'button.danger', 'a.button.secondary']);
+      await visit('authorized-apps-revoke-confirm', `/settings/authorized-apps/${approved.clientId}/revoke`, ['h1', 'img.app-logo', 'button.danger']);
+      await visit('admin-review-risks', `${ADMIN}/${risky.clientId}`, ['h1', '#risk-public-org-write', '#risk-homepage-domain', '#risk-http-redirect']);
+      await visit('error-bad-redirect', `/auth/oauth2/authorize?${new URLSearchParams({ client_id: approved.clientId, response_type: 'code', redirect_uri: 'https://evil.example/steal' })}`, ['h1', '#error-application']);
       await visit('logout', '/logout', ['h1', 'button[type=submit]']);
 
       await page.goto(`${server.url}/v2/docs`);
@@ -150,12 +174,12 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
       await page.screenshot({ path: join(screenshotDir, `pages-${width}-${String(step).padStart(2, '0')}-api-reference.png`) });
 
       // "Not you? Switch account": logged out, on the login page for the same application.
-      // (PROFILE_READ alone was allowed before and would be remembered: ask for more.)
-      await page.goto(server.url + authorizeUrl(approved, 'PROFILE_READ BOOKING_WRITE'));
+      // (PROFILE_READ BOOKING_WRITE was allowed before and would be remembered: ask for more.)
+      await page.goto(server.url + authorizeUrl(approved, 'PROFILE_READ SCHEDULE_READ'));
       await page.locator('#switch-account').click();
       await page.locator('#login-for').waitFor();
       expect(await page.locator('#login-for').textContent()).toBe('to continue to Calendar Sync for Teams');
-      expect(new URL(page.url()).searchParams.get('next')).toBe(authorizeUrl(approved, 'PROFILE_READ BOOKING_WRITE'));
+      expect(new URL(page.url()).searchParams.get('next')).toBe(authorizeUrl(approved, 'PROFILE_READ SCHEDULE_READ'));
       expect(await page.locator('header.top').getByRole('link', { name: 'Log in' }).isVisible()).toBe(true);
 
       expect(problems).toEqual([]);
