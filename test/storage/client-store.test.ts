@@ -6,6 +6,8 @@ import type { NewClientRecord } from '../../src/services/clients/store.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
+import { accessTokenRecord, grantRecord, refreshTokenRecord, seedClient, T0 } from './seed.ts';
+import { createOAuthStore } from './stores.ts';
 
 describe.each(backends)('ClientStore contract on $name', ({ name, available }) => {
   let database: TestDatabase;
@@ -124,5 +126,24 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
     await database.handle.db.insertInto('authorization_requests').values(rows).execute();
     expect(await ctx.stores.clients.countScopelessRequests(c.id, 150)).toBe(1);
     expect(await ctx.stores.clients.countScopelessRequests('no-such-client', 0)).toBe(0);
+  });
+  it.skipIf(!available)('listActiveGrantsOfUser: each active grant with when its newest access or refresh token was issued, null without one', async () => {
+    const core = createOAuthStore(database.handle.db);
+    const userId = (await createUser(ctx, { email: `grants-${name}@example.com`, name: 'Grace', password: 'correct horse battery' })).id;
+    const clientId = await seedClient(database.handle.db, ownerId);
+    const used = grantRecord(userId, clientId, { createdAt: T0 });
+    const unused = grantRecord(userId, clientId, { createdAt: T0 + 1 });
+    const revoked = grantRecord(userId, clientId, { createdAt: T0 + 2, revokedAt: T0 + 3 });
+    for (const g of [used, unused, revoked]) await core.createGrant(g);
+    await core.createAccessToken(accessTokenRecord(used, { createdAt: T0 + 10_000 }));
+    // A refresh later than every access token of the grant counts: it is the newest use.
+    await core.createRefreshToken(refreshTokenRecord(used, { createdAt: T0 + 20_000 }));
+    await core.createAccessToken(accessTokenRecord(used, { createdAt: T0 + 15_000 }));
+    const rows = await ctx.stores.clients.listActiveGrantsOfUser(userId);
+    expect(rows.map((r) => [r.createdAt, r.lastTokenAt])).toEqual([
+      [T0, T0 + 20_000],
+      [T0 + 1, null],
+    ]);
+    expect(rows[0]).toMatchObject({ clientId, clientName: 'Calendar Sync', scopes: ['PROFILE_READ'] });
   });
 });
