@@ -4,7 +4,7 @@
 // words grouped by family with the changes marked; where the browser goes next; Allow and
 // Deny.
 import type { AuthorizationRequest } from '../oauth/authorize.ts';
-import { describeScope, familyTitles, type ScopeFamily } from '../oauth/scopes.ts';
+import { describeScope, familyTitles, isKnownScope, type ScopeFamily } from '../oauth/scopes.ts';
 import type { ClientView } from '../services/clients/view.ts';
 import type { MembershipOfUser } from '../services/teams/store.ts';
 import { breakableUrl, hostOf } from './format.ts';
@@ -38,7 +38,7 @@ const changesData = (name: string) => name.endsWith('_WRITE');
 const isAdminRole = (role: string) => role === 'admin' || role === 'owner';
 
 /** "A, B and C", each name strong. */
-function names(items: readonly Html[]): Html {
+function listed(items: readonly Html[]): Html {
   if (items.length <= 1) return html`${items}`;
   return html`${items.slice(0, -1).map((item, i) => html`${i > 0 ? ', ' : ''}${item}`)} and ${items[items.length - 1]!}`;
 }
@@ -65,8 +65,8 @@ function teamReach(memberships: readonly MembershipOfUser[], writes: boolean): H
     ? ''
     : changeable.length === 0
       ? html` It can make changes only where you are an admin or owner: today, in none of them.`
-      : html` It can make changes only where you are an admin or owner: today, in ${names(changeable)}.`;
-  return html`<p class="reach" id="reach-team">In every team you belong to, now and later. Today: ${names(reached)}.${changes}</p>`;
+      : html` It can make changes only where you are an admin or owner: today, in ${listed(changeable)}.`;
+  return html`<p class="reach" id="reach-team">In every team you belong to, now and later. Today: ${listed(reached)}.${changes}</p>`;
 }
 
 /**
@@ -74,16 +74,17 @@ function teamReach(memberships: readonly MembershipOfUser[], writes: boolean): H
  * when the application calls (docs/rules.md#membership-rules); an organization scope also
  * stands in for the team scope of the same kind (docs/rules.md#scope-checks).
  */
-function organizationReach(memberships: readonly MembershipOfUser[]): Html {
+function organizationReach(memberships: readonly MembershipOfUser[], scopes: readonly string[]): Html {
   const orgs = memberships.filter((m) => m.organizationId !== null);
   const admin = orgs.filter((m) => isAdminRole(m.role));
   const memberOnly = orgs.filter((m) => !isAdminRole(m.role));
-  const notReached = memberOnly.length === 0 ? '' : html` Not ${names(memberOnly.map((m) => html`<strong>${m.targetName}</strong>`))}, where you are a member only.`;
-  const teamsToo = ' It also reaches your teams, as a team permission of the same kind would.';
+  const notReached = memberOnly.length === 0 ? '' : html` Not ${listed(memberOnly.map((m) => html`<strong>${m.targetName}</strong>`))}, where you are a member only.`;
+  // Only where a team scope of the same kind exists (ORG_WEBHOOK_* has none).
+  const teamsToo = scopes.some((name) => isKnownScope(`TEAM_${name.slice('ORG_'.length)}`)) ? ' It also reaches your teams, as a team permission of the same kind would.' : '';
   if (admin.length === 0) {
     return html`<p class="reach muted" id="reach-organization">You are an admin or owner of no organization today, so these permissions reach none now; they would reach one where you become an admin or owner later.${notReached}${teamsToo}</p>`;
   }
-  return html`<p class="reach" id="reach-organization">In every organization where you are an admin or owner, now and later. Today: ${names(admin.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`))}.${notReached}${teamsToo}</p>`;
+  return html`<p class="reach" id="reach-organization">In every organization where you are an admin or owner, now and later. Today: ${listed(admin.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`))}.${notReached}${teamsToo}</p>`;
 }
 
 /**
@@ -99,7 +100,7 @@ export function scopeGroups(scopes: readonly string[], memberships?: readonly Me
   return html`${[...families].map(([family, names]) => {
     // Reading first, then changing: the weightier permissions stand together, marked.
     const ordered = [...names.filter((n) => !changesData(n)), ...names.filter(changesData)];
-    const reach = memberships === undefined ? '' : family === 'team' ? teamReach(memberships, names.some(changesData)) : family === 'organization' ? organizationReach(memberships) : '';
+    const reach = memberships === undefined ? '' : family === 'team' ? teamReach(memberships, names.some(changesData)) : family === 'organization' ? organizationReach(memberships, names) : '';
     return html`<section class="scope-group"><h3>${familyTitles[family]}</h3>${reach}<ul class="scopes">${ordered.map(
       (name) => html`<li${changesData(name) ? html` class="writes"` : ''}>${describeScope(name)!.description}${changesData(name) ? html` <span class="badge writes">Can make changes</span>` : ''}</li>`,
     )}</ul></section>`;

@@ -23,7 +23,7 @@ describe.each(backends)('the consent page names the teams and organizations on $
     dev = await server.user({ name: 'Dana Developer' });
     client = await server.client(dev, {
       name: 'Org Tools',
-      scopes: ['PROFILE_READ', 'TEAM_BOOKING_READ', 'TEAM_MEMBERSHIP_WRITE', 'ORG_MEMBERSHIP_WRITE', 'ORG_BOOKING_READ'],
+      scopes: ['PROFILE_READ', 'TEAM_BOOKING_READ', 'TEAM_MEMBERSHIP_WRITE', 'ORG_MEMBERSHIP_WRITE', 'ORG_BOOKING_READ', 'ORG_WEBHOOK_WRITE'],
     });
   });
   afterAll(async () => server?.close());
@@ -54,6 +54,12 @@ describe.each(backends)('the consent page names the teams and organizations on $
     expect(page.status).toBe(200);
     expect(textOf(page.body, 'reach-team')).toBe('You belong to no team today, so these permissions reach none now. They would reach any team you join later, while you are in it.');
     expect(textOf(page.body, 'reach-organization')).toMatch(/^You are an admin or owner of no organization today, so these permissions reach none now/);
+    expect(textOf(page.body, 'reach-organization')).toContain('It also reaches your teams');
+    // Organization webhooks have no team counterpart: nothing is said about teams.
+    const webhooks = await browser.get(path('ORG_WEBHOOK_WRITE'));
+    expect(textOf(webhooks.body, 'reach-organization')).toBe(
+      'You are an admin or owner of no organization today, so these permissions reach none now; they would reach one where you become an admin or owner later.',
+    );
   });
 
   it.skipIf(!available)('read-only team scopes say nothing about changes; personal scopes alone name no team', async () => {
