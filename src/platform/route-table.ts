@@ -5,6 +5,7 @@
 // scope table of docs/integrating.md and the OpenAPI document are generated from it too.
 import type { ApiRoute, RouteFamily } from './route.ts';
 import { resources } from './resources.ts';
+import { organizationScopesOfTeamRoutes } from './teams/table.ts';
 
 export { pathParams, type ApiRoute, type HttpMethod, type MembershipRule, type RouteFamily } from './route.ts';
 
@@ -19,6 +20,7 @@ const teamInOrganization: ApiRoute[] = ofFamily('team').map((r) => ({
   ...r,
   id: `orgs.${r.id}`,
   path: ORG_TEAM_PREFIX + r.path.slice(TEAM_PREFIX.length),
+  ...organizationScopesOfTeamRoutes[r.id],
 }));
 
 /**

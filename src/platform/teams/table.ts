@@ -15,3 +15,15 @@ export const teamRoutes: ApiRoute[] = [
     ['orgTeams.create', 'POST', '/v2/organizations/:orgId/teams', 'ORG_PROFILE_WRITE', 'Create a team in the organization'],
   ]),
 ];
+
+/**
+ * The team routes that need an organization scope at the organization's address
+ * (/v2/organizations/:orgId/teams/:teamId): renaming or deleting a team there takes
+ * ORG_PROFILE_WRITE, as Cal.com API v2 does (docs/rules.md#scope-registry), so a team-only
+ * token changes its team at /v2/teams/:teamId alone. Who may act stays the team rule: an
+ * admin or owner of the team or of its organization.
+ */
+export const organizationScopesOfTeamRoutes: Record<string, Pick<ApiRoute, 'scope'>> = {
+  'teams.update': { scope: 'ORG_PROFILE_WRITE' },
+  'teams.delete': { scope: 'ORG_PROFILE_WRITE' },
+};
