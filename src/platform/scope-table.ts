@@ -7,7 +7,8 @@ import { familyTitles, type ScopeFamily, scopeRegistry } from './authorization-s
 const familyNotes: Record<ScopeFamily, string> = {
   personal: 'Personal endpoints act on the token’s own user only.',
   team:
-    'Team endpoints also answer under `/v2/organizations/:orgId/teams/:teamId/…` (a team of another organization is 404 there). ' +
+    'Team endpoints also answer under `/v2/organizations/:orgId/teams/:teamId/…` (a team of another organization is 404 there), with the same scopes, ' +
+    'except that renaming or deleting the team there takes `ORG_PROFILE_WRITE`. ' +
     'Reading needs membership of the team, writing needs its admin or owner role; an admin or owner of the team’s organization may do both. ' +
     '`ORG_<X>` stands in for `TEAM_<X>`, for an admin or owner of the team’s organization only.',
   organization: 'Organization endpoints need the admin or owner role in the organization.',
@@ -16,7 +17,8 @@ const familyNotes: Record<ScopeFamily, string> = {
 const endpoint = (r: ApiRoute) => `\`${r.method} ${r.path}\``;
 
 function endpointsOf(scope: string): string {
-  const routes = apiRoutes.filter((r) => r.scope === scope && !r.id.startsWith('orgs.'));
+  // A team route's copy under its organization is listed once, with its twin, unless it takes an organization scope of its own.
+  const routes = apiRoutes.filter((r) => r.scope === scope && (!r.id.startsWith('orgs.') || !scope.startsWith('TEAM_')));
   return routes.length === 0 ? '—' : routes.map(endpoint).join('<br>');
 }
 
