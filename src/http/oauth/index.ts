@@ -1,11 +1,12 @@
 // The OAuth endpoints for client applications: token (RFC 6749 §3.2), revocation
-// (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414). Every answer of this scope,
+// (RFC 7009), introspection (RFC 7662), metadata (RFC 8414) and a client's public details. Every answer of this scope,
 // success or error, is `Cache-Control: no-store` (RFC 6749 §5.1, §5.2), set here once;
 // only the metadata document, a public one, may be cached.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { refuseRepeatedJsonKeys } from '../json-body.ts';
 import type { RateLimits } from '../rate-limits.ts';
+import { clientDetailsRoute } from './client-details.ts';
 import { answerErrorsAsOAuth } from './errors.ts';
 import { introspectionRoute } from './introspection.ts';
 import { metadataRoute } from './metadata.ts';
@@ -42,4 +43,5 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AppContext, limits:
   metadataRoute(app, ctx);
   resourceMetadataRoutes(app, ctx);
   registrationRoute(app, ctx);
+  clientDetailsRoute(app, ctx);
 }

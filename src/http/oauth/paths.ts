@@ -5,6 +5,7 @@ export const REVOKE_PATH = '/v2/auth/oauth2/revoke';
 export const INTROSPECT_PATH = '/v2/auth/oauth2/introspect';
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';
 export const REGISTER_PATH = '/v2/auth/oauth2/register';
+export const CLIENT_DETAILS_PATH = '/v2/auth/oauth2/clients/:clientId';
 
 // RFC 8707 / RFC 9728: the platform's protected resources (docs/rules.md#resource-indicators, docs/rules.md#protected-resource-metadata).
 
