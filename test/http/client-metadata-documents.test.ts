@@ -486,8 +486,13 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(consent.status).toBe(200);
       const allowed = await browser.post('/auth/oauth2/authorize', { ...formFields(consent.body), decision: 'allow' });
       expect(allowed.status).toBe(303);
+      // Revoke access links to a confirmation page, whose form revokes.
       const apps = await browser.get('/settings/authorized-apps');
-      const revokeForm = [...apps.body.matchAll(/<form\b[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('Long Agent') || f.includes(encodeURIComponent(clientId)))!;
+      const confirmLink = [...apps.body.matchAll(/href="([^"]+\/revoke)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&')).find((href) => href.includes(encodeURIComponent(clientId)))!;
+      expect(confirmLink).toBeDefined();
+      const confirm = await browser.get(confirmLink);
+      expect(confirm.status).toBe(200);
+      const revokeForm = [...confirm.body.matchAll(/<form\b[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes('Revoke access for Long Agent'))!;
       expect(revokeForm).toBeDefined();
       const action = /action="([^"]+)"/.exec(revokeForm)![1]!.replaceAll('&amp;', '&');
       const revoked = await browser.post(action, formFields(revokeForm));
