@@ -6,8 +6,8 @@ import { CLI_OPERATOR, CLI_OPERATOR_LABEL } from '../services/actors.ts';
 import { requireUserByEmail } from '../services/accounts/users.ts';
 import type { AuditEntry } from '../services/audit-log.ts';
 import { requireClient } from '../services/clients/view.ts';
-import { CliError, formatTime } from './output.ts';
-import { jsonOption, type CliRuntime } from './runtime.ts';
+import { formatTime } from './output.ts';
+import { jsonOption, limitOf, type CliRuntime } from './runtime.ts';
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -53,8 +53,7 @@ export function registerAuditCommand(program: Command, runtime: CliRuntime): voi
     .option('--limit <n>', 'at most this many events', '100')
     .addOption(jsonOption())
     .action(async (opts: { client?: string; user?: string; limit: string; json?: boolean }) => {
-      const limit = Number(opts.limit);
-      if (!/^\d+$/.test(opts.limit) || limit < 1 || limit > 10_000) throw new CliError('--limit must be a whole number from 1 to 10000');
+      const limit = limitOf(opts.limit, 10_000);
       const named = await runtime.withServices(async (s) => {
         // An unknown id is refused, as every other command does, rather than "no events".
         if (opts.client !== undefined) await requireClient(s, opts.client);

@@ -12,6 +12,7 @@ import {
   listOrganizations,
   listTeams,
   removeMemberByEmail,
+  targetName,
   type Member,
   type MembershipTarget,
   type OrganizationSummary,
@@ -19,7 +20,7 @@ import {
 } from '../services/teams/teams.ts';
 import { requireUserByEmail } from '../services/accounts/users.ts';
 import { CliError, formatTime } from './output.ts';
-import { jsonOption, type CliRuntime } from './runtime.ts';
+import { jsonOption, limitOf, type CliRuntime } from './runtime.ts';
 
 interface TargetOptions {
   team?: string;
@@ -32,13 +33,6 @@ function targetOf(opts: TargetOptions): MembershipTarget {
   return opts.team !== undefined ? { teamId: opts.team } : { organizationId: opts.org! };
 }
 
-const targetName = (target: MembershipTarget) => ('teamId' in target ? `team ${target.teamId}` : `organization ${target.organizationId}`);
-
-function limitOf(text: string): number {
-  const limit = Number(text);
-  if (!/^\d+$/.test(text) || limit < 1 || limit > LIST_LIMIT_MAX) throw new CliError(`--limit must be a whole number from 1 to ${LIST_LIMIT_MAX}`);
-  return limit;
-}
 
 const limitOption = ['--limit <n>', `at most this many, oldest first (1 to ${LIST_LIMIT_MAX})`, '100'] as const;
 
@@ -90,7 +84,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
     .option(...limitOption)
     .addOption(jsonOption())
     .action(async (opts: { limit: string; json?: boolean }) => {
-      const limit = limitOf(opts.limit);
+      const limit = limitOf(opts.limit, LIST_LIMIT_MAX);
       const rows = await runtime.withServices((s) => listOrganizations(s, limit));
       runtime.emit(!!opts.json, rows.map(organizationJson), () =>
         listed(rows, limit, (o) => `${o.id}  ${o.name}  (${plural(o.members, 'member')}, ${plural(o.teams, 'team')})`, 'no organizations yet: `gatehouse orgs create --name NAME --owner EMAIL` makes one'),
@@ -120,7 +114,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
     .option(...limitOption)
     .addOption(jsonOption())
     .action(async (opts: { org?: string; limit: string; json?: boolean }) => {
-      const limit = limitOf(opts.limit);
+      const limit = limitOf(opts.limit, LIST_LIMIT_MAX);
       const rows = await runtime.withServices((s) => listTeams(s, { organizationId: opts.org }, limit));
       const where = (t: TeamSummary) => (t.organizationId === null ? 'no organization' : `organization ${t.organizationName} ${t.organizationId}`);
       runtime.emit(!!opts.json, rows.map(teamJson), () =>
@@ -153,7 +147,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
     .addOption(jsonOption())
     .action(async (opts: TargetOptions & { limit: string; json?: boolean }) => {
       const target = targetOf(opts);
-      const limit = limitOf(opts.limit);
+      const limit = limitOf(opts.limit, LIST_LIMIT_MAX);
       const rows = await runtime.withServices((s) => listMembers(s, target, limit));
       const width = Math.max(0, ...rows.map((m) => m.email.length));
       runtime.emit(!!opts.json, rows.map(memberJson), () =>

@@ -8,6 +8,7 @@ import type { ServiceContext } from '../services/context.ts';
 import { openDatabase, type DatabaseHandle } from '../storage/database.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { createServiceContext } from '../storage/stores/index.ts';
+import { CliError } from './output.ts';
 
 /** Where a command writes; `isTTY` and `columns` let the help fit a terminal. */
 export interface CliOutput {
@@ -75,6 +76,13 @@ export function createRuntime(io: CliIo): CliRuntime {
     readStdin: () => io.readStdin(),
     emit: (json, data, human) => io.stdout.write(json ? JSON.stringify(data, null, 2) + '\n' : human() + '\n'),
   };
+}
+
+/** A --limit value: a whole number from 1 to `max`, or a one-line refusal. */
+export function limitOf(text: string, max: number): number {
+  const limit = Number(text);
+  if (!/^\d+$/.test(text) || limit < 1 || limit > max) throw new CliError(`--limit must be a whole number from 1 to ${max}`);
+  return limit;
 }
 
 export function jsonOption(): Option {

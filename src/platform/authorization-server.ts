@@ -22,7 +22,7 @@ export { requestCode, verifyCode, type CodeDelivery } from '../services/accounts
 
 // Teams, organizations and the membership rules (invitations; an owner is always kept).
 export type { MembershipTarget, Role, Team, TeamChanges } from '../services/teams/store.ts';
-export { checkSlug, checkTeamFields, createTeam, keepingAnOwner, removeMember } from '../services/teams/teams.ts';
+export { checkSlug, checkTeamFields, createTeam, isAdmin, keepingAnOwner, removeMember } from '../services/teams/teams.ts';
 export { inviteMember } from '../services/teams/invitations.ts';
 
 // Webhooks: subscriptions, the outbox and signing.

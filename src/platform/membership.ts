@@ -1,7 +1,7 @@
 // Team and organization role decisions of the /v2 platform API (docs/rules.md#membership-rules):
 //: given what one storage read told about the path's team or organization, may the
 // token's user act there? Pure: no framework, no SQL, no token.
-import type { Role } from './authorization-server.ts';
+import { isAdmin, type Role } from './authorization-server.ts';
 import type { ApiRoute } from './route-table.ts';
 
 export type { Role };
@@ -14,10 +14,7 @@ export interface AccessFacts {
   organization?: { id: string; role: Role | null } | null;
 }
 
-/** An admin or owner: who may write to a team or organization (docs/rules.md#membership-rules). */
-export function isAdmin(role: Role | null | undefined): boolean {
-  return role === 'admin' || role === 'owner';
-}
+export { isAdmin };
 
 /** A refusal, as the API answers it (status, envelope code, message). */
 export type AccessDenial =

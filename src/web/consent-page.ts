@@ -7,6 +7,7 @@ import type { AuthorizationRequest } from '../oauth/authorize.ts';
 import { describeScope, familyTitles, isKnownScope, type ScopeFamily } from '../oauth/scopes.ts';
 import type { ClientView } from '../services/clients/view.ts';
 import type { MembershipOfUser } from '../services/teams/store.ts';
+import { isAdmin } from '../services/teams/teams.ts';
 import { breakableUrl, hostOf } from './format.ts';
 import { html, type Html } from './html.ts';
 import { logoImage } from './logos.ts';
@@ -35,7 +36,6 @@ export interface ConsentPageData {
 /** A scope that lets the application change data, not only read it. */
 const changesData = (name: string) => name.endsWith('_WRITE');
 
-const isAdminRole = (role: string) => role === 'admin' || role === 'owner';
 
 /** "A, B and C", each name strong. */
 function listed(items: readonly Html[]): Html {
@@ -52,7 +52,7 @@ function listed(items: readonly Html[]): Html {
  */
 function teamReach(memberships: readonly MembershipOfUser[], writes: boolean): Html {
   const teams = memberships.filter((m) => m.teamId !== null);
-  const adminOrgs = memberships.filter((m) => m.organizationId !== null && isAdminRole(m.role));
+  const adminOrgs = memberships.filter((m) => m.organizationId !== null && isAdmin(m.role));
   const reached = [
     ...teams.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`),
     ...adminOrgs.map((m) => html`every team of <strong>${m.targetName}</strong> (organization ${m.role})`),
@@ -60,7 +60,7 @@ function teamReach(memberships: readonly MembershipOfUser[], writes: boolean): H
   if (reached.length === 0) {
     return html`<p class="reach muted" id="reach-team">You belong to no team today, so these permissions reach none now. They would reach any team you join later, while you are in it.</p>`;
   }
-  const changeable = [...teams.filter((m) => isAdminRole(m.role)).map((m) => html`<strong>${m.targetName}</strong>`), ...adminOrgs.map((m) => html`the teams of <strong>${m.targetName}</strong>`)];
+  const changeable = [...teams.filter((m) => isAdmin(m.role)).map((m) => html`<strong>${m.targetName}</strong>`), ...adminOrgs.map((m) => html`the teams of <strong>${m.targetName}</strong>`)];
   const changes = !writes
     ? ''
     : changeable.length === 0
@@ -76,8 +76,8 @@ function teamReach(memberships: readonly MembershipOfUser[], writes: boolean): H
  */
 function organizationReach(memberships: readonly MembershipOfUser[], scopes: readonly string[]): Html {
   const orgs = memberships.filter((m) => m.organizationId !== null);
-  const admin = orgs.filter((m) => isAdminRole(m.role));
-  const memberOnly = orgs.filter((m) => !isAdminRole(m.role));
+  const admin = orgs.filter((m) => isAdmin(m.role));
+  const memberOnly = orgs.filter((m) => !isAdmin(m.role));
   const notReached = memberOnly.length === 0 ? '' : html` Not ${listed(memberOnly.map((m) => html`<strong>${m.targetName}</strong>`))}, where you are a member only.`;
   // Only where a team scope of the same kind exists (ORG_WEBHOOK_* has none).
   const teamsToo = scopes.some((name) => isKnownScope(`TEAM_${name.slice('ORG_'.length)}`)) ? ' It also reaches your teams, as a team permission of the same kind would.' : '';

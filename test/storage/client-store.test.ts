@@ -127,7 +127,7 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
     expect(await ctx.stores.clients.countScopelessRequests(c.id, 150)).toBe(1);
     expect(await ctx.stores.clients.countScopelessRequests('no-such-client', 0)).toBe(0);
   });
-  it.skipIf(!available)('listActiveGrantsOfUser: each active grant with when its newest access or refresh token was issued, null without one', async () => {
+  it.skipIf(!available)('listActiveGrantsOfUser: each active grant with when its newest token pair was issued (its newest refresh token), null without one', async () => {
     const core = createOAuthStore(database.handle.db);
     const userId = (await createUser(ctx, { email: `grants-${name}@example.com`, name: 'Grace', password: 'correct horse battery' })).id;
     const clientId = await seedClient(database.handle.db, ownerId);

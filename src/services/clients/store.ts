@@ -86,8 +86,8 @@ export interface GrantOfUser {
   scopes: string[] | null;
   createdAt: number;
   /**
-   * When a token of the grant was last issued (a code exchange or a refresh): the newest
-   * access or refresh token still stored; null when retention has deleted them all.
+   * When a token pair of the grant was last issued (a code exchange or a refresh): its newest
+   * refresh token still stored; null when retention has deleted them all.
    */
   lastTokenAt: number | null;
 }

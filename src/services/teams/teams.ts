@@ -11,6 +11,11 @@ import { refuseControlCharacters } from '../names.ts';
 export type { Member, Membership, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamSummary } from './store.ts';
 export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
 
+/** An admin or owner: who may change a team or an organization (docs/rules.md#membership-rules). */
+export function isAdmin(role: Role | null | undefined): boolean {
+  return role === 'admin' || role === 'owner';
+}
+
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
@@ -128,7 +133,8 @@ async function requireTarget(ctx: ServiceContext, target: MembershipTarget): Pro
   }
 }
 
-const nameOf = (target: MembershipTarget) => ('teamId' in target ? `team ${target.teamId}` : `organization ${target.organizationId}`);
+/** How a message names a target: `team ID` or `organization ID`. */
+export const targetName = (target: MembershipTarget) => ('teamId' in target ? `team ${target.teamId}` : `organization ${target.organizationId}`);
 
 /**
  * Adds a user to a team or an organization at once, as an accepted member: the operator's
@@ -157,20 +163,34 @@ export async function removeMemberByEmail(ctx: ServiceContext, target: Membershi
   await requireTarget(ctx, target);
   const address = email.trim().toLowerCase();
   if (address === '') throw validation('the email is empty: give the email of a member', 'email');
-  const gone = () => notFound(`${address} is not a member of ${nameOf(target)}`);
-  if ((await ctx.stores.teams.findMembershipByEmail(target, address)) === undefined) throw gone();
   return ctx.stores.transaction(async (tx) => {
     const now = ctx.clock();
-    await tx.teams.lockTarget(target, now);
-    const current = await tx.teams.findMembershipByEmail(target, address);
-    if (current === undefined) throw gone();
-    if (current.role === 'owner' && (await tx.teams.countOwners(target)) <= 1) {
-      throw conflict(`${address} is the last owner of ${nameOf(target)}: make another member an owner before removing them`);
-    }
-    await removeMember(tx, current, now);
-    await tx.audit.append({ type: 'membership.removed', actorId, userId: current.userId, data: { ...target, role: current.role } }, now);
-    return current;
+    const removed = await removeKeepingAnOwner(tx, target, now, {
+      find: () => tx.teams.findMembershipByEmail(target, address),
+      gone: () => notFound(`${address} is not a member of ${targetName(target)}`),
+      lastOwner: `${address} is the last owner of ${targetName(target)}: make another member an owner before removing them`,
+    });
+    await tx.audit.append({ type: 'membership.removed', actorId, userId: removed.userId, data: { ...target, role: removed.role } }, now);
+    return removed;
   });
+}
+
+/**
+ * Under the target's row lock: reads the membership again (a promotion or a departure that
+ * landed meanwhile is seen), refuses to take the last owner away, and removes it.
+ */
+async function removeKeepingAnOwner(
+  tx: ServiceStores,
+  target: MembershipTarget,
+  now: number,
+  rules: { find: () => Promise<Membership | undefined>; gone: () => Error; lastOwner: string },
+): Promise<Membership> {
+  await tx.teams.lockTarget(target, now);
+  const current = await rules.find();
+  if (current === undefined) throw rules.gone();
+  if (current.role === 'owner' && (await tx.teams.countOwners(target)) <= 1) throw conflict(rules.lastOwner);
+  await removeMember(tx, current, now);
+  return current;
 }
 
 /** The most a list of the operator's returns at once. */
@@ -235,17 +255,15 @@ export const targetOf = (m: { teamId: string | null; organizationId: string | nu
  */
 export async function leave(ctx: ServiceContext, userId: string, membershipId: string): Promise<Membership> {
   const gone = () => notFound('you are not a member there: you may have left already');
+  // The membership names its target, which the lock needs: found once before the transaction.
   const found = await ctx.stores.teams.findUsersMembership(membershipId, userId);
   if (found === undefined) throw gone();
   const target = targetOf(found);
-  return ctx.stores.transaction(async (tx) => {
-    await tx.teams.lockTarget(target, ctx.clock());
-    const current = await tx.teams.findUsersMembership(membershipId, userId);
-    if (current === undefined) throw gone();
-    if (current.role === 'owner' && (await tx.teams.countOwners(target)) <= 1) {
-      throw conflict(`you are the last owner of this ${kindOf(target)}: make another member an owner before you leave`);
-    }
-    await removeMember(tx, current, ctx.clock());
-    return current;
-  });
+  return ctx.stores.transaction((tx) =>
+    removeKeepingAnOwner(tx, target, ctx.clock(), {
+      find: () => tx.teams.findUsersMembership(membershipId, userId),
+      gone,
+      lastOwner: `you are the last owner of this ${kindOf(target)}: make another member an owner before you leave`,
+    }),
+  );
 }

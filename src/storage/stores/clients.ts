@@ -150,27 +150,23 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
         .selectFrom('grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
         .select(['g.client_id', 'g.scopes', 'g.created_at', 'c.name', 'c.homepage_url'])
-        // The newest token of the grant, by the grant_id indexes: when the application last
-        // exchanged a code or refreshed, read here instead of written on every API call.
-        .select((eb) => [
-          eb.selectFrom('access_tokens as a').select((a) => a.fn.max('a.created_at').as('at')).whereRef('a.grant_id', '=', 'g.id').as('last_access'),
-          eb.selectFrom('refresh_tokens as r').select((r) => r.fn.max('r.created_at').as('at')).whereRef('r.grant_id', '=', 'g.id').as('last_refresh'),
-        ])
+        // The newest refresh token of the grant, by its grant_id index: when the application last
+        // exchanged a code or refreshed, read here instead of written on every API call. Tokens
+        // are issued in pairs, and a pair's access token is deleted long before its refresh
+        // token, so the refresh tokens alone date the newest issue.
+        .select((eb) => eb.selectFrom('refresh_tokens as r').select((r) => r.fn.max('r.created_at').as('at')).whereRef('r.grant_id', '=', 'g.id').as('last_token'))
         .where('g.user_id', '=', userId)
         .where('g.revoked_at', 'is', null)
         .orderBy('g.created_at', 'asc')
         .execute();
-      return rows.map((r) => {
-        const times = [r.last_access, r.last_refresh].filter((t): t is number => t !== null && t !== undefined).map(Number);
-        return {
-          clientId: r.client_id,
-          clientName: r.name,
-          homepageUrl: r.homepage_url,
-          scopes: scopesFromColumn(r.scopes),
-          createdAt: r.created_at,
-          lastTokenAt: times.length === 0 ? null : Math.max(...times),
-        };
-      });
+      return rows.map((r) => ({
+        clientId: r.client_id,
+        clientName: r.name,
+        homepageUrl: r.homepage_url,
+        scopes: scopesFromColumn(r.scopes),
+        createdAt: r.created_at,
+        lastTokenAt: r.last_token === null || r.last_token === undefined ? null : Number(r.last_token),
+      }));
     },
 
     async listActiveGrantIds(userId, clientId) {
