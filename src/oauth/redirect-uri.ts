@@ -19,10 +19,14 @@ export function redirectUriProblem(uri: string): string | null {
   if (uri.includes('#')) return `redirect URI ${quoted} must not contain a fragment (#)`;
   // https://trusted.example.com@evil.example.net/ returns to evil.example.net.
   if (parsed.username !== '' || parsed.password !== '') return `redirect URI ${quoted} must not contain a user name or password (user:password@)`;
-  const loopback = parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1' || parsed.hostname === '[::1]';
   if (parsed.protocol === 'https:') return null;
-  if (parsed.protocol === 'http:' && loopback) return null;
+  if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return null;
   return `redirect URI ${quoted} must use https (http is allowed only for localhost and 127.0.0.1)`;
+}
+
+/** A loopback host, where a redirect URI may use http (RFC 8252 §7.3): the code never leaves the computer. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
 }
 
 /** Exact string comparison, as RFC 9700 §2.1 requires. */

@@ -12,6 +12,7 @@ import { csrfField } from '../pages.ts';
 import { logoImage } from '../logos.ts';
 import { secretsSection } from '../developer/client-page.ts';
 import { ADMIN_CLIENTS, adminClientPath } from './paths.ts';
+import { isLoopbackHost } from '../../oauth/redirect-uri.ts';
 
 export interface ReviewPageData {
   client: ClientView;
@@ -45,11 +46,6 @@ ${d.resourceServerError ? html`<p class="error" role="alert" id="resource-server
 <form method="post" action="${adminClientPath(d.client.clientId)}/resource-server">${csrfField(d.csrf)}<input type="hidden" name="resource_server" value="${on ? 'off' : 'on'}">
 <div class="actions"><button type="submit" ${on ? html`class="danger"` : ''}>${on ? 'Remove the resource-server mark' : 'Mark as a resource server'}</button></div></form>
 </section>`;
-}
-
-/** Loopback redirect URIs are how native apps receive codes (RFC 8252 §7.3); http there never leaves the computer. */
-function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
 }
 
 /**
@@ -86,7 +82,7 @@ export function risksOf(c: ClientView): Html[] {
   }
   const redirects = [...c.redirectUris, ...c.proposedRedirectUris].map((u) => ({ uri: u, url: parsed(u) }));
   const home = c.homepageUrl ? parsed(c.homepageUrl) : undefined;
-  const webHosts = redirects.flatMap((r) => (r.url && !isLoopback(r.url.hostname) ? [r.url.hostname] : []));
+  const webHosts = redirects.flatMap((r) => (r.url && !isLoopbackHost(r.url.hostname) ? [r.url.hostname] : []));
   if (home !== undefined && webHosts.length > 0 && !webHosts.some((h) => siteOf(h) === siteOf(home.hostname))) {
     risks.push(
       html`<li id="risk-homepage-domain"><strong>The homepage is on another site than the redirect URIs:</strong> users are shown <code>${home.host}</code>, while codes go to ${[...new Set(webHosts)].map((h, i) => html`${i > 0 ? ', ' : ''}<code>${h}</code>`)}. Check that both belong to the same developer.</li>`,
@@ -95,7 +91,7 @@ export function risksOf(c: ClientView): Html[] {
   // Registration allows http only on loopback (RFC 8252 §7.3); a remote one could come from older data.
   const plain = redirects.filter((r) => r.url?.protocol === 'http:');
   if (plain.length > 0) {
-    const remote = plain.some((r) => !isLoopback(r.url!.hostname));
+    const remote = plain.some((r) => !isLoopbackHost(r.url!.hostname));
     risks.push(
       html`<li id="risk-http-redirect"><strong>A redirect URI uses plain http:</strong> ${plain.map((r, i) => html`${i > 0 ? ', ' : ''}<code>${breakableUrl(r.uri)}</code>`)}. ${remote
         ? 'Codes would cross the network unencrypted, where anyone on the way can read and use them.'
