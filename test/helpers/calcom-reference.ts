@@ -1,0 +1,128 @@
+// The platform's published API v2 description, kept beside the project (../shared/reference;
+// CI always has it, a clone alone does not): the operations its OAuth documentation ties to a
+// scope, a request built the platform's way for each, and a validator of its answers. Tests
+// that use it are skipped, and say so, when it is absent.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import formats from 'ajv-formats';
+
+// ajv-formats is CommonJS: its plugin is the default export of the module object.
+const addFormats = formats.default;
+
+export const referenceDir = process.env.CALCOM_REFERENCE_DIR ?? fileURLToPath(new URL('../../../shared/reference/', import.meta.url));
+const openApiFile = join(referenceDir, 'calcom-api-v2.openapi.json');
+const operationsFile = join(referenceDir, 'calcom-oauth-scoped-operations.tsv');
+export const referenceAvailable = existsSync(openApiFile) && existsSync(operationsFile);
+
+type Schema = Record<string, any>;
+
+export interface ReferenceOperation {
+  scope: string;
+  method: string;
+  /** The platform's path, `{param}` style. */
+  path: string;
+  operationId: string;
+  /** The same path in the registry's `:param` style, parameter names erased: `/v2/teams/:/event-types`. */
+  shape: string;
+  /** Undefined for the few operations the OAuth documentation names and the OpenAPI file lacks. */
+  spec?: Schema;
+  /** The `cal-api-version` the platform requires for this operation, when it does. */
+  apiVersion?: string;
+}
+
+/** `/v2/teams/{teamId}/x` and `/v2/teams/:teamId/x` both become `/v2/teams/:/x`. */
+export const pathShape = (path: string) => path.replace(/\{\w+\}|:\w+/g, ':');
+
+/** OpenAPI 3.0's `nullable` as JSON Schema says it: null is one more type the value may have. */
+function toJsonSchema(node: unknown): any {
+  if (Array.isArray(node)) return node.map(toJsonSchema);
+  if (node === null || typeof node !== 'object') return node;
+  const { nullable, ...rest } = node as Schema;
+  const converted = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, toJsonSchema(v)]));
+  if (nullable !== true) return converted;
+  if (typeof converted.type === 'string') return { ...converted, type: [converted.type, 'null'], ...(converted.enum ? { enum: [...converted.enum, null] } : {}) };
+  return { anyOf: [converted, { type: 'null' }] };
+}
+
+export function loadReference() {
+  const doc = JSON.parse(readFileSync(openApiFile, 'utf8')) as Schema;
+  const lines = readFileSync(operationsFile, 'utf8').trim().split('\n').slice(1);
+  const operations: ReferenceOperation[] = lines.map((line) => {
+    const [scope, method, path, operationId] = line.split('\t') as [string, string, string, string];
+    const spec = doc.paths[path]?.[method.toLowerCase()] as Schema | undefined;
+    const versionHeader = (spec?.parameters as Schema[] | undefined)?.find((p) => p.in === 'header' && p.name === 'cal-api-version');
+    return { scope, method, path, operationId, shape: pathShape(path), spec, apiVersion: versionHeader?.schema?.default };
+  });
+
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'calcom', components: toJsonSchema(doc.components) });
+  const resolve = (schema: Schema): Schema => {
+    let s = schema;
+    while (s.$ref) s = s.$ref.split('/').slice(1).reduce((node: Schema, key: string) => node[key], doc);
+    return s;
+  };
+  const refsToDocument = (schema: Schema): Schema => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"calcom#/components/'));
+
+  /** Validates a 2xx answer: null when it matches, otherwise the first few mismatches. */
+  function checkResponse(op: ReferenceOperation, status: number, body: unknown): string | null {
+    const documented = op.spec?.responses?.[String(status)];
+    if (!documented) return `status ${status} is not documented (${Object.keys(op.spec?.responses ?? {}).join(', ')})`;
+    const schema = documented.content?.['application/json']?.schema;
+    if (!schema) return null;
+    const validate = ajv.compile(toJsonSchema(refsToDocument(schema)));
+    if (validate(body)) return null;
+    return (validate.errors ?? [])
+      .slice(0, 4)
+      .map((e: { instancePath: string; message?: string }) => `${e.instancePath || '/'} ${e.message}`)
+      .join('; ');
+  }
+
+  /**
+   * A value for the schema the platform's way: `fill` answers for a field or parameter by name
+   * (ids of real fixtures, a future start), otherwise the documented example, default or enum.
+   */
+  function sample(schema: Schema, fill: (name: string) => unknown, name?: string, depth = 0): unknown {
+    if (name !== undefined) {
+      const filled = fill(name);
+      if (filled !== undefined) return filled;
+    }
+    const s = resolve(schema);
+    if (depth > 6) return undefined;
+    if (s.allOf) return Object.assign({}, ...s.allOf.map((part: Schema) => sample(part, fill, undefined, depth + 1)));
+    if (s.oneOf ?? s.anyOf) return sample((s.oneOf ?? s.anyOf)[0], fill, undefined, depth + 1);
+    if (s.type === 'object' || s.properties) {
+      const out: Record<string, unknown> = {};
+      for (const key of s.required ?? []) out[key] = sample(s.properties?.[key] ?? {}, fill, key, depth + 1);
+      return out;
+    }
+    if (s.example !== undefined) return s.example;
+    if (s.default !== undefined) return s.default;
+    if (s.enum) return s.enum[0];
+    if (s.type === 'array') return [sample(s.items ?? {}, fill, undefined, depth + 1)];
+    if (s.type === 'number' || s.type === 'integer') return s.minimum ?? 1;
+    if (s.type === 'boolean') return true;
+    if (s.format === 'email') return 'someone@example.com';
+    return 'text';
+  }
+
+  /** The platform's request for `op`: its required query parameters and its body. */
+  function request(op: ReferenceOperation, fill: (name: string) => unknown) {
+    const query: Record<string, string> = {};
+    for (const p of (op.spec?.parameters ?? []) as Schema[]) {
+      if (p.in === 'query' && p.required) query[p.name] = String(sample(p.schema ?? {}, fill, p.name));
+    }
+    const bodySchema = op.spec?.requestBody?.content?.['application/json']?.schema as Schema | undefined;
+    let body = bodySchema ? sample(bodySchema, fill) : undefined;
+    // An update whose fields are all optional still changes something: its first documented field.
+    if (bodySchema && body && typeof body === 'object' && Object.keys(body).length === 0) {
+      const [first] = Object.entries((resolve(bodySchema).properties ?? {}) as Record<string, Schema>);
+      if (first) body = { [first[0]]: sample(first[1], fill, first[0]) };
+    }
+    return { query, body };
+  }
+
+  return { operations, checkResponse, request };
+}

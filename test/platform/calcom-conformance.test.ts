@@ -1,0 +1,135 @@
+// The platform API measured against the platform it answers like (docs/rules.md#scope-registry): each
+// operation that Cal.com API v2's OAuth documentation ties to a scope is called the platform's way —
+// its method and path, its required query parameters and a body built from its OpenAPI file, a
+// token holding every scope — and its answer is validated against the file's response schema.
+// Each operation lands in one of four outcomes; the figures are recorded in
+// calcom-conformance.json, and a run that differs from them fails, so progress is written down
+// and a step back is caught. `UPDATE_CONFORMANCE=1` rewrites the record after a change that
+// moves an operation forward. Skipped, saying so, without ../shared/reference.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTeam } from '../../src/services/teams/teams.ts';
+import { apiRoutes } from '../../src/platform/route-table.ts';
+import { backends } from '../helpers/backends.ts';
+import { loadReference, pathShape, referenceAvailable, referenceDir, type ReferenceOperation } from '../helpers/calcom-reference.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { ALL_SCOPES, buildWorld, fixtures, futureStart, mint, uniq, type World } from './fixtures.ts';
+
+type Outcome = 'absent' | 'refused' | 'different' | 'conforms';
+type Record_ = Record<Outcome, string[]>;
+
+const recordFile = new URL('./calcom-conformance.json', import.meta.url);
+const OUTCOMES: Outcome[] = ['absent', 'refused', 'different', 'conforms'];
+
+if (!referenceAvailable) {
+  // eslint-disable-next-line no-console
+  console.log(`Cal.com API v2 conformance: skipped, the reference is not at ${referenceDir} (CI has it)`);
+}
+
+describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, available }) => {
+  const run = available && referenceAvailable;
+  let server: TestServer;
+  let w: World;
+  let f: ReturnType<typeof fixtures>;
+  let token: string;
+
+  beforeAll(async () => {
+    if (!run) return;
+    server = await startTestServer(name);
+    w = await buildWorld(server);
+    f = fixtures(server);
+    token = await mint(server, w, w.owner, ALL_SCOPES);
+  });
+  afterAll(async () => server?.close());
+
+  /** Real fixtures for the path's parameters, owned by the team, the organization or the caller as the path says. */
+  async function pathValues(op: ReferenceOperation): Promise<Record<string, string>> {
+    const values: Record<string, string> = {};
+    const inTeam = op.path.includes('{teamId}');
+    const inOrg = op.path.includes('{orgId}');
+    const owner = inTeam ? { teamId: w.team.id } : { userId: w.owner.id };
+    for (const [, param] of op.path.matchAll(/\{(\w+)\}/g)) {
+      switch (param) {
+        // Deleting a team takes one made for the purpose: the world's team serves the rest.
+        case 'teamId': values.teamId = op.method === 'DELETE' && op.path.endsWith('{teamId}') ? (await createTeam(server.services, { name: 'Doomed', ownerId: w.owner.id, organizationId: w.org.id })).id : w.team.id; break;
+        case 'orgId': values.orgId = w.org.id; break;
+        case 'eventTypeId': values.eventTypeId = (await f.eventType(owner)).id; break;
+        case 'linkId': values.linkId = (await f.privateLink(values.eventTypeId!)).id; break;
+        case 'bookingUid': {
+          const pending = /\/(confirm|decline)$/.test(op.path);
+          values.bookingUid = (await f.booking({ hostId: w.owner.id, ...(inTeam ? { teamId: w.team.id } : {}), status: pending ? 'pending' : 'accepted' })).uid;
+          break;
+        }
+        case 'scheduleId': values.scheduleId = (await f.schedule(owner)).id; break;
+        case 'webhookId': values.webhookId = (await f.webhook(inOrg ? { organizationId: w.org.id } : { userId: w.owner.id })).id; break;
+        case 'membershipId': values.membershipId = (await f.membership(inTeam ? { teamId: w.team.id } : { organizationId: w.org.id })).membership.id; break;
+        case 'userId': values.userId = (await f.membership(inTeam ? { teamId: w.team.id } : { organizationId: w.org.id })).user.id; break;
+        case 'calendar': values.calendar = 'google'; break;
+        case 'app': values.app = 'zoom'; break;
+        default: values[param] = 'unknown';
+      }
+    }
+    return values;
+  }
+
+  /** Fields of the platform's requests that must name real things or lie ahead. */
+  function fill(name: string): unknown {
+    switch (name) {
+      case 'start': return new Date(futureStart(server)).toISOString();
+      case 'attendee': return { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Paris', language: 'en' };
+      case 'userId': return w.member.id;
+      case 'email': return `e-${uniq()}@example.com`;
+      case 'slug': return `s-${uniq().toLowerCase()}`;
+      case 'timeZone': return 'Europe/Berlin';
+      case 'subscriberUrl': return 'https://hooks.example.com/calcom';
+      case 'expiresAt': return new Date(server.clock() + 7 * 24 * 3600_000).toISOString();
+      case 'urls': return ['https://calendar.example.com/feed.ics'];
+      default: return undefined;
+    }
+  }
+
+  async function measure(op: ReferenceOperation, check: ReturnType<typeof loadReference>['checkResponse'], request: ReturnType<typeof loadReference>['request']) {
+    const served = apiRoutes.some((r) => r.method === op.method && pathShape(r.path) === op.shape);
+    if (!served) return { outcome: 'absent' as Outcome, detail: '' };
+    const params = await pathValues(op);
+    const path = op.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(params[p]!));
+    const { query, body } = request(op, fill);
+    const search = Object.keys(query).length ? `?${new URLSearchParams(query)}` : '';
+    const res = await fetch(`${server.url}${path}${search}`, {
+      method: op.method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(op.apiVersion ? { 'cal-api-version': op.apiVersion } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    const answer = text ? JSON.parse(text) : null;
+    if (res.status >= 300) return { outcome: 'refused' as Outcome, detail: `${res.status} ${answer?.error?.message ?? ''}` };
+    if (!op.spec) return { outcome: 'conforms' as Outcome, detail: 'no schema published' };
+    const mismatch = check(op, res.status, answer);
+    return mismatch === null ? { outcome: 'conforms' as Outcome, detail: '' } : { outcome: 'different' as Outcome, detail: mismatch };
+  }
+
+  it.skipIf(!run)('every OAuth-scoped operation of Cal.com API v2 answers as recorded in calcom-conformance.json', async () => {
+    const { operations, checkResponse, request } = loadReference();
+    const measured: Record_ = { absent: [], refused: [], different: [], conforms: [] };
+    const details: string[] = [];
+    for (const op of operations) {
+      const { outcome, detail } = await measure(op, checkResponse, request);
+      const key = `${op.method} ${op.path}`;
+      measured[outcome].push(key);
+      if (detail) details.push(`${outcome.padEnd(9)} ${key}: ${detail.slice(0, 200)}`);
+    }
+    // eslint-disable-next-line no-console
+    console.log(
+      `Cal.com API v2 conformance on ${name}, ${operations.length} operations: ` +
+        OUTCOMES.map((o) => `${o} ${measured[o].length}`).join(', ') +
+        (process.env.CONFORMANCE_DETAILS ? `\n${details.join('\n')}` : ' (CONFORMANCE_DETAILS=1 lists why)'),
+    );
+    if (process.env.UPDATE_CONFORMANCE) writeFileSync(recordFile, `${JSON.stringify(measured, null, 2)}\n`);
+    const recorded = JSON.parse(readFileSync(recordFile, 'utf8')) as Record_;
+    for (const outcome of OUTCOMES) expect(measured[outcome], `operations that are ${outcome}`).toEqual(recorded[outcome]);
+  });
+});
