@@ -5,7 +5,7 @@
 // Each operation lands in one of four outcomes; the figures are recorded in
 // calcom-conformance.json, and a run that differs from them fails, so progress is written down
 // and a step back is caught. `UPDATE_CONFORMANCE=1` rewrites the record after a change that
-// moves an operation forward. Skipped, saying so, without ../shared/reference.
+// moves an operation forward. Skipped, saying so, without the reference (test/helpers/calcom-reference.ts).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/services/teams/teams.ts';
