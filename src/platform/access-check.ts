@@ -41,7 +41,7 @@ export async function authorizeApiRequest(
   }
   const lookup: AccessLookup = {};
   if (route.membership === 'team-member' || route.membership === 'team-admin') lookup.teamId = params.teamId;
-  if (route.membership === 'org-admin') lookup.organizationId = params.orgId;
+  if (route.membership === 'org-admin' || route.membership === 'org-member') lookup.organizationId = params.orgId;
   const found = await store.findAccess(hashToken(parsed.token), lookup);
   const checked = checkAccessRecord(clock, found?.token, audience);
   if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };

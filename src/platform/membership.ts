@@ -33,10 +33,13 @@ export function decideMembership(route: Pick<ApiRoute, 'membership'>, facts: Acc
     case 'none':
     case 'self':
       return null;
-    case 'org-admin': {
+    case 'org-admin':
+    case 'org-member': {
       const org = facts.organization;
       if (!org) return { status: 404, code: 'not_found', message: 'no such organization' };
-      if (!isAdmin(org.role)) return { status: 403, code: 'forbidden', message: 'this needs an admin or owner of the organization' };
+      if (route.membership === 'org-member' ? org.role === null : !isAdmin(org.role)) {
+        return { status: 403, code: 'forbidden', message: route.membership === 'org-member' ? 'this needs membership of the organization' : 'this needs an admin or owner of the organization' };
+      }
       return null;
     }
     case 'team-member':

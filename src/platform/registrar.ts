@@ -33,6 +33,7 @@ const membershipWords: Record<ApiRoute['membership'], string> = {
   'team-member': 'The user must be a member of the team, or an admin or owner of its organization.',
   'team-admin': 'The user must be an admin or owner of the team, or an admin or owner of its organization.',
   'org-admin': 'The user must be an admin or owner of the organization.',
+  'org-member': 'The user must be a member of the organization, any role.',
   none: '',
 };
 

@@ -11,9 +11,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
  * - `team-member` / `team-admin`: a member (any role) / an admin or owner of `:teamId`,
  *   or an admin or owner of the team's organization;
  * - `org-admin`: an admin or owner of `:orgId`;
+ * - `org-member`: a member of `:orgId`, any role (what the member's own view of it needs);
  * - `none`: a public route, no token needed (docs/rules.md#public-booking).
  */
-export type MembershipRule = 'self' | 'team-member' | 'team-admin' | 'org-admin' | 'none';
+export type MembershipRule = 'self' | 'team-member' | 'team-admin' | 'org-admin' | 'org-member' | 'none';
 
 export type RouteFamily = 'personal' | 'public' | 'team' | 'organization';
 

@@ -67,4 +67,12 @@ describe('decideMembership (docs/rules.md#membership-rules)', () => {
     expect(decideMembership(org, { organization: { id: 'o', role: null } }, 'o')?.code).toBe('forbidden');
     expect(decideMembership(org, { organization: null }, 'o')?.status).toBe(404);
   });
+
+  it("a member's own view of the organization needs membership of any role; an unknown one is 404", () => {
+    const mine = { membership: 'org-member' as const };
+    expect(decideMembership(mine, { organization: { id: 'o', role: 'member' } }, 'o')).toBeNull();
+    expect(decideMembership(mine, { organization: { id: 'o', role: 'owner' } }, 'o')).toBeNull();
+    expect(decideMembership(mine, { organization: { id: 'o', role: null } }, 'o')?.code).toBe('forbidden');
+    expect(decideMembership(mine, { organization: null }, 'o')?.status).toBe(404);
+  });
 });

@@ -10,6 +10,7 @@ import { ALL_SCOPES } from './fixtures.ts';
 const guarded = apiRoutes.filter((r) => r.scope !== 'public');
 const personal = apiRoutes.filter((r) => r.membership === 'self');
 const organization = apiRoutes.filter((r) => r.membership === 'org-admin');
+const organizationMember = apiRoutes.filter((r) => r.membership === 'org-member');
 const publicRoutes = apiRoutes.filter((r) => r.scope === 'public');
 
 describe.each(backends)('platform API access on $name', ({ name, available }) => {
@@ -76,6 +77,22 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
       const res = await h.guardCall(r, await h.token(h.w.owner, [r.scope]), { orgId: 'noSuchOrg' });
       expectError(res, 404, 'not_found');
       expect(res.body.error.message).toBe('no such organization');
+    });
+  });
+
+  describe.each(organizationMember)("organization member's own $method $path", (r) => {
+    it.skipIf(!available)('a user outside the organization, only in one of its teams, or invited and not yet accepted → 403 forbidden (docs/rules.md#membership-rules)', async () => {
+      expectError(await h.guardCall(r, await h.token(h.w.outsider, [r.scope])), 403, 'forbidden');
+      expectError(await h.guardCall(r, await h.token(h.w.member, [r.scope])), 403, 'forbidden');
+      expectError(await h.guardCall(r, await h.token(h.w.invitee, [r.scope])), 403, 'forbidden');
+    });
+    it.skipIf(!available)('a member of any role → success', async () => {
+      const { user } = await h.f.membership({ organizationId: h.w.org.id }, 'member');
+      expectSuccess(await h.call(r, await h.token(user, [r.scope]), { actor: user }));
+      expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, [r.scope]), { actor: h.w.orgAdmin }));
+    });
+    it.skipIf(!available)('an unknown organization → 404', async () => {
+      expectError(await h.guardCall(r, await h.token(h.w.owner, [r.scope]), { orgId: 'noSuchOrg' }), 404, 'not_found');
     });
   });
 

@@ -51,7 +51,7 @@ describe('the route registry (docs/rules.md#scope-registry)', () => {
     for (const r of apiRoutes) {
       if (r.scope === 'public') expect(r.membership, r.id).toBe('none');
       else if (r.path.includes('/teams/:teamId')) expect(r.membership, r.id).toBe(r.method === 'GET' ? 'team-member' : 'team-admin');
-      else if (r.path.startsWith('/v2/organizations/:orgId')) expect(r.membership, r.id).toBe('org-admin');
+      else if (r.path.startsWith('/v2/organizations/:orgId')) expect(r.membership, r.id).toBe(r.path.endsWith('/teams/me') ? 'org-member' : 'org-admin');
       else expect(r.membership, r.id).toBe('self');
     }
   });

@@ -61,6 +61,7 @@ export const examples: Record<string, Example> = {
 
   'schedules.list': none,
   'schedules.create': async () => ({ body: scheduleBody }),
+  'schedules.default': none,
   'schedules.get': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id } }),
   'schedules.update': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id }, body: { name: 'Summer hours' } }),
   'schedules.delete': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id } }),
@@ -97,6 +98,7 @@ export const examples: Record<string, Example> = {
     return { body: { phoneNumber, code: await f.pendingCode({ userId: actor.id }, 'phone', phoneNumber) } };
   },
 
+  'teams.list': none,
   'teams.create': async () => ({ body: { name: 'New team', timeZone: 'Europe/Lisbon' } }),
 
   'bookings.create': async ({ server, f, w }) => ({ body: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(futureStart(server)), attendee } }),
@@ -181,6 +183,7 @@ export const examples: Record<string, Example> = {
   },
 
   'orgTeams.list': none,
+  'orgTeams.mine': none,
   'orgTeams.create': async () => ({ body: { name: 'Org team' } }),
   'orgMemberships.list': none,
   'orgMemberships.create': async ({ server }) => {

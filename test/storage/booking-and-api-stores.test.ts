@@ -359,6 +359,21 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await suite.stores.teams.listTeamsOfOrganization('no-such-org', 10, 0)).toEqual([]);
   });
 
+  it.skipIf(!available)("teams.listTeamsOfUser: the teams the user belongs to, oldest first, paged, optionally of one organization", async () => {
+    const org = await organization();
+    const user = await seedUser(suite.database.handle.db);
+    const inOrg = await team({ organizationId: org, createdAt: T0 + 2 });
+    const alone = await team({ createdAt: T0 + 1 });
+    await team({ organizationId: org, createdAt: T0 + 3 });
+    for (const [teamId, role] of [[inOrg, 'member'], [alone, 'owner']] as const) {
+      expect(await suite.stores.teams.insertMembership({ id: `m-${teamId}`, userId: user, teamId, organizationId: null, role, createdAt: T0, updatedAt: T0 })).toBe(true);
+    }
+    expect((await suite.stores.teams.listTeamsOfUser(user, {}, 10, 0)).map((t) => t.id)).toEqual([alone, inOrg]);
+    expect((await suite.stores.teams.listTeamsOfUser(user, {}, 1, 1)).map((t) => t.id)).toEqual([inOrg]);
+    expect((await suite.stores.teams.listTeamsOfUser(user, { organizationId: org }, 10, 0)).map((t) => t.id)).toEqual([inOrg]);
+    expect(await suite.stores.teams.listTeamsOfUser('no-such-user', {}, 10, 0)).toEqual([]);
+  });
+
   // ScheduleStore
 
   it.skipIf(!available)('schedules.insert and find: reads back with isDefault false; out of scope or unknown is undefined; a duplicate id throws', async () => {

@@ -89,6 +89,7 @@ export function scheduleHandlers(deps: AppContext): HandlerMap {
   return {
     'schedules.list': mine.list,
     'schedules.create': mine.create,
+    'schedules.default': defaultScheduleRoute(deps),
     'schedules.get': mine.get,
     'schedules.update': mine.update,
     'schedules.delete': mine.delete,
@@ -144,6 +145,22 @@ function readScheduleRoutes(deps: AppContext, { scope, load }: ScheduleAccess) {
     }),
     get: route<unknown, unknown, { scheduleId: string }>({ data: scheduleView, handle: async (call) => schedule(await load(scope(call), call.params.scheduleId)) }),
   };
+}
+
+/**
+ * The user's default schedule (the one GET /v2/me names), or null when they have none yet, as
+ * the platform answers: a missing default is a state of the account, not a missing resource.
+ */
+function defaultScheduleRoute(deps: AppContext) {
+  const { profiles, schedules } = deps.services.stores.api;
+  return route({
+    data: nullable(scheduleView),
+    handle: async ({ userId }) => {
+      const scheduleId = (await profiles.find(userId))?.defaultScheduleId;
+      const found = scheduleId == null ? undefined : await schedules.find({ userId }, scheduleId);
+      return found === undefined ? null : schedule(found);
+    },
+  });
 }
 
 function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {

@@ -6,6 +6,8 @@ export const scheduleRoutes: ApiRoute[] = [
   ...routeRows('personal', 'Schedules', 'self', [
     ['schedules.list', 'GET', '/v2/schedules', 'SCHEDULE_READ', 'List your schedules (availability)'],
     ['schedules.create', 'POST', '/v2/schedules', 'SCHEDULE_WRITE', 'Create a schedule'],
+    // A fixed segment beside the parameter: the router serves it before /v2/schedules/:scheduleId.
+    ['schedules.default', 'GET', '/v2/schedules/default', 'SCHEDULE_READ', 'Read your default schedule (null when you have none)'],
     ['schedules.get', 'GET', '/v2/schedules/:scheduleId', 'SCHEDULE_READ', 'Read one of your schedules'],
     ['schedules.update', 'PATCH', '/v2/schedules/:scheduleId', 'SCHEDULE_WRITE', 'Change one of your schedules'],
     ['schedules.delete', 'DELETE', '/v2/schedules/:scheduleId', 'SCHEDULE_WRITE', 'Delete one of your schedules'],

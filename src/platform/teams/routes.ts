@@ -69,6 +69,11 @@ export function teamHandlers(deps: AppContext): HandlerMap {
       status: 201,
       handle: async ({ userId, body }) => team(await create(userId, null, body)),
     }),
+    'teams.list': route<unknown, ListQuery>({
+      query: listQuery(),
+      data: arrayOf(teamView, 0, 100),
+      handle: async ({ userId, query }) => (await teams.listTeamsOfUser(userId, {}, query.limit, query.offset)).map(team),
+    }),
     'teams.get': route({ data: teamView, handle: async ({ facts }) => team(await load(facts.team!.id)) }),
     'teams.update': route<Partial<TeamInput>>({
       body: patchOf(fields),
@@ -102,6 +107,11 @@ export function teamHandlers(deps: AppContext): HandlerMap {
       query: listQuery(),
       data: arrayOf(teamView, 0, 100),
       handle: async ({ facts, query }) => (await teams.listTeamsOfOrganization(facts.organization!.id, query.limit, query.offset)).map(team),
+    }),
+    'orgTeams.mine': route<unknown, ListQuery>({
+      query: listQuery(),
+      data: arrayOf(teamView, 0, 100),
+      handle: async ({ userId, facts, query }) => (await teams.listTeamsOfUser(userId, { organizationId: facts.organization!.id }, query.limit, query.offset)).map(team),
     }),
     'orgTeams.create': route<TeamInput>({
       body: object(fields, ['name']),

@@ -4,7 +4,10 @@ import { routeRows, teamRule, type ApiRoute } from '../route.ts';
 
 export const teamRoutes: ApiRoute[] = [
   // Creating a team acts on the token's user, who becomes its owner.
-  ...routeRows('personal', 'Teams', 'self', [['teams.create', 'POST', '/v2/teams', 'TEAM_PROFILE_WRITE', 'Create a team you own']]),
+  ...routeRows('personal', 'Teams', 'self', [
+    ['teams.list', 'GET', '/v2/teams', 'TEAM_PROFILE_READ', 'List the teams you are a member of'],
+    ['teams.create', 'POST', '/v2/teams', 'TEAM_PROFILE_WRITE', 'Create a team you own'],
+  ]),
   ...routeRows('team', 'Teams', teamRule, [
     ['teams.get', 'GET', '/v2/teams/:teamId', 'TEAM_PROFILE_READ', "Read a team's profile"],
     ['teams.update', 'PATCH', '/v2/teams/:teamId', 'TEAM_PROFILE_WRITE', "Change a team's profile"],
@@ -13,6 +16,11 @@ export const teamRoutes: ApiRoute[] = [
   ...routeRows('organization', 'Organizations', 'org-admin', [
     ['orgTeams.list', 'GET', '/v2/organizations/:orgId/teams', 'ORG_PROFILE_READ', "List the organization's teams"],
     ['orgTeams.create', 'POST', '/v2/organizations/:orgId/teams', 'ORG_PROFILE_WRITE', 'Create a team in the organization'],
+  ]),
+  // A member's own view of the organization: any member may ask which of its teams they are in.
+  // A fixed segment beside the parameter: the router serves it before …/teams/:teamId.
+  ...routeRows('organization', 'Organizations', 'org-member', [
+    ['orgTeams.mine', 'GET', '/v2/organizations/:orgId/teams/me', 'ORG_PROFILE_READ', 'List the teams of the organization you are a member of'],
   ]),
 ];
 

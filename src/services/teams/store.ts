@@ -85,6 +85,8 @@ export interface TeamStore {
   deleteTeam(id: string): Promise<boolean>;
   /** The organization's teams, oldest first. */
   listTeamsOfOrganization(organizationId: string, limit: number, offset: number): Promise<Team[]>;
+  /** The teams the user is a member of (not invited to), oldest first; with `organizationId`, only that organization's. */
+  listTeamsOfUser(userId: string, filter: { organizationId?: string }, limit: number, offset: number): Promise<Team[]>;
   /** At most `limit` organizations, oldest first (then by id), each with its member and team counts. */
   listOrganizations(limit: number): Promise<OrganizationSummary[]>;
   /**

@@ -37,6 +37,13 @@ export async function listTeamsOfOrganization(db: Executor, organizationId: stri
   return db.selectFrom('teams').selectAll().where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
 }
 
+/** The teams the user is an accepted member of (optionally within one organization), oldest first. */
+export async function listTeamsOfUser(db: Executor, userId: string, organizationId: string | undefined, limit: number, offset: number): Promise<TeamRow[]> {
+  let query = db.selectFrom('teams as t').innerJoin('memberships as m', 'm.team_id', 't.id').selectAll('t').where('m.user_id', '=', userId);
+  if (organizationId !== undefined) query = query.where('t.organization_id', '=', organizationId);
+  return query.orderBy('t.created_at').orderBy('t.id').limit(limit).offset(offset).execute();
+}
+
 function targetColumn(target: MembershipTarget) {
   return 'teamId' in target ? (['m.team_id', target.teamId] as const) : (['m.organization_id', target.organizationId] as const);
 }

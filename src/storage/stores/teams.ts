@@ -93,6 +93,7 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     },
     deleteTeam: (id) => repo.deleteTeam(db, id),
     listTeamsOfOrganization: async (organizationId, limit, offset) => (await repo.listTeamsOfOrganization(db, organizationId, limit, offset)).map(toTeam),
+    listTeamsOfUser: async (userId, filter, limit, offset) => (await repo.listTeamsOfUser(db, userId, filter.organizationId, limit, offset)).map(toTeam),
     listOrganizations: async (limit) => (await repo.listOrganizations(db, limit)).map((r) => ({ ...toOrganization(r), members: r.members, teams: r.teams })),
     listTeams: async (filter, limit) =>
       (await repo.listTeams(db, filter.organizationId, limit)).map((r) => ({ ...toTeam(r), organizationName: r.organization_name, members: r.members })),

@@ -1,0 +1,71 @@
+// A user's own views that Cal.com API v2 offers beside the resources' routes: the default schedule,
+// the teams one belongs to, and the teams of an organization one is in (docs/rules.md#membership-rules),
+// through real HTTP on both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember } from '../../src/services/teams/teams.ts';
+import { backends } from '../helpers/backends.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { startTestServer } from '../helpers/server.ts';
+import { buildWorld, fixtures, mint, quickUser, type World } from './fixtures.ts';
+
+describe.each(backends)("a user's own views on $name", ({ name, available }) => {
+  let server: TestServer;
+  let w: World;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+    w = await buildWorld(server);
+  });
+  afterAll(async () => server?.close());
+
+  it.skipIf(!available)('GET /v2/schedules/default: null until the user has a schedule, then the default one — never taken for a schedule id', async () => {
+    const user = await quickUser(server);
+    const token = await mint(server, w, user, ['SCHEDULE_READ', 'SCHEDULE_WRITE']);
+    const before = await server.api('GET', '/v2/schedules/default', token);
+    expect(before.status).toBe(200);
+    expect(before.body).toEqual({ status: 'success', data: null });
+
+    const created = await server.api('POST', '/v2/schedules', token, { name: 'Office hours', timeZone: 'Europe/Berlin' });
+    expect(created.status).toBe(201);
+    await server.api('POST', '/v2/schedules', token, { name: 'Evenings', timeZone: 'Europe/Berlin' });
+    const after = await server.api('GET', '/v2/schedules/default', token);
+    expect(after.status).toBe(200);
+    expect(after.body.data).toMatchObject({ id: created.body.data.id, name: 'Office hours', isDefault: true });
+  });
+
+  it.skipIf(!available)("GET /v2/schedules/default needs SCHEDULE_READ and shows only the caller's own", async () => {
+    const other = await quickUser(server);
+    await fixtures(server).schedule({ userId: other.id });
+    const noScope = await server.api('GET', '/v2/schedules/default', await mint(server, w, other, ['PROFILE_READ']));
+    expect(noScope.status).toBe(403);
+    expect(noScope.body.error.code).toBe('insufficient_scope');
+  });
+
+  it.skipIf(!available)('GET /v2/teams: the teams the user is a member of, not those of others nor those only invited to', async () => {
+    const owner = await server.api('GET', '/v2/teams', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
+    expect(owner.status).toBe(200);
+    expect(owner.body.data.map((t: { id: string }) => t.id)).toEqual([w.team.id, w.loneTeam.id]);
+    const invitee = await server.api('GET', '/v2/teams', await mint(server, w, w.invitee, ['TEAM_PROFILE_READ']));
+    expect(invitee.body).toEqual({ status: 'success', data: [] });
+    const paged = await server.api('GET', '/v2/teams?limit=1&offset=1', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
+    expect(paged.body.data.map((t: { id: string }) => t.id)).toEqual([w.loneTeam.id]);
+  });
+
+  it.skipIf(!available)("GET /v2/organizations/:orgId/teams/me: a plain member sees the organization's teams they are in, and only those", async () => {
+    const user = await quickUser(server);
+    await addMember(server.services, { organizationId: w.org.id }, user.id, 'member');
+    const token = await mint(server, w, user, ['ORG_PROFILE_READ']);
+    const none = await server.api('GET', `/v2/organizations/${w.org.id}/teams/me`, token);
+    expect(none.body).toEqual({ status: 'success', data: [] });
+
+    await addMember(server.services, { teamId: w.team.id }, user.id, 'member');
+    await addMember(server.services, { teamId: w.loneTeam.id }, user.id, 'member');
+    const mine = await server.api('GET', `/v2/organizations/${w.org.id}/teams/me`, token);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.map((t: { id: string; organizationId: string }) => [t.id, t.organizationId])).toEqual([[w.team.id, w.org.id]]);
+
+    // The fixed segment is not a team id: /teams/:teamId still answers for a real one.
+    const team = await server.api('GET', `/v2/organizations/${w.org.id}/teams/${w.team.id}`, await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
+    expect(team.body.data.id).toBe(w.team.id);
+  });
+});
