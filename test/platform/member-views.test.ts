@@ -1,6 +1,6 @@
-// A user's own views that Cal.com API v2 offers beside the resources' routes: the default schedule,
-// the teams one belongs to, and the teams of an organization one is in (docs/rules.md#membership-rules),
-// through real HTTP on both databases.
+// Views that Cal.com API v2 offers beside the resources' routes: a user's default schedule, the
+// teams one belongs to, the teams of an organization one is in (docs/rules.md#membership-rules), and
+// an organization's teams' event types and one of its memberships, through real HTTP on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
@@ -67,5 +67,31 @@ describe.each(backends)("a user's own views on $name", ({ name, available }) => 
     // The fixed segment is not a team id: /teams/:teamId still answers for a real one.
     const team = await server.api('GET', `/v2/organizations/${w.org.id}/teams/${w.team.id}`, await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
     expect(team.body.data.id).toBe(w.team.id);
+  });
+
+  it.skipIf(!available)("GET /v2/organizations/:orgId/teams/event-types: the event types of the organization's teams, not its members' own", async () => {
+    const f = fixtures(server);
+    const teams = await f.eventType({ teamId: w.team.id });
+    const own = await f.eventType({ userId: w.orgAdmin.id });
+    const token = await mint(server, w, w.orgAdmin, ['ORG_EVENT_TYPE_READ']);
+    const listed = await server.api('GET', `/v2/organizations/${w.org.id}/teams/event-types`, token);
+    expect(listed.status).toBe(200);
+    const ids = listed.body.data.map((e: { id: string }) => e.id);
+    expect(ids).toContain(teams.id);
+    expect(ids).not.toContain(own.id);
+    const everything = await server.api('GET', `/v2/organizations/${w.org.id}/event-types`, token);
+    expect(everything.body.data.map((e: { id: string }) => e.id)).toContain(own.id);
+  });
+
+  it.skipIf(!available)('GET /v2/organizations/:orgId/memberships/:membershipId: one membership of the organization; one of another organization is 404', async () => {
+    const f = fixtures(server);
+    const { user, membership } = await f.membership({ organizationId: w.org.id }, 'member');
+    const token = await mint(server, w, w.orgAdmin, ['ORG_MEMBERSHIP_READ']);
+    const found = await server.api('GET', `/v2/organizations/${w.org.id}/memberships/${membership.id}`, token);
+    expect(found.status).toBe(200);
+    expect(found.body.data).toMatchObject({ id: membership.id, userId: user.id, role: 'member' });
+    const elsewhere = await f.membership({ organizationId: w.otherOrg.id }, 'member');
+    const missing = await server.api('GET', `/v2/organizations/${w.org.id}/memberships/${elsewhere.membership.id}`, token);
+    expect(missing.status).toBe(404);
   });
 });

@@ -189,11 +189,13 @@ export const examples: Record<string, Example> = {
   'orgMemberships.create': async ({ server }) => {
     return { body: { email: (await quickUser(server)).email, role: 'member' } };
   },
+  'orgMemberships.get': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id } }),
   'orgMemberships.update': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id }, body: { role: 'admin' } }),
   'orgMemberships.delete': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id } }),
   'orgUsers.list': none,
   'orgUsers.update': async ({ f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id }, body: { timeFormat: 12 } }),
   'orgEventTypes.list': none,
+  'orgTeamEventTypes.list': none,
   'orgEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { minimumBookingNotice: 120 } }),
   'orgEventTypes.delete': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
   'orgBookings.list': none,

@@ -264,6 +264,20 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect((await suite.stores.api.eventTypes.listInOrganization(org, 10, 0)).map((e) => e.id)).toEqual([et.id]);
   });
 
+  it.skipIf(!available)("eventTypes.listOfOrganizationTeams: the organization's teams' event types, not its members' own nor another organization's", async () => {
+    const org = await organization();
+    const t = await team({ organizationId: org });
+    const member = await seedUser(suite.database.handle.db);
+    await suite.stores.teams.insertMembership({ id: `m-${member}`, userId: member, teamId: null, organizationId: org, role: 'member', createdAt: T0, updatedAt: T0 });
+    const teams = eventType({ teamId: t });
+    await suite.stores.api.eventTypes.insert(teams);
+    await suite.stores.api.eventTypes.insert(eventType({ userId: member }));
+    await suite.stores.api.eventTypes.insert(eventType({ teamId: await team({ organizationId: await organization() }) }));
+    expect((await suite.stores.api.eventTypes.listInOrganization(org, 10, 0)).length).toBe(2);
+    expect((await suite.stores.api.eventTypes.listOfOrganizationTeams(org, 10, 0)).map((e) => e.id)).toEqual([teams.id]);
+    expect(await suite.stores.api.eventTypes.listOfOrganizationTeams(org, 10, 1)).toEqual([]);
+  });
+
   it.skipIf(!available)("eventTypes.update: an unknown id is undefined; another event type's slug answers 'slugTaken' and changes nothing", async () => {
     const host = await seedUser(suite.database.handle.db);
     const a = eventType({ userId: host });

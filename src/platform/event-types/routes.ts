@@ -278,6 +278,11 @@ function organizationEventTypeRoutes(deps: AppContext): HandlerMap {
       data: arrayOf(eventTypeView, 0, 100),
       handle: async ({ facts, query }) => (await store.listInOrganization(facts.organization!.id, query.limit, query.offset)).map(eventType),
     }),
+    'orgTeamEventTypes.list': route<unknown, ListQuery>({
+      query: listQuery(),
+      data: arrayOf(eventTypeView, 0, 100),
+      handle: async ({ facts, query }) => (await store.listOfOrganizationTeams(facts.organization!.id, query.limit, query.offset)).map(eventType),
+    }),
     'orgEventTypes.update': route<Partial<EventTypeInput>, unknown, { eventTypeId: string }>({
       body: patchOf(teamFields),
       data: eventTypeView,

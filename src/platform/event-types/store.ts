@@ -56,6 +56,8 @@ export interface EventTypeStore {
   findInOrganization(organizationId: string, id: string): Promise<EventType | undefined>;
   /** An organization's event types (its teams' and its members'), oldest first. */
   listInOrganization(organizationId: string, limit: number, offset: number): Promise<EventType[]>;
+  /** The event types of the organization's teams (not of its members), oldest first. */
+  listOfOrganizationTeams(organizationId: string, limit: number, offset: number): Promise<EventType[]>;
   /**
    * Changes it and returns it as stored; undefined when there is no such event type,
    * 'slugTaken' (nothing changed) when the new slug is the owner's other event type's.

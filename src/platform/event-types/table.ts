@@ -22,6 +22,8 @@ export const eventTypeRoutes: ApiRoute[] = [
   ]),
   ...routeRows('organization', 'Organizations', 'org-admin', [
     ['orgEventTypes.list', 'GET', '/v2/organizations/:orgId/event-types', 'ORG_EVENT_TYPE_READ', 'List every event type in the organization'],
+    // Cal.com API v2's address for its teams' event types; a fixed segment served before …/teams/:teamId.
+    ['orgTeamEventTypes.list', 'GET', '/v2/organizations/:orgId/teams/event-types', 'ORG_EVENT_TYPE_READ', "List the event types of the organization's teams"],
     ['orgEventTypes.update', 'PATCH', '/v2/organizations/:orgId/event-types/:eventTypeId', 'ORG_EVENT_TYPE_WRITE', 'Change any event type in the organization'],
     ['orgEventTypes.delete', 'DELETE', '/v2/organizations/:orgId/event-types/:eventTypeId', 'ORG_EVENT_TYPE_WRITE', 'Delete any event type in the organization'],
   ]),

@@ -88,6 +88,7 @@ export function membershipHandlers(deps: AppContext): HandlerMap {
     'teamMemberships.delete': team.delete,
     'orgMemberships.list': org.list,
     'orgMemberships.create': org.create,
+    'orgMemberships.get': org.get,
     'orgMemberships.update': org.update,
     'orgMemberships.delete': org.delete,
     ...organizationUserRoutes(deps),

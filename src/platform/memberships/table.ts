@@ -13,6 +13,7 @@ export const membershipRoutes: ApiRoute[] = [
   ...routeRows('organization', 'Organizations', 'org-admin', [
     ['orgMemberships.list', 'GET', '/v2/organizations/:orgId/memberships', 'ORG_MEMBERSHIP_READ', "List the organization's memberships and pending invitations"],
     ['orgMemberships.create', 'POST', '/v2/organizations/:orgId/memberships', 'ORG_MEMBERSHIP_WRITE', 'Invite a user to the organization: a membership once they accept in the web app'],
+    ['orgMemberships.get', 'GET', '/v2/organizations/:orgId/memberships/:membershipId', 'ORG_MEMBERSHIP_READ', 'Read one organization membership or invitation'],
     ['orgMemberships.update', 'PATCH', '/v2/organizations/:orgId/memberships/:membershipId', 'ORG_MEMBERSHIP_WRITE', "Change an organization member's or invitation's role"],
     ['orgMemberships.delete', 'DELETE', '/v2/organizations/:orgId/memberships/:membershipId', 'ORG_MEMBERSHIP_WRITE', 'Remove a user from the organization, or withdraw an invitation'],
     ['orgUsers.list', 'GET', '/v2/organizations/:orgId/users', 'ORG_MEMBERSHIP_READ', "List the organization's users"],

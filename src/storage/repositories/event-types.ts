@@ -44,6 +44,19 @@ export async function listOrganizationEventTypes(db: Executor, organizationId: s
   return inOrganization(db, organizationId).orderBy('created_at').orderBy('id').limit(limit).offset(offset).execute();
 }
 
+/** Event types of the organization's teams, not of its members (GET /v2/organizations/:orgId/teams/event-types). */
+export async function listOrganizationTeamEventTypes(db: Executor, organizationId: string, limit: number, offset: number): Promise<EventTypeRow[]> {
+  return db
+    .selectFrom('event_types')
+    .selectAll()
+    .where('team_id', 'in', db.selectFrom('teams').select('id').where('organization_id', '=', organizationId))
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+}
+
 export async function findOrganizationEventType(db: Executor, organizationId: string, id: string): Promise<EventTypeRow | undefined> {
   return inOrganization(db, organizationId).where('id', '=', id).executeTakeFirst();
 }

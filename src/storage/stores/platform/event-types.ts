@@ -83,6 +83,7 @@ export function createEventTypeStore(db: Executor): EventTypeStore {
     findOwned: async (owner, id) => one(await repo.findOwnedEventType(db, owner, id)),
     list: async (owner, limit, offset) => (await repo.listEventTypes(db, owner, limit, offset)).map(toEventType),
     findInOrganization: async (organizationId, id) => one(await repo.findOrganizationEventType(db, organizationId, id)),
+    listOfOrganizationTeams: async (organizationId, limit, offset) => (await repo.listOrganizationTeamEventTypes(db, organizationId, limit, offset)).map(toEventType),
     listInOrganization: async (organizationId, limit, offset) => (await repo.listOrganizationEventTypes(db, organizationId, limit, offset)).map(toEventType),
     update: async (id, changes) => {
       const saved = await slugChecked(() => repo.updateEventType(db, id, changeColumns(changes)));
