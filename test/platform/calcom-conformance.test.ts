@@ -39,6 +39,8 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
     w = await buildWorld(server);
     f = fixtures(server);
     token = await mint(server, w, w.owner, ALL_SCOPES);
+    // An account in use has a default schedule (its first one).
+    await server.api('POST', '/v2/schedules', token, { name: 'Working hours', timeZone: 'Europe/Berlin' });
   });
   afterAll(async () => server?.close());
 
@@ -60,7 +62,7 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
           values.bookingUid = (await f.booking({ hostId: w.owner.id, ...(inTeam ? { teamId: w.team.id } : {}), status: pending ? 'pending' : 'accepted' })).uid;
           break;
         }
-        case 'scheduleId': values.scheduleId = (await f.schedule(owner)).id; break;
+        case 'scheduleId': values.scheduleId = (await f.schedule(values.userId ? { userId: values.userId } : owner)).id; break;
         case 'webhookId': values.webhookId = (await f.webhook(inOrg ? { organizationId: w.org.id } : { userId: w.owner.id })).id; break;
         case 'membershipId': values.membershipId = (await f.membership(inTeam ? { teamId: w.team.id } : { organizationId: w.org.id })).membership.id; break;
         case 'userId': values.userId = (await f.membership(inTeam ? { teamId: w.team.id } : { organizationId: w.org.id })).user.id; break;

@@ -31,6 +31,12 @@ const formBody = { name: 'Intake', fields: [{ id: 'email', label: 'Email', type:
 
 const none: Example = async () => ({});
 
+/** A member of the organization and one of their own schedules. */
+async function memberSchedule({ f, orgId }: ExampleContext): Promise<ExampleRequest> {
+  const { user } = await f.membership({ organizationId: orgId });
+  return { params: { userId: user.id, scheduleId: (await f.schedule({ userId: user.id })).id } };
+}
+
 export const examples: Record<string, Example> = {
   'me.get': none,
   'me.update': async () => ({ body: { name: 'Renamed', timeZone: 'Europe/Berlin' } }),
@@ -136,6 +142,7 @@ export const examples: Record<string, Example> = {
   'teamSchedules.get': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id } }),
   'teamSchedules.update': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id }, body: { timeZone: 'Asia/Tokyo' } }),
   'teamSchedules.delete': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id } }),
+  'teamUserSchedules.list': async ({ f, teamId }) => ({ params: { userId: (await f.membership({ teamId })).user.id } }),
 
   'teamMemberships.list': none,
   'teamMemberships.create': async ({ server }) => {
@@ -203,6 +210,11 @@ export const examples: Record<string, Example> = {
   'orgSchedules.list': none,
   'orgSchedules.update': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id }, body: { name: 'Org-wide hours' } }),
   'orgSchedules.delete': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id } }),
+  'orgUserSchedules.list': async ({ f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id } }),
+  'orgUserSchedules.create': async ({ f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id }, body: scheduleBody }),
+  'orgUserSchedules.get': async (c) => memberSchedule(c),
+  'orgUserSchedules.update': async (c) => ({ ...(await memberSchedule(c)), body: { name: 'Hours set by an admin' } }),
+  'orgUserSchedules.delete': async (c) => memberSchedule(c),
   'orgRoutingForms.list': none,
   'orgRoutingForms.create': async () => ({ body: formBody }),
   'orgRoutingForms.listResponses': async ({ f, orgId }) => ({ params: { formId: (await f.form({ organizationId: orgId })).id } }),

@@ -2,7 +2,7 @@
 // organization (ORG_SCHEDULE_*).
 import type { AppContext } from '../../context.ts';
 import { randomId } from '../authorization-server.ts';
-import { route, type HandlerMap } from '../handler.ts';
+import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { checkTimeZone, invalid, iso, notFound } from '../input.ts';
 import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges, ScheduleScope } from './store.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
@@ -80,12 +80,14 @@ function changes(body: Partial<ScheduleInput>, now: number): ScheduleChanges {
   };
 }
 
-type Call = { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } };
+type Call = { userId: string; params?: { userId?: string; scheduleId?: string }; facts: { team?: { id: string } | null; organization?: { id: string } | null } };
 
 export function scheduleHandlers(deps: AppContext): HandlerMap {
   const mine = scheduleRoutes(deps, 'user');
   const team = scheduleRoutes(deps, 'team');
   const org = scheduleRoutes(deps, 'organization');
+  const member = scheduleRoutes(deps, 'member');
+  const ofMember = (handler: RouteHandler) => memberOfPath(deps, handler);
   return {
     'schedules.list': mine.list,
     'schedules.create': mine.create,
@@ -101,10 +103,40 @@ export function scheduleHandlers(deps: AppContext): HandlerMap {
     'orgSchedules.list': org.list,
     'orgSchedules.update': org.update,
     'orgSchedules.delete': org.delete,
+    'teamUserSchedules.list': ofMember(member.list),
+    'orgUserSchedules.list': ofMember(member.list),
+    'orgUserSchedules.create': ofMember(member.create),
+    'orgUserSchedules.get': ofMember(member.get),
+    'orgUserSchedules.update': ofMember(member.update),
+    'orgUserSchedules.delete': ofMember(member.delete),
   };
 }
 
-type Kind = 'user' | 'team' | 'organization';
+/**
+ * Whose schedules: the token's user's, a team's, an organization's (its teams' and members'),
+ * or those of the member the path names (`:userId`, a member of the path's team or organization).
+ */
+type Kind = 'user' | 'team' | 'organization' | 'member';
+
+/** The user whose personal schedules the call reaches. */
+const ownerOf = (kind: Kind, call: Call): string => (kind === 'member' ? call.params!.userId! : call.userId);
+
+/**
+ * A route on the schedules of the member the path names: that user must be an accepted member of
+ * the path's team or organization, or is as unknown as a user who does not exist.
+ */
+function memberOfPath(deps: AppContext, handler: RouteHandler): RouteHandler {
+  const memberships = deps.services.stores.api.memberships;
+  return {
+    ...handler,
+    handle: async (call) => {
+      const { team, organization } = call.facts;
+      const target = team ? { teamId: team.id } : { organizationId: organization!.id };
+      if (!(await memberships.isMember(target, call.params.userId))) throw notFound(team ? 'user in this team' : 'user in this organization');
+      return handler.handle(call);
+    },
+  };
+}
 
 /** List, create, read, change and delete the schedules of a user, a team or an organization. */
 function scheduleRoutes(deps: AppContext, kind: Kind) {
@@ -131,7 +163,7 @@ function scheduleAccess(deps: AppContext, kind: Kind): ScheduleAccess {
     return found;
   };
   const scope = (call: Call): ScheduleScope =>
-    kind === 'user' ? { userId: call.userId } : kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
+    kind === 'user' || kind === 'member' ? { userId: ownerOf(kind, call) } : kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
   return { scope, load };
 }
 
@@ -166,7 +198,7 @@ function defaultScheduleRoute(deps: AppContext) {
 function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {
   const { clock, stores } = deps.services;
   return route<ScheduleInput>({
-    body: object(kind === 'user' ? personalFields : fields, ['name', 'timeZone']),
+    body: object(kind === 'user' || kind === 'member' ? personalFields : fields, ['name', 'timeZone']),
     data: scheduleView,
     status: 201,
     handle: async (call) => {
@@ -174,7 +206,7 @@ function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: Sche
       const id = randomId();
       const created = {
         id,
-        ownerId: kind === 'user' ? call.userId : null,
+        ownerId: kind === 'user' || kind === 'member' ? ownerOf(kind, call) : null,
         teamId: kind === 'team' ? call.facts.team!.id : null,
         availability: [],
         overrides: [],
@@ -186,7 +218,7 @@ function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: Sche
       await stores.transaction(async (tx) => {
         await tx.api.schedules.insert(created);
         // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
-        if (kind === 'user') await tx.api.schedules.setDefault(call.userId, id, call.body.isDefault !== true);
+        if (kind === 'user' || kind === 'member') await tx.api.schedules.setDefault(ownerOf(kind, call), id, call.body.isDefault !== true);
       });
       return schedule(await load(scope(call), id));
     },
@@ -196,14 +228,15 @@ function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: Sche
 function updateScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {
   const { clock, stores } = deps.services;
   return route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
-    body: patchOf(kind === 'user' ? personalFields : fields),
+    body: patchOf(kind === 'user' || kind === 'member' ? personalFields : fields),
     data: scheduleView,
     handle: async (call) => {
       const current = await load(scope(call), call.params.scheduleId);
       await stores.transaction(async (tx) => {
         await tx.api.schedules.update(current.id, changes(call.body, clock()));
-        if (call.body.isDefault === true) await tx.api.schedules.setDefault(call.userId, current.id, false);
-        if (call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(call.userId);
+        // A team's schedule is nobody's default: only a personal one (the caller's or the path's member's) can be.
+        if (current.ownerId !== null && call.body.isDefault === true) await tx.api.schedules.setDefault(current.ownerId, current.id, false);
+        if (current.ownerId !== null && call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(current.ownerId);
       });
       return schedule(await load(scope(call), current.id));
     },
