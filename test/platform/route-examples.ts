@@ -48,6 +48,20 @@ export const examples: Record<string, Example> = {
   'eventTypes.delete': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
   'privateLinks.list': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
   'privateLinks.create': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id }, { hidden: true })).id }, body: { maxUsageCount: 3 } }),
+  'privateLinks.update': async ({ f, actor }) => {
+    const et = await f.eventType({ userId: actor.id });
+    return { params: { eventTypeId: et.id, linkId: (await f.privateLink(et.id)).id }, body: { maxUsageCount: 5 } };
+  },
+  'teamPrivateLinks.list': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
+  'teamPrivateLinks.create': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId }, { hidden: true })).id }, body: { maxUsageCount: 2 } }),
+  'teamPrivateLinks.update': async ({ f, teamId }) => {
+    const et = await f.eventType({ teamId });
+    return { params: { eventTypeId: et.id, linkId: (await f.privateLink(et.id)).id }, body: { maxUsageCount: 4 } };
+  },
+  'teamPrivateLinks.delete': async ({ f, teamId }) => {
+    const et = await f.eventType({ teamId });
+    return { params: { eventTypeId: et.id, linkId: (await f.privateLink(et.id)).id } };
+  },
   'privateLinks.delete': async ({ f, actor }) => {
     const et = await f.eventType({ userId: actor.id });
     return { params: { eventTypeId: et.id, linkId: (await f.privateLink(et.id)).id } };

@@ -195,6 +195,17 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     });
   });
 
+  it.skipIf(!available)("eventTypes.updatePrivateLink: changes only the event type's link of that id; another's is undefined", async () => {
+    const host = await seedUser(suite.database.handle.db);
+    const et = eventType({ userId: host });
+    await suite.stores.api.eventTypes.insert(et);
+    const link = { id: 'link-upd', eventTypeId: et.id, hash: 'hash-upd', expiresAt: null, maxUses: 1, useCount: 0, createdAt: T0 };
+    await suite.stores.api.eventTypes.insertPrivateLink(link);
+    expect(await suite.stores.api.eventTypes.updatePrivateLink('other-event-type', link.id, { maxUses: 9 })).toBeUndefined();
+    expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, { maxUses: 9, expiresAt: T0 + 5 })).toEqual({ ...link, maxUses: 9, expiresAt: T0 + 5 });
+    expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, { expiresAt: null })).toEqual({ ...link, maxUses: 9, expiresAt: null });
+  });
+
   it.skipIf(!available)('bookings.usePrivateLink: spends a use only of the event type\'s unexpired link with uses left', async () => {
     const host = await seedUser(suite.database.handle.db);
     const et = eventType({ userId: host });

@@ -129,15 +129,18 @@ async function saveChanges(store: EventTypeStore, id: string, body: Partial<Even
 const privateLinkView: JsonSchema = object(
   {
     id: { type: 'string' },
+    /** The platform's name for the link's id. */
+    linkId: { type: 'string' },
     eventTypeId: { type: 'string' },
     hash: { type: 'string' },
     bookingUrl: { type: 'string' },
     expiresAt: nullable({ type: 'string' }),
     maxUsageCount: nullable({ type: 'integer' }),
     usageCount: { type: 'integer' },
+    isExpired: bool,
     createdAt: { type: 'string' },
   },
-  ['id', 'eventTypeId', 'hash', 'bookingUrl', 'expiresAt', 'maxUsageCount', 'usageCount', 'createdAt'],
+  ['id', 'linkId', 'eventTypeId', 'hash', 'bookingUrl', 'expiresAt', 'maxUsageCount', 'usageCount', 'isExpired', 'createdAt'],
 );
 
 /** Who owns the event types of a route: the token's user, or the path's team. */
@@ -153,6 +156,8 @@ export function eventTypeHandlers(deps: AppContext): HandlerMap {
   };
   const mine = ownedEventTypeRoutes(deps, 'user', loadOwned);
   const team = ownedEventTypeRoutes(deps, 'team', loadOwned);
+  const myLinks = privateLinkRoutes(deps, 'user', loadOwned);
+  const teamLinks = privateLinkRoutes(deps, 'team', loadOwned);
   return {
     'eventTypes.list': mine.list,
     'eventTypes.create': mine.create,
@@ -164,7 +169,14 @@ export function eventTypeHandlers(deps: AppContext): HandlerMap {
     'teamEventTypes.get': team.get,
     'teamEventTypes.update': team.update,
     'teamEventTypes.delete': team.delete,
-    ...privateLinkRoutes(deps, loadOwned),
+    'privateLinks.list': myLinks.list,
+    'privateLinks.create': myLinks.create,
+    'privateLinks.update': myLinks.update,
+    'privateLinks.delete': myLinks.delete,
+    'teamPrivateLinks.list': teamLinks.list,
+    'teamPrivateLinks.create': teamLinks.create,
+    'teamPrivateLinks.update': teamLinks.update,
+    'teamPrivateLinks.delete': teamLinks.delete,
     ...organizationEventTypeRoutes(deps),
   };
 }
@@ -216,48 +228,78 @@ function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned
 }
 
 /** The links that let people book a hidden event type of the token's user. */
-function privateLinkRoutes(deps: AppContext, loadOwned: LoadOwned): HandlerMap {
+/**
+ * The private links of an event type of the token's user or of the path's team: list, create,
+ * change (expiry, uses allowed) and delete. A link made with neither an expiry nor a number of
+ * uses is good for one booking, as the platform makes it.
+ */
+function privateLinkRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned: LoadOwned) {
   const { clock } = deps.services;
   const store = deps.services.stores.api.eventTypes;
+  const owner = ownedBy(kind);
   const privateLink = (l: PrivateLink) => ({
     id: l.id,
+    linkId: l.id,
     eventTypeId: l.eventTypeId,
     hash: l.hash,
     bookingUrl: `${deps.config.appUrl}/d/${l.hash}`,
     expiresAt: isoOrNull(l.expiresAt),
     maxUsageCount: l.maxUses,
     usageCount: l.useCount,
+    isExpired: (l.expiresAt !== null && l.expiresAt <= clock()) || (l.maxUses !== null && l.useCount >= l.maxUses),
     createdAt: iso(l.createdAt),
   });
+  const futureExpiry = (expiresAt: string | undefined, now: number) => {
+    if (expiresAt === undefined) return undefined;
+    const at = toMillis(expiresAt, 'expiresAt');
+    if (at <= now) throw invalid('expiresAt', 'must be in the future');
+    return at;
+  };
+  type LinkInput = { expiresAt?: string; maxUsageCount?: number };
+  const linkFields = { expiresAt: dateTime, maxUsageCount: int(1, 100_000) };
   return {
-    'privateLinks.list': route<unknown, unknown, { eventTypeId: string }>({
+    list: route<unknown, unknown, { eventTypeId: string }>({
       data: arrayOf(privateLinkView, 0, 100),
-      handle: async ({ userId, params }) => {
-        const et = await loadOwned({ userId }, params.eventTypeId);
+      handle: async (call) => {
+        const et = await loadOwned(owner(call), call.params.eventTypeId);
         return (await store.listPrivateLinks(et.id)).map(privateLink);
       },
     }),
-    'privateLinks.create': route<{ expiresAt?: string; maxUsageCount?: number }, unknown, { eventTypeId: string }>({
-      body: object({ expiresAt: dateTime, maxUsageCount: int(1, 100_000) }),
+    create: route<LinkInput, unknown, { eventTypeId: string }>({
+      body: object(linkFields),
       data: privateLinkView,
       status: 201,
-      handle: async ({ userId, params, body }) => {
-        const et = await loadOwned({ userId }, params.eventTypeId);
+      handle: async (call) => {
+        const et = await loadOwned(owner(call), call.params.eventTypeId);
         const now = clock();
-        const expiresAt = body.expiresAt !== undefined ? toMillis(body.expiresAt, 'expiresAt') : null;
-        if (expiresAt !== null && expiresAt <= now) throw invalid('expiresAt', 'must be in the future');
+        const expiresAt = futureExpiry(call.body.expiresAt, now) ?? null;
+        const maxUses = call.body.maxUsageCount ?? (expiresAt === null ? 1 : null);
         // 192 random bits: unguessable; shown to the host, who shares it.
-        const link: PrivateLink = { id: randomId(), eventTypeId: et.id, hash: randomId(24), expiresAt, maxUses: body.maxUsageCount ?? null, useCount: 0, createdAt: now };
+        const link: PrivateLink = { id: randomId(), eventTypeId: et.id, hash: randomId(24), expiresAt, maxUses, useCount: 0, createdAt: now };
         await store.insertPrivateLink(link);
         return privateLink(link);
       },
     }),
-    'privateLinks.delete': route<unknown, unknown, { eventTypeId: string; linkId: string }>({
+    update: route<LinkInput, unknown, { eventTypeId: string; linkId: string }>({
+      body: patchOf(linkFields),
+      data: privateLinkView,
+      handle: async (call) => {
+        const et = await loadOwned(owner(call), call.params.eventTypeId);
+        const expiresAt = futureExpiry(call.body.expiresAt, clock());
+        const saved = await store.updatePrivateLink(et.id, call.params.linkId, {
+          ...(expiresAt !== undefined ? { expiresAt } : {}),
+          ...(call.body.maxUsageCount !== undefined ? { maxUses: call.body.maxUsageCount } : {}),
+        });
+        if (saved === undefined) throw notFound('private link');
+        return privateLink(saved);
+      },
+    }),
+    delete: route<unknown, unknown, { eventTypeId: string; linkId: string }>({
       data: deleted,
-      handle: async ({ userId, params }) => {
-        const et = await loadOwned({ userId }, params.eventTypeId);
-        if (!(await store.deletePrivateLink(et.id, params.linkId))) throw notFound('private link');
-        return { id: params.linkId, deleted: true };
+      handle: async (call) => {
+        const et = await loadOwned(owner(call), call.params.eventTypeId);
+        if (!(await store.deletePrivateLink(et.id, call.params.linkId))) throw notFound('private link');
+        return { id: call.params.linkId, deleted: true };
       },
     }),
   };

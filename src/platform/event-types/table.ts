@@ -11,6 +11,7 @@ export const eventTypeRoutes: ApiRoute[] = [
     ['eventTypes.delete', 'DELETE', '/v2/event-types/:eventTypeId', 'EVENT_TYPE_WRITE', 'Delete one of your event types'],
     ['privateLinks.list', 'GET', '/v2/event-types/:eventTypeId/private-links', 'EVENT_TYPE_READ', "List an event type's private links"],
     ['privateLinks.create', 'POST', '/v2/event-types/:eventTypeId/private-links', 'EVENT_TYPE_WRITE', 'Create a private link to book a hidden event type'],
+    ['privateLinks.update', 'PATCH', '/v2/event-types/:eventTypeId/private-links/:linkId', 'EVENT_TYPE_WRITE', "Change a private link's expiry or uses allowed"],
     ['privateLinks.delete', 'DELETE', '/v2/event-types/:eventTypeId/private-links/:linkId', 'EVENT_TYPE_WRITE', 'Delete a private link'],
   ]),
   ...routeRows('team', 'Team event types', teamRule, [
@@ -19,6 +20,10 @@ export const eventTypeRoutes: ApiRoute[] = [
     ['teamEventTypes.get', 'GET', '/v2/teams/:teamId/event-types/:eventTypeId', 'TEAM_EVENT_TYPE_READ', 'Read a team event type'],
     ['teamEventTypes.update', 'PATCH', '/v2/teams/:teamId/event-types/:eventTypeId', 'TEAM_EVENT_TYPE_WRITE', 'Change a team event type'],
     ['teamEventTypes.delete', 'DELETE', '/v2/teams/:teamId/event-types/:eventTypeId', 'TEAM_EVENT_TYPE_WRITE', 'Delete a team event type'],
+    ['teamPrivateLinks.list', 'GET', '/v2/teams/:teamId/event-types/:eventTypeId/private-links', 'TEAM_EVENT_TYPE_READ', "List a team event type's private links"],
+    ['teamPrivateLinks.create', 'POST', '/v2/teams/:teamId/event-types/:eventTypeId/private-links', 'TEAM_EVENT_TYPE_WRITE', 'Create a private link to book a hidden team event type'],
+    ['teamPrivateLinks.update', 'PATCH', '/v2/teams/:teamId/event-types/:eventTypeId/private-links/:linkId', 'TEAM_EVENT_TYPE_WRITE', "Change a team private link's expiry or uses allowed"],
+    ['teamPrivateLinks.delete', 'DELETE', '/v2/teams/:teamId/event-types/:eventTypeId/private-links/:linkId', 'TEAM_EVENT_TYPE_WRITE', 'Delete a team private link'],
   ]),
   ...routeRows('organization', 'Organizations', 'org-admin', [
     ['orgEventTypes.list', 'GET', '/v2/organizations/:orgId/event-types', 'ORG_EVENT_TYPE_READ', 'List every event type in the organization'],

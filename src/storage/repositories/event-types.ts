@@ -85,6 +85,12 @@ export async function listPrivateLinks(db: Executor, eventTypeId: string): Promi
   return db.selectFrom('private_links').selectAll().where('event_type_id', '=', eventTypeId).orderBy('created_at').orderBy('id').execute();
 }
 
+/** Changes the event type's link of that id and returns it; undefined when it has none. */
+export async function updatePrivateLink(db: Executor, eventTypeId: string, id: string, changes: Updateable<PrivateLinksTable>): Promise<PrivateLinkRow | undefined> {
+  await db.updateTable('private_links').set(changes).where('id', '=', id).where('event_type_id', '=', eventTypeId).execute();
+  return db.selectFrom('private_links').selectAll().where('id', '=', id).where('event_type_id', '=', eventTypeId).executeTakeFirst();
+}
+
 export async function deletePrivateLink(db: Executor, eventTypeId: string, id: string): Promise<boolean> {
   const result = await db.deleteFrom('private_links').where('id', '=', id).where('event_type_id', '=', eventTypeId).executeTakeFirst();
   return Number(result.numDeletedRows) === 1;

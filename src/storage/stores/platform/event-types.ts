@@ -94,6 +94,13 @@ export function createEventTypeStore(db: Executor): EventTypeStore {
     insertPrivateLink: (l) =>
       repo.insertPrivateLink(db, { id: l.id, event_type_id: l.eventTypeId, link_hash: l.hash, expires_at: l.expiresAt, max_uses: l.maxUses, use_count: l.useCount, created_at: l.createdAt }),
     listPrivateLinks: async (eventTypeId) => (await repo.listPrivateLinks(db, eventTypeId)).map(toLink),
+    updatePrivateLink: async (eventTypeId, id, changes) => {
+      const row = await repo.updatePrivateLink(db, eventTypeId, id, {
+        ...(changes.expiresAt !== undefined ? { expires_at: changes.expiresAt } : {}),
+        ...(changes.maxUses !== undefined ? { max_uses: changes.maxUses } : {}),
+      });
+      return row && toLink(row);
+    },
     deletePrivateLink: (eventTypeId, id) => repo.deletePrivateLink(db, eventTypeId, id),
   };
 }

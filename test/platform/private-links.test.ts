@@ -1,0 +1,62 @@
+// Private links of personal and team event types (docs/rules.md#public-booking), at Cal.com API v2's
+// addresses: made, changed and removed by who may write the event type; a link made with
+// neither an expiry nor a number of uses is good for one booking, as the platform makes it.
+// Real HTTP, both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backends } from '../helpers/backends.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { buildWorld, fixtures, mint, type World } from './fixtures.ts';
+
+describe.each(backends)('private links on $name', ({ name, available }) => {
+  let server: TestServer;
+  let w: World;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+    w = await buildWorld(server);
+  });
+  afterAll(async () => server?.close());
+
+  it.skipIf(!available)('POST with no body makes a one-use link; PATCH changes its uses and expiry; the stored link follows', async () => {
+    const et = await fixtures(server).eventType({ userId: w.owner.id }, { hidden: true });
+    const token = await mint(server, w, w.owner, ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE']);
+    const made = await server.api('POST', `/v2/event-types/${et.id}/private-links`, token, {});
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ linkId: made.body.data.id, eventTypeId: et.id, maxUsageCount: 1, usageCount: 0, expiresAt: null, isExpired: false });
+
+    const expiry = new Date(server.clock() + 3 * 24 * 3600_000).toISOString();
+    const changed = await server.api('PATCH', `/v2/event-types/${et.id}/private-links/${made.body.data.id}`, token, { maxUsageCount: 10, expiresAt: expiry });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ maxUsageCount: 10, expiresAt: expiry });
+    const [stored] = await server.services.stores.api.eventTypes.listPrivateLinks(et.id);
+    expect(stored).toMatchObject({ maxUses: 10, expiresAt: Date.parse(expiry) });
+  });
+
+  it.skipIf(!available)('PATCH refuses an expiry in the past (400, naming the field) and a link of another event type (404), changing nothing', async () => {
+    const f = fixtures(server);
+    const et = await f.eventType({ userId: w.owner.id });
+    const link = await f.privateLink(et.id, { maxUses: 3 });
+    const token = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE']);
+    const past = await server.api('PATCH', `/v2/event-types/${et.id}/private-links/${link.id}`, token, { expiresAt: '2020-01-01T00:00:00Z' });
+    expect(past.status).toBe(400);
+    expect(past.body.error.message).toContain('expiresAt');
+    const other = await f.eventType({ userId: w.owner.id });
+    const crossed = await server.api('PATCH', `/v2/event-types/${other.id}/private-links/${link.id}`, token, { maxUsageCount: 99 });
+    expect(crossed.status).toBe(404);
+    expect((await server.services.stores.api.eventTypes.listPrivateLinks(et.id))[0]).toMatchObject({ maxUses: 3, expiresAt: null });
+  });
+
+  it.skipIf(!available)("a team admin manages a team event type's links at the organization's address; a plain member reads them and cannot write", async () => {
+    const et = await fixtures(server).eventType({ teamId: w.team.id }, { hidden: true });
+    const base = `/v2/organizations/${w.org.id}/teams/${w.team.id}/event-types/${et.id}/private-links`;
+    const admin = await mint(server, w, w.teamAdmin, ['TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE']);
+    const made = await server.api('POST', base, admin, { maxUsageCount: 2 });
+    expect(made.status).toBe(201);
+    const member = await mint(server, w, w.member, ['TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE']);
+    expect((await server.api('GET', base, member)).body.data.map((l: { id: string }) => l.id)).toEqual([made.body.data.id]);
+    const refused = await server.api('DELETE', `${base}/${made.body.data.id}`, member);
+    expect(refused.status).toBe(403);
+    expect((await server.api('DELETE', `${base}/${made.body.data.id}`, admin)).status).toBe(200);
+    expect(await server.services.stores.api.eventTypes.listPrivateLinks(et.id)).toEqual([]);
+  });
+});
