@@ -136,3 +136,12 @@ export class Refusal extends Error {
     this.name = 'Refusal';
   }
 }
+
+/**
+ * The body of an API failure (docs/rules.md#api-envelope), in the shape of Cal.com API v2's
+ * errors: when and where it failed and why. The path goes without its query string, which is
+ * the caller's and may hold what should not echo back.
+ */
+export function apiErrorBody(url: string, code: ApiErrorCode, message: string) {
+  return { status: 'error' as const, timestamp: new Date().toISOString(), path: url.split('?', 1)[0]!, error: { code, message } };
+}

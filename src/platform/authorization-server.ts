@@ -46,6 +46,6 @@ export { callerKey, LimitExceeded } from '../http/rate-limits.ts';
 export { assets } from '../http/assets.ts';
 
 // The one error model (http/errors.ts): the platform's envelope and MCP errors render its table.
-export { errorTable, Refusal, type ApiErrorCode } from '../http/errors.ts';
+export { apiErrorBody, errorTable, Refusal, type ApiErrorCode } from '../http/errors.ts';
 export { failure, failureOf, type Failure } from '../http/failure.ts';
 export { pageDirectives, policyHeader } from '../http/security-headers.ts';

@@ -61,9 +61,11 @@ export const deleted: JsonSchema = object({ id: { type: 'string' }, deleted: boo
 const errorBody = (description: string): JsonSchema => ({
   description,
   type: 'object',
-  required: ['status', 'error'],
+  required: ['status', 'timestamp', 'path', 'error'],
   properties: {
     status: { type: 'string', enum: ['error'] },
+    timestamp: { type: 'string', format: 'date-time' },
+    path: { type: 'string', description: 'the path of the request, without its query string' },
     error: object({ code: { type: 'string' }, message: { type: 'string' } }, ['code', 'message']),
   },
 });

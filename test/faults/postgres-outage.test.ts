@@ -73,7 +73,7 @@ describe.skipIf(!throwawayPostgresAvailable)('PostgreSQL goes away under load', 
       const api = await fetch(`${server.url}/v2/me`, { headers: { authorization: `Bearer ${accessToken}` } });
       expect(api.status).toBe(503);
       expect(api.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(await api.json()).toEqual({ status: 'error', error: { code: 'service_unavailable', message: expect.stringContaining('try again') } });
+      expect(await api.json()).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'service_unavailable', message: expect.stringContaining('try again') } });
 
       const page = await fetch(`${server.url}/settings/authorized-apps`, { headers: { cookie: app.browser.cookieHeader() } });
       expect(page.status).toBe(503);

@@ -36,7 +36,7 @@ describe.each(backends)('a client’s public details on $name', ({ name, availab
     const owner = await server.user();
     const ids = ['no-such-client', ...(await Promise.all((['pending', 'rejected', 'suspended'] as const).map(async (state) => (await server.client(owner, { state })).clientId)))];
     for (const id of ids) {
-      expect(await details(id), id).toEqual({ status: 404, cacheControl: 'no-store', body: { status: 'error', error: { code: 'not_found', message: 'no approved client has this client_id' } } });
+      expect(await details(id), id).toEqual({ status: 404, cacheControl: 'no-store', body: { status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'not_found', message: 'no approved client has this client_id' } } });
     }
   });
 });

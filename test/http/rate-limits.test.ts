@@ -411,7 +411,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
         for (let i = 0; i < 3; i++) expect((await requestCode(address(), ip)).status, `request ${i + 1}`).toBe(200);
         const limited = await requestCode(address(), ip);
         expect(limited.status).toBe(429);
-        expect(limited.body).toEqual({ status: 'error', error: { code: 'rate_limited', message: expect.stringMatching(/verification code/) } });
+        expect(limited.body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'rate_limited', message: expect.stringMatching(/verification code/) } });
         expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
         expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
         expect((await requestCode(address(), callerIp())).status).toBe(200);

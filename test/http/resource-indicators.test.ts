@@ -101,7 +101,7 @@ describe.each(backends)('resource indicators (RFC 8707) on $name', ({ name, avai
     expect(await audienceOf(client, access)).toEqual([mcp()]);
     const me = await t.me(access);
     expect(me.status).toBe(401);
-    expect(me.body).toEqual({ status: 'error', error: { code: 'invalid_token', message: expect.stringContaining(`not for ${v2()}`) } });
+    expect(me.body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'invalid_token', message: expect.stringContaining(`not for ${v2()}`) } });
     expect(me.headers.get('www-authenticate')).toBe(
       `Bearer realm="gatehouse", error="invalid_token", resource_metadata="${t.server.url}/.well-known/oauth-protected-resource/v2"`,
     );

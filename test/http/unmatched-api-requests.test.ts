@@ -29,7 +29,7 @@ describe.each(backends.filter((b) => b.name === 'sqlite'))('requests no API rout
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const answer = (await res.json()) as { status: string; error: { code: string; message: string } };
-    expect(answer).toEqual({ status: 'error', error: { code: 'not_found', message: `no endpoint ${method} ${path}` } });
+    expect(answer).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'not_found', message: `no endpoint ${method} ${path}` } });
     expect(server.logs.slice(before).filter((line) => line.includes('"level":50'))).toEqual([]);
   });
   it.skipIf(!available)('an OPTIONS with broken JSON reaches the cross-origin catch-all, which reads bodies: 400 saying so, in the envelope', async () => {
@@ -37,7 +37,7 @@ describe.each(backends.filter((b) => b.name === 'sqlite'))('requests no API rout
     const res = await fetch(`${server.url}/v2/me`, { method: 'OPTIONS', headers: json, body: '{' });
     expect(res.status).toBe(400);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
-    expect(await res.json()).toEqual({ status: 'error', error: { code: 'bad_request', message: expect.stringMatching(/^the request body is not valid JSON/) } });
+    expect(await res.json()).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'bad_request', message: expect.stringMatching(/^the request body is not valid JSON/) } });
     expect(server.logs.slice(before).filter((line) => line.includes('"level":50'))).toEqual([]);
   });
 });

@@ -29,13 +29,24 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
 
   function expectEnvelopeError(res: { status: number; body: any }, status: number, code: string) {
     expect(res.status).toBe(status);
-    expect(res.body).toEqual({ status: 'error', error: { code, message: expect.stringMatching(/\S/) } });
+    expect(res.body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code, message: expect.stringMatching(/\S/) } });
   }
 
   function expectInvalidToken(res: { status: number; headers: Headers; body: any }) {
     expectEnvelopeError(res, 401, 'invalid_token');
     expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", error="invalid_token", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
   }
+
+  it.skipIf(!available)('an error says when and where it failed, as the platform does: timestamp, and the path without its query string (docs/rules.md#api-envelope)', async () => {
+    const before = Date.now();
+    const res = await server.api('GET', '/v2/me?note=do-not-echo-this', 'gat_not-a-real-token');
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ status: 'error', timestamp: expect.any(String), path: '/v2/me', error: { code: 'invalid_token', message: expect.stringMatching(/\S/) } });
+    const at = Date.parse(res.body.timestamp);
+    expect(at).toBeGreaterThanOrEqual(before - 1000);
+    expect(at).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(JSON.stringify(res.body)).not.toContain('do-not-echo-this');
+  });
 
   it.skipIf(!available)('GET /v2/me with PROFILE_READ → 200 {status: success, data: profile} (docs/rules.md#profile; docs/rules.md#api-envelope)', async () => {
     const { user, accessToken } = await tokenFor('PROFILE_READ');
@@ -74,7 +85,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
       expect(res.headers.get('www-authenticate')).not.toContain('error=');
-      expect(body).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
+      expect(body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
       expect(body.error.code).not.toBe('invalid_token');
     }
   });
@@ -237,7 +248,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     ];
     for (const res of attempts) {
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ status: 'error', error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
+      expect(res.body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
     }
   });
 

@@ -372,7 +372,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
         // A Blob without a type, so that fetch adds no Content-Type of its own to the last case.
         const res = await send(headers, new Blob(['name=Ada']));
         expect(res.status, JSON.stringify(headers)).toBe(415);
-        expect(await res.json()).toEqual({ status: 'error', error: { code: 'bad_request', message: 'the request body must be application/json: send it with that Content-Type' } });
+        expect(await res.json()).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'bad_request', message: 'the request body must be application/json: send it with that Content-Type' } });
       }
       const broken = await send({ 'content-type': 'application/json' }, '{"name":');
       expect(broken.status).toBe(400);

@@ -240,7 +240,7 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
     expectPageHeaders(tooLong, 'over-long address page');
     const api = await server.api('GET', '/v2/me%zz');
     expect(api.status).toBe(400);
-    expect(api.body).toEqual({ status: 'error', error: { code: 'bad_request', message: expect.stringMatching(/percent-encoding/) } });
+    expect(api.body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'bad_request', message: expect.stringMatching(/percent-encoding/) } });
     expect(api.headers.get('cache-control')).toBe('no-store');
     // A well-formed escape that is not UTF-8 is named as such, not as a stray %.
     const notUtf8 = await server.browser().get('/admin/oauth-clients/%ff');

@@ -5,6 +5,7 @@
 // answer tells nothing about clients no user can authorize (docs/rules.md#client-states).
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { apiErrorBody } from '../errors.ts';
 import { CLIENT_DETAILS_PATH } from './paths.ts';
 
 export function clientDetailsRoute(app: FastifyInstance, ctx: AppContext): void {
@@ -12,7 +13,7 @@ export function clientDetailsRoute(app: FastifyInstance, ctx: AppContext): void 
     const { clientId } = request.params as { clientId: string };
     const client = await ctx.services.stores.clients.find(clientId);
     if (client === undefined || client.state !== 'approved') {
-      return reply.status(404).send({ status: 'error', error: { code: 'not_found', message: 'no approved client has this client_id' } });
+      return reply.status(404).send(apiErrorBody(request.url, 'not_found', 'no approved client has this client_id'));
     }
     return {
       status: 'success',

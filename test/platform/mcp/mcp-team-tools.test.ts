@@ -47,7 +47,7 @@ describe.each(backends)('MCP team tools against a real team on $name', ({ name, 
   ] as const)('%s is refused, as the REST route refuses them (403 forbidden)', async (_who, role) => {
     const rest = await viaRest(w[role], scopes);
     expect(rest.status).toBe(403);
-    expect(rest.body).toEqual({ status: 'error', error: { code: 'forbidden', message: 'this needs membership of the team' } });
+    expect(rest.body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: 'forbidden', message: 'this needs membership of the team' } });
     const mcp = await agent(w[role], scopes);
     await expect(mcp.callTool({ name: 'list_team_event_types', arguments: { teamId: w.team.id } })).rejects.toThrow('this needs membership of the team');
   });
