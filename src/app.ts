@@ -135,6 +135,7 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
     ttl: config.ttl,
     resources: protectedResources(config.baseUrl),
     events: metrics,
+    pushedAuthorization: { required: config.pushedAuthorization.policy === 'required' },
   };
   const limits = createRateLimits(config, {
     unavailable: (err) => app.log.warn({ err }, 'rate-limit store unavailable: limits not enforced until it is back'),

@@ -34,6 +34,7 @@ const meanings: Record<SettingName, string> = {
   DCR_POLICY: 'dynamic client registration (RFC 7591): off, review (clients start pending) or open (public clients approved at once, limited to DCR_SCOPES)',
   DCR_SCOPES: 'the scopes a registration without scope gets; under DCR_POLICY=open, the most it may ask for (default: the personal _READ scopes)',
   CIMD_POLICY: 'URL client ids (client metadata documents): review (an admin approves each), open (shown to users as unverified) or off',
+  PAR_POLICY: 'pushed authorization requests (RFC 9126): optional (clients may push them) or required (every authorization request must be pushed)',
   CIMD_SCOPES: 'the scopes a metadata-document client may request (default: the personal _READ scopes)',
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: 'dynamic client registrations and first uses of client metadata documents, together, per IP per hour (0: no limit)',
   WEBHOOK_POLL_INTERVAL_MS: 'how often each instance looks for webhook deliveries that are due, in milliseconds',

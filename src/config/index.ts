@@ -186,6 +186,11 @@ export const settingsSchema = z.object({
    * user as unverified; off: URL client ids are unknown clients.
    */
   CIMD_POLICY: z.enum(['off', 'review', 'open'], { message: 'CIMD_POLICY must be off, review or open' }).default('review'),
+  /**
+   * docs/rules.md#pushed-authorization: optional (default): a client may push its authorization
+   * requests (RFC 9126) or send them in the browser; required: every client must push them.
+   */
+  PAR_POLICY: z.enum(['optional', 'required'], { message: 'PAR_POLICY must be optional or required' }).default('optional'),
   /** docs/rules.md#client-metadata-documents: the scopes a metadata-document client may request; default: the personal _READ scopes. */
   CIMD_SCOPES: scopeList('CIMD_SCOPES').optional(),
   /** docs/integrating.md#connect-an-ai-agent-mcp: registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
@@ -268,6 +273,8 @@ export interface Config {
   registration: { policy: 'off' | 'review' | 'open'; scopes: string[]; perIpPerHour: number };
   /** docs/rules.md#client-metadata-documents: client metadata documents. */
   clientMetadata: { policy: 'off' | 'review' | 'open'; scopes: string[] };
+  /** docs/rules.md#pushed-authorization: PAR_POLICY. */
+  pushedAuthorization: { policy: 'optional' | 'required' };
   /** docs/rules.md#protected-resource-metadata: the scopes /mcp names (its resource metadata, its 401's hint); see agentScopes(). */
   agentScopes: string[];
   /** The web app is served on loopback: a developer's own machine. */
@@ -365,6 +372,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       connectionsCheckingInterval: s.HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS * 1000,
     },
     clientMetadata,
+    pushedAuthorization: { policy: s.PAR_POLICY },
     registration,
     agentScopes: agents.scopes,
     secureCookies: appUrl.startsWith('https:'),

@@ -6,6 +6,7 @@ import {
   approveAuthorization,
   approveSilently,
   denyAuthorization,
+  PushedRequestGone,
   recordAuthorizationRequest,
   rememberedGrant,
   silentFailure,
@@ -98,8 +99,9 @@ export async function decideAuthorization(ctx: OAuthContext, query: RawParameter
   if (userId === undefined) return withoutSession(ctx, request);
   if (wantsNewLogin(request, requester)) return { kind: 'login', request, again: true };
   await recordAuthorizationRequest(ctx, request, userId);
-  const location = await approveFromMemory(ctx, request, userId);
-  if (location !== undefined) return { kind: 'redirect', location };
+  const remembered = await orGonePage(async () => ({ kind: 'redirect' as const, location: await approveFromMemory(ctx, request, userId) }));
+  if (remembered.kind === 'error_page') return remembered;
+  if (remembered.location !== undefined) return { kind: 'redirect', location: remembered.location };
   // OpenID Connect Core §3.1.2.6: prompt=none, and only the consent page could answer.
   if (request.prompt.has('none')) return silentFailure(ctx, request, 'consent_required', userId);
   return { kind: 'consent', request, userId };
@@ -117,10 +119,24 @@ export async function decideConsent(ctx: OAuthContext, form: RawParameters, choi
   const { userId } = requester;
   if (userId === undefined) return withoutSession(ctx, request);
   // RFC 6749 §4.1.2.1 access_denied: the page that was answered named where the browser goes.
-  if (choice === 'deny') return { kind: 'redirect', location: denyAuthorization(ctx, request) };
+  if (choice === 'deny') return orGonePage(async () => ({ kind: 'redirect', location: await denyAuthorization(ctx, request) }));
   if (wantsNewLogin(request, requester)) return { kind: 'login', request, again: true };
-  if (choice === 'allow') return { kind: 'redirect', location: await approveAuthorization(ctx, request, userId) };
+  if (choice === 'allow') return orGonePage(async () => ({ kind: 'redirect', location: await approveAuthorization(ctx, request, userId) }));
   return { kind: 'error_page', reason: 'unknown_choice' };
+}
+
+/**
+ * RFC 9126 §4: a pushed request spent meanwhile (another tab decided first) or expired on the
+ * consent page; nothing was written, and the page asks the user to start again from the
+ * application, which must push a new request.
+ */
+async function orGonePage<T>(decide: () => Promise<T>): Promise<T | ErrorPage> {
+  try {
+    return await decide();
+  } catch (error) {
+    if (error instanceof PushedRequestGone) return { kind: 'error_page', reason: 'invalid_link', error: error.error };
+    throw error;
+  }
 }
 
 /** What a login page's `next` says about the authorization request it returns to. */
@@ -143,7 +159,7 @@ export async function whereAuthorizationReturns(ctx: OAuthContext, query: RawPar
   if (result.kind === 'fatal') return { redirectUri: undefined, client: undefined };
   // Held back for nobody yet: the user about to log in may have allowed the application.
   if (result.kind === 'held_back') return { redirectUri: result.redirectUri, client: undefined };
-  if (result.kind === 'redirect') return { redirectUri: query.redirect_uri as string, client: undefined };
+  if (result.kind === 'redirect') return { redirectUri: typeof query.redirect_uri === 'string' ? query.redirect_uri : undefined, client: undefined };
   return { redirectUri: result.request.redirectUri, client: { clientId: result.request.client.id, name: result.request.client.name } };
 }
 

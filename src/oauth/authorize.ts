@@ -41,6 +41,17 @@ export interface AuthorizationRequest {
   resources: string[] | null;
   /** The validated parameters, to carry through login and the consent form. */
   params: Record<string, string>;
+  /**
+   * RFC 9126 §4: the request came from the PAR endpoint by this request_uri; login and the
+   * consent form carry the reference, not the parameters, and the decision consumes it.
+   */
+  pushed?: PushedReference;
+}
+
+/** A request_uri as the browser sent it, and the hash it is stored under. */
+export interface PushedReference {
+  requestUri: string;
+  hash: string;
 }
 
 /**
@@ -48,6 +59,7 @@ export interface AuthorizationRequest {
  * the login redirect and the consent form carry so the request is read again unchanged.
  */
 export function carriedParameters(request: AuthorizationRequest): [string, string][] {
+  if (request.pushed !== undefined) return [['client_id', request.params.client_id!], ['request_uri', request.pushed.requestUri]];
   const pairs: [string, string][] = authorizationParameters
     .filter((name) => request.params[name] !== undefined)
     .map((name) => [name, request.params[name]!]);
@@ -300,12 +312,39 @@ export async function validateAuthorizationRequest(
   userId?: string,
   firstUse?: FirstUseGate,
 ): Promise<AuthorizationValidation> {
+  return validate(ctx, raw, { pushing: false, userId, firstUse });
+}
+
+/**
+ * RFC 9126 §2.1: the parameters a client pushed, checked by the same steps as a request
+ * from the browser (the client already authenticated); nobody is signed in, so a
+ * self-registered client's errors come back held back, which the PAR endpoint answers as
+ * JSON like any other.
+ */
+export async function validatePushedParameters(ctx: OAuthContext, raw: RawQuery): Promise<AuthorizationValidation> {
+  return validate(ctx, raw, { pushing: true, userId: undefined, firstUse: undefined });
+}
+
+interface ValidationMode {
+  /** At the PAR endpoint: request_uri is not looked up, and pushing is not demanded. */
+  pushing: boolean;
+  userId: string | undefined;
+  firstUse: FirstUseGate | undefined;
+}
+
+async function validate(ctx: OAuthContext, raw: RawQuery, mode: ValidationMode): Promise<AuthorizationValidation> {
+  const { userId, firstUse } = mode;
   // Steps 1–3: without a trustworthy client and redirect URI nothing may be redirected.
   let checked: { clientId: string; client: ClientRecord; redirectUri: string };
   let named: NamedClient | undefined;
+  let pushed: PushedReference | undefined;
   try {
     const { clientId, client } = await checkClient(ctx, raw, firstUse);
     named = { id: client.id, name: client.name };
+    if (!mode.pushing) {
+      const loaded = await loadPushedRequest(ctx, raw, client);
+      if (loaded !== undefined) ({ raw, reference: pushed } = loaded);
+    }
     const redirectUri = checkRedirectUri(client, raw);
     checkApproved(client);
     checked = { clientId, client, redirectUri };
@@ -319,14 +358,69 @@ export async function validateAuthorizationRequest(
   // SECURITY.md holds them back (answerError).
   const target: ErrorTarget = { client, redirectUri, state: readState(raw) };
   try {
+    // RFC 9126 §5, §6 (docs/rules.md#pushed-authorization): a client or server that requires PAR.
+    if (!mode.pushing && pushed === undefined && mustPush(ctx, client)) {
+      throw invalidRequest('this client must use pushed authorization requests: push the parameters to the pushed_authorization_request_endpoint and send only client_id and request_uri');
+    }
     const params = readParameters(raw, clientId, redirectUri);
     // Asked only when it matters: a request without scope (SECURITY.md).
     const selfRegistered = params.scope === undefined && (await isSelfRegistered(ctx, client));
-    return { kind: 'valid', request: checkRedirectable(ctx, raw, target, params, selfRegistered) };
+    const request = checkRedirectable(ctx, raw, target, params, selfRegistered);
+    return { kind: 'valid', request: pushed === undefined ? request : { ...request, pushed } };
   } catch (error) {
     if (error instanceof OAuthError) return answerError(ctx, target, error, userId);
     throw error;
   }
+}
+
+/** RFC 9126 §2.2: the request_uri's fixed part; the rest is random, and only its hash is stored. */
+export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
+
+/** The parameters a request_uri stands for: none of them may come beside it (RFC 9126 §4). */
+const pushedOnly = [...authorizationParameters.filter((name) => name !== 'client_id'), 'resource'];
+
+function mustPush(ctx: OAuthContext, client: ClientRecord): boolean {
+  return ctx.pushedAuthorization?.required === true || client.requirePushedAuthorizationRequests;
+}
+
+/**
+ * RFC 9126 §4: a request by reference. The reference must be this client's, unused and
+ * unexpired; its parameters replace the browser's, and any authorization parameter sent
+ * beside it is refused rather than ignored, so that an application that mixes both learns
+ * it at once. Every refusal is a page, never a redirect: the redirect URI is among what the
+ * reference stands for (docs/rules.md#pushed-authorization).
+ */
+async function loadPushedRequest(ctx: OAuthContext, raw: RawQuery, client: ClientRecord): Promise<{ raw: RawQuery; reference: PushedReference } | undefined> {
+  const requestUri = single(raw, 'request_uri');
+  if (requestUri === undefined) return undefined;
+  if (requestUri === 'repeated') throw unsafe('request_uri was sent more than once');
+  const beside = pushedOnly.filter((name) => raw[name] !== undefined);
+  if (beside.length > 0) {
+    throw unsafe(`${beside.join(', ')} cannot be sent beside request_uri: the pushed request holds every authorization parameter (RFC 9126 §4)`);
+  }
+  const gone = 'request_uri is unknown, expired or already used: the application must push a new authorization request';
+  if (!requestUri.startsWith(REQUEST_URI_PREFIX)) throw unsafe(gone);
+  const hash = hashToken(requestUri);
+  const stored = await ctx.store.findPushedRequest(hash);
+  if (stored === undefined || stored.consumedAt !== null || stored.expiresAt <= ctx.clock()) throw unsafe(gone);
+  if (stored.clientId !== client.id) throw unsafe('request_uri was not pushed by this client_id');
+  const pushedRaw: RawQuery = { ...stored.parameters, client_id: raw.client_id };
+  if (stored.resources !== null) pushedRaw.resource = stored.resources;
+  return { raw: pushedRaw, reference: { requestUri, hash } };
+}
+
+/**
+ * A pushed request spent or expired between its check and the decision (another tab's Allow,
+ * or the lifetime ran out on the consent page): the decision rolls back, and the page says
+ * so (authorization-decision.ts).
+ */
+export class PushedRequestGone extends Error {
+  readonly error = invalidRequest('request_uri is expired or already used: the application must push a new authorization request');
+}
+
+/** RFC 9126 §4: the decision spends the reference, once (ARCHITECTURE.md#single-use-is-atomic). */
+async function consumePushed(tx: OAuthStore, request: AuthorizationRequest, now: number): Promise<void> {
+  if (request.pushed !== undefined && !(await tx.consumePushedRequest(request.pushed.hash, now))) throw new PushedRequestGone();
 }
 
 /**
@@ -410,6 +504,7 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
   const clientId = request.client.id;
   const scopes = request.scopes === null ? null : sortScopes(request.scopes);
   await reportingTransaction(ctx, async (tx: OAuthStore) => {
+    await consumePushed(tx, request, now);
     await tx.lockUserGrants(userId);
     const revoke = async (g: GrantRecord, reason: string) => {
       await tx.revokeGrant(g.id, now);
@@ -439,13 +534,15 @@ export async function approveSilently(ctx: OAuthContext, request: AuthorizationR
   const code = generateToken('authorizationCode');
   const issued = await reportingTransaction(ctx, async (tx: OAuthStore) => {
     if (!(await tx.holdActiveGrant(grant.id))) return false;
+    await consumePushed(tx, request, now);
     await tx.createCode(codeRecord(ctx, request, userId, grant.id, code, now));
     return true;
   });
   return issued ? buildRedirect(request.redirectUri, { code, state: request.state, iss: ctx.issuer }) : undefined;
 }
 
-/** The user chose Deny: RFC 6749 §4.1.2.1 access_denied. */
-export function denyAuthorization(ctx: OAuthContext, request: AuthorizationRequest): string {
+/** The user chose Deny: RFC 6749 §4.1.2.1 access_denied; a pushed request is spent by it too. */
+export async function denyAuthorization(ctx: OAuthContext, request: AuthorizationRequest): Promise<string> {
+  if (request.pushed !== undefined) await reportingTransaction(ctx, (tx) => consumePushed(tx, request, ctx.clock()));
   return errorRedirect(ctx, request.redirectUri, new OAuthError('access_denied', 'the user denied the request'), request.state);
 }

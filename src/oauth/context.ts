@@ -23,6 +23,11 @@ export interface OAuthContext {
    * client or a dynamically registered one (RFC 7591). Absent: there are none.
    */
   isSelfRegistered?: (client: ClientRecord) => Promise<boolean>;
+  /**
+   * PAR_POLICY (docs/rules.md#pushed-authorization): `required` refuses every authorization
+   * request that does not come through the PAR endpoint (RFC 9126 §5). Absent: optional.
+   */
+  pushedAuthorization?: { required: boolean };
   /** Told of each audit event the core wrote, once committed (events.ts). Absent: nobody counts them. */
   events?: OAuthEvents;
 }

@@ -26,6 +26,11 @@ export interface ClientRecord {
    * trusted (CIMD_POLICY=open): the consent page says it is unverified and names the host.
    */
   unverifiedHost?: string;
+  /**
+   * RFC 9126 §6 (docs/rules.md#pushed-authorization): its authorization requests must come
+   * through the pushed authorization request endpoint.
+   */
+  requirePushedAuthorizationRequests: boolean;
 }
 
 export interface SecretRecord {
@@ -202,6 +207,37 @@ export interface CodeStore {
   findCode(hash: string): Promise<CodeRecord | undefined>;
 }
 
+/**
+ * A pushed authorization request (RFC 9126 §2): the parameters a client sent to the PAR
+ * endpoint, kept under the SHA-256 of the request_uri's random part, never the reference
+ * itself, which is a bearer secret (docs/rules.md#credentials-at-rest).
+ */
+export interface PushedRequestRecord {
+  hash: string;
+  clientId: string;
+  /** The validated authorization parameters, one string each (authorize.ts: authorizationParameters). */
+  parameters: Record<string, string>;
+  /** RFC 8707 resources, the one parameter that repeats; null when none was sent. */
+  resources: string[] | null;
+  createdAt: number;
+  expiresAt: number;
+  consumedAt: number | null;
+}
+
+export interface PushedRequestStore {
+  /** Stores the request unconsumed (consumedAt is ignored); a duplicate hash is a unique violation. */
+  createPushedRequest(request: PushedRequestRecord): Promise<void>;
+  /** The request, consumed or expired as it is; undefined when no such request exists. */
+  findPushedRequest(hash: string): Promise<PushedRequestRecord | undefined>;
+  /**
+   * Marks the request consumed if, and only if, it was not consumed yet and it expires after
+   * `at` — atomically, so that of concurrent uses exactly one gets true
+   * (ARCHITECTURE.md#single-use-is-atomic). False, writing nothing, for an unknown, consumed
+   * or expired request.
+   */
+  consumePushedRequest(hash: string, at: number): Promise<boolean>;
+}
+
 export interface TokenStore {
   /** Stores the token as given; a duplicate hash is a unique violation. */
   createAccessToken(token: AccessTokenRecord): Promise<void>;
@@ -264,7 +300,7 @@ export interface NotificationStore<Event extends string = ClientNotification> {
   notifyClient(clientId: string, event: Event, data: Record<string, unknown>, at: number): Promise<void>;
 }
 
-export interface OAuthStore extends ClientLookup, GrantStore, CodeStore, TokenStore, AuthorizationRequestStore, NotificationStore {
+export interface OAuthStore extends ClientLookup, GrantStore, CodeStore, PushedRequestStore, TokenStore, AuthorizationRequestStore, NotificationStore {
   /** The audit trail (bound to the transaction, on a transaction's store). */
   audit: AuditLog;
   /**

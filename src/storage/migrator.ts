@@ -12,6 +12,7 @@ import * as retention from './migrations/007_retention.ts';
 import * as sessionNotices from './migrations/010_session_notices.ts';
 import * as webhookDelivery from './migrations/008_webhook_delivery.ts';
 import * as canonicalMetadataHosts from './migrations/011_canonical_metadata_hosts.ts';
+import * as pushedAuthorizationRequests from './migrations/013_pushed_authorization_requests.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -27,6 +28,7 @@ const migrations: Record<string, DialectMigration> = {
   '009_mcp_clients': mcpClients,
   '010_session_notices': sessionNotices,
   '011_canonical_metadata_hosts': canonicalMetadataHosts,
+  '013_pushed_authorization_requests': pushedAuthorizationRequests,
 };
 
 /**

@@ -57,6 +57,8 @@ export interface OAuthClientsTable {
   /** docs/rules.md#client-events: where application notifications go, and their signing secret (migration 008). */
   events_url: string | null;
   events_secret: string | null;
+  /** docs/rules.md#pushed-authorization: 1 when the client must push its authorization requests (migration 013). */
+  require_pushed_authorization_requests: Generated<number>;
   /** docs/rules.md#review-versions: raised by every change of the configuration or of the held change. */
   version: Generated<number>;
   created_at: number;
@@ -99,6 +101,19 @@ export interface AuthorizationCodesTable {
   scopes: string | null;
   code_challenge: string | null;
   /** RFC 8707 resources, space-separated (migration 009); NULL is the default resource. */
+  resources: string | null;
+  created_at: number;
+  expires_at: number;
+  consumed_at: number | null;
+}
+
+/** docs/rules.md#pushed-authorization: RFC 9126 requests, by the SHA-256 of the request_uri (migration 013). */
+export interface PushedAuthorizationRequestsTable {
+  request_hash: string;
+  client_id: string;
+  /** JSON object of the authorization parameters, one string each. */
+  parameters: string;
+  /** RFC 8707 resources, space-separated; NULL when none was sent. */
   resources: string | null;
   created_at: number;
   expires_at: number;
@@ -387,6 +402,7 @@ export interface Database {
   grants: GrantsTable;
   client_metadata_hosts: ClientMetadataHostsTable;
   authorization_codes: AuthorizationCodesTable;
+  pushed_authorization_requests: PushedAuthorizationRequestsTable;
   access_tokens: AccessTokensTable;
   refresh_tokens: RefreshTokensTable;
   audit_events: AuditEventsTable;

@@ -1,4 +1,5 @@
-// The OAuth endpoints for client applications: token (RFC 6749 §3.2), revocation
+// The OAuth endpoints for client applications: token (RFC 6749 §3.2), pushed authorization
+// requests (RFC 9126), revocation
 // (RFC 7009), introspection (RFC 7662), metadata (RFC 8414) and a client's public details. Every answer of this scope,
 // success or error, is `Cache-Control: no-store` (RFC 6749 §5.1, §5.2), set here once;
 // only the metadata document, a public one, may be cached.
@@ -10,6 +11,7 @@ import { clientDetailsRoute } from './client-details.ts';
 import { answerErrorsAsOAuth } from './errors.ts';
 import { introspectionRoute } from './introspection.ts';
 import { metadataRoute } from './metadata.ts';
+import { pushedAuthorizationRoute } from './pushed-authorization.ts';
 import { registrationRoute } from './registration.ts';
 import { resourceMetadataRoutes } from './resource-metadata.ts';
 import { revocationRoute } from './revocation.ts';
@@ -38,6 +40,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AppContext, limits:
   });
 
   tokenRoute(app, ctx, limits);
+  pushedAuthorizationRoute(app, ctx, limits);
   revocationRoute(app, ctx, limits);
   introspectionRoute(app, ctx, limits);
   metadataRoute(app, ctx);

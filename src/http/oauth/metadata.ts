@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { scopeRegistry } from '../../oauth/scopes.ts';
 import type { AppContext } from '../../context.ts';
-import { INTROSPECT_PATH, METADATA_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
+import { INTROSPECT_PATH, METADATA_PATH, PAR_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
 
 export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get(METADATA_PATH, { config: { cacheable: true } }, async () => ({
@@ -25,5 +25,8 @@ export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
     // docs/rules.md#server-metadata: what MCP clients look for (RFC 7591, draft-ietf-oauth-client-id-metadata-document).
     ...(ctx.config.registration.policy !== 'off' ? { registration_endpoint: `${ctx.config.baseUrl}${REGISTER_PATH}` } : {}),
     client_id_metadata_document_supported: ctx.config.clientMetadata.policy !== 'off',
+    // RFC 9126 §5 (docs/rules.md#pushed-authorization).
+    pushed_authorization_request_endpoint: `${ctx.config.baseUrl}${PAR_PATH}`,
+    require_pushed_authorization_requests: ctx.config.pushedAuthorization.policy === 'required',
   }));
 }

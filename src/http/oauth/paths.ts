@@ -1,6 +1,8 @@
 import type { ProtectedResources } from '../../oauth/resources.ts';
 // Where the OAuth endpoints for client applications answer.
 export const TOKEN_PATH = '/v2/auth/oauth2/token';
+/** RFC 9126 §2: pushed authorization requests, beside the token endpoint. */
+export const PAR_PATH = '/v2/auth/oauth2/par';
 export const REVOKE_PATH = '/v2/auth/oauth2/revoke';
 export const INTROSPECT_PATH = '/v2/auth/oauth2/introspect';
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';

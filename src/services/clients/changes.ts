@@ -20,6 +20,8 @@ export interface ClientEdit {
   logoUrl?: string;
   redirectUris?: string[];
   scopes?: string[];
+  /** docs/rules.md#pushed-authorization: its authorization requests must be pushed (RFC 9126 §6). */
+  requirePushedAuthorizationRequests?: boolean;
 }
 
 export interface EditOptions {
@@ -70,6 +72,7 @@ function checkEdit(edit: ClientEdit): CheckedEdit {
     logoUrl: edit.logoUrl === undefined ? undefined : checkLogo(edit.logoUrl),
     redirectUris: edit.redirectUris === undefined ? undefined : checkRedirectUris(edit.redirectUris),
     scopes: edit.scopes === undefined ? undefined : checkScopes(edit.scopes),
+    requirePushedAuthorizationRequests: edit.requirePushedAuthorizationRequests,
   };
 }
 
@@ -96,6 +99,13 @@ function planPlainFields(plan: EditPlan, client: StoredClient, next: CheckedEdit
       (plan.set as Record<string, unknown>)[field] = value;
       plan.changed.push(column);
     }
+  }
+  // docs/rules.md#pushed-authorization: requiring PAR narrows how the client may be used, and
+  // dropping it widens nothing a review looked at, so it applies at once either way.
+  const par = next.requirePushedAuthorizationRequests;
+  if (par !== undefined && par !== client.requirePushedAuthorizationRequests) {
+    plan.set.requirePushedAuthorizationRequests = par;
+    plan.changed.push('require_pushed_authorization_requests');
   }
 }
 

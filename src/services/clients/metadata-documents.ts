@@ -101,6 +101,7 @@ function toClientRecord(c: StoredClient, unverifiedHost: string | undefined): Cl
     resourceServer: c.resourceServer,
     description: c.description,
     ownerId: c.ownerId,
+    requirePushedAuthorizationRequests: c.requirePushedAuthorizationRequests,
     ...(unverifiedHost !== undefined ? { unverifiedHost } : {}),
   };
 }

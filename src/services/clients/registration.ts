@@ -17,6 +17,8 @@ export interface NewClient {
   kind: ClientKind;
   redirectUris: string[];
   scopes: string[];
+  /** docs/rules.md#pushed-authorization: its authorization requests must be pushed (RFC 9126 §6); default false. */
+  requirePushedAuthorizationRequests?: boolean;
   /** Who registered it, for the audit trail: the owner unless an operator did it for them. */
   actorId?: string | null;
 }
@@ -56,7 +58,8 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
   let secret: string | null = null;
   const actorId = input.actorId === undefined ? input.ownerId : input.actorId;
   await ctx.stores.transaction(async (tx) => {
-    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now });
+    const par = input.requirePushedAuthorizationRequests === true;
+    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par });
     await tx.audit.append(
       { type: 'client.created', actorId, clientId: id, data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes) } },
       now,

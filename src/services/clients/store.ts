@@ -27,6 +27,8 @@ export interface StoredClient {
   reviewedAt: number | null;
   /** docs/rules.md#introspection: may introspect any client's tokens. */
   resourceServer: boolean;
+  /** docs/rules.md#pushed-authorization: its authorization requests must be pushed (RFC 9126 §6). */
+  requirePushedAuthorizationRequests: boolean;
   /** docs/rules.md#client-changes: additions awaiting review; empty when nothing is held. */
   proposedRedirectUris: string[];
   proposedScopes: string[];
@@ -40,7 +42,8 @@ export interface StoredClient {
 export type NewClientRecord = Pick<
   StoredClient,
   'id' | 'name' | 'description' | 'homepageUrl' | 'logoUrl' | 'ownerId' | 'kind' | 'state' | 'redirectUris' | 'scopes' | 'createdAt'
->;
+> &
+  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests'>>;
 
 /** The fields an update may set; a field left undefined is left as it is. */
 export type ClientChanges = Partial<
@@ -57,6 +60,7 @@ export type ClientChanges = Partial<
     | 'reviewedBy'
     | 'reviewedAt'
     | 'resourceServer'
+    | 'requirePushedAuthorizationRequests'
     | 'proposedRedirectUris'
     | 'proposedScopes'
     | 'updatedAt'

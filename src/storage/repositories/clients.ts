@@ -9,7 +9,7 @@ import type { Executor } from './executor.ts';
 export type ClientRow = Selectable<OAuthClientsTable>;
 
 /** The columns of a ClientRecord: what the protocol core reads of a client. */
-export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id'] as const;
+export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id', 'require_pushed_authorization_requests'] as const;
 
 export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord {
   return {
@@ -23,6 +23,7 @@ export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMN
     resourceServer: row.is_resource_server === 1,
     description: row.description,
     ownerId: row.owner_id,
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
   };
 }
 

@@ -24,6 +24,7 @@ function toStoredClient(row: ClientRow): StoredClient {
     reviewedBy: row.reviewed_by,
     reviewedAt: row.reviewed_at,
     resourceServer: row.is_resource_server === 1,
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
     proposedRedirectUris: row.proposed_redirect_uris === null ? [] : (JSON.parse(row.proposed_redirect_uris) as string[]),
     proposedScopes: scopesFromColumn(row.proposed_scopes) ?? [],
     version: row.version,
@@ -45,6 +46,7 @@ function toColumns(c: ClientChanges): Updateable<OAuthClientsTable> {
   if (c.reviewedBy !== undefined) set.reviewed_by = c.reviewedBy;
   if (c.reviewedAt !== undefined) set.reviewed_at = c.reviewedAt;
   if (c.resourceServer !== undefined) set.is_resource_server = c.resourceServer ? 1 : 0;
+  if (c.requirePushedAuthorizationRequests !== undefined) set.require_pushed_authorization_requests = c.requirePushedAuthorizationRequests ? 1 : 0;
   if (c.proposedRedirectUris !== undefined) set.proposed_redirect_uris = c.proposedRedirectUris.length > 0 ? JSON.stringify(c.proposedRedirectUris) : null;
   if (c.proposedScopes !== undefined) set.proposed_scopes = c.proposedScopes.length > 0 ? scopesColumn(c.proposedScopes) : null;
   if (c.updatedAt !== undefined) set.updated_at = c.updatedAt;
@@ -74,6 +76,7 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
           reviewed_by: null,
           reviewed_at: null,
           is_resource_server: 0,
+          require_pushed_authorization_requests: c.requirePushedAuthorizationRequests === true ? 1 : 0,
           proposed_redirect_uris: null,
           proposed_scopes: null,
           created_at: c.createdAt,

@@ -94,6 +94,46 @@ export function createOAuthStore(db: Executor): OAuthStore {
       return row && toCodeRecord(row);
     },
 
+    // pushed_authorization_requests (RFC 9126): single use is a conditional UPDATE too.
+    createPushedRequest: async (r) => {
+      await db
+        .insertInto('pushed_authorization_requests')
+        .values({
+          request_hash: r.hash,
+          client_id: r.clientId,
+          parameters: JSON.stringify(r.parameters),
+          resources: resourcesColumn(r.resources),
+          created_at: r.createdAt,
+          expires_at: r.expiresAt,
+          consumed_at: null,
+        })
+        .execute();
+    },
+    findPushedRequest: async (hash) => {
+      const r = await db.selectFrom('pushed_authorization_requests').selectAll().where('request_hash', '=', hash).executeTakeFirst();
+      return (
+        r && {
+          hash: r.request_hash,
+          clientId: r.client_id,
+          parameters: JSON.parse(r.parameters) as Record<string, string>,
+          resources: resourcesFromColumn(r.resources),
+          createdAt: r.created_at,
+          expiresAt: r.expires_at,
+          consumedAt: r.consumed_at,
+        }
+      );
+    },
+    consumePushedRequest: async (hash, at) => {
+      const result = await db
+        .updateTable('pushed_authorization_requests')
+        .set({ consumed_at: at })
+        .where('request_hash', '=', hash)
+        .where('consumed_at', 'is', null)
+        .where('expires_at', '>', at)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
     // access_tokens and refresh_tokens, stored by SHA-256 hash only (docs/rules.md#token-formats).
     createAccessToken: async (t) => {
       await insertAccessToken.run(db, accessRow(t));
