@@ -8,6 +8,7 @@ const labels: Record<keyof PruneCounts, string> = {
   authorizationCodes: 'authorization codes',
   accessTokens: 'access tokens',
   refreshTokens: 'refresh tokens',
+  pushedAuthorizationRequests: 'pushed requests',
   sessions: 'sessions',
   authorizationRequests: 'authorization requests',
   auditEvents: 'audit events',
@@ -22,6 +23,7 @@ const verbs: Record<keyof PruneCounts, string> = {
   authorizationCodes: 'deleted',
   accessTokens: 'deleted',
   refreshTokens: 'deleted',
+  pushedAuthorizationRequests: 'deleted',
   sessions: 'deleted',
   authorizationRequests: 'deleted',
   auditEvents: 'deleted',
@@ -31,7 +33,7 @@ const verbs: Record<keyof PruneCounts, string> = {
 export function registerMaintenanceCommands(program: Command, runtime: CliRuntime): void {
   program
     .command('prune')
-    .description('delete ended codes, tokens, sessions, old authorization requests and audit events; print the counts')
+    .description('delete ended codes, tokens, pushed authorization requests, sessions, old authorization requests and audit events; print the counts')
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const { retention } = runtime.config();

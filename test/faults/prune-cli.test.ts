@@ -100,6 +100,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
       'authorization codes deleted': 1,
       'access tokens deleted': 1,
       'refresh tokens deleted': 2,
+      'pushed requests deleted': 0,
       'sessions deleted': 0,
       'authorization requests deleted': 2,
       'audit events deleted': 0,

@@ -2,7 +2,7 @@
 // contract, checked against the real database on every backend (one suite, two backends).
 // Each test is named after the contract it checks.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { GrantRecord, OAuthStore } from '../../src/oauth/storage.ts';
+import type { GrantRecord, OAuthStore, PushedRequestRecord } from '../../src/oauth/storage.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import {
   accessTokenRecord,
@@ -95,6 +95,7 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
         redirectUris: ['https://a.example.com/cb', 'https://b.example.com/cb'],
         scopes: ['BOOKING_READ', 'PROFILE_READ'],
         resourceServer: true,
+        requirePushedAuthorizationRequests: false,
       });
       expect(await store.findClient('no-such-client')).toBeUndefined();
     });
@@ -344,6 +345,82 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       held.open();
       expect(await first).toBeDefined();
       expect(await second.promise).toBeUndefined();
+    });
+  });
+
+  // ---------------------------------------------------------------- pushed authorization requests
+
+  describe('PushedRequestStore', () => {
+    let serial = 0;
+    const pushedRecord = (overrides: Partial<PushedRequestRecord> = {}): PushedRequestRecord => ({
+      hash: `pushed-${name}-${++serial}-${T0}`,
+      clientId,
+      parameters: { client_id: clientId, redirect_uri: 'https://app.example.com/cb', response_type: 'code', scope: 'PROFILE_READ', state: 'a "quoted" state' },
+      resources: ['https://api.example.com/v2', 'https://api.example.com/mcp'],
+      createdAt: T0,
+      expiresAt: T0 + 60_000,
+      consumedAt: null,
+      ...overrides,
+    });
+
+    it.skipIf(!available)('createPushedRequest/findPushedRequest: reads back equal, parameters and resources included; undefined for an unknown hash', async () => {
+      const request = pushedRecord();
+      await store.createPushedRequest(request);
+      expect(await store.findPushedRequest(request.hash)).toEqual(request);
+      const bare = pushedRecord({ resources: null, consumedAt: T0 + 1 });
+      await store.createPushedRequest(bare);
+      expect(await store.findPushedRequest(bare.hash)).toEqual({ ...bare, consumedAt: null });
+      expect(await store.findPushedRequest('no-such-request')).toBeUndefined();
+    });
+
+    it.skipIf(!available)('createPushedRequest: a duplicate hash is a unique violation and leaves the first request as it was', async () => {
+      const request = pushedRecord();
+      await store.createPushedRequest(request);
+      await expectDuplicateKey(store.createPushedRequest({ ...request, parameters: { redirect_uri: 'https://evil.example.com/' } }));
+      expect(await store.findPushedRequest(request.hash)).toEqual(request);
+    });
+
+    it.skipIf(!available)('consumePushedRequest: true once, then false, keeping the first time; false for an unknown hash', async () => {
+      const request = pushedRecord();
+      await store.createPushedRequest(request);
+      expect(await store.consumePushedRequest(request.hash, T0 + 1)).toBe(true);
+      expect(await store.consumePushedRequest(request.hash, T0 + 2)).toBe(false);
+      expect((await store.findPushedRequest(request.hash))?.consumedAt).toBe(T0 + 1);
+      expect(await store.consumePushedRequest('no-such-request', T0)).toBe(false);
+    });
+
+    it.skipIf(!available)('consumePushedRequest: judges expiry — an expired request is not consumed', async () => {
+      const request = pushedRecord({ expiresAt: T0 + 10 });
+      await store.createPushedRequest(request);
+      expect(await store.consumePushedRequest(request.hash, T0 + 10)).toBe(false);
+      expect((await store.findPushedRequest(request.hash))?.consumedAt).toBeNull();
+    });
+
+    it.skipIf(!available)('consumePushedRequest: of concurrent consumptions exactly one gets true', async () => {
+      for (let round = 0; round < 10; round++) {
+        const request = pushedRecord();
+        await store.createPushedRequest(request);
+        const results = await Promise.all(Array.from({ length: 5 }, (_, i) => store.consumePushedRequest(request.hash, T0 + i)));
+        expect(results.filter(Boolean)).toHaveLength(1);
+      }
+    });
+
+    it.skipIf(!available)("consumePushedRequest: a consumption waiting on another transaction's gets false once it commits", async () => {
+      const request = pushedRecord();
+      await store.createPushedRequest(request);
+      const held = gate();
+      const consumed = gate();
+      const first = store.transaction(async (tx) => {
+        const won = await tx.consumePushedRequest(request.hash, T0 + 1);
+        consumed.open();
+        await held.opened;
+        return won;
+      });
+      await consumed.opened;
+      const second = track(store.consumePushedRequest(request.hash, T0 + 2));
+      held.open();
+      expect(await first).toBe(true);
+      expect(await second.promise).toBe(false);
     });
   });
 

@@ -13,6 +13,7 @@ const indexOf: Record<PrunableRows, string> = {
   accessTokens: 'access_tokens_expires',
   expiredRefreshTokens: 'refresh_tokens_expires',
   revokedRefreshTokens: 'refresh_tokens_revoked',
+  pushedAuthorizationRequests: 'pushed_authorization_requests_expires',
   sessions: 'sessions_expires',
   authorizationRequests: 'authorization_requests_created',
   auditEvents: 'audit_events_created',
@@ -76,6 +77,20 @@ describe.each(backends)('RetentionStore contract on $name', ({ name, available }
     expect(await store.deleteBatch('authorizationCodes', T0 + 5, 3)).toBe(0);
     const left = await database.handle.db.selectFrom('authorization_codes').select('code_hash').where('grant_id', '=', grant.id).execute();
     expect(left).toEqual([{ code_hash: live.hash }]);
+  });
+
+  it.skipIf(!available)('pushed authorization requests go by expiry, used or not; unexpired ones stay (docs/rules.md#pushed-authorization)', async () => {
+    const oauth = createOAuthStore(database.handle.db);
+    const userId = await seedUser(database.handle.db);
+    const clientId = await seedClient(database.handle.db, userId);
+    const pushed = (hash: string, expiresAt: number) => ({ hash, clientId, parameters: {}, resources: null, createdAt: T0, expiresAt, consumedAt: null });
+    await oauth.createPushedRequest(pushed(`${clientId}-ended`, T0 + 1));
+    await oauth.createPushedRequest(pushed(`${clientId}-used`, T0 + 1));
+    await oauth.consumePushedRequest(`${clientId}-used`, T0);
+    await oauth.createPushedRequest(pushed(`${clientId}-live`, T0 + 10_000));
+    expect(await store.deleteBatch('pushedAuthorizationRequests', T0 + 2, 100)).toBe(2);
+    const left = await database.handle.db.selectFrom('pushed_authorization_requests').select('request_hash').where('client_id', '=', clientId).execute();
+    expect(left).toEqual([{ request_hash: `${clientId}-live` }]);
   });
 
   it.skipIf(!available)('revoked refresh tokens go by revocation time, expired ones by expiry; live and spent ones stay', async () => {

@@ -25,6 +25,7 @@ export function cutoffs(policy: RetentionPolicy, now: number): Record<PrunableRo
     accessTokens: pastReplay,
     expiredRefreshTokens: pastReplay,
     revokedRefreshTokens: pastReplay,
+    pushedAuthorizationRequests: now,
     sessions: now,
     authorizationRequests: now - AUTHORIZATION_REQUEST_RETENTION_DAYS * DAY,
     auditEvents: now - policy.auditRetentionDays * DAY,

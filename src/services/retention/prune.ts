@@ -11,6 +11,8 @@ export interface PruneCounts {
   authorizationCodes: number;
   accessTokens: number;
   refreshTokens: number;
+  /** docs/rules.md#pushed-authorization: request_uri references past their expiry. */
+  pushedAuthorizationRequests: number;
   sessions: number;
   authorizationRequests: number;
   auditEvents: number;
@@ -47,6 +49,7 @@ export async function pruneEnded(ctx: ServiceContext, policy: RetentionPolicy, o
     authorizationCodes: await rows('authorizationCodes'),
     accessTokens: await rows('accessTokens'),
     refreshTokens: (await rows('revokedRefreshTokens')) + (await rows('expiredRefreshTokens')),
+    pushedAuthorizationRequests: await rows('pushedAuthorizationRequests'),
     sessions: await rows('sessions'),
     authorizationRequests: await rows('authorizationRequests'),
     auditEvents: await rows('auditEvents'),

@@ -10,6 +10,8 @@ export type PrunableRows =
   | 'expiredRefreshTokens'
   /** Refresh tokens by revocation time. */
   | 'revokedRefreshTokens'
+  /** Pushed authorization requests (RFC 9126) by expiry: used or not, a reference is over then. */
+  | 'pushedAuthorizationRequests'
   /** Login sessions by expiry. */
   | 'sessions'
   /** Authorization requests (the legacy-migration warning's evidence) by creation time. */

@@ -10,6 +10,7 @@ const prunable: Record<PrunableRows, { table: keyof Database; key: string; time:
   accessTokens: { table: 'access_tokens', key: 'token_hash', time: 'expires_at' },
   expiredRefreshTokens: { table: 'refresh_tokens', key: 'id', time: 'expires_at' },
   revokedRefreshTokens: { table: 'refresh_tokens', key: 'id', time: 'revoked_at' },
+  pushedAuthorizationRequests: { table: 'pushed_authorization_requests', key: 'request_hash', time: 'expires_at' },
   sessions: { table: 'sessions', key: 'id_hash', time: 'expires_at' },
   authorizationRequests: { table: 'authorization_requests', key: 'id', time: 'created_at' },
   auditEvents: { table: 'audit_events', key: 'id', time: 'created_at' },
