@@ -46,12 +46,21 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
       reviewedBy: null,
       reviewedAt: null,
       resourceServer: false,
+      requirePushedAuthorizationRequests: false,
       proposedRedirectUris: [],
       proposedScopes: [],
       version: 1,
       updatedAt: 1000,
     });
     expect(await ctx.stores.clients.find('no-such-client')).toBeUndefined();
+  });
+
+  it.skipIf(!available)('requirePushedAuthorizationRequests: stored at insert, changed by update (docs/rules.md#pushed-authorization)', async () => {
+    const c = newClient({ requirePushedAuthorizationRequests: true });
+    await ctx.stores.clients.insert(c);
+    expect((await ctx.stores.clients.find(c.id))?.requirePushedAuthorizationRequests).toBe(true);
+    await ctx.stores.clients.update(c.id, { requirePushedAuthorizationRequests: false });
+    expect((await ctx.stores.clients.find(c.id))?.requirePushedAuthorizationRequests).toBe(false);
   });
 
   it.skipIf(!available)('a legacy client keeps null scopes', async () => {
