@@ -36,6 +36,25 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
     });
   });
 
+  describe('DCR_POLICY=open, pushed authorization requests', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      if (available) server = await startTestServer(name, { DCR_POLICY: 'open' });
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('RFC 9126 §6: require_pushed_authorization_requests is registered, stored and answered; a non-boolean is invalid_client_metadata', async () => {
+      const res = await register(server, { ...mcpClient, require_pushed_authorization_requests: true });
+      expect(res.status).toBe(201);
+      expect(res.body!.require_pushed_authorization_requests).toBe(true);
+      expect((await server.services.stores.clients.find(res.body!.client_id as string))!.requirePushedAuthorizationRequests).toBe(true);
+      const bad = await register(server, { ...mcpClient, require_pushed_authorization_requests: 'yes' });
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/^require_pushed_authorization_requests must be true or false/) });
+    });
+
+  });
+
   describe('DCR_POLICY=open', () => {
     let server: TestServer;
     beforeAll(async () => {
@@ -61,6 +80,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         scope: expect.stringContaining('PROFILE_READ'),
+        require_pushed_authorization_requests: false,
       });
       expect(res.body!.client_secret).toBeUndefined();
       const row = (await server.services.stores.clients.find(res.body!.client_id as string))!;

@@ -96,6 +96,10 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
   const responseTypes = stringList(metadata, 'response_types') ?? ['code'];
   if (responseTypes.some((r) => r !== 'code')) throw metadataError('response_types must be ["code"]');
 
+  // RFC 9126 §6: the client metadata parameter require_pushed_authorization_requests, a boolean (default false).
+  const requirePar = metadata.require_pushed_authorization_requests ?? false;
+  if (typeof requirePar !== 'boolean') throw metadataError('require_pushed_authorization_requests must be true or false (RFC 9126 §6)');
+
   let scopes: string[];
   try {
     const requested = optionalString(metadata, 'scope');
@@ -128,6 +132,7 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
         kind: authMethod === 'none' ? 'public' : 'confidential',
         redirectUris,
         scopes,
+        requirePushedAuthorizationRequests: requirePar,
       },
       scopes,
       policy.policy === 'open' ? 'approved' : 'pending',
@@ -169,6 +174,7 @@ export function clientInformation(registered: RegisteredClient, issuedAt: number
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     scope: formatScopes(c.scopes),
+    require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
     ...(c.homepageUrl ? { client_uri: c.homepageUrl } : {}),
     ...(c.logoUrl ? { logo_uri: c.logoUrl } : {}),
   };
