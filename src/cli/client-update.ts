@@ -21,6 +21,8 @@ interface UpdateOptions {
   logo?: string;
   redirectUri: string[];
   scope: string[];
+  /** docs/rules.md#pushed-authorization: --require-par / --no-require-par. */
+  requirePar?: boolean;
   yes?: boolean;
   json?: boolean;
 }
@@ -34,9 +36,10 @@ function editFromOptions(opts: UpdateOptions): ClientEdit {
     ...(opts.logo !== undefined ? { logoUrl: opts.logo } : {}),
     ...(opts.redirectUri.length > 0 ? { redirectUris: opts.redirectUri } : {}),
     ...(opts.scope.length > 0 ? { scopes: opts.scope } : {}),
+    ...(opts.requirePar !== undefined ? { requirePushedAuthorizationRequests: opts.requirePar } : {}),
   };
   if (Object.keys(edit).length === 0) {
-    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri or --scope');
+    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par or --no-require-par');
   }
   return edit;
 }
@@ -65,6 +68,7 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
       resubmitted: result.resubmitted,
       redirect_uris: c.redirectUris,
       scopes: c.scopes,
+      require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
       awaiting_review: { redirect_uris: result.held.redirectUris, scopes: result.held.scopes },
     },
     () =>
@@ -73,6 +77,7 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
         result.migrated ? `migrated: scope-enforced with ${formatScopes(c.scopes)}` : '',
         `live redirect URIs: ${c.redirectUris.join(', ')}`,
         `live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
+        `pushed authorization requests: ${c.requirePushedAuthorizationRequests ? 'required' : 'optional'}`,
         result.held.redirectUris.length + result.held.scopes.length > 0
           ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
           : '',
@@ -93,6 +98,8 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .option('--logo <url>', 'logo URL (https)')
     .option('--redirect-uri <uri>', 'the complete list of redirect URIs (repeat, 1-10)', collect, [])
     .option('--scope <scope>', 'the complete list of scopes (repeat); on a legacy client this migrates it', collect, [])
+    .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
+    .option('--no-require-par', 'let this client send authorization requests in the browser again')
     .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: UpdateOptions) => {

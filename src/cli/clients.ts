@@ -35,6 +35,8 @@ function describe(c: ClientView, ownerEmail: string): string {
     `version:       ${c.version}`,
     `scopes:        ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
     `redirect URIs: ${c.redirectUris.join(', ')}`,
+    // docs/rules.md#pushed-authorization.
+    `PAR:           ${c.requirePushedAuthorizationRequests ? 'required (RFC 9126)' : 'optional'}`,
   ];
   if (hasHeldChange(c)) {
     lines.push(`held change:   ${heldChange(c)}`);
@@ -64,6 +66,7 @@ function showJson(c: ClientView, ownerEmail: string) {
     legacy: c.legacy,
     redirect_uris: c.redirectUris,
     scopes: c.scopes,
+    require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
     proposed_redirect_uris: c.proposedRedirectUris,
     proposed_scopes: c.proposedScopes,
     created_at: formatTime(c.createdAt),
@@ -95,8 +98,9 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     .option('--redirect-uri <uri>', 'registered redirect URI (repeat, 1-10)', collect, [])
     .option('--scope <scope>', 'enabled scope (repeat, at least one)', collect, [])
     .option('--public', 'a public client (PKCE, no secret)')
+    .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
     .addOption(jsonOption())
-    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; json?: boolean }) => {
+    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; json?: boolean }) => {
       const { client, secret } = await runtime.withServices(async (s) => {
         const owner = await requireUserByEmail(s, opts.owner);
         return createClient(s, {
@@ -108,6 +112,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
           kind: opts.public ? 'public' : 'confidential',
           redirectUris: opts.redirectUri,
           scopes: opts.scope,
+          requirePushedAuthorizationRequests: opts.requirePar === true,
           actorId: CLI_OPERATOR,
         });
       });

@@ -146,6 +146,16 @@ describe('gatehouse CLI on SQLite (docs/rules.md#cli)', { timeout: CLI_TEST_TIME
     expect(ok(await gh(['clients', 'resource-server', publicOne.client_id, '--off'])).trim()).toBe(`client ${publicOne.client_id} is no longer a resource server`);
   });
 
+  it('clients update --require-par and --no-require-par set and clear the client\'s PAR requirement; show prints it (docs/rules.md#pushed-authorization)', async () => {
+    const { client_id } = bridge;
+    const updated = json(await gh(['clients', 'update', client_id, '--require-par', '--json']));
+    expect(updated).toMatchObject({ client_id, require_pushed_authorization_requests: true });
+    expect(json(await gh(['clients', 'show', client_id, '--json']))).toMatchObject({ require_pushed_authorization_requests: true });
+    expect(ok(await gh(['clients', 'show', client_id]))).toMatch(/^PAR: +required \(RFC 9126\)$/m);
+    expect(ok(await gh(['clients', 'update', client_id, '--no-require-par']))).toContain('pushed authorization requests: optional');
+    expect(json(await gh(['clients', 'show', client_id, '--json']))).toMatchObject({ require_pushed_authorization_requests: false });
+  });
+
   it('reject requires --reason, and the reason is shown with the client (docs/rules.md#client-states)', async () => {
     const { client_id } = publicOne;
     expectOneLineRefusal(await gh(['clients', 'reject', client_id]), /^gatehouse: .*reason/);
@@ -372,6 +382,13 @@ describe.skipIf(postgresUrl === undefined)('gatehouse CLI on PostgreSQL (smoke)'
     );
     expect(created).toMatchObject({ state: 'pending', kind: 'confidential', client_secret: expect.stringMatching(SECRET) });
     expect(json(await gh(['clients', 'approve', created.client_id, '--json']))).toMatchObject({ state: 'approved' });
+  });
+
+  it('clients create --require-par stores the PAR requirement on PostgreSQL (docs/rules.md#pushed-authorization)', async () => {
+    const par = json(
+      await gh(['clients', 'create', '--owner', 'pg-dev@example.com', '--name', 'PAR App', '--redirect-uri', 'https://pg.example.com/cb', '--scope', 'BOOKING_READ', '--require-par', '--json']),
+    );
+    expect(json(await gh(['clients', 'show', par.client_id, '--json']))).toMatchObject({ require_pushed_authorization_requests: true });
   });
 
   it('a second secret is added, a third refused, and show gives both by last four only (PostgreSQL)', async () => {
