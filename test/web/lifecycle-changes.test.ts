@@ -46,6 +46,19 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     return postForm(adminBrowser, `${ADMIN}/${client.clientId}/review`, { ...formWith(page.body, 'decision', decision), reason });
   }
 
+  it.skipIf(!available)('Require PAR on the edit form applies at once, shows on the client page, and an unchecked box clears it (docs/rules.md#pushed-authorization)', async () => {
+    const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
+    const saved = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], require_par: 'on' });
+    expect(saved.status).toBe(303);
+    const page = await devBrowser.follow(saved);
+    expect(textOf(page.body, 'par')).toMatch(/\/v2\/auth\/oauth2\/par \(RFC 9126; required of this client\)$/);
+    expect((await requireClient(server.services, client.clientId)).requirePushedAuthorizationRequests).toBe(true);
+    const refused = await authorize(client, A, 'PROFILE_READ');
+    expect(new URL(refused.location!).searchParams.get('error_description')).toContain('this client must use pushed authorization requests');
+    expect((await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'] })).status).toBe(303);
+    expect((await requireClient(server.services, client.clientId)).requirePushedAuthorizationRequests).toBe(false);
+  });
+
   it.skipIf(!available)('an added redirect URI and scope are held: refused at /auth/oauth2/authorize until an admin approves; the name applies at once (docs/rules.md#client-changes)', async () => {
     const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'], name: 'Old Name' });
     const form = await open(devBrowser, `${DEV}/${client.clientId}/edit`);

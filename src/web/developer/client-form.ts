@@ -18,6 +18,8 @@ export interface ClientFormValues {
   kind: string;
   redirect_uris: string;
   scopes: string[];
+  /** docs/rules.md#pushed-authorization: the checkbox; a form that lacks it leaves the flag off. */
+  require_par: boolean;
 }
 
 export const fieldLabels: Record<string, string> = {
@@ -28,6 +30,7 @@ export const fieldLabels: Record<string, string> = {
   kind: 'Client kind',
   redirect_uris: 'Redirect URIs',
   scopes: 'Scopes',
+  require_par: 'Pushed authorization requests',
   confirm: 'Confirmation',
 };
 
@@ -40,6 +43,7 @@ export function readClientForm(body: FormBody): ClientFormValues {
     kind: textField(body, 'kind', 20),
     redirect_uris: textField(body, 'redirect_uris'),
     scopes: listField(body, 'scopes'),
+    require_par: textField(body, 'require_par', 10) === 'on',
   };
 }
 
@@ -53,6 +57,7 @@ export function valuesOf(client: ClientView): ClientFormValues {
     // The developer edits what they asked for: the live list plus what awaits review.
     redirect_uris: [...client.redirectUris, ...client.proposedRedirectUris].join('\n'),
     scopes: [...(client.scopes ?? []), ...client.proposedScopes],
+    require_par: client.requirePushedAuthorizationRequests,
   };
 }
 
@@ -175,6 +180,12 @@ ${client !== undefined && client.proposedRedirectUris.length > 0
 ${legacy
   ? html`<p class="notice">This is a legacy client without scopes. Choose its scopes on the <a href="${action.replace(/\/edit$/, '/migrate')}">migration page</a>.</p>`
   : scopeFieldset(values.scopes, errors, client?.proposedScopes ?? [])}
+
+<fieldset id="require_par">
+<legend>Pushed authorization requests</legend>
+<div class="check"><input type="checkbox" id="require_par-on" name="require_par" value="on" ${values.require_par ? html`checked` : ''}>
+<label for="require_par-on"><strong>Require PAR</strong> — the application must push each authorization request to the PAR endpoint first (RFC 9126) and send the browser only <code>client_id</code> and <code>request_uri</code>; any other authorization link is refused.</label></div>
+</fieldset>
 
 <div class="actions">
   <button type="submit">${submitLabel}</button>

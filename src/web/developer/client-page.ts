@@ -17,7 +17,7 @@ export interface ClientPageData {
   client: ClientView;
   events: ClientEvent[];
   viewer: { id: string; admin: boolean };
-  urls: { authorize: string; token: string };
+  urls: { authorize: string; token: string; par: string };
   csrf: string;
   /** Legacy clients: authorization requests without scope in the last 30 days. */
   scopeless: number | null;
@@ -165,6 +165,7 @@ ${queryWarning([...c.redirectUris, ...c.proposedRedirectUris], 'redirect-query-w
 <dt>Access-token URL</dt><dd><code id="token-url">${breakableUrl(d.urls.token)}</code> <span class="muted">(<code>grant_type=authorization_code</code>)</span></dd>
 <dt>Refresh-token URL</dt><dd><code id="refresh-url">${breakableUrl(d.urls.token)}</code> <span class="muted">(the same URL, <code>grant_type=refresh_token</code>)</span></dd>
 <dt>Kind</dt><dd>${c.kind === 'public' ? 'Public (PKCE, no secret)' : 'Confidential (client secret)'}</dd>
+<dt>Pushed authorization requests</dt><dd id="par"><code>${breakableUrl(d.urls.par)}</code> <span class="muted">(RFC 9126; ${c.requirePushedAuthorizationRequests ? 'required of this client' : 'optional for this client'})</span></dd>
 </dl>
 <p><a class="button secondary" href="${clientPath(c.clientId)}/edit">Edit client</a></p>
 </div>

@@ -6,6 +6,7 @@ import { listClientEvents } from '../../services/clients/events.ts';
 import { clientEventsView } from '../../services/webhooks/client-events.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import type { User } from '../../services/accounts/users.ts';
+import { PAR_PATH, TOKEN_PATH } from '../../http/oauth/paths.ts';
 import { AUTHORIZE_PATH } from '../authorize.ts';
 import { sendPage } from '../pages.ts';
 import { clientPage, type ClientPageData } from './client-page.ts';
@@ -45,7 +46,8 @@ export async function sendClientPage(
     viewer: { id: user.id, admin: user.isAdmin },
     urls: {
       authorize: `${ctx.config.appUrl}${AUTHORIZE_PATH}`,
-      token: `${ctx.config.baseUrl}/v2/auth/oauth2/token`,
+      token: `${ctx.config.baseUrl}${TOKEN_PATH}`,
+      par: `${ctx.config.baseUrl}${PAR_PATH}`,
     },
     csrf: reply.generateCsrf(),
     scopeless: client.legacy ? await countScopelessRequests(ctx.services, client.clientId) : null,

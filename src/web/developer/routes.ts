@@ -86,6 +86,7 @@ async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: F
       kind: kindOf(values),
       redirectUris: lines(values.redirect_uris),
       scopes: values.scopes,
+      requirePushedAuthorizationRequests: values.require_par,
     });
     // docs/rules.md#forms-and-pages: the client page shows the first secret once, so a reload of it
     // registers nothing.
@@ -116,6 +117,7 @@ async function handleEdit(ctx: AppContext, request: FastifyRequest<IdParams>, re
       redirectUris: lines(values.redirect_uris),
       // A legacy client gets scopes only through its migration page (docs/rules.md#legacy-clients).
       ...(client.legacy ? {} : { scopes: values.scopes }),
+      requirePushedAuthorizationRequests: values.require_par,
     });
     const held = result.held.redirectUris.length + result.held.scopes.length > 0;
     const done: NoticeKey = result.resubmitted ? 'resubmitted' : held ? 'held' : 'saved';
@@ -136,7 +138,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get(`${DEVELOPER_CLIENTS}/new`, async (request, reply) => {
     if (!signedIn(request, reply)) return reply;
-    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [] };
+    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false };
     return registerPage(request, reply, 200, empty, {});
   });
 
