@@ -33,6 +33,7 @@ const SHARES = {
   token: 14,
   revocation: 6,
   introspection: 6,
+  par: 6,
   authorizeGet: 10,
   consent: 8,
   // Each case with a known email costs an argon2 verification: few cases, so CI stays short.

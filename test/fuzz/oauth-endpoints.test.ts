@@ -1,4 +1,4 @@
-// Fuzzing the token (both grants), revocation and introspection endpoints (issue 12 item 5):
+// Fuzzing the token (both grants), pushed authorization request, revocation and introspection endpoints (issue 12 item 5):
 // arbitrary bodies in every encoding, with and without real credentials, codes and tokens
 // among the values. Never a 5xx, a stack trace or a secret; a refusal changes nothing.
 import fc from 'fast-check';
@@ -10,9 +10,11 @@ import { announce, printStatuses, authorization, checkCase, fuzzJson, fuzzString
 const TOKEN = '/v2/auth/oauth2/token';
 const REVOKE = '/v2/auth/oauth2/revoke';
 const INTROSPECT = '/v2/auth/oauth2/introspect';
+const PAR = '/v2/auth/oauth2/par';
 
 const TOKEN_KEYS = ['grant_type', 'code', 'redirect_uri', 'client_id', 'client_secret', 'code_verifier', 'refresh_token', 'scope', 'resource', 'assertion'];
 const TOKEN_KEYS_OF_REVOCATION = ['token', 'token_type_hint', 'client_id', 'client_secret'];
+const PAR_KEYS = ['client_id', 'client_secret', 'response_type', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'prompt', 'resource', 'request_uri'];
 
 describe.each(backends)('fuzzing the OAuth endpoints on $name', ({ name, available }) => {
   let server: TestServer;
@@ -47,6 +49,12 @@ describe.each(backends)('fuzzing the OAuth endpoints on $name', ({ name, availab
       token: [access, refresh],
       token_type_hint: ['access_token', 'refresh_token'],
       scope: ['PROFILE_READ', 'PROFILE_READ PROFILE_WRITE', 'ADMIN'],
+      response_type: ['code', 'token'],
+      code_challenge: ['RW4Qd0mPUHYgYCyx1Y7U0zl3X2ss1-JEyctAX3wpzSc'],
+      code_challenge_method: ['S256', 'plain'],
+      prompt: ['none', 'login consent'],
+      resource: [`${server.url}/v2`, `${server.url}/mcp`, 'https://elsewhere.example/api'],
+      request_uri: ['urn:ietf:params:oauth:request_uri:abc'],
     };
     secrets = [confidential.secret!, access, refresh];
   });
@@ -77,7 +85,13 @@ describe.each(backends)('fuzzing the OAuth endpoints on $name', ({ name, availab
    * or given another value; sent as a form or as JSON.
    */
   function mutatedValid(keys: string[]): fc.Arbitrary<RawBody> {
-    const bases: Array<Record<string, string>> = keys.includes('grant_type')
+    const pushes: Array<Record<string, string>> = [
+      { response_type: 'code', redirect_uri: confidential.redirectUri, scope: 'PROFILE_READ', state: 's', client_id: confidential.clientId, client_secret: confidential.secret! },
+      { response_type: 'code', redirect_uri: publicClient.redirectUri, scope: 'PROFILE_READ', client_id: publicClient.clientId, code_challenge: real.code_challenge![0]!, code_challenge_method: 'S256' },
+    ];
+    const bases: Array<Record<string, string>> = keys.includes('response_type')
+      ? pushes
+      : keys.includes('grant_type')
       ? [
           { grant_type: 'refresh_token', refresh_token: real.refresh_token![0]!, client_id: confidential.clientId, client_secret: confidential.secret! },
           { grant_type: 'authorization_code', code: real.code![0]!, redirect_uri: confidential.redirectUri, client_id: confidential.clientId, client_secret: confidential.secret! },
@@ -127,6 +141,10 @@ describe.each(backends)('fuzzing the OAuth endpoints on $name', ({ name, availab
 
   it.skipIf(!available)('token endpoint: every grant, any body (RFC 6749 §5.2)', { timeout: timeoutFor(runsFor('token')) }, async () => {
     await fc.assert(fc.asyncProperty(bodies(TOKEN_KEYS), credentials(), (body, auth) => run(TOKEN, body, auth)), settings(runsFor('token')));
+  });
+
+  it.skipIf(!available)('pushed authorization request endpoint: any body (RFC 9126 §2.3)', { timeout: timeoutFor(runsFor('par')) }, async () => {
+    await fc.assert(fc.asyncProperty(bodies(PAR_KEYS), credentials(), (body, auth) => run(PAR, body, auth)), settings(runsFor('par')));
   });
 
   it.skipIf(!available)('revocation endpoint: any body (RFC 7009 §2.1)', { timeout: timeoutFor(runsFor('revocation')) }, async () => {
