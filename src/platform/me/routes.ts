@@ -39,12 +39,15 @@ export function profile(u: Profile) {
   };
 }
 
-export const profilePatch = patchOf({
+/** The fields of a profile a token may change. */
+export const profileFields = {
   name: str(1, 100),
   timeZone,
   weekStart: { type: 'string', enum: WEEK_DAYS },
   timeFormat: int(12, 24, { enum: [12, 24] }),
-});
+};
+
+export const profilePatch = patchOf(profileFields);
 
 export interface ProfilePatch {
   name?: string;

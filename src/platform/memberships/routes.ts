@@ -7,11 +7,11 @@ import type { AccessFacts } from '../membership.ts';
 import { inviteMember, keepingAnOwner, removeMember, type Role } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { forbidden, invalid, iso, notFound } from '../input.ts';
-import { arrayOf, deleted, email, idParam, listQuery, nullable, object, role, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, deleted, email, idParam, listQuery, nullable, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
 import type { Member, MembershipTarget, PendingInvitation, RosterEntry } from './store.ts';
 import { isOrgOwner, isTeamOwner } from '../roles.ts';
 import { userFields } from '../me/routes.ts';
-import { profile, profileChanges, profilePatch, profileView, type ProfilePatch } from '../me/routes.ts';
+import { profile, profileChanges, profileFields, profileView, type ProfilePatch } from '../me/routes.ts';
 
 const text = { type: 'string' };
 const membershipView: JsonSchema = object(
@@ -63,14 +63,44 @@ const fromService = (i: Awaited<ReturnType<typeof inviteMember>>): PendingInvita
 
 const userView: JsonSchema = object({ ...userFields, role: { type: 'string' } }, [...Object.keys(userFields), 'role']);
 
+/**
+ * A role as Gatehouse writes it (lower-case) or as Cal.com's API v2 does (upper-case): both
+ * are read, one is kept (the lower-case one every answer shows).
+ */
+const ROLES = ['member', 'admin', 'owner'] as const;
+const roleInput: JsonSchema = { type: 'string', enum: [...ROLES, ...ROLES.map((r) => r.toUpperCase())], description: 'member, admin or owner (MEMBER, ADMIN and OWNER are read alike)' };
+const roleOf = (value: string): Role => value.toLowerCase() as Role;
+
+/**
+ * The platform's `accepted` and `disableImpersonation`. Gatehouse impersonates no one, so
+ * `disableImpersonation` changes nothing either way and is read and ignored. `accepted` is the
+ * invitee's word alone (docs/rules.md#membership-invitations): an inviter may say false (an
+ * invitation, which is what the API makes anyway) or, of a membership already accepted, true;
+ * never accept for someone.
+ */
+const platformFlags = {
+  accepted: { ...bool, description: 'Only the invitee accepts, in the web app: true is refused for an invitation, false for an accepted membership (remove it instead)' },
+  disableImpersonation: { ...bool, description: 'Read and ignored: Gatehouse lets no one act as a member' },
+};
+
 interface NewMembership {
   userId?: string;
   email?: string;
-  role: Role;
+  role?: string;
+  accepted?: boolean;
+  disableImpersonation?: boolean;
 }
 
-const newMembership = object({ userId: idParam, email, role }, ['role']);
-const rolePatch = object({ role }, ['role']);
+interface MembershipPatch {
+  role?: string;
+  accepted?: boolean;
+  disableImpersonation?: boolean;
+}
+
+const newMembership = object({ userId: idParam, email, role: { ...roleInput, default: 'member' }, ...platformFlags });
+const membershipPatch = patchOf({ role: roleInput, ...platformFlags });
+
+const ACCEPT_IN_WEB_APP = 'only the invitee accepts an invitation, in the web app (/settings/teams)';
 
 type Kind = 'team' | 'organization';
 const targetOf = (kind: Kind, facts: AccessFacts): MembershipTarget =>
@@ -144,10 +174,12 @@ function inviteRoute(deps: AppContext, kind: Kind) {
     status: 201,
     handle: async ({ userId, facts, body }) => {
       if ((body.userId === undefined) === (body.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
-      requireOwnerFor(kind, facts, body.role === 'owner');
+      if (body.accepted === true) throw invalid('accepted', `must be false or left out: ${ACCEPT_IN_WEB_APP}`);
+      const role = roleOf(body.role ?? 'member');
+      requireOwnerFor(kind, facts, role === 'owner');
       // docs/rules.md#membership-invitations: an invitation, answered alike whether or not an account is named.
       const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
-      return membership({ state: 'invited', ...fromService(await inviteMember(deps.services, targetOf(kind, facts), invitee, body.role, userId)) });
+      return membership({ state: 'invited', ...fromService(await inviteMember(deps.services, targetOf(kind, facts), invitee, role, userId)) });
     },
   });
 }
@@ -162,22 +194,27 @@ function getMembershipRoute(deps: AppContext, kind: Kind) {
 function changeRoleRoute(deps: AppContext, kind: Kind) {
   const { clock } = deps.services;
   const memberships = deps.services.stores.api.memberships;
-  return route<{ role: Role }, unknown, { membershipId: string }>({
-    body: rolePatch,
+  return route<MembershipPatch, unknown, { membershipId: string }>({
+    body: membershipPatch,
     data: membershipView,
     handle: async ({ facts, params, body }) => {
       const target = targetOf(kind, facts);
       const found = await findMembership(deps, target, params.membershipId);
+      const role = body.role === undefined ? undefined : roleOf(body.role);
       if ('invitation' in found) {
+        if (body.accepted === true) throw invalid('accepted', `cannot be set to true: ${ACCEPT_IN_WEB_APP}`);
+        if (role === undefined) return viewOf(found);
         // An invitation's role changes freely: it holds no owner yet.
-        requireOwnerFor(kind, facts, found.invitation.role === 'owner' || body.role === 'owner');
-        await memberships.setInvitationRole(found.invitation.id, body.role, clock());
+        requireOwnerFor(kind, facts, found.invitation.role === 'owner' || role === 'owner');
+        await memberships.setInvitationRole(found.invitation.id, role, clock());
         return viewOf(await findMembership(deps, target, found.invitation.id));
       }
       const current = found.member;
-      requireOwnerFor(kind, facts, current.role === 'owner' || body.role === 'owner');
-      await keepingAnOwner(deps.services, target, current.role === 'owner' && body.role !== 'owner', lastOwner(kind), (tx) =>
-        tx.teams.setMembershipRole(current.id, body.role, clock()),
+      if (body.accepted === false) throw invalid('accepted', 'cannot be set to false: the membership is accepted; remove it (DELETE) instead');
+      if (role === undefined) return viewOf(found);
+      requireOwnerFor(kind, facts, current.role === 'owner' || role === 'owner');
+      await keepingAnOwner(deps.services, target, current.role === 'owner' && role !== 'owner', lastOwner(kind), (tx) =>
+        tx.teams.setMembershipRole(current.id, role, clock()),
       );
       return viewOf(await findMembership(deps, target, current.id));
     },
@@ -219,12 +256,15 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
       data: arrayOf(userView, 0, 100),
       handle: async ({ facts, query }) => memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset),
     }),
+    // Cal.com's API v2 sends this update with no field at all: an empty body changes nothing
+    // and answers the user as they are.
     'orgUsers.update': route<ProfilePatch, unknown, { userId: string }>({
-      body: profilePatch,
+      body: object(profileFields),
       data: profileView,
       handle: async ({ facts, params, body }) => {
         if (!(await memberships.isMember({ organizationId: facts.organization!.id }, params.userId))) throw notFound('user in this organization');
-        await deps.services.stores.users.updateProfile(params.userId, profileChanges(body), clock());
+        const changes = profileChanges(body);
+        if (Object.keys(changes).length > 0) await deps.services.stores.users.updateProfile(params.userId, changes, clock());
         return profile((await profiles.find(params.userId))!);
       },
     }),
