@@ -3,13 +3,14 @@
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import type { AppContext } from '../../context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
-import type { Booking, BookingFilter, BookingScope, BookingStatus } from './store.ts';
+import type { Booking, BookingFilter, BookingScope, BookingStatus, BookingStore } from './store.ts';
 import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
 import { calendarLinks } from './calendar-links.ts';
+import { guestEmail, guestInput, locationInput, locationText, type GuestInput, type LocationInput } from './requests.ts';
 import { accessError } from '../guard.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid, iso, notFound, toMillis } from '../input.ts';
-import { arrayOf, dateTime, email, idParam, listQuery, nullable, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, dateTime, email, idParam, int, listQuery, nullable, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
 
@@ -82,25 +83,80 @@ const filterOf = (q: ListFilters): BookingFilter => ({
   ...(q.beforeEnd !== undefined ? { beforeEnd: toMillis(q.beforeEnd, 'beforeEnd') } : {}),
 });
 
+/**
+ * A new booking in Gatehouse's words ({eventTypeId, start, attendee, guests, location, notes})
+ * or in Cal.com API v2's (CreateBookingInput_2024_08_13): the event type by id or by slug with
+ * its owner's username or team slug, guests and location as objects, the notes among
+ * bookingFieldsResponses, a deprecated meetingUrl, a lengthInMinutes. The platform's fields
+ * Gatehouse keeps nothing of (metadata, routing, emailVerificationCode, an attendee's
+ * phoneNumber and language) are dropped as every unknown field is.
+ */
 const newBooking = object(
   {
-    eventTypeId: idParam,
+    eventTypeId: { ...idParam, description: 'The event type; or eventTypeSlug with username (or teamSlug)' },
+    eventTypeSlug: str(1, 100),
+    username: str(1, 100),
+    teamSlug: str(1, 100),
+    organizationSlug: str(1, 100),
     start: dateTime,
-    attendee: object({ name: str(1, 100), email, timeZone }, ['name', 'email', 'timeZone']),
-    guests: arrayOf(email, 0, 10),
-    location: str(1, 500),
+    attendee: object({ name: str(1, 100), email, timeZone, phoneNumber: str(0, 50), language: str(0, 10) }, ['name', 'email', 'timeZone']),
+    guests: arrayOf(guestInput, 0, 10),
+    location: locationInput,
+    meetingUrl: { ...str(1, 500), deprecated: true, description: 'Read as location when no location is sent' },
+    lengthInMinutes: int(1, 1440),
     notes: str(0, 2000),
+    bookingFieldsResponses: object({ notes: str(0, 2000) }, [], { additionalProperties: true, description: 'Only notes is read: Gatehouse event types have no custom booking fields' }),
     privateLink: str(1, 64, { pattern: '^[0-9A-Za-z]+$' }),
   },
-  ['eventTypeId', 'start', 'attendee'],
+  ['start', 'attendee'],
 );
-interface NewBookingBody extends Omit<NewBooking, 'start'> {
+interface NewBookingBody {
+  eventTypeId?: string;
+  eventTypeSlug?: string;
+  username?: string;
+  teamSlug?: string;
+  organizationSlug?: string;
   start: string;
+  attendee: { name: string; email: string; timeZone: string };
+  guests?: GuestInput[];
+  location?: LocationInput;
+  meetingUrl?: string;
+  lengthInMinutes?: number;
+  notes?: string;
+  bookingFieldsResponses?: Record<string, unknown>;
+  privateLink?: string;
 }
-const toNewBooking = (body: NewBookingBody): NewBooking => {
+
+/** One validated form of both requests: the event type found, guests as addresses, notes in one place. */
+async function toNewBooking(store: BookingStore, body: NewBookingBody): Promise<NewBooking> {
   checkTimeZone(body.attendee.timeZone, 'attendee.timeZone');
-  return { ...body, start: toMillis(body.start, 'start') };
-};
+  const custom = Object.keys(body.bookingFieldsResponses ?? {}).find((k) => k !== 'notes');
+  if (custom !== undefined) throw invalid(`bookingFieldsResponses.${custom}`, 'Gatehouse event types have no custom booking fields; only notes is read');
+  const notes = body.notes ?? (body.bookingFieldsResponses?.notes as string | undefined);
+  const location = body.location ?? body.meetingUrl;
+  const { name, email: address, timeZone: zone } = body.attendee;
+  return {
+    eventTypeId: await eventTypeOf(store, body),
+    start: toMillis(body.start, 'start'),
+    attendee: { name, email: address, timeZone: zone },
+    ...(body.guests !== undefined ? { guests: body.guests.map(guestEmail) } : {}),
+    ...(location !== undefined ? { location } : {}),
+    ...(body.lengthInMinutes !== undefined ? { lengthInMinutes: body.lengthInMinutes } : {}),
+    ...(notes !== undefined ? { notes } : {}),
+    ...(body.privateLink !== undefined ? { privateLink: body.privateLink } : {}),
+  };
+}
+
+/** The event type a request names: by id, or by slug and its owner; an unknown one is 404 as an unknown id is. */
+async function eventTypeOf(store: BookingStore, body: NewBookingBody): Promise<string> {
+  if (body.eventTypeId !== undefined) return body.eventTypeId;
+  if (body.eventTypeSlug === undefined) throw invalid('eventTypeId', 'is required, or eventTypeSlug with username or teamSlug');
+  if ((body.username === undefined) === (body.teamSlug === undefined)) throw invalid('eventTypeSlug', 'needs exactly one of username and teamSlug beside it');
+  const owner = body.username !== undefined ? { username: body.username } : { teamSlug: body.teamSlug! };
+  const id = await store.findEventTypeIdBySlug(body.eventTypeSlug, owner, body.organizationSlug);
+  if (id === undefined) throw notFound('event type');
+  return id;
+}
 
 const reason = (field: string) => object({ [field]: str(1, 500) });
 type Uid = { bookingUid: string };
@@ -179,7 +235,7 @@ function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<Book
       data: createdView,
       status: 201,
       noStore: true,
-      handle: async ({ body }) => created(await book(s, toNewBooking(body))),
+      handle: async ({ body }) => created(await book(s, await toNewBooking(s.stores.bookings, body))),
     }),
     'bookings.cancel': route<{ cancellationReason?: string } & BookerProof, unknown, Uid>({
       body: object({ cancellationReason: str(1, 500), manageToken }),
@@ -214,18 +270,19 @@ function hostBookingChanges(deps: AppContext): HandlerMap {
       data: bookingView,
       handle: async ({ userId, params, body }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId })),
     }),
-    'bookings.addGuests': route<{ guests: string[] }, unknown, Uid>({
-      body: object({ guests: arrayOf(email, 1, 10) }, ['guests']),
+    'bookings.addGuests': route<{ guests: GuestInput[] }, unknown, Uid>({
+      body: object({ guests: arrayOf(guestInput, 1, 10) }, ['guests']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => booking(await addGuests(s, userId, params.bookingUid, body.guests)),
+      handle: async ({ userId, params, body }) => booking(await addGuests(s, userId, params.bookingUid, body.guests.map(guestEmail))),
     }),
-    'bookings.updateLocation': route<{ location: string }, unknown, Uid>({
-      body: object({ location: str(1, 500) }, ['location']),
+    'bookings.updateLocation': route<{ location: LocationInput }, unknown, Uid>({
+      body: object({ location: locationInput }, ['location']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => booking(await changeLocation(s, userId, params.bookingUid, body.location)),
+      handle: async ({ userId, params, body }) => booking(await changeLocation(s, userId, params.bookingUid, locationText(body.location, 'location'))),
     }),
-    'bookings.reassign': route<{ userId: string }, unknown, Uid>({
-      body: object({ userId: idParam }, ['userId']),
+    // Without a userId (the platform's request has no body) the round-robin order picks the host.
+    'bookings.reassign': route<{ userId?: string }, unknown, Uid>({
+      body: object({ userId: { ...idParam, description: 'The new host; left out, the free member with the fewest upcoming team bookings' } }),
       data: bookingView,
       handle: async ({ userId, params, body }) => booking(await reassignBooking(s, userId, params.bookingUid, body.userId)),
     }),
@@ -242,7 +299,7 @@ function teamAndOrgBookingWrites(deps: AppContext): HandlerMap {
       data: createdView,
       status: 201,
       noStore: true,
-      handle: async ({ facts, body }) => created(await book(s, toNewBooking(body), { teamId: facts.team!.id, allowHidden: true })),
+      handle: async ({ facts, body }) => created(await book(s, await toNewBooking(s.stores.bookings, body), { teamId: facts.team!.id, allowHidden: true })),
     }),
     'teamBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),

@@ -4,13 +4,17 @@ import { conflict, generateToken, hashesEqual, hashToken, isWellFormed, notFound
 import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
 import type { PlatformContext } from '../stores.ts';
 import { recordBookingEvent, type BookingTrigger } from './events.ts';
+import { locationText, type LocationInput } from './requests.ts';
 
 export interface NewBooking {
   eventTypeId: string;
   start: number;
   attendee: { name: string; email: string; timeZone: string };
   guests?: string[];
-  location?: string;
+  /** Text, or the platform's location object, read against the event type's locations. */
+  location?: LocationInput;
+  /** The platform's booking length: an event type here has one length, so only that one is taken. */
+  lengthInMinutes?: number;
   notes?: string;
   /** The hash of a private link: the only way to book a hidden event type publicly. */
   privateLink?: string;
@@ -39,6 +43,10 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
   const reachable = et !== undefined && (rules.teamId === undefined || et.teamId === rules.teamId) && (!et.hidden || rules.allowHidden || input.privateLink !== undefined);
   if (!reachable) throw notFound('no such event type');
   requireNotice(input.start, now, et.minimumBookingNotice);
+  if (input.lengthInMinutes !== undefined && input.lengthInMinutes !== et.lengthMinutes) {
+    throw validation(`lengthInMinutes: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'lengthInMinutes');
+  }
+  const location = input.location === undefined ? (et.locations[0]?.value ?? '') : locationText(input.location, 'location', et.locations);
   const end = input.start + et.lengthMinutes * 60_000;
   const host = et.userId ?? (await ctx.stores.bookings.pickTeamHost(et.teamId!, et.schedulingType === 'roundRobin', now));
   if (host === undefined) throw conflict('the team has no member who could host this booking');
@@ -55,7 +63,7 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     status: et.requiresConfirmation ? 'pending' : 'accepted',
     attendee: { name: input.attendee.name.trim(), email: input.attendee.email.toLowerCase(), timeZone: input.attendee.timeZone },
     guests: [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))],
-    location: input.location ?? et.locations[0]?.value ?? '',
+    location,
     cancellationReason: null,
     declineReason: null,
     rescheduledFrom: null,
@@ -197,16 +205,29 @@ export async function changeLocation(ctx: PlatformContext, hostId: string, uid: 
   return { ...b, location, updatedAt: ctx.clock() };
 }
 
-/** Hands a team booking to another member of the team who is free at its time. */
-export async function reassignBooking(ctx: PlatformContext, hostId: string, uid: string, newHostId: string): Promise<Booking> {
+/**
+ * Hands a team booking to another member of the team who is free at its time: the one named,
+ * or, when none is, the first free member in round-robin order (the fewest upcoming team
+ * bookings), as a round-robin booking picks its host.
+ */
+export async function reassignBooking(ctx: PlatformContext, hostId: string, uid: string, newHostId: string | undefined): Promise<Booking> {
   const b = await requireActive(ctx, hostId, uid);
   if (b.teamId === null) throw conflict('only a team booking can be reassigned');
   if (newHostId === b.hostId) throw validation('userId: already hosts this booking', 'userId');
-  if (!(await ctx.stores.bookings.isTeamMember(b.teamId, newHostId))) throw validation("userId: is not a member of the booking's team", 'userId');
+  if (newHostId !== undefined && !(await ctx.stores.bookings.isTeamMember(b.teamId, newHostId))) throw validation("userId: is not a member of the booking's team", 'userId');
   const updatedAt = ctx.clock();
+  const chosen = newHostId ?? (await freeMember(ctx, b, updatedAt));
   await ctx.stores.transaction(async (tx) => {
-    await holdHost(tx.bookings, newHostId, b.start, b.end, 'userId: that member is not available at the booking time');
-    if (!(await tx.bookings.updateIfUnchanged(b.uid, b.updatedAt, { hostId: newHostId, updatedAt }))) throw conflict('the booking changed meanwhile; read it again');
+    await holdHost(tx.bookings, chosen, b.start, b.end, newHostId === undefined ? 'the member picked is no longer available at the booking time; try again' : 'userId: that member is not available at the booking time');
+    if (!(await tx.bookings.updateIfUnchanged(b.uid, b.updatedAt, { hostId: chosen, updatedAt }))) throw conflict('the booking changed meanwhile; read it again');
   });
-  return { ...b, hostId: newHostId, updatedAt };
+  return { ...b, hostId: chosen, updatedAt };
+}
+
+/** The first member other than the host free at the booking's time; holdHost checks again under the lock. */
+async function freeMember(ctx: PlatformContext, b: Booking, now: number): Promise<string> {
+  for (const candidate of await ctx.stores.bookings.rankTeamHosts(b.teamId!, now)) {
+    if (candidate !== b.hostId && !(await ctx.stores.bookings.hostIsBusy(candidate, b.start, b.end))) return candidate;
+  }
+  throw conflict('no other member of the team is available at the booking time');
 }

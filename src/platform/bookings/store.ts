@@ -107,8 +107,19 @@ export interface BookingStore {
    * bookings (ties: longest member). Undefined when the team has no member.
    */
   pickTeamHost(teamId: string, roundRobin: boolean, now: number): Promise<string | undefined>;
+  /**
+   * The team's members in round-robin order: the fewest upcoming active team bookings first
+   * (ties: longest member), as pickTeamHost ranks them for round robin.
+   */
+  rankTeamHosts(teamId: string, now: number): Promise<string[]>;
   /** Whether the user has a membership of the team (any role; a pending invitation is not one). */
   isTeamMember(teamId: string, userId: string): Promise<boolean>;
+  /**
+   * The id of the event type of that slug owned by the user of that username, or by the team
+   * of that slug; with organizationSlug, only if that user or team is in that organization.
+   * Undefined when there is none.
+   */
+  findEventTypeIdBySlug(slug: string, owner: { username: string } | { teamSlug: string }, organizationSlug?: string): Promise<string | undefined>;
   /** The event type of that id, whoever owns it; undefined when there is none. */
   findEventType(id: string): Promise<BookableEventType | undefined>;
   /**

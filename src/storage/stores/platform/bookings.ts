@@ -174,7 +174,12 @@ async function pickTeamHost(db: Executor, teamId: string, roundRobin: boolean, n
       .executeTakeFirst();
     return row?.user_id;
   }
-  const row = await db
+  return (await byLoad(db, teamId, now).limit(1).executeTakeFirst())?.user_id;
+}
+
+/** The team's members, the fewest upcoming active team bookings first (ties: longest member). */
+function byLoad(db: Executor, teamId: string, now: number) {
+  return db
     .selectFrom('memberships as m')
     .leftJoin('bookings as b', (j) =>
       j.onRef('b.user_id', '=', 'm.user_id').on('b.team_id', '=', teamId).on('b.start_time', '>=', now).on('b.status', 'in', ACTIVE),
@@ -184,9 +189,35 @@ async function pickTeamHost(db: Executor, teamId: string, roundRobin: boolean, n
     .groupBy(['m.user_id', 'm.created_at'])
     .orderBy('load')
     .orderBy('m.created_at')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.user_id;
+    .orderBy('m.user_id');
+}
+
+/**
+ * The id of the event type of that slug owned by the user of that username or the team of
+ * that slug, in the organization of that slug when one is named.
+ */
+async function findEventTypeIdBySlug(db: Executor, slug: string, owner: { username: string } | { teamSlug: string }, organizationSlug?: string): Promise<string | undefined> {
+  // The owner's organization, null outside one, answers the organizationSlug question.
+  const row =
+    'username' in owner
+      ? await db
+          .selectFrom('event_types as et')
+          .innerJoin('users as o', 'o.id', 'et.user_id')
+          .leftJoin('organizations as org', 'org.id', 'o.organization_id')
+          .select(['et.id', 'org.slug as orgSlug'])
+          .where('et.slug', '=', slug)
+          .where('o.username', '=', owner.username)
+          .executeTakeFirst()
+      : await db
+          .selectFrom('event_types as et')
+          .innerJoin('teams as o', 'o.id', 'et.team_id')
+          .leftJoin('organizations as org', 'org.id', 'o.organization_id')
+          .select(['et.id', 'org.slug as orgSlug'])
+          .where('et.slug', '=', slug)
+          .where('o.slug', '=', owner.teamSlug)
+          .executeTakeFirst();
+  if (row === undefined || (organizationSlug !== undefined && row.orgSlug !== organizationSlug)) return undefined;
+  return row.id;
 }
 
 async function isTeamMember(db: Executor, teamId: string, userId: string): Promise<boolean> {
@@ -213,6 +244,8 @@ export function createBookingStore(db: Executor): BookingStore {
     hostIsBusy: (userId, start, end, exceptUid) => hostIsBusy(db, userId, start, end, exceptUid),
     busyTimes: async (userId, from, to) => (await busyTimes(db, userId, from, to)).map((b) => ({ uid: b.uid, start: b.start_time, end: b.end_time })),
     pickTeamHost: (teamId, roundRobin, now) => pickTeamHost(db, teamId, roundRobin, now),
+    rankTeamHosts: async (teamId, now) => (await byLoad(db, teamId, now).execute()).map((r) => r.user_id),
+    findEventTypeIdBySlug: (slug, owner, organizationSlug) => findEventTypeIdBySlug(db, slug, owner, organizationSlug),
     isTeamMember: (teamId, userId) => isTeamMember(db, teamId, userId),
     findEventType: async (id) => {
       const et = await findEventType(db, id);
