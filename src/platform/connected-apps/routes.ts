@@ -5,8 +5,9 @@ import type { AppContext } from '../../context.ts';
 import { type OutboundPolicy, randomId, Refusal } from '../authorization-server.ts';
 import type { AppOwner, ConnectedApp } from './store.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { checkOutbound, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
-import { arrayOf, bool, dateTime, deleted, email, idParam, object, str, type JsonSchema } from '../schemas.ts';
+import { checkOutbound, checkTimeZone, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
+import { dateIn, nextDay, startOfDay } from '../zoned-days.ts';
+import { arrayOf, bool, dateTime, deleted, email, idParam, object, str, timeZone, type JsonSchema } from '../schemas.ts';
 
 /** Calendar providers of /v2/calendars/:provider and the app each is stored as. */
 const PROVIDERS: Record<string, string> = { google: 'google-calendar', office365: 'office365-calendar', apple: 'apple-calendar' };
@@ -113,17 +114,57 @@ function calendarRoutes(deps: AppContext): HandlerMap {
   };
 }
 
+const date: JsonSchema = { type: 'string', format: 'date', description: 'A day, YYYY-MM-DD' };
+const ignored = (what: string): JsonSchema => ({ type: 'string', maxLength: 500, description: `${what}; read and ignored: busy times come from Gatehouse's own bookings, no calendar service is asked` });
+
+/**
+ * The period in Gatehouse's words (start and end, instants) or Cal.com API v2's (dateFrom and
+ * dateTo, whole days in timeZone or the deprecated loggedInUsersTz; UTC by default). A day
+ * left out is today in that zone; dateTo left out is dateFrom: one day.
+ */
+const busyQuery = object({
+  start: dateTime,
+  end: dateTime,
+  dateFrom: date,
+  dateTo: date,
+  timeZone,
+  loggedInUsersTz: { ...timeZone, deprecated: true },
+  credentialId: ignored('The calendar credential'),
+  externalId: ignored('The calendar'),
+});
+interface BusyQuery {
+  start?: string;
+  end?: string;
+  dateFrom?: string;
+  dateTo?: string;
+  timeZone?: string;
+  loggedInUsersTz?: string;
+}
+
+function periodOf(q: BusyQuery, now: number): { from: number; to: number } {
+  if (q.start !== undefined || q.end !== undefined) {
+    if (q.start === undefined || q.end === undefined) throw invalid(q.start === undefined ? 'start' : 'end', 'is required with the other: send start and end, or dateFrom and dateTo');
+    return { from: toMillis(q.start, 'start'), to: toMillis(q.end, 'end') };
+  }
+  const field = q.timeZone !== undefined ? 'timeZone' : 'loggedInUsersTz';
+  const zone = q.timeZone ?? q.loggedInUsersTz ?? 'UTC';
+  checkTimeZone(zone, field);
+  const first = q.dateFrom ?? dateIn(now, zone);
+  const last = q.dateTo ?? first;
+  return { from: startOfDay(first, zone), to: startOfDay(nextDay(last), zone) };
+}
+
 /** Busy times come from the user's bookings only: no calendar service is asked. */
 function busyTimesRoute(deps: AppContext) {
   const bookings = deps.services.stores.bookings;
-  return route<unknown, { start: string; end: string }>({
-    query: object({ start: dateTime, end: dateTime }, ['start', 'end']),
+  return route<unknown, BusyQuery>({
+    query: busyQuery,
     data: arrayOf(object({ start: { type: 'string' }, end: { type: 'string' }, source: { type: 'string' }, bookingUid: { type: 'string' } }, ['start', 'end', 'source']), 0, 1000),
     handle: async ({ userId, query }) => {
-      const from = toMillis(query.start, 'start');
-      const to = toMillis(query.end, 'end');
-      if (to <= from) throw invalid('end', 'must be later than start');
-      if (to - from > 62 * 24 * 3600_000) throw invalid('end', 'the period may span at most 62 days');
+      const { from, to } = periodOf(query, deps.services.clock());
+      const endField = query.start !== undefined ? 'end' : 'dateTo';
+      if (to <= from) throw invalid(endField, `must be later than ${endField === 'end' ? 'start' : 'dateFrom'}`);
+      if (to - from > 62 * 24 * 3600_000) throw invalid(endField, 'the period may span at most 62 days');
       return (await bookings.busyTimes(userId, from, to)).map((b) => ({ start: iso(b.start), end: iso(b.end), source: 'booking', bookingUid: b.uid }));
     },
   });
@@ -133,21 +174,39 @@ function busyTimesRoute(deps: AppContext) {
 function icsFeedRoutes(deps: AppContext): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
   const { insert, newRow } = connecting(deps);
+  /** An address as it would be saved, or the reason it would not be: a refusal is this check's answer, not its failure. */
+  const checkedFeed = async (url: string): Promise<{ url: string; valid: boolean; problem?: string }> => {
+    try {
+      return { url: await checkFeedUrl(url, 'url', deps.outbound), valid: true };
+    } catch (error) {
+      if (error instanceof Refusal) return { url, valid: false, problem: error.message };
+      throw error;
+    }
+  };
   return {
-    'calendars.checkIcsFeed': route<unknown, { url: string }>({
-      query: object({ url: str(1, 2048) }, ['url']),
-      data: object({ url: { type: 'string' }, valid: bool, problem: { type: 'string' }, saved: bool }, ['url', 'valid', 'saved']),
+    // With a url: that address, before saving it. Without one (Cal.com API v2's request has no
+    // parameter): the user's saved feeds, each checked again.
+    'calendars.checkIcsFeed': route<unknown, { url?: string }>({
+      query: object({ url: str(1, 2048) }),
+      data: object(
+        {
+          url: { type: 'string' },
+          valid: { type: 'boolean', description: 'With a url: it may be saved. Without: the user has saved feeds and every one still passes the check' },
+          problem: { type: 'string' },
+          saved: { type: 'boolean', description: 'With a url: it is saved already. Without: the user has saved feeds' },
+          feeds: arrayOf(object({ url: { type: 'string' }, valid: bool, problem: { type: 'string' } }, ['url', 'valid']), 0, 500),
+        },
+        ['valid', 'saved'],
+      ),
       handle: async ({ userId, query }) => {
-        let normalized: string;
-        try {
-          normalized = await checkFeedUrl(query.url, 'url', deps.outbound);
-        } catch (error) {
-          // A refused address is this route's answer, not its failure.
-          if (error instanceof Refusal) return { url: query.url, valid: false, problem: error.message, saved: false };
-          throw error;
+        if (query.url === undefined) {
+          const feeds = await Promise.all((await apps.list({ userId }, { app: ICS_FEED })).map((row) => checkedFeed(row.account)));
+          return { valid: feeds.length > 0 && feeds.every((f) => f.valid), saved: feeds.length > 0, feeds };
         }
-        const saved = await apps.findAccount({ userId }, ICS_FEED, normalized);
-        return { url: normalized, valid: true, saved: saved !== undefined };
+        const checked = await checkedFeed(query.url);
+        if (!checked.valid) return { ...checked, saved: false };
+        const saved = await apps.findAccount({ userId }, ICS_FEED, checked.url);
+        return { url: checked.url, valid: true, saved: saved !== undefined };
       },
     }),
     'calendars.saveIcsFeed': route<{ urls: string[]; readOnly?: boolean }>({
