@@ -10,6 +10,7 @@ import type { ConnectedAppStore } from './connected-apps/store.ts';
 import type { EventTypeStore } from './event-types/store.ts';
 import type { MembershipStore } from './memberships/store.ts';
 import type { ProfileStore } from './me/store.ts';
+import type { OutOfOfficeStore } from './out-of-office/store.ts';
 import type { RoutingFormStore } from './routing-forms/store.ts';
 import type { ScheduleStore } from './schedules/store.ts';
 import type { WorkflowStore } from './workflows/store.ts';
@@ -20,6 +21,8 @@ export interface ApiStores {
   connectedApps: ConnectedAppStore;
   eventTypes: EventTypeStore;
   memberships: MembershipStore;
+  /** docs/rules.md#out-of-office: when users are away, and who covers. */
+  outOfOffice: OutOfOfficeStore;
   /** The users table as /v2/me and an organization's users routes see it. */
   profiles: ProfileStore;
   routingForms: RoutingFormStore;

@@ -289,6 +289,21 @@ export interface SchedulesTable {
   updated_at: number;
 }
 
+/** docs/rules.md#out-of-office: a user away from start_time to end_time (migration 015). */
+export interface OutOfOfficeEntriesTable {
+  id: string;
+  uuid: string;
+  user_id: string;
+  /** Who covers, or null. */
+  to_user_id: string | null;
+  start_time: number;
+  end_time: number;
+  notes: string | null;
+  reason: 'unspecified' | 'vacation' | 'travel' | 'sick' | 'public_holiday';
+  created_at: number;
+  updated_at: number;
+}
+
 export interface ConnectedAppsTable {
   id: string;
   user_id: string | null;
@@ -414,6 +429,7 @@ export interface Database {
   private_links: PrivateLinksTable;
   bookings: BookingsTable;
   schedules: SchedulesTable;
+  out_of_office_entries: OutOfOfficeEntriesTable;
   connected_apps: ConnectedAppsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;

@@ -3,6 +3,7 @@
 // what a duplicate or a conflict answers, ordering, and that a transaction rolls back.
 import { describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/platform/event-types/store.ts';
+import type { OutOfOfficeEntry } from '../../src/platform/out-of-office/store.ts';
 import type { Schedule } from '../../src/platform/schedules/store.ts';
 import { backends } from '../helpers/backends.ts';
 import { bookingRecord, seedOrganization, seedUser, T0, uniqueId, useServiceStores } from './seed.ts';
@@ -43,6 +44,11 @@ function schedule(owner: { userId: string } | { teamId: string }, over: Partial<
     updatedAt: T0,
     ...over,
   };
+}
+
+function oooEntry(userId: string, start: number, over: Partial<OutOfOfficeEntry> = {}): OutOfOfficeEntry {
+  const id = uniqueId('ooo');
+  return { id, uuid: `uuid-${id}`, userId, toUserId: null, start, end: start + HOUR, notes: null, reason: 'unspecified', createdAt: T0, updatedAt: T0, ...over };
 }
 
 describe.each(backends)('booking and /v2 API stores on $name', ({ name, available }) => {
@@ -473,5 +479,109 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     ).rejects.toThrow('boom');
     expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toBeDefined();
     expect((await suite.stores.teams.findTeam(t))?.name).toBe('T');
+  });
+  // OutOfOfficeStore
+
+  it.skipIf(!available)("outOfOffice.insert and find: reads back as written; another user's, or an unknown id, is undefined; a duplicate id or uuid throws", async () => {
+    const db = suite.database.handle.db;
+    const user = await seedUser(db);
+    const cover = await seedUser(db);
+    const e = oooEntry(user, T0, { toUserId: cover, notes: 'Away', reason: 'public_holiday' });
+    await suite.stores.api.outOfOffice.insert(e);
+    expect(await suite.stores.api.outOfOffice.find(user, e.id)).toEqual(e);
+    expect(await suite.stores.api.outOfOffice.find(cover, e.id)).toBeUndefined();
+    expect(await suite.stores.api.outOfOffice.find(user, 'no-such-entry')).toBeUndefined();
+    await expect(suite.stores.api.outOfOffice.insert({ ...e, uuid: 'other' })).rejects.toThrow();
+    await expect(suite.stores.api.outOfOffice.insert({ ...e, id: uniqueId('ooo') })).rejects.toThrow();
+  });
+
+  it.skipIf(!available)("outOfOffice.listOfUser: the user's entries, by start unless told, by end or descending when asked, paged", async () => {
+    const user = await seedUser(suite.database.handle.db);
+    const late = oooEntry(user, T0 + 10 * HOUR, { end: T0 + 11 * HOUR });
+    const early = oooEntry(user, T0, { end: T0 + 20 * HOUR });
+    await suite.stores.api.outOfOffice.insert(late);
+    await suite.stores.api.outOfOffice.insert(early);
+    await suite.stores.api.outOfOffice.insert(oooEntry(await seedUser(suite.database.handle.db), T0));
+    const ids = async (order: { sortStart?: 'asc' | 'desc'; sortEnd?: 'asc' | 'desc' }, limit = 10, offset = 0) =>
+      (await suite.stores.api.outOfOffice.listOfUser(user, order, limit, offset)).map((e) => e.id);
+    expect(await ids({})).toEqual([early.id, late.id]);
+    expect(await ids({ sortStart: 'desc' })).toEqual([late.id, early.id]);
+    expect(await ids({ sortEnd: 'asc' })).toEqual([late.id, early.id]);
+    expect(await ids({}, 1, 1)).toEqual([late.id]);
+  });
+
+  it.skipIf(!available)("outOfOffice.listOfOrganization: its accepted members' entries, one member's by e-mail in any case, no one else's", async () => {
+    const db = suite.database.handle.db;
+    const org = await organization();
+    const inOrg = await seedUser(db);
+    const outside = await seedUser(db);
+    expect(await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId: inOrg, teamId: null, organizationId: org, role: 'member', createdAt: T0, updatedAt: T0 })).toBe(true);
+    const mine = oooEntry(inOrg, T0);
+    await suite.stores.api.outOfOffice.insert(mine);
+    await suite.stores.api.outOfOffice.insert(oooEntry(outside, T0));
+    const list = (filter: { email?: string }) => suite.stores.api.outOfOffice.listOfOrganization(org, filter, {}, 10, 0);
+    expect((await list({})).map((e) => e.id)).toEqual([mine.id]);
+    expect((await list({ email: `${inOrg}@example.com`.toUpperCase() })).map((e) => e.id)).toEqual([mine.id]);
+    expect(await list({ email: `${outside}@example.com` })).toEqual([]);
+  });
+
+  it.skipIf(!available)('outOfOffice.update and delete: changes read back, a null toUserId clears it; unknown ids change nothing', async () => {
+    const db = suite.database.handle.db;
+    const user = await seedUser(db);
+    const e = oooEntry(user, T0, { toUserId: await seedUser(db) });
+    await suite.stores.api.outOfOffice.insert(e);
+    await suite.stores.api.outOfOffice.update(e.id, { start: T0 + HOUR, end: T0 + 3 * HOUR, notes: 'Moved', toUserId: null, reason: 'sick', updatedAt: T0 + 1 });
+    expect(await suite.stores.api.outOfOffice.find(user, e.id)).toEqual({ ...e, start: T0 + HOUR, end: T0 + 3 * HOUR, notes: 'Moved', toUserId: null, reason: 'sick', updatedAt: T0 + 1 });
+    await expect(suite.stores.api.outOfOffice.update('no-such-entry', { notes: 'x', updatedAt: T0 })).resolves.toBeUndefined();
+    await suite.stores.api.outOfOffice.delete('no-such-entry');
+    await suite.stores.api.outOfOffice.delete(e.id);
+    expect(await suite.stores.api.outOfOffice.find(user, e.id)).toBeUndefined();
+  });
+
+  it.skipIf(!available)("outOfOffice.overlaps: [start, end) against the user's other entries only; touching ends do not overlap", async () => {
+    const user = await seedUser(suite.database.handle.db);
+    const e = oooEntry(user, T0, { end: T0 + 2 * HOUR });
+    await suite.stores.api.outOfOffice.insert(e);
+    const overlaps = suite.stores.api.outOfOffice.overlaps;
+    expect(await overlaps(user, T0 + HOUR, T0 + 3 * HOUR)).toBe(true);
+    expect(await overlaps(user, T0 - HOUR, T0 + 3 * HOUR)).toBe(true);
+    expect(await overlaps(user, T0 + 2 * HOUR, T0 + 3 * HOUR)).toBe(false);
+    expect(await overlaps(user, T0 - HOUR, T0)).toBe(false);
+    expect(await overlaps(user, T0, T0 + HOUR, e.id)).toBe(false);
+    expect(await overlaps(await seedUser(suite.database.handle.db), T0, T0 + HOUR)).toBe(false);
+  });
+
+  it.skipIf(!available)('outOfOffice.sharesMembership: an accepted member of a shared team or organization; not of different ones, nor a pending invitee', async () => {
+    const db = suite.database.handle.db;
+    const [user, teammate, orgmate, stranger, invitee] = await Promise.all([seedUser(db), seedUser(db), seedUser(db), seedUser(db), seedUser(db)]);
+    const t = await team();
+    const other = await team();
+    const org = await organization();
+    await member(t, user);
+    await member(t, teammate, 'admin');
+    await member(other, stranger);
+    for (const u of [user, orgmate]) {
+      expect(await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId: u, teamId: null, organizationId: org, role: 'member', createdAt: T0, updatedAt: T0 })).toBe(true);
+    }
+    await db.insertInto('membership_invitations').values({ id: uniqueId('i'), team_id: t, organization_id: null, email: null, user_id: invitee, role: 'member', invited_by: user, created_at: T0, updated_at: T0 }).execute();
+    const shares = suite.stores.api.outOfOffice.sharesMembership;
+    expect(await shares(user, teammate)).toBe(true);
+    expect(await shares(user, orgmate)).toBe(true);
+    expect(await shares(user, stranger)).toBe(false);
+    expect(await shares(user, invitee)).toBe(false);
+    expect(await shares(user, 'no-such-user')).toBe(false);
+  });
+
+  it.skipIf(!available)("transaction: an entry inserted under the user's lock rolls back when the function throws", async () => {
+    const user = await seedUser(suite.database.handle.db);
+    const e = oooEntry(user, T0);
+    await expect(
+      suite.stores.transaction(async (tx) => {
+        await tx.api.outOfOffice.lockUser(user);
+        await tx.api.outOfOffice.insert(e);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await suite.stores.api.outOfOffice.find(user, e.id)).toBeUndefined();
   });
 });

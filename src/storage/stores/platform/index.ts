@@ -5,6 +5,7 @@ import type { Executor } from '../../repositories/executor.ts';
 import { createConnectedAppStore } from './connected-apps.ts';
 import { createEventTypeStore } from './event-types.ts';
 import { createMembershipStore } from './memberships.ts';
+import { createOutOfOfficeStore } from './out-of-office.ts';
 import { createRoutingFormStore } from './routing-forms.ts';
 import { createScheduleStore } from './schedules.ts';
 import { createProfileStore } from './profiles.ts';
@@ -16,6 +17,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     connectedApps: createConnectedAppStore(db),
     eventTypes: createEventTypeStore(db),
     memberships: createMembershipStore(db),
+    outOfOffice: createOutOfOfficeStore(db),
     profiles: createProfileStore(db),
     routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),
