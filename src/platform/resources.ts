@@ -15,6 +15,8 @@ import { meHandlers } from './me/routes.ts';
 import { meRoutes } from './me/table.ts';
 import { membershipHandlers } from './memberships/routes.ts';
 import { membershipRoutes } from './memberships/table.ts';
+import { outOfOfficeHandlers } from './out-of-office/routes.ts';
+import { outOfOfficeRoutes } from './out-of-office/table.ts';
 import { routingFormHandlers } from './routing-forms/routes.ts';
 import { routingFormRoutes } from './routing-forms/table.ts';
 import { scheduleHandlers } from './schedules/routes.ts';
@@ -38,6 +40,7 @@ export const resources: readonly PlatformResource[] = [
   { routes: eventTypeRoutes, handlers: eventTypeHandlers },
   { routes: bookingRoutes, handlers: bookingHandlers },
   { routes: scheduleRoutes, handlers: scheduleHandlers },
+  { routes: outOfOfficeRoutes, handlers: outOfOfficeHandlers },
   { routes: connectedAppRoutes, handlers: calendarHandlers },
   { routes: webhookRoutes, handlers: webhookHandlers },
   { routes: verifiedResourceRoutes, handlers: verifiedResourceHandlers },

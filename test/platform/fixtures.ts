@@ -3,7 +3,7 @@
 // Tokens are minted straight into the core's store (grant + access token, as the token
 // endpoint writes them) so hundreds of scope combinations stay fast;
 // test/platform/platform-flows.test.ts keeps the real browser flow for a few.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
@@ -15,6 +15,7 @@ import { newSigningSecret } from '../../src/services/webhooks/signing.ts';
 import type { Booking } from '../../src/platform/bookings/store.ts';
 import type { ConnectedApp } from '../../src/platform/connected-apps/store.ts';
 import type { EventType, PrivateLink } from '../../src/platform/event-types/store.ts';
+import type { OutOfOfficeEntry } from '../../src/platform/out-of-office/store.ts';
 import type { RoutingForm } from '../../src/platform/routing-forms/store.ts';
 import type { Workflow } from '../../src/platform/workflows/store.ts';
 import type { TestClient, TestServer, TestUser } from '../helpers/server.ts';
@@ -176,6 +177,24 @@ export function fixtures(server: TestServer) {
       };
       await stores.api.schedules.insert(schedule);
       return schedule;
+    },
+    /** An out-of-office entry of the user, half an hour from a distinct future start unless given. */
+    async ooo(userId: string, options: { start?: number; end?: number; toUserId?: string } = {}) {
+      const start = options.start ?? futureStart(server);
+      const entry: OutOfOfficeEntry = {
+        id: randomId(),
+        uuid: randomUUID(),
+        userId,
+        toUserId: options.toUserId ?? null,
+        start,
+        end: options.end ?? start + 30 * 60_000,
+        notes: null,
+        reason: 'vacation',
+        createdAt: now(),
+        updatedAt: now(),
+      };
+      await stores.api.outOfOffice.insert(entry);
+      return entry;
     },
     async app(owner: EtOwner, app: string, category = 'calendar') {
       const connected: ConnectedApp = { id: randomId(), owner, app, category, account: `${uniq()}@example.com`, name: app, readOnly: false, createdAt: now() };

@@ -29,6 +29,12 @@ const scheduleBody = { name: 'Work', timeZone: 'Europe/Berlin', availability: [{
 const webhookBody = { subscriberUrl: 'https://hooks.example.com/new', triggers: ['BOOKING_CREATED', 'BOOKING_CANCELLED'] };
 const formBody = { name: 'Intake', fields: [{ id: 'email', label: 'Email', type: 'email', required: true }] };
 
+/** An absence of half an hour at a distinct future time, so a user's examples never overlap. */
+const oooBody = (server: TestServer) => {
+  const start = futureStart(server);
+  return { start: iso(start), end: iso(start + 30 * 60_000), notes: 'Dentist', reason: 'unspecified' };
+};
+
 const none: Example = async () => ({});
 
 /** A member of the organization and one of their own schedules. */
@@ -85,6 +91,11 @@ export const examples: Record<string, Example> = {
   'schedules.get': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id } }),
   'schedules.update': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id }, body: { name: 'Summer hours' } }),
   'schedules.delete': async ({ f, actor }) => ({ params: { scheduleId: (await f.schedule({ userId: actor.id })).id } }),
+
+  'ooo.list': async () => ({ query: { sortStart: 'desc', take: '10' } }),
+  'ooo.create': async ({ server }) => ({ body: oooBody(server) }),
+  'ooo.update': async ({ f, actor }) => ({ params: { oooId: (await f.ooo(actor.id)).id }, body: { reason: 'travel', notes: 'Conference' } }),
+  'ooo.delete': async ({ f, actor }) => ({ params: { oooId: (await f.ooo(actor.id)).id } }),
 
   'calendars.list': none,
   'calendars.busyTimes': async ({ server }) => ({ query: { start: iso(server.clock()), end: iso(server.clock() + 7 * 24 * 3600_000) } }),
@@ -158,6 +169,21 @@ export const examples: Record<string, Example> = {
   'teamSchedules.delete': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id } }),
   'teamUserSchedules.list': async ({ f, teamId }) => ({ params: { userId: (await f.membership({ teamId })).user.id } }),
 
+  'teamOoo.list': async ({ f, teamId }) => {
+    const { user } = await f.membership({ teamId });
+    await f.ooo(user.id);
+    return { params: { userId: user.id } };
+  },
+  'teamOoo.create': async ({ server, f, teamId }) => ({ params: { userId: (await f.membership({ teamId })).user.id }, body: oooBody(server) }),
+  'teamOoo.update': async ({ f, teamId }) => {
+    const { user } = await f.membership({ teamId });
+    return { params: { userId: user.id, oooId: (await f.ooo(user.id)).id }, body: { reason: 'sick' } };
+  },
+  'teamOoo.delete': async ({ f, teamId }) => {
+    const { user } = await f.membership({ teamId });
+    return { params: { userId: user.id, oooId: (await f.ooo(user.id)).id } };
+  },
+
   'teamMemberships.list': none,
   'teamMemberships.create': async ({ server }) => {
     return { body: { userId: (await quickUser(server)).id, role: 'member' } };
@@ -229,6 +255,21 @@ export const examples: Record<string, Example> = {
   'orgUserSchedules.get': async (c) => memberSchedule(c),
   'orgUserSchedules.update': async (c) => ({ ...(await memberSchedule(c)), body: { name: 'Hours set by an admin' } }),
   'orgUserSchedules.delete': async (c) => memberSchedule(c),
+  'orgOoo.listAll': async () => ({ query: { sortEnd: 'asc' } }),
+  'orgOoo.list': async ({ f, orgId }) => {
+    const { user } = await f.membership({ organizationId: orgId });
+    await f.ooo(user.id);
+    return { params: { userId: user.id } };
+  },
+  'orgOoo.create': async ({ server, f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id }, body: oooBody(server) }),
+  'orgOoo.update': async ({ f, orgId }) => {
+    const { user } = await f.membership({ organizationId: orgId });
+    return { params: { userId: user.id, oooId: (await f.ooo(user.id)).id }, body: { notes: 'Parental leave' } };
+  },
+  'orgOoo.delete': async ({ f, orgId }) => {
+    const { user } = await f.membership({ organizationId: orgId });
+    return { params: { userId: user.id, oooId: (await f.ooo(user.id)).id } };
+  },
   'orgRoutingForms.list': none,
   'orgRoutingForms.create': async () => ({ body: formBody }),
   'orgRoutingForms.listResponses': async ({ f, orgId }) => ({ params: { formId: (await f.form({ organizationId: orgId })).id } }),

@@ -1,0 +1,156 @@
+// Out-of-office entries (docs/rules.md#out-of-office) of the token's user (SCHEDULE_*), of a
+// team's member (TEAM_SCHEDULE_*) and of an organization's users (ORG_SCHEDULE_*). The team
+// and organization routes name the user in the path; one who is not an accepted member
+// there is answered as an unknown user (404), so the routes reveal no one outside.
+import type { AppContext } from '../../context.ts';
+import type { AccessFacts } from '../membership.ts';
+import { route, type ApiCall, type HandlerMap } from '../handler.ts';
+import { iso, notFound } from '../input.ts';
+import { arrayOf, dateTime, email, idParam, int, listQuery, nullable, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { changeEntry, createEntry, type OooInput } from './service.ts';
+import { OOO_REASONS, type OooOrder, type OutOfOfficeEntry } from './store.ts';
+
+const text = { type: 'string' };
+const reason: JsonSchema = { type: 'string', enum: [...OOO_REASONS], description: 'Why the user is away; unspecified when not given' };
+
+const oooView: JsonSchema = object(
+  {
+    id: text,
+    uuid: text,
+    userId: { ...text, description: 'The user who is out of office' },
+    toUserId: { ...nullable(text), description: 'Who covers while they are away, or null' },
+    start: { ...text, format: 'date-time' },
+    end: { ...text, format: 'date-time' },
+    notes: nullable(text),
+    reason,
+  },
+  ['id', 'uuid', 'userId', 'toUserId', 'start', 'end', 'notes', 'reason'],
+);
+
+const view = (e: OutOfOfficeEntry) => ({
+  id: e.id,
+  uuid: e.uuid,
+  userId: e.userId,
+  toUserId: e.toUserId,
+  start: iso(e.start),
+  end: iso(e.end),
+  notes: e.notes,
+  reason: e.reason,
+});
+
+const fields = {
+  start: { ...dateTime, description: 'When the absence starts (ISO 8601)' },
+  end: { ...dateTime, description: 'When it ends (ISO 8601); later than start' },
+  notes: str(0, 500),
+  toUserId: { ...idParam, description: 'Who covers: an accepted member of a team or organization the user is in, not the user' },
+  reason,
+};
+const newEntry = object(fields, ['start', 'end']);
+const entryPatch = patchOf({ ...fields, toUserId: { ...nullable(idParam), description: 'Who covers; null for no one' } });
+
+const order = { type: 'string', enum: ['asc', 'desc'] };
+/** The project's limit/offset and the platform's take/skip: take and skip win when both are sent. */
+const oooListFields = {
+  take: int(1, 250, { description: 'As limit; wins over it when both are sent' }),
+  skip: int(0, 1_000_000, { description: 'As offset; wins over it when both are sent' }),
+  sortStart: { ...order, description: 'Order by start' },
+  sortEnd: { ...order, description: 'Order by end (after start when both are sent)' },
+};
+
+type OooQuery = ListQuery & OooOrder & { take?: number; skip?: number; email?: string };
+const page = (q: OooQuery) => ({ limit: q.take ?? q.limit, offset: q.skip ?? q.offset });
+const sorting = (q: OooQuery): OooOrder => ({ ...(q.sortStart ? { sortStart: q.sortStart } : {}), ...(q.sortEnd ? { sortEnd: q.sortEnd } : {}) });
+
+type Kind = 'user' | 'team' | 'organization';
+type Params = { userId?: string; oooId?: string };
+
+export function outOfOfficeHandlers(deps: AppContext): HandlerMap {
+  const mine = oooRoutes(deps, 'user');
+  const team = oooRoutes(deps, 'team');
+  const org = oooRoutes(deps, 'organization');
+  return {
+    'ooo.list': mine.list,
+    'ooo.create': mine.create,
+    'ooo.update': mine.update,
+    'ooo.delete': mine.delete,
+    'teamOoo.list': team.list,
+    'teamOoo.create': team.create,
+    'teamOoo.update': team.update,
+    'teamOoo.delete': team.delete,
+    'orgOoo.listAll': organizationListRoute(deps),
+    'orgOoo.list': org.list,
+    'orgOoo.create': org.create,
+    'orgOoo.update': org.update,
+    'orgOoo.delete': org.delete,
+  };
+}
+
+/**
+ * Whose entries the call reaches (docs/rules.md#out-of-office): the token's user on the personal
+ * routes; on the others, the path's user, who must be an accepted member of the path's team or
+ * organization (a pending invitee is not, docs/rules.md#membership-invitations).
+ */
+function subjectOf(deps: AppContext, kind: Kind) {
+  const memberships = deps.services.stores.api.memberships;
+  return async (call: { userId: string; params: Params; facts: AccessFacts }): Promise<string> => {
+    if (kind === 'user') return call.userId;
+    const target = kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
+    const userId = call.params.userId!;
+    if (!(await memberships.isMember(target, userId))) throw notFound(`user in this ${kind}`);
+    return userId;
+  };
+}
+
+function oooRoutes(deps: AppContext, kind: Kind) {
+  const store = deps.services.stores.api.outOfOffice;
+  const subject = subjectOf(deps, kind);
+  const load = async (call: ApiCall<unknown, unknown, Params>) => {
+    const found = await store.find(await subject(call), call.params.oooId!);
+    if (found === undefined) throw notFound('out-of-office entry');
+    return found;
+  };
+  return {
+    list: route<unknown, OooQuery, Params>({
+      query: listQuery(oooListFields),
+      data: arrayOf(oooView, 0, 250),
+      handle: async (call) => {
+        const { limit, offset } = page(call.query);
+        return (await store.listOfUser(await subject(call), sorting(call.query), limit, offset)).map(view);
+      },
+    }),
+    create: route<OooInput, unknown, Params>({
+      body: newEntry,
+      data: oooView,
+      status: 201,
+      handle: async (call) => view(await createEntry(deps.services, await subject(call), call.body)),
+    }),
+    update: route<Partial<OooInput>, unknown, Params>({
+      body: entryPatch,
+      data: oooView,
+      handle: async (call) => view(await changeEntry(deps.services, await load(call), call.body)),
+    }),
+    // The deleted entry, as the platform answers.
+    delete: route<unknown, unknown, Params>({
+      data: oooView,
+      handle: async (call) => {
+        const current = await load(call);
+        await deps.services.stores.transaction((tx) => tx.api.outOfOffice.delete(current.id));
+        return view(current);
+      },
+    }),
+  };
+}
+
+/** Every accepted member's entries, or one member's by e-mail: an address outside the organization lists nothing. */
+function organizationListRoute(deps: AppContext) {
+  const store = deps.services.stores.api.outOfOffice;
+  return route<unknown, OooQuery>({
+    query: listQuery({ ...oooListFields, email: { ...email, description: "Only this member's entries" } }),
+    data: arrayOf(oooView, 0, 250),
+    handle: async ({ facts, query }) => {
+      const { limit, offset } = page(query);
+      const filter = query.email !== undefined ? { email: query.email } : {};
+      return (await store.listOfOrganization(facts.organization!.id, filter, sorting(query), limit, offset)).map(view);
+    },
+  });
+}
