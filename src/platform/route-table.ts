@@ -35,6 +35,7 @@ const mcpTools: Record<string, string> = {
   'bookings.get': 'get_booking',
   'schedules.list': 'list_schedules',
   'schedules.get': 'get_schedule',
+  'ooo.list': 'list_out_of_office',
   'calendars.busyTimes': 'get_busy_times',
   'bookings.create': 'create_booking',
   'bookings.cancel': 'cancel_booking',
