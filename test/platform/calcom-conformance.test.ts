@@ -68,6 +68,13 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
         case 'webhookId': values.webhookId = (await f.webhook(inOrg ? { organizationId: w.org.id } : { userId: w.owner.id })).id; break;
         case 'membershipId': values.membershipId = (await f.membership(inTeam ? { teamId: w.team.id } : { organizationId: w.org.id })).membership.id; break;
         case 'userId': values.userId = (await f.membership(inTeam ? { teamId: w.team.id } : { organizationId: w.org.id })).user.id; break;
+        // An absence of the path's user (the caller on /v2/me/ooo) that began a day ago and lasts
+        // a year, so the platform's change of its start to a future time keeps it before its end.
+        case 'oooId': {
+          const start = server.clock() - 24 * 3600_000;
+          values.oooId = (await f.ooo(values.userId ?? w.owner.id, { start, end: start + 365 * 24 * 3600_000 })).id;
+          break;
+        }
         case 'calendar': values.calendar = 'google'; break;
         case 'app': values.app = 'zoom'; break;
         default: values[param] = 'unknown';
@@ -76,10 +83,14 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
     return values;
   }
 
+  /** The start `fill` gave last: an `end` comes after it. */
+  let lastStart = 0;
+
   /** Fields of the platform's requests that must name real things or lie ahead. */
   function fill(name: string): unknown {
     switch (name) {
-      case 'start': return new Date(futureStart(server)).toISOString();
+      case 'start': lastStart = futureStart(server); return new Date(lastStart).toISOString();
+      case 'end': return new Date(lastStart + 3600_000).toISOString();
       case 'attendee': return { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Paris', language: 'en' };
       case 'userId': return w.member.id;
       case 'email': return `e-${uniq()}@example.com`;
