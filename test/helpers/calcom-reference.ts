@@ -108,13 +108,28 @@ export function loadReference() {
     return 'text';
   }
 
+  /**
+   * The body of the same kind of write elsewhere, for an operation the file documents without one
+   * (or not at all): POST …/ooo of a user under the organization stands for POST /v2/me/ooo.
+   */
+  function siblingBody(op: ReferenceOperation): Schema | undefined {
+    if (op.method !== 'POST' && op.method !== 'PATCH') return undefined;
+    // The resource's own segment, with its id when the path ends in one: `ooo`, `private-links/:`.
+    const tail = (path: string) => pathShape(path).split('/').slice(path.endsWith('}') ? -2 : -1).join('/');
+    for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Schema>>)) {
+      const other = item[op.method.toLowerCase()];
+      if (other?.requestBody && path !== op.path && tail(path) === tail(op.path)) return other.requestBody;
+    }
+    return undefined;
+  }
+
   /** The platform's request for `op`: its required query parameters and its body. */
   function request(op: ReferenceOperation, fill: (name: string) => unknown) {
     const query: Record<string, string> = {};
     for (const p of (op.spec?.parameters ?? []) as Schema[]) {
       if (p.in === 'query' && p.required) query[p.name] = String(sample(p.schema ?? {}, fill, p.name));
     }
-    const bodySchema = op.spec?.requestBody?.content?.['application/json']?.schema as Schema | undefined;
+    const bodySchema = (op.spec?.requestBody ?? siblingBody(op))?.content?.['application/json']?.schema as Schema | undefined;
     let body = bodySchema ? sample(bodySchema, fill) : undefined;
     // An update whose fields are all optional still changes something: its first documented field.
     if (bodySchema && body && typeof body === 'object' && Object.keys(body).length === 0) {
