@@ -31,6 +31,8 @@ export interface ClientRecord {
    * through the pushed authorization request endpoint.
    */
   requirePushedAuthorizationRequests: boolean;
+  /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof. Absent: false. */
+  dpopBoundAccessTokens?: boolean;
 }
 
 export interface SecretRecord {
@@ -59,6 +61,8 @@ export interface CodeRecord {
   codeChallenge: string | null;
   /** RFC 8707: the resources the authorization covers; null is the default resource only. */
   resources: string[] | null;
+  /** RFC 9449 §10: the thumbprint of the key the exchange must prove (`dpop_jkt`); absent or null: none. */
+  dpopJkt?: string | null;
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;
@@ -78,6 +82,8 @@ export interface AccessTokenRecord {
   scopes: string[] | null;
   /** RFC 8707: the resources the token may be presented to; null is the default resource only. */
   resources: string[] | null;
+  /** RFC 9449 §6: the JWK thumbprint (cnf.jkt) of the key it is bound to; absent or null: a bearer token. */
+  dpopJkt?: string | null;
   createdAt: number;
   expiresAt: number;
   revokedAt: number | null;
@@ -99,6 +105,8 @@ export interface RefreshTokenRecord {
   scopes: string[] | null;
   /** The grant's resources, kept through rotation (RFC 8707 §2.2); null as on codes. */
   resources: string[] | null;
+  /** RFC 9449 §5: a public client's refresh token is bound to its DPoP key; absent or null: unbound. */
+  dpopJkt?: string | null;
   parentId: string | null;
   createdAt: number;
   /** Idle expiry: a chain not used for REFRESH_TOKEN_IDLE_TTL_SECONDS ends. */

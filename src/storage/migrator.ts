@@ -13,6 +13,7 @@ import * as sessionNotices from './migrations/010_session_notices.ts';
 import * as webhookDelivery from './migrations/008_webhook_delivery.ts';
 import * as canonicalMetadataHosts from './migrations/011_canonical_metadata_hosts.ts';
 import * as pushedAuthorizationRequests from './migrations/013_pushed_authorization_requests.ts';
+import * as dpop from './migrations/014_dpop.ts';
 import * as outOfOffice from './migrations/015_out_of_office.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
@@ -30,6 +31,7 @@ const migrations: Record<string, DialectMigration> = {
   '010_session_notices': sessionNotices,
   '011_canonical_metadata_hosts': canonicalMetadataHosts,
   '013_pushed_authorization_requests': pushedAuthorizationRequests,
+  '014_dpop': dpop,
   '015_out_of_office': outOfOffice,
 };
 

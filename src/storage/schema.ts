@@ -61,6 +61,8 @@ export interface OAuthClientsTable {
   require_pushed_authorization_requests: Generated<number>;
   /** docs/rules.md#review-versions: raised by every change of the configuration or of the held change. */
   version: Generated<number>;
+  /** RFC 9449 §5.2: its access tokens must be DPoP-bound (migration 014); 0/1. */
+  dpop_bound_access_tokens: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -102,6 +104,8 @@ export interface AuthorizationCodesTable {
   code_challenge: string | null;
   /** RFC 8707 resources, space-separated (migration 009); NULL is the default resource. */
   resources: string | null;
+  /** RFC 9449 §10: the JWK thumbprint the authorization request named (migration 014); NULL: none. */
+  dpop_jkt: string | null;
   created_at: number;
   expires_at: number;
   consumed_at: number | null;
@@ -130,6 +134,8 @@ export interface AccessTokensTable {
   scopes: string | null;
   /** As authorization_codes.resources: what the token may be presented to. */
   resources: string | null;
+  /** RFC 9449 §6: the thumbprint of the key the token is bound to (migration 014); NULL: a bearer token. */
+  dpop_jkt: string | null;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
@@ -146,12 +152,20 @@ export interface RefreshTokensTable {
   scopes: string | null;
   /** As authorization_codes.resources: the grant's, kept through rotation. */
   resources: string | null;
+  /** RFC 9449 §5: a public client's key, kept through rotation (migration 014); NULL: unbound. */
+  dpop_jkt: string | null;
   parent_id: string | null;
   created_at: number;
   expires_at: number;
   spent_at: number | null;
   successor_box: string | null;
   revoked_at: number | null;
+}
+
+/** RFC 9449 §11.1: a DPoP proof already accepted, by a hash of its key and jti (migration 014). */
+export interface DpopProofsTable {
+  proof_key: string;
+  expires_at: number;
 }
 
 /** docs/rules.md#cimd-policy: an admin's decision about a metadata document host (migration 009). */
@@ -419,6 +433,7 @@ export interface Database {
   authorization_codes: AuthorizationCodesTable;
   pushed_authorization_requests: PushedAuthorizationRequestsTable;
   access_tokens: AccessTokensTable;
+  dpop_proofs: DpopProofsTable;
   refresh_tokens: RefreshTokensTable;
   audit_events: AuditEventsTable;
   organizations: OrganizationsTable;

@@ -17,10 +17,10 @@ export const accessTokenWithClient = (db: Kysely<Database>, hash: string) =>
   db
     .selectFrom('access_tokens as a')
     .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
-    .select(['a.token_hash', 'a.grant_id', 'a.code_hash', 'a.client_id', 'a.user_id', 'a.scopes', 'a.resources', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
+    .select(['a.token_hash', 'a.grant_id', 'a.code_hash', 'a.client_id', 'a.user_id', 'a.scopes', 'a.resources', 'a.dpop_jkt', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
     .where('a.token_hash', '=', hash);
 
-type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'code_hash' | 'client_id' | 'user_id' | 'scopes' | 'resources' | 'created_at' | 'expires_at' | 'revoked_at'> & {
+type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'code_hash' | 'client_id' | 'user_id' | 'scopes' | 'resources' | 'dpop_jkt' | 'created_at' | 'expires_at' | 'revoked_at'> & {
   state: AccessTokenWithClient['clientState'];
 };
 
@@ -33,6 +33,7 @@ export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
     userId: row.user_id,
     scopes: scopesFromColumn(row.scopes),
     resources: resourcesFromColumn(row.resources),
+    dpopJkt: row.dpop_jkt,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,

@@ -79,6 +79,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
           scopes: scopesColumn(c.scopes),
           code_challenge: c.codeChallenge,
           resources: resourcesColumn(c.resources),
+          dpop_jkt: c.dpopJkt ?? null,
           created_at: c.createdAt,
           expires_at: c.expiresAt,
           consumed_at: null,
@@ -182,7 +183,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
 
 const selectActiveGrant = prepare((db, p: { grantId: string }) => db.selectFrom('grants').select('id').where('id', '=', p.grantId).where('revoked_at', 'is', null));
 
-const codeColumns = ['code_hash', 'client_id', 'user_id', 'grant_id', 'redirect_uri', 'scopes', 'code_challenge', 'resources', 'created_at', 'expires_at', 'consumed_at'] as const;
+const codeColumns = ['code_hash', 'client_id', 'user_id', 'grant_id', 'redirect_uri', 'scopes', 'code_challenge', 'resources', 'dpop_jkt', 'created_at', 'expires_at', 'consumed_at'] as const;
 
 // The columns named, not `*`: prepared.ts names (prepares) only statements whose result a
 // new column cannot change.
@@ -200,25 +201,26 @@ function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
     scopes: scopesFromColumn(r.scopes),
     codeChallenge: r.code_challenge,
     resources: resourcesFromColumn(r.resources),
+    dpopJkt: r.dpop_jkt,
     createdAt: r.created_at,
     expiresAt: r.expires_at,
     consumedAt: r.consumed_at,
   };
 }
 
-const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'created_at', 'expires_at', 'revoked_at'] as const;
+const accessColumns = ['token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'dpop_jkt', 'created_at', 'expires_at', 'revoked_at'] as const;
 const insertAccessToken = prepare<Selectable<AccessTokensTable>, unknown>((db) => db.insertInto('access_tokens').values(placeholderRow(accessColumns)));
 
 /** The columns every token row has of its grant (docs/rules.md#code-replay: the code it descends from too). */
 function grantColumns(t: AccessTokenRecord | RefreshTokenRecord) {
-  return { grant_id: t.grantId, code_hash: t.codeHash, client_id: t.clientId, user_id: t.userId, scopes: scopesColumn(t.scopes), resources: resourcesColumn(t.resources) };
+  return { grant_id: t.grantId, code_hash: t.codeHash, client_id: t.clientId, user_id: t.userId, scopes: scopesColumn(t.scopes), resources: resourcesColumn(t.resources), dpop_jkt: t.dpopJkt ?? null };
 }
 
 function accessRow(t: AccessTokenRecord): Selectable<AccessTokensTable> {
   return { token_hash: t.hash, ...grantColumns(t), created_at: t.createdAt, expires_at: t.expiresAt, revoked_at: t.revokedAt };
 }
 
-const refreshColumns = ['id', 'token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
+const refreshColumns = ['id', 'token_hash', 'grant_id', 'code_hash', 'client_id', 'user_id', 'scopes', 'resources', 'dpop_jkt', 'parent_id', 'created_at', 'expires_at', 'spent_at', 'successor_box', 'revoked_at'] as const;
 const insertRefreshToken = prepare<Selectable<RefreshTokensTable>, unknown>((db) => db.insertInto('refresh_tokens').values(placeholderRow(refreshColumns)));
 
 function refreshRow(t: RefreshTokenRecord): Selectable<RefreshTokensTable> {
@@ -269,6 +271,7 @@ function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord 
     userId: r.user_id,
     scopes: scopesFromColumn(r.scopes),
     resources: resourcesFromColumn(r.resources),
+    dpopJkt: r.dpop_jkt,
     parentId: r.parent_id,
     createdAt: r.created_at,
     expiresAt: r.expires_at,
