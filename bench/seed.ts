@@ -3,6 +3,8 @@
 // user belongs to, with event types, and a token holding TEAM_EVENT_TYPE_READ; and a
 // logged-in browser whose consent is remembered (and another, for 10,000 authorizations).
 import { createOAuthStore } from '../src/storage/stores/oauth.ts';
+import { createDpopProofStore } from '../src/storage/stores/dpop-proofs.ts';
+import { DpopNonces } from '../src/oauth/dpop.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
 import { createClient } from '../src/services/clients/registration.ts';
 import { reviewClient } from '../src/services/clients/review.ts';
@@ -49,6 +51,7 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
     issuer: 'http://bench',
     ttl: { authCode: 3600, accessToken: 3600, refreshIdle: 86400, refreshReuseWindow: 30 },
     resources: { default: 'http://bench/v2', known: ['http://bench/v2', 'http://bench/mcp'] },
+    dpop: { proofs: createDpopProofStore(database.db), nonces: new DpopNonces('bench'), tokenEndpoint: 'http://bench/v2/auth/oauth2/token' },
   };
   const now = Date.now();
   const codes: string[] = [];

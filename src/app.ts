@@ -22,7 +22,9 @@ import { createRateLimits } from './http/rate-limits.ts';
 import { allowCrossOrigin } from './http/cross-origin.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { oauthRoutes } from './http/oauth/index.ts';
-import { protectedResources } from './http/oauth/paths.ts';
+import { protectedResources, TOKEN_PATH } from './http/oauth/paths.ts';
+import { DpopNonces } from './oauth/dpop.ts';
+import { createDpopProofStore } from './storage/stores/dpop-proofs.ts';
 import { MAX_CLIENT_ID_LENGTH } from './oauth/client-metadata.ts';
 import type { OAuthContext } from './oauth/context.ts';
 import { selfRegisteredClients } from './services/clients/dynamic-registration.ts';
@@ -134,6 +136,8 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
     issuer: config.issuer,
     ttl: config.ttl,
     resources: protectedResources(config.baseUrl),
+    // docs/rules.md#dpop: nonces under a key derived from the cookie secret, which every instance shares.
+    dpop: { proofs: createDpopProofStore(deps.database.db), nonces: new DpopNonces(deps.cookieSecret), tokenEndpoint: `${config.baseUrl}${TOKEN_PATH}` },
     events: metrics,
     pushedAuthorization: { required: config.pushedAuthorization.policy === 'required' },
   };

@@ -14,9 +14,9 @@ const opened: FastifyCorsOptions = {
   origin: '*',
   methods: ['GET', 'POST'],
   // MCP Streamable HTTP sends its protocol version and, on stateful servers, a session id.
-  allowedHeaders: ['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'],
+  allowedHeaders: ['authorization', 'content-type', 'dpop', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'],
   // RFC 9728 §5.1: a client learns where the resource metadata is from WWW-Authenticate.
-  exposedHeaders: ['www-authenticate', 'retry-after', 'mcp-session-id'],
+  exposedHeaders: ['www-authenticate', 'retry-after', 'dpop-nonce', 'mcp-session-id'],
   maxAge: 600,
   // An OPTIONS without Origin or Access-Control-Request-Method (a probe, a tool asking what the
   // endpoint allows) gets the same answer as a preflight, not a bare 400 'Invalid Preflight Request'.

@@ -24,6 +24,8 @@ export const authorizationParameters = [
   'code_challenge',
   'code_challenge_method',
   'prompt',
+  // RFC 9449 §10: binds the code to a DPoP key.
+  'dpop_jkt',
 ] as const;
 
 export interface AuthorizationRequest {
@@ -39,6 +41,8 @@ export interface AuthorizationRequest {
   prompt: ReadonlySet<PromptValue>;
   /** RFC 8707: the resources the grant will cover; null (none sent) is the default resource. */
   resources: string[] | null;
+  /** RFC 9449 §10: the JWK thumbprint the code exchange must prove; null when none was sent. */
+  dpopJkt: string | null;
   /** The validated parameters, to carry through login and the consent form. */
   params: Record<string, string>;
   /**
@@ -267,7 +271,12 @@ function checkRedirectable(
   const prompt = readPrompt(params.prompt);
   // Step 8, resource (RFC 8707 §2, docs/rules.md#resource-indicators): repeatable, each one of ours.
   const resources = checkResources(ctx.resources, readResourceParameter(raw));
-  return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, resources, params };
+  // Step 9, dpop_jkt (RFC 9449 §10): a SHA-256 JWK thumbprint is 43 base64url characters.
+  const dpopJkt = params.dpop_jkt ?? null;
+  if (dpopJkt !== null && !/^[A-Za-z0-9_-]{43}$/.test(dpopJkt)) {
+    throw invalidRequest('dpop_jkt must be the base64url SHA-256 JWK thumbprint (RFC 7638) of the DPoP key: 43 characters');
+  }
+  return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, resources, dpopJkt, params };
 }
 
 const isSelfRegistered = async (ctx: OAuthContext, client: ClientRecord) => (await ctx.isSelfRegistered?.(client)) ?? false;
@@ -485,6 +494,7 @@ function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: st
     scopes: request.scopes === null ? null : sortScopes(request.scopes),
     codeChallenge: request.codeChallenge,
     resources: request.resources,
+    dpopJkt: request.dpopJkt,
     createdAt: now,
     expiresAt: now + ctx.ttl.authCode * 1000,
     consumedAt: null,

@@ -1,5 +1,6 @@
 // What the protocol core needs from the outside world, passed in explicitly.
 import type { ClientMetadataDocuments } from './client-metadata.ts';
+import type { DpopNonces, DpopProofStore } from './dpop.ts';
 import type { OAuthEvents } from './events.ts';
 import type { ProtectedResources } from './resources.ts';
 import type { ClientRecord, OAuthStore } from './storage.ts';
@@ -28,6 +29,11 @@ export interface OAuthContext {
    * request that does not come through the PAR endpoint (RFC 9126 §5). Absent: optional.
    */
   pushedAuthorization?: { required: boolean };
+  /**
+   * RFC 9449 (docs/rules.md#dpop): where proofs are spent once, the nonces every instance
+   * accepts, and the token endpoint's URL, which a proof sent to it must name in htu.
+   */
+  dpop: { proofs: DpopProofStore; nonces: DpopNonces; tokenEndpoint: string };
   /** Told of each audit event the core wrote, once committed (events.ts). Absent: nobody counts them. */
   events?: OAuthEvents;
 }

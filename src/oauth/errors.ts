@@ -27,7 +27,11 @@ export type OAuthErrorCode =
   | 'invalid_target'
   // RFC 7591 §3.2.2: dynamic client registration (docs/rules.md#dynamic-registration).
   | 'invalid_redirect_uri'
-  | 'invalid_client_metadata';
+  | 'invalid_client_metadata'
+  // RFC 9449 §5, §8 (docs/rules.md#dpop): a DPoP proof that fails its checks; a proof without
+  // the server's fresh nonce, answered with one in DPoP-Nonce.
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce';
 
 const statusOf: Record<OAuthErrorCode, number> = {
   invalid_request: 400,
@@ -45,6 +49,8 @@ const statusOf: Record<OAuthErrorCode, number> = {
   invalid_target: 400,
   invalid_redirect_uri: 400,
   invalid_client_metadata: 400,
+  invalid_dpop_proof: 400,
+  use_dpop_nonce: 400,
 };
 
 export class OAuthError extends Error {

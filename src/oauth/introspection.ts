@@ -28,10 +28,12 @@ export type IntrospectionResponse =
       sub: string;
       exp: number;
       iat: number;
-      token_type: 'Bearer' | 'refresh_token';
+      token_type: 'Bearer' | 'DPoP' | 'refresh_token';
       iss: string;
       /** RFC 7662 §2.2, RFC 8707: the resources the token is bound to. */
       aud: string[];
+      /** RFC 9449 §6.2: the key a DPoP-bound token is bound to. */
+      cnf?: { jkt: string };
     };
 
 const inactive: IntrospectionResponse = { active: false };
@@ -57,7 +59,7 @@ export async function handleIntrospection(ctx: OAuthContext, input: Introspectio
     const t = await ctx.store.findAccessToken(hashToken(token));
     if (t === undefined || !maySee(t.clientId)) return inactive;
     if (t.revokedAt !== null || t.expiresAt <= now || t.clientState !== 'approved' || refused(t.clientId)) return inactive;
-    return active(ctx, t, 'Bearer');
+    return active(ctx, t, t.dpopJkt ? 'DPoP' : 'Bearer');
   }
   if (isWellFormed('refreshToken', token)) {
     const t = await ctx.store.findRefreshToken(hashToken(token));
@@ -75,11 +77,12 @@ interface TokenFacts {
   userId: string;
   scopes: string[] | null;
   resources: string[] | null;
+  dpopJkt?: string | null;
   createdAt: number;
   expiresAt: number;
 }
 
-function active(ctx: OAuthContext, t: TokenFacts, tokenType: 'Bearer' | 'refresh_token'): IntrospectionResponse {
+function active(ctx: OAuthContext, t: TokenFacts, tokenType: 'Bearer' | 'DPoP' | 'refresh_token'): IntrospectionResponse {
   return {
     active: true,
     scope: formatScopes(t.scopes),
@@ -90,5 +93,6 @@ function active(ctx: OAuthContext, t: TokenFacts, tokenType: 'Bearer' | 'refresh
     token_type: tokenType,
     iss: ctx.issuer,
     aud: resourcesOf(ctx.resources, t.resources),
+    ...(t.dpopJkt ? { cnf: { jkt: t.dpopJkt } } : {}),
   };
 }

@@ -6,6 +6,8 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
 export interface TokenPair {
   accessToken: string;
   refreshToken: string;
+  /** RFC 9449 §6: the thumbprint the access token is bound to, so a replayed answer says DPoP again. */
+  dpopJkt?: string | null;
 }
 
 function keyFor(spentToken: string): Buffer {
@@ -15,7 +17,7 @@ function keyFor(spentToken: string): Buffer {
 export function sealSuccessor(spentToken: string, pair: TokenPair): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', keyFor(spentToken), iv);
-  const body = Buffer.concat([cipher.update(`${pair.accessToken} ${pair.refreshToken}`, 'utf8'), cipher.final()]);
+  const body = Buffer.concat([cipher.update([pair.accessToken, pair.refreshToken, ...(pair.dpopJkt ? [pair.dpopJkt] : [])].join(' '), 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
 }
 
@@ -25,8 +27,9 @@ export function openSuccessor(spentToken: string, box: string): TokenPair | unde
     const decipher = createDecipheriv('aes-256-gcm', keyFor(spentToken), raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
     const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
-    const [accessToken, refreshToken] = text.split(' ');
-    return accessToken && refreshToken ? { accessToken, refreshToken } : undefined;
+    const [accessToken, refreshToken, dpopJkt] = text.split(' ');
+    if (!accessToken || !refreshToken) return undefined;
+    return dpopJkt ? { accessToken, refreshToken, dpopJkt } : { accessToken, refreshToken };
   } catch {
     return undefined;
   }

@@ -4,7 +4,8 @@
 import { readClientCredentials, requireApproved, verifyClient } from './client-auth.ts';
 import { unlimitedRequests, type ClientRequestLimit, type FailedAuthenticationLimit, type RequestCount } from './client-limits.ts';
 import type { OAuthContext } from './context.ts';
-import { OAuthError, rateLimited } from './errors.ts';
+import { checkProof, singleProofHeader, spendProof, type DpopFailure } from './dpop.ts';
+import { invalidRequest, OAuthError, rateLimited } from './errors.ts';
 import { grantHandlers } from './grants/index.ts';
 import type { GrantHandler } from './grants/types.ts';
 import { readParams, required, type Params } from './params.ts';
@@ -15,6 +16,8 @@ import type { TokenResponse } from './token-response.ts';
 export interface TokenRequestInput {
   body: unknown;
   authorization: string | undefined;
+  /** RFC 9449 §5: the request's DPoP header(s), as HTTP read them; absent without one. */
+  dpop?: string | string[];
   /** Failed client authentications (client-limits.ts); absent: not limited. */
   failedAuthentications?: FailedAuthenticationLimit;
   /** Requests per authenticated client (client-limits.ts); absent: not counted. */
@@ -41,7 +44,8 @@ export async function handleTokenRequest(ctx: OAuthContext, input: TokenRequestI
   const rateLimit = await countTokenRequest(client, input.tokenRequests);
   try {
     requireApproved(client); // docs/rules.md#client-states
-    return { body: await grant.handle(ctx, { params: parametersOf(grant, params), client, resources }), rateLimit };
+    const dpopJkt = await proofOfPossession(ctx, client, input.dpop);
+    return { body: await grant.handle(ctx, { params: parametersOf(grant, params), client, resources, dpopJkt }), rateLimit };
   } catch (error) {
     // The request was counted: its refusal tells the count as a success would.
     if (error instanceof OAuthError) error.rateLimit ??= rateLimit;
@@ -72,6 +76,31 @@ async function countTokenRequest(client: ClientRecord, limit: ClientRequestLimit
   }
   return counted.count ?? undefined;
 }
+
+/**
+ * RFC 9449 §5 (docs/rules.md#dpop): the thumbprint of the key of the request's proof, which
+ * the issued tokens are bound to; null without a DPoP header, which a client registered with
+ * dpop_bound_access_tokens may not omit (§5.2). The token endpoint always requires a fresh
+ * nonce of ours (§8): a proof without one gets use_dpop_nonce and the nonce to use. A proof
+ * is spent here, before the grant runs, so it is used once whatever the grant answers.
+ */
+async function proofOfPossession(ctx: OAuthContext, client: ClientRecord, header: string | string[] | undefined): Promise<string | null> {
+  const proof = singleProofHeader(header);
+  if (proof === undefined) {
+    if (client.dpopBoundAccessTokens === true) {
+      throw invalidRequest('this application must send a DPoP proof with every token request (dpop_bound_access_tokens): add the DPoP header (RFC 9449 §4)');
+    }
+    return null;
+  }
+  if (typeof proof !== 'string') throw dpopError(proof);
+  const checked = await checkProof(proof, { method: 'POST', url: ctx.dpop.tokenEndpoint, nonceRequired: true }, ctx.clock(), ctx.dpop.nonces);
+  if (!checked.ok) throw dpopError(checked);
+  const replayed = await spendProof(ctx.dpop.proofs, checked);
+  if (replayed !== undefined) throw dpopError(replayed);
+  return checked.jkt;
+}
+
+const dpopError = (failure: DpopFailure) => new OAuthError(failure.error, failure.description);
 
 /** RFC 6749 §3.2: parameters the grant does not take are ignored, so it never sees them. */
 function parametersOf(grant: GrantHandler, params: Params): Params {

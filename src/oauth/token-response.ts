@@ -8,7 +8,8 @@ import { generateToken, hashToken, timeOrderedId } from './token-format.ts';
 export interface TokenResponse {
   access_token: string;
   refresh_token: string;
-  token_type: 'bearer';
+  /** RFC 9449 §5: `DPoP` for a token bound to a key, else `bearer` (RFC 6750). */
+  token_type: 'bearer' | 'DPoP';
   expires_in: number;
   scope: string;
 }
@@ -34,17 +35,35 @@ export interface MintedPair extends TokenPair {
  * `audience` is what the access token is bound to: the grant's resources or, when the
  * token request narrowed them (RFC 8707 §2.2), fewer; the refresh token keeps the grant's.
  */
-export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: string | null, audience: string[] | null = binding.resources): MintedPair {
+/**
+ * What the pair is bound to (RFC 9449): the access token to the proof's key; the refresh
+ * token only for a public client (§5), confidential clients' being bound by their secret.
+ */
+export interface PairKeys {
+  access: string | null;
+  refresh: string | null;
+}
+
+const UNBOUND: PairKeys = { access: null, refresh: null };
+
+/** The keys of a pair issued to this client on a request whose proof was of `jkt` (RFC 9449 §5). */
+export function pairKeys(client: { kind: 'confidential' | 'public' }, jkt: string | null): PairKeys {
+  return { access: jkt, refresh: client.kind === 'public' ? jkt : null };
+}
+
+export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: string | null, audience: string[] | null = binding.resources, keys: PairKeys = UNBOUND): MintedPair {
   const now = ctx.clock();
   const accessToken = generateToken('accessToken');
   const refreshToken = generateToken('refreshToken');
   return {
     accessToken,
     refreshToken,
+    dpopJkt: keys.access,
     accessRow: {
       hash: hashToken(accessToken),
       ...binding,
       resources: audience,
+      dpopJkt: keys.access,
       createdAt: now,
       expiresAt: now + ctx.ttl.accessToken * 1000,
       revokedAt: null,
@@ -53,6 +72,7 @@ export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: str
       id: timeOrderedId(now),
       hash: hashToken(refreshToken),
       ...binding,
+      dpopJkt: keys.refresh,
       parentId,
       createdAt: now,
       expiresAt: now + ctx.ttl.refreshIdle * 1000,
@@ -72,7 +92,7 @@ export function tokenResponse(ctx: OAuthContext, pair: TokenPair, scopes: string
   return {
     access_token: pair.accessToken,
     refresh_token: pair.refreshToken,
-    token_type: 'bearer',
+    token_type: pair.dpopJkt ? 'DPoP' : 'bearer',
     expires_in: ctx.ttl.accessToken,
     scope: formatScopes(scopes),
   };

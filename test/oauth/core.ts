@@ -6,7 +6,9 @@
 // its own (a migration on :memory: takes milliseconds), so no test sees another's rows.
 import { expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
-import { protectedResources } from '../../src/http/oauth/paths.ts';
+import { protectedResources, TOKEN_PATH } from '../../src/http/oauth/paths.ts';
+import { DpopNonces } from '../../src/oauth/dpop.ts';
+import { createDpopProofStore } from '../../src/storage/stores/dpop-proofs.ts';
 import type { ClientMetadataDocuments } from '../../src/oauth/client-metadata.ts';
 import type { OAuthContext } from '../../src/oauth/context.ts';
 import { OAuthError, type OAuthErrorCode } from '../../src/oauth/errors.ts';
@@ -119,6 +121,7 @@ export async function openCore(options: CoreOptions = {}): Promise<Core> {
     // A copy: a test may shorten a TTL of its own core.
     ttl: { ...defaults.ttl },
     resources: protectedResources(defaults.baseUrl),
+    dpop: { proofs: createDpopProofStore(handle.db), nonces: new DpopNonces('core tests'), tokenEndpoint: `${defaults.baseUrl}${TOKEN_PATH}` },
     isSelfRegistered: selfRegisteredClients(services),
   };
   if (options.metadataDocuments) ctx.clientMetadata = servedDocuments(services, documents);

@@ -1,6 +1,7 @@
 // RFC 8414 authorization server metadata, so integrators' libraries can configure
 // themselves. A public document: the one answer of the scope that may be cached.
 import type { FastifyInstance } from 'fastify';
+import { DPOP_ALGORITHMS } from '../../oauth/dpop.ts';
 import { scopeRegistry } from '../../oauth/scopes.ts';
 import type { AppContext } from '../../context.ts';
 import { INTROSPECT_PATH, METADATA_PATH, PAR_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
@@ -21,6 +22,8 @@ export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
     grant_types_supported: ['authorization_code', 'refresh_token'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     code_challenge_methods_supported: ['S256'],
+    // RFC 9449 §5.1 (docs/rules.md#dpop).
+    dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
     authorization_response_iss_parameter_supported: true,
     // docs/rules.md#server-metadata: what MCP clients look for (RFC 7591, draft-ietf-oauth-client-id-metadata-document).
     ...(ctx.config.registration.policy !== 'off' ? { registration_endpoint: `${ctx.config.baseUrl}${REGISTER_PATH}` } : {}),

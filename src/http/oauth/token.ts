@@ -9,9 +9,14 @@ import { TOKEN_PATH } from './paths.ts';
 
 export function tokenRoute(app: FastifyInstance, ctx: AppContext, limits: RateLimits): void {
   app.post(TOKEN_PATH, { bodyLimit: 16 * 1024 }, async (request, reply) => {
+    const dpop = request.headers.dpop;
+    // RFC 9449 §8: a request with a proof hears the nonce its next proof must carry, on any
+    // answer: use_dpop_nonce and every other error (the error handler keeps the header), and success.
+    if (dpop !== undefined) reply.header('dpop-nonce', ctx.oauth.dpop.nonces.issue(ctx.oauth.clock()));
     const answer = await handleTokenRequest(ctx.oauth, {
       body: request.body,
       authorization: request.headers.authorization,
+      dpop,
       failedAuthentications: failedAuthenticationLimit(limits, request.ip),
       tokenRequests: tokenRequestLimit(limits, request.ip),
     });

@@ -6,14 +6,14 @@ import { optional, required } from '../params.ts';
 import { verifyCodeVerifier } from '../pkce.ts';
 import { narrowResources } from '../resources.ts';
 import { hashToken, isWellFormed } from '../token-format.ts';
-import { mintPair, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
+import { mintPair, pairKeys, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
 import type { GrantHandler, GrantRequest } from './types.ts';
 
 export const authorizationCodeGrant: GrantHandler = {
   grantType: 'authorization_code',
   parameters: ['code', 'redirect_uri', 'code_verifier'],
 
-  async handle(ctx: OAuthContext, { params, client, resources }: GrantRequest): Promise<TokenResponse> {
+  async handle(ctx: OAuthContext, { params, client, resources, dpopJkt }: GrantRequest): Promise<TokenResponse> {
     const code = required(params, 'code');
     const redirectUri = required(params, 'redirect_uri');
     const verifier = optional(params, 'code_verifier');
@@ -48,10 +48,14 @@ export const authorizationCodeGrant: GrantHandler = {
       } catch (error) {
         return error as OAuthError;
       }
+      // RFC 9449 §10: a code the authorization request bound with dpop_jkt needs a proof of that key.
+      if (record.dpopJkt != null && record.dpopJkt !== dpopJkt) {
+        return invalidGrant(dpopJkt === null ? 'the authorization request named a DPoP key (dpop_jkt): send a DPoP proof of that key' : 'the DPoP proof is not of the key the authorization request named (dpop_jkt)');
+      }
       const audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
       if (audience instanceof OAuthError) return audience;
       const binding = { grantId: record.grantId, codeHash: hash, clientId: client.id, userId: record.userId, scopes: record.scopes, resources: record.resources };
-      const pair = mintPair(ctx, binding, null, audience);
+      const pair = mintPair(ctx, binding, null, audience, pairKeys(client, dpopJkt));
       await storePair(tx, pair, { type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);
       return tokenResponse(ctx, pair, record.scopes);
     });

@@ -9,14 +9,14 @@ import { formatScopes, parseScopeParameter } from '../scopes.ts';
 import type { OAuthStore, RefreshTokenRecord } from '../storage.ts';
 import { openSuccessor, sealSuccessor } from '../successor-box.ts';
 import { hashToken, isWellFormed } from '../token-format.ts';
-import { mintPair, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
+import { mintPair, pairKeys, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
 import type { GrantHandler, GrantRequest } from './types.ts';
 
 export const refreshTokenGrant: GrantHandler = {
   grantType: 'refresh_token',
   parameters: ['refresh_token', 'scope'],
 
-  async handle(ctx: OAuthContext, { params, client, resources }: GrantRequest): Promise<TokenResponse> {
+  async handle(ctx: OAuthContext, { params, client, resources, dpopJkt }: GrantRequest): Promise<TokenResponse> {
     const presented = required(params, 'refresh_token');
     const scope = optional(params, 'scope');
     if (!isWellFormed('refreshToken', presented)) throw invalidGrant('refresh_token is not a valid refresh token');
@@ -28,6 +28,10 @@ export const refreshTokenGrant: GrantHandler = {
       if (record === undefined) return invalidGrant('refresh_token is not valid');
       if (record.clientId !== client.id) return invalidGrant('refresh_token was issued to another client');
       if (record.revokedAt !== null) return invalidGrant('refresh_token has been revoked');
+      // RFC 9449 §5: a public client's refresh token is bound to its key; only a proof of that key refreshes it.
+      if (record.dpopJkt != null && record.dpopJkt !== dpopJkt) {
+        return invalidGrant(dpopJkt === null ? 'refresh_token is bound to a DPoP key: send a DPoP proof of that key' : 'refresh_token is bound to another DPoP key than the proof\'s');
+      }
       // docs/rules.md#refresh-scope: scopes are not sent on refresh; a different set is refused.
       if (scope !== undefined && !sameScopes(scope, record.scopes)) {
         return invalidScope('scope differs from the original grant: refreshing keeps the granted scopes, omit scope');
@@ -36,7 +40,7 @@ export const refreshTokenGrant: GrantHandler = {
         if (record.expiresAt <= now) return invalidGrant('refresh_token has expired after a long time unused: authorize again');
         const audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
         if (audience instanceof OAuthError) return audience;
-        const pair = mintPair(ctx, binding(record), record.id, audience);
+        const pair = mintPair(ctx, binding(record), record.id, audience, pairKeys(client, dpopJkt));
         if (await tx.spendRefreshToken(record.id, now, sealSuccessor(presented, pair))) {
           await storePair(tx, pair, { type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
           return tokenResponse(ctx, pair, record.scopes);

@@ -11,6 +11,8 @@ export interface GrantRequest {
   client: ClientRecord;
   /** RFC 8707 §2.2: the resources the access token should be bound to; empty when none was sent. */
   resources: readonly string[];
+  /** RFC 9449 §5: the thumbprint of the key of the request's verified DPoP proof; null without one. */
+  dpopJkt: string | null;
 }
 
 export interface GrantHandler {
