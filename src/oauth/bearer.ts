@@ -1,5 +1,7 @@
-// Access-token validation for resource servers (RFC 6750 §2.1, §3.1; docs/rules.md#api-envelope).
+// Access-token validation for resource servers (RFC 6750 §2.1, §3.1; docs/rules.md#api-envelope),
+// and the sender constraint of DPoP-bound tokens (RFC 9449 §7; docs/rules.md#dpop).
 import { documentClientRefusal } from './client-metadata.ts';
+import { checkProof, singleProofHeader, spendProof, type DpopNonces, type DpopProofStore } from './dpop.ts';
 import { isBoundTo, resourcesOf, type ProtectedResources } from './resources.ts';
 import type { AccessTokenWithClient } from './storage.ts';
 import { isWellFormed } from './token-format.ts';
@@ -20,30 +22,82 @@ export interface Audience {
   resource: string;
   /** docs/integrating.md#connect-an-ai-agent-mcp: whether URL clients are served (CIMD_POLICY is not off). */
   documentsServed: boolean;
+  /** RFC 9449 §7: where proofs are spent once, and the nonces a proof may carry. Absent: no proof is accepted. */
+  dpop?: { proofs: DpopProofStore; nonces: DpopNonces };
 }
+
+/** RFC 6750 §2.1 or RFC 9449 §7.1: how the token was presented. */
+export type TokenScheme = 'Bearer' | 'DPoP';
 
 export type BearerResult =
   | { ok: true; principal: AccessPrincipal }
   /** `missing`: no credentials at all, so no error code (RFC 6750 §3.1). */
   | { ok: false; reason: 'missing' | 'invalid_token'; description: string };
 
-const BEARER = /^Bearer +([^ ]+) *$/i;
+const BEARER = /^(Bearer|DPoP) +([^ ]+) *$/i;
 
 /** Reads the Authorization header; pure, so a malformed token never reaches storage. */
-export function parseBearer(authorization: string | undefined): { ok: true; token: string } | Extract<BearerResult, { ok: false }> {
+export function parseBearer(authorization: string | undefined): { ok: true; token: string; scheme: TokenScheme } | Extract<BearerResult, { ok: false }> {
   if (authorization === undefined || authorization === '') {
     return { ok: false, reason: 'missing', description: 'an access token is required: send Authorization: Bearer <token>' };
   }
   const match = BEARER.exec(authorization);
   if (match === null) {
-    return { ok: false, reason: 'invalid_token', description: 'the Authorization header must be "Bearer <access token>"' };
+    return { ok: false, reason: 'invalid_token', description: 'the Authorization header must be "Bearer <access token>" (or "DPoP <access token>" for a DPoP-bound token)' };
   }
-  const token = match[1]!;
+  const scheme: TokenScheme = match[1]!.toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer';
+  const token = match[2]!;
   // docs/rules.md#token-formats: a malformed token is rejected before any storage read.
   if (!isWellFormed('accessToken', token)) {
     return { ok: false, reason: 'invalid_token', description: 'the access token is malformed' };
   }
-  return { ok: true, token };
+  return { ok: true, token, scheme };
+}
+
+/** The request a DPoP proof must describe (RFC 9449 §4.3 points 8, 9), and the proof it carried. */
+export interface PresentedProof {
+  /** The DPoP header(s) as HTTP read them. */
+  header: string | string[] | undefined;
+  method: string;
+  /** Our base URL and the request's path, without the query. */
+  url: string;
+}
+
+/** Why a token's presentation is refused (RFC 9449 §7.1): the DPoP challenge's error, and a nonce to use. */
+export interface SenderRefusal {
+  error: 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce';
+  description: string;
+  nonce?: string;
+}
+
+/**
+ * RFC 9449 §7.1, §7.2: a DPoP-bound token is accepted only under the DPoP scheme, with a
+ * proof of its key that hashes it in `ath`, for this very request, used once (spent here:
+ * call it once per request); a bearer token only as Bearer, as it always was. A nonce the
+ * proof carries must be fresh; none is required (§9 leaves it to the resource server).
+ */
+export async function checkSender(
+  audience: Pick<Audience, 'dpop'>,
+  now: number,
+  presented: { scheme: TokenScheme; token: string },
+  boundTo: string | null | undefined,
+  proof: PresentedProof,
+): Promise<SenderRefusal | undefined> {
+  if (presented.scheme === 'Bearer') {
+    if (boundTo == null) return undefined;
+    return { error: 'invalid_token', description: 'the access token is bound to a DPoP key: send it as "Authorization: DPoP <token>" with a DPoP proof' };
+  }
+  if (boundTo == null) return { error: 'invalid_token', description: 'the access token is not DPoP-bound: send it as "Authorization: Bearer <token>"' };
+  const header = singleProofHeader(proof.header);
+  if (header === undefined) return { error: 'invalid_dpop_proof', description: 'a DPoP-bound token needs a DPoP proof: add the DPoP header' };
+  if (typeof header !== 'string') return { error: header.error, description: header.description };
+  if (audience.dpop === undefined) return { error: 'invalid_dpop_proof', description: 'this resource accepts no DPoP proof' };
+  const { nonces, proofs } = audience.dpop;
+  const checked = await checkProof(header, { method: proof.method, url: proof.url, accessToken: presented.token, nonceRequired: false }, now, nonces);
+  if (!checked.ok) return { error: checked.error, description: checked.description, ...(checked.error === 'use_dpop_nonce' ? { nonce: nonces.issue(now) } : {}) };
+  if (checked.jkt !== boundTo) return { error: 'invalid_dpop_proof', description: 'the DPoP proof is not signed with the key the access token is bound to' };
+  const replayed = await spendProof(proofs, checked);
+  return replayed && { error: replayed.error, description: replayed.description };
 }
 
 /** Judges a stored token: unknown, revoked, expired, or its client no longer approved. */

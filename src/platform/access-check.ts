@@ -3,8 +3,19 @@
 // roles in them come from ONE storage read, so a guarded route costs that read plus its own
 // queries, whatever the rule (a scope failure never reaches storage twice). The token check
 // and the scope rule are the protocol core's (src/oauth); the membership rule is the API's.
-import { type AccessPrincipal, type AccessTokenWithClient, type Audience, checkAccessRecord, grantSatisfies, hashToken, parseBearer } from './authorization-server.ts';
-import { decideMembership, isAdmin, type AccessDenial, type AccessFacts } from './membership.ts';
+import {
+  type AccessPrincipal,
+  type AccessTokenWithClient,
+  type Audience,
+  checkAccessRecord,
+  checkSender,
+  grantSatisfies,
+  hashToken,
+  parseBearer,
+  type PresentedProof,
+  type SenderRefusal,
+} from './authorization-server.ts';
+import { decideMembership, isAdmin, type AccessDenial, type AccessFacts, type DpopChallenge } from './membership.ts';
 import type { ApiRoute } from './route-table.ts';
 
 export interface AccessLookup {
@@ -15,6 +26,34 @@ export interface AccessLookup {
 /** Storage contract: the token (with its client's state) and the facts, in one read. */
 export interface ApiAccessStore {
   findAccess(tokenHash: string, lookup: AccessLookup): Promise<{ token: AccessTokenWithClient; facts: AccessFacts } | undefined>;
+}
+
+/** What a request presents: its Authorization header and the request a DPoP proof must describe (RFC 9449 §7). */
+export interface PresentedCredentials {
+  authorization: string | undefined;
+  proof: PresentedProof;
+  /**
+   * The sender check's outcome once made: a proof is spent once (RFC 9449 §11.1), however
+   * many checks one request runs (the MCP POST's and its tool's; a public route's and its booking write's).
+   */
+  sender?: Promise<SenderRefusal | undefined>;
+}
+
+/** The token was refused: under the DPoP scheme, or for its proof, a DPoP challenge says so (RFC 9449 §7.1). */
+function invalidToken(message: string, dpop: DpopChallenge | undefined): AccessDenial {
+  return dpop === undefined ? { status: 401, code: 'invalid_token', message } : { status: 401, code: 'invalid_token', message, dpop };
+}
+
+/**
+ * The token record is good: is its sender? A DPoP-bound token needs the DPoP scheme and a
+ * proof of its key; a bearer token the Bearer scheme (oauth/bearer.ts: checkSender).
+ * One storage write for a DPoP request, the proof's replay record.
+ */
+async function senderDenial(credentials: PresentedCredentials, audience: Audience, clock: () => number, presented: { scheme: 'Bearer' | 'DPoP'; token: string }, token: AccessTokenWithClient): Promise<AccessDenial | undefined> {
+  credentials.sender ??= checkSender(audience, clock(), presented, token.dpopJkt, credentials.proof);
+  const refused = await credentials.sender;
+  if (refused === undefined) return undefined;
+  return invalidToken(refused.description, { error: refused.error, ...(refused.nonce !== undefined ? { nonce: refused.nonce } : {}) });
 }
 
 export interface AccessGranted {
@@ -29,11 +68,11 @@ export async function authorizeApiRequest(
   store: ApiAccessStore,
   clock: () => number,
   route: Pick<ApiRoute, 'scope' | 'membership'>,
-  authorization: string | undefined,
+  credentials: PresentedCredentials,
   params: { teamId?: string; orgId?: string },
   audience: Audience,
 ): Promise<AccessGranted | AccessDenial> {
-  const parsed = parseBearer(authorization);
+  const parsed = parseBearer(credentials.authorization);
   if (!parsed.ok) {
     // docs/rules.md#public-booking: public routes need no token, but one that is sent must be valid.
     if (route.scope === 'public' && parsed.reason === 'missing') return { ok: true, facts: {} };
@@ -44,7 +83,9 @@ export async function authorizeApiRequest(
   if (route.membership === 'org-admin' || route.membership === 'org-member') lookup.organizationId = params.orgId;
   const found = await store.findAccess(hashToken(parsed.token), lookup);
   const checked = checkAccessRecord(clock, found?.token, audience);
-  if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
+  if (!checked.ok) return invalidToken(checked.description, parsed.scheme === 'DPoP' ? { error: 'invalid_token' } : undefined);
+  const sender = await senderDenial(credentials, audience, clock, parsed, found!.token);
+  if (sender !== undefined) return sender;
   return decideRoute(checked.principal, route, found!.facts, params.orgId);
 }
 
@@ -96,15 +137,17 @@ export const UNKNOWN_BOOKING: AccessDenial = { status: 404, code: 'not_found', m
 export async function authorizeBookingWrite(
   store: ApiAccessStore,
   clock: () => number,
-  authorization: string | undefined,
+  credentials: PresentedCredentials,
   booking: BookingOwnership,
   audience: Audience,
 ): Promise<AccessGranted | AccessDenial> {
-  const parsed = parseBearer(authorization);
+  const parsed = parseBearer(credentials.authorization);
   if (!parsed.ok) return { status: 401, code: parsed.reason === 'missing' ? 'unauthorized' : 'invalid_token', message: parsed.description };
   const found = await store.findAccess(hashToken(parsed.token), booking.teamId === null ? {} : { teamId: booking.teamId });
   const checked = checkAccessRecord(clock, found?.token, audience);
-  if (!checked.ok) return { status: 401, code: 'invalid_token', message: checked.description };
+  if (!checked.ok) return invalidToken(checked.description, parsed.scheme === 'DPoP' ? { error: 'invalid_token' } : undefined);
+  const sender = await senderDenial(credentials, audience, clock, parsed, found!.token);
+  if (sender !== undefined) return sender;
   const { principal } = checked;
   const facts = found!.facts;
   if (booking.teamId === null) {

@@ -4,7 +4,9 @@
 // is the whole contract between the two wings (ARCHITECTURE.md, "The two wings").
 
 // The bearer check: a token's principal, its audience, and its scopes (RFC 6750, RFC 8707).
-export { checkAccessRecord, parseBearer, type AccessPrincipal, type Audience } from '../oauth/bearer.ts';
+export { checkAccessRecord, checkSender, parseBearer, type AccessPrincipal, type Audience, type PresentedProof, type SenderRefusal } from '../oauth/bearer.ts';
+// DPoP (RFC 9449 §7.1): the algorithms a resource's challenge names.
+export { DPOP_ALGORITHMS } from '../oauth/dpop.ts';
 export type { AccessTokenWithClient } from '../oauth/storage.ts';
 export { familyTitles, grantSatisfies, scopeRegistry, type ScopeFamily } from '../oauth/scopes.ts';
 export { API_RESOURCE_PATH, MCP_PATH, resourceMetadataUrl } from '../http/oauth/paths.ts';

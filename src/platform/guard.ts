@@ -4,8 +4,8 @@
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { type API_RESOURCE_PATH, type Audience, failure, type MCP_PATH, Refusal, resourceMetadataUrl } from './authorization-server.ts';
-import { authorizeApiRequest, type AccessGranted, type ApiAccessStore } from './access-check.ts';
+import { type API_RESOURCE_PATH, type Audience, DPOP_ALGORITHMS, failure, type MCP_PATH, Refusal, resourceMetadataUrl } from './authorization-server.ts';
+import { authorizeApiRequest, type AccessGranted, type ApiAccessStore, type PresentedCredentials } from './access-check.ts';
 import type { AccessDenial } from './membership.ts';
 import type { ApiRoute } from './route-table.ts';
 import { sendFailure } from './envelope.ts';
@@ -23,6 +23,24 @@ const REALM = 'Bearer realm="gatehouse"';
 export interface GuardedResource extends Audience {
   /** RFC 9728 §5.1: named in every 401's challenge so a client can discover how to get a token. */
   metadataUrl: string;
+  /** BASE_URL: a DPoP proof's htu is it and the request's path (RFC 9449 §4.3 point 9). */
+  baseUrl: string;
+}
+
+const presented = new WeakMap<FastifyRequest, PresentedCredentials>();
+
+/**
+ * The request's credentials, one object per request, so that its DPoP proof is checked and
+ * spent once however many access checks the request runs (access-check.ts: PresentedCredentials).
+ */
+export function credentialsOf(request: FastifyRequest, resource: Pick<GuardedResource, 'baseUrl'>): PresentedCredentials {
+  let credentials = presented.get(request);
+  if (credentials === undefined) {
+    const path = request.url.split('?', 1)[0]!;
+    credentials = { authorization: request.headers.authorization, proof: { header: request.headers.dpop, method: request.method, url: `${resource.baseUrl}${path}` } };
+    presented.set(request, credentials);
+  }
+  return credentials;
 }
 
 /** One of the platform's protected resources (docs/rules.md#resource-indicators, docs/rules.md#protected-resource-metadata): the /v2 API or the MCP server, by its path. */
@@ -31,7 +49,9 @@ export function guardedResource(ctx: AppContext, resourcePath: typeof API_RESOUR
     resources: ctx.oauth.resources,
     resource: `${ctx.config.baseUrl}${resourcePath}`,
     documentsServed: ctx.oauth.clientMetadata !== undefined,
+    dpop: ctx.oauth.dpop,
     metadataUrl: resourceMetadataUrl(ctx.config.baseUrl, resourcePath),
+    baseUrl: ctx.config.baseUrl,
   };
 }
 
@@ -48,6 +68,12 @@ export function challenge(denial: AccessDenial, metadataUrl: string, scopeHint?:
       // RFC 6750 §3.1: no credentials, no error code.
       return { 'www-authenticate': `${REALM}, ${metadata}` };
     case 'invalid_token':
+      // RFC 9449 §7.1: a DPoP token's refusal is a DPoP challenge naming the algorithms, with
+      // the nonce a new proof must carry when that is the reason (§9).
+      if (denial.dpop !== undefined) {
+        const dpop = { 'www-authenticate': `DPoP error="${denial.dpop.error}", algs="${DPOP_ALGORITHMS.join(' ')}", ${metadata}` };
+        return denial.dpop.nonce === undefined ? dpop : { ...dpop, 'dpop-nonce': denial.dpop.nonce };
+      }
       return { 'www-authenticate': `${REALM}, error="invalid_token", ${metadata}` };
     case 'insufficient_scope':
       return { 'www-authenticate': `Bearer error="insufficient_scope", scope="${denial.scope}"` };
@@ -64,7 +90,7 @@ export function accessError(denial: AccessDenial, resource: GuardedResource): Re
 export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership'>, store: ApiAccessStore, clock: () => number, resource: GuardedResource) {
   return async function guard(request: FastifyRequest, reply: FastifyReply) {
     const params = request.params as { teamId?: string; orgId?: string };
-    const result = await authorizeApiRequest(store, clock, route, request.headers.authorization, params, resource);
+    const result = await authorizeApiRequest(store, clock, route, credentialsOf(request, resource), params, resource);
     if ('ok' in result) {
       request.apiAccess = result;
       return undefined;

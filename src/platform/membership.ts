@@ -17,8 +17,16 @@ export interface AccessFacts {
 export { isAdmin };
 
 /** A refusal, as the API answers it (status, envelope code, message). */
+/** RFC 9449 §7.1: the error of a DPoP challenge, and the nonce a new proof must carry (§9). */
+export interface DpopChallenge {
+  error: 'invalid_token' | 'invalid_dpop_proof' | 'use_dpop_nonce';
+  nonce?: string;
+}
+
 export type AccessDenial =
-  | { status: 401; code: 'unauthorized' | 'invalid_token'; message: string }
+  | { status: 401; code: 'unauthorized'; message: string }
+  /** `dpop`: the token was presented under the DPoP scheme, or is DPoP-bound (RFC 9449 §7.1): a DPoP challenge answers. */
+  | { status: 401; code: 'invalid_token'; message: string; dpop?: DpopChallenge }
   | { status: 403; code: 'insufficient_scope'; message: string; scope: string }
   | { status: 403; code: 'forbidden'; message: string }
   | { status: 404; code: 'not_found'; message: string };

@@ -80,7 +80,7 @@ describe('the route registry (docs/rules.md#scope-registry)', () => {
   it('refuses, at start, a registry entry without a handler and a handler without an entry', async () => {
     const store = { findAccess: async () => undefined };
     const api = 'http://localhost/v2';
-    const resource = { resources: { default: api, known: [api] }, resource: api, documentsServed: true, metadataUrl: 'http://localhost/.well-known/oauth-protected-resource/v2' };
+    const resource = { resources: { default: api, known: [api] }, resource: api, documentsServed: true, metadataUrl: 'http://localhost/.well-known/oauth-protected-resource/v2', baseUrl: 'http://localhost' };
     const app = Fastify();
     expect(() => registerRegistryRoutes(app, {}, store, Date.now, resource)).toThrow(/no handler/);
     const stray = { 'stray.handler': { data: {}, handle: async () => null } };

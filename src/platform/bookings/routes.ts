@@ -7,7 +7,7 @@ import type { Booking, BookingFilter, BookingScope, BookingStatus, BookingStore 
 import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
 import { calendarLinks } from './calendar-links.ts';
 import { guestEmail, guestInput, locationInput, locationText, type GuestInput, type LocationInput } from './requests.ts';
-import { accessError } from '../guard.ts';
+import { accessError, credentialsOf } from '../guard.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid, iso, notFound, toMillis } from '../input.ts';
 import { arrayOf, dateTime, email, idParam, int, listQuery, nullable, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
@@ -191,7 +191,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
     }
     const found = await store.find(params.bookingUid);
     if (found === undefined) throw accessError(UNKNOWN_BOOKING, resource);
-    const decision = await authorizeBookingWrite(accessStore, s.clock, request.headers.authorization, { hostId: found.hostId, teamId: found.teamId }, resource);
+    const decision = await authorizeBookingWrite(accessStore, s.clock, credentialsOf(request, resource), { hostId: found.hostId, teamId: found.teamId }, resource);
     if (!('ok' in decision)) throw accessError(decision, resource);
   };
 

@@ -8,7 +8,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeApiRequest } from '../access-check.ts';
-import { challenge, guardedResource } from '../guard.ts';
+import { challenge, credentialsOf, guardedResource } from '../guard.ts';
 import { allHandlers } from '../handlers.ts';
 import { type AccessPrincipal, errorTable, failureOf, MCP_PATH, refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../authorization-server.ts';
 import type { AppContext } from '../../context.ts';
@@ -88,7 +88,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<
     const access =
       authorization === undefined || authorization === ''
         ? ({ status: 401, code: 'unauthorized', message: 'an access token for this MCP server is required' } as const)
-        : await authorizeApiRequest(store, ctx.services.clock, connectRoute, authorization, {}, resource);
+        : await authorizeApiRequest(store, ctx.services.clock, connectRoute, credentialsOf(request, resource), {}, resource);
     // The hint is what the resource metadata lists for /mcp: what an agent nobody reviewed may get.
     if (!('ok' in access)) return jsonRpcError(reply, access.status, access.message, challenge(access, resource.metadataUrl, ctx.config.agentScopes));
     const principal = access.principal!;

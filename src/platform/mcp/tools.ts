@@ -8,7 +8,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyRequest } from 'fastify';
 import { authorizeApiRequest, authorizePrincipal, needsMembershipFacts, type ApiAccessStore } from '../access-check.ts';
-import type { GuardedResource } from '../guard.ts';
+import { credentialsOf, type GuardedResource } from '../guard.ts';
 import type { HandlerMap, RouteHandler } from '../handler.ts';
 import { apiRoutes, pathParams, type ApiRoute } from '../route-table.ts';
 import { idParam, type JsonSchema } from '../schemas.ts';
@@ -112,7 +112,7 @@ export class ToolCatalog {
 
     const params = pick(args, tool.fields.params, undefined) as Record<string, string>;
     const access = needsMembershipFacts(tool.route)
-      ? await authorizeApiRequest(this.store, this.clock, tool.route, request.headers.authorization, params, this.resource)
+      ? await authorizeApiRequest(this.store, this.clock, tool.route, credentialsOf(request, this.resource), params, this.resource)
       : authorizePrincipal(principal, tool.route);
     if (!('ok' in access)) {
       throw refusedCall(access.message, access.code === 'insufficient_scope' ? access.scope : undefined);

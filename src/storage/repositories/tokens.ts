@@ -33,7 +33,7 @@ export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
     userId: row.user_id,
     scopes: scopesFromColumn(row.scopes),
     resources: resourcesFromColumn(row.resources),
-    dpopJkt: row.dpop_jkt,
+    ...(row.dpop_jkt === null ? {} : { dpopJkt: row.dpop_jkt }),
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,

@@ -181,6 +181,11 @@ export function createOAuthStore(db: Executor): OAuthStore {
   return store;
 }
 
+/** RFC 9449: the key a row is bound to, given only when it is bound (the records' dpopJkt is optional). */
+function boundTo(jkt: string | null): { dpopJkt?: string } {
+  return jkt === null ? {} : { dpopJkt: jkt };
+}
+
 const selectActiveGrant = prepare((db, p: { grantId: string }) => db.selectFrom('grants').select('id').where('id', '=', p.grantId).where('revoked_at', 'is', null));
 
 const codeColumns = ['code_hash', 'client_id', 'user_id', 'grant_id', 'redirect_uri', 'scopes', 'code_challenge', 'resources', 'dpop_jkt', 'created_at', 'expires_at', 'consumed_at'] as const;
@@ -201,7 +206,7 @@ function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
     scopes: scopesFromColumn(r.scopes),
     codeChallenge: r.code_challenge,
     resources: resourcesFromColumn(r.resources),
-    dpopJkt: r.dpop_jkt,
+    ...boundTo(r.dpop_jkt),
     createdAt: r.created_at,
     expiresAt: r.expires_at,
     consumedAt: r.consumed_at,
@@ -271,7 +276,7 @@ function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord 
     userId: r.user_id,
     scopes: scopesFromColumn(r.scopes),
     resources: resourcesFromColumn(r.resources),
-    dpopJkt: r.dpop_jkt,
+    ...boundTo(r.dpop_jkt),
     parentId: r.parent_id,
     createdAt: r.created_at,
     expiresAt: r.expires_at,
