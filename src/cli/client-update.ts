@@ -23,6 +23,7 @@ interface UpdateOptions {
   scope: string[];
   /** docs/rules.md#pushed-authorization: --require-par / --no-require-par. */
   requirePar?: boolean;
+  dpop?: string;
   yes?: boolean;
   json?: boolean;
 }
@@ -37,11 +38,19 @@ function editFromOptions(opts: UpdateOptions): ClientEdit {
     ...(opts.redirectUri.length > 0 ? { redirectUris: opts.redirectUri } : {}),
     ...(opts.scope.length > 0 ? { scopes: opts.scope } : {}),
     ...(opts.requirePar !== undefined ? { requirePushedAuthorizationRequests: opts.requirePar } : {}),
+    ...(opts.dpop !== undefined ? { dpopBoundAccessTokens: dpopFlag(opts.dpop) } : {}),
   };
   if (Object.keys(edit).length === 0) {
-    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par or --no-require-par');
+    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par or --dpop');
   }
   return edit;
+}
+
+/** RFC 9449 §5.2 (docs/rules.md#dpop): `--dpop required` or `--dpop optional`. */
+function dpopFlag(value: string): boolean {
+  if (value === 'required') return true;
+  if (value === 'optional') return false;
+  throw new CliError(`--dpop must be required or optional, not ${JSON.stringify(value)}`);
 }
 
 async function applyEdit(s: ServiceContext, clientId: string, edit: ClientEdit, yes: boolean): Promise<EditResult> {
@@ -69,6 +78,7 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
       redirect_uris: c.redirectUris,
       scopes: c.scopes,
       require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
+      dpop_bound_access_tokens: c.dpopBoundAccessTokens,
       awaiting_review: { redirect_uris: result.held.redirectUris, scopes: result.held.scopes },
     },
     () =>
@@ -78,6 +88,7 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
         `live redirect URIs: ${c.redirectUris.join(', ')}`,
         `live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
         `pushed authorization requests: ${c.requirePushedAuthorizationRequests ? 'required' : 'optional'}`,
+        `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
         result.held.redirectUris.length + result.held.scopes.length > 0
           ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
           : '',
@@ -100,6 +111,7 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .option('--scope <scope>', 'the complete list of scopes (repeat); on a legacy client this migrates it', collect, [])
     .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
     .option('--no-require-par', 'let this client send authorization requests in the browser again')
+    .option('--dpop <required|optional>', 'whether every token request must carry a DPoP proof (RFC 9449 dpop_bound_access_tokens)')
     .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: UpdateOptions) => {

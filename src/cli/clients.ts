@@ -37,6 +37,7 @@ function describe(c: ClientView, ownerEmail: string): string {
     `redirect URIs: ${c.redirectUris.join(', ')}`,
     // docs/rules.md#pushed-authorization.
     `PAR:           ${c.requirePushedAuthorizationRequests ? 'required (RFC 9126)' : 'optional'}`,
+    `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
   ];
   if (hasHeldChange(c)) {
     lines.push(`held change:   ${heldChange(c)}`);
@@ -69,6 +70,7 @@ function showJson(c: ClientView, ownerEmail: string) {
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
     proposed_redirect_uris: c.proposedRedirectUris,
     proposed_scopes: c.proposedScopes,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens,
     created_at: formatTime(c.createdAt),
     updated_at: formatTime(c.updatedAt),
     secrets: c.secrets.map((s) => ({ id: s.id, last_four: s.lastFour, created_at: formatTime(s.createdAt), last_used_at: s.lastUsedAt === null ? null : formatTime(s.lastUsedAt) })),
@@ -99,8 +101,9 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     .option('--scope <scope>', 'enabled scope (repeat, at least one)', collect, [])
     .option('--public', 'a public client (PKCE, no secret)')
     .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
+    .option('--dpop-required', 'every token request must carry a DPoP proof (RFC 9449 dpop_bound_access_tokens)')
     .addOption(jsonOption())
-    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; json?: boolean }) => {
+    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; dpopRequired?: boolean; json?: boolean }) => {
       const { client, secret } = await runtime.withServices(async (s) => {
         const owner = await requireUserByEmail(s, opts.owner);
         return createClient(s, {
@@ -113,6 +116,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
           redirectUris: opts.redirectUri,
           scopes: opts.scope,
           requirePushedAuthorizationRequests: opts.requirePar === true,
+          dpopBoundAccessTokens: opts.dpopRequired === true,
           actorId: CLI_OPERATOR,
         });
       });

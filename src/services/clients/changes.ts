@@ -22,6 +22,8 @@ export interface ClientEdit {
   scopes?: string[];
   /** docs/rules.md#pushed-authorization: its authorization requests must be pushed (RFC 9126 §6). */
   requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9449 §5.2 (docs/rules.md#dpop): applies at once; it narrows what the client may do. */
+  dpopBoundAccessTokens?: boolean;
 }
 
 export interface EditOptions {
@@ -73,6 +75,7 @@ function checkEdit(edit: ClientEdit): CheckedEdit {
     redirectUris: edit.redirectUris === undefined ? undefined : checkRedirectUris(edit.redirectUris),
     scopes: edit.scopes === undefined ? undefined : checkScopes(edit.scopes),
     requirePushedAuthorizationRequests: edit.requirePushedAuthorizationRequests,
+    dpopBoundAccessTokens: edit.dpopBoundAccessTokens,
   };
 }
 
@@ -86,13 +89,14 @@ interface EditPlan {
   migrated: boolean;
 }
 
-/** Name, description, homepage and logo apply at once, whatever the state. */
+/** Name, description, homepage, logo and the DPoP requirement apply at once, whatever the state. */
 function planPlainFields(plan: EditPlan, client: StoredClient, next: CheckedEdit): void {
   const plain = [
     ['name', 'name', next.name, client.name],
     ['description', 'description', next.description, client.description],
     ['homepageUrl', 'homepage_url', next.homepageUrl, client.homepageUrl],
     ['logoUrl', 'logo_url', next.logoUrl, client.logoUrl],
+    ['dpopBoundAccessTokens', 'dpop_bound_access_tokens', next.dpopBoundAccessTokens, client.dpopBoundAccessTokens],
   ] as const;
   for (const [field, column, value, current] of plain) {
     if (value !== undefined && value !== current) {

@@ -95,6 +95,9 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
   if (unsupportedGrant !== undefined) throw metadataError(`grant_types "${unsupportedGrant}" is not supported: use authorization_code and refresh_token`);
   const responseTypes = stringList(metadata, 'response_types') ?? ['code'];
   if (responseTypes.some((r) => r !== 'code')) throw metadataError('response_types must be ["code"]');
+  // RFC 9449 §5.2: a boolean, false when omitted (docs/rules.md#dpop).
+  const dpopBound = metadata.dpop_bound_access_tokens ?? false;
+  if (typeof dpopBound !== 'boolean') throw metadataError('dpop_bound_access_tokens must be true or false');
 
   // RFC 9126 §6: the client metadata parameter require_pushed_authorization_requests, a boolean (default false).
   const requirePar = metadata.require_pushed_authorization_requests ?? false;
@@ -133,6 +136,7 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
         redirectUris,
         scopes,
         requirePushedAuthorizationRequests: requirePar,
+        dpopBoundAccessTokens: dpopBound,
       },
       scopes,
       policy.policy === 'open' ? 'approved' : 'pending',
@@ -175,6 +179,7 @@ export function clientInformation(registered: RegisteredClient, issuedAt: number
     response_types: ['code'],
     scope: formatScopes(c.scopes),
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
+    dpop_bound_access_tokens: c.dpopBoundAccessTokens,
     ...(c.homepageUrl ? { client_uri: c.homepageUrl } : {}),
     ...(c.logoUrl ? { logo_uri: c.logoUrl } : {}),
   };

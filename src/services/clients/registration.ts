@@ -19,6 +19,8 @@ export interface NewClient {
   scopes: string[];
   /** docs/rules.md#pushed-authorization: its authorization requests must be pushed (RFC 9126 §6); default false. */
   requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9449 §5.2 (docs/rules.md#dpop): its token requests must carry a DPoP proof. */
+  dpopBoundAccessTokens?: boolean;
   /** Who registered it, for the audit trail: the owner unless an operator did it for them. */
   actorId?: string | null;
 }
@@ -59,9 +61,15 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
   const actorId = input.actorId === undefined ? input.ownerId : input.actorId;
   await ctx.stores.transaction(async (tx) => {
     const par = input.requirePushedAuthorizationRequests === true;
-    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par });
+    const dpopBoundAccessTokens = input.dpopBoundAccessTokens === true;
+    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par, dpopBoundAccessTokens });
     await tx.audit.append(
-      { type: 'client.created', actorId, clientId: id, data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes) } },
+      {
+        type: 'client.created',
+        actorId,
+        clientId: id,
+        data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes), ...(dpopBoundAccessTokens ? { dpopBoundAccessTokens } : {}) },
+      },
       now,
     );
     // A confidential client always holds at least one active secret (docs/rules.md#client-record).

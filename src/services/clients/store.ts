@@ -32,18 +32,20 @@ export interface StoredClient {
   /** docs/rules.md#client-changes: additions awaiting review; empty when nothing is held. */
   proposedRedirectUris: string[];
   proposedScopes: string[];
+  /** RFC 9449 §5.2 (docs/rules.md#dpop): every token request must carry a DPoP proof. */
+  dpopBoundAccessTokens: boolean;
   /** docs/rules.md#review-versions. */
   version: number;
   createdAt: number;
   updatedAt: number;
 }
 
-/** A new client: version starts at 1, no review, no held change, not a resource server. */
+/** A new client: version starts at 1, no review, no held change, not a resource server; DPoP-bound only when asked. */
 export type NewClientRecord = Pick<
   StoredClient,
   'id' | 'name' | 'description' | 'homepageUrl' | 'logoUrl' | 'ownerId' | 'kind' | 'state' | 'redirectUris' | 'scopes' | 'createdAt'
 > &
-  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests'>>;
+  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests'>> & { dpopBoundAccessTokens?: boolean };
 
 /** The fields an update may set; a field left undefined is left as it is. */
 export type ClientChanges = Partial<
@@ -61,6 +63,7 @@ export type ClientChanges = Partial<
     | 'reviewedAt'
     | 'resourceServer'
     | 'requirePushedAuthorizationRequests'
+    | 'dpopBoundAccessTokens'
     | 'proposedRedirectUris'
     | 'proposedScopes'
     | 'updatedAt'

@@ -20,6 +20,8 @@ export interface ClientFormValues {
   scopes: string[];
   /** docs/rules.md#pushed-authorization: the checkbox; a form that lacks it leaves the flag off. */
   require_par: boolean;
+  /** RFC 9449 §5.2 (docs/rules.md#dpop): the checkbox, sent as "1" when ticked. */
+  dpop_bound_access_tokens: boolean;
 }
 
 export const fieldLabels: Record<string, string> = {
@@ -31,6 +33,7 @@ export const fieldLabels: Record<string, string> = {
   redirect_uris: 'Redirect URIs',
   scopes: 'Scopes',
   require_par: 'Pushed authorization requests',
+  dpop_bound_access_tokens: 'DPoP',
   confirm: 'Confirmation',
 };
 
@@ -44,6 +47,7 @@ export function readClientForm(body: FormBody): ClientFormValues {
     redirect_uris: textField(body, 'redirect_uris'),
     scopes: listField(body, 'scopes'),
     require_par: textField(body, 'require_par', 10) === 'on',
+    dpop_bound_access_tokens: textField(body, 'dpop_bound_access_tokens', 10) === '1',
   };
 }
 
@@ -58,6 +62,7 @@ export function valuesOf(client: ClientView): ClientFormValues {
     redirect_uris: [...client.redirectUris, ...client.proposedRedirectUris].join('\n'),
     scopes: [...(client.scopes ?? []), ...client.proposedScopes],
     require_par: client.requirePushedAuthorizationRequests,
+    dpop_bound_access_tokens: client.dpopBoundAccessTokens,
   };
 }
 
@@ -185,6 +190,10 @@ ${legacy
 <legend>Pushed authorization requests</legend>
 <div class="check"><input type="checkbox" id="require_par-on" name="require_par" value="on" ${values.require_par ? html`checked` : ''}>
 <label for="require_par-on"><strong>Require PAR</strong> — the application must push each authorization request to the PAR endpoint first (RFC 9126) and send the browser only <code>client_id</code> and <code>request_uri</code>; any other authorization link is refused.</label></div>
+<fieldset id="dpop">
+<legend>Sender-constrained tokens <span class="muted">(optional)</span></legend>
+<div class="check"><input type="checkbox" id="dpop_bound_access_tokens" name="dpop_bound_access_tokens" value="1" ${values.dpop_bound_access_tokens ? html`checked` : ''}>
+<label for="dpop_bound_access_tokens"><strong>Require DPoP</strong> — every token request must carry a DPoP proof (RFC 9449), so a stolen token is useless without the application's private key. Tick it only once the application sends proofs.</label></div>
 </fieldset>
 
 <div class="actions">

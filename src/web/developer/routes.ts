@@ -87,6 +87,7 @@ async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: F
       redirectUris: lines(values.redirect_uris),
       scopes: values.scopes,
       requirePushedAuthorizationRequests: values.require_par,
+      dpopBoundAccessTokens: values.dpop_bound_access_tokens,
     });
     // docs/rules.md#forms-and-pages: the client page shows the first secret once, so a reload of it
     // registers nothing.
@@ -115,6 +116,7 @@ async function handleEdit(ctx: AppContext, request: FastifyRequest<IdParams>, re
       homepageUrl: values.homepage_url,
       logoUrl: values.logo_url,
       redirectUris: lines(values.redirect_uris),
+      dpopBoundAccessTokens: values.dpop_bound_access_tokens,
       // A legacy client gets scopes only through its migration page (docs/rules.md#legacy-clients).
       ...(client.legacy ? {} : { scopes: values.scopes }),
       requirePushedAuthorizationRequests: values.require_par,
@@ -138,7 +140,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get(`${DEVELOPER_CLIENTS}/new`, async (request, reply) => {
     if (!signedIn(request, reply)) return reply;
-    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false };
+    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false, dpop_bound_access_tokens: false };
     return registerPage(request, reply, 200, empty, {});
   });
 
