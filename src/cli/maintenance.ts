@@ -12,6 +12,7 @@ const labels: Record<keyof PruneCounts, string> = {
   sessions: 'sessions',
   authorizationRequests: 'authorization requests',
   auditEvents: 'audit events',
+  dpopProofs: 'DPoP proofs',
   successorsForgotten: 'successor pairs',
 };
 
@@ -27,6 +28,7 @@ const verbs: Record<keyof PruneCounts, string> = {
   sessions: 'deleted',
   authorizationRequests: 'deleted',
   auditEvents: 'deleted',
+  dpopProofs: 'deleted',
   successorsForgotten: 'forgotten',
 };
 

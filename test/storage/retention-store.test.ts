@@ -17,6 +17,7 @@ const indexOf: Record<PrunableRows, string> = {
   sessions: 'sessions_expires',
   authorizationRequests: 'authorization_requests_created',
   auditEvents: 'audit_events_created',
+  dpopProofs: 'dpop_proofs_expires',
 };
 
 describe.each(backends)('RetentionStore contract on $name', ({ name, available }) => {

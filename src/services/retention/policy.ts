@@ -29,6 +29,8 @@ export function cutoffs(policy: RetentionPolicy, now: number): Record<PrunableRo
     sessions: now,
     authorizationRequests: now - AUTHORIZATION_REQUEST_RETENTION_DAYS * DAY,
     auditEvents: now - policy.auditRetentionDays * DAY,
+    // A proof's row is kept until its iat leaves the accepted skew: a replay after that is refused for its iat.
+    dpopProofs: now,
   };
 }
 

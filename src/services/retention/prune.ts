@@ -16,6 +16,8 @@ export interface PruneCounts {
   sessions: number;
   authorizationRequests: number;
   auditEvents: number;
+  /** DPoP proofs past the time they could be accepted (docs/rules.md#dpop). */
+  dpopProofs: number;
   /** Successor pairs of spent refresh tokens forgotten after the replay window. */
   successorsForgotten: number;
 }
@@ -53,6 +55,7 @@ export async function pruneEnded(ctx: ServiceContext, policy: RetentionPolicy, o
     sessions: await rows('sessions'),
     authorizationRequests: await rows('authorizationRequests'),
     auditEvents: await rows('auditEvents'),
+    dpopProofs: await rows('dpopProofs'),
     successorsForgotten: await drain((limit) => store.forgetSuccessorsBatch(successorCutoff(policy, now), limit), options),
   };
 }

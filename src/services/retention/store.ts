@@ -17,7 +17,9 @@ export type PrunableRows =
   /** Authorization requests (the legacy-migration warning's evidence) by creation time. */
   | 'authorizationRequests'
   /** Audit events by creation time. */
-  | 'auditEvents';
+  | 'auditEvents'
+  /** DPoP proofs seen (RFC 9449 §11.1), once no instance could accept them again (migration 014). */
+  | 'dpopProofs';
 
 export interface RetentionStore {
   /**

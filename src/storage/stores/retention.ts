@@ -14,6 +14,7 @@ const prunable: Record<PrunableRows, { table: keyof Database; key: string; time:
   sessions: { table: 'sessions', key: 'id_hash', time: 'expires_at' },
   authorizationRequests: { table: 'authorization_requests', key: 'id', time: 'created_at' },
   auditEvents: { table: 'audit_events', key: 'id', time: 'created_at' },
+  dpopProofs: { table: 'dpop_proofs', key: 'proof_key', time: 'expires_at' },
 };
 
 /**
