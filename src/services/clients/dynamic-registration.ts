@@ -179,7 +179,8 @@ export function clientInformation(registered: RegisteredClient, issuedAt: number
     response_types: ['code'],
     scope: formatScopes(c.scopes),
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
-    dpop_bound_access_tokens: c.dpopBoundAccessTokens,
+    // RFC 9449 §5.2: false is the default, so only a client that asked for it hears it back.
+    ...(c.dpopBoundAccessTokens ? { dpop_bound_access_tokens: true } : {}),
     ...(c.homepageUrl ? { client_uri: c.homepageUrl } : {}),
     ...(c.logoUrl ? { logo_uri: c.logoUrl } : {}),
   };
