@@ -111,7 +111,7 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .option('--scope <scope>', 'the complete list of scopes (repeat); on a legacy client this migrates it', collect, [])
     .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
     .option('--no-require-par', 'let this client send authorization requests in the browser again')
-    .option('--dpop <required|optional>', 'whether every token request must carry a DPoP proof (RFC 9449 dpop_bound_access_tokens)')
+    .option('--dpop <mode>', 'required (every token request must carry a DPoP proof, RFC 9449 dpop_bound_access_tokens) or optional')
     .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: UpdateOptions) => {
