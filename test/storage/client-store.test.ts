@@ -47,6 +47,7 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
       reviewedAt: null,
       resourceServer: false,
       requirePushedAuthorizationRequests: false,
+      dpopBoundAccessTokens: false,
       proposedRedirectUris: [],
       proposedScopes: [],
       version: 1,

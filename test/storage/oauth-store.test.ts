@@ -96,6 +96,7 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
         scopes: ['BOOKING_READ', 'PROFILE_READ'],
         resourceServer: true,
         requirePushedAuthorizationRequests: false,
+        dpopBoundAccessTokens: false,
       });
       expect(await store.findClient('no-such-client')).toBeUndefined();
     });

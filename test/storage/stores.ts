@@ -2,4 +2,5 @@
 // one place that knows where each implementation lives, so a move is one line here.
 export { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 export { createApiAccessStore } from '../../src/storage/repositories/api-access.ts';
+export { createDpopProofStore } from '../../src/storage/stores/dpop-proofs.ts';
 export { createRetentionStore, deleteBatchQuery, forgetSuccessorsQuery } from '../../src/storage/stores/retention.ts';
