@@ -120,6 +120,18 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect(events.find((e) => e.type === 'client.scopes_changed')?.data).toEqual({ from: 'BOOKING_READ PROFILE_READ', to: 'PROFILE_READ' });
   });
 
+  it.skipIf(!available)('RFC 9449 §5.2: ticking Require DPoP applies at once, is shown on the client page, and unticking it undoes it (docs/rules.md#dpop)', async () => {
+    const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
+    const saved = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], dpop_bound_access_tokens: '1' });
+    expect(saved.location).toBe(`${DEV}/${client.clientId}?done=saved`);
+    expect((await requireClient(server.services, client.clientId)).dpopBoundAccessTokens).toBe(true);
+    const page = await devBrowser.follow(saved);
+    expect(textOf(page.body, 'dpop')).toContain('Required');
+    expect((await open(devBrowser, `${DEV}/${client.clientId}/edit`)).body).toMatch(/id="dpop_bound_access_tokens" name="dpop_bound_access_tokens" value="1" checked/);
+    await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'] });
+    expect((await requireClient(server.services, client.clientId)).dpopBoundAccessTokens).toBe(false);
+  });
+
   it.skipIf(!available)('replacing every approved redirect URI at once is refused beside the field, and nothing changes', async () => {
     const client = await server.client(dev, { redirectUris: [A] });
     const res = await edit(client, { name: 'Test App', redirect_uris: B, scopes: ['PROFILE_READ'] });
