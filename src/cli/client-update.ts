@@ -23,7 +23,8 @@ interface UpdateOptions {
   scope: string[];
   /** docs/rules.md#pushed-authorization: --require-par / --no-require-par. */
   requirePar?: boolean;
-  dpop?: string;
+  /** docs/rules.md#dpop: --require-dpop / --no-require-dpop. */
+  requireDpop?: boolean;
   yes?: boolean;
   json?: boolean;
 }
@@ -38,19 +39,12 @@ function editFromOptions(opts: UpdateOptions): ClientEdit {
     ...(opts.redirectUri.length > 0 ? { redirectUris: opts.redirectUri } : {}),
     ...(opts.scope.length > 0 ? { scopes: opts.scope } : {}),
     ...(opts.requirePar !== undefined ? { requirePushedAuthorizationRequests: opts.requirePar } : {}),
-    ...(opts.dpop !== undefined ? { dpopBoundAccessTokens: dpopFlag(opts.dpop) } : {}),
+    ...(opts.requireDpop !== undefined ? { dpopBoundAccessTokens: opts.requireDpop } : {}),
   };
   if (Object.keys(edit).length === 0) {
-    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par or --dpop');
+    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par, --require-dpop or --no-require-dpop');
   }
   return edit;
-}
-
-/** RFC 9449 §5.2 (docs/rules.md#dpop): `--dpop required` or `--dpop optional`. */
-function dpopFlag(value: string): boolean {
-  if (value === 'required') return true;
-  if (value === 'optional') return false;
-  throw new CliError(`--dpop must be required or optional, not ${JSON.stringify(value)}`);
 }
 
 async function applyEdit(s: ServiceContext, clientId: string, edit: ClientEdit, yes: boolean): Promise<EditResult> {
@@ -111,7 +105,8 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .option('--scope <scope>', 'the complete list of scopes (repeat); on a legacy client this migrates it', collect, [])
     .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
     .option('--no-require-par', 'let this client send authorization requests in the browser again')
-    .option('--dpop <mode>', 'required (every token request must carry a DPoP proof, RFC 9449 dpop_bound_access_tokens) or optional')
+    .option('--require-dpop', 'require a DPoP proof on every token request of this client (RFC 9449 dpop_bound_access_tokens)')
+    .option('--no-require-dpop', 'let this client ask for tokens without a DPoP proof again')
     .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: UpdateOptions) => {

@@ -101,9 +101,9 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     .option('--scope <scope>', 'enabled scope (repeat, at least one)', collect, [])
     .option('--public', 'a public client (PKCE, no secret)')
     .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
-    .option('--dpop-required', 'every token request must carry a DPoP proof (RFC 9449 dpop_bound_access_tokens)')
+    .option('--require-dpop', 'require a DPoP proof on every token request of this client (RFC 9449 dpop_bound_access_tokens)')
     .addOption(jsonOption())
-    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; dpopRequired?: boolean; json?: boolean }) => {
+    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; requireDpop?: boolean; json?: boolean }) => {
       const { client, secret } = await runtime.withServices(async (s) => {
         const owner = await requireUserByEmail(s, opts.owner);
         return createClient(s, {
@@ -116,7 +116,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
           redirectUris: opts.redirectUri,
           scopes: opts.scope,
           requirePushedAuthorizationRequests: opts.requirePar === true,
-          dpopBoundAccessTokens: opts.dpopRequired === true,
+          dpopBoundAccessTokens: opts.requireDpop === true,
           actorId: CLI_OPERATOR,
         });
       });
