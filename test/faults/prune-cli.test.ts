@@ -101,6 +101,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
       'access tokens deleted': 1,
       'refresh tokens deleted': 2,
       'pushed requests deleted': 0,
+      'DPoP proofs deleted': 0,
       'sessions deleted': 0,
       'authorization requests deleted': 2,
       'audit events deleted': 0,
