@@ -25,6 +25,8 @@ interface UpdateOptions {
   requirePar?: boolean;
   /** docs/rules.md#dpop: --require-dpop / --no-require-dpop. */
   requireDpop?: boolean;
+  /** docs/rules.md#fapi2: --fapi2 / --no-fapi2. */
+  fapi2?: boolean;
   yes?: boolean;
   json?: boolean;
 }
@@ -40,9 +42,10 @@ function editFromOptions(opts: UpdateOptions): ClientEdit {
     ...(opts.scope.length > 0 ? { scopes: opts.scope } : {}),
     ...(opts.requirePar !== undefined ? { requirePushedAuthorizationRequests: opts.requirePar } : {}),
     ...(opts.requireDpop !== undefined ? { dpopBoundAccessTokens: opts.requireDpop } : {}),
+    ...(opts.fapi2 !== undefined ? { fapi2: opts.fapi2 } : {}),
   };
   if (Object.keys(edit).length === 0) {
-    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par, --require-dpop or --no-require-dpop');
+    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par, --require-dpop, --no-require-dpop, --fapi2 or --no-fapi2');
   }
   return edit;
 }
@@ -73,6 +76,7 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
       scopes: c.scopes,
       require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
       dpop_bound_access_tokens: c.dpopBoundAccessTokens,
+      fapi2: c.fapi2,
       awaiting_review: { redirect_uris: result.held.redirectUris, scopes: result.held.scopes },
     },
     () =>
@@ -83,6 +87,7 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
         `live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
         `pushed authorization requests: ${c.requirePushedAuthorizationRequests ? 'required' : 'optional'}`,
         `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
+        `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256 and DPoP required)' : 'no'}`,
         result.held.redirectUris.length + result.held.scopes.length > 0
           ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
           : '',
@@ -107,6 +112,8 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .option('--no-require-par', 'let this client send authorization requests in the browser again')
     .option('--require-dpop', 'require a DPoP proof on every token request of this client (RFC 9449 dpop_bound_access_tokens)')
     .option('--no-require-dpop', 'let this client ask for tokens without a DPoP proof again')
+    .option('--fapi2', 'the client follows the FAPI 2.0 Security Profile: PAR, PKCE S256 and DPoP required (confidential clients)')
+    .option('--no-fapi2', 'the client no longer follows the FAPI 2.0 Security Profile')
     .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: UpdateOptions) => {

@@ -38,6 +38,8 @@ function describe(c: ClientView, ownerEmail: string): string {
     // docs/rules.md#pushed-authorization.
     `PAR:           ${c.requirePushedAuthorizationRequests ? 'required (RFC 9126)' : 'optional'}`,
     `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
+    // docs/rules.md#fapi2.
+    `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256 and DPoP required)' : 'no'}`,
   ];
   if (hasHeldChange(c)) {
     lines.push(`held change:   ${heldChange(c)}`);
@@ -71,6 +73,7 @@ function showJson(c: ClientView, ownerEmail: string) {
     proposed_redirect_uris: c.proposedRedirectUris,
     proposed_scopes: c.proposedScopes,
     dpop_bound_access_tokens: c.dpopBoundAccessTokens,
+    fapi2: c.fapi2,
     created_at: formatTime(c.createdAt),
     updated_at: formatTime(c.updatedAt),
     secrets: c.secrets.map((s) => ({ id: s.id, last_four: s.lastFour, created_at: formatTime(s.createdAt), last_used_at: s.lastUsedAt === null ? null : formatTime(s.lastUsedAt) })),
@@ -102,8 +105,9 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     .option('--public', 'a public client (PKCE, no secret)')
     .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
     .option('--require-dpop', 'require a DPoP proof on every token request of this client (RFC 9449 dpop_bound_access_tokens)')
+    .option('--fapi2', 'the client follows the FAPI 2.0 Security Profile: PAR, PKCE S256 and DPoP required (confidential clients)')
     .addOption(jsonOption())
-    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; requireDpop?: boolean; json?: boolean }) => {
+    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; requireDpop?: boolean; fapi2?: boolean; json?: boolean }) => {
       const { client, secret } = await runtime.withServices(async (s) => {
         const owner = await requireUserByEmail(s, opts.owner);
         return createClient(s, {
@@ -117,6 +121,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
           scopes: opts.scope,
           requirePushedAuthorizationRequests: opts.requirePar === true,
           dpopBoundAccessTokens: opts.requireDpop === true,
+          fapi2: opts.fapi2 === true,
           actorId: CLI_OPERATOR,
         });
       });

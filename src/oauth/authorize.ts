@@ -239,9 +239,13 @@ function checkScope(client: ClientRecord, params: Record<string, string>, selfRe
   return scopes;
 }
 
-/** Step 6, PKCE (RFC 7636 §4.3, RFC 9700 §2.1.1): S256, required of a public client. */
+/**
+ * Step 6, PKCE (RFC 7636 §4.3, RFC 9700 §2.1.1): S256, required of a public client, and of a
+ * client of the FAPI 2.0 profile (docs/rules.md#fapi2), confidential as it is.
+ */
 function checkPkce(client: ClientRecord, params: Record<string, string>): string | null {
-  return readCodeChallenge(params.code_challenge, params.code_challenge_method, client.kind === 'public');
+  const required = client.kind === 'public' || client.fapi2 === true;
+  return readCodeChallenge(params.code_challenge, params.code_challenge_method, required, client.fapi2 === true ? 'clients of the FAPI 2.0 profile' : 'public clients');
 }
 
 /** Where an error for the application would go. */
@@ -389,7 +393,8 @@ export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 const pushedOnly = [...authorizationParameters.filter((name) => name !== 'client_id'), 'resource'];
 
 function mustPush(ctx: OAuthContext, client: ClientRecord): boolean {
-  return ctx.pushedAuthorization?.required === true || client.requirePushedAuthorizationRequests;
+  // docs/rules.md#fapi2: the profile requires PAR of its clients (FAPI 2.0 §5.3.2.1).
+  return ctx.pushedAuthorization?.required === true || client.requirePushedAuthorizationRequests || client.fapi2 === true;
 }
 
 /**

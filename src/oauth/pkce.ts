@@ -13,12 +13,14 @@ export function readCodeChallenge(
   challenge: string | undefined,
   method: string | undefined,
   required: boolean,
+  /** Who must send one, for the message: public clients, or the FAPI 2.0 profile's. */
+  whoMust = 'public clients',
 ): string | null {
   if (method !== undefined && method !== 'S256') {
     throw invalidRequest('code_challenge_method must be S256 (plain is not supported)');
   }
   if (challenge === undefined || challenge === '') {
-    if (required) throw invalidRequest('code_challenge is required for public clients (PKCE, S256)');
+    if (required) throw invalidRequest(`code_challenge is required for ${whoMust} (PKCE, S256)`);
     if (method !== undefined) throw invalidRequest('code_challenge_method was sent without code_challenge');
     return null;
   }

@@ -33,6 +33,11 @@ export interface ClientRecord {
   requirePushedAuthorizationRequests: boolean;
   /** RFC 9449 §5.2 `dpop_bound_access_tokens`: every token request must carry a DPoP proof. Absent: false. */
   dpopBoundAccessTokens?: boolean;
+  /**
+   * docs/rules.md#fapi2: the client follows the FAPI 2.0 Security Profile: pushed requests, PKCE
+   * S256 and DPoP-bound tokens are required of it whatever its other flags say. Absent: false.
+   */
+  fapi2?: boolean;
 }
 
 export interface SecretRecord {

@@ -87,8 +87,10 @@ async function countTokenRequest(client: ClientRecord, limit: ClientRequestLimit
 async function proofOfPossession(ctx: OAuthContext, client: ClientRecord, header: string | string[] | undefined): Promise<string | null> {
   const proof = singleProofHeader(header);
   if (proof === undefined) {
-    if (client.dpopBoundAccessTokens === true) {
-      throw invalidRequest('this application must send a DPoP proof with every token request (dpop_bound_access_tokens): add the DPoP header (RFC 9449 §4)');
+    if (client.dpopBoundAccessTokens === true || client.fapi2 === true) {
+      // docs/rules.md#fapi2: the profile's tokens are sender-constrained (FAPI 2.0 §5.3.2.1).
+      const why = client.fapi2 === true ? 'it follows the FAPI 2.0 Security Profile' : 'dpop_bound_access_tokens';
+      throw invalidRequest(`this application must send a DPoP proof with every token request (${why}): add the DPoP header (RFC 9449 §4)`);
     }
     return null;
   }

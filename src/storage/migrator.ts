@@ -15,6 +15,7 @@ import * as canonicalMetadataHosts from './migrations/011_canonical_metadata_hos
 import * as pushedAuthorizationRequests from './migrations/013_pushed_authorization_requests.ts';
 import * as dpop from './migrations/014_dpop.ts';
 import * as outOfOffice from './migrations/015_out_of_office.ts';
+import * as fapi2Profile from './migrations/016_fapi2_profile.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -33,6 +34,7 @@ const migrations: Record<string, DialectMigration> = {
   '013_pushed_authorization_requests': pushedAuthorizationRequests,
   '014_dpop': dpop,
   '015_out_of_office': outOfOffice,
+  '016_fapi2_profile': fapi2Profile,
 };
 
 /**

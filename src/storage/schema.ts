@@ -63,6 +63,8 @@ export interface OAuthClientsTable {
   version: Generated<number>;
   /** RFC 9449 §5.2: its access tokens must be DPoP-bound (migration 014); 0/1. */
   dpop_bound_access_tokens: Generated<number>;
+  /** docs/rules.md#fapi2: 1 when the client follows the FAPI 2.0 Security Profile (migration 016). */
+  fapi2: Generated<number>;
   created_at: number;
   updated_at: number;
 }

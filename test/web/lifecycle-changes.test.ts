@@ -132,6 +132,21 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect((await requireClient(server.services, client.clientId)).dpopBoundAccessTokens).toBe(false);
   });
 
+  it.skipIf(!available)('FAPI 2.0: ticking Follow FAPI 2.0 applies at once and is shown on the client page; a public client ticking it is told beside the field, and nothing changes (docs/rules.md#fapi2)', async () => {
+    const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
+    const saved = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], fapi2: 'on' });
+    expect(saved.location).toBe(`${DEV}/${client.clientId}?done=saved`);
+    expect((await requireClient(server.services, client.clientId)).fapi2).toBe(true);
+    expect(textOf((await devBrowser.follow(saved)).body, 'fapi2')).toContain('Follows the Security Profile');
+    expect((await open(devBrowser, `${DEV}/${client.clientId}/edit`)).body).toMatch(/id="fapi2-on" name="fapi2" value="on" checked/);
+
+    const publicClient = await server.client(dev, { kind: 'public', redirectUris: ['http://127.0.0.1:8765/callback'], scopes: ['PROFILE_READ'] });
+    const refused = await edit(publicClient, { redirect_uris: 'http://127.0.0.1:8765/callback', scopes: ['PROFILE_READ'], fapi2: 'on' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('for confidential clients');
+    expect((await requireClient(server.services, publicClient.clientId)).fapi2).toBe(false);
+  });
+
   it.skipIf(!available)('replacing every approved redirect URI at once is refused beside the field, and nothing changes', async () => {
     const client = await server.client(dev, { redirectUris: [A] });
     const res = await edit(client, { name: 'Test App', redirect_uris: B, scopes: ['PROFILE_READ'] });

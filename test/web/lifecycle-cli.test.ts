@@ -62,6 +62,18 @@ describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 
     expect((await requireClient(server.services, client.clientId)).dpopBoundAccessTokens).toBe(false);
   });
 
+  it.skipIf(!available)('FAPI 2.0: --fapi2 makes the client follow the profile, --no-fapi2 undoes it, a public client is one line of refusal (docs/rules.md#fapi2)', async () => {
+    const client = await server.client(dev);
+    const on = await gh(['clients', 'update', client.clientId, '--fapi2', '--json']);
+    expect(on.code, on.stderr).toBe(0);
+    expect(JSON.parse(on.stdout)).toMatchObject({ client_id: client.clientId, fapi2: true });
+    expect((await gh(['clients', 'show', client.clientId])).stdout).toContain('FAPI 2.0:      follows the Security Profile');
+    expect((await gh(['clients', 'update', client.clientId, '--no-fapi2'])).code).toBe(0);
+    expect((await requireClient(server.services, client.clientId)).fapi2).toBe(false);
+    const publicClient = await server.client(dev, { kind: 'public', redirectUris: ['http://127.0.0.1:8765/callback'] });
+    expectOneLineRefusal(await gh(['clients', 'update', publicClient.clientId, '--fapi2']), /for confidential clients/);
+  });
+
   it.skipIf(!available)('bad input exits non-zero with one line that says what to fix, and changes nothing (issue item 9)', async () => {
     const client = await server.client(dev);
     const cases: Array<[string[], RegExp]> = [

@@ -7,7 +7,7 @@ import type { AuditEventInput } from '../audit.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, validation } from '../errors.ts';
 import type { ServiceStores } from '../stores.ts';
-import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from './input.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes, fapi2NeedsConfidential } from './input.ts';
 import type { ClientChanges, StoredClient } from './store.ts';
 import { claimClient } from './version.ts';
 import { requireClient, type ClientView } from './view.ts';
@@ -24,6 +24,8 @@ export interface ClientEdit {
   requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 §5.2 (docs/rules.md#dpop): applies at once; it narrows what the client may do. */
   dpopBoundAccessTokens?: boolean;
+  /** docs/rules.md#fapi2: the FAPI 2.0 Security Profile; applies at once, for confidential clients only. */
+  fapi2?: boolean;
 }
 
 export interface EditOptions {
@@ -76,6 +78,7 @@ function checkEdit(edit: ClientEdit): CheckedEdit {
     scopes: edit.scopes === undefined ? undefined : checkScopes(edit.scopes),
     requirePushedAuthorizationRequests: edit.requirePushedAuthorizationRequests,
     dpopBoundAccessTokens: edit.dpopBoundAccessTokens,
+    fapi2: edit.fapi2,
   };
 }
 
@@ -97,7 +100,9 @@ function planPlainFields(plan: EditPlan, client: StoredClient, next: CheckedEdit
     ['homepageUrl', 'homepage_url', next.homepageUrl, client.homepageUrl],
     ['logoUrl', 'logo_url', next.logoUrl, client.logoUrl],
     ['dpopBoundAccessTokens', 'dpop_bound_access_tokens', next.dpopBoundAccessTokens, client.dpopBoundAccessTokens],
+    ['fapi2', 'fapi2', next.fapi2, client.fapi2],
   ] as const;
+  if (next.fapi2 === true && client.kind !== 'confidential') throw fapi2NeedsConfidential();
   for (const [field, column, value, current] of plain) {
     if (value !== undefined && value !== current) {
       (plan.set as Record<string, unknown>)[field] = value;

@@ -70,3 +70,8 @@ export function checkScopes(scopes: readonly string[]): string[] {
   if (unknown.length > 0) throw validation(unknownScopes(unknown), 'scopes');
   return sortScopes(list);
 }
+
+/** docs/rules.md#fapi2: the FAPI 2.0 Security Profile supports confidential clients only (§5.3.2.1). */
+export function fapi2NeedsConfidential() {
+  return validation('the FAPI 2.0 Security Profile is for confidential clients: a public client cannot follow it', 'fapi2');
+}

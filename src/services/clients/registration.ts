@@ -4,7 +4,7 @@ import type { ClientKind, ClientState } from '../../oauth/storage.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { validation } from '../errors.ts';
-import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from './input.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes, fapi2NeedsConfidential } from './input.ts';
 import { insertSecret } from './secrets.ts';
 import { requireClient, type ClientView } from './view.ts';
 
@@ -21,6 +21,8 @@ export interface NewClient {
   requirePushedAuthorizationRequests?: boolean;
   /** RFC 9449 §5.2 (docs/rules.md#dpop): its token requests must carry a DPoP proof. */
   dpopBoundAccessTokens?: boolean;
+  /** docs/rules.md#fapi2: follows the FAPI 2.0 Security Profile; confidential clients only. */
+  fapi2?: boolean;
   /** Who registered it, for the audit trail: the owner unless an operator did it for them. */
   actorId?: string | null;
 }
@@ -48,6 +50,7 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
   if (input.kind !== 'confidential' && input.kind !== 'public') {
     throw validation('kind must be confidential or public', 'kind');
   }
+  if (input.fapi2 === true && input.kind !== 'confidential') throw fapi2NeedsConfidential();
   const values = {
     name: checkName(input.name),
     description: checkDescription(input.description),
@@ -62,7 +65,8 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
   await ctx.stores.transaction(async (tx) => {
     const par = input.requirePushedAuthorizationRequests === true;
     const dpopBoundAccessTokens = input.dpopBoundAccessTokens === true;
-    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par, dpopBoundAccessTokens });
+    const fapi2 = input.fapi2 === true;
+    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par, dpopBoundAccessTokens, fapi2 });
     await tx.audit.append(
       {
         type: 'client.created',

@@ -34,6 +34,8 @@ export interface StoredClient {
   proposedScopes: string[];
   /** RFC 9449 §5.2 (docs/rules.md#dpop): every token request must carry a DPoP proof. */
   dpopBoundAccessTokens: boolean;
+  /** docs/rules.md#fapi2: follows the FAPI 2.0 Security Profile. */
+  fapi2: boolean;
   /** docs/rules.md#review-versions. */
   version: number;
   createdAt: number;
@@ -45,7 +47,7 @@ export type NewClientRecord = Pick<
   StoredClient,
   'id' | 'name' | 'description' | 'homepageUrl' | 'logoUrl' | 'ownerId' | 'kind' | 'state' | 'redirectUris' | 'scopes' | 'createdAt'
 > &
-  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests'>> & { dpopBoundAccessTokens?: boolean };
+  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests'>> & { dpopBoundAccessTokens?: boolean; fapi2?: boolean };
 
 /** The fields an update may set; a field left undefined is left as it is. */
 export type ClientChanges = Partial<
@@ -64,6 +66,7 @@ export type ClientChanges = Partial<
     | 'resourceServer'
     | 'requirePushedAuthorizationRequests'
     | 'dpopBoundAccessTokens'
+    | 'fapi2'
     | 'proposedRedirectUris'
     | 'proposedScopes'
     | 'updatedAt'

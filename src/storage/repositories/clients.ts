@@ -9,7 +9,7 @@ import type { Executor } from './executor.ts';
 export type ClientRow = Selectable<OAuthClientsTable>;
 
 /** The columns of a ClientRecord: what the protocol core reads of a client. */
-export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens'] as const;
+export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens', 'fapi2'] as const;
 
 export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord {
   return {
@@ -25,6 +25,7 @@ export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMN
     ownerId: row.owner_id,
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
     dpopBoundAccessTokens: row.dpop_bound_access_tokens === 1,
+    fapi2: row.fapi2 === 1,
   };
 }
 

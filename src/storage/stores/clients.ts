@@ -28,6 +28,7 @@ function toStoredClient(row: ClientRow): StoredClient {
     proposedRedirectUris: row.proposed_redirect_uris === null ? [] : (JSON.parse(row.proposed_redirect_uris) as string[]),
     proposedScopes: scopesFromColumn(row.proposed_scopes) ?? [],
     dpopBoundAccessTokens: row.dpop_bound_access_tokens === 1,
+    fapi2: row.fapi2 === 1,
     version: row.version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -49,6 +50,7 @@ function toColumns(c: ClientChanges): Updateable<OAuthClientsTable> {
   if (c.resourceServer !== undefined) set.is_resource_server = c.resourceServer ? 1 : 0;
   if (c.requirePushedAuthorizationRequests !== undefined) set.require_pushed_authorization_requests = c.requirePushedAuthorizationRequests ? 1 : 0;
   if (c.dpopBoundAccessTokens !== undefined) set.dpop_bound_access_tokens = c.dpopBoundAccessTokens ? 1 : 0;
+  if (c.fapi2 !== undefined) set.fapi2 = c.fapi2 ? 1 : 0;
   if (c.proposedRedirectUris !== undefined) set.proposed_redirect_uris = c.proposedRedirectUris.length > 0 ? JSON.stringify(c.proposedRedirectUris) : null;
   if (c.proposedScopes !== undefined) set.proposed_scopes = c.proposedScopes.length > 0 ? scopesColumn(c.proposedScopes) : null;
   if (c.updatedAt !== undefined) set.updated_at = c.updatedAt;
@@ -80,6 +82,7 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
           is_resource_server: 0,
           require_pushed_authorization_requests: c.requirePushedAuthorizationRequests === true ? 1 : 0,
           dpop_bound_access_tokens: c.dpopBoundAccessTokens === true ? 1 : 0,
+          fapi2: c.fapi2 === true ? 1 : 0,
           proposed_redirect_uris: null,
           proposed_scopes: null,
           created_at: c.createdAt,

@@ -22,6 +22,8 @@ export interface ClientFormValues {
   require_par: boolean;
   /** RFC 9449 §5.2 (docs/rules.md#dpop): the checkbox, sent as "1" when ticked. */
   dpop_bound_access_tokens: boolean;
+  /** docs/rules.md#fapi2: the checkbox; a form that lacks it leaves the profile off. */
+  fapi2: boolean;
 }
 
 export const fieldLabels: Record<string, string> = {
@@ -34,6 +36,7 @@ export const fieldLabels: Record<string, string> = {
   scopes: 'Scopes',
   require_par: 'Pushed authorization requests',
   dpop_bound_access_tokens: 'DPoP',
+  fapi2: 'FAPI 2.0 Security Profile',
   confirm: 'Confirmation',
 };
 
@@ -48,6 +51,7 @@ export function readClientForm(body: FormBody): ClientFormValues {
     scopes: listField(body, 'scopes'),
     require_par: textField(body, 'require_par', 10) === 'on',
     dpop_bound_access_tokens: textField(body, 'dpop_bound_access_tokens', 10) === '1',
+    fapi2: textField(body, 'fapi2', 10) === 'on',
   };
 }
 
@@ -63,6 +67,7 @@ export function valuesOf(client: ClientView): ClientFormValues {
     scopes: [...(client.scopes ?? []), ...client.proposedScopes],
     require_par: client.requirePushedAuthorizationRequests,
     dpop_bound_access_tokens: client.dpopBoundAccessTokens,
+    fapi2: client.fapi2,
   };
 }
 
@@ -190,10 +195,16 @@ ${legacy
 <legend>Pushed authorization requests</legend>
 <div class="check"><input type="checkbox" id="require_par-on" name="require_par" value="on" ${values.require_par ? html`checked` : ''}>
 <label for="require_par-on"><strong>Require PAR</strong> — the application must push each authorization request to the PAR endpoint first (RFC 9126) and send the browser only <code>client_id</code> and <code>request_uri</code>; any other authorization link is refused.</label></div>
+</fieldset>
 <fieldset id="dpop">
 <legend>Sender-constrained tokens <span class="muted">(optional)</span></legend>
 <div class="check"><input type="checkbox" id="dpop_bound_access_tokens" name="dpop_bound_access_tokens" value="1" ${values.dpop_bound_access_tokens ? html`checked` : ''}>
 <label for="dpop_bound_access_tokens"><strong>Require DPoP</strong> — every token request must carry a DPoP proof (RFC 9449), so a stolen token is useless without the application's private key. Tick it only once the application sends proofs.</label></div>
+</fieldset>
+<fieldset id="fapi2">
+<legend>FAPI 2.0 Security Profile <span class="muted">(optional, confidential clients)</span></legend>
+<div class="check"><input type="checkbox" id="fapi2-on" name="fapi2" value="on" ${values.fapi2 ? html`checked` : ''}>
+<label for="fapi2-on"><strong>Follow FAPI 2.0</strong> — for high-value APIs: the application must push its authorization requests (PAR), send PKCE S256 and bind its tokens with DPoP, whatever the boxes above say.</label></div>
 </fieldset>
 
 <div class="actions">

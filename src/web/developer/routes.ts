@@ -88,6 +88,7 @@ async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: F
       scopes: values.scopes,
       requirePushedAuthorizationRequests: values.require_par,
       dpopBoundAccessTokens: values.dpop_bound_access_tokens,
+      fapi2: values.fapi2,
     });
     // docs/rules.md#forms-and-pages: the client page shows the first secret once, so a reload of it
     // registers nothing.
@@ -120,6 +121,7 @@ async function handleEdit(ctx: AppContext, request: FastifyRequest<IdParams>, re
       // A legacy client gets scopes only through its migration page (docs/rules.md#legacy-clients).
       ...(client.legacy ? {} : { scopes: values.scopes }),
       requirePushedAuthorizationRequests: values.require_par,
+      fapi2: values.fapi2,
     });
     const held = result.held.redirectUris.length + result.held.scopes.length > 0;
     const done: NoticeKey = result.resubmitted ? 'resubmitted' : held ? 'held' : 'saved';
@@ -140,7 +142,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get(`${DEVELOPER_CLIENTS}/new`, async (request, reply) => {
     if (!signedIn(request, reply)) return reply;
-    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false, dpop_bound_access_tokens: false };
+    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false, dpop_bound_access_tokens: false, fapi2: false };
     return registerPage(request, reply, 200, empty, {});
   });
 

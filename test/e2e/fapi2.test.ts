@@ -1,0 +1,107 @@
+// The FAPI 2.0 Security Profile per client (docs/rules.md#fapi2), through real HTTP as a client
+// would meet it: each of the profile's authorization-server rules that Gatehouse enforces for a
+// client that opts in is refused when broken, and openid-client — a certified FAPI 2.0 relying
+// party library — completes the profile's flow (PAR, PKCE S256, DPoP) unchanged.
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateClient } from '../../src/services/clients/changes.ts';
+import { createClient } from '../../src/services/clients/registration.ts';
+import { backends } from '../helpers/backends.ts';
+import type { Browser } from '../helpers/browser.ts';
+import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+
+describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, available }) => {
+  let server: TestServer;
+  let user: TestUser;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+    user = await server.user({ name: 'High Value' });
+    browser = server.browser();
+    expect((await browser.login(user.email, user.password)).status).toBe(303);
+  });
+  afterAll(async () => server?.close());
+
+  async function fapiClient(): Promise<TestClient> {
+    const registered = await server.client(user);
+    await updateClient(server.services, registered.clientId, null, { fapi2: true });
+    return registered;
+  }
+
+  const basic = (c: TestClient) => `Basic ${Buffer.from(`${encodeURIComponent(c.clientId)}:${encodeURIComponent(c.secret!)}`).toString('base64')}`;
+  const push = (c: TestClient, params: Record<string, string>) =>
+    fetch(`${server.url}/v2/auth/oauth2/par`, {
+      method: 'POST',
+      headers: { authorization: basic(c), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: c.clientId, response_type: 'code', redirect_uri: c.redirectUri, scope: 'PROFILE_READ', state: 's', ...params }),
+    });
+  const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+  it.skipIf(!available)('FAPI 2.0 §5.3.2.2: an authorization request not pushed is refused, invalid_request, sent back to the client', async () => {
+    const c = await fapiClient();
+    const res = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: c.clientId, redirect_uri: c.redirectUri, response_type: 'code', scope: 'PROFILE_READ', state: 's', code_challenge: challenge, code_challenge_method: 'S256' })}`);
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+    expect(back.searchParams.get('error_description')).toMatch(/pushed authorization requests/);
+  });
+
+  it.skipIf(!available)('FAPI 2.0 §5.3.2.2: a pushed request of the confidential client without PKCE S256 is refused, naming the profile', async () => {
+    const c = await fapiClient();
+    const res = await push(c, {});
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('FAPI 2.0') });
+    // The same client without the profile may push without PKCE: the rule is the profile's.
+    await updateClient(server.services, c.clientId, null, { fapi2: false });
+    expect((await push(c, {})).status).toBe(201);
+  });
+
+  it.skipIf(!available)('FAPI 2.0 §5.3.2.1: a token request without a DPoP proof is refused, so no bearer token is ever issued to the client', async () => {
+    const c = await fapiClient();
+    const pushed = await push(c, { code_challenge: challenge, code_challenge_method: 'S256' });
+    expect(pushed.status).toBe(201);
+    const { request_uri } = (await pushed.json()) as { request_uri: string };
+    const callback = await server.authorize(browser, { client_id: c.clientId, request_uri });
+    const res = await server.token({
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      redirect_uri: c.redirectUri,
+      client_id: c.clientId,
+      client_secret: c.secret!,
+      code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('FAPI 2.0') });
+  });
+
+  it.skipIf(!available)('FAPI 2.0 §5.3.2.1: only a confidential client may follow the profile; a public one is refused, naming the field', async () => {
+    const publicClient = await server.client(user, { kind: 'public', redirectUris: ['http://127.0.0.1:8765/callback'] });
+    await expect(updateClient(server.services, publicClient.clientId, null, { fapi2: true })).rejects.toMatchObject({ field: 'fapi2', message: expect.stringContaining('confidential') });
+    await expect(createClient(server.services, { ownerId: user.id, name: 'Public FAPI', kind: 'public', redirectUris: ['http://127.0.0.1:8765/cb'], scopes: ['PROFILE_READ'], fapi2: true })).rejects.toMatchObject({ field: 'fapi2' });
+    expect((await server.services.stores.clients.find(publicClient.clientId))?.fapi2).toBe(false);
+  });
+
+  it.skipIf(!available)('openid-client completes the profile: PAR with DPoP, PKCE S256, code exchange through the nonce, a DPoP-bound call to /v2/me', async () => {
+    const c = await fapiClient();
+    const config = await client.discovery(new URL(server.url), c.clientId, c.secret!, client.ClientSecretPost(c.secret!), { algorithm: 'oauth2', execute: [client.allowInsecureRequests] });
+    const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
+    const pkceCodeVerifier = client.randomPKCECodeVerifier();
+    const expectedState = client.randomState();
+    const url = await client.buildAuthorizationUrlWithPAR(
+      config,
+      { redirect_uri: c.redirectUri, scope: 'PROFILE_READ', state: expectedState, code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier), code_challenge_method: 'S256' },
+      { DPoP },
+    );
+    expect([...url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
+    const callback = await server.authorize(browser, Object.fromEntries(url.searchParams));
+    expect(callback.searchParams.get('iss')).toBe(server.url);
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier, expectedState }, undefined, { DPoP });
+    expect(tokens.token_type.toLowerCase()).toBe('dpop');
+    const me = await client.fetchProtectedResource(config, tokens.access_token, new URL(`${server.url}/v2/me`), 'GET', undefined, undefined, { DPoP });
+    expect(me.status).toBe(200);
+    // The same token without its key is worth nothing.
+    expect((await server.api('GET', '/v2/me', tokens.access_token)).status).toBe(401);
+  });
+});
