@@ -1,5 +1,6 @@
 // The ClientStore contract (src/services/clients/store.ts) on every backend: what each
 // method returns for a missing client, a stale version, an empty held change.
+import { coreStore } from '../helpers/stores.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../src/services/context.ts';
 import type { NewClientRecord } from '../../src/services/clients/store.ts';
@@ -48,6 +49,7 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
       resourceServer: false,
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
+      fapi2: false,
       proposedRedirectUris: [],
       proposedScopes: [],
       version: 1,
@@ -62,6 +64,15 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
     expect((await ctx.stores.clients.find(c.id))?.requirePushedAuthorizationRequests).toBe(true);
     await ctx.stores.clients.update(c.id, { requirePushedAuthorizationRequests: false });
     expect((await ctx.stores.clients.find(c.id))?.requirePushedAuthorizationRequests).toBe(false);
+  });
+
+  it.skipIf(!available)('fapi2: stored at insert, changed by update, read by the core (docs/rules.md#fapi2)', async () => {
+    const c = { ...newClient(), fapi2: true };
+    await ctx.stores.clients.insert(c);
+    expect((await ctx.stores.clients.find(c.id))?.fapi2).toBe(true);
+    expect((await coreStore(database.handle.db).findClient(c.id))?.fapi2).toBe(true);
+    await ctx.stores.clients.update(c.id, { fapi2: false, updatedAt: 6000 });
+    expect((await ctx.stores.clients.find(c.id))?.fapi2).toBe(false);
   });
 
   it.skipIf(!available)('a legacy client keeps null scopes', async () => {

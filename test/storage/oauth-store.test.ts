@@ -97,6 +97,7 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
         resourceServer: true,
         requirePushedAuthorizationRequests: false,
         dpopBoundAccessTokens: false,
+        fapi2: false,
       });
       expect(await store.findClient('no-such-client')).toBeUndefined();
     });
