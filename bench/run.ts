@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../src/storage/database.ts';
 import { migrateToLatest } from '../src/storage/migrator.ts';
 import { freePort } from '../test/helpers/server.ts';
+import { dpopKey } from './dpop-proofs.ts';
 import { seed, type Seeded } from './seed.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
@@ -94,8 +95,11 @@ type PeerSeed = Pick<Seeded, 'clientId' | 'secret' | 'redirectUri' | 'codes' | '
   busyCookie: string;
 };
 
-/** `status`: the answer every request should get (200 unless told). */
-type Target = { pid: number; options: () => autocannon.Options; status?: number };
+/**
+ * `status`: the answer every request should get (200 unless told). `prepare`: what must happen
+ * just before each measurement (a fresh DPoP nonce).
+ */
+type Target = { pid: number; options: () => autocannon.Options; status?: number; prepare?: () => Promise<void> };
 /** The two deployments of the peer: its in-memory store, and the durable one (peer-sqlite-adapter.mjs). */
 const peerKinds = ['memory', 'durable'] as const;
 type PeerKind = (typeof peerKinds)[number];
@@ -121,7 +125,9 @@ try {
   process.stdout.write(`seeding ${supply} codes and refresh tokens per server…\n`);
   const database = openDatabase(databaseUrl);
   await migrateToLatest(database);
-  const seeded = await seed(database, { codes: supply, refreshTokens: supply });
+  // RFC 9449: the load generator's key; one seeded access token is bound to it.
+  const dpop = dpopKey();
+  const seeded = await seed(database, { codes: supply, refreshTokens: supply }, dpop.jkt);
   await database.close();
 
   const barePort = await freePort();
@@ -207,6 +213,8 @@ try {
     }
   }
   const ghClient = { client_id: seeded.clientId, client_secret: seeded.secret };
+  const tokenUrl = `${ghUrl}/v2/auth/oauth2/token`;
+  let nonce = '';
   const used = { ghCodes: 0, ghRefresh: 0 };
   /** The same scenario on each peer. */
   const onPeers = (target: (peer: Peer, client: { client_id: string; client_secret: string }) => Omit<Target, 'pid'>): Record<PeerKind, Target> =>
@@ -244,6 +252,43 @@ try {
       gatehouse: { pid: gh.pid!, options: () => authorize(seeded.busySession), status: 303 },
       peers: onPeers((p) => ({ options: () => peerAuthorize(p, p.seed.busyCookie), status: 303 })),
     },
+    // RFC 9449: the same two with DPoP, so the table shows what a proof costs. Every request
+    // carries a fresh proof (its own jti and iat); the token endpoint's carries the server's nonce.
+    {
+      name: 'exchange-dpop',
+      gatehouse: {
+        pid: gh.pid!,
+        prepare: async () => {
+          const asked = await fetch(tokenUrl, { method: 'POST', headers: { ...form, dpop: dpop.proof('POST', tokenUrl) }, body: new URLSearchParams({ grant_type: 'authorization_code', code: 'gac_nonce-please', redirect_uri: seeded.redirectUri, ...ghClient }) });
+          nonce = asked.headers.get('dpop-nonce') ?? '';
+          if (nonce === '') throw new Error(`the token endpoint gave no DPoP-Nonce: ${asked.status}`);
+        },
+        options: () => ({
+          url: tokenUrl,
+          method: 'POST',
+          headers: form,
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                headers: { ...req.headers, dpop: dpop.proof('POST', tokenUrl, { nonce }) },
+                body: new URLSearchParams({ grant_type: 'authorization_code', code: seeded.codes[used.ghCodes++ % seeded.codes.length]!, redirect_uri: seeded.redirectUri, ...ghClient }).toString(),
+              }),
+            },
+          ],
+        }),
+      },
+    },
+    {
+      name: 'me-dpop',
+      gatehouse: {
+        pid: gh.pid!,
+        options: () => ({
+          url: `${ghUrl}/v2/me`,
+          requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `DPoP ${seeded.dpopAccessToken}`, dpop: dpop.proof('GET', `${ghUrl}/v2/me`, { accessToken: seeded.dpopAccessToken }) } }) }],
+        }),
+      },
+    },
     // A guarded team route: token + scope + membership in one query, then the route's own.
     { name: 'team', gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }) } },
   ];
@@ -276,6 +321,7 @@ try {
     process.stdout.write(`round ${round}/${rounds}…\n`);
     record('bare', await measure(bare.pid!, { url: `http://127.0.0.1:${barePort}/bare` }));
     for (const scenario of wanted) {
+      await scenario.gatehouse.prepare?.();
       record(`${scenario.name}/gatehouse`, await measure(scenario.gatehouse.pid, scenario.gatehouse.options(), scenario.gatehouse.status));
       for (const kind of peerKinds) {
         const target = scenario.peers?.[kind];

@@ -23,6 +23,8 @@ export interface Seeded {
   codes: string[];
   refreshTokens: string[];
   accessToken: string;
+  /** Bound to the key of the seed's caller (RFC 9449); '' when none was given. */
+  dpopAccessToken: string;
   teamId: string;
   /** TEAM_EVENT_TYPE_READ, of a plain member of the team. */
   teamAccessToken: string;
@@ -32,7 +34,7 @@ export interface Seeded {
   busySession: string;
 }
 
-export async function seed(database: DatabaseHandle, counts: { codes: number; refreshTokens: number }): Promise<Seeded> {
+export async function seed(database: DatabaseHandle, counts: { codes: number; refreshTokens: number }, dpopJkt?: string): Promise<Seeded> {
   const services = createServiceContext(database.db, Date.now);
   const user = await createUser(services, { email: 'bench@example.com', name: 'Bench', password: 'bench-password' });
   const redirectUri = 'https://bench.example.com/cb';
@@ -57,6 +59,7 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
   const codes: string[] = [];
   const refreshTokens: string[] = [];
   let accessToken = '';
+  let dpopAccessToken = '';
   await store.transaction(async (tx) => {
     for (let i = 0; i < Math.max(counts.codes, counts.refreshTokens, 1); i++) {
       // One after another, as authorizations make them.
@@ -72,6 +75,12 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
         await storePair(tx, pair, { type: 'token.issued', clientId: client.clientId, userId: user.id, data: { grantId } }, now);
         if (i < counts.refreshTokens) refreshTokens.push(pair.refreshToken);
         if (i === 0) accessToken = pair.accessToken;
+      }
+      // RFC 9449 §6: one access token bound to the load generator's key, for the DPoP scenarios.
+      if (i === 0 && dpopJkt !== undefined) {
+        const bound = mintPair(ctx, { grantId, codeHash: null, clientId: client.clientId, userId: user.id, scopes: ['PROFILE_READ'], resources: null }, null, null, { access: dpopJkt, refresh: null });
+        await storePair(tx, bound, { type: 'token.issued', clientId: client.clientId, userId: user.id, data: { grantId } }, now);
+        dpopAccessToken = bound.accessToken;
       }
     }
   });
@@ -100,5 +109,5 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
   const busy = await createUser(services, { email: 'bench-busy@example.com', name: 'Bench Busy', password: 'bench-password' });
   await store.createGrant({ id: randomId(), userId: busy.id, clientId: client.clientId, scopes: ['PROFILE_READ'], createdAt: now, revokedAt: null });
   const busySession = await createSession(services, busy.id);
-  return { browserSession, busySession, clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, teamId: team.id, teamAccessToken };
+  return { browserSession, busySession, clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, dpopAccessToken, teamId: team.id, teamAccessToken };
 }
