@@ -279,6 +279,12 @@ export interface TokenStore {
    * token before spending it.
    */
   spendRefreshToken(id: string, at: number, successorBox: string): Promise<boolean>;
+  /**
+   * A refresh token that is not rotated (docs/rules.md#fapi2) stays alive while it is used: moves
+   * its idle expiry to `expiresAt` if it is unspent and unrevoked. False, writing nothing, for a
+   * spent, revoked or unknown token.
+   */
+  keepRefreshToken(id: string, expiresAt: number): Promise<boolean>;
 }
 
 /** The audit trail: the one port through which the core and the services append to it. */

@@ -83,7 +83,7 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
     expect((await server.services.stores.clients.find(publicClient.clientId))?.fapi2).toBe(false);
   });
 
-  it.skipIf(!available)('openid-client completes the profile: PAR with DPoP, PKCE S256, code exchange through the nonce, a DPoP-bound call to /v2/me', async () => {
+  it.skipIf(!available)('openid-client completes the profile: PAR with DPoP, PKCE S256, code exchange through the nonce, a DPoP-bound call to /v2/me, refreshes that keep the refresh token', async () => {
     const c = await fapiClient();
     const config = await client.discovery(new URL(server.url), c.clientId, c.secret!, client.ClientSecretPost(c.secret!), { algorithm: 'oauth2', execute: [client.allowInsecureRequests] });
     const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
@@ -103,5 +103,19 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
     expect(me.status).toBe(200);
     // The same token without its key is worth nothing.
     expect((await server.api('GET', '/v2/me', tokens.access_token)).status).toBe(401);
+
+    // FAPI 2.0 §5.3.2.1: no rotation. A refresh answers a new DPoP-bound access token and the
+    // same refresh token, which keeps working; a lost answer is simply asked for again.
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP });
+    expect(refreshed.token_type.toLowerCase()).toBe('dpop');
+    expect(refreshed.refresh_token).toBe(tokens.refresh_token);
+    expect(refreshed.access_token).not.toBe(tokens.access_token);
+    const again = await client.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP });
+    expect(again.refresh_token).toBe(tokens.refresh_token);
+    expect((await client.fetchProtectedResource(config, again.access_token, new URL(`${server.url}/v2/me`), 'GET', undefined, undefined, { DPoP })).status).toBe(200);
+    // The grant is still one: revoking the refresh token ends it.
+    const revoke = await fetch(`${server.url}/v2/auth/oauth2/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.refresh_token!, client_id: c.clientId, client_secret: c.secret! }) });
+    expect(revoke.status).toBe(200);
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP })).rejects.toMatchObject({ error: 'invalid_grant' });
   });
 });

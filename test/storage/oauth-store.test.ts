@@ -508,6 +508,23 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       expect(await store.findRefreshToken(token.hash)).toMatchObject({ spentAt: T0 + 1, successorBox: 'box-1' });
     });
 
+    it.skipIf(!available)('keepRefreshToken: moves an unspent, unrevoked token\'s expiry and nothing else; false, writing nothing, for a spent, revoked or unknown one (docs/rules.md#fapi2)', async () => {
+      const kept = refreshTokenRecord(grant, { expiresAt: T0 + 10 });
+      await store.createRefreshToken(kept);
+      expect(await store.keepRefreshToken(kept.id, T0 + 99)).toBe(true);
+      expect(await store.findRefreshToken(kept.hash)).toEqual({ ...kept, expiresAt: T0 + 99 });
+      const spent = refreshTokenRecord(grant, { expiresAt: T0 + 10 });
+      await store.createRefreshToken(spent);
+      await store.spendRefreshToken(spent.id, T0 + 1, 'box');
+      expect(await store.keepRefreshToken(spent.id, T0 + 99)).toBe(false);
+      const revoked = refreshTokenRecord(grant, { expiresAt: T0 + 10, revokedAt: T0 });
+      await store.createRefreshToken(revoked);
+      expect(await store.keepRefreshToken(revoked.id, T0 + 99)).toBe(false);
+      expect((await store.findRefreshToken(spent.hash))?.expiresAt).toBe(T0 + 10);
+      expect((await store.findRefreshToken(revoked.hash))?.expiresAt).toBe(T0 + 10);
+      expect(await store.keepRefreshToken('no-such-token', T0 + 99)).toBe(false);
+    });
+
     it.skipIf(!available)('spendRefreshToken: returns false for a revoked token or an unknown id, and writes nothing', async () => {
       const revoked = refreshTokenRecord(grant, { revokedAt: T0 });
       await store.createRefreshToken(revoked);

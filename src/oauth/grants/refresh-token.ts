@@ -9,7 +9,7 @@ import { formatScopes, parseScopeParameter } from '../scopes.ts';
 import type { OAuthStore, RefreshTokenRecord } from '../storage.ts';
 import { openSuccessor, sealSuccessor } from '../successor-box.ts';
 import { hashToken, isWellFormed } from '../token-format.ts';
-import { mintPair, pairKeys, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
+import { mintPair, pairKeys, storePair, tokenResponse, type MintedPair, type TokenResponse } from '../token-response.ts';
 import type { GrantHandler, GrantRequest } from './types.ts';
 
 export const refreshTokenGrant: GrantHandler = {
@@ -41,6 +41,9 @@ export const refreshTokenGrant: GrantHandler = {
         const audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
         if (audience instanceof OAuthError) return audience;
         const pair = mintPair(ctx, binding(record), record.id, audience, pairKeys(client, dpopJkt));
+        // docs/rules.md#fapi2: the profile's clients (confidential, their refresh tokens bound to
+        // their authentication) keep their refresh token: FAPI 2.0 §5.3.2.1 rotates none.
+        if (client.fapi2 === true) return keepRefreshToken(ctx, tx, presented, record, pair, now);
         if (await tx.spendRefreshToken(record.id, now, sealSuccessor(presented, pair))) {
           await storePair(tx, pair, { type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
           return tokenResponse(ctx, pair, record.scopes);
@@ -57,6 +60,14 @@ export const refreshTokenGrant: GrantHandler = {
     return outcome;
   },
 };
+
+/** A new access token on the same refresh token, whose idle expiry starts again. */
+async function keepRefreshToken(ctx: OAuthContext, tx: OAuthStore, presented: string, record: RefreshTokenRecord, pair: MintedPair, now: number): Promise<TokenResponse | OAuthError> {
+  if (!(await tx.keepRefreshToken(record.id, now + ctx.ttl.refreshIdle * 1000))) return invalidGrant('refresh_token has been revoked');
+  await tx.createAccessToken(pair.accessRow);
+  await tx.audit.append({ type: 'token.refreshed', clientId: record.clientId, userId: record.userId, data: { grantId: record.grantId } }, now);
+  return tokenResponse(ctx, { ...pair, refreshToken: presented }, record.scopes);
+}
 
 function binding(record: RefreshTokenRecord) {
   return { grantId: record.grantId, codeHash: record.codeHash, clientId: record.clientId, userId: record.userId, scopes: record.scopes, resources: record.resources };

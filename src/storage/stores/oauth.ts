@@ -167,6 +167,10 @@ export function createOAuthStore(db: Executor): OAuthStore {
       const result = await spend.run(db, { id, at, box: successorBox });
       return Number(result.numAffectedRows) === 1;
     },
+    keepRefreshToken: async (id, expiresAt) => {
+      const result = await keep.run(db, { id, expiresAt });
+      return Number(result.numAffectedRows) === 1;
+    },
 
     // audit_events and authorization_requests: append-only records.
     audit: createAuditStore(db),
@@ -287,6 +291,9 @@ function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord 
 }
 
 // Spends only an unspent, unrevoked token: of concurrent spends exactly one row is updated.
+const keep = prepare((db, p: { id: string; expiresAt: number }) =>
+  db.updateTable('refresh_tokens').set({ expires_at: p.expiresAt }).where('id', '=', p.id).where('spent_at', 'is', null).where('revoked_at', 'is', null),
+);
 const spend = prepare((db, p: { id: string; at: number; box: string }) =>
   db.updateTable('refresh_tokens').set({ spent_at: p.at, successor_box: p.box }).where('id', '=', p.id).where('spent_at', 'is', null).where('revoked_at', 'is', null),
 );
