@@ -174,4 +174,22 @@ describe.each(backends)('the platform’s booking requests on $name', ({ name, a
     expect(none.body.error.message).toMatch(/no other member of the team is available/);
     expect((await stored(c.uid))!.hostId).toBe(lead.id);
   });
+
+  it.skipIf(!available)('POST /v2/bookings/{uid}/reassign/{userId} → 200, the team booking handed to that member; someone outside the team → 400 naming userId, the host unchanged', async () => {
+    const [lead, next] = [await quickUser(server), await quickUser(server)];
+    const team = await createTeam(server.services, { name: 'Desk', ownerId: lead.id });
+    await addMember(server.services, { teamId: team.id }, next.id, 'member');
+    const b = await f.booking({ hostId: lead.id, teamId: team.id });
+    const token = await mint(server, w, lead, ['BOOKING_WRITE']);
+    const res = await server.api('POST', `/v2/bookings/${b.uid}/reassign/${next.id}`, token, { reason: 'On leave' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.hostId).toBe(next.id);
+    expect((await stored(b.uid))!.hostId).toBe(next.id);
+
+    const stranger = await quickUser(server);
+    const refused = await server.api('POST', `/v2/bookings/${b.uid}/reassign/${stranger.id}`, await mint(server, w, next, ['BOOKING_WRITE']));
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe("userId: is not a member of the booking's team");
+    expect((await stored(b.uid))!.hostId).toBe(next.id);
+  });
 });

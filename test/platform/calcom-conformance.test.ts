@@ -60,14 +60,15 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
         case 'bookingUid': {
           const pending = /\/(confirm|decline)$/.test(op.path);
           // Only a team booking has another host to go to (the platform reassigns round-robin bookings).
-          const ofTeam = inTeam || op.path.endsWith('/reassign');
+          const ofTeam = inTeam || /\/reassign(\/\{userId\})?$/.test(op.path);
           values.bookingUid = (await f.booking({ hostId: w.owner.id, ...(ofTeam ? { teamId: w.team.id } : {}), status: pending ? 'pending' : 'accepted' })).uid;
           break;
         }
         case 'scheduleId': values.scheduleId = (await f.schedule(values.userId ? { userId: values.userId } : owner)).id; break;
         case 'webhookId': values.webhookId = (await f.webhook(inOrg ? { organizationId: w.org.id } : { userId: w.owner.id })).id; break;
         case 'membershipId': values.membershipId = (await f.membership(inTeam ? { teamId: w.team.id } : { organizationId: w.org.id })).membership.id; break;
-        case 'userId': values.userId = (await f.membership(inTeam ? { teamId: w.team.id } : { organizationId: w.org.id })).user.id; break;
+        // The member a booking is handed to is one of its team's; any other path's user is a new member there.
+        case 'userId': values.userId = (await f.membership(inTeam || op.path.includes('/reassign/') ? { teamId: w.team.id } : { organizationId: w.org.id })).user.id; break;
         // An absence of the path's user (the caller on /v2/me/ooo) that began a day ago and lasts
         // a year, so the platform's change of its start to a future time keeps it before its end.
         case 'oooId': {

@@ -84,6 +84,10 @@ export const examples: Record<string, Example> = {
     params: { bookingUid: (await f.booking({ hostId: actor.id, teamId })).uid },
     body: { userId: actor.id === w.member.id ? w.teamAdmin.id : w.member.id },
   }),
+  'bookings.reassignTo': async ({ f, actor, teamId, w }) => ({
+    params: { bookingUid: (await f.booking({ hostId: actor.id, teamId })).uid, userId: actor.id === w.member.id ? w.teamAdmin.id : w.member.id },
+    body: { reason: 'Out sick' },
+  }),
 
   'schedules.list': none,
   'schedules.create': async () => ({ body: scheduleBody }),

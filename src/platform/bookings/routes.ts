@@ -286,6 +286,12 @@ function hostBookingChanges(deps: AppContext): HandlerMap {
       data: bookingView,
       handle: async ({ userId, params, body }) => booking(await reassignBooking(s, userId, params.bookingUid, body.userId)),
     }),
+    // The platform's address for a chosen host: the user in the path, the body's reason only informative.
+    'bookings.reassignTo': route<{ reason?: string }, unknown, Uid & { userId: string }>({
+      body: object({ reason: { type: 'string', maxLength: 500, description: 'Why the booking changes hands (kept out of the booking)' } }),
+      data: bookingView,
+      handle: async ({ userId, params }) => booking(await reassignBooking(s, userId, params.bookingUid, params.userId)),
+    }),
   };
 }
 

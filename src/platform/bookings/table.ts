@@ -12,6 +12,7 @@ export const bookingRoutes: ApiRoute[] = [
     ['bookings.addGuests', 'POST', '/v2/bookings/:bookingUid/guests', 'BOOKING_WRITE', 'Add guests to a booking'],
     ['bookings.updateLocation', 'PATCH', '/v2/bookings/:bookingUid/location', 'BOOKING_WRITE', "Change a booking's location"],
     ['bookings.reassign', 'POST', '/v2/bookings/:bookingUid/reassign', 'BOOKING_WRITE', 'Hand a team booking over to another member of its team'],
+    ['bookings.reassignTo', 'POST', '/v2/bookings/:bookingUid/reassign/:userId', 'BOOKING_WRITE', 'Hand a team booking over to the member the path names'],
   ]),
   ...routeRows('team', 'Team bookings', teamRule, [
     ['teamBookings.list', 'GET', '/v2/teams/:teamId/bookings', 'TEAM_BOOKING_READ', "List a team's bookings"],
