@@ -8,7 +8,7 @@ import { apiRoutes, pathParams, type ApiRoute } from './route-table.ts';
 import { success } from './envelope.ts';
 import { apiGuard, type GuardedResource } from './guard.ts';
 import type { HandlerMap, RouteHandler } from './handler.ts';
-import { errorResponses, idParam, object, rateLimitedResponse, refusingUnknownFields, successEnvelope } from './schemas.ts';
+import { errorResponses, idParam, object, pageOf, rateLimitedResponse, refusingUnknownFields, successEnvelope } from './schemas.ts';
 
 /** Routes of this scope that document the API rather than being part of it. */
 export const isDocsRoute = (url: string) => url === '/v2/openapi.json' || url === '/v2/docs' || url.startsWith('/v2/docs/');
@@ -99,7 +99,7 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
         const access = request.apiAccess!;
         const data = await h.handle({
           body: request.body,
-          query: request.query,
+          query: pageOf(request.query),
           params: request.params,
           userId: access.principal?.userId ?? '',
           principal: access.principal,

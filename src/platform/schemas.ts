@@ -47,9 +47,25 @@ export function patchOf(properties: Record<string, JsonSchema>): JsonSchema {
 
 export const arrayOf = (items: JsonSchema, min = 0, max = 100): JsonSchema => ({ type: 'array', items, minItems: min, maxItems: max });
 
-/** Pagination of every list route. */
+/**
+ * Pagination of every list route: the project's limit/offset, and Cal.com API v2's take/skip,
+ * which win when both are sent (the registrar folds them into limit/offset: pageOf).
+ */
 export const listQuery = (extra: Record<string, JsonSchema> = {}): JsonSchema =>
-  object({ limit: int(1, 100, { default: 50 }), offset: int(0, 1_000_000, { default: 0 }), ...extra });
+  object({
+    limit: int(1, 100, { default: 50 }),
+    offset: int(0, 1_000_000, { default: 0 }),
+    take: int(1, 100, { description: 'As limit, the platform\'s name; wins over limit when both are sent' }),
+    skip: int(0, 1_000_000, { description: 'As offset, the platform\'s name; wins over offset when both are sent' }),
+    ...extra,
+  });
+
+/** A list query with the platform's take/skip folded into limit/offset. */
+export function pageOf(query: unknown): unknown {
+  if (query === null || typeof query !== 'object') return query;
+  const { take, skip, ...rest } = query as Record<string, unknown>;
+  return { ...rest, ...(take !== undefined ? { limit: take } : {}), ...(skip !== undefined ? { offset: skip } : {}) };
+}
 
 export interface ListQuery {
   limit: number;

@@ -49,6 +49,12 @@ describe.each(backends)("a user's own views on $name", ({ name, available }) => 
     expect(invitee.body).toEqual({ status: 'success', data: [] });
     const paged = await server.api('GET', '/v2/teams?limit=1&offset=1', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
     expect(paged.body.data.map((t: { id: string }) => t.id)).toEqual([w.loneTeam.id]);
+    // The platform's take/skip page every list the same way, and win over limit/offset.
+    const platformPaged = await server.api('GET', '/v2/teams?take=1&skip=1&limit=5&offset=0', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
+    expect(platformPaged.body.data.map((t: { id: string }) => t.id)).toEqual([w.loneTeam.id]);
+    const tooMany = await server.api('GET', '/v2/teams?take=1000', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.error.message).toContain('take');
   });
 
   it.skipIf(!available)("GET /v2/organizations/:orgId/teams/me: a plain member sees the organization's teams they are in, and only those", async () => {
