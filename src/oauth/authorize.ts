@@ -489,6 +489,13 @@ export async function silentFailure(ctx: OAuthContext, request: AuthorizationReq
   return answerError(ctx, request, new OAuthError(code, description), userId);
 }
 
+/** docs/rules.md#fapi2: FAPI 2.0 §5.3.2.1 caps a code's life at 60 s whatever the setting says. */
+const FAPI2_CODE_SECONDS = 60;
+
+function codeLifetimeSeconds(ctx: OAuthContext, client: ClientRecord): number {
+  return client.fapi2 === true ? Math.min(ctx.ttl.authCode, FAPI2_CODE_SECONDS) : ctx.ttl.authCode;
+}
+
 function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grantId: string, code: string, now: number) {
   return {
     hash: hashToken(code),
@@ -501,7 +508,7 @@ function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: st
     resources: request.resources,
     dpopJkt: request.dpopJkt,
     createdAt: now,
-    expiresAt: now + ctx.ttl.authCode * 1000,
+    expiresAt: now + codeLifetimeSeconds(ctx, request.client) * 1000,
     consumedAt: null,
   };
 }

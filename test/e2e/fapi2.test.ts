@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateClient } from '../../src/services/clients/changes.ts';
 import { createClient } from '../../src/services/clients/registration.ts';
 import { backends } from '../helpers/backends.ts';
+import { codeOf, storesOver } from '../helpers/stores.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
@@ -74,6 +75,28 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
     });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_request', error_description: expect.stringContaining('FAPI 2.0') });
+  });
+
+  it.skipIf(!available)('FAPI 2.0 §5.3.2.1: the code of a client of the profile lives at most 60 s, even where AUTH_CODE_TTL_SECONDS allows more', async () => {
+    const longer = await startTestServer(name, { AUTH_CODE_TTL_SECONDS: '300' }, server);
+    try {
+      const c = await fapiClient();
+      const plain = await server.client(user);
+      const pushed = await push(c, { code_challenge: challenge, code_challenge_method: 'S256' });
+      const { request_uri } = (await pushed.json()) as { request_uri: string };
+      const longerBrowser = longer.browser();
+      expect((await longerBrowser.login(user.email, user.password)).status).toBe(303);
+      const fapiCode = (await longer.authorize(longerBrowser, { client_id: c.clientId, request_uri })).searchParams.get('code')!;
+      const plainCode = (await longer.authorize(longerBrowser, { client_id: plain.clientId, redirect_uri: plain.redirectUri, response_type: 'code', scope: 'PROFILE_READ', state: 's' })).searchParams.get('code')!;
+      const lifetime = async (code: string) => {
+        const stored = await codeOf(storesOver(longer.database.handle.db), code);
+        return (stored!.expiresAt - stored!.createdAt) / 1000;
+      };
+      expect(await lifetime(fapiCode)).toBe(60);
+      expect(await lifetime(plainCode)).toBe(300);
+    } finally {
+      await longer.close();
+    }
   });
 
   it.skipIf(!available)('FAPI 2.0 §5.3.2.1: only a confidential client may follow the profile; a public one is refused, naming the field', async () => {

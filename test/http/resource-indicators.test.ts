@@ -161,7 +161,7 @@ describe.each(backends)('resource indicators (RFC 8707) on $name', ({ name, avai
 describe.each(backends)('protected resource metadata (RFC 9728) on $name', ({ name, available }) => {
   const t = useTokenEndpoint(name, available);
 
-  it.skipIf(!available)('RFC 9728 §3: /.well-known/oauth-protected-resource/v2 and /mcp name the resource, the authorization server, scopes and header bearer', async () => {
+  it.skipIf(!available)('RFC 9728 §3: /.well-known/oauth-protected-resource/v2 and /mcp name the resource, the authorization server, scopes, header bearer and the DPoP algorithms', async () => {
     for (const path of ['/v2', '/mcp']) {
       const res = await fetch(`${t.server.url}/.well-known/oauth-protected-resource${path}`);
       expect(res.status).toBe(200);
@@ -170,6 +170,8 @@ describe.each(backends)('protected resource metadata (RFC 9728) on $name', ({ na
         resource: `${t.server.url}${path}`,
         authorization_servers: [t.server.url],
         bearer_methods_supported: ['header'],
+        // RFC 9728 §2 (docs/rules.md#dpop): the proofs it verifies for DPoP-bound tokens.
+        dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'RS256', 'PS256'],
       });
       expect(doc.scopes_supported).toContain('PROFILE_READ');
       // RFC 9728 §3.1 / RFC 8414 §3: the authorization server named is discoverable.

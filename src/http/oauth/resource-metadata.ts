@@ -2,6 +2,7 @@
 // or /mcp learns which authorization server issues tokens for it, and which scopes exist.
 // Public documents, cacheable like the authorization server's.
 import type { FastifyInstance } from 'fastify';
+import { DPOP_ALGORITHMS } from '../../oauth/dpop.ts';
 import { scopeRegistry } from '../../oauth/scopes.ts';
 import type { AppContext } from '../../context.ts';
 import { API_RESOURCE_PATH, MCP_PATH, PROTECTED_RESOURCE_METADATA_PREFIX } from './paths.ts';
@@ -16,6 +17,8 @@ export function resourceMetadataRoutes(app: FastifyInstance, ctx: AppContext): v
       // made by hand can be given (config's agentScopes); /v2 names every scope.
       scopes_supported: path === MCP_PATH ? ctx.config.agentScopes : scopeRegistry.map((s) => s.name),
       bearer_methods_supported: ['header'],
+      // RFC 9728 §2: the proofs this resource verifies for DPoP-bound tokens (docs/rules.md#dpop).
+      dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
       resource_name: path === MCP_PATH ? 'Gatehouse platform (MCP server)' : 'Gatehouse platform API',
     }));
   }
