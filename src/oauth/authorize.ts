@@ -7,6 +7,7 @@ import { documentClientRefusal, type FirstUseGate } from './client-metadata.ts';
 import type { OAuthContext } from './context.ts';
 import { invalidRequest, OAuthError } from './errors.ts';
 import { reportingTransaction } from './events.ts';
+import { codeLifetimeSeconds, mustPush, pkceRequiredOf } from './client-policy.ts';
 import { readCodeChallenge } from './pkce.ts';
 import { buildRedirect, isRegisteredRedirectUri } from './redirect-uri.ts';
 import { checkResources, readResourceParameter } from './resources.ts';
@@ -244,8 +245,8 @@ function checkScope(client: ClientRecord, params: Record<string, string>, selfRe
  * client of the FAPI 2.0 profile (docs/rules.md#fapi2), confidential as it is.
  */
 function checkPkce(client: ClientRecord, params: Record<string, string>): string | null {
-  const required = client.kind === 'public' || client.fapi2 === true;
-  return readCodeChallenge(params.code_challenge, params.code_challenge_method, required, client.fapi2 === true ? 'clients of the FAPI 2.0 profile' : 'public clients');
+  const requiredOf = pkceRequiredOf(client);
+  return readCodeChallenge(params.code_challenge, params.code_challenge_method, requiredOf !== null, requiredOf ?? undefined);
 }
 
 /** Where an error for the application would go. */
@@ -392,10 +393,6 @@ export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 /** The parameters a request_uri stands for: none of them may come beside it (RFC 9126 §4). */
 const pushedOnly = [...authorizationParameters.filter((name) => name !== 'client_id'), 'resource'];
 
-function mustPush(ctx: OAuthContext, client: ClientRecord): boolean {
-  // docs/rules.md#fapi2: the profile requires PAR of its clients (FAPI 2.0 §5.3.2.1).
-  return ctx.pushedAuthorization?.required === true || client.requirePushedAuthorizationRequests || client.fapi2 === true;
-}
 
 /**
  * RFC 9126 §4: a request by reference. The reference must be this client's, unused and
@@ -487,13 +484,6 @@ export async function silentFailure(ctx: OAuthContext, request: AuthorizationReq
       ? 'the user is not logged in, and prompt=none does not allow the login page'
       : 'the user has not approved this request for this application, and prompt=none does not allow the consent page';
   return answerError(ctx, request, new OAuthError(code, description), userId);
-}
-
-/** docs/rules.md#fapi2: FAPI 2.0 §5.3.2.1 caps a code's life at 60 s whatever the setting says. */
-const FAPI2_CODE_SECONDS = 60;
-
-function codeLifetimeSeconds(ctx: OAuthContext, client: ClientRecord): number {
-  return client.fapi2 === true ? Math.min(ctx.ttl.authCode, FAPI2_CODE_SECONDS) : ctx.ttl.authCode;
 }
 
 function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grantId: string, code: string, now: number) {

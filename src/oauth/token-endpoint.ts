@@ -2,6 +2,7 @@
 // The HTTP layer hands in the parsed body and the Authorization header; this module
 // knows no framework.
 import { readClientCredentials, requireApproved, verifyClient } from './client-auth.ts';
+import { proofRequiredBecause } from './client-policy.ts';
 import { unlimitedRequests, type ClientRequestLimit, type FailedAuthenticationLimit, type RequestCount } from './client-limits.ts';
 import type { OAuthContext } from './context.ts';
 import { checkProof, singleProofHeader, spendProof, type DpopFailure } from './dpop.ts';
@@ -87,9 +88,8 @@ async function countTokenRequest(client: ClientRecord, limit: ClientRequestLimit
 async function proofOfPossession(ctx: OAuthContext, client: ClientRecord, header: string | string[] | undefined): Promise<string | null> {
   const proof = singleProofHeader(header);
   if (proof === undefined) {
-    if (client.dpopBoundAccessTokens === true || client.fapi2 === true) {
-      // docs/rules.md#fapi2: the profile's tokens are sender-constrained (FAPI 2.0 §5.3.2.1).
-      const why = client.fapi2 === true ? 'it follows the FAPI 2.0 Security Profile' : 'dpop_bound_access_tokens';
+    const why = proofRequiredBecause(client);
+    if (why !== null) {
       throw invalidRequest(`this application must send a DPoP proof with every token request (${why}): add the DPoP header (RFC 9449 §4)`);
     }
     return null;

@@ -39,6 +39,12 @@ describe.each(backends)("a user's own views on $name", ({ name, available }) => 
     const noScope = await server.api('GET', '/v2/schedules/default', await mint(server, w, other, ['PROFILE_READ']));
     expect(noScope.status).toBe(403);
     expect(noScope.body.error.code).toBe('insufficient_scope');
+    // Someone else's default is not the caller's: a user without one gets null, never another's.
+    const someone = await quickUser(server);
+    const theirs = await server.api('POST', '/v2/schedules', await mint(server, w, someone, ['SCHEDULE_WRITE']), { name: 'Theirs', timeZone: 'UTC' });
+    expect(theirs.status).toBe(201);
+    const mine = await server.api('GET', '/v2/schedules/default', await mint(server, w, other, ['SCHEDULE_READ']));
+    expect(mine.body).toEqual({ status: 'success', data: null });
   });
 
   it.skipIf(!available)('GET /v2/teams: the teams the user is a member of, not those of others nor those only invited to', async () => {

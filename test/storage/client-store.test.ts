@@ -1,6 +1,5 @@
 // The ClientStore contract (src/services/clients/store.ts) on every backend: what each
 // method returns for a missing client, a stale version, an empty held change.
-import { coreStore } from '../helpers/stores.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../src/services/context.ts';
 import type { NewClientRecord } from '../../src/services/clients/store.ts';
@@ -70,7 +69,7 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
     const c = { ...newClient(), fapi2: true };
     await ctx.stores.clients.insert(c);
     expect((await ctx.stores.clients.find(c.id))?.fapi2).toBe(true);
-    expect((await coreStore(database.handle.db).findClient(c.id))?.fapi2).toBe(true);
+    expect((await createOAuthStore(database.handle.db).findClient(c.id))?.fapi2).toBe(true);
     await ctx.stores.clients.update(c.id, { fapi2: false, updatedAt: 6000 });
     expect((await ctx.stores.clients.find(c.id))?.fapi2).toBe(false);
   });

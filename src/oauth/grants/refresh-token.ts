@@ -7,6 +7,7 @@ import { optional, required } from '../params.ts';
 import { narrowResources } from '../resources.ts';
 import { formatScopes, parseScopeParameter } from '../scopes.ts';
 import type { OAuthStore, RefreshTokenRecord } from '../storage.ts';
+import { rotatesRefreshTokens } from '../client-policy.ts';
 import { openSuccessor, sealSuccessor } from '../successor-box.ts';
 import { hashToken, isWellFormed } from '../token-format.ts';
 import { mintPair, pairKeys, storePair, tokenResponse, type MintedPair, type TokenResponse } from '../token-response.ts';
@@ -43,7 +44,7 @@ export const refreshTokenGrant: GrantHandler = {
         const pair = mintPair(ctx, binding(record), record.id, audience, pairKeys(client, dpopJkt));
         // docs/rules.md#fapi2: the profile's clients (confidential, their refresh tokens bound to
         // their authentication) keep their refresh token: FAPI 2.0 §5.3.2.1 rotates none.
-        if (client.fapi2 === true) return keepRefreshToken(ctx, tx, presented, record, pair, now);
+        if (!rotatesRefreshTokens(client)) return keepRefreshToken(ctx, tx, presented, record, pair, now);
         if (await tx.spendRefreshToken(record.id, now, sealSuccessor(presented, pair))) {
           await storePair(tx, pair, { type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
           return tokenResponse(ctx, pair, record.scopes);

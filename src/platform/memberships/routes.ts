@@ -6,6 +6,7 @@ import type { AppContext } from '../../context.ts';
 import type { AccessFacts } from '../membership.ts';
 import { inviteMember, keepingAnOwner, removeMember, type Role } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
+import { memberOfPath } from '../path-member.ts';
 import { forbidden, invalid, iso, notFound } from '../input.ts';
 import { arrayOf, bool, deleted, email, idParam, listQuery, nullable, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
 import type { Member, MembershipTarget, PendingInvitation, RosterEntry } from './store.ts';
@@ -262,7 +263,7 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
       body: object(profileFields),
       data: profileView,
       handle: async ({ facts, params, body }) => {
-        if (!(await memberships.isMember({ organizationId: facts.organization!.id }, params.userId))) throw notFound('user in this organization');
+        await memberOfPath(deps, { params, facts });
         const changes = profileChanges(body);
         if (Object.keys(changes).length > 0) await deps.services.stores.users.updateProfile(params.userId, changes, clock());
         return profile((await profiles.find(params.userId))!);

@@ -5,6 +5,7 @@
 import type { AppContext } from '../../context.ts';
 import type { AccessFacts } from '../membership.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
+import { memberOfPath } from '../path-member.ts';
 import { iso, notFound } from '../input.ts';
 import { arrayOf, dateTime, email, idParam, int, listQuery, nullable, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { changeEntry, createEntry, type OooInput } from './service.ts';
@@ -49,16 +50,14 @@ const newEntry = object(fields, ['start', 'end']);
 const entryPatch = patchOf({ ...fields, toUserId: { ...nullable(idParam), description: 'Who covers; null for no one' } });
 
 const order = { type: 'string', enum: ['asc', 'desc'] };
-/** The project's limit/offset and the platform's take/skip: take and skip win when both are sent. */
+/** The platform pages out-of-office lists up to 250 (the registrar folds take/skip into limit/offset). */
 const oooListFields = {
-  take: int(1, 250, { description: 'As limit; wins over it when both are sent' }),
-  skip: int(0, 1_000_000, { description: 'As offset; wins over it when both are sent' }),
+  take: int(1, 250, { description: 'As limit, up to 250; wins over limit when both are sent' }),
   sortStart: { ...order, description: 'Order by start' },
   sortEnd: { ...order, description: 'Order by end (after start when both are sent)' },
 };
 
-type OooQuery = ListQuery & OooOrder & { take?: number; skip?: number; email?: string };
-const page = (q: OooQuery) => ({ limit: q.take ?? q.limit, offset: q.skip ?? q.offset });
+type OooQuery = ListQuery & OooOrder & { email?: string };
 const sorting = (q: OooQuery): OooOrder => ({ ...(q.sortStart ? { sortStart: q.sortStart } : {}), ...(q.sortEnd ? { sortEnd: q.sortEnd } : {}) });
 
 type Kind = 'user' | 'team' | 'organization';
@@ -91,14 +90,7 @@ export function outOfOfficeHandlers(deps: AppContext): HandlerMap {
  * organization (a pending invitee is not, docs/rules.md#membership-invitations).
  */
 function subjectOf(deps: AppContext, kind: Kind) {
-  const memberships = deps.services.stores.api.memberships;
-  return async (call: { userId: string; params: Params; facts: AccessFacts }): Promise<string> => {
-    if (kind === 'user') return call.userId;
-    const target = kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
-    const userId = call.params.userId!;
-    if (!(await memberships.isMember(target, userId))) throw notFound(`user in this ${kind}`);
-    return userId;
-  };
+  return async (call: { userId: string; params: Params; facts: AccessFacts }): Promise<string> => (kind === 'user' ? call.userId : memberOfPath(deps, call));
 }
 
 function oooRoutes(deps: AppContext, kind: Kind) {
@@ -114,8 +106,7 @@ function oooRoutes(deps: AppContext, kind: Kind) {
       query: listQuery(oooListFields),
       data: arrayOf(oooView, 0, 250),
       handle: async (call) => {
-        const { limit, offset } = page(call.query);
-        return (await store.listOfUser(await subject(call), sorting(call.query), limit, offset)).map(view);
+        return (await store.listOfUser(await subject(call), sorting(call.query), call.query.limit, call.query.offset)).map(view);
       },
     }),
     create: route<OooInput, unknown, Params>({
@@ -148,9 +139,8 @@ function organizationListRoute(deps: AppContext) {
     query: listQuery({ ...oooListFields, email: { ...email, description: "Only this member's entries" } }),
     data: arrayOf(oooView, 0, 250),
     handle: async ({ facts, query }) => {
-      const { limit, offset } = page(query);
       const filter = query.email !== undefined ? { email: query.email } : {};
-      return (await store.listOfOrganization(facts.organization!.id, filter, sorting(query), limit, offset)).map(view);
+      return (await store.listOfOrganization(facts.organization!.id, filter, sorting(query), query.limit, query.offset)).map(view);
     },
   });
 }

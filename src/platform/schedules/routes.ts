@@ -3,6 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
+import { memberOfPath } from '../path-member.ts';
 import { checkTimeZone, invalid, iso, notFound } from '../input.ts';
 import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges, ScheduleScope } from './store.ts';
 import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
@@ -87,7 +88,7 @@ export function scheduleHandlers(deps: AppContext): HandlerMap {
   const team = scheduleRoutes(deps, 'team');
   const org = scheduleRoutes(deps, 'organization');
   const member = scheduleRoutes(deps, 'member');
-  const ofMember = (handler: RouteHandler) => memberOfPath(deps, handler);
+  const ofMember = (handler: RouteHandler) => ofPathMember(deps, handler);
   return {
     'schedules.list': mine.list,
     'schedules.create': mine.create,
@@ -121,18 +122,12 @@ type Kind = 'user' | 'team' | 'organization' | 'member';
 /** The user whose personal schedules the call reaches. */
 const ownerOf = (kind: Kind, call: Call): string => (kind === 'member' ? call.params!.userId! : call.userId);
 
-/**
- * A route on the schedules of the member the path names: that user must be an accepted member of
- * the path's team or organization, or is as unknown as a user who does not exist.
- */
-function memberOfPath(deps: AppContext, handler: RouteHandler): RouteHandler {
-  const memberships = deps.services.stores.api.memberships;
+/** A route on the schedules of the member the path names: checked to be one first (path-member.ts). */
+function ofPathMember(deps: AppContext, handler: RouteHandler): RouteHandler {
   return {
     ...handler,
     handle: async (call) => {
-      const { team, organization } = call.facts;
-      const target = team ? { teamId: team.id } : { organizationId: organization!.id };
-      if (!(await memberships.isMember(target, call.params.userId))) throw notFound(team ? 'user in this team' : 'user in this organization');
+      await memberOfPath(deps, call);
       return handler.handle(call);
     },
   };
