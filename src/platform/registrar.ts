@@ -8,6 +8,7 @@ import { apiRoutes, pathParams, type ApiRoute } from './route-table.ts';
 import { success } from './envelope.ts';
 import { apiGuard, type GuardedResource } from './guard.ts';
 import type { HandlerMap, RouteHandler } from './handler.ts';
+import { numberedAsSchema } from './numbered-ids.ts';
 import { errorResponses, idParam, object, pageOf, rateLimitedResponse, refusingUnknownFields, successEnvelope } from './schemas.ts';
 
 /** Routes of this scope that document the API rather than being part of it. */
@@ -109,7 +110,7 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
         });
         reply.status(h.status ?? 200);
         if (h.noStore) reply.header('cache-control', 'no-store');
-        return success(data);
+        return success(numberedAsSchema(h.data, data));
       },
     });
   }

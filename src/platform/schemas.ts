@@ -9,6 +9,18 @@ export const ID_PATTERN = '^[0-9A-Za-z_-]{1,64}$';
 
 export const idParam: JsonSchema = { type: 'string', pattern: ID_PATTERN };
 
+/**
+ * docs/rules.md#numbered-ids: a numbered id in an answer. Stored as decimal text, written as
+ * this number (numbered-ids.ts), as the platform's schemas type it.
+ */
+export const numberedId: JsonSchema = { type: 'integer', minimum: 1 };
+
+/**
+ * docs/rules.md#numbered-ids: a numbered id in a request, as the platform sends it (a number)
+ * or as text; the validator's coercion makes either the text the stores take.
+ */
+export const numberedIdInput: JsonSchema = { type: 'string', pattern: '^[1-9][0-9]{0,15}$', description: 'A whole number (an id, as the answers give it)' };
+
 export const str = (min: number, max: number, extra: JsonSchema = {}): JsonSchema => ({ type: 'string', minLength: min, maxLength: max, ...extra });
 export const int = (min: number, max: number, extra: JsonSchema = {}): JsonSchema => ({ type: 'integer', minimum: min, maximum: max, [FINITE]: true, ...extra });
 export const bool: JsonSchema = { type: 'boolean' };
@@ -73,6 +85,8 @@ export interface ListQuery {
 }
 
 export const deleted: JsonSchema = object({ id: { type: 'string' }, deleted: bool }, ['id', 'deleted']);
+/** The answer of a delete of what the platform numbers (docs/rules.md#numbered-ids). */
+export const deletedNumbered: JsonSchema = object({ id: numberedId, deleted: bool }, ['id', 'deleted']);
 
 const errorBody = (description: string): JsonSchema => ({
   description,

@@ -5,6 +5,7 @@
 import type { NoticeStore, SessionStore, UserStore, VerifiedResourceStore } from './accounts/store.ts';
 import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
+import type { IdSeriesStore } from './ids.ts';
 import type { ClientStore, MetadataHostStore } from './clients/store.ts';
 import type { RetentionStore } from './retention/store.ts';
 import type { InvitationStore, TeamStore } from './teams/store.ts';
@@ -12,6 +13,8 @@ import type { WebhookDeliveryStore } from './webhooks/store.ts';
 import type { WebhookStore } from './webhooks/subscriptions.ts';
 
 export interface ServiceStores {
+  /** docs/rules.md#numbered-ids: the numbers of what the platform names by a number. */
+  ids: IdSeriesStore;
   clients: ClientStore;
   metadataHosts: MetadataHostStore;
   users: UserStore;

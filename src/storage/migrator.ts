@@ -16,6 +16,7 @@ import * as pushedAuthorizationRequests from './migrations/013_pushed_authorizat
 import * as dpop from './migrations/014_dpop.ts';
 import * as outOfOffice from './migrations/015_out_of_office.ts';
 import * as fapi2Profile from './migrations/016_fapi2_profile.ts';
+import * as numberedIds from './migrations/017_numbered_ids.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -35,6 +36,7 @@ const migrations: Record<string, DialectMigration> = {
   '014_dpop': dpop,
   '015_out_of_office': outOfOffice,
   '016_fapi2_profile': fapi2Profile,
+  '017_numbered_ids': numberedIds,
 };
 
 /**
@@ -69,6 +71,16 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
   const { error, results } = await (await migrator(handle)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Applies pending migrations up to and including `name`: a database as an older release left
+ * it, for the tests of a migration that rewrites data.
+ */
+export async function migrateUpTo(handle: DatabaseHandle, name: string): Promise<void> {
+  if (!(name in migrations)) throw new Error(`no migration named ${name}`);
+  const { error } = await (await migrator(handle)).migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error(String(error));
 }
 
 /** True when every known migration has been applied (for readiness checks). */

@@ -268,6 +268,8 @@ export interface PrivateLinksTable {
 
 export interface BookingsTable {
   uid: string;
+  /** docs/rules.md#numbered-ids: the booking's number, beside the uid that addresses it (migration 017). */
+  id: string;
   event_type_id: string | null;
   user_id: string | null;
   team_id: string | null;
@@ -423,6 +425,15 @@ export interface WorkflowsTable {
   updated_at: number;
 }
 
+/**
+ * docs/rules.md#numbered-ids: the last id each series handed out, on SQLite only; PostgreSQL
+ * keeps a sequence per series (id_series_<name>), migration 017.
+ */
+export interface IdSeriesTable {
+  name: string;
+  last_value: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -454,4 +465,5 @@ export interface Database {
   routing_forms: RoutingFormsTable;
   routing_form_responses: RoutingFormResponsesTable;
   workflows: WorkflowsTable;
+  id_series: IdSeriesTable;
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
-import { migrateToLatest } from '../../src/storage/migrator.ts';
+import { migrateToLatest, migrateUpTo } from '../../src/storage/migrator.ts';
 
 export const postgresUrl = process.env.TEST_POSTGRES_URL;
 export const redisUrl = process.env.TEST_REDIS_URL;
@@ -31,13 +31,17 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database: a temporary SQLite file or a new PostgreSQL schema. */
-export async function createTestDatabase(backend: Backend['name'], poolSize?: number): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database: a temporary SQLite file or a new PostgreSQL schema. With
+ * `upTo`, migrated only that far: the database as an older release left it.
+ */
+export async function createTestDatabase(backend: Backend['name'], poolSize?: number, upTo?: string): Promise<TestDatabase> {
+  const migrate = (handle: DatabaseHandle) => (upTo === undefined ? migrateToLatest(handle) : migrateUpTo(handle, upTo));
   if (backend === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
     const url = `sqlite:${join(dir, 'test.db')}`;
     const handle = openDatabase(url);
-    await migrateToLatest(handle);
+    await migrate(handle);
     return {
       handle,
       url,
@@ -54,7 +58,7 @@ export async function createTestDatabase(backend: Backend['name'], poolSize?: nu
   await admin.query(`CREATE SCHEMA ${schema}`);
   await admin.end();
   const handle = openDatabase(postgresUrl!, { schema, ...(poolSize ? { poolSize } : {}) });
-  await migrateToLatest(handle);
+  await migrate(handle);
   const url = `${postgresUrl}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     handle,

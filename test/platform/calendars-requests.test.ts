@@ -90,7 +90,7 @@ describe.each(backends)('the platform’s calendar requests on $name', ({ name, 
     await server.services.stores.api.connectedApps.insertAll([{ id, owner: { userId: user.id }, app: 'google-calendar', category: 'calendar', account: `${id}@example.com`, name: 'Work', readOnly: false, createdAt: server.clock() }]);
     const res = await server.api('POST', '/v2/calendars/google/disconnect', token, { id: Number(id) });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id, deleted: true });
+    expect(res.body.data).toEqual({ id: Number(id), deleted: true });
     expect(await server.services.stores.api.connectedApps.list({ userId: user.id })).toEqual([]);
     const again = await server.api('POST', '/v2/calendars/google/disconnect', token, { id: Number(id) });
     expect(again.status).toBe(404);

@@ -45,7 +45,7 @@ export const uniq = () => `${Date.now().toString(36)}${(counter++).toString(36)}
 
 /** A user without the argon2 cost: these never log in. */
 export async function quickUser(server: TestServer, name = 'Quick User'): Promise<TestUser> {
-  const id = randomId();
+  const id = await server.services.stores.ids.next('users');
   const email = `q-${uniq()}@example.com`;
   const now = server.clock();
   const user = { id, email, name, username: `q-${uniq()}`, passwordHash: 'not-a-hash', isAdmin: false, timeZone: 'UTC', weekStart: 'Monday', timeFormat: 24, defaultScheduleId: null, organizationId: null, createdAt: now, updatedAt: now };
@@ -114,7 +114,7 @@ export function fixtures(server: TestServer) {
   return {
     async eventType(owner: EtOwner, options: { hidden?: boolean; requiresConfirmation?: boolean; lengthInMinutes?: number; roundRobin?: boolean; minimumBookingNotice?: number } = {}) {
       const eventType: EventType = {
-        id: randomId(),
+        id: await stores.ids.next('event_types'),
         ...owned(owner),
         title: 'Intro call',
         slug: `intro-${uniq().toLowerCase()}`,
@@ -141,6 +141,7 @@ export function fixtures(server: TestServer) {
       const start = options.start ?? futureStart(server);
       const manageToken = generateToken('bookingManageToken');
       const booking: Booking = {
+        id: await stores.ids.next('bookings'),
         uid: randomId(),
         eventTypeId: options.eventTypeId ?? null,
         hostId: options.hostId,
@@ -166,7 +167,7 @@ export function fixtures(server: TestServer) {
     },
     async schedule(owner: EtOwner) {
       const schedule = {
-        id: randomId(),
+        id: await stores.ids.next('schedules'),
         ...owned(owner),
         name: 'Working hours',
         timeZone: 'Europe/Berlin',
@@ -182,7 +183,7 @@ export function fixtures(server: TestServer) {
     async ooo(userId: string, options: { start?: number; end?: number; toUserId?: string } = {}) {
       const start = options.start ?? futureStart(server);
       const entry: OutOfOfficeEntry = {
-        id: randomId(),
+        id: await stores.ids.next('out_of_office_entries'),
         uuid: randomUUID(),
         userId,
         toUserId: options.toUserId ?? null,
@@ -197,13 +198,13 @@ export function fixtures(server: TestServer) {
       return entry;
     },
     async app(owner: EtOwner, app: string, category = 'calendar') {
-      const connected: ConnectedApp = { id: randomId(), owner, app, category, account: `${uniq()}@example.com`, name: app, readOnly: false, createdAt: now() };
+      const connected: ConnectedApp = { id: await stores.ids.next('connected_apps'), owner, app, category, account: `${uniq()}@example.com`, name: app, readOnly: false, createdAt: now() };
       if (!(await stores.api.connectedApps.insertAll([connected]))) throw new Error(`${connected.account} is already connected`);
       return connected;
     },
     async webhook(owner: { userId: string } | { organizationId: string }) {
       const webhook: Webhook = {
-        id: randomId(),
+        id: await stores.ids.next('webhooks'),
         ownerId: 'userId' in owner ? owner.userId : null,
         organizationId: 'organizationId' in owner ? owner.organizationId : null,
         subscriberUrl: 'https://hooks.example.com/gatehouse',
@@ -241,13 +242,13 @@ export function fixtures(server: TestServer) {
       return form;
     },
     async response(formId: string) {
-      const response = { id: randomId(), formId, answers: { email: 'lead@example.com' }, createdAt: now(), updatedAt: now() };
+      const response = { id: await stores.ids.next('routing_form_responses'), formId, answers: { email: 'lead@example.com' }, createdAt: now(), updatedAt: now() };
       await stores.api.routingForms.insertResponse(response);
       return response;
     },
     async workflow(teamId: string) {
       const workflow: Workflow = {
-        id: randomId(),
+        id: await stores.ids.next('workflows'),
         teamId,
         name: 'Reminder',
         trigger: 'BEFORE_EVENT',

@@ -57,7 +57,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect(Object.keys(res.body.data).sort()).toEqual([...PROFILE_FIELDS].sort());
     const row = (await server.services.stores.users.findById(user.id))!;
     expect(res.body.data).toEqual({
-      id: user.id,
+      id: Number(user.id),
       email: user.email,
       name: 'Grace Hopper',
       username: row.username,
@@ -74,8 +74,8 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
   it.skipIf(!available)('a token reaches only its own user\'s profile (docs/rules.md#membership-rules)', async () => {
     const a = await tokenFor('PROFILE_READ');
     const b = await tokenFor('PROFILE_READ', { client: a.client });
-    expect((await server.api('GET', '/v2/me', a.accessToken)).body.data.id).toBe(a.user.id);
-    expect((await server.api('GET', '/v2/me', b.accessToken)).body.data.id).toBe(b.user.id);
+    expect((await server.api('GET', '/v2/me', a.accessToken)).body.data.id).toBe(Number(a.user.id));
+    expect((await server.api('GET', '/v2/me', b.accessToken)).body.data.id).toBe(Number(b.user.id));
   });
 
   it.skipIf(!available)('no token → 401 with WWW-Authenticate: Bearer realm="gatehouse" and no error code (RFC 6750 §3.1; docs/rules.md#api-envelope)', async () => {
@@ -162,7 +162,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('success');
-    expect(res.body.data).toMatchObject({ id: user.id, name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 12 });
+    expect(res.body.data).toMatchObject({ id: Number(user.id), name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 12 });
     const row = (await server.services.stores.users.findById(user.id))!;
     expect(row).toMatchObject({ name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 12, email: user.email });
     // A partial change leaves the rest alone.

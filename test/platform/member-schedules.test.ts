@@ -26,7 +26,7 @@ describe.each(backends)("a member's schedules through the organization on $name"
     const token = await adminToken();
     const created = await server.api('POST', base, token, { name: 'Set by admin', timeZone: 'Europe/Madrid', availability: [{ days: ['Monday'], startTime: '08:00', endTime: '12:00' }] });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ name: 'Set by admin', ownerId: user.id, isDefault: true });
+    expect(created.body.data).toMatchObject({ name: 'Set by admin', ownerId: Number(user.id), isDefault: true });
     const id = created.body.data.id as string;
 
     // The member sees it as their own default.
@@ -63,9 +63,9 @@ describe.each(backends)("a member's schedules through the organization on $name"
     const token = await mint(server, w, w.member, ['TEAM_SCHEDULE_READ']);
     const listed = await server.api('GET', `/v2/teams/${w.team.id}/users/${w.teamAdmin.id}/schedules`, token);
     expect(listed.status).toBe(200);
-    expect(listed.body.data.map((s: { id: string }) => s.id)).toContain(mine.id);
+    expect(listed.body.data.map((s: { id: string }) => s.id)).toContain(Number(mine.id));
     const viaOrg = await server.api('GET', `/v2/organizations/${w.org.id}/teams/${w.team.id}/users/${w.teamAdmin.id}/schedules`, token);
-    expect(viaOrg.body.data.map((s: { id: string }) => s.id)).toContain(mine.id);
+    expect(viaOrg.body.data.map((s: { id: string }) => s.id)).toContain(Number(mine.id));
     const stranger = await server.api('GET', `/v2/teams/${w.team.id}/users/${w.outsider.id}/schedules`, token);
     expect(stranger.status).toBe(404);
   });

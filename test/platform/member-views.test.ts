@@ -50,14 +50,14 @@ describe.each(backends)("a user's own views on $name", ({ name, available }) => 
   it.skipIf(!available)('GET /v2/teams: the teams the user is a member of, not those of others nor those only invited to', async () => {
     const owner = await server.api('GET', '/v2/teams', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
     expect(owner.status).toBe(200);
-    expect(owner.body.data.map((t: { id: string }) => t.id)).toEqual([w.team.id, w.loneTeam.id]);
+    expect(owner.body.data.map((t: { id: string }) => t.id)).toEqual([Number(w.team.id), Number(w.loneTeam.id)]);
     const invitee = await server.api('GET', '/v2/teams', await mint(server, w, w.invitee, ['TEAM_PROFILE_READ']));
     expect(invitee.body).toEqual({ status: 'success', data: [] });
     const paged = await server.api('GET', '/v2/teams?limit=1&offset=1', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
-    expect(paged.body.data.map((t: { id: string }) => t.id)).toEqual([w.loneTeam.id]);
+    expect(paged.body.data.map((t: { id: string }) => t.id)).toEqual([Number(w.loneTeam.id)]);
     // The platform's take/skip page every list the same way, and win over limit/offset.
     const platformPaged = await server.api('GET', '/v2/teams?take=1&skip=1&limit=5&offset=0', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
-    expect(platformPaged.body.data.map((t: { id: string }) => t.id)).toEqual([w.loneTeam.id]);
+    expect(platformPaged.body.data.map((t: { id: string }) => t.id)).toEqual([Number(w.loneTeam.id)]);
     const tooMany = await server.api('GET', '/v2/teams?take=1000', await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.error.message).toContain('take');
@@ -74,11 +74,11 @@ describe.each(backends)("a user's own views on $name", ({ name, available }) => 
     await addMember(server.services, { teamId: w.loneTeam.id }, user.id, 'member');
     const mine = await server.api('GET', `/v2/organizations/${w.org.id}/teams/me`, token);
     expect(mine.status).toBe(200);
-    expect(mine.body.data.map((t: { id: string; organizationId: string }) => [t.id, t.organizationId])).toEqual([[w.team.id, w.org.id]]);
+    expect(mine.body.data.map((t: { id: string; organizationId: string }) => [t.id, t.organizationId])).toEqual([[Number(w.team.id), Number(w.org.id)]]);
 
     // The fixed segment is not a team id: /teams/:teamId still answers for a real one.
     const team = await server.api('GET', `/v2/organizations/${w.org.id}/teams/${w.team.id}`, await mint(server, w, w.owner, ['TEAM_PROFILE_READ']));
-    expect(team.body.data.id).toBe(w.team.id);
+    expect(team.body.data.id).toBe(Number(w.team.id));
   });
 
   it.skipIf(!available)("GET /v2/organizations/:orgId/teams/event-types: the event types of the organization's teams, not its members' own", async () => {
@@ -89,10 +89,10 @@ describe.each(backends)("a user's own views on $name", ({ name, available }) => 
     const listed = await server.api('GET', `/v2/organizations/${w.org.id}/teams/event-types`, token);
     expect(listed.status).toBe(200);
     const ids = listed.body.data.map((e: { id: string }) => e.id);
-    expect(ids).toContain(teams.id);
-    expect(ids).not.toContain(own.id);
+    expect(ids).toContain(Number(teams.id));
+    expect(ids).not.toContain(Number(own.id));
     const everything = await server.api('GET', `/v2/organizations/${w.org.id}/event-types`, token);
-    expect(everything.body.data.map((e: { id: string }) => e.id)).toContain(own.id);
+    expect(everything.body.data.map((e: { id: string }) => e.id)).toContain(Number(own.id));
   });
 
   it.skipIf(!available)('GET /v2/organizations/:orgId/memberships/:membershipId: one membership of the organization; one of another organization is 404', async () => {
@@ -101,7 +101,7 @@ describe.each(backends)("a user's own views on $name", ({ name, available }) => 
     const token = await mint(server, w, w.orgAdmin, ['ORG_MEMBERSHIP_READ']);
     const found = await server.api('GET', `/v2/organizations/${w.org.id}/memberships/${membership.id}`, token);
     expect(found.status).toBe(200);
-    expect(found.body.data).toMatchObject({ id: membership.id, userId: user.id, role: 'member' });
+    expect(found.body.data).toMatchObject({ id: Number(membership.id), userId: Number(user.id), role: 'member' });
     const elsewhere = await f.membership({ organizationId: w.otherOrg.id }, 'member');
     const missing = await server.api('GET', `/v2/organizations/${w.org.id}/memberships/${elsewhere.membership.id}`, token);
     expect(missing.status).toBe(404);

@@ -28,8 +28,8 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const invitee = await quickUser(server);
     const res = await server.api('POST', `/v2/teams/${w.team.id}/memberships`, owner, { userId: invitee.id, role: 'ADMIN', accepted: false, disableImpersonation: true });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ state: 'invited', role: 'admin', invitedUserId: invitee.id, teamId: w.team.id });
-    expect(await stored({ teamId: w.team.id }, res.body.data.id)).toMatchObject({ role: 'admin', invitedUserId: invitee.id });
+    expect(res.body.data).toMatchObject({ state: 'invited', role: 'admin', invitedUserId: Number(invitee.id), teamId: Number(w.team.id) });
+    expect(await stored({ teamId: w.team.id }, String(res.body.data.id))).toMatchObject({ role: 'admin', invitedUserId: invitee.id });
   });
 
   it.skipIf(!available)('POST without a role invites a member (the platform’s default MEMBER); the lower-case role of Gatehouse’s own request still works', async () => {
@@ -40,7 +40,7 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     expect(noRole.body.data).toMatchObject({ state: 'invited', role: 'member' });
     const lower = await server.api('POST', `/v2/organizations/${w.org.id}/teams/${w.team.id}/memberships`, owner, { userId: b.id, role: 'owner' });
     expect(lower.status).toBe(201);
-    expect(await stored({ teamId: w.team.id }, lower.body.data.id)).toMatchObject({ role: 'owner' });
+    expect(await stored({ teamId: w.team.id }, String(lower.body.data.id))).toMatchObject({ role: 'owner' });
   });
 
   it.skipIf(!available)('POST with accepted: true → 400 naming accepted, and no invitation is stored: only the invitee accepts (docs/rules.md#membership-invitations)', async () => {
@@ -57,7 +57,7 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const path = `/v2/teams/${w.team.id}/memberships/${membership.id}`;
     const promoted = await server.api('PATCH', path, owner, { role: 'ADMIN' });
     expect(promoted.status).toBe(200);
-    expect(promoted.body.data).toMatchObject({ id: membership.id, state: 'accepted', role: 'admin' });
+    expect(promoted.body.data).toMatchObject({ id: Number(membership.id), state: 'accepted', role: 'admin' });
     expect(await server.services.stores.api.memberships.findMember({ teamId: w.team.id }, membership.id)).toMatchObject({ role: 'admin' });
     const flags = await server.api('PATCH', path, owner, { accepted: true, disableImpersonation: false });
     expect(flags.status).toBe(200);
@@ -74,7 +74,7 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const res = await server.api('PATCH', `/v2/teams/${w.team.id}/memberships/${invited.body.data.id}`, owner, { accepted: true });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^accepted: /);
-    expect(await stored({ teamId: w.team.id }, invited.body.data.id)).toBeDefined();
+    expect(await stored({ teamId: w.team.id }, String(invited.body.data.id))).toBeDefined();
     const { membership } = await f.membership({ teamId: w.team.id });
     const leave = await server.api('PATCH', `/v2/teams/${w.team.id}/memberships/${membership.id}`, owner, { accepted: false });
     expect(leave.status).toBe(400);
@@ -86,7 +86,7 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const before = (await server.services.stores.users.findById(user.id))!;
     const empty = await server.api('PATCH', `/v2/organizations/${w.org.id}/users/${user.id}`, owner, {});
     expect(empty.status).toBe(200);
-    expect(empty.body.data).toMatchObject({ id: user.id, name: before.name });
+    expect(empty.body.data).toMatchObject({ id: Number(user.id), name: before.name });
     expect((await server.services.stores.users.findById(user.id))!.updatedAt).toBe(before.updatedAt);
     const renamed = await server.api('PATCH', `/v2/organizations/${w.org.id}/users/${user.id}`, owner, { name: 'New Name' });
     expect(renamed.status).toBe(200);

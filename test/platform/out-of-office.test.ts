@@ -42,10 +42,10 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
     const entry = created.body.data;
     expect(created.body).toEqual({
       status: 'success',
-      data: { id: entry.id, uuid: entry.uuid, userId: user.id, toUserId: w.member.id, start: iso(start), end: iso(end), notes: 'Holiday', reason: 'vacation' },
+      data: { id: entry.id, uuid: entry.uuid, userId: Number(user.id), toUserId: Number(w.member.id), start: iso(start), end: iso(end), notes: 'Holiday', reason: 'vacation' },
     });
     expect(entry.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
-    expect(await stored(user.id, entry.id)).toMatchObject({ start, end, toUserId: w.member.id, reason: 'vacation' });
+    expect(await stored(user.id, String(entry.id))).toMatchObject({ start, end, toUserId: w.member.id, reason: 'vacation' });
 
     const listed = await server.api('GET', '/v2/me/ooo', t);
     expect(listed.body).toEqual({ status: 'success', data: [entry] });
@@ -80,7 +80,7 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
     const base = futureStart(server) + 100 * HOUR;
     const long = await f.ooo(user.id, { start: base, end: base + 10 * HOUR });
     const short = await f.ooo(user.id, { start: base + 20 * HOUR, end: base + 21 * HOUR });
-    const ids = async (query: string) => (await server.api('GET', `/v2/me/ooo${query}`, t)).body.data.map((e: { id: string }) => e.id);
+    const ids = async (query: string) => (await server.api('GET', `/v2/me/ooo${query}`, t)).body.data.map((e: { id: number }) => String(e.id));
     expect(await ids('')).toEqual([long.id, short.id]);
     expect(await ids('?sortStart=desc')).toEqual([short.id, long.id]);
     expect(await ids('?sortEnd=asc')).toEqual([long.id, short.id]);
@@ -108,7 +108,7 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
     const notADate = await server.api('POST', '/v2/me/ooo', t, { start: 'tomorrow', end: iso(start) });
     expect(notADate.status).toBe(400);
     expect(notADate.body.error.message).toContain('start');
-    expect((await server.api('GET', '/v2/me/ooo', t)).body.data.map((e: { id: string }) => e.id)).toEqual([entry.id]);
+    expect((await server.api('GET', '/v2/me/ooo', t)).body.data.map((e: { id: string }) => e.id)).toEqual([Number(entry.id)]);
     expect(await stored(user.id, entry.id)).toEqual(entry);
   });
 
@@ -152,7 +152,7 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
     expect(self.status).toBe(400);
     expect(self.body.error).toEqual({ code: 'validation_error', message: 'toUserId: must be someone other than the user who is out of office' });
     const unrelated = 'toUserId: must be an accepted member of a team or organization that the user is in';
-    for (const toUserId of [w.outsider.id, w.invitee.id, 'noSuchUser']) {
+    for (const toUserId of [w.outsider.id, w.invitee.id, '9000000001']) {
       const res = await server.api('POST', '/v2/me/ooo', t, { ...window().body, toUserId });
       expect(res.status).toBe(400);
       expect(res.body.error).toEqual({ code: 'validation_error', message: unrelated });
@@ -162,7 +162,7 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
     expect(patched.body.error.message).toBe(unrelated);
     expect(await stored(user.id, entry.id)).toEqual(entry);
     // A member of the same team covers.
-    expect((await server.api('PATCH', `/v2/me/ooo/${entry.id}`, t, { toUserId: w.teamAdmin.id })).body.data.toUserId).toBe(w.teamAdmin.id);
+    expect((await server.api('PATCH', `/v2/me/ooo/${entry.id}`, t, { toUserId: w.teamAdmin.id })).body.data.toUserId).toBe(Number(w.teamAdmin.id));
   });
 
   it.skipIf(!available)("/v2/teams/:teamId/users/:userId/ooo: a team admin manages a member's entries; a plain member reads them", async () => {
@@ -171,7 +171,7 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
     const admin = await token(w.teamAdmin, ['TEAM_SCHEDULE_READ', 'TEAM_SCHEDULE_WRITE']);
     const created = await server.api('POST', base, admin, { ...window().body, toUserId: w.member.id, reason: 'sick' });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ userId: user.id, toUserId: w.member.id, reason: 'sick' });
+    expect(created.body.data).toMatchObject({ userId: Number(user.id), toUserId: Number(w.member.id), reason: 'sick' });
     const id = created.body.data.id;
 
     const memberToken = await token(w.member, ['TEAM_SCHEDULE_READ', 'TEAM_SCHEDULE_WRITE']);
@@ -240,7 +240,7 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
     const eb = await f.ooo(b.user.id, { start: base + 2 * HOUR, end: base + 3 * HOUR });
     const outside = await f.ooo(w.outsider.id, { start: base, end: base + HOUR });
     const t = await token(w.orgAdmin, ['ORG_SCHEDULE_READ']);
-    const ids = async (query: string) => (await server.api('GET', `/v2/organizations/${w.org.id}/ooo${query}`, t)).body.data.map((e: { id: string }) => e.id);
+    const ids = async (query: string) => (await server.api('GET', `/v2/organizations/${w.org.id}/ooo${query}`, t)).body.data.map((e: { id: number }) => String(e.id));
     const all = await ids('?sortStart=desc&take=250');
     expect(all.slice(0, 2)).toEqual([eb.id, ea.id]);
     expect(all).not.toContain(outside.id);
@@ -255,6 +255,6 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
     const { user } = await f.membership({ teamId: team.id });
     const res = await server.api('POST', `/v2/organizations/${w.org.id}/teams/${team.id}/users/${user.id}/ooo`, await token(w.orgAdmin, ['ORG_SCHEDULE_WRITE']), window().body);
     expect(res.status).toBe(201);
-    expect(res.body.data.userId).toBe(user.id);
+    expect(res.body.data.userId).toBe(Number(user.id));
   });
 });

@@ -45,7 +45,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
 
       const list = await server.api('GET', `/v2/teams/${w.team.id}/event-types`, token.access_token);
       expect(list.status).toBe(200);
-      expect(list.body.data.map((e: { id: string }) => e.id)).toContain(et.id);
+      expect(list.body.data.map((e: { id: string }) => e.id)).toContain(Number(et.id));
       const write = await server.api('POST', `/v2/teams/${w.team.id}/event-types`, token.access_token, { title: 'Mine', slug: 'mine', lengthInMinutes: 15 });
       expect(write.status).toBe(403);
       expect(write.body.error.code).toBe('forbidden');
@@ -63,7 +63,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       const token = await realToken(olga, ['ORG_EVENT_TYPE_WRITE', 'ORG_EVENT_TYPE_READ']);
       const created = await server.api('POST', `/v2/organizations/${w.org.id}/teams/${w.team.id}/event-types`, token.access_token, { title: 'Org demo', slug: `org-demo-${uniq().toLowerCase()}`, lengthInMinutes: 20 });
       expect(created.status).toBe(201);
-      expect(created.body.data).toMatchObject({ teamId: w.team.id, ownerId: null, lengthInMinutes: 20, schedulingType: 'collective' });
+      expect(created.body.data).toMatchObject({ teamId: Number(w.team.id), ownerId: null, lengthInMinutes: 20, schedulingType: 'collective' });
       const all = await server.api('GET', `/v2/organizations/${w.org.id}/event-types?limit=100`, token.access_token);
       expect(all.body.data.map((e: { id: string }) => e.id)).toContain(created.body.data.id);
       // The same scope does not reach a team of another organization.
@@ -108,7 +108,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
         guests: ['guest@example.com'],
       });
       expect(created.status).toBe(201);
-      expect(created.body.data).toMatchObject({ status: 'pending', hostId: w.owner.id, start: iso(start), end: iso(start + 45 * 60_000), durationInMinutes: 45, attendee: { email: 'pat@example.com' }, guests: ['guest@example.com'] });
+      expect(created.body.data).toMatchObject({ status: 'pending', hostId: Number(w.owner.id), start: iso(start), end: iso(start + 45 * 60_000), durationInMinutes: 45, attendee: { email: 'pat@example.com' }, guests: ['guest@example.com'] });
       const uid = created.body.data.uid as string;
 
       const clash = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: iso(start + 15 * 60_000), attendee: { name: 'Sam', email: 'sam@example.com', timeZone: 'UTC' } });
@@ -248,9 +248,9 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       const added = await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { email: w.member.email, role: 'member' });
       expect(added.status).toBe(201);
       // docs/rules.md#membership-invitations: an invitation, which becomes the membership when the invitee accepts.
-      expect(added.body.data).toMatchObject({ state: 'invited', userId: null, role: 'member', teamId: team.id });
+      expect(added.body.data).toMatchObject({ state: 'invited', userId: null, role: 'member', teamId: Number(team.id) });
       expect((await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { email: w.member.email, role: 'member' })).status).toBe(409);
-      await acceptInvitation(server.services, w.member, added.body.data.id);
+      await acceptInvitation(server.services, w.member, String(added.body.data.id));
       expect((await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { userId: w.member.id, role: 'member' })).status).toBe(409);
 
       const members = await server.api('GET', `/v2/teams/${team.id}/memberships`, owner);
@@ -268,8 +268,8 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       await addMember(server.services, { teamId: team.id }, w.member.id, 'owner');
       const ownerToken = await mint(server, w, w.owner, ['TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ']);
       const memberToken = await mint(server, w, w.member, ['TEAM_MEMBERSHIP_WRITE', 'TEAM_MEMBERSHIP_READ']);
-      const members = (await server.api('GET', `/v2/teams/${team.id}/memberships`, ownerToken)).body.data as Array<{ id: string; userId: string }>;
-      const of = (userId: string) => members.find((m) => m.userId === userId)!.id;
+      const members = (await server.api('GET', `/v2/teams/${team.id}/memberships`, ownerToken)).body.data as Array<{ id: number; userId: number }>;
+      const of = (userId: string) => members.find((m) => m.userId === Number(userId))!.id;
       const results = await Promise.all([
         server.api('PATCH', `/v2/teams/${team.id}/memberships/${of(w.member.id)}`, ownerToken, { role: 'admin' }),
         server.api('PATCH', `/v2/teams/${team.id}/memberships/${of(w.owner.id)}`, memberToken, { role: 'admin' }),
@@ -286,7 +286,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       const created = await server.api('POST', '/v2/teams', await mint(server, w, w.member, ['TEAM_PROFILE_WRITE']), { name: 'Side project' });
       expect(created.status).toBe(201);
       const teamId = created.body.data.id as string;
-      await addMember(server.services, { teamId }, w.teamAdmin.id, 'admin');
+      await addMember(server.services, { teamId: String(teamId) }, w.teamAdmin.id, 'admin');
       const byAdmin = await server.api('DELETE', `/v2/teams/${teamId}`, await mint(server, w, w.teamAdmin, ['TEAM_PROFILE_WRITE']));
       expect(byAdmin.status).toBe(403);
       const byOwner = await server.api('DELETE', `/v2/teams/${teamId}`, await mint(server, w, w.member, ['TEAM_PROFILE_WRITE']));
@@ -296,7 +296,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
 
     it.skipIf(!available)("GET /v2/me reports the user's organization and default schedule", async () => {
       const token = await mint(server, w, w.orgAdmin, ['PROFILE_READ', 'SCHEDULE_WRITE']);
-      expect((await server.api('GET', '/v2/me', token)).body.data.organizationId).toBe(w.org.id);
+      expect((await server.api('GET', '/v2/me', token)).body.data.organizationId).toBe(Number(w.org.id));
       const schedule = await server.api('POST', '/v2/schedules', token, { name: 'Main', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday'], startTime: '08:00', endTime: '12:00' }] });
       expect(schedule.body.data.isDefault).toBe(true);
       expect((await server.api('GET', '/v2/me', token)).body.data.defaultScheduleId).toBe(schedule.body.data.id);
@@ -309,11 +309,11 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       const theirs = await f.eventType({ userId: w.outsider.id });
       const list = await server.api('GET', '/v2/event-types?limit=100', await mint(server, w, w.owner, ['EVENT_TYPE_READ']));
       const ids = list.body.data.map((e: { id: string }) => e.id);
-      expect(ids).toContain(mine.id);
-      expect(ids).not.toContain(theirs.id);
+      expect(ids).toContain(Number(mine.id));
+      expect(ids).not.toContain(Number(theirs.id));
       const otherTeamEt = await f.eventType({ teamId: w.otherTeam.id });
       const orgList = await server.api('GET', `/v2/organizations/${w.org.id}/event-types?limit=100`, await mint(server, w, w.owner, ['ORG_EVENT_TYPE_READ']));
-      expect(orgList.body.data.map((e: { id: string }) => e.id)).not.toContain(otherTeamEt.id);
+      expect(orgList.body.data.map((e: { id: string }) => e.id)).not.toContain(Number(otherTeamEt.id));
     });
   });
 

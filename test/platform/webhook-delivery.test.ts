@@ -122,7 +122,7 @@ describe.each(backends)('webhook delivery on $name (docs/rules.md#webhooks)', ({
     const payloads = got.map((r) => r.verified as { type: string; timestamp: string; data: Record<string, any> });
     expect(payloads.map((p) => p.type).sort()).toEqual(['BOOKING_CANCELLED', 'BOOKING_CREATED', 'BOOKING_CREATED', 'BOOKING_RESCHEDULED']);
     const cancel = payloads.find((p) => p.type === 'BOOKING_CANCELLED')!;
-    expect(cancel.data).toMatchObject({ uid: first.uid, status: 'cancelled', cancellationReason: 'plans changed', hostId: hook.host.id });
+    expect(cancel.data).toMatchObject({ uid: first.uid, status: 'cancelled', cancellationReason: 'plans changed', hostId: Number(hook.host.id) });
     expect(cancel.data).not.toHaveProperty('manageTokenHash');
     expect(payloads.find((p) => p.type === 'BOOKING_RESCHEDULED')!.data).toMatchObject({ uid: moved.body.data.uid, rescheduledFrom: second.uid });
     for (const r of got) {
@@ -167,7 +167,7 @@ describe.each(backends)('webhook delivery on $name (docs/rules.md#webhooks)', ({
     expect(mine.filter((p) => p.type === 'BOOKING_REJECTED').map((p) => p.data.uid)).toEqual([b.uid]);
     const org = receiver.at(orgPath);
     expect(org.map((r) => r.verifyError)).toEqual([null]);
-    expect(org[0]!.verified).toMatchObject({ type: 'BOOKING_CREATED', data: { uid: teamBooking.body.data.uid, teamId: w.team.id } });
+    expect(org[0]!.verified).toMatchObject({ type: 'BOOKING_CREATED', data: { uid: teamBooking.body.data.uid, teamId: Number(w.team.id) } });
     const orgListed = await server.api('GET', `/v2/organizations/${w.org.id}/webhooks/${orgHook.body.data.id}/deliveries`, orgToken);
     expect(orgListed.status).toBe(200);
     expect(orgListed.body.data).toMatchObject([{ event: 'BOOKING_CREATED', status: 'delivered', attempts: 1, responseStatus: 200 }]);

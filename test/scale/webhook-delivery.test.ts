@@ -37,7 +37,7 @@ async function seed(database: TestDatabase, receiver: WebhookReceiver) {
   const { stores } = services;
   const now = Date.now();
   const host = await createUser(services, { email: `h-${randomId(6).toLowerCase()}@example.com`, name: 'Hook Host', password: 'hook-host-password' });
-  const eventTypeId = randomId();
+  const eventTypeId = await stores.ids.next('event_types');
   await stores.api.eventTypes.insert({
     id: eventTypeId,
     ownerId: host.id,
@@ -57,7 +57,7 @@ async function seed(database: TestDatabase, receiver: WebhookReceiver) {
   const path = `/hooks/${randomId()}`;
   const secret = newSigningSecret();
   receiver.expectSecret(path, secret);
-  const webhookId = randomId();
+  const webhookId = await stores.ids.next('webhooks');
   await stores.webhooks.insert(
     { id: webhookId, ownerId: host.id, organizationId: null, subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'], active: true, payloadTemplate: null, disabledReason: null, createdAt: now, updatedAt: now },
     secret,

@@ -188,6 +188,7 @@ export function userRecord(over: Partial<User> = {}): User {
 /** An hour-long accepted booking hosted by hostId, as the BookingStore takes it. */
 export function bookingRecord(hostId: string, over: Partial<Booking> = {}): Booking {
   return {
+    id: uniqueId('bn'),
     uid: uniqueId('b'),
     eventTypeId: null,
     hostId,

@@ -579,7 +579,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
       expect(token.scope).toBe('');
       const me = await server.api('GET', '/v2/me', token.access_token);
       expect(me.status).toBe(200);
-      expect(me.body.data).toMatchObject({ id: user.id, name: 'Legacy Lou' });
+      expect(me.body.data).toMatchObject({ id: Number(user.id), name: 'Legacy Lou' });
       const patched = await server.api('PATCH', '/v2/me', token.access_token, { timeFormat: 12 });
       expect(patched.status).toBe(200);
       expect(patched.body.data.timeFormat).toBe(12);

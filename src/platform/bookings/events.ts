@@ -2,18 +2,20 @@
 // and the record they carry, written to the outbox with the change's transaction.
 import { publishEvent, type WebhookDeliveryStore } from '../authorization-server.ts';
 import { iso } from '../input.ts';
+import { numbered, numberedOrNull } from '../numbered-ids.ts';
 import type { Booking } from './store.ts';
 
 /** Webhook triggers a booking change causes (the names /v2/webhooks accepts). */
 export type BookingTrigger = 'BOOKING_CREATED' | 'BOOKING_REQUESTED' | 'BOOKING_CONFIRMED' | 'BOOKING_REJECTED' | 'BOOKING_RESCHEDULED' | 'BOOKING_CANCELLED';
 
-/** What a subscriber learns of a booking: its public record, never its manageToken hash. */
+/** What a subscriber learns of a booking: its public record, never its manageToken hash; numbered ids as numbers, as in the API (docs/rules.md#numbered-ids). */
 export function bookingData(b: Booking): Record<string, unknown> {
   return {
+    id: numbered(b.id),
     uid: b.uid,
-    eventTypeId: b.eventTypeId,
-    hostId: b.hostId,
-    teamId: b.teamId,
+    eventTypeId: numberedOrNull(b.eventTypeId),
+    hostId: numberedOrNull(b.hostId),
+    teamId: numberedOrNull(b.teamId),
     title: b.title,
     description: b.description,
     start: iso(b.start),

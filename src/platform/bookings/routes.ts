@@ -10,12 +10,13 @@ import { guestEmail, guestInput, locationInput, locationText, type GuestInput, t
 import { accessError, credentialsOf } from '../guard.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid, iso, notFound, toMillis } from '../input.ts';
-import { arrayOf, dateTime, email, idParam, int, listQuery, nullable, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numberedIdInput, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
 
 const bookingView: JsonSchema = object(
   {
+    id: numberedId,
     uid: { type: 'string' },
     title: { type: 'string' },
     description: { type: 'string' },
@@ -23,9 +24,9 @@ const bookingView: JsonSchema = object(
     end: { type: 'string' },
     durationInMinutes: { type: 'integer' },
     status: { type: 'string', enum: STATUSES },
-    eventTypeId: nullable({ type: 'string' }),
-    hostId: nullable({ type: 'string' }),
-    teamId: nullable({ type: 'string' }),
+    eventTypeId: nullable(numberedId),
+    hostId: nullable(numberedId),
+    teamId: nullable(numberedId),
     attendee: object({ name: { type: 'string' }, email: { type: 'string' }, timeZone: { type: 'string' } }, ['name', 'email', 'timeZone']),
     guests: arrayOf({ type: 'string' }, 0, 10),
     location: { type: 'string' },
@@ -36,11 +37,12 @@ const bookingView: JsonSchema = object(
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
-  ['uid', 'title', 'start', 'end', 'status', 'attendee', 'guests', 'location'],
+  ['id', 'uid', 'title', 'start', 'end', 'status', 'attendee', 'guests', 'location'],
 );
 
 function booking(b: Booking) {
   return {
+    id: b.id,
     uid: b.uid,
     title: b.title,
     description: b.description,
@@ -93,7 +95,7 @@ const filterOf = (q: ListFilters): BookingFilter => ({
  */
 const newBooking = object(
   {
-    eventTypeId: { ...idParam, description: 'The event type; or eventTypeSlug with username (or teamSlug)' },
+    eventTypeId: { ...numberedIdInput, description: 'The event type; or eventTypeSlug with username (or teamSlug)' },
     eventTypeSlug: str(1, 100),
     username: str(1, 100),
     teamSlug: str(1, 100),
@@ -282,7 +284,7 @@ function hostBookingChanges(deps: AppContext): HandlerMap {
     }),
     // Without a userId (the platform's request has no body) the round-robin order picks the host.
     'bookings.reassign': route<{ userId?: string }, unknown, Uid>({
-      body: object({ userId: { ...idParam, description: 'The new host; left out, the free member with the fewest upcoming team bookings' } }),
+      body: object({ userId: { ...numberedIdInput, description: 'The new host; left out, the free member with the fewest upcoming team bookings' } }),
       data: bookingView,
       handle: async ({ userId, params, body }) => booking(await reassignBooking(s, userId, params.bookingUid, body.userId)),
     }),

@@ -52,6 +52,7 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
   if (host === undefined) throw conflict('the team has no member who could host this booking');
   const manageToken = generateToken('bookingManageToken');
   const booking: Booking = {
+    id: await ctx.stores.ids.next('bookings'),
     uid: randomId(),
     eventTypeId: et.id,
     hostId: host,
@@ -171,7 +172,7 @@ export async function rescheduleBooking(ctx: PlatformContext, uid: string, start
   const et = old.eventTypeId === null ? undefined : await ctx.stores.bookings.findEventType(old.eventTypeId);
   requireNotice(start, now, et?.minimumBookingNotice ?? 0);
   const end = start + (old.end - old.start);
-  const booking: Booking = { ...old, uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, createdAt: now, updatedAt: now };
+  const booking: Booking = { ...old, id: await ctx.stores.ids.next('bookings'), uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {
     if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
     const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });

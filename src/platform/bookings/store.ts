@@ -8,6 +8,8 @@ export type BookingStatus = 'pending' | 'accepted' | 'declined' | 'cancelled' | 
 export const ACTIVE: BookingStatus[] = ['pending', 'accepted'];
 
 export interface Booking {
+  /** docs/rules.md#numbered-ids: the booking's number; the uid addresses it. */
+  id: string;
   uid: string;
   eventTypeId: string | null;
   /** The user who hosts the booking. */

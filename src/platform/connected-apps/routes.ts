@@ -2,12 +2,12 @@
 // (TEAM_APPS_*). These are records of what was connected: Gatehouse calls no calendar
 // service and accepts no third-party credentials, so none are stored.
 import type { AppContext } from '../../context.ts';
-import { type OutboundPolicy, randomId, Refusal } from '../authorization-server.ts';
+import { type OutboundPolicy, Refusal } from '../authorization-server.ts';
 import type { AppOwner, ConnectedApp } from './store.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, checkTimeZone, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
 import { dateIn, nextDay, startOfDay } from '../zoned-days.ts';
-import { arrayOf, bool, dateTime, deleted, email, idParam, object, str, timeZone, type JsonSchema } from '../schemas.ts';
+import { arrayOf, bool, dateTime, deletedNumbered, email, numberedId, numberedIdInput, object, str, timeZone, type JsonSchema } from '../schemas.ts';
 
 /** Calendar providers of /v2/calendars/:provider and the app each is stored as. */
 const PROVIDERS: Record<string, string> = { google: 'google-calendar', office365: 'office365-calendar', apple: 'apple-calendar' };
@@ -25,7 +25,7 @@ const TEAM_APPS: Record<string, string> = {
 
 const connectionView: JsonSchema = object(
   {
-    id: { type: 'string' },
+    id: numberedId,
     app: { type: 'string' },
     category: { type: 'string' },
     account: { type: 'string' },
@@ -58,8 +58,8 @@ function connecting(deps: AppContext) {
     insert: async (rows: ConnectedApp[]) => {
       if (!(await apps.insertAll(rows))) throw conflict('that account is already connected');
     },
-    newRow: (owner: AppOwner, appName: string, category: string, account: string, name: string, readOnly: boolean): ConnectedApp => ({
-      id: randomId(),
+    newRow: async (owner: AppOwner, appName: string, category: string, account: string, name: string, readOnly: boolean): Promise<ConnectedApp> => ({
+      id: await deps.services.stores.ids.next('connected_apps'),
       owner,
       app: appName,
       category,
@@ -95,7 +95,7 @@ function calendarRoutes(deps: AppContext): HandlerMap {
       data: connectionView,
       status: 201,
       handle: async ({ userId, params, body }) => {
-        const row = newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', body.account.toLowerCase(), body.name ?? body.account, body.readOnly ?? false);
+        const row = await newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', body.account.toLowerCase(), body.name ?? body.account, body.readOnly ?? false);
         await insert([row]);
         return connection(row);
       },
@@ -103,8 +103,8 @@ function calendarRoutes(deps: AppContext): HandlerMap {
     // Also removes ICS feeds: they are disconnected through the same route.
     'calendars.disconnect': route<{ id: string }, unknown, { provider: string }>({
       params: { provider: { type: 'string', enum: [...Object.keys(PROVIDERS), ICS_FEED] } },
-      body: object({ id: idParam }, ['id']),
-      data: deleted,
+      body: object({ id: numberedIdInput }, ['id']),
+      data: deletedNumbered,
       handle: async ({ userId, params, body }) => {
         const provider = PROVIDERS[params.provider] ?? ICS_FEED;
         if (!(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
@@ -220,7 +220,7 @@ function icsFeedRoutes(deps: AppContext): HandlerMap {
         const refused = checked.find((c) => c.status === 'rejected');
         if (refused) throw refused.reason;
         const urls = checked.map((c) => (c as PromiseFulfilledResult<string>).value);
-        const rows = urls.map((url) => newRow({ userId }, ICS_FEED, 'calendar', url, new URL(url).hostname, body.readOnly ?? true));
+        const rows = await Promise.all(urls.map((url) => newRow({ userId }, ICS_FEED, 'calendar', url, new URL(url).hostname, body.readOnly ?? true)));
         await insert(rows);
         return rows.map(connection);
       },
@@ -243,15 +243,15 @@ function teamAppRoutes(deps: AppContext): HandlerMap {
       data: connectionView,
       status: 201,
       handle: async ({ facts, params, body }) => {
-        const row = newRow({ teamId: facts.team!.id }, params.app, TEAM_APPS[params.app]!, body.account.trim(), body.name ?? params.app, false);
+        const row = await newRow({ teamId: facts.team!.id }, params.app, TEAM_APPS[params.app]!, body.account.trim(), body.name ?? params.app, false);
         await insert([row]);
         return connection(row);
       },
     }),
     'teamApps.disconnect': route<{ id: string }, unknown, { app: string }>({
       params: { app: { type: 'string', enum: Object.keys(TEAM_APPS) } },
-      body: object({ id: idParam }, ['id']),
-      data: deleted,
+      body: object({ id: numberedIdInput }, ['id']),
+      data: deletedNumbered,
       handle: async ({ facts, params, body }) => {
         if (!(await apps.delete({ teamId: facts.team!.id }, params.app, body.id))) throw notFound(`${params.app} connection`);
         return { id: body.id, deleted: true };

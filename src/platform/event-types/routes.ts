@@ -5,7 +5,7 @@ import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, iso, isoOrNull, notFound, toMillis, invalid } from '../input.ts';
 import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeOwner, EventTypeStore, PrivateLink } from './store.ts';
-import { arrayOf, bool, dateTime, deleted, int, listQuery, nullable, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, dateTime, deleted, deletedNumbered, int, listQuery, nullable, numberedId, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 type Location = EventTypeLocation;
 
@@ -13,7 +13,7 @@ const locationSchema = object({ type: { type: 'string', enum: ['address', 'link'
 
 const eventTypeView: JsonSchema = object(
   {
-    id: { type: 'string' },
+    id: numberedId,
     title: { type: 'string' },
     slug: { type: 'string' },
     description: { type: 'string' },
@@ -23,8 +23,8 @@ const eventTypeView: JsonSchema = object(
     requiresConfirmation: bool,
     minimumBookingNotice: { type: 'integer' },
     schedulingType: nullable({ type: 'string' }),
-    ownerId: nullable({ type: 'string' }),
-    teamId: nullable({ type: 'string' }),
+    ownerId: nullable(numberedId),
+    teamId: nullable(numberedId),
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
@@ -99,9 +99,9 @@ function changes(body: Partial<EventTypeInput>, now: number): EventTypeChanges {
 const slugTaken = (slug: string | undefined) => conflict(`slug: an event type with slug "${slug}" already exists here`);
 
 /** A new event type of the owner, from the create body over the defaults. */
-function newEventType(owner: EventTypeOwner, kind: 'user' | 'team', body: EventTypeInput, now: number): EventType {
+function newEventType(id: string, owner: EventTypeOwner, kind: 'user' | 'team', body: EventTypeInput, now: number): EventType {
   return {
-    id: randomId(),
+    id,
     ownerId: 'userId' in owner ? owner.userId : null,
     teamId: 'teamId' in owner ? owner.teamId : null,
     title: '',
@@ -131,7 +131,7 @@ const privateLinkView: JsonSchema = object(
     id: { type: 'string' },
     /** The platform's name for the link's id. */
     linkId: { type: 'string' },
-    eventTypeId: { type: 'string' },
+    eventTypeId: numberedId,
     hash: { type: 'string' },
     bookingUrl: { type: 'string' },
     expiresAt: nullable({ type: 'string' }),
@@ -199,7 +199,7 @@ function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned
       data: eventTypeView,
       status: 201,
       handle: async (call) => {
-        const created = newEventType(owner(call), kind, call.body, clock());
+        const created = newEventType(await deps.services.stores.ids.next('event_types'), owner(call), kind, call.body, clock());
         if ((await store.insert(created)) === 'slugTaken') throw slugTaken(call.body.slug);
         return eventType(created);
       },
@@ -217,7 +217,7 @@ function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned
       },
     }),
     delete: route<unknown, unknown, { eventTypeId: string }>({
-      data: deleted,
+      data: deletedNumbered,
       handle: async (call) => {
         const current = await loadOwned(owner(call), call.params.eventTypeId);
         await store.delete(current.id);
@@ -335,7 +335,7 @@ function organizationEventTypeRoutes(deps: AppContext): HandlerMap {
       },
     }),
     'orgEventTypes.delete': route<unknown, unknown, { eventTypeId: string }>({
-      data: deleted,
+      data: deletedNumbered,
       handle: async ({ facts, params }) => {
         const current = await loadInOrganization(facts.organization!.id, params.eventTypeId);
         await store.delete(current.id);

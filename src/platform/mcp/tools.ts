@@ -11,6 +11,7 @@ import { authorizeApiRequest, authorizePrincipal, needsMembershipFacts, type Api
 import { credentialsOf, type GuardedResource } from '../guard.ts';
 import type { HandlerMap, RouteHandler } from '../handler.ts';
 import { apiRoutes, pathParams, type ApiRoute } from '../route-table.ts';
+import { numberedAsSchema, numbersAsSchemaText } from '../numbered-ids.ts';
 import { idParam, type JsonSchema } from '../schemas.ts';
 import { type AccessPrincipal, grantSatisfies } from '../authorization-server.ts';
 
@@ -106,7 +107,7 @@ export class ToolCatalog {
   async call(name: string, rawArgs: unknown, principal: AccessPrincipal, request: FastifyRequest): Promise<unknown> {
     const tool = this.tools.get(name);
     if (tool === undefined) throw refusedCall(`no tool is named ${name}`);
-    const args = (rawArgs ?? {}) as Record<string, unknown>;
+    const args = numbersAsSchemaText(tool.definition.inputSchema, rawArgs ?? {}) as Record<string, unknown>;
     const checked = this.validator.getValidator(tool.definition.inputSchema)(args);
     if (!checked.valid) throw refusedCall(`invalid arguments for ${name}: ${checked.errorMessage}`);
 
@@ -119,7 +120,8 @@ export class ToolCatalog {
     }
     const query = pick(args, tool.fields.query, tool.handler.query);
     const body = tool.handler.body === undefined ? undefined : pick(args, tool.fields.body, tool.handler.body);
-    return tool.handler.handle({
+    // The route's answer as the route writes it: numbered ids as numbers (docs/rules.md#numbered-ids).
+    const data = await tool.handler.handle({
       body,
       query,
       params,
@@ -129,5 +131,6 @@ export class ToolCatalog {
       request,
       resource: this.resource,
     });
+    return numberedAsSchema(tool.handler.data, data);
   }
 }

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';
-import { int, nullable, patchOf, str, timeZone, object, type JsonSchema } from '../schemas.ts';
+import { int, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema } from '../schemas.ts';
 import { hasControlCharacters, ONE_LINE, type ProfileChanges, Refusal } from '../authorization-server.ts';
 import type { Profile } from './store.ts';
 
@@ -10,7 +10,7 @@ export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'
 
 /** The fields of a user that every view of one shows (the profile, an organization's users). */
 export const userFields = {
-  id: { type: 'string' },
+  id: numberedId,
   email: { type: 'string' },
   name: { type: 'string' },
   username: { type: 'string' },
@@ -20,7 +20,7 @@ export const userFields = {
 } satisfies Record<string, JsonSchema>;
 
 export const profileView: JsonSchema = object(
-  { ...userFields, defaultScheduleId: nullable({ type: 'string' }), organizationId: nullable({ type: 'string' }) },
+  { ...userFields, defaultScheduleId: nullable(numberedId), organizationId: nullable(numberedId) },
   [...Object.keys(userFields), 'defaultScheduleId', 'organizationId'],
 );
 

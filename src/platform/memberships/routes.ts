@@ -8,7 +8,7 @@ import { inviteMember, keepingAnOwner, removeMember, type Role } from '../author
 import { route, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
 import { forbidden, invalid, iso, notFound } from '../input.ts';
-import { arrayOf, bool, deleted, email, idParam, listQuery, nullable, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, deletedNumbered, email, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
 import type { Member, MembershipTarget, PendingInvitation, RosterEntry } from './store.ts';
 import { isOrgOwner, isTeamOwner } from '../roles.ts';
 import { userFields } from '../me/routes.ts';
@@ -17,15 +17,15 @@ import { profile, profileChanges, profileFields, profileView, type ProfilePatch 
 const text = { type: 'string' };
 const membershipView: JsonSchema = object(
   {
-    id: { ...text, description: 'Stays the same when the invitee accepts: the invitation becomes the membership' },
+    id: { ...numberedId, description: 'Stays the same when the invitee accepts: the invitation becomes the membership' },
     state: { type: 'string', enum: ['invited', 'accepted'], description: 'invited: waiting for the invitee to accept in the web app, and granting nothing until then' },
-    userId: { ...nullable(text), description: 'The member; null while invited' },
-    teamId: nullable(text),
-    organizationId: nullable(text),
+    userId: { ...nullable(numberedId), description: 'The member; null while invited' },
+    teamId: nullable(numberedId),
+    organizationId: nullable(numberedId),
     role: text,
     user: { ...nullable(object({ email: text, name: text, username: text }, ['email', 'name', 'username'])), description: 'The member; null while invited' },
     invitedEmail: { ...nullable(text), description: 'While invited: the address the inviter named (lower-case), else null' },
-    invitedUserId: { ...nullable(text), description: 'While invited: the user id the inviter named, else null' },
+    invitedUserId: { ...nullable(numberedId), description: 'While invited: the user id the inviter named, else null' },
     createdAt: text,
     updatedAt: text,
   },
@@ -98,7 +98,7 @@ interface MembershipPatch {
   disableImpersonation?: boolean;
 }
 
-const newMembership = object({ userId: idParam, email, role: { ...roleInput, default: 'member' }, ...platformFlags });
+const newMembership = object({ userId: numberedIdInput, email, role: { ...roleInput, default: 'member' }, ...platformFlags });
 const membershipPatch = patchOf({ role: roleInput, ...platformFlags });
 
 const ACCEPT_IN_WEB_APP = 'only the invitee accepts an invitation, in the web app (/settings/teams)';
@@ -227,7 +227,7 @@ function removeMembershipRoute(deps: AppContext, kind: Kind) {
   const { clock } = deps.services;
   const memberships = deps.services.stores.api.memberships;
   return route<unknown, unknown, { membershipId: string }>({
-    data: deleted,
+    data: deletedNumbered,
     handle: async ({ facts, params }) => {
       const target = targetOf(kind, facts);
       const found = await findMembership(deps, target, params.membershipId);

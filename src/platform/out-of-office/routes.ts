@@ -7,7 +7,7 @@ import type { AccessFacts } from '../membership.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
 import { iso, notFound } from '../input.ts';
-import { arrayOf, dateTime, email, idParam, int, listQuery, nullable, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { changeEntry, createEntry, type OooInput } from './service.ts';
 import { OOO_REASONS, type OooOrder, type OutOfOfficeEntry } from './store.ts';
 
@@ -16,10 +16,10 @@ const reason: JsonSchema = { type: 'string', enum: [...OOO_REASONS], description
 
 const oooView: JsonSchema = object(
   {
-    id: text,
+    id: numberedId,
     uuid: text,
-    userId: { ...text, description: 'The user who is out of office' },
-    toUserId: { ...nullable(text), description: 'Who covers while they are away, or null' },
+    userId: { ...numberedId, description: 'The user who is out of office' },
+    toUserId: { ...nullable(numberedId), description: 'Who covers while they are away, or null' },
     start: { ...text, format: 'date-time' },
     end: { ...text, format: 'date-time' },
     notes: nullable(text),
@@ -43,11 +43,11 @@ const fields = {
   start: { ...dateTime, description: 'When the absence starts (ISO 8601)' },
   end: { ...dateTime, description: 'When it ends (ISO 8601); later than start' },
   notes: str(0, 500),
-  toUserId: { ...idParam, description: 'Who covers: an accepted member of a team or organization the user is in, not the user' },
+  toUserId: { ...numberedIdInput, description: 'Who covers: an accepted member of a team or organization the user is in, not the user' },
   reason,
 };
 const newEntry = object(fields, ['start', 'end']);
-const entryPatch = patchOf({ ...fields, toUserId: { ...nullable(idParam), description: 'Who covers; null for no one' } });
+const entryPatch = patchOf({ ...fields, toUserId: { ...nullable(numberedIdInput), description: 'Who covers; null for no one' } });
 
 const order = { type: 'string', enum: ['asc', 'desc'] };
 /** The platform pages out-of-office lists up to 250 (the registrar folds take/skip into limit/offset). */

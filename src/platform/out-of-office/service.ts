@@ -3,7 +3,6 @@
 // else the user works with, and one user's entries never overlap. Each write takes the
 // user's row lock first, so two concurrent entries cannot both pass the overlap check.
 import { randomUUID } from 'node:crypto';
-import { randomId } from '../authorization-server.ts';
 import { conflict, invalid, notFound, toMillis } from '../input.ts';
 import type { PlatformContext, PlatformStores } from '../stores.ts';
 import type { OooReason, OutOfOfficeEntry } from './store.ts';
@@ -44,7 +43,7 @@ export async function createEntry(ctx: PlatformContext, userId: string, input: O
   await checkCover(ctx.stores, userId, input.toUserId);
   const now = ctx.clock();
   const entry: OutOfOfficeEntry = {
-    id: randomId(),
+    id: await ctx.stores.ids.next('out_of_office_entries'),
     uuid: randomUUID(),
     userId,
     toUserId: input.toUserId ?? null,

@@ -4,13 +4,14 @@ import type { AppContext } from '../../context.ts';
 import { publishEvent, randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
+import { numbered, numberedOrNull } from '../numbered-ids.ts';
 import type { FormAnswers, FormField, FormResponse, FormScope, RoutingForm } from './store.ts';
-import { arrayOf, bool, deleted, listQuery, nullable, object, str, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, deletedNumbered, listQuery, nullable, numberedId, object, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 /** FORM_SUBMITTED (docs/integrating.md#webhooks): a routing form of a team or an organization received a response. */
 function recordFormSubmitted(stores: Parameters<typeof publishEvent>[0], form: RoutingForm, response: FormResponse): Promise<void> {
   const owner = { hostId: null, teamId: form.teamId, organizationId: form.organizationId };
-  const data = { formId: form.id, formName: form.name, teamId: form.teamId, organizationId: form.organizationId, responseId: response.id, answers: response.answers, createdAt: iso(response.createdAt) };
+  const data = { formId: form.id, formName: form.name, teamId: numberedOrNull(form.teamId), organizationId: numberedOrNull(form.organizationId), responseId: numbered(response.id), answers: response.answers, createdAt: iso(response.createdAt) };
   return publishEvent(stores, 'FORM_SUBMITTED', owner, data, response.createdAt);
 }
 
@@ -31,8 +32,8 @@ const formView: JsonSchema = object(
     description: { type: 'string' },
     fields: arrayOf(fieldSchema, 1, 50),
     disabled: bool,
-    teamId: nullable({ type: 'string' }),
-    organizationId: nullable({ type: 'string' }),
+    teamId: nullable(numberedId),
+    organizationId: nullable(numberedId),
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
@@ -56,7 +57,7 @@ const form = (f: RoutingForm) => ({
 // answer's own type in the list nothing is coerced, and each field's type is checkAnswers'.
 const answerSchema = { type: ['string', 'number', 'array'], maxLength: 5000, items: str(1, 200), maxItems: 50 };
 const responseView: JsonSchema = object(
-  { id: { type: 'string' }, formId: { type: 'string' }, response: { type: 'object', additionalProperties: answerSchema }, createdAt: { type: 'string' }, updatedAt: { type: 'string' } },
+  { id: numberedId, formId: { type: 'string' }, response: { type: 'object', additionalProperties: answerSchema }, createdAt: { type: 'string' }, updatedAt: { type: 'string' } },
   ['id', 'formId', 'response', 'createdAt', 'updatedAt'],
 );
 const response = (r: FormResponse) => ({ id: r.id, formId: r.formId, response: r.answers, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) });
@@ -214,7 +215,7 @@ function formResponseRoutes(deps: AppContext, { load, loadResponse }: FormAccess
         const f = await load(call, call.params.formId);
         checkAnswers(f.fields, call.body.response);
         const now = clock();
-        const created: FormResponse = { id: randomId(), formId: f.id, answers: call.body.response, createdAt: now, updatedAt: now };
+        const created: FormResponse = { id: await deps.services.stores.ids.next('routing_form_responses'), formId: f.id, answers: call.body.response, createdAt: now, updatedAt: now };
         // docs/rules.md#webhooks: the FORM_SUBMITTED event lands with the response, or neither does.
         await deps.services.stores.transaction(async (tx) => {
           await tx.api.routingForms.insertResponse(created);
@@ -235,7 +236,7 @@ function formResponseRoutes(deps: AppContext, { load, loadResponse }: FormAccess
       },
     }),
     deleteResponse: route<unknown, unknown, ResponseParams>({
-      data: deleted,
+      data: deletedNumbered,
       handle: async (call) => {
         const { r } = await loadResponse(call, call.params);
         await forms.deleteResponse(r.id);

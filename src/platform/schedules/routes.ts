@@ -1,12 +1,11 @@
 // Schedules (availability) of a user (SCHEDULE_*), a team (TEAM_SCHEDULE_*) and across an
 // organization (ORG_SCHEDULE_*).
 import type { AppContext } from '../../context.ts';
-import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
 import { checkTimeZone, invalid, iso, notFound } from '../input.ts';
 import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges, ScheduleScope } from './store.ts';
-import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { WEEK_DAYS } from '../me/routes.ts';
 
 type Range = AvailabilityRange;
@@ -19,14 +18,14 @@ const overrideSchema = object({ date: { type: 'string', format: 'date' }, startT
 
 const scheduleView: JsonSchema = object(
   {
-    id: { type: 'string' },
+    id: numberedId,
     name: { type: 'string' },
     timeZone: { type: 'string' },
     availability: arrayOf(rangeSchema, 0, 50),
     overrides: arrayOf(overrideSchema, 0, 100),
     isDefault: bool,
-    ownerId: nullable({ type: 'string' }),
-    teamId: nullable({ type: 'string' }),
+    ownerId: nullable(numberedId),
+    teamId: nullable(numberedId),
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
@@ -198,7 +197,7 @@ function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: Sche
     status: 201,
     handle: async (call) => {
       const now = clock();
-      const id = randomId();
+      const id = await stores.ids.next('schedules');
       const created = {
         id,
         ownerId: kind === 'user' || kind === 'member' ? ownerOf(kind, call) : null,
@@ -241,7 +240,7 @@ function updateScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: Sche
 function deleteScheduleRoute(deps: AppContext, { scope, load }: ScheduleAccess) {
   const { stores } = deps.services;
   return route<unknown, unknown, { scheduleId: string }>({
-    data: deleted,
+    data: deletedNumbered,
     handle: async (call) => {
       const current = await load(scope(call), call.params.scheduleId);
       await stores.transaction((tx) => tx.api.schedules.delete(current.id));

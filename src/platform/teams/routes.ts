@@ -3,18 +3,18 @@ import type { AppContext } from '../../context.ts';
 import { checkSlug, checkTeamFields, createTeam, type Team, type TeamChanges } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, iso, notFound } from '../input.ts';
-import { arrayOf, deleted, listQuery, nullable, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { isTeamOwner } from '../roles.ts';
 
 const teamView: JsonSchema = object(
   {
-    id: { type: 'string' },
+    id: numberedId,
     name: { type: 'string' },
     slug: { type: 'string' },
     bio: { type: 'string' },
     timeZone: { type: 'string' },
     brandColor: { type: 'string' },
-    organizationId: nullable({ type: 'string' }),
+    organizationId: nullable(numberedId),
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
@@ -95,7 +95,7 @@ export function teamHandlers(deps: AppContext): HandlerMap {
       },
     }),
     'teams.delete': route({
-      data: deleted,
+      data: deletedNumbered,
       handle: async ({ facts }) => {
         // Deleting takes every event type, booking and form of the team with it: owners only.
         if (!isTeamOwner(facts)) throw forbidden('only an owner of the team, or an admin of its organization, may delete it');

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { callerKey, type CodeDelivery, LimitExceeded, Refusal, requestCode, type ResourceKind, type VerificationOwner, type VerifiedResource, verifyCode } from '../authorization-server.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { isoOrNull } from '../input.ts';
-import { arrayOf, bool, email, listQuery, nullable, object, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, email, listQuery, nullable, numberedId, object, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 const PHONE = { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +4915112345678' };
 const CODE = { type: 'string', pattern: '^[0-9]{6}$' };
@@ -18,7 +18,7 @@ const spec = {
 } as const;
 
 const viewOf = (kind: ResourceKind): JsonSchema =>
-  object({ id: { type: 'string' }, [spec[kind].field]: { type: 'string' }, verified: bool, verifiedAt: nullable({ type: 'string' }) }, ['id', spec[kind].field, 'verified', 'verifiedAt']);
+  object({ id: numberedId, [spec[kind].field]: { type: 'string' }, verified: bool, verifiedAt: nullable({ type: 'string' }) }, ['id', spec[kind].field, 'verified', 'verifiedAt']);
 
 const view = (r: VerifiedResource) => ({ id: r.id, [spec[r.kind].field]: r.value, verified: r.verifiedAt !== null, verifiedAt: isoOrNull(r.verifiedAt) });
 

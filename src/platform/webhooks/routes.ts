@@ -3,10 +3,10 @@
 // (src/services/outbound-url.ts) whenever they are set, and again at every delivery. A new
 // webhook's signing secret is in the creation answer only.
 import type { AppContext } from '../../context.ts';
-import { type Delivery, newSigningSecret, type OutboundPolicy, randomId, type Webhook, type WebhookChanges, type WebhookOwner } from '../authorization-server.ts';
+import { type Delivery, newSigningSecret, type OutboundPolicy, type Webhook, type WebhookChanges, type WebhookOwner } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, iso, isoOrNull, notFound } from '../input.ts';
-import { arrayOf, bool, deleted, listQuery, nullable, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 export const TRIGGERS = [
   'BOOKING_CREATED',
@@ -22,13 +22,13 @@ export const TRIGGERS = [
 
 const webhookView: JsonSchema = object(
   {
-    id: { type: 'string' },
+    id: numberedId,
     subscriberUrl: { type: 'string' },
     triggers: arrayOf({ type: 'string' }, 1, 20),
     active: bool,
     payloadTemplate: nullable({ type: 'string' }),
-    ownerId: nullable({ type: 'string' }),
-    organizationId: nullable({ type: 'string' }),
+    ownerId: nullable(numberedId),
+    organizationId: nullable(numberedId),
     disabledReason: nullable({ type: 'string', description: 'Why Gatehouse turned the webhook off (every delivery failed for 5 days); setting active to true clears it' }),
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
@@ -163,7 +163,7 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
         const now = clock();
         const o = owner(call);
         const created: Webhook = {
-          id: randomId(),
+          id: await deps.services.stores.ids.next('webhooks'),
           ownerId: 'userId' in o ? o.userId : null,
           organizationId: 'organizationId' in o ? o.organizationId : null,
           subscriberUrl: '',
@@ -189,7 +189,7 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
       },
     }),
     delete: route<unknown, unknown, { webhookId: string }>({
-      data: deleted,
+      data: deletedNumbered,
       handle: async (call) => {
         if (!(await webhooks.delete(owner(call), call.params.webhookId))) throw notFound('webhook');
         return { id: call.params.webhookId, deleted: true };

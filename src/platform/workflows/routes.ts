@@ -1,11 +1,10 @@
 // Team workflows (TEAM_WORKFLOW_*): reminders and notifications around the team's bookings.
 // Stored and validated here; sending is outside this service.
 import type { AppContext } from '../../context.ts';
-import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
 import type { Workflow, WorkflowChanges, WorkflowStep } from './store.ts';
-import { arrayOf, bool, deleted, idParam, int, listQuery, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, deletedNumbered, int, listQuery, numberedId, numberedIdInput, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 const TRIGGERS = ['NEW_EVENT', 'BEFORE_EVENT', 'AFTER_EVENT', 'EVENT_CANCELLED', 'RESCHEDULE_EVENT'];
 const ACTIONS = ['EMAIL_HOST', 'EMAIL_ATTENDEE', 'EMAIL_ADDRESS', 'SMS_ATTENDEE', 'SMS_NUMBER'];
@@ -19,13 +18,13 @@ const stepSchema = object(
 
 const workflowView: JsonSchema = object(
   {
-    id: { type: 'string' },
-    teamId: { type: 'string' },
+    id: numberedId,
+    teamId: numberedId,
     name: { type: 'string' },
     trigger: { type: 'string' },
     timeOffsetMinutes: { type: 'integer' },
     steps: arrayOf(stepSchema, 1, 10),
-    activeOnEventTypeIds: arrayOf({ type: 'string' }, 0, 100),
+    activeOnEventTypeIds: arrayOf(numberedId, 0, 100),
     active: bool,
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
@@ -44,7 +43,7 @@ const fields = {
   trigger: { type: 'string', enum: TRIGGERS },
   timeOffsetMinutes: int(0, 43_200, { description: 'minutes before (BEFORE_EVENT) or after (AFTER_EVENT) the booking' }),
   steps: arrayOf(stepSchema, 1, 10),
-  activeOnEventTypeIds: { ...arrayOf(idParam, 0, 100), uniqueItems: true },
+  activeOnEventTypeIds: { ...arrayOf(numberedIdInput, 0, 100), uniqueItems: true },
   active: bool,
 };
 
@@ -116,7 +115,7 @@ export function workflowHandlers(deps: AppContext): HandlerMap {
       handle: async ({ facts, body }) => {
         const teamId = facts.team!.id;
         const created: Workflow = {
-          id: randomId(),
+          id: await deps.services.stores.ids.next('workflows'),
           teamId,
           name: '',
           trigger: body.trigger,
@@ -143,7 +142,7 @@ export function workflowHandlers(deps: AppContext): HandlerMap {
       },
     }),
     'teamWorkflows.delete': route<unknown, unknown, Params>({
-      data: deleted,
+      data: deletedNumbered,
       handle: async ({ facts, params }) => {
         if (!(await workflows.delete(facts.team!.id, params.workflowId))) throw notFound('workflow');
         return { id: params.workflowId, deleted: true };

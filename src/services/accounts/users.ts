@@ -45,7 +45,7 @@ export async function createUser(ctx: ServiceContext, input: NewUser): Promise<U
   const now = ctx.clock();
   const base = email.split('@')[0]!.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'user';
   const user: User = {
-    id: randomId(),
+    id: await ctx.stores.ids.next('users'),
     email,
     name,
     username: `${base}-${randomId(4).toLowerCase()}`,

@@ -1,7 +1,7 @@
 // Verifying email addresses and phone numbers (VERIFIED_RESOURCES_* of docs/rules.md#scope-registry): a 6-digit
 // code, stored only as a hash, valid 10 minutes, 5 attempts, single use.
 import { randomInt } from 'node:crypto';
-import { hashesEqual, hashToken, randomId } from '../../oauth/token-format.ts';
+import { hashesEqual, hashToken } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { validation } from '../errors.ts';
 import type { ResourceKind, VerificationOwner, VerifiedResource } from './store.ts';
@@ -29,7 +29,7 @@ async function findOrCreate(ctx: ServiceContext, owner: VerificationOwner, kind:
   const found = await store.find(owner, kind, value);
   if (found !== undefined) return found;
   const resource: VerifiedResource = {
-    id: randomId(),
+    id: await ctx.stores.ids.next('verified_resources'),
     userId: 'userId' in owner ? owner.userId : null,
     teamId: 'teamId' in owner ? owner.teamId : null,
     kind,

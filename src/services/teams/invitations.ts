@@ -2,7 +2,6 @@
 // invitation of the address or user id the inviter named, without looking for an account:
 // the answer, and the work done, are the same whether one exists or not. The invitee
 // accepts or declines in /settings/teams; until then nothing is shared either way.
-import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Answerer, Invitation, InvitationForUser, Membership, MembershipTarget } from './store.ts';
@@ -25,7 +24,7 @@ export async function inviteMember(ctx: ServiceContext, target: MembershipTarget
   if (member !== undefined) throw conflict(`that user is already a member of this ${kind}`, field);
   const now = ctx.clock();
   const invitation: Invitation = {
-    id: randomId(),
+    id: await ctx.stores.ids.next('memberships'),
     teamId: 'teamId' in target ? target.teamId : null,
     organizationId: 'organizationId' in target ? target.organizationId : null,
     email,

@@ -50,7 +50,7 @@ export async function createOrganization(ctx: ServiceContext, input: { name: str
   const name = checkName(input.name);
   await requireUser(ctx, input.ownerId);
   const now = ctx.clock();
-  const organization: Organization = { id: randomId(), name, slug: slugFor(name), createdAt: now, updatedAt: now };
+  const organization: Organization = { id: await ctx.stores.ids.next('teams'), name, slug: slugFor(name), createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {
     await tx.teams.insertOrganization(organization);
     await insertMember(tx, { organizationId: organization.id }, input.ownerId, 'owner', now);
@@ -85,7 +85,7 @@ export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<T
   }
   const now = ctx.clock();
   const team: Team = {
-    id: randomId(),
+    id: await ctx.stores.ids.next('teams'),
     organizationId,
     name,
     slug,
@@ -109,9 +109,9 @@ export const kindOf = (target: MembershipTarget) => ('teamId' in target ? 'team'
  * An accepted invitation passes its own id, so the id the inviter got names the membership.
  * Throws a conflict when the user is a member there already.
  */
-export async function insertMember(tx: ServiceStores, target: MembershipTarget, userId: string, role: Role, now: number, id: string = randomId()): Promise<Membership> {
+export async function insertMember(tx: ServiceStores, target: MembershipTarget, userId: string, role: Role, now: number, id?: string): Promise<Membership> {
   const membership: Membership = {
-    id,
+    id: id ?? (await tx.ids.next('memberships')),
     userId,
     teamId: 'teamId' in target ? target.teamId : null,
     organizationId: 'organizationId' in target ? target.organizationId : null,

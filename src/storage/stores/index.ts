@@ -8,6 +8,7 @@ import { createNoticeStore, createSessionStore, createUserStore } from './accoun
 import { createAuditLogReader, createAuditStore } from './audit.ts';
 import { createBookingStore } from './platform/bookings.ts';
 import { createClientStore } from './clients.ts';
+import { createIdSeriesStore } from './ids.ts';
 import { createMetadataHostStore } from './metadata-hosts.ts';
 import { createPlatformStores } from './platform/index.ts';
 import { createRetentionStore } from './retention.ts';
@@ -19,6 +20,7 @@ import { inTransaction } from '../transaction.ts';
 
 export function createServiceStores(db: Kysely<Database>): PlatformStores {
   return {
+    ids: createIdSeriesStore(db),
     clients: createClientStore(db),
     metadataHosts: createMetadataHostStore(db),
     users: createUserStore(db),

@@ -10,6 +10,7 @@ type BookingRow = Selectable<BookingsTable>;
 
 export function toBooking(r: BookingRow): Booking {
   return {
+    id: r.id,
     uid: r.uid,
     eventTypeId: r.event_type_id,
     hostId: r.user_id,
@@ -34,6 +35,7 @@ export function toBooking(r: BookingRow): Booking {
 
 function toRow(b: Booking): BookingRow {
   return {
+    id: b.id,
     uid: b.uid,
     event_type_id: b.eventTypeId,
     user_id: b.hostId,

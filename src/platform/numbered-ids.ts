@@ -1,0 +1,58 @@
+// docs/rules.md#numbered-ids: the tables keep a numbered id as decimal text (migration 017), and
+// the API writes it as the number the platform's schema says it is. The conversion happens
+// once, at the boundary, led by the operation's own response schema: where it declares an
+// integer and the handler gave decimal text, the text becomes the number. Handlers, stores
+// and the MCP tools keep one type for an id, and the published schema is the only list of
+// which fields are numbered.
+import type { JsonSchema } from './schemas.ts';
+
+const DECIMAL = /^[1-9][0-9]{0,15}$/;
+
+/** A numbered id as a number, where it is one: what the platform's answers and events write. */
+export function numbered(id: string): number | string {
+  return DECIMAL.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
+}
+
+/** numbered(), for a reference that may be absent. */
+export const numberedOrNull = (id: string | null): number | string | null => (id === null ? null : numbered(id));
+
+const typesOf = (schema: JsonSchema): string[] => [schema.type ?? []].flat() as string[];
+
+/** `value` as `schema` describes it, numbered ids as numbers; everything else as it was. */
+export function numberedAsSchema(schema: JsonSchema | undefined, value: unknown): unknown {
+  if (schema === undefined || value === null || value === undefined) return value;
+  if (typeof value === 'string') return typesOf(schema).includes('integer') ? numbered(value) : value;
+  if (Array.isArray(value)) {
+    const items = schema.items as JsonSchema | undefined;
+    return items === undefined ? value : value.map((v) => numberedAsSchema(items, v));
+  }
+  if (typeof value === 'object') {
+    const properties = schema.properties as Record<string, JsonSchema> | undefined;
+    const rest = typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as JsonSchema) : undefined;
+    if (properties === undefined && rest === undefined) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value as Record<string, unknown>)) out[key] = numberedAsSchema(properties?.[key] ?? rest, v);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The other way, for an MCP tool's arguments: a whole number where the tool's schema takes
+ * text (an id, as the answers write it) becomes that text, as the route's validation coerces
+ * it (Fastify's Ajv, coerceTypes), so a tool takes back the ids its answers gave.
+ */
+export function numbersAsSchemaText(schema: JsonSchema | undefined, value: unknown): unknown {
+  if (schema === undefined || value === null || value === undefined) return value;
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 && typesOf(schema).includes('string') && !typesOf(schema).includes('integer') ? String(value) : value;
+  if (Array.isArray(value)) {
+    const items = schema.items as JsonSchema | undefined;
+    return items === undefined ? value : value.map((v) => numbersAsSchemaText(items, v));
+  }
+  if (typeof value === 'object') {
+    const properties = schema.properties as Record<string, JsonSchema> | undefined;
+    if (properties === undefined) return value;
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, v]) => [key, numbersAsSchemaText(properties[key], v)]));
+  }
+  return value;
+}
