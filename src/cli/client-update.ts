@@ -2,6 +2,7 @@
 // script. On an approved client, added redirect URIs and scopes are held for review; on
 // a legacy client --scope is its migration, and --yes confirms it when recent
 // authorization requests came without scope.
+import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { formatScopes } from '../oauth/scopes.ts';
 import { CLI_OPERATOR } from '../services/actors.ts';
@@ -27,9 +28,30 @@ interface UpdateOptions {
   requireDpop?: boolean;
   /** docs/rules.md#fapi2: --fapi2 / --no-fapi2. */
   fapi2?: boolean;
+  /** docs/rules.md#client-authentication: --auth-method and --jwks-file. */
+  authMethod?: string;
+  jwksFile?: string;
   yes?: boolean;
   json?: boolean;
 }
+
+/** docs/rules.md#client-authentication: the JWK Set file's text; the service checks what it holds. */
+export function readJwksFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read --jwks-file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+}
+
+/** What the CLI prints of how the client authenticates. */
+export function describeAuthentication(c: { kind: string; tokenEndpointAuthMethod: string | null; jwks: { keys: unknown[] } | null }): string {
+  const method = c.tokenEndpointAuthMethod ?? (c.kind === 'public' ? 'none' : 'client_secret_basic');
+  return c.jwks === null ? method : `${method} (${c.jwks.keys.length} public key${c.jwks.keys.length === 1 ? '' : 's'} registered)`;
+}
+
+export const AUTH_METHOD_HELP = 'how the client authenticates: private_key_jwt (needs --jwks-file), client_secret_basic, client_secret_post, or none (public clients)';
+export const JWKS_FILE_HELP = "a file holding the client's public keys, a JWK Set (JSON), for private_key_jwt";
 
 /** The edit the options ask for: only the fields given, by their service names. */
 function editFromOptions(opts: UpdateOptions): ClientEdit {
@@ -43,9 +65,11 @@ function editFromOptions(opts: UpdateOptions): ClientEdit {
     ...(opts.requirePar !== undefined ? { requirePushedAuthorizationRequests: opts.requirePar } : {}),
     ...(opts.requireDpop !== undefined ? { dpopBoundAccessTokens: opts.requireDpop } : {}),
     ...(opts.fapi2 !== undefined ? { fapi2: opts.fapi2 } : {}),
+    ...(opts.authMethod !== undefined ? { tokenEndpointAuthMethod: opts.authMethod } : {}),
+    ...(opts.jwksFile !== undefined ? { jwks: readJwksFile(opts.jwksFile) } : {}),
   };
   if (Object.keys(edit).length === 0) {
-    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par, --require-dpop, --no-require-dpop, --fapi2 or --no-fapi2');
+    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par, --require-dpop, --no-require-dpop, --fapi2, --no-fapi2, --auth-method or --jwks-file');
   }
   return edit;
 }
@@ -77,6 +101,8 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
       require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,
       dpop_bound_access_tokens: c.dpopBoundAccessTokens,
       fapi2: c.fapi2,
+      token_endpoint_auth_method: c.tokenEndpointAuthMethod,
+      jwks: c.jwks,
       awaiting_review: { redirect_uris: result.held.redirectUris, scopes: result.held.scopes },
     },
     () =>
@@ -87,7 +113,8 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
         `live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
         `pushed authorization requests: ${c.requirePushedAuthorizationRequests ? 'required' : 'optional'}`,
         `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
-        `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256 and DPoP required)' : 'no'}`,
+        `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256, DPoP and private_key_jwt required)' : 'no'}`,
+        `authentication: ${describeAuthentication(c)}`,
         result.held.redirectUris.length + result.held.scopes.length > 0
           ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
           : '',
@@ -112,8 +139,10 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .option('--no-require-par', 'let this client send authorization requests in the browser again')
     .option('--require-dpop', 'require a DPoP proof on every token request of this client (RFC 9449 dpop_bound_access_tokens)')
     .option('--no-require-dpop', 'let this client ask for tokens without a DPoP proof again')
-    .option('--fapi2', 'the client follows the FAPI 2.0 Security Profile: PAR, PKCE S256 and DPoP required (confidential clients)')
+    .option('--fapi2', 'the client follows the FAPI 2.0 Security Profile: PAR, PKCE S256, DPoP and private_key_jwt required (confidential clients; give --auth-method private_key_jwt and --jwks-file)')
     .option('--no-fapi2', 'the client no longer follows the FAPI 2.0 Security Profile')
+    .option('--auth-method <method>', AUTH_METHOD_HELP)
+    .option('--jwks-file <path>', JWKS_FILE_HELP)
     .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: UpdateOptions) => {

@@ -9,7 +9,7 @@ import { addSecret, removeSecret } from '../services/clients/secrets.ts';
 import { findUserById, requireUserByEmail } from '../services/accounts/users.ts';
 import { registerClientEventsCommands } from './client-events.ts';
 import { registerClientReviewCommands } from './client-review.ts';
-import { registerClientUpdateCommand } from './client-update.ts';
+import { AUTH_METHOD_HELP, describeAuthentication, JWKS_FILE_HELP, readJwksFile, registerClientUpdateCommand } from './client-update.ts';
 import { CliError, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -39,7 +39,9 @@ function describe(c: ClientView, ownerEmail: string): string {
     `PAR:           ${c.requirePushedAuthorizationRequests ? 'required (RFC 9126)' : 'optional'}`,
     `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
     // docs/rules.md#fapi2.
-    `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256 and DPoP required)' : 'no'}`,
+    `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256, DPoP and private_key_jwt required)' : 'no'}`,
+    // docs/rules.md#client-authentication.
+    `authentication: ${describeAuthentication(c)}`,
   ];
   if (hasHeldChange(c)) {
     lines.push(`held change:   ${heldChange(c)}`);
@@ -74,6 +76,8 @@ function showJson(c: ClientView, ownerEmail: string) {
     proposed_scopes: c.proposedScopes,
     dpop_bound_access_tokens: c.dpopBoundAccessTokens,
     fapi2: c.fapi2,
+    token_endpoint_auth_method: c.tokenEndpointAuthMethod,
+    jwks: c.jwks,
     created_at: formatTime(c.createdAt),
     updated_at: formatTime(c.updatedAt),
     secrets: c.secrets.map((s) => ({ id: s.id, last_four: s.lastFour, created_at: formatTime(s.createdAt), last_used_at: s.lastUsedAt === null ? null : formatTime(s.lastUsedAt) })),
@@ -105,9 +109,12 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     .option('--public', 'a public client (PKCE, no secret)')
     .option('--require-par', 'require pushed authorization requests (RFC 9126) of this client')
     .option('--require-dpop', 'require a DPoP proof on every token request of this client (RFC 9449 dpop_bound_access_tokens)')
-    .option('--fapi2', 'the client follows the FAPI 2.0 Security Profile: PAR, PKCE S256 and DPoP required (confidential clients)')
+    .option('--fapi2', 'the client follows the FAPI 2.0 Security Profile: PAR, PKCE S256, DPoP and private_key_jwt required (confidential clients; give --auth-method private_key_jwt and --jwks-file)')
+    .option('--auth-method <method>', AUTH_METHOD_HELP)
+    .option('--jwks-file <path>', JWKS_FILE_HELP)
     .addOption(jsonOption())
-    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; requireDpop?: boolean; fapi2?: boolean; json?: boolean }) => {
+    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; requireDpop?: boolean; fapi2?: boolean; authMethod?: string; jwksFile?: string; json?: boolean }) => {
+      const jwks = opts.jwksFile === undefined ? undefined : readJwksFile(opts.jwksFile);
       const { client, secret } = await runtime.withServices(async (s) => {
         const owner = await requireUserByEmail(s, opts.owner);
         return createClient(s, {
@@ -122,6 +129,8 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
           requirePushedAuthorizationRequests: opts.requirePar === true,
           dpopBoundAccessTokens: opts.requireDpop === true,
           fapi2: opts.fapi2 === true,
+          ...(opts.authMethod !== undefined ? { tokenEndpointAuthMethod: opts.authMethod } : {}),
+          ...(jwks !== undefined ? { jwks } : {}),
           actorId: CLI_OPERATOR,
         });
       });

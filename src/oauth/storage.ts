@@ -2,6 +2,7 @@
 // implements them on Kysely. Times are milliseconds since the epoch. A `scopes` of null
 // marks a legacy grant (docs/rules.md#legacy-clients); a scope list is written in registry order and
 // storage gives it back in the order it was written.
+import type { JSONWebKeySet } from 'jose';
 
 export type ClientKind = 'confidential' | 'public';
 export type ClientState = 'pending' | 'approved' | 'rejected' | 'suspended';
@@ -38,7 +39,18 @@ export interface ClientRecord {
    * S256 and DPoP-bound tokens are required of it whatever its other flags say. Absent: false.
    */
   fapi2?: boolean;
+  /**
+   * RFC 7591 §2 (docs/rules.md#client-authentication): how the client authenticates; absent or
+   * null is its kind's default, a secret when confidential and none when public.
+   */
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod | null;
+  /** RFC 7591 §2 `jwks`: the public keys its private_key_jwt assertions are signed with; absent or null: none. */
+  jwks?: JSONWebKeySet | null;
 }
+
+/** RFC 7591 §2: the token_endpoint_auth_method values Gatehouse supports. */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'] as const;
+export type TokenEndpointAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
 
 export interface SecretRecord {
   id: string;

@@ -17,6 +17,7 @@ import * as dpop from './migrations/014_dpop.ts';
 import * as outOfOffice from './migrations/015_out_of_office.ts';
 import * as fapi2Profile from './migrations/016_fapi2_profile.ts';
 import * as numberedIds from './migrations/017_numbered_ids.ts';
+import * as clientJwks from './migrations/018_client_jwks.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -37,6 +38,7 @@ const migrations: Record<string, DialectMigration> = {
   '015_out_of_office': outOfOffice,
   '016_fapi2_profile': fapi2Profile,
   '017_numbered_ids': numberedIds,
+  '018_client_jwks': clientJwks,
 };
 
 /**

@@ -65,6 +65,10 @@ export interface OAuthClientsTable {
   dpop_bound_access_tokens: Generated<number>;
   /** docs/rules.md#fapi2: 1 when the client follows the FAPI 2.0 Security Profile (migration 016). */
   fapi2: Generated<number>;
+  /** docs/rules.md#client-authentication: the registered method; NULL is the kind's default (migration 018). */
+  token_endpoint_auth_method: string | null;
+  /** docs/rules.md#client-authentication: the client's public keys, a JWK Set as JSON; NULL when none (migration 018). */
+  jwks: string | null;
   created_at: number;
   updated_at: number;
 }

@@ -49,6 +49,8 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
       requirePushedAuthorizationRequests: false,
       dpopBoundAccessTokens: false,
       fapi2: false,
+      tokenEndpointAuthMethod: null,
+      jwks: null,
       proposedRedirectUris: [],
       proposedScopes: [],
       version: 1,
@@ -72,6 +74,16 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
     expect((await createOAuthStore(database.handle.db).findClient(c.id))?.fapi2).toBe(true);
     await ctx.stores.clients.update(c.id, { fapi2: false, updatedAt: 6000 });
     expect((await ctx.stores.clients.find(c.id))?.fapi2).toBe(false);
+  });
+
+  it.skipIf(!available)('token_endpoint_auth_method and jwks: stored at insert, changed by update, read by the core (docs/rules.md#client-authentication)', async () => {
+    const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' }] };
+    const c = { ...newClient(), tokenEndpointAuthMethod: 'private_key_jwt' as const, jwks };
+    await ctx.stores.clients.insert(c);
+    expect(await ctx.stores.clients.find(c.id)).toMatchObject({ tokenEndpointAuthMethod: 'private_key_jwt', jwks });
+    expect(await createOAuthStore(database.handle.db).findClient(c.id)).toMatchObject({ tokenEndpointAuthMethod: 'private_key_jwt', jwks });
+    await ctx.stores.clients.update(c.id, { tokenEndpointAuthMethod: 'client_secret_post', jwks: null, updatedAt: 6000 });
+    expect(await ctx.stores.clients.find(c.id)).toMatchObject({ tokenEndpointAuthMethod: 'client_secret_post', jwks: null });
   });
 
   it.skipIf(!available)('a legacy client keeps null scopes', async () => {

@@ -98,6 +98,8 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
         requirePushedAuthorizationRequests: false,
         dpopBoundAccessTokens: false,
         fapi2: false,
+        tokenEndpointAuthMethod: null,
+        jwks: null,
       });
       expect(await store.findClient('no-such-client')).toBeUndefined();
     });

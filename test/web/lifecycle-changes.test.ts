@@ -1,6 +1,7 @@
 // Editing a client (issue item 3; docs/rules.md#client-states, docs/rules.md#client-changes): on an approved client, name and
 // removals apply at once; added redirect URIs and scopes are held for an admin while the
 // approved configuration stays live — checked at the authorization endpoint itself.
+import { clientKey } from '../helpers/client-keys.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
@@ -132,13 +133,19 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect((await requireClient(server.services, client.clientId)).dpopBoundAccessTokens).toBe(false);
   });
 
-  it.skipIf(!available)('FAPI 2.0: ticking Follow FAPI 2.0 applies at once and is shown on the client page; a public client ticking it is told beside the field, and nothing changes (docs/rules.md#fapi2)', async () => {
+  it.skipIf(!available)('FAPI 2.0: ticking Follow FAPI 2.0 without private_key_jwt is refused beside the field; with keys and the method it applies at once and is shown on the client page; a public client ticking it is told beside the field, and nothing changes (docs/rules.md#fapi2)', async () => {
     const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
-    const saved = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], fapi2: 'on' });
+    const withoutKeys = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], fapi2: 'on' });
+    expect(withoutKeys.status).toBe(400);
+    expect(fieldError(withoutKeys.body, 'fapi2')).toMatch(/requires private_key_jwt client authentication: give jwks/);
+    expect((await requireClient(server.services, client.clientId)).fapi2).toBe(false);
+    const key = await clientKey();
+    const saved = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], fapi2: 'on', token_endpoint_auth_method: 'private_key_jwt', jwks: JSON.stringify(key.jwks) });
     expect(saved.location).toBe(`${DEV}/${client.clientId}?done=saved`);
     expect((await requireClient(server.services, client.clientId)).fapi2).toBe(true);
     expect(textOf((await devBrowser.follow(saved)).body, 'fapi2')).toContain('Follows the Security Profile');
     expect((await open(devBrowser, `${DEV}/${client.clientId}/edit`)).body).toMatch(/id="fapi2-on" name="fapi2" value="on" checked/);
+    expect(await requireClient(server.services, client.clientId)).toMatchObject({ tokenEndpointAuthMethod: 'private_key_jwt', jwks: key.jwks });
 
     const publicClient = await server.client(dev, { kind: 'public', redirectUris: ['http://127.0.0.1:8765/callback'], scopes: ['PROFILE_READ'] });
     const refused = await edit(publicClient, { redirect_uris: 'http://127.0.0.1:8765/callback', scopes: ['PROFILE_READ'], fapi2: 'on' });

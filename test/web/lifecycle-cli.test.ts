@@ -2,6 +2,10 @@
 // real child process over the database a real server uses: held changes stay out of the
 // live configuration, a legacy client's --scope is its migration and needs --yes when
 // recent requests lacked scope, and bad input is one clear line.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clientKey } from '../helpers/client-keys.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
@@ -64,11 +68,22 @@ describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 
 
   it.skipIf(!available)('FAPI 2.0: --fapi2 makes the client follow the profile, --no-fapi2 undoes it, a public client is one line of refusal (docs/rules.md#fapi2)', async () => {
     const client = await server.client(dev);
-    const on = await gh(['clients', 'update', client.clientId, '--fapi2', '--json']);
+    // FAPI 2.0 §5.3.2.1: the profile needs private_key_jwt, so keys and the method come with it.
+    expectOneLineRefusal(await gh(['clients', 'update', client.clientId, '--fapi2']), /requires private_key_jwt client authentication: give jwks/);
+    const key = await clientKey();
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-jwks-'));
+    const jwksFile = join(dir, 'jwks.json');
+    writeFileSync(jwksFile, JSON.stringify(key.jwks));
+    const on = await gh(['clients', 'update', client.clientId, '--fapi2', '--auth-method', 'private_key_jwt', '--jwks-file', jwksFile, '--json']);
     expect(on.code, on.stderr).toBe(0);
-    expect(JSON.parse(on.stdout)).toMatchObject({ client_id: client.clientId, fapi2: true });
+    expect(JSON.parse(on.stdout)).toMatchObject({ client_id: client.clientId, fapi2: true, token_endpoint_auth_method: 'private_key_jwt', jwks: key.jwks });
+    expect((await gh(['clients', 'show', client.clientId])).stdout).toContain('authentication: private_key_jwt (1 public key registered)');
+    writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...key.publicJwk, d: 'x' }] }));
+    expectOneLineRefusal(await gh(['clients', 'update', client.clientId, '--jwks-file', jwksFile]), /jwks key 1 holds the private member "d"/);
+    expectOneLineRefusal(await gh(['clients', 'update', client.clientId, '--jwks-file', join(dir, 'missing.json')]), /cannot read --jwks-file/);
     expect((await gh(['clients', 'show', client.clientId])).stdout).toContain('FAPI 2.0:      follows the Security Profile');
     expect((await gh(['clients', 'update', client.clientId, '--no-fapi2'])).code).toBe(0);
+    rmSync(dir, { recursive: true });
     expect((await requireClient(server.services, client.clientId)).fapi2).toBe(false);
     const publicClient = await server.client(dev, { kind: 'public', redirectUris: ['http://127.0.0.1:8765/callback'] });
     expectOneLineRefusal(await gh(['clients', 'update', publicClient.clientId, '--fapi2']), /for confidential clients/);

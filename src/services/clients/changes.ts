@@ -7,7 +7,9 @@ import type { AuditEventInput } from '../audit.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, validation } from '../errors.ts';
 import type { ServiceStores } from '../stores.ts';
-import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes, fapi2NeedsConfidential } from './input.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes, fapi2NeedsConfidential, checkAuthMethod, checkAuthentication, checkJwks } from './input.ts';
+import type { JSONWebKeySet } from 'jose';
+import type { TokenEndpointAuthMethod } from '../../oauth/storage.ts';
 import type { ClientChanges, StoredClient } from './store.ts';
 import { claimClient } from './version.ts';
 import { requireClient, type ClientView } from './view.ts';
@@ -26,6 +28,10 @@ export interface ClientEdit {
   dpopBoundAccessTokens?: boolean;
   /** docs/rules.md#fapi2: the FAPI 2.0 Security Profile; applies at once, for confidential clients only. */
   fapi2?: boolean;
+  /** docs/rules.md#client-authentication: RFC 7591 §2 token_endpoint_auth_method; applies at once. */
+  tokenEndpointAuthMethod?: string;
+  /** docs/rules.md#client-authentication: the public keys, JSON text or parsed; null or '' removes them. Applies at once. */
+  jwks?: unknown;
 }
 
 export interface EditOptions {
@@ -65,7 +71,10 @@ function splitChange(live: readonly string[], desired: readonly string[]) {
   return { kept: live.filter((v) => desired.includes(v)), added: desired.filter((v) => !live.includes(v)) };
 }
 
-type CheckedEdit = { [K in keyof ClientEdit]: K extends 'logoUrl' ? string | null | undefined : ClientEdit[K] };
+type CheckedEdit = { [K in Exclude<keyof ClientEdit, 'tokenEndpointAuthMethod' | 'jwks'>]: K extends 'logoUrl' ? string | null | undefined : ClientEdit[K] } & {
+  tokenEndpointAuthMethod?: TokenEndpointAuthMethod;
+  jwks?: JSONWebKeySet | null;
+};
 
 /** Everything is checked before anything is written. */
 function checkEdit(edit: ClientEdit): CheckedEdit {
@@ -79,6 +88,8 @@ function checkEdit(edit: ClientEdit): CheckedEdit {
     requirePushedAuthorizationRequests: edit.requirePushedAuthorizationRequests,
     dpopBoundAccessTokens: edit.dpopBoundAccessTokens,
     fapi2: edit.fapi2,
+    tokenEndpointAuthMethod: edit.tokenEndpointAuthMethod === undefined ? undefined : checkAuthMethod(edit.tokenEndpointAuthMethod),
+    jwks: edit.jwks === undefined ? undefined : checkJwks(edit.jwks),
   };
 }
 
@@ -101,8 +112,25 @@ function planPlainFields(plan: EditPlan, client: StoredClient, next: CheckedEdit
     ['logoUrl', 'logo_url', next.logoUrl, client.logoUrl],
     ['dpopBoundAccessTokens', 'dpop_bound_access_tokens', next.dpopBoundAccessTokens, client.dpopBoundAccessTokens],
     ['fapi2', 'fapi2', next.fapi2, client.fapi2],
+    ['tokenEndpointAuthMethod', 'token_endpoint_auth_method', next.tokenEndpointAuthMethod, client.tokenEndpointAuthMethod],
   ] as const;
   if (next.fapi2 === true && client.kind !== 'confidential') throw fapi2NeedsConfidential();
+  // docs/rules.md#client-authentication: the method, the keys and the profile are checked together,
+  // as the client would be after the edit. Keys are credentials, as secrets are: they apply at once.
+  // An edit that touches none of them leaves a profile client of before keys as it is: its
+  // secret requests are refused at the token endpoint, with what to do (docs/rules.md#fapi2).
+  const jwks = next.jwks === undefined ? client.jwks : next.jwks;
+  const touched = next.fapi2 !== undefined || next.tokenEndpointAuthMethod !== undefined || next.jwks !== undefined;
+  if (touched) checkAuthentication({
+    kind: client.kind,
+    tokenEndpointAuthMethod: next.tokenEndpointAuthMethod ?? client.tokenEndpointAuthMethod,
+    jwks,
+    fapi2: next.fapi2 ?? client.fapi2,
+  });
+  if (next.jwks !== undefined && JSON.stringify(next.jwks) !== JSON.stringify(client.jwks)) {
+    plan.set.jwks = next.jwks;
+    plan.changed.push('jwks');
+  }
   for (const [field, column, value, current] of plain) {
     if (value !== undefined && value !== current) {
       (plan.set as Record<string, unknown>)[field] = value;

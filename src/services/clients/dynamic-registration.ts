@@ -71,7 +71,7 @@ function stringList(metadata: Record<string, unknown>, name: string): string[] |
 export interface RegisteredClient {
   client: ClientView;
   secret: string | null;
-  authMethod: 'none' | 'client_secret_basic' | 'client_secret_post';
+  authMethod: 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 }
 
 /** RFC 7591 §2, §3.1: reads and checks the metadata, then creates the client as the policy says. */
@@ -84,9 +84,11 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
   }
   // RFC 7591 §2: the default method is client_secret_basic.
   const authMethod = optionalString(metadata, 'token_endpoint_auth_method') ?? 'client_secret_basic';
-  if (authMethod !== 'none' && authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post') {
-    throw metadataError(`token_endpoint_auth_method "${authMethod}" is not supported: use none, client_secret_basic or client_secret_post`);
+  if (authMethod !== 'none' && authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post' && authMethod !== 'private_key_jwt') {
+    throw metadataError(`token_endpoint_auth_method "${authMethod}" is not supported: use none, client_secret_basic, client_secret_post or private_key_jwt`);
   }
+  // RFC 7591 §2: keys by value only; fetching a jwks_uri would make registration an outbound request.
+  if (metadata.jwks_uri !== undefined) throw metadataError('jwks_uri is not supported: send the public keys by value in jwks');
   if (policy.policy === 'open' && authMethod !== 'none') {
     throw metadataError('open registration is for public clients only: send token_endpoint_auth_method "none" and use PKCE');
   }
@@ -137,6 +139,8 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
         scopes,
         requirePushedAuthorizationRequests: requirePar,
         dpopBoundAccessTokens: dpopBound,
+        ...(authMethod === 'none' ? {} : { tokenEndpointAuthMethod: authMethod }),
+        ...(metadata.jwks !== undefined ? { jwks: metadata.jwks } : {}),
       },
       scopes,
       policy.policy === 'open' ? 'approved' : 'pending',
@@ -171,10 +175,12 @@ export function clientInformation(registered: RegisteredClient, issuedAt: number
   return {
     client_id: c.clientId,
     client_id_issued_at: Math.floor(issuedAt / 1000),
-    ...(registered.secret !== null ? { client_secret: registered.secret, client_secret_expires_at: 0 } : {}),
+    // A private_key_jwt client cannot authenticate with a secret, so none is handed out.
+    ...(registered.secret !== null && registered.authMethod !== 'private_key_jwt' ? { client_secret: registered.secret, client_secret_expires_at: 0 } : {}),
     client_name: c.name,
     redirect_uris: c.redirectUris,
     token_endpoint_auth_method: registered.authMethod,
+    ...(c.jwks !== null ? { jwks: c.jwks } : {}),
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     scope: formatScopes(c.scopes),

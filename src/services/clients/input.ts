@@ -1,5 +1,8 @@
 // Validation of what a developer submits for a client (docs/rules.md#client-record).
+import type { JSONWebKeySet } from 'jose';
+import { checkPublicJwks, MAX_JWKS_LENGTH } from '../../oauth/client-assertion.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
+import { TOKEN_ENDPOINT_AUTH_METHODS, type ClientKind, type TokenEndpointAuthMethod } from '../../oauth/storage.ts';
 import { isKnownScope, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
 import { validation } from '../errors.ts';
 import { refuseControlCharacters, refuseFormattingCharacters } from '../names.ts';
@@ -74,4 +77,57 @@ export function checkScopes(scopes: readonly string[]): string[] {
 /** docs/rules.md#fapi2: the FAPI 2.0 Security Profile supports confidential clients only (§5.3.2.1). */
 export function fapi2NeedsConfidential() {
   return validation('the FAPI 2.0 Security Profile is for confidential clients: a public client cannot follow it', 'fapi2');
+}
+
+/** RFC 7591 §2 `token_endpoint_auth_method`: one Gatehouse supports. */
+export function checkAuthMethod(value: string): TokenEndpointAuthMethod {
+  if (!(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(value)) {
+    throw validation(`token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}`, 'token_endpoint_auth_method');
+  }
+  return value as TokenEndpointAuthMethod;
+}
+
+/**
+ * RFC 7591 §2 `jwks` (docs/rules.md#client-authentication): a JWK Set of public keys, as JSON
+ * text (the form, the CLI's file) or already parsed (registration); null removes the keys.
+ */
+export function checkJwks(value: unknown): JSONWebKeySet | null {
+  if (value === null) return null;
+  let parsed = value;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return null;
+    if (value.length > MAX_JWKS_LENGTH) throw validation(`jwks must be at most ${MAX_JWKS_LENGTH} characters`, 'jwks');
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw validation('jwks must be JSON: a JWK Set such as {"keys":[{"kty":"EC","crv":"P-256","x":"…","y":"…"}]}', 'jwks');
+    }
+  } else if (JSON.stringify(value).length > MAX_JWKS_LENGTH) {
+    throw validation(`jwks must be at most ${MAX_JWKS_LENGTH} characters`, 'jwks');
+  }
+  const checked = checkPublicJwks(parsed);
+  if (typeof checked === 'string') throw validation(checked, 'jwks');
+  return checked;
+}
+
+/**
+ * How a client authenticates, as a whole (docs/rules.md#client-authentication, docs/rules.md#fapi2):
+ * none is for public clients and every other method for confidential ones; private_key_jwt
+ * needs keys; the FAPI 2.0 profile needs private_key_jwt (FAPI 2.0 §5.3.2.1). Checked on the
+ * client as it would be after a registration or an edit.
+ */
+export function checkAuthentication(c: { kind: ClientKind; tokenEndpointAuthMethod: TokenEndpointAuthMethod | null; jwks: JSONWebKeySet | null; fapi2: boolean }): void {
+  const method = c.tokenEndpointAuthMethod;
+  if (c.kind === 'public' && method !== null && method !== 'none') {
+    throw validation(`a public client has no credentials: token_endpoint_auth_method must be none, not ${method}`, 'token_endpoint_auth_method');
+  }
+  if (c.kind === 'confidential' && method === 'none') {
+    throw validation('a confidential client must authenticate: choose client_secret_basic, client_secret_post or private_key_jwt', 'token_endpoint_auth_method');
+  }
+  if (method === 'private_key_jwt' && c.jwks === null) {
+    throw validation('private_key_jwt needs the client\'s public keys: give jwks, a JWK Set of the keys it signs with', 'jwks');
+  }
+  if (c.fapi2 && method !== 'private_key_jwt') {
+    throw validation('the FAPI 2.0 Security Profile requires private_key_jwt client authentication: give jwks (the public keys) and token_endpoint_auth_method private_key_jwt', 'fapi2');
+  }
 }

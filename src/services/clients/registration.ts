@@ -4,7 +4,7 @@ import type { ClientKind, ClientState } from '../../oauth/storage.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { validation } from '../errors.ts';
-import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes, fapi2NeedsConfidential } from './input.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes, fapi2NeedsConfidential, checkAuthMethod, checkAuthentication, checkJwks } from './input.ts';
 import { insertSecret } from './secrets.ts';
 import { requireClient, type ClientView } from './view.ts';
 
@@ -23,6 +23,10 @@ export interface NewClient {
   dpopBoundAccessTokens?: boolean;
   /** docs/rules.md#fapi2: follows the FAPI 2.0 Security Profile; confidential clients only. */
   fapi2?: boolean;
+  /** docs/rules.md#client-authentication: RFC 7591 §2 token_endpoint_auth_method; absent: the kind's default. */
+  tokenEndpointAuthMethod?: string;
+  /** docs/rules.md#client-authentication: RFC 7591 §2 jwks, JSON text or parsed; needed by private_key_jwt. */
+  jwks?: unknown;
   /** Who registered it, for the audit trail: the owner unless an operator did it for them. */
   actorId?: string | null;
 }
@@ -51,6 +55,9 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
     throw validation('kind must be confidential or public', 'kind');
   }
   if (input.fapi2 === true && input.kind !== 'confidential') throw fapi2NeedsConfidential();
+  const tokenEndpointAuthMethod = input.tokenEndpointAuthMethod === undefined ? null : checkAuthMethod(input.tokenEndpointAuthMethod);
+  const jwks = input.jwks === undefined ? null : checkJwks(input.jwks);
+  checkAuthentication({ kind: input.kind, tokenEndpointAuthMethod, jwks, fapi2: input.fapi2 === true });
   const values = {
     name: checkName(input.name),
     description: checkDescription(input.description),
@@ -66,13 +73,13 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
     const par = input.requirePushedAuthorizationRequests === true;
     const dpopBoundAccessTokens = input.dpopBoundAccessTokens === true;
     const fapi2 = input.fapi2 === true;
-    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par, dpopBoundAccessTokens, fapi2 });
+    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par, dpopBoundAccessTokens, fapi2, tokenEndpointAuthMethod, jwks });
     await tx.audit.append(
       {
         type: 'client.created',
         actorId,
         clientId: id,
-        data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes), ...(dpopBoundAccessTokens ? { dpopBoundAccessTokens } : {}) },
+        data: { kind: input.kind, scopes: scopes === null ? 'legacy' : formatScopes(scopes), ...(dpopBoundAccessTokens ? { dpopBoundAccessTokens } : {}), ...(tokenEndpointAuthMethod !== null ? { tokenEndpointAuthMethod } : {}) },
       },
       now,
     );

@@ -3,7 +3,8 @@
 // in authorized apps, and the audit trail shown on a client's page. src/storage/stores/
 // clients.ts implements it. Every method runs in whatever transaction its store is bound
 // to (ServiceStores.transaction); none opens one of its own.
-import type { ClientKind, ClientState } from '../../oauth/storage.ts';
+import type { JSONWebKeySet } from 'jose';
+import type { ClientKind, ClientState, TokenEndpointAuthMethod } from '../../oauth/storage.ts';
 import type { AuditEntry } from '../audit-log.ts';
 
 /** A client as stored, with its live configuration, its held change and its review. */
@@ -36,6 +37,10 @@ export interface StoredClient {
   dpopBoundAccessTokens: boolean;
   /** docs/rules.md#fapi2: follows the FAPI 2.0 Security Profile. */
   fapi2: boolean;
+  /** docs/rules.md#client-authentication: the registered method; null is the kind's default. */
+  tokenEndpointAuthMethod: TokenEndpointAuthMethod | null;
+  /** docs/rules.md#client-authentication: its public keys (private_key_jwt); null when none. */
+  jwks: JSONWebKeySet | null;
   /** docs/rules.md#review-versions. */
   version: number;
   createdAt: number;
@@ -47,7 +52,7 @@ export type NewClientRecord = Pick<
   StoredClient,
   'id' | 'name' | 'description' | 'homepageUrl' | 'logoUrl' | 'ownerId' | 'kind' | 'state' | 'redirectUris' | 'scopes' | 'createdAt'
 > &
-  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests'>> & { dpopBoundAccessTokens?: boolean; fapi2?: boolean };
+  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests'>> & { dpopBoundAccessTokens?: boolean; fapi2?: boolean; tokenEndpointAuthMethod?: TokenEndpointAuthMethod | null; jwks?: JSONWebKeySet | null };
 
 /** The fields an update may set; a field left undefined is left as it is. */
 export type ClientChanges = Partial<
@@ -67,6 +72,8 @@ export type ClientChanges = Partial<
     | 'requirePushedAuthorizationRequests'
     | 'dpopBoundAccessTokens'
     | 'fapi2'
+    | 'tokenEndpointAuthMethod'
+    | 'jwks'
     | 'proposedRedirectUris'
     | 'proposedScopes'
     | 'updatedAt'

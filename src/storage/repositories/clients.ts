@@ -1,7 +1,7 @@
 // oauth_clients and client_secrets.
 import type { Selectable } from 'kysely';
 import type { ClientRecord, SecretRecord } from '../../oauth/storage.ts';
-import { scopesFromColumn } from '../columns.ts';
+import { authMethodFromColumn, jwksFromColumn, scopesFromColumn } from '../columns.ts';
 import type { OAuthClientsTable } from '../schema.ts';
 import { prepare } from '../prepared.ts';
 import type { Executor } from './executor.ts';
@@ -9,7 +9,7 @@ import type { Executor } from './executor.ts';
 export type ClientRow = Selectable<OAuthClientsTable>;
 
 /** The columns of a ClientRecord: what the protocol core reads of a client. */
-export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens', 'fapi2'] as const;
+export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens', 'fapi2', 'token_endpoint_auth_method', 'jwks'] as const;
 
 export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord {
   return {
@@ -26,6 +26,8 @@ export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMN
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
     dpopBoundAccessTokens: row.dpop_bound_access_tokens === 1,
     fapi2: row.fapi2 === 1,
+    tokenEndpointAuthMethod: authMethodFromColumn(row.token_endpoint_auth_method),
+    jwks: jwksFromColumn(row.jwks),
   };
 }
 

@@ -1,7 +1,7 @@
 // The client-lifecycle store (src/services/clients/store.ts) over oauth_clients,
 // client_secrets, authorization_requests, grants and audit_events.
 import { sql, type Kysely, type Updateable } from 'kysely';
-import { scopesColumn, scopesFromColumn } from '../columns.ts';
+import { authMethodFromColumn, jwksFromColumn, scopesColumn, scopesFromColumn } from '../columns.ts';
 import type { ClientChanges, ClientStore, StoredClient } from '../../services/clients/store.ts';
 import { listAudit } from '../repositories/audit.ts';
 import { findClientRow, type ClientRow } from '../repositories/clients.ts';
@@ -29,6 +29,8 @@ function toStoredClient(row: ClientRow): StoredClient {
     proposedScopes: scopesFromColumn(row.proposed_scopes) ?? [],
     dpopBoundAccessTokens: row.dpop_bound_access_tokens === 1,
     fapi2: row.fapi2 === 1,
+    tokenEndpointAuthMethod: authMethodFromColumn(row.token_endpoint_auth_method),
+    jwks: jwksFromColumn(row.jwks),
     version: row.version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -51,6 +53,8 @@ function toColumns(c: ClientChanges): Updateable<OAuthClientsTable> {
   if (c.requirePushedAuthorizationRequests !== undefined) set.require_pushed_authorization_requests = c.requirePushedAuthorizationRequests ? 1 : 0;
   if (c.dpopBoundAccessTokens !== undefined) set.dpop_bound_access_tokens = c.dpopBoundAccessTokens ? 1 : 0;
   if (c.fapi2 !== undefined) set.fapi2 = c.fapi2 ? 1 : 0;
+  if (c.tokenEndpointAuthMethod !== undefined) set.token_endpoint_auth_method = c.tokenEndpointAuthMethod;
+  if (c.jwks !== undefined) set.jwks = c.jwks === null ? null : JSON.stringify(c.jwks);
   if (c.proposedRedirectUris !== undefined) set.proposed_redirect_uris = c.proposedRedirectUris.length > 0 ? JSON.stringify(c.proposedRedirectUris) : null;
   if (c.proposedScopes !== undefined) set.proposed_scopes = c.proposedScopes.length > 0 ? scopesColumn(c.proposedScopes) : null;
   if (c.updatedAt !== undefined) set.updated_at = c.updatedAt;
@@ -83,6 +87,8 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
           require_pushed_authorization_requests: c.requirePushedAuthorizationRequests === true ? 1 : 0,
           dpop_bound_access_tokens: c.dpopBoundAccessTokens === true ? 1 : 0,
           fapi2: c.fapi2 === true ? 1 : 0,
+          token_endpoint_auth_method: c.tokenEndpointAuthMethod ?? null,
+          jwks: c.jwks == null ? null : JSON.stringify(c.jwks),
           proposed_redirect_uris: null,
           proposed_scopes: null,
           created_at: c.createdAt,

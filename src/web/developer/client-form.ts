@@ -3,7 +3,8 @@
 import type { ClientKind } from '../../oauth/storage.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
 import { familyTitles, scopeRegistry, type ScopeFamily } from '../../oauth/scopes.ts';
-import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/clients/input.ts';
+import { MAX_JWKS_LENGTH } from '../../oauth/client-assertion.ts';
+import { checkAuthMethod, checkDescription, checkHomepage, checkJwks, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/clients/input.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import { collect, errorSummary, fieldError, invalid, lines, listField, sentence, textField, type FieldErrors, type FormBody } from '../forms.ts';
 import { awaitingBadge, breakableUrl } from '../format.ts';
@@ -24,6 +25,10 @@ export interface ClientFormValues {
   dpop_bound_access_tokens: boolean;
   /** docs/rules.md#fapi2: the checkbox; a form that lacks it leaves the profile off. */
   fapi2: boolean;
+  /** docs/rules.md#client-authentication: the method chosen; '' leaves the stored one (a new client: its kind's default). */
+  token_endpoint_auth_method: string;
+  /** docs/rules.md#client-authentication: the JWK Set of public keys, as JSON text; '' is none. */
+  jwks: string;
 }
 
 export const fieldLabels: Record<string, string> = {
@@ -37,6 +42,8 @@ export const fieldLabels: Record<string, string> = {
   require_par: 'Pushed authorization requests',
   dpop_bound_access_tokens: 'DPoP',
   fapi2: 'FAPI 2.0 Security Profile',
+  token_endpoint_auth_method: 'Client authentication',
+  jwks: 'Public keys (JWK Set)',
   confirm: 'Confirmation',
 };
 
@@ -52,6 +59,9 @@ export function readClientForm(body: FormBody): ClientFormValues {
     require_par: textField(body, 'require_par', 10) === 'on',
     dpop_bound_access_tokens: textField(body, 'dpop_bound_access_tokens', 10) === '1',
     fapi2: textField(body, 'fapi2', 10) === 'on',
+    token_endpoint_auth_method: textField(body, 'token_endpoint_auth_method', 40),
+    // One character past the limit, so that a longer set is refused rather than cut.
+    jwks: textField(body, 'jwks', MAX_JWKS_LENGTH + 1),
   };
 }
 
@@ -68,6 +78,8 @@ export function valuesOf(client: ClientView): ClientFormValues {
     require_par: client.requirePushedAuthorizationRequests,
     dpop_bound_access_tokens: client.dpopBoundAccessTokens,
     fapi2: client.fapi2,
+    token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? '',
+    jwks: client.jwks === null ? '' : JSON.stringify(client.jwks, null, 2),
   };
 }
 
@@ -86,6 +98,8 @@ export function checkClientForm(values: ClientFormValues, parts: { kind: boolean
   if (problems.length > 1) errors.redirect_uris = problems.map(sentence).join(' ');
   else collect(errors, 'redirect_uris', () => checkRedirectUris(lines(values.redirect_uris)));
   if (parts.scopes) collect(errors, 'scopes', () => checkScopes(values.scopes));
+  if (values.token_endpoint_auth_method !== '') collect(errors, 'token_endpoint_auth_method', () => checkAuthMethod(values.token_endpoint_auth_method));
+  collect(errors, 'jwks', () => checkJwks(values.jwks));
   return errors;
 }
 
@@ -106,6 +120,14 @@ export function queryWarning(uris: readonly string[], id: string): Html | '' {
   return html`<div class="notice warn" id="${id}" role="note"><p><strong>${found.length === 1 ? 'A redirect URI has a query string' : `${found.length} redirect URIs have a query string`}:</strong> ${found.map((uri, i) => html`${i > 0 ? ', ' : ''}<code>${breakableUrl(uri)}</code>`)}</p>
 <p>Gatehouse accepts it and compares it exactly, but some client libraries, openid-client among them, send the redirect URI without its query in the code exchange, which then fails with <code>invalid_grant</code>. Put what varies in the path instead (<code>/callback/acme</code> rather than <code>/callback?tenant=acme</code>), or check that your library sends the URI as registered.</p></div>`;
 }
+
+/** The methods the form offers; '' keeps what is stored (a new client: a secret, or none when public). */
+const authMethodChoices: ReadonlyArray<readonly [string, string]> = [
+  ['', 'Client secret (the default; none for a public client)'],
+  ['client_secret_basic', 'Client secret in HTTP Basic (client_secret_basic)'],
+  ['client_secret_post', 'Client secret in the body (client_secret_post)'],
+  ['private_key_jwt', 'Signed JWT with a private key (private_key_jwt)'],
+];
 
 export function kindOf(values: ClientFormValues): ClientKind {
   return values.kind === 'public' ? 'public' : 'confidential';
@@ -204,7 +226,20 @@ ${legacy
 <fieldset id="fapi2">
 <legend>FAPI 2.0 Security Profile <span class="muted">(optional, confidential clients)</span></legend>
 <div class="check"><input type="checkbox" id="fapi2-on" name="fapi2" value="on" ${values.fapi2 ? html`checked` : ''}>
-<label for="fapi2-on"><strong>Follow FAPI 2.0</strong> — for high-value APIs: the application must push its authorization requests (PAR), send PKCE S256 and bind its tokens with DPoP, whatever the boxes above say.</label></div>
+<label for="fapi2-on"><strong>Follow FAPI 2.0</strong> — for high-value APIs: the application must push its authorization requests (PAR), send PKCE S256, bind its tokens with DPoP and authenticate with <code>private_key_jwt</code>, whatever the boxes above say.</label></div>
+${fieldError(errors, 'fapi2')}
+</fieldset>
+<fieldset id="client-authentication">
+<legend>Client authentication <span class="muted">(confidential clients)</span></legend>
+<label for="token_endpoint_auth_method">How the application authenticates</label>
+<select id="token_endpoint_auth_method" name="token_endpoint_auth_method" ${invalid(errors, 'token_endpoint_auth_method')}>
+${authMethodChoices.map(([value, label]) => html`<option value="${value}" ${values.token_endpoint_auth_method === value ? html`selected` : ''}>${label}</option>`)}
+</select>
+${fieldError(errors, 'token_endpoint_auth_method')}
+<label for="jwks">Public keys (JWK Set)</label>
+<p class="hint" id="jwks-hint">For <code>private_key_jwt</code>: the public keys the application signs its client assertions with, as a JWK Set (<code>{"keys":[…]}</code>). Public keys only: never paste a private key (<code>"d"</code>) or a shared secret (<code>"kty":"oct"</code>).</p>
+<textarea id="jwks" name="jwks" rows="6" ${invalid(errors, 'jwks')}>${values.jwks}</textarea>
+${fieldError(errors, 'jwks')}
 </fieldset>
 
 <div class="actions">

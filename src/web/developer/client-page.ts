@@ -178,7 +178,8 @@ ${heldChanges(c)}
 <dt>Logo</dt><dd class="logo-fact">${logoImage(c, 48)}${c.logoUrl ? html`<code>${breakableUrl(c.logoUrl)}</code>` : html`<span class="muted">none: users see this monogram</span>`}</dd>
 <dt>Redirect URIs</dt><dd><ul class="plain" id="redirect-uris">${c.redirectUris.map((u) => html`<li><code>${breakableUrl(u)}</code></li>`)}</ul></dd>
 <dt>DPoP</dt><dd id="dpop">${c.dpopBoundAccessTokens ? 'Required: every token request must carry a DPoP proof' : 'Optional: tokens are DPoP-bound when a request carries a proof'}</dd>
-<dt>FAPI 2.0</dt><dd id="fapi2">${c.fapi2 ? 'Follows the Security Profile: PAR, PKCE S256 and DPoP are required' : 'Not followed'}</dd>
+<dt>FAPI 2.0</dt><dd id="fapi2">${c.fapi2 ? 'Follows the Security Profile: PAR, PKCE S256, DPoP and private_key_jwt are required' : 'Not followed'}</dd>
+<dt>Client authentication</dt><dd id="token-endpoint-auth-method">${c.tokenEndpointAuthMethod ?? (c.kind === 'public' ? 'none' : 'client_secret_basic')}${c.jwks !== null ? ` (${c.jwks.keys.length} public key${c.jwks.keys.length === 1 ? '' : 's'} registered)` : ''}</dd>
 </dl>
 <h3>Scopes</h3>
 <div id="scopes">${c.scopes === null ? html`<p>None: a legacy client is not limited by scope.</p>` : scopeList(c.scopes)}</div>

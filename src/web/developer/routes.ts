@@ -89,6 +89,8 @@ async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: F
       requirePushedAuthorizationRequests: values.require_par,
       dpopBoundAccessTokens: values.dpop_bound_access_tokens,
       fapi2: values.fapi2,
+      ...(values.token_endpoint_auth_method !== '' ? { tokenEndpointAuthMethod: values.token_endpoint_auth_method } : {}),
+      ...(values.jwks.trim() !== '' ? { jwks: values.jwks } : {}),
     });
     // docs/rules.md#forms-and-pages: the client page shows the first secret once, so a reload of it
     // registers nothing.
@@ -122,6 +124,8 @@ async function handleEdit(ctx: AppContext, request: FastifyRequest<IdParams>, re
       ...(client.legacy ? {} : { scopes: values.scopes }),
       requirePushedAuthorizationRequests: values.require_par,
       fapi2: values.fapi2,
+      ...(values.token_endpoint_auth_method !== '' ? { tokenEndpointAuthMethod: values.token_endpoint_auth_method } : {}),
+      jwks: values.jwks,
     });
     const held = result.held.redirectUris.length + result.held.scopes.length > 0;
     const done: NoticeKey = result.resubmitted ? 'resubmitted' : held ? 'held' : 'saved';
@@ -142,7 +146,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get(`${DEVELOPER_CLIENTS}/new`, async (request, reply) => {
     if (!signedIn(request, reply)) return reply;
-    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false, dpop_bound_access_tokens: false, fapi2: false };
+    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false, dpop_bound_access_tokens: false, fapi2: false, token_endpoint_auth_method: '', jwks: '' };
     return registerPage(request, reply, 200, empty, {});
   });
 
