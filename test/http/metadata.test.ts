@@ -38,15 +38,17 @@ describe('authorization server metadata (RFC 8414)', () => {
     expect(issuer.search + issuer.hash).toBe('');
   });
 
-  it('advertises exactly what the server supports: code flow, S256, refresh, both secret methods, iss in responses (RFC 8414 §2, RFC 9207 §3)', async () => {
+  it('advertises exactly what the server supports: code flow, S256, refresh, both secret methods and private_key_jwt, iss in responses (RFC 8414 §2, RFC 9207 §3)', async () => {
     const { body } = await metadata();
     expect(body.response_types_supported).toEqual(['code']);
     expect(body.code_challenge_methods_supported).toEqual(['S256']);
     expect([...(body.grant_types_supported as string[])].sort()).toEqual(['authorization_code', 'refresh_token']);
     for (const key of ['token_endpoint_auth_methods_supported', 'revocation_endpoint_auth_methods_supported', 'introspection_endpoint_auth_methods_supported']) {
       expect(body[key], key).toEqual(expect.arrayContaining(['client_secret_basic', 'client_secret_post']));
-      // No JWT-based client authentication is implemented, so none may be advertised.
-      expect((body[key] as string[]).filter((m) => m.includes('jwt')), key).toEqual([]);
+      // RFC 7523 §2.2 (docs/rules.md#client-authentication): private_key_jwt, never client_secret_jwt.
+      expect((body[key] as string[]).filter((m) => m.includes('jwt')), key).toEqual(['private_key_jwt']);
+      // RFC 8414 §2: the algorithms of the assertions, asymmetric only.
+      expect(body[key.replace('methods', 'signing_alg_values')], key).toEqual(['PS256', 'ES256', 'EdDSA', 'RS256']);
     }
     expect(body.authorization_response_iss_parameter_supported).toBe(true);
     expect(body.scopes_supported).toEqual(scopeRegistry.map((s) => s.name));

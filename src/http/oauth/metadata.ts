@@ -1,6 +1,7 @@
 // RFC 8414 authorization server metadata, so integrators' libraries can configure
 // themselves. A public document: the one answer of the scope that may be cached.
 import type { FastifyInstance } from 'fastify';
+import { ASSERTION_ALGORITHMS } from '../../oauth/client-assertion.ts';
 import { DPOP_ALGORITHMS } from '../../oauth/dpop.ts';
 import { scopeRegistry } from '../../oauth/scopes.ts';
 import type { AppContext } from '../../context.ts';
@@ -12,15 +13,19 @@ export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
     authorization_endpoint: `${ctx.config.appUrl}/auth/oauth2/authorize`,
     token_endpoint: `${ctx.config.baseUrl}${TOKEN_PATH}`,
     revocation_endpoint: `${ctx.config.baseUrl}${REVOKE_PATH}`,
-    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    revocation_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
     introspection_endpoint: `${ctx.config.baseUrl}${INTROSPECT_PATH}`,
     // docs/rules.md#introspection: a public client (method none) may revoke but not introspect.
-    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt'],
+    introspection_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
     scopes_supported: scopeRegistry.map((s) => s.name),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
+    // RFC 7523 §2.2 (docs/rules.md#client-authentication): a client of the FAPI 2.0 profile may use the first three only.
+    token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],
     code_challenge_methods_supported: ['S256'],
     // RFC 9449 §5.1 (docs/rules.md#dpop).
     dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
