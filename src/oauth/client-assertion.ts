@@ -9,8 +9,11 @@ import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWK, 
 /** RFC 7523 §2.2: the client_assertion_type of a JWT assertion. */
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
-/** FAPI 2.0 §5.4.1: the algorithms a client of the profile may sign with. */
-export const FAPI2_ASSERTION_ALGORITHMS = ['PS256', 'ES256', 'EdDSA'] as const;
+/**
+ * FAPI 2.0 §5.4.1: the algorithms a client of the profile may sign with. Ed25519 is EdDSA by its
+ * fully-specified name (RFC 9864), which oauth4webapi and openid-client sign Ed25519 keys with.
+ */
+export const FAPI2_ASSERTION_ALGORITHMS = ['PS256', 'ES256', 'EdDSA', 'Ed25519'] as const;
 
 /** `token_endpoint_auth_signing_alg_values_supported`: the profile's, and RS256 for other clients. Never `none` or HS*. */
 export const ASSERTION_ALGORITHMS = [...FAPI2_ASSERTION_ALGORITHMS, 'RS256'] as const;

@@ -1,7 +1,7 @@
 // The FAPI 2.0 Security Profile per client (docs/rules.md#fapi2), through real HTTP as a client
 // would meet it: each of the profile's authorization-server rules that Gatehouse enforces for a
 // client that opts in is refused when broken, and openid-client — a certified FAPI 2.0 relying
-// party library — completes the profile's flow (PAR, PKCE S256, DPoP) unchanged.
+// party library — completes the profile's flow (PAR, PKCE S256, DPoP, private_key_jwt) unchanged.
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateClient } from '../../src/services/clients/changes.ts';
@@ -10,6 +10,7 @@ import { backends } from '../helpers/backends.ts';
 import { codeOf, storesOver } from '../helpers/stores.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { assertionFields, clientKey, signAssertion, type ClientKey } from '../helpers/client-keys.ts';
 
 describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, available }) => {
   let server: TestServer;
@@ -25,18 +26,22 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
   });
   afterAll(async () => server?.close());
 
-  async function fapiClient(): Promise<TestClient> {
+  /** FAPI 2.0 §5.3.2.1: a client of the profile authenticates by private_key_jwt, so it registers its key. */
+  const keys = new Map<string, ClientKey>();
+  async function fapiClient(alg = 'ES256'): Promise<TestClient> {
     const registered = await server.client(user);
-    await updateClient(server.services, registered.clientId, null, { fapi2: true });
+    const key = await clientKey(alg);
+    keys.set(registered.clientId, key);
+    await updateClient(server.services, registered.clientId, null, { fapi2: true, tokenEndpointAuthMethod: 'private_key_jwt', jwks: key.jwks });
     return registered;
   }
 
-  const basic = (c: TestClient) => `Basic ${Buffer.from(`${encodeURIComponent(c.clientId)}:${encodeURIComponent(c.secret!)}`).toString('base64')}`;
-  const push = (c: TestClient, params: Record<string, string>) =>
+  const authentication = async (c: TestClient) => assertionFields(await signAssertion(keys.get(c.clientId)!, c.clientId, server.url));
+  const push = async (c: TestClient, params: Record<string, string>) =>
     fetch(`${server.url}/v2/auth/oauth2/par`, {
       method: 'POST',
-      headers: { authorization: basic(c), 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: c.clientId, response_type: 'code', redirect_uri: c.redirectUri, scope: 'PROFILE_READ', state: 's', ...params }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: c.clientId, response_type: 'code', redirect_uri: c.redirectUri, scope: 'PROFILE_READ', state: 's', ...(await authentication(c)), ...params }),
     });
   const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
@@ -70,7 +75,7 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
       code: callback.searchParams.get('code')!,
       redirect_uri: c.redirectUri,
       client_id: c.clientId,
-      client_secret: c.secret!,
+      ...(await authentication(c)),
       code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
     });
     expect(res.status).toBe(400);
@@ -99,6 +104,16 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
     }
   });
 
+  it.skipIf(!available)('FAPI 2.0 §5.3.2.1: a client of the profile authenticates by private_key_jwt: its secret is refused, and opting in without keys is refused naming the field', async () => {
+    const c = await fapiClient();
+    const res = await server.token({ grant_type: 'refresh_token', refresh_token: 'grt_unknown', client_id: c.clientId, client_secret: c.secret! });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ error: 'invalid_client', error_description: expect.stringContaining('private_key_jwt') });
+    const plain = await server.client(user);
+    await expect(updateClient(server.services, plain.clientId, null, { fapi2: true })).rejects.toMatchObject({ field: 'fapi2', message: expect.stringContaining('requires private_key_jwt') });
+    await expect(createClient(server.services, { ownerId: user.id, name: 'Secret FAPI', kind: 'confidential', redirectUris: ['https://app.example.com/cb'], scopes: ['PROFILE_READ'], fapi2: true })).rejects.toMatchObject({ field: 'fapi2' });
+  });
+
   it.skipIf(!available)('FAPI 2.0 §5.3.2.1: only a confidential client may follow the profile; a public one is refused, naming the field', async () => {
     const publicClient = await server.client(user, { kind: 'public', redirectUris: ['http://127.0.0.1:8765/callback'] });
     await expect(updateClient(server.services, publicClient.clientId, null, { fapi2: true })).rejects.toMatchObject({ field: 'fapi2', message: expect.stringContaining('confidential') });
@@ -106,9 +121,10 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
     expect((await server.services.stores.clients.find(publicClient.clientId))?.fapi2).toBe(false);
   });
 
-  it.skipIf(!available)('openid-client completes the profile: PAR with DPoP, PKCE S256, code exchange through the nonce, a DPoP-bound call to /v2/me, refreshes that keep the refresh token', async () => {
-    const c = await fapiClient();
-    const config = await client.discovery(new URL(server.url), c.clientId, c.secret!, client.ClientSecretPost(c.secret!), { algorithm: 'oauth2', execute: [client.allowInsecureRequests] });
+  it.skipIf(!available)('openid-client completes the profile: PAR with DPoP and private_key_jwt, PKCE S256, code exchange through the nonce, a DPoP-bound call to /v2/me, refreshes that keep the refresh token', async () => {
+    const c = await fapiClient('PS256');
+    const key = keys.get(c.clientId)!;
+    const config = await client.discovery(new URL(server.url), c.clientId, undefined, client.PrivateKeyJwt({ key: key.privateKey, kid: key.kid }), { algorithm: 'oauth2', execute: [client.allowInsecureRequests] });
     const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
     const pkceCodeVerifier = client.randomPKCECodeVerifier();
     const expectedState = client.randomState();
@@ -137,7 +153,7 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
     expect(again.refresh_token).toBe(tokens.refresh_token);
     expect((await client.fetchProtectedResource(config, again.access_token, new URL(`${server.url}/v2/me`), 'GET', undefined, undefined, { DPoP })).status).toBe(200);
     // The grant is still one: revoking the refresh token ends it.
-    const revoke = await fetch(`${server.url}/v2/auth/oauth2/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.refresh_token!, client_id: c.clientId, client_secret: c.secret! }) });
+    const revoke = await fetch(`${server.url}/v2/auth/oauth2/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tokens.refresh_token!, client_id: c.clientId, ...(await authentication(c)) }) });
     expect(revoke.status).toBe(200);
     await expect(client.refreshTokenGrant(config, tokens.refresh_token!, undefined, { DPoP })).rejects.toMatchObject({ error: 'invalid_grant' });
   });

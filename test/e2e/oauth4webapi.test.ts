@@ -4,7 +4,9 @@
 // When oauth4webapi refuses something here, the server is what is wrong.
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateClient } from '../../src/services/clients/changes.ts';
 import { backends } from '../helpers/backends.ts';
+import { clientKey } from '../helpers/client-keys.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
@@ -76,22 +78,31 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
     expect(as.authorization_response_iss_parameter_supported).toBe(true);
     expect(as.token_endpoint_auth_methods_supported).toEqual(
-      expect.arrayContaining(['client_secret_post', 'client_secret_basic', 'none']),
+      expect.arrayContaining(['client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none']),
     );
     expect(as.scopes_supported).toHaveLength(46);
   });
 
-  for (const method of ['client_secret_post', 'client_secret_basic'] as const) {
+  /** The library's client authentication for `method`; private_key_jwt registers a key first (RFC 7523 §2.2). */
+  async function authenticationFor(registered: TestClient, method: 'client_secret_post' | 'client_secret_basic' | 'private_key_jwt'): Promise<oauth.ClientAuth> {
+    if (method === 'client_secret_post') return oauth.ClientSecretPost(registered.secret!);
+    if (method === 'client_secret_basic') return oauth.ClientSecretBasic(registered.secret!);
+    const key = await clientKey('EdDSA');
+    await updateClient(server.services, registered.clientId, null, { tokenEndpointAuthMethod: 'private_key_jwt', jwks: key.jwks });
+    return oauth.PrivateKeyJwt({ key: key.privateKey, kid: key.kid });
+  }
+
+  for (const method of ['client_secret_post', 'client_secret_basic', 'private_key_jwt'] as const) {
     it.skipIf(!available)(
       `confidential client with ${method}: authorize → validateAuthResponse (state, iss) → code exchange → /v2/me → refresh → /v2/me (docs/rules.md#token-endpoint, docs/rules.md#client-authentication)`,
       async () => {
         const registered = await server.client(developer, { kind: 'confidential', scopes: ['PROFILE_READ', 'BOOKING_READ', 'SCHEDULE_READ'] });
         const client: oauth.Client = { client_id: registered.clientId, token_endpoint_auth_method: method };
-        const auth = method === 'client_secret_post' ? oauth.ClientSecretPost(registered.secret!) : oauth.ClientSecretBasic(registered.secret!);
+        const auth = await authenticationFor(registered, method);
         const { user, browser } = await loggedIn();
 
         // PKCE is optional for confidential clients: the Basic run goes without it.
-        const verifier = method === 'client_secret_post' ? oauth.generateRandomCodeVerifier() : null;
+        const verifier = method !== 'client_secret_basic' ? oauth.generateRandomCodeVerifier() : null;
         const pkce = verifier ? { challenge: await oauth.calculatePKCECodeChallenge(verifier) } : null;
         const { callback, params, state } = await authorizeWithLibrary(registered, client, browser, pkce);
         expect(callback.searchParams.get('iss')).toBe(server.url);

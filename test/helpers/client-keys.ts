@@ -17,7 +17,8 @@ export interface ClientKey {
 export async function clientKey(alg = 'ES256'): Promise<ClientKey> {
   const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true });
   const kid = randomUUID();
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
+  // No alg member: a key may then be used with any algorithm its type allows (EdDSA or Ed25519, say).
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, use: 'sig' };
   return { alg, kid, privateKey, publicJwk, jwks: { keys: [publicJwk] } };
 }
 

@@ -48,7 +48,7 @@ describe('authorization server metadata (RFC 8414)', () => {
       // RFC 7523 §2.2 (docs/rules.md#client-authentication): private_key_jwt, never client_secret_jwt.
       expect((body[key] as string[]).filter((m) => m.includes('jwt')), key).toEqual(['private_key_jwt']);
       // RFC 8414 §2: the algorithms of the assertions, asymmetric only.
-      expect(body[key.replace('methods', 'signing_alg_values')], key).toEqual(['PS256', 'ES256', 'EdDSA', 'RS256']);
+      expect(body[key.replace('methods', 'signing_alg_values')], key).toEqual(['PS256', 'ES256', 'EdDSA', 'Ed25519', 'RS256']);
     }
     expect(body.authorization_response_iss_parameter_supported).toBe(true);
     expect(body.scopes_supported).toEqual(scopeRegistry.map((s) => s.name));

@@ -57,7 +57,7 @@ describe.each(backends)('private_key_jwt client authentication (RFC 7523) on $na
   }
 
   it.skipIf(!available)('RFC 7523 §2.2: an assertion signed with the registered key authenticates a code exchange, a refresh, a pushed request, a revocation and an introspection', async () => {
-    for (const alg of ['ES256', 'PS256', 'EdDSA', 'RS256']) {
+    for (const alg of ['ES256', 'PS256', 'EdDSA', 'Ed25519', 'RS256']) {
       const { client, key } = await keyClient(alg);
       const tokens = await exchange(client, { client_id: client.clientId, ...assertionFields(await assertion(key, client)) });
       expect(tokens.status, alg).toBe(200);
@@ -116,7 +116,7 @@ describe.each(backends)('private_key_jwt client authentication (RFC 7523) on $na
     const claims = { iss: client.clientId, sub: client.clientId, aud: issuer, exp: Math.floor(Date.now() / 1000) + 60, jti: 'x' };
     const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const none = `${b64({ alg: 'none' })}.${b64(claims)}.`;
-    expectRefused(await refreshWith(assertionFields(none)), /sign it with one of PS256, ES256, EdDSA, RS256/);
+    expectRefused(await refreshWith(assertionFields(none)), /sign it with one of PS256, ES256, EdDSA, Ed25519, RS256/);
     const hs = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(client.secret!));
     expectRefused(await refreshWith(assertionFields(hs)), /never none or a shared secret/, client.secret!);
   });
@@ -157,7 +157,7 @@ describe.each(backends)('private_key_jwt client authentication (RFC 7523) on $na
 
   it.skipIf(!available)('FAPI 2.0 §5.4.1: a client of the profile may not sign with RS256; FAPI 2.0 §5.3.2.1: a profile client of before keys is told to register them when it sends its secret', async () => {
     const { client, key } = await keyClient('RS256', { fapi2: true });
-    expectRefused(await refreshWith(assertionFields(await assertion(key, client))), /sign it with one of PS256, ES256, EdDSA \(/);
+    expectRefused(await refreshWith(assertionFields(await assertion(key, client))), /sign it with one of PS256, ES256, EdDSA, Ed25519 \(/);
     const old = await t.approvedClient();
     // As a client that opted in before private_key_jwt existed was left by the upgrade.
     await server.services.stores.clients.update(old.clientId, { fapi2: true, updatedAt: Date.now() });

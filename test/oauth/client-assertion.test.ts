@@ -17,9 +17,9 @@ async function check(alg: string, claims: Parameters<typeof signAssertion>[3] = 
 }
 
 describe('private_key_jwt assertions (RFC 7523 §3)', () => {
-  it('RFC 7523 §3 point 9: PS256, ES256, EdDSA and RS256 verify against the registered key; the replay key is per client and jti', async () => {
+  it('RFC 7523 §3 point 9: PS256, ES256, EdDSA (also named Ed25519) and RS256 verify against the registered key; the replay key is per client and jti', async () => {
     const replayKeys = new Set<string>();
-    for (const alg of ['PS256', 'ES256', 'EdDSA', 'RS256']) {
+    for (const alg of ['PS256', 'ES256', 'EdDSA', 'Ed25519', 'RS256']) {
       const result = await check(alg, { jti: 'j-1' });
       expect(result, alg).toMatchObject({ ok: true, replayKey: expect.any(String) });
       if (result.ok) replayKeys.add(result.replayKey);
@@ -31,7 +31,7 @@ describe('private_key_jwt assertions (RFC 7523 §3)', () => {
   });
 
   it('FAPI 2.0 §5.4.1: a client of the profile may sign with PS256, ES256 or EdDSA, not RS256', async () => {
-    expect(await check('RS256', {}, { fapi2: true })).toEqual({ ok: false, description: expect.stringContaining('sign it with one of PS256, ES256, EdDSA (') });
+    expect(await check('RS256', {}, { fapi2: true })).toEqual({ ok: false, description: expect.stringContaining('sign it with one of PS256, ES256, EdDSA, Ed25519 (') });
     expect(await check('PS256', {}, { fapi2: true })).toMatchObject({ ok: true });
   });
 
