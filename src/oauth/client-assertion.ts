@@ -140,6 +140,20 @@ function describeJoseError(error: unknown, algorithms: readonly string[]): strin
   }
 }
 
+/** Whether JSON text holds a key member only a private or symmetric key has, so that no page shows it back. */
+export function holdsPrivateKey(text: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON, so not a JWK; but a PEM private key pasted in its place is one.
+    return /PRIVATE KEY/.test(text);
+  }
+  const keys = (parsed as { keys?: unknown } | null)?.keys;
+  const candidates = Array.isArray(keys) ? keys : [parsed];
+  return candidates.some((k) => k !== null && typeof k === 'object' && PRIVATE_MEMBERS.some((m) => m in k));
+}
+
 /**
  * A JWK Set as a client may register it (RFC 7591 §2 `jwks`): a JSON object whose `keys` are
  * public asymmetric keys. Returns the set, or what to fix. Private members are refused, not
@@ -152,19 +166,19 @@ export function checkPublicJwks(value: unknown): JSONWebKeySet | string {
   if (keys.length > MAX_JWKS_KEYS) return `jwks may hold at most ${MAX_JWKS_KEYS} keys`;
   const checked: JWK[] = [];
   for (const [i, key] of keys.entries()) {
-    if (key === null || typeof key !== 'object' || Array.isArray(key)) return `jwks key ${i + 1} must be a JSON object (a JWK)`;
+    if (key === null || typeof key !== 'object' || Array.isArray(key)) return `key ${i + 1} of jwks must be a JSON object (a JWK)`;
     const jwk = key as JWK;
-    if (jwk.kty === 'oct') return `jwks key ${i + 1} is a symmetric key (kty "oct"): register public keys only (RSA, EC or OKP)`;
-    if (jwk.kty !== 'RSA' && jwk.kty !== 'EC' && jwk.kty !== 'OKP') return `jwks key ${i + 1} must have kty RSA, EC or OKP`;
+    if (jwk.kty === 'oct') return `key ${i + 1} of jwks is a symmetric key (kty "oct"): register public keys only (RSA, EC or OKP)`;
+    if (jwk.kty !== 'RSA' && jwk.kty !== 'EC' && jwk.kty !== 'OKP') return `key ${i + 1} of jwks must have kty RSA, EC or OKP`;
     const secret = PRIVATE_MEMBERS.find((m) => m in jwk);
     if (secret !== undefined) {
-      return `jwks key ${i + 1} holds the private member "${secret}": register the public key only, and treat this private key as exposed`;
+      return `key ${i + 1} of jwks holds the private member "${secret}": register the public key only, and treat this private key as exposed`;
     }
-    if (jwk.use !== undefined && jwk.use !== 'sig') return `jwks key ${i + 1} must have use "sig" or no use`;
+    if (jwk.use !== undefined && jwk.use !== 'sig') return `key ${i + 1} of jwks must have use "sig" or no use`;
     try {
       createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
     } catch {
-      return `jwks key ${i + 1} is not a valid ${jwk.kty} public key`;
+      return `key ${i + 1} of jwks is not a valid ${jwk.kty} public key`;
     }
     checked.push(jwk);
   }

@@ -1,6 +1,9 @@
 // Dynamic client registration (RFC 7591, docs/rules.md#dynamic-registration) at POST /v2/auth/oauth2/register,
 // under the three policies of DCR_POLICY, and the metadata that announces it (docs/rules.md#server-metadata).
+import { exportJWK, generateKeyPair } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reviewClient } from '../../src/services/clients/review.ts';
+import { assertionFields, clientKey, signAssertion } from '../helpers/client-keys.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -253,6 +256,33 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       const res = await register(server, { ...mcpClient, token_endpoint_auth_method: 'client_secret_post' });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ token_endpoint_auth_method: 'client_secret_post', client_secret: expect.stringMatching(/^gcs_/), client_secret_expires_at: 0 });
+    });
+
+    it.skipIf(!available)('RFC 7591 §2, RFC 7523 §2.2: a private_key_jwt client registers its public keys by value, hears them back with no secret, and once approved authenticates with an assertion; no keys, a private key, a shared key or a jwks_uri is invalid_client_metadata', async () => {
+      const key = await clientKey('ES256');
+      const res = await register(server, { ...mcpClient, token_endpoint_auth_method: 'private_key_jwt', jwks: key.jwks });
+      expect(res.status).toBe(201);
+      expect(res.body).toMatchObject({ token_endpoint_auth_method: 'private_key_jwt', jwks: key.jwks });
+      expect(res.body!.client_secret).toBeUndefined();
+      const clientId = res.body!.client_id as string;
+      expect(await server.services.stores.clients.find(clientId)).toMatchObject({ kind: 'confidential', tokenEndpointAuthMethod: 'private_key_jwt', jwks: key.jwks });
+      await reviewClient(server.services, clientId, 'approve', null);
+      const token = await server.token({ grant_type: 'refresh_token', refresh_token: 'grt_unknown', ...assertionFields(await signAssertion(key, clientId, server.url)) });
+      expect(token.body).toMatchObject({ error: 'invalid_grant' }); // authenticated: only the refresh token is wrong
+
+      const { privateKey } = await generateKeyPair('ES256', { extractable: true });
+      const cases: Array<[unknown, RegExp]> = [
+        [{ ...mcpClient, token_endpoint_auth_method: 'private_key_jwt' }, /^jwks: the method private_key_jwt needs the client's public keys/],
+        [{ ...mcpClient, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [await exportJWK(privateKey)] } }, /^jwks: key 1 of jwks holds the private member "d"/],
+        [{ ...mcpClient, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } }, /^jwks: key 1 of jwks is a symmetric key/],
+        [{ ...mcpClient, token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'https://app.example/jwks.json' }, /^jwks_uri is not supported: send the public keys by value in jwks/],
+        [{ ...mcpClient, token_endpoint_auth_method: 'client_secret_jwt' }, /^token_endpoint_auth_method "client_secret_jwt" is not supported/],
+      ];
+      for (const [body, description] of cases) {
+        const refused = await register(server, body);
+        expect(refused.status, JSON.stringify(body).slice(0, 120)).toBe(400);
+        expect(refused.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(description) });
+      }
     });
   });
 

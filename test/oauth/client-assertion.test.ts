@@ -73,7 +73,7 @@ describe('registered keys (RFC 7591 §2 jwks)', () => {
 
   it('RFC 7517 §6.2.2, §6.4: a private key or a symmetric key is refused, saying which key and why', async () => {
     const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-    expect(checkPublicJwks({ keys: [await exportJWK(privateKey)] })).toMatch(/jwks key 1 holds the private member "d": register the public key only/);
+    expect(checkPublicJwks({ keys: [await exportJWK(privateKey)] })).toMatch(/key 1 of jwks holds the private member "d": register the public key only/);
     expect(checkPublicJwks({ keys: [{ kty: 'oct', k: 'c2VjcmV0' }] })).toMatch(/symmetric key \(kty "oct"\)/);
   });
 

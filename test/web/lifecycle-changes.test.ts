@@ -154,6 +154,25 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect((await requireClient(server.services, publicClient.clientId)).fapi2).toBe(false);
   });
 
+  it.skipIf(!available)('client authentication: a pasted private key or text that is not JSON is refused beside the keys field; private_key_jwt without keys is refused; keys and the method are shown on the client page (docs/rules.md#client-authentication)', async () => {
+    const client = await server.client(dev, { redirectUris: [A], scopes: ['PROFILE_READ'] });
+    const key = await clientKey();
+    const pasted = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], jwks: JSON.stringify({ keys: [{ ...key.publicJwk, d: 'c2VjcmV0' }] }) });
+    expect(pasted.status).toBe(400);
+    expect(fieldError(pasted.body, 'jwks')).toMatch(/holds the private member "d": register the public key only/);
+    // A private key is a secret: the page does not show it back.
+    expect(pasted.body).not.toContain('c2VjcmV0');
+    const notJson = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], jwks: '{keys' });
+    expect(fieldError(notJson.body, 'jwks')).toMatch(/^The public keys must be JSON: a JWK Set/);
+    const noKeys = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], token_endpoint_auth_method: 'private_key_jwt' });
+    expect(noKeys.status).toBe(400);
+    expect(fieldError(noKeys.body, 'jwks')).toMatch(/^The method private_key_jwt needs the client's public keys/);
+    expect((await requireClient(server.services, client.clientId)).tokenEndpointAuthMethod).toBeNull();
+    const saved = await edit(client, { redirect_uris: A, scopes: ['PROFILE_READ'], token_endpoint_auth_method: 'private_key_jwt', jwks: JSON.stringify(key.jwks) });
+    expect(saved.location).toBe(`${DEV}/${client.clientId}?done=saved`);
+    expect(textOf((await devBrowser.follow(saved)).body, 'token-endpoint-auth-method')).toBe('private_key_jwt (1 public key registered)');
+  });
+
   it.skipIf(!available)('replacing every approved redirect URI at once is refused beside the field, and nothing changes', async () => {
     const client = await server.client(dev, { redirectUris: [A] });
     const res = await edit(client, { name: 'Test App', redirect_uris: B, scopes: ['PROFILE_READ'] });

@@ -79,7 +79,7 @@ describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 
     expect(JSON.parse(on.stdout)).toMatchObject({ client_id: client.clientId, fapi2: true, token_endpoint_auth_method: 'private_key_jwt', jwks: key.jwks });
     expect((await gh(['clients', 'show', client.clientId])).stdout).toContain('authentication: private_key_jwt (1 public key registered)');
     writeFileSync(jwksFile, JSON.stringify({ keys: [{ ...key.publicJwk, d: 'x' }] }));
-    expectOneLineRefusal(await gh(['clients', 'update', client.clientId, '--jwks-file', jwksFile]), /jwks key 1 holds the private member "d"/);
+    expectOneLineRefusal(await gh(['clients', 'update', client.clientId, '--jwks-file', jwksFile]), /key 1 of jwks holds the private member "d"/);
     expectOneLineRefusal(await gh(['clients', 'update', client.clientId, '--jwks-file', join(dir, 'missing.json')]), /cannot read --jwks-file/);
     expect((await gh(['clients', 'show', client.clientId])).stdout).toContain('FAPI 2.0:      follows the Security Profile');
     expect((await gh(['clients', 'update', client.clientId, '--no-fapi2'])).code).toBe(0);

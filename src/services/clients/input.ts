@@ -100,7 +100,7 @@ export function checkJwks(value: unknown): JSONWebKeySet | null {
     try {
       parsed = JSON.parse(value);
     } catch {
-      throw validation('jwks must be JSON: a JWK Set such as {"keys":[{"kty":"EC","crv":"P-256","x":"…","y":"…"}]}', 'jwks');
+      throw validation('the public keys must be JSON: a JWK Set such as {"keys":[{"kty":"EC","crv":"P-256","x":"…","y":"…"}]}', 'jwks');
     }
   } else if (JSON.stringify(value).length > MAX_JWKS_LENGTH) {
     throw validation(`jwks must be at most ${MAX_JWKS_LENGTH} characters`, 'jwks');
@@ -125,7 +125,7 @@ export function checkAuthentication(c: { kind: ClientKind; tokenEndpointAuthMeth
     throw validation('a confidential client must authenticate: choose client_secret_basic, client_secret_post or private_key_jwt', 'token_endpoint_auth_method');
   }
   if (method === 'private_key_jwt' && c.jwks === null) {
-    throw validation('private_key_jwt needs the client\'s public keys: give jwks, a JWK Set of the keys it signs with', 'jwks');
+    throw validation('the method private_key_jwt needs the client\'s public keys: give jwks, a JWK Set of the keys it signs with', 'jwks');
   }
   if (c.fapi2 && method !== 'private_key_jwt') {
     throw validation('the FAPI 2.0 Security Profile requires private_key_jwt client authentication: give jwks (the public keys) and token_endpoint_auth_method private_key_jwt', 'fapi2');

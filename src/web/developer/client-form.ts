@@ -3,7 +3,7 @@
 import type { ClientKind } from '../../oauth/storage.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
 import { familyTitles, scopeRegistry, type ScopeFamily } from '../../oauth/scopes.ts';
-import { MAX_JWKS_LENGTH } from '../../oauth/client-assertion.ts';
+import { holdsPrivateKey, MAX_JWKS_LENGTH } from '../../oauth/client-assertion.ts';
 import { checkAuthMethod, checkDescription, checkHomepage, checkJwks, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/clients/input.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import { collect, errorSummary, fieldError, invalid, lines, listField, sentence, textField, type FieldErrors, type FormBody } from '../forms.ts';
@@ -238,7 +238,7 @@ ${authMethodChoices.map(([value, label]) => html`<option value="${value}" ${valu
 ${fieldError(errors, 'token_endpoint_auth_method')}
 <label for="jwks">Public keys (JWK Set)</label>
 <p class="hint" id="jwks-hint">For <code>private_key_jwt</code>: the public keys the application signs its client assertions with, as a JWK Set (<code>{"keys":[…]}</code>). Public keys only: never paste a private key (<code>"d"</code>) or a shared secret (<code>"kty":"oct"</code>).</p>
-<textarea id="jwks" name="jwks" rows="6" ${invalid(errors, 'jwks')}>${values.jwks}</textarea>
+<textarea id="jwks" name="jwks" rows="6" ${invalid(errors, 'jwks')}>${holdsPrivateKey(values.jwks) ? '' : values.jwks}</textarea>
 ${fieldError(errors, 'jwks')}
 </fieldset>
 
