@@ -31,6 +31,9 @@ const MAX_JTI_LENGTH = 256;
 export const MAX_JWKS_KEYS = 10;
 export const MAX_JWKS_LENGTH = 20_000;
 
+/** FAPI 2.0 §5.4.1, and the least any client should use: a shorter RSA key can be factored. */
+const MIN_RSA_BITS = 2048;
+
 /** RFC 7517 §6.2.2, §6.3.2, §6.4: members that only a private or symmetric key has. */
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
 
@@ -175,11 +178,13 @@ export function checkPublicJwks(value: unknown): JSONWebKeySet | string {
       return `key ${i + 1} of jwks holds the private member "${secret}": register the public key only, and treat this private key as exposed`;
     }
     if (jwk.use !== undefined && jwk.use !== 'sig') return `key ${i + 1} of jwks must have use "sig" or no use`;
+    let bits: number | undefined;
     try {
-      createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
+      bits = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' }).asymmetricKeyDetails?.modulusLength;
     } catch {
       return `key ${i + 1} of jwks is not a valid ${jwk.kty} public key`;
     }
+    if (jwk.kty === 'RSA' && (bits ?? 0) < MIN_RSA_BITS) return `key ${i + 1} of jwks is an RSA key of ${bits} bits: use at least ${MIN_RSA_BITS} (FAPI 2.0 §5.4.1)`;
     checked.push(jwk);
   }
   return { keys: checked };

@@ -1,6 +1,7 @@
 // The private_key_jwt assertion checks of the protocol core (src/oauth/client-assertion.ts; RFC 7523
 // §3; docs/rules.md#client-authentication), called directly. The replay check and what only
 // HTTP shows are test/http/private-key-jwt.test.ts.
+import { generateKeyPairSync } from 'node:crypto';
 import { generateKeyPair, exportJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { assertedClientId, checkClientAssertion, checkPublicJwks, MAX_ASSERTION_LIFETIME_SECONDS } from '../../src/oauth/client-assertion.ts';
@@ -83,5 +84,11 @@ describe('registered keys (RFC 7591 §2 jwks)', () => {
     expect(checkPublicJwks({ keys: [{ kty: 'EC', crv: 'P-256', x: 'AA', y: 'AA' }] })).toMatch(/not a valid EC public key/);
     expect(checkPublicJwks({ keys: [{ kty: 'RSA', n: 'AQAB', e: 'AQAB', use: 'enc' }] })).toMatch(/use "sig"/);
     expect(checkPublicJwks({ keys: Array.from({ length: 11 }, () => ({ kty: 'EC' })) })).toMatch(/at most 10 keys/);
+  });
+
+  it('FAPI 2.0 §5.4.1: an RSA key shorter than 2048 bits is refused, naming its size', async () => {
+    // jose will not make so short a key: node:crypto will.
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 1024 });
+    expect(checkPublicJwks({ keys: [publicKey.export({ format: 'jwk' })] })).toMatch(/RSA key of 1024 bits: use at least 2048/);
   });
 });
