@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listClients } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
+import { clientKey } from '../helpers/client-keys.ts';
 import { csrfOf, fieldError, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
@@ -70,6 +71,17 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(created.status).toBe(200);
     expect(created.body).not.toContain('new-secret-value');
     expect(textOf(created.body, 'secrets')).toMatch(/A public client has no secret: it proves itself with PKCE/);
+  });
+
+  it.skipIf(!available)('client authentication: a confidential client registers private_key_jwt with its public keys and the page says so; a public client choosing it is told beside the field (docs/rules.md#client-authentication)', async () => {
+    const { browser } = await loggedIn(server);
+    const key = await clientKey('PS256');
+    const created = await browser.follow(await submit(browser, NEW, LIST, { ...valid, token_endpoint_auth_method: 'private_key_jwt', jwks: JSON.stringify(key.jwks) }));
+    expect(created.status).toBe(200);
+    expect(textOf(created.body, 'token-endpoint-auth-method')).toBe('private_key_jwt (1 public key registered)');
+    const refused = await submit(browser, NEW, LIST, { ...valid, kind: 'public', token_endpoint_auth_method: 'private_key_jwt', jwks: JSON.stringify(key.jwks) });
+    expect(refused.status).toBe(400);
+    expect(fieldError(refused.body, 'token_endpoint_auth_method')).toMatch(/^A public client has no credentials: token_endpoint_auth_method must be none/);
   });
 
   it.skipIf(!available)('the form offers every scope grouped by family, in plain words, with a label for every input (issue items 1, 7)', async () => {
