@@ -6,6 +6,7 @@ import { settingsHelpText } from '../config/help.ts';
 import { listUsers } from '../services/accounts/users.ts';
 import { registerAuditCommand } from './audit.ts';
 import { startupBanner } from './banner.ts';
+import { registerBookingCommands } from './bookings.ts';
 import { registerClientCommands } from './clients.ts';
 import { registerDemoCommand } from './demo.ts';
 import { registerMaintenanceCommands } from './maintenance.ts';
@@ -68,6 +69,7 @@ export function buildProgram(runtime: CliRuntime = createRuntime(processIo())): 
   registerDemoCommand(program, runtime);
   registerAuditCommand(program, runtime);
   registerPlatformCommands(program, runtime);
+  registerBookingCommands(program, runtime);
   registerMaintenanceCommands(program, runtime);
   registerCimdCommands(program, runtime);
   return program;

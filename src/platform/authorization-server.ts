@@ -27,6 +27,9 @@ export type { MembershipTarget, Role, Team, TeamChanges } from '../services/team
 export { checkSlug, checkTeamFields, createTeam, isAdmin, keepingAnOwner, removeMember } from '../services/teams/teams.ts';
 export { inviteMember } from '../services/teams/invitations.ts';
 
+// What outside calendars and video report of a booking, as an operator recorded it.
+export { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from '../services/bookings/provider-records.ts';
+
 // Webhooks: subscriptions, the outbox and signing.
 export { publishEvent } from '../services/webhooks/outbox.ts';
 export { newSigningSecret } from '../services/webhooks/signing.ts';

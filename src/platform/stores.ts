@@ -5,6 +5,7 @@
 // implements them.
 import type { ServiceContext, ServiceStores } from './authorization-server.ts';
 import type { ApiAccessStore } from './access-check.ts';
+import type { BookingAttendeeStore } from './bookings/attendee-store.ts';
 import type { BookingStore } from './bookings/store.ts';
 import type { ConnectedAppStore } from './connected-apps/store.ts';
 import type { EventTypeStore } from './event-types/store.ts';
@@ -18,6 +19,8 @@ import type { WorkflowStore } from './workflows/store.ts';
 export interface ApiStores {
   /** The guard's one read: token, client, and the path's team or organization with the user's roles. */
   access: ApiAccessStore;
+  /** docs/integrating.md#booking-attendees: who attends a booking, and who was absent. */
+  bookingAttendees: BookingAttendeeStore;
   connectedApps: ConnectedAppStore;
   eventTypes: EventTypeStore;
   memberships: MembershipStore;

@@ -19,7 +19,9 @@ export type IdSeries =
   | 'verified_resources'
   | 'workflows'
   | 'routing_form_responses'
-  | 'connected_apps';
+  | 'connected_apps'
+  | 'booking_attendees'
+  | 'booking_references';
 
 export interface IdSeriesStore {
   /**

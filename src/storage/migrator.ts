@@ -18,6 +18,7 @@ import * as outOfOffice from './migrations/015_out_of_office.ts';
 import * as fapi2Profile from './migrations/016_fapi2_profile.ts';
 import * as numberedIds from './migrations/017_numbered_ids.ts';
 import * as clientJwks from './migrations/018_client_jwks.ts';
+import * as bookingAttendees from './migrations/019_booking_attendees.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -39,6 +40,7 @@ const migrations: Record<string, DialectMigration> = {
   '016_fapi2_profile': fapi2Profile,
   '017_numbered_ids': numberedIds,
   '018_client_jwks': clientJwks,
+  '019_booking_attendees': bookingAttendees,
 };
 
 /**

@@ -294,8 +294,74 @@ export interface BookingsTable {
   rescheduled_to: string | null;
   /** SHA-256 of the booker's manageToken (docs/rules.md#public-booking); NULL for bookings older than it. */
   manage_token_hash: string | null;
+  /** 1 when the host was marked absent (migration 019). */
+  absent_host: number;
   created_at: number;
   updated_at: number;
+}
+
+/** A booking's attendees (migration 019): its booker, its guests, and those added later. */
+export interface BookingAttendeesTable {
+  id: string;
+  booking_uid: string;
+  role: 'booker' | 'guest' | 'added';
+  email: string;
+  /** '' for a guest, who is known by address only. */
+  name: string;
+  time_zone: string;
+  phone_number: string | null;
+  language: string | null;
+  /** 1 when marked absent. */
+  absent: number;
+  created_at: number;
+}
+
+/** A booking's event in an outside calendar or video service, as an operator recorded it (migration 019). */
+export interface BookingReferencesTable {
+  id: string;
+  booking_uid: string;
+  type: string;
+  event_uid: string;
+  destination_calendar_id: string | null;
+  created_at: number;
+}
+
+export interface BookingRecordingsTable {
+  id: string;
+  booking_uid: string;
+  room_name: string;
+  /** Seconds since the epoch, as the video provider reports it. */
+  start_ts: number;
+  status: string;
+  max_participants: number | null;
+  /** Seconds. */
+  duration: number;
+  share_token: string;
+  download_link: string | null;
+  error: string | null;
+  created_at: number;
+}
+
+export interface BookingTranscriptsTable {
+  id: string;
+  booking_uid: string;
+  url: string;
+  created_at: number;
+}
+
+export interface BookingConferencingSessionsTable {
+  id: string;
+  booking_uid: string;
+  room: string;
+  /** Seconds since the epoch, as the video provider reports it. */
+  start_time: number;
+  /** Seconds. */
+  duration: number;
+  ongoing: number;
+  max_participants: number;
+  /** JSON array of {userId, userName, joinTime, duration}. */
+  participants: string;
+  created_at: number;
 }
 
 export interface SchedulesTable {
@@ -460,6 +526,11 @@ export interface Database {
   event_types: EventTypesTable;
   private_links: PrivateLinksTable;
   bookings: BookingsTable;
+  booking_attendees: BookingAttendeesTable;
+  booking_references: BookingReferencesTable;
+  booking_recordings: BookingRecordingsTable;
+  booking_transcripts: BookingTranscriptsTable;
+  booking_conferencing_sessions: BookingConferencingSessionsTable;
   schedules: SchedulesTable;
   out_of_office_entries: OutOfOfficeEntriesTable;
   connected_apps: ConnectedAppsTable;

@@ -76,6 +76,8 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
           values.oooId = (await f.ooo(values.userId ?? w.owner.id, { start, end: start + 365 * 24 * 3600_000 })).id;
           break;
         }
+        // The booker of the path's booking, its first attendee.
+        case 'attendeeId': values.attendeeId = (await server.services.stores.api.bookingAttendees.list(values.bookingUid!))[0]!.id; break;
         case 'calendar': values.calendar = 'google'; break;
         case 'app': values.app = 'zoom'; break;
         default: values[param] = 'unknown';
@@ -107,13 +109,16 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
   /**
    * Fields that must name real things particular to the operation: a booking names its event
    * type (the platform's schema leaves it optional, its words require it "unless eventTypeSlug
-   * and username are provided"), a disconnect a credential the caller has, and a new
-   * membership a user not yet a member (the world's member is one of the team already).
+   * and username are provided"), a disconnect a credential the caller has, a new
+   * membership a user not yet a member (the world's member is one of the team already), and
+   * an absence an attendee the booking has.
    */
   async function operationFixtures(op: ReferenceOperation): Promise<Record<string, unknown>> {
     if (op.method === 'POST' && op.path === '/v2/bookings') return { eventTypeId: (await f.eventType({ userId: w.owner.id })).id };
     if (op.method === 'POST' && op.path === '/v2/calendars/{calendar}/disconnect') return { id: (await f.app({ userId: w.owner.id }, 'google-calendar')).id };
     if (op.method === 'POST' && op.path.endsWith('/memberships')) return { userId: (await quickUser(server)).id };
+    // Absent is said of the booking's own attendees: the fixture booking's booker.
+    if (op.method === 'POST' && op.path.endsWith('/mark-absent')) return { attendees: [{ email: 'ann@example.com', absent: true }] };
     return {};
   }
 

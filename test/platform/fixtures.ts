@@ -159,6 +159,7 @@ export function fixtures(server: TestServer) {
         rescheduledFrom: null,
         rescheduledTo: null,
         manageTokenHash: hashToken(manageToken),
+        absentHost: false,
         createdAt: now(),
         updatedAt: now(),
       };

@@ -80,6 +80,17 @@ export const examples: Record<string, Example> = {
   'bookings.decline': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id, status: 'pending' })).uid }, body: { reason: 'Travelling' } }),
   'bookings.addGuests': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid }, body: { guests: ['guest@example.com'] } }),
   'bookings.updateLocation': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid }, body: { location: 'Room 4' } }),
+  'bookings.attendees': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid } }),
+  'bookings.attendee': async ({ server, f, actor }) => {
+    const { uid } = await f.booking({ hostId: actor.id });
+    return { params: { bookingUid: uid, attendeeId: (await server.services.stores.api.bookingAttendees.list(uid))[0]!.id } };
+  },
+  'bookings.addAttendee': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid }, body: { name: 'Bo Booked', email: 'bo@example.com', timeZone: 'America/New_York', language: 'en' } }),
+  'bookings.markAbsent': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid }, body: { host: false, attendees: [{ email: attendee.email, absent: true }] } }),
+  'bookings.references': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid }, query: { type: 'google_calendar' } }),
+  'bookings.recordings': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid } }),
+  'bookings.transcripts': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid } }),
+  'bookings.conferencingSessions': async ({ f, actor }) => ({ params: { bookingUid: (await f.booking({ hostId: actor.id })).uid } }),
   'bookings.reassign': async ({ f, actor, teamId, w }) => ({
     params: { bookingUid: (await f.booking({ hostId: actor.id, teamId })).uid },
     body: { userId: actor.id === w.member.id ? w.teamAdmin.id : w.member.id },
@@ -164,6 +175,7 @@ export const examples: Record<string, Example> = {
   'teamBookings.list': none,
   'teamBookings.create': async ({ server, f, teamId }) => ({ body: { eventTypeId: (await f.eventType({ teamId })).id, start: iso(futureStart(server)), attendee } }),
   'teamBookings.get': async ({ f, w, teamId }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id, teamId })).uid } }),
+  'teamBookings.references': async ({ f, w, teamId }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id, teamId })).uid } }),
   'teamBookings.cancel': async ({ f, w, teamId }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id, teamId })).uid }, body: {} }),
 
   'teamSchedules.list': none,

@@ -206,6 +206,7 @@ export function bookingRecord(hostId: string, over: Partial<Booking> = {}): Book
     rescheduledFrom: null,
     rescheduledTo: null,
     manageTokenHash: null,
+    absentHost: false,
     createdAt: T0,
     updatedAt: T0,
     ...over,

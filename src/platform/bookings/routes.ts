@@ -3,67 +3,17 @@
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import type { AppContext } from '../../context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
-import type { Booking, BookingFilter, BookingScope, BookingStatus, BookingStore } from './store.ts';
+import type { BookingFilter, BookingScope, BookingStatus, BookingStore } from './store.ts';
 import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
 import { calendarLinks } from './calendar-links.ts';
+import { booking, bookingView, STATUSES } from './views.ts';
+import { attendeeHandlers } from './attendee-routes.ts';
+import { providerHandlers } from './provider-routes.ts';
 import { guestEmail, guestInput, locationInput, locationText, type GuestInput, type LocationInput } from './requests.ts';
 import { accessError, credentialsOf } from '../guard.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
-import { checkTimeZone, invalid, iso, notFound, toMillis } from '../input.ts';
-import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numberedIdInput, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
-
-const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
-
-const bookingView: JsonSchema = object(
-  {
-    id: numberedId,
-    uid: { type: 'string' },
-    title: { type: 'string' },
-    description: { type: 'string' },
-    start: { type: 'string' },
-    end: { type: 'string' },
-    durationInMinutes: { type: 'integer' },
-    status: { type: 'string', enum: STATUSES },
-    eventTypeId: nullable(numberedId),
-    hostId: nullable(numberedId),
-    teamId: nullable(numberedId),
-    attendee: object({ name: { type: 'string' }, email: { type: 'string' }, timeZone: { type: 'string' } }, ['name', 'email', 'timeZone']),
-    guests: arrayOf({ type: 'string' }, 0, 10),
-    location: { type: 'string' },
-    cancellationReason: nullable({ type: 'string' }),
-    declineReason: nullable({ type: 'string' }),
-    rescheduledFromUid: nullable({ type: 'string' }),
-    rescheduledToUid: nullable({ type: 'string' }),
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-  ['id', 'uid', 'title', 'start', 'end', 'status', 'attendee', 'guests', 'location'],
-);
-
-function booking(b: Booking) {
-  return {
-    id: b.id,
-    uid: b.uid,
-    title: b.title,
-    description: b.description,
-    start: iso(b.start),
-    end: iso(b.end),
-    durationInMinutes: Math.round((b.end - b.start) / 60_000),
-    status: b.status,
-    eventTypeId: b.eventTypeId,
-    hostId: b.hostId,
-    teamId: b.teamId,
-    attendee: b.attendee,
-    guests: b.guests,
-    location: b.location,
-    cancellationReason: b.cancellationReason,
-    declineReason: b.declineReason,
-    rescheduledFromUid: b.rescheduledFrom,
-    rescheduledToUid: b.rescheduledTo,
-    createdAt: iso(b.createdAt),
-    updatedAt: iso(b.updatedAt),
-  };
-}
+import { checkTimeZone, invalid, notFound, toMillis } from '../input.ts';
+import { arrayOf, dateTime, email, int, listQuery, numberedIdInput, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 /** The answer to a booking's creation: the booking, and once only, its manageToken. */
 const createdView: JsonSchema = {
@@ -219,6 +169,8 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
       handle: async ({ userId, params }) => calendarLinks(await load({ userId }, params.bookingUid), s.clock()),
     }),
     ...hostBookingChanges(deps),
+    ...attendeeHandlers(deps),
+    ...providerHandlers(deps),
     // A team's bookings.
     'teamBookings.list': list((call) => ({ teamId: call.facts.team!.id })),
     'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => booking(await load({ teamId: facts.team!.id }, params.bookingUid)) }),

@@ -70,6 +70,7 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     rescheduledFrom: null,
     rescheduledTo: null,
     manageTokenHash: hashToken(manageToken),
+    absentHost: false,
     createdAt: now,
     updatedAt: now,
   };
@@ -172,12 +173,15 @@ export async function rescheduleBooking(ctx: PlatformContext, uid: string, start
   const et = old.eventTypeId === null ? undefined : await ctx.stores.bookings.findEventType(old.eventTypeId);
   requireNotice(start, now, et?.minimumBookingNotice ?? 0);
   const end = start + (old.end - old.start);
-  const booking: Booking = { ...old, id: await ctx.stores.ids.next('bookings'), uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, createdAt: now, updatedAt: now };
+  const booking: Booking = { ...old, id: await ctx.stores.ids.next('bookings'), uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, absentHost: false, createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {
     if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
     const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });
     if (!moved) throw conflict('the booking changed meanwhile; read it again');
     await tx.bookings.insert(booking);
+    // Its booker and guests came with the insert; those added later move with the booking too.
+    const added = (await tx.api.bookingAttendees.list(old.uid)).filter((a) => a.role === 'added');
+    await tx.api.bookingAttendees.insert(added.map(({ id: _id, absent: _absent, ...a }) => ({ ...a, bookingUid: booking.uid, createdAt: now })));
     await recordBookingEvent(tx, 'BOOKING_RESCHEDULED', booking, now);
   });
   return booking;
@@ -196,7 +200,13 @@ export async function addGuests(ctx: PlatformContext, hostId: string, uid: strin
   const guests = [...new Set([...b.guests, ...added.map((g) => g.toLowerCase())])];
   if (guests.length > 10) throw validation(`guests: a booking has at most 10 guests; it has ${b.guests.length}`, 'guests');
   const updatedAt = ctx.clock();
-  if (!(await ctx.stores.bookings.updateIfUnchanged(b.uid, b.updatedAt, { guests, updatedAt }))) throw conflict('the booking changed meanwhile; read it again and retry');
+  await ctx.stores.transaction(async (tx) => {
+    if (!(await tx.bookings.updateIfUnchanged(b.uid, b.updatedAt, { guests, updatedAt }))) throw conflict('the booking changed meanwhile; read it again and retry');
+    // Each new guest is an attendee too (docs/integrating.md#booking-attendees), unless already one.
+    const known = new Set((await tx.api.bookingAttendees.list(b.uid)).map((a) => a.email));
+    const fresh = guests.filter((g) => !known.has(g));
+    await tx.api.bookingAttendees.insert(fresh.map((email) => ({ bookingUid: b.uid, role: 'guest' as const, email, name: '', timeZone: b.attendee.timeZone, phoneNumber: null, language: null, createdAt: updatedAt })));
+  });
   return { ...b, guests, updatedAt };
 }
 

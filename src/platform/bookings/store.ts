@@ -30,6 +30,8 @@ export interface Booking {
   rescheduledTo: string | null;
   /** SHA-256 of the booker's manageToken (docs/rules.md#public-booking); null for bookings older than it. */
   manageTokenHash: string | null;
+  /** Whether the host was marked absent (docs/integrating.md#booking-attendees). */
+  absentHost: boolean;
   createdAt: number;
   updatedAt: number;
 }
@@ -78,7 +80,10 @@ export interface BookingStore {
   findScoped(scope: BookingScope, uid: string): Promise<Booking | undefined>;
   /** The scope's bookings matching the filter, by start then uid. */
   list(scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<Booking[]>;
-  /** Inserts a new booking; a duplicate uid throws. */
+  /**
+   * Inserts a new booking, and its booker and guests as its attendees (attendee-store.ts): two
+   * writes, for the caller's transaction. A duplicate uid throws.
+   */
   insert(booking: Booking): Promise<void>;
   /**
    * Changes a booking only if its status is still one of `from` (ARCHITECTURE.md#single-use-is-atomic): of two

@@ -2,8 +2,10 @@
 // Bookings are created publicly and managed by their host, their team or their organization.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { ACTIVE, type Booking, type BookingChanges, type BookingFilter, type BookingScope, type BookingStatus, type BookingStore } from '../../../platform/bookings/store.ts';
+import type { NewAttendee } from '../../../platform/bookings/attendee-store.ts';
 import { findEventType, usePrivateLink } from '../../repositories/event-types.ts';
 import type { Executor } from '../../repositories/executor.ts';
+import { insertAttendees } from './booking-attendees.ts';
 import type { BookingsTable } from '../../schema.ts';
 
 type BookingRow = Selectable<BookingsTable>;
@@ -28,6 +30,7 @@ export function toBooking(r: BookingRow): Booking {
     rescheduledFrom: r.rescheduled_from,
     rescheduledTo: r.rescheduled_to,
     manageTokenHash: r.manage_token_hash,
+    absentHost: Number(r.absent_host) === 1,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -55,6 +58,7 @@ function toRow(b: Booking): BookingRow {
     rescheduled_from: b.rescheduledFrom,
     rescheduled_to: b.rescheduledTo,
     manage_token_hash: b.manageTokenHash,
+    absent_host: b.absentHost ? 1 : 0,
     created_at: b.createdAt,
     updated_at: b.updatedAt,
   };
@@ -84,6 +88,14 @@ function scoped(db: Executor, scope: BookingScope) {
       eb.and([eb('team_id', 'is', null), eb('user_id', 'in', eb.selectFrom('memberships').select('user_id').where('organization_id', '=', orgId))]),
     ]),
   );
+}
+
+/** A new booking's attendees: its booker, then each guest whose address is not the booker's. */
+function attendeesOf(b: Booking): NewAttendee[] {
+  const booker: NewAttendee = { bookingUid: b.uid, role: 'booker', email: b.attendee.email, name: b.attendee.name, timeZone: b.attendee.timeZone, phoneNumber: null, language: null, createdAt: b.createdAt };
+  // A guest is known by address only; the booker's time zone is the best guess of theirs.
+  const guests = [...new Set(b.guests)].filter((g) => g !== b.attendee.email).map((email): NewAttendee => ({ ...booker, role: 'guest', email, name: '' }));
+  return [booker, ...guests];
 }
 
 async function insertBooking(db: Executor, row: Insertable<BookingsTable>): Promise<void> {
@@ -238,7 +250,10 @@ export function createBookingStore(db: Executor): BookingStore {
       return row && toBooking(row);
     },
     list: async (scope, filter, limit, offset) => (await listBookings(db, scope, filter, limit, offset)).map(toBooking),
-    insert: (booking) => insertBooking(db, toRow(booking)),
+    insert: async (booking) => {
+      await insertBooking(db, toRow(booking));
+      await insertAttendees(db, attendeesOf(booking));
+    },
     transition: (uid, from, status, changes) => transition(db, uid, from, { ...changeColumns(changes), status }),
     updateIfUnchanged: (uid, seen, changes) => updateIfUnchanged(db, uid, seen, changeColumns(changes)),
     update: (uid, changes) => updateBooking(db, uid, changeColumns(changes)),

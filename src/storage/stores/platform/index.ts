@@ -2,6 +2,7 @@
 import type { ApiStores } from '../../../platform/stores.ts';
 import { createApiAccessStore } from '../../repositories/api-access.ts';
 import type { Executor } from '../../repositories/executor.ts';
+import { createBookingAttendeeStore } from './booking-attendees.ts';
 import { createConnectedAppStore } from './connected-apps.ts';
 import { createEventTypeStore } from './event-types.ts';
 import { createMembershipStore } from './memberships.ts';
@@ -14,6 +15,7 @@ import { createWorkflowStore } from './workflows.ts';
 export function createPlatformStores(db: Executor): ApiStores {
   return {
     access: createApiAccessStore(db),
+    bookingAttendees: createBookingAttendeeStore(db),
     connectedApps: createConnectedAppStore(db),
     eventTypes: createEventTypeStore(db),
     memberships: createMembershipStore(db),

@@ -1,0 +1,73 @@
+// A booking's attendees and who was absent (docs/integrating.md#booking-attendees), at Cal.com
+// API v2's addresses: the host's own bookings only (docs/rules.md#membership-rules), another's
+// booking being as unknown as a missing one.
+import type { AppContext } from '../../context.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { checkTimeZone, notFound } from '../input.ts';
+import { arrayOf, bool, email, object, str, timeZone } from '../schemas.ts';
+import { addAttendee, markAbsent, type AbsenceInput, type NewAttendeeInput } from './attendees.ts';
+import { attendee, attendeeView, booking, bookingWithAttendeesView, LANGUAGES } from './views.ts';
+
+type Uid = { bookingUid: string };
+
+const newAttendee = object(
+  {
+    name: str(1, 100),
+    email,
+    timeZone,
+    phoneNumber: str(1, 50, { description: 'In international format, e.g. +919876543210' }),
+    language: { type: 'string', enum: LANGUAGES, description: 'The attendee’s language' },
+  },
+  ['name', 'email', 'timeZone'],
+);
+
+const absence = object(
+  {
+    host: { ...bool, description: 'Whether the host was absent' },
+    attendees: arrayOf(object({ email, absent: bool }, ['email', 'absent']), 0, 100),
+  },
+  [],
+  { description: 'Who was absent: the host, attendees by address, or both' },
+);
+
+export function attendeeHandlers(deps: AppContext): HandlerMap {
+  const s = deps.services;
+  const hosted = async (userId: string, uid: string) => {
+    if ((await s.stores.bookings.findScoped({ userId }, uid)) === undefined) throw notFound('booking');
+  };
+  return {
+    'bookings.attendees': route<unknown, unknown, Uid>({
+      data: arrayOf(attendeeView, 0, 100),
+      handle: async ({ userId, params }) => {
+        await hosted(userId, params.bookingUid);
+        return (await s.stores.api.bookingAttendees.list(params.bookingUid)).map(attendee);
+      },
+    }),
+    'bookings.attendee': route<unknown, unknown, Uid & { attendeeId: string }>({
+      data: attendeeView,
+      handle: async ({ userId, params }) => {
+        await hosted(userId, params.bookingUid);
+        const found = await s.stores.api.bookingAttendees.find(params.bookingUid, params.attendeeId);
+        if (found === undefined) throw notFound('attendee');
+        return attendee(found);
+      },
+    }),
+    'bookings.addAttendee': route<NewAttendeeInput, unknown, Uid>({
+      body: newAttendee,
+      data: attendeeView,
+      status: 201,
+      handle: async ({ userId, params, body }) => {
+        checkTimeZone(body.timeZone, 'timeZone');
+        return attendee(await addAttendee(s, userId, params.bookingUid, body));
+      },
+    }),
+    'bookings.markAbsent': route<AbsenceInput, unknown, Uid>({
+      body: absence,
+      data: bookingWithAttendeesView,
+      handle: async ({ userId, params, body }) => {
+        const marked = await markAbsent(s, userId, params.bookingUid, body ?? {});
+        return { ...booking(marked.booking), attendees: marked.attendees.map(attendee) };
+      },
+    }),
+  };
+}
