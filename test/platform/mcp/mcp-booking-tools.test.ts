@@ -70,6 +70,26 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
     await agent.close();
   });
 
+  it.skipIf(!available)('mark_booking_absent marks the host and the booker absent as POST …/mark-absent does; list_booking_attendees and the route show it; BOOKING_READ alone cannot mark', async () => {
+    const b = await fixtures(server).booking({ hostId: w.owner.id });
+    const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_READ', 'BOOKING_WRITE'])}` } } }));
+    const marked = await agent.callTool({ name: 'mark_booking_absent', arguments: { bookingUid: b.uid, host: true, attendees: [{ email: 'ann@example.com', absent: true }] } });
+    expect(marked.isError, JSON.stringify(marked.content)).toBeFalsy();
+    expect(data(marked)).toMatchObject({ uid: b.uid, absentHost: true, attendees: [{ email: 'ann@example.com', absent: true }] });
+    const listed = await agent.callTool({ name: 'list_booking_attendees', arguments: { bookingUid: b.uid } });
+    expect(JSON.parse((listed.content as Array<{ text: string }>)[0]!.text)).toMatchObject([{ email: 'ann@example.com', absent: true }]);
+    expect((await server.services.stores.bookings.find(b.uid))!.absentHost).toBe(true);
+    await agent.close();
+
+    const reader = new Client({ name: 'booking-agent', version: '1.0.0' });
+    await reader.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_READ'])}` } } }));
+    expect((await reader.listTools()).tools.map((t) => t.name)).not.toContain('mark_booking_absent');
+    await expect(reader.callTool({ name: 'mark_booking_absent', arguments: { bookingUid: b.uid, host: false } })).rejects.toThrow(/BOOKING_WRITE/);
+    expect((await server.services.stores.bookings.find(b.uid))!.absentHost).toBe(true);
+    await reader.close();
+  });
+
   it.skipIf(!available)('a bad argument is refused with the field named, and nothing is written', async () => {
     const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
     await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_READ'])}` } } }));
