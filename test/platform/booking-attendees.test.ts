@@ -74,6 +74,16 @@ describe.each(backends)('booking attendees on $name', ({ name, available }) => {
     expect(emails).toEqual(['ann@example.com', 'bo@example.com', 'gus@example.com']);
   });
 
+  it.skipIf(!available)('two concurrent POST …/attendees of one address: one is added (201), the other refused (409), one row', async () => {
+    const { host, t } = await hostWithToken();
+    const b = await f.booking({ hostId: host.id });
+    const body = { name: 'Bo', email: 'bo@example.com', timeZone: 'UTC' };
+    const answers = await Promise.all([1, 2].map(() => server.api('POST', `/v2/bookings/${b.uid}/attendees`, t, body)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const emails = (await server.services.stores.api.bookingAttendees.list(b.uid)).map((a) => a.email);
+    expect(emails).toEqual(['ann@example.com', 'bo@example.com']);
+  });
+
   it.skipIf(!available)('POST …/attendees: a bad body is 400 naming the field; a cancelled booking takes none (409)', async () => {
     const { host, t } = await hostWithToken();
     const b = await f.booking({ hostId: host.id });

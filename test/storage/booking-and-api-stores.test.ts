@@ -584,4 +584,65 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     ).rejects.toThrow('boom');
     expect(await suite.stores.api.outOfOffice.find(user, e.id)).toBeUndefined();
   });
+
+  // BookingAttendeeStore and BookingProviderStore
+
+  it.skipIf(!available)('bookings.insert writes the booker, then each guest other than the booker, as attendees; a rolled-back insert writes neither', async () => {
+    const host = await seedUser(suite.database.handle.db);
+    const b = bookingRecord(host, { guests: ['zed@example.com', 'bo@example.com', 'amy@example.com'] });
+    await suite.stores.bookings.insert(b);
+    const listed = await suite.stores.api.bookingAttendees.list(b.uid);
+    expect(listed.map((a) => [a.role, a.email, a.name, a.timeZone, a.absent])).toEqual([
+      ['booker', 'bo@example.com', 'Bo', 'UTC', false],
+      ['guest', 'amy@example.com', '', 'UTC', false],
+      ['guest', 'zed@example.com', '', 'UTC', false],
+    ]);
+    expect(new Set(listed.map((a) => a.id)).size).toBe(3);
+    const failed = bookingRecord(host);
+    await expect(suite.stores.transaction(async (tx) => {
+      await tx.bookings.insert(failed);
+      throw new Error('boom');
+    })).rejects.toThrow('boom');
+    expect(await suite.stores.api.bookingAttendees.list(failed.uid)).toEqual([]);
+  });
+
+  it.skipIf(!available)("bookingAttendees: find is the booking's own only; an address twice throws; setAbsent and setHostAbsent read back", async () => {
+    const host = await seedUser(suite.database.handle.db);
+    const b = bookingRecord(host);
+    const other = bookingRecord(host);
+    await suite.stores.bookings.insert(b);
+    await suite.stores.bookings.insert(other);
+    const [added] = await suite.stores.api.bookingAttendees.insert([{ bookingUid: b.uid, role: 'added', email: 'cy@example.com', name: 'Cy', timeZone: 'UTC', phoneNumber: '+4915000000000', language: 'de', createdAt: T0 + 1 }]);
+    expect(await suite.stores.api.bookingAttendees.find(b.uid, added!.id)).toEqual(added);
+    expect(await suite.stores.api.bookingAttendees.find(other.uid, added!.id)).toBeUndefined();
+    await expect(suite.stores.api.bookingAttendees.insert([{ ...added!, email: 'bo@example.com' }])).rejects.toThrow();
+    await suite.stores.api.bookingAttendees.setAbsent(b.uid, 'CY@example.com', true);
+    await suite.stores.api.bookingAttendees.setAbsent(b.uid, 'nobody@example.com', true);
+    expect((await suite.stores.api.bookingAttendees.list(b.uid)).map((a) => [a.email, a.absent])).toEqual([['bo@example.com', false], ['cy@example.com', true]]);
+    await suite.stores.api.bookingAttendees.setHostAbsent(b.uid, true);
+    expect((await suite.stores.bookings.find(b.uid))!.absentHost).toBe(true);
+    expect((await suite.stores.bookings.find(other.uid))!.absentHost).toBe(false);
+  });
+
+  it.skipIf(!available)('bookingProviders: lists are empty until written, oldest first, a reference type filters; a provider id taken is undefined', async () => {
+    const host = await seedUser(suite.database.handle.db);
+    const b = bookingRecord(host);
+    await suite.stores.bookings.insert(b);
+    const p = suite.stores.bookingProviders;
+    expect(await p.bookingExists(b.uid)).toBe(true);
+    expect(await p.bookingExists('no-such-booking')).toBe(false);
+    expect([await p.references(b.uid), await p.recordings(b.uid), await p.transcripts(b.uid), await p.sessions(b.uid)]).toEqual([[], [], [], []]);
+    const late = await p.addReference({ bookingUid: b.uid, type: 'zoom_video', eventUid: 'z', destinationCalendarId: null, createdAt: T0 + 2 });
+    const early = await p.addReference({ bookingUid: b.uid, type: 'google_calendar', eventUid: 'g', destinationCalendarId: 'primary', createdAt: T0 + 1 });
+    expect(await p.references(b.uid)).toEqual([early, late]);
+    expect(await p.references(b.uid, 'zoom_video')).toEqual([late]);
+    const recording = { id: uniqueId('rec'), bookingUid: b.uid, roomName: 'r', startTs: 1, status: 'completed', maxParticipants: null, duration: 60, shareToken: 's', downloadLink: null, error: null, createdAt: T0 };
+    expect(await p.addRecording(recording)).toEqual(recording);
+    expect(await p.addRecording({ ...recording, roomName: 'again' })).toBeUndefined();
+    expect(await p.recordings(b.uid)).toEqual([recording]);
+    const session = await p.addSession({ bookingUid: b.uid, room: 'r', startTime: 1, duration: 60, ongoing: true, maxParticipants: 2, participants: [{ userId: null, userName: 'Guest', joinTime: 2, duration: 30 }], createdAt: T0 });
+    expect(await p.sessions(b.uid)).toEqual([session]);
+    const transcript = await p.addTranscript({ bookingUid: b.uid, url: 'https://t.example.com/1', createdAt: T0 });
+    expect(await p.transcripts(b.uid)).toEqual([transcript]);
+  });
 });
