@@ -54,7 +54,10 @@ export async function registerOpenApi(server: FastifyInstance, deps: AppContext)
     // One document, so no definition menu: the page reads the plugin's copy (./json), which
     // transformSpecification turns into the page's version; the top bar's address field is
     // hidden by docs.css. The token stays in the page's memory (persistAuthorization is off).
-    uiConfig: { docExpansion: 'list', deepLinking: true, defaultModelsExpandDepth: 0, persistAuthorization: false },
+    // Tags start collapsed: expanded, a few hundred operations make a page thousands of pixels
+    // long that takes seconds to render on a phone, where a list of resources fits a screen or
+    // two and opens each on a tap; a deep link (deepLinking) still opens its tag and operation.
+    uiConfig: { docExpansion: 'none', deepLinking: true, defaultModelsExpandDepth: 0, persistAuthorization: false },
     transformSpecification: (doc) => withTokenField(doc as OpenApiDocument),
     theme: {
       title: 'Gatehouse API reference',

@@ -131,10 +131,11 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
     expect(violations).toEqual([]);
   });
 
-  // Swagger UI renders a few hundred operations: slow on a busy machine.
-  it('the API reference at /v2/docs renders its operations under its own policy, with no violation (docs/rules.md#security-headers)', { timeout: 120_000 }, async () => {
+  it('the API reference at /v2/docs renders its operations under its own policy, with no violation (docs/rules.md#security-headers)', async () => {
     const page = await newPage();
     await page.goto(`${server.url}/v2/docs`);
+    // Tags start collapsed (src/platform/openapi.ts): open the one with the most operations.
+    await page.locator('.opblock-tag[data-tag="Bookings"]').click();
     await page.locator('.opblock').first().waitFor();
     expect(await page.locator('.opblock').count()).toBeGreaterThan(10);
     await page.locator('.opblock-summary').first().click();
