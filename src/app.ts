@@ -20,6 +20,7 @@ import { refuseNulCharacters } from './http/nul-guard.ts';
 import { failure, failureOf, type Failure } from './http/failure.ts';
 import { createRateLimits } from './http/rate-limits.ts';
 import { allowCrossOrigin } from './http/cross-origin.ts';
+import { sharedCompilers } from './http/schema-compilers.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { oauthRoutes } from './http/oauth/index.ts';
 import { protectedResources, TOKEN_PATH } from './http/oauth/paths.ts';
@@ -112,6 +113,8 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
     // allowUnionTypes: a routing-form answer is a string, a number or a list (one schema with
     // a list of types, which Ajv's strict mode otherwise warns about on stderr).
     ajv: { customOptions: { allowUnionTypes: true }, plugins: [finiteNumbers] },
+    // Every app of the process compiles its schemas through one cache (http/schema-compilers.ts).
+    schemaController: { compilersFactory: sharedCompilers },
     // Query strings are logged with the URL, sensitive values redacted (http/log-redaction.ts).
     routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler(securityHeaders),
