@@ -257,7 +257,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   // First, so that every answer carries them (docs/rules.md#security-headers).
   setSecurityHeaders = await registerSecurityHeaders(app, config);
   encodeLocations(app);
-  closeConnectionsWhenClosing(app);
+  closeConnectionsWhenClosing(app, config.shutdownGraceMs);
   app.setErrorHandler(handleUncaughtError);
   await registerPlugins(app);
   await registerRoutes(app, ctx, metrics, deps);

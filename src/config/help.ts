@@ -31,6 +31,7 @@ const meanings: Record<SettingName, string> = {
   HTTP_REQUEST_TIMEOUT_SECONDS: 'a connection must send its whole request, body included, within this (at least HTTP_HEADERS_TIMEOUT_SECONDS)',
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: 'an idle keep-alive connection is closed after this (keep it above your load balancer\'s idle timeout)',
   HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS: 'how often the header and request timeouts are checked: the most either is overrun by',
+  SHUTDOWN_GRACE_SECONDS: 'after SIGTERM, requests still open this long are cut so the process exits (keep it below your supervisor\'s wait before SIGKILL)',
   DCR_POLICY: 'dynamic client registration (RFC 7591): off, review (clients start pending) or open (public clients approved at once, limited to DCR_SCOPES)',
   DCR_SCOPES: 'the scopes a registration without scope gets; under DCR_POLICY=open, the most it may ask for (default: the personal _READ scopes)',
   CIMD_POLICY: 'URL client ids (client metadata documents): review (an admin approves each), open (shown to users as unverified) or off',

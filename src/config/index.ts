@@ -173,6 +173,12 @@ export const settingsSchema = z.object({
   /** How often the header and request timeouts are checked: the most a timeout is overrun by. */
   HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS: positiveSeconds('HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS', 2),
   /**
+   * After SIGTERM, what is still open this long is cut (http/draining.ts): far more than any
+   * request takes, and less than the supervisor waits before SIGKILL, which varies (docker
+   * stop 10 s, Kubernetes 30 s, systemd 90 s), hence a setting.
+   */
+  SHUTDOWN_GRACE_SECONDS: positiveSeconds('SHUTDOWN_GRACE_SECONDS', 10),
+  /**
    * docs/rules.md#dynamic-registration: dynamic client registration (RFC 7591). off (default): no endpoint is
    * announced and registrations are refused; review: clients start pending; open: public
    * clients only, approved at once, limited to DCR_SCOPES and per IP.
@@ -269,6 +275,8 @@ export interface Config {
   databaseConnectTimeoutMs: number;
   /** Node's HTTP server timeouts, in milliseconds (docs/operating.md#when-things-fail). */
   httpTimeouts: { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number; connectionsCheckingInterval: number };
+  /** After SIGTERM, what is still open this long is cut, in milliseconds (http/draining.ts). */
+  shutdownGraceMs: number;
   /** docs/rules.md#dynamic-registration: dynamic client registration. */
   registration: { policy: 'off' | 'review' | 'open'; scopes: string[]; perIpPerHour: number };
   /** docs/rules.md#client-metadata-documents: client metadata documents. */
@@ -371,6 +379,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       keepAliveTimeout: s.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
       connectionsCheckingInterval: s.HTTP_TIMEOUT_CHECK_INTERVAL_SECONDS * 1000,
     },
+    shutdownGraceMs: s.SHUTDOWN_GRACE_SECONDS * 1000,
     clientMetadata,
     pushedAuthorization: { policy: s.PAR_POLICY },
     registration,

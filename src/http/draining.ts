@@ -11,13 +11,8 @@
 // - what is still open after the grace period (a request that never finishes arriving) is cut.
 import type { FastifyInstance } from 'fastify';
 
-/**
- * How long the requests in flight get to finish after SIGTERM: far more than any request
- * takes, and less than supervisors wait before SIGKILL (Kubernetes 30 s, systemd 90 s).
- */
-export const SHUTDOWN_GRACE_MS = 10_000;
-
-export function closeConnectionsWhenClosing(app: FastifyInstance, graceMs = SHUTDOWN_GRACE_MS): void {
+/** `graceMs`: how long the requests in flight get to finish (SHUTDOWN_GRACE_SECONDS). */
+export function closeConnectionsWhenClosing(app: FastifyInstance, graceMs: number): void {
   let closing = false;
   let grace: NodeJS.Timeout | undefined;
   // preClose runs before the server stops listening and waits for its connections.
