@@ -105,6 +105,23 @@ describe.each(backends)('OpenAPI on $name', ({ name, available }) => {
     expect(Object.keys(doc.components.securitySchemes)).toEqual(['oauth2']);
   });
 
+  it.skipIf(!available)('the reference page names the error envelope once and every failure refers to it; the published document stays inline', async () => {
+    const shown = (await server.api('GET', '/v2/docs/json')).body;
+    const { description: _, ...envelope } = doc.paths['/v2/me'].get.responses['401'].content['application/json'].schema;
+    expect(shown.components.schemas.Error).toEqual(envelope);
+    for (const r of apiRoutes) {
+      const published = doc.paths[openApiPath(r.path)][r.method.toLowerCase()].responses;
+      const page = shown.paths[openApiPath(r.path)][r.method.toLowerCase()].responses;
+      expect(Object.keys(page), r.id).toEqual(Object.keys(published));
+      for (const [status, response] of Object.entries<any>(page)) {
+        expect(response.description, `${r.id} ${status}`).toBe(published[status].description);
+        if (status.startsWith('2')) expect(response, `${r.id} ${status}`).toEqual(published[status]);
+        else expect(response.content['application/json'].schema, `${r.id} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+      }
+    }
+    expect(JSON.stringify(doc)).not.toContain('#/components/schemas/Error');
+  });
+
   it.skipIf(!available)('the description shows <token> as written: in a Markdown code span (issue 13 item 6)', () => {
     expect(doc.info.description).toContain('(`Authorization: Bearer <token>`)');
   });
