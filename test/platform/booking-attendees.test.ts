@@ -42,9 +42,9 @@ describe.each(backends)('booking attendees on $name', ({ name, available }) => {
     expect(listed.body).toEqual({
       status: 'success',
       data: [
-        { ...base, id: expect.any(String), name: 'Ann Attendee', email: 'ann@example.com', displayEmail: 'ann@example.com' },
-        { ...base, id: expect.any(String), name: '', email: 'gia@example.com', displayEmail: 'gia@example.com' },
-        { ...base, id: expect.any(String), name: '', email: 'gus@example.com', displayEmail: 'gus@example.com' },
+        { ...base, id: expect.any(Number), name: 'Ann Attendee', email: 'ann@example.com', displayEmail: 'ann@example.com' },
+        { ...base, id: expect.any(Number), name: '', email: 'gia@example.com', displayEmail: 'gia@example.com' },
+        { ...base, id: expect.any(Number), name: '', email: 'gus@example.com', displayEmail: 'gus@example.com' },
       ],
     });
     const one = await server.api('GET', `/v2/bookings/${uid}/attendees/${listed.body.data[0].id}`, t);
@@ -61,7 +61,7 @@ describe.each(backends)('booking attendees on $name', ({ name, available }) => {
     expect(added.status).toBe(201);
     expect(added.body).toEqual({
       status: 'success',
-      data: { id: expect.any(String), bookingUid: b.uid, name: 'Bo Booked', email: 'bo@example.com', displayEmail: 'bo@example.com', timeZone: 'America/New_York', phoneNumber: '+919876543210', language: 'it', absent: false },
+      data: { id: expect.any(Number), bookingUid: b.uid, name: 'Bo Booked', email: 'bo@example.com', displayEmail: 'bo@example.com', timeZone: 'America/New_York', phoneNumber: '+919876543210', language: 'it', absent: false },
     });
     expect((await server.api('GET', `/v2/bookings/${b.uid}/attendees/${added.body.data.id}`, t)).body.data).toEqual(added.body.data);
 

@@ -53,8 +53,8 @@ describe.each(backends)('booking provider records on $name', ({ name, available 
 
     const references = await server.api('GET', `/v2/bookings/${b.uid}/references`, t);
     expect(references.body.data).toEqual([
-      { id: ref.id, type: 'google_calendar', eventUid: 'gcal-123', destinationCalendarId: 'primary' },
-      { id: expect.any(String), type: 'daily_video', eventUid: 'room-9', destinationCalendarId: null },
+      { id: Number(ref.id), type: 'google_calendar', eventUid: 'gcal-123', destinationCalendarId: 'primary' },
+      { id: expect.any(Number), type: 'daily_video', eventUid: 'room-9', destinationCalendarId: null },
     ]);
     expect((await server.api('GET', `/v2/bookings/${b.uid}/references?type=daily_video`, t)).body.data.map((r: { type: string }) => r.type)).toEqual(['daily_video']);
     expect((await server.api('GET', `/v2/bookings/${b.uid}/recordings`, t)).body.data).toEqual([
