@@ -6,7 +6,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWTPayload } from 'jose';
 
 /** §5.1 `dpop_signing_alg_values_supported`: asymmetric algorithms only (§4.2), never `none`. */
-export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'RS256', 'PS256'] as const;
+export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256'] as const;
 
 /** §4.3 point 11 and §11.1: how far a proof's iat may stray from our clock, either way. */
 export const PROOF_IAT_SKEW_SECONDS = 60;

@@ -65,8 +65,9 @@ export function challenge(denial: AccessDenial, metadataUrl: string, scopeHint?:
   const metadata = `resource_metadata="${metadataUrl}"${scopeHint === undefined || scopeHint.length === 0 ? '' : `, scope="${scopeHint.join(' ')}"`}`;
   switch (denial.code) {
     case 'unauthorized':
-      // RFC 6750 §3.1: no credentials, no error code.
-      return { 'www-authenticate': `${REALM}, ${metadata}` };
+      // RFC 6750 §3.1: no credentials, no error code. RFC 9449 §7.1: the resource takes DPoP
+      // tokens too, so a second challenge names the algorithms its proofs may use.
+      return { 'www-authenticate': `${REALM}, ${metadata}, DPoP algs="${DPOP_ALGORITHMS.join(' ')}"` };
     case 'invalid_token':
       // RFC 9449 §7.1: a DPoP token's refusal is a DPoP challenge naming the algorithms, with
       // the nonce a new proof must carry when that is the reason (§9).

@@ -36,42 +36,45 @@ describe.each(backends)('DPoP clients against Gatehouse on $name', ({ name, avai
     }
   }
 
-  it.skipIf(!available)('oauth4webapi DPoP(): a public client with PKCE gets DPoP tokens, calls /v2/me with proofs, refreshes with its key (RFC 9449 §5, §7)', async () => {
-    const registered = await server.client(user, { kind: 'public', scopes: ['PROFILE_READ'], redirectUris: ['http://127.0.0.1:8765/callback'] });
-    const issuer = new URL(server.url);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
-    expect(as.dpop_signing_alg_values_supported).toEqual(['ES256', 'EdDSA', 'RS256', 'PS256']);
-    const c: oauth.Client = { client_id: registered.clientId, token_endpoint_auth_method: 'none' };
-    const DPoP = oauth.DPoP(c, await oauth.generateKeyPair('ES256'));
+  // oauth4webapi signs with an Ed25519 key as alg Ed25519 (RFC 9864), not EdDSA.
+  for (const alg of ['ES256', 'Ed25519'] as const) {
+    it.skipIf(!available)(`oauth4webapi DPoP() with an ${alg} key: a public client with PKCE gets DPoP tokens, calls /v2/me with proofs, refreshes with its key (RFC 9449 §5, §7)`, async () => {
+      const registered = await server.client(user, { kind: 'public', scopes: ['PROFILE_READ'], redirectUris: ['http://127.0.0.1:8765/callback'] });
+      const issuer = new URL(server.url);
+      const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+      expect(as.dpop_signing_alg_values_supported).toEqual(['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256']);
+      const c: oauth.Client = { client_id: registered.clientId, token_endpoint_auth_method: 'none' };
+      const DPoP = oauth.DPoP(c, await oauth.generateKeyPair(alg));
 
-    const verifier = oauth.generateRandomCodeVerifier();
-    const state = oauth.generateRandomState();
-    const callback = await server.authorize(browser, {
-      client_id: registered.clientId,
-      redirect_uri: registered.redirectUri,
-      response_type: 'code',
-      scope: 'PROFILE_READ',
-      state,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
+      const verifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      const callback = await server.authorize(browser, {
+        client_id: registered.clientId,
+        redirect_uri: registered.redirectUri,
+        response_type: 'code',
+        scope: 'PROFILE_READ',
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
+      const params = oauth.validateAuthResponse(as, c, callback, state);
+      const tokens = await withNonce(async () =>
+        oauth.processAuthorizationCodeResponse(as, c, await oauth.authorizationCodeGrantRequest(as, c, oauth.None(), params, registered.redirectUri, verifier, { DPoP, ...insecure })),
+      );
+      expect(tokens.token_type).toBe('dpop');
+
+      const me = await oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${server.url}/v2/me`), undefined, undefined, { DPoP, ...insecure });
+      expect(me.status).toBe(200);
+      expect(((await me.json()) as { data: { email: string } }).data.email).toBe(user.email);
+
+      const refreshed = await withNonce(async () =>
+        oauth.processRefreshTokenResponse(as, c, await oauth.refreshTokenGrantRequest(as, c, oauth.None(), tokens.refresh_token!, { DPoP, ...insecure })),
+      );
+      expect(refreshed.token_type).toBe('dpop');
+      const again = await oauth.protectedResourceRequest(refreshed.access_token, 'GET', new URL(`${server.url}/v2/me`), undefined, undefined, { DPoP, ...insecure });
+      expect(again.status).toBe(200);
     });
-    const params = oauth.validateAuthResponse(as, c, callback, state);
-    const tokens = await withNonce(async () =>
-      oauth.processAuthorizationCodeResponse(as, c, await oauth.authorizationCodeGrantRequest(as, c, oauth.None(), params, registered.redirectUri, verifier, { DPoP, ...insecure })),
-    );
-    expect(tokens.token_type).toBe('dpop');
-
-    const me = await oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${server.url}/v2/me`), undefined, undefined, { DPoP, ...insecure });
-    expect(me.status).toBe(200);
-    expect(((await me.json()) as { data: { email: string } }).data.email).toBe(user.email);
-
-    const refreshed = await withNonce(async () =>
-      oauth.processRefreshTokenResponse(as, c, await oauth.refreshTokenGrantRequest(as, c, oauth.None(), tokens.refresh_token!, { DPoP, ...insecure })),
-    );
-    expect(refreshed.token_type).toBe('dpop');
-    const again = await oauth.protectedResourceRequest(refreshed.access_token, 'GET', new URL(`${server.url}/v2/me`), undefined, undefined, { DPoP, ...insecure });
-    expect(again.status).toBe(200);
-  });
+  }
 
   it.skipIf(!available)('openid-client getDPoPHandle: a confidential client runs the code flow, refreshes and fetches /v2/me with DPoP (RFC 9449 §5, §7)', async () => {
     const registered = await server.client(user);

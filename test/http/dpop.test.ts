@@ -91,7 +91,7 @@ describe.each(backends)('DPoP (RFC 9449) on $name', ({ name, available }) => {
 
   it.skipIf(!available)('RFC 9449 §5.1: the server metadata announces dpop_signing_alg_values_supported', async () => {
     const res = await fetch(`${server.url}/.well-known/oauth-authorization-server`);
-    expect(((await res.json()) as Record<string, unknown>).dpop_signing_alg_values_supported).toEqual(['ES256', 'EdDSA', 'RS256', 'PS256']);
+    expect(((await res.json()) as Record<string, unknown>).dpop_signing_alg_values_supported).toEqual(['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256']);
   });
 
   it.skipIf(!available)('RFC 9449 §8: a proof without the server nonce is 400 use_dpop_nonce with DPoP-Nonce; the same request with it gets a DPoP token and a fresh nonce', async () => {
@@ -119,8 +119,8 @@ describe.each(backends)('DPoP (RFC 9449) on $name', ({ name, available }) => {
     expectOAuthError(res, 400, 'use_dpop_nonce');
   });
 
-  it.skipIf(!available)('RFC 9449 §4.2: each of ES256, EdDSA, RS256 and PS256 is accepted', async () => {
-    for (const alg of ['ES256', 'EdDSA', 'RS256', 'PS256']) {
+  it.skipIf(!available)('RFC 9449 §4.2: each of ES256, EdDSA (also by its RFC 9864 name Ed25519), RS256 and PS256 is accepted', async () => {
+    for (const alg of ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256']) {
       const key = await dpopKey(alg);
       const { res } = await boundTokens(key);
       expect(res.body!.token_type).toBe('DPoP');
@@ -130,7 +130,7 @@ describe.each(backends)('DPoP (RFC 9449) on $name', ({ name, available }) => {
   it.skipIf(!available)('RFC 9449 §4.3 point 5: an algorithm not announced (ES384) is 400 invalid_dpop_proof naming the algorithms', async () => {
     const client = await t.approvedClient();
     const res = await post(TOKEN, exchangeBody(client, await t.code(client)), { dpop: await proof(await dpopKey('ES384'), { htu: tokenUrl, nonce: await nonce() }) });
-    expectOAuthError(res, 400, 'invalid_dpop_proof', 'ES256, EdDSA, RS256, PS256');
+    expectOAuthError(res, 400, 'invalid_dpop_proof', 'ES256, EdDSA, Ed25519, RS256, PS256');
   });
 
   it.skipIf(!available)('RFC 9449 §4.3 point 7: a jwk header holding the private key is invalid_dpop_proof', async () => {
@@ -263,7 +263,7 @@ describe.each(backends)('DPoP (RFC 9449) on $name', ({ name, available }) => {
     const { access } = await boundTokens(await dpopKey());
     const res = await t.me(access);
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_token", algs="ES256 EdDSA RS256 PS256"/);
+    expect(res.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_token", algs="ES256 EdDSA Ed25519 RS256 PS256"/);
     expect(res.body.error.message).toContain('bound to a DPoP key');
   });
 
@@ -271,7 +271,7 @@ describe.each(backends)('DPoP (RFC 9449) on $name', ({ name, available }) => {
     const { access } = await boundTokens(await dpopKey());
     const res = await me(access, { dpop: await meProof(await dpopKey(), access) });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_dpop_proof", algs="ES256 EdDSA RS256 PS256"/);
+    expect(res.headers.get('www-authenticate')).toMatch(/^DPoP error="invalid_dpop_proof", algs="ES256 EdDSA Ed25519 RS256 PS256"/);
   });
 
   it.skipIf(!available)('RFC 9449 §4.3 points 8, 9, 11, 12 at the resource: wrong htm, wrong htu, stale iat, missing or wrong ath, and no proof at all are 401 invalid_dpop_proof', async () => {

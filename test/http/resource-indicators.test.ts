@@ -171,7 +171,7 @@ describe.each(backends)('protected resource metadata (RFC 9728) on $name', ({ na
         authorization_servers: [t.server.url],
         bearer_methods_supported: ['header'],
         // RFC 9728 §2 (docs/rules.md#dpop): the proofs it verifies for DPoP-bound tokens.
-        dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'RS256', 'PS256'],
+        dpop_signing_alg_values_supported: ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256'],
       });
       expect(doc.scopes_supported).toContain('PROFILE_READ');
       // RFC 9728 §3.1 / RFC 8414 §3: the authorization server named is discoverable.
@@ -183,6 +183,6 @@ describe.each(backends)('protected resource metadata (RFC 9728) on $name', ({ na
   it.skipIf(!available)('RFC 9728 §5.1: a 401 without a token names the resource metadata beside the realm', async () => {
     const res = await t.server.api('GET', '/v2/me');
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${t.server.url}/.well-known/oauth-protected-resource/v2"`);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${t.server.url}/.well-known/oauth-protected-resource/v2", DPoP algs="ES256 EdDSA Ed25519 RS256 PS256"`);
   });
 });

@@ -21,8 +21,8 @@ async function signed(alg: string, claims: Record<string, unknown> = {}, header:
 const expectation = { method: 'POST', url: URL_, nonceRequired: false };
 
 describe('DPoP proofs (RFC 9449 §4.3)', () => {
-  it('RFC 9449 §4.2: ES256, EdDSA, RS256 and PS256 proofs verify and give the key\'s RFC 7638 thumbprint', async () => {
-    for (const alg of ['ES256', 'EdDSA', 'RS256', 'PS256']) {
+  it('RFC 9449 §4.2: ES256, EdDSA (also as RFC 9864 names it, Ed25519), RS256 and PS256 proofs verify and give the key\'s RFC 7638 thumbprint', async () => {
+    for (const alg of ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256']) {
       const { jwt, jkt } = await signed(alg);
       expect(await checkProof(jwt, expectation, T0, nonces)).toMatchObject({ ok: true, jkt });
     }
@@ -31,7 +31,7 @@ describe('DPoP proofs (RFC 9449 §4.3)', () => {
   it('RFC 9449 §4.3 points 4, 5, 8, 9, 11: typ, algorithm, htm, htu and iat are each refused as invalid_dpop_proof', async () => {
     const cases: Array<[Promise<{ jwt: string }>, string]> = [
       [signed('ES256', {}, { typ: 'JWT' }), 'dpop+jwt'],
-      [signed('ES384'), 'ES256, EdDSA, RS256, PS256'],
+      [signed('ES384'), 'ES256, EdDSA, Ed25519, RS256, PS256'],
       [signed('ES256', { htm: 'GET' }), 'htm'],
       [signed('ES256', { htu: 'https://gatehouse.example.com/v2/auth/oauth2/revoke' }), 'htu'],
       [signed('ES256', { iat: T0 / 1000 - PROOF_IAT_SKEW_SECONDS - 1 }), 'iat'],

@@ -83,7 +83,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
       const res = await fetch(`${server.url}/v2/me`, { headers: authorization === undefined ? {} : { authorization } });
       const body = await res.json();
       expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
+      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2", DPoP algs="ES256 EdDSA Ed25519 RS256 PS256"`); // docs/rules.md#protected-resource-metadata
       expect(res.headers.get('www-authenticate')).not.toContain('error=');
       expect(body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
       expect(body.error.code).not.toBe('invalid_token');
@@ -255,7 +255,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
   it.skipIf(!available)('PATCH /v2/me without a token → 401 even when the body is also wrong (docs/rules.md#api-envelope)', async () => {
     const noToken = await server.api('PATCH', '/v2/me', undefined, { timeFormat: 13 });
     expect(noToken.status).toBe(401);
-    expect(noToken.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
+    expect(noToken.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2", DPoP algs="ES256 EdDSA Ed25519 RS256 PS256"`); // docs/rules.md#protected-resource-metadata
     const badToken = await server.api('PATCH', '/v2/me', 'nonsense', { timeFormat: 13 });
     expectInvalidToken(badToken);
     const brokenJson = await fetch(`${server.url}/v2/me`, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: '{' });

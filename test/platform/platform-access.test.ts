@@ -32,7 +32,7 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
     it.skipIf(!available)('no token → 401 with WWW-Authenticate and no error code (RFC 6750 §3.1)', async () => {
       const missing = await h.guardCall(r, undefined);
       expectError(missing, 401, 'unauthorized');
-      expect(missing.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2"`); // docs/rules.md#protected-resource-metadata
+      expect(missing.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${h.server.url}/.well-known/oauth-protected-resource/v2", DPoP algs="ES256 EdDSA Ed25519 RS256 PS256"`); // docs/rules.md#protected-resource-metadata
     });
   });
 

@@ -69,7 +69,7 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
     // resource metadata lists, is what an agent asks for.
     const metadata = (await (await fetch(`${t.server.url}/.well-known/oauth-protected-resource/mcp`)).json()) as { scopes_supported: string[] };
     expect(metadata.scopes_supported.length).toBeGreaterThan(0);
-    expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${t.server.url}/.well-known/oauth-protected-resource/mcp", scope="${metadata.scopes_supported.join(' ')}"`);
+    expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${t.server.url}/.well-known/oauth-protected-resource/mcp", scope="${metadata.scopes_supported.join(' ')}", DPoP algs="ES256 EdDSA Ed25519 RS256 PS256"`);
     const { access } = await t.issued();
     const v2Token = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${access}` }, body: JSON.stringify(init) });
     expect(v2Token.status).toBe(401);
