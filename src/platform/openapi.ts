@@ -3,7 +3,7 @@
 // security scheme lists every scope of the registry, and each operation names the one it needs.
 //
 // The page at /v2/docs shows a copy of that document whose OAuth 2.0 scheme is an access-token
-// field instead (issue 24 item 7). Swagger UI's own OAuth button would start the flow with a
+// field instead. Swagger UI's own OAuth button would start the flow with a
 // redirect URI under /v2/docs that no client registers, and without PKCE, which a public
 // client must use (docs/rules.md#pkce): a dead end. Making it work would need a docs client that
 // Gatehouse registers and approves for itself; pasting a token obtained the usual way lets a

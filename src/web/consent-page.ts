@@ -1,4 +1,4 @@
-// The consent page (docs/rules.md#authorization-request; docs/rules.md#consent; issue 13 item 3): what a person judges an
+// The consent page (docs/rules.md#authorization-request; docs/rules.md#consent): what a person judges an
 // application by, as the large providers show it — its logo, name, description, developer
 // and homepage; the account being used, with a way to switch; what it may do, in plain
 // words grouped by family with the changes marked; where the browser goes next; Allow and

@@ -1,4 +1,4 @@
-// Application logos on the consent, login and review pages (issue 13 item 3), served from
+// Application logos on the consent, login and review pages, served from
 // Gatehouse's own origin so the pages' CSP stays img-src 'self' (docs/rules.md#security-headers). The developer's
 // logo URL is fetched by the server — through the outbound-URL guard, connecting only to
 // the addresses it judged (OUTBOUND_ALLOW_PRIVATE, docs/rules.md#outbound-urls), no redirects, at most 256 KiB of

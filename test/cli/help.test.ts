@@ -1,4 +1,4 @@
-// `gatehouse --help` and `--version` (issue 13, docs/rules.md#configuration): the help lists every variable the
+// `gatehouse --help` and `--version` (docs/rules.md#configuration): the help lists every variable the
 // configuration reads, each with its default and meaning, and cites nothing outside the
 // repository; refusals from the argument parser start "gatehouse: " like every other.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,5 +1,4 @@
-// gatehouse orgs list, teams list [--org], members list and members remove (issue 24, item 2;
-// docs/rules.md#cli): an operator who lost an id printed once finds it again, and removes a
+// gatehouse orgs list, teams list [--org], members list and members remove (docs/rules.md#cli): an operator who lost an id printed once finds it again, and removes a
 // member as the API would, never the last owner; each --json, each refusal one line, each
 // change in the audit log under the operator. On both databases, each over a database of its own.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

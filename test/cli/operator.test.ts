@@ -1,4 +1,4 @@
-// What an operator meets in the second hour (issue 13): accounts from the command line
+// What an operator meets in the second hour: accounts from the command line
 // (list, reset-password, set-admin), a `demo` that can run again, and one convention for
 // every answer — refusals, unknown ids, scope hints, emails for ids, snake_case JSON with
 // ISO times, and the CLI's own actions named "CLI (operator)" on the pages too. The real
@@ -23,7 +23,7 @@ function ok(result: CliResult): string {
 
 const json = <T = any>(result: CliResult): T => JSON.parse(ok(result)) as T;
 
-describe.each(backends)('gatehouse for operators on $name (issue 13)', { timeout: 180_000 }, ({ name, available }) => {
+describe.each(backends)('gatehouse for operators on $name', { timeout: 180_000 }, ({ name, available }) => {
   let server: TestServer;
   beforeAll(async () => {
     if (!available) return;

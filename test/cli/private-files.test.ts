@@ -1,7 +1,7 @@
 // SECURITY.md: files that hold secrets — the SQLite database and its WAL, backups, the generated
 // cookie secret — are created readable by their owner only (0600), whatever the umask; a
 // folder Gatehouse creates for them is its owner's only (0700). The database holds webhook
-// and events signing secrets in plain text (issue 21 item 8). Real processes under umask 022,
+// and events signing secrets in plain text. Real processes under umask 022,
 // the common default that made them 0644.
 import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -77,7 +77,7 @@ describe.each(backends)('client versions in the gatehouse CLI on $name', { timeo
     const now = await version(client);
     expectOneLineRefusal(await gh(['clients', 'approve', client.clientId, '--version', String(reviewed)]), stale(client.clientId, reviewed, now));
     expectOneLineRefusal(await gh(['clients', 'reject', client.clientId, '--reason', 'no', '--version', String(reviewed)]), stale(client.clientId, reviewed, now));
-    // A version the client never had (issue 24: `--version 9` on a client at version 1): which one is current.
+    // A version the client never had (`--version 9` on a client at version 1): which one is current.
     const never = now + 8;
     for (const decision of [['approve'], ['reject', '--reason', 'no'], ['suspend']]) {
       expectOneLineRefusal(

@@ -1,6 +1,6 @@
 // `gatehouse serve` (what `npm start` runs) tells the person who started it where it
 // listens, which database and data folder it uses and what to try next, once, in words;
-// and says when it has stopped (issue 13, item 8). On every backend.
+// and says when it has stopped. On every backend.
 import { spawn } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';

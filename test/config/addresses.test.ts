@@ -1,4 +1,4 @@
-// APP_URL and BASE_URL follow PORT when they are unset (issue 24, item 1): `PORT=41000 npm
+// APP_URL and BASE_URL follow PORT when they are unset: `PORT=41000 npm
 // start` links, redirects and names its issuer on port 41000, and says so in --help. Set,
 // they win; OUTBOUND_ALLOW_PRIVATE=1 warns wherever the server runs.
 import { describe, expect, it } from 'vitest';

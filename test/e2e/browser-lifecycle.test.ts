@@ -199,7 +199,7 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     expect(await card.innerText()).toMatch(/Calendar Bridge[\s\S]*You approved it on \d{4}-\d\d-\d\d[\s\S]*Read your profile\./);
     expect(await fitsWidth(user)).toBe(true);
     await keepScreenshot(user, '12-authorized-apps-phone');
-    // Revoke access asks first, on a page of its own (issue 24 item 9).
+    // Revoke access asks first, on a page of its own.
     await card.getByRole('link', { name: 'Revoke access for Calendar Bridge' }).click();
     await user.locator('#revoke-title').waitFor();
     expect(await user.locator('#revoke-title').textContent()).toBe('Revoke access for Calendar Bridge?');

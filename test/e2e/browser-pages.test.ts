@@ -1,5 +1,4 @@
-// Every page at a phone's width (390 px) and a laptop's (1280 px) in Chromium (issue 13
-// item 7): nothing scrolls sideways, the page's key elements are on screen, the header
+// Every page at a phone's width (390 px) and a laptop's (1280 px) in Chromium: nothing scrolls sideways, the page's key elements are on screen, the header
 // stays one short bar, and a screenshot of each is kept in test-output/screenshots/ for a
 // person to look at.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -45,12 +44,12 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
     // An application the person has already authorized, for the authorized-apps page.
     // It can make changes (BOOKING_WRITE), and got a token: the page marks the one and dates the other.
     await server.exchange(approved, await server.code(approved, person, { scope: 'PROFILE_READ BOOKING_WRITE' }));
-    // A team and an organization, for what the consent page says the team scopes reach (issue 24 item 5).
+    // A team and an organization, for what the consent page says the team scopes reach.
     const acme = await createOrganization(server.services, { name: 'Acme Corp', ownerId: other.id });
     await addMember(server.services, { organizationId: acme.id }, person.id, 'admin');
     const sales = await createTeam(server.services, { name: 'Sales', ownerId: other.id });
     salesMembership = (await addMember(server.services, { teamId: sales.id }, person.id, 'member')).id;
-    // A client with every risk the review page points out (issue 24 item 10).
+    // A client with every risk the review page points out.
     risky = await server.client(other, {
       name: 'Org Mover',
       kind: 'public',

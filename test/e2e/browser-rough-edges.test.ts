@@ -1,4 +1,4 @@
-// The pages' rough edges of issue 24 (items 7, 8 and 11) at a phone's width (390 px) and a
+// The pages' rough edges at a phone's width (390 px) and a
 // laptop's (1280 px) in Chromium: a form's error summary that quotes a long URL wraps; state
 // badges stay beside their label and keep their size; the Activity table's Details can be
 // read in full; the metadata-document host input looks like every other input; a reviewer's
@@ -21,7 +21,7 @@ const widths = [390, 1280] as const;
 const longUri = 'http://planner.example.com/oauth/callback/for-the-calendar-integration-of-acme-industries-international';
 const heldUri = 'https://planner.example.com/oauth/callback/calendarintegrationforacmeindustriesinternationalintheeuwestregion?tenant=acmeindustriesinternational';
 
-describe.skipIf(!chromiumAvailable)('the rough edges of issue 24 at 390 and 1280 px', { timeout: 240_000 }, () => {
+describe.skipIf(!chromiumAvailable)('the pages’ rough edges at 390 and 1280 px', { timeout: 240_000 }, () => {
   let server: TestServer;
   let chromium: Browser;
   let person: TestUser;

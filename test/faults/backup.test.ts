@@ -1,4 +1,4 @@
-// `gatehouse backup FILE` (docs/rules.md#cli; issue 12, item 7): a consistent copy of a SQLite database
+// `gatehouse backup FILE` (docs/rules.md#cli): a consistent copy of a SQLite database
 // taken while the server serves a load; a second server started on the copy honours the
 // tokens issued before the backup. On PostgreSQL the command refuses and names pg_dump.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -101,7 +101,7 @@ describe('gatehouse backup (docs/rules.md#cli)', { timeout: 180_000 }, () => {
     }
   });
 
-  it('refuses a file that exists, in one line that names --force, and leaves it as it was; --force replaces it (issue 24, item 3)', async () => {
+  it('refuses a file that exists, in one line that names --force, and leaves it as it was; --force replaces it', async () => {
     const db = await createTestDatabase('sqlite');
     const folder = mkdtempSync(join(tmpdir(), 'gatehouse-backup-exists-'));
     const target = join(folder, 'copy.db');

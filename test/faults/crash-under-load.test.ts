@@ -1,4 +1,4 @@
-// kill -9 under load (issue 12, item 1): `gatehouse serve` is killed while code exchanges,
+// kill -9 under load: `gatehouse serve` is killed while code exchanges,
 // refreshes and revocations are in flight, then started again on the same database.
 // - Nothing was acknowledged that was not committed: every pair a client got an answer for
 //   works, every revocation it got an answer for holds.
@@ -31,7 +31,7 @@ const CODES_FOR_LOAD = 30;
 /** Answers received under load before the process is killed. */
 const KILL_AFTER_ANSWERS = 24;
 
-describe.each(backends)('kill -9 under load on $name (issue 12 item 1)', { timeout: 180_000 }, ({ name, available }) => {
+describe.each(backends)('kill -9 under load on $name', { timeout: 180_000 }, ({ name, available }) => {
   let database: TestDatabase | undefined;
   let server: ServeProcess | undefined;
   afterAll(async () => {

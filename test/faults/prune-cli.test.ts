@@ -1,4 +1,4 @@
-// `gatehouse prune` (docs/rules.md#cli; issue 12, item 6): deletes what docs/rules.md#retention lets go, prints
+// `gatehouse prune` (docs/rules.md#cli): deletes what docs/rules.md#retention lets go, prints
 // the counts, and leaves what is alive.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/services/accounts/sessions.ts';

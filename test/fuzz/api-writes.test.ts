@@ -1,4 +1,4 @@
-// Fuzzing every write route of the /v2 API (issue 12 item 5): each case builds the route's
+// Fuzzing every write route of the /v2 API: each case builds the route's
 // valid example (test/platform/route-examples.ts) and changes it — a field of another type, a
 // nested object or array where a string belongs, a dropped or unknown key, a whole other
 // body, another encoding or Content-Type, a path id of any text, another token — and sends

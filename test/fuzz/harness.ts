@@ -1,4 +1,4 @@
-// The fuzz suites' shared parts (issue 12 item 5): the case budget and seed, request
+// The fuzz suites' shared parts: the case budget and seed, request
 // arbitraries (bodies in every encoding a caller can send), a raw sender over real HTTP, and
 // the property every answer must hold — no 5xx, no stack trace, no secret, and no database
 // change when the request was refused.

@@ -1,4 +1,4 @@
-// Fuzzing the token (both grants), pushed authorization request, revocation and introspection endpoints (issue 12 item 5):
+// Fuzzing the token (both grants), pushed authorization request, revocation and introspection endpoints:
 // arbitrary bodies in every encoding, with and without real credentials, codes and tokens
 // among the values. Never a 5xx, a stack trace or a secret; a refusal changes nothing.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// Fuzzing the pages (issue 12 item 5): the authorization endpoint (GET with any query, the
+// Fuzzing the pages: the authorization endpoint (GET with any query, the
 // consent POST), the login form and every other CSRF-protected form, each with a logged-in
 // session and its valid CSRF token as well as without them. Never a 5xx, a stack trace or a
 // secret; a refusal changes nothing (a failed login's audit event aside, docs/rules.md#audit-events).

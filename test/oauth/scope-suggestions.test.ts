@@ -1,4 +1,4 @@
-// "unknown scope: profile_read (did you mean PROFILE_READ?)" (issue 13): the hint names the
+// "unknown scope: profile_read (did you mean PROFILE_READ?)": the hint names the
 // registry's scope that was meant, and stays within the characters an OAuth
 // error_description may carry (RFC 6749 §4.1.2.1).
 import { describe, expect, it } from 'vitest';

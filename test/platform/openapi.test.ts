@@ -68,7 +68,7 @@ describe.each(backends)('OpenAPI on $name', ({ name, available }) => {
     expect(await res.text()).toContain('swagger');
   });
 
-  it.skipIf(!available)('the reference page is Gatehouse’s: its title, logo and favicon, and it shows /v2/openapi.json (issue 13 item 6)', async () => {
+  it.skipIf(!available)('the reference page is Gatehouse’s: its title, logo and favicon, and it shows /v2/openapi.json', async () => {
     const page = await (await fetch(`${server.url}/v2/docs/`)).text();
     expect(page).toContain('<title>Gatehouse API reference</title>');
     expect(page).toContain('href="./static/theme/favicon.svg"');
@@ -81,7 +81,7 @@ describe.each(backends)('OpenAPI on $name', ({ name, available }) => {
     expect(favicon.headers.get('content-type')).toBe('image/svg+xml');
   });
 
-  it.skipIf(!available)('the reference page offers a field for an access token, not an OAuth flow no client can finish, and no definition menu (issue 24 item 7)', async () => {
+  it.skipIf(!available)('the reference page offers a field for an access token, not an OAuth flow no client can finish, and no definition menu', async () => {
     const init = await (await fetch(`${server.url}/v2/docs/static/swagger-initializer.js`)).text();
     // One document: no `urls`, so Swagger UI shows no "Select a definition" menu; the top
     // bar's address field is hidden by the page's stylesheet.
@@ -122,7 +122,7 @@ describe.each(backends)('OpenAPI on $name', ({ name, available }) => {
     expect(JSON.stringify(doc)).not.toContain('#/components/schemas/Error');
   });
 
-  it.skipIf(!available)('the description shows <token> as written: in a Markdown code span (issue 13 item 6)', () => {
+  it.skipIf(!available)('the description shows <token> as written: in a Markdown code span', () => {
     expect(doc.info.description).toContain('(`Authorization: Bearer <token>`)');
   });
 

@@ -1,6 +1,6 @@
 // SIGTERM: the process stops taking connections but finishes the requests already in
 // flight before it exits (issue: standards and operations, item 6), promptly even under a
-// keep-alive load (issue 21, item 10). On every backend for the load.
+// keep-alive load. On every backend for the load.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';

@@ -1,4 +1,4 @@
-// The admin review page points out risks (issue 24 item 10): a public client asking for
+// The admin review page points out risks: a public client asking for
 // organization-wide writes, a homepage on another site than the redirect URIs, plain http
 // redirect URIs. Activity names the application when it revoked its own token, and the error
 // page for a bad redirect_uri names the application the link names, as unverified words.

@@ -318,7 +318,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     // A developer's client reached users only through an admin's approval, and the page says so.
     expect(text).toContain('A platform admin reviewed this application before it could ask.');
     expect(res.body).not.toContain('unverified-notice');
-    // The homepage by its host, linking to the whole address (issue 13 item 3).
+    // The homepage by its host, linking to the whole address.
     expect(res.body).toContain('<a href="https://planner.example.com" rel="noopener noreferrer" id="client-homepage">planner.example.com</a>');
     expect(visibleText(/<strong id="return-host">(.*?)<\/strong>/.exec(res.body)![1]!)).toBe('return.example.org');
 

@@ -1,4 +1,4 @@
-// The consent page names what the team and organization scopes reach (issue 24 item 5): the
+// The consent page names what the team and organization scopes reach: the
 // user's teams for TEAM_* scopes and the organizations they administer for ORG_* scopes, as
 // the access check decides it at each request (docs/rules.md#membership-rules) — every one
 // the user belongs to now and later, changes only where they are an admin or owner.

@@ -1,4 +1,4 @@
-// A consent page users can trust (issue 13 item 3): the application's logo (served from
+// A consent page users can trust: the application's logo (served from
 // Gatehouse's own origin), name, description, developer and homepage; the account in use
 // with "Not you? Switch account", which logs out and comes back to the same request; the
 // scopes in plain words grouped by family with the changing ones marked; the host it

@@ -38,7 +38,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     );
     expect(text).toContain('Other App');
 
-    // Revoke access asks first (issue 24 item 9): a link to a confirmation page, whose form revokes.
+    // Revoke access asks first: a link to a confirmation page, whose form revokes.
     expect(page.body).toContain(`<a class="button danger" href="${APPS}/${client.clientId}/revoke">Revoke access<span class="visually-hidden"> for Booking Buddy</span></a>`);
     const confirm = await open(browser, `${APPS}/${client.clientId}/revoke`);
     expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke access for Booking Buddy?');
@@ -74,7 +74,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     expect(textOf(again.body, 'client-name')).toBe('Booking Buddy');
   });
 
-  it.skipIf(!available)('each application shows its logo, marks the scopes that can make changes, and when it last got a token (issue 24 item 9)', async () => {
+  it.skipIf(!available)('each application shows its logo, marks the scopes that can make changes, and when it last got a token', async () => {
     const client = await server.client(dev, { name: 'Change Maker', scopes: ['PROFILE_READ', 'BOOKING_READ', 'BOOKING_WRITE'] });
     const { user, browser } = await loggedIn(server);
     const tokens = await server.exchange(client, await server.code(client, user, { scope: 'BOOKING_WRITE PROFILE_READ' }));

@@ -1,4 +1,4 @@
-// Words on the pages (issue 24 items 8 and 11): a redirect URI with a query string is
+// Words on the pages: a redirect URI with a query string is
 // allowed but warned about, on the form and on the client page; a name or a reviewer's note
 // that ends in "." gets no second one; the page for an unknown address offers a logged-in
 // user their account, not "Log in". How they look at 390 and 1280 px is

@@ -1,4 +1,4 @@
-// POST/redirect/GET (docs/rules.md#forms-and-pages; issue 13 item 1): a form that creates something
+// POST/redirect/GET (docs/rules.md#forms-and-pages): a form that creates something
 // answers 303, and a secret shown once is shown by the page the redirect leads to, from a
 // one-time notice kept server-side for the session. A reload shows nothing new and
 // registers nothing; another session cannot read the notice; the database never holds the

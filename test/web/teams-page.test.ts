@@ -112,7 +112,7 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
     expect(await organizationOf(user.id)).toBeNull();
   });
 
-  it.skipIf(!available)('the page does not promise that nobody can add the user: an operator’s `gatehouse members add` is listed and can be left (issue 24 item 6)', async () => {
+  it.skipIf(!available)('the page does not promise that nobody can add the user: an operator’s `gatehouse members add` is listed and can be left', async () => {
     const { user, browser } = await loggedIn(server);
     const team = await createTeam(server.services, { name: 'Operators Pick', ownerId: owner.id });
     await addMember(server.services, { teamId: team.id }, user.id, 'member');
@@ -125,7 +125,7 @@ describe.each(backends)('teams page on $name', ({ name, available }) => {
     expect(textOf(page.body, 'memberships')).toContain('Operators Pick');
   });
 
-  it.skipIf(!available)('Leave asks for confirmation on a page of its own, then leaves only on its CSRF-checked POST (issue 24 item 9)', async () => {
+  it.skipIf(!available)('Leave asks for confirmation on a page of its own, then leaves only on its CSRF-checked POST', async () => {
     const { user, browser } = await loggedIn(server);
     const team = await createTeam(server.services, { name: 'Weekend Crew', ownerId: owner.id });
     const membership = await addMember(server.services, { teamId: team.id }, user.id, 'member');

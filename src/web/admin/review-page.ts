@@ -66,7 +66,7 @@ function parsed(uri: string): URL | undefined {
 }
 
 /**
- * What a reviewer should look at twice (issue 24 item 10), over the live configuration and
+ * What a reviewer should look at twice, over the live configuration and
  * the changes awaiting review: organization-wide writes asked by a client without a secret,
  * a homepage on another site than where codes go, redirect URIs over plain http.
  */
