@@ -34,7 +34,7 @@ describe.skipIf(!chromiumAvailable)('an invitation accepted in Chromium', { time
     const admin = await mint(server, w, w.teamAdmin, ['TEAM_MEMBERSHIP_READ', 'TEAM_MEMBERSHIP_WRITE']);
     const invited = await server.api('POST', `/v2/teams/${w.team.id}/memberships`, admin, { email: invitee.email, role: 'member' });
     expect(invited.status).toBe(201);
-    const invitationId = invited.body.data.id as string;
+    const invitationId = invited.body.data.id as number;
     const token = await mint(server, w, invitee, ['TEAM_PROFILE_READ']);
     expect((await server.api('GET', `/v2/teams/${w.team.id}`, token)).status).toBe(403);
 
@@ -61,6 +61,6 @@ describe.skipIf(!chromiumAvailable)('an invitation accepted in Chromium', { time
     // The membership is effective at once, and the team sees the member.
     expect((await server.api('GET', `/v2/teams/${w.team.id}`, token)).status).toBe(200);
     const member = await server.api('GET', `/v2/teams/${w.team.id}/memberships/${invitationId}`, admin);
-    expect(member.body.data).toMatchObject({ state: 'accepted', userId: invitee.id, role: 'member' });
+    expect(member.body.data).toMatchObject({ state: 'accepted', userId: Number(invitee.id), role: 'member' });
   });
 });
