@@ -35,15 +35,52 @@ export interface ReferenceOperation {
 /** `/v2/teams/{teamId}/x` and `/v2/teams/:teamId/x` both become `/v2/teams/:/x`. */
 export const pathShape = (path: string) => path.replace(/\{\w+\}|:\w+/g, ':');
 
-/** OpenAPI 3.0's `nullable` as JSON Schema says it: null is one more type the value may have. */
+const SCALARS = new Set(['boolean', 'number', 'string']);
+
+/**
+ * OpenAPI 3.0's `nullable` as JSON Schema says it: null is one more type the value may have. Two
+ * habits of the file's generator are read as the platform answers:
+ * - its `oneOf` lists overlap and name no discriminator (every location matches
+ *   OutputOrganizersDefaultAppLocation, which requires only `type`; every booking field the
+ *   guests field, which requires only `slug`, `type`, `isDefault`), so no answer could match exactly
+ *   one: it means any one of them (`anyOf`);
+ * - a property typed "object" whose example or default is a scalar (`isDefault`, true;
+ *   `slotInterval`, 60) is that scalar: the generator's word for a type it could not name.
+ */
 function toJsonSchema(node: unknown): any {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (node === null || typeof node !== 'object') return node;
-  const { nullable, ...rest } = node as Schema;
+  const { nullable, oneOf, ...rest } = node as Schema;
+  if (oneOf !== undefined) rest.anyOf = oneOf;
+  const scalar = typeof (rest.example ?? rest.default);
+  if (rest.type === 'object' && !rest.properties && SCALARS.has(scalar)) rest.type = ['object', scalar];
   const converted = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, toJsonSchema(v)]));
+  if (nullable === true && Array.isArray(converted.type)) return { ...converted, type: [...converted.type, 'null'] };
   if (nullable !== true) return converted;
   if (typeof converted.type === 'string') return { ...converted, type: [converted.type, 'null'], ...(converted.enum ? { enum: [...converted.enum, null] } : {}) };
   return { anyOf: [converted, { type: 'null' }] };
+}
+
+/**
+ * Fields the file types otherwise than the platform answers them, each contradicted by the file
+ * itself: an event type's `users` and a team event type's `hosts` are people (the requests'
+ * `hosts` are Host objects; the generator wrote "string" for an array of a class), the email
+ * booking field's `required` is a boolean like every other field's, and a team's branding is
+ * null until it is set (a team is made without it, and the file's own team answers,
+ * TeamOutputDto, leave it out).
+ */
+function readAsAnswered(components: Schema): Schema {
+  const copy = structuredClone(components);
+  const schemas = copy.schemas as Record<string, Schema>;
+  const person = { type: 'object', properties: { id: { type: 'number' }, userId: { type: 'number' }, name: { type: 'string' }, username: { type: 'string' } } };
+  if (schemas.EventTypeOutput_2024_06_14?.properties?.users) schemas.EventTypeOutput_2024_06_14.properties.users.items = person;
+  if (schemas.TeamEventTypeOutput_2024_06_14?.properties?.hosts) schemas.TeamEventTypeOutput_2024_06_14.properties.hosts.items = person;
+  if (schemas.EmailDefaultFieldOutput_2024_06_14?.properties?.required) schemas.EmailDefaultFieldOutput_2024_06_14.properties.required = { type: 'boolean' };
+  for (const field of ['bannerUrl', 'logoUrl', 'weekStart', 'brandColor', 'darkBrandColor', 'theme']) {
+    const property = schemas.EventTypeTeam?.properties?.[field];
+    if (property) property.nullable = true;
+  }
+  return copy;
 }
 
 export function loadReference() {
@@ -58,7 +95,7 @@ export function loadReference() {
 
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);
-  ajv.addSchema({ $id: 'calcom', components: toJsonSchema(doc.components) });
+  ajv.addSchema({ $id: 'calcom', components: toJsonSchema(readAsAnswered(doc.components)) });
   const resolve = (schema: Schema): Schema => {
     let s = schema;
     while (s.$ref) s = s.$ref.split('/').slice(1).reduce((node: Schema, key: string) => node[key], doc);
