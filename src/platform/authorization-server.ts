@@ -19,11 +19,11 @@ export type { ServiceContext } from '../services/context.ts';
 export type { ServiceStores } from '../services/stores.ts';
 
 // Accounts: profiles and proven emails and phone numbers.
-export type { ProfileChanges, ResourceKind, VerificationOwner, VerifiedResource } from '../services/accounts/store.ts';
+export type { ProfileChanges, ResourceKind, User, VerificationOwner, VerifiedResource } from '../services/accounts/store.ts';
 export { requestCode, verifyCode, type CodeDelivery } from '../services/accounts/verification.ts';
 
 // Teams, organizations and the membership rules (invitations; an owner is always kept).
-export type { MembershipTarget, Role, Team, TeamChanges } from '../services/teams/store.ts';
+export type { Member, MembershipTarget, Role, Team, TeamChanges } from '../services/teams/store.ts';
 export { checkSlug, checkTeamFields, createTeam, isAdmin, keepingAnOwner, removeMember } from '../services/teams/teams.ts';
 export { inviteMember } from '../services/teams/invitations.ts';
 

@@ -5,50 +5,24 @@ import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, iso, isoOrNull, notFound, toMillis, invalid } from '../input.ts';
 import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeOwner, EventTypeStore, PrivateLink } from './store.ts';
-import { arrayOf, bool, dateTime, deleted, deletedNumbered, int, listQuery, nullable, numberedId, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { deletedEventType, deletedEventTypeView, eventTypeView, eventTypeViewOf, eventTypeViews } from './view.ts';
+import { arrayOf, bool, dateTime, deleted, int, listQuery, nullable, numberedId, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 type Location = EventTypeLocation;
 
-const locationSchema = object({ type: { type: 'string', enum: ['address', 'link', 'phone', 'integration'] }, value: str(1, 500) }, ['type', 'value']);
-
-const eventTypeView: JsonSchema = object(
-  {
-    id: numberedId,
-    title: { type: 'string' },
-    slug: { type: 'string' },
-    description: { type: 'string' },
-    lengthInMinutes: { type: 'integer' },
-    locations: arrayOf(locationSchema, 0, 10),
-    hidden: bool,
-    requiresConfirmation: bool,
-    minimumBookingNotice: { type: 'integer' },
-    schedulingType: nullable({ type: 'string' }),
-    ownerId: nullable(numberedId),
-    teamId: nullable(numberedId),
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-  ['id', 'title', 'slug', 'description', 'lengthInMinutes', 'locations', 'hidden', 'requiresConfirmation', 'minimumBookingNotice', 'schedulingType', 'ownerId', 'teamId', 'createdAt', 'updatedAt'],
-);
-
-function eventType(e: EventType) {
-  return {
-    id: e.id,
-    title: e.title,
-    slug: e.slug,
-    description: e.description,
-    lengthInMinutes: e.lengthMinutes,
-    locations: e.locations,
-    hidden: e.hidden,
-    requiresConfirmation: e.requiresConfirmation,
-    minimumBookingNotice: e.minimumBookingNotice,
-    schedulingType: e.schedulingType,
-    ownerId: e.ownerId,
-    teamId: e.teamId,
-    createdAt: iso(e.createdAt),
-    updatedAt: iso(e.updatedAt),
-  };
-}
+/**
+ * A place as Gatehouse writes it (`{type, value}`) or as the platform does (`{type: 'address',
+ * address}`, `link`, `phone`, `integration`, with `public`, which Gatehouse keeps nothing of).
+ */
+const locationSchema = object({
+  type: { type: 'string', enum: ['address', 'link', 'phone', 'integration'] },
+  value: str(1, 500),
+  address: str(1, 500),
+  link: str(1, 500),
+  phone: str(1, 500),
+  integration: str(1, 500),
+  public: bool,
+}, ['type']);
 
 const fields = {
   title: str(1, 200),
@@ -67,27 +41,33 @@ interface EventTypeInput {
   slug: string;
   description?: string;
   lengthInMinutes: number;
-  locations?: Location[];
+  locations?: LocationInput[];
   hidden?: boolean;
   requiresConfirmation?: boolean;
   minimumBookingNotice?: number;
   schedulingType?: 'collective' | 'roundRobin';
 }
 
-function checkLocations(locations: Location[] | undefined): void {
-  locations?.forEach((l, i) => {
-    if (l.type === 'link' && !/^https?:\/\/\S+$/.test(l.value)) throw invalid(`locations.${i}.value`, 'a link location must be an http(s) URL');
+/** A place as sent, in either writing. */
+type LocationInput = { type: Location['type']; value?: string; address?: string; link?: string; phone?: string; integration?: string; public?: boolean };
+
+/** The places as Gatehouse keeps them: the platform's field of the type is the value. */
+function readLocations(locations: LocationInput[]): Location[] {
+  return locations.map((l, i) => {
+    const value = l.value ?? l[l.type];
+    if (value === undefined) throw invalid(`locations.${i}.${l.type}`, `a ${l.type} location needs its ${l.type} (or value)`);
+    if (l.type === 'link' && !/^https?:\/\/\S+$/.test(value)) throw invalid(`locations.${i}.value`, 'a link location must be an http(s) URL');
+    return { type: l.type, value };
   });
 }
 
 function changes(body: Partial<EventTypeInput>, now: number): EventTypeChanges {
-  checkLocations(body.locations);
   return {
     ...(body.title !== undefined ? { title: body.title.trim() } : {}),
     ...(body.slug !== undefined ? { slug: body.slug } : {}),
     ...(body.description !== undefined ? { description: body.description } : {}),
     ...(body.lengthInMinutes !== undefined ? { lengthMinutes: body.lengthInMinutes } : {}),
-    ...(body.locations !== undefined ? { locations: body.locations } : {}),
+    ...(body.locations !== undefined ? { locations: readLocations(body.locations) } : {}),
     ...(body.hidden !== undefined ? { hidden: body.hidden } : {}),
     ...(body.requiresConfirmation !== undefined ? { requiresConfirmation: body.requiresConfirmation } : {}),
     ...(body.minimumBookingNotice !== undefined ? { minimumBookingNotice: body.minimumBookingNotice } : {}),
@@ -192,7 +172,7 @@ function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned
     list: route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(eventTypeView, 0, 100),
-      handle: async (call) => (await store.list(owner(call), call.query.limit, call.query.offset)).map(eventType),
+      handle: async (call) => eventTypeViews(deps, await store.list(owner(call), call.query.limit, call.query.offset)),
     }),
     create: route<EventTypeInput>({
       body: object(kind === 'user' ? fields : teamFields, ['title', 'slug', 'lengthInMinutes']),
@@ -201,27 +181,27 @@ function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned
       handle: async (call) => {
         const created = newEventType(await deps.services.stores.ids.next('event_types'), owner(call), kind, call.body, clock());
         if ((await store.insert(created)) === 'slugTaken') throw slugTaken(call.body.slug);
-        return eventType(created);
+        return eventTypeViewOf(deps, created);
       },
     }),
     get: route<unknown, unknown, { eventTypeId: string }>({
       data: eventTypeView,
-      handle: async (call) => eventType(await loadOwned(owner(call), call.params.eventTypeId)),
+      handle: async (call) => eventTypeViewOf(deps, await loadOwned(owner(call), call.params.eventTypeId)),
     }),
     update: route<Partial<EventTypeInput>, unknown, { eventTypeId: string }>({
       body: patchOf(kind === 'user' ? fields : teamFields),
       data: eventTypeView,
       handle: async (call) => {
         const current = await loadOwned(owner(call), call.params.eventTypeId);
-        return eventType(await saveChanges(store, current.id, call.body, clock()));
+        return eventTypeViewOf(deps, await saveChanges(store, current.id, call.body, clock()));
       },
     }),
     delete: route<unknown, unknown, { eventTypeId: string }>({
-      data: deletedNumbered,
+      data: deletedEventTypeView,
       handle: async (call) => {
         const current = await loadOwned(owner(call), call.params.eventTypeId);
         await store.delete(current.id);
-        return { id: current.id, deleted: true };
+        return deletedEventType(current);
       },
     }),
   };
@@ -318,12 +298,12 @@ function organizationEventTypeRoutes(deps: AppContext): HandlerMap {
     'orgEventTypes.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(eventTypeView, 0, 100),
-      handle: async ({ facts, query }) => (await store.listInOrganization(facts.organization!.id, query.limit, query.offset)).map(eventType),
+      handle: async ({ facts, query }) => eventTypeViews(deps, await store.listInOrganization(facts.organization!.id, query.limit, query.offset)),
     }),
     'orgTeamEventTypes.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(eventTypeView, 0, 100),
-      handle: async ({ facts, query }) => (await store.listOfOrganizationTeams(facts.organization!.id, query.limit, query.offset)).map(eventType),
+      handle: async ({ facts, query }) => eventTypeViews(deps, await store.listOfOrganizationTeams(facts.organization!.id, query.limit, query.offset)),
     }),
     'orgEventTypes.update': route<Partial<EventTypeInput>, unknown, { eventTypeId: string }>({
       body: patchOf(teamFields),
@@ -331,15 +311,15 @@ function organizationEventTypeRoutes(deps: AppContext): HandlerMap {
       handle: async ({ facts, params, body }) => {
         const current = await loadInOrganization(facts.organization!.id, params.eventTypeId);
         if (body.schedulingType !== undefined && current.teamId === null) throw invalid('schedulingType', 'applies to team event types only');
-        return eventType(await saveChanges(store, current.id, body, clock()));
+        return eventTypeViewOf(deps, await saveChanges(store, current.id, body, clock()));
       },
     }),
     'orgEventTypes.delete': route<unknown, unknown, { eventTypeId: string }>({
-      data: deletedNumbered,
+      data: deletedEventTypeView,
       handle: async ({ facts, params }) => {
         const current = await loadInOrganization(facts.organization!.id, params.eventTypeId);
         await store.delete(current.id);
-        return { id: current.id, deleted: true };
+        return deletedEventType(current);
       },
     }),
   };

@@ -1,0 +1,237 @@
+// An event type as Cal.com API v2 (2024-06-14) answers it: EventTypeOutput for a user's,
+// TeamEventTypeOutput for a team's, Gatehouse's own fields beside them. What Gatehouse keeps
+// comes from the event type, its owner and its team; what it has no notion of gets the value
+// that says so (docs/integrating.md#event-type-fields).
+import type { AppContext } from '../../context.ts';
+import type { Member, Team, User } from '../authorization-server.ts';
+import { iso } from '../input.ts';
+import { arrayOf, bool, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
+import type { EventType, EventTypeLocation } from './store.ts';
+
+const text: JsonSchema = { type: 'string' };
+const nullText = nullable(text);
+/** Free-form objects of the platform (metadata): written as they are. */
+const anyObject: JsonSchema = { type: 'object', additionalProperties: true };
+
+/** A location the platform's way (`address`, `link`, `phone`, `integration`), with Gatehouse's `value` beside it. */
+const locationView = object(
+  {
+    type: text,
+    address: text,
+    link: text,
+    phone: text,
+    integration: text,
+    public: bool,
+    value: text,
+  },
+  ['type', 'value'],
+);
+
+/** A booking field the platform's way: the fields a Gatehouse booking takes. */
+const bookingFieldView = object(
+  {
+    type: text,
+    slug: text,
+    label: text,
+    placeholder: text,
+    required: bool,
+    hidden: bool,
+    isDefault: bool,
+    disableOnPrefill: bool,
+  },
+  ['type', 'slug', 'label', 'required', 'isDefault'],
+);
+
+const personView = (idName: 'id' | 'userId') =>
+  object({ [idName]: numberedId, name: text, username: text, avatarUrl: nullText, weekStart: text }, [idName, 'name', 'username', 'avatarUrl']);
+
+const teamView = object(
+  {
+    id: numberedId,
+    slug: text,
+    name: text,
+    bannerUrl: nullText,
+    logoUrl: nullText,
+    weekStart: nullText,
+    brandColor: nullText,
+    darkBrandColor: nullText,
+    theme: nullText,
+  },
+  ['id', 'slug', 'name', 'bannerUrl', 'logoUrl', 'weekStart', 'brandColor', 'darkBrandColor', 'theme'],
+);
+
+const common = [
+  'id', 'title', 'slug', 'description', 'lengthInMinutes', 'lengthInMinutesOptions', 'locations', 'bookingFields', 'disableGuests',
+  'slotInterval', 'minimumBookingNotice', 'beforeEventBuffer', 'afterEventBuffer', 'recurrence', 'metadata', 'price', 'currency',
+  'lockTimeZoneToggleOnBookingPage', 'seatsPerTimeSlot', 'forwardParamsSuccessRedirect', 'successRedirectUrl', 'isInstantEvent',
+  'seatsShowAvailabilityCount', 'scheduleId', 'hidden', 'bookingRequiresAuthentication', 'requiresConfirmation', 'schedulingType',
+  'ownerId', 'teamId', 'createdAt', 'updatedAt',
+];
+
+/**
+ * One schema for both kinds, so that an organization's list (its members' and its teams') is
+ * one list: a user's carries `users` and `bookingUrl`, a team's `hosts`, `team` and
+ * `assignAllTeamMembers`.
+ */
+export const eventTypeView: JsonSchema = object(
+  {
+    id: numberedId,
+    title: text,
+    slug: text,
+    description: text,
+    lengthInMinutes: { type: 'integer' },
+    lengthInMinutesOptions: arrayOf({ type: 'integer' }, 0, 1),
+    locations: arrayOf(locationView, 0, 10),
+    bookingFields: arrayOf(bookingFieldView, 0, 10),
+    disableGuests: bool,
+    slotInterval: nullable({ type: 'integer' }),
+    minimumBookingNotice: { type: 'integer' },
+    beforeEventBuffer: { type: 'integer' },
+    afterEventBuffer: { type: 'integer' },
+    recurrence: { type: 'null' },
+    metadata: anyObject,
+    price: { type: 'integer' },
+    currency: text,
+    lockTimeZoneToggleOnBookingPage: bool,
+    seatsPerTimeSlot: { type: 'null' },
+    forwardParamsSuccessRedirect: { type: 'null' },
+    successRedirectUrl: { type: 'null' },
+    isInstantEvent: bool,
+    seatsShowAvailabilityCount: { type: 'null' },
+    scheduleId: { type: 'null' },
+    hidden: bool,
+    bookingRequiresAuthentication: bool,
+    requiresConfirmation: bool,
+    schedulingType: nullText,
+    ownerId: nullable(numberedId),
+    teamId: nullable(numberedId),
+    parentEventTypeId: { type: 'null' },
+    users: arrayOf(personView('id'), 0, 1),
+    bookingUrl: text,
+    hosts: arrayOf(personView('userId'), 0, 1000),
+    assignAllTeamMembers: bool,
+    team: teamView,
+    createdAt: text,
+    updatedAt: text,
+  },
+  common,
+);
+
+/** The platform's answer to a delete: what the event type was. */
+export const deletedEventTypeView: JsonSchema = object(
+  { id: numberedId, lengthInMinutes: { type: 'integer' }, title: text, slug: text, deleted: bool },
+  ['id', 'lengthInMinutes', 'title', 'slug', 'deleted'],
+);
+
+export const deletedEventType = (e: EventType) => ({ id: e.id, lengthInMinutes: e.lengthMinutes, title: e.title, slug: e.slug, deleted: true });
+
+/** Gatehouse's `{type, value}` as the platform writes that type, `value` kept beside it. */
+function location(l: EventTypeLocation) {
+  switch (l.type) {
+    case 'address': return { type: 'address', address: l.value, public: false, value: l.value };
+    case 'link': return { type: 'link', link: l.value, public: false, value: l.value };
+    case 'phone': return { type: 'phone', phone: l.value, public: false, value: l.value };
+    case 'integration': return { type: 'integration', integration: l.value, value: l.value };
+  }
+}
+
+/**
+ * What a booking of it takes (POST /v2/bookings): the booker's name and address, guests, notes,
+ * and which of its places when it offers more than one, as the platform lists a location field
+ * only then.
+ */
+function bookingFields(e: EventType) {
+  return [
+    { type: 'name', slug: 'name', label: 'Your name', placeholder: '', required: true, hidden: false, isDefault: true },
+    { type: 'email', slug: 'email', label: 'Email address', placeholder: '', required: true, hidden: false, isDefault: true },
+    ...(e.locations.length > 1 ? [{ type: 'radioInput', slug: 'location', label: 'Location', required: true, hidden: false, isDefault: true }] : []),
+    { type: 'textarea', slug: 'notes', label: 'Additional notes', placeholder: '', required: false, hidden: false, isDefault: true },
+    { type: 'multiemail', slug: 'guests', label: 'Add guests', placeholder: '', required: false, hidden: false, isDefault: true },
+  ];
+}
+
+/** Gatehouse keeps no pictures of people. */
+const person = (u: Pick<User, 'name' | 'username'>) => ({ name: u.name, username: u.username, avatarUrl: null });
+
+interface Related {
+  users: Map<string, User>;
+  teams: Map<string, Team>;
+  members: Map<string, Member[]>;
+}
+
+function view(deps: AppContext, e: EventType, related: Related) {
+  const base = {
+    id: e.id,
+    title: e.title,
+    slug: e.slug,
+    description: e.description,
+    lengthInMinutes: e.lengthMinutes,
+    lengthInMinutesOptions: [e.lengthMinutes],
+    locations: e.locations.map(location),
+    bookingFields: bookingFields(e),
+    disableGuests: false,
+    slotInterval: null,
+    minimumBookingNotice: e.minimumBookingNotice,
+    beforeEventBuffer: 0,
+    afterEventBuffer: 0,
+    recurrence: null,
+    metadata: {},
+    price: 0,
+    currency: 'usd',
+    lockTimeZoneToggleOnBookingPage: false,
+    seatsPerTimeSlot: null,
+    forwardParamsSuccessRedirect: null,
+    successRedirectUrl: null,
+    isInstantEvent: false,
+    seatsShowAvailabilityCount: null,
+    scheduleId: null,
+    hidden: e.hidden,
+    bookingRequiresAuthentication: false,
+    requiresConfirmation: e.requiresConfirmation,
+    schedulingType: e.schedulingType,
+    ownerId: e.ownerId,
+    teamId: e.teamId,
+    createdAt: iso(e.createdAt),
+    updatedAt: iso(e.updatedAt),
+  };
+  if (e.teamId === null) {
+    const owner = related.users.get(e.ownerId!);
+    return {
+      ...base,
+      users: owner ? [{ id: owner.id, ...person(owner), weekStart: owner.weekStart }] : [],
+      bookingUrl: `${deps.config.appUrl}/${encodeURIComponent(owner?.username ?? e.ownerId!)}/${e.slug}`,
+    };
+  }
+  const team = related.teams.get(e.teamId);
+  return {
+    ...base,
+    parentEventTypeId: null,
+    // Every member of the team hosts its event types (the booking picks among them).
+    hosts: (related.members.get(e.teamId) ?? []).map((m) => ({ userId: m.userId, ...person({ name: m.name, username: related.users.get(m.userId)?.username ?? '' }) })),
+    assignAllTeamMembers: true,
+    ...(team
+      ? { team: { id: team.id, slug: team.slug, name: team.name, bannerUrl: null, logoUrl: null, weekStart: null, brandColor: team.brandColor || null, darkBrandColor: null, theme: null } }
+      : {}),
+  };
+}
+
+/** The answers for these event types, their owners, teams and hosts read once for all. */
+export async function eventTypeViews(deps: AppContext, eventTypes: EventType[]) {
+  const { stores } = deps.services;
+  const teamIds = [...new Set(eventTypes.flatMap((e) => (e.teamId === null ? [] : [e.teamId])))];
+  const teams = new Map<string, Team>();
+  const members = new Map<string, Member[]>();
+  for (const teamId of teamIds) {
+    const team = await stores.teams.findTeam(teamId);
+    if (team) teams.set(teamId, team);
+    members.set(teamId, await stores.teams.listMembers({ teamId }, 1000));
+  }
+  const userIds = new Set(eventTypes.flatMap((e) => (e.ownerId === null ? [] : [e.ownerId])));
+  for (const list of members.values()) for (const m of list) userIds.add(m.userId);
+  const users = new Map((await stores.users.findByIds([...userIds])).map((u) => [u.id, u]));
+  return eventTypes.map((e) => view(deps, e, { users, teams, members }));
+}
+
+export async function eventTypeViewOf(deps: AppContext, e: EventType) {
+  return (await eventTypeViews(deps, [e]))[0]!;
+}
