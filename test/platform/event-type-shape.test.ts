@@ -101,6 +101,25 @@ describe.each(backends)('event types in the platform shape on $name', ({ name, a
     }
   });
 
+  it.skipIf(!available)("an organization's list answers each event type in its own kind's shape; a change takes the platform's location writing", async () => {
+    const f = fixtures(server);
+    const mine = await f.eventType({ userId: w.owner.id });
+    const ours = await f.eventType({ teamId: w.team.id });
+    const admin = await mint(server, w, w.owner, ['ORG_EVENT_TYPE_READ', 'ORG_EVENT_TYPE_WRITE']);
+    const listed = await server.api('GET', `/v2/organizations/${w.org.id}/event-types?limit=100`, admin);
+    expect(listed.status).toBe(200);
+    const byId = new Map(listed.body.data.map((e: { id: number }) => [String(e.id), e]));
+    expect(byId.get(mine.id)).toMatchObject({ users: [{ id: Number(w.owner.id) }], ownerId: Number(w.owner.id) });
+    expect(byId.get(mine.id)).not.toHaveProperty('hosts');
+    expect(byId.get(ours.id)).toMatchObject({ team: { id: Number(w.team.id) }, assignAllTeamMembers: true });
+    expect(byId.get(ours.id)).not.toHaveProperty('users');
+
+    const changed = await server.api('PATCH', `/v2/organizations/${w.org.id}/event-types/${ours.id}`, admin, { locations: [{ type: 'phone', phone: '+4915112345678', public: false }] });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.locations).toEqual([{ type: 'phone', phone: '+4915112345678', public: false, value: '+4915112345678' }]);
+    expect((await server.services.stores.api.eventTypes.findInOrganization(w.org.id, ours.id))!.locations).toEqual([{ type: 'phone', value: '+4915112345678' }]);
+  });
+
   it.skipIf(!available)('DELETE answers what the event type was, as the platform does, and it is gone', async () => {
     const et = await fixtures(server).eventType({ userId: w.owner.id }, { lengthInMinutes: 20 });
     const token = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE']);
