@@ -28,6 +28,12 @@ export interface RouteHandler<B = any, Q = any, P = any> {
   params?: Record<string, JsonSchema>;
   /** Schema of `data` in the success envelope. */
   data: JsonSchema;
+  /**
+   * The answer is one page of a list: handle returns a Page, and the envelope carries its
+   * pagination beside data, as the platform's list answers do (PaginationMetaDto); the MCP
+   * tool answers the page's items, as it answers every route's data.
+   */
+  paged?: true;
   /** 201 for a route that creates a resource. */
   status?: 200 | 201;
   /** The answer carries a secret shown once: `Cache-Control: no-store` (docs/rules.md#public-booking, docs/rules.md#forms-and-pages). */
@@ -42,4 +48,43 @@ export type HandlerMap = Record<string, RouteHandler>;
 /** Typing aid: `route<Body, Query, Params>({ ... })`. */
 export function route<B = unknown, Q = unknown, P = Record<string, string>>(h: RouteHandler<B, Q, P>): RouteHandler {
   return h as RouteHandler;
+}
+
+/** The platform's PaginationMetaDto: where a page sits in the whole list. */
+export interface Pagination {
+  totalItems: number;
+  remainingItems: number;
+  returnedItems: number;
+  itemsPerPage: number;
+  currentPage: number;
+  totalPages: number;
+  hasNextPage: boolean;
+  hasPreviousPage: boolean;
+}
+
+export interface Page<T = unknown> {
+  items: T[];
+  pagination: Pagination;
+}
+
+/**
+ * A page of `totalItems` read at `offset` with `limit` per page. The platform counts pages of
+ * `limit` from the first item, so an offset between page boundaries is in the page it falls in.
+ */
+export function page<T>(items: T[], totalItems: number, limit: number, offset: number): Page<T> {
+  const totalPages = Math.ceil(totalItems / limit);
+  const currentPage = Math.floor(offset / limit) + 1;
+  return {
+    items,
+    pagination: {
+      totalItems,
+      remainingItems: Math.max(0, totalItems - offset - items.length),
+      returnedItems: items.length,
+      itemsPerPage: limit,
+      currentPage,
+      totalPages,
+      hasNextPage: offset + items.length < totalItems,
+      hasPreviousPage: offset > 0,
+    },
+  };
 }

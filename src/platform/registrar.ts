@@ -7,7 +7,7 @@ import type { ApiAccessStore } from './access-check.ts';
 import { apiRoutes, pathParams, type ApiRoute } from './route-table.ts';
 import { success } from './envelope.ts';
 import { apiGuard, type GuardedResource } from './guard.ts';
-import type { HandlerMap, RouteHandler } from './handler.ts';
+import type { HandlerMap, Page, RouteHandler } from './handler.ts';
 import { numberedAsSchema } from './numbered-ids.ts';
 import { errorResponses, idParam, object, pageOf, rateLimitedResponse, refusingUnknownFields, successEnvelope } from './schemas.ts';
 
@@ -70,7 +70,7 @@ function operationSchema(r: ApiRoute, h: RouteHandler): FastifySchema {
     ...(params.length > 0 ? { params: object(Object.fromEntries(params.map((p) => [p, h.params?.[p] ?? idParam])), params) } : {}),
     ...(h.query ? { querystring: h.query } : {}),
     ...(h.body ? { body: r.method === 'PATCH' ? refusingUnknownFields(h.body) : h.body } : {}),
-    response: { [status]: { description: 'success', ...successEnvelope(h.data) }, ...errors, ...(h.rateLimited ? { 429: rateLimitedResponse } : {}) },
+    response: { [status]: { description: 'success', ...successEnvelope(h.data, h.paged === true) }, ...errors, ...(h.rateLimited ? { 429: rateLimitedResponse } : {}) },
   } as FastifySchema;
 }
 
@@ -110,6 +110,10 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
         });
         reply.status(h.status ?? 200);
         if (h.noStore) reply.header('cache-control', 'no-store');
+        if (h.paged) {
+          const { items, pagination } = data as Page;
+          return { ...success(numberedAsSchema(h.data, items)), pagination };
+        }
         return success(numberedAsSchema(h.data, data));
       },
     });

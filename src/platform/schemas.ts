@@ -112,6 +112,27 @@ export const errorResponses = {
 /** For operations under a rate limit (docs/rules.md#rate-limits). */
 export const rateLimitedResponse = errorBody('rate_limited: too many requests; Retry-After says in how many seconds to try again');
 
-export function successEnvelope(data: JsonSchema): JsonSchema {
-  return { type: 'object', required: ['status', 'data'], properties: { status: { type: 'string', enum: ['success'] }, data } };
+const count = { type: 'integer', minimum: 0 };
+
+/** The platform's PaginationMetaDto, beside data in a paged list's answer. */
+export const paginationView: JsonSchema = object(
+  {
+    totalItems: { ...count, description: 'Items matching the query, on every page' },
+    remainingItems: { ...count, description: 'Items after this page' },
+    returnedItems: { ...count, description: 'Items on this page' },
+    itemsPerPage: { type: 'integer', minimum: 1, description: 'limit (take)' },
+    currentPage: { type: 'integer', minimum: 1 },
+    totalPages: count,
+    hasNextPage: bool,
+    hasPreviousPage: bool,
+  },
+  ['totalItems', 'remainingItems', 'returnedItems', 'itemsPerPage', 'currentPage', 'totalPages', 'hasNextPage', 'hasPreviousPage'],
+);
+
+export function successEnvelope(data: JsonSchema, paged = false): JsonSchema {
+  return {
+    type: 'object',
+    required: ['status', 'data', ...(paged ? ['pagination'] : [])],
+    properties: { status: { type: 'string', enum: ['success'] }, data, ...(paged ? { pagination: paginationView } : {}) },
+  };
 }

@@ -9,7 +9,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { FastifyRequest } from 'fastify';
 import { authorizeApiRequest, authorizePrincipal, needsMembershipFacts, type ApiAccessStore } from '../access-check.ts';
 import { credentialsOf, type GuardedResource } from '../guard.ts';
-import type { HandlerMap, RouteHandler } from '../handler.ts';
+import type { HandlerMap, Page, RouteHandler } from '../handler.ts';
 import { apiRoutes, pathParams, type ApiRoute } from '../route-table.ts';
 import { numberedAsSchema, numbersAsSchemaText } from '../numbered-ids.ts';
 import { idParam, type JsonSchema } from '../schemas.ts';
@@ -131,6 +131,6 @@ export class ToolCatalog {
       request,
       resource: this.resource,
     });
-    return numberedAsSchema(tool.handler.data, data);
+    return numberedAsSchema(tool.handler.data, tool.handler.paged ? (data as Page).items : data);
   }
 }
