@@ -61,7 +61,9 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
           const pending = /\/(confirm|decline)$/.test(op.path);
           // Only a team booking has another host to go to (the platform reassigns round-robin bookings).
           const ofTeam = inTeam || /\/reassign(\/\{userId\})?$/.test(op.path);
-          values.bookingUid = (await f.booking({ hostId: w.owner.id, ...(ofTeam ? { teamId: w.team.id } : {}), status: pending ? 'pending' : 'accepted' })).uid;
+          // Of an event type, as every booking the API makes is (only deleting it leaves a booking without one).
+          const eventTypeId = (await f.eventType(ofTeam ? { teamId: w.team.id } : { userId: w.owner.id })).id;
+          values.bookingUid = (await f.booking({ hostId: w.owner.id, eventTypeId, ...(ofTeam ? { teamId: w.team.id } : {}), status: pending ? 'pending' : 'accepted' })).uid;
           break;
         }
         case 'scheduleId': values.scheduleId = (await f.schedule(values.userId ? { userId: values.userId } : owner)).id; break;

@@ -108,7 +108,13 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     await suite.stores.bookings.insert(bookingRecord(await seedUser(suite.database.handle.db)));
     expect((await suite.stores.bookings.list({ userId: host }, {}, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid, earlyB.uid, late.uid]);
     expect((await suite.stores.bookings.list({ userId: host }, {}, 1, 1)).map((b) => b.uid)).toEqual([earlyB.uid]);
-    expect((await suite.stores.bookings.list({ userId: host }, { status: 'cancelled' }, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid]);
+    expect((await suite.stores.bookings.list({ userId: host }, { status: [{ statuses: ['cancelled'] }] }, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid]);
+    // Terms are alternatives; a term's end window narrows its statuses; a term of no status matches nothing.
+    const either = { status: [{ statuses: ['cancelled' as const] }, { statuses: ['accepted' as const], endsFrom: T0 + 2 * HOUR }] };
+    expect((await suite.stores.bookings.list({ userId: host }, either, 10, 0)).map((b) => b.uid)).toEqual([earlyA.uid, late.uid]);
+    expect(await suite.stores.bookings.count({ userId: host }, either)).toBe(2);
+    expect(await suite.stores.bookings.count({ userId: host }, { status: [{ statuses: [] }] })).toBe(0);
+    expect(await suite.stores.bookings.count({ userId: host }, {})).toBe(3);
     expect((await suite.stores.bookings.list({ userId: host }, { afterStart: T0 + HOUR }, 10, 0)).map((b) => b.uid)).toEqual([late.uid]);
   });
 

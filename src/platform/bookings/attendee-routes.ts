@@ -4,9 +4,9 @@
 import type { AppContext } from '../../context.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, notFound } from '../input.ts';
-import { arrayOf, bool, email, object, str, timeZone } from '../schemas.ts';
+import { arrayOf, bool, email, numberedId, object, str, timeZone, type JsonSchema } from '../schemas.ts';
 import { addAttendee, markAbsent, type AbsenceInput, type NewAttendeeInput } from './attendees.ts';
-import { attendee, attendeeView, booking, bookingWithAttendeesView, LANGUAGES } from './views.ts';
+import { attendee, attendeeView, bookingAnswer, bookingView, LANGUAGES } from './views.ts';
 
 type Uid = { bookingUid: string };
 
@@ -20,6 +20,13 @@ const newAttendee = object(
   },
   ['name', 'email', 'timeZone'],
 );
+
+/** An added attendee, with the number of its booking as the platform's BookingAttendeeOutput has it. */
+const addedView: JsonSchema = {
+  ...attendeeView,
+  properties: { ...(attendeeView.properties as object), bookingId: numberedId },
+  required: [...(attendeeView.required as string[]), 'bookingId'],
+};
 
 const absence = object(
   {
@@ -54,20 +61,18 @@ export function attendeeHandlers(deps: AppContext): HandlerMap {
     }),
     'bookings.addAttendee': route<NewAttendeeInput, unknown, Uid>({
       body: newAttendee,
-      data: attendeeView,
+      data: addedView,
       status: 201,
       handle: async ({ userId, params, body }) => {
         checkTimeZone(body.timeZone, 'timeZone');
-        return attendee(await addAttendee(s, userId, params.bookingUid, body));
+        const added = await addAttendee(s, userId, params.bookingUid, body);
+        return { ...attendee(added.attendee), bookingId: added.bookingId };
       },
     }),
     'bookings.markAbsent': route<AbsenceInput, unknown, Uid>({
       body: absence,
-      data: bookingWithAttendeesView,
-      handle: async ({ userId, params, body }) => {
-        const marked = await markAbsent(s, userId, params.bookingUid, body ?? {});
-        return { ...booking(marked.booking), attendees: marked.attendees.map(attendee) };
-      },
+      data: bookingView,
+      handle: async ({ userId, params, body }) => bookingAnswer(s.stores.bookings, await markAbsent(s, userId, params.bookingUid, body ?? {})),
     }),
   };
 }

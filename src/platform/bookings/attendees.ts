@@ -32,8 +32,8 @@ async function hostsBooking(ctx: PlatformContext, hostId: string, uid: string): 
   return b;
 }
 
-/** Adds an attendee to the host's pending or accepted booking; an address it already has is refused. */
-export async function addAttendee(ctx: PlatformContext, hostId: string, uid: string, input: NewAttendeeInput): Promise<Attendee> {
+/** Adds an attendee to the host's pending or accepted booking; an address it already has is refused. Answers it with its booking's id. */
+export async function addAttendee(ctx: PlatformContext, hostId: string, uid: string, input: NewAttendeeInput): Promise<{ attendee: Attendee; bookingId: string }> {
   const b = await hostsBooking(ctx, hostId, uid);
   if (!ACTIVE.includes(b.status)) throw conflict(`the booking is ${b.status}; only a pending or accepted booking takes new attendees`);
   const email = input.email.toLowerCase();
@@ -46,16 +46,15 @@ export async function addAttendee(ctx: PlatformContext, hostId: string, uid: str
     const [added] = await tx.api.bookingAttendees.insert([
       { bookingUid: b.uid, role: 'added', email, name: input.name.trim(), timeZone: input.timeZone, phoneNumber: input.phoneNumber ?? null, language: input.language ?? null, createdAt: now },
     ]);
-    return added!;
+    return { attendee: added!, bookingId: b.id };
   });
 }
 
 /**
  * Marks the host and attendees of an accepted booking absent or present; every address named
- * must be one of the booking's attendees, or nothing changes. Answers the booking and its
- * attendees as they now are.
+ * must be one of the booking's attendees, or nothing changes. Answers the booking as it now is.
  */
-export async function markAbsent(ctx: PlatformContext, hostId: string, uid: string, input: AbsenceInput): Promise<{ booking: Booking; attendees: Attendee[] }> {
+export async function markAbsent(ctx: PlatformContext, hostId: string, uid: string, input: AbsenceInput): Promise<Booking> {
   if (input.host === undefined && (input.attendees === undefined || input.attendees.length === 0)) {
     throw validation('host: send host, attendees, or both: who was absent', 'host');
   }
@@ -70,6 +69,6 @@ export async function markAbsent(ctx: PlatformContext, hostId: string, uid: stri
       await tx.api.bookingAttendees.setAbsent(b.uid, a.email, a.absent);
     }
     if (input.host !== undefined) await tx.api.bookingAttendees.setHostAbsent(b.uid, input.host);
-    return { booking: (await tx.bookings.find(b.uid))!, attendees: await tx.api.bookingAttendees.list(b.uid) };
+    return (await tx.bookings.find(b.uid))!;
   });
 }

@@ -15,7 +15,27 @@ const basic = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').re
 /** RFC 5545 §3.3.11: backslash, semicolon, comma and newline are escaped in TEXT. */
 const icsText = (s: string) => s.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r?\n/g, '\\n');
 
-export function calendarLinks(e: CalendarEvent, now: number) {
+export interface CalendarLink {
+  /** Gatehouse's name of the calendar, steady for a program to pick one by. */
+  id: 'google' | 'outlook' | 'office365' | 'yahoo' | 'ics';
+  /** The platform's: what a person reads on the button. */
+  label: string;
+  link: string;
+}
+
+/** The platform's list of {label, link}; the ICS file as a data: URL, so that each entry is a link. */
+export function calendarLinks(e: CalendarEvent, now: number): CalendarLink[] {
+  const l = links(e, now);
+  return [
+    { id: 'google', label: 'Google Calendar', link: l.google },
+    { id: 'outlook', label: 'Microsoft Outlook', link: l.outlook },
+    { id: 'office365', label: 'Microsoft Office 365', link: l.office365 },
+    { id: 'yahoo', label: 'Yahoo Calendar', link: l.yahoo },
+    { id: 'ics', label: 'ICS', link: `data:text/calendar;charset=utf-8,${encodeURIComponent(l.ics)}` },
+  ];
+}
+
+function links(e: CalendarEvent, now: number) {
   const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
   const compose = (host: string) =>
     `https://${host}/calendar/0/action/compose?${q({ subject: e.title, startdt: new Date(e.start).toISOString(), enddt: new Date(e.end).toISOString(), body: e.description, location: e.location })}`;

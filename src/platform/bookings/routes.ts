@@ -3,17 +3,17 @@
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import type { AppContext } from '../../context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
-import type { BookingFilter, BookingScope, BookingStatus, BookingStore } from './store.ts';
+import type { Booking, BookingFilter, BookingScope, BookingStore, StatusTerm } from './store.ts';
 import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
 import { calendarLinks } from './calendar-links.ts';
-import { booking, bookingView, STATUSES } from './views.ts';
+import { bookingAnswer, bookingAnswers, bookingView, STATUSES } from './views.ts';
 import { attendeeHandlers } from './attendee-routes.ts';
 import { providerHandlers } from './provider-routes.ts';
 import { guestEmail, guestInput, locationInput, locationText, type GuestInput, type LocationInput } from './requests.ts';
 import { accessError, credentialsOf } from '../guard.ts';
-import { route, type ApiCall, type HandlerMap } from '../handler.ts';
+import { page, route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid, notFound, toMillis } from '../input.ts';
-import { arrayOf, dateTime, email, int, listQuery, numberedIdInput, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numberedIdInput, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 /** The answer to a booking's creation: the booking, and once only, its manageToken. */
 const createdView: JsonSchema = {
@@ -21,19 +21,64 @@ const createdView: JsonSchema = {
   properties: { ...(bookingView.properties as object), manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (docs/rules.md#public-booking)." } },
   required: [...(bookingView.required as string[]), 'manageToken'],
 };
-const created = ({ booking: b, manageToken }: Booked) => ({ ...booking(b), manageToken });
+const created = async (store: BookingStore, { booking: b, manageToken }: Booked) => ({ ...(await bookingAnswer(store, b)), manageToken });
 
-const listFilters = listQuery({ status: { type: 'string', enum: STATUSES }, afterStart: dateTime, beforeEnd: dateTime });
+/**
+ * docs/integrating.md#booking-statuses: the status filter's names, Gatehouse's stored statuses
+ * and the platform's. The platform's upcoming and past are the bookings that still hold time
+ * (pending or accepted) ending after or before now, unconfirmed the upcoming pending ones,
+ * rejected the declined ones; Gatehouse has no recurring bookings, so recurring finds none.
+ */
+const PLATFORM_STATUSES = ['upcoming', 'past', 'unconfirmed', 'recurring', 'rejected'];
+function statusTerm(name: string, now: number): StatusTerm {
+  switch (name) {
+    case 'upcoming':
+      return { statuses: ['pending', 'accepted'], endsFrom: now };
+    case 'past':
+      return { statuses: ['pending', 'accepted'], endsBefore: now };
+    case 'unconfirmed':
+      return { statuses: ['pending'], endsFrom: now };
+    case 'recurring':
+      return { statuses: [] };
+    case 'rejected':
+      return { statuses: ['declined'] };
+    default:
+      if (!STATUSES.includes(name)) throw invalid('status', `"${name}" is not a status; use ${[...STATUSES, ...PLATFORM_STATUSES].join(', ')}, several separated by commas`);
+      return { statuses: [name as StatusTerm['statuses'][number]] };
+  }
+}
+
+const listFilters = listQuery({
+  status: { type: 'string', maxLength: 200, description: `One or more, separated by commas: ${[...STATUSES, ...PLATFORM_STATUSES].join(', ')} (docs/integrating.md#booking-statuses)` },
+  afterStart: dateTime,
+  beforeEnd: dateTime,
+});
 interface ListFilters extends ListQuery {
-  status?: BookingStatus;
+  status?: string;
   afterStart?: string;
   beforeEnd?: string;
 }
-const filterOf = (q: ListFilters): BookingFilter => ({
-  ...(q.status !== undefined ? { status: q.status } : {}),
+const filterOf = (q: ListFilters, now: number): BookingFilter => ({
+  ...(q.status !== undefined ? { status: [...new Set(q.status.split(',').map((n) => n.trim()))].map((n) => statusTerm(n, now)) } : {}),
   ...(q.afterStart !== undefined ? { afterStart: toMillis(q.afterStart, 'afterStart') } : {}),
   ...(q.beforeEnd !== undefined ? { beforeEnd: toMillis(q.beforeEnd, 'beforeEnd') } : {}),
 });
+
+/** The platform's ReassignBookingOutput's data ({bookingId, reassignedTo}), beside the booking as it now is. */
+const reassignedView: JsonSchema = {
+  ...bookingView,
+  properties: {
+    ...(bookingView.properties as object),
+    bookingId: { ...numberedId, description: 'As id' },
+    reassignedTo: { ...nullable(object({ id: numberedId, name: { type: 'string' }, email: { type: 'string' }, displayEmail: { type: 'string' } }, ['id', 'name', 'email', 'displayEmail'])), description: 'The new host; null only if their account is gone' },
+  },
+  required: [...(bookingView.required as string[]), 'bookingId', 'reassignedTo'],
+};
+async function reassigned(store: BookingStore, b: Booking) {
+  const answer = await bookingAnswer(store, b);
+  const host = answer.hosts[0];
+  return { ...answer, bookingId: b.id, reassignedTo: host === undefined ? null : { id: host.id, name: host.name, email: host.email, displayEmail: host.displayEmail } };
+}
 
 /**
  * A new booking in Gatehouse's words ({eventTypeId, start, attendee, guests, location, notes})
@@ -156,16 +201,22 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
     route<unknown, ListFilters>({
       query: listFilters,
       data: arrayOf(bookingView, 0, 100),
-      handle: async (call) => (await store.list(scope(call), filterOf(call.query), call.query.limit, call.query.offset)).map(booking),
+      paged: true,
+      handle: async (call) => {
+        const { limit, offset } = call.query;
+        const filter = filterOf(call.query, s.clock());
+        const found = await store.page(scope(call), filter, limit, offset);
+        return page(await bookingAnswers(store, found.bookings), found.total, limit, offset);
+      },
     });
 
   return {
     ...publicBookingRoutes(deps, actForBooker),
     // The host's own bookings (docs/rules.md#membership-rules: personal routes act on the token's user only).
     'bookings.list': list((call) => ({ userId: call.userId })),
-    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => booking(await load({ userId }, params.bookingUid)) }),
+    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => bookingAnswer(store, await load({ userId }, params.bookingUid)) }),
     'bookings.calendarLinks': route<unknown, unknown, Uid>({
-      data: object({ google: { type: 'string' }, outlook: { type: 'string' }, office365: { type: 'string' }, yahoo: { type: 'string' }, ics: { type: 'string' } }, ['google', 'outlook', 'office365', 'yahoo', 'ics']),
+      data: arrayOf(object({ id: { type: 'string', enum: ['google', 'outlook', 'office365', 'yahoo', 'ics'] }, label: { type: 'string' }, link: { type: 'string' } }, ['id', 'label', 'link']), 5, 5),
       handle: async ({ userId, params }) => calendarLinks(await load({ userId }, params.bookingUid), s.clock()),
     }),
     ...hostBookingChanges(deps),
@@ -173,7 +224,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
     ...providerHandlers(deps),
     // A team's bookings.
     'teamBookings.list': list((call) => ({ teamId: call.facts.team!.id })),
-    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => booking(await load({ teamId: facts.team!.id }, params.bookingUid)) }),
+    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => bookingAnswer(store, await load({ teamId: facts.team!.id }, params.bookingUid)) }),
     ...teamAndOrgBookingWrites(deps),
     // Everything in an organization: its teams' bookings and its members'.
     'orgBookings.list': list((call) => ({ organizationId: call.facts.organization!.id })),
@@ -189,14 +240,14 @@ function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<Book
       data: createdView,
       status: 201,
       noStore: true,
-      handle: async ({ body }) => created(await book(s, await toNewBooking(s.stores.bookings, body))),
+      handle: async ({ body }) => created(s.stores.bookings, await book(s, await toNewBooking(s.stores.bookings, body))),
     }),
     'bookings.cancel': route<{ cancellationReason?: string } & BookerProof, unknown, Uid>({
       body: object({ cancellationReason: str(1, 500), manageToken }),
       data: bookingView,
       handle: async (call) => {
         await actForBooker(call);
-        return booking(await cancelBooking(s, call.params.bookingUid, call.body.cancellationReason));
+        return bookingAnswer(s.stores.bookings, await cancelBooking(s, call.params.bookingUid, call.body.cancellationReason));
       },
     }),
     'bookings.reschedule': route<{ start: string; reschedulingReason?: string } & BookerProof, unknown, Uid>({
@@ -205,7 +256,7 @@ function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<Book
       status: 201,
       handle: async (call) => {
         await actForBooker(call);
-        return booking(await rescheduleBooking(s, call.params.bookingUid, toMillis(call.body.start, 'start'), call.body.reschedulingReason));
+        return bookingAnswer(s.stores.bookings, await rescheduleBooking(s, call.params.bookingUid, toMillis(call.body.start, 'start'), call.body.reschedulingReason));
       },
     }),
   };
@@ -217,34 +268,34 @@ function hostBookingChanges(deps: AppContext): HandlerMap {
   return {
     'bookings.confirm': route<unknown, unknown, Uid>({
       data: bookingView,
-      handle: async ({ userId, params }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId })),
+      handle: async ({ userId, params }) => bookingAnswer(s.stores.bookings, await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId })),
     }),
     'bookings.decline': route<{ reason?: string }, unknown, Uid>({
       body: reason('reason'),
       data: bookingView,
-      handle: async ({ userId, params, body }) => booking(await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId })),
+      handle: async ({ userId, params, body }) => bookingAnswer(s.stores.bookings, await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId })),
     }),
     'bookings.addGuests': route<{ guests: GuestInput[] }, unknown, Uid>({
       body: object({ guests: arrayOf(guestInput, 1, 10) }, ['guests']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => booking(await addGuests(s, userId, params.bookingUid, body.guests.map(guestEmail))),
+      handle: async ({ userId, params, body }) => bookingAnswer(s.stores.bookings, await addGuests(s, userId, params.bookingUid, body.guests.map(guestEmail))),
     }),
     'bookings.updateLocation': route<{ location: LocationInput }, unknown, Uid>({
       body: object({ location: locationInput }, ['location']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => booking(await changeLocation(s, userId, params.bookingUid, locationText(body.location, 'location'))),
+      handle: async ({ userId, params, body }) => bookingAnswer(s.stores.bookings, await changeLocation(s, userId, params.bookingUid, locationText(body.location, 'location'))),
     }),
     // Without a userId (the platform's request has no body) the round-robin order picks the host.
     'bookings.reassign': route<{ userId?: string }, unknown, Uid>({
       body: object({ userId: { ...numberedIdInput, description: 'The new host; left out, the free member with the fewest upcoming team bookings' } }),
-      data: bookingView,
-      handle: async ({ userId, params, body }) => booking(await reassignBooking(s, userId, params.bookingUid, body.userId)),
+      data: reassignedView,
+      handle: async ({ userId, params, body }) => reassigned(s.stores.bookings, await reassignBooking(s, userId, params.bookingUid, body.userId)),
     }),
     // The platform's address for a chosen host: the user in the path, the body's reason only informative.
     'bookings.reassignTo': route<{ reason?: string }, unknown, Uid & { userId: string }>({
       body: object({ reason: { type: 'string', maxLength: 500, description: 'Why the booking changes hands (kept out of the booking)' } }),
-      data: bookingView,
-      handle: async ({ userId, params }) => booking(await reassignBooking(s, userId, params.bookingUid, params.userId)),
+      data: reassignedView,
+      handle: async ({ userId, params }) => reassigned(s.stores.bookings, await reassignBooking(s, userId, params.bookingUid, params.userId)),
     }),
   };
 }
@@ -259,17 +310,17 @@ function teamAndOrgBookingWrites(deps: AppContext): HandlerMap {
       data: createdView,
       status: 201,
       noStore: true,
-      handle: async ({ facts, body }) => created(await book(s, await toNewBooking(s.stores.bookings, body), { teamId: facts.team!.id, allowHidden: true })),
+      handle: async ({ facts, body }) => created(s.stores.bookings, await book(s, await toNewBooking(s.stores.bookings, body), { teamId: facts.team!.id, allowHidden: true })),
     }),
     'teamBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),
       data: bookingView,
-      handle: async ({ facts, params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id })),
+      handle: async ({ facts, params, body }) => bookingAnswer(s.stores.bookings, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id })),
     }),
     'orgBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),
       data: bookingView,
-      handle: async ({ facts, params, body }) => booking(await cancelBooking(s, params.bookingUid, body?.cancellationReason, { organizationId: facts.organization!.id })),
+      handle: async ({ facts, params, body }) => bookingAnswer(s.stores.bookings, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { organizationId: facts.organization!.id })),
     }),
   };
 }

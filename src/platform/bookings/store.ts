@@ -1,6 +1,7 @@
 // The store behind bookings (platform/bookings/service.ts and the /v2 booking routes): bookings,
 // host availability, team host choice, and the event-type facts and private links a new
 // booking needs. src/storage/stores/platform/bookings.ts implements it.
+import type { Attendee } from './attendee-store.ts';
 
 export type BookingStatus = 'pending' | 'accepted' | 'declined' | 'cancelled' | 'rescheduled';
 
@@ -36,11 +37,35 @@ export interface Booking {
   updatedAt: number;
 }
 
+/** A booking's host, as an answer names them. */
+export interface BookingHost {
+  id: string;
+  name: string;
+  email: string;
+  username: string;
+  timeZone: string;
+}
+
+/** What the answers tell of bookings beyond their rows: hosts by id, event types by id, attendees by booking uid. */
+export interface BookingRelations {
+  hosts: Map<string, BookingHost>;
+  eventTypes: Map<string, { id: string; slug: string }>;
+  attendees: Map<string, Attendee[]>;
+}
+
 /** Whose bookings: the host's, a team's, or everything in an organization. */
 export type BookingScope = { userId: string } | { teamId: string } | { organizationId: string };
 
+/** One status a list asks for: bookings of these stored statuses, and ending in [endsFrom, endsBefore) when given. */
+export interface StatusTerm {
+  statuses: BookingStatus[];
+  endsFrom?: number;
+  endsBefore?: number;
+}
+
 export interface BookingFilter {
-  status?: BookingStatus;
+  /** Any of these terms matches (the platform's `status=upcoming,past`); absent, every status does. */
+  status?: StatusTerm[];
   afterStart?: number;
   beforeEnd?: number;
 }
@@ -80,6 +105,12 @@ export interface BookingStore {
   findScoped(scope: BookingScope, uid: string): Promise<Booking | undefined>;
   /** The scope's bookings matching the filter, by start then uid. */
   list(scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<Booking[]>;
+  /** list's page and count's number together, in one read when the page is not past the end. */
+  page(scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<{ bookings: Booking[]; total: number }>;
+  /** How many of the scope's bookings match the filter. */
+  count(scope: BookingScope, filter: BookingFilter): Promise<number>;
+  /** The hosts, event types and attendees of these bookings, in one read whatever their number. */
+  relations(bookings: Booking[]): Promise<BookingRelations>;
   /**
    * Inserts a new booking, and its booker and guests as its attendees (attendee-store.ts): two
    * writes, for the caller's transaction. A duplicate uid throws.

@@ -2,68 +2,25 @@
 import { iso } from '../input.ts';
 import { arrayOf, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
 import type { Attendee } from './attendee-store.ts';
-import type { Booking } from './store.ts';
+import type { Booking, BookingRelations, BookingStatus, BookingStore } from './store.ts';
 
+/** Gatehouse's stored statuses, which the status filter of a list still takes. */
 export const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
 
-export const bookingView: JsonSchema = object(
-  {
-    id: numberedId,
-    uid: { type: 'string' },
-    title: { type: 'string' },
-    description: { type: 'string' },
-    start: { type: 'string' },
-    end: { type: 'string' },
-    durationInMinutes: { type: 'integer' },
-    status: { type: 'string', enum: STATUSES },
-    eventTypeId: nullable(numberedId),
-    hostId: nullable(numberedId),
-    teamId: nullable(numberedId),
-    attendee: object({ name: { type: 'string' }, email: { type: 'string' }, timeZone: { type: 'string' } }, ['name', 'email', 'timeZone']),
-    guests: arrayOf({ type: 'string' }, 0, 10),
-    location: { type: 'string' },
-    cancellationReason: nullable({ type: 'string' }),
-    declineReason: nullable({ type: 'string' }),
-    rescheduledFromUid: nullable({ type: 'string' }),
-    rescheduledToUid: nullable({ type: 'string' }),
-    absentHost: { type: 'boolean', description: 'Whether the host was marked absent (POST …/mark-absent)' },
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-  ['id', 'uid', 'title', 'start', 'end', 'status', 'attendee', 'guests', 'location'],
-);
+/** The statuses an answer names, the platform's (BookingOutput_2024_08_13). */
+export const ANSWERED_STATUSES = ['pending', 'accepted', 'rejected', 'cancelled'];
 
-export function booking(b: Booking) {
-  return {
-    id: b.id,
-    uid: b.uid,
-    title: b.title,
-    description: b.description,
-    start: iso(b.start),
-    end: iso(b.end),
-    durationInMinutes: Math.round((b.end - b.start) / 60_000),
-    status: b.status,
-    eventTypeId: b.eventTypeId,
-    hostId: b.hostId,
-    teamId: b.teamId,
-    attendee: b.attendee,
-    guests: b.guests,
-    location: b.location,
-    cancellationReason: b.cancellationReason,
-    declineReason: b.declineReason,
-    rescheduledFromUid: b.rescheduledFrom,
-    rescheduledToUid: b.rescheduledTo,
-    absentHost: b.absentHost,
-    createdAt: iso(b.createdAt),
-    updatedAt: iso(b.updatedAt),
-  };
-}
+/**
+ * docs/integrating.md#booking-statuses: a declined booking is the platform's rejected one, and
+ * the booking a reschedule moved away from is cancelled there, its rescheduledToUid naming
+ * the new one.
+ */
+const ANSWERED: Record<BookingStatus, string> = { pending: 'pending', accepted: 'accepted', declined: 'rejected', cancelled: 'cancelled', rescheduled: 'cancelled' };
 
+const text = { type: 'string' };
 
 /** The platform's languages of an attendee (Cal.com API v2's list). */
 export const LANGUAGES = ['ar', 'ca', 'de', 'es', 'eu', 'he', 'id', 'ja', 'lv', 'pl', 'ro', 'sr', 'th', 'vi', 'az', 'cs', 'el', 'es-419', 'fi', 'hr', 'it', 'km', 'nl', 'pt', 'ru', 'sv', 'tr', 'zh-CN', 'bg', 'da', 'en', 'et', 'fr', 'hu', 'iw', 'ko', 'no', 'pt-BR', 'sk', 'ta', 'uk', 'zh-TW', 'bn'];
-
-const text = { type: 'string' };
 
 export const attendeeView: JsonSchema = object(
   {
@@ -93,9 +50,89 @@ export const attendee = (a: Attendee) => ({
   absent: a.absent,
 });
 
-/** A booking with its attendees, as mark-absent answers it: who was absent, host and attendees. */
-export const bookingWithAttendeesView: JsonSchema = {
-  ...bookingView,
-  properties: { ...(bookingView.properties as object), attendees: arrayOf(attendeeView, 1, 100) },
-  required: [...(bookingView.required as string[]), 'absentHost', 'attendees'],
-};
+export const hostView: JsonSchema = object(
+  { id: numberedId, name: text, email: text, displayEmail: text, username: text, timeZone: text },
+  ['id', 'name', 'email', 'displayEmail', 'username', 'timeZone'],
+);
+
+export const bookingView: JsonSchema = object(
+  {
+    id: numberedId,
+    uid: text,
+    title: text,
+    description: { ...text, description: "The booker's notes; empty when there are none" },
+    hosts: arrayOf(hostView, 0, 1),
+    status: { type: 'string', enum: ANSWERED_STATUSES, description: 'The platform\'s status: a declined booking is rejected, a rescheduled one cancelled (docs/integrating.md#booking-statuses)' },
+    cancellationReason: { ...text, description: 'Only when one was given; on a booking a reschedule moved away from, the reschedule\'s reason' },
+    reschedulingReason: { ...text, description: 'Only on a booking a reschedule moved away from, when a reason was given' },
+    rescheduledFromUid: { ...text, description: 'Only on a booking a reschedule made' },
+    rescheduledToUid: { ...text, description: 'Only on a booking a reschedule moved away from' },
+    start: text,
+    end: text,
+    duration: { type: 'integer', description: 'In minutes' },
+    durationInMinutes: { type: 'integer', description: 'As duration' },
+    eventTypeId: nullable(numberedId),
+    eventType: nullable(object({ id: numberedId, slug: text }, ['id', 'slug'])),
+    location: text,
+    absentHost: { type: 'boolean', description: 'Whether the host was marked absent (POST …/mark-absent)' },
+    createdAt: text,
+    updatedAt: text,
+    attendees: arrayOf(attendeeView, 0, 100),
+    guests: arrayOf(text, 0, 10),
+    bookingFieldsResponses: object(
+      { name: text, email: text, guests: arrayOf(text, 0, 10), notes: text },
+      ['name', 'email', 'guests'],
+      { description: "The booking form's answers: the booker's name and address, the guests and, when given, the notes" },
+    ),
+    hostId: nullable(numberedId),
+    teamId: nullable(numberedId),
+    attendee: object({ name: text, email: text, timeZone: text }, ['name', 'email', 'timeZone']),
+    declineReason: nullable(text),
+  },
+  ['id', 'uid', 'title', 'description', 'hosts', 'status', 'start', 'end', 'duration', 'eventTypeId', 'eventType', 'location', 'absentHost', 'createdAt', 'updatedAt', 'attendees', 'bookingFieldsResponses', 'attendee', 'guests'],
+);
+
+export function booking(b: Booking, rel: BookingRelations) {
+  const host = b.hostId === null ? undefined : rel.hosts.get(b.hostId);
+  const duration = Math.round((b.end - b.start) / 60_000);
+  return {
+    id: b.id,
+    uid: b.uid,
+    title: b.title,
+    description: b.description,
+    hosts: host === undefined ? [] : [{ ...host, displayEmail: host.email }],
+    status: ANSWERED[b.status],
+    ...(b.cancellationReason !== null ? { cancellationReason: b.cancellationReason } : {}),
+    ...(b.status === 'rescheduled' && b.cancellationReason !== null ? { reschedulingReason: b.cancellationReason } : {}),
+    ...(b.rescheduledFrom !== null ? { rescheduledFromUid: b.rescheduledFrom } : {}),
+    ...(b.rescheduledTo !== null ? { rescheduledToUid: b.rescheduledTo } : {}),
+    start: iso(b.start),
+    end: iso(b.end),
+    duration,
+    durationInMinutes: duration,
+    eventTypeId: b.eventTypeId,
+    eventType: (b.eventTypeId !== null && rel.eventTypes.get(b.eventTypeId)) || null,
+    location: b.location,
+    absentHost: b.absentHost,
+    createdAt: iso(b.createdAt),
+    updatedAt: iso(b.updatedAt),
+    attendees: (rel.attendees.get(b.uid) ?? []).map(attendee),
+    guests: b.guests,
+    bookingFieldsResponses: { name: b.attendee.name, email: b.attendee.email, guests: b.guests, ...(b.description !== '' ? { notes: b.description } : {}) },
+    hostId: b.hostId,
+    teamId: b.teamId,
+    attendee: b.attendee,
+    declineReason: b.declineReason,
+  };
+}
+
+/** The answers of these bookings, their hosts, event types and attendees read together. */
+export async function bookingAnswers(store: Pick<BookingStore, 'relations'>, list: Booking[]) {
+  const rel = await store.relations(list);
+  return list.map((b) => booking(b, rel));
+}
+
+export async function bookingAnswer(store: Pick<BookingStore, 'relations'>, b: Booking) {
+  return (await bookingAnswers(store, [b]))[0]!;
+}
+

@@ -9,7 +9,7 @@ import type { BookingAttendeesTable } from '../../schema.ts';
 
 type Row = Selectable<BookingAttendeesTable>;
 
-const toAttendee = (r: Row): Attendee => ({
+export const toAttendee = (r: Row): Attendee => ({
   id: r.id,
   bookingUid: r.booking_uid,
   role: r.role,
@@ -48,18 +48,26 @@ export async function insertAttendees(db: Executor, attendees: NewAttendee[]): P
   return written;
 }
 
+/** The attendees of these bookings, each booking's booker first, then in the order they joined. */
+export async function listAttendees(db: Executor, bookingUids: string[]): Promise<Attendee[]> {
+  if (bookingUids.length === 0) return [];
+  // Guests of one booking join at one instant: the address orders them, not the random id.
+  const rows = await db
+    .selectFrom('booking_attendees')
+    .selectAll()
+    .where('booking_uid', 'in', bookingUids)
+    .orderBy('booking_uid')
+    .orderBy((eb) => eb.case().when('role', '=', 'booker').then(0).else(1).end())
+    .orderBy('created_at')
+    .orderBy('email')
+    .execute();
+  return rows.map(toAttendee);
+}
+
 export function createBookingAttendeeStore(db: Executor): BookingAttendeeStore {
   const of = (bookingUid: string) => db.selectFrom('booking_attendees').selectAll().where('booking_uid', '=', bookingUid);
   return {
-    list: async (bookingUid) => {
-      // Guests of one booking join at one instant: the address orders them, not the random id.
-      const rows = await of(bookingUid)
-        .orderBy((eb) => eb.case().when('role', '=', 'booker').then(0).else(1).end())
-        .orderBy('created_at')
-        .orderBy('email')
-        .execute();
-      return rows.map(toAttendee);
-    },
+    list: (bookingUid) => listAttendees(db, [bookingUid]),
     find: async (bookingUid, id) => {
       const row = await of(bookingUid).where('id', '=', id).executeTakeFirst();
       return row && toAttendee(row);

@@ -1,11 +1,11 @@
 // BookingStore (src/platform/bookings/store.ts) on Kysely: camelCase bookings out, rows in.
 // Bookings are created publicly and managed by their host, their team or their organization.
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { ACTIVE, type Booking, type BookingChanges, type BookingFilter, type BookingScope, type BookingStatus, type BookingStore } from '../../../platform/bookings/store.ts';
+import { ACTIVE, type Booking, type BookingChanges, type BookingFilter, type BookingRelations, type BookingScope, type BookingStatus, type BookingStore } from '../../../platform/bookings/store.ts';
 import type { NewAttendee } from '../../../platform/bookings/attendee-store.ts';
 import { findEventType, usePrivateLink } from '../../repositories/event-types.ts';
 import type { Executor } from '../../repositories/executor.ts';
-import { insertAttendees } from './booking-attendees.ts';
+import { insertAttendees, toAttendee } from './booking-attendees.ts';
 import type { BookingsTable } from '../../schema.ts';
 
 type BookingRow = Selectable<BookingsTable>;
@@ -110,12 +110,87 @@ async function findScopedBooking(db: Executor, scope: BookingScope, uid: string)
   return scoped(db, scope).where('uid', '=', uid).executeTakeFirst();
 }
 
-async function listBookings(db: Executor, scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<BookingRow[]> {
+function filtered(db: Executor, scope: BookingScope, filter: BookingFilter) {
   let q = scoped(db, scope);
-  if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+  const terms = filter.status;
+  if (terms !== undefined) {
+    q = q.where((eb) =>
+      eb.or(
+        terms.map((t) =>
+          // A name no stored status answers to (recurring) matches nothing.
+          eb.and([
+            t.statuses.length === 0 ? eb.lit(false) : eb('status', 'in', t.statuses),
+            ...(t.endsFrom !== undefined ? [eb('end_time', '>=', t.endsFrom)] : []),
+            ...(t.endsBefore !== undefined ? [eb('end_time', '<', t.endsBefore)] : []),
+          ]),
+        ),
+      ),
+    );
+  }
   if (filter.afterStart !== undefined) q = q.where('start_time', '>=', filter.afterStart);
   if (filter.beforeEnd !== undefined) q = q.where('end_time', '<=', filter.beforeEnd);
-  return q.orderBy('start_time').orderBy('uid').limit(limit).offset(offset).execute();
+  return q;
+}
+
+async function listBookings(db: Executor, scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<BookingRow[]> {
+  return filtered(db, scope, filter).orderBy('start_time').orderBy('uid').limit(limit).offset(offset).execute();
+}
+
+async function countBookings(db: Executor, scope: BookingScope, filter: BookingFilter): Promise<number> {
+  const row = await filtered(db, scope, filter)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
+ * A page and the number of all matches in one read: the count rides on each row (a window
+ * over the filtered rows, before LIMIT). Only a page past the end, which has no row to carry
+ * it, costs a second read.
+ */
+async function pageOfBookings(db: Executor, scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<{ bookings: Booking[]; total: number }> {
+  const rows = await filtered(db, scope, filter)
+    .select((eb) => eb.fn.countAll<number | string | bigint>().over().as('total_matching'))
+    .orderBy('start_time')
+    .orderBy('uid')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  if (rows.length === 0) return { bookings: [], total: offset === 0 ? 0 : await countBookings(db, scope, filter) };
+  return { bookings: rows.map(toBooking), total: Number(rows[0]!.total_matching) };
+}
+
+/** The bookings' hosts, event types and attendees in one read: one row per attendee (or one for a booking without any). */
+async function relations(db: Executor, bookings: Booking[]): Promise<BookingRelations> {
+  const out: BookingRelations = { hosts: new Map(), eventTypes: new Map(), attendees: new Map() };
+  if (bookings.length === 0) return out;
+  const rows = await db
+    .selectFrom('bookings as b')
+    .leftJoin('booking_attendees as a', 'a.booking_uid', 'b.uid')
+    .leftJoin('users as u', 'u.id', 'b.user_id')
+    .leftJoin('event_types as et', 'et.id', 'b.event_type_id')
+    .select([
+      'b.uid as booking',
+      'u.id as host_id', 'u.name as host_name', 'u.email as host_email', 'u.username as host_username', 'u.time_zone as host_time_zone',
+      'et.id as et_id', 'et.slug as et_slug',
+      'a.id', 'a.booking_uid', 'a.role', 'a.email', 'a.name', 'a.time_zone', 'a.phone_number', 'a.language', 'a.absent', 'a.created_at',
+    ])
+    .where('b.uid', 'in', [...new Set(bookings.map((b) => b.uid))])
+    .orderBy('b.uid')
+    // As the attendee list orders them: the booker first; guests of one booking join at one instant, so the address orders them.
+    .orderBy((eb) => eb.case().when('a.role', '=', 'booker').then(0).else(1).end())
+    .orderBy('a.created_at')
+    .orderBy('a.email')
+    .execute();
+  for (const r of rows) {
+    if (r.host_id !== null) out.hosts.set(r.host_id, { id: r.host_id, name: r.host_name!, email: r.host_email!, username: r.host_username!, timeZone: r.host_time_zone! });
+    if (r.et_id !== null) out.eventTypes.set(r.et_id, { id: r.et_id, slug: r.et_slug! });
+    const list = out.attendees.get(r.booking) ?? [];
+    if (r.id !== null) list.push(toAttendee({ ...r, id: r.id, booking_uid: r.booking_uid!, role: r.role!, email: r.email!, name: r.name!, time_zone: r.time_zone!, absent: r.absent!, created_at: r.created_at! }));
+    out.attendees.set(r.booking, list);
+  }
+  return out;
 }
 
 /**
@@ -250,6 +325,9 @@ export function createBookingStore(db: Executor): BookingStore {
       return row && toBooking(row);
     },
     list: async (scope, filter, limit, offset) => (await listBookings(db, scope, filter, limit, offset)).map(toBooking),
+    count: (scope, filter) => countBookings(db, scope, filter),
+    page: (scope, filter, limit, offset) => pageOfBookings(db, scope, filter, limit, offset),
+    relations: (bookings) => relations(db, bookings),
     insert: async (booking) => {
       await insertBooking(db, toRow(booking));
       await insertAttendees(db, attendeesOf(booking));
