@@ -19,23 +19,24 @@ const oooView: JsonSchema = object(
     id: numberedId,
     uuid: text,
     userId: { ...numberedId, description: 'The user who is out of office' },
-    toUserId: { ...nullable(numberedId), description: 'Who covers while they are away, or null' },
+    toUserId: { ...numberedId, description: 'Who covers while they are away; absent when no one does' },
     start: { ...text, format: 'date-time' },
     end: { ...text, format: 'date-time' },
-    notes: nullable(text),
+    notes: { ...text, description: 'Absent when none were given' },
     reason,
   },
-  ['id', 'uuid', 'userId', 'toUserId', 'start', 'end', 'notes', 'reason'],
+  ['id', 'uuid', 'userId', 'start', 'end', 'reason'],
 );
 
+/** The platform types toUserId and notes as a number and a string, never null: a missing one is left out. */
 const view = (e: OutOfOfficeEntry) => ({
   id: e.id,
   uuid: e.uuid,
   userId: e.userId,
-  toUserId: e.toUserId,
+  ...(e.toUserId !== null ? { toUserId: e.toUserId } : {}),
   start: iso(e.start),
   end: iso(e.end),
-  notes: e.notes,
+  ...(e.notes !== null ? { notes: e.notes } : {}),
   reason: e.reason,
 });
 
