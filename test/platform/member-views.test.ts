@@ -101,7 +101,7 @@ describe.each(backends)("a user's own views on $name", ({ name, available }) => 
     const token = await mint(server, w, w.orgAdmin, ['ORG_MEMBERSHIP_READ']);
     const found = await server.api('GET', `/v2/organizations/${w.org.id}/memberships/${membership.id}`, token);
     expect(found.status).toBe(200);
-    expect(found.body.data).toMatchObject({ id: Number(membership.id), userId: Number(user.id), role: 'member' });
+    expect(found.body.data).toMatchObject({ id: Number(membership.id), userId: Number(user.id), role: 'MEMBER', accepted: true, teamId: Number(w.org.id), attributes: [] });
     const elsewhere = await f.membership({ organizationId: w.otherOrg.id }, 'member');
     const missing = await server.api('GET', `/v2/organizations/${w.org.id}/memberships/${elsewhere.membership.id}`, token);
     expect(missing.status).toBe(404);

@@ -67,7 +67,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
 
     const invited = await server.api('POST', `${org}/memberships`, admin, { email: victim.email.toUpperCase(), role: 'member' });
     expect(invited.status).toBe(201);
-    expect(invited.body.data).toMatchObject({ state: 'invited', userId: null, user: null, organizationId: Number(w.org.id), teamId: null, role: 'member', invitedEmail: victim.email });
+    expect(invited.body.data).toMatchObject({ state: 'invited', userId: null, user: null, organizationId: Number(w.org.id), teamId: Number(w.org.id), role: 'MEMBER', accepted: false, invitedEmail: victim.email });
     expect(idFields(invited.body)).not.toContain(Number(victim.id));
     expect(JSON.stringify(invited.body)).not.toContain('Vic Victim');
 
@@ -125,7 +125,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     expect(b.status).toBe(a.status);
     expect(keyPaths(b.body)).toEqual(keyPaths(a.body));
     for (const [res, email] of [[a, known.email], [b, unknownEmail]] as const) {
-      expect(res.body.data).toMatchObject({ state: 'invited', userId: null, user: null, invitedEmail: email, invitedUserId: null, teamId: Number(w.team.id), role: 'member' });
+      expect(res.body.data).toMatchObject({ state: 'invited', userId: null, user: null, invitedEmail: email, invitedUserId: null, teamId: Number(w.team.id), role: 'MEMBER' });
       expect(res.headers.get('cache-control')).toBe(a.headers.get('cache-control'));
     }
     expect(idFields(a.body)).not.toContain(Number(known.id));
@@ -157,7 +157,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     const admin = await mint(server, w, w.teamAdmin, ['TEAM_MEMBERSHIP_READ', 'TEAM_MEMBERSHIP_WRITE']);
     const invited = await server.api('POST', `/v2/teams/${w.team.id}/memberships`, admin, { userId: invitee.id, role: 'admin' });
     expect(invited.status).toBe(201);
-    expect(invited.body.data).toMatchObject({ state: 'invited', userId: null, invitedUserId: Number(invitee.id), role: 'admin' });
+    expect(invited.body.data).toMatchObject({ state: 'invited', userId: null, invitedUserId: Number(invitee.id), role: 'ADMIN' });
     const token = await mint(server, w, invitee, ['TEAM_PROFILE_READ', 'TEAM_EVENT_TYPE_WRITE']);
 
     const read = await server.api('GET', `/v2/teams/${w.team.id}`, token);
@@ -173,7 +173,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
     await acceptInPage(invitee, invited.body.data.id);
     expect((await server.api('GET', `/v2/teams/${w.team.id}`, token)).status).toBe(200);
     const got = await server.api('GET', `/v2/teams/${w.team.id}/memberships/${invited.body.data.id}`, admin);
-    expect(got.body.data).toMatchObject({ state: 'accepted', userId: Number(invitee.id), role: 'admin', user: { email: invitee.email } });
+    expect(got.body.data).toMatchObject({ state: 'accepted', userId: Number(invitee.id), role: 'ADMIN', accepted: true, user: { email: invitee.email } });
   });
 
   it.skipIf(!available)('an invited user is never picked as the host of a team booking, nor can one be reassigned to them, until they accept (docs/rules.md#membership-invitations)', async () => {

@@ -28,7 +28,7 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const invitee = await quickUser(server);
     const res = await server.api('POST', `/v2/teams/${w.team.id}/memberships`, owner, { userId: invitee.id, role: 'ADMIN', accepted: false, disableImpersonation: true });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ state: 'invited', role: 'admin', invitedUserId: Number(invitee.id), teamId: Number(w.team.id) });
+    expect(res.body.data).toMatchObject({ state: 'invited', accepted: false, role: 'ADMIN', invitedUserId: Number(invitee.id), teamId: Number(w.team.id) });
     expect(await stored({ teamId: w.team.id }, String(res.body.data.id))).toMatchObject({ role: 'admin', invitedUserId: invitee.id });
   });
 
@@ -37,9 +37,13 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const b = await quickUser(server);
     const noRole = await server.api('POST', `/v2/organizations/${w.org.id}/memberships`, owner, { userId: a.id });
     expect(noRole.status).toBe(201);
-    expect(noRole.body.data).toMatchObject({ state: 'invited', role: 'member' });
+    expect(noRole.body.data).toMatchObject({ state: 'invited', role: 'MEMBER' });
+    // An organization's membership names the organization as its teamId (the platform's organization is a team) and has no attributes.
+    expect(noRole.body.data).toMatchObject({ accepted: false, teamId: Number(w.org.id), organizationId: Number(w.org.id), attributes: [] });
     const lower = await server.api('POST', `/v2/organizations/${w.org.id}/teams/${w.team.id}/memberships`, owner, { userId: b.id, role: 'owner' });
     expect(lower.status).toBe(201);
+    expect(lower.body.data.role).toBe('OWNER');
+    expect(lower.body.data).not.toHaveProperty('attributes');
     expect(await stored({ teamId: w.team.id }, String(lower.body.data.id))).toMatchObject({ role: 'owner' });
   });
 
@@ -57,15 +61,15 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const path = `/v2/teams/${w.team.id}/memberships/${membership.id}`;
     const promoted = await server.api('PATCH', path, owner, { role: 'ADMIN' });
     expect(promoted.status).toBe(200);
-    expect(promoted.body.data).toMatchObject({ id: Number(membership.id), state: 'accepted', role: 'admin' });
+    expect(promoted.body.data).toMatchObject({ id: Number(membership.id), state: 'accepted', accepted: true, role: 'ADMIN' });
     expect(await server.services.stores.api.memberships.findMember({ teamId: w.team.id }, membership.id)).toMatchObject({ role: 'admin' });
     const flags = await server.api('PATCH', path, owner, { accepted: true, disableImpersonation: false });
     expect(flags.status).toBe(200);
-    expect(flags.body.data).toMatchObject({ state: 'accepted', role: 'admin' });
+    expect(flags.body.data).toMatchObject({ state: 'accepted', role: 'ADMIN' });
     const orgMember = await f.membership({ organizationId: w.org.id });
     const org = await server.api('PATCH', `/v2/organizations/${w.org.id}/memberships/${orgMember.membership.id}`, owner, { role: 'admin' });
     expect(org.status).toBe(200);
-    expect(org.body.data.role).toBe('admin');
+    expect(org.body.data.role).toBe('ADMIN');
   });
 
   it.skipIf(!available)('PATCH accepted: true of an invitation → 400 and it stays invited; accepted: false of a membership → 400 (remove it instead)', async () => {
@@ -79,6 +83,38 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const leave = await server.api('PATCH', `/v2/teams/${w.team.id}/memberships/${membership.id}`, owner, { accepted: false });
     expect(leave.status).toBe(400);
     expect(leave.body.error.message).toMatch(/^accepted: .*DELETE/);
+  });
+
+  it.skipIf(!available)('DELETE of a team or organization membership, or of an invitation → 200 and the membership as it was, with deleted: true', async () => {
+    const { membership, user } = await f.membership({ teamId: w.team.id });
+    const team = await server.api('DELETE', `/v2/teams/${w.team.id}/memberships/${membership.id}`, owner);
+    expect(team.status).toBe(200);
+    expect(team.body.data).toMatchObject({ id: Number(membership.id), userId: Number(user.id), teamId: Number(w.team.id), accepted: true, role: 'MEMBER', user: { email: user.email }, deleted: true });
+    expect(await server.services.stores.api.memberships.findMember({ teamId: w.team.id }, membership.id)).toBeUndefined();
+    const orgMember = await f.membership({ organizationId: w.org.id });
+    const org = await server.api('DELETE', `/v2/organizations/${w.org.id}/memberships/${orgMember.membership.id}`, owner);
+    expect(org.body.data).toMatchObject({ id: Number(orgMember.membership.id), userId: Number(orgMember.user.id), teamId: Number(w.org.id), accepted: true, attributes: [], deleted: true });
+    const invitee = await quickUser(server);
+    const invited = await server.api('POST', `/v2/teams/${w.team.id}/memberships`, owner, { userId: invitee.id });
+    const withdrawn = await server.api('DELETE', `/v2/teams/${w.team.id}/memberships/${invited.body.data.id}`, owner);
+    expect(withdrawn.body.data).toEqual({ ...invited.body.data, deleted: true });
+    expect(await stored({ teamId: w.team.id }, String(invited.body.data.id))).toBeUndefined();
+  });
+
+  it.skipIf(!available)('GET /v2/organizations/{orgId}/users → each user with hideBranding false, createdDate and the profile of their organization membership', async () => {
+    const { user, membership } = await f.membership({ organizationId: w.org.id });
+    const res = await server.api('GET', `/v2/organizations/${w.org.id}/users?take=100`, owner);
+    expect(res.status).toBe(200);
+    const row = (await server.services.stores.users.findById(user.id))!;
+    const listed = res.body.data.find((u: { id: number }) => u.id === Number(user.id));
+    expect(listed).toMatchObject({
+      email: user.email,
+      hideBranding: false,
+      createdDate: new Date(row.createdAt).toISOString(),
+      profile: { id: Number(membership.id), organizationId: Number(w.org.id), userId: Number(user.id), username: row.username },
+    });
+    const changed = await server.api('PATCH', `/v2/organizations/${w.org.id}/users/${user.id}`, owner, { name: 'Changed Name' });
+    expect(changed.body.data).toEqual({ ...listed, name: 'Changed Name', defaultScheduleId: null, organizationId: expect.anything(), avatarUrl: null, bio: null });
   });
 
   it.skipIf(!available)('PATCH /v2/organizations/{orgId}/users/{userId} with the platform’s empty body → 200, the user as they are; a name still changes', async () => {

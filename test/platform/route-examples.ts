@@ -202,10 +202,10 @@ export const examples: Record<string, Example> = {
 
   'teamMemberships.list': none,
   'teamMemberships.create': async ({ server }) => {
-    return { body: { userId: (await quickUser(server)).id, role: 'member' } };
+    return { body: { userId: (await quickUser(server)).id, role: 'MEMBER' } };
   },
   'teamMemberships.get': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id } }),
-  'teamMemberships.update': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id }, body: { role: 'admin' } }),
+  'teamMemberships.update': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id }, body: { role: 'ADMIN' } }),
   'teamMemberships.delete': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id } }),
 
   'teamApps.list': none,
@@ -250,10 +250,10 @@ export const examples: Record<string, Example> = {
   'orgTeams.create': async () => ({ body: { name: 'Org team' } }),
   'orgMemberships.list': none,
   'orgMemberships.create': async ({ server }) => {
-    return { body: { email: (await quickUser(server)).email, role: 'member' } };
+    return { body: { email: (await quickUser(server)).email, role: 'MEMBER' } };
   },
   'orgMemberships.get': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id } }),
-  'orgMemberships.update': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id }, body: { role: 'admin' } }),
+  'orgMemberships.update': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id }, body: { role: 'ADMIN' } }),
   'orgMemberships.delete': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id } }),
   'orgUsers.list': none,
   'orgUsers.update': async ({ f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id }, body: { timeFormat: 12 } }),

@@ -111,6 +111,17 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     expect(await suite.stores.api.memberships.listOrganizationUsers(await organization(), 10, 0)).toEqual([]);
   });
 
+  it.skipIf(!available)('memberships.findOrganizationUser: a member with their membership; a user of no membership there is undefined', async () => {
+    const org = await organization();
+    const u = await user();
+    const m = await membership({ organizationId: org }, u, T0 + 3);
+    const found = await suite.stores.api.memberships.findOrganizationUser(org, u);
+    expect(found).toMatchObject({ id: u, role: 'member', membershipId: m });
+    expect(found).toEqual((await suite.stores.api.memberships.listOrganizationUsers(org, 10, 0))[0]);
+    expect(await suite.stores.api.memberships.findOrganizationUser(await organization(), u)).toBeUndefined();
+    expect(await suite.stores.api.memberships.findOrganizationUser(org, await user())).toBeUndefined();
+  });
+
   // ProfileStore
 
   it.skipIf(!available)('profiles.find reads what users.updateProfile wrote; an unknown user is undefined', async () => {

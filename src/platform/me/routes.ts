@@ -19,9 +19,26 @@ export const userFields = {
   timeFormat: { type: 'integer' },
 } satisfies Record<string, JsonSchema>;
 
+const text = { type: 'string' };
+
+/** What Gatehouse keeps of a user's profile as it appears everywhere a user is shown in full. */
+export const profileFieldsView = {
+  ...userFields,
+  defaultScheduleId: nullable(numberedId),
+  organizationId: nullable(numberedId),
+  avatarUrl: { ...nullable(text), description: 'Always null: Gatehouse keeps no avatar' },
+  bio: { ...nullable(text), description: 'Always null: Gatehouse keeps no biography of a user' },
+} satisfies Record<string, JsonSchema>;
+
 export const profileView: JsonSchema = object(
-  { ...userFields, defaultScheduleId: nullable(numberedId), organizationId: nullable(numberedId) },
-  [...Object.keys(userFields), 'defaultScheduleId', 'organizationId'],
+  {
+    ...profileFieldsView,
+    organization: {
+      ...object({ id: numberedId, isPlatform: { type: 'boolean', description: 'Always false: Gatehouse has no platform (managed-user) organizations' } }, ['id', 'isPlatform']),
+      description: 'The organization the user belongs to; absent when none',
+    },
+  },
+  Object.keys(profileFieldsView),
 );
 
 /** The profile view: the record as it is, with the fields in the documented order. */
@@ -36,6 +53,9 @@ export function profile(u: Profile) {
     timeFormat: u.timeFormat,
     defaultScheduleId: u.defaultScheduleId,
     organizationId: u.organizationId,
+    avatarUrl: null,
+    bio: null,
+    ...(u.organizationId !== null ? { organization: { id: u.organizationId, isPlatform: false } } : {}),
   };
 }
 

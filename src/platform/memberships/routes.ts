@@ -8,29 +8,42 @@ import { inviteMember, keepingAnOwner, removeMember, type Role } from '../author
 import { route, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
 import { forbidden, invalid, iso, notFound } from '../input.ts';
-import { arrayOf, bool, deletedNumbered, email, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
-import type { Member, MembershipTarget, PendingInvitation, RosterEntry } from './store.ts';
+import { arrayOf, bool, email, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
+import type { Member, MembershipTarget, OrganizationUser, PendingInvitation, RosterEntry } from './store.ts';
 import { isOrgOwner, isTeamOwner } from '../roles.ts';
-import { userFields } from '../me/routes.ts';
-import { profile, profileChanges, profileFields, profileView, type ProfilePatch } from '../me/routes.ts';
+import { profile, profileChanges, profileFields, profileFieldsView, userFields, type ProfilePatch } from '../me/routes.ts';
 
 const text = { type: 'string' };
+/** The platform's spelling of a role in its answers; requests may say either (roleInput). */
+const ROLE_OUT = ['MEMBER', 'ADMIN', 'OWNER'] as const;
 const membershipView: JsonSchema = object(
   {
     id: { ...numberedId, description: 'Stays the same when the invitee accepts: the invitation becomes the membership' },
     state: { type: 'string', enum: ['invited', 'accepted'], description: 'invited: waiting for the invitee to accept in the web app, and granting nothing until then' },
+    accepted: { type: 'boolean', description: 'The platform\'s word for state: true once the invitee accepted' },
     userId: { ...nullable(numberedId), description: 'The member; null while invited' },
-    teamId: nullable(numberedId),
+    teamId: { ...nullable(numberedId), description: "The team; of an organization's membership, the organization (the platform's organization is a team)" },
     organizationId: nullable(numberedId),
-    role: text,
+    role: { type: 'string', enum: [...ROLE_OUT] },
     user: { ...nullable(object({ email: text, name: text, username: text }, ['email', 'name', 'username'])), description: 'The member; null while invited' },
     invitedEmail: { ...nullable(text), description: 'While invited: the address the inviter named (lower-case), else null' },
     invitedUserId: { ...nullable(numberedId), description: 'While invited: the user id the inviter named, else null' },
     createdAt: text,
     updatedAt: text,
   },
-  ['id', 'state', 'userId', 'teamId', 'organizationId', 'role', 'user', 'invitedEmail', 'invitedUserId', 'createdAt', 'updatedAt'],
+  ['id', 'state', 'accepted', 'userId', 'teamId', 'organizationId', 'role', 'user', 'invitedEmail', 'invitedUserId', 'createdAt', 'updatedAt'],
 );
+/** An organization's membership also carries the platform's member attributes: Gatehouse keeps none, so always an empty list. */
+const orgMembershipView: JsonSchema = object(
+  { ...(membershipView.properties as Record<string, JsonSchema>), attributes: { ...arrayOf(object({}), 0, 0), description: 'Always empty: Gatehouse keeps no member attributes' } },
+  [...(membershipView.required as string[]), 'attributes'],
+);
+const viewSchema = (kind: Kind) => (kind === 'team' ? membershipView : orgMembershipView);
+/** The answer of a delete: the membership as it was, as the platform answers, and that it is gone. */
+const deletedView = (kind: Kind): JsonSchema => {
+  const schema = viewSchema(kind);
+  return object({ ...(schema.properties as Record<string, JsonSchema>), deleted: bool }, [...(schema.required as string[]), 'deleted']);
+};
 
 /** An accepted membership, or an invitation that shows nothing but what the inviter named. */
 function membership(m: RosterEntry) {
@@ -38,13 +51,16 @@ function membership(m: RosterEntry) {
   return {
     id: m.id,
     state: m.state,
+    accepted,
     userId: accepted ? m.userId : null,
-    teamId: m.teamId,
+    teamId: m.teamId ?? m.organizationId,
     organizationId: m.organizationId,
-    role: m.role,
+    role: m.role.toUpperCase(),
     user: accepted ? m.user : null,
     invitedEmail: accepted ? null : m.invitedEmail,
     invitedUserId: accepted ? null : m.invitedUserId,
+    // Only organization answers declare it; the team ones' serializer drops it.
+    attributes: [],
     createdAt: iso(m.createdAt),
     updatedAt: iso(m.updatedAt),
   };
@@ -62,14 +78,37 @@ const fromService = (i: Awaited<ReturnType<typeof inviteMember>>): PendingInvita
   updatedAt: i.updatedAt,
 });
 
-const userView: JsonSchema = object({ ...userFields, role: { type: 'string' } }, [...Object.keys(userFields), 'role']);
+/** What the platform shows of a user's place in the organization: their membership there. */
+const orgProfile: JsonSchema = object(
+  {
+    id: { ...numberedId, description: "The user's membership of the organization" },
+    organizationId: numberedId,
+    userId: numberedId,
+    username: text,
+  },
+  ['id', 'organizationId', 'userId', 'username'],
+);
+const orgUserFields = {
+  role: { type: 'string' },
+  hideBranding: { type: 'boolean', description: 'Always false: Gatehouse hides no branding' },
+  createdDate: { ...text, format: 'date-time', description: 'When the account was created' },
+  profile: orgProfile,
+};
+const userView: JsonSchema = object({ ...userFields, ...orgUserFields }, [...Object.keys(userFields), ...Object.keys(orgUserFields)]);
+/** An organization user after a change: the list's view and the rest of the profile. */
+const changedUserView: JsonSchema = object({ ...profileFieldsView, ...orgUserFields }, [...Object.keys(profileFieldsView), ...Object.keys(orgUserFields)]);
+
+function orgUser(u: OrganizationUser, organizationId: string) {
+  const { createdAt, membershipId, ...user } = u;
+  return { ...user, hideBranding: false, createdDate: iso(createdAt), profile: { id: membershipId, organizationId, userId: u.id, username: u.username } };
+}
 
 /**
- * A role as Gatehouse writes it (lower-case) or as Cal.com's API v2 does (upper-case): both
- * are read, one is kept (the lower-case one every answer shows).
+ * A role as Cal.com's API v2 writes it (upper-case, as every answer shows it) or as Gatehouse
+ * did before (lower-case): both are read, and stored lower-case.
  */
 const ROLES = ['member', 'admin', 'owner'] as const;
-const roleInput: JsonSchema = { type: 'string', enum: [...ROLES, ...ROLES.map((r) => r.toUpperCase())], description: 'member, admin or owner (MEMBER, ADMIN and OWNER are read alike)' };
+const roleInput: JsonSchema = { type: 'string', enum: [...ROLES, ...ROLES.map((r) => r.toUpperCase())], description: 'MEMBER, ADMIN or OWNER, as answers write it (member, admin and owner are read alike)' };
 const roleOf = (value: string): Role => value.toLowerCase() as Role;
 
 /**
@@ -163,7 +202,7 @@ function rosterRoute(deps: AppContext, kind: Kind) {
   const memberships = deps.services.stores.api.memberships;
   return route<unknown, ListQuery>({
     query: listQuery(),
-    data: arrayOf(membershipView, 0, 100),
+    data: arrayOf(viewSchema(kind), 0, 100),
     handle: async ({ facts, query }) => (await memberships.listRoster(targetOf(kind, facts), query.limit, query.offset)).map(membership),
   });
 }
@@ -171,7 +210,7 @@ function rosterRoute(deps: AppContext, kind: Kind) {
 function inviteRoute(deps: AppContext, kind: Kind) {
   return route<NewMembership>({
     body: newMembership,
-    data: membershipView,
+    data: viewSchema(kind),
     status: 201,
     handle: async ({ userId, facts, body }) => {
       if ((body.userId === undefined) === (body.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
@@ -187,7 +226,7 @@ function inviteRoute(deps: AppContext, kind: Kind) {
 
 function getMembershipRoute(deps: AppContext, kind: Kind) {
   return route<unknown, unknown, { membershipId: string }>({
-    data: membershipView,
+    data: viewSchema(kind),
     handle: async ({ facts, params }) => viewOf(await findMembership(deps, targetOf(kind, facts), params.membershipId)),
   });
 }
@@ -197,7 +236,7 @@ function changeRoleRoute(deps: AppContext, kind: Kind) {
   const memberships = deps.services.stores.api.memberships;
   return route<MembershipPatch, unknown, { membershipId: string }>({
     body: membershipPatch,
-    data: membershipView,
+    data: viewSchema(kind),
     handle: async ({ facts, params, body }) => {
       const target = targetOf(kind, facts);
       const found = await findMembership(deps, target, params.membershipId);
@@ -227,21 +266,22 @@ function removeMembershipRoute(deps: AppContext, kind: Kind) {
   const { clock } = deps.services;
   const memberships = deps.services.stores.api.memberships;
   return route<unknown, unknown, { membershipId: string }>({
-    data: deletedNumbered,
+    data: deletedView(kind),
     handle: async ({ facts, params }) => {
       const target = targetOf(kind, facts);
       const found = await findMembership(deps, target, params.membershipId);
+      const gone = { ...viewOf(found), deleted: true };
       if ('invitation' in found) {
         requireOwnerFor(kind, facts, found.invitation.role === 'owner');
         await memberships.deleteInvitation(found.invitation.id);
-        return { id: found.invitation.id, deleted: true };
+        return gone;
       }
       const current = found.member;
       requireOwnerFor(kind, facts, current.role === 'owner');
       await keepingAnOwner(deps.services, target, current.role === 'owner', lastOwner(kind), (tx) =>
         removeMember(tx, { id: current.id, userId: current.userId, organizationId: current.organizationId }, clock()),
       );
-      return { id: current.id, deleted: true };
+      return gone;
     },
   });
 }
@@ -255,18 +295,21 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
     'orgUsers.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(userView, 0, 100),
-      handle: async ({ facts, query }) => memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset),
+      handle: async ({ facts, query }) => (await memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset)).map((u) => orgUser(u, facts.organization!.id)),
     }),
     // Cal.com's API v2 sends this update with no field at all: an empty body changes nothing
     // and answers the user as they are.
     'orgUsers.update': route<ProfilePatch, unknown, { userId: string }>({
       body: object(profileFields),
-      data: profileView,
+      data: changedUserView,
       handle: async ({ facts, params, body }) => {
         await memberOfPath(deps, { params, facts });
         const changes = profileChanges(body);
         if (Object.keys(changes).length > 0) await deps.services.stores.users.updateProfile(params.userId, changes, clock());
-        return profile((await profiles.find(params.userId))!);
+        const organizationId = facts.organization!.id;
+        const user = await memberships.findOrganizationUser(organizationId, params.userId);
+        if (user === undefined) throw notFound('user in this organization');
+        return { ...profile((await profiles.find(params.userId))!), ...orgUser(user, organizationId) };
       },
     }),
   };

@@ -33,8 +33,8 @@ export interface PendingInvitation {
 
 export type RosterEntry = ({ state: 'accepted' } & Member) | ({ state: 'invited' } & PendingInvitation);
 
-/** A user of an organization, with their organization role. */
-export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId'> & { role: MembershipRole };
+/** A user of an organization, with their organization role and the membership that makes them one. */
+export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId'> & { role: MembershipRole; createdAt: number; membershipId: string };
 
 export interface MembershipStore {
   /** The target's members and pending invitations, in the order they were added. */
@@ -51,4 +51,6 @@ export interface MembershipStore {
   deleteInvitation(id: string): Promise<void>;
   /** The organization's members as users, in the order they joined. */
   listOrganizationUsers(organizationId: string, limit: number, offset: number): Promise<OrganizationUser[]>;
+  /** One user of the organization; undefined when they are not a member of it. */
+  findOrganizationUser(organizationId: string, userId: string): Promise<OrganizationUser | undefined>;
 }

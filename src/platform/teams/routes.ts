@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { checkSlug, checkTeamFields, createTeam, type Team, type TeamChanges } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, iso, notFound } from '../input.ts';
-import { arrayOf, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, listQuery, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { isTeamOwner } from '../roles.ts';
 
 const teamView: JsonSchema = object(
@@ -15,11 +15,16 @@ const teamView: JsonSchema = object(
     timeZone: { type: 'string' },
     brandColor: { type: 'string' },
     organizationId: nullable(numberedId),
+    parentId: { ...numberedId, description: 'The organization the team belongs to; absent for a team of no organization' },
+    isOrganization: { type: 'boolean', description: 'Always false: these routes serve teams, and an organization is not one' },
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
   },
-  ['id', 'name', 'slug', 'bio', 'timeZone', 'brandColor', 'organizationId', 'createdAt', 'updatedAt'],
+  ['id', 'name', 'slug', 'bio', 'timeZone', 'brandColor', 'organizationId', 'isOrganization', 'createdAt', 'updatedAt'],
 );
+
+/** The answer of a delete: the team as it was, as the platform answers, and that it is gone. */
+const deletedTeamView: JsonSchema = object({ ...(teamView.properties as Record<string, JsonSchema>), deleted: { type: 'boolean' } }, [...(teamView.required as string[]), 'deleted']);
 
 function team(t: Team) {
   return {
@@ -30,6 +35,9 @@ function team(t: Team) {
     timeZone: t.timeZone,
     brandColor: t.brandColor,
     organizationId: t.organizationId,
+    // The platform's parent of a team is its organization; its schema types it a number, never null.
+    ...(t.organizationId !== null ? { parentId: t.organizationId } : {}),
+    isOrganization: false,
     createdAt: iso(t.createdAt),
     updatedAt: iso(t.updatedAt),
   };
@@ -95,12 +103,13 @@ export function teamHandlers(deps: AppContext): HandlerMap {
       },
     }),
     'teams.delete': route({
-      data: deletedNumbered,
+      data: deletedTeamView,
       handle: async ({ facts }) => {
         // Deleting takes every event type, booking and form of the team with it: owners only.
         if (!isTeamOwner(facts)) throw forbidden('only an owner of the team, or an admin of its organization, may delete it');
-        if (!(await teams.deleteTeam(facts.team!.id))) throw notFound('team');
-        return { id: facts.team!.id, deleted: true };
+        const current = await load(facts.team!.id);
+        if (!(await teams.deleteTeam(current.id))) throw notFound('team');
+        return { ...team(current), deleted: true };
       },
     }),
     'orgTeams.list': route<unknown, ListQuery>({

@@ -177,13 +177,15 @@ export async function deleteMembership(db: Executor, id: string): Promise<void> 
   await db.deleteFrom('memberships').where('id', '=', id).execute();
 }
 
-/** Users of an organization: its members, with their organization role. */
-export async function listOrganizationUsers(db: Executor, organizationId: string, limit: number, offset: number) {
-  return db
+/** Users of an organization (one of them, when userId is given): its members, with their organization role and membership. */
+export async function listOrganizationUsers(db: Executor, organizationId: string, limit: number, offset: number, userId?: string) {
+  let query = db
     .selectFrom('memberships as m')
     .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id', 'u.email', 'u.name', 'u.username', 'u.time_zone', 'u.week_start', 'u.time_format', 'm.role'])
-    .where('m.organization_id', '=', organizationId)
+    .select(['u.id', 'u.email', 'u.name', 'u.username', 'u.time_zone', 'u.week_start', 'u.time_format', 'u.created_at', 'm.role', 'm.id as membership_id'])
+    .where('m.organization_id', '=', organizationId);
+  if (userId !== undefined) query = query.where('u.id', '=', userId);
+  return query
     .orderBy('m.created_at')
     .orderBy('u.id')
     .limit(limit)

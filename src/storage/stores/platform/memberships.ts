@@ -1,6 +1,6 @@
 // MembershipStore (src/platform/memberships/store.ts) over the organizations and invitations
 // repositories.
-import type { Member, MembershipStore, PendingInvitation, RosterEntry } from '../../../platform/memberships/store.ts';
+import type { Member, MembershipStore, OrganizationUser, PendingInvitation, RosterEntry } from '../../../platform/memberships/store.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import * as invitations from '../../repositories/invitations.ts';
 import * as repo from '../../repositories/organizations.ts';
@@ -35,6 +35,13 @@ const toEntry = (r: repo.RosterRow): RosterEntry => {
     : { state: 'invited', ...common, invitedEmail: r.invited_email, invitedUserId: r.invited_user_id };
 };
 
+const toOrganizationUser = (u: Awaited<ReturnType<typeof repo.listOrganizationUsers>>[number]): OrganizationUser => ({
+  ...publicUserFields(u),
+  role: u.role,
+  createdAt: u.created_at,
+  membershipId: u.membership_id,
+});
+
 export function createMembershipStore(db: Executor): MembershipStore {
   return {
     listRoster: async (target, limit, offset) => (await repo.listRoster(db, target, limit, offset)).map(toEntry),
@@ -49,7 +56,10 @@ export function createMembershipStore(db: Executor): MembershipStore {
     isMember: async (target, userId) => (await repo.findMemberByUser(db, target, userId)) !== undefined,
     setInvitationRole: (id, role, at) => invitations.setInvitationRole(db, id, role, at),
     deleteInvitation: (id) => invitations.deleteInvitation(db, id),
-    listOrganizationUsers: async (organizationId, limit, offset) =>
-      (await repo.listOrganizationUsers(db, organizationId, limit, offset)).map((u) => ({ ...publicUserFields(u), role: u.role })),
+    listOrganizationUsers: async (organizationId, limit, offset) => (await repo.listOrganizationUsers(db, organizationId, limit, offset)).map(toOrganizationUser),
+    findOrganizationUser: async (organizationId, userId) => {
+      const [row] = await repo.listOrganizationUsers(db, organizationId, 1, 0, userId);
+      return row && toOrganizationUser(row);
+    },
   };
 }
