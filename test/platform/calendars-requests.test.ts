@@ -90,9 +90,34 @@ describe.each(backends)('the platform’s calendar requests on $name', ({ name, 
     await server.services.stores.api.connectedApps.insertAll([{ id, owner: { userId: user.id }, app: 'google-calendar', category: 'calendar', account: `${id}@example.com`, name: 'Work', readOnly: false, createdAt: server.clock() }]);
     const res = await server.api('POST', '/v2/calendars/google/disconnect', token, { id: Number(id) });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id: Number(id), deleted: true });
+    expect(res.body.data).toEqual({ id: Number(id), type: 'google_calendar', userId: Number(user.id), teamId: null, appId: 'google-calendar', invalid: false, deleted: true });
     expect(await server.services.stores.api.connectedApps.list({ userId: user.id })).toEqual([]);
     const again = await server.api('POST', '/v2/calendars/google/disconnect', token, { id: Number(id) });
     expect(again.status).toBe(404);
+  });
+
+  it.skipIf(!available)('GET /v2/calendars → the platform’s connectedCalendars and destinationCalendar (the first one not read-only), and Gatehouse’s connections', async () => {
+    const { user, token } = await someone();
+    const none = await server.api('GET', '/v2/calendars', token);
+    expect(none.body.data).toEqual({ connectedCalendars: [], connections: [] });
+    const at = server.clock();
+    const feed = { id: String(at), owner: { userId: user.id }, app: 'ics-feed', category: 'calendar', account: 'https://calendar.example.com/a.ics', name: 'calendar.example.com', readOnly: true, createdAt: at };
+    const work = { id: String(at + 1), owner: { userId: user.id }, app: 'google-calendar', category: 'calendar', account: `w${at}@example.com`, name: 'Work', readOnly: false, createdAt: at + 1 };
+    await server.services.stores.api.connectedApps.insertAll([feed, work]);
+    const res = await server.api('GET', '/v2/calendars', token);
+    expect(res.status).toBe(200);
+    const google = res.body.data.connectedCalendars.find((c: { credentialId: number }) => c.credentialId === Number(work.id));
+    const calendar = { externalId: work.account, integration: 'google_calendar', name: 'Work', primary: true, readOnly: false, email: work.account, isSelected: false, credentialId: Number(work.id) };
+    expect(google).toEqual({
+      integration: expect.objectContaining({ name: 'Google Calendar', type: 'google_calendar', slug: 'google-calendar', variant: 'calendar', categories: ['calendar'], locationOption: null }),
+      credentialId: Number(work.id),
+      primary: calendar,
+      calendars: [calendar],
+    });
+    expect(res.body.data.destinationCalendar).toEqual({
+      id: Number(work.id), integration: 'google_calendar', externalId: work.account, primaryEmail: work.account, userId: Number(user.id),
+      eventTypeId: null, credentialId: Number(work.id), name: 'Work', primary: true, readOnly: false,
+    });
+    expect(res.body.data.connections.map((c: { id: number }) => c.id).sort()).toEqual([Number(feed.id), Number(work.id)].sort());
   });
 });

@@ -196,14 +196,20 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(insecure.body.data).toMatchObject({ valid: false, saved: false });
       const saved = await server.api('POST', '/v2/calendars/ics-feed/save', token, { urls: [url] });
       expect(saved.status).toBe(201);
-      expect(saved.body.data[0]).toMatchObject({ app: 'ics-feed', category: 'calendar', readOnly: true });
+      // The platform's credential of the feed, and the feed in Gatehouse's form.
+      const feedId = saved.body.data.id;
+      expect(saved.body.data).toEqual({
+        id: feedId, type: 'ics-feed_calendar', userId: Number(w.teamAdmin.id), teamId: null, appId: 'ics-feed', invalid: false,
+        connections: [{ id: feedId, app: 'ics-feed', category: 'calendar', account: url.replace('webcal://', 'https://'), name: 'calendar.example.com', readOnly: true, createdAt: expect.any(String) }],
+      });
       expect((await server.api('POST', '/v2/calendars/ics-feed/save', token, { urls: [url] })).status).toBe(409);
       expect((await server.api('GET', `/v2/calendars/ics-feed/check?url=${encodeURIComponent(url)}`, token)).body.data.saved).toBe(true);
       const list = await server.api('GET', '/v2/calendars', token);
-      expect(list.body.data.map((c: { id: string }) => c.id)).toContain(saved.body.data[0].id);
-      const gone = await server.api('POST', '/v2/calendars/ics-feed/disconnect', token, { id: saved.body.data[0].id });
-      expect(gone.body.data).toEqual({ id: saved.body.data[0].id, deleted: true });
-      expect((await server.api('POST', '/v2/calendars/ics-feed/disconnect', token, { id: saved.body.data[0].id })).status).toBe(404);
+      expect(list.body.data.connections.map((c: { id: number }) => c.id)).toContain(feedId);
+      expect(list.body.data.connectedCalendars.map((c: { credentialId: number }) => c.credentialId)).toContain(feedId);
+      const gone = await server.api('POST', '/v2/calendars/ics-feed/disconnect', token, { id: feedId });
+      expect(gone.body.data).toEqual({ id: feedId, type: 'ics-feed_calendar', userId: Number(w.teamAdmin.id), teamId: null, appId: 'ics-feed', invalid: false, deleted: true });
+      expect((await server.api('POST', '/v2/calendars/ics-feed/disconnect', token, { id: feedId })).status).toBe(404);
     });
   });
 
@@ -257,13 +263,13 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       const added = await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { email: w.member.email, role: 'member' });
       expect(added.status).toBe(201);
       // docs/rules.md#membership-invitations: an invitation, which becomes the membership when the invitee accepts.
-      expect(added.body.data).toMatchObject({ state: 'invited', userId: null, role: 'member', teamId: Number(team.id) });
+      expect(added.body.data).toMatchObject({ state: 'invited', accepted: false, userId: null, role: 'MEMBER', teamId: Number(team.id) });
       expect((await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { email: w.member.email, role: 'member' })).status).toBe(409);
       await acceptInvitation(server.services, w.member, String(added.body.data.id));
       expect((await server.api('POST', `/v2/teams/${team.id}/memberships`, admin, { userId: w.member.id, role: 'member' })).status).toBe(409);
 
       const members = await server.api('GET', `/v2/teams/${team.id}/memberships`, owner);
-      const ownerMembership = members.body.data.find((m: { role: string }) => m.role === 'owner');
+      const ownerMembership = members.body.data.find((m: { role: string }) => m.role === 'OWNER');
       const demote = await server.api('PATCH', `/v2/teams/${team.id}/memberships/${ownerMembership.id}`, owner, { role: 'admin' });
       expect(demote.status).toBe(409);
       expect(demote.body.error.message).toMatch(/at least one owner/);
@@ -299,13 +305,17 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       const byAdmin = await server.api('DELETE', `/v2/teams/${teamId}`, await mint(server, w, w.teamAdmin, ['TEAM_PROFILE_WRITE']));
       expect(byAdmin.status).toBe(403);
       const byOwner = await server.api('DELETE', `/v2/teams/${teamId}`, await mint(server, w, w.member, ['TEAM_PROFILE_WRITE']));
-      expect(byOwner.body.data).toEqual({ id: teamId, deleted: true });
+      // The platform answers the deleted team; Gatehouse adds that it is gone.
+      expect(byOwner.body.data).toEqual({ ...created.body.data, deleted: true });
+      expect(byOwner.body.data).toMatchObject({ id: teamId, name: 'Side project', isOrganization: false });
       expect((await server.api('GET', `/v2/teams/${teamId}`, await mint(server, w, w.member, ['TEAM_PROFILE_READ']))).status).toBe(404);
     });
 
     it.skipIf(!available)("GET /v2/me reports the user's organization and default schedule", async () => {
       const token = await mint(server, w, w.orgAdmin, ['PROFILE_READ', 'SCHEDULE_WRITE']);
-      expect((await server.api('GET', '/v2/me', token)).body.data.organizationId).toBe(Number(w.org.id));
+      const me = (await server.api('GET', '/v2/me', token)).body.data;
+      expect(me.organizationId).toBe(Number(w.org.id));
+      expect(me.organization).toEqual({ id: Number(w.org.id), isPlatform: false });
       const schedule = await server.api('POST', '/v2/schedules', token, { name: 'Main', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday'], startTime: '08:00', endTime: '12:00' }] });
       expect(schedule.body.data.isDefault).toBe(true);
       expect((await server.api('GET', '/v2/me', token)).body.data.defaultScheduleId).toBe(schedule.body.data.id);

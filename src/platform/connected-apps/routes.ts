@@ -39,6 +39,128 @@ const connectionView: JsonSchema = object(
 const connection = (a: ConnectedApp) => ({ id: a.id, app: a.app, category: a.category, account: a.account, name: a.name, readOnly: a.readOnly, createdAt: iso(a.createdAt) });
 
 /**
+ * How the platform names a user's calendar apps: the credential type, and the title its app
+ * store shows. Gatehouse's app names are the platform's app ids (its `appId` and `slug`).
+ */
+const CALENDAR_APPS: Record<string, { type: string; title: string }> = {
+  'google-calendar': { type: 'google_calendar', title: 'Google Calendar' },
+  'office365-calendar': { type: 'office365_calendar', title: 'Outlook Calendar' },
+  'apple-calendar': { type: 'apple_calendar', title: 'Apple Calendar' },
+  [ICS_FEED]: { type: 'ics-feed_calendar', title: 'ICS Feed' },
+};
+const calendarApp = (app: string) => CALENDAR_APPS[app] ?? { type: app.replaceAll('-', '_'), title: app };
+
+const text = { type: 'string' };
+const nullableText = { type: ['string', 'null'] };
+
+/** A connection as the platform's credential: what a save and a disconnect answer. */
+const credentialFields = {
+  id: numberedId,
+  type: { ...text, description: 'The platform\'s credential type: google_calendar, office365_calendar, apple_calendar or ics-feed_calendar' },
+  userId: { ...numberedId, type: ['integer', 'null'] },
+  teamId: { ...numberedId, type: ['integer', 'null'] },
+  appId: nullableText,
+  invalid: { type: ['boolean', 'null'], description: 'Always false: Gatehouse calls no calendar service, so never finds a connection invalid' },
+} satisfies Record<string, JsonSchema>;
+const credential = (a: ConnectedApp) => ({
+  id: a.id,
+  type: calendarApp(a.app).type,
+  userId: 'userId' in a.owner ? a.owner.userId : null,
+  teamId: 'teamId' in a.owner ? a.owner.teamId : null,
+  appId: a.app,
+  invalid: false,
+});
+const disconnectedView = object({ ...credentialFields, deleted: bool }, [...Object.keys(credentialFields), 'deleted']);
+
+/**
+ * One connected account as the platform lists it: Gatehouse keeps one calendar per account,
+ * the account's own (its address is the calendar's id, as Google and Outlook name a primary
+ * calendar). `isSelected` is false: no calendar is read for conflicts (busy times come from
+ * bookings). The app store's logo, publisher, address and description are not kept: empty.
+ */
+const calendarFields = {
+  externalId: text,
+  integration: text,
+  name: text,
+  primary: { type: ['boolean', 'null'] },
+  readOnly: bool,
+  email: text,
+  isSelected: bool,
+  credentialId: numberedId,
+} satisfies Record<string, JsonSchema>;
+const calendarView = object(calendarFields, Object.keys(calendarFields));
+const integrationFields = {
+  name: text,
+  title: text,
+  description: text,
+  type: text,
+  variant: text,
+  category: text,
+  categories: arrayOf(text, 1, 1),
+  logo: text,
+  publisher: text,
+  slug: text,
+  url: text,
+  email: text,
+  installed: bool,
+  locationOption: { type: 'null' },
+} satisfies Record<string, JsonSchema>;
+const connectedCalendarView = object(
+  { integration: object(integrationFields, Object.keys(integrationFields)), credentialId: numberedId, primary: calendarView, calendars: arrayOf(calendarView, 1, 1) },
+  ['integration', 'credentialId', 'primary', 'calendars'],
+);
+const destinationFields = {
+  id: { ...numberedId, description: 'The connection written to' },
+  integration: text,
+  externalId: text,
+  primaryEmail: nullableText,
+  userId: { ...numberedId, type: ['integer', 'null'] },
+  eventTypeId: { type: ['integer', 'null'], description: 'Always null: no event type has a calendar of its own' },
+  credentialId: { ...numberedId, type: ['integer', 'null'] },
+  name: nullableText,
+  primary: bool,
+  readOnly: bool,
+} satisfies Record<string, JsonSchema>;
+const calendarsView = object(
+  {
+    connectedCalendars: arrayOf(connectedCalendarView, 0, 500),
+    destinationCalendar: {
+      ...object(destinationFields, Object.keys(destinationFields)),
+      description: 'The first connected calendar that is not read-only, as the platform makes it the default destination; absent when there is none',
+    },
+    connections: { ...arrayOf(connectionView, 0, 500), description: 'The same connections in Gatehouse\'s own form' },
+  },
+  ['connectedCalendars', 'connections'],
+);
+
+function calendarOf(a: ConnectedApp) {
+  return { externalId: a.account, integration: calendarApp(a.app).type, name: a.name, primary: true, readOnly: a.readOnly, email: a.account, isSelected: false, credentialId: a.id };
+}
+
+function calendars(rows: ConnectedApp[], userId: string) {
+  const connectedCalendars = rows.map((a) => {
+    const { type, title } = calendarApp(a.app);
+    const integration = { name: title, title, description: '', type, variant: 'calendar', category: 'calendar', categories: ['calendar'], logo: '', publisher: '', slug: a.app, url: '', email: '', installed: true, locationOption: null };
+    return { integration, credentialId: a.id, primary: calendarOf(a), calendars: [calendarOf(a)] };
+  });
+  const writable = rows.find((a) => !a.readOnly);
+  const destinationCalendar = writable && {
+    id: writable.id,
+    integration: calendarApp(writable.app).type,
+    externalId: writable.account,
+    // An ICS feed's account is its address, not a mailbox.
+    primaryEmail: writable.app === ICS_FEED ? null : writable.account,
+    userId,
+    eventTypeId: null,
+    credentialId: writable.id,
+    name: writable.name,
+    primary: true,
+    readOnly: false,
+  };
+  return { connectedCalendars, ...(destinationCalendar ? { destinationCalendar } : {}), connections: rows.map(connection) };
+}
+
+/**
  * webcal:// is how calendar apps spell an https feed. A feed is fetched by the service, so
  * it must be on a public address unless OUTBOUND_ALLOW_PRIVATE=1 (docs/rules.md#outbound-urls).
  */
@@ -77,8 +199,8 @@ function calendarRoutes(deps: AppContext): HandlerMap {
   const { insert, newRow } = connecting(deps);
   return {
     'calendars.list': route({
-      data: arrayOf(connectionView, 0, 500),
-      handle: async ({ userId }) => (await apps.list({ userId }, { category: 'calendar' })).map(connection),
+      data: calendarsView,
+      handle: async ({ userId }) => calendars(await apps.list({ userId }, { category: 'calendar' }), userId),
     }),
     'calendars.busyTimes': busyTimesRoute(deps),
     'calendars.check': route<unknown, unknown, { provider: string }>({
@@ -104,11 +226,12 @@ function calendarRoutes(deps: AppContext): HandlerMap {
     'calendars.disconnect': route<{ id: string }, unknown, { provider: string }>({
       params: { provider: { type: 'string', enum: [...Object.keys(PROVIDERS), ICS_FEED] } },
       body: object({ id: numberedIdInput }, ['id']),
-      data: deletedNumbered,
+      data: disconnectedView,
       handle: async ({ userId, params, body }) => {
         const provider = PROVIDERS[params.provider] ?? ICS_FEED;
-        if (!(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
-        return { id: body.id, deleted: true };
+        const current = (await apps.list({ userId }, { app: provider })).find((a) => a.id === body.id);
+        if (current === undefined || !(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
+        return { ...credential(current), deleted: true };
       },
     }),
   };
@@ -211,7 +334,9 @@ function icsFeedRoutes(deps: AppContext): HandlerMap {
     }),
     'calendars.saveIcsFeed': route<{ urls: string[]; readOnly?: boolean }>({
       body: object({ urls: { ...arrayOf(str(1, 2048), 1, 10), uniqueItems: true }, readOnly: bool }, ['urls']),
-      data: arrayOf(connectionView, 0, 10),
+      // The platform saves a list as one credential; Gatehouse keeps a connection per address:
+      // the answer is the first one's credential, and every one in `connections`.
+      data: object({ ...credentialFields, connections: arrayOf(connectionView, 1, 10) }, [...Object.keys(credentialFields), 'connections']),
       status: 201,
       handle: async ({ userId, body }) => {
         // All checked (at once) before any is saved: one refused address saves none of the
@@ -222,7 +347,7 @@ function icsFeedRoutes(deps: AppContext): HandlerMap {
         const urls = checked.map((c) => (c as PromiseFulfilledResult<string>).value);
         const rows = await Promise.all(urls.map((url) => newRow({ userId }, ICS_FEED, 'calendar', url, new URL(url).hostname, body.readOnly ?? true)));
         await insert(rows);
-        return rows.map(connection);
+        return { ...credential(rows[0]!), connections: rows.map(connection) };
       },
     }),
   };
