@@ -35,6 +35,20 @@ export interface ReferenceOperation {
 /** `/v2/teams/{teamId}/x` and `/v2/teams/:teamId/x` both become `/v2/teams/:/x`. */
 export const pathShape = (path: string) => path.replace(/\{\w+\}|:\w+/g, ':');
 
+/**
+ * Where the file contradicts the platform's evident behaviour, the behaviour: a `pattern` that
+ * is the name of the platform's constant rather than a regular expression (`TIME_FORMAT_HH_MM`,
+ * a time written HH:MM), and an `enum` of item values set on the array itself (schedules'
+ * `days`), which no array can equal: it stays on the items.
+ */
+const PATTERN_CONSTANTS: Record<string, string> = { TIME_FORMAT_HH_MM: '^[0-9]{2}:[0-9]{2}$' };
+function behaviour(node: Schema): Schema {
+  const out = { ...node };
+  if (typeof out.pattern === 'string' && PATTERN_CONSTANTS[out.pattern]) out.pattern = PATTERN_CONSTANTS[out.pattern];
+  if (out.type === 'array' && out.enum && out.items) delete out.enum;
+  return out;
+}
+
 const SCALARS = new Set(['boolean', 'number', 'string']);
 
 /**
@@ -50,7 +64,7 @@ const SCALARS = new Set(['boolean', 'number', 'string']);
 function toJsonSchema(node: unknown): any {
   if (Array.isArray(node)) return node.map(toJsonSchema);
   if (node === null || typeof node !== 'object') return node;
-  const { nullable, oneOf, ...rest } = node as Schema;
+  const { nullable, oneOf, ...rest } = behaviour(node as Schema);
   if (oneOf !== undefined) rest.anyOf = oneOf;
   const scalar = typeof (rest.example ?? rest.default);
   if (rest.type === 'object' && !rest.properties && SCALARS.has(scalar)) rest.type = ['object', scalar];
@@ -83,8 +97,18 @@ function readAsAnswered(components: Schema): Schema {
   return copy;
 }
 
+/**
+ * Scalars the file types "object": the destination calendar's id is the row's number in the
+ * platform's answers (its class declares `id: number` and the generator lost the type).
+ */
+const SCALARS_TYPED_OBJECT: [schema: string, property: string, type: string][] = [['DestinationCalendar', 'id', 'number']];
+
 export function loadReference() {
   const doc = JSON.parse(readFileSync(openApiFile, 'utf8')) as Schema;
+  for (const [name, property, type] of SCALARS_TYPED_OBJECT) {
+    const declared = doc.components?.schemas?.[name]?.properties?.[property];
+    if (declared?.type === 'object') declared.type = type;
+  }
   const lines = readFileSync(operationsFile, 'utf8').trim().split('\n').slice(1);
   const operations: ReferenceOperation[] = lines.map((line) => {
     const [scope, method, path, operationId] = line.split('\t') as [string, string, string, string];
@@ -103,13 +127,25 @@ export function loadReference() {
   };
   const refsToDocument = (schema: Schema): Schema => JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"calcom#/components/'));
 
+  /**
+   * Lists the file types as one item: their `data` is declared with the item's class and no
+   * `isArray`, while the platform answers an array, as the same list under an organization's team
+   * is documented (OrgTeamMembershipsOutputResponseDto).
+   */
+  const LISTS_DOCUMENTED_AS_ONE = new Set(['GET /v2/teams/{teamId}/memberships', 'GET /v2/organizations/{orgId}/memberships']);
+  function listOfOne(op: ReferenceOperation, schema: Schema): Schema {
+    if (!LISTS_DOCUMENTED_AS_ONE.has(`${op.method} ${op.path}`)) return schema;
+    const envelope = resolve(schema);
+    return { ...envelope, properties: { ...envelope.properties, data: { type: 'array', items: envelope.properties.data } } };
+  }
+
   /** Validates a 2xx answer: null when it matches, otherwise the first few mismatches. */
   function checkResponse(op: ReferenceOperation, status: number, body: unknown): string | null {
     const documented = op.spec?.responses?.[String(status)];
     if (!documented) return `status ${status} is not documented (${Object.keys(op.spec?.responses ?? {}).join(', ')})`;
     const schema = documented.content?.['application/json']?.schema;
     if (!schema) return null;
-    const validate = ajv.compile(toJsonSchema(refsToDocument(schema)));
+    const validate = ajv.compile(toJsonSchema(refsToDocument(listOfOne(op, schema))));
     if (validate(body)) return null;
     return (validate.errors ?? [])
       .slice(0, 4)
