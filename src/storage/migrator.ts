@@ -19,6 +19,7 @@ import * as fapi2Profile from './migrations/016_fapi2_profile.ts';
 import * as numberedIds from './migrations/017_numbered_ids.ts';
 import * as clientJwks from './migrations/018_client_jwks.ts';
 import * as bookingAttendees from './migrations/019_booking_attendees.ts';
+import * as eventTypeWebhooks from './migrations/020_event_type_webhooks.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -41,6 +42,7 @@ const migrations: Record<string, DialectMigration> = {
   '017_numbered_ids': numberedIds,
   '018_client_jwks': clientJwks,
   '019_booking_attendees': bookingAttendees,
+  '020_event_type_webhooks': eventTypeWebhooks,
 };
 
 /**

@@ -408,6 +408,8 @@ export interface WebhooksTable {
   id: string;
   user_id: string | null;
   organization_id: string | null;
+  /** The event type whose bookings it hears of (migration 020); exactly one of the three owners is set. */
+  event_type_id: string | null;
   subscriber_url: string;
   /** JSON array of trigger names. */
   triggers: string;

@@ -203,11 +203,12 @@ export function fixtures(server: TestServer) {
       if (!(await stores.api.connectedApps.insertAll([connected]))) throw new Error(`${connected.account} is already connected`);
       return connected;
     },
-    async webhook(owner: { userId: string } | { organizationId: string }) {
+    async webhook(owner: { userId: string } | { organizationId: string } | { eventTypeId: string }) {
       const webhook: Webhook = {
         id: await stores.ids.next('webhooks'),
         ownerId: 'userId' in owner ? owner.userId : null,
         organizationId: 'organizationId' in owner ? owner.organizationId : null,
+        eventTypeId: 'eventTypeId' in owner ? owner.eventTypeId : null,
         subscriberUrl: 'https://hooks.example.com/gatehouse',
         triggers: ['BOOKING_CREATED'],
         active: true,

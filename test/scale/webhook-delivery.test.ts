@@ -59,7 +59,7 @@ async function seed(database: TestDatabase, receiver: WebhookReceiver) {
   receiver.expectSecret(path, secret);
   const webhookId = await stores.ids.next('webhooks');
   await stores.webhooks.insert(
-    { id: webhookId, ownerId: host.id, organizationId: null, subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'], active: true, payloadTemplate: null, disabledReason: null, createdAt: now, updatedAt: now },
+    { id: webhookId, ownerId: host.id, organizationId: null, eventTypeId: null, subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'], active: true, payloadTemplate: null, disabledReason: null, createdAt: now, updatedAt: now },
     secret,
   );
   /** The webhook's deliveries as its owner lists them. */

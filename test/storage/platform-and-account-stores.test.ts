@@ -221,6 +221,7 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     id: uniqueId('wh'),
     ownerId: 'userId' in owner ? owner.userId : null,
     organizationId: 'organizationId' in owner ? owner.organizationId : null,
+    eventTypeId: null,
     subscriberUrl: 'https://hooks.example.com/in',
     triggers: ['BOOKING_CREATED'],
     active: true,

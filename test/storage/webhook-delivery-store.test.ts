@@ -18,10 +18,16 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
   });
   afterEach(async () => database?.drop());
 
-  async function webhook(owner: { userId: string } | { organizationId: string }, triggers = ['BOOKING_CREATED'], active = true): Promise<string> {
+  async function webhook(owner: { userId: string } | { organizationId: string } | { eventTypeId: string }, triggers = ['BOOKING_CREATED'], active = true): Promise<string> {
     const id = uniqueId('wh');
     await stores.webhooks.insert(
-      { id, ownerId: 'userId' in owner ? owner.userId : null, organizationId: 'organizationId' in owner ? owner.organizationId : null, subscriberUrl: 'https://hooks.example.com/in', triggers, active, payloadTemplate: null, disabledReason: null, createdAt: T0, updatedAt: T0 },
+      {
+        id,
+        ownerId: 'userId' in owner ? owner.userId : null,
+        organizationId: 'organizationId' in owner ? owner.organizationId : null,
+        eventTypeId: 'eventTypeId' in owner ? owner.eventTypeId : null,
+        subscriberUrl: 'https://hooks.example.com/in', triggers, active, payloadTemplate: null, disabledReason: null, createdAt: T0, updatedAt: T0,
+      },
       'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
     );
     return id;

@@ -33,7 +33,7 @@ export function bookingData(b: Booking): Record<string, unknown> {
   };
 }
 
-/** One delivery per active webhook of the booking's host, team or organization subscribed to the trigger. */
+/** One delivery per active webhook of the booking's host, event type, team or organization subscribed to the trigger. */
 export function recordBookingEvent(stores: { webhookDeliveries: WebhookDeliveryStore }, trigger: BookingTrigger, booking: Booking, now: number): Promise<void> {
-  return publishEvent(stores, trigger, { hostId: booking.hostId, teamId: booking.teamId }, bookingData(booking), now);
+  return publishEvent(stores, trigger, { hostId: booking.hostId, teamId: booking.teamId, eventTypeId: booking.eventTypeId }, bookingData(booking), now);
 }

@@ -166,6 +166,7 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
           id: await deps.services.stores.ids.next('webhooks'),
           ownerId: 'userId' in o ? o.userId : null,
           organizationId: 'organizationId' in o ? o.organizationId : null,
+          eventTypeId: null,
           subscriberUrl: '',
           triggers: [],
           active: true,

@@ -55,6 +55,8 @@ export interface EventOwner {
   teamId: string | null;
   /** An organization's own record (an organization routing form); null otherwise. */
   organizationId?: string | null;
+  /** The booking's event type, whose own webhooks hear of it; null or absent for none. */
+  eventTypeId?: string | null;
 }
 
 export interface ClientEventsSettings {
@@ -67,8 +69,9 @@ export interface ClientEventsSettings {
 export interface WebhookDeliveryStore extends NotificationStore<ApplicationNotification> {
   /**
    * Ids of the active webhooks subscribed to `trigger` that hear of an event: the host's
-   * own, and those of the owner's organization: the organization itself, the organization
-   * of the team, or, for a personal record, every organization the host is a member of.
+   * own, its event type's own, and those of the owner's organization: the organization
+   * itself, the organization of the team, or, for a personal record, every organization the
+   * host is a member of.
    */
   subscribedWebhooks(trigger: string, owner: EventOwner): Promise<string[]>;
   /**

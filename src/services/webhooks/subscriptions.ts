@@ -1,13 +1,16 @@
-// Webhook subscriptions of a user or an organization (the /v2 webhooks routes). Their
-// deliveries are the outbox's (src/services/webhooks/store.ts).
+// Webhook subscriptions of a user, an organization or an event type (the /v2 webhooks
+// routes and the event types' …/webhooks). Their deliveries are the outbox's
+// (src/services/webhooks/store.ts).
 
-export type WebhookOwner = { userId: string } | { organizationId: string };
+export type WebhookOwner = { userId: string } | { organizationId: string } | { eventTypeId: string };
 
 export interface Webhook {
   id: string;
   /** The user of a personal webhook; null for an organization's. */
   ownerId: string | null;
   organizationId: string | null;
+  /** The event type of an event type's webhook, which hears of that event type's bookings only; null otherwise. */
+  eventTypeId: string | null;
   subscriberUrl: string;
   triggers: string[];
   active: boolean;
@@ -34,4 +37,6 @@ export interface WebhookStore {
   update(owner: WebhookOwner, id: string, changes: WebhookChanges): Promise<Webhook | undefined>;
   /** Removes the owner's webhook; false when the owner has none of that id. */
   delete(owner: WebhookOwner, id: string): Promise<boolean>;
+  /** Removes every webhook of the owner; returns how many there were. */
+  deleteAll(owner: WebhookOwner): Promise<number>;
 }

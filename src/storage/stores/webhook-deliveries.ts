@@ -144,20 +144,24 @@ export function createWebhookDeliveryStore(db: Executor): WebhookDeliveryStore {
   return {
     async subscribedWebhooks(trigger, owner) {
       const orgId = owner.organizationId ?? null;
-      if (owner.hostId === null && owner.teamId === null && orgId === null) return [];
+      const eventTypeId = owner.eventTypeId ?? null;
+      if (owner.hostId === null && owner.teamId === null && orgId === null && eventTypeId === null) return [];
       const rows = await db
         .selectFrom('webhooks')
         .select(['id', 'triggers'])
         .where('active', '=', 1)
         .where((eb) => {
           const personal = owner.hostId !== null ? [eb('user_id', '=', owner.hostId)] : [];
+          const ofEventType = eventTypeId !== null ? [eb('event_type_id', '=', eventTypeId)] : [];
           const organization =
             orgId !== null
-              ? eb('organization_id', '=', orgId)
+              ? [eb('organization_id', '=', orgId)]
               : owner.teamId !== null
-                ? eb('organization_id', 'in', eb.selectFrom('teams').select('organization_id').where('id', '=', owner.teamId))
-                : eb('organization_id', 'in', eb.selectFrom('memberships').select('organization_id').where('user_id', '=', owner.hostId!));
-          return eb.or([...personal, organization]);
+                ? [eb('organization_id', 'in', eb.selectFrom('teams').select('organization_id').where('id', '=', owner.teamId))]
+                : owner.hostId !== null
+                  ? [eb('organization_id', 'in', eb.selectFrom('memberships').select('organization_id').where('user_id', '=', owner.hostId))]
+                  : [];
+          return eb.or([...personal, ...ofEventType, ...organization]);
         })
         .orderBy('created_at')
         .execute();

@@ -1,5 +1,5 @@
-// WebhookStore (src/services/webhooks/subscriptions.ts) on Kysely: the webhooks of a user or an
-// organization.
+// WebhookStore (src/services/webhooks/subscriptions.ts) on Kysely: the webhooks of a user, an
+// organization or an event type.
 import type { Selectable, Updateable } from 'kysely';
 import type { Webhook, WebhookChanges, WebhookOwner, WebhookStore } from '../../services/webhooks/subscriptions.ts';
 import type { Executor } from '../repositories/executor.ts';
@@ -11,6 +11,7 @@ const toWebhook = (w: WebhookRow): Webhook => ({
   id: w.id,
   ownerId: w.user_id,
   organizationId: w.organization_id,
+  eventTypeId: w.event_type_id,
   subscriberUrl: w.subscriber_url,
   triggers: JSON.parse(w.triggers) as string[],
   active: w.active === 1,
@@ -29,7 +30,12 @@ const changeColumns = (c: WebhookChanges): Updateable<WebhooksTable> => ({
   updated_at: c.updatedAt,
 });
 
-const ownerColumn = (owner: WebhookOwner) => ('userId' in owner ? (['user_id', owner.userId] as const) : (['organization_id', owner.organizationId] as const));
+const ownerColumn = (owner: WebhookOwner) =>
+  'userId' in owner
+    ? (['user_id', owner.userId] as const)
+    : 'organizationId' in owner
+      ? (['organization_id', owner.organizationId] as const)
+      : (['event_type_id', owner.eventTypeId] as const);
 
 export function createWebhookStore(db: Executor): WebhookStore {
   const one = (row: WebhookRow | undefined) => row && toWebhook(row);
@@ -46,6 +52,7 @@ export function createWebhookStore(db: Executor): WebhookStore {
           id: w.id,
           user_id: w.ownerId,
           organization_id: w.organizationId,
+          event_type_id: w.eventTypeId,
           subscriber_url: w.subscriberUrl,
           triggers: JSON.stringify(w.triggers),
           active: w.active ? 1 : 0,
@@ -68,6 +75,11 @@ export function createWebhookStore(db: Executor): WebhookStore {
       const [column, value] = ownerColumn(owner);
       const result = await db.deleteFrom('webhooks').where('id', '=', id).where(column, '=', value).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
+    },
+    deleteAll: async (owner) => {
+      const [column, value] = ownerColumn(owner);
+      const result = await db.deleteFrom('webhooks').where(column, '=', value).executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }
