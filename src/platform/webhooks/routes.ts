@@ -162,6 +162,8 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
       handle: async (call) => {
         const now = clock();
         const o = owner(call);
+        // Checked before an id is taken: a refused request leaves the series as it was.
+        const given = await changes(call.body, now, deps.outbound);
         const created: Webhook = {
           id: await deps.services.stores.ids.next('webhooks'),
           ownerId: 'userId' in o ? o.userId : null,
@@ -173,7 +175,7 @@ function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
           payloadTemplate: null,
           disabledReason: null,
           createdAt: now,
-          ...(await changes(call.body, now, deps.outbound)),
+          ...given,
         };
         const secret = newSigningSecret();
         await webhooks.insert(created, secret);
