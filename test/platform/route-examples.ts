@@ -43,6 +43,12 @@ async function memberSchedule({ f, orgId }: ExampleContext): Promise<ExampleRequ
   return { params: { userId: user.id, scheduleId: (await f.schedule({ userId: user.id })).id } };
 }
 
+/** An event type of the owner and one webhook of it. */
+async function eventTypeWebhook(f: ExampleContext['f'], owner: { userId: string } | { teamId: string }): Promise<ExampleRequest> {
+  const et = await f.eventType(owner);
+  return { params: { eventTypeId: et.id, webhookId: (await f.webhook({ eventTypeId: et.id })).id } };
+}
+
 export const examples: Record<string, Example> = {
   'me.get': none,
   'me.update': async () => ({ body: { name: 'Renamed', timeZone: 'Europe/Berlin' } }),
@@ -68,6 +74,18 @@ export const examples: Record<string, Example> = {
     const et = await f.eventType({ teamId });
     return { params: { eventTypeId: et.id, linkId: (await f.privateLink(et.id)).id } };
   },
+  'eventTypeWebhooks.list': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
+  'eventTypeWebhooks.create': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id }, body: webhookBody }),
+  'eventTypeWebhooks.deleteAll': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
+  'eventTypeWebhooks.get': async ({ f, actor }) => eventTypeWebhook(f, { userId: actor.id }),
+  'eventTypeWebhooks.update': async ({ f, actor }) => ({ ...(await eventTypeWebhook(f, { userId: actor.id })), body: { active: false } }),
+  'eventTypeWebhooks.delete': async ({ f, actor }) => eventTypeWebhook(f, { userId: actor.id }),
+  'teamEventTypeWebhooks.list': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
+  'teamEventTypeWebhooks.create': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: webhookBody }),
+  'teamEventTypeWebhooks.deleteAll': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
+  'teamEventTypeWebhooks.get': async ({ f, teamId }) => eventTypeWebhook(f, { teamId }),
+  'teamEventTypeWebhooks.update': async ({ f, teamId }) => ({ ...(await eventTypeWebhook(f, { teamId })), body: { triggers: ['BOOKING_CANCELLED'] } }),
+  'teamEventTypeWebhooks.delete': async ({ f, teamId }) => eventTypeWebhook(f, { teamId }),
   'privateLinks.delete': async ({ f, actor }) => {
     const et = await f.eventType({ userId: actor.id });
     return { params: { eventTypeId: et.id, linkId: (await f.privateLink(et.id)).id } };

@@ -1,6 +1,6 @@
 // The rows of the route registry (src/platform/route-table.ts) this resource serves: method,
 // path, scope and membership rule of each route. Pure data.
-import { routeRows, type ApiRoute } from '../route.ts';
+import { routeRows, teamRule, type ApiRoute } from '../route.ts';
 
 export const webhookRoutes: ApiRoute[] = [
   ...routeRows('personal', 'Webhooks', 'self', [
@@ -11,6 +11,23 @@ export const webhookRoutes: ApiRoute[] = [
     ['webhooks.delete', 'DELETE', '/v2/webhooks/:webhookId', 'WEBHOOK_WRITE', 'Delete one of your webhooks'],
     ['webhooks.deliveries', 'GET', '/v2/webhooks/:webhookId/deliveries', 'WEBHOOK_READ', "One of your webhooks' recent deliveries, newest first"],
     ['webhooks.redeliver', 'POST', '/v2/webhooks/:webhookId/deliveries/:deliveryId/redeliver', 'WEBHOOK_WRITE', 'Send a delivery again, as a new message'],
+  ]),
+  // An event type's webhooks go with its scopes and its owner's rules (docs/rules.md#webhooks).
+  ...routeRows('personal', 'Event types', 'self', [
+    ['eventTypeWebhooks.list', 'GET', '/v2/event-types/:eventTypeId/webhooks', 'EVENT_TYPE_READ', "List an event type's webhooks"],
+    ['eventTypeWebhooks.create', 'POST', '/v2/event-types/:eventTypeId/webhooks', 'EVENT_TYPE_WRITE', "Create a webhook that hears of an event type's bookings"],
+    ['eventTypeWebhooks.deleteAll', 'DELETE', '/v2/event-types/:eventTypeId/webhooks', 'EVENT_TYPE_WRITE', "Delete all of an event type's webhooks"],
+    ['eventTypeWebhooks.get', 'GET', '/v2/event-types/:eventTypeId/webhooks/:webhookId', 'EVENT_TYPE_READ', "Read one of an event type's webhooks"],
+    ['eventTypeWebhooks.update', 'PATCH', '/v2/event-types/:eventTypeId/webhooks/:webhookId', 'EVENT_TYPE_WRITE', "Change one of an event type's webhooks"],
+    ['eventTypeWebhooks.delete', 'DELETE', '/v2/event-types/:eventTypeId/webhooks/:webhookId', 'EVENT_TYPE_WRITE', "Delete one of an event type's webhooks"],
+  ]),
+  ...routeRows('team', 'Team event types', teamRule, [
+    ['teamEventTypeWebhooks.list', 'GET', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks', 'TEAM_EVENT_TYPE_READ', "List a team event type's webhooks"],
+    ['teamEventTypeWebhooks.create', 'POST', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks', 'TEAM_EVENT_TYPE_WRITE', "Create a webhook that hears of a team event type's bookings"],
+    ['teamEventTypeWebhooks.deleteAll', 'DELETE', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks', 'TEAM_EVENT_TYPE_WRITE', "Delete all of a team event type's webhooks"],
+    ['teamEventTypeWebhooks.get', 'GET', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId', 'TEAM_EVENT_TYPE_READ', "Read one of a team event type's webhooks"],
+    ['teamEventTypeWebhooks.update', 'PATCH', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId', 'TEAM_EVENT_TYPE_WRITE', "Change one of a team event type's webhooks"],
+    ['teamEventTypeWebhooks.delete', 'DELETE', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId', 'TEAM_EVENT_TYPE_WRITE', "Delete one of a team event type's webhooks"],
   ]),
   ...routeRows('organization', 'Organizations', 'org-admin', [
     ['orgWebhooks.list', 'GET', '/v2/organizations/:orgId/webhooks', 'ORG_WEBHOOK_READ', "List the organization's webhooks"],

@@ -1,0 +1,202 @@
+// Webhooks of an event type (docs/rules.md#webhooks), personal and team, at the platform's
+// addresses: answered in its shape, reachable only by who may change the event type, and
+// delivered for that event type's bookings only, to a real receiver that verifies each
+// signature. Everything through real HTTP, on both databases.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDeliveryEngine, type DeliveryEngine } from '../../src/services/webhooks/engine.ts';
+import { backends } from '../helpers/backends.ts';
+import { startTestServer, testResolver, type TestServer } from '../helpers/server.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { buildWorld, fixtures, futureStart, mint, quickUser, uniq, type World } from './fixtures.ts';
+
+const attendee = { name: 'Bea Booker', email: 'bea@example.com', timeZone: 'Europe/Paris' };
+const ET_SCOPES = ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'WEBHOOK_READ'];
+const TEAM_SCOPES = ['TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE'];
+
+describe.each(backends)('event type webhooks on $name', ({ name, available }) => {
+  let server: TestServer;
+  let w: World;
+  let f: ReturnType<typeof fixtures>;
+  let receiver: WebhookReceiver;
+  let engine: DeliveryEngine;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name, { LOG_LEVEL: 'warn', OUTBOUND_ALLOW_PRIVATE: '1' });
+    w = await buildWorld(server);
+    f = fixtures(server);
+    receiver = await WebhookReceiver.start();
+    engine = createDeliveryEngine({ services: server.services, outbound: { allowPrivate: true, resolve: testResolver }, timeoutMs: 2000, random: () => 0.5, onError: () => {} });
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await server?.close();
+  });
+
+  async function deliverAll(): Promise<void> {
+    while ((await engine.deliverDue()) > 0);
+  }
+
+  const hookPath = () => {
+    const path = `/hooks/${uniq()}`;
+    receiver.answer(path, 'ok');
+    return path;
+  };
+
+  it.skipIf(!available)('POST, GET, PATCH, DELETE …/event-types/{id}/webhooks answer in the platform shape: numbered ids, the event type, the secret in the creation answer only', async () => {
+    const host = await quickUser(server, 'Hal Host');
+    const token = await mint(server, w, host, ET_SCOPES);
+    const et = await f.eventType({ userId: host.id });
+    const base = `/v2/event-types/${et.id}/webhooks`;
+
+    const created = await server.api('POST', base, token, { subscriberUrl: 'https://hooks.example.com/et', triggers: ['BOOKING_CREATED'], active: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const hook = created.body.data;
+    expect(hook).toMatchObject({ eventTypeId: Number(et.id), subscriberUrl: 'https://hooks.example.com/et', triggers: ['BOOKING_CREATED'], active: true, payloadTemplate: null });
+    expect(typeof hook.id).toBe('number');
+    expect(hook.secret).toMatch(/^whsec_/);
+
+    const listed = await server.api('GET', base, token);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    expect(listed.body.data[0]).toMatchObject({ id: hook.id, eventTypeId: Number(et.id) });
+    expect(listed.body.data[0]).not.toHaveProperty('secret');
+
+    const got = await server.api('GET', `${base}/${hook.id}`, token);
+    expect(got.status).toBe(200);
+    expect(got.body.data).not.toHaveProperty('secret');
+
+    const changed = await server.api('PATCH', `${base}/${hook.id}`, token, { active: false, payloadTemplate: '{"t":"{{type}}"}' });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body.data).toMatchObject({ id: hook.id, active: false, payloadTemplate: '{"t":"{{type}}"}' });
+
+    // The event type's webhooks are not the user's own.
+    const mine = await server.api('GET', '/v2/webhooks', await mint(server, w, host, ['WEBHOOK_READ']));
+    expect(mine.body.data).toEqual([]);
+
+    const removed = await server.api('DELETE', `${base}/${hook.id}`, token);
+    expect(removed.status).toBe(200);
+    expect(removed.body.data).toMatchObject({ id: hook.id, eventTypeId: Number(et.id), active: false });
+    expect((await server.api('GET', `${base}/${hook.id}`, token)).status).toBe(404);
+  });
+
+  it.skipIf(!available)('DELETE …/event-types/{id}/webhooks removes all of that event type\'s webhooks and says how many, leaving another event type\'s', async () => {
+    const host = await quickUser(server, 'Hal Host');
+    const token = await mint(server, w, host, ET_SCOPES);
+    const et = await f.eventType({ userId: host.id });
+    const other = await f.eventType({ userId: host.id });
+    for (const id of [et.id, et.id, other.id]) {
+      expect((await server.api('POST', `/v2/event-types/${id}/webhooks`, token, { subscriberUrl: 'https://hooks.example.com/x', triggers: ['BOOKING_CANCELLED'] })).status).toBe(201);
+    }
+    const res = await server.api('DELETE', `/v2/event-types/${et.id}/webhooks`, token);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toBe('2 webhooks deleted');
+    expect((await server.api('GET', `/v2/event-types/${et.id}/webhooks`, token)).body.data).toEqual([]);
+    expect((await server.api('GET', `/v2/event-types/${other.id}/webhooks`, token)).body.data).toHaveLength(1);
+  });
+
+  it.skipIf(!available)('another user\'s event type, and its webhooks, are 404; a webhook is not reachable under another event type', async () => {
+    const host = await quickUser(server, 'Hal Host');
+    const stranger = await quickUser(server, 'Stan Stranger');
+    const et = await f.eventType({ userId: host.id });
+    const hook = await f.webhook({ eventTypeId: et.id });
+    const theirs = await mint(server, w, stranger, ET_SCOPES);
+    for (const [method, path, body] of [
+      ['GET', `/v2/event-types/${et.id}/webhooks`],
+      ['POST', `/v2/event-types/${et.id}/webhooks`, { subscriberUrl: 'https://hooks.example.com/steal', triggers: ['BOOKING_CREATED'] }],
+      ['DELETE', `/v2/event-types/${et.id}/webhooks`],
+      ['GET', `/v2/event-types/${et.id}/webhooks/${hook.id}`],
+      ['PATCH', `/v2/event-types/${et.id}/webhooks/${hook.id}`, { active: false }],
+      ['DELETE', `/v2/event-types/${et.id}/webhooks/${hook.id}`],
+    ] as const) {
+      const res = await server.api(method, path, theirs, body);
+      expect(res.status, `${method} ${path}`).toBe(404);
+    }
+    const strangersOwn = await f.eventType({ userId: stranger.id });
+    expect((await server.api('GET', `/v2/event-types/${strangersOwn.id}/webhooks/${hook.id}`, theirs)).status).toBe(404);
+    expect((await server.api('DELETE', `/v2/event-types/${strangersOwn.id}/webhooks/${hook.id}`, theirs)).status).toBe(404);
+    const hosts = await mint(server, w, host, ET_SCOPES);
+    expect((await server.api('GET', `/v2/event-types/${et.id}/webhooks/${hook.id}`, hosts)).body.data.active).toBe(true);
+  });
+
+  it.skipIf(!available)('a chosen secret, an unknown trigger and a private subscriber are 400s saying what to fix', async () => {
+    const host = await quickUser(server, 'Hal Host');
+    const token = await mint(server, w, host, ET_SCOPES);
+    const et = await f.eventType({ userId: host.id });
+    const base = `/v2/event-types/${et.id}/webhooks`;
+    const secret = await server.api('POST', base, token, { subscriberUrl: 'https://hooks.example.com/a', triggers: ['BOOKING_CREATED'], secret: 'mine' });
+    expect(secret.status).toBe(400);
+    expect(secret.body.error.message).toMatch(/secret/);
+    const trigger = await server.api('POST', base, token, { subscriberUrl: 'https://hooks.example.com/a', triggers: ['BOOKING_COMPLETED'] });
+    expect(trigger.status).toBe(400);
+    expect(trigger.body.error.message).toMatch(/triggers/);
+    const hook = await f.webhook({ eventTypeId: et.id });
+    const patchSecret = await server.api('PATCH', `${base}/${hook.id}`, token, { secret: 'mine' });
+    expect(patchSecret.status).toBe(400);
+    expect(patchSecret.body.error.message).toMatch(/secret/);
+  });
+
+  it.skipIf(!available)('a booking of the event type reaches its webhook, signed; a booking of another event type of the same host does not', async () => {
+    const host = await quickUser(server, 'Hal Host');
+    const token = await mint(server, w, host, ET_SCOPES);
+    const et = await f.eventType({ userId: host.id });
+    const other = await f.eventType({ userId: host.id });
+    const path = hookPath();
+    const created = await server.api('POST', `/v2/event-types/${et.id}/webhooks`, token, { subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    receiver.expectSecret(path, created.body.data.secret);
+
+    const ofOther = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: other.id, start: new Date(futureStart(server)).toISOString(), attendee });
+    expect(ofOther.status, JSON.stringify(ofOther.body)).toBe(201);
+    await deliverAll();
+    expect(receiver.at(path)).toHaveLength(0);
+
+    const ofThis = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: new Date(futureStart(server)).toISOString(), attendee });
+    expect(ofThis.status, JSON.stringify(ofThis.body)).toBe(201);
+    await deliverAll();
+    const got = receiver.at(path);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.verified).toMatchObject({ type: 'BOOKING_CREATED', data: { uid: ofThis.body.data.uid, eventTypeId: Number(et.id) } });
+  });
+
+  it.skipIf(!available)('a team event type\'s webhooks: team admins manage them, a member reads them, an outsider gets 404; its bookings reach them', async () => {
+    const et = await f.eventType({ teamId: w.team.id });
+    const base = `/v2/teams/${w.team.id}/event-types/${et.id}/webhooks`;
+    const admin = await mint(server, w, w.teamAdmin, TEAM_SCOPES);
+    const member = await mint(server, w, w.member, TEAM_SCOPES);
+    const outsider = await mint(server, w, w.outsider, TEAM_SCOPES);
+    const path = hookPath();
+
+    expect((await server.api('POST', base, member, { subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'] })).status).toBe(403);
+    expect((await server.api('GET', base, outsider)).status).toBe(403);
+    const created = await server.api('POST', base, admin, { subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data).toMatchObject({ eventTypeId: Number(et.id), active: true });
+    receiver.expectSecret(path, created.body.data.secret);
+    const read = await server.api('GET', `${base}/${created.body.data.id}`, member);
+    expect(read.status).toBe(200);
+    expect(read.body.data).not.toHaveProperty('secret');
+
+    // Another team's event type is not reached through this team's path.
+    const elsewhere = await f.eventType({ teamId: w.otherTeam.id });
+    expect((await server.api('GET', `/v2/teams/${w.team.id}/event-types/${elsewhere.id}/webhooks`, admin)).status).toBe(404);
+
+    const booked = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: new Date(futureStart(server)).toISOString(), attendee });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    await deliverAll();
+    const got = receiver.at(path);
+    expect(got).toHaveLength(1);
+    expect(got[0]!.verified).toMatchObject({ type: 'BOOKING_CREATED', data: { uid: booked.body.data.uid, eventTypeId: Number(et.id) } });
+
+    const cleared = await server.api('DELETE', base, admin);
+    expect(cleared.body.data).toBe('1 webhooks deleted');
+  });
+
+  it.skipIf(!available)('deleting the event type deletes its webhooks', async () => {
+    const host = await quickUser(server, 'Hal Host');
+    const token = await mint(server, w, host, ET_SCOPES);
+    const et = await f.eventType({ userId: host.id });
+    const hook = await f.webhook({ eventTypeId: et.id });
+    expect((await server.api('DELETE', `/v2/event-types/${et.id}`, token)).status).toBe(200);
+    expect(await server.services.stores.webhooks.find({ eventTypeId: et.id }, hook.id)).toBeUndefined();
+  });
+});
