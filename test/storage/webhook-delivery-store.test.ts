@@ -56,6 +56,28 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     expect(await stores.webhookDeliveries.subscribedWebhooks('FORM_SUBMITTED', { hostId: host, teamId: null })).toEqual([]);
   });
 
+  it.skipIf(!available)('subscribedWebhooks: an event type\'s webhooks hear of its own bookings only, beside the host\'s', async () => {
+    const host = await seedUser(database.handle.db);
+    const eventType = async () => {
+      const id = uniqueId('et');
+      await database.handle.db
+        .insertInto('event_types')
+        .values({ id, user_id: host, team_id: null, title: 'Intro', slug: id.toLowerCase(), description: '', length_minutes: 30, locations: '[]', hidden: 0, requires_confirmation: 0, minimum_booking_notice: 0, scheduling_type: null, created_at: T0, updated_at: T0 })
+        .execute();
+      return id;
+    };
+    const [one, two] = [await eventType(), await eventType()];
+    const mine = await webhook({ userId: host });
+    const ofOne = await webhook({ eventTypeId: one });
+    await webhook({ eventTypeId: one }, ['BOOKING_CANCELLED']);
+    await webhook({ eventTypeId: one }, ['BOOKING_CREATED'], false);
+    const ofTwo = await webhook({ eventTypeId: two });
+
+    expect((await stores.webhookDeliveries.subscribedWebhooks('BOOKING_CREATED', { hostId: host, teamId: null, eventTypeId: one })).sort()).toEqual([mine, ofOne].sort());
+    expect((await stores.webhookDeliveries.subscribedWebhooks('BOOKING_CREATED', { hostId: null, teamId: null, eventTypeId: two }))).toEqual([ofTwo]);
+    expect(await stores.webhookDeliveries.subscribedWebhooks('BOOKING_CREATED', { hostId: host, teamId: null })).toEqual([mine]);
+  });
+
   it.skipIf(!available)('claimDue: only due deliveries to a destination that takes them; a claim counts the attempt and holds the delivery until the lease ends', async () => {
     const user = await seedUser(database.handle.db);
     const on = await webhook({ userId: user });
