@@ -81,7 +81,7 @@ function toJsonSchema(node: unknown): any {
  * `hosts` are Host objects; the generator wrote "string" for an array of a class), the email
  * booking field's `required` is a boolean like every other field's, and a team's branding is
  * null until it is set (a team is made without it, and the file's own team answers,
- * TeamOutputDto, leave it out).
+ * TeamOutputDto, leave it out), as is a webhook's payload template until one is given.
  */
 function readAsAnswered(components: Schema): Schema {
   const copy = structuredClone(components);
@@ -92,6 +92,12 @@ function readAsAnswered(components: Schema): Schema {
   if (schemas.EmailDefaultFieldOutput_2024_06_14?.properties?.required) schemas.EmailDefaultFieldOutput_2024_06_14.properties.required = { type: 'boolean' };
   for (const field of ['bannerUrl', 'logoUrl', 'weekStart', 'brandColor', 'darkBrandColor', 'theme']) {
     const property = schemas.EventTypeTeam?.properties?.[field];
+    if (property) property.nullable = true;
+  }
+  // A webhook made without a payload template has none: the file's own create and update
+  // inputs leave `payloadTemplate` out, and the platform answers it null then.
+  for (const dto of ['EventTypeWebhookOutputDto', 'TeamWebhookOutputDto', 'UserWebhookOutputDto', 'OAuthClientWebhookOutputDto']) {
+    const property = schemas[dto]?.properties?.payloadTemplate;
     if (property) property.nullable = true;
   }
   return copy;
