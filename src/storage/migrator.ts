@@ -1,5 +1,5 @@
 // One ordered list of migrations for both dialects, applied by Kysely's migrator.
-import { Migrator, sql, type Migration } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import * as initial from './migrations/001_initial.ts';
 import * as platform from './migrations/002_platform.ts';
@@ -57,6 +57,27 @@ async function currentSchema(handle: DatabaseHandle): Promise<string | undefined
   return rows[0]?.schema ?? undefined;
 }
 
+/**
+ * One migration, all of it or none of it. PostgreSQL runs each in a transaction (Kysely's
+ * migrator, transactional DDL). On SQLite the migrator opens none, and the run's writes share
+ * one group transaction (storage/group-commit.ts) that commits when the migrator lets the
+ * connection go, error or not: without a savepoint of its own, a migration that throws
+ * halfway would leave its first statements committed, and the database could not migrate
+ * again. SQLite's DDL is transactional, so the savepoint undoes tables made or dropped too.
+ */
+async function wholeOrNothing(db: Kysely<any>, dialect: DatabaseHandle['dialect'], up: () => Promise<void>): Promise<void> {
+  if (dialect !== 'sqlite') return up();
+  await sql`savepoint gatehouse_migration`.execute(db);
+  try {
+    await up();
+  } catch (error) {
+    await sql`rollback to gatehouse_migration`.execute(db);
+    await sql`release gatehouse_migration`.execute(db);
+    throw error;
+  }
+  await sql`release gatehouse_migration`.execute(db);
+}
+
 async function migrator(handle: DatabaseHandle): Promise<Migrator> {
   const schema = await currentSchema(handle);
   return new Migrator({
@@ -65,7 +86,7 @@ async function migrator(handle: DatabaseHandle): Promise<Migrator> {
     provider: {
       async getMigrations() {
         return Object.fromEntries(
-          Object.entries(migrations).map(([name, m]) => [name, { up: (db) => m.up(db, handle.dialect) }]),
+          Object.entries(migrations).map(([name, m]) => [name, { up: (db) => wholeOrNothing(db, handle.dialect, () => m.up(db, handle.dialect)) }]),
         );
       },
     },
