@@ -13,8 +13,8 @@ export interface ScopeDefinition {
 }
 
 const personal: Array<[string, string]> = [
-  ['EVENT_TYPE_READ', 'Read event types, their private links and their webhooks.'],
-  ['EVENT_TYPE_WRITE', 'Create, change, delete event types; manage their private links and their webhooks, which hear of their bookings.'],
+  ['EVENT_TYPE_READ', 'Read event types and their private links.'],
+  ['EVENT_TYPE_WRITE', 'Create, change, delete event types; manage private links.'],
   ['BOOKING_READ', 'List bookings; read recordings, transcripts, calendar links, references.'],
   ['BOOKING_WRITE', 'Add guests, change locations, confirm, decline, reassign bookings.'],
   ['SCHEDULE_READ', 'List and read schedules (availability).'],
@@ -30,8 +30,8 @@ const personal: Array<[string, string]> = [
 ];
 
 const team: Array<[string, string]> = [
-  ['TEAM_EVENT_TYPE_READ', 'Read team event types and their webhooks.'],
-  ['TEAM_EVENT_TYPE_WRITE', 'Create, change, delete team event types; manage their webhooks, which hear of their bookings.'],
+  ['TEAM_EVENT_TYPE_READ', 'Read team event types.'],
+  ['TEAM_EVENT_TYPE_WRITE', 'Create, change, delete team event types.'],
   ['TEAM_BOOKING_READ', 'Read team bookings.'],
   ['TEAM_BOOKING_WRITE', 'Create, change, delete team bookings.'],
   ['TEAM_SCHEDULE_READ', 'Read team schedules.'],

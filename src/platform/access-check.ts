@@ -111,7 +111,8 @@ function decideRoute(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' |
   return denial ?? { ok: true, principal, facts };
 }
 
-function scopeDenial(principal: AccessPrincipal, required: string): AccessDenial | null {
+/** The refusal of a principal whose grant lacks `required` (an ORG_ scope satisfies its TEAM_ one), or null. */
+export function scopeDenial(principal: AccessPrincipal, required: string): AccessDenial | null {
   if (grantSatisfies(principal.scopes, required)) return null;
   return { status: 403, code: 'insufficient_scope', scope: required, message: `this endpoint needs the ${required} scope, which the token was not granted` };
 }

@@ -10,8 +10,8 @@ import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { buildWorld, fixtures, futureStart, mint, quickUser, uniq, type World } from './fixtures.ts';
 
 const attendee = { name: 'Bea Booker', email: 'bea@example.com', timeZone: 'Europe/Paris' };
-const ET_SCOPES = ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'WEBHOOK_READ'];
-const TEAM_SCOPES = ['TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE'];
+const ET_SCOPES = ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'WEBHOOK_READ', 'BOOKING_READ'];
+const TEAM_SCOPES = ['TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE', 'TEAM_BOOKING_READ'];
 
 describe.each(backends)('event type webhooks on $name', ({ name, available }) => {
   let server: TestServer;
@@ -189,6 +189,31 @@ describe.each(backends)('event type webhooks on $name', ({ name, available }) =>
 
     const cleared = await server.api('DELETE', base, admin);
     expect(cleared.body.data).toBe('1 webhooks deleted');
+  });
+
+  it.skipIf(!available)('docs/rules.md#event-type-webhooks: a token that may change event types but not read their bookings cannot make or point a webhook to hear them (403 insufficient_scope naming the booking scope); nothing is stored', async () => {
+    const host = await quickUser(server, 'Sam Scoped');
+    const et = await f.eventType({ userId: host.id });
+    const base = `/v2/event-types/${et.id}/webhooks`;
+    const narrow = await mint(server, w, host, ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE']);
+    const made = await server.api('POST', base, narrow, { subscriberUrl: 'https://attacker.example.com/hook', triggers: ['BOOKING_CREATED'] });
+    expect(made.status).toBe(403);
+    expect(made.body.error.code).toBe('insufficient_scope');
+    expect(made.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="BOOKING_READ"');
+    expect((await server.api('GET', base, narrow)).body.data).toEqual([]);
+    const legit = await server.api('POST', base, await mint(server, w, host, ET_SCOPES), { subscriberUrl: 'https://hooks.example.com/legit', triggers: ['BOOKING_CREATED'] });
+    expect(legit.status).toBe(201);
+    const moved = await server.api('PATCH', `${base}/${legit.body.data.id}`, narrow, { subscriberUrl: 'https://attacker.example.com/hook' });
+    expect(moved.status).toBe(403);
+    expect((await server.api('GET', `${base}/${legit.body.data.id}`, narrow)).body.data.subscriberUrl).toBe('https://hooks.example.com/legit');
+
+    const team = await f.eventType({ teamId: w.team.id });
+    const teamBase = `/v2/teams/${w.team.id}/event-types/${team.id}/webhooks`;
+    const teamNarrow = await mint(server, w, w.teamAdmin, ['TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE']);
+    const teamMade = await server.api('POST', teamBase, teamNarrow, { subscriberUrl: 'https://attacker.example.com/team', triggers: ['BOOKING_CREATED'] });
+    expect(teamMade.status).toBe(403);
+    expect(teamMade.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="TEAM_BOOKING_READ"');
+    expect((await server.api('GET', teamBase, teamNarrow)).body.data).toEqual([]);
   });
 
   it.skipIf(!available)('deleting the event type deletes its webhooks', async () => {

@@ -1,0 +1,156 @@
+// The webhooks of an event type of a user (EVENT_TYPE_*) or of a team (TEAM_EVENT_TYPE_*), at
+// Cal.com API v2's addresses: they hear of that event type's bookings only
+// (docs/rules.md#webhooks). A webhook hears the bookings' attendees, which the event-type
+// scopes do not show: making or changing one also needs the scope that reads those bookings
+// (docs/rules.md#event-type-webhooks).
+import type { AppContext } from '../../context.ts';
+import { scopeDenial } from '../access-check.ts';
+import type { Webhook, WebhookOwner } from '../authorization-server.ts';
+import { accessError } from '../guard.ts';
+import { route, type ApiCall, type HandlerMap } from '../handler.ts';
+import { invalid, iso, notFound } from '../input.ts';
+import { arrayOf, bool, listQuery, nullable, numberedId, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { changes, fields, newWebhook, secretView, type WebhookInput } from './input.ts';
+
+type Call = { userId: string; facts: { organization?: { id: string } | null; team?: { id: string } | null } };
+
+/** An event type's webhook in the platform's shape (EventTypeWebhookOutputDto), with Gatehouse's own fields beside it. */
+const eventTypeWebhookView: JsonSchema = object(
+  {
+    id: numberedId,
+    eventTypeId: numberedId,
+    subscriberUrl: { type: 'string' },
+    triggers: arrayOf({ type: 'string' }, 1, 20),
+    active: bool,
+    payloadTemplate: nullable({ type: 'string', description: 'null when none was set: the delivery carries the standard envelope' }),
+    disabledReason: nullable({ type: 'string', description: 'Why Gatehouse turned the webhook off (every delivery failed for 5 days); setting active to true clears it' }),
+    createdAt: { type: 'string' },
+    updatedAt: { type: 'string' },
+  },
+  ['id', 'eventTypeId', 'subscriberUrl', 'triggers', 'active', 'payloadTemplate', 'disabledReason', 'createdAt', 'updatedAt'],
+);
+
+const eventTypeWebhookCreatedView: JsonSchema = {
+  ...eventTypeWebhookView,
+  properties: { ...(eventTypeWebhookView.properties as object), secret: secretView },
+  required: [...(eventTypeWebhookView.required as string[]), 'secret'],
+};
+
+const eventTypeWebhook = (w: Webhook) => ({
+  id: w.id,
+  eventTypeId: w.eventTypeId!,
+  subscriberUrl: w.subscriberUrl,
+  triggers: w.triggers,
+  active: w.active,
+  payloadTemplate: w.payloadTemplate,
+  disabledReason: w.disabledReason,
+  createdAt: iso(w.createdAt),
+  updatedAt: iso(w.updatedAt),
+});
+
+/**
+ * The platform lets a caller choose the secret; Gatehouse signs every delivery the Standard
+ * Webhooks way with a whsec_ secret of its own making (docs/integrating.md#webhooks), so a
+ * chosen one is refused rather than dropped: a subscriber checking with it would reject
+ * every delivery.
+ */
+const eventTypeFields = { ...fields, secret: { type: 'string', description: 'Refused: Gatehouse makes the signing secret and shows it in the creation answer' } };
+
+function refuseChosenSecret(body: { secret?: string }): void {
+  if (body.secret !== undefined) throw invalid('secret', 'Gatehouse makes the signing secret (whsec_…) and returns it in the creation answer; leave secret out');
+}
+
+export function eventTypeWebhookHandlers(deps: AppContext): HandlerMap {
+  const mine = eventTypeWebhookRoutes(deps, 'user');
+  const team = eventTypeWebhookRoutes(deps, 'team');
+  return {
+    'eventTypeWebhooks.list': mine.list,
+    'eventTypeWebhooks.create': mine.create,
+    'eventTypeWebhooks.deleteAll': mine.deleteAll,
+    'eventTypeWebhooks.get': mine.get,
+    'eventTypeWebhooks.update': mine.update,
+    'eventTypeWebhooks.delete': mine.delete,
+    'teamEventTypeWebhooks.list': team.list,
+    'teamEventTypeWebhooks.create': team.create,
+    'teamEventTypeWebhooks.deleteAll': team.deleteAll,
+    'teamEventTypeWebhooks.get': team.get,
+    'teamEventTypeWebhooks.update': team.update,
+    'teamEventTypeWebhooks.delete': team.delete,
+  };
+}
+
+type EventTypeParams = { eventTypeId: string };
+type WebhookParams = { eventTypeId: string; webhookId: string };
+
+/**
+ * The webhooks of an event type of the token's user, or of the path's team. An event type the
+ * caller cannot reach is 404, as on the event type's own routes; so is a webhook of another
+ * event type.
+ */
+function eventTypeWebhookRoutes(deps: AppContext, kind: 'user' | 'team') {
+  const { clock } = deps.services;
+  const webhooks = deps.services.stores.webhooks;
+  const eventTypes = deps.services.stores.api.eventTypes;
+
+  // The bookings a user's event type's webhook hears are theirs; a team's, the team's.
+  const readsBookings = kind === 'user' ? 'BOOKING_READ' : 'TEAM_BOOKING_READ';
+  const requireBookingRead = (call: Pick<ApiCall<unknown, unknown, unknown>, 'principal' | 'resource'>) => {
+    const denial = call.principal === undefined ? null : scopeDenial(call.principal, readsBookings);
+    if (denial !== null) throw accessError({ ...denial, message: `a webhook of an event type hears its bookings: it also needs the ${readsBookings} scope, which the token was not granted` }, call.resource);
+  };
+  const ofEventType = async (call: Call & { params: EventTypeParams }): Promise<WebhookOwner & { eventTypeId: string }> => {
+    const owner = kind === 'user' ? { userId: call.userId } : { teamId: call.facts.team!.id };
+    const found = await eventTypes.findOwned(owner, call.params.eventTypeId);
+    if (found === undefined) throw notFound('event type');
+    return { eventTypeId: found.id };
+  };
+  const load = async (call: Call & { params: WebhookParams }) => {
+    const owner = await ofEventType(call);
+    const found = await webhooks.find(owner, call.params.webhookId);
+    if (found === undefined) throw notFound('webhook');
+    return { owner, found };
+  };
+  return {
+    list: route<unknown, ListQuery, EventTypeParams>({
+      query: listQuery(),
+      data: arrayOf(eventTypeWebhookView, 0, 100),
+      handle: async (call) => (await webhooks.list(await ofEventType(call), call.query.limit, call.query.offset)).map(eventTypeWebhook),
+    }),
+    create: route<WebhookInput & { secret?: string }, unknown, EventTypeParams>({
+      body: object(eventTypeFields, ['subscriberUrl', 'triggers']),
+      data: eventTypeWebhookCreatedView,
+      status: 201,
+      handle: async (call) => {
+        refuseChosenSecret(call.body);
+        requireBookingRead(call);
+        const { created, secret } = await newWebhook(deps, await ofEventType(call), call.body);
+        return { ...eventTypeWebhook(created), secret };
+      },
+    }),
+    deleteAll: route<unknown, unknown, EventTypeParams>({
+      data: { type: 'string', description: 'How many webhooks were deleted, in words: "2 webhooks deleted"' },
+      handle: async (call) => `${await webhooks.deleteAll(await ofEventType(call))} webhooks deleted`,
+    }),
+    get: route<unknown, unknown, WebhookParams>({ data: eventTypeWebhookView, handle: async (call) => eventTypeWebhook((await load(call)).found) }),
+    update: route<Partial<WebhookInput> & { secret?: string }, unknown, WebhookParams>({
+      body: patchOf(eventTypeFields),
+      data: eventTypeWebhookView,
+      handle: async (call) => {
+        refuseChosenSecret(call.body);
+        requireBookingRead(call);
+        const { owner } = await load(call);
+        const saved = await webhooks.update(owner, call.params.webhookId, await changes(call.body, clock(), deps.outbound));
+        if (saved === undefined) throw notFound('webhook');
+        return eventTypeWebhook(saved);
+      },
+    }),
+    delete: route<unknown, unknown, WebhookParams>({
+      data: eventTypeWebhookView,
+      handle: async (call) => {
+        const { owner, found } = await load(call);
+        if (!(await webhooks.delete(owner, found.id))) throw notFound('webhook');
+        return eventTypeWebhook(found);
+      },
+    }),
+  };
+}
