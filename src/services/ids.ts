@@ -25,8 +25,9 @@ export type IdSeries =
 
 export interface IdSeriesStore {
   /**
-   * The series' next id, as the decimal text the tables keep. Taken once: a transaction that
-   * rolls back leaves a gap, as a database sequence does.
+   * The series' next id, as the decimal text the tables keep. On PostgreSQL a sequence's: a
+   * transaction that rolls back leaves a gap. On SQLite the counter row is written in the
+   * caller's transaction, so a rollback hands the number out again; nothing kept it.
    */
   next(series: IdSeries): Promise<string>;
 }
