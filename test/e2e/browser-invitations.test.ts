@@ -61,6 +61,6 @@ describe.skipIf(!chromiumAvailable)('an invitation accepted in Chromium', { time
     // The membership is effective at once, and the team sees the member.
     expect((await server.api('GET', `/v2/teams/${w.team.id}`, token)).status).toBe(200);
     const member = await server.api('GET', `/v2/teams/${w.team.id}/memberships/${invitationId}`, admin);
-    expect(member.body.data).toMatchObject({ state: 'accepted', userId: Number(invitee.id), role: 'member' });
+    expect(member.body.data).toMatchObject({ state: 'accepted', userId: Number(invitee.id), role: 'MEMBER', accepted: true });
   });
 });

@@ -1,4 +1,4 @@
-// The client lifecycle in a real browser (issue item 8): a developer registers a client,
+// The client lifecycle in a real browser: a developer registers a client,
 // an admin approves it, a user authorizes it, the developer rotates its secret (add a
 // second, switch, remove the first) and the user revokes the application. Each step
 // asserts what the page shows and keeps a screenshot under test-output/screenshots/.

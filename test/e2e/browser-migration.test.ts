@@ -1,4 +1,4 @@
-// Legacy migration in a real browser (issue items 5 and 8; docs/rules.md#legacy-clients):
+// Legacy migration in a real browser (docs/rules.md#legacy-clients):
 // a user still follows an old authorization link without scope; the developer's page
 // explains legacy, counts that request, refuses to migrate until the warning is confirmed,
 // then migrates in place — in a browser without JavaScript. Each step asserts what the
@@ -43,7 +43,7 @@ describe.skipIf(!chromiumAvailable)('legacy migration in Chromium', { timeout: 6
     devUser = await server.user({ name: 'Dana Developer' });
     endUser = await server.user({ name: 'Uma User' });
     client = await server.client(devUser, { scopes: null, name: 'Legacy Ledger', redirectUris: [callback.url] });
-    // The developer's browser runs no JavaScript: every page must work without it (issue item 7).
+    // The developer's browser runs no JavaScript: every page must work without it.
     dev = await newPage({ width: 1280, height: 900 }, false);
     user = await newPage({ width: 1024, height: 768 });
   });

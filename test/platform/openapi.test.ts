@@ -1,4 +1,4 @@
-// The reference (issue item 6): OpenAPI 3.1 generated from the route schemas, each
+// The reference: OpenAPI 3.1 generated from the route schemas, each
 // operation naming its scope and its 401/403/404 answers; a readable page at /v2/docs; and
 // the scope table of docs/integrating.md (its drift is test/docs/generated.test.ts's).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -445,7 +445,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
   });
 });
 
-describe.each(backends)('queries per guarded request on $name (issue item 8)', ({ name, available }) => {
+describe.each(backends)('queries per guarded request on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   const counter = { n: 0 };

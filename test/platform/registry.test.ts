@@ -1,4 +1,4 @@
-// The route registry is the only source of /v2 resource routes (issue item 1): the live
+// The route registry is the only source of /v2 resource routes: the live
 // route table matches it both ways, it covers every scope of docs/rules.md#scope-registry, and nothing else can
 // be registered in the API scope.
 import Fastify from 'fastify';

@@ -1,4 +1,4 @@
-// Who may see which lifecycle page (issue items 1, 4, 6): anonymous visitors are sent to
+// Who may see which lifecycle page: anonymous visitors are sent to
 // the login page, only a client's owner sees its developer pages (others get the same 404
 // as for a client that does not exist), and only admins reach /admin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

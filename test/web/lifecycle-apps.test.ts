@@ -1,4 +1,4 @@
-// Authorized apps (issue item 6; docs/rules.md#consent): each application the user approved,
+// Authorized apps (docs/rules.md#consent): each application the user approved,
 // with its scopes in plain words and when; Revoke ends every token of it for this user at
 // once, and only for this user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

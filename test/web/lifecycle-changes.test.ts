@@ -1,4 +1,4 @@
-// Editing a client (issue item 3; docs/rules.md#client-states, docs/rules.md#client-changes): on an approved client, name and
+// Editing a client (docs/rules.md#client-states, docs/rules.md#client-changes): on an approved client, name and
 // removals apply at once; added redirect URIs and scopes are held for an admin while the
 // approved configuration stays live — checked at the authorization endpoint itself.
 import { clientKey } from '../helpers/client-keys.ts';
@@ -223,7 +223,7 @@ describe.each(backends)('editing a client on $name', ({ name, available }) => {
     expect(after.proposedRedirectUris).toEqual([]);
   });
 
-  it.skipIf(!available)('edit validation shows each message next to its field (issue item 9)', async () => {
+  it.skipIf(!available)('edit validation shows each message next to its field', async () => {
     const client = await server.client(dev);
     const res = await edit(client, { name: '', logo_url: 'ftp://x.example/logo.png', redirect_uris: 'https://a.example/cb#frag', scopes: [] });
     expect(res.status).toBe(400);

@@ -1,4 +1,4 @@
-// `gatehouse clients update` (issue items 3, 5, 9; docs/rules.md#cli, docs/rules.md#legacy-clients, docs/rules.md#client-changes), run as a
+// `gatehouse clients update` (docs/rules.md#cli, docs/rules.md#legacy-clients, docs/rules.md#client-changes), run as a
 // real child process over the database a real server uses: held changes stay out of the
 // live configuration, a legacy client's --scope is its migration and needs --yes when
 // recent requests lacked scope, and bad input is one clear line.
@@ -89,7 +89,7 @@ describe.each(backends)('gatehouse clients update on $name', { timeout: 120_000 
     expectOneLineRefusal(await gh(['clients', 'update', publicClient.clientId, '--fapi2']), /for confidential clients/);
   });
 
-  it.skipIf(!available)('bad input exits non-zero with one line that says what to fix, and changes nothing (issue item 9)', async () => {
+  it.skipIf(!available)('bad input exits non-zero with one line that says what to fix, and changes nothing', async () => {
     const client = await server.client(dev);
     const cases: Array<[string[], RegExp]> = [
       [['--redirect-uri', 'http://evil.example/cb'], /gatehouse: redirect URI "http:\/\/evil\.example\/cb" must use https/],

@@ -1,4 +1,4 @@
-// Legacy migration in the developer settings (issue item 5; docs/rules.md#legacy-clients):
+// Legacy migration in the developer settings (docs/rules.md#legacy-clients):
 // the page explains legacy, counts the last 30 days' requests
 // without scope, asks for confirmation when there were any, and migrates in place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,7 +109,7 @@ describe.each(backends)('legacy migration pages on $name', ({ name, available })
     expect(again.location).toBe(`${DEV}/${client.clientId}`);
   });
 
-  it.skipIf(!available)('choosing no scope or an unknown one is refused beside the scopes (issue item 9)', async () => {
+  it.skipIf(!available)('choosing no scope or an unknown one is refused beside the scopes', async () => {
     const client = await server.client(dev, { scopes: null });
     const none = await migrate(client, {});
     expect(none.status).toBe(400);

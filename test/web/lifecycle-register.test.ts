@@ -1,4 +1,4 @@
-// Registering a client in the developer settings (issue items 1, 7, 9; docs/rules.md#client-record,
+// Registering a client in the developer settings (docs/rules.md#client-record,
 // docs/rules.md#client-states, docs/rules.md#client-secrets, docs/rules.md#audit-events): what the developer sees, validation next to each field, and
 // CSRF protection that says when a form went stale.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,7 +84,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(fieldError(refused.body, 'token_endpoint_auth_method')).toMatch(/^A public client has no credentials: token_endpoint_auth_method must be none/);
   });
 
-  it.skipIf(!available)('the form offers every scope grouped by family, in plain words, with a label for every input (issue items 1, 7)', async () => {
+  it.skipIf(!available)('the form offers every scope grouped by family, in plain words, with a label for every input', async () => {
     const { browser } = await loggedIn(server);
     const page = await open(browser, NEW);
     const text = visibleText(page.body);
@@ -129,7 +129,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(await listClients(server.services, { ownerId: user.id })).toEqual([]);
   });
 
-  it.skipIf(!available)('every faulty field is reported at once, each URI by name (issue item 9)', async () => {
+  it.skipIf(!available)('every faulty field is reported at once, each URI by name', async () => {
     const { browser } = await loggedIn(server);
     const res = await submit(browser, NEW, LIST, { ...valid, name: '', logo_url: 'http://x.example/l.png', redirect_uris: 'http://a.example/cb\nhttps://b.example/cb#f', scopes: [] });
     expect(res.status).toBe(400);
@@ -153,7 +153,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(await listClients(server.services, { ownerId: user.id })).toEqual([]);
   });
 
-  it.skipIf(!available)('a page with a field error is still the one page frame: same stylesheet and navigation (issue item 7)', async () => {
+  it.skipIf(!available)('a page with a field error is still the one page frame: same stylesheet and navigation', async () => {
     const { browser } = await loggedIn(server);
     const res = await submit(browser, NEW, LIST, { ...valid, name: '' });
     const list = await open(browser, LIST);

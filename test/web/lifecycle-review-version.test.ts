@@ -1,4 +1,4 @@
-// Review decisions bind to what was reviewed (security issue item 2; docs/rules.md#client-states,
+// Review decisions bind to what was reviewed (docs/rules.md#client-states,
 // docs/rules.md#client-changes, docs/rules.md#review-versions). The attack: a developer widens a client after the admin opened its review page,
 // and the admin's Approve — pressed on the page that still shows the old configuration —
 // must not approve the new one. Everything here goes through real HTTP as the admin's and

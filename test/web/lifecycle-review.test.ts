@@ -1,4 +1,4 @@
-// Admin review (issue item 4; docs/rules.md#client-states, docs/rules.md#audit-events): the queue shows what a client asks
+// Admin review (docs/rules.md#client-states, docs/rules.md#audit-events): the queue shows what a client asks
 // for in plain words and its redirect hosts; approve, reject with a reason the developer
 // reads, suspend (its tokens stop at once) and re-approve; each decision is audited with
 // the admin's identity.

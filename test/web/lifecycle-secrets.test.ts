@@ -1,5 +1,4 @@
-// Secret rotation in the developer settings (issue item 2;
-// docs/rules.md#client-secrets, docs/rules.md#secret-rotation): shown once, at most 2 active, the last one stays, removal
+// Secret rotation in the developer settings (docs/rules.md#client-secrets, docs/rules.md#secret-rotation): shown once, at most 2 active, the last one stays, removal
 // takes effect at once and issued tokens keep working.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
