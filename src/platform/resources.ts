@@ -9,6 +9,8 @@ import { bookingHandlers } from './bookings/routes.ts';
 import { bookingRoutes } from './bookings/table.ts';
 import { calendarHandlers } from './connected-apps/routes.ts';
 import { connectedAppRoutes } from './connected-apps/table.ts';
+import { conferencingHandlers } from './conferencing/routes.ts';
+import { conferencingRoutes } from './conferencing/table.ts';
 import { eventTypeHandlers } from './event-types/routes.ts';
 import { eventTypeRoutes } from './event-types/table.ts';
 import { meHandlers } from './me/routes.ts';
@@ -42,6 +44,7 @@ export const resources: readonly PlatformResource[] = [
   { routes: scheduleRoutes, handlers: scheduleHandlers },
   { routes: outOfOfficeRoutes, handlers: outOfOfficeHandlers },
   { routes: connectedAppRoutes, handlers: calendarHandlers },
+  { routes: conferencingRoutes, handlers: conferencingHandlers },
   { routes: webhookRoutes, handlers: webhookHandlers },
   { routes: verifiedResourceRoutes, handlers: verifiedResourceHandlers },
   { routes: teamRoutes, handlers: teamHandlers },

@@ -20,6 +20,7 @@ import * as numberedIds from './migrations/017_numbered_ids.ts';
 import * as clientJwks from './migrations/018_client_jwks.ts';
 import * as bookingAttendees from './migrations/019_booking_attendees.ts';
 import * as eventTypeWebhooks from './migrations/020_event_type_webhooks.ts';
+import * as conferencingDefaults from './migrations/021_conferencing_defaults.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -43,6 +44,7 @@ const migrations: Record<string, DialectMigration> = {
   '018_client_jwks': clientJwks,
   '019_booking_attendees': bookingAttendees,
   '020_event_type_webhooks': eventTypeWebhooks,
+  '021_conferencing_defaults': conferencingDefaults,
 };
 
 /**

@@ -404,6 +404,13 @@ export interface ConnectedAppsTable {
   created_at: number;
 }
 
+/** A user's default conferencing app: one of their connections (migration 021). */
+export interface ConferencingDefaultsTable {
+  user_id: string;
+  connected_app_id: string;
+  updated_at: number;
+}
+
 export interface WebhooksTable {
   id: string;
   user_id: string | null;
@@ -536,6 +543,7 @@ export interface Database {
   schedules: SchedulesTable;
   out_of_office_entries: OutOfOfficeEntriesTable;
   connected_apps: ConnectedAppsTable;
+  conferencing_defaults: ConferencingDefaultsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   verified_resources: VerifiedResourcesTable;

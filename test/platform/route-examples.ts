@@ -130,12 +130,32 @@ export const examples: Record<string, Example> = {
   'ooo.update': async ({ f, actor }) => ({ params: { oooId: (await f.ooo(actor.id)).id }, body: { reason: 'travel', notes: 'Conference' } }),
   'ooo.delete': async ({ f, actor }) => ({ params: { oooId: (await f.ooo(actor.id)).id } }),
 
+  'conferencing.list': none,
+  'conferencing.getDefault': none,
+  // Google Meet connects once per user: an earlier example's connection goes first.
+  'conferencing.connect': async ({ server, actor }) => {
+    const apps = server.services.stores.api.connectedApps;
+    for (const a of await apps.list({ userId: actor.id }, { app: 'google-meet' })) await apps.delete({ userId: actor.id }, a.app, a.id);
+    return { params: { app: 'google-meet' } };
+  },
+  'conferencing.authUrl': async () => ({ params: { app: 'zoom' }, query: { returnTo: 'https://app.example.com/ok', onErrorReturnTo: 'https://app.example.com/failed' } }),
+  'conferencing.setDefault': async ({ f, actor }) => {
+    await f.app({ userId: actor.id }, 'zoom', 'conferencing');
+    return { params: { app: 'zoom' } };
+  },
+  'conferencing.disconnect': async ({ f, actor }) => {
+    await f.app({ userId: actor.id }, 'zoom', 'conferencing');
+    return { params: { app: 'zoom' } };
+  },
+
   'calendars.list': none,
   'calendars.busyTimes': async ({ server }) => ({ query: { start: iso(server.clock()), end: iso(server.clock() + 7 * 24 * 3600_000) } }),
   'calendars.checkIcsFeed': async () => ({ query: { url: 'webcal://calendar.example.com/team.ics' } }),
   'calendars.saveIcsFeed': async () => ({ body: { urls: [`https://calendar.example.com/${uniq()}.ics`] } }),
   'calendars.check': async () => ({ params: { provider: 'google' } }),
   'calendars.connect': async () => ({ params: { provider: 'google' }, body: { account: `${uniq()}@gmail.example.com` } }),
+  'calendars.oauthConnect': async () => ({ params: { provider: 'google' }, query: { isDryRun: 'false', redir: 'https://app.example.com/calendars' } }),
+  'calendars.saveCredentials': async () => ({ params: { provider: 'apple' }, body: { username: `${uniq()}@icloud.example.com`, password: 'app-specific-password' } }),
   'calendars.disconnect': async ({ f, actor }) => ({ params: { provider: 'google' }, body: { id: (await f.app({ userId: actor.id }, 'google-calendar')).id } }),
 
   'webhooks.list': none,

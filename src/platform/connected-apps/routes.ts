@@ -222,6 +222,37 @@ function calendarRoutes(deps: AppContext): HandlerMap {
         return connection(row);
       },
     }),
+    // The platform answers the provider's authorization address; Gatehouse runs neither
+    // provider's OAuth, so it has none to give, and saying so beats an address that connects
+    // nothing. POST /v2/calendars/:provider/connect records a connection instead.
+    'calendars.oauthConnect': route<unknown, { isDryRun: boolean; redir?: string }, { provider: string }>({
+      params: { provider: { type: 'string', enum: ['google', 'office365'] } },
+      query: object({ isDryRun: bool, redir: str(1, 2048) }, ['isDryRun']),
+      data: object({ authUrl: text }, ['authUrl']),
+      handle: async ({ params }) => {
+        throw invalid(
+          'calendar',
+          `Gatehouse does not run ${params.provider === 'google' ? 'Google' : 'Microsoft'}'s OAuth, so it has no authorization address to give; record the account with POST /v2/calendars/${params.provider}/connect (docs/integrating.md#calendar-connections)`,
+        );
+      },
+    }),
+    // docs/integrating.md#calendar-connections: the Apple ID is kept as the connection's
+    // account; the app-specific password is required, as the platform requires it, and then
+    // dropped: Gatehouse calls no CalDAV server, so a kept password would be a secret kept
+    // for nothing. Not stored, not answered, not logged.
+    'calendars.saveCredentials': route<{ username: string; password: string }, unknown, { provider: string }>({
+      params: { provider: { type: 'string', enum: ['apple'] } },
+      body: object({ username: str(1, 254), password: str(1, 1024, { writeOnly: true, description: 'Required, then dropped: never stored or answered' }) }, ['username', 'password']),
+      data: connectionView,
+      status: 201,
+      handle: async ({ userId, params, body }) => {
+        const account = body.username.trim().toLowerCase();
+        if (account === '') throw invalid('username', 'must not be blank');
+        const row = await newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', account, account, false);
+        await insert([row]);
+        return connection(row);
+      },
+    }),
     // Also removes ICS feeds: they are disconnected through the same route.
     'calendars.disconnect': route<{ id: string }, unknown, { provider: string }>({
       params: { provider: { type: 'string', enum: [...Object.keys(PROVIDERS), ICS_FEED] } },

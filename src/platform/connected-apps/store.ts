@@ -28,4 +28,11 @@ export interface ConnectedAppStore {
   findAccount(owner: AppOwner, app: string, account: string): Promise<ConnectedApp | undefined>;
   /** Removes the owner's connection of that app and id; false when there was none. */
   delete(owner: AppOwner, app: string, id: string): Promise<boolean>;
+  /** The user's default conferencing app (docs/integrating.md#conferencing-apps); undefined when none is chosen. */
+  defaultOf(userId: string): Promise<ConnectedApp | undefined>;
+  /**
+   * Makes that connection of the user's their default, in place of any other. False when the
+   * connection is not the user's (or no longer exists). Disconnecting it clears the default.
+   */
+  setDefault(userId: string, id: string, at: number): Promise<boolean>;
 }

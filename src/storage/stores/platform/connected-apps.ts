@@ -1,7 +1,7 @@
 // ConnectedAppStore (src/platform/connected-apps/store.ts) on Kysely: calendars, ICS feeds and
 // team apps a user or team has connected (stored records; Gatehouse calls no outside calendar
 // service).
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { AppOwner, ConnectedApp, ConnectedAppStore } from '../../../platform/connected-apps/store.ts';
 import { isUniqueViolation } from '../../errors.ts';
 import type { Executor } from '../../repositories/executor.ts';
@@ -64,6 +64,32 @@ export function createConnectedAppStore(db: Executor): ConnectedAppStore {
       const [column, value] = ownerColumn(owner);
       const result = await db.deleteFrom('connected_apps').where('id', '=', id).where(column, '=', value).where('app', '=', app).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
+    },
+    defaultOf: async (userId) => {
+      const row = await db
+        .selectFrom('conferencing_defaults')
+        .innerJoin('connected_apps', 'connected_apps.id', 'conferencing_defaults.connected_app_id')
+        .selectAll('connected_apps')
+        .where('conferencing_defaults.user_id', '=', userId)
+        .executeTakeFirst();
+      return row && toApp(row);
+    },
+    // One statement: the connection is checked to be the user's by the same insert that
+    // names it, so a connection removed meanwhile cannot become a default.
+    setDefault: async (userId, id, at) => {
+      const result = await db
+        .insertInto('conferencing_defaults')
+        .columns(['user_id', 'connected_app_id', 'updated_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('connected_apps')
+            .select([sql<string>`cast(${userId} as text)`.as('user_id'), 'id', sql<number>`cast(${at} as bigint)`.as('updated_at')])
+            .where('id', '=', id)
+            .where('user_id', '=', userId),
+        )
+        .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ connected_app_id: eb.ref('excluded.connected_app_id'), updated_at: eb.ref('excluded.updated_at') })))
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
     },
   };
 }

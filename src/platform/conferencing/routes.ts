@@ -1,0 +1,114 @@
+// A user's conferencing apps (docs/integrating.md#conferencing-apps): connections of category
+// 'conferencing' in connected_apps, and the one of them that is the user's default. Records
+// only: Gatehouse runs no video provider and none of their OAuth, so it keeps no provider
+// token and never reports a connection it did not record.
+import type { AppContext } from '../../context.ts';
+import type { ConnectedApp } from '../connected-apps/store.ts';
+import { route, type HandlerMap } from '../handler.ts';
+import { conflict, invalid, iso, notFound } from '../input.ts';
+import { arrayOf, bool, numberedId, object, type JsonSchema } from '../schemas.ts';
+
+const CATEGORY = 'conferencing';
+
+/**
+ * The apps by the platform's slug (its path's `app`): the name connected_apps keeps (a team's
+ * apps use the same names), the platform's credential type, and whether the platform connects
+ * it through the provider's OAuth (which Gatehouse does not run).
+ */
+const APPS: Record<string, { app: string; type: string; title: string; oauth: boolean }> = {
+  'google-meet': { app: 'google-meet', type: 'google_video', title: 'Google Meet', oauth: false },
+  zoom: { app: 'zoom', type: 'zoom_video', title: 'Zoom', oauth: true },
+  msteams: { app: 'microsoft-teams', type: 'office365_video', title: 'Microsoft Teams', oauth: true },
+  'daily-video': { app: 'daily-video', type: 'daily_video', title: 'Cal Video (Daily)', oauth: false },
+};
+const slugOf = (app: string) => Object.keys(APPS).find((slug) => APPS[slug]!.app === app) ?? app;
+const appParam = (slugs: string[]): Record<string, JsonSchema> => ({ app: { type: 'string', enum: slugs, description: 'The conferencing app, by the platform\'s slug' } });
+
+const appFields = {
+  id: { ...numberedId, description: 'The connection (the platform\'s credential id)' },
+  type: { type: 'string', description: 'The platform\'s credential type: google_video, zoom_video, office365_video or daily_video' },
+  userId: numberedId,
+  invalid: { type: ['boolean', 'null'], description: 'Always false: Gatehouse calls no video provider, so never finds a connection broken' },
+  appSlug: { type: 'string', description: 'The app as the paths name it: google-meet, zoom, msteams or daily-video' },
+  isDefault: bool,
+  createdAt: { type: 'string' },
+} satisfies Record<string, JsonSchema>;
+const appView = object(appFields, Object.keys(appFields));
+
+const view = (a: ConnectedApp, defaultId: string | undefined) => ({
+  id: a.id,
+  type: APPS[slugOf(a.app)]?.type ?? a.app.replaceAll('-', '_'),
+  userId: 'userId' in a.owner ? a.owner.userId : '',
+  invalid: false,
+  appSlug: slugOf(a.app),
+  isDefault: a.id === defaultId,
+  createdAt: iso(a.createdAt),
+});
+
+export function conferencingHandlers(deps: AppContext): HandlerMap {
+  const stores = deps.services.stores;
+  const apps = stores.api.connectedApps;
+  const connectionOf = async (userId: string, slug: string) => (await apps.list({ userId }, { category: CATEGORY, app: APPS[slug]!.app }))[0];
+  return {
+    'conferencing.list': route({
+      data: arrayOf(appView, 0, 500),
+      handle: async ({ userId }) => {
+        const [rows, chosen] = await Promise.all([apps.list({ userId }, { category: CATEGORY }), apps.defaultOf(userId)]);
+        return rows.map((a) => view(a, chosen?.id));
+      },
+    }),
+    // Nothing chosen: an empty object, as the platform answers a user without one. No app
+    // link: Gatehouse keeps none of a provider's personal meeting links.
+    'conferencing.getDefault': route({
+      data: object({ appSlug: { type: 'string' }, appLink: { type: 'string' }, connection: appView }),
+      handle: async ({ userId }) => {
+        const chosen = await apps.defaultOf(userId);
+        return chosen === undefined ? {} : { appSlug: slugOf(chosen.app), connection: view(chosen, chosen.id) };
+      },
+    }),
+    // The platform connects only Google Meet this way, Zoom and Teams through their OAuth
+    // (auth-url below), which Gatehouse does not run: here each is recorded as connected, as
+    // a team's apps and a user's calendars are, with no provider token behind it.
+    'conferencing.connect': route<unknown, unknown, { app: string }>({
+      params: appParam(Object.keys(APPS)),
+      data: appView,
+      handle: async ({ userId, params }) => {
+        const { app, title } = APPS[params.app]!;
+        // The provider's account is the provider's to know: the connection records the app itself, once per user.
+        const row: ConnectedApp = { id: await stores.ids.next('connected_apps'), owner: { userId }, app, category: CATEGORY, account: app, name: title, readOnly: false, createdAt: deps.services.clock() };
+        if (!(await apps.insertAll([row]))) throw conflict(`${params.app} is already connected`);
+        return view(row, undefined);
+      },
+    }),
+    'conferencing.authUrl': route<unknown, { returnTo: string; onErrorReturnTo: string }, { app: string }>({
+      params: appParam(['zoom', 'msteams']),
+      query: object({ returnTo: { type: 'string', minLength: 1, maxLength: 2048 }, onErrorReturnTo: { type: 'string', minLength: 1, maxLength: 2048 } }, ['returnTo', 'onErrorReturnTo']),
+      data: object({ url: { type: 'string' } }, ['url']),
+      handle: async ({ params }) => {
+        throw invalid('app', `Gatehouse does not run ${APPS[params.app]!.title}'s OAuth, so it has no authorization address to give; record the connection with POST /v2/conferencing/${params.app}/connect (docs/integrating.md#conferencing-apps)`);
+      },
+    }),
+    'conferencing.setDefault': route<unknown, unknown, { app: string }>({
+      params: appParam(Object.keys(APPS)),
+      data: object({ appSlug: { type: 'string' }, connection: appView }, ['appSlug', 'connection']),
+      handle: async ({ userId, params }) => {
+        const connection = await connectionOf(userId, params.app);
+        // A connection removed between the read and the write is as good as never connected.
+        if (connection === undefined || !(await apps.setDefault(userId, connection.id, deps.services.clock()))) {
+          throw invalid('app', `${params.app} is not connected: connect it before making it your default`);
+        }
+        return { appSlug: params.app, connection: view(connection, connection.id) };
+      },
+    }),
+    // Disconnecting the default app leaves no default (the default goes with its connection).
+    'conferencing.disconnect': route<unknown, unknown, { app: string }>({
+      params: appParam(Object.keys(APPS)),
+      data: object({ id: numberedId, appSlug: { type: 'string' }, deleted: bool }, ['id', 'appSlug', 'deleted']),
+      handle: async ({ userId, params }) => {
+        const connection = await connectionOf(userId, params.app);
+        if (connection === undefined || !(await apps.delete({ userId }, connection.app, connection.id))) throw notFound(`${params.app} connection`);
+        return { id: connection.id, appSlug: params.app, deleted: true };
+      },
+    }),
+  };
+}
