@@ -82,8 +82,11 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
         }
         // The booker of the path's booking, its first attendee.
         case 'attendeeId': values.attendeeId = (await server.services.stores.api.bookingAttendees.list(values.bookingUid!))[0]!.id; break;
-        case 'calendar': values.calendar = 'google'; break;
-        case 'app': values.app = 'zoom'; break;
+        // Apple is the one calendar the platform takes credentials for.
+        case 'calendar': values.calendar = op.path.endsWith('/credentials') ? 'apple' : 'google'; break;
+        // Zoom for its OAuth address (the platform's only apps there); Google Meet, the platform's
+        // one app to connect directly, elsewhere: connected, it may be made the default and disconnected.
+        case 'app': values.app = op.path.endsWith('/oauth/auth-url') ? 'zoom' : 'google-meet'; break;
         default: values[param] = 'unknown';
       }
     }
