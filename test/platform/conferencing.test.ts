@@ -34,9 +34,13 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     expect(typeof res.body.data.id).toBe('number');
     const list = await server.api('GET', '/v2/conferencing', token);
     expect(list.body.data).toEqual([res.body.data]);
+    const series = () => server.services.stores.ids.next('connected_apps');
+    const before = Number(await series());
     const again = await server.api('POST', '/v2/conferencing/google-meet/connect', token);
     expect(again.status).toBe(409);
     expect(again.body.error.message).toBe('google-meet is already connected');
+    // The refusal took no number of the series.
+    expect(Number(await series())).toBe(before + 1);
     // A calendar connection is not a conferencing app.
     await f.app({ userId: user.id }, 'google-calendar');
     expect((await server.api('GET', '/v2/conferencing', token)).body.data).toHaveLength(1);
@@ -150,8 +154,10 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows)).not.toContain(password);
     expect(server.logs.join('\n')).not.toContain(password);
+    const before = Number(await server.services.stores.ids.next('connected_apps'));
     const again = await server.api('POST', '/v2/calendars/apple/credentials', token, { username: 'ann@icloud.example.com', password });
     expect(again.status).toBe(409);
+    expect(Number(await server.services.stores.ids.next('connected_apps'))).toBe(before + 1);
   });
 
   it.skipIf(!available)('POST /v2/calendars/:calendar/credentials without a password or username, blank, or for google → 400 naming the field', async () => {

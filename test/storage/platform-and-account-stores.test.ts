@@ -357,6 +357,25 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     expect(await suite.stores.api.connectedApps.list({ userId: u })).toEqual([]);
   });
 
+  it.skipIf(!available)("connectedApps.setDefault and defaultOf: one default per user, only of the user's own connection, gone with it", async () => {
+    const apps = suite.stores.api.connectedApps;
+    const u = await user();
+    const meet = app({ userId: u }, { app: 'google-meet', category: 'conferencing' });
+    const zoom = app({ userId: u }, { app: 'zoom', category: 'conferencing', createdAt: T0 + 1 });
+    const theirs = app({ userId: await user() }, { app: 'zoom', category: 'conferencing' });
+    expect(await apps.insertAll([meet, zoom, theirs])).toBe(true);
+    expect(await apps.defaultOf(u)).toBeUndefined();
+    expect(await apps.setDefault(u, theirs.id, T0)).toBe(false);
+    expect(await apps.setDefault(u, 'no-such-app', T0)).toBe(false);
+    expect(await apps.defaultOf(u)).toBeUndefined();
+    expect(await apps.setDefault(u, meet.id, T0)).toBe(true);
+    expect(await apps.setDefault(u, zoom.id, T0 + 1)).toBe(true);
+    expect(await apps.defaultOf(u)).toEqual(zoom);
+    expect(await apps.delete({ userId: u }, 'zoom', zoom.id)).toBe(true);
+    expect(await apps.defaultOf(u)).toBeUndefined();
+    expect(await apps.setDefault(u, zoom.id, T0 + 2)).toBe(false);
+  });
+
   // VerifiedResourceStore (services) and the /v2 one
 
   const resource = (owner: { userId: string } | { teamId: string }, over: Partial<VerifiedResource> = {}): VerifiedResource => ({

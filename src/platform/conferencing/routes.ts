@@ -74,6 +74,9 @@ export function conferencingHandlers(deps: AppContext): HandlerMap {
       data: appView,
       handle: async ({ userId, params }) => {
         const { app, title } = APPS[params.app]!;
+        // Checked before an id is taken, so that a refusal uses up no number of the series;
+        // the insert still refuses a connection made meanwhile.
+        if ((await connectionOf(userId, params.app)) !== undefined) throw conflict(`${params.app} is already connected`);
         // The provider's account is the provider's to know: the connection records the app itself, once per user.
         const row: ConnectedApp = { id: await stores.ids.next('connected_apps'), owner: { userId }, app, category: CATEGORY, account: app, name: title, readOnly: false, createdAt: deps.services.clock() };
         if (!(await apps.insertAll([row]))) throw conflict(`${params.app} is already connected`);

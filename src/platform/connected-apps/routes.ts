@@ -248,6 +248,8 @@ function calendarRoutes(deps: AppContext): HandlerMap {
       handle: async ({ userId, params, body }) => {
         const account = body.username.trim().toLowerCase();
         if (account === '') throw invalid('username', 'must not be blank');
+        // Before an id is taken: a refusal uses up no number of the series.
+        if ((await apps.findAccount({ userId }, PROVIDERS[params.provider]!, account)) !== undefined) throw conflict('that account is already connected');
         const row = await newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', account, account, false);
         await insert([row]);
         return connection(row);
