@@ -68,7 +68,7 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     await dev.getByLabel('Homepage URL (optional)').fill('https://bridge.example.com');
     await dev.getByLabel('Logo URL (optional, https)').fill('https://bridge.example.com/logo.png');
     await dev.getByLabel('Redirect URIs').fill('http://bridge.example.com/callback');
-    await dev.getByRole('checkbox', { name: 'PROFILE_READ Read your profile.', exact: true }).check();
+    await dev.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).check();
     await dev.getByRole('checkbox', { name: 'BOOKING_READ List bookings; read recordings, transcripts, calendar links, references.', exact: true }).check();
     await dev.getByRole('button', { name: 'Register client' }).click();
 
@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     expect(await dev.getByLabel('Redirect URIs').getAttribute('aria-invalid')).toBe('true');
     // What was typed and chosen is still there.
     expect(await dev.getByLabel('Application name').inputValue()).toBe('Calendar Bridge');
-    expect(await dev.getByRole('checkbox', { name: 'PROFILE_READ Read your profile.', exact: true }).isChecked()).toBe(true);
+    expect(await dev.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).isChecked()).toBe(true);
     await keepScreenshot(dev, '01-register-validation-error');
 
     await dev.getByLabel('Redirect URIs').fill(callback.url);
@@ -116,7 +116,7 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     await keepScreenshot(admin, '04-admin-queue');
     await pending.getByRole('link', { name: 'Calendar Bridge' }).click();
     await admin.locator('#asked-scopes').waitFor();
-    expect(await admin.locator('#asked-scopes').innerText()).toMatch(/Your account\s+List bookings; read recordings, transcripts, calendar links, references\. BOOKING_READ\s+Read your profile\. PROFILE_READ/);
+    expect(await admin.locator('#asked-scopes').innerText()).toMatch(/Your account\s+List bookings; read recordings, transcripts, calendar links, references\. BOOKING_READ\s+Read the authorized user's profile\. PROFILE_READ/);
     expect(await admin.locator('dl.facts').first().innerText()).toContain(`Owner\nDana Developer (${devUser.email})`);
     await keepScreenshot(admin, '05-admin-review-page');
     // Keyboard only: focus the decision and press Enter.
@@ -134,7 +134,7 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     await logIn(user, endUser);
     await user.locator('#client-name').filter({ hasText: 'Calendar Bridge' }).waitFor();
     expect(await user.locator('#return-host').textContent()).toBe(new URL(callback.url).host);
-    expect(await user.locator('main').innerText()).toMatch(/Read your profile\./);
+    expect(await user.locator('main').innerText()).toMatch(/Read the authorized user's profile\./);
     expect(await fitsWidth(user)).toBe(true);
     await keepScreenshot(user, '07-consent-phone');
     await user.getByRole('button', { name: 'Allow' }).click();
@@ -196,7 +196,7 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     await user.goto(`${server.url}/settings/authorized-apps`);
     const card = user.locator(`section[data-client="${clientId}"]`);
     await card.waitFor();
-    expect(await card.innerText()).toMatch(/Calendar Bridge[\s\S]*You approved it on \d{4}-\d\d-\d\d[\s\S]*Read your profile\./);
+    expect(await card.innerText()).toMatch(/Calendar Bridge[\s\S]*You approved it on \d{4}-\d\d-\d\d[\s\S]*Read the authorized user's profile\./);
     expect(await fitsWidth(user)).toBe(true);
     await keepScreenshot(user, '12-authorized-apps-phone');
     // Revoke access asks first, on a page of its own.

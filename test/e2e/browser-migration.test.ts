@@ -85,13 +85,13 @@ describe.skipIf(!chromiumAvailable)('legacy migration in Chromium', { timeout: 6
     await dev.getByRole('link', { name: 'Choose scopes and migrate' }).click();
     await dev.getByRole('heading', { name: 'Give Legacy Ledger scopes' }).waitFor();
     expect(await dev.locator('#scopeless-count').innerText()).toMatch(/^1 authorization request of this client in the last 30 days had no scope\. After the migration such requests fail/);
-    await dev.getByRole('checkbox', { name: 'PROFILE_READ Read your profile.', exact: true }).check();
+    await dev.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).check();
     await keepScreenshot(dev, '22-migration-form-warning');
     await dev.getByRole('button', { name: 'Migrate to scopes' }).click();
     await expect.poll(() => dev.locator('#confirm-error').textContent()).toMatch(
       /^1 authorization request of this client in the last 30 days came without scope; after the migration such requests fail\./,
     );
-    expect(await dev.getByRole('checkbox', { name: 'PROFILE_READ Read your profile.', exact: true }).isChecked()).toBe(true);
+    expect(await dev.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).isChecked()).toBe(true);
     await keepScreenshot(dev, '23-migration-needs-confirmation');
     // Still legacy: the old link still works for the user.
     await user.goto(oldLink());
@@ -103,13 +103,13 @@ describe.skipIf(!chromiumAvailable)('legacy migration in Chromium', { timeout: 6
     // Opened again, the page counts the visit of step 3 too.
     await dev.goto(`${server.url}/settings/developer/oauth-clients/${client.clientId}/migrate`);
     expect(await dev.locator('#scopeless-count').innerText()).toMatch(/^2 authorization requests/);
-    await dev.getByRole('checkbox', { name: 'PROFILE_READ Read your profile.', exact: true }).check();
+    await dev.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).check();
     await dev.getByLabel('I understand that 2 recent requests without scope would now fail, and I want to migrate.').check();
     await dev.getByRole('button', { name: 'Migrate to scopes' }).click();
     await expect.poll(() => dev.locator('#flash').textContent()).toBe('Migrated: the client now has scopes, and every authorization request must carry scope.');
     expect(await dev.locator('#client-id').textContent()).toBe(client.clientId);
     expect(await dev.locator('#legacy').count()).toBe(0);
-    expect(await dev.locator('#scopes').innerText()).toMatch(/Read your profile\. PROFILE_READ/);
+    expect(await dev.locator('#scopes').innerText()).toMatch(/Read the authorized user's profile\. PROFILE_READ/);
     expect(await dev.locator('tr[data-event="client.migrated"]').innerText()).toMatch(/Migrated from legacy to scopes/);
     expect(await fitsWidth(dev)).toBe(true);
     await keepScreenshot(dev, '24-migrated');

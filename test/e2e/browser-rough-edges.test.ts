@@ -81,7 +81,7 @@ describe.skipIf(!chromiumAvailable)('the pages’ rough edges at 390 and 1280 px
       expect.soft(await page.locator('#redirect_uris-hint').textContent()).toMatch(/query string .*openid-client/);
       const withQuery = 'https://planner.example.com/callback?tenant=acme';
       await page.getByLabel('Redirect URIs').fill(withQuery);
-      await page.getByRole('checkbox', { name: 'PROFILE_READ Read your profile.', exact: true }).check();
+      await page.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).check();
       await page.getByRole('button', { name: 'Register client' }).click();
       await page.locator('#client-title').waitFor();
       await shot('02-client-with-query-redirect');

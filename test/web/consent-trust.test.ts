@@ -55,7 +55,7 @@ describe.each(backends)('the consent and login pages name the application on $na
       [...m[2]!.matchAll(/<li( class="writes")?>(.*?)<\/li>/g)].map((li) => `${li[1] ? 'CHANGES ' : ''}${visibleText(li[2]!)}`),
     ]);
     expect(groups).toEqual([
-      ['Your account', ['List bookings; read recordings, transcripts, calendar links, references.', 'Read your profile.', 'CHANGES Add guests, change locations, confirm, decline, reassign bookings. Can make changes']],
+      ['Your account', ['List bookings; read recordings, transcripts, calendar links, references.', 'Read the authorized user\'s profile.', 'CHANGES Add guests, change locations, confirm, decline, reassign bookings. Can make changes']],
       ['Your teams', ['Read team bookings.']],
       ['Your organization', ['CHANGES Create, change, delete organization webhooks. Can make changes']],
     ]);

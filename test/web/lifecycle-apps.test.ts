@@ -34,7 +34,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     expect(card).toBe('Booking Buddy');
     const text = visibleText(page.body);
     expect(text).toMatch(
-      /Booking Buddy https:\/\/buddy\.example\.com You approved it on \d{4}-\d\d-\d\d \d\d:\d\d UTC.*Last used: .*It can: Your account List bookings; read recordings, transcripts, calendar links, references\. Read your profile\. Revoke access/,
+      /Booking Buddy https:\/\/buddy\.example\.com You approved it on \d{4}-\d\d-\d\d \d\d:\d\d UTC.*Last used: .*It can: Your account List bookings; read recordings, transcripts, calendar links, references\. Read the authorized user's profile\. Revoke access/,
     );
     expect(text).toContain('Other App');
 
@@ -83,7 +83,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     expect(page.body).toContain(`<img class="app-logo" src="/oauth-clients/${client.clientId}/logo" alt="" width="40" height="40">`);
     const from = page.body.indexOf(`data-client="${client.clientId}"`);
     const card = page.body.slice(from, page.body.indexOf('Revoke access', from));
-    expect(visibleText(card)).toContain('It can: Your account Read your profile. Add guests, change locations, confirm, decline, reassign bookings. Can make changes');
+    expect(visibleText(card)).toContain('It can: Your account Read the authorized user\'s profile. Add guests, change locations, confirm, decline, reassign bookings. Can make changes');
     expect(card).toContain('<li class="writes">');
     /** The last-used line, and the time it names. */
     const used = async () => {

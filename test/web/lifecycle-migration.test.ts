@@ -76,7 +76,7 @@ describe.each(backends)('legacy migration pages on $name', ({ name, available })
     expect(textOf(page.body, 'flash')).toMatch(/Migrated: the client now has scopes/);
     expect(textOf(page.body, 'client-id')).toBe(client.clientId);
     expect(textOf(page.body, 'legacy')).toBeNull();
-    expect(textOf(page.body, 'scopes')).toMatch(/List bookings; .*Read your profile\./);
+    expect(textOf(page.body, 'scopes')).toMatch(/List bookings; .*Read the authorized user's profile\./);
 
     // In place: same id and secret; now scope is required.
     const noScope = await visit(client, browser);

@@ -47,7 +47,7 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(textOf(created.body, 'authorize-url')).toBe(`${server.url}/auth/oauth2/authorize`);
     expect(textOf(created.body, 'token-url')).toBe(`${server.url}/v2/auth/oauth2/token`);
     expect(textOf(created.body, 'refresh-url')).toBe(`${server.url}/v2/auth/oauth2/token`);
-    expect(textOf(created.body, 'scopes')).toContain('Read your profile.');
+    expect(textOf(created.body, 'scopes')).toContain('Read the authorized user\'s profile.');
 
     // The client page afterwards shows the secret only by its last four characters.
     const page = await open(browser, `${LIST}/${clientId}`);

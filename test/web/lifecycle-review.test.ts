@@ -47,7 +47,7 @@ describe.each(backends)('admin review on $name', ({ name, available }) => {
     expect(text).toContain(`Owner Dana Developer (${dev.email})`);
     expect(text).toMatch(/Redirect hosts planner\.example\.com — https:\/\/planner\.example\.com\/cb localhost:3001 — http:\/\/localhost:3001\/cb/);
     expect(textOf(page.body, 'asked-scopes')).toBe(
-      'Your account Read your profile. PROFILE_READ Your teams Read team bookings. TEAM_BOOKING_READ Your organization Read organization memberships and users. ORG_MEMBERSHIP_READ',
+      'Your account Read the authorized user\'s profile. PROFILE_READ Your teams Read team bookings. TEAM_BOOKING_READ Your organization Read organization memberships and users. ORG_MEMBERSHIP_READ',
     );
     expect(text).toMatch(/Approve client.*Reason \(required, shown to the developer\).*Reject client/);
   });
