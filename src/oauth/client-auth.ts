@@ -135,6 +135,7 @@ const credentialWords: Record<TokenKind, string> = {
   authorizationCode: 'an authorization code',
   clientSecret: 'a client secret',
   bookingManageToken: 'a booking manage token',
+  teamInviteToken: 'a team invite token',
 };
 const ISSUED_CLIENT_ID = /^[0-9A-Za-z]{22}$/;
 

@@ -11,6 +11,8 @@ export const tokenPrefixes = {
   clientSecret: 'gcs_',
   /** docs/rules.md#public-booking: the secret of a booker's confirmation link, to cancel or reschedule. */
   bookingManageToken: 'gbm_',
+  /** docs/rules.md#membership-invitations: the secret of a team's invite link, to join the team. */
+  teamInviteToken: 'gti_',
 } as const;
 export type TokenKind = keyof typeof tokenPrefixes;
 

@@ -9,7 +9,7 @@ import type { IdSeriesStore } from './ids.ts';
 import type { BookingProviderStore } from './bookings/provider-records.ts';
 import type { ClientStore, MetadataHostStore } from './clients/store.ts';
 import type { RetentionStore } from './retention/store.ts';
-import type { InvitationStore, TeamStore } from './teams/store.ts';
+import type { InvitationStore, InviteLinkStore, TeamStore } from './teams/store.ts';
 import type { WebhookDeliveryStore } from './webhooks/store.ts';
 import type { WebhookStore } from './webhooks/subscriptions.ts';
 
@@ -26,6 +26,8 @@ export interface ServiceStores {
   auditLog: AuditLogReader;
   teams: TeamStore;
   invitations: InvitationStore;
+  /** docs/rules.md#membership-invitations: the links a team admin shares to let people join. */
+  inviteLinks: InviteLinkStore;
   webhooks: WebhookStore;
   webhookDeliveries: WebhookDeliveryStore;
   retention: RetentionStore;

@@ -349,6 +349,37 @@ export interface BookingTranscriptsTable {
   created_at: number;
 }
 
+/** docs/rules.md#membership-invitations: a link anyone signed in may join a team by until it expires (migration 023). */
+export interface TeamInviteLinksTable {
+  /** SHA-256 of the token (base64url): the token itself is never kept. */
+  token_hash: string;
+  team_id: string;
+  created_by: string | null;
+  expires_at: number;
+  created_at: number;
+}
+
+/** docs/integrating.md#phone-calls: an outbound call asked of a team event type, held for an operator (migration 023). */
+export interface PhoneCallsTable {
+  id: string;
+  team_id: string;
+  event_type_id: string;
+  requested_by: string | null;
+  your_phone_number: string;
+  number_to_call: string;
+  enabled: number;
+  template_type: 'CHECK_IN_APPOINTMENT' | 'CUSTOM_TEMPLATE';
+  scheduler_name: string | null;
+  guest_name: string | null;
+  guest_email: string | null;
+  guest_company: string | null;
+  begin_message: string | null;
+  general_prompt: string | null;
+  /** 'queued' until an operator places it. */
+  status: string;
+  created_at: number;
+}
+
 export interface BookingConferencingSessionsTable {
   id: string;
   booking_uid: string;
@@ -550,5 +581,7 @@ export interface Database {
   routing_forms: RoutingFormsTable;
   routing_form_responses: RoutingFormResponsesTable;
   workflows: WorkflowsTable;
+  team_invite_links: TeamInviteLinksTable;
+  phone_calls: PhoneCallsTable;
   id_series: IdSeriesTable;
 }

@@ -6,6 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ServiceError } from '../services/errors.ts';
 import { acceptInvitation, declineInvitation, listInvitationsFor } from '../services/teams/invitations.ts';
+import { findInviteLink, JOIN_PATH, joinByInviteLink } from '../services/teams/invite-links.ts';
+import type { InviteLinkForPage } from '../services/teams/store.ts';
 import type { InvitationForUser, MembershipOfUser } from '../services/teams/store.ts';
 import { leave, listMembershipsOfUser } from '../services/teams/teams.ts';
 import { signedIn } from './access.ts';
@@ -80,6 +82,19 @@ function leavePage(m: Membership, csrf: string): Html {
 </div>`;
 }
 
+/**
+ * An invite link's page (docs/rules.md#membership-invitations): the team, what joining shares, and
+ * Join. The token goes on in the form's body, never into another URL.
+ */
+function joinPage(link: InviteLinkForPage, token: string, csrf: string): Html {
+  return html`<div class="card"><h1 id="join-title">Join ${link.teamName}?</h1>
+<p>${place('team', link.teamOrgName)}${fullStop(link.teamOrgName)} This link makes you a <strong>member</strong> of the team. It works until ${time(link.expiresAt)}.</p>
+<p class="muted" id="join-consequence">${consequences.team}</p>
+<form method="post" action="${JOIN_PATH}">${csrfField(csrf)}<input type="hidden" name="token" value="${token}">
+<div class="actions"><button type="submit">Join ${link.teamName}</button><a class="button secondary" href="${TEAMS}">Not now</a></div></form>
+</div>`;
+}
+
 /** The confirmation a redirect asks for; names only what this user belongs to. */
 function flash(query: Record<string, unknown>, memberships: Membership[]): Html | '' {
   const message = (text: Html | string) => html`<p class="flash" role="status" id="flash">${text}</p>`;
@@ -120,6 +135,23 @@ export async function teamsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const csrf = reply.generateCsrf();
     reply.header('cache-control', 'no-store');
     return sendPage(reply, request, 200, 'Teams', teamsPage(request.query as Record<string, unknown>, invitations, memberships, csrf));
+  });
+
+  // An invite link: someone not signed in logs in first and comes back here (signedIn).
+  app.get<{ Querystring: { token?: unknown } }>(JOIN_PATH, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const token = request.query.token;
+    const link = await findInviteLink(ctx.services, token);
+    reply.header('cache-control', 'no-store');
+    return sendPage(reply, request, 200, `Join ${link.teamName}`, joinPage(link, token as string, reply.generateCsrf()));
+  });
+
+  app.post<{ Body: { token?: unknown } }>(JOIN_PATH, { preHandler: app.csrfProtection }, async (request, reply) => {
+    const user = signedIn(request, reply);
+    if (!user) return reply;
+    const membership = await joinByInviteLink(ctx.services, user, request.body?.token);
+    return reply.redirect(`${TEAMS}?accepted=${encodeURIComponent(membership.id)}`, 303);
   });
 
   app.post<{ Params: { id: string } }>(`${TEAMS}/invitations/:id/accept`, { preHandler: app.csrfProtection }, async (request, reply) => {

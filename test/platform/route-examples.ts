@@ -245,6 +245,7 @@ export const examples: Record<string, Example> = {
   'teamMemberships.get': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id } }),
   'teamMemberships.update': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id }, body: { role: 'ADMIN' } }),
   'teamMemberships.delete': async ({ f, teamId }) => ({ params: { membershipId: (await f.membership({ teamId })).membership.id } }),
+  'teamInvite.create': none,
 
   'teamApps.list': none,
   'teamApps.connect': async () => ({ params: { app: 'zoom' }, body: { account: `${uniq()}@zoom.example.com` } }),

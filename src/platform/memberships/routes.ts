@@ -4,7 +4,7 @@
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { AppContext } from '../../context.ts';
 import type { AccessFacts } from '../membership.ts';
-import { inviteMember, keepingAnOwner, removeMember, type Role } from '../authorization-server.ts';
+import { createInviteLink, inviteMember, keepingAnOwner, removeMember, type Role } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
 import { forbidden, invalid, iso, notFound } from '../input.ts';
@@ -156,6 +156,7 @@ export function membershipHandlers(deps: AppContext): HandlerMap {
     'teamMemberships.get': team.get,
     'teamMemberships.update': team.update,
     'teamMemberships.delete': team.delete,
+    'teamInvite.create': inviteLinkRoute(deps),
     'orgMemberships.list': org.list,
     'orgMemberships.create': org.create,
     'orgMemberships.get': org.get,
@@ -313,4 +314,27 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
       },
     }),
   };
+}
+
+/**
+ * docs/rules.md#membership-invitations: an invite link of the path's team. The token is its
+ * secret, shown here once (only its hash is kept); the link opens the web app's page where a
+ * signed-in user joins the team as a member. Each call makes a new link.
+ */
+function inviteLinkRoute(deps: AppContext) {
+  return route<unknown, unknown, { teamId: string }>({
+    data: object(
+      {
+        token: { type: 'string', description: 'The secret of the link, shown only here: whoever holds it may join the team until it expires' },
+        inviteLink: { type: 'string', description: "The web app's page where a signed-in user (or one who logs in first) joins the team with the token" },
+        expiresAt: { type: 'string', format: 'date-time', description: 'When the link stops working: 7 days after it was made' },
+      },
+      ['token', 'inviteLink', 'expiresAt'],
+    ),
+    noStore: true,
+    handle: async (call) => {
+      const made = await createInviteLink(deps.services, call.facts.team!.id, call.userId, deps.config.appUrl);
+      return { token: made.token, inviteLink: made.inviteLink, expiresAt: iso(made.expiresAt) };
+    },
+  });
 }

@@ -162,3 +162,26 @@ export interface InvitationStore {
   /** Deletes every invitation of this account (by id and by address) to the target. */
   deleteAllFor(target: MembershipTarget, answerer: Answerer): Promise<void>;
 }
+
+/** docs/rules.md#membership-invitations: a link anyone signed in may join a team by, until it expires. */
+export interface InviteLink {
+  /** SHA-256 of the token (hashToken): the token is shown once and never kept. */
+  tokenHash: string;
+  teamId: string;
+  createdBy: string | null;
+  expiresAt: number;
+  createdAt: number;
+}
+
+/** A link with the team it joins, as its page shows it. */
+export interface InviteLinkForPage extends InviteLink {
+  teamName: string;
+  /** The name of the team's organization; null for a team in none. */
+  teamOrgName: string | null;
+}
+
+export interface InviteLinkStore {
+  insert(link: InviteLink): Promise<void>;
+  /** The link of that hash with its team, if it has not expired at `now`; undefined otherwise. */
+  findLive(tokenHash: string, now: number): Promise<InviteLinkForPage | undefined>;
+}

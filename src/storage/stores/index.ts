@@ -13,6 +13,7 @@ import { createIdSeriesStore } from './ids.ts';
 import { createMetadataHostStore } from './metadata-hosts.ts';
 import { createPlatformStores } from './platform/index.ts';
 import { createRetentionStore } from './retention.ts';
+import { createInviteLinkStore } from './invite-links.ts';
 import { createInvitationStore, createTeamStore } from './teams.ts';
 import { createVerifiedResourceStore } from './verified-resources.ts';
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
@@ -32,6 +33,7 @@ export function createServiceStores(db: Kysely<Database>): PlatformStores {
     auditLog: createAuditLogReader(db),
     teams: createTeamStore(db),
     invitations: createInvitationStore(db),
+    inviteLinks: createInviteLinkStore(db),
     bookings: createBookingStore(db),
     api: createPlatformStores(db),
     webhooks: createWebhookStore(db),
