@@ -11,6 +11,7 @@ import { registerClientCommands } from './clients.ts';
 import { registerDemoCommand } from './demo.ts';
 import { registerMaintenanceCommands } from './maintenance.ts';
 import { registerCimdCommands } from './cimd.ts';
+import { registerPhoneCallCommands } from './phone-calls.ts';
 import { registerPlatformCommands } from './platform.ts';
 import { createRuntime, jsonOption, processIo, type CliRuntime } from './runtime.ts';
 import { registerUserCommands } from './users.ts';
@@ -70,6 +71,7 @@ export function buildProgram(runtime: CliRuntime = createRuntime(processIo())): 
   registerAuditCommand(program, runtime);
   registerPlatformCommands(program, runtime);
   registerBookingCommands(program, runtime);
+  registerPhoneCallCommands(program, runtime);
   registerMaintenanceCommands(program, runtime);
   registerCimdCommands(program, runtime);
   return program;

@@ -19,6 +19,8 @@ import { membershipHandlers } from './memberships/routes.ts';
 import { membershipRoutes } from './memberships/table.ts';
 import { outOfOfficeHandlers } from './out-of-office/routes.ts';
 import { outOfOfficeRoutes } from './out-of-office/table.ts';
+import { phoneCallHandlers } from './phone-calls/routes.ts';
+import { phoneCallRoutes } from './phone-calls/table.ts';
 import { routingFormHandlers } from './routing-forms/routes.ts';
 import { routingFormRoutes } from './routing-forms/table.ts';
 import { scheduleHandlers } from './schedules/routes.ts';
@@ -46,6 +48,7 @@ export const resources: readonly PlatformResource[] = [
   { routes: connectedAppRoutes, handlers: calendarHandlers },
   { routes: conferencingRoutes, handlers: conferencingHandlers },
   { routes: webhookRoutes, handlers: webhookHandlers },
+  { routes: phoneCallRoutes, handlers: phoneCallHandlers },
   { routes: verifiedResourceRoutes, handlers: verifiedResourceHandlers },
   { routes: teamRoutes, handlers: teamHandlers },
   { routes: membershipRoutes, handlers: membershipHandlers },

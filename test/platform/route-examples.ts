@@ -86,6 +86,10 @@ export const examples: Record<string, Example> = {
   'teamEventTypeWebhooks.get': async ({ f, teamId }) => eventTypeWebhook(f, { teamId }),
   'teamEventTypeWebhooks.update': async ({ f, teamId }) => ({ ...(await eventTypeWebhook(f, { teamId })), body: { triggers: ['BOOKING_CANCELLED'] } }),
   'teamEventTypeWebhooks.delete': async ({ f, teamId }) => eventTypeWebhook(f, { teamId }),
+  'teamEventTypes.createPhoneCall': async ({ f, teamId }) => ({
+    params: { eventTypeId: (await f.eventType({ teamId })).id },
+    body: { yourPhoneNumber: randomPhone(), numberToCall: randomPhone(), calApiKey: `cal_${uniq()}`, enabled: true, templateType: 'CUSTOM_TEMPLATE', guestName: 'Gil Guest' },
+  }),
   'privateLinks.delete': async ({ f, actor }) => {
     const et = await f.eventType({ userId: actor.id });
     return { params: { eventTypeId: et.id, linkId: (await f.privateLink(et.id)).id } };
