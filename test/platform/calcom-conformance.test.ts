@@ -13,7 +13,7 @@ import { apiRoutes } from '../../src/platform/route-table.ts';
 import { backends } from '../helpers/backends.ts';
 import { loadReference, pathShape, referenceAvailable, referenceDir, type ReferenceOperation } from '../helpers/calcom-reference.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { ALL_SCOPES, buildWorld, fixtures, futureStart, mint, quickUser, uniq, type World } from './fixtures.ts';
+import { ALL_SCOPES, buildWorld, fixtures, futureStart, mint, quickUser, randomPhone, uniq, type World } from './fixtures.ts';
 
 type Outcome = 'absent' | 'refused' | 'different' | 'conforms';
 type Record_ = Record<Outcome, string[]>;
@@ -111,6 +111,12 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
       case 'triggers': return ['BOOKING_CREATED', 'BOOKING_CANCELLED'];
       case 'expiresAt': return new Date(server.clock() + 7 * 24 * 3600_000).toISOString();
       case 'urls': return ['https://calendar.example.com/feed.ics'];
+      // The file's pattern of a phone call's numbers is E.164 wrapped in slashes, which no number matches.
+      case 'yourPhoneNumber':
+      case 'numberToCall':
+        return randomPhone();
+      // The file types a phone call's `enabled` as an object, with the default true: the platform takes a boolean.
+      case 'enabled': return true;
       default: return undefined;
     }
   }
