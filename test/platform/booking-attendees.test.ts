@@ -75,6 +75,21 @@ describe.each(backends)('booking attendees on $name', ({ name, available }) => {
     expect(emails).toEqual(['ann@example.com', 'bo@example.com', 'gus@example.com']);
   });
 
+  it.skipIf(!available)('guests added through POST …/guests count toward the 25 attendees too: past them it is 400 naming guests, and nothing changes', async () => {
+    const { host, t } = await hostWithToken();
+    const b = await f.booking({ hostId: host.id });
+    const at = server.clock();
+    await server.services.stores.api.bookingAttendees.insert(
+      Array.from({ length: 22 }, (_, i) => ({ bookingUid: b.uid, role: 'added' as const, email: `extra-${i}@example.com`, name: `Extra ${i}`, timeZone: 'UTC', phoneNumber: null, language: null, createdAt: at })),
+    );
+    const res = await server.api('POST', `/v2/bookings/${b.uid}/guests`, t, { guests: ['g1@example.com', 'g2@example.com', 'g3@example.com'] });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toEqual({ code: 'validation_error', message: 'guests: a booking has at most 25 attendees; this one has 23' });
+    expect((await server.api('GET', `/v2/bookings/${b.uid}/attendees`, t)).body.data).toHaveLength(23);
+    expect((await server.api('GET', `/v2/bookings/${b.uid}`, await token(host, ['BOOKING_READ']))).body.data.guests).toEqual([]);
+    expect((await server.api('POST', `/v2/bookings/${b.uid}/guests`, t, { guests: ['g1@example.com', 'g2@example.com'] })).status).toBe(200);
+  });
+
   it.skipIf(!available)('two concurrent POST …/attendees of one address: one is added (201), the other refused (409), one row', async () => {
     const { host, t } = await hostWithToken();
     const b = await f.booking({ hostId: host.id });

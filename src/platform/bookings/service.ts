@@ -3,6 +3,7 @@
 import { conflict, generateToken, hashesEqual, hashToken, isWellFormed, notFound, randomId, validation } from '../authorization-server.ts';
 import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
 import type { PlatformContext } from '../stores.ts';
+import { ATTENDEES_MAX } from './attendees.ts';
 import { recordBookingEvent, type BookingTrigger } from './events.ts';
 import { locationText, type LocationInput } from './requests.ts';
 
@@ -205,6 +206,7 @@ export async function addGuests(ctx: PlatformContext, hostId: string, uid: strin
     // Each new guest is an attendee too (docs/integrating.md#booking-attendees), unless already one.
     const known = new Set((await tx.api.bookingAttendees.list(b.uid)).map((a) => a.email));
     const fresh = guests.filter((g) => !known.has(g));
+    if (known.size + fresh.length > ATTENDEES_MAX) throw validation(`guests: a booking has at most ${ATTENDEES_MAX} attendees; this one has ${known.size}`, 'guests');
     await tx.api.bookingAttendees.insert(fresh.map((email) => ({ bookingUid: b.uid, role: 'guest' as const, email, name: '', timeZone: b.attendee.timeZone, phoneNumber: null, language: null, createdAt: updatedAt })));
   });
   return { ...b, guests, updatedAt };
