@@ -179,6 +179,9 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
   for (const fk of foreignKeys) await sql.raw(`alter table ${fk.table} add constraint "${fk.name}" ${fk.definition}`).execute(db);
   await db.schema.dropTable('renumbered_ids').execute();
   await db.schema.createIndex('bookings_id').on('bookings').column('id').unique().execute();
+  // Every booking has its number now; PostgreSQL says so in the schema (SQLite cannot add the
+  // constraint to a column without rebuilding the table; the store always writes one).
+  if (dialect === 'postgres') await sql`alter table bookings alter column id set not null`.execute(db);
 
   // Where each series goes on: SQLite writes one transaction at a time, so a counter row is
   // enough; PostgreSQL's sequences hand out numbers without holding a lock to commit.

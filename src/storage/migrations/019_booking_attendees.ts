@@ -26,7 +26,7 @@ async function nextIds(db: Kysely<any>, dialect: Dialect, series: string, n: num
   return Array.from({ length: n }, (_, i) => String(last - n + 1 + i));
 }
 
-/** Bookings per insert: 11 rows of 9 values each stay under SQLite's 32766 parameters. */
+/** Bookings per insert: 11 rows of 8 values each stay under SQLite's 32766 parameters. */
 const PAGE = 250;
 
 /**

@@ -51,7 +51,7 @@ export async function insertAttendees(db: Executor, attendees: NewAttendee[]): P
 /** The attendees of these bookings, each booking's booker first, then in the order they joined. */
 export async function listAttendees(db: Executor, bookingUids: string[]): Promise<Attendee[]> {
   if (bookingUids.length === 0) return [];
-  // Guests of one booking join at one instant: the address orders them, not the random id.
+  // Guests of one booking join at one instant: the address orders them, not the id.
   const rows = await db
     .selectFrom('booking_attendees')
     .selectAll()
