@@ -67,7 +67,7 @@ export interface AccessGranted {
 export async function authorizeApiRequest(
   store: ApiAccessStore,
   clock: () => number,
-  route: Pick<ApiRoute, 'scope' | 'membership'>,
+  route: Pick<ApiRoute, 'scope' | 'membership' | 'alsoNeeds'>,
   credentials: PresentedCredentials,
   params: { teamId?: string; orgId?: string },
   audience: Audience,
@@ -99,20 +99,19 @@ export function needsMembershipFacts(route: Pick<ApiRoute, 'membership'>): boole
  * POST's): scope, and a rule that needs no facts. Only for a route that does not
  * `needsMembershipFacts`; the others need authorizeApiRequest's read.
  */
-export function authorizePrincipal(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' | 'membership'>): AccessGranted | AccessDenial {
+export function authorizePrincipal(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' | 'membership' | 'alsoNeeds'>): AccessGranted | AccessDenial {
   if (needsMembershipFacts(route)) throw new Error(`a ${route.membership} route needs the path's facts: use authorizeApiRequest`);
   return decideRoute(principal, route, {}, undefined);
 }
 
 /** Scope, then membership, once the token is known good. */
-function decideRoute(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' | 'membership'>, facts: AccessFacts, pathOrgId: string | undefined): AccessGranted | AccessDenial {
+function decideRoute(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' | 'membership' | 'alsoNeeds'>, facts: AccessFacts, pathOrgId: string | undefined): AccessGranted | AccessDenial {
   if (route.scope === 'public') return { ok: true, principal, facts };
-  const denial = scopeDenial(principal, route.scope) ?? decideMembership(route, facts, pathOrgId);
+  const denial = scopeDenial(principal, route.scope) ?? (route.alsoNeeds === undefined ? null : scopeDenial(principal, route.alsoNeeds)) ?? decideMembership(route, facts, pathOrgId);
   return denial ?? { ok: true, principal, facts };
 }
 
-/** The refusal of a principal whose grant lacks `required` (an ORG_ scope satisfies its TEAM_ one), or null. */
-export function scopeDenial(principal: AccessPrincipal, required: string): AccessDenial | null {
+function scopeDenial(principal: AccessPrincipal, required: string): AccessDenial | null {
   if (grantSatisfies(principal.scopes, required)) return null;
   return { status: 403, code: 'insufficient_scope', scope: required, message: `this endpoint needs the ${required} scope, which the token was not granted` };
 }

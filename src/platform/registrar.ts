@@ -48,7 +48,8 @@ export function describeAccess(r: ApiRoute): string {
     );
   }
   if (r.scope === 'public') return 'Public: no token needed. A token, if sent, must be valid (otherwise 401).';
-  const scope = `Requires the \`${r.scope}\` scope${teamWithOrg(r.scope) ? ` (or \`ORG_${r.scope.slice(5)}\`)` : ''}.`;
+  const one = (s: string) => `\`${s}\`${teamWithOrg(s) ? ` (or \`ORG_${s.slice(5)}\`)` : ''}`;
+  const scope = r.alsoNeeds === undefined ? `Requires the ${one(r.scope)} scope.` : `Requires the ${one(r.scope)} and ${one(r.alsoNeeds)} scopes.`;
   return `${scope} ${membershipWords[r.membership]}${r.membership !== 'self' ? ' Legacy tokens pass the scope check, not this one.' : ''}`;
 }
 
@@ -62,7 +63,7 @@ function operationSchema(r: ApiRoute, h: RouteHandler): FastifySchema {
     description: describeAccess(r),
     tags: [r.resource],
     // OpenAPI 3.1: a public route takes no token or any; a guarded one names its scope.
-    security: r.scope === 'public' ? [{}, { oauth2: [] }] : [{ oauth2: [r.scope] }],
+    security: r.scope === 'public' ? [{}, { oauth2: [] }] : [{ oauth2: [r.scope, ...(r.alsoNeeds === undefined ? [] : [r.alsoNeeds])] }],
     'x-required-scope': r.scope,
     'x-membership': r.membership,
     // docs/rules.md#mcp-server: the MCP tool that offers this operation at /mcp.

@@ -38,6 +38,11 @@ export interface ApiRoute {
    */
   booker?: true;
   /**
+   * A second scope the route needs beside `scope` (docs/rules.md#event-type-webhooks): what it
+   * does reaches data that `scope`'s words on the consent page do not cover.
+   */
+  alsoNeeds?: string;
+  /**
    * The MCP tool that offers this route to agents (docs/rules.md#mcp-server): same scope, same membership
    * rule, same handler. Named in `mcpTools` (route-table.ts).
    */

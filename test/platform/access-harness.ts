@@ -6,6 +6,9 @@ import { startTestServer, type TestServer, type TestUser } from '../helpers/serv
 import { ALL_SCOPES, buildWorld, fillPath, fixtures, mint, type World } from './fixtures.ts';
 import { examples, type ExampleRequest } from './route-examples.ts';
 
+/** The scopes a token needs for the route: its scope, and the second one some routes name (docs/rules.md#event-type-webhooks). */
+export const scopesOf = (r: ApiRoute): string[] => [r.scope, ...(r.alsoNeeds === undefined ? [] : [r.alsoNeeds])];
+
 export const orgCounterpart = (scope: string) => (scope.startsWith('TEAM_') && ALL_SCOPES.includes('ORG_' + scope.slice(5)) ? 'ORG_' + scope.slice(5) : undefined);
 
 /** Path parameters that name a resource (not the team, organization, provider or app). */

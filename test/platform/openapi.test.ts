@@ -48,7 +48,7 @@ describe.each(backends)('OpenAPI on $name', ({ name, available }) => {
       if (r.scope === 'public') {
         expect(op.security).toEqual([{}, { oauth2: [] }]);
       } else {
-        expect(op.security).toEqual([{ oauth2: [r.scope] }]);
+        expect(op.security).toEqual([{ oauth2: [r.scope, ...(r.alsoNeeds === undefined ? [] : [r.alsoNeeds])] }]);
         expect(op.description).toContain(`\`${r.scope}\``);
         expect(op.responses['403'].description).toContain('insufficient_scope');
       }

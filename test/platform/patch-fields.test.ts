@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/platform/route-table.ts';
 import { backends } from '../helpers/backends.ts';
-import { expectError, useAccessHarness } from './access-harness.ts';
+import { expectError, useAccessHarness, scopesOf } from './access-harness.ts';
 import { fillPath } from './fixtures.ts';
 import { examples } from './route-examples.ts';
 
@@ -16,7 +16,7 @@ describe.each(backends)('PATCH bodies on $name', ({ name, available }) => {
   async function patch(r: (typeof patches)[number], body: (example: Record<string, unknown>) => unknown) {
     const req = await examples[r.handler]!({ server: h.server, w: h.w, f: h.f, actor: h.w.owner, teamId: h.w.team.id, orgId: h.w.org.id });
     const path = fillPath(r.path, { teamId: h.w.team.id, orgId: h.w.org.id, ...req.params });
-    return h.server.api('PATCH', path, await h.token(h.w.owner, [r.scope]), body(req.body as Record<string, unknown>));
+    return h.server.api('PATCH', path, await h.token(h.w.owner, scopesOf(r)), body(req.body as Record<string, unknown>));
   }
 
   it('covers at least the profile, event type, schedule, webhook and membership PATCH routes', () => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/platform/route-table.ts';
 import { backends } from '../helpers/backends.ts';
-import { expectError, expectSuccess, orgCounterpart, resourceParams, useAccessHarness } from './access-harness.ts';
+import { expectError, expectSuccess, orgCounterpart, resourceParams, useAccessHarness, scopesOf } from './access-harness.ts';
 import { ALL_SCOPES } from './fixtures.ts';
 
 const guarded = apiRoutes.filter((r) => r.scope !== 'public');
@@ -28,7 +28,7 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
     });
 
     it.skipIf(!available)(`with ${r.scope} → success (docs/rules.md#scope-checks)`, async () => {
-      const res = await h.call(r, await h.token(h.w.owner, [r.scope]));
+      const res = await h.call(r, await h.token(h.w.owner, scopesOf(r)));
       // Past the scope check, these say what Gatehouse cannot do (docs/integrating.md#conferencing-apps).
       if (NEVER_SUCCEED.has(r.id)) expectError(res, 400, 'validation_error');
       else expectSuccess(res);
@@ -56,32 +56,32 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
       else expectSuccess(res);
     });
     if (resourceParams(r).length > 0) it.skipIf(!available)("another user's resource → 404 (docs/rules.md#membership-rules: the token's user only)", async () => {
-      const res = await h.call(r, await h.token(h.w.owner, [r.scope]), { actor: h.w.outsider, teamId: h.w.otherTeam.id, orgId: h.w.otherOrg.id });
+      const res = await h.call(r, await h.token(h.w.owner, scopesOf(r)), { actor: h.w.outsider, teamId: h.w.otherTeam.id, orgId: h.w.otherOrg.id });
       expectError(res, 404, 'not_found');
     });
   });
 
   describe.each(organization)('organization $method $path', (r) => {
     it.skipIf(!available)('a user outside the organization, or only in one of its teams → 403 forbidden (docs/rules.md#membership-rules)', async () => {
-      expectError(await h.guardCall(r, await h.token(h.w.outsider, [r.scope])), 403, 'forbidden');
-      expectError(await h.guardCall(r, await h.token(h.w.member, [r.scope])), 403, 'forbidden');
+      expectError(await h.guardCall(r, await h.token(h.w.outsider, scopesOf(r))), 403, 'forbidden');
+      expectError(await h.guardCall(r, await h.token(h.w.member, scopesOf(r))), 403, 'forbidden');
     });
     it.skipIf(!available)('a user invited as admin who has not accepted → 403 forbidden, as a non-member (docs/rules.md#membership-invitations)', async () => {
-      expectError(await h.guardCall(r, await h.token(h.w.invitee, [r.scope])), 403, 'forbidden');
+      expectError(await h.guardCall(r, await h.token(h.w.invitee, scopesOf(r))), 403, 'forbidden');
     });
     it.skipIf(!available)('an organization admin (not owner) → success', async () => {
-      expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, [r.scope]), { actor: h.w.orgAdmin }));
+      expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, scopesOf(r)), { actor: h.w.orgAdmin }));
     });
     it.skipIf(!available)('legacy token: passes the scope check for an owner, never the membership check for an outsider (docs/rules.md#membership-rules)', async () => {
       expectSuccess(await h.call(r, await h.token(h.w.owner, null)));
       expectError(await h.guardCall(r, await h.token(h.w.outsider, null)), 403, 'forbidden');
     });
     if (resourceParams(r).length > 0) it.skipIf(!available)("another organization's resource → 404", async () => {
-      const res = await h.call(r, await h.token(h.w.owner, [r.scope]), { teamId: h.w.otherTeam.id, orgId: h.w.otherOrg.id, override: { orgId: h.w.org.id } });
+      const res = await h.call(r, await h.token(h.w.owner, scopesOf(r)), { teamId: h.w.otherTeam.id, orgId: h.w.otherOrg.id, override: { orgId: h.w.org.id } });
       expectError(res, 404, 'not_found');
     });
     it.skipIf(!available)('an unknown organization → 404', async () => {
-      const res = await h.guardCall(r, await h.token(h.w.owner, [r.scope]), { orgId: 'noSuchOrg' });
+      const res = await h.guardCall(r, await h.token(h.w.owner, scopesOf(r)), { orgId: 'noSuchOrg' });
       expectError(res, 404, 'not_found');
       expect(res.body.error.message).toBe('no such organization');
     });
@@ -89,17 +89,17 @@ describe.each(backends)('platform API access on $name', ({ name, available }) =>
 
   describe.each(organizationMember)("organization member's own $method $path", (r) => {
     it.skipIf(!available)('a user outside the organization, only in one of its teams, or invited and not yet accepted → 403 forbidden (docs/rules.md#membership-rules)', async () => {
-      expectError(await h.guardCall(r, await h.token(h.w.outsider, [r.scope])), 403, 'forbidden');
-      expectError(await h.guardCall(r, await h.token(h.w.member, [r.scope])), 403, 'forbidden');
-      expectError(await h.guardCall(r, await h.token(h.w.invitee, [r.scope])), 403, 'forbidden');
+      expectError(await h.guardCall(r, await h.token(h.w.outsider, scopesOf(r))), 403, 'forbidden');
+      expectError(await h.guardCall(r, await h.token(h.w.member, scopesOf(r))), 403, 'forbidden');
+      expectError(await h.guardCall(r, await h.token(h.w.invitee, scopesOf(r))), 403, 'forbidden');
     });
     it.skipIf(!available)('a member of any role → success', async () => {
       const { user } = await h.f.membership({ organizationId: h.w.org.id }, 'member');
-      expectSuccess(await h.call(r, await h.token(user, [r.scope]), { actor: user }));
-      expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, [r.scope]), { actor: h.w.orgAdmin }));
+      expectSuccess(await h.call(r, await h.token(user, scopesOf(r)), { actor: user }));
+      expectSuccess(await h.call(r, await h.token(h.w.orgAdmin, scopesOf(r)), { actor: h.w.orgAdmin }));
     });
     it.skipIf(!available)('an unknown organization → 404', async () => {
-      expectError(await h.guardCall(r, await h.token(h.w.owner, [r.scope]), { orgId: 'noSuchOrg' }), 404, 'not_found');
+      expectError(await h.guardCall(r, await h.token(h.w.owner, scopesOf(r)), { orgId: 'noSuchOrg' }), 404, 'not_found');
     });
   });
 

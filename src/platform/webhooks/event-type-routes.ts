@@ -1,13 +1,10 @@
 // The webhooks of an event type of a user (EVENT_TYPE_*) or of a team (TEAM_EVENT_TYPE_*), at
 // Cal.com API v2's addresses: they hear of that event type's bookings only
-// (docs/rules.md#webhooks). A webhook hears the bookings' attendees, which the event-type
-// scopes do not show: making or changing one also needs the scope that reads those bookings
-// (docs/rules.md#event-type-webhooks).
+// (docs/rules.md#webhooks). Making or changing one also needs the scope that reads those
+// bookings, which the route table states and the guard checks (table.ts, alsoNeeds).
 import type { AppContext } from '../../context.ts';
-import { scopeDenial } from '../access-check.ts';
 import type { Webhook, WebhookOwner } from '../authorization-server.ts';
-import { accessError } from '../guard.ts';
-import { route, type ApiCall, type HandlerMap } from '../handler.ts';
+import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
 import { arrayOf, bool, listQuery, nullable, numberedId, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { changes, fields, newWebhook, secretView, type WebhookInput } from './input.ts';
@@ -92,12 +89,6 @@ function eventTypeWebhookRoutes(deps: AppContext, kind: 'user' | 'team') {
   const webhooks = deps.services.stores.webhooks;
   const eventTypes = deps.services.stores.api.eventTypes;
 
-  // The bookings a user's event type's webhook hears are theirs; a team's, the team's.
-  const readsBookings = kind === 'user' ? 'BOOKING_READ' : 'TEAM_BOOKING_READ';
-  const requireBookingRead = (call: Pick<ApiCall<unknown, unknown, unknown>, 'principal' | 'resource'>) => {
-    const denial = call.principal === undefined ? null : scopeDenial(call.principal, readsBookings);
-    if (denial !== null) throw accessError({ ...denial, message: `a webhook of an event type hears its bookings: it also needs the ${readsBookings} scope, which the token was not granted` }, call.resource);
-  };
   const ofEventType = async (call: Call & { params: EventTypeParams }): Promise<WebhookOwner & { eventTypeId: string }> => {
     const owner = kind === 'user' ? { userId: call.userId } : { teamId: call.facts.team!.id };
     const found = await eventTypes.findOwned(owner, call.params.eventTypeId);
@@ -122,7 +113,6 @@ function eventTypeWebhookRoutes(deps: AppContext, kind: 'user' | 'team') {
       status: 201,
       handle: async (call) => {
         refuseChosenSecret(call.body);
-        requireBookingRead(call);
         const { created, secret } = await newWebhook(deps, await ofEventType(call), call.body);
         return { ...eventTypeWebhook(created), secret };
       },
@@ -137,7 +127,6 @@ function eventTypeWebhookRoutes(deps: AppContext, kind: 'user' | 'team') {
       data: eventTypeWebhookView,
       handle: async (call) => {
         refuseChosenSecret(call.body);
-        requireBookingRead(call);
         const { owner } = await load(call);
         const saved = await webhooks.update(owner, call.params.webhookId, await changes(call.body, clock(), deps.outbound));
         if (saved === undefined) throw notFound('webhook');

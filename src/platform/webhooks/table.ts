@@ -2,7 +2,18 @@
 // path, scope and membership rule of each route. Pure data.
 import { routeRows, teamRule, type ApiRoute } from '../route.ts';
 
-export const webhookRoutes: ApiRoute[] = [
+/**
+ * An event type's webhook hears its bookings, attendees included (docs/rules.md#event-type-webhooks):
+ * making or pointing one needs the booking read scope of the event type's family too.
+ */
+const HEARS_BOOKINGS: Record<string, string> = {
+  'eventTypeWebhooks.create': 'BOOKING_READ',
+  'eventTypeWebhooks.update': 'BOOKING_READ',
+  'teamEventTypeWebhooks.create': 'TEAM_BOOKING_READ',
+  'teamEventTypeWebhooks.update': 'TEAM_BOOKING_READ',
+};
+
+const rows: ApiRoute[] = [
   ...routeRows('personal', 'Webhooks', 'self', [
     ['webhooks.list', 'GET', '/v2/webhooks', 'WEBHOOK_READ', 'List your webhooks'],
     ['webhooks.create', 'POST', '/v2/webhooks', 'WEBHOOK_WRITE', 'Create a webhook'],
@@ -39,3 +50,5 @@ export const webhookRoutes: ApiRoute[] = [
     ['orgWebhooks.redeliver', 'POST', '/v2/organizations/:orgId/webhooks/:webhookId/deliveries/:deliveryId/redeliver', 'ORG_WEBHOOK_WRITE', 'Send an organization webhook delivery again, as a new message'],
   ]),
 ];
+
+export const webhookRoutes: ApiRoute[] = rows.map((r) => (HEARS_BOOKINGS[r.id] === undefined ? r : { ...r, alsoNeeds: HEARS_BOOKINGS[r.id] }));
