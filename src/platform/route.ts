@@ -3,7 +3,7 @@
 // resource writes its rows in its own `table.ts` with `routeRows`. Pure data: no framework,
 // no SQL.
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * What the token's user must be, beyond holding the scope (docs/rules.md#membership-rules):

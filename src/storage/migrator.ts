@@ -21,6 +21,7 @@ import * as clientJwks from './migrations/018_client_jwks.ts';
 import * as bookingAttendees from './migrations/019_booking_attendees.ts';
 import * as eventTypeWebhooks from './migrations/020_event_type_webhooks.ts';
 import * as conferencingDefaults from './migrations/021_conferencing_defaults.ts';
+import * as calendarChoices from './migrations/022_calendar_choices_and_org_made_users.ts';
 import * as inviteLinksPhoneCalls from './migrations/023_invite_links_phone_calls.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
@@ -46,6 +47,7 @@ const migrations: Record<string, DialectMigration> = {
   '019_booking_attendees': bookingAttendees,
   '020_event_type_webhooks': eventTypeWebhooks,
   '021_conferencing_defaults': conferencingDefaults,
+  '022_calendar_choices_and_org_made_users': calendarChoices,
   '023_invite_links_phone_calls': inviteLinksPhoneCalls,
 };
 

@@ -17,6 +17,8 @@ export interface UsersTable {
   organization_id: string | null;
   created_at: number;
   updated_at: number;
+  /** The organization whose admin made the account through the API (migration 022); null otherwise. */
+  created_by_organization_id: string | null;
 }
 
 export interface SessionsTable {
@@ -433,6 +435,10 @@ export interface ConnectedAppsTable {
   name: string;
   read_only: number;
   created_at: number;
+  /** 1 when the user selected the calendar for conflict checks (migration 022). */
+  selected: number;
+  /** 1 on the user's one destination calendar (migration 022). */
+  destination: number;
 }
 
 /** A user's default conferencing app: one of their connections (migration 021). */

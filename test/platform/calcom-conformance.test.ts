@@ -125,12 +125,19 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
    * Fields that must name real things particular to the operation: a booking names its event
    * type (the platform's schema leaves it optional, its words require it "unless eventTypeSlug
    * and username are provided"), a disconnect a credential the caller has, a new
-   * membership a user not yet a member (the world's member is one of the team already), and
-   * an absence an attendee the booking has.
+   * membership a user not yet a member (the world's member is one of the team already),
+   * an absence an attendee the booking has, and a calendar choice a calendar of the caller's
+   * (in the query, for an unselection).
    */
   async function operationFixtures(op: ReferenceOperation): Promise<Record<string, unknown>> {
     if (op.method === 'POST' && op.path === '/v2/bookings') return { eventTypeId: (await f.eventType({ userId: w.owner.id })).id };
     if (op.method === 'POST' && op.path === '/v2/calendars/{calendar}/disconnect') return { id: (await f.app({ userId: w.owner.id }, 'google-calendar')).id };
+    // A calendar choice names one of the caller's calendars as GET /v2/calendars lists it; an unselection, one selected.
+    if (op.path === '/v2/selected-calendars' || op.path === '/v2/destination-calendars') {
+      const calendar = await f.app({ userId: w.owner.id }, 'google-calendar');
+      if (op.method === 'DELETE') await server.services.stores.api.connectedApps.setSelected(w.owner.id, calendar.id, true);
+      return { integration: 'google_calendar', externalId: calendar.account, ...(op.path === '/v2/selected-calendars' ? { credentialId: Number(calendar.id) } : {}) };
+    }
     if (op.method === 'POST' && op.path.endsWith('/memberships')) return { userId: (await quickUser(server)).id };
     // Absent is said of the booking's own attendees: the fixture booking's booker.
     if (op.method === 'POST' && op.path.endsWith('/mark-absent')) return { attendees: [{ email: 'ann@example.com', absent: true }] };
@@ -143,7 +150,9 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
     const params = await pathValues(op);
     const path = op.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(params[p]!));
     const { query, body: sampled } = request(op, fill);
-    const body = sampled !== undefined && typeof sampled === 'object' ? { ...sampled, ...(await operationFixtures(op)) } : sampled;
+    const named = await operationFixtures(op);
+    const body = sampled !== undefined && typeof sampled === 'object' ? { ...sampled, ...named } : sampled;
+    for (const key of Object.keys(query)) if (named[key] !== undefined) query[key] = String(named[key]);
     const search = Object.keys(query).length ? `?${new URLSearchParams(query)}` : '';
     const res = await fetch(`${server.url}${path}${search}`, {
       method: op.method,

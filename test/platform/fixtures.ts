@@ -199,7 +199,7 @@ export function fixtures(server: TestServer) {
       return entry;
     },
     async app(owner: EtOwner, app: string, category = 'calendar') {
-      const connected: ConnectedApp = { id: await stores.ids.next('connected_apps'), owner, app, category, account: `${uniq()}@example.com`, name: app, readOnly: false, createdAt: now() };
+      const connected: ConnectedApp = { id: await stores.ids.next('connected_apps'), owner, app, category, account: `${uniq()}@example.com`, name: app, readOnly: false, createdAt: now(), selected: false, destination: false };
       if (!(await stores.api.connectedApps.insertAll([connected]))) throw new Error(`${connected.account} is already connected`);
       return connected;
     },

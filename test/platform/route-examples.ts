@@ -161,6 +161,16 @@ export const examples: Record<string, Example> = {
   'calendars.oauthConnect': async () => ({ params: { provider: 'google' }, query: { isDryRun: 'false', redir: 'https://app.example.com/calendars' } }),
   'calendars.saveCredentials': async () => ({ params: { provider: 'apple' }, body: { username: `${uniq()}@icloud.example.com`, password: 'app-specific-password' } }),
   'calendars.disconnect': async ({ f, actor }) => ({ params: { provider: 'google' }, body: { id: (await f.app({ userId: actor.id }, 'google-calendar')).id } }),
+  'selectedCalendars.add': async ({ f, actor }) => {
+    const calendar = await f.app({ userId: actor.id }, 'google-calendar');
+    return { body: { integration: 'google_calendar', externalId: calendar.account, credentialId: Number(calendar.id) } };
+  },
+  'selectedCalendars.delete': async ({ server, f, actor }) => {
+    const calendar = await f.app({ userId: actor.id }, 'google-calendar');
+    await server.services.stores.api.connectedApps.setSelected(actor.id, calendar.id, true);
+    return { query: { integration: 'google_calendar', externalId: calendar.account, credentialId: calendar.id } };
+  },
+  'destinationCalendars.update': async ({ f, actor }) => ({ body: { integration: 'google_calendar', externalId: (await f.app({ userId: actor.id }, 'google-calendar')).account } }),
 
   'webhooks.list': none,
   'webhooks.create': async () => ({ body: webhookBody }),

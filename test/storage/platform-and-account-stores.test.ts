@@ -320,6 +320,8 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     name: 'Work',
     readOnly: false,
     createdAt: T0,
+    selected: false,
+    destination: false,
     ...over,
   });
 

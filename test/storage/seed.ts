@@ -181,6 +181,7 @@ export function userRecord(over: Partial<User> = {}): User {
     organizationId: null,
     createdAt: T0,
     updatedAt: T0,
+    createdByOrganizationId: null,
     ...over,
   };
 }

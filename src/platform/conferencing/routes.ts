@@ -3,7 +3,7 @@
 // only: Gatehouse runs no video provider and none of their OAuth, so it keeps no provider
 // token and never reports a connection it did not record.
 import type { AppContext } from '../../context.ts';
-import type { ConnectedApp } from '../connected-apps/store.ts';
+import type { NewConnectedApp } from '../connected-apps/store.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, invalid, iso, notFound } from '../input.ts';
 import { arrayOf, bool, numberedId, object, type JsonSchema } from '../schemas.ts';
@@ -35,7 +35,7 @@ const appFields = {
 } satisfies Record<string, JsonSchema>;
 const appView = object(appFields, Object.keys(appFields));
 
-const view = (a: ConnectedApp, defaultId: string | undefined) => ({
+const view = (a: NewConnectedApp, defaultId: string | undefined) => ({
   id: a.id,
   type: APPS[slugOf(a.app)]?.type ?? a.app.replaceAll('-', '_'),
   userId: 'userId' in a.owner ? a.owner.userId : '',
@@ -78,7 +78,7 @@ export function conferencingHandlers(deps: AppContext): HandlerMap {
         // the insert still refuses a connection made meanwhile.
         if ((await connectionOf(userId, params.app)) !== undefined) throw conflict(`${params.app} is already connected`);
         // The provider's account is the provider's to know: the connection records the app itself, once per user.
-        const row: ConnectedApp = { id: await stores.ids.next('connected_apps'), owner: { userId }, app, category: CATEGORY, account: app, name: title, readOnly: false, createdAt: deps.services.clock() };
+        const row: NewConnectedApp = { id: await stores.ids.next('connected_apps'), owner: { userId }, app, category: CATEGORY, account: app, name: title, readOnly: false, createdAt: deps.services.clock() };
         if (!(await apps.insertAll([row]))) throw conflict(`${params.app} is already connected`);
         return view(row, undefined);
       },

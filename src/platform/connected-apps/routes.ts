@@ -75,8 +75,9 @@ const disconnectedView = object({ ...credentialFields, deleted: bool }, [...Obje
 /**
  * One connected account as the platform lists it: Gatehouse keeps one calendar per account,
  * the account's own (its address is the calendar's id, as Google and Outlook name a primary
- * calendar). `isSelected` is false: no calendar is read for conflicts (busy times come from
- * bookings). The app store's logo, publisher, address and description are not kept: empty.
+ * calendar). `isSelected` is the user's stored choice (POST/DELETE /v2/selected-calendars); no
+ * calendar is read for conflicts even so: busy times come from bookings. The app store's logo,
+ * publisher, address and description are not kept: empty.
  */
 const calendarFields = {
   externalId: text,
@@ -85,7 +86,7 @@ const calendarFields = {
   primary: { type: ['boolean', 'null'] },
   readOnly: bool,
   email: text,
-  isSelected: bool,
+  isSelected: { ...bool, description: 'Selected for conflict checks by POST /v2/selected-calendars; stored only, as no calendar is read' },
   credentialId: numberedId,
 } satisfies Record<string, JsonSchema>;
 const calendarView = object(calendarFields, Object.keys(calendarFields));
@@ -126,7 +127,8 @@ const calendarsView = object(
     connectedCalendars: arrayOf(connectedCalendarView, 0, 500),
     destinationCalendar: {
       ...object(destinationFields, Object.keys(destinationFields)),
-      description: 'The first connected calendar that is not read-only, as the platform makes it the default destination; absent when there is none',
+      description:
+        'The calendar chosen by PUT /v2/destination-calendars; until one is chosen, the first connected calendar that is not read-only, as the platform makes it the default destination; absent when there is none',
     },
     connections: { ...arrayOf(connectionView, 0, 500), description: 'The same connections in Gatehouse\'s own form' },
   },
@@ -134,7 +136,7 @@ const calendarsView = object(
 );
 
 function calendarOf(a: ConnectedApp) {
-  return { externalId: a.account, integration: calendarApp(a.app).type, name: a.name, primary: true, readOnly: a.readOnly, email: a.account, isSelected: false, credentialId: a.id };
+  return { externalId: a.account, integration: calendarApp(a.app).type, name: a.name, primary: true, readOnly: a.readOnly, email: a.account, isSelected: a.selected, credentialId: a.id };
 }
 
 function calendars(rows: ConnectedApp[], userId: string) {
@@ -143,7 +145,7 @@ function calendars(rows: ConnectedApp[], userId: string) {
     const integration = { name: title, title, description: '', type, variant: 'calendar', category: 'calendar', categories: ['calendar'], logo: '', publisher: '', slug: a.app, url: '', email: '', installed: true, locationOption: null };
     return { integration, credentialId: a.id, primary: calendarOf(a), calendars: [calendarOf(a)] };
   });
-  const writable = rows.find((a) => !a.readOnly);
+  const writable = rows.find((a) => a.destination) ?? rows.find((a) => !a.readOnly);
   const destinationCalendar = writable && {
     id: writable.id,
     integration: calendarApp(writable.app).type,
@@ -170,7 +172,7 @@ async function checkFeedUrl(value: string, field: string, outbound: OutboundPoli
 }
 
 export function calendarHandlers(deps: AppContext): HandlerMap {
-  return { ...calendarRoutes(deps), ...icsFeedRoutes(deps), ...teamAppRoutes(deps) };
+  return { ...calendarRoutes(deps), ...calendarChoiceRoutes(deps), ...icsFeedRoutes(deps), ...teamAppRoutes(deps) };
 }
 
 /** Records new connections, all or none; an account connected already is a conflict. */
@@ -189,6 +191,8 @@ function connecting(deps: AppContext) {
       name,
       readOnly,
       createdAt: deps.services.clock(),
+      selected: false,
+      destination: false,
     }),
   };
 }
@@ -265,6 +269,101 @@ function calendarRoutes(deps: AppContext): HandlerMap {
         const current = (await apps.list({ userId }, { app: provider })).find((a) => a.id === body.id);
         if (current === undefined || !(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
         return { ...credential(current), deleted: true };
+      },
+    }),
+  };
+}
+
+/** A calendar of the user as the platform names it in a choice: Selected/DestinationCalendarOutputDto. */
+const choiceFields = {
+  userId: numberedId,
+  integration: text,
+  externalId: text,
+  credentialId: { ...numberedId, type: ['integer', 'null'] },
+} satisfies Record<string, JsonSchema>;
+const choiceView = object(choiceFields, Object.keys(choiceFields));
+const choice = (a: ConnectedApp, userId: string) => ({ userId, integration: calendarApp(a.app).type, externalId: a.account, credentialId: a.id });
+
+const NO_DELEGATION = 'Gatehouse keeps no delegation credentials: leave it out';
+const delegation = { type: 'string', maxLength: 100, description: 'Refused when given: Gatehouse keeps no delegation credentials' };
+
+interface CalendarNamed {
+  integration: string;
+  externalId: string;
+  credentialId: string;
+  delegationCredentialId?: string;
+}
+
+/**
+ * The user's calendar that a selection names: the connection of credentialId, whose one
+ * calendar must be the one integration and externalId name (as GET /v2/calendars lists it).
+ */
+async function namedCalendar(deps: AppContext, userId: string, named: CalendarNamed): Promise<ConnectedApp> {
+  if (named.delegationCredentialId !== undefined) throw invalid('delegationCredentialId', NO_DELEGATION);
+  const found = (await deps.services.stores.api.connectedApps.list({ userId }, { category: 'calendar' })).find((a) => a.id === named.credentialId);
+  if (found === undefined) throw notFound('calendar connection (credentialId) of yours');
+  const { type } = calendarApp(found.app);
+  if (named.integration !== type) throw invalid('integration', `must be ${type}: the integration of connection ${found.id}, as GET /v2/calendars lists it`);
+  if (named.externalId !== found.account) throw invalid('externalId', `must be ${found.account}: the one calendar of connection ${found.id}, as GET /v2/calendars lists it`);
+  return found;
+}
+
+/**
+ * The user's stored calendar choices (docs/integrating.md#calendars): which calendars are
+ * selected for conflict checks and which one is written to. Stored and shown by GET
+ * /v2/calendars; no calendar service is asked or written to.
+ */
+function calendarChoiceRoutes(deps: AppContext): HandlerMap {
+  const apps = deps.services.stores.api.connectedApps;
+  const named = {
+    integration: str(1, 100),
+    externalId: str(1, 2048),
+    credentialId: numberedIdInput,
+    delegationCredentialId: delegation,
+  };
+  const required = ['integration', 'externalId', 'credentialId'];
+  return {
+    'selectedCalendars.add': route<CalendarNamed>({
+      body: object(named, required),
+      data: choiceView,
+      status: 201,
+      handle: async ({ userId, body }) => {
+        const calendar = await namedCalendar(deps, userId, body);
+        await apps.setSelected(userId, calendar.id, true);
+        return choice(calendar, userId);
+      },
+    }),
+    'selectedCalendars.delete': route<unknown, CalendarNamed>({
+      query: object(named, required),
+      data: choiceView,
+      handle: async ({ userId, query }) => {
+        const calendar = await namedCalendar(deps, userId, query);
+        if (!calendar.selected) throw notFound('selected calendar: that calendar is not selected');
+        await apps.setSelected(userId, calendar.id, false);
+        return choice(calendar, userId);
+      },
+    }),
+    'destinationCalendars.update': route<{ integration: string; externalId: string; delegationCredentialId?: string }>({
+      body: object(
+        {
+          integration: { type: 'string', enum: ['apple_calendar', 'google_calendar', 'office365_calendar'], description: 'As GET /v2/calendars lists the calendar' },
+          externalId: { ...str(1, 2048), description: 'As GET /v2/calendars lists the calendar' },
+          delegationCredentialId: delegation,
+        },
+        ['integration', 'externalId'],
+      ),
+      data: choiceView,
+      handle: async ({ userId, body }) => {
+        if (body.delegationCredentialId !== undefined) throw invalid('delegationCredentialId', NO_DELEGATION);
+        const calendar = (await apps.list({ userId }, { category: 'calendar' })).find(
+          (a) => calendarApp(a.app).type === body.integration && a.account === body.externalId.toLowerCase(),
+        );
+        if (calendar === undefined) throw notFound(`${body.integration} calendar ${body.externalId} of yours: connect it first`);
+        if (calendar.readOnly) throw invalid('externalId', 'is a read-only calendar: a destination must be one events can be written to');
+        const chosen = await deps.services.stores.transaction((tx) => tx.api.connectedApps.setDestination(userId, calendar.id));
+        // Disconnected meanwhile.
+        if (!chosen) throw notFound(`${body.integration} calendar ${body.externalId} of yours: connect it first`);
+        return choice(calendar, userId);
       },
     }),
   };

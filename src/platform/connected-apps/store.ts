@@ -13,7 +13,14 @@ export interface ConnectedApp {
   name: string;
   readOnly: boolean;
   createdAt: number;
+  /** The user selected it for conflict checks (POST /v2/selected-calendars); false for a team's app. */
+  selected: boolean;
+  /** The user's chosen destination calendar (PUT /v2/destination-calendars); at most one per user. */
+  destination: boolean;
 }
+
+/** A connection as it is made: neither selected nor a destination until the user says so. */
+export type NewConnectedApp = Omit<ConnectedApp, 'selected' | 'destination'>;
 
 export interface ConnectedAppStore {
   /**
@@ -21,7 +28,7 @@ export interface ConnectedAppStore {
    * owner already connected to that app (a duplicate key); other failures throw. Not to be
    * called inside a PostgreSQL transaction that must survive the duplicate.
    */
-  insertAll(apps: ConnectedApp[]): Promise<boolean>;
+  insertAll(apps: NewConnectedApp[]): Promise<boolean>;
   /** The owner's connections, optionally of one category or app, oldest first; at most 500. */
   list(owner: AppOwner, filter?: { category?: string; app?: string }): Promise<ConnectedApp[]>;
   /** The owner's connection of that app to that account; undefined when there is none. */
@@ -35,4 +42,12 @@ export interface ConnectedAppStore {
    * connection is not the user's (or no longer exists). Disconnecting it clears the default.
    */
   setDefault(userId: string, id: string, at: number): Promise<boolean>;
+  /** Marks the user's connection of that id selected or not; false when the user has none of that id. */
+  setSelected(userId: string, id: string, selected: boolean): Promise<boolean>;
+  /**
+   * Makes the user's connection of that id their one destination, the others not; false,
+   * changing nothing, when the user has none of that id. Two statements: call it in a
+   * transaction (ServiceStores.transaction).
+   */
+  setDestination(userId: string, id: string): Promise<boolean>;
 }

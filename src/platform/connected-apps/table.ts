@@ -14,6 +14,13 @@ export const connectedAppRoutes: ApiRoute[] = [
     ['calendars.saveCredentials', 'POST', '/v2/calendars/:provider/credentials', 'APPS_WRITE', 'Connect an Apple calendar account: its name is kept, its password never'],
     ['calendars.disconnect', 'POST', '/v2/calendars/:provider/disconnect', 'APPS_WRITE', 'Disconnect a calendar account'],
   ]),
+  ...routeRows('personal', 'Selected calendars', 'self', [
+    ['selectedCalendars.add', 'POST', '/v2/selected-calendars', 'APPS_WRITE', 'Select one of your calendars for conflict checks'],
+    ['selectedCalendars.delete', 'DELETE', '/v2/selected-calendars', 'APPS_WRITE', 'Unselect one of your calendars'],
+  ]),
+  ...routeRows('personal', 'Destination calendars', 'self', [
+    ['destinationCalendars.update', 'PUT', '/v2/destination-calendars', 'APPS_WRITE', 'Choose the calendar new events are written to'],
+  ]),
   ...routeRows('team', 'Team apps', teamRule, [
     ['teamApps.list', 'GET', '/v2/teams/:teamId/apps', 'TEAM_APPS_READ', "List a team's connected apps"],
     ['teamApps.connect', 'POST', '/v2/teams/:teamId/apps/:app/connect', 'TEAM_APPS_WRITE', 'Connect an app to a team'],

@@ -20,6 +20,11 @@ export interface User {
   organizationId: string | null;
   createdAt: number;
   updatedAt: number;
+  /**
+   * The organization whose admin made the account through the API
+   * (docs/rules.md#organization-made-accounts); null or left out for any other account.
+   */
+  createdByOrganizationId?: string | null;
 }
 
 /** The profile fields a user (or an admin of their organization) may change. */
@@ -51,6 +56,12 @@ export interface UserStore {
   setOrganizationIfNone(userId: string, organizationId: string, at: number): Promise<void>;
   /** Clears the user's organization if it is this one; otherwise changes nothing. */
   clearOrganization(userId: string, organizationId: string, at: number): Promise<void>;
+  /**
+   * Deletes the account and what is only theirs (sessions, memberships, schedules, event
+   * types...; bookings they host stay, without a host), unless they own an OAuth client or
+   * gave a grant: false then, deleting nothing, and when there is no such user.
+   */
+  deleteUnlessClientsOrGrants(id: string): Promise<boolean>;
 }
 
 /** A session of a browser: only the hash of its cookie's token is stored. */

@@ -18,6 +18,7 @@ export function toUser(row: Selectable<UsersTable>): User {
     organizationId: row.organization_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    createdByOrganizationId: row.created_by_organization_id,
   };
 }
 
@@ -36,6 +37,7 @@ function fromUser(user: User): Selectable<UsersTable> {
     organization_id: user.organizationId,
     created_at: user.createdAt,
     updated_at: user.updatedAt,
+    created_by_organization_id: user.createdByOrganizationId ?? null,
   };
 }
 
@@ -59,6 +61,13 @@ export function createUserStore(db: Kysely<Database>): UserStore {
       // ON CONFLICT DO NOTHING: a taken email or username leaves a caller's transaction usable.
       const result = await db.insertInto('users').values(fromUser(user)).onConflict((oc) => oc.doNothing()).executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+    async deleteUnlessClientsOrGrants(id) {
+      const client = await db.selectFrom('oauth_clients').select('id').where('owner_id', '=', id).limit(1).executeTakeFirst();
+      const grant = await db.selectFrom('grants').select('id').where('user_id', '=', id).limit(1).executeTakeFirst();
+      if (client !== undefined || grant !== undefined) return false;
+      const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
     },
     async findByEmail(email) {
       const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();

@@ -2,7 +2,7 @@
 // team apps a user or team has connected (stored records; Gatehouse calls no outside calendar
 // service).
 import { sql, type Selectable } from 'kysely';
-import type { AppOwner, ConnectedApp, ConnectedAppStore } from '../../../platform/connected-apps/store.ts';
+import type { AppOwner, ConnectedApp, ConnectedAppStore, NewConnectedApp } from '../../../platform/connected-apps/store.ts';
 import { isUniqueViolation } from '../../errors.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import type { ConnectedAppsTable } from '../../schema.ts';
@@ -18,9 +18,11 @@ const toApp = (r: ConnectedAppRow): ConnectedApp => ({
   name: r.name,
   readOnly: r.read_only === 1,
   createdAt: r.created_at,
+  selected: r.selected === 1,
+  destination: r.destination === 1,
 });
 
-const toRow = (a: ConnectedApp): ConnectedAppRow => ({
+const toRow = (a: NewConnectedApp): ConnectedAppRow => ({
   id: a.id,
   user_id: 'userId' in a.owner ? a.owner.userId : null,
   team_id: 'teamId' in a.owner ? a.owner.teamId : null,
@@ -30,6 +32,8 @@ const toRow = (a: ConnectedApp): ConnectedAppRow => ({
   name: a.name,
   read_only: a.readOnly ? 1 : 0,
   created_at: a.createdAt,
+  selected: 0,
+  destination: 0,
 });
 
 const ownerColumn = (owner: AppOwner) => ('userId' in owner ? (['user_id', owner.userId] as const) : (['team_id', owner.teamId] as const));
@@ -90,6 +94,18 @@ export function createConnectedAppStore(db: Executor): ConnectedAppStore {
         .onConflict((oc) => oc.column('user_id').doUpdateSet((eb) => ({ connected_app_id: eb.ref('excluded.connected_app_id'), updated_at: eb.ref('excluded.updated_at') })))
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+    setSelected: async (userId, id, selected) => {
+      const result = await db.updateTable('connected_apps').set({ selected: selected ? 1 : 0 }).where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    setDestination: async (userId, id) => {
+      const mine = await db.selectFrom('connected_apps').select('id').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      if (mine === undefined) return false;
+      // The old one first: the partial unique index allows one destination per user at every row.
+      await db.updateTable('connected_apps').set({ destination: 0 }).where('user_id', '=', userId).where('destination', '=', 1).where('id', '<>', id).execute();
+      await db.updateTable('connected_apps').set({ destination: 1 }).where('id', '=', id).where('user_id', '=', userId).execute();
+      return true;
     },
   };
 }
