@@ -27,6 +27,7 @@ export type { Member, MembershipTarget, Role, Team, TeamChanges } from '../servi
 export { checkSlug, checkTeamFields, createTeam, isAdmin, keepingAnOwner, removeMember } from '../services/teams/teams.ts';
 export { inviteMember } from '../services/teams/invitations.ts';
 export { createInviteLink } from '../services/teams/invite-links.ts';
+export { createOrganizationAccount, deleteOrganizationUser } from '../services/teams/organization-accounts.ts';
 
 // What outside calendars and video report of a booking, as an operator recorded it.
 export { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from '../services/bookings/provider-records.ts';

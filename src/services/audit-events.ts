@@ -19,6 +19,8 @@ export type AuditEventType =
   | 'user.admin_changed'
   | 'membership.added'
   | 'membership.removed'
+  | 'user.created_by_organization'
+  | 'user.deleted_by_organization'
   | 'events_url.changed'
   | 'events_secret.created'
   | 'login.failed';

@@ -309,6 +309,8 @@ export const examples: Record<string, Example> = {
   'orgMemberships.update': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id }, body: { role: 'ADMIN' } }),
   'orgMemberships.delete': async ({ f, orgId }) => ({ params: { membershipId: (await f.membership({ organizationId: orgId })).membership.id } }),
   'orgUsers.list': none,
+  'orgUsers.create': async () => ({ body: { email: `${uniq().toLowerCase()}@example.com`, timeZone: 'Europe/Berlin', weekday: 'Sunday', timeFormat: 12 } }),
+  'orgUsers.delete': async ({ f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id } }),
   'orgUsers.update': async ({ f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id }, body: { timeFormat: 12 } }),
   'orgEventTypes.list': none,
   'orgTeamEventTypes.list': none,

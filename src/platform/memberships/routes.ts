@@ -4,14 +4,14 @@
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { AppContext } from '../../context.ts';
 import type { AccessFacts } from '../membership.ts';
-import { createInviteLink, inviteMember, keepingAnOwner, removeMember, type Role } from '../authorization-server.ts';
+import { createInviteLink, createOrganizationAccount, deleteOrganizationUser, hasControlCharacters, inviteMember, keepingAnOwner, ONE_LINE, removeMember, type Role } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
-import { forbidden, invalid, iso, notFound } from '../input.ts';
-import { arrayOf, bool, email, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { checkTimeZone, forbidden, invalid, iso, notFound } from '../input.ts';
+import { arrayOf, bool, email, int, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 import type { Member, MembershipTarget, OrganizationUser, PendingInvitation, RosterEntry } from './store.ts';
 import { isOrgOwner, isTeamOwner } from '../roles.ts';
-import { profile, profileChanges, profileFields, profileFieldsView, userFields, type ProfilePatch } from '../me/routes.ts';
+import { profile, profileChanges, profileFields, profileFieldsView, userFields, WEEK_DAYS, type ProfilePatch } from '../me/routes.ts';
 
 const text = { type: 'string' };
 /** The platform's spelling of a role in its answers; requests may say either (roleInput). */
@@ -287,12 +287,100 @@ function removeMembershipRoute(deps: AppContext, kind: Kind) {
   });
 }
 
+/**
+ * CreateOrganizationUserInput, as far as Gatehouse keeps it. The platform's other fields
+ * (brand colours, bio, avatar, theme, locale, metadata...) are not kept and are dropped;
+ * `name` is Gatehouse's addition, the platform's request having none.
+ */
+const newOrgUser = object(
+  {
+    email,
+    username: str(1, 40, { pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$', description: 'Letters, digits, dots, dashes and underscores; kept lower-case. Generated from the address when left out' }),
+    name: { ...str(1, 100), description: "Gatehouse's addition: the display name; the username, else the address's mailbox, when left out" },
+    timeZone,
+    weekday: { type: 'string', enum: WEEK_DAYS, description: 'The first day of the week (weekStart in answers)' },
+    timeFormat: int(12, 24, { enum: [12, 24] }),
+    organizationRole: { ...roleInput, default: 'MEMBER' },
+    autoAccept: { ...bool, default: true, description: 'The account is the organization\'s member at once: false is refused' },
+  },
+  ['email'],
+);
+
+interface NewOrgUser {
+  email: string;
+  username?: string;
+  name?: string;
+  timeZone?: string;
+  weekday?: string;
+  timeFormat?: number;
+  organizationRole?: string;
+  autoAccept?: boolean;
+}
+
 /** An organization's users, and the profile fields its admins may change (users table). */
 function organizationUserRoutes(deps: AppContext): HandlerMap {
   const { clock } = deps.services;
   const memberships = deps.services.stores.api.memberships;
   const profiles = deps.services.stores.api.profiles;
+  /** The user as an organization's admin sees them in full: the profile and their place in the organization. */
+  const fullUser = async (organizationId: string, userId: string) => {
+    const user = await memberships.findOrganizationUser(organizationId, userId);
+    const found = await profiles.find(userId);
+    if (user === undefined || found === undefined) throw notFound('user in this organization');
+    return { ...profile(found), ...orgUser(user, organizationId) };
+  };
   return {
+    // docs/rules.md#organization-made-accounts: no password is made, mailed or answered.
+    'orgUsers.create': route<NewOrgUser>({
+      body: newOrgUser,
+      data: changedUserView,
+      status: 201,
+      handle: async ({ userId, facts, body }) => {
+        if (body.autoAccept === false) throw invalid('autoAccept', 'must be true or left out: the account is made a member of the organization at once; to invite an existing user, POST /v2/organizations/{orgId}/memberships');
+        checkTimeZone(body.timeZone);
+        const role = roleOf(body.organizationRole ?? 'member');
+        requireOwnerFor('organization', facts, role === 'owner');
+        const address = body.email.trim().toLowerCase();
+        const name = (body.name ?? body.username ?? address.split('@')[0]!).trim();
+        if (name === '') throw invalid('name', 'must not be blank');
+        if (hasControlCharacters(name)) throw invalid('name', ONE_LINE);
+        const organizationId = facts.organization!.id;
+        const { user } = await createOrganizationAccount(
+          deps.services,
+          organizationId,
+          {
+            email: address,
+            name,
+            role,
+            ...(body.username !== undefined ? { username: body.username.toLowerCase() } : {}),
+            ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
+            ...(body.weekday !== undefined ? { weekStart: body.weekday } : {}),
+            ...(body.timeFormat !== undefined ? { timeFormat: body.timeFormat } : {}),
+          },
+          userId,
+        );
+        return fullUser(organizationId, user.id);
+      },
+    }),
+    // docs/rules.md#organization-made-accounts: the account goes only when the organization
+    // made it and it belongs nowhere else; `outcome` says which was done.
+    'orgUsers.delete': route<unknown, unknown, { userId: string }>({
+      data: object(
+        {
+          ...(changedUserView.properties as Record<string, JsonSchema>),
+          outcome: { type: 'string', enum: ['account deleted', 'removed from the organization'], description: "Gatehouse's addition: whether the account was deleted or the user only left the organization" },
+        },
+        [...(changedUserView.required as string[]), 'outcome'],
+      ),
+      handle: async ({ userId, facts, params }) => {
+        const organizationId = facts.organization!.id;
+        await memberOfPath(deps, { params, facts });
+        const before = await fullUser(organizationId, params.userId);
+        requireOwnerFor('organization', facts, before.role === 'owner');
+        const outcome = await deleteOrganizationUser(deps.services, organizationId, params.userId, userId, lastOwner('organization'));
+        return { ...before, outcome };
+      },
+    }),
     'orgUsers.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(userView, 0, 100),

@@ -18,6 +18,8 @@ export const membershipRoutes: ApiRoute[] = [
     ['orgMemberships.update', 'PATCH', '/v2/organizations/:orgId/memberships/:membershipId', 'ORG_MEMBERSHIP_WRITE', "Change an organization member's or invitation's role"],
     ['orgMemberships.delete', 'DELETE', '/v2/organizations/:orgId/memberships/:membershipId', 'ORG_MEMBERSHIP_WRITE', 'Remove a user from the organization, or withdraw an invitation'],
     ['orgUsers.list', 'GET', '/v2/organizations/:orgId/users', 'ORG_MEMBERSHIP_READ', "List the organization's users"],
+    ['orgUsers.create', 'POST', '/v2/organizations/:orgId/users', 'ORG_MEMBERSHIP_WRITE', 'Create an account as a member of the organization; it has no password until an operator sets one'],
     ['orgUsers.update', 'PATCH', '/v2/organizations/:orgId/users/:userId', 'ORG_MEMBERSHIP_WRITE', "Change an organization user's profile"],
+    ['orgUsers.delete', 'DELETE', '/v2/organizations/:orgId/users/:userId', 'ORG_MEMBERSHIP_WRITE', "Delete an account the organization made and that belongs nowhere else; any other user is removed from the organization"],
   ]),
 ];

@@ -18,6 +18,12 @@ const costs: Record<PasswordHashing, { memoryCost: number; timeCost: number; par
 
 export const hashPassword = (password: string, hashing: PasswordHashing): Promise<string> => argon2.hash(password, { type: argon2.argon2id, ...costs[hashing] });
 
+/**
+ * What an account made without a password keeps instead of a hash (docs/rules.md#organization-made-accounts):
+ * not an argon2 encoding, so no password ever matches it, until an operator sets one.
+ */
+export const NO_PASSWORD = '!no-password';
+
 /** Whether the password is the one the hash was made of; false for anything that is not a hash. */
 export const passwordMatches = (hash: string, password: string): Promise<boolean> => argon2.verify(hash, password).catch(() => false);
 

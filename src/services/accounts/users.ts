@@ -1,5 +1,5 @@
 // Users: accounts with argon2id password hashes (docs/rules.md#data) and their profile.
-import { hashPassword, passwordMatches, spendDecoyCheck, type PasswordHashing } from './passwords.ts';
+import { hashPassword, NO_PASSWORD, passwordMatches, spendDecoyCheck, type PasswordHashing } from './passwords.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
@@ -42,15 +42,24 @@ export async function createUser(ctx: ServiceContext, input: NewUser): Promise<U
   const { email, name } = checkNewUser(input);
   const taken = () => conflict(`a user with email ${email} already exists`, 'email');
   if (await findUserByEmail(ctx, email)) throw taken();
+  const user = await newUserRecord(ctx, { email, name, passwordHash: await hashPassword(input.password, hashingOf(ctx)), isAdmin: input.admin === true });
+  if (!(await ctx.stores.users.insert(user))) throw taken();
+  return user;
+}
+
+/** A generated username: the address's mailbox and a random suffix, so two alike never clash. */
+const usernameOf = (email: string) => `${email.split('@')[0]!.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'user'}-${randomId(4).toLowerCase()}`;
+
+/** A new account's record, with the defaults every new account starts with. */
+export async function newUserRecord(
+  ctx: ServiceContext,
+  fields: Pick<User, 'email' | 'name' | 'passwordHash'> & Partial<Pick<User, 'username' | 'isAdmin' | 'timeZone' | 'weekStart' | 'timeFormat' | 'createdByOrganizationId'>>,
+): Promise<User> {
   const now = ctx.clock();
-  const base = email.split('@')[0]!.replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'user';
-  const user: User = {
+  return {
     id: await ctx.stores.ids.next('users'),
-    email,
-    name,
-    username: `${base}-${randomId(4).toLowerCase()}`,
-    passwordHash: await hashPassword(input.password, hashingOf(ctx)),
-    isAdmin: input.admin === true,
+    username: fields.username ?? usernameOf(fields.email),
+    isAdmin: false,
     timeZone: 'UTC',
     weekStart: 'Monday',
     timeFormat: 24,
@@ -58,9 +67,9 @@ export async function createUser(ctx: ServiceContext, input: NewUser): Promise<U
     organizationId: null,
     createdAt: now,
     updatedAt: now,
+    createdByOrganizationId: null,
+    ...fields,
   };
-  if (!(await ctx.stores.users.insert(user))) throw taken();
-  return user;
 }
 
 export async function findUserByEmail(ctx: ServiceContext, email: string): Promise<User | undefined> {
@@ -122,6 +131,11 @@ export async function checkPassword(ctx: ServiceContext, email: string, password
     // The time of the answer must not tell which emails are registered.
     await spendDecoyCheck(password, hashingOf(ctx));
     return { ok: false, user: undefined };
+  }
+  if (user.passwordHash === NO_PASSWORD) {
+    // As long as a real check: the time must not tell that the account has no password yet.
+    await spendDecoyCheck(password, hashingOf(ctx));
+    return { ok: false, user };
   }
   return { ok: await passwordMatches(user.passwordHash, password), user };
 }
