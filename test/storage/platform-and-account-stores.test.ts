@@ -348,6 +348,38 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     expect(await suite.stores.api.connectedApps.findAccount({ teamId: await team() }, 'zoom', zoom.account)).toBeUndefined();
   });
 
+  it.skipIf(!available)("connectedApps.setSelected and setDestination: the user's own connection only; one destination at a time", async () => {
+    const u = await user();
+    const [a, b] = [app({ userId: u }, { createdAt: T0 }), app({ userId: u }, { app: 'office365-calendar', createdAt: T0 + 1 })];
+    const other = await user();
+    const theirs = app({ userId: other });
+    await suite.stores.api.connectedApps.insertAll([a, b, theirs]);
+    expect(await suite.stores.api.connectedApps.setSelected(u, a.id, true)).toBe(true);
+    expect(await suite.stores.api.connectedApps.setSelected(u, theirs.id, true)).toBe(false);
+    expect(await suite.stores.transaction((tx) => tx.api.connectedApps.setDestination(u, a.id))).toBe(true);
+    expect(await suite.stores.transaction((tx) => tx.api.connectedApps.setDestination(u, b.id))).toBe(true);
+    expect(await suite.stores.transaction((tx) => tx.api.connectedApps.setDestination(u, theirs.id))).toBe(false);
+    expect(await suite.stores.api.connectedApps.list({ userId: u })).toEqual([
+      { ...a, selected: true, destination: false },
+      { ...b, selected: false, destination: true },
+    ]);
+    expect((await suite.stores.api.connectedApps.list({ userId: other }))[0]).toMatchObject({ selected: false, destination: false });
+  });
+
+  it.skipIf(!available)('users.deleteUnlessClientsOrGrants: an owner of a client keeps the account (false); any other user goes with their memberships', async () => {
+    const keeper = await user();
+    await seedClient(suite.database.handle.db, keeper);
+    expect(await suite.stores.users.deleteUnlessClientsOrGrants(keeper)).toBe(false);
+    expect(await suite.stores.users.findById(keeper)).toBeDefined();
+    const goner = await user();
+    const t = await team();
+    await membership({ teamId: t }, goner);
+    expect(await suite.stores.users.deleteUnlessClientsOrGrants(goner)).toBe(true);
+    expect(await suite.stores.users.findById(goner)).toBeUndefined();
+    expect(await suite.stores.teams.findMembershipOfUser({ teamId: t }, goner)).toBeUndefined();
+    expect(await suite.stores.users.deleteUnlessClientsOrGrants(goner)).toBe(false);
+  });
+
   it.skipIf(!available)("connectedApps.delete: another owner's or another app's id is false; the owner's goes", async () => {
     const u = await user();
     const a = app({ userId: u });
