@@ -120,7 +120,9 @@ export function loadReference() {
     const [scope, method, path, operationId] = line.split('\t') as [string, string, string, string];
     const spec = doc.paths[path]?.[method.toLowerCase()] as Schema | undefined;
     const versionHeader = (spec?.parameters as Schema[] | undefined)?.find((p) => p.in === 'header' && p.name === 'cal-api-version');
-    return { scope, method, path, operationId, shape: pathShape(path), spec, apiVersion: versionHeader?.schema?.default };
+    // A few operations give the version only in the header's words ("Must be set to 2024-08-13").
+    const apiVersion = versionHeader?.schema?.default ?? (versionHeader?.description as string | undefined)?.match(/Must be set to (\d{4}-\d{2}-\d{2})/)?.[1];
+    return { scope, method, path, operationId, shape: pathShape(path), spec, apiVersion };
   });
 
   const ajv = new Ajv({ strict: false, allErrors: true });

@@ -190,12 +190,13 @@ export class TestServer {
     });
   }
 
-  async api(method: string, path: string, token?: string, body?: unknown) {
+  async api(method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) {
     const res = await fetch(`${this.url}${path}`, {
       method,
       headers: {
         ...(token !== undefined ? { authorization: `Bearer ${token}` } : {}),
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
       },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });

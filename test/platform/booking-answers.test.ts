@@ -21,6 +21,8 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
     f = fixtures(server);
   });
   afterAll(async () => server?.close());
+  // This file reads bookings as the platform's clients do: naming the documented version (docs/integrating.md#api-versions).
+  const api = (method: string, path: string, token?: string, body?: unknown) => server.api(method, path, token, body, { 'cal-api-version': '2024-08-13' });
 
   const hostOf = async (id: string) => {
     const u = (await server.services.stores.users.findById(id))!;
@@ -31,7 +33,7 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
     const host = await quickUser(server, 'Hana Host');
     const et = await f.eventType({ userId: host.id }, { lengthInMinutes: 45 });
     const start = futureStart(server);
-    const made = await server.api('POST', '/v2/bookings', undefined, {
+    const made = await api('POST', '/v2/bookings', undefined, {
       eventTypeId: et.id,
       start: iso(start),
       attendee: { name: 'Pat Booker', email: 'Pat@Example.com', timeZone: 'Europe/Rome' },
@@ -58,7 +60,7 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
     // The platform leaves out what is not there, where Gatehouse wrote null.
     for (const absent of ['cancellationReason', 'rescheduledFromUid', 'rescheduledToUid']) expect(made.body.data).not.toHaveProperty(absent);
     const token = await mint(server, w, host, ['BOOKING_READ']);
-    const read = await server.api('GET', `/v2/bookings/${made.body.data.uid}`, token);
+    const read = await api('GET', `/v2/bookings/${made.body.data.uid}`, token);
     const { manageToken: _, ...answer } = made.body.data;
     expect(read.body.data).toEqual(answer);
   });
@@ -72,12 +74,12 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
     const cancelled = await f.booking({ hostId: host.id, status: 'cancelled' });
     const past = await f.booking({ hostId: host.id, start: server.clock() - 2 * 3600_000 });
 
-    const res = await server.api('POST', `/v2/bookings/${declined.uid}/decline`, token, { reason: 'Away' });
+    const res = await api('POST', `/v2/bookings/${declined.uid}/decline`, token, { reason: 'Away' });
     expect(res.body.data).toMatchObject({ status: 'rejected', declineReason: 'Away' });
     expect((await server.services.stores.bookings.find(declined.uid))!.status).toBe('declined');
 
     const uids = async (status: string) => {
-      const list = await server.api('GET', `/v2/bookings?status=${status}`, token);
+      const list = await api('GET', `/v2/bookings?status=${status}`, token);
       expect(list.status, JSON.stringify(list.body)).toBe(200);
       return (list.body.data as Array<{ uid: string }>).map((b) => b.uid).sort();
     };
@@ -90,9 +92,9 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
     expect(await uids('past')).toEqual(sorted(past));
     expect(await uids('upcoming,past')).toEqual(sorted(pending, accepted, past));
     expect(await uids('recurring')).toEqual([]);
-    expect((await server.api('GET', '/v2/bookings?status=cancelled', token)).body.data[0]).toMatchObject({ status: 'cancelled' });
+    expect((await api('GET', '/v2/bookings?status=cancelled', token)).body.data[0]).toMatchObject({ status: 'cancelled' });
 
-    const bad = await server.api('GET', '/v2/bookings?status=upcoming,soon', token);
+    const bad = await api('GET', '/v2/bookings?status=upcoming,soon', token);
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/^status: "soon" is not a status; use pending, accepted, declined, cancelled, rescheduled, upcoming, past, unconfirmed, recurring, rejected/);
   });
@@ -101,7 +103,7 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
     const host = await quickUser(server);
     const token = await mint(server, w, host, ['BOOKING_READ']);
     for (let i = 0; i < 5; i++) await f.booking({ hostId: host.id });
-    const page = async (query: string) => (await server.api('GET', `/v2/bookings?${query}`, token)).body;
+    const page = async (query: string) => (await api('GET', `/v2/bookings?${query}`, token)).body;
     const second = await page('take=2&skip=2');
     expect(second.data).toHaveLength(2);
     expect(second.pagination).toEqual({ totalItems: 5, remainingItems: 1, returnedItems: 2, itemsPerPage: 2, currentPage: 2, totalPages: 3, hasNextPage: true, hasPreviousPage: true });
@@ -113,10 +115,10 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
   it.skipIf(!available)('a team and an organization list carry pagination too, each booking with its host', async () => {
     const owner = await mint(server, w, w.owner, ['TEAM_BOOKING_READ', 'ORG_BOOKING_READ']);
     const b = await f.booking({ hostId: w.member.id, teamId: w.team.id });
-    const team = await server.api('GET', `/v2/teams/${w.team.id}/bookings?limit=100`, owner);
+    const team = await api('GET', `/v2/teams/${w.team.id}/bookings?limit=100`, owner);
     expect(team.body.pagination).toMatchObject({ returnedItems: team.body.data.length, totalItems: team.body.data.length });
     expect(team.body.data.find((x: { uid: string }) => x.uid === b.uid)).toMatchObject({ hosts: [await hostOf(w.member.id)] });
-    const org = await server.api('GET', `/v2/organizations/${w.org.id}/bookings?limit=100`, owner);
+    const org = await api('GET', `/v2/organizations/${w.org.id}/bookings?limit=100`, owner);
     expect(org.body.pagination).toMatchObject({ returnedItems: org.body.data.length, currentPage: 1 });
   });
 
@@ -125,7 +127,7 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
     const team = await createTeam(server.services, { name: 'Desk', ownerId: lead.id });
     await addMember(server.services, { teamId: team.id }, next.id, 'member');
     const b = await f.booking({ hostId: lead.id, teamId: team.id });
-    const res = await server.api('POST', `/v2/bookings/${b.uid}/reassign/${next.id}`, await mint(server, w, lead, ['BOOKING_WRITE']));
+    const res = await api('POST', `/v2/bookings/${b.uid}/reassign/${next.id}`, await mint(server, w, lead, ['BOOKING_WRITE']));
     expect(res.status).toBe(200);
     const nextHost = await hostOf(next.id);
     expect(res.body.data).toMatchObject({
@@ -141,12 +143,12 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
     const token = await mint(server, w, host, ['BOOKING_READ', 'BOOKING_WRITE', 'EVENT_TYPE_WRITE']);
     const et = await f.eventType({ userId: host.id });
     const b = await f.booking({ hostId: host.id, eventTypeId: et.id });
-    const marked = await server.api('POST', `/v2/bookings/${b.uid}/mark-absent`, token, { host: true, attendees: [{ email: 'ann@example.com', absent: true }] });
+    const marked = await api('POST', `/v2/bookings/${b.uid}/mark-absent`, token, { host: true, attendees: [{ email: 'ann@example.com', absent: true }] });
     expect(marked.status).toBe(200);
     expect(marked.body.data).toMatchObject({ absentHost: true, attendees: [{ email: 'ann@example.com', absent: true }], eventType: { id: Number(et.id), slug: et.slug } });
 
-    expect((await server.api('DELETE', `/v2/event-types/${et.id}`, token)).status).toBe(200);
-    const read = await server.api('GET', `/v2/bookings/${b.uid}`, token);
+    expect((await api('DELETE', `/v2/event-types/${et.id}`, token)).status).toBe(200);
+    const read = await api('GET', `/v2/bookings/${b.uid}`, token);
     expect(read.body.data).toMatchObject({ eventTypeId: null, eventType: null });
   });
 });

@@ -72,7 +72,7 @@ export function attendeeHandlers(deps: AppContext): HandlerMap {
     'bookings.markAbsent': route<AbsenceInput, unknown, Uid>({
       body: absence,
       data: bookingView,
-      handle: async ({ userId, params, body }) => bookingAnswer(s.stores.bookings, await markAbsent(s, userId, params.bookingUid, body ?? {})),
+      handle: async ({ userId, params, body, request }) => bookingAnswer(s.stores.bookings, await markAbsent(s, userId, params.bookingUid, body ?? {}), { request }),
     }),
   };
 }

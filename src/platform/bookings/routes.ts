@@ -1,12 +1,13 @@
 // Bookings: public create/cancel/reschedule (no token; cancel and reschedule with the
 // booker's manageToken, docs/rules.md#public-booking), the host's own (BOOKING_*), a team's
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
+import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
 import type { Booking, BookingFilter, BookingScope, BookingStore, StatusTerm } from './store.ts';
 import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
 import { calendarLinks } from './calendar-links.ts';
-import { bookingAnswer, bookingAnswers, bookingView, STATUSES } from './views.ts';
+import { bookingAnswer, bookingAnswers, bookingView, STATUSES, type AnswerVersion } from './views.ts';
 import { attendeeHandlers } from './attendee-routes.ts';
 import { providerHandlers } from './provider-routes.ts';
 import { guestEmail, guestInput, locationInput, locationText, type GuestInput, type LocationInput } from './requests.ts';
@@ -21,7 +22,7 @@ const createdView: JsonSchema = {
   properties: { ...(bookingView.properties as object), manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (docs/rules.md#public-booking)." } },
   required: [...(bookingView.required as string[]), 'manageToken'],
 };
-const created = async (store: BookingStore, { booking: b, manageToken }: Booked) => ({ ...(await bookingAnswer(store, b)), manageToken });
+const created = async (store: BookingStore, { booking: b, manageToken }: Booked, version: AnswerVersion) => ({ ...(await bookingAnswer(store, b, version)), manageToken });
 
 /**
  * docs/integrating.md#booking-statuses: the status filter's names, Gatehouse's stored statuses
@@ -74,8 +75,8 @@ const reassignedView: JsonSchema = {
   },
   required: [...(bookingView.required as string[]), 'bookingId', 'reassignedTo'],
 };
-async function reassigned(store: BookingStore, b: Booking) {
-  const answer = await bookingAnswer(store, b);
+async function reassigned(store: BookingStore, b: Booking, version: AnswerVersion) {
+  const answer = await bookingAnswer(store, b, version);
   const host = answer.hosts[0];
   return { ...answer, bookingId: b.id, reassignedTo: host === undefined ? null : { id: host.id, name: host.name, email: host.email, displayEmail: host.displayEmail } };
 }
@@ -197,7 +198,8 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
     if (found === undefined) throw notFound('booking');
     return found;
   };
-  const list = (scope: ScopeOf) =>
+  // The platform versions its personal bookings only; team and organization lists answer its documented shape.
+  const list = (scope: ScopeOf, version: (call: { request?: FastifyRequest }) => AnswerVersion = (call) => call) =>
     route<unknown, ListFilters>({
       query: listFilters,
       data: arrayOf(bookingView, 0, 100),
@@ -206,7 +208,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
         const { limit, offset } = call.query;
         const filter = filterOf(call.query, s.clock());
         const found = await store.page(scope(call), filter, limit, offset);
-        return page(await bookingAnswers(store, found.bookings), found.total, limit, offset);
+        return page(await bookingAnswers(store, found.bookings, version(call)), found.total, limit, offset);
       },
     });
 
@@ -214,7 +216,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
     ...publicBookingRoutes(deps, actForBooker),
     // The host's own bookings (docs/rules.md#membership-rules: personal routes act on the token's user only).
     'bookings.list': list((call) => ({ userId: call.userId })),
-    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params }) => bookingAnswer(store, await load({ userId }, params.bookingUid)) }),
+    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params, request }) => bookingAnswer(store, await load({ userId }, params.bookingUid), { request }) }),
     'bookings.calendarLinks': route<unknown, unknown, Uid>({
       data: arrayOf(object({ id: { type: 'string', enum: ['google', 'outlook', 'office365', 'yahoo', 'ics'] }, label: { type: 'string' }, link: { type: 'string' } }, ['id', 'label', 'link']), 5, 5),
       handle: async ({ userId, params }) => calendarLinks(await load({ userId }, params.bookingUid), s.clock()),
@@ -223,11 +225,11 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
     ...attendeeHandlers(deps),
     ...providerHandlers(deps),
     // A team's bookings.
-    'teamBookings.list': list((call) => ({ teamId: call.facts.team!.id })),
-    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => bookingAnswer(store, await load({ teamId: facts.team!.id }, params.bookingUid)) }),
+    'teamBookings.list': list((call) => ({ teamId: call.facts.team!.id }), () => 'documented'),
+    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => bookingAnswer(store, await load({ teamId: facts.team!.id }, params.bookingUid), 'documented') }),
     ...teamAndOrgBookingWrites(deps),
     // Everything in an organization: its teams' bookings and its members'.
-    'orgBookings.list': list((call) => ({ organizationId: call.facts.organization!.id })),
+    'orgBookings.list': list((call) => ({ organizationId: call.facts.organization!.id }), () => 'documented'),
   };
 }
 
@@ -240,14 +242,14 @@ function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<Book
       data: createdView,
       status: 201,
       noStore: true,
-      handle: async ({ body }) => created(s.stores.bookings, await book(s, await toNewBooking(s.stores.bookings, body))),
+      handle: async ({ body, request }) => created(s.stores.bookings, await book(s, await toNewBooking(s.stores.bookings, body)), { request }),
     }),
     'bookings.cancel': route<{ cancellationReason?: string } & BookerProof, unknown, Uid>({
       body: object({ cancellationReason: str(1, 500), manageToken }),
       data: bookingView,
       handle: async (call) => {
         await actForBooker(call);
-        return bookingAnswer(s.stores.bookings, await cancelBooking(s, call.params.bookingUid, call.body.cancellationReason));
+        return bookingAnswer(s.stores.bookings, await cancelBooking(s, call.params.bookingUid, call.body.cancellationReason), call);
       },
     }),
     'bookings.reschedule': route<{ start: string; reschedulingReason?: string } & BookerProof, unknown, Uid>({
@@ -256,7 +258,7 @@ function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<Book
       status: 201,
       handle: async (call) => {
         await actForBooker(call);
-        return bookingAnswer(s.stores.bookings, await rescheduleBooking(s, call.params.bookingUid, toMillis(call.body.start, 'start'), call.body.reschedulingReason));
+        return bookingAnswer(s.stores.bookings, await rescheduleBooking(s, call.params.bookingUid, toMillis(call.body.start, 'start'), call.body.reschedulingReason), call);
       },
     }),
   };
@@ -268,34 +270,34 @@ function hostBookingChanges(deps: AppContext): HandlerMap {
   return {
     'bookings.confirm': route<unknown, unknown, Uid>({
       data: bookingView,
-      handle: async ({ userId, params }) => bookingAnswer(s.stores.bookings, await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId })),
+      handle: async ({ userId, params, request }) => bookingAnswer(s.stores.bookings, await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId }), { request }),
     }),
     'bookings.decline': route<{ reason?: string }, unknown, Uid>({
       body: reason('reason'),
       data: bookingView,
-      handle: async ({ userId, params, body }) => bookingAnswer(s.stores.bookings, await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId })),
+      handle: async ({ userId, params, body, request }) => bookingAnswer(s.stores.bookings, await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId }), { request }),
     }),
     'bookings.addGuests': route<{ guests: GuestInput[] }, unknown, Uid>({
       body: object({ guests: arrayOf(guestInput, 1, 10) }, ['guests']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => bookingAnswer(s.stores.bookings, await addGuests(s, userId, params.bookingUid, body.guests.map(guestEmail))),
+      handle: async ({ userId, params, body, request }) => bookingAnswer(s.stores.bookings, await addGuests(s, userId, params.bookingUid, body.guests.map(guestEmail)), { request }),
     }),
     'bookings.updateLocation': route<{ location: LocationInput }, unknown, Uid>({
       body: object({ location: locationInput }, ['location']),
       data: bookingView,
-      handle: async ({ userId, params, body }) => bookingAnswer(s.stores.bookings, await changeLocation(s, userId, params.bookingUid, locationText(body.location, 'location'))),
+      handle: async ({ userId, params, body, request }) => bookingAnswer(s.stores.bookings, await changeLocation(s, userId, params.bookingUid, locationText(body.location, 'location')), { request }),
     }),
     // Without a userId (the platform's request has no body) the round-robin order picks the host.
     'bookings.reassign': route<{ userId?: string }, unknown, Uid>({
       body: object({ userId: { ...numberedIdInput, description: 'The new host; left out, the free member with the fewest upcoming team bookings' } }),
       data: reassignedView,
-      handle: async ({ userId, params, body }) => reassigned(s.stores.bookings, await reassignBooking(s, userId, params.bookingUid, body.userId)),
+      handle: async ({ userId, params, body, request }) => reassigned(s.stores.bookings, await reassignBooking(s, userId, params.bookingUid, body.userId), { request }),
     }),
     // The platform's address for a chosen host: the user in the path, the body's reason only informative.
     'bookings.reassignTo': route<{ reason?: string }, unknown, Uid & { userId: string }>({
       body: object({ reason: { type: 'string', maxLength: 500, description: 'Why the booking changes hands (kept out of the booking)' } }),
       data: reassignedView,
-      handle: async ({ userId, params }) => reassigned(s.stores.bookings, await reassignBooking(s, userId, params.bookingUid, params.userId)),
+      handle: async ({ userId, params, request }) => reassigned(s.stores.bookings, await reassignBooking(s, userId, params.bookingUid, params.userId), { request }),
     }),
   };
 }
@@ -310,17 +312,17 @@ function teamAndOrgBookingWrites(deps: AppContext): HandlerMap {
       data: createdView,
       status: 201,
       noStore: true,
-      handle: async ({ facts, body }) => created(s.stores.bookings, await book(s, await toNewBooking(s.stores.bookings, body), { teamId: facts.team!.id, allowHidden: true })),
+      handle: async ({ facts, body }) => created(s.stores.bookings, await book(s, await toNewBooking(s.stores.bookings, body), { teamId: facts.team!.id, allowHidden: true }), 'documented'),
     }),
     'teamBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),
       data: bookingView,
-      handle: async ({ facts, params, body }) => bookingAnswer(s.stores.bookings, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id })),
+      handle: async ({ facts, params, body }) => bookingAnswer(s.stores.bookings, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id }), 'documented'),
     }),
     'orgBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),
       data: bookingView,
-      handle: async ({ facts, params, body }) => bookingAnswer(s.stores.bookings, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { organizationId: facts.organization!.id })),
+      handle: async ({ facts, params, body }) => bookingAnswer(s.stores.bookings, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { organizationId: facts.organization!.id }), 'documented'),
     }),
   };
 }

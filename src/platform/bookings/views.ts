@@ -1,4 +1,6 @@
 // How a booking and its attendees are answered, by every booking route and tool.
+import type { FastifyRequest } from 'fastify';
+import { namesDocumentedVersion } from '../api-versions.ts';
 import { iso } from '../input.ts';
 import { arrayOf, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
 import type { Attendee } from './attendee-store.ts';
@@ -62,11 +64,15 @@ export const bookingView: JsonSchema = object(
     title: text,
     description: { ...text, description: "The booker's notes; empty when there are none" },
     hosts: arrayOf(hostView, 0, 1),
-    status: { type: 'string', enum: ANSWERED_STATUSES, description: 'The platform\'s status: a declined booking is rejected, a rescheduled one cancelled (docs/integrating.md#booking-statuses)' },
-    cancellationReason: { ...text, description: 'Only when one was given; on a booking a reschedule moved away from, the reschedule\'s reason' },
+    status: {
+      type: 'string',
+      enum: [...new Set([...ANSWERED_STATUSES, ...STATUSES])],
+      description: "With cal-api-version 2024-08-13 the platform's status (a declined booking is rejected, a rescheduled one cancelled); without it Gatehouse's own (docs/integrating.md#booking-statuses)",
+    },
+    cancellationReason: { ...nullable(text), description: 'With cal-api-version 2024-08-13 only when one was given (on a booking a reschedule moved away from, the reschedule\'s reason); without it, null when none was' },
     reschedulingReason: { ...text, description: 'Only on a booking a reschedule moved away from, when a reason was given' },
-    rescheduledFromUid: { ...text, description: 'Only on a booking a reschedule made' },
-    rescheduledToUid: { ...text, description: 'Only on a booking a reschedule moved away from' },
+    rescheduledFromUid: { ...nullable(text), description: 'On a booking a reschedule made; as cancellationReason when there is none' },
+    rescheduledToUid: { ...nullable(text), description: 'On a booking a reschedule moved away from; as cancellationReason when there is none' },
     start: text,
     end: text,
     duration: { type: 'integer', description: 'In minutes' },
@@ -92,7 +98,12 @@ export const bookingView: JsonSchema = object(
   ['id', 'uid', 'title', 'description', 'hosts', 'status', 'start', 'end', 'duration', 'eventTypeId', 'eventType', 'location', 'absentHost', 'createdAt', 'updatedAt', 'attendees', 'bookingFieldsResponses', 'attendee', 'guests'],
 );
 
-export function booking(b: Booking, rel: BookingRelations) {
+/**
+ * A booking as the caller's version reads it (docs/integrating.md#api-versions): the
+ * platform's 2024-08-13 shape, or, without that version named, the same with Gatehouse's
+ * stored status and explicit nulls, as its answers were before.
+ */
+export function booking(b: Booking, rel: BookingRelations, documented: boolean) {
   const host = b.hostId === null ? undefined : rel.hosts.get(b.hostId);
   const duration = Math.round((b.end - b.start) / 60_000);
   return {
@@ -101,11 +112,11 @@ export function booking(b: Booking, rel: BookingRelations) {
     title: b.title,
     description: b.description,
     hosts: host === undefined ? [] : [{ ...host, displayEmail: host.email }],
-    status: ANSWERED[b.status],
-    ...(b.cancellationReason !== null ? { cancellationReason: b.cancellationReason } : {}),
+    status: documented ? ANSWERED[b.status] : b.status,
+    ...(b.cancellationReason !== null || !documented ? { cancellationReason: b.cancellationReason } : {}),
     ...(b.status === 'rescheduled' && b.cancellationReason !== null ? { reschedulingReason: b.cancellationReason } : {}),
-    ...(b.rescheduledFrom !== null ? { rescheduledFromUid: b.rescheduledFrom } : {}),
-    ...(b.rescheduledTo !== null ? { rescheduledToUid: b.rescheduledTo } : {}),
+    ...(b.rescheduledFrom !== null || !documented ? { rescheduledFromUid: b.rescheduledFrom } : {}),
+    ...(b.rescheduledTo !== null || !documented ? { rescheduledToUid: b.rescheduledTo } : {}),
     start: iso(b.start),
     end: iso(b.end),
     duration,
@@ -126,13 +137,21 @@ export function booking(b: Booking, rel: BookingRelations) {
   };
 }
 
+/**
+ * Which shape an answer takes: the call's version (docs/integrating.md#api-versions), or
+ * always the documented one on the team and organization routes, which the platform does
+ * not version.
+ */
+export type AnswerVersion = { request?: FastifyRequest } | 'documented';
+
 /** The answers of these bookings, their hosts, event types and attendees read together. */
-export async function bookingAnswers(store: Pick<BookingStore, 'relations'>, list: Booking[]) {
+export async function bookingAnswers(store: Pick<BookingStore, 'relations'>, list: Booking[], version: AnswerVersion) {
   const rel = await store.relations(list);
-  return list.map((b) => booking(b, rel));
+  const documented = version === 'documented' || namesDocumentedVersion(version, 'bookings');
+  return list.map((b) => booking(b, rel, documented));
 }
 
-export async function bookingAnswer(store: Pick<BookingStore, 'relations'>, b: Booking) {
-  return (await bookingAnswers(store, [b]))[0]!;
+export async function bookingAnswer(store: Pick<BookingStore, 'relations'>, b: Booking, version: AnswerVersion) {
+  return (await bookingAnswers(store, [b], version))[0]!;
 }
 
