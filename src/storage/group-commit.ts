@@ -135,8 +135,11 @@ export class GroupCommitDriver implements Driver {
     this.#assertGroupAlive(connection);
     const statement = this.prepare(query.sql);
     // A write on its own opens a group too: it shares the commit of the writes beside it
-    // instead of paying for one of its own. A read on its own runs at once.
-    if (this.#group === undefined && !statement.reader && !this.sqlite.inTransaction) this.#open();
+    // instead of paying for one of its own. A read on its own runs at once. A write that
+    // returns rows (UPDATE … RETURNING, as an id series takes its next number) is a reader to
+    // better-sqlite3 but writes all the same.
+    const writes = !statement.reader || !statement.readonly;
+    if (this.#group === undefined && writes && !this.sqlite.inTransaction) this.#open();
     if (connection.group === undefined) connection.group = this.#group;
     try {
       if (statement.reader) return { rows: statement.all(query.parameters) as R[] };

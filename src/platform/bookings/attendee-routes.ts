@@ -4,6 +4,7 @@
 import type { AppContext } from '../../context.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, notFound } from '../input.ts';
+import { bookingInScope } from './in-scope.ts';
 import { arrayOf, bool, email, numberedId, object, str, timeZone, type JsonSchema } from '../schemas.ts';
 import { addAttendee, markAbsent, type AbsenceInput, type NewAttendeeInput } from './attendees.ts';
 import { attendee, attendeeView, bookingAnswer, bookingView, LANGUAGES } from './views.ts';
@@ -39,9 +40,7 @@ const absence = object(
 
 export function attendeeHandlers(deps: AppContext): HandlerMap {
   const s = deps.services;
-  const hosted = async (userId: string, uid: string) => {
-    if ((await s.stores.bookings.findScoped({ userId }, uid)) === undefined) throw notFound('booking');
-  };
+  const hosted = (userId: string, uid: string) => bookingInScope(s.stores.bookings, { userId }, uid);
   return {
     'bookings.attendees': route<unknown, unknown, Uid>({
       data: arrayOf(attendeeView, 0, 100),

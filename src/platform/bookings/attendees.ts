@@ -2,9 +2,10 @@
 // that still holds time, and marks who did not come (the host, attendees) on a booking that was
 // accepted. Each change is conditional on the booking's version read, in one transaction with
 // the attendee rows, so two concurrent changes cannot both pass the checks.
-import { conflict, notFound, validation } from '../authorization-server.ts';
+import { conflict, validation } from '../authorization-server.ts';
 import type { PlatformContext } from '../stores.ts';
 import type { Attendee } from './attendee-store.ts';
+import { bookingInScope } from './in-scope.ts';
 import { ACTIVE, type Booking } from './store.ts';
 
 /** The most attendees a booking has: its booker, up to 10 guests, and those added. */
@@ -26,11 +27,7 @@ export interface AbsenceInput {
 
 const CHANGED = 'the booking changed meanwhile; read it again and retry';
 
-async function hostsBooking(ctx: PlatformContext, hostId: string, uid: string): Promise<Booking> {
-  const b = await ctx.stores.bookings.findScoped({ userId: hostId }, uid);
-  if (b === undefined) throw notFound('no such booking');
-  return b;
-}
+const hostsBooking = (ctx: PlatformContext, hostId: string, uid: string): Promise<Booking> => bookingInScope(ctx.stores.bookings, { userId: hostId }, uid);
 
 /** Adds an attendee to the host's pending or accepted booking; an address it already has is refused. Answers it with its booking's id. */
 export async function addAttendee(ctx: PlatformContext, hostId: string, uid: string, input: NewAttendeeInput): Promise<{ attendee: Attendee; bookingId: string }> {

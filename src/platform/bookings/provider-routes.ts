@@ -5,7 +5,7 @@
 // a team's members read the team's bookings' references.
 import type { AppContext } from '../../context.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { notFound } from '../input.ts';
+import { bookingInScope } from './in-scope.ts';
 import { arrayOf, nullable, numberedId, object, str } from '../schemas.ts';
 import { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from '../authorization-server.ts';
 import type { BookingScope } from './store.ts';
@@ -59,10 +59,7 @@ export function providerHandlers(deps: AppContext): HandlerMap {
   const s = deps.services;
   const records = s.stores.bookingProviders;
   /** The booking's uid once it is known to be in the scope: another's booking is as unknown as a missing one. */
-  const inScope = async (scope: BookingScope, uid: string) => {
-    if ((await s.stores.bookings.findScoped(scope, uid)) === undefined) throw notFound('booking');
-    return uid;
-  };
+  const inScope = async (scope: BookingScope, uid: string) => (await bookingInScope(s.stores.bookings, scope, uid)).uid;
   const references = (scopeOf: (call: { userId: string; facts: { team?: { id: string } | null } }) => BookingScope) =>
     route<unknown, { type?: string }, Uid>({
       query: referenceQuery,

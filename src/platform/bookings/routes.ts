@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
 import type { Booking, BookingFilter, BookingScope, BookingStore, StatusTerm } from './store.ts';
+import { bookingInScope } from './in-scope.ts';
 import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
 import { calendarLinks } from './calendar-links.ts';
 import { bookingAnswer, bookingAnswers, bookingView, STATUSES, type AnswerVersion } from './views.ts';
@@ -193,11 +194,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
     if (!('ok' in decision)) throw accessError(decision, resource);
   };
 
-  const load = async (scope: BookingScope, uid: string) => {
-    const found = await store.findScoped(scope, uid);
-    if (found === undefined) throw notFound('booking');
-    return found;
-  };
+  const load = (scope: BookingScope, uid: string) => bookingInScope(store, scope, uid);
   // The platform versions its personal bookings only; team and organization lists answer its documented shape.
   const list = (scope: ScopeOf, version: (call: { request?: FastifyRequest }) => AnswerVersion = (call) => call) =>
     route<unknown, ListFilters>({

@@ -4,6 +4,7 @@ import { conflict, generateToken, hashesEqual, hashToken, isWellFormed, notFound
 import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
 import type { PlatformContext } from '../stores.ts';
 import { ATTENDEES_MAX } from './attendees.ts';
+import { bookingInScope } from './in-scope.ts';
 import { recordBookingEvent, type BookingTrigger } from './events.ts';
 import { locationText, type LocationInput } from './requests.ts';
 
@@ -113,7 +114,8 @@ async function holdHost(store: BookingStore, hostId: string, start: number, end:
 }
 
 async function requireBooking(ctx: PlatformContext, uid: string, scope?: BookingScope): Promise<Booking> {
-  const row = scope ? await ctx.stores.bookings.findScoped(scope, uid) : await ctx.stores.bookings.find(uid);
+  if (scope !== undefined) return bookingInScope(ctx.stores.bookings, scope, uid);
+  const row = await ctx.stores.bookings.find(uid);
   if (row === undefined) throw notFound('no such booking');
   return row;
 }
