@@ -74,6 +74,24 @@ export function assertedClientId(assertion: string): string | undefined {
 }
 
 /**
+ * A client's keys as jose verifies with them. A key set imports each key once, on first use:
+ * kept per registered JWK Set (a change of keys is another set), a client's keys are not
+ * imported again on every token request. Bounded, as client records are.
+ */
+const keySets = new Map<string, ReturnType<typeof createLocalJWKSet>>();
+const KEY_SETS_KEPT = 1000;
+function keySetOf(jwks: AssertionExpectation['jwks']): ReturnType<typeof createLocalJWKSet> {
+  const key = JSON.stringify(jwks);
+  let set = keySets.get(key);
+  if (set === undefined) {
+    if (keySets.size >= KEY_SETS_KEPT) keySets.clear();
+    set = createLocalJWKSet(jwks);
+    keySets.set(key, set);
+  }
+  return set;
+}
+
+/**
  * Checks an assertion as RFC 7523 §3 lists the checks: a signature by one of the client's keys
  * with an algorithm it may use (§3 point 9), iss and sub the client_id (points 1, 2), aud the
  * issuer alone (point 3), exp present, not past and not far ahead (point 4), nbf and iat
@@ -83,7 +101,7 @@ export async function checkClientAssertion(assertion: string, expected: Assertio
   const algorithms = expected.fapi2 ? [...FAPI2_ASSERTION_ALGORITHMS] : [...ASSERTION_ALGORITHMS];
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(assertion, createLocalJWKSet(expected.jwks), {
+    ({ payload } = await jwtVerify(assertion, keySetOf(expected.jwks), {
       algorithms,
       currentDate: new Date(now),
       clockTolerance: ASSERTION_SKEW_SECONDS,

@@ -374,7 +374,7 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
       ),
       handle: async ({ userId, facts, params }) => {
         const organizationId = facts.organization!.id;
-        await memberOfPath(deps, { params, facts });
+        // fullUser is 404 for anyone who is not an accepted member here (docs/rules.md#membership-invitations).
         const before = await fullUser(organizationId, params.userId);
         requireOwnerFor('organization', facts, before.role === 'owner');
         const outcome = await deleteOrganizationUser(deps.services, organizationId, params.userId, userId, lastOwner('organization'));

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { OAuthError } from '../../oauth/errors.ts';
 import { formatScopes } from '../../oauth/scopes.ts';
+import { TOKEN_ENDPOINT_AUTH_METHODS } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors.ts';
 import { createUser, findUserByEmail } from '../accounts/users.ts';
@@ -83,9 +84,10 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
     throw redirectUriError('redirect_uris is required: the authorization code flow needs at least one');
   }
   // RFC 7591 §2: the default method is client_secret_basic.
-  const authMethod = optionalString(metadata, 'token_endpoint_auth_method') ?? 'client_secret_basic';
-  if (authMethod !== 'none' && authMethod !== 'client_secret_basic' && authMethod !== 'client_secret_post' && authMethod !== 'private_key_jwt') {
-    throw metadataError(`token_endpoint_auth_method "${authMethod}" is not supported: use none, client_secret_basic, client_secret_post or private_key_jwt`);
+  const named = optionalString(metadata, 'token_endpoint_auth_method') ?? 'client_secret_basic';
+  const authMethod = TOKEN_ENDPOINT_AUTH_METHODS.find((m) => m === named);
+  if (authMethod === undefined) {
+    throw metadataError(`token_endpoint_auth_method "${named}" is not supported: use ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}`);
   }
   // RFC 7591 §2: keys by value only; fetching a jwks_uri would make registration an outbound request.
   if (metadata.jwks_uri !== undefined) throw metadataError('jwks_uri is not supported: send the public keys by value in jwks');
