@@ -61,6 +61,7 @@ describe.each(backends)('private_key_jwt client authentication (RFC 7523) on $na
       const { client, key } = await keyClient(alg);
       const tokens = await exchange(client, { client_id: client.clientId, ...assertionFields(await assertion(key, client)) });
       expect(tokens.status, alg).toBe(200);
+      expect(tokens.body, alg).toMatchObject({ token_type: 'bearer', expires_in: 1800, access_token: expect.any(String), refresh_token: expect.any(String) });
       const refresh = tokens.body!.refresh_token as string;
       const refreshed = await post(TOKEN, { grant_type: 'refresh_token', refresh_token: refresh, ...assertionFields(await assertion(key, client)) });
       expect(refreshed.status, alg).toBe(200);
@@ -133,8 +134,6 @@ describe.each(backends)('private_key_jwt client authentication (RFC 7523) on $na
   it.skipIf(!available)('docs/rules.md#client-authentication: a private_key_jwt client cannot use its secret; a secret client cannot use an assertion', async () => {
     const { client } = await keyClient();
     expectRefused(await refreshWith({ client_id: client.clientId, client_secret: client.secret! }), /registered for private_key_jwt: authenticate with a client_assertion/);
-    const viaBasic = await refreshWith({});
-    expectOAuthError(viaBasic, 401, 'invalid_client');
     const basicReply = await post(TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_unknown' }, { authorization: basic(client.clientId, client.secret!) });
     expectRefused(basicReply, /registered for private_key_jwt/);
     const secretClient = await t.approvedClient();

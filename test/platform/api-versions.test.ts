@@ -45,11 +45,15 @@ describe.each(backends)('cal-api-version on $name', ({ name, available }) => {
 
   it.skipIf(!available)('a list answers each booking in the version named, and its filter takes either family of names', async () => {
     const host = await quickUser(server);
-    const token = await mint(server, w, host, ['BOOKING_READ']);
-    await f.booking({ hostId: host.id, status: 'cancelled' });
-    const statuses = async (headers: Record<string, string>) => (await server.api('GET', '/v2/bookings?status=cancelled', token, undefined, headers)).body.data.map((b: { status: string }) => b.status);
-    expect(await statuses(BOOKINGS)).toEqual(['cancelled']);
-    expect(await statuses({})).toEqual(['cancelled']);
+    const token = await mint(server, w, host, ['BOOKING_READ', 'BOOKING_WRITE']);
+    const declined = await f.booking({ hostId: host.id, status: 'pending' });
+    expect((await server.api('POST', `/v2/bookings/${declined.uid}/decline`, token, {})).status).toBe(200);
+    const answered = async (filter: string, headers: Record<string, string>) =>
+      (await server.api('GET', `/v2/bookings?status=${filter}`, token, undefined, headers)).body.data.map((b: { uid: string; status: string; cancellationReason?: null }) => [b.uid, b.status, 'cancellationReason' in b]);
+    for (const filter of ['rejected', 'declined']) {
+      expect(await answered(filter, BOOKINGS)).toEqual([[declined.uid, 'rejected', false]]);
+      expect(await answered(filter, {})).toEqual([[declined.uid, 'declined', true]]);
+    }
   });
 
   it.skipIf(!available)('a team’s bookings answer the documented shape whatever the header says: the platform does not version its team and organization routes', async () => {

@@ -78,7 +78,8 @@ describe.each(backends)('the platform’s membership requests on $name', ({ name
     const res = await server.api('PATCH', `/v2/teams/${w.team.id}/memberships/${invited.body.data.id}`, owner, { accepted: true });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/^accepted: /);
-    expect(await stored({ teamId: w.team.id }, String(invited.body.data.id))).toBeDefined();
+    expect(await stored({ teamId: w.team.id }, String(invited.body.data.id))).toMatchObject({ id: String(invited.body.data.id), role: 'member' });
+    expect((await server.api('GET', `/v2/teams/${w.team.id}/memberships/${invited.body.data.id}`, owner)).body.data).toMatchObject({ state: 'invited', accepted: false, userId: null });
     const { membership } = await f.membership({ teamId: w.team.id });
     const leave = await server.api('PATCH', `/v2/teams/${w.team.id}/memberships/${membership.id}`, owner, { accepted: false });
     expect(leave.status).toBe(400);

@@ -334,7 +334,10 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(ids).not.toContain(Number(theirs.id));
       const otherTeamEt = await f.eventType({ teamId: w.otherTeam.id });
       const orgList = await server.api('GET', `/v2/organizations/${w.org.id}/event-types?limit=100`, await mint(server, w, w.owner, ['ORG_EVENT_TYPE_READ']));
-      expect(orgList.body.data.map((e: { id: string }) => e.id)).not.toContain(Number(otherTeamEt.id));
+      expect(orgList.status).toBe(200);
+      const orgIds = orgList.body.data.map((e: { id: number }) => e.id);
+      expect(orgIds).toContain(Number(mine.id));
+      expect(orgIds).not.toContain(Number(otherTeamEt.id));
     });
   });
 

@@ -85,6 +85,8 @@ describe.each(backends)('migration 017 numbers ids on $name', ({ name, available
     expect(await db.selectFrom('sessions').select('user_id').execute()).toEqual([{ user_id: '3' }]);
     expect(await db.selectFrom('out_of_office_entries').select(['id', 'user_id', 'to_user_id']).execute()).toEqual([{ id: '1', user_id: '2', to_user_id: '1' }]);
 
+    // The references hold, and the constraints are still there to refuse an orphan.
+    await expect(db.insertInto('sessions').values({ id_hash: 'orphan-session', user_id: 'no-such-user', created_at: T0, expires_at: T0 }).execute()).rejects.toThrow();
     if (name === 'sqlite') {
       expect((await sql`pragma foreign_key_check`.execute(db)).rows).toEqual([]);
     } else {
