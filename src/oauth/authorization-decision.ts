@@ -9,6 +9,7 @@ import {
   PushedRequestGone,
   recordAuthorizationRequest,
   rememberedGrant,
+  resolveTeam,
   silentFailure,
   validateAuthorizationRequest,
   type AuthorizationRequest,
@@ -94,10 +95,11 @@ type RawParameters = Record<string, unknown>;
 export async function decideAuthorization(ctx: OAuthContext, query: RawParameters, requester: Requester): Promise<AuthorizationDecision> {
   const checked = await checkRequest(ctx, query, requester);
   if (checked.kind !== 'valid') return checked;
-  const { request } = checked;
   const { userId } = requester;
-  if (userId === undefined) return withoutSession(ctx, request);
-  if (wantsNewLogin(request, requester)) return { kind: 'login', request, again: true };
+  if (userId === undefined) return withoutSession(ctx, checked.request);
+  if (wantsNewLogin(checked.request, requester)) return { kind: 'login', request: checked.request, again: true };
+  const request = await resolveTeam(ctx, checked.request, userId);
+  if ('kind' in request) return request;
   await recordAuthorizationRequest(ctx, request, userId);
   const remembered = await orGonePage(async () => ({ kind: 'redirect' as const, location: await approveFromMemory(ctx, request, userId) }));
   if (remembered.kind === 'error_page') return remembered;
@@ -121,8 +123,11 @@ export async function decideConsent(ctx: OAuthContext, form: RawParameters, choi
   // RFC 6749 §4.1.2.1 access_denied: the page that was answered named where the browser goes.
   if (choice === 'deny') return orGonePage(async () => ({ kind: 'redirect', location: await denyAuthorization(ctx, request) }));
   if (wantsNewLogin(request, requester)) return { kind: 'login', request, again: true };
-  if (choice === 'allow') return orGonePage(async () => ({ kind: 'redirect', location: await approveAuthorization(ctx, request, userId) }));
-  return { kind: 'error_page', reason: 'unknown_choice' };
+  if (choice !== 'allow') return { kind: 'error_page', reason: 'unknown_choice' };
+  // Asked again at Allow: the user's role may have changed since the page was shown.
+  const forTeam = await resolveTeam(ctx, request, userId);
+  if ('kind' in forTeam) return forTeam;
+  return orGonePage(async () => ({ kind: 'redirect', location: await approveAuthorization(ctx, forTeam, userId) }));
 }
 
 /**

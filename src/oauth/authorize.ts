@@ -11,7 +11,7 @@ import { codeLifetimeSeconds, mustPush, pkceRequiredOf } from './client-policy.t
 import { readCodeChallenge } from './pkce.ts';
 import { buildRedirect, isRegisteredRedirectUri } from './redirect-uri.ts';
 import { checkResources, readResourceParameter } from './resources.ts';
-import { parseScopeParameter, sortScopes } from './scopes.ts';
+import { describeScope, parseScopeParameter, sortScopes } from './scopes.ts';
 import type { ClientRecord, GrantRecord, OAuthStore } from './storage.ts';
 import { generateToken, hashToken, timeOrderedId } from './token-format.ts';
 
@@ -27,6 +27,8 @@ export const authorizationParameters = [
   'prompt',
   // RFC 9449 §10: binds the code to a DPoP key.
   'dpop_jkt',
+  // docs/rules.md#team-authorization: the grant acts for this team.
+  'team_slug',
 ] as const;
 
 export interface AuthorizationRequest {
@@ -44,6 +46,13 @@ export interface AuthorizationRequest {
   resources: string[] | null;
   /** RFC 9449 §10: the JWK thumbprint the code exchange must prove; null when none was sent. */
   dpopJkt: string | null;
+  /** docs/rules.md#team-authorization: the slug of the team the grant is to act for; null: for the user. */
+  teamSlug: string | null;
+  /**
+   * The team `teamSlug` names, once a signed-in user was found to be an owner or admin of it
+   * (resolveTeam); absent before, and for a request that names no team.
+   */
+  team?: { id: string; name: string };
   /** The validated parameters, to carry through login and the consent form. */
   params: Record<string, string>;
   /**
@@ -281,7 +290,49 @@ function checkRedirectable(
   if (dpopJkt !== null && !/^[A-Za-z0-9_-]{43}$/.test(dpopJkt)) {
     throw invalidRequest('dpop_jkt must be the base64url SHA-256 JWK thumbprint (RFC 7638) of the DPoP key: 43 characters');
   }
-  return { client, redirectUri, state, scopes, hadScope, codeChallenge, prompt, resources, dpopJkt, params };
+  // Step 10, team_slug (docs/rules.md#team-authorization).
+  const teamSlug = readTeamSlug(params.team_slug);
+  const granted = teamSlug === null ? scopes : teamScopesOf(scopes);
+  return { client, redirectUri, state, scopes: granted, hadScope, codeChallenge, prompt, resources, dpopJkt, teamSlug, params };
+}
+
+/** A team's slug as the platform's teams take it: lower-case words joined by hyphens. */
+const TEAM_SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+
+function readTeamSlug(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  if (value.length > 64 || !TEAM_SLUG.test(value)) throw invalidRequest('team_slug must be the slug of a team: lower-case letters, digits and single hyphens, at most 64 characters');
+  return value;
+}
+
+/**
+ * docs/rules.md#team-authorization: a grant that acts for a team holds only the team family's
+ * scopes; the others are left out of it (RFC 6749 §3.3: the token response's `scope` says
+ * what was granted), since a team has no profile, calendar or organization of a person's. A
+ * legacy request (null) stays as it is: the team's routes are still the only ones it reaches.
+ */
+function teamScopesOf(scopes: string[] | null): string[] | null {
+  if (scopes === null) return null;
+  const team = scopes.filter((s) => describeScope(s)?.family === 'team');
+  if (team.length === 0) {
+    throw new OAuthError('invalid_scope', 'team_slug asks for an authorization that acts for a team, which holds team scopes only (TEAM_…), and the request names none');
+  }
+  return team;
+}
+
+/**
+ * docs/rules.md#team-authorization, once a user is signed in: the team `team_slug` names, if
+ * the user is an owner or admin of it or of its organization. Anyone else, and a slug no team
+ * has, get the same access_denied, so the answer does not tell which teams exist.
+ */
+export async function resolveTeam(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<AuthorizationRequest | ErrorAnswer> {
+  if (request.teamSlug === null) return request;
+  const team = await ctx.store.findTeamAuthority(request.teamSlug, userId);
+  if (team === undefined || !team.mayAuthorize) {
+    const error = new OAuthError('access_denied', `the signed-in user is not an owner or admin of a team with the slug "${request.teamSlug}": only its owners and admins can authorize an application for a team`);
+    return answerError(ctx, request, error, userId);
+  }
+  return { ...request, team: { id: team.id, name: team.name } };
 }
 
 const isSelfRegistered = async (ctx: OAuthContext, client: ClientRecord) => (await ctx.isSelfRegistered?.(client)) ?? false;
@@ -461,7 +512,9 @@ export function errorRedirect(ctx: OAuthContext, redirectUri: string, error: OAu
  */
 export async function rememberedGrant(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<GrantRecord | undefined> {
   if (request.prompt.has('consent') || request.client.kind === 'public') return undefined;
-  const grants = await ctx.store.listActiveGrants(userId, request.client.id);
+  const teamId = request.team?.id ?? null;
+  // docs/rules.md#team-authorization: consent given for a team is remembered for that team only.
+  const grants = (await ctx.store.listActiveGrants(userId, request.client.id)).filter((g) => (g.teamId ?? null) === teamId);
   const requested = request.scopes;
   if (requested === null) return grants.find((g) => g.scopes === null);
   // A grant covers what it holds: scopes approved in separate authorizations do not add up,
@@ -515,6 +568,7 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
   const grantId = timeOrderedId(now);
   const clientId = request.client.id;
   const scopes = request.scopes === null ? null : sortScopes(request.scopes);
+  const teamId = request.team?.id ?? null;
   await reportingTransaction(ctx, async (tx: OAuthStore) => {
     await consumePushed(tx, request, now);
     await tx.lockUserGrants(userId);
@@ -524,14 +578,16 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
     };
     let active = await tx.listActiveGrants(userId, clientId);
     if (scopes !== null) {
-      for (const g of active.filter((g) => g.scopes === null)) await revoke(g, 'replaced legacy grant');
-      active = active.filter((g) => g.scopes !== null);
+      // A legacy grant is replaced by a scoped one that acts for the same user or team.
+      for (const g of active.filter((g) => g.scopes === null && (g.teamId ?? null) === teamId)) await revoke(g, 'replaced legacy grant');
+      active = active.filter((g) => !(g.scopes === null && (g.teamId ?? null) === teamId));
     }
     // Newest first: what lies past the limit, counting the grant about to be created, is oldest.
     for (const g of active.slice(MAX_ACTIVE_GRANTS_PER_CLIENT - 1)) await revoke(g, 'grant limit');
-    await tx.createGrant({ id: grantId, userId, clientId, scopes, createdAt: now, revokedAt: null });
+    await tx.createGrant({ id: grantId, userId, clientId, scopes, teamId, createdAt: now, revokedAt: null });
     await tx.createCode(codeRecord(ctx, request, userId, grantId, code, now));
-    await tx.audit.append({ type: 'grant.created', actorId: userId, clientId, userId, data: { grantId, scopes: scopes?.join(' ') ?? 'legacy' } }, now);
+    const team = teamId === null ? {} : { teamId };
+    await tx.audit.append({ type: 'grant.created', actorId: userId, clientId, userId, data: { grantId, scopes: scopes?.join(' ') ?? 'legacy', ...team } }, now);
   });
   return buildRedirect(request.redirectUri, { code, state: request.state, iss: ctx.issuer });
 }

@@ -13,6 +13,8 @@ export interface AccessPrincipal {
   /** null for a legacy grant: exempt from scope checks (docs/rules.md#scope-checks). */
   scopes: string[] | null;
   expiresAt: number;
+  /** docs/rules.md#team-authorization: the team the token acts for; absent when it acts for its user. */
+  teamId?: string;
 }
 
 /** The resource a request was sent to (RFC 8707, docs/rules.md#resource-indicators): tokens bound elsewhere fail. */
@@ -126,6 +128,7 @@ export function checkAccessRecord(clock: () => number, record: AccessTokenWithCl
       grantId: record.grantId,
       scopes: record.scopes,
       expiresAt: record.expiresAt,
+      ...(record.teamId === undefined ? {} : { teamId: record.teamId }),
     },
   };
 }

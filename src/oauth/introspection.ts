@@ -34,6 +34,11 @@ export type IntrospectionResponse =
       aud: string[];
       /** RFC 9449 §6.2: the key a DPoP-bound token is bound to. */
       cnf?: { jkt: string };
+      /**
+       * docs/rules.md#team-authorization: the team an access token acts for (an RFC 7662 §2.2
+       * extension): `sub` then names who authorized it, and the token acts for the team alone.
+       */
+      team_id?: string;
     };
 
 const inactive: IntrospectionResponse = { active: false };
@@ -78,6 +83,7 @@ interface TokenFacts {
   scopes: string[] | null;
   resources: string[] | null;
   dpopJkt?: string | null;
+  teamId?: string;
   createdAt: number;
   expiresAt: number;
 }
@@ -94,5 +100,6 @@ function active(ctx: OAuthContext, t: TokenFacts, tokenType: 'Bearer' | 'DPoP' |
     iss: ctx.issuer,
     aud: resourcesOf(ctx.resources, t.resources),
     ...(t.dpopJkt ? { cnf: { jkt: t.dpopJkt } } : {}),
+    ...(t.teamId === undefined ? {} : { team_id: t.teamId }),
   };
 }

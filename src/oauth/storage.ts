@@ -61,9 +61,12 @@ export interface SecretRecord {
 
 export interface GrantRecord {
   id: string;
+  /** Who approved it; for a team's grant, the owner or admin who did so for the team. */
   userId: string;
   clientId: string;
   scopes: string[] | null;
+  /** docs/rules.md#team-authorization: the team the grant acts for; absent or null, it acts for its user. */
+  teamId?: string | null;
   createdAt: number;
   revokedAt: number | null;
 }
@@ -109,6 +112,8 @@ export interface AccessTokenRecord {
 /** An access token as a resource server sees it: with its client's current state. */
 export interface AccessTokenWithClient extends AccessTokenRecord {
   clientState: ClientState;
+  /** docs/rules.md#team-authorization: the team its grant acts for; absent when it acts for its user. */
+  teamId?: string;
 }
 
 export interface RefreshTokenRecord {
@@ -214,6 +219,22 @@ export interface GrantStore {
    * it inside transaction().
    */
   revokeCodeTokens(grantId: string, codeHash: string, at: number): Promise<void>;
+}
+
+/**
+ * docs/rules.md#team-authorization: the team an authorization request's `team_slug` names, and
+ * whether the signed-in user may authorize an application for it: an owner or admin of the
+ * team, or of the organization the team belongs to.
+ */
+export interface TeamAuthority {
+  id: string;
+  name: string;
+  mayAuthorize: boolean;
+}
+
+export interface TeamLookup {
+  /** The team with this slug as the user stands in it; undefined when no team has the slug. */
+  findTeamAuthority(slug: string, userId: string): Promise<TeamAuthority | undefined>;
 }
 
 export interface CodeStore {
@@ -331,7 +352,7 @@ export interface NotificationStore<Event extends string = ClientNotification> {
   notifyClient(clientId: string, event: Event, data: Record<string, unknown>, at: number): Promise<void>;
 }
 
-export interface OAuthStore extends ClientLookup, GrantStore, CodeStore, PushedRequestStore, TokenStore, AuthorizationRequestStore, NotificationStore {
+export interface OAuthStore extends ClientLookup, GrantStore, TeamLookup, CodeStore, PushedRequestStore, TokenStore, AuthorizationRequestStore, NotificationStore {
   /** The audit trail (bound to the transaction, on a transaction's store). */
   audit: AuditLog;
   /**

@@ -67,7 +67,7 @@ export interface AccessGranted {
 export async function authorizeApiRequest(
   store: ApiAccessStore,
   clock: () => number,
-  route: Pick<ApiRoute, 'scope' | 'membership' | 'alsoNeeds'>,
+  route: Pick<ApiRoute, 'scope' | 'membership' | 'alsoNeeds' | 'teamTokens'>,
   credentials: PresentedCredentials,
   params: { teamId?: string; orgId?: string },
   audience: Audience,
@@ -86,7 +86,14 @@ export async function authorizeApiRequest(
   if (!checked.ok) return invalidToken(checked.description, parsed.scheme === 'DPoP' ? { error: 'invalid_token' } : undefined);
   const sender = await senderDenial(credentials, audience, clock, parsed, found!.token);
   if (sender !== undefined) return sender;
-  return decideRoute(checked.principal, route, found!.facts, params.orgId);
+  const { principal } = checked;
+  // docs/rules.md#team-authorization: a route that answers a team's token for its own team
+  // reads that team's facts (a second read, for such a token only) and holds it to that team.
+  if (route.teamTokens === 'own-team' && principal.teamId !== undefined) {
+    const own = await store.findAccess(hashToken(parsed.token), { teamId: principal.teamId });
+    return decideRoute(principal, { ...route, membership: 'team-member' }, own?.facts ?? {}, undefined);
+  }
+  return decideRoute(principal, route, found!.facts, params.orgId);
 }
 
 /** Whether the route's rule needs the path's team or organization: facts a token read alone does not give. */
@@ -107,8 +114,41 @@ export function authorizePrincipal(principal: AccessPrincipal, route: Pick<ApiRo
 /** Scope, then membership, once the token is known good. */
 function decideRoute(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' | 'membership' | 'alsoNeeds'>, facts: AccessFacts, pathOrgId: string | undefined): AccessGranted | AccessDenial {
   if (route.scope === 'public') return { ok: true, principal, facts };
-  const denial = scopeDenial(principal, route.scope) ?? (route.alsoNeeds === undefined ? null : scopeDenial(principal, route.alsoNeeds)) ?? decideMembership(route, facts, pathOrgId);
+  const denial =
+    outsideTeamToken(principal, route) ??
+    scopeDenial(principal, route.scope) ??
+    (route.alsoNeeds === undefined ? null : scopeDenial(principal, route.alsoNeeds)) ??
+    teamTokenDenial(principal, facts, pathOrgId) ??
+    decideMembership(route, facts, pathOrgId);
   return denial ?? { ok: true, principal, facts };
+}
+
+/**
+ * docs/rules.md#team-authorization: a team's token on a route of no team is refused as such
+ * before its scopes are looked at, since no scope it could be given would let it through.
+ */
+function outsideTeamToken(principal: AccessPrincipal, route: Pick<ApiRoute, 'membership'>): AccessDenial | null {
+  const teamId = principal.teamId;
+  if (teamId === undefined || route.membership === 'team-member' || route.membership === 'team-admin') return null;
+  return { status: 403, code: 'forbidden', message: `this token acts for the team ${teamId}, so it reaches only that team's routes (/v2/teams/${teamId}/… and /v2/organizations/{orgId}/teams/${teamId}/…): this route needs a token a user authorized for themselves` };
+}
+
+/**
+ * docs/rules.md#team-authorization: a token that acts for a team reaches that team's routes
+ * only, and only while the person who authorized it is still an owner or admin of the team
+ * (or of its organization), whatever the route itself asks of a member.
+ */
+function teamTokenDenial(principal: AccessPrincipal, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
+  const teamId = principal.teamId;
+  if (teamId === undefined) return null;
+  // A team that does not exist (there) is the route's own 404.
+  const asAdmin = decideMembership({ membership: 'team-admin' }, facts, pathOrgId);
+  if (asAdmin?.status === 404) return asAdmin;
+  if (facts.team?.id !== teamId) return { status: 403, code: 'forbidden', message: `this token acts for the team ${teamId} and reaches no other team` };
+  if (asAdmin !== null) {
+    return { status: 403, code: 'forbidden', message: `the person who authorized this application for the team ${teamId} is no longer an owner or admin of it: one of its owners or admins must authorize it again` };
+  }
+  return null;
 }
 
 function scopeDenial(principal: AccessPrincipal, required: string): AccessDenial | null {
@@ -150,6 +190,8 @@ export async function authorizeBookingWrite(
   if (sender !== undefined) return sender;
   const { principal } = checked;
   const facts = found!.facts;
+  // docs/rules.md#team-authorization: a team's token has a part in its team's bookings only.
+  if (principal.teamId !== undefined && booking.teamId !== principal.teamId) return UNKNOWN_BOOKING;
   if (booking.teamId === null) {
     if (booking.hostId !== principal.userId) return UNKNOWN_BOOKING;
     return scopeDenial(principal, 'BOOKING_WRITE') ?? { ok: true, principal, facts };

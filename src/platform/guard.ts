@@ -88,7 +88,7 @@ export function accessError(denial: AccessDenial, resource: GuardedResource): Re
   return new Refusal(denial.code, denial.message, challenge(denial, resource.metadataUrl));
 }
 
-export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership' | 'alsoNeeds'>, store: ApiAccessStore, clock: () => number, resource: GuardedResource) {
+export function apiGuard(route: Pick<ApiRoute, 'scope' | 'membership' | 'alsoNeeds' | 'teamTokens'>, store: ApiAccessStore, clock: () => number, resource: GuardedResource) {
   return async function guard(request: FastifyRequest, reply: FastifyReply) {
     const params = request.params as { teamId?: string; orgId?: string };
     const result = await authorizeApiRequest(store, clock, route, credentialsOf(request, resource), params, resource);

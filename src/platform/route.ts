@@ -43,6 +43,12 @@ export interface ApiRoute {
    */
   alsoNeeds?: string;
   /**
+   * docs/rules.md#team-authorization: a route of no team that a team's token may still call,
+   * answering for the token's team alone (its handler reads `facts.team`), as `GET /v2/teams`
+   * answers the one team: how an application that cannot introspect learns the team's id.
+   */
+  teamTokens?: 'own-team';
+  /**
    * The MCP tool that offers this route to agents (docs/rules.md#mcp-server): same scope, same membership
    * rule, same handler. Named in `mcpTools` (route-table.ts).
    */

@@ -23,6 +23,7 @@ import * as eventTypeWebhooks from './migrations/020_event_type_webhooks.ts';
 import * as conferencingDefaults from './migrations/021_conferencing_defaults.ts';
 import * as calendarChoices from './migrations/022_calendar_choices_and_org_made_users.ts';
 import * as inviteLinksPhoneCalls from './migrations/023_invite_links_phone_calls.ts';
+import * as teamGrants from './migrations/024_team_grants.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -49,6 +50,7 @@ const migrations: Record<string, DialectMigration> = {
   '021_conferencing_defaults': conferencingDefaults,
   '022_calendar_choices_and_org_made_users': calendarChoices,
   '023_invite_links_phone_calls': inviteLinksPhoneCalls,
+  '024_team_grants': teamGrants,
 };
 
 /**

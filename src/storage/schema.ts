@@ -98,6 +98,8 @@ export interface GrantsTable {
   user_id: string;
   client_id: string;
   scopes: string | null;
+  /** docs/rules.md#team-authorization: the team the grant acts for; null: it acts for its user. */
+  team_id: string | null;
   created_at: number;
   revoked_at: number | null;
 }

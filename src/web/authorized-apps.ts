@@ -30,8 +30,15 @@ function lastUsed(app: AuthorizedApp): Html {
 
 function canDo(app: AuthorizedApp): Html {
   return app.scopes === null
-    ? html`<p class="notice bad">Read and change <strong>everything in your account</strong> (an application registered before permissions existed).</p>`
+    ? html`<p class="notice bad">Read and change <strong>everything in ${app.forUser ? 'your account' : 'the teams below'}</strong> (an application registered before permissions existed).</p>`
     : scopeGroups(app.scopes);
+}
+
+/** docs/rules.md#team-authorization: for whom it acts, when that is a team the user authorized it for. */
+function actsFor(app: AuthorizedApp): Html {
+  if (app.teams.length === 0) return html``;
+  const teams = app.teams.map((name, i) => html`${i > 0 ? ', ' : ''}<strong>${name}</strong>`);
+  return html`<p id="acts-for-${app.clientId}">It acts ${app.forUser ? 'for you, and ' : ''}for the team${app.teams.length > 1 ? 's' : ''} ${teams}, as you authorized it as an owner or admin.</p>`;
 }
 
 function appCard(app: AuthorizedApp) {
@@ -40,6 +47,7 @@ function appCard(app: AuthorizedApp) {
 ${app.homepageUrl ? html`<p><a href="${app.homepageUrl}" rel="noopener noreferrer">${breakableUrl(app.homepageUrl)}</a></p>` : ''}
 <p class="muted">You approved it on ${time(app.firstApprovedAt)}${app.lastApprovedAt !== app.firstApprovedAt ? html`, most recently on ${time(app.lastApprovedAt)}` : ''}.</p>
 ${lastUsed(app)}
+${actsFor(app)}
 <h3>It can:</h3>
 ${canDo(app)}
 <div class="actions"><a class="button danger" href="${revokePath(app.clientId)}">Revoke access<span class="visually-hidden"> for ${app.name}</span></a></div>
@@ -52,7 +60,8 @@ function revokePage(app: AuthorizedApp, csrf: string) {
 <div class="card">
 <div class="title-row">${logoImage(app, 40)}<h1 id="revoke-title">Revoke access for ${app.name}?</h1></div>
 ${lastUsed(app)}
-<p class="notice bad" id="revoke-consequence">Every token it holds for your account stops working at once. To use it again you will have to allow it again.</p>
+<p class="notice bad" id="revoke-consequence">Every token it holds for your account${app.teams.length > 0 ? ', and for the teams you authorized it for,' : ''} stops working at once. To use it again you will have to allow it again.</p>
+${actsFor(app)}
 <h2>It can now:</h2>
 ${canDo(app)}
 <form method="post" action="${revokePath(app.clientId)}">${csrfField(csrf)}

@@ -87,11 +87,16 @@ function organizationReach(memberships: readonly MembershipOfUser[], scopes: rea
   return html`<p class="reach" id="reach-organization">In every organization where you are an admin or owner, now and later. Today: ${listed(admin.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`))}.${notReached}${teamsToo}</p>`;
 }
 
+/** docs/rules.md#team-authorization: a grant that acts for a team reaches that team alone. */
+function oneTeamReach(team: string): Html {
+  return html`<p class="reach" id="reach-team">In the team <strong>${team}</strong> only, and only while you are an owner or admin of it.</p>`;
+}
+
 /**
  * The scopes in plain words, grouped by family, those that can make changes marked; with
  * `memberships`, the team and organization groups say what they reach.
  */
-export function scopeGroups(scopes: readonly string[], memberships?: readonly MembershipOfUser[]): Html {
+export function scopeGroups(scopes: readonly string[], memberships?: readonly MembershipOfUser[], forTeam?: string): Html {
   const families = new Map<ScopeFamily, string[]>();
   for (const name of scopes) {
     const family = describeScope(name)!.family;
@@ -100,7 +105,8 @@ export function scopeGroups(scopes: readonly string[], memberships?: readonly Me
   return html`${[...families].map(([family, names]) => {
     // Reading first, then changing: the weightier permissions stand together, marked.
     const ordered = [...names.filter((n) => !changesData(n)), ...names.filter(changesData)];
-    const reach = memberships === undefined ? '' : family === 'team' ? teamReach(memberships, names.some(changesData)) : family === 'organization' ? organizationReach(memberships, names) : '';
+    const reach =
+      memberships === undefined ? '' : family === 'team' ? (forTeam === undefined ? teamReach(memberships, names.some(changesData)) : oneTeamReach(forTeam)) : family === 'organization' ? organizationReach(memberships, names) : '';
     return html`<section class="scope-group"><h3>${familyTitles[family]}</h3>${reach}<ul class="scopes">${ordered.map(
       (name) => html`<li${changesData(name) ? html` class="writes"` : ''}>${describeScope(name)!.description}${changesData(name) ? html` <span class="badge writes">Can make changes</span>` : ''}</li>`,
     )}</ul></section>`;
@@ -114,7 +120,7 @@ export function consentPage(d: ConsentPageData): Html {
 <div class="consent-head">
 ${logoImage(client, 64)}
 <div>
-<h1><span id="client-name">${client.name}</span> wants to access your account</h1>
+<h1><span id="client-name">${client.name}</span> ${request.team === undefined ? 'wants to access your account' : html`wants to act for the team <strong id="team-name">${request.team.name}</strong>`}</h1>
 <p class="muted" id="client-developer">${d.developer ? html`Developer: <strong>${d.developer}</strong>` : 'Developer not named'}${homepage ? html` · <a href="${homepage}" rel="noopener noreferrer" id="client-homepage">${hostOf(homepage)}</a>` : ''}</p>
 </div>
 </div>
@@ -128,9 +134,12 @@ ${d.unverifiedHost !== undefined
 <p>You are signed in as <strong>${d.account.name}</strong> <span class="muted">(${d.account.email})</span>.</p>
 <form method="post" action="/logout" class="inline">${csrfField(d.csrf)}<input type="hidden" name="next" value="${d.again}"><button type="submit" class="link" id="switch-account">Not you? Switch account</button></form>
 </div>
+${request.team === undefined
+  ? ''
+  : html`<p class="notice" id="team-notice">You are authorizing it <strong>for ${request.team.name}</strong>, as one of its owners or admins: it will act for the team, not for you, and reach nothing of your own. It stops working if you stop being an owner or admin of the team, and when the team is deleted.</p>`}
 ${request.scopes === null
-  ? html`<p class="notice bad" id="legacy-notice">This application was registered before permissions existed. If you allow it, it can read and change <strong>everything in your account</strong>.</p>`
-  : html`<h2>It will be able to:</h2><div id="requested-scopes">${scopeGroups(request.scopes, d.memberships)}</div>`}
+  ? html`<p class="notice bad" id="legacy-notice">This application was registered before permissions existed. If you allow it, it can read and change <strong>everything in ${request.team === undefined ? 'your account' : html`the team ${request.team.name}`}</strong>.</p>`
+  : html`<h2>It will be able to:</h2><div id="requested-scopes">${scopeGroups(request.scopes, d.memberships, request.team?.name)}</div>`}
 <p id="return-to">After you decide, you will be sent back to <strong id="return-host">${hostOf(request.redirectUri)}</strong> <span class="muted">(<code>${breakableUrl(request.redirectUri)}</code>)</span>.</p>
 <form method="post" action="${d.action}">
   ${csrfField(d.csrf)}

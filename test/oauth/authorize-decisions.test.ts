@@ -13,6 +13,7 @@ import {
 import { sortScopes } from '../../src/oauth/scopes.ts';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
+import { addMember, createTeam } from '../../src/services/teams/teams.ts';
 import { ISSUER, openCore, REDIRECT_URI, type Core } from './core.ts';
 
 // RFC 7636 Appendix B.
@@ -332,5 +333,64 @@ describe('the consent form\'s answer (decideConsent)', () => {
     for (const choice of ['allow', 'deny']) {
       expect(await answer(form, choice, loggedIn(userId)), choice).toMatchObject({ kind: 'error_page', reason: 'invalid_link' });
     }
+  });
+});
+
+describe('team_slug: an authorization that acts for a team (docs/rules.md#team-authorization)', () => {
+  /** A team whose admin is `adminId`; returns its id and slug. */
+  async function teamOf(adminId: string) {
+    const team = await createTeam(core.services, { name: `Sales ${Math.random().toString(36).slice(2)}`, ownerId: await core.user() });
+    const membership = await addMember(core.services, { teamId: team.id }, adminId, 'admin');
+    return { id: team.id, slug: team.slug, membershipId: membership.id };
+  }
+
+  it("RFC 6749 §3.3: an admin's Allow records a grant for the team holding the team scopes alone", async () => {
+    const { id: clientId } = await core.client({ scopes: ['PROFILE_READ', 'TEAM_PROFILE_READ', 'TEAM_BOOKING_READ'] });
+    const userId = await core.user();
+    const team = await teamOf(userId);
+    const code = await issuedCode(await answer(request(clientId, { scope: 'PROFILE_READ TEAM_PROFILE_READ TEAM_BOOKING_READ', team_slug: team.slug }), 'allow', loggedIn(userId)));
+    expect(code.scopes).toEqual(sortScopes(['TEAM_PROFILE_READ', 'TEAM_BOOKING_READ']));
+    expect(await core.ctx.store.findGrant(code.grantId)).toMatchObject({ userId, teamId: team.id, scopes: code.scopes });
+  });
+
+  it('the role is asked again at Allow: an admin demoted while the page was open gets access_denied, and no grant', async () => {
+    const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
+    const userId = await core.user();
+    const team = await teamOf(userId);
+    const form = request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug });
+    expect(await authorize(form, loggedIn(userId))).toMatchObject({ kind: 'consent', request: { team: { id: team.id } } });
+    await core.stores.teams.setMembershipRole(team.membershipId, 'member', core.clock.now());
+    expect(redirectedError(await answer(form, 'allow', loggedIn(userId)))).toBe('access_denied');
+    expect(await activeGrants(userId, clientId)).toEqual([]);
+  });
+
+  it("the user's own consent does not answer a request for the team, nor the team's consent one for the user", async () => {
+    const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
+    const userId = await core.user();
+    const team = await teamOf(userId);
+    await issuedCode(await answer(request(clientId, { scope: 'TEAM_PROFILE_READ' }), 'allow', loggedIn(userId)));
+    expect(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), loggedIn(userId))).toMatchObject({ kind: 'consent' });
+    const forTeam = await issuedCode(await answer(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), 'allow', loggedIn(userId)));
+    const again = await issuedCode(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), loggedIn(userId)));
+    expect(again.grantId).toBe(forTeam.grantId);
+    expect((await activeGrants(userId, clientId)).map((g) => g.teamId ?? null).sort()).toEqual([team.id, null].sort());
+  });
+
+  it("docs/rules.md#legacy-clients: a scoped authorization replaces the legacy grant of the same user or team only", async () => {
+    const { id: clientId } = await core.client({ scopes: ['PROFILE_READ', 'TEAM_PROFILE_READ'] });
+    const userId = await core.user();
+    const team = await teamOf(userId);
+    const legacyOfTeam = { id: `legacy-${Math.random()}`, userId, clientId, scopes: null, teamId: team.id, createdAt: core.clock.now(), revokedAt: null };
+    await core.ctx.store.createGrant(legacyOfTeam);
+    await issuedCode(await answer(request(clientId, { scope: 'PROFILE_READ' }), 'allow', loggedIn(userId)));
+    expect((await core.ctx.store.findGrant(legacyOfTeam.id))?.revokedAt).toBeNull();
+    await issuedCode(await answer(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), 'allow', loggedIn(userId)));
+    expect((await core.ctx.store.findGrant(legacyOfTeam.id))?.revokedAt).not.toBeNull();
+  });
+
+  it('RFC 6749 §4.1.2.1: before login nothing about the team is asked; a malformed slug is invalid_request at once', async () => {
+    const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
+    expect(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: 'no-such-team' }), nobody)).toMatchObject({ kind: 'login' });
+    expect(redirectedError(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: '-bad-' }), nobody))).toBe('invalid_request');
   });
 });

@@ -6,7 +6,8 @@ import type { EventType } from '../../src/platform/event-types/store.ts';
 import type { OutOfOfficeEntry } from '../../src/platform/out-of-office/store.ts';
 import type { Schedule } from '../../src/platform/schedules/store.ts';
 import { backends } from '../helpers/backends.ts';
-import { bookingRecord, seedOrganization, seedUser, T0, uniqueId, useServiceStores } from './seed.ts';
+import { accessTokenRecord, bookingRecord, grantRecord, seedClient, seedOrganization, seedUser, T0, uniqueId, useServiceStores } from './seed.ts';
+import { createOAuthStore } from './stores.ts';
 
 const HOUR = 3_600_000;
 
@@ -371,6 +372,27 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await suite.stores.teams.findTeam(b)).toEqual(updated);
   });
 
+  it.skipIf(!available)("teams.delete: revokes the grants that acted for the team and their tokens, audited as the deleter's doing; other grants stay", async () => {
+    const db = suite.database.handle.db;
+    const t = await team();
+    const owner = await seedUser(db);
+    const client = await seedClient(db, owner, { scopes: ['TEAM_PROFILE_READ'] });
+    const oauth = createOAuthStore(db);
+    const forTeam = grantRecord(owner, client, { teamId: t, scopes: ['TEAM_PROFILE_READ'] });
+    const forOtherTeam = grantRecord(owner, client, { teamId: await team(), scopes: ['TEAM_PROFILE_READ'] });
+    const own = grantRecord(owner, client);
+    for (const g of [forTeam, forOtherTeam, own]) await oauth.createGrant(g);
+    const token = accessTokenRecord(forTeam);
+    await oauth.createAccessToken(token);
+    expect(await suite.stores.teams.deleteTeam(t, owner, T0 + 5)).toBe(true);
+    expect((await oauth.findGrant(forTeam.id))?.revokedAt).toBe(T0 + 5);
+    expect((await oauth.findAccessToken(token.hash))?.revokedAt).toBe(T0 + 5);
+    expect((await oauth.findGrant(forOtherTeam.id))?.revokedAt).toBeNull();
+    expect((await oauth.findGrant(own.id))?.revokedAt).toBeNull();
+    const audit = await db.selectFrom('audit_events').selectAll().where('type', '=', 'grant.revoked').where('actor_id', '=', owner).execute();
+    expect(audit.map((r) => JSON.parse(r.data!))).toEqual([{ grantId: forTeam.id, teamId: t, reason: 'team deleted' }]);
+  });
+
   it.skipIf(!available)('teams.delete: removes its event types and bookings too; an unknown id is false', async () => {
     const t = await team();
     const host = await seedUser(suite.database.handle.db);
@@ -378,12 +400,12 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     await suite.stores.api.eventTypes.insert(et);
     const b = bookingRecord(host, { teamId: t, eventTypeId: et.id });
     await suite.stores.bookings.insert(b);
-    expect(await suite.stores.teams.deleteTeam('no-such-team')).toBe(false);
-    expect(await suite.stores.teams.deleteTeam(t)).toBe(true);
+    expect(await suite.stores.teams.deleteTeam('no-such-team', host, T0)).toBe(false);
+    expect(await suite.stores.teams.deleteTeam(t, host, T0)).toBe(true);
     expect(await suite.stores.teams.findTeam(t)).toBeUndefined();
     expect(await suite.stores.bookings.findEventType(et.id)).toBeUndefined();
     expect(await suite.stores.bookings.find(b.uid)).toBeUndefined();
-    expect(await suite.stores.teams.deleteTeam(t)).toBe(false);
+    expect(await suite.stores.teams.deleteTeam(t, host, T0)).toBe(false);
   });
 
   it.skipIf(!available)("teams.listOfOrganization: the organization's teams, oldest first, paged", async () => {

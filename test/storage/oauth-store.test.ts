@@ -145,6 +145,14 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       expect(await store.findGrant('no-such-grant')).toBeUndefined();
     });
 
+    it.skipIf(!available)("createGrant/findGrant/listActiveGrants: a team's grant keeps the team it acts for; a user's grant has none", async () => {
+      const forTeam = grantRecord(userId, clientId, { teamId: 'team-7', createdAt: T0 + 1 });
+      await store.createGrant(forTeam);
+      expect(await store.findGrant(forTeam.id)).toEqual(forTeam);
+      expect(await store.listActiveGrants(userId, clientId)).toEqual([forTeam, grant]);
+      expect(await store.findGrant(grant.id)).not.toHaveProperty('teamId');
+    });
+
     it.skipIf(!available)('createGrant: a duplicate id is a unique violation and leaves the first grant as it was', async () => {
       await expectDuplicateKey(store.createGrant({ ...grant, scopes: ['BOOKING_READ'] }));
       expect(await store.findGrant(grant.id)).toEqual(grant);
@@ -273,6 +281,37 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
   });
 
   // ---------------------------------------------------------------- codes
+
+  describe('TeamLookup', () => {
+    async function teamWith(role: 'member' | 'admin' | 'owner' | null, organizationRole: 'member' | 'admin' | 'owner' | null = null) {
+      const db = database.handle.db;
+      const id = `team-${Math.random().toString(36).slice(2)}`;
+      let organizationId: string | null = null;
+      if (organizationRole !== null) {
+        organizationId = `org-${id}`;
+        await db.insertInto('organizations').values({ id: organizationId, name: 'Org', slug: organizationId, created_at: T0, updated_at: T0 }).execute();
+        await db.insertInto('memberships').values({ id: `om-${id}`, user_id: userId, team_id: null, organization_id: organizationId, role: organizationRole, created_at: T0, updated_at: T0 }).execute();
+      }
+      await db.insertInto('teams').values({ id, organization_id: organizationId, name: `Team ${id}`, slug: id, bio: '', time_zone: 'UTC', brand_color: '#000000', created_at: T0, updated_at: T0 }).execute();
+      if (role !== null) await db.insertInto('memberships').values({ id: `tm-${id}`, user_id: userId, team_id: id, organization_id: null, role, created_at: T0, updated_at: T0 }).execute();
+      return id;
+    }
+
+    it.skipIf(!available)('findTeamAuthority: an owner or admin of the team, or of its organization, may authorize for it', async () => {
+      for (const [role, organizationRole] of [['owner', null], ['admin', null], [null, 'admin'], [null, 'owner'], ['member', 'owner']] as const) {
+        const id = await teamWith(role, organizationRole);
+        expect(await store.findTeamAuthority(id, userId), `${role} / ${organizationRole}`).toEqual({ id, name: `Team ${id}`, mayAuthorize: true });
+      }
+    });
+
+    it.skipIf(!available)('findTeamAuthority: a member, a member of its organization only, or a stranger may not; an unknown slug is undefined', async () => {
+      for (const [role, organizationRole] of [['member', null], [null, 'member'], [null, null], ['member', 'member']] as const) {
+        const id = await teamWith(role, organizationRole);
+        expect(await store.findTeamAuthority(id, userId), `${role} / ${organizationRole}`).toEqual({ id, name: `Team ${id}`, mayAuthorize: false });
+      }
+      expect(await store.findTeamAuthority('no-such-team', userId)).toBeUndefined();
+    });
+  });
 
   describe('CodeStore', () => {
     it.skipIf(!available)('createCode/findCode: a created code reads back unconsumed; findCode is undefined for an unknown hash', async () => {
@@ -456,6 +495,14 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       await database.handle.db.updateTable('oauth_clients').set({ state: 'suspended' }).where('id', '=', clientId).execute();
       expect((await store.findAccessToken(token.hash))?.clientState).toBe('suspended');
       expect(await store.findAccessToken('no-such-token')).toBeUndefined();
+    });
+
+    it.skipIf(!available)("findAccessToken: a token of a team's grant reads back with the team its grant acts for", async () => {
+      const forTeam = grantRecord(userId, clientId, { teamId: 'team-7' });
+      await store.createGrant(forTeam);
+      const token = accessTokenRecord(forTeam);
+      await store.createAccessToken(token);
+      expect(await store.findAccessToken(token.hash)).toEqual({ ...token, clientState: 'approved', teamId: 'team-7' });
     });
 
     it.skipIf(!available)('findAccessToken: returns revoked and expired tokens as they are, for the caller to refuse', async () => {

@@ -149,7 +149,7 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
     await suite.stores.api.workflows.insert({ id: workflowId, teamId: t, name: 'W', trigger: 'BEFORE_EVENT', timeOffsetMinutes: 0, steps: [], activeOnEventTypeIds: [], active: true, createdAt: T0, updatedAt: T0 });
     const scheduleId = uniqueId('s');
     await suite.stores.api.schedules.insert({ id: scheduleId, ownerId: null, teamId: t, name: 'S', timeZone: 'UTC', availability: [], overrides: [], createdAt: T0, updatedAt: T0 });
-    expect(await suite.stores.teams.deleteTeam(t)).toBe(true);
+    expect(await suite.stores.teams.deleteTeam(t, u, T0)).toBe(true);
     expect(await suite.stores.api.routingForms.find({ teamId: t }, formId)).toBeUndefined();
     expect(await suite.stores.api.routingForms.listResponses(formId, 10, 0)).toEqual([]);
     expect(await suite.stores.api.workflows.find(t, workflowId)).toBeUndefined();

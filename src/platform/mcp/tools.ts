@@ -94,9 +94,13 @@ export class ToolCatalog {
     }
   }
 
-  /** docs/rules.md#mcp-server: the tools the token's scopes allow (a legacy grant allows every scope). */
+  /**
+   * docs/rules.md#mcp-server: the tools the token's scopes allow (a legacy grant allows every
+   * scope); a team's token (docs/rules.md#team-authorization) is offered its team's tools only.
+   */
   list(principal: AccessPrincipal): ToolDefinition[] {
-    return [...this.tools.values()].filter((t) => t.route.scope === 'public' || grantSatisfies(principal.scopes, t.route.scope)).map((t) => t.definition);
+    const reachable = (t: Tool) => principal.teamId === undefined || t.route.membership === 'team-member' || t.route.membership === 'team-admin';
+    return [...this.tools.values()].filter((t) => t.route.scope === 'public' || (grantSatisfies(principal.scopes, t.route.scope) && reachable(t))).map((t) => t.definition);
   }
 
   /**

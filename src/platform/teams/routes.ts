@@ -80,7 +80,11 @@ export function teamHandlers(deps: AppContext): HandlerMap {
     'teams.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(teamView, 0, 100),
-      handle: async ({ userId, query }) => (await teams.listTeamsOfUser(userId, {}, query.limit, query.offset)).map(team),
+      handle: async ({ userId, principal, facts, query }) => {
+        // docs/rules.md#team-authorization: a team's token is a member of its one team.
+        if (principal?.teamId !== undefined) return query.offset > 0 ? [] : [team(await load(facts.team!.id))];
+        return (await teams.listTeamsOfUser(userId, {}, query.limit, query.offset)).map(team);
+      },
     }),
     'teams.get': route({ data: teamView, handle: async ({ facts }) => team(await load(facts.team!.id)) }),
     'teams.update': route<Partial<TeamInput>>({
@@ -104,11 +108,11 @@ export function teamHandlers(deps: AppContext): HandlerMap {
     }),
     'teams.delete': route({
       data: deletedTeamView,
-      handle: async ({ facts }) => {
+      handle: async ({ facts, userId }) => {
         // Deleting takes every event type, booking and form of the team with it: owners only.
         if (!isTeamOwner(facts)) throw forbidden('only an owner of the team, or an admin of its organization, may delete it');
         const current = await load(facts.team!.id);
-        if (!(await teams.deleteTeam(current.id))) throw notFound('team');
+        if (!(await teams.deleteTeam(current.id, userId, clock()))) throw notFound('team');
         return { ...team(current), deleted: true };
       },
     }),

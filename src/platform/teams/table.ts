@@ -3,11 +3,11 @@
 import { routeRows, teamRule, type ApiRoute } from '../route.ts';
 
 export const teamRoutes: ApiRoute[] = [
-  // Creating a team acts on the token's user, who becomes its owner.
+  // Creating a team acts on the token's user, who becomes its owner. A team's token lists its one team.
   ...routeRows('personal', 'Teams', 'self', [
     ['teams.list', 'GET', '/v2/teams', 'TEAM_PROFILE_READ', 'List the teams you are a member of'],
     ['teams.create', 'POST', '/v2/teams', 'TEAM_PROFILE_WRITE', 'Create a team you own'],
-  ]),
+  ]).map((r) => (r.id === 'teams.list' ? { ...r, teamTokens: 'own-team' as const } : r)),
   ...routeRows('team', 'Teams', teamRule, [
     ['teams.get', 'GET', '/v2/teams/:teamId', 'TEAM_PROFILE_READ', "Read a team's profile"],
     ['teams.update', 'PATCH', '/v2/teams/:teamId', 'TEAM_PROFILE_WRITE', "Change a team's profile"],

@@ -10,6 +10,10 @@ export interface AuthorizedApp {
   homepageUrl: string;
   /** Union of the scopes of the user's active grants; null when any grant is legacy (everything). */
   scopes: string[] | null;
+  /** Whether any of those grants acts for the user. */
+  forUser: boolean;
+  /** docs/rules.md#team-authorization: the teams those grants act for, as the user authorized it for them. */
+  teams: string[];
   /** The user's first and latest approval among the active grants. */
   firstApprovedAt: number;
   lastApprovedAt: number;
@@ -29,6 +33,8 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
         name: r.clientName,
         homepageUrl: r.homepageUrl,
         scopes,
+        forUser: r.team === null,
+        teams: r.team === null ? [] : [r.team],
         firstApprovedAt: r.createdAt,
         lastApprovedAt: r.createdAt,
         lastUsedAt: r.lastTokenAt,
@@ -36,6 +42,8 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
       continue;
     }
     app.scopes = app.scopes === null || scopes === null ? null : sortScopes([...app.scopes, ...scopes]);
+    if (r.team === null) app.forUser = true;
+    else if (!app.teams.includes(r.team)) app.teams.push(r.team);
     app.lastApprovedAt = Math.max(app.lastApprovedAt, r.createdAt);
     if (r.lastTokenAt !== null) app.lastUsedAt = Math.max(app.lastUsedAt ?? 0, r.lastTokenAt);
   }

@@ -101,6 +101,8 @@ export interface GrantOfUser {
   homepageUrl: string;
   /** null for a legacy grant (everything). */
   scopes: string[] | null;
+  /** docs/rules.md#team-authorization: the name of the team the grant acts for; null: it acts for the user. */
+  team: string | null;
   createdAt: number;
   /**
    * When a token pair of the grant was last issued (a code exchange or a refresh): its newest

@@ -81,8 +81,11 @@ export interface TeamStore {
    * 'slugTaken' (nothing changed) when another team has the new slug.
    */
   updateTeam(id: string, changes: TeamChanges): Promise<Team | 'slugTaken' | undefined>;
-  /** Removes the team and everything of it (event types, bookings, forms...); false when there was none. */
-  deleteTeam(id: string): Promise<boolean>;
+  /**
+   * Removes the team and everything of it (event types, bookings, forms...), and revokes the
+   * grants that acted for it, audited as `actorId`'s doing; false when there was none.
+   */
+  deleteTeam(id: string, actorId: string, at: number): Promise<boolean>;
   /** The organization's teams, oldest first. */
   listTeamsOfOrganization(organizationId: string, limit: number, offset: number): Promise<Team[]>;
   /** The teams the user is a member of (not invited to), oldest first; with `organizationId`, only that organization's. */

@@ -1,5 +1,5 @@
 // grants, and the revocation of everything issued under one.
-import type { GrantRecord } from '../../oauth/storage.ts';
+import type { GrantRecord, TeamAuthority } from '../../oauth/storage.ts';
 import { scopesFromColumn } from '../columns.ts';
 import type { Executor } from './executor.ts';
 
@@ -25,9 +25,19 @@ export async function listActiveGrants(db: Executor, userId: string, clientId: s
     userId: r.user_id,
     clientId: r.client_id,
     scopes: scopesFromColumn(r.scopes),
+    ...(r.team_id === null ? {} : { teamId: r.team_id }),
     createdAt: r.created_at,
     revokedAt: r.revoked_at,
   }));
+}
+
+/**
+ * docs/rules.md#team-authorization: the team's active grants, for revocation when the team is
+ * deleted (the partial index grants_team reads them).
+ */
+export async function activeTeamGrantIds(db: Executor, teamId: string): Promise<string[]> {
+  const rows = await db.selectFrom('grants').select('id').where('team_id', '=', teamId).where('revoked_at', 'is', null).execute();
+  return rows.map((r) => r.id);
 }
 
 /** Caller provides the transaction: the grant and all of its tokens end together. */
@@ -42,4 +52,23 @@ export async function revokeGrant(db: Executor, grantId: string, at: number): Pr
     .execute();
   // Codes of the grant not yet redeemed must not be redeemable either.
   await db.updateTable('authorization_codes').set({ consumed_at: at }).where('grant_id', '=', grantId).where('consumed_at', 'is', null).execute();
+}
+
+const AUTHORIZING_ROLES: readonly string[] = ['admin', 'owner'];
+
+/**
+ * The team with this slug, and whether the user is an owner or admin of it or of its
+ * organization (the roles that act on a team, docs/rules.md#membership-rules): one read.
+ */
+export async function findTeamAuthority(db: Executor, slug: string, userId: string): Promise<TeamAuthority | undefined> {
+  const row = await db
+    .selectFrom('teams as t')
+    .leftJoin('memberships as tm', (j) => j.onRef('tm.team_id', '=', 't.id').on('tm.user_id', '=', userId))
+    .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 't.organization_id').on('om.user_id', '=', userId))
+    .select(['t.id', 't.name', 'tm.role as team_role', 'om.role as org_role'])
+    .where('t.slug', '=', slug)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  const mayAuthorize = [row.team_role, row.org_role].some((role) => role !== null && AUTHORIZING_ROLES.includes(role));
+  return { id: row.id, name: row.name, mayAuthorize };
 }

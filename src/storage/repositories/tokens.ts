@@ -17,11 +17,14 @@ export const accessTokenWithClient = (db: Kysely<Database>, hash: string) =>
   db
     .selectFrom('access_tokens as a')
     .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
-    .select(['a.token_hash', 'a.grant_id', 'a.code_hash', 'a.client_id', 'a.user_id', 'a.scopes', 'a.resources', 'a.dpop_jkt', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state'])
+    // docs/rules.md#team-authorization: the team a token acts for is its grant's.
+    .innerJoin('grants as g', 'g.id', 'a.grant_id')
+    .select(['a.token_hash', 'a.grant_id', 'a.code_hash', 'a.client_id', 'a.user_id', 'a.scopes', 'a.resources', 'a.dpop_jkt', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state', 'g.team_id as grant_team_id'])
     .where('a.token_hash', '=', hash);
 
 type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'code_hash' | 'client_id' | 'user_id' | 'scopes' | 'resources' | 'dpop_jkt' | 'created_at' | 'expires_at' | 'revoked_at'> & {
   state: AccessTokenWithClient['clientState'];
+  grant_team_id: string | null;
 };
 
 export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
@@ -38,6 +41,7 @@ export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     clientState: row.state,
+    ...(row.grant_team_id === null ? {} : { teamId: row.grant_team_id }),
   };
 }
 

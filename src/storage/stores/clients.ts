@@ -164,7 +164,8 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
       const rows = await db
         .selectFrom('grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
-        .select(['g.client_id', 'g.scopes', 'g.created_at', 'c.name', 'c.homepage_url'])
+        .leftJoin('teams as t', 't.id', 'g.team_id')
+        .select(['g.client_id', 'g.scopes', 'g.created_at', 'g.team_id', 't.name as team_name', 'c.name', 'c.homepage_url'])
         // The newest refresh token of the grant, by its grant_id index: when the application last
         // exchanged a code or refreshed, read here instead of written on every API call. Tokens
         // are issued in pairs, and a pair's access token is deleted long before its refresh
@@ -179,6 +180,8 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
         clientName: r.name,
         homepageUrl: r.homepage_url,
         scopes: scopesFromColumn(r.scopes),
+        // A deleted team's grants were revoked with it; its id stands in should one remain.
+        team: r.team_id === null ? null : (r.team_name ?? `team ${r.team_id}`),
         createdAt: r.created_at,
         lastTokenAt: r.last_token === null || r.last_token === undefined ? null : Number(r.last_token),
       }));

@@ -11,7 +11,7 @@ import { createAuditStore } from './audit.ts';
 import { notifyClient } from './webhook-deliveries.ts';
 import { findClientRecord, findClientWithSecrets } from '../repositories/clients.ts';
 import type { Executor } from '../repositories/executor.ts';
-import { listActiveGrants, revokeGrant } from '../repositories/grants.ts';
+import { findTeamAuthority, listActiveGrants, revokeGrant } from '../repositories/grants.ts';
 import { findAccessToken } from '../repositories/tokens.ts';
 import type { AccessTokensTable, AuthorizationCodesTable, RefreshTokensTable } from '../schema.ts';
 import { inTransaction } from '../transaction.ts';
@@ -32,13 +32,14 @@ export function createOAuthStore(db: Executor): OAuthStore {
     createGrant: async (g) => {
       await db
         .insertInto('grants')
-        .values({ id: g.id, user_id: g.userId, client_id: g.clientId, scopes: scopesColumn(g.scopes), created_at: g.createdAt, revoked_at: g.revokedAt })
+        .values({ id: g.id, user_id: g.userId, client_id: g.clientId, scopes: scopesColumn(g.scopes), team_id: g.teamId ?? null, created_at: g.createdAt, revoked_at: g.revokedAt })
         .execute();
     },
     findGrant: async (id) => {
       const r = await db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && { id: r.id, userId: r.user_id, clientId: r.client_id, scopes: scopesFromColumn(r.scopes), createdAt: r.created_at, revokedAt: r.revoked_at };
+      return r && { id: r.id, userId: r.user_id, clientId: r.client_id, scopes: scopesFromColumn(r.scopes), ...(r.team_id === null ? {} : { teamId: r.team_id }), createdAt: r.created_at, revokedAt: r.revoked_at };
     },
+    findTeamAuthority: (slug, userId) => findTeamAuthority(db, slug, userId),
     listActiveGrants: (userId, clientId) => listActiveGrants(db, userId, clientId),
     // Takes the user's row lock for the rest of the transaction (a portable SELECT ... FOR UPDATE).
     lockUserGrants: async (userId) => {

@@ -3,7 +3,10 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Invitation, InvitationStore, Membership, Organization, Team, TeamChanges, TeamStore } from '../../services/teams/store.ts';
 import { isUniqueViolation } from '../errors.ts';
+import { appendAudit } from '../repositories/audit.ts';
+import { activeTeamGrantIds, revokeGrant } from '../repositories/grants.ts';
 import * as invitations from '../repositories/invitations.ts';
+import { inTransaction } from '../transaction.ts';
 import * as repo from '../repositories/organizations.ts';
 import type { Database, MembershipInvitationsTable, MembershipsTable, OrganizationsTable, TeamsTable } from '../schema.ts';
 
@@ -91,7 +94,15 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
         throw error;
       }
     },
-    deleteTeam: (id) => repo.deleteTeam(db, id),
+    // docs/rules.md#team-authorization: the team's grants end with it, in the same transaction.
+    deleteTeam: (id, actorId, at) =>
+      inTransaction(db, async (trx) => {
+        for (const grantId of await activeTeamGrantIds(trx, id)) {
+          await revokeGrant(trx, grantId, at);
+          await appendAudit(trx, { type: 'grant.revoked', actorId, data: { grantId, teamId: id, reason: 'team deleted' } }, at);
+        }
+        return repo.deleteTeam(trx, id);
+      }),
     listTeamsOfOrganization: async (organizationId, limit, offset) => (await repo.listTeamsOfOrganization(db, organizationId, limit, offset)).map(toTeam),
     listTeamsOfUser: async (userId, filter, limit, offset) => (await repo.listTeamsOfUser(db, userId, filter.organizationId, limit, offset)).map(toTeam),
     listOrganizations: async (limit) => (await repo.listOrganizations(db, limit)).map((r) => ({ ...toOrganization(r), members: r.members, teams: r.teams })),
