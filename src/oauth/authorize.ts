@@ -574,7 +574,8 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
     await tx.lockUserGrants(userId);
     const revoke = async (g: GrantRecord, reason: string) => {
       await tx.revokeGrant(g.id, now);
-      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: g.id, reason } }, now);
+      const team = g.teamId == null ? {} : { teamId: g.teamId };
+      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: g.id, ...team, reason } }, now);
     };
     let active = await tx.listActiveGrants(userId, clientId);
     if (scopes !== null) {

@@ -35,8 +35,10 @@ export type IntrospectionResponse =
       /** RFC 9449 §6.2: the key a DPoP-bound token is bound to. */
       cnf?: { jkt: string };
       /**
-       * docs/rules.md#team-authorization: the team an access token acts for (an RFC 7662 §2.2
+       * docs/rules.md#team-authorization: the team the token acts for (an RFC 7662 §2.2
        * extension): `sub` then names who authorized it, and the token acts for the team alone.
+       * `active` does not say whether that person is still an owner or admin of the team: a
+       * resource server asks that itself, as the /v2 API does at each request.
        */
       team_id?: string;
     };
@@ -72,7 +74,9 @@ export async function handleIntrospection(ctx: OAuthContext, input: Introspectio
     if (t.revokedAt !== null || t.spentAt !== null || t.expiresAt <= now) return inactive;
     const owner = t.clientId === caller.id ? caller : await ctx.store.findClient(t.clientId);
     if (owner?.state !== 'approved' || refused(t.clientId)) return inactive;
-    return active(ctx, t, 'refresh_token');
+    // docs/rules.md#team-authorization: a refresh token's team is its grant's, which it does not carry.
+    const teamId = (await ctx.store.findGrant(t.grantId))?.teamId;
+    return active(ctx, teamId == null ? t : { ...t, teamId }, 'refresh_token');
   }
   return inactive;
 }

@@ -198,7 +198,8 @@ export async function authorizeBookingWrite(
   }
   const team = facts.team;
   const takesPart = team != null && (team.role !== null || (team.organizationId !== null && isAdmin(team.organizationRole)));
-  if (!takesPart) return UNKNOWN_BOOKING;
-  const denial = scopeDenial(principal, 'TEAM_BOOKING_WRITE') ?? decideMembership({ membership: 'team-admin' }, facts, undefined);
+  // A team's token takes part in its team's bookings; whether its approver still may is asked below.
+  if (!takesPart && principal.teamId === undefined) return UNKNOWN_BOOKING;
+  const denial = scopeDenial(principal, 'TEAM_BOOKING_WRITE') ?? teamTokenDenial(principal, facts, undefined) ?? decideMembership({ membership: 'team-admin' }, facts, undefined);
   return denial ?? { ok: true, principal, facts };
 }

@@ -30,7 +30,7 @@ function lastUsed(app: AuthorizedApp): Html {
 
 function canDo(app: AuthorizedApp): Html {
   return app.scopes === null
-    ? html`<p class="notice bad">Read and change <strong>everything in ${app.forUser ? 'your account' : 'the teams below'}</strong> (an application registered before permissions existed).</p>`
+    ? html`<p class="notice bad">Read and change <strong>everything in ${app.forUser ? 'your account' : app.teams.length > 1 ? 'the teams above' : 'the team above'}</strong> (an application registered before permissions existed).</p>`
     : scopeGroups(app.scopes);
 }
 

@@ -376,6 +376,23 @@ describe('team_slug: an authorization that acts for a team (docs/rules.md#team-a
     expect((await activeGrants(userId, clientId)).map((g) => g.teamId ?? null).sort()).toEqual([team.id, null].sort());
   });
 
+  it("a team's consent alone does not answer a request for the user", async () => {
+    const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
+    const userId = await core.user();
+    const team = await teamOf(userId);
+    await issuedCode(await answer(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), 'allow', loggedIn(userId)));
+    expect(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ' }), loggedIn(userId))).toMatchObject({ kind: 'consent', request: { teamSlug: null } });
+  });
+
+  it('OpenID Connect Core §3.1.2.1 prompt=none: remembered consent for the team answers nothing once its giver is no longer an admin', async () => {
+    const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
+    const userId = await core.user();
+    const team = await teamOf(userId);
+    await issuedCode(await answer(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), 'allow', loggedIn(userId)));
+    await core.stores.teams.setMembershipRole(team.membershipId, 'member', core.clock.now());
+    expect(redirectedError(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug, prompt: 'none' }), loggedIn(userId)))).toBe('access_denied');
+  });
+
   it("docs/rules.md#legacy-clients: a scoped authorization replaces the legacy grant of the same user or team only", async () => {
     const { id: clientId } = await core.client({ scopes: ['PROFILE_READ', 'TEAM_PROFILE_READ'] });
     const userId = await core.user();

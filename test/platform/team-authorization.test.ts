@@ -129,14 +129,19 @@ describe.each(backends)('team-owned authorization on $name', ({ name, available 
     expect(res.body.data.map((t: { id: number }) => t.id)).toEqual([Number(team.id)]);
   });
 
-  it.skipIf(!available)('introspection names the team the access token acts for (team_id)', async () => {
-    const { access_token } = await teamToken();
-    const res = await server.post('/v2/auth/oauth2/introspect', new URLSearchParams({ token: access_token }).toString(), {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString('base64')}`,
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ active: true, sub: admin.id, team_id: team.id });
+  it.skipIf(!available)('introspection names the team the access and refresh tokens act for (team_id), and a token of the user none', async () => {
+    const introspect = (token: string) =>
+      server.post('/v2/auth/oauth2/introspect', new URLSearchParams({ token }).toString(), {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString('base64')}`,
+      });
+    const { access_token, refresh_token } = await teamToken();
+    expect((await introspect(access_token)).body).toMatchObject({ active: true, sub: admin.id, team_id: team.id, token_type: 'Bearer' });
+    expect((await introspect(refresh_token)).body).toMatchObject({ active: true, sub: admin.id, team_id: team.id, token_type: 'refresh_token' });
+    const own = await server.exchange(client, await server.code(client, admin, { scope: 'PROFILE_READ' }));
+    const personal = (await introspect(own.body.access_token as string)).body!;
+    expect(personal).toMatchObject({ active: true, sub: admin.id });
+    expect(personal).not.toHaveProperty('team_id');
   });
 
   it.skipIf(!available)('a refreshed token still acts for the team only', async () => {
@@ -210,14 +215,64 @@ describe.each(backends)('team-owned authorization on $name', ({ name, available 
     const { access_token } = await teamToken(admin, { team_slug: doomed.slug });
     const browser = await signedIn(admin);
     const before = await browser.get('/settings/authorized-apps');
-    expect(before.body).toContain(`id="acts-for-${client.clientId}">It acts for the teams`);
-    expect(before.body).toContain(`<strong>${doomed.name}</strong>`);
+    const actsFor = (body: string) => new RegExp(`id="acts-for-${client.clientId}">([^\n]*)</p>`).exec(body)?.[1] ?? '';
+    expect(actsFor(before.body)).toMatch(/^It acts (for you, and )?for the teams /);
+    expect(actsFor(before.body)).toContain(`<strong>${doomed.name}</strong>`);
     const deleted = await server.api('DELETE', `/v2/teams/${doomed.id}`, access_token);
     expect(deleted.status).toBe(200);
     const after = await server.api('GET', `/v2/teams/${team.id}`, access_token);
     expect(after.status).toBe(401);
     expect(after.body.error.message).toBe('the access token has been revoked');
-    expect((await browser.get('/settings/authorized-apps')).body).not.toContain(doomed.name);
+    const afterPage = (await browser.get('/settings/authorized-apps')).body;
+    expect(actsFor(afterPage)).toContain(`<strong>${team.name}</strong>`);
+    expect(afterPage).not.toContain(doomed.name);
+  });
+
+  it.skipIf(!available)('RFC 9126: a pushed request carries team_slug like any other parameter; beside request_uri it is refused', async () => {
+    const basic = `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString('base64')}`;
+    const pushed = await server.post('/v2/auth/oauth2/par', new URLSearchParams({ ...request(), client_id: client.clientId }).toString(), { 'content-type': 'application/x-www-form-urlencoded', authorization: basic });
+    expect(pushed.status).toBe(201);
+    const requestUri = pushed.body!.request_uri as string;
+    const browser = await signedIn(admin);
+    const beside = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: client.clientId, request_uri: requestUri, team_slug: otherTeam.slug })}`);
+    expect(beside.status).toBe(400);
+    expect(beside.body).toContain('team_slug cannot be sent beside request_uri');
+    const back = await server.authorize(browser, { client_id: client.clientId, request_uri: requestUri });
+    const res = await server.exchange(client, back.searchParams.get('code')!);
+    expect(res.status).toBe(200);
+    expect((await server.api('GET', '/v2/teams', res.body.access_token as string)).body.data.map((t: { id: number }) => t.id)).toEqual([Number(team.id)]);
+  });
+
+  it.skipIf(!available)("an organization admin's legacy grant for the team still reaches no organization route, and says why", async () => {
+    const legacy = await server.client(await server.user(), { scopes: null });
+    const back = await server.authorize(await signedIn(orgAdmin), { client_id: legacy.clientId, redirect_uri: legacy.redirectUri, response_type: 'code', team_slug: team.slug });
+    const res = await server.exchange(legacy, back.searchParams.get('code')!);
+    expect(res.status).toBe(200);
+    const token = res.body.access_token as string;
+    expect((await server.api('GET', `/v2/organizations/${org.id}/teams/${team.id}`, token)).status).toBe(200);
+    for (const path of [`/v2/organizations/${org.id}/teams`, `/v2/organizations/${org.id}/memberships`, '/v2/bookings']) {
+      const refused = await server.api('GET', path, token);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.message, path).toContain(`this token acts for the team ${team.id}, so it reaches only that team's routes`);
+    }
+  });
+
+  it.skipIf(!available)('an approver removed from the team, or whose organization role ends, is as one demoted: 403 saying so', async () => {
+    const teamApprover = await server.user({ name: 'Leaving Admin' });
+    const membership = await addMember(server.services, { teamId: team.id }, teamApprover.id, 'admin');
+    const orgApprover = await server.user({ name: 'Leaving Org Admin' });
+    const orgMembership = await addMember(server.services, { organizationId: org.id }, orgApprover.id, 'owner');
+    const tokens = [(await teamToken(teamApprover)).access_token, (await teamToken(orgApprover)).access_token];
+    await server.db.deleteFrom('memberships').where('id', 'in', [membership.id, orgMembership.id]).execute();
+    const booking = await fixtures(server).booking({ hostId: admin.id, teamId: team.id });
+    for (const token of tokens) {
+      const res = await server.api('GET', `/v2/teams/${team.id}`, token);
+      expect(res.status).toBe(403);
+      expect(res.body.error.message).toContain('is no longer an owner or admin of it');
+      const cancel = await server.api('POST', `/v2/bookings/${booking.uid}/cancel`, token, { cancellationReason: 'gone' });
+      expect(cancel.status).toBe(403);
+      expect(cancel.body.error.message).toContain('is no longer an owner or admin of it');
+    }
   });
 
   it.skipIf(!available)("the MCP server offers a team's token its team's tools and the public ones, none of a person's, even under a legacy grant", async () => {
@@ -239,5 +294,14 @@ describe.each(backends)('team-owned authorization on $name', ({ name, available 
     expect(list.status).toBe(200);
     const names = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name).sort();
     expect(names).toEqual(['cancel_booking', 'create_booking', 'list_team_bookings', 'list_team_event_types', 'list_team_schedules', 'reschedule_booking']);
+    // A person's tool called anyway is refused as the route would be.
+    const call = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${res.body.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } }),
+    });
+    const answer = (await call.json()) as { error: { code: number; message: string } };
+    expect(answer.error.code).toBe(-32600);
+    expect(answer.error.message).toContain(`this token acts for the team ${team.id}, so it reaches only that team's routes`);
   });
 });

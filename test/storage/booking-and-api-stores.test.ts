@@ -390,7 +390,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect((await oauth.findGrant(forOtherTeam.id))?.revokedAt).toBeNull();
     expect((await oauth.findGrant(own.id))?.revokedAt).toBeNull();
     const audit = await db.selectFrom('audit_events').selectAll().where('type', '=', 'grant.revoked').where('actor_id', '=', owner).execute();
-    expect(audit.map((r) => JSON.parse(r.data!))).toEqual([{ grantId: forTeam.id, teamId: t, reason: 'team deleted' }]);
+    expect(audit.map((r) => ({ client: r.client_id, user: r.user_id, data: JSON.parse(r.data!) }))).toEqual([{ client, user: owner, data: { grantId: forTeam.id, teamId: t, reason: 'team deleted' } }]);
   });
 
   it.skipIf(!available)('teams.delete: removes its event types and bookings too; an unknown id is false', async () => {

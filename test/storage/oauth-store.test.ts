@@ -304,6 +304,14 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       }
     });
 
+    it.skipIf(!available)("findTeamAuthority: another user's admin role makes nobody else an admin", async () => {
+      const id = await teamWith(null);
+      const other = await seedUser(database.handle.db);
+      await database.handle.db.insertInto('memberships').values({ id: `tm-other-${id}`, user_id: other, team_id: id, organization_id: null, role: 'owner', created_at: T0, updated_at: T0 }).execute();
+      expect(await store.findTeamAuthority(id, userId)).toEqual({ id, name: `Team ${id}`, mayAuthorize: false });
+      expect(await store.findTeamAuthority(id, other)).toEqual({ id, name: `Team ${id}`, mayAuthorize: true });
+    });
+
     it.skipIf(!available)('findTeamAuthority: a member, a member of its organization only, or a stranger may not; an unknown slug is undefined', async () => {
       for (const [role, organizationRole] of [['member', null], [null, 'member'], [null, null], ['member', 'member']] as const) {
         const id = await teamWith(role, organizationRole);

@@ -6,6 +6,7 @@
 // `standardwebhooks` package; the developer page lists the deliveries. Both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reviewClient } from '../../src/services/clients/review.ts';
+import { createTeam } from '../../src/services/teams/teams.ts';
 import { createDeliveryEngine, type DeliveryEngine } from '../../src/services/webhooks/engine.ts';
 import { backends } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -43,9 +44,9 @@ describe.each(backends)('application notifications on $name (docs/rules.md#clien
   };
 
   /** A developer's approved client with an events URL set through the page; returns the page's secret. */
-  async function clientWithEventsUrl(path: string): Promise<{ client: TestClient; dev: Browser; secret: string }> {
+  async function clientWithEventsUrl(path: string, scopes?: string[]): Promise<{ client: TestClient; dev: Browser; secret: string }> {
     const { user, browser } = await loggedIn(server, { name: 'Dee Developer' });
-    const client = await server.client(user, { name: 'Notified App' });
+    const client = await server.client(user, { name: 'Notified App', ...(scopes === undefined ? {} : { scopes }) });
     const page = await open(browser, `${DEV}/${client.clientId}`);
     expect(textOf(page.body, 'no-deliveries')).toBe('Nothing sent yet.');
     const posted = await postForm(browser, `${DEV}/${client.clientId}/events-url`, { _csrf: csrfOf(page.body), eventsUrl: receiver.url(path) });
@@ -61,6 +62,31 @@ describe.each(backends)('application notifications on $name (docs/rules.md#clien
     receiver.expectSecret(path, secret!);
     return { client, dev: browser, secret: secret! };
   }
+
+  it.skipIf(!available)("docs/rules.md#team-authorization: tells the application when a team it acted for is deleted, and which teams a user's revocation ended", async () => {
+    const path = '/events/teams';
+    const { client } = await clientWithEventsUrl(path, ['TEAM_PROFILE_READ', 'TEAM_PROFILE_WRITE']);
+    const { user, browser } = await loggedIn(server);
+    const [doomed, kept] = [await createTeam(server.services, { name: 'Doomed Crew', ownerId: user.id }), await createTeam(server.services, { name: 'Kept Crew', ownerId: user.id })];
+    const tokenFor = async (slug: string) => (await server.exchange(client, await server.code(client, user, { scope: 'TEAM_PROFILE_READ TEAM_PROFILE_WRITE', team_slug: slug }))).body.access_token as string;
+    const doomedToken = await tokenFor(doomed.slug);
+    await tokenFor(kept.slug);
+    const grants = await grantsOf(server, user.id, client.clientId);
+    const [doomedGrantId, keptGrantId] = [doomed, kept].map((t) => grants.find((g) => g.teamId === t.id)!.id);
+    expect((await server.api('DELETE', `/v2/teams/${doomed.id}`, doomedToken)).status).toBe(200);
+    const confirm = await open(browser, `${APPS}/${client.clientId}/revoke`);
+    expect((await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(confirm.body) })).status).toBe(303);
+
+    await deliverAll();
+    const events = receiver.at(path).map((r) => r.verified as { type: string; data: Record<string, unknown> });
+    expect(events.map((e) => e.data.revokedBy).sort()).toEqual(['team_deleted', 'user']);
+    expect(events.find((e) => e.data.revokedBy === 'team_deleted')).toEqual({
+      type: 'authorization.revoked',
+      timestamp: expect.any(String),
+      data: { clientId: client.clientId, teamId: doomed.id, grantIds: [doomedGrantId], revokedBy: 'team_deleted' },
+    });
+    expect(events.find((e) => e.data.revokedBy === 'user')!.data).toEqual({ clientId: client.clientId, userId: user.id, grantIds: [keptGrantId], teamIds: [kept.id], revokedBy: 'user' });
+  });
 
   it.skipIf(!available)('tells the application of a user revoking it (authorization.revoked) and of suspension and approval, signed; the developer page lists the deliveries', async () => {
     const path = '/events/revoked';

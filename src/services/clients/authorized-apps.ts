@@ -57,14 +57,17 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
 export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, clientId: string): Promise<number> {
   const now = ctx.clock();
   return ctx.stores.transaction(async (tx) => {
-    const grants = await tx.clients.listActiveGrantIds(userId, clientId);
+    const grants = await tx.clients.listActiveGrantsFor(userId, clientId);
     if (grants.length === 0) throw notFound('you have not authorized this application, or its access was already revoked');
-    for (const grantId of grants) {
+    for (const { id: grantId, teamId } of grants) {
       await tx.clients.revokeGrant(grantId, now);
-      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId, reason: 'revoked by the user in authorized apps' } }, now);
+      const team = teamId === null ? {} : { teamId };
+      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId, ...team, reason: 'revoked by the user in authorized apps' } }, now);
     }
-    // docs/rules.md#client-events: the application is told in the same transaction, so it cannot be lost.
-    await tx.webhookDeliveries.notifyClient(clientId, 'authorization.revoked', { userId, grantIds: grants, revokedBy: 'user' }, now);
+    // docs/rules.md#client-events: the application is told in the same transaction, so it cannot be lost;
+    // teamIds names the teams whose access ended with it (docs/rules.md#team-authorization).
+    const teamIds = [...new Set(grants.flatMap((g) => (g.teamId === null ? [] : [g.teamId])))];
+    await tx.webhookDeliveries.notifyClient(clientId, 'authorization.revoked', { userId, grantIds: grants.map((g) => g.id), teamIds, revokedBy: 'user' }, now);
     return grants.length;
   });
 }

@@ -159,8 +159,11 @@ export interface ClientStore {
   /** The user's active grants with their client, oldest first. */
   listActiveGrantsOfUser(userId: string): Promise<GrantOfUser[]>;
 
-  /** Ids of the user's active grants for the client, newest first; empty when none. */
-  listActiveGrantIds(userId: string, clientId: string): Promise<string[]>;
+  /**
+   * The user's active grants for the client, newest first, each with the team it acts for
+   * (docs/rules.md#team-authorization; null: for the user); empty when none.
+   */
+  listActiveGrantsFor(userId: string, clientId: string): Promise<{ id: string; teamId: string | null }[]>;
 
   /**
    * Revokes the grant and everything issued under it (codes, access and refresh tokens) at

@@ -35,9 +35,9 @@ export async function listActiveGrants(db: Executor, userId: string, clientId: s
  * docs/rules.md#team-authorization: the team's active grants, for revocation when the team is
  * deleted (the partial index grants_team reads them).
  */
-export async function activeTeamGrantIds(db: Executor, teamId: string): Promise<string[]> {
-  const rows = await db.selectFrom('grants').select('id').where('team_id', '=', teamId).where('revoked_at', 'is', null).execute();
-  return rows.map((r) => r.id);
+export async function activeTeamGrants(db: Executor, teamId: string): Promise<{ id: string; clientId: string; userId: string }[]> {
+  const rows = await db.selectFrom('grants').select(['id', 'client_id', 'user_id']).where('team_id', '=', teamId).where('revoked_at', 'is', null).execute();
+  return rows.map((r) => ({ id: r.id, clientId: r.client_id, userId: r.user_id }));
 }
 
 /** Caller provides the transaction: the grant and all of its tokens end together. */

@@ -187,8 +187,8 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
       }));
     },
 
-    async listActiveGrantIds(userId, clientId) {
-      return (await listActiveGrants(db, userId, clientId)).map((g) => g.id);
+    async listActiveGrantsFor(userId, clientId) {
+      return (await listActiveGrants(db, userId, clientId)).map((g) => ({ id: g.id, teamId: g.teamId ?? null }));
     },
 
     revokeGrant: (grantId, at) => revokeGrant(db, grantId, at),

@@ -4,7 +4,8 @@ import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Invitation, InvitationStore, Membership, Organization, Team, TeamChanges, TeamStore } from '../../services/teams/store.ts';
 import { isUniqueViolation } from '../errors.ts';
 import { appendAudit } from '../repositories/audit.ts';
-import { activeTeamGrantIds, revokeGrant } from '../repositories/grants.ts';
+import { activeTeamGrants, revokeGrant } from '../repositories/grants.ts';
+import { notifyClient } from './webhook-deliveries.ts';
 import * as invitations from '../repositories/invitations.ts';
 import { inTransaction } from '../transaction.ts';
 import * as repo from '../repositories/organizations.ts';
@@ -94,12 +95,18 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
         throw error;
       }
     },
-    // docs/rules.md#team-authorization: the team's grants end with it, in the same transaction.
+    // docs/rules.md#team-authorization: the team's grants end with it, in the same transaction,
+    // and each application is told (docs/rules.md#client-events) as a user's revocation tells it.
     deleteTeam: (id, actorId, at) =>
       inTransaction(db, async (trx) => {
-        for (const grantId of await activeTeamGrantIds(trx, id)) {
-          await revokeGrant(trx, grantId, at);
-          await appendAudit(trx, { type: 'grant.revoked', actorId, data: { grantId, teamId: id, reason: 'team deleted' } }, at);
+        const grants = await activeTeamGrants(trx, id);
+        for (const g of grants) {
+          await revokeGrant(trx, g.id, at);
+          await appendAudit(trx, { type: 'grant.revoked', actorId, clientId: g.clientId, userId: g.userId, data: { grantId: g.id, teamId: id, reason: 'team deleted' } }, at);
+        }
+        for (const clientId of new Set(grants.map((g) => g.clientId))) {
+          const grantIds = grants.filter((g) => g.clientId === clientId).map((g) => g.id);
+          await notifyClient(trx, clientId, 'authorization.revoked', { teamId: id, grantIds, revokedBy: 'team_deleted' }, at);
         }
         return repo.deleteTeam(trx, id);
       }),
