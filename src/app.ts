@@ -38,6 +38,7 @@ import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
 import { assetRoutes } from './http/assets.ts';
 import { authorizedAppsRoutes } from './web/authorized-apps.ts';
+import { emailChangeRoutes } from './web/email-change.ts';
 import { authorizeRoutes } from './web/authorize.ts';
 import { developerRoutes } from './web/developer/routes.ts';
 import { loginRoutes } from './web/login.ts';
@@ -238,6 +239,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
       await developerRoutes(web, ctx);
       await adminRoutes(web, ctx);
       await authorizedAppsRoutes(web, ctx);
+      await emailChangeRoutes(web, ctx);
       await teamsRoutes(web, ctx);
       await webhooksRoutes(web, ctx);
     }),

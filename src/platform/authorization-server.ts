@@ -21,6 +21,7 @@ export type { ServiceStores } from '../services/stores.ts';
 // Accounts: profiles and proven emails and phone numbers.
 export type { ProfileChanges, ResourceKind, User, VerificationOwner, VerifiedResource } from '../services/accounts/store.ts';
 export { requestCode, verifyCode, type CodeDelivery } from '../services/accounts/verification.ts';
+export { requestEmailChange } from '../services/accounts/email-change.ts';
 
 // Teams, organizations and the membership rules (invitations; an owner is always kept).
 export type { Member, MembershipTarget, Role, Team, TeamChanges } from '../services/teams/store.ts';

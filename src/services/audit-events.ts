@@ -17,6 +17,8 @@ export type AuditEventType =
   | 'client.resource_server_changed'
   | 'user.password_reset'
   | 'user.admin_changed'
+  | 'user.email_change_requested'
+  | 'user.email_changed'
   | 'membership.added'
   | 'membership.removed'
   | 'user.created_by_organization'

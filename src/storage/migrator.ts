@@ -24,6 +24,7 @@ import * as conferencingDefaults from './migrations/021_conferencing_defaults.ts
 import * as calendarChoices from './migrations/022_calendar_choices_and_org_made_users.ts';
 import * as inviteLinksPhoneCalls from './migrations/023_invite_links_phone_calls.ts';
 import * as teamGrants from './migrations/024_team_grants.ts';
+import * as emailChangeRequests from './migrations/026_email_change_requests.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -51,6 +52,7 @@ const migrations: Record<string, DialectMigration> = {
   '022_calendar_choices_and_org_made_users': calendarChoices,
   '023_invite_links_phone_calls': inviteLinksPhoneCalls,
   '024_team_grants': teamGrants,
+  '026_email_change_requests': emailChangeRequests,
 };
 
 /**

@@ -93,6 +93,15 @@ export interface AuthorizationRequestsTable {
   created_at: number;
 }
 
+/** docs/rules.md#profile: a sign-in address change an application asked for, until the user confirms it (migration 026). */
+export interface EmailChangeRequestsTable {
+  user_id: string;
+  email: string;
+  client_id: string | null;
+  requested_at: number;
+  expires_at: number;
+}
+
 export interface GrantsTable {
   id: string;
   user_id: string;
@@ -560,6 +569,7 @@ export interface Database {
   client_secrets: ClientSecretsTable;
   authorization_requests: AuthorizationRequestsTable;
   grants: GrantsTable;
+  email_change_requests: EmailChangeRequestsTable;
   client_metadata_hosts: ClientMetadataHostsTable;
   authorization_codes: AuthorizationCodesTable;
   pushed_authorization_requests: PushedAuthorizationRequestsTable;

@@ -1,4 +1,6 @@
 // /login and /logout (docs/rules.md#surfaces): email and password, argon2id, a database session.
+import { pendingEmailChange } from '../services/accounts/email-change.ts';
+import { EMAIL_CHANGE } from './email-change.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { callerKey, FailureLimit, LimitExceeded } from '../http/rate-limits.ts';
@@ -142,8 +144,10 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promis
     return reply.redirect(next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`, 303);
   });
 
-  app.get('/', async (request, reply) =>
-    sendPage(
+  app.get('/', async (request, reply) => {
+    // docs/rules.md#profile: an address change an application asked for is pointed out where the user lands.
+    const pending = request.user === undefined ? undefined : await pendingEmailChange(ctx.services, request.user.id);
+    return sendPage(
       reply,
       request,
       200,
@@ -151,9 +155,9 @@ export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promis
       html`<div class="card"><h1>Gatehouse</h1>
 <p>The authorization service of the scheduling platform: third-party applications ask here to act for you.</p>
 ${request.user
-  ? html`<p>You are logged in as <strong>${request.user.email}</strong>.</p><p><a href="/settings/authorized-apps">Applications you have authorized</a></p>`
+  ? html`<p>You are logged in as <strong>${request.user.email}</strong>.</p>${pending === undefined ? '' : html`<p class="notice" id="email-change-waiting">An application asked to change your sign-in address to <strong>${pending.email}</strong>: <a href="${EMAIL_CHANGE}">confirm or dismiss it</a>.</p>`}<p><a href="/settings/authorized-apps">Applications you have authorized</a> · <a href="${EMAIL_CHANGE}">Sign-in address</a></p>`
   : html`<p><a class="button" href="/login">Log in</a></p>`}
 </div>`,
-    ),
-  );
+    );
+  });
 }

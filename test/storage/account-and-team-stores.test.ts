@@ -23,6 +23,36 @@ describe.each(backends)('account and team stores on $name', ({ name, available }
     expect(await suite.stores.users.updateProfile(second.id, { name: 'Renamed', timeFormat: 12 }, 2)).toMatchObject({ name: 'Renamed', timeFormat: 12, updatedAt: 2 });
   });
 
+  it.skipIf(!available)("UserStore.setEmail: another account's address answers false inside a transaction that still commits; the user's own change lands", async () => {
+    const [a, b] = [userRecord(), userRecord()];
+    for (const u of [a, b]) expect(await suite.stores.users.insert(u)).toBe(true);
+    const moved = `moved-${a.id}@example.com`;
+    await suite.stores.transaction(async (tx) => {
+      expect(await tx.users.setEmail(a.id, b.email, 5)).toBe(false);
+      expect(await tx.users.setEmail(a.id, moved, 5)).toBe(true);
+    });
+    expect(await suite.stores.users.findById(a.id)).toMatchObject({ email: moved, updatedAt: 5 });
+    expect(await suite.stores.users.findById(b.id)).toEqual(b);
+    expect(await suite.stores.users.setEmail('no-such-user', 'x@example.com', 5)).toBe(false);
+  });
+
+  it.skipIf(!available)('UserStore email changes: one per user, a newer one replaces it, deleting answers whether there was one; they go with the account', async () => {
+    const u = userRecord();
+    await suite.stores.users.insert(u);
+    const first = { userId: u.id, email: 'first@example.com', clientId: null, requestedAt: 1, expiresAt: 100 };
+    await suite.stores.users.putEmailChange(first);
+    expect(await suite.stores.users.findEmailChange(u.id)).toEqual({ ...first, clientName: null });
+    const second = { ...first, email: 'second@example.com', requestedAt: 2, expiresAt: 200 };
+    await suite.stores.users.putEmailChange(second);
+    expect(await suite.stores.users.findEmailChange(u.id)).toEqual({ ...second, clientName: null });
+    expect(await suite.stores.users.deleteEmailChange(u.id)).toBe(true);
+    expect(await suite.stores.users.deleteEmailChange(u.id)).toBe(false);
+    expect(await suite.stores.users.findEmailChange(u.id)).toBeUndefined();
+    await suite.stores.users.putEmailChange(first);
+    expect(await suite.stores.users.deleteUnlessClientsOrGrants(u.id)).toBe(true);
+    expect(await suite.stores.users.findEmailChange(u.id)).toBeUndefined();
+  });
+
   it.skipIf(!available)('NoticeStore: a notice is taken once, only by its session, only before it expires; the session ending drops it', async () => {
     const owner = userRecord();
     await suite.stores.users.insert(owner);

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';
 import { int, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema } from '../schemas.ts';
-import { hasControlCharacters, ONE_LINE, type ProfileChanges, Refusal } from '../authorization-server.ts';
+import { hasControlCharacters, ONE_LINE, type ProfileChanges, Refusal, requestEmailChange } from '../authorization-server.ts';
 import type { Profile } from './store.ts';
 
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -37,6 +37,10 @@ export const profileView: JsonSchema = object(
       ...object({ id: numberedId, isPlatform: { type: 'boolean', description: 'Always false: Gatehouse has no platform (managed-user) organizations' } }, ['id', 'isPlatform']),
       description: 'The organization the user belongs to; absent when none',
     },
+    pendingEmail: {
+      ...text,
+      description: 'A sign-in address an application asked for (PATCH with email), waiting for the user to confirm it in the web app; absent when none (docs/rules.md#profile)',
+    },
   },
   Object.keys(profileFieldsView),
 );
@@ -58,6 +62,9 @@ export function profile(u: Profile) {
     ...(u.organizationId !== null ? { organization: { id: u.organizationId, isPlatform: false } } : {}),
   };
 }
+
+/** The user's own profile: the profile and the address change waiting for them, unless it has lapsed. */
+const ownProfile = (u: Profile, now: number) => ({ ...profile(u), ...(u.pendingEmail === undefined || u.pendingEmail.expiresAt <= now ? {} : { pendingEmail: u.pendingEmail.email }) });
 
 /** The fields of a profile a token may change. */
 export const profileFields = {
@@ -98,13 +105,16 @@ export function meHandlers(deps: AppContext): HandlerMap {
     return user;
   };
   return {
-    'me.get': route({ data: profileView, handle: async ({ userId }) => profile(await load(userId)) }),
-    'me.update': route<ProfilePatch>({
-      body: profilePatch,
+    'me.get': route({ data: profileView, handle: async ({ userId }) => ownProfile(await load(userId), clock()) }),
+    // docs/rules.md#profile: `email` is asked for, not made: the user confirms it in the web app.
+    'me.update': route<ProfilePatch & { email?: string }>({
+      body: patchOf({ ...profileFields, email: { type: 'string', minLength: 3, maxLength: 254, description: 'A new sign-in address: it waits for the user to confirm it in the web app (pendingEmail)' } }),
       data: profileView,
-      handle: async ({ userId, body }) => {
-        await deps.services.stores.users.updateProfile(userId, profileChanges(body), clock());
-        return profile(await load(userId));
+      handle: async ({ userId, body, principal }) => {
+        const changes = profileChanges(body);
+        if (body.email !== undefined) await requestEmailChange(deps.services, userId, body.email, principal?.clientId ?? null);
+        if (Object.keys(changes).length > 0) await deps.services.stores.users.updateProfile(userId, changes, clock());
+        return ownProfile(await load(userId), clock());
       },
     }),
   };

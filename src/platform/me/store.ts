@@ -12,6 +12,8 @@ export interface Profile {
   timeFormat: number;
   defaultScheduleId: string | null;
   organizationId: string | null;
+  /** docs/rules.md#profile: a sign-in address change waiting for the user, expired or not; absent when none. */
+  pendingEmail?: { email: string; expiresAt: number };
 }
 
 export interface ProfileStore {

@@ -52,6 +52,17 @@ export interface UserStore {
   setAdmin(id: string, admin: boolean, at: number): Promise<boolean>;
   /** Applies the changes and returns the user as it is now; undefined when there is none. */
   updateProfile(id: string, changes: ProfileChanges, at: number): Promise<User | undefined>;
+  /**
+   * docs/rules.md#profile: changes the sign-in address; false, writing nothing, when another
+   * account has it or there is no such user.
+   */
+  setEmail(id: string, email: string, at: number): Promise<boolean>;
+  /** Stores the request, replacing the user's earlier one. */
+  putEmailChange(request: EmailChangeRequest): Promise<void>;
+  /** The user's request with the asking application's name, expired or not; undefined when none. */
+  findEmailChange(userId: string): Promise<(EmailChangeRequest & { clientName: string | null }) | undefined>;
+  /** Removes the user's request; false when there was none. */
+  deleteEmailChange(userId: string): Promise<boolean>;
   /** Records the organization as the user's, unless the user already has one; a missing user is no-op. */
   setOrganizationIfNone(userId: string, organizationId: string, at: number): Promise<void>;
   /** Clears the user's organization if it is this one; otherwise changes nothing. */
@@ -62,6 +73,17 @@ export interface UserStore {
    * gave a grant: false then, deleting nothing, and when there is no such user.
    */
   deleteUnlessClientsOrGrants(id: string): Promise<boolean>;
+}
+
+/** docs/rules.md#profile: a sign-in address change an application asked for, waiting for the user. */
+export interface EmailChangeRequest {
+  userId: string;
+  /** Lower case. */
+  email: string;
+  /** The application that asked; null once it is deleted. */
+  clientId: string | null;
+  requestedAt: number;
+  expiresAt: number;
 }
 
 /** A session of a browser: only the hash of its cookie's token is stored. */

@@ -10,6 +10,13 @@ export type { User } from './store.ts';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** An address as accounts keep it (lower case); throws a validation error naming `field` when it is none. */
+export function checkEmailAddress(value: string, field = 'email'): string {
+  const email = normalizeEmail(value);
+  if (!EMAIL.test(email) || email.length > 254) throw validation(`"${value}" is not an email address`, field);
+  return email;
+}
+
 export interface NewUser {
   email: string;
   name: string;
@@ -21,8 +28,7 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** The new user's email and name as stored; throws a validation error naming the field. */
 function checkNewUser(input: NewUser): { email: string; name: string } {
-  const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email) || email.length > 254) throw validation(`"${input.email}" is not an email address`, 'email');
+  const email = checkEmailAddress(input.email);
   const name = input.name.trim();
   refuseControlCharacters(name);
   if (name === '' || name.length > 100) throw validation('name must be 1-100 characters', 'name');

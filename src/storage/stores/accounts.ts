@@ -95,6 +95,38 @@ export function createUserStore(db: Kysely<Database>): UserStore {
       await db.updateTable('users').set(profileColumns(changes, at)).where('id', '=', id).execute();
       return findById(id);
     },
+    // Conditional, so a taken address is a false and not an error that would end a PostgreSQL
+    // transaction; two accounts claiming one address at once still meet the unique index.
+    async setEmail(id, email, at) {
+      const result = await db
+        .updateTable('users')
+        .set({ email, updated_at: at })
+        .where('id', '=', id)
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('users as other').select('other.id').where('other.email', '=', email).where('other.id', '!=', id))))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async putEmailChange(r) {
+      const row = { user_id: r.userId, email: r.email, client_id: r.clientId, requested_at: r.requestedAt, expires_at: r.expiresAt };
+      await db
+        .insertInto('email_change_requests')
+        .values(row)
+        .onConflict((oc) => oc.column('user_id').doUpdateSet({ email: r.email, client_id: r.clientId, requested_at: r.requestedAt, expires_at: r.expiresAt }))
+        .execute();
+    },
+    async findEmailChange(userId) {
+      const row = await db
+        .selectFrom('email_change_requests as e')
+        .leftJoin('oauth_clients as c', 'c.id', 'e.client_id')
+        .select(['e.user_id', 'e.email', 'e.client_id', 'e.requested_at', 'e.expires_at', 'c.name'])
+        .where('e.user_id', '=', userId)
+        .executeTakeFirst();
+      return row && { userId: row.user_id, email: row.email, clientId: row.client_id, requestedAt: Number(row.requested_at), expiresAt: Number(row.expires_at), clientName: row.name ?? null };
+    },
+    async deleteEmailChange(userId) {
+      const result = await db.deleteFrom('email_change_requests').where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
     async setOrganizationIfNone(userId, organizationId, at) {
       await db.updateTable('users').set({ organization_id: organizationId, updated_at: at }).where('id', '=', userId).where('organization_id', 'is', null).execute();
     },

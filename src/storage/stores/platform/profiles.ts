@@ -14,7 +14,9 @@ export function publicUserFields(u: Pick<Selectable<UsersTable>, 'id' | 'email' 
 const selectProfile = prepare((db, p: { userId: string }) =>
   db
     .selectFrom('users')
-    .select(['id', 'email', 'name', 'username', 'time_zone', 'week_start', 'time_format', 'default_schedule_id', 'organization_id'])
+    // docs/rules.md#profile: the address change waiting for the user, in the same read.
+    .leftJoin('email_change_requests as e', 'e.user_id', 'users.id')
+    .select(['id', 'users.email', 'name', 'username', 'time_zone', 'week_start', 'time_format', 'default_schedule_id', 'organization_id', 'e.email as pending_email', 'e.expires_at as pending_expires_at'])
     .where('id', '=', p.userId),
 );
 
@@ -27,6 +29,7 @@ export function createProfileStore(db: Executor): ProfileStore {
           ...publicUserFields(u),
           defaultScheduleId: u.default_schedule_id,
           organizationId: u.organization_id,
+          ...(u.pending_email === null ? {} : { pendingEmail: { email: u.pending_email, expiresAt: Number(u.pending_expires_at) } }),
         }
       );
     },
