@@ -286,20 +286,18 @@ describe.each(backends)('team-owned authorization on $name', ({ name, available 
     });
     const res = await server.exchange(legacy, back.searchParams.get('code')!);
     expect(res.status).toBe(200);
-    const list = await fetch(`${server.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${res.body.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-    });
+    const mcp = (message: Record<string, unknown>) =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${res.body.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      });
+    const list = await mcp({ id: 1, method: 'tools/list' });
     expect(list.status).toBe(200);
     const names = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name).sort();
     expect(names).toEqual(['cancel_booking', 'create_booking', 'list_team_bookings', 'list_team_event_types', 'list_team_schedules', 'reschedule_booking']);
     // A person's tool called anyway is refused as the route would be.
-    const call = await fetch(`${server.url}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${res.body.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } }),
-    });
+    const call = await mcp({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
     const answer = (await call.json()) as { error: { code: number; message: string } };
     expect(answer.error.code).toBe(-32600);
     expect(answer.error.message).toContain(`this token acts for the team ${team.id}, so it reaches only that team's routes`);
