@@ -13,6 +13,8 @@ const labels: Record<keyof PruneCounts, string> = {
   authorizationRequests: 'authorization requests',
   auditEvents: 'audit events',
   dpopProofs: 'DPoP proofs',
+  inviteLinks: 'invite links',
+  emailChangeRequests: 'address changes',
   successorsForgotten: 'successor pairs',
 };
 
@@ -29,13 +31,15 @@ const verbs: Record<keyof PruneCounts, string> = {
   authorizationRequests: 'deleted',
   auditEvents: 'deleted',
   dpopProofs: 'deleted',
+  inviteLinks: 'deleted',
+  emailChangeRequests: 'deleted',
   successorsForgotten: 'forgotten',
 };
 
 export function registerMaintenanceCommands(program: Command, runtime: CliRuntime): void {
   program
     .command('prune')
-    .description('delete ended codes, tokens, pushed authorization requests, sessions, old authorization requests and audit events; print the counts')
+    .description('delete ended codes, tokens, pushed authorization requests, sessions, invite links, address changes, old authorization requests and audit events; print the counts')
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const { retention } = runtime.config();

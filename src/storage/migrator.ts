@@ -25,6 +25,7 @@ import * as calendarChoices from './migrations/022_calendar_choices_and_org_made
 import * as inviteLinksPhoneCalls from './migrations/023_invite_links_phone_calls.ts';
 import * as teamGrants from './migrations/024_team_grants.ts';
 import * as emailChangeRequests from './migrations/026_email_change_requests.ts';
+import * as inviteLinkExpiry from './migrations/027_invite_link_expiry.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -53,6 +54,7 @@ const migrations: Record<string, DialectMigration> = {
   '023_invite_links_phone_calls': inviteLinksPhoneCalls,
   '024_team_grants': teamGrants,
   '026_email_change_requests': emailChangeRequests,
+  '027_invite_link_expiry': inviteLinkExpiry,
 };
 
 /**

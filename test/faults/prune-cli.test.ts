@@ -102,6 +102,8 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
       'refresh tokens deleted': 2,
       'pushed requests deleted': 0,
       'DPoP proofs deleted': 0,
+      'invite links deleted': 0,
+      'address changes deleted': 0,
       'sessions deleted': 0,
       'authorization requests deleted': 2,
       'audit events deleted': 0,

@@ -18,6 +18,8 @@ const indexOf: Record<PrunableRows, string> = {
   authorizationRequests: 'authorization_requests_created',
   auditEvents: 'audit_events_created',
   dpopProofs: 'dpop_proofs_expires',
+  inviteLinks: 'team_invite_links_expires',
+  emailChangeRequests: 'email_change_requests_expires',
 };
 
 describe.each(backends)('RetentionStore contract on $name', ({ name, available }) => {
@@ -92,6 +94,23 @@ describe.each(backends)('RetentionStore contract on $name', ({ name, available }
     expect(await store.deleteBatch('pushedAuthorizationRequests', T0 + 2, 100)).toBe(2);
     const left = await database.handle.db.selectFrom('pushed_authorization_requests').select('request_hash').where('client_id', '=', clientId).execute();
     expect(left).toEqual([{ request_hash: `${clientId}-live` }]);
+  });
+
+  it.skipIf(!available)('expired invite links and lapsed address changes go by expiry; live ones stay (docs/rules.md#retention)', async () => {
+    const db = database.handle.db;
+    const [early, late] = [await seedUser(db), await seedUser(db)];
+    const teamId = `team-${early}`;
+    await db.insertInto('teams').values({ id: teamId, organization_id: null, name: 'Sales', slug: teamId.toLowerCase(), bio: '', time_zone: 'UTC', brand_color: '#000000', created_at: T0, updated_at: T0 }).execute();
+    for (const [hash, expires] of [[`gone-${teamId}`, T0 - 1], [`live-${teamId}`, T0 + 1]] as const) {
+      await db.insertInto('team_invite_links').values({ token_hash: hash, team_id: teamId, created_by: null, expires_at: expires, created_at: T0 - 10 }).execute();
+    }
+    for (const [userId, expires] of [[early, T0 - 1], [late, T0 + 1]] as const) {
+      await db.insertInto('email_change_requests').values({ user_id: userId, email: `new-${userId}@example.com`, client_id: null, requested_at: T0 - 10, expires_at: expires }).execute();
+    }
+    expect(await store.deleteBatch('inviteLinks', T0, 500)).toBe(1);
+    expect(await store.deleteBatch('emailChangeRequests', T0, 500)).toBe(1);
+    expect(await db.selectFrom('team_invite_links').select('token_hash').where('team_id', '=', teamId).execute()).toEqual([{ token_hash: `live-${teamId}` }]);
+    expect(await db.selectFrom('email_change_requests').select('user_id').where('user_id', 'in', [early, late]).execute()).toEqual([{ user_id: late }]);
   });
 
   it.skipIf(!available)('revoked refresh tokens go by revocation time, expired ones by expiry; live and spent ones stay', async () => {

@@ -31,6 +31,8 @@ export function cutoffs(policy: RetentionPolicy, now: number): Record<PrunableRo
     auditEvents: now - policy.auditRetentionDays * DAY,
     // A proof's row is kept until its iat leaves the accepted skew: a replay after that is refused for its iat.
     dpopProofs: now,
+    inviteLinks: now,
+    emailChangeRequests: now,
   };
 }
 

@@ -18,6 +18,9 @@ export interface PruneCounts {
   auditEvents: number;
   /** DPoP proofs past the time they could be accepted (docs/rules.md#dpop). */
   dpopProofs: number;
+  /** Expired team invite links and lapsed sign-in address changes. */
+  inviteLinks: number;
+  emailChangeRequests: number;
   /** Successor pairs of spent refresh tokens forgotten after the replay window. */
   successorsForgotten: number;
 }
@@ -56,6 +59,8 @@ export async function pruneEnded(ctx: ServiceContext, policy: RetentionPolicy, o
     authorizationRequests: await rows('authorizationRequests'),
     auditEvents: await rows('auditEvents'),
     dpopProofs: await rows('dpopProofs'),
+    inviteLinks: await rows('inviteLinks'),
+    emailChangeRequests: await rows('emailChangeRequests'),
     successorsForgotten: await drain((limit) => store.forgetSuccessorsBatch(successorCutoff(policy, now), limit), options),
   };
 }

@@ -19,7 +19,11 @@ export type PrunableRows =
   /** Audit events by creation time. */
   | 'auditEvents'
   /** DPoP proofs seen (RFC 9449 §11.1), once no instance could accept them again (migration 014). */
-  | 'dpopProofs';
+  | 'dpopProofs'
+  /** Team invite links by expiry (docs/rules.md#membership-invitations): nobody can join through them after it. */
+  | 'inviteLinks'
+  /** Sign-in address changes nobody confirmed before they lapsed (docs/rules.md#profile). */
+  | 'emailChangeRequests';
 
 export interface RetentionStore {
   /**

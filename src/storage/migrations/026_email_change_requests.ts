@@ -14,4 +14,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('requested_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
     .execute();
+  // docs/rules.md#retention: lapsed requests are deleted by expiry.
+  await db.schema.createIndex('email_change_requests_expires').on('email_change_requests').column('expires_at').execute();
 }
