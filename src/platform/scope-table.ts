@@ -10,7 +10,8 @@ const familyNotes: Record<ScopeFamily, string> = {
     'Team endpoints also answer under `/v2/organizations/:orgId/teams/:teamId/…` (a team of another organization is 404 there), with the same scopes, ' +
     'except that renaming or deleting the team there takes `ORG_PROFILE_WRITE`. ' +
     'Reading needs membership of the team, writing needs its admin or owner role; an admin or owner of the team’s organization may do both. ' +
-    '`ORG_<X>` stands in for `TEAM_<X>`, for an admin or owner of the team’s organization only.',
+    '`ORG_<X>` stands in for `TEAM_<X>`, for an admin or owner of the team’s organization only. ' +
+    'A token authorized for a team (`team_slug`, [Acting for a team](#acting-for-a-team)) reaches that team’s endpoints alone, and `GET /v2/teams` answers that team.',
   organization: 'Organization endpoints need the admin or owner role in the organization.',
 };
 
