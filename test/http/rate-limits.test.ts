@@ -1,13 +1,16 @@
 // Rate limits of docs/rules.md#rate-limits, with counters in memory and, when TEST_REDIS_URL is set,
 // in Redis: token requests per client, failed client authentications per client and IP
-// (shared by the token, revocation and introspection endpoints), failed logins per
+// (shared by the token, revocation and introspection endpoints; a failed private_key_jwt
+// assertion is one, docs/rules.md#client-authentication), failed logins per
 // account and IP. Past a limit every request of that key is 429 with Retry-After, a
 // correct secret or password too; OAuth endpoints answer with an RFC 6749 §5.2 body.
 // Each test uses fresh clients and accounts, so its keys are its own (Redis persists).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateClient } from '../../src/services/clients/changes.ts';
 import { backends, redisUrl } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
+import { assertionFields, clientKey, signAssertion, type AssertionClaims, type ClientKey } from '../helpers/client-keys.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const TOKEN = '/v2/auth/oauth2/token';
@@ -277,6 +280,77 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
       const ghost = { client_id: `ghost-${Math.random().toString(36).slice(2)}`, client_secret: 'gcs_nothing' };
       for (let i = 0; i < 3; i++) expect((await post(authLimited, INTROSPECT, { token: 'gat_x', ...ghost })).status).toBe(401);
       expectOAuth429(await post(authLimited, INTROSPECT, { token: 'gat_x', ...ghost }), 60);
+    });
+  });
+
+  // docs/rules.md#client-authentication: a failed private_key_jwt assertion counts like a wrong
+  // secret. On SQLite alone, as every limit suite of this file: what these tests vary is where
+  // the counters live (memory or Redis), not the database; the assertion checks themselves run
+  // on both databases in test/http/private-key-jwt.test.ts.
+  describe('failed private_key_jwt assertions per client and IP (RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE, here 3)', () => {
+    /** An approved confidential client registered for private_key_jwt with one key. */
+    async function keyClient(): Promise<{ client: TestClient; key: ClientKey }> {
+      const client = await authLimited.client(dev);
+      const key = await clientKey();
+      await updateClient(authLimited.services, client.clientId, null, { tokenEndpointAuthMethod: 'private_key_jwt', jwks: key.jwks });
+      return { client, key };
+    }
+    const sign = (key: ClientKey, client: TestClient, claims: AssertionClaims = {}) => signAssertion(key, client.clientId, authLimited.url, claims);
+    const refreshWith = (fields: Record<string, string>) => post(authLimited, TOKEN, { grant_type: 'refresh_token', refresh_token: 'grt_x', ...fields });
+    /** An assertion that fails the checks of docs/rules.md#client-authentication: expired. */
+    const expired = (key: ClientKey, client: TestClient) => sign(key, client, { expIn: -120, iat: Math.floor(Date.now() / 1000) - 180 });
+
+    function expectRefusedAssertion(res: { status: number; body?: Record<string, unknown> }, description: RegExp): void {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: 'invalid_client', error_description: expect.stringMatching(description) });
+    }
+
+    /** The 429 of a spent limit as RFC 6749 §5.2 names it: temporarily_unavailable, with Retry-After. */
+    function expectSpent(res: { status: number; headers: Headers; body?: Record<string, unknown> }): void {
+      expectOAuth429(res, 60);
+      expect(res.body!.error).toBe('temporarily_unavailable');
+      expect(res.body!.error_description).toMatch(/too many failed client authentications/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+    }
+
+    it.skipIf(!available)('docs/rules.md#client-authentication, docs/rules.md#rate-limits: an assertion with a bad signature, an expired one and one for another audience each count as a failure of their client; past the limit its good assertion is refused too, 429 temporarily_unavailable with Retry-After (RFC 6749 §5.2), at every endpoint', async () => {
+      const { client, key } = await keyClient();
+      const stranger = await clientKey();
+      // A success is not a failure: it spends nothing of the limit.
+      const good = await refreshWith(assertionFields(await sign(key, client)));
+      expect(good.status).toBe(400);
+      expect(good.body).toMatchObject({ error: 'invalid_grant' });
+
+      expectRefusedAssertion(await refreshWith(assertionFields(await sign({ ...stranger, kid: key.kid }, client))), /signature does not verify/);
+      expectRefusedAssertion(await refreshWith(assertionFields(await expired(key, client))), /expired/);
+      expectRefusedAssertion(await post(authLimited, INTROSPECT, { token: 'gat_x', ...assertionFields(await sign(key, client, { aud: 'https://elsewhere.example' })) }), /aud must be the issuer identifier/);
+
+      expectSpent(await refreshWith(assertionFields(await sign(key, client))));
+      expectSpent(await post(authLimited, INTROSPECT, { token: 'gat_x', ...assertionFields(await sign(key, client)) }));
+      expectSpent(await post(authLimited, REVOKE, { token: 'gat_x', ...assertionFields(await sign(key, client)) }));
+
+      // The limit is that client's: another client's good assertion, from the same address, authenticates.
+      const other = await keyClient();
+      const answer = await post(authLimited, INTROSPECT, { token: 'gat_x', ...assertionFields(await sign(other.key, other.client)) });
+      expect(answer.status).toBe(200);
+      expect(answer.body).toEqual({ active: false });
+    });
+
+    it.skipIf(!available)('docs/rules.md#client-authentication, docs/rules.md#rate-limits: an assertion that names no client it could count against (not a JWT, or a client_id other than its sub) is refused without spending the limit of the client it names', async () => {
+      const victim = await keyClient();
+      const other = await keyClient();
+      for (let i = 0; i < 4; i++) {
+        expectRefusedAssertion(await refreshWith({ client_id: victim.client.clientId, ...assertionFields('not-a-jwt') }), /must be a JWT whose sub is the client_id/);
+        // A well-signed assertion of the other client, sent under the victim's client_id.
+        expectRefusedAssertion(await refreshWith({ client_id: victim.client.clientId, ...assertionFields(await sign(other.key, other.client)) }), /client_id differs from the sub/);
+        // And the other way round: neither the client_id's client nor the sub's pays.
+        expectRefusedAssertion(await refreshWith({ client_id: other.client.clientId, ...assertionFields(await sign(victim.key, victim.client)) }), /client_id differs from the sub/);
+      }
+      // Both clients keep their whole limit of three failures: the fourth is the first refused.
+      for (const { client, key } of [victim, other]) {
+        for (let i = 0; i < 3; i++) expectRefusedAssertion(await refreshWith(assertionFields(await expired(key, client))), /expired/);
+        expectSpent(await refreshWith(assertionFields(await sign(key, client))));
+      }
     });
   });
 
