@@ -2,14 +2,19 @@
 // §5.3.2.1; docs/rules.md#client-authentication) over real HTTP, on every backend: a client that
 // registered its public keys authenticates at the token, PAR, revocation and introspection
 // endpoints with a signed assertion, and each way an attacker would forge, replay, retarget or
-// mix an assertion is refused with invalid_client saying what to fix, never echoing it.
+// mix an assertion is refused with invalid_client saying what to fix, never echoing it. Keys
+// replaced by the operator's command apply at once, and leave issued tokens alone.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updateClient } from '../../src/services/clients/changes.ts';
 import { backends } from '../helpers/backends.ts';
+import { runCli } from '../helpers/cli.ts';
 import { assertionFields, CLIENT_ASSERTION_TYPE, clientKey, signAssertion, type AssertionClaims, type ClientKey } from '../helpers/client-keys.ts';
 import type { TestClient, TestServer } from '../helpers/server.ts';
-import { basic, expectOAuthError, FORM, pkcePair, TOKEN, useTokenEndpoint, type Reply } from './token-endpoint/setup.ts';
+import { basic, expectOAuthError, expectTokens, FORM, pkcePair, TOKEN, useTokenEndpoint, type Reply } from './token-endpoint/setup.ts';
 
 const PAR = '/v2/auth/oauth2/par';
 const REVOKE = '/v2/auth/oauth2/revoke';
@@ -152,6 +157,47 @@ describe.each(backends)('private_key_jwt client authentication (RFC 7523) on $na
     expectOAuthError(await refreshWith({ client_assertion_type: CLIENT_ASSERTION_TYPE }), 400, 'invalid_request', /without client_assertion/);
     expectRefused(await refreshWith({ client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:saml2-bearer', client_assertion: await assertion(key, client) }), /client_assertion_type must be/);
     expectRefused(await refreshWith(assertionFields('not-a-jwt')), /must be a JWT whose sub is the client_id/);
+  });
+
+  it.skipIf(!available)('docs/rules.md#client-authentication: keys replaced with `gatehouse clients update --jwks-file` apply at once: the old key\'s assertion is invalid_client, the new key\'s authenticates, and the tokens issued before keep working, refreshed with the new key', async () => {
+    const gatehouse = (...args: string[]) => runCli(args, { env: { DATABASE_URL: server.database.url, ...server.database.env } });
+    const client = await t.approvedClient();
+    const oldKey = await clientKey();
+    const newKey = await clientKey();
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-jwks-'));
+    try {
+      const jwksFile = join(dir, 'jwks.json');
+      writeFileSync(jwksFile, JSON.stringify(oldKey.jwks));
+      const registered = await gatehouse('clients', 'update', client.clientId, '--auth-method', 'private_key_jwt', '--jwks-file', jwksFile, '--json');
+      expect(registered.code, registered.stderr).toBe(0);
+      const issued = expectTokens(await exchange(client, assertionFields(await assertion(oldKey, client))), 'PROFILE_READ');
+      expect((await t.me(issued.access)).status).toBe(200);
+
+      // The operator replaces the key set: the new key alone.
+      writeFileSync(jwksFile, JSON.stringify(newKey.jwks));
+      const replaced = await gatehouse('clients', 'update', client.clientId, '--jwks-file', jwksFile, '--json');
+      expect(replaced.code, replaced.stderr).toBe(0);
+      expect(JSON.parse(replaced.stdout)).toMatchObject({ client_id: client.clientId, token_endpoint_auth_method: 'private_key_jwt', jwks: newKey.jwks });
+
+      // The old key is refused at once, by its own kid or by the new key's.
+      expectRefused(await post(TOKEN, { grant_type: 'refresh_token', refresh_token: issued.refresh, ...assertionFields(await assertion(oldKey, client)) }), /none of the keys registered for this client matches/);
+      expectRefused(await post(INTROSPECT, { token: issued.access, ...assertionFields(await signAssertion({ ...oldKey, kid: newKey.kid }, client.clientId, issuer)) }), /signature does not verify with the keys registered/);
+      expectRefused(await exchange(client, assertionFields(await assertion(oldKey, client))), /none of the keys registered/);
+
+      // What was issued with the old key stays valid: the access token reaches the API, and
+      // the refresh token the refused request carried was not spent.
+      const me = await t.me(issued.access);
+      expect(me.status).toBe(200);
+      expect(me.body.data.email).toBe(t.user.email);
+      const introspected = await post(INTROSPECT, { token: issued.access, ...assertionFields(await assertion(newKey, client)) });
+      expect(introspected.body).toMatchObject({ active: true, client_id: client.clientId });
+      const refreshed = expectTokens(await post(TOKEN, { grant_type: 'refresh_token', refresh_token: issued.refresh, ...assertionFields(await assertion(newKey, client)) }), 'PROFILE_READ');
+      expect((await t.me(refreshed.access)).status).toBe(200);
+      const fresh = await exchange(client, assertionFields(await assertion(newKey, client)));
+      expect(fresh.status).toBe(200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it.skipIf(!available)('FAPI 2.0 §5.4.1: a client of the profile may not sign with RS256; FAPI 2.0 §5.3.2.1: a profile client of before keys is told to register them when it sends its secret', async () => {
