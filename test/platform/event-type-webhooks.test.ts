@@ -1,7 +1,7 @@
 // Webhooks of an event type (docs/rules.md#webhooks), personal and team, at the platform's
 // addresses: answered in its shape, reachable only by who may change the event type, and
-// delivered for that event type's bookings only, to a real receiver that verifies each
-// signature. Everything through real HTTP, on both databases.
+// delivered for that event type's bookings only (made, rescheduled, cancelled), to a real
+// receiver that verifies each signature. Everything through real HTTP, on both databases.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeliveryEngine, type DeliveryEngine } from '../../src/services/webhooks/engine.ts';
 import { backends } from '../helpers/backends.ts';
@@ -156,6 +156,94 @@ describe.each(backends)('event type webhooks on $name', ({ name, available }) =>
     const got = receiver.at(path);
     expect(got).toHaveLength(1);
     expect(got[0]!.verified).toMatchObject({ type: 'BOOKING_CREATED', data: { uid: ofThis.body.data.uid, eventTypeId: Number(et.id) } });
+  });
+
+  /** A public booking of the event type: its uid and the manageToken that cancels or moves it. */
+  async function book(eventTypeId: string): Promise<{ uid: string; manageToken: string }> {
+    const res = await server.api('POST', '/v2/bookings', undefined, { eventTypeId, start: new Date(futureStart(server)).toISOString(), attendee });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data;
+  }
+  const reschedule = async (b: { uid: string; manageToken: string }) => {
+    const res = await server.api('POST', `/v2/bookings/${b.uid}/reschedule`, undefined, { manageToken: b.manageToken, start: new Date(futureStart(server)).toISOString() });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data as { uid: string };
+  };
+  const cancel = async (b: { uid: string; manageToken: string }, cancellationReason: string) => {
+    const res = await server.api('POST', `/v2/bookings/${b.uid}/cancel`, undefined, { manageToken: b.manageToken, cancellationReason });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  /** What a path received, each delivery's signature checked: its events' types and data. */
+  const heard = (path: string) =>
+    receiver.at(path).map((r) => {
+      expect(r.verifyError, path).toBeNull();
+      expect(r.headers['webhook-id']).toMatch(/^msg_/);
+      expect(r.headers['webhook-signature']).toMatch(/^v1,/);
+      return r.verified as { type: string; data: Record<string, unknown> };
+    });
+
+  it.skipIf(!available)('docs/rules.md#event-type-webhooks, docs/rules.md#webhooks: BOOKING_CANCELLED and BOOKING_RESCHEDULED of the event type\'s bookings reach its webhook subscribed to them, signed, with the booking; not a webhook of the event type subscribed to other triggers, nor another event type\'s', async () => {
+    const host = await quickUser(server, 'Hal Host');
+    const token = await mint(server, w, host, ET_SCOPES);
+    const et = await f.eventType({ userId: host.id });
+    const other = await f.eventType({ userId: host.id });
+    const subscribe = async (eventTypeId: string, triggers: string[]) => {
+      const path = hookPath();
+      const created = await server.api('POST', `/v2/event-types/${eventTypeId}/webhooks`, token, { subscriberUrl: receiver.url(path), triggers });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      receiver.expectSecret(path, created.body.data.secret);
+      return path;
+    };
+    const changes = ['BOOKING_CANCELLED', 'BOOKING_RESCHEDULED'];
+    const hook = await subscribe(et.id, changes);
+    const createdOnly = await subscribe(et.id, ['BOOKING_CREATED']);
+    const othersHook = await subscribe(other.id, changes);
+
+    const moved = await book(et.id);
+    const dropped = await book(et.id);
+    const movedTo = await reschedule(moved);
+    await cancel(dropped, 'the host is away');
+    await deliverAll();
+
+    const got = heard(hook);
+    expect(got.map((p) => p.type).sort()).toEqual(changes);
+    expect(got.find((p) => p.type === 'BOOKING_RESCHEDULED')!.data).toMatchObject({ uid: movedTo.uid, rescheduledFrom: moved.uid, eventTypeId: Number(et.id), hostId: Number(host.id), attendee: { email: attendee.email } });
+    expect(got.find((p) => p.type === 'BOOKING_CANCELLED')!.data).toMatchObject({ uid: dropped.uid, status: 'cancelled', cancellationReason: 'the host is away', eventTypeId: Number(et.id), attendee: { email: attendee.email } });
+    expect(heard(createdOnly).map((p) => p.type)).toEqual(['BOOKING_CREATED', 'BOOKING_CREATED']);
+    expect(receiver.at(othersHook)).toHaveLength(0);
+
+    // The other event type's webhook hears of its own bookings' changes, and this one does not.
+    const ofOther = await book(other.id);
+    await cancel(ofOther, 'changed plans');
+    await deliverAll();
+    expect(heard(othersHook)).toMatchObject([{ type: 'BOOKING_CANCELLED', data: { uid: ofOther.uid, eventTypeId: Number(other.id) } }]);
+    expect(receiver.at(hook)).toHaveLength(2);
+  });
+
+  it.skipIf(!available)('docs/rules.md#event-type-webhooks: a team event type\'s webhook hears BOOKING_CANCELLED and BOOKING_RESCHEDULED of that event type\'s bookings, signed, and another team event type\'s webhook does not', async () => {
+    const admin = await mint(server, w, w.teamAdmin, TEAM_SCOPES);
+    const et = await f.eventType({ teamId: w.team.id });
+    const other = await f.eventType({ teamId: w.team.id });
+    const subscribe = async (eventTypeId: string) => {
+      const path = hookPath();
+      const created = await server.api('POST', `/v2/teams/${w.team.id}/event-types/${eventTypeId}/webhooks`, admin, { subscriberUrl: receiver.url(path), triggers: ['BOOKING_CANCELLED', 'BOOKING_RESCHEDULED'] });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      receiver.expectSecret(path, created.body.data.secret);
+      return path;
+    };
+    const hook = await subscribe(et.id);
+    const othersHook = await subscribe(other.id);
+    const moved = await book(et.id);
+    const movedTo = await reschedule(moved);
+    // The booker's one manageToken keeps working for the moved booking (docs/rules.md#public-booking).
+    await cancel({ uid: movedTo.uid, manageToken: moved.manageToken }, 'no longer needed');
+    await deliverAll();
+    const got = heard(hook).sort((a, b) => a.type.localeCompare(b.type));
+    expect(got).toMatchObject([
+      { type: 'BOOKING_CANCELLED', data: { uid: movedTo.uid, status: 'cancelled', cancellationReason: 'no longer needed', eventTypeId: Number(et.id), teamId: Number(w.team.id) } },
+      { type: 'BOOKING_RESCHEDULED', data: { uid: movedTo.uid, rescheduledFrom: moved.uid, eventTypeId: Number(et.id), teamId: Number(w.team.id) } },
+    ]);
+    expect(receiver.at(othersHook)).toHaveLength(0);
   });
 
   it.skipIf(!available)('a team event type\'s webhooks: team admins manage them, a member reads them, an outsider gets 404; its bookings reach them', async () => {
