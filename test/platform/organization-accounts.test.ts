@@ -2,12 +2,13 @@
 // (POST /v2/organizations/{orgId}/users, DELETE …/users/{userId}; docs/rules.md#organization-made-accounts):
 // a made account is an accepted member with no password, nothing of a password is answered,
 // and it signs in once an operator sets one; a delete removes the account only when the
-// organization made it and it belongs nowhere else, any other user only leaves the organization.
+// organization made it, it belongs nowhere else and it owns no OAuth client and gave no grant;
+// any other user only leaves the organization.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetPassword, verifyPassword } from '../../src/services/accounts/users.ts';
 import { addMember } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, type TestClient, type TestServer } from '../helpers/server.ts';
 import { buildWorld, fixtures, mint, uniq, type World } from './fixtures.ts';
 
 const WRITE = ['ORG_MEMBERSHIP_READ', 'ORG_MEMBERSHIP_WRITE'];
@@ -129,6 +130,80 @@ describe.each(backends)('organization-made accounts on $name', ({ name, availabl
     expect(joined.body.data.outcome).toBe('removed from the organization');
     expect(await server.services.stores.users.findById(madeId)).toBeDefined();
     expect(await server.services.stores.api.memberships.isMember({ organizationId: w.otherOrg.id }, madeId)).toBe(true);
+  });
+
+  /** An account the organization made, also in a team of the organization: all its memberships are the organization's. */
+  async function madeAccount(): Promise<{ id: string; email: string; password: string }> {
+    const email = newAddress();
+    const made = await create({ email });
+    expect(made.status).toBe(201);
+    const id = String(made.body.data.id);
+    await addMember(server.services, { teamId: w.team.id }, id, 'member');
+    const password = `pw-${uniq()}-long enough`;
+    await resetPassword(server.services, email, password, null);
+    return { id, email, password };
+  }
+
+  /** The DELETE answer when the account is kept: the user as they were, only removed from the organization. */
+  async function expectOnlyRemoved(account: { id: string; email: string }): Promise<void> {
+    const res = await server.api('DELETE', `${base}/${account.id}`, admin);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: Number(account.id), email: account.email, outcome: 'removed from the organization' });
+    expect(await server.services.stores.users.findById(account.id)).toMatchObject({ id: account.id, email: account.email });
+    expect(await orgUserIds()).not.toContain(account.id);
+    const [event] = await server.services.stores.auditLog.list({ userId: account.id });
+    expect(event).toMatchObject({ type: 'membership.removed', actorId: w.orgAdmin.id, data: { organizationId: w.org.id, role: 'member' } });
+  }
+
+  const introspect = (client: TestClient, token: string) =>
+    server.post('/v2/auth/oauth2/introspect', new URLSearchParams({ token, client_id: client.clientId, client_secret: client.secret! }).toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+
+  it.skipIf(!available)('docs/rules.md#organization-made-accounts: DELETE …/users/{id} of a made account that owns an OAuth client → 200 "removed from the organization": the account and its client stay, and the client still authenticates', async () => {
+    const account = await madeAccount();
+    const app = await server.client(account);
+    await expectOnlyRemoved(account);
+    expect(await server.services.stores.clients.find(app.clientId)).toMatchObject({ id: app.clientId, ownerId: account.id, state: 'approved' });
+    const answer = await introspect(app, 'gat_x');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ active: false });
+  });
+
+  it.skipIf(!available)('docs/rules.md#organization-made-accounts: DELETE …/users/{id} of a made account that gave a grant → 200 "removed from the organization": the account stays, and so do the grant and its tokens, which still reach the API and refresh', async () => {
+    const account = await madeAccount();
+    const app = await server.client(await server.user());
+    const tokens = await server.exchange(app, await server.code(app, account));
+    expect(tokens.status).toBe(200);
+    const access = tokens.body.access_token as string;
+    await expectOnlyRemoved(account);
+    const me = await server.api('GET', '/v2/me', access);
+    expect(me.status).toBe(200);
+    expect(me.body.data.email).toBe(account.email);
+    expect((await introspect(app, access)).body).toMatchObject({ active: true, client_id: app.clientId });
+    const refreshed = await server.token({ grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token as string, client_id: app.clientId, client_secret: app.secret! });
+    expect(refreshed.status).toBe(200);
+
+    // "Gave no grant": a grant revoked since was still given, and its row stays with the tokens that point at it.
+    const revoker = await madeAccount();
+    const given = await server.exchange(app, await server.code(app, revoker));
+    const revoked = await server.post('/v2/auth/oauth2/revoke', new URLSearchParams({ token: given.body.refresh_token as string, client_id: app.clientId, client_secret: app.secret! }).toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(revoked.status).toBe(200);
+    expect((await server.api('GET', '/v2/me', given.body.access_token as string)).status).toBe(401);
+    await expectOnlyRemoved(revoker);
+  });
+
+  it.skipIf(!available)('docs/rules.md#organization-made-accounts: a made account like those, in the same organization and team and signed in, that owns no client and gave no grant is deleted: "account deleted", its memberships gone', async () => {
+    const account = await madeAccount();
+    const browser = server.browser();
+    expect((await browser.login(account.email, account.password)).status).toBe(303);
+    expect((await browser.get('/settings/webhooks')).status).toBe(200);
+    const res = await server.api('DELETE', `${base}/${account.id}`, admin);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: Number(account.id), email: account.email, outcome: 'account deleted' });
+    expect(await server.services.stores.users.findById(account.id)).toBeUndefined();
+    expect(await server.services.stores.teams.listMembershipsOfUser(account.id)).toEqual([]);
+    expect(await orgUserIds()).not.toContain(account.id);
+    // Its session ended with it.
+    expect((await browser.get('/settings/webhooks')).status).toBe(303);
   });
 
   it.skipIf(!available)("DELETE of another organization's user or of no member → 404, and they stay; the last owner stays (409); only an owner removes an owner (403)", async () => {
