@@ -5,22 +5,9 @@
 import type { AppContext } from '../../context.ts';
 import type { NewConnectedApp } from '../connected-apps/store.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { conflict, invalid, iso, notFound } from '../input.ts';
+import { invalid, iso, notFound } from '../input.ts';
 import { arrayOf, bool, numberedId, object, type JsonSchema } from '../schemas.ts';
-
-const CATEGORY = 'conferencing';
-
-/**
- * The apps by the platform's slug (its path's `app`): the name connected_apps keeps (a team's
- * apps use the same names), the platform's credential type, and whether the platform connects
- * it through the provider's OAuth (which Gatehouse does not run).
- */
-const APPS: Record<string, { app: string; type: string; title: string; oauth: boolean }> = {
-  'google-meet': { app: 'google-meet', type: 'google_video', title: 'Google Meet', oauth: false },
-  zoom: { app: 'zoom', type: 'zoom_video', title: 'Zoom', oauth: true },
-  msteams: { app: 'microsoft-teams', type: 'office365_video', title: 'Microsoft Teams', oauth: true },
-  'daily-video': { app: 'daily-video', type: 'daily_video', title: 'Cal Video (Daily)', oauth: false },
-};
+import { CATEGORY, CONFERENCING_APPS as APPS, conferencingConnectionOf, connectConferencingApp } from './connect.ts';
 const slugOf = (app: string) => Object.keys(APPS).find((slug) => APPS[slug]!.app === app) ?? app;
 const appParam = (slugs: string[]): Record<string, JsonSchema> => ({ app: { type: 'string', enum: slugs, description: 'The conferencing app, by the platform\'s slug' } });
 
@@ -46,9 +33,8 @@ const view = (a: NewConnectedApp, defaultId: string | undefined) => ({
 });
 
 export function conferencingHandlers(deps: AppContext): HandlerMap {
-  const stores = deps.services.stores;
-  const apps = stores.api.connectedApps;
-  const connectionOf = async (userId: string, slug: string) => (await apps.list({ userId }, { category: CATEGORY, app: APPS[slug]!.app }))[0];
+  const apps = deps.services.stores.api.connectedApps;
+  const connectionOf = (userId: string, slug: string) => conferencingConnectionOf(deps.services, userId, slug);
   return {
     'conferencing.list': route({
       data: arrayOf(appView, 0, 500),
@@ -72,16 +58,7 @@ export function conferencingHandlers(deps: AppContext): HandlerMap {
     'conferencing.connect': route<unknown, unknown, { app: string }>({
       params: appParam(Object.keys(APPS)),
       data: appView,
-      handle: async ({ userId, params }) => {
-        const { app, title } = APPS[params.app]!;
-        // Checked before an id is taken, so that a refusal uses up no number of the series;
-        // the insert still refuses a connection made meanwhile.
-        if ((await connectionOf(userId, params.app)) !== undefined) throw conflict(`${params.app} is already connected`);
-        // The provider's account is the provider's to know: the connection records the app itself, once per user.
-        const row: NewConnectedApp = { id: await stores.ids.next('connected_apps'), owner: { userId }, app, category: CATEGORY, account: app, name: title, readOnly: false, createdAt: deps.services.clock() };
-        if (!(await apps.insertAll([row]))) throw conflict(`${params.app} is already connected`);
-        return view(row, undefined);
-      },
+      handle: async ({ userId, params }) => view(await connectConferencingApp(deps.services, userId, params.app), undefined),
     }),
     'conferencing.authUrl': route<unknown, { returnTo: string; onErrorReturnTo: string }, { app: string }>({
       params: appParam(['zoom', 'msteams']),

@@ -3,14 +3,13 @@
 // service and accepts no third-party credentials, so none are stored.
 import type { AppContext } from '../../context.ts';
 import { type OutboundPolicy, Refusal } from '../authorization-server.ts';
-import type { AppOwner, ConnectedApp } from './store.ts';
+import type { ConnectedApp } from './store.ts';
+import { CALENDAR_PROVIDERS as PROVIDERS, connectCalendar, connecting } from './connect.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, checkTimeZone, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
 import { dateIn, nextDay, startOfDay } from '../zoned-days.ts';
 import { arrayOf, bool, dateTime, deletedNumbered, email, numberedId, numberedIdInput, object, str, timeZone, type JsonSchema } from '../schemas.ts';
 
-/** Calendar providers of /v2/calendars/:provider and the app each is stored as. */
-const PROVIDERS: Record<string, string> = { google: 'google-calendar', office365: 'office365-calendar', apple: 'apple-calendar' };
 const ICS_FEED = 'ics-feed';
 /** Apps a team can connect, by category. */
 const TEAM_APPS: Record<string, string> = {
@@ -175,32 +174,10 @@ export function calendarHandlers(deps: AppContext): HandlerMap {
   return { ...calendarRoutes(deps), ...calendarChoiceRoutes(deps), ...icsFeedRoutes(deps), ...teamAppRoutes(deps) };
 }
 
-/** Records new connections, all or none; an account connected already is a conflict. */
-function connecting(deps: AppContext) {
-  const apps = deps.services.stores.api.connectedApps;
-  return {
-    insert: async (rows: ConnectedApp[]) => {
-      if (!(await apps.insertAll(rows))) throw conflict('that account is already connected');
-    },
-    newRow: async (owner: AppOwner, appName: string, category: string, account: string, name: string, readOnly: boolean): Promise<ConnectedApp> => ({
-      id: await deps.services.stores.ids.next('connected_apps'),
-      owner,
-      app: appName,
-      category,
-      account,
-      name,
-      readOnly,
-      createdAt: deps.services.clock(),
-      selected: false,
-      destination: false,
-    }),
-  };
-}
-
 /** The token's user's provider calendars, and their busy times. */
 function calendarRoutes(deps: AppContext): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
-  const { insert, newRow } = connecting(deps);
+  const { insert, newRow } = connecting(deps.services);
   return {
     'calendars.list': route({
       data: calendarsView,
@@ -220,11 +197,7 @@ function calendarRoutes(deps: AppContext): HandlerMap {
       body: object({ account: email, name: str(1, 100), readOnly: bool }, ['account']),
       data: connectionView,
       status: 201,
-      handle: async ({ userId, params, body }) => {
-        const row = await newRow({ userId }, PROVIDERS[params.provider]!, 'calendar', body.account.toLowerCase(), body.name ?? body.account, body.readOnly ?? false);
-        await insert([row]);
-        return connection(row);
-      },
+      handle: async ({ userId, params, body }) => connection(await connectCalendar(deps.services, userId, params.provider, body)),
     }),
     // The platform answers the provider's authorization address; Gatehouse runs neither
     // provider's OAuth, so it has none to give, and saying so beats an address that connects
@@ -428,7 +401,7 @@ function busyTimesRoute(deps: AppContext) {
 /** The token's user's ICS feeds: checked, then saved as calendars. */
 function icsFeedRoutes(deps: AppContext): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
-  const { insert, newRow } = connecting(deps);
+  const { insert, newRow } = connecting(deps.services);
   /** An address as it would be saved, or the reason it would not be: a refusal is this check's answer, not its failure. */
   const checkedFeed = async (url: string): Promise<{ url: string; valid: boolean; problem?: string }> => {
     try {
@@ -488,7 +461,7 @@ function icsFeedRoutes(deps: AppContext): HandlerMap {
 /** The apps a team has connected (TEAM_APPS_*). */
 function teamAppRoutes(deps: AppContext): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
-  const { insert, newRow } = connecting(deps);
+  const { insert, newRow } = connecting(deps.services);
   return {
     'teamApps.list': route({
       data: arrayOf(connectionView, 0, 500),
