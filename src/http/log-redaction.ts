@@ -4,14 +4,14 @@
 // up. Two rules, both on the decoded text:
 // - a parameter whose name has a sensitive stem (code[], "code ", refresh_token\0,
 //   user[password]) loses its value;
-// - anything shaped like one of our credentials (gac_/gat_/grt_/gcs_/gbm_/gti_ and token characters,
+// - anything shaped like one of our credentials (gac_/gat_/grt_/gcs_/gbm_/gti_/gcr_ and token characters,
 //   docs/rules.md#token-formats) is redacted wherever it stands: any parameter's name or value, or the path.
 // Everything else is logged as Fastify would.
 import type { FastifyRequest } from 'fastify';
 
 // `token$` also covers a booking's `manageToken` (docs/rules.md#public-booking), should one come in a query.
 const SENSITIVE_STEM = /^(code|code_verifier|password|assertion|client_assertion)$|secret|token$/i;
-const CREDENTIAL = /g(?:ac|at|rt|cs|bm|ti)_[0-9A-Za-z]/i;
+const CREDENTIAL = /g(?:ac|at|rt|cs|bm|ti|cr)_[0-9A-Za-z]/i;
 const REDACTED = '[redacted]';
 
 /**

@@ -136,6 +136,7 @@ const credentialWords: Record<TokenKind, string> = {
   clientSecret: 'a client secret',
   bookingManageToken: 'a booking manage token',
   teamInviteToken: 'a team invite token',
+  connectionRequestToken: 'a connection request token',
 };
 const ISSUED_CLIENT_ID = /^[0-9A-Za-z]{22}$/;
 

@@ -13,6 +13,8 @@ export const tokenPrefixes = {
   bookingManageToken: 'gbm_',
   /** docs/rules.md#membership-invitations: the secret of a team's invite link, to join the team. */
   teamInviteToken: 'gti_',
+  /** docs/rules.md#connect-pages: the secret of a connect page's address, to confirm a calendar or conferencing connection. */
+  connectionRequestToken: 'gcr_',
 } as const;
 export type TokenKind = keyof typeof tokenPrefixes;
 

@@ -8,6 +8,7 @@ import type { ApiAccessStore } from './access-check.ts';
 import type { BookingAttendeeStore } from './bookings/attendee-store.ts';
 import type { BookingStore } from './bookings/store.ts';
 import type { ConnectedAppStore } from './connected-apps/store.ts';
+import type { ConnectionRequestStore } from './connection-requests/store.ts';
 import type { EventTypeStore } from './event-types/store.ts';
 import type { MembershipStore } from './memberships/store.ts';
 import type { ProfileStore } from './me/store.ts';
@@ -22,6 +23,8 @@ export interface ApiStores {
   /** docs/integrating.md#booking-attendees: who attends a booking, and who was absent. */
   bookingAttendees: BookingAttendeeStore;
   connectedApps: ConnectedAppStore;
+  /** docs/rules.md#connect-pages: the connections applications asked for, awaiting the user on the connect page. */
+  connectionRequests: ConnectionRequestStore;
   eventTypes: EventTypeStore;
   memberships: MembershipStore;
   /** docs/rules.md#out-of-office: when users are away, and who covers. */

@@ -24,6 +24,7 @@ import * as conferencingDefaults from './migrations/021_conferencing_defaults.ts
 import * as calendarChoices from './migrations/022_calendar_choices_and_org_made_users.ts';
 import * as inviteLinksPhoneCalls from './migrations/023_invite_links_phone_calls.ts';
 import * as teamGrants from './migrations/024_team_grants.ts';
+import * as connectionRequests from './migrations/025_connection_requests.ts';
 import * as emailChangeRequests from './migrations/026_email_change_requests.ts';
 import * as inviteLinkExpiry from './migrations/027_invite_link_expiry.ts';
 
@@ -53,6 +54,7 @@ const migrations: Record<string, DialectMigration> = {
   '022_calendar_choices_and_org_made_users': calendarChoices,
   '023_invite_links_phone_calls': inviteLinksPhoneCalls,
   '024_team_grants': teamGrants,
+  '025_connection_requests': connectionRequests,
   '026_email_change_requests': emailChangeRequests,
   '027_invite_link_expiry': inviteLinkExpiry,
 };

@@ -372,6 +372,30 @@ export interface TeamInviteLinksTable {
   created_at: number;
 }
 
+/**
+ * docs/rules.md#connect-pages: a calendar or conferencing connection an application asked for,
+ * awaiting the user's confirmation on the connect page (migration 025).
+ */
+export interface ConnectionRequestsTable {
+  /** SHA-256 of the token (base64url): the token itself is never kept. */
+  token_hash: string;
+  user_id: string;
+  /** The client of the access token that asked. */
+  client_id: string;
+  /** 'calendar' or 'conferencing'. */
+  kind: string;
+  /** The platform's name in the path: google, office365, zoom or msteams. */
+  provider: string;
+  /** Where the user goes back to: a calendar's redir (NULL when none was given) or a conferencing app's returnTo. */
+  return_to: string | null;
+  /** A conferencing app's onErrorReturnTo; NULL for a calendar. */
+  on_error_return_to: string | null;
+  created_at: number;
+  expires_at: number;
+  /** When it was confirmed or cancelled; NULL while it waits. */
+  consumed_at: number | null;
+}
+
 /** docs/integrating.md#phone-calls: an outbound call asked of a team event type, held for an operator (migration 023). */
 export interface PhoneCallsTable {
   id: string;
@@ -601,5 +625,6 @@ export interface Database {
   workflows: WorkflowsTable;
   team_invite_links: TeamInviteLinksTable;
   phone_calls: PhoneCallsTable;
+  connection_requests: ConnectionRequestsTable;
   id_series: IdSeriesTable;
 }

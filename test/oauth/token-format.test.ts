@@ -8,8 +8,8 @@ const kinds = Object.keys(tokenPrefixes) as TokenKind[];
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 describe('token format (docs/rules.md#token-formats)', () => {
-  it('uses the prefixes gat_, grt_, gac_, gcs_, gbm_ and gti_ for access token, refresh token, code, client secret, booking manageToken and team invite link', () => {
-    expect(tokenPrefixes).toEqual({ accessToken: 'gat_', refreshToken: 'grt_', authorizationCode: 'gac_', clientSecret: 'gcs_', bookingManageToken: 'gbm_', teamInviteToken: 'gti_' });
+  it('uses the prefixes gat_, grt_, gac_, gcs_, gbm_, gti_ and gcr_ for access token, refresh token, code, client secret, booking manageToken, team invite link and connection request', () => {
+    expect(tokenPrefixes).toEqual({ accessToken: 'gat_', refreshToken: 'grt_', authorizationCode: 'gac_', clientSecret: 'gcs_', bookingManageToken: 'gbm_', teamInviteToken: 'gti_', connectionRequestToken: 'gcr_' });
   });
 
   it.each(kinds)('a generated %s is its prefix, 43 base62 characters and a 6-character base62 checksum (53 in all)', (kind) => {

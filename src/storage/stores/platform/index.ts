@@ -4,6 +4,7 @@ import { createApiAccessStore } from '../../repositories/api-access.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import { createBookingAttendeeStore } from './booking-attendees.ts';
 import { createConnectedAppStore } from './connected-apps.ts';
+import { createConnectionRequestStore } from './connection-requests.ts';
 import { createEventTypeStore } from './event-types.ts';
 import { createMembershipStore } from './memberships.ts';
 import { createOutOfOfficeStore } from './out-of-office.ts';
@@ -17,6 +18,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     access: createApiAccessStore(db),
     bookingAttendees: createBookingAttendeeStore(db),
     connectedApps: createConnectedAppStore(db),
+    connectionRequests: createConnectionRequestStore(db),
     eventTypes: createEventTypeStore(db),
     memberships: createMembershipStore(db),
     outOfOffice: createOutOfOfficeStore(db),
