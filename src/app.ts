@@ -47,6 +47,8 @@ import { answerErrorsAsPages, sendFailurePage } from './web/error-page.ts';
 import { ReauthenticationMarks } from './web/reauthentication.ts';
 import { attachSessionUser, attachSessionUserOutsidePages } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
+import { connectPagesRoutes } from './web/connect-pages.ts';
+import { connectionRequestPages } from './platform/connection-requests/service.ts';
 import { webhooksRoutes } from './web/webhooks.ts';
 import { createReadiness } from './storage/readiness.ts';
 import { createServiceContext } from './storage/stores/index.ts';
@@ -242,6 +244,9 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
       await emailChangeRoutes(web, ctx);
       await teamsRoutes(web, ctx);
       await webhooksRoutes(web, ctx);
+      // The page of a connection an application asked for through the platform (docs/rules.md#connect-pages):
+      // the pages may not import the platform wing, so its requests are handed to them here.
+      await connectPagesRoutes(web, ctx, connectionRequestPages(ctx));
     }),
   );
 }

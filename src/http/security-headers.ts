@@ -97,9 +97,10 @@ function redirectSource(redirectUri: string): string {
  * docs/rules.md#security-headers: a form whose answer redirects to the application must be allowed to. Chromium
  * checks form-action on every redirect after a form POST, so the consent form's 303 to the
  * client's redirect URI (and a login form's redirects through the authorization endpoint)
- * need its origin; on that page only, and only for a redirect URI the client registered.
+ * need its origin; on that page only, and only for a redirect URI the client registered, or
+ * a connect page's return addresses, each on the origin of one (docs/rules.md#connect-pages).
  */
-export function allowFormRedirectTo(reply: FastifyReply, redirectUri: string): void {
-  const formAction = [...pageDirectives.formAction, redirectSource(redirectUri)];
+export function allowFormRedirectTo(reply: FastifyReply, ...redirectUris: string[]): void {
+  const formAction = [...new Set([...pageDirectives.formAction, ...redirectUris.map(redirectSource)])];
   reply.header('content-security-policy', policyWithFormAction(formAction));
 }

@@ -13,6 +13,8 @@ export { API_RESOURCE_PATH, MCP_PATH, resourceMetadataUrl } from '../http/oauth/
 
 // Random ids and hashed secrets, made the way the core makes its tokens.
 export { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../oauth/token-format.ts';
+// Where a redirect URI may use http (docs/rules.md#redirect-uris), and how a redirect gets its parameters.
+export { buildRedirect, isLoopbackHost } from '../oauth/redirect-uri.ts';
 
 // The stores and transaction of the authorization server's services, which the platform's extend.
 export type { ServiceContext } from '../services/context.ts';

@@ -7,6 +7,8 @@ import { leaveNotice, takeNotice } from '../services/accounts/notices.ts';
 import { SESSION_COOKIE } from './session.ts';
 
 export interface PageNotice {
+  /** The page's heading, where the page has none of its own (the end of a connect page, docs/rules.md#connect-pages). */
+  heading?: string;
   /** A confirmation shown at the top of the page. */
   flash?: string;
   /** A refusal shown in the page's secrets section. */
@@ -43,6 +45,7 @@ function isPageNotice(value: unknown): value is PageNotice {
   const v = value as Record<string, unknown>;
   const secret = v.newSecret as Record<string, unknown> | undefined;
   return (
+    (v.heading === undefined || typeof v.heading === 'string') &&
     (v.flash === undefined || typeof v.flash === 'string') &&
     (v.secretError === undefined || typeof v.secretError === 'string') &&
     (v.newEventsSecret === undefined || typeof v.newEventsSecret === 'string') &&

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { chromiumAvailable, keepScreenshot, launchChromium, screenshotDir, startCallbackApp } from '../helpers/chromium.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
 
 describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { timeout: 60_000 }, () => {
   let server: TestServer;
@@ -46,6 +47,16 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
     await expect.poll(() => violations.length > 0 || page.url().startsWith(`${callback.url}?`), { timeout: 15_000 }).toBe(true);
     expect(violations).toEqual([]);
     await page.getByRole('heading', { name: 'Application callback' }).waitFor();
+  }
+
+  /** An access token of the user for the client, stored as the token endpoint stores one. */
+  async function accessTokenOf(person: TestUser, clientId: string, scopes: string[]): Promise<string> {
+    const now = server.clock();
+    const grantId = randomId();
+    const token = generateToken('accessToken');
+    await server.oauth.createGrant({ id: grantId, userId: person.id, clientId, scopes, createdAt: now, revokedAt: null });
+    await server.oauth.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: person.id, scopes, resources: null, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
+    return token;
   }
 
   const authorizeUrl = (state: string) =>
@@ -105,6 +116,46 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
     await page.getByRole('button', { name: 'Deny' }).click();
     await arrivesAtApplication(page);
     expect(await page.locator('#error').textContent()).toBe('access_denied');
+    expect(violations).toEqual([]);
+  });
+
+  it("connect page (docs/rules.md#connect-pages): Connect and Cancel reach the application's return addresses, which form-action allows; no violation", async () => {
+    const dev = await server.user({ name: 'Cal Developer' });
+    const app = await server.client(dev, { name: 'Loopback Calendar', redirectUris: [callback.url], scopes: ['APPS_READ', 'APPS_WRITE'] });
+    const person = await server.user({ name: 'Connie Connector' });
+    const token = await accessTokenOf(person, app.clientId, ['APPS_READ', 'APPS_WRITE']);
+    const address = async (path: string) => {
+      const res = await server.api('GET', path, token);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.data.url ?? res.body.data.authUrl) as string;
+    };
+    const returns = (state: string) => new URLSearchParams({ returnTo: `${callback.url}?state=${state}`, onErrorReturnTo: `${callback.url}?state=${state}-failed` });
+
+    const page = await newPage();
+    await page.goto(await address(`/v2/conferencing/zoom/oauth/auth-url?${returns('zoom')}`));
+    await logIn(page, person);
+    await page.getByRole('heading', { name: 'Connect Zoom?' }).waitFor();
+    await keepScreenshot(page, 'csp-04-connect-zoom');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await arrivesAtApplication(page);
+    expect(await page.locator('#state').textContent()).toBe('zoom');
+
+    await page.goto(await address(`/v2/calendars/google/connect?${new URLSearchParams({ isDryRun: 'false', redir: `${callback.url}?state=calendar` })}`));
+    await page.getByLabel('The e-mail address of your Google Calendar account').fill('connie@example.com');
+    await keepScreenshot(page, 'csp-05-connect-calendar');
+    await page.getByRole('button', { name: 'Connect' }).click();
+    await arrivesAtApplication(page);
+    expect(await page.locator('#state').textContent()).toBe('calendar');
+
+    await page.goto(await address(`/v2/conferencing/msteams/oauth/auth-url?${returns('teams')}`));
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await arrivesAtApplication(page);
+    expect(await page.locator('#state').textContent()).toBe('teams-failed');
+    expect(await page.locator('#error').textContent()).toBe('access_denied');
+
+    const connected = await server.api('GET', '/v2/conferencing', token);
+    expect(connected.body.data.map((a: { appSlug: string }) => a.appSlug)).toEqual(['zoom']);
+    expect((await server.api('GET', '/v2/calendars/google/check', token)).body.data.accounts).toEqual(['connie@example.com']);
     expect(violations).toEqual([]);
   });
 

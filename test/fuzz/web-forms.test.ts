@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createTeam, addMember } from '../../src/services/teams/teams.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
+import { generateToken, hashToken } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { csrfOf, loggedIn, open } from '../helpers/pages.ts';
@@ -32,6 +33,8 @@ interface Ids {
   secretId: string;
   invitation: string;
   membership: string;
+  /** docs/rules.md#connect-pages: a connection request of the user's, until a case uses it. */
+  connectToken: string;
 }
 
 const CLIENT_KEYS = ['name', 'description', 'homepage_url', 'logo_url', 'kind', 'redirect_uris', 'scopes', 'version'];
@@ -50,11 +53,13 @@ const FORMS: Form[] = [
   { name: 'accept an invitation', path: (ids, f) => `/settings/teams/invitations/${f ?? ids.invitation}/accept`, keys: [] },
   { name: 'decline an invitation', path: (ids, f) => `/settings/teams/invitations/${f ?? ids.invitation}/decline`, keys: [] },
   { name: 'leave a team', path: (ids, f) => `/settings/teams/memberships/${f ?? ids.membership}/leave`, keys: [] },
+  { name: 'connect an app', path: (ids, f) => `/settings/connect/${f ?? ids.connectToken}`, keys: ['decision', 'account'] },
 ];
 
 /** Values a form field takes on the real page. */
 const REAL_VALUES: Record<string, string[]> = {
-  decision: ['allow', 'deny', 'approve', 'reject', 'suspend'],
+  decision: ['allow', 'deny', 'approve', 'reject', 'suspend', 'connect', 'cancel'],
+  account: ['ann@example.com', 'not an address'],
   kind: ['confidential', 'public'],
   scopes: ['PROFILE_READ', 'BOOKING_WRITE', 'ADMIN'],
   response_type: ['code', 'token'],
@@ -103,7 +108,20 @@ describe.each(backends)('fuzzing the pages on $name', ({ name, available }) => {
     const invitation = await inviteMember(server.services, { teamId: team.id }, { userId: user.id }, 'member', owner.id);
     const other = await createTeam(server.services, { name: 'Others', ownerId: owner.id });
     const membership = await addMember(server.services, { teamId: other.id }, user.id, 'member');
-    ids = { client: client.clientId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id };
+    const connectToken = generateToken('connectionRequestToken');
+    const now = server.clock();
+    await server.services.stores.api.connectionRequests.insert({
+      tokenHash: hashToken(connectToken),
+      userId: user.id,
+      clientId: client.clientId,
+      kind: 'calendar',
+      provider: 'google',
+      returnTo: null,
+      onErrorReturnTo: null,
+      createdAt: now,
+      expiresAt: now + 3600_000,
+    });
+    ids = { client: client.clientId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id, connectToken };
     // A grant to consent to again, so the authorization endpoint also takes its silent path.
     await server.code(client, user);
     secrets = [client.secret!, legacy.secret!, pending.secret!, ...Object.values(browsers).map((b) => sessionOf(b))];

@@ -1,7 +1,8 @@
 // Conferencing apps and the OAuth-less calendar connections at Cal.com API v2's addresses
 // (docs/integrating.md#conferencing-apps, docs/integrating.md#calendar-connections): a user's
-// connections of category 'conferencing', their default, and the honest refusals where the
-// platform would send the user through a provider's OAuth, which Gatehouse does not run.
+// connections of category 'conferencing', their default, and, where the platform would send the
+// user through a provider's OAuth, which Gatehouse does not run, the address of Gatehouse's
+// connect page instead (walked through in test/web/connect-pages.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -103,11 +104,11 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     expect((await server.api('GET', '/v2/conferencing/default', token)).body.data.appSlug).toBe('zoom');
   });
 
-  it.skipIf(!available)('GET /v2/conferencing/:app/oauth/auth-url → 400 saying Gatehouse does not run that OAuth; nothing is connected', async () => {
+  it.skipIf(!available)('GET /v2/conferencing/:app/oauth/auth-url → 200 the address of the connect page (docs/rules.md#connect-pages); both return addresses are required; nothing is connected until the user confirms', async () => {
     const { token } = await someone();
     const res = await server.api('GET', '/v2/conferencing/zoom/oauth/auth-url?returnTo=https%3A%2F%2Fapp.example.com%2Fok&onErrorReturnTo=https%3A%2F%2Fapp.example.com%2Fno', token);
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(/^app: Gatehouse does not run Zoom's OAuth/);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'success', data: { url: expect.stringMatching(new RegExp(`^${server.url}/settings/connect/gcr_[0-9A-Za-z]{49}$`)) } });
     const missing = await server.api('GET', '/v2/conferencing/msteams/oauth/auth-url?returnTo=https%3A%2F%2Fapp.example.com%2Fok', token);
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toMatch(/onErrorReturnTo/);
@@ -128,12 +129,12 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     }
   });
 
-  it.skipIf(!available)('GET /v2/calendars/:calendar/connect → 400 saying Gatehouse does not run that OAuth; isDryRun is required; nothing is connected', async () => {
+  it.skipIf(!available)('GET /v2/calendars/:calendar/connect → 200 the address of the connect page (docs/rules.md#connect-pages); isDryRun is required; apple has none; nothing is connected until the user confirms', async () => {
     const { token } = await someone();
     const res = await server.api('GET', '/v2/calendars/google/connect?isDryRun=false&redir=https%3A%2F%2Fapp.example.com%2Fdone', token);
-    expect(res.status).toBe(400);
-    expect(res.body.error.message).toMatch(/^calendar: Gatehouse does not run Google's OAuth/);
-    expect((await server.api('GET', '/v2/calendars/office365/connect?isDryRun=true', token)).body.error.message).toMatch(/Microsoft's OAuth/);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'success', data: { authUrl: expect.stringMatching(new RegExp(`^${server.url}/settings/connect/gcr_[0-9A-Za-z]{49}$`)) } });
+    expect((await server.api('GET', '/v2/calendars/office365/connect?isDryRun=true', token)).body.data.authUrl).toMatch(/\/settings\/connect\/gcr_/);
     const missing = await server.api('GET', '/v2/calendars/google/connect', token);
     expect(missing.status).toBe(400);
     expect(missing.body.error.message).toMatch(/isDryRun/);

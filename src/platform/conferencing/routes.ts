@@ -4,11 +4,14 @@
 // token and never reports a connection it did not record.
 import type { AppContext } from '../../context.ts';
 import type { NewConnectedApp } from '../connected-apps/store.ts';
+import { returnAddressCheck, requestConnection } from '../connection-requests/service.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
 import { arrayOf, bool, numberedId, object, type JsonSchema } from '../schemas.ts';
 import { CATEGORY, CONFERENCING_APPS as APPS, conferencingConnectionOf, connectConferencingApp } from './connect.ts';
+
 const slugOf = (app: string) => Object.keys(APPS).find((slug) => APPS[slug]!.app === app) ?? app;
+const returnAddress: JsonSchema = { type: 'string', minLength: 1, maxLength: 2048 };
 const appParam = (slugs: string[]): Record<string, JsonSchema> => ({ app: { type: 'string', enum: slugs, description: 'The conferencing app, by the platform\'s slug' } });
 
 const appFields = {
@@ -52,20 +55,33 @@ export function conferencingHandlers(deps: AppContext): HandlerMap {
         return chosen === undefined ? {} : { appSlug: slugOf(chosen.app), connection: view(chosen, chosen.id) };
       },
     }),
-    // The platform connects only Google Meet this way, Zoom and Teams through their OAuth
-    // (auth-url below), which Gatehouse does not run: here each is recorded as connected, as
-    // a team's apps and a user's calendars are, with no provider token behind it.
+    // The platform connects only Google Meet this way, Zoom and Teams through their OAuth,
+    // which Gatehouse does not run (auth-url below answers its connect page instead): here each
+    // is recorded as connected, as a team's apps and a user's calendars are, with no provider
+    // token behind it.
     'conferencing.connect': route<unknown, unknown, { app: string }>({
       params: appParam(Object.keys(APPS)),
       data: appView,
       handle: async ({ userId, params }) => view(await connectConferencingApp(deps.services, userId, params.app), undefined),
     }),
+    // docs/rules.md#connect-pages: the platform answers Zoom's or Microsoft's authorization
+    // address; Gatehouse runs neither, so it answers its own connect page, where the user
+    // confirms what POST /v2/conferencing/:app/connect would record.
     'conferencing.authUrl': route<unknown, { returnTo: string; onErrorReturnTo: string }, { app: string }>({
       params: appParam(['zoom', 'msteams']),
-      query: object({ returnTo: { type: 'string', minLength: 1, maxLength: 2048 }, onErrorReturnTo: { type: 'string', minLength: 1, maxLength: 2048 } }, ['returnTo', 'onErrorReturnTo']),
-      data: object({ url: { type: 'string' } }, ['url']),
-      handle: async ({ params }) => {
-        throw invalid('app', `Gatehouse does not run ${APPS[params.app]!.title}'s OAuth, so it has no authorization address to give; record the connection with POST /v2/conferencing/${params.app}/connect (docs/integrating.md#conferencing-apps)`);
+      query: object(
+        {
+          returnTo: { ...returnAddress, description: 'Where the user is sent once the app is connected: https, on the origin of one of your redirect URIs' },
+          onErrorReturnTo: { ...returnAddress, description: 'Where the user is sent, with error=access_denied or error=already_connected, when it is not: https, on the origin of one of your redirect URIs' },
+        },
+        ['returnTo', 'onErrorReturnTo'],
+      ),
+      data: object({ url: { type: 'string', description: "The connect page to send the user to: it works once, for 10 minutes, for the token's user" } }, ['url']),
+      noStore: true,
+      handle: async ({ params, query, principal }) => {
+        const check = await returnAddressCheck(deps, principal!.clientId);
+        const asked = { kind: 'conferencing' as const, provider: params.app, returnTo: check(query.returnTo, 'returnTo'), onErrorReturnTo: check(query.onErrorReturnTo, 'onErrorReturnTo') };
+        return { url: await requestConnection(deps, principal!, asked, { dryRun: false }) };
       },
     }),
     'conferencing.setDefault': route<unknown, unknown, { app: string }>({

@@ -10,6 +10,19 @@ import { email } from '../schemas.ts';
 
 /** Calendar providers of /v2/calendars/:provider and the app each is stored as. */
 export const CALENDAR_PROVIDERS: Record<string, string> = { google: 'google-calendar', office365: 'office365-calendar', apple: 'apple-calendar' };
+export const ICS_FEED = 'ics-feed';
+
+/**
+ * How the platform names a user's calendar apps: the credential type, and the title its app
+ * store shows. Gatehouse's app names are the platform's app ids (its `appId` and `slug`).
+ */
+const CALENDAR_APPS: Record<string, { type: string; title: string }> = {
+  'google-calendar': { type: 'google_calendar', title: 'Google Calendar' },
+  'office365-calendar': { type: 'office365_calendar', title: 'Outlook Calendar' },
+  'apple-calendar': { type: 'apple_calendar', title: 'Apple Calendar' },
+  [ICS_FEED]: { type: 'ics-feed_calendar', title: 'ICS Feed' },
+};
+export const calendarApp = (app: string) => CALENDAR_APPS[app] ?? { type: app.replaceAll('-', '_'), title: app };
 
 /** The stores of the caller (or of its transaction) and its clock. */
 export interface Recording {

@@ -4,13 +4,13 @@
 import type { AppContext } from '../../context.ts';
 import { type OutboundPolicy, Refusal } from '../authorization-server.ts';
 import type { ConnectedApp } from './store.ts';
-import { CALENDAR_PROVIDERS as PROVIDERS, connectCalendar, connecting } from './connect.ts';
+import { CALENDAR_PROVIDERS as PROVIDERS, calendarApp, connectCalendar, connecting, ICS_FEED } from './connect.ts';
+import { returnAddressCheck, requestConnection } from '../connection-requests/service.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, checkTimeZone, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
 import { dateIn, nextDay, startOfDay } from '../zoned-days.ts';
 import { arrayOf, bool, dateTime, deletedNumbered, email, numberedId, numberedIdInput, object, str, timeZone, type JsonSchema } from '../schemas.ts';
 
-const ICS_FEED = 'ics-feed';
 /** Apps a team can connect, by category. */
 const TEAM_APPS: Record<string, string> = {
   'google-calendar': 'calendar',
@@ -36,18 +36,6 @@ const connectionView: JsonSchema = object(
 );
 
 const connection = (a: ConnectedApp) => ({ id: a.id, app: a.app, category: a.category, account: a.account, name: a.name, readOnly: a.readOnly, createdAt: iso(a.createdAt) });
-
-/**
- * How the platform names a user's calendar apps: the credential type, and the title its app
- * store shows. Gatehouse's app names are the platform's app ids (its `appId` and `slug`).
- */
-const CALENDAR_APPS: Record<string, { type: string; title: string }> = {
-  'google-calendar': { type: 'google_calendar', title: 'Google Calendar' },
-  'office365-calendar': { type: 'office365_calendar', title: 'Outlook Calendar' },
-  'apple-calendar': { type: 'apple_calendar', title: 'Apple Calendar' },
-  [ICS_FEED]: { type: 'ics-feed_calendar', title: 'ICS Feed' },
-};
-const calendarApp = (app: string) => CALENDAR_APPS[app] ?? { type: app.replaceAll('-', '_'), title: app };
 
 const text = { type: 'string' };
 const nullableText = { type: ['string', 'null'] };
@@ -199,18 +187,25 @@ function calendarRoutes(deps: AppContext): HandlerMap {
       status: 201,
       handle: async ({ userId, params, body }) => connection(await connectCalendar(deps.services, userId, params.provider, body)),
     }),
-    // The platform answers the provider's authorization address; Gatehouse runs neither
-    // provider's OAuth, so it has none to give, and saying so beats an address that connects
-    // nothing. POST /v2/calendars/:provider/connect records a connection instead.
+    // docs/rules.md#connect-pages: the platform answers the provider's authorization address;
+    // Gatehouse runs neither provider's OAuth, so it answers its own connect page, where the
+    // user confirms the account that POST /v2/calendars/:provider/connect would record.
     'calendars.oauthConnect': route<unknown, { isDryRun: boolean; redir?: string }, { provider: string }>({
       params: { provider: { type: 'string', enum: ['google', 'office365'] } },
-      query: object({ isDryRun: bool, redir: str(1, 2048) }, ['isDryRun']),
-      data: object({ authUrl: text }, ['authUrl']),
-      handle: async ({ params }) => {
-        throw invalid(
-          'calendar',
-          `Gatehouse does not run ${params.provider === 'google' ? 'Google' : 'Microsoft'}'s OAuth, so it has no authorization address to give; record the account with POST /v2/calendars/${params.provider}/connect (docs/integrating.md#calendar-connections)`,
-        );
+      query: object(
+        {
+          isDryRun: { ...bool, description: 'true: the same answer, and nothing is kept: the address leads to the page of a request that does not work' },
+          redir: { ...str(1, 2048), description: 'Where the user is sent after confirming (with error=access_denied after cancelling): https, on the origin of one of your redirect URIs' },
+        },
+        ['isDryRun'],
+      ),
+      data: object({ authUrl: { ...text, description: "The connect page to send the user to: it works once, for 10 minutes, for the token's user" } }, ['authUrl']),
+      noStore: true,
+      handle: async ({ params, query, principal }) => {
+        const check = await returnAddressCheck(deps, principal!.clientId);
+        const returnTo = query.redir === undefined ? null : check(query.redir, 'redir');
+        const authUrl = await requestConnection(deps, principal!, { kind: 'calendar', provider: params.provider, returnTo, onErrorReturnTo: null }, { dryRun: query.isDryRun });
+        return { authUrl };
       },
     }),
     // docs/integrating.md#calendar-connections: the Apple ID is kept as the connection's

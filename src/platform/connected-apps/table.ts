@@ -10,7 +10,7 @@ export const connectedAppRoutes: ApiRoute[] = [
     ['calendars.saveIcsFeed', 'POST', '/v2/calendars/ics-feed/save', 'APPS_WRITE', 'Save ICS feeds'],
     ['calendars.check', 'GET', '/v2/calendars/:provider/check', 'APPS_READ', 'Verify your connection to a calendar provider'],
     ['calendars.connect', 'POST', '/v2/calendars/:provider/connect', 'APPS_WRITE', 'Connect a calendar account'],
-    ['calendars.oauthConnect', 'GET', '/v2/calendars/:provider/connect', 'APPS_WRITE', "A calendar provider's OAuth address: refused, Gatehouse does not run Google's or Microsoft's OAuth"],
+    ['calendars.oauthConnect', 'GET', '/v2/calendars/:provider/connect', 'APPS_WRITE', "The address of a page where your user confirms the calendar account to connect (in place of the provider's OAuth, which Gatehouse does not run)"],
     ['calendars.saveCredentials', 'POST', '/v2/calendars/:provider/credentials', 'APPS_WRITE', 'Connect an Apple calendar account: its name is kept, its password never'],
     ['calendars.disconnect', 'POST', '/v2/calendars/:provider/disconnect', 'APPS_WRITE', 'Disconnect a calendar account'],
   ]),
