@@ -117,6 +117,9 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
         return randomPhone();
       // The file types a phone call's `enabled` as an object, with the default true: the platform takes a boolean.
       case 'enabled': return true;
+      // A connect page's return addresses are on the origin of the asking client's redirect URIs (docs/rules.md#connect-pages).
+      case 'returnTo': return `${new URL(w.client.redirectUri).origin}/connected`;
+      case 'onErrorReturnTo': return `${new URL(w.client.redirectUri).origin}/not-connected`;
       default: return undefined;
     }
   }
