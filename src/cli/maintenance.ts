@@ -15,6 +15,7 @@ const labels: Record<keyof PruneCounts, string> = {
   dpopProofs: 'DPoP proofs',
   inviteLinks: 'invite links',
   emailChangeRequests: 'address changes',
+  connectionRequests: 'connect requests',
   successorsForgotten: 'successor pairs',
 };
 
@@ -33,13 +34,14 @@ const verbs: Record<keyof PruneCounts, string> = {
   dpopProofs: 'deleted',
   inviteLinks: 'deleted',
   emailChangeRequests: 'deleted',
+  connectionRequests: 'deleted',
   successorsForgotten: 'forgotten',
 };
 
 export function registerMaintenanceCommands(program: Command, runtime: CliRuntime): void {
   program
     .command('prune')
-    .description('delete ended codes, tokens, pushed authorization requests, sessions, invite links, address changes, old authorization requests and audit events; print the counts')
+    .description('delete ended codes, tokens, pushed authorization requests, sessions, invite links, address changes, connect requests, old authorization requests and audit events; print the counts')
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const { retention } = runtime.config();

@@ -104,6 +104,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
       'DPoP proofs deleted': 0,
       'invite links deleted': 0,
       'address changes deleted': 0,
+      'connect requests deleted': 0,
       'sessions deleted': 0,
       'authorization requests deleted': 2,
       'audit events deleted': 0,

@@ -20,6 +20,7 @@ const indexOf: Record<PrunableRows, string> = {
   dpopProofs: 'dpop_proofs_expires',
   inviteLinks: 'team_invite_links_expires',
   emailChangeRequests: 'email_change_requests_expires',
+  connectionRequests: 'connection_requests_expires',
 };
 
 describe.each(backends)('RetentionStore contract on $name', ({ name, available }) => {

@@ -33,6 +33,7 @@ export function cutoffs(policy: RetentionPolicy, now: number): Record<PrunableRo
     dpopProofs: now,
     inviteLinks: now,
     emailChangeRequests: now,
+    connectionRequests: now,
   };
 }
 

@@ -21,6 +21,8 @@ export interface PruneCounts {
   /** Expired team invite links and lapsed sign-in address changes. */
   inviteLinks: number;
   emailChangeRequests: number;
+  /** Connect-page requests past their ten minutes, used or not. */
+  connectionRequests: number;
   /** Successor pairs of spent refresh tokens forgotten after the replay window. */
   successorsForgotten: number;
 }
@@ -61,6 +63,7 @@ export async function pruneEnded(ctx: ServiceContext, policy: RetentionPolicy, o
     dpopProofs: await rows('dpopProofs'),
     inviteLinks: await rows('inviteLinks'),
     emailChangeRequests: await rows('emailChangeRequests'),
+    connectionRequests: await rows('connectionRequests'),
     successorsForgotten: await drain((limit) => store.forgetSuccessorsBatch(successorCutoff(policy, now), limit), options),
   };
 }

@@ -23,7 +23,9 @@ export type PrunableRows =
   /** Team invite links by expiry (docs/rules.md#membership-invitations): nobody can join through them after it. */
   | 'inviteLinks'
   /** Sign-in address changes nobody confirmed before they lapsed (docs/rules.md#profile). */
-  | 'emailChangeRequests';
+  | 'emailChangeRequests'
+  /** Connect-page requests by expiry, used or not (docs/rules.md#connect-pages). */
+  | 'connectionRequests';
 
 export interface RetentionStore {
   /**

@@ -25,4 +25,6 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Deleting a user or a client deletes their requests: each cascade finds them by index.
   await db.schema.createIndex('connection_requests_user').on('connection_requests').column('user_id').execute();
   await db.schema.createIndex('connection_requests_client').on('connection_requests').column('client_id').execute();
+  // docs/rules.md#retention: expired requests, used or not, are deleted by expiry.
+  await db.schema.createIndex('connection_requests_expires').on('connection_requests').column('expires_at').execute();
 }

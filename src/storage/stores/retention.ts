@@ -17,6 +17,7 @@ const prunable: Record<PrunableRows, { table: keyof Database; key: string; time:
   dpopProofs: { table: 'dpop_proofs', key: 'proof_key', time: 'expires_at' },
   inviteLinks: { table: 'team_invite_links', key: 'token_hash', time: 'expires_at' },
   emailChangeRequests: { table: 'email_change_requests', key: 'user_id', time: 'expires_at' },
+  connectionRequests: { table: 'connection_requests', key: 'token_hash', time: 'expires_at' },
 };
 
 /**
