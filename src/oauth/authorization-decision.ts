@@ -8,6 +8,8 @@ import {
   denyAuthorization,
   PushedRequestGone,
   recordAuthorizationRequest,
+  refuseTeam,
+  TeamAuthorityLost,
   rememberedGrant,
   resolveTeam,
   silentFailure,
@@ -127,7 +129,12 @@ export async function decideConsent(ctx: OAuthContext, form: RawParameters, choi
   // Asked again at Allow: the user's role may have changed since the page was shown.
   const forTeam = await resolveTeam(ctx, request, userId);
   if ('kind' in forTeam) return forTeam;
-  return orGonePage(async () => ({ kind: 'redirect', location: await approveAuthorization(ctx, forTeam, userId) }));
+  try {
+    return await orGonePage(async () => ({ kind: 'redirect', location: await approveAuthorization(ctx, forTeam, userId) }));
+  } catch (error) {
+    if (error instanceof TeamAuthorityLost) return refuseTeam(ctx, request, userId);
+    throw error;
+  }
 }
 
 /**

@@ -328,12 +328,21 @@ function teamScopesOf(scopes: string[] | null): string[] | null {
 export async function resolveTeam(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<AuthorizationRequest | ErrorAnswer> {
   if (request.teamSlug === null) return request;
   const team = await ctx.store.findTeamAuthority(request.teamSlug, userId);
-  if (team === undefined || !team.mayAuthorize) {
-    const error = new OAuthError('access_denied', `the signed-in user is not an owner or admin of a team with the slug "${request.teamSlug}": only its owners and admins can authorize an application for a team`);
-    return answerError(ctx, request, error, userId);
-  }
+  if (team === undefined || !team.mayAuthorize) return refuseTeam(ctx, request, userId);
   return { ...request, team: { id: team.id, name: team.name } };
 }
+
+/** The one access_denied of a team authorization the user may not give (resolveTeam). */
+export async function refuseTeam(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<ErrorAnswer> {
+  const error = new OAuthError('access_denied', `the signed-in user is not an owner or admin of a team with the slug "${request.teamSlug}": only its owners and admins can authorize an application for a team`);
+  return answerError(ctx, request, error, userId);
+}
+
+/**
+ * The team was deleted, or the user's role in it taken away, between resolveTeam and the
+ * grant's transaction: nothing was written, and the answer is resolveTeam's (refuseTeam).
+ */
+export class TeamAuthorityLost extends Error {}
 
 const isSelfRegistered = async (ctx: OAuthContext, client: ClientRecord) => (await ctx.isSelfRegistered?.(client)) ?? false;
 
@@ -570,6 +579,9 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
   const scopes = request.scopes === null ? null : sortScopes(request.scopes);
   const teamId = request.team?.id ?? null;
   await reportingTransaction(ctx, async (tx: OAuthStore) => {
+    // docs/rules.md#team-authorization: the team is held until the grant is written, so that a
+    // deletion (which revokes the team's grants) or a role change waits and then sees it.
+    if (teamId !== null && !(await tx.holdTeamAuthority(teamId, userId))?.mayAuthorize) throw new TeamAuthorityLost();
     await consumePushed(tx, request, now);
     await tx.lockUserGrants(userId);
     const revoke = async (g: GrantRecord, reason: string) => {

@@ -235,6 +235,13 @@ export interface TeamAuthority {
 export interface TeamLookup {
   /** The team with this slug as the user stands in it; undefined when no team has the slug. */
   findTeamAuthority(slug: string, userId: string): Promise<TeamAuthority | undefined>;
+  /**
+   * Within a transaction: the team with this id as the user stands in it, holding the team's
+   * row until the transaction ends, so that a concurrent deletion of the team, or change of a
+   * role in the team, waits for it (both take the same row first). Undefined, holding nothing,
+   * when no such team exists (by then).
+   */
+  holdTeamAuthority(teamId: string, userId: string): Promise<TeamAuthority | undefined>;
 }
 
 export interface CodeStore {

@@ -10,6 +10,7 @@ import {
   type ConsentDecision,
   type Requester,
 } from '../../src/oauth/authorization-decision.ts';
+import { approveAuthorization, TeamAuthorityLost, type AuthorizationRequest } from '../../src/oauth/authorize.ts';
 import { sortScopes } from '../../src/oauth/scopes.ts';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
@@ -409,5 +410,18 @@ describe('team_slug: an authorization that acts for a team (docs/rules.md#team-a
     const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
     expect(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: 'no-such-team' }), nobody)).toMatchObject({ kind: 'login' });
     expect(redirectedError(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: '-bad-' }), nobody))).toBe('invalid_request');
+  });
+});
+
+describe('team_slug: the grant transaction holds the team (docs/rules.md#team-authorization)', () => {
+  it('a team deleted after the role was checked gets no grant: approveAuthorization refuses, writing nothing', async () => {
+    const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
+    const userId = await core.user();
+    const team = await createTeam(core.services, { name: `Doomed ${Math.random().toString(36).slice(2)}`, ownerId: userId });
+    const shown = await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), loggedIn(userId));
+    expect(shown).toMatchObject({ kind: 'consent', request: { team: { id: team.id } } });
+    expect(await core.stores.teams.deleteTeam(team.id, userId, core.clock.now())).toBe(true);
+    await expect(approveAuthorization(core.ctx, (shown as { request: AuthorizationRequest }).request, userId)).rejects.toBeInstanceOf(TeamAuthorityLost);
+    expect(await activeGrants(userId, clientId)).toEqual([]);
   });
 });

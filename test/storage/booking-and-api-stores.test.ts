@@ -393,6 +393,38 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(audit.map((r) => ({ client: r.client_id, user: r.user_id, data: JSON.parse(r.data!) }))).toEqual([{ client, user: owner, data: { grantId: forTeam.id, teamId: t, reason: 'team deleted' } }]);
   });
 
+  it.skipIf(!available)("teams.delete: waits for an authorization holding the team, then revokes the grant it wrote (docs/rules.md#team-authorization)", async () => {
+    const db = suite.database.handle.db;
+    const t = await team();
+    const owner = await seedUser(db);
+    const client = await seedClient(db, owner, { scopes: ['TEAM_PROFILE_READ'] });
+    const oauth = createOAuthStore(db);
+    const forTeam = grantRecord(owner, client, { teamId: t, scopes: ['TEAM_PROFILE_READ'] });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const granting = oauth.transaction(async (tx) => {
+      expect(await tx.holdTeamAuthority(t, owner)).toBeDefined();
+      holding();
+      await released;
+      await tx.createGrant(forTeam);
+    });
+    await held;
+    const deleting = suite.stores.teams.deleteTeam(t, owner, T0 + 5);
+    let settled = false;
+    void deleting.then(() => (settled = true));
+    // The deletion is under way and must be waiting for the held team (there is no event to
+    // wait for: only its absence): on PostgreSQL it would otherwise read the team's grants
+    // before this one is written, and miss it.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(settled).toBe(false);
+    release();
+    await granting;
+    expect(await deleting).toBe(true);
+    expect((await oauth.findGrant(forTeam.id))?.revokedAt).toBe(T0 + 5);
+  });
+
   it.skipIf(!available)('teams.delete: removes its event types and bookings too; an unknown id is false', async () => {
     const t = await team();
     const host = await seedUser(suite.database.handle.db);

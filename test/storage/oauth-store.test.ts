@@ -304,6 +304,37 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       }
     });
 
+    it.skipIf(!available)('holdTeamAuthority: the team by id as the user stands in it; undefined for an unknown id', async () => {
+      const id = await teamWith('admin');
+      expect(await store.transaction((tx) => tx.holdTeamAuthority(id, userId))).toEqual({ id, name: `Team ${id}`, mayAuthorize: true });
+      expect(await store.transaction((tx) => tx.holdTeamAuthority('no-such-team', userId))).toBeUndefined();
+    });
+
+    it.skipIf(!available)('holdTeamAuthority: inside a transaction, holds off another transaction taking the same team until it ends', async () => {
+      const id = await teamWith('owner');
+      const held = gate();
+      const holding = gate();
+      const order: string[] = [];
+      const first = store.transaction(async (tx) => {
+        await tx.holdTeamAuthority(id, userId);
+        holding.open();
+        await held.opened;
+        order.push('first ends');
+      });
+      await holding.opened;
+      const second = track(
+        store.transaction(async (tx) => {
+          await tx.holdTeamAuthority(id, userId);
+          order.push('second holds');
+        }),
+      );
+      await pause(150);
+      expect(second.settled()).toBe(false);
+      held.open();
+      await Promise.all([first, second.promise]);
+      expect(order).toEqual(['first ends', 'second holds']);
+    });
+
     it.skipIf(!available)("findTeamAuthority: another user's admin role makes nobody else an admin", async () => {
       const id = await teamWith(null);
       const other = await seedUser(database.handle.db);

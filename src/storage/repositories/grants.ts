@@ -60,13 +60,13 @@ const AUTHORIZING_ROLES: readonly string[] = ['admin', 'owner'];
  * The team with this slug, and whether the user is an owner or admin of it or of its
  * organization (the roles that act on a team, docs/rules.md#membership-rules): one read.
  */
-export async function findTeamAuthority(db: Executor, slug: string, userId: string): Promise<TeamAuthority | undefined> {
+export async function findTeamAuthority(db: Executor, team: { slug: string } | { id: string }, userId: string): Promise<TeamAuthority | undefined> {
   const row = await db
     .selectFrom('teams as t')
     .leftJoin('memberships as tm', (j) => j.onRef('tm.team_id', '=', 't.id').on('tm.user_id', '=', userId))
     .leftJoin('memberships as om', (j) => j.onRef('om.organization_id', '=', 't.organization_id').on('om.user_id', '=', userId))
     .select(['t.id', 't.name', 'tm.role as team_role', 'om.role as org_role'])
-    .where('t.slug', '=', slug)
+    .where('slug' in team ? 't.slug' : 't.id', '=', 'slug' in team ? team.slug : team.id)
     .executeTakeFirst();
   if (row === undefined) return undefined;
   const mayAuthorize = [row.team_role, row.org_role].some((role) => role !== null && AUTHORIZING_ROLES.includes(role));

@@ -39,7 +39,16 @@ export function createOAuthStore(db: Executor): OAuthStore {
       const r = await db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
       return r && { id: r.id, userId: r.user_id, clientId: r.client_id, scopes: scopesFromColumn(r.scopes), ...(r.team_id === null ? {} : { teamId: r.team_id }), createdAt: r.created_at, revokedAt: r.revoked_at };
     },
-    findTeamAuthority: (slug, userId) => findTeamAuthority(db, slug, userId),
+    findTeamAuthority: (slug, userId) => findTeamAuthority(db, { slug }, userId),
+    // As holdActiveGrant: a conditional write holds the row on PostgreSQL; on SQLite the
+    // transaction already holds the database's write lock.
+    holdTeamAuthority: async (teamId, userId) => {
+      if (dialectOf(db) !== 'sqlite') {
+        const held = await db.updateTable('teams').set((eb) => ({ id: eb.ref('id') })).where('id', '=', teamId).executeTakeFirst();
+        if (Number(held.numUpdatedRows) !== 1) return undefined;
+      }
+      return findTeamAuthority(db, { id: teamId }, userId);
+    },
     listActiveGrants: (userId, clientId) => listActiveGrants(db, userId, clientId),
     // Takes the user's row lock for the rest of the transaction (a portable SELECT ... FOR UPDATE).
     lockUserGrants: async (userId) => {

@@ -99,6 +99,9 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     // and each application is told (docs/rules.md#client-events) as a user's revocation tells it.
     deleteTeam: (id, actorId, at) =>
       inTransaction(db, async (trx) => {
+        // The team's row first, as an authorization being granted for it holds it
+        // (OAuthStore.holdTeamAuthority): its grant is then either seen here or refused there.
+        await repo.lockMembershipTarget(trx, { teamId: id }, at);
         const grants = await activeTeamGrants(trx, id);
         for (const g of grants) {
           await revokeGrant(trx, g.id, at);
