@@ -84,7 +84,7 @@ export async function authorizedAppsRoutes(app: FastifyInstance, ctx: AppContext
       'Authorized apps',
       html`<div class="card"><h1>Authorized apps</h1>
 ${revokedName ? html`<p class="flash" role="status" id="flash">You revoked access for <strong>${revokedName}</strong>. Its tokens stopped working at once.</p>` : ''}
-<p>Applications you allowed to act for you. Revoking one ends every token it holds for your account at once; it would have to ask you again.</p>
+<p>Applications you allowed to act for you, or for a team you are an owner or admin of. Revoking one ends every token it holds for your account, and for those teams, at once; it would have to ask you again.</p>
 ${apps.length === 0 ? html`<p class="muted" id="no-apps">You have not authorized any application.</p>` : ''}
 </div>
 ${apps.map((a) => appCard(a))}`,
