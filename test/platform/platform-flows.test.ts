@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiRoutes } from '../../src/platform/route-table.ts';
 import { acceptInvitation } from '../../src/services/teams/invitations.ts';
-import { addMember } from '../../src/services/teams/teams.ts';
+import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
 import { startCountingServer } from '../helpers/counting-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, uniq, type World } from './fixtures.ts';
+import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, quickUser, uniq, type World } from './fixtures.ts';
 import { examples } from './route-examples.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -483,5 +483,48 @@ describe.each(backends)('queries per guarded request on $name', ({ name, availab
     expect(await queries(`/v2/teams/${w.team.id}/event-types`, await mint(server, w, w.outsider, ['TEAM_EVENT_TYPE_READ']))).toEqual({ status: 403, n: 1 });
     expect(await queries(`/v2/teams/${w.team.id}/event-types`, undefined)).toEqual({ status: 401, n: 0 });
     expect(await queries(`/v2/teams/${w.team.id}/event-types`, 'gat_malformed')).toEqual({ status: 401, n: 0 });
+  });
+});
+
+// What a list or a lookup costs must not grow with what it holds: the teams of an event-type
+// page, the attendees of a booking, the connections of an account.
+describe.each(backends)('queries per request, whatever it holds, on $name', ({ name, available }) => {
+  let server: TestServer;
+  let w: World;
+  let f: ReturnType<typeof fixtures>;
+  const counter = { n: 0 };
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startCountingServer(name, counter);
+    w = await buildWorld(server);
+    f = fixtures(server);
+  });
+  afterAll(async () => server?.close());
+
+  async function queries(method: string, path: string, token: string, body?: unknown) {
+    counter.n = 0;
+    const res = await server.api(method, path, token, body);
+    return { status: res.status, length: Array.isArray(res.body?.data) ? res.body.data.length : undefined, n: counter.n };
+  }
+
+  it.skipIf(!available)("an organization's event-type lists read the teams and hosts of the page at once, not team by team", async () => {
+    const s = server.services;
+    const boss = await quickUser(server, 'Bea Boss');
+    const org = await createOrganization(s, { name: `Costs ${uniq()}`, ownerId: boss.id });
+    const token = await mint(server, w, boss, ALL_SCOPES);
+    const addTeam = async () => {
+      const team = await createTeam(s, { name: `Costs ${uniq()}`, ownerId: boss.id, organizationId: org.id });
+      await addMember(s, { teamId: team.id }, (await quickUser(server, 'Hal Host')).id, 'member');
+      await f.eventType({ teamId: team.id });
+    };
+    const lists = [`/v2/organizations/${org.id}/event-types?limit=100`, `/v2/organizations/${org.id}/teams/event-types?limit=100`];
+    await addTeam();
+    const one = [];
+    for (const path of lists) one.push(await queries('GET', path, token));
+    // Token, scope and membership; the page; its teams; their hosts; the hosts' accounts.
+    expect(one).toEqual([{ status: 200, length: 1, n: 5 }, { status: 200, length: 1, n: 5 }]);
+    await addTeam();
+    await addTeam();
+    for (const [i, path] of lists.entries()) expect(await queries('GET', path, token)).toEqual({ ...one[i], length: 3 });
   });
 });

@@ -164,4 +164,35 @@ describe.each(backends)('account and team stores on $name', ({ name, available }
     await suite.stores.invitations.insert({ id: `i-${tag}`, teamId: alone.id, organizationId: null, email: 'someone@example.com', userId: null, role: 'member', invitedBy: owner.id, createdAt: 10, updatedAt: 10 });
     expect(await suite.stores.teams.listMembers({ teamId: alone.id }, 10)).toEqual([]);
   });
+
+  it.skipIf(!available)('TeamStore.findTeams and listMembersOfTeams: several teams in one read each, each team as findTeam and listMembers answer it', async () => {
+    const [owner, other, third] = [userRecord(), userRecord(), userRecord()];
+    for (const u of [owner, other, third]) await suite.stores.users.insert(u);
+    const tag = owner.id.toLowerCase();
+    const team = (id: string, createdAt: number) => ({ id, organizationId: null, name: `Team ${id}`, slug: id, bio: '', timeZone: 'UTC', brandColor: '#292929', createdAt, updatedAt: createdAt });
+    const [a, b, empty] = [team(`tma-${tag}`, 3), team(`tmb-${tag}`, 4), team(`tme-${tag}`, 5)];
+    for (const t of [a, b, empty]) expect(await suite.stores.teams.insertTeam(t)).toBe(true);
+    const member = (id: string, userId: string, teamId: string, createdAt: number) => ({ id, userId, teamId, organizationId: null, role: 'member' as const, createdAt, updatedAt: createdAt });
+    // Inserted out of order: the lists are oldest first, then by id, per team.
+    for (const m of [member(`m3-${tag}`, third.id, a.id, 9), member(`m2-${tag}`, other.id, a.id, 8), member(`m1-${tag}`, owner.id, a.id, 8), member(`m4-${tag}`, owner.id, b.id, 1)]) {
+      expect(await suite.stores.teams.insertMembership(m)).toBe(true);
+    }
+    await suite.stores.invitations.insert({ id: `i-${tag}`, teamId: empty.id, organizationId: null, email: 'someone@example.com', userId: null, role: 'member', invitedBy: owner.id, createdAt: 10, updatedAt: 10 });
+
+    const found = await suite.stores.teams.findTeams([b.id, a.id, 'no-such-team', a.id]);
+    expect(found.sort((x, y) => x.id.localeCompare(y.id))).toEqual([a, b]);
+    expect(await suite.stores.teams.findTeams([])).toEqual([]);
+
+    const ids = [a.id, b.id, empty.id, 'no-such-team'];
+    for (const limit of [1, 2, 10]) {
+      const members = await suite.stores.teams.listMembersOfTeams(ids, limit);
+      expect([...members.keys()]).toEqual(ids);
+      for (const id of ids) {
+        const one = id === 'no-such-team' ? [] : await suite.stores.teams.listMembers({ teamId: id }, limit);
+        expect(members.get(id)).toEqual(one);
+      }
+    }
+    expect((await suite.stores.teams.listMembersOfTeams(ids, 10)).get(a.id)!.map((m) => m.id)).toEqual([`m1-${tag}`, `m2-${tag}`, `m3-${tag}`]);
+    expect((await suite.stores.teams.listMembersOfTeams([], 10)).size).toBe(0);
+  });
 });

@@ -76,6 +76,8 @@ export interface TeamStore {
   insertTeam(team: Team): Promise<boolean>;
   /** The team; undefined when there is none. */
   findTeam(id: string): Promise<Team | undefined>;
+  /** The teams of these ids that exist, in no particular order; unknown ids are left out. */
+  findTeams(ids: string[]): Promise<Team[]>;
   /**
    * Changes the team and returns it as stored; undefined when there is no such team,
    * 'slugTaken' (nothing changed) when another team has the new slug.
@@ -99,6 +101,12 @@ export interface TeamStore {
   listTeams(filter: { organizationId?: string }, limit: number): Promise<TeamSummary[]>;
   /** At most `limit` accepted members of the target (not invitations), oldest first (then by id); none for an unknown target. */
   listMembers(target: MembershipTarget, limit: number): Promise<Member[]>;
+  /**
+   * Of each of these teams, what listMembers answers for it (at most `limit` accepted members,
+   * oldest first, then by id), in one read, keyed by team id; a team without members (or
+   * unknown) has an empty list.
+   */
+  listMembersOfTeams(teamIds: string[], limit: number): Promise<Map<string, Member[]>>;
   /** Inserts the membership. Returns false, writing nothing, when the user is already a member there. */
   insertMembership(membership: Membership): Promise<boolean>;
   /** The user's membership of the target; undefined when the user is not a member there. */

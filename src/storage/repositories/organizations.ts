@@ -22,6 +22,12 @@ export async function findTeam(db: Executor, id: string): Promise<TeamRow | unde
   return db.selectFrom('teams').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The teams of these ids that exist, in no particular order; none for no ids. */
+export async function findTeams(db: Executor, ids: string[]): Promise<TeamRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('teams').selectAll().where('id', 'in', ids).execute();
+}
+
 export async function updateTeam(db: Executor, id: string, changes: Updateable<TeamsTable>): Promise<TeamRow | undefined> {
   await db.updateTable('teams').set(changes).where('id', '=', id).execute();
   return findTeam(db, id);
@@ -220,6 +226,32 @@ export async function listTeams(db: Executor, organizationId: string | undefined
   if (organizationId !== undefined) query = query.where('t.organization_id', '=', organizationId);
   const rows = await query.orderBy('t.created_at').orderBy('t.id').limit(limit).execute();
   return rows.map((r) => ({ ...r, members: Number(r.members) }));
+}
+
+/**
+ * At most `limit` members of each of these teams, team by team, each team's oldest first (then
+ * by id), as listMembers answers one team: one statement for a page of event types, whatever
+ * the number of teams it shows. row_number() numbers each team's members (both databases have
+ * it), so that the limit holds per team and not for all of them.
+ */
+export async function listMembersOfTeams(db: Executor, teamIds: string[], limit: number): Promise<MemberRow[]> {
+  if (teamIds.length === 0) return [];
+  const rows = await db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('memberships as m')
+        .innerJoin('users as u', 'u.id', 'm.user_id')
+        .select(memberColumns)
+        .select((e) => e.fn.agg<number>('row_number').over((ob) => ob.partitionBy('m.team_id').orderBy('m.created_at').orderBy('m.id')).as('place'))
+        .where('m.team_id', 'in', teamIds)
+        .as('ranked'),
+    )
+    .selectAll()
+    .where('place', '<=', limit)
+    .orderBy('team_id')
+    .orderBy('place')
+    .execute();
+  return rows.map(({ place: _place, ...row }) => row);
 }
 
 /** The target's members with their accounts' email and name, oldest first. */

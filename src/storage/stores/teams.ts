@@ -1,7 +1,7 @@
 // TeamStore and InvitationStore (services/teams/store.ts) over organizations, teams,
 // memberships and membership_invitations.
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { Invitation, InvitationStore, Membership, Organization, Team, TeamChanges, TeamStore } from '../../services/teams/store.ts';
+import type { Invitation, InvitationStore, Member, Membership, Organization, Team, TeamChanges, TeamStore } from '../../services/teams/store.ts';
 import { isUniqueViolation } from '../errors.ts';
 import { appendAudit } from '../repositories/audit.ts';
 import { activeTeamGrants, revokeGrant } from '../repositories/grants.ts';
@@ -86,6 +86,7 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
       const row = await repo.findTeam(db, id);
       return row && toTeam(row);
     },
+    findTeams: async (ids) => (await repo.findTeams(db, [...new Set(ids)])).map(toTeam),
     updateTeam: async (id, changes) => {
       try {
         const row = await repo.updateTeam(db, id, teamColumns(changes));
@@ -119,6 +120,12 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     listTeams: async (filter, limit) =>
       (await repo.listTeams(db, filter.organizationId, limit)).map((r) => ({ ...toTeam(r), organizationName: r.organization_name, members: r.members })),
     listMembers: async (target, limit) => (await repo.listMembers(db, target, limit)).map((r) => ({ ...toMembership(r), email: r.email, name: r.name })),
+    listMembersOfTeams: async (teamIds, limit) => {
+      const unique = [...new Set(teamIds)];
+      const members = new Map<string, Member[]>(unique.map((id) => [id, []]));
+      for (const r of await repo.listMembersOfTeams(db, unique, limit)) members.get(r.team_id!)!.push({ ...toMembership(r), email: r.email, name: r.name });
+      return members;
+    },
     insertMembership: (m) =>
       insertUnlessTaken(db, 'memberships', {
         id: m.id,
