@@ -30,4 +30,10 @@ export interface IdSeriesStore {
    * caller's transaction, so a rollback hands the number out again; nothing kept it.
    */
   next(series: IdSeries): Promise<string>;
+  /**
+   * The series' next `count` ids in one statement, increasing, as `next` would give them one
+   * by one (none for 0), for rows written together (a booking's attendees). On PostgreSQL a
+   * concurrent caller may take numbers between them: they are distinct, not always adjacent.
+   */
+  nextMany(series: IdSeries, count: number): Promise<string[]>;
 }

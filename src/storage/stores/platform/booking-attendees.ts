@@ -25,9 +25,9 @@ export const toAttendee = (r: Row): Attendee => ({
 /** Writes them with new ids, present; an empty list writes nothing. */
 export async function insertAttendees(db: Executor, attendees: NewAttendee[]): Promise<Attendee[]> {
   if (attendees.length === 0) return [];
-  const ids = createIdSeriesStore(db);
-  const written: Attendee[] = [];
-  for (const a of attendees) written.push({ ...a, id: await ids.next('booking_attendees'), absent: false });
+  // All their ids in one statement: a booking with ten guests costs what one with none does.
+  const ids = await createIdSeriesStore(db).nextMany('booking_attendees', attendees.length);
+  const written: Attendee[] = attendees.map((a, i) => ({ ...a, id: ids[i]!, absent: false }));
   await db
     .insertInto('booking_attendees')
     .values(
