@@ -8,9 +8,14 @@ import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createTestDatabase, type Backend } from './backends.ts';
 import { freePort, TestServer } from './server.ts';
 
-/** Counts the statements that reach the database; set `n` to 0 before the request measured. */
+/**
+ * Counts the statements that reach the database; set `n` to 0 before the request measured.
+ * With `rows` (set it to 0 too), also the rows they answered: what a lookup reads, when
+ * reading all of an owner's rows to pick one would cost no more statements.
+ */
 export interface StatementCounter {
   n: number;
+  rows?: number;
 }
 
 function countingPlugin(counter: StatementCounter): KyselyPlugin {
@@ -18,6 +23,7 @@ function countingPlugin(counter: StatementCounter): KyselyPlugin {
     transformQuery: (args) => args.node,
     transformResult: async (args) => {
       counter.n += 1;
+      if (counter.rows !== undefined) counter.rows += args.result.rows.length;
       return args.result;
     },
   };

@@ -6,7 +6,7 @@ import { apiRoutes } from '../../src/platform/route-table.ts';
 import { acceptInvitation } from '../../src/services/teams/invitations.ts';
 import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
-import { startCountingServer } from '../helpers/counting-server.ts';
+import { startCountingServer, type StatementCounter } from '../helpers/counting-server.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, quickUser, uniq, type World } from './fixtures.ts';
 import { examples } from './route-examples.ts';
@@ -492,7 +492,7 @@ describe.each(backends)('queries per request, whatever it holds, on $name', ({ n
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  const counter = { n: 0 };
+  const counter: StatementCounter = { n: 0 };
   beforeAll(async () => {
     if (!available) return;
     server = await startCountingServer(name, counter);
@@ -548,5 +548,33 @@ describe.each(backends)('queries per request, whatever it holds, on $name', ({ n
       return q.n;
     };
     expect(await add(9)).toBe(await add(1));
+  });
+
+  it.skipIf(!available)("a connection is looked up by its id, not found among all the owner's: one calendar or thirty cost the same statements and rows", async () => {
+    const cost = async (others: number) => {
+      const user = await quickUser(server, 'Cal Connected');
+      const token = await mint(server, w, user, ['APPS_READ', 'APPS_WRITE']);
+      const target = await f.app({ userId: user.id }, 'google-calendar');
+      for (let i = 0; i < others; i++) await f.app({ userId: user.id }, i % 2 === 0 ? 'google-calendar' : 'apple-calendar');
+      const named = { integration: 'google_calendar', externalId: target.account, credentialId: Number(target.id) };
+      const query = `integration=google_calendar&externalId=${encodeURIComponent(target.account)}&credentialId=${target.id}`;
+      const requests: [string, string, unknown][] = [
+        ['POST', '/v2/selected-calendars', named],
+        ['DELETE', `/v2/selected-calendars?${query}`, undefined],
+        ['PUT', '/v2/destination-calendars', { integration: 'google_calendar', externalId: target.account }],
+        ['POST', '/v2/calendars/google/disconnect', { id: Number(target.id) }],
+      ];
+      const costs = [];
+      for (const [method, path, body] of requests) {
+        counter.rows = 0;
+        const { status, n } = await queries(method, path, token, body);
+        costs.push({ status, n, rows: counter.rows });
+      }
+      delete counter.rows;
+      return costs;
+    };
+    const one = await cost(0);
+    expect(one.map((c) => c.status)).toEqual([201, 200, 200, 200]);
+    expect(await cost(29)).toEqual(one);
   });
 });

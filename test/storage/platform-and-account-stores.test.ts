@@ -348,6 +348,28 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     expect(await suite.stores.api.connectedApps.findAccount({ teamId: await team() }, 'zoom', zoom.account)).toBeUndefined();
   });
 
+  it.skipIf(!available)("connectedApps.find: the owner's connection of that id, if of the category and app asked; another owner's or an unknown id is undefined", async () => {
+    const u = await user();
+    const t = await team();
+    const cal = app({ userId: u }, { createdAt: T0 + 1 });
+    const zoom = app({ userId: u }, { app: 'zoom', category: 'conferencing', readOnly: true });
+    const teams = app({ teamId: t });
+    expect(await suite.stores.api.connectedApps.insertAll([cal, zoom, teams])).toBe(true);
+    await suite.stores.api.connectedApps.setSelected(u, cal.id, true);
+    expect(await suite.stores.api.connectedApps.find({ userId: u }, cal.id)).toEqual({ ...cal, selected: true });
+    expect(await suite.stores.api.connectedApps.find({ userId: u }, zoom.id)).toEqual(zoom);
+    expect(await suite.stores.api.connectedApps.find({ userId: u }, cal.id, { category: 'calendar' })).toEqual({ ...cal, selected: true });
+    expect(await suite.stores.api.connectedApps.find({ userId: u }, cal.id, { category: 'calendar', app: 'google-calendar' })).toEqual({ ...cal, selected: true });
+    expect(await suite.stores.api.connectedApps.find({ userId: u }, zoom.id, { category: 'calendar' })).toBeUndefined();
+    expect(await suite.stores.api.connectedApps.find({ userId: u }, cal.id, { app: 'apple-calendar' })).toBeUndefined();
+    expect(await suite.stores.api.connectedApps.find({ teamId: t }, teams.id)).toEqual(teams);
+    // The same id under another owner is not theirs.
+    expect(await suite.stores.api.connectedApps.find({ userId: u }, teams.id)).toBeUndefined();
+    expect(await suite.stores.api.connectedApps.find({ teamId: t }, cal.id)).toBeUndefined();
+    expect(await suite.stores.api.connectedApps.find({ userId: await user() }, cal.id)).toBeUndefined();
+    expect(await suite.stores.api.connectedApps.find({ userId: u }, 'no-such-connection')).toBeUndefined();
+  });
+
   it.skipIf(!available)("connectedApps.setSelected and setDestination: the user's own connection only; one destination at a time", async () => {
     const u = await user();
     const [a, b] = [app({ userId: u }, { createdAt: T0 }), app({ userId: u }, { app: 'office365-calendar', createdAt: T0 + 1 })];

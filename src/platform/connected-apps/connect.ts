@@ -23,6 +23,8 @@ const CALENDAR_APPS: Record<string, { type: string; title: string }> = {
   [ICS_FEED]: { type: 'ics-feed_calendar', title: 'ICS Feed' },
 };
 export const calendarApp = (app: string) => CALENDAR_APPS[app] ?? { type: app.replaceAll('-', '_'), title: app };
+/** The app a calendar of that credential type is stored as: calendarApp's inverse for the four calendar apps. */
+export const calendarAppOfType = (type: string) => Object.keys(CALENDAR_APPS).find((app) => CALENDAR_APPS[app]!.type === type) ?? type.replaceAll('_', '-');
 
 /** The stores of the caller (or of its transaction) and its clock. */
 export interface Recording {

@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context.ts';
 import { type OutboundPolicy, Refusal } from '../authorization-server.ts';
 import type { ConnectedApp } from './store.ts';
-import { CALENDAR_PROVIDERS as PROVIDERS, calendarApp, connectCalendar, connecting, ICS_FEED } from './connect.ts';
+import { CALENDAR_PROVIDERS as PROVIDERS, calendarApp, calendarAppOfType, connectCalendar, connecting, ICS_FEED } from './connect.ts';
 import { returnAddressCheck, requestConnection } from '../connection-requests/service.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, checkTimeZone, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
@@ -234,7 +234,7 @@ function calendarRoutes(deps: AppContext): HandlerMap {
       data: disconnectedView,
       handle: async ({ userId, params, body }) => {
         const provider = PROVIDERS[params.provider] ?? ICS_FEED;
-        const current = (await apps.list({ userId }, { app: provider })).find((a) => a.id === body.id);
+        const current = await apps.find({ userId }, body.id, { app: provider });
         if (current === undefined || !(await apps.delete({ userId }, provider, body.id))) throw notFound(`${params.provider} connection`);
         return { ...credential(current), deleted: true };
       },
@@ -268,7 +268,7 @@ interface CalendarNamed {
  */
 async function namedCalendar(deps: AppContext, userId: string, named: CalendarNamed): Promise<ConnectedApp> {
   if (named.delegationCredentialId !== undefined) throw invalid('delegationCredentialId', NO_DELEGATION);
-  const found = (await deps.services.stores.api.connectedApps.list({ userId }, { category: 'calendar' })).find((a) => a.id === named.credentialId);
+  const found = await deps.services.stores.api.connectedApps.find({ userId }, named.credentialId, { category: 'calendar' });
   if (found === undefined) throw notFound('calendar connection (credentialId) of yours');
   const { type } = calendarApp(found.app);
   if (named.integration !== type) throw invalid('integration', `must be ${type}: the integration of connection ${found.id}, as GET /v2/calendars lists it`);
@@ -323,9 +323,10 @@ function calendarChoiceRoutes(deps: AppContext): HandlerMap {
       data: choiceView,
       handle: async ({ userId, body }) => {
         if (body.delegationCredentialId !== undefined) throw invalid('delegationCredentialId', NO_DELEGATION);
-        const calendar = (await apps.list({ userId }, { category: 'calendar' })).find(
-          (a) => calendarApp(a.app).type === body.integration && a.account === body.externalId.toLowerCase(),
-        );
+        // The one connection of that app and account (an owner connects an account to an app
+        // once), read alone rather than found among all the user's calendars.
+        const found = await apps.findAccount({ userId }, calendarAppOfType(body.integration), body.externalId.toLowerCase());
+        const calendar = found?.category === 'calendar' ? found : undefined;
         if (calendar === undefined) throw notFound(`${body.integration} calendar ${body.externalId} of yours: connect it first`);
         if (calendar.readOnly) throw invalid('externalId', 'is a read-only calendar: a destination must be one events can be written to');
         const chosen = await deps.services.stores.transaction((tx) => tx.api.connectedApps.setDestination(userId, calendar.id));

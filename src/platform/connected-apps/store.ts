@@ -31,6 +31,11 @@ export interface ConnectedAppStore {
   insertAll(apps: NewConnectedApp[]): Promise<boolean>;
   /** The owner's connections, optionally of one category or app, oldest first; at most 500. */
   list(owner: AppOwner, filter?: { category?: string; app?: string }): Promise<ConnectedApp[]>;
+  /**
+   * The owner's connection of that id, if it is of the category and app given; undefined
+   * otherwise (another owner's, another app's, or none). One row read, whatever the owner has.
+   */
+  find(owner: AppOwner, id: string, filter?: { category?: string; app?: string }): Promise<ConnectedApp | undefined>;
   /** The owner's connection of that app to that account; undefined when there is none. */
   findAccount(owner: AppOwner, app: string, account: string): Promise<ConnectedApp | undefined>;
   /** Removes the owner's connection of that app and id; false when there was none. */

@@ -60,6 +60,13 @@ export function createConnectedAppStore(db: Executor): ConnectedAppStore {
       if (filter.app !== undefined) q = q.where('app', '=', filter.app);
       return (await q.orderBy('created_at').orderBy('id').limit(500).execute()).map(toApp);
     },
+    find: async (owner, id, filter = {}) => {
+      let q = ofOwner(owner).where('id', '=', id);
+      if (filter.category !== undefined) q = q.where('category', '=', filter.category);
+      if (filter.app !== undefined) q = q.where('app', '=', filter.app);
+      const row = await q.executeTakeFirst();
+      return row && toApp(row);
+    },
     findAccount: async (owner, app, account) => {
       const row = await ofOwner(owner).where('app', '=', app).where('account', '=', account).executeTakeFirst();
       return row && toApp(row);
