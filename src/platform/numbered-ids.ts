@@ -18,9 +18,44 @@ export const numberedOrNull = (id: string | null): number | string | null => (id
 
 const typesOf = (schema: JsonSchema): string[] => [schema.type ?? []].flat() as string[];
 
-/** `value` as `schema` describes it, numbered ids as numbers; everything else as it was. */
+/** The schemas under a schema that numberedAsSchema follows: its items, properties and additional properties. */
+function childrenOf(schema: JsonSchema): JsonSchema[] {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  const rest = typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as JsonSchema) : undefined;
+  return [schema.items as JsonSchema | undefined, ...Object.values(properties ?? {}), rest].filter((s): s is JsonSchema => typeof s === 'object' && s !== null);
+}
+
+/** Per schema, whether an integer is declared anywhere under it; decided once, as schemas do not change. */
+const declaresInteger = new WeakMap<JsonSchema, boolean>();
+
+/**
+ * Whether `value` could change under `schema`: only where an integer is declared can text become
+ * a number. Each schema is walked once, its answer kept; a schema that holds itself is walked
+ * once per node (the visited set), not forever.
+ */
+function mayNumber(schema: JsonSchema): boolean {
+  const known = declaresInteger.get(schema);
+  if (known !== undefined) return known;
+  const visited = new Set<JsonSchema>([schema]);
+  const pending = [schema];
+  let found = false;
+  while (!found && pending.length > 0) {
+    const next = pending.pop()!;
+    if (typesOf(next).includes('integer') || declaresInteger.get(next) === true) found = true;
+    else for (const child of childrenOf(next)) if (!visited.has(child) && declaresInteger.get(child) !== false) (visited.add(child), pending.push(child));
+  }
+  declaresInteger.set(schema, found);
+  return found;
+}
+
+/**
+ * `value` as `schema` describes it, numbered ids as numbers; everything else as it was. Where
+ * the schema declares no integer (most of a /v2 answer, or all of it), the value is returned
+ * as it is, not copied: the walk and the copies go only where an id may become a number.
+ */
 export function numberedAsSchema(schema: JsonSchema | undefined, value: unknown): unknown {
   if (schema === undefined || value === null || value === undefined) return value;
+  if (typeof schema !== 'object' || !mayNumber(schema)) return value;
   if (typeof value === 'string') return typesOf(schema).includes('integer') ? numbered(value) : value;
   if (Array.isArray(value)) {
     const items = schema.items as JsonSchema | undefined;
