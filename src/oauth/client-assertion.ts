@@ -5,6 +5,7 @@
 // operation is jose's.
 import { createHash, createPublicKey, type JsonWebKey } from 'node:crypto';
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet, type JWK, type JWTPayload } from 'jose';
+import { isAcceptableJti, MAX_JTI_LENGTH } from './jti.ts';
 
 /** RFC 7523 §2.2: the client_assertion_type of a JWT assertion. */
 export const CLIENT_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -23,9 +24,6 @@ export const ASSERTION_SKEW_SECONDS = 30;
 
 /** An assertion is for one request: exp may be at most this far ahead, so its jti need not be kept long. */
 export const MAX_ASSERTION_LIFETIME_SECONDS = 300;
-
-/** A jti longer than this is refused: the replay key hashes it, but an assertion stays small. */
-const MAX_JTI_LENGTH = 256;
 
 /** The most keys a client may register, and the largest JWK Set: a registration is not a key store. */
 export const MAX_JWKS_KEYS = 10;
@@ -126,7 +124,7 @@ export async function checkClientAssertion(assertion: string, expected: Assertio
     return fail('the client_assertion\'s iat is in the future: check the client\'s clock');
   }
   const { jti } = payload;
-  if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) {
+  if (!isAcceptableJti(jti)) {
     return fail(`the client_assertion must carry a jti, a unique string of 1 to ${MAX_JTI_LENGTH} characters`);
   }
   return {

@@ -4,6 +4,7 @@
 // and makes the stateless server nonces of §8 and §9. Every JOSE operation is jose's.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { calculateJwkThumbprint, EmbeddedJWK, jwtVerify, type JWTPayload } from 'jose';
+import { isAcceptableJti, MAX_JTI_LENGTH } from './jti.ts';
 
 /** §5.1 `dpop_signing_alg_values_supported`: asymmetric algorithms only (§4.2), never `none`. */
 export const DPOP_ALGORITHMS = ['ES256', 'EdDSA', 'Ed25519', 'RS256', 'PS256'] as const;
@@ -13,9 +14,6 @@ export const PROOF_IAT_SKEW_SECONDS = 60;
 
 /** §8: a nonce is fresh in the window it was made in and the next one, so up to twice this. */
 export const NONCE_WINDOW_SECONDS = 300;
-
-/** A jti longer than this is refused: the replay key hashes it, but a proof stays small. */
-const MAX_JTI_LENGTH = 256;
 
 /** Storage contract of the replay check (§11.1); src/storage implements it on `dpop_proofs`. */
 export interface DpopProofStore {
@@ -132,7 +130,7 @@ export async function checkProof(proof: string, expected: ProofExpectation, now:
     return fail(`the DPoP proof is not valid: ${describeJoseError(error)}`);
   }
   const { jti, htm, htu, iat } = payload as Record<string, unknown>;
-  if (typeof jti !== 'string' || jti === '' || jti.length > MAX_JTI_LENGTH) return fail(`jti must be a unique string of 1 to ${MAX_JTI_LENGTH} characters`);
+  if (!isAcceptableJti(jti)) return fail(`jti must be a unique string of 1 to ${MAX_JTI_LENGTH} characters`);
   if (typeof htm !== 'string') return fail('htm must be the HTTP method of the request');
   if (htm !== expected.method) return fail(`htm is ${JSON.stringify(htm)} but the request is ${expected.method}`);
   if (typeof htu !== 'string') return fail('htu must be the URI of the request');
