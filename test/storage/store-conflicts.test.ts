@@ -72,7 +72,7 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
     expect(await suite.stores.sessions.findLive('no-such-hash', T0)).toBeUndefined();
   });
 
-  it.skipIf(!available)("bookings.findScoped and list in an organization: its teams' and its members' bookings, not another organization's team bookings", async () => {
+  it.skipIf(!available)("bookings.findScoped and page in an organization: its teams' and its members' bookings, not another organization's team bookings", async () => {
     const org = await organization();
     const otherOrg = await organization();
     const memberId = await seedUser(suite.database.handle.db);
@@ -84,7 +84,7 @@ describe.each(backends)('account and booking store conflicts on $name', ({ name,
     expect(await suite.stores.bookings.findScoped({ organizationId: org }, own.uid)).toEqual(own);
     expect(await suite.stores.bookings.findScoped({ organizationId: org }, teamBooking.uid)).toEqual(teamBooking);
     expect(await suite.stores.bookings.findScoped({ organizationId: org }, foreign.uid)).toBeUndefined();
-    expect((await suite.stores.bookings.list({ organizationId: org }, {}, 10, 0)).map((b) => b.uid)).toEqual([own.uid, teamBooking.uid]);
+    expect((await suite.stores.bookings.page({ organizationId: org }, {}, 10, 0)).bookings.map((b) => b.uid)).toEqual([own.uid, teamBooking.uid]);
   });
 
   it.skipIf(!available)('bookings.lockHost: inside a transaction it changes nothing visible, and the booking written after it commits', async () => {

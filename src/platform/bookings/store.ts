@@ -103,9 +103,10 @@ export interface BookingStore {
    * members' own ones, not another organization's team bookings); undefined otherwise.
    */
   findScoped(scope: BookingScope, uid: string): Promise<Booking | undefined>;
-  /** The scope's bookings matching the filter, by start then uid. */
-  list(scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<Booking[]>;
-  /** list's page and count's number together, in one read when the page is not past the end. */
+  /**
+   * A page of the scope's bookings matching the filter, by start then uid, and the number of
+   * all matches (count's), in one read when the page is not past the end.
+   */
   page(scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<{ bookings: Booking[]; total: number }>;
   /** How many of the scope's bookings match the filter. */
   count(scope: BookingScope, filter: BookingFilter): Promise<number>;

@@ -132,10 +132,6 @@ function filtered(db: Executor, scope: BookingScope, filter: BookingFilter) {
   return q;
 }
 
-async function listBookings(db: Executor, scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<BookingRow[]> {
-  return filtered(db, scope, filter).orderBy('start_time').orderBy('uid').limit(limit).offset(offset).execute();
-}
-
 async function countBookings(db: Executor, scope: BookingScope, filter: BookingFilter): Promise<number> {
   const row = await filtered(db, scope, filter)
     .clearSelect()
@@ -324,7 +320,6 @@ export function createBookingStore(db: Executor): BookingStore {
       const row = await findScopedBooking(db, scope, uid);
       return row && toBooking(row);
     },
-    list: async (scope, filter, limit, offset) => (await listBookings(db, scope, filter, limit, offset)).map(toBooking),
     count: (scope, filter) => countBookings(db, scope, filter),
     page: (scope, filter, limit, offset) => pageOfBookings(db, scope, filter, limit, offset),
     relations: (bookings) => relations(db, bookings),
