@@ -5,45 +5,19 @@
 import type { AppContext } from '../../context.ts';
 import type { Webhook, WebhookOwner } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { invalid, iso, notFound } from '../input.ts';
-import { arrayOf, bool, listQuery, nullable, numberedId, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
-import { changes, fields, newWebhook, secretView, type WebhookInput } from './input.ts';
+import { invalid, notFound } from '../input.ts';
+import { arrayOf, listQuery, numberedId, object, patchOf, type ListQuery } from '../schemas.ts';
+import { changes, fields, newWebhook, type WebhookInput } from './input.ts';
+import { webhookAnswer, webhookSchema, withSecret } from './views.ts';
 
 type Call = { userId: string; facts: { organization?: { id: string } | null; team?: { id: string } | null } };
 
-/** An event type's webhook in the platform's shape (EventTypeWebhookOutputDto), with Gatehouse's own fields beside it. */
-const eventTypeWebhookView: JsonSchema = object(
-  {
-    id: numberedId,
-    eventTypeId: numberedId,
-    subscriberUrl: { type: 'string' },
-    triggers: arrayOf({ type: 'string' }, 1, 20),
-    active: bool,
-    payloadTemplate: nullable({ type: 'string', description: 'null when none was set: the delivery carries the standard envelope' }),
-    disabledReason: nullable({ type: 'string', description: 'Why Gatehouse turned the webhook off (every delivery failed for 5 days); setting active to true clears it' }),
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-  ['id', 'eventTypeId', 'subscriberUrl', 'triggers', 'active', 'payloadTemplate', 'disabledReason', 'createdAt', 'updatedAt'],
-);
+/** An event type's webhook in the platform's shape (EventTypeWebhookOutputDto), with Gatehouse's own fields beside it: its event type right after the id. */
+const eventTypeWebhookView = webhookSchema({ afterId: { eventTypeId: numberedId } }, 'null when none was set: the delivery carries the standard envelope');
 
-const eventTypeWebhookCreatedView: JsonSchema = {
-  ...eventTypeWebhookView,
-  properties: { ...(eventTypeWebhookView.properties as object), secret: secretView },
-  required: [...(eventTypeWebhookView.required as string[]), 'secret'],
-};
+const eventTypeWebhookCreatedView = withSecret(eventTypeWebhookView);
 
-const eventTypeWebhook = (w: Webhook) => ({
-  id: w.id,
-  eventTypeId: w.eventTypeId!,
-  subscriberUrl: w.subscriberUrl,
-  triggers: w.triggers,
-  active: w.active,
-  payloadTemplate: w.payloadTemplate,
-  disabledReason: w.disabledReason,
-  createdAt: iso(w.createdAt),
-  updatedAt: iso(w.updatedAt),
-});
+const eventTypeWebhook = (w: Webhook) => webhookAnswer(w, { afterId: { eventTypeId: w.eventTypeId! } });
 
 /**
  * The platform lets a caller choose the secret; Gatehouse signs every delivery the Standard

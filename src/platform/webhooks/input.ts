@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { newSigningSecret, type OutboundPolicy, type Webhook, type WebhookChanges, type WebhookOwner } from '../authorization-server.ts';
 import { checkOutbound } from '../input.ts';
-import { arrayOf, bool, nullable, str, type JsonSchema } from '../schemas.ts';
+import { arrayOf, bool, nullable, str } from '../schemas.ts';
 
 const TRIGGERS = [
   'BOOKING_CREATED',
@@ -41,9 +41,6 @@ export async function changes(body: Partial<WebhookInput>, now: number, outbound
     updatedAt: now,
   };
 }
-
-
-export const secretView: JsonSchema = { type: 'string', description: 'The Standard Webhooks signing secret (whsec_…), shown only here: verify every delivery with it' };
 
 /**
  * A new webhook of the owner, stored with a signing secret of Gatehouse's making, which the

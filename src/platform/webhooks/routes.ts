@@ -8,33 +8,13 @@ import { type Delivery, type Webhook, type WebhookOwner } from '../authorization
 import { route, type HandlerMap } from '../handler.ts';
 import { iso, isoOrNull, notFound } from '../input.ts';
 import { eventTypeWebhookHandlers } from './event-type-routes.ts';
-import { changes, fields, newWebhook, secretView, type WebhookInput } from './input.ts';
-import { arrayOf, bool, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { changes, fields, newWebhook, type WebhookInput } from './input.ts';
+import { webhookAnswer, webhookSchema, withSecret } from './views.ts';
+import { arrayOf, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
 
-const webhookView: JsonSchema = object(
-  {
-    id: numberedId,
-    subscriberUrl: { type: 'string' },
-    triggers: arrayOf({ type: 'string' }, 1, 20),
-    active: bool,
-    payloadTemplate: nullable({ type: 'string' }),
-    ownerId: nullable(numberedId),
-    organizationId: nullable(numberedId),
-    disabledReason: nullable({ type: 'string', description: 'Why Gatehouse turned the webhook off (every delivery failed for 5 days); setting active to true clears it' }),
-    createdAt: { type: 'string' },
-    updatedAt: { type: 'string' },
-  },
-  ['id', 'subscriberUrl', 'triggers', 'active', 'payloadTemplate', 'ownerId', 'organizationId', 'disabledReason', 'createdAt', 'updatedAt'],
-);
-
-const createdView: JsonSchema = {
-  ...webhookView,
-  properties: {
-    ...(webhookView.properties as object),
-    secret: secretView,
-  },
-  required: [...(webhookView.required as string[]), 'secret'],
-};
+/** A user's or an organization's webhook names its owner after the subscription (WebhookOutputDto). */
+const webhookView = webhookSchema({ afterSubscription: { ownerId: nullable(numberedId), organizationId: nullable(numberedId) } });
+const createdView = withSecret(webhookView);
 
 const deliveryView: JsonSchema = object(
   {
@@ -67,18 +47,7 @@ export const delivery = (d: Delivery) => ({
   payload: d.payload,
 });
 
-const webhook = (w: Webhook) => ({
-  id: w.id,
-  subscriberUrl: w.subscriberUrl,
-  triggers: w.triggers,
-  active: w.active,
-  payloadTemplate: w.payloadTemplate,
-  ownerId: w.ownerId,
-  organizationId: w.organizationId,
-  disabledReason: w.disabledReason,
-  createdAt: iso(w.createdAt),
-  updatedAt: iso(w.updatedAt),
-});
+const webhook = (w: Webhook) => webhookAnswer(w, { afterSubscription: { ownerId: w.ownerId, organizationId: w.organizationId } });
 
 type Call = { userId: string; facts: { organization?: { id: string } | null; team?: { id: string } | null } };
 
