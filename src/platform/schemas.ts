@@ -36,6 +36,16 @@ export function object(properties: Record<string, JsonSchema>, required: string[
 }
 
 /**
+ * An object schema with more fields after its own: an answer that says what a shared view says
+ * and more. The added fields are required unless `required` names fewer; the rest of the
+ * schema (its description, additionalProperties) is kept as it is.
+ */
+export function withFields(schema: JsonSchema, properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema {
+  const allRequired = [...((schema.required as string[] | undefined) ?? []), ...required];
+  return { ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...properties }, ...(allRequired.length ? { required: allRequired } : {}) };
+}
+
+/**
  * docs/rules.md#forms-and-pages: a PATCH that names a field it cannot change is 400 validation_error naming
  * the field, never a silent 200. Fastify's Ajv drops the fields additionalProperties: false
  * refuses (removeAdditional); propertyNames is checked before that and refuses them instead,

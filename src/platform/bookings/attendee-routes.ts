@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, notFound } from '../input.ts';
 import { bookingInScope } from './in-scope.ts';
-import { arrayOf, bool, email, numberedId, object, str, timeZone, type JsonSchema } from '../schemas.ts';
+import { arrayOf, bool, email, numberedId, object, str, timeZone, withFields, type JsonSchema } from '../schemas.ts';
 import { addAttendee, markAbsent, type AbsenceInput, type NewAttendeeInput } from './attendees.ts';
 import { attendee, attendeeView, bookingAnswer, bookingView, LANGUAGES } from './views.ts';
 
@@ -23,11 +23,7 @@ const newAttendee = object(
 );
 
 /** An added attendee, with the number of its booking as the platform's BookingAttendeeOutput has it. */
-const addedView: JsonSchema = {
-  ...attendeeView,
-  properties: { ...(attendeeView.properties as object), bookingId: numberedId },
-  required: [...(attendeeView.required as string[]), 'bookingId'],
-};
+const addedView: JsonSchema = withFields(attendeeView, { bookingId: numberedId });
 
 const absence = object(
   {

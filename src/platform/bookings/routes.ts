@@ -15,14 +15,12 @@ import { guestEmail, guestInput, locationInput, locationText, type GuestInput, t
 import { accessError, credentialsOf } from '../guard.ts';
 import { page, route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid, notFound, toMillis } from '../input.ts';
-import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numberedIdInput, object, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numberedIdInput, object, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 /** The answer to a booking's creation: the booking, and once only, its manageToken. */
-const createdView: JsonSchema = {
-  ...bookingView,
-  properties: { ...(bookingView.properties as object), manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (docs/rules.md#public-booking)." } },
-  required: [...(bookingView.required as string[]), 'manageToken'],
-};
+const createdView: JsonSchema = withFields(bookingView, {
+  manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (docs/rules.md#public-booking)." },
+});
 const created = async (store: BookingStore, { booking: b, manageToken }: Booked, version: AnswerVersion) => ({ ...(await bookingAnswer(store, b, version)), manageToken });
 
 /**
@@ -67,15 +65,10 @@ const filterOf = (q: ListFilters, now: number): BookingFilter => ({
 });
 
 /** The platform's ReassignBookingOutput's data ({bookingId, reassignedTo}), beside the booking as it now is. */
-const reassignedView: JsonSchema = {
-  ...bookingView,
-  properties: {
-    ...(bookingView.properties as object),
-    bookingId: { ...numberedId, description: 'As id' },
-    reassignedTo: { ...nullable(object({ id: numberedId, name: { type: 'string' }, email: { type: 'string' }, displayEmail: { type: 'string' } }, ['id', 'name', 'email', 'displayEmail'])), description: 'The new host; null only if their account is gone' },
-  },
-  required: [...(bookingView.required as string[]), 'bookingId', 'reassignedTo'],
-};
+const reassignedView: JsonSchema = withFields(bookingView, {
+  bookingId: { ...numberedId, description: 'As id' },
+  reassignedTo: { ...nullable(object({ id: numberedId, name: { type: 'string' }, email: { type: 'string' }, displayEmail: { type: 'string' } }, ['id', 'name', 'email', 'displayEmail'])), description: 'The new host; null only if their account is gone' },
+});
 async function reassigned(store: BookingStore, b: Booking, version: AnswerVersion) {
   const answer = await bookingAnswer(store, b, version);
   const host = answer.hosts[0];

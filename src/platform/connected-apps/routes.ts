@@ -9,7 +9,7 @@ import { returnAddressCheck, requestConnection } from '../connection-requests/se
 import { route, type HandlerMap } from '../handler.ts';
 import { checkOutbound, checkTimeZone, conflict, invalid, iso, notFound, toMillis } from '../input.ts';
 import { dateIn, nextDay, startOfDay } from '../zoned-days.ts';
-import { arrayOf, bool, dateTime, deletedNumbered, email, numberedId, numberedIdInput, object, str, timeZone, type JsonSchema } from '../schemas.ts';
+import { arrayOf, bool, dateTime, deletedNumbered, email, numberedId, numberedIdInput, object, str, timeZone, withFields, type JsonSchema } from '../schemas.ts';
 
 /** Apps a team can connect, by category. */
 const TEAM_APPS: Record<string, string> = {
@@ -57,7 +57,8 @@ const credential = (a: ConnectedApp) => ({
   appId: a.app,
   invalid: false,
 });
-const disconnectedView = object({ ...credentialFields, deleted: bool }, [...Object.keys(credentialFields), 'deleted']);
+const credentialView = object(credentialFields, Object.keys(credentialFields));
+const disconnectedView = withFields(credentialView, { deleted: bool });
 
 /**
  * One connected account as the platform lists it: Gatehouse keeps one calendar per account,
@@ -437,7 +438,7 @@ function icsFeedRoutes(deps: AppContext): HandlerMap {
       body: object({ urls: { ...arrayOf(str(1, 2048), 1, 10), uniqueItems: true }, readOnly: bool }, ['urls']),
       // The platform saves a list as one credential; Gatehouse keeps a connection per address:
       // the answer is the first one's credential, and every one in `connections`.
-      data: object({ ...credentialFields, connections: arrayOf(connectionView, 1, 10) }, [...Object.keys(credentialFields), 'connections']),
+      data: withFields(credentialView, { connections: arrayOf(connectionView, 1, 10) }),
       status: 201,
       handle: async ({ userId, body }) => {
         // All checked (at once) before any is saved: one refused address saves none of the

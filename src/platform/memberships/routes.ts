@@ -8,7 +8,7 @@ import { createInviteLink, createOrganizationAccount, deleteOrganizationUser, ha
 import { route, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
 import { checkTimeZone, forbidden, invalid, iso, notFound } from '../input.ts';
-import { arrayOf, bool, email, int, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, bool, email, int, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
 import type { Member, MembershipTarget, OrganizationUser, PendingInvitation, RosterEntry } from './store.ts';
 import { isOrgOwner, isTeamOwner } from '../roles.ts';
 import { profile, profileChanges, profileFields, profileFieldsView, userFields, WEEK_DAYS, type ProfilePatch } from '../me/routes.ts';
@@ -34,16 +34,10 @@ const membershipView: JsonSchema = object(
   ['id', 'state', 'accepted', 'userId', 'teamId', 'organizationId', 'role', 'user', 'invitedEmail', 'invitedUserId', 'createdAt', 'updatedAt'],
 );
 /** An organization's membership also carries the platform's member attributes: Gatehouse keeps none, so always an empty list. */
-const orgMembershipView: JsonSchema = object(
-  { ...(membershipView.properties as Record<string, JsonSchema>), attributes: { ...arrayOf(object({}), 0, 0), description: 'Always empty: Gatehouse keeps no member attributes' } },
-  [...(membershipView.required as string[]), 'attributes'],
-);
+const orgMembershipView: JsonSchema = withFields(membershipView, { attributes: { ...arrayOf(object({}), 0, 0), description: 'Always empty: Gatehouse keeps no member attributes' } });
 const viewSchema = (kind: Kind) => (kind === 'team' ? membershipView : orgMembershipView);
 /** The answer of a delete: the membership as it was, as the platform answers, and that it is gone. */
-const deletedView = (kind: Kind): JsonSchema => {
-  const schema = viewSchema(kind);
-  return object({ ...(schema.properties as Record<string, JsonSchema>), deleted: bool }, [...(schema.required as string[]), 'deleted']);
-};
+const deletedView = (kind: Kind): JsonSchema => withFields(viewSchema(kind), { deleted: bool });
 
 /** An accepted membership, or an invitation that shows nothing but what the inviter named. */
 function membership(m: RosterEntry) {
@@ -94,9 +88,9 @@ const orgUserFields = {
   createdDate: { ...text, format: 'date-time', description: 'When the account was created' },
   profile: orgProfile,
 };
-const userView: JsonSchema = object({ ...userFields, ...orgUserFields }, [...Object.keys(userFields), ...Object.keys(orgUserFields)]);
+const userView: JsonSchema = withFields(object(userFields, Object.keys(userFields)), orgUserFields);
 /** An organization user after a change: the list's view and the rest of the profile. */
-const changedUserView: JsonSchema = object({ ...profileFieldsView, ...orgUserFields }, [...Object.keys(profileFieldsView), ...Object.keys(orgUserFields)]);
+const changedUserView: JsonSchema = withFields(object(profileFieldsView, Object.keys(profileFieldsView)), orgUserFields);
 
 function orgUser(u: OrganizationUser, organizationId: string) {
   const { createdAt, membershipId, ...user } = u;
@@ -365,13 +359,9 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
     // docs/rules.md#organization-made-accounts: the account goes only when the organization
     // made it and it belongs nowhere else; `outcome` says which was done.
     'orgUsers.delete': route<unknown, unknown, { userId: string }>({
-      data: object(
-        {
-          ...(changedUserView.properties as Record<string, JsonSchema>),
-          outcome: { type: 'string', enum: ['account deleted', 'removed from the organization'], description: "Gatehouse's addition: whether the account was deleted or the user only left the organization" },
-        },
-        [...(changedUserView.required as string[]), 'outcome'],
-      ),
+      data: withFields(changedUserView, {
+        outcome: { type: 'string', enum: ['account deleted', 'removed from the organization'], description: "Gatehouse's addition: whether the account was deleted or the user only left the organization" },
+      }),
       handle: async ({ userId, facts, params }) => {
         const organizationId = facts.organization!.id;
         // fullUser is 404 for anyone who is not an accepted member here (docs/rules.md#membership-invitations).

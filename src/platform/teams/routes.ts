@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { checkSlug, checkTeamFields, createTeam, type Team, type TeamChanges } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, iso, notFound } from '../input.ts';
-import { arrayOf, listQuery, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { arrayOf, listQuery, nullable, numberedId, object, patchOf, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { isTeamOwner } from '../roles.ts';
 
 const teamView: JsonSchema = object(
@@ -24,7 +24,7 @@ const teamView: JsonSchema = object(
 );
 
 /** The answer of a delete: the team as it was, as the platform answers, and that it is gone. */
-const deletedTeamView: JsonSchema = object({ ...(teamView.properties as Record<string, JsonSchema>), deleted: { type: 'boolean' } }, [...(teamView.required as string[]), 'deleted']);
+const deletedTeamView: JsonSchema = withFields(teamView, { deleted: { type: 'boolean' } });
 
 function team(t: Team) {
   return {

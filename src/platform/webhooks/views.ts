@@ -5,7 +5,7 @@
 // every answer keeps its key order.
 import type { Webhook } from '../authorization-server.ts';
 import { iso } from '../input.ts';
-import { arrayOf, bool, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
+import { arrayOf, bool, nullable, numberedId, object, withFields, type JsonSchema } from '../schemas.ts';
 
 /** Where an answer's own fields stand: right after the id, or after payloadTemplate. */
 interface OwnFields<T> {
@@ -32,14 +32,7 @@ export function webhookSchema(own: OwnFields<Record<string, JsonSchema>>, payloa
 
 /** The answer to a creation: the view and the signing secret, which no other answer shows. */
 export function withSecret(view: JsonSchema): JsonSchema {
-  return {
-    ...view,
-    properties: {
-      ...(view.properties as object),
-      secret: { type: 'string', description: 'The Standard Webhooks signing secret (whsec_…), shown only here: verify every delivery with it' },
-    },
-    required: [...(view.required as string[]), 'secret'],
-  };
+  return withFields(view, { secret: { type: 'string', description: 'The Standard Webhooks signing secret (whsec_…), shown only here: verify every delivery with it' } });
 }
 
 /** The answer of a webhook, in webhookSchema's order, with the route's own fields where its view has them. */
