@@ -4,7 +4,6 @@
 // before deciding. On an approved client with a held change, approve accepts the held
 // change and reject refuses it; the client stays approved either way.
 import type { Command } from 'commander';
-import { formatScopes } from '../oauth/scopes.ts';
 import { CLI_OPERATOR } from '../services/actors.ts';
 import { approveHeldChanges, rejectHeldChanges } from '../services/clients/review.ts';
 import { parseVersion } from '../services/clients/version.ts';
@@ -12,6 +11,7 @@ import { hasHeldChange, requireClient, type ClientView } from '../services/clien
 import { reviewClient, type ReviewDecision } from '../services/clients/review.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { ServiceError } from '../services/errors.ts';
+import { liveLines } from './client-details.ts';
 import { CliError } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -53,7 +53,7 @@ export function notCurrent(clientId: string, given: number, current: number): st
 function describeHeld(o: Outcome & { heldChange: NonNullable<Outcome['heldChange']> }): string {
   const c = o.client;
   const asked = [...o.heldChange.redirectUris, ...o.heldChange.scopes].join(', ');
-  const live = `live redirect URIs: ${c.redirectUris.join(', ')}; live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`;
+  const live = liveLines(c).join('; ');
   return o.heldChange.decision === 'accepted'
     ? `client ${c.clientId}: held change accepted (${asked}); ${live}`
     : `client ${c.clientId}: held change refused (${asked}); it stays ${c.state}, ${live}`;

@@ -10,6 +10,7 @@ import { updateClient, type ClientEdit, type EditResult } from '../services/clie
 import { requireClient } from '../services/clients/view.ts';
 import type { ServiceContext } from '../services/context.ts';
 import { ServiceError } from '../services/errors.ts';
+import { liveLines, protocolLines } from './client-details.ts';
 import { CliError } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -42,12 +43,6 @@ export function readJwksFile(path: string): string {
   } catch (error) {
     throw new CliError(`cannot read --jwks-file ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
-}
-
-/** What the CLI prints of how the client authenticates. */
-export function describeAuthentication(c: { kind: string; tokenEndpointAuthMethod: string | null; jwks: { keys: unknown[] } | null }): string {
-  const method = c.tokenEndpointAuthMethod ?? (c.kind === 'public' ? 'none' : 'client_secret_basic');
-  return c.jwks === null ? method : `${method} (${c.jwks.keys.length} public key${c.jwks.keys.length === 1 ? '' : 's'} registered)`;
 }
 
 export const AUTH_METHOD_HELP = 'how the client authenticates: private_key_jwt (needs --jwks-file), client_secret_basic, client_secret_post, or none (public clients)';
@@ -109,12 +104,9 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
       [
         `client ${c.clientId} updated (${c.state}${result.resubmitted ? ', resubmitted for review' : ''})`,
         result.migrated ? `migrated: scope-enforced with ${formatScopes(c.scopes)}` : '',
-        `live redirect URIs: ${c.redirectUris.join(', ')}`,
-        `live scopes: ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
+        ...liveLines(c),
         `pushed authorization requests: ${c.requirePushedAuthorizationRequests ? 'required' : 'optional'}`,
-        `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
-        `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256, DPoP and private_key_jwt required)' : 'no'}`,
-        `authentication: ${describeAuthentication(c)}`,
+        ...protocolLines(c),
         result.held.redirectUris.length + result.held.scopes.length > 0
           ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
           : '',

@@ -9,7 +9,8 @@ import { addSecret, removeSecret } from '../services/clients/secrets.ts';
 import { findUserById, requireUserByEmail } from '../services/accounts/users.ts';
 import { registerClientEventsCommands } from './client-events.ts';
 import { registerClientReviewCommands } from './client-review.ts';
-import { AUTH_METHOD_HELP, describeAuthentication, JWKS_FILE_HELP, readJwksFile, registerClientUpdateCommand } from './client-update.ts';
+import { protocolLines, scopesOf } from './client-details.ts';
+import { AUTH_METHOD_HELP, JWKS_FILE_HELP, readJwksFile, registerClientUpdateCommand } from './client-update.ts';
 import { CliError, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -33,15 +34,11 @@ function describe(c: ClientView, ownerEmail: string): string {
     `state:         ${c.state}${c.reviewNote ? ` (${c.reviewNote})` : ''}`,
     // docs/rules.md#review-versions: the version a decision can name with --version.
     `version:       ${c.version}`,
-    `scopes:        ${c.legacy ? '(legacy client: no scope enforcement)' : formatScopes(c.scopes)}`,
+    `scopes:        ${scopesOf(c)}`,
     `redirect URIs: ${c.redirectUris.join(', ')}`,
     // docs/rules.md#pushed-authorization.
     `PAR:           ${c.requirePushedAuthorizationRequests ? 'required (RFC 9126)' : 'optional'}`,
-    `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
-    // docs/rules.md#fapi2.
-    `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256, DPoP and private_key_jwt required)' : 'no'}`,
-    // docs/rules.md#client-authentication.
-    `authentication: ${describeAuthentication(c)}`,
+    ...protocolLines(c),
   ];
   if (hasHeldChange(c)) {
     lines.push(`held change:   ${heldChange(c)}`);
