@@ -1,6 +1,7 @@
 // A booking's attendees (docs/integrating.md#booking-attendees), one row each: its booker, its
-// guests and those added after booking, each of whom can be marked absent; and whether the host
-// was. src/storage/stores/platform/booking-attendees.ts implements it.
+// guests and those added after booking, each of whom can be marked absent; whether the host was
+// is the booking's own (store.ts: setHostAbsent). src/storage/stores/platform/booking-attendees.ts
+// implements it.
 
 /** Where an attendee came from: who booked, a guest of the booking, or added after booking. */
 export type AttendeeRole = 'booker' | 'guest' | 'added';
@@ -32,6 +33,4 @@ export interface BookingAttendeeStore {
   insert(attendees: NewAttendee[]): Promise<Attendee[]>;
   /** Marks the booking's attendee of that address absent or present; an unknown address changes nothing. */
   setAbsent(bookingUid: string, email: string, absent: boolean): Promise<void>;
-  /** Marks the booking's host absent or present. */
-  setHostAbsent(bookingUid: string, absent: boolean): Promise<void>;
 }

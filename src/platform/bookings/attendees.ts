@@ -65,7 +65,7 @@ export async function markAbsent(ctx: PlatformContext, hostId: string, uid: stri
       if (!known.has(a.email.toLowerCase())) throw validation(`attendees[${i}].email: ${a.email} is not an attendee of this booking (GET /v2/bookings/${b.uid}/attendees lists them)`, `attendees[${i}].email`);
       await tx.api.bookingAttendees.setAbsent(b.uid, a.email, a.absent);
     }
-    if (input.host !== undefined) await tx.api.bookingAttendees.setHostAbsent(b.uid, input.host);
+    if (input.host !== undefined) await tx.bookings.setHostAbsent(b.uid, input.host);
     return (await tx.bookings.find(b.uid))!;
   });
 }

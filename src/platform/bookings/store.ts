@@ -130,6 +130,8 @@ export interface BookingStore {
   updateIfUnchanged(uid: string, seenUpdatedAt: number, changes: BookingChanges): Promise<boolean>;
   /** Changes a booking whatever its version; an unknown uid changes nothing. */
   update(uid: string, changes: BookingChanges): Promise<void>;
+  /** Marks the booking's host absent or present (docs/integrating.md#booking-attendees); an unknown uid changes nothing. */
+  setHostAbsent(uid: string, absent: boolean): Promise<void>;
   /**
    * Takes the host's row lock for the rest of the caller's transaction (a no-op write), so
    * that two bookings of one host cannot both pass the availability check before either is

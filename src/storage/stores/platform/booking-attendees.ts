@@ -76,8 +76,5 @@ export function createBookingAttendeeStore(db: Executor): BookingAttendeeStore {
     setAbsent: async (bookingUid, email, absent) => {
       await db.updateTable('booking_attendees').set({ absent: absent ? 1 : 0 }).where('booking_uid', '=', bookingUid).where('email', '=', email.toLowerCase()).execute();
     },
-    setHostAbsent: async (bookingUid, absent) => {
-      await db.updateTable('bookings').set({ absent_host: absent ? 1 : 0 }).where('uid', '=', bookingUid).execute();
-    },
   };
 }

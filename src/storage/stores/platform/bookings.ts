@@ -330,6 +330,7 @@ export function createBookingStore(db: Executor): BookingStore {
     transition: (uid, from, status, changes) => transition(db, uid, from, { ...changeColumns(changes), status }),
     updateIfUnchanged: (uid, seen, changes) => updateIfUnchanged(db, uid, seen, changeColumns(changes)),
     update: (uid, changes) => updateBooking(db, uid, changeColumns(changes)),
+    setHostAbsent: (uid, absent) => updateBooking(db, uid, { absent_host: absent ? 1 : 0 }),
     lockHost: (userId) => lockHost(db, userId),
     hostIsBusy: (userId, start, end, exceptUid) => hostIsBusy(db, userId, start, end, exceptUid),
     busyTimes: async (userId, from, to) => (await busyTimes(db, userId, from, to)).map((b) => ({ uid: b.uid, start: b.start_time, end: b.end_time })),
