@@ -304,6 +304,44 @@ describe.each(backends)('event type webhooks on $name', ({ name, available }) =>
     expect((await server.api('GET', teamBase, teamNarrow)).body.data).toEqual([]);
   });
 
+  it.skipIf(!available)("docs/rules.md#event-type-webhooks: …/webhooks/{id}/deliveries lists what was sent, newest first, and redeliver sends one again as a new message; both need the booking read scope; another event type's webhook is 404", async () => {
+    const host = await quickUser(server, 'Dee Deliveries');
+    const token = await mint(server, w, host, ET_SCOPES);
+    const et = await f.eventType({ userId: host.id });
+    const other = await f.eventType({ userId: host.id });
+    const path = hookPath();
+    const created = await server.api('POST', `/v2/event-types/${et.id}/webhooks`, token, { subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const base = `/v2/event-types/${et.id}/webhooks/${created.body.data.id}`;
+    const booked = await book(et.id);
+    await deliverAll();
+
+    const listed = await server.api('GET', `${base}/deliveries`, token);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.data).toHaveLength(1);
+    const [sent] = listed.body.data;
+    expect(sent).toMatchObject({ event: 'BOOKING_CREATED', status: 'delivered', attempts: 1, responseStatus: 200 });
+    expect(JSON.parse(sent.payload)).toMatchObject({ type: 'BOOKING_CREATED', data: { uid: booked.uid } });
+
+    const again = await server.api('POST', `${base}/deliveries/${sent.id}/redeliver`, token);
+    expect(again.status, JSON.stringify(again.body)).toBe(201);
+    expect(again.body.data).toMatchObject({ event: 'BOOKING_CREATED', status: 'pending', attempts: 0, payload: sent.payload });
+    expect(again.body.data.id).not.toBe(sent.id);
+    await deliverAll();
+    expect(receiver.at(path)).toHaveLength(2);
+    expect((await server.api('GET', `${base}/deliveries`, token)).body.data.map((d: { id: string }) => d.id)).toEqual([again.body.data.id, sent.id]);
+
+    const withoutBookings = await mint(server, w, host, ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE']);
+    for (const [method, address] of [['GET', `${base}/deliveries`], ['POST', `${base}/deliveries/${sent.id}/redeliver`]] as const) {
+      const refused = await server.api(method, address, withoutBookings);
+      expect(refused.status, address).toBe(403);
+      expect(refused.body.error.code).toBe('insufficient_scope');
+      expect(refused.body.error.message).toContain('BOOKING_READ');
+    }
+    const elsewhere = await server.api('GET', `/v2/event-types/${other.id}/webhooks/${created.body.data.id}/deliveries`, token);
+    expect(elsewhere.status).toBe(404);
+  });
+
   it.skipIf(!available)('deleting the event type deletes its webhooks', async () => {
     const host = await quickUser(server, 'Hal Host');
     const token = await mint(server, w, host, ET_SCOPES);

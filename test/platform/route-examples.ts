@@ -49,6 +49,12 @@ async function eventTypeWebhook(f: ExampleContext['f'], owner: { userId: string 
   return { params: { eventTypeId: et.id, webhookId: (await f.webhook({ eventTypeId: et.id })).id } };
 }
 
+/** The request with a delivery of its webhook named beside it, to send again. */
+async function withDelivery(f: ExampleContext['f'], request: ExampleRequest): Promise<ExampleRequest> {
+  const params = request.params as { webhookId: string };
+  return { ...request, params: { ...params, deliveryId: (await f.delivery(params.webhookId)).id } };
+}
+
 export const examples: Record<string, Example> = {
   'me.get': none,
   'me.update': async () => ({ body: { name: 'Renamed', timeZone: 'Europe/Berlin' } }),
@@ -80,12 +86,16 @@ export const examples: Record<string, Example> = {
   'eventTypeWebhooks.get': async ({ f, actor }) => eventTypeWebhook(f, { userId: actor.id }),
   'eventTypeWebhooks.update': async ({ f, actor }) => ({ ...(await eventTypeWebhook(f, { userId: actor.id })), body: { active: false } }),
   'eventTypeWebhooks.delete': async ({ f, actor }) => eventTypeWebhook(f, { userId: actor.id }),
+  'eventTypeWebhooks.deliveries': async ({ f, actor }) => eventTypeWebhook(f, { userId: actor.id }),
+  'eventTypeWebhooks.redeliver': async ({ f, actor }) => withDelivery(f, await eventTypeWebhook(f, { userId: actor.id })),
   'teamEventTypeWebhooks.list': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
   'teamEventTypeWebhooks.create': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: webhookBody }),
   'teamEventTypeWebhooks.deleteAll': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
   'teamEventTypeWebhooks.get': async ({ f, teamId }) => eventTypeWebhook(f, { teamId }),
   'teamEventTypeWebhooks.update': async ({ f, teamId }) => ({ ...(await eventTypeWebhook(f, { teamId })), body: { triggers: ['BOOKING_CANCELLED'] } }),
   'teamEventTypeWebhooks.delete': async ({ f, teamId }) => eventTypeWebhook(f, { teamId }),
+  'teamEventTypeWebhooks.deliveries': async ({ f, teamId }) => eventTypeWebhook(f, { teamId }),
+  'teamEventTypeWebhooks.redeliver': async ({ f, teamId }) => withDelivery(f, await eventTypeWebhook(f, { teamId })),
   'teamEventTypes.createPhoneCall': async ({ f, teamId }) => ({
     params: { eventTypeId: (await f.eventType({ teamId })).id },
     body: { yourPhoneNumber: randomPhone(), numberToCall: randomPhone(), calApiKey: `cal_${uniq()}`, enabled: true, templateType: 'CUSTOM_TEMPLATE', guestName: 'Gil Guest' },

@@ -8,7 +8,7 @@ import { route, type HandlerMap } from '../handler.ts';
 import { invalid, notFound } from '../input.ts';
 import { arrayOf, listQuery, numberedId, object, patchOf, type ListQuery } from '../schemas.ts';
 import { changes, fields, newWebhook, type WebhookInput } from './input.ts';
-import { webhookAnswer, webhookSchema, withSecret } from './views.ts';
+import { delivery, deliveryView, webhookAnswer, webhookSchema, withSecret } from './views.ts';
 
 type Call = { userId: string; facts: { organization?: { id: string } | null; team?: { id: string } | null } };
 
@@ -41,12 +41,16 @@ export function eventTypeWebhookHandlers(deps: AppContext): HandlerMap {
     'eventTypeWebhooks.get': mine.get,
     'eventTypeWebhooks.update': mine.update,
     'eventTypeWebhooks.delete': mine.delete,
+    'eventTypeWebhooks.deliveries': mine.deliveries,
+    'eventTypeWebhooks.redeliver': mine.redeliver,
     'teamEventTypeWebhooks.list': team.list,
     'teamEventTypeWebhooks.create': team.create,
     'teamEventTypeWebhooks.deleteAll': team.deleteAll,
     'teamEventTypeWebhooks.get': team.get,
     'teamEventTypeWebhooks.update': team.update,
     'teamEventTypeWebhooks.delete': team.delete,
+    'teamEventTypeWebhooks.deliveries': team.deliveries,
+    'teamEventTypeWebhooks.redeliver': team.redeliver,
   };
 }
 
@@ -61,6 +65,7 @@ type WebhookParams = { eventTypeId: string; webhookId: string };
 function eventTypeWebhookRoutes(deps: AppContext, kind: 'user' | 'team') {
   const { clock } = deps.services;
   const webhooks = deps.services.stores.webhooks;
+  const deliveries = deps.services.stores.webhookDeliveries;
   const eventTypes = deps.services.stores.api.eventTypes;
 
   const ofEventType = async (call: Call & { params: EventTypeParams }): Promise<WebhookOwner & { eventTypeId: string }> => {
@@ -113,6 +118,25 @@ function eventTypeWebhookRoutes(deps: AppContext, kind: 'user' | 'team') {
         const { owner, found } = await load(call);
         if (!(await webhooks.delete(owner, found.id))) throw notFound('webhook');
         return eventTypeWebhook(found);
+      },
+    }),
+    // What was sent, as a user's own webhooks show it (docs/integrating.md#webhooks).
+    deliveries: route<unknown, ListQuery, WebhookParams>({
+      query: listQuery(),
+      data: arrayOf(deliveryView, 0, 100),
+      handle: async (call) => {
+        const { found } = await load(call);
+        return (await deliveries.list({ webhookId: found.id }, call.query.limit, call.query.offset)).map(delivery);
+      },
+    }),
+    redeliver: route<unknown, unknown, WebhookParams & { deliveryId: string }>({
+      data: deliveryView,
+      status: 201,
+      handle: async (call) => {
+        const { found } = await load(call);
+        const copy = await deliveries.redeliver({ webhookId: found.id }, call.params.deliveryId, clock());
+        if (copy === undefined) throw notFound('delivery');
+        return delivery((await deliveries.find({ webhookId: found.id }, copy))!);
       },
     }),
   };

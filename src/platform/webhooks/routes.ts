@@ -4,48 +4,17 @@
 // are set, and again at every delivery. A new webhook's signing secret is in the creation
 // answer only.
 import type { AppContext } from '../../context.ts';
-import { type Delivery, type Webhook, type WebhookOwner } from '../authorization-server.ts';
+import { type Webhook, type WebhookOwner } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { iso, isoOrNull, notFound } from '../input.ts';
+import { notFound } from '../input.ts';
 import { eventTypeWebhookHandlers } from './event-type-routes.ts';
 import { changes, fields, newWebhook, type WebhookInput } from './input.ts';
-import { webhookAnswer, webhookSchema, withSecret } from './views.ts';
-import { arrayOf, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { delivery, deliveryView, webhookAnswer, webhookSchema, withSecret } from './views.ts';
+import { arrayOf, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, type ListQuery } from '../schemas.ts';
 
 /** A user's or an organization's webhook names its owner after the subscription (WebhookOutputDto). */
 const webhookView = webhookSchema({ afterSubscription: { ownerId: nullable(numberedId), organizationId: nullable(numberedId) } });
 const createdView = withSecret(webhookView);
-
-const deliveryView: JsonSchema = object(
-  {
-    id: { type: 'string', description: 'The webhook-id header of the delivery, the same on every attempt' },
-    event: { type: 'string' },
-    createdAt: { type: 'string' },
-    status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
-    attempts: { type: 'integer' },
-    lastAttemptAt: nullable({ type: 'string' }),
-    nextAttemptAt: nullable({ type: 'string' }),
-    responseStatus: nullable({ type: 'integer' }),
-    response: nullable({ type: 'string', description: 'The first 1 KB of the last answer' }),
-    error: nullable({ type: 'string', description: 'Why the last attempt got no answer' }),
-    payload: { type: 'string', description: 'The JSON body sent' },
-  },
-  ['id', 'event', 'createdAt', 'status', 'attempts', 'lastAttemptAt', 'nextAttemptAt', 'responseStatus', 'response', 'error', 'payload'],
-);
-
-export const delivery = (d: Delivery) => ({
-  id: d.id,
-  event: d.event,
-  createdAt: iso(d.createdAt),
-  status: d.status,
-  attempts: d.attempts,
-  lastAttemptAt: isoOrNull(d.lastAttemptAt),
-  nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
-  responseStatus: d.responseStatus,
-  response: d.responseBody,
-  error: d.error,
-  payload: d.payload,
-});
 
 const webhook = (w: Webhook) => webhookAnswer(w, { afterSubscription: { ownerId: w.ownerId, organizationId: w.organizationId } });
 

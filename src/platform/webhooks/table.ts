@@ -4,13 +4,18 @@ import { routeRows, teamRule, type ApiRoute } from '../route.ts';
 
 /**
  * An event type's webhook hears its bookings, attendees included (docs/rules.md#event-type-webhooks):
- * making or pointing one needs the booking read scope of the event type's family too.
+ * making or pointing one, and reading or resending what it was sent, needs the booking read
+ * scope of the event type's family too.
  */
 const HEARS_BOOKINGS: Record<string, string> = {
   'eventTypeWebhooks.create': 'BOOKING_READ',
   'eventTypeWebhooks.update': 'BOOKING_READ',
+  'eventTypeWebhooks.deliveries': 'BOOKING_READ',
+  'eventTypeWebhooks.redeliver': 'BOOKING_READ',
   'teamEventTypeWebhooks.create': 'TEAM_BOOKING_READ',
   'teamEventTypeWebhooks.update': 'TEAM_BOOKING_READ',
+  'teamEventTypeWebhooks.deliveries': 'TEAM_BOOKING_READ',
+  'teamEventTypeWebhooks.redeliver': 'TEAM_BOOKING_READ',
 };
 
 const rows: ApiRoute[] = [
@@ -31,6 +36,8 @@ const rows: ApiRoute[] = [
     ['eventTypeWebhooks.get', 'GET', '/v2/event-types/:eventTypeId/webhooks/:webhookId', 'EVENT_TYPE_READ', "Read one of an event type's webhooks"],
     ['eventTypeWebhooks.update', 'PATCH', '/v2/event-types/:eventTypeId/webhooks/:webhookId', 'EVENT_TYPE_WRITE', "Change one of an event type's webhooks"],
     ['eventTypeWebhooks.delete', 'DELETE', '/v2/event-types/:eventTypeId/webhooks/:webhookId', 'EVENT_TYPE_WRITE', "Delete one of an event type's webhooks"],
+    ['eventTypeWebhooks.deliveries', 'GET', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries', 'EVENT_TYPE_READ', "An event type webhook's recent deliveries, newest first"],
+    ['eventTypeWebhooks.redeliver', 'POST', '/v2/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/redeliver', 'EVENT_TYPE_WRITE', "Send an event type webhook's delivery again, as a new message"],
   ]),
   ...routeRows('team', 'Team event types', teamRule, [
     ['teamEventTypeWebhooks.list', 'GET', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks', 'TEAM_EVENT_TYPE_READ', "List a team event type's webhooks"],
@@ -39,6 +46,8 @@ const rows: ApiRoute[] = [
     ['teamEventTypeWebhooks.get', 'GET', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId', 'TEAM_EVENT_TYPE_READ', "Read one of a team event type's webhooks"],
     ['teamEventTypeWebhooks.update', 'PATCH', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId', 'TEAM_EVENT_TYPE_WRITE', "Change one of a team event type's webhooks"],
     ['teamEventTypeWebhooks.delete', 'DELETE', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId', 'TEAM_EVENT_TYPE_WRITE', "Delete one of a team event type's webhooks"],
+    ['teamEventTypeWebhooks.deliveries', 'GET', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId/deliveries', 'TEAM_EVENT_TYPE_READ', "A team event type webhook's recent deliveries, newest first"],
+    ['teamEventTypeWebhooks.redeliver', 'POST', '/v2/teams/:teamId/event-types/:eventTypeId/webhooks/:webhookId/deliveries/:deliveryId/redeliver', 'TEAM_EVENT_TYPE_WRITE', "Send a team event type webhook's delivery again, as a new message"],
   ]),
   ...routeRows('organization', 'Organizations', 'org-admin', [
     ['orgWebhooks.list', 'GET', '/v2/organizations/:orgId/webhooks', 'ORG_WEBHOOK_READ', "List the organization's webhooks"],

@@ -3,8 +3,8 @@
 // owner. The platform's two shapes (WebhookOutputDto, EventTypeWebhookOutputDto) place those
 // fields differently, after the id or after the subscription, so both places are offered and
 // every answer keeps its key order.
-import type { Webhook } from '../authorization-server.ts';
-import { iso } from '../input.ts';
+import type { Delivery, Webhook } from '../authorization-server.ts';
+import { iso, isoOrNull } from '../input.ts';
 import { arrayOf, bool, nullable, numberedId, object, withFields, type JsonSchema } from '../schemas.ts';
 
 /** Where an answer's own fields stand: right after the id, or after payloadTemplate. */
@@ -50,3 +50,35 @@ export function webhookAnswer<A extends object, S extends object>(w: Webhook, ow
     updatedAt: iso(w.updatedAt),
   };
 }
+
+/** One delivery of a webhook as its owner reads it (docs/integrating.md#webhooks): the outbox's row. */
+export const deliveryView: JsonSchema = object(
+  {
+    id: { type: 'string', description: 'The webhook-id header of the delivery, the same on every attempt' },
+    event: { type: 'string' },
+    createdAt: { type: 'string' },
+    status: { type: 'string', enum: ['pending', 'delivered', 'failed'] },
+    attempts: { type: 'integer' },
+    lastAttemptAt: nullable({ type: 'string' }),
+    nextAttemptAt: nullable({ type: 'string' }),
+    responseStatus: nullable({ type: 'integer' }),
+    response: nullable({ type: 'string', description: 'The first 1 KB of the last answer' }),
+    error: nullable({ type: 'string', description: 'Why the last attempt got no answer' }),
+    payload: { type: 'string', description: 'The JSON body sent' },
+  },
+  ['id', 'event', 'createdAt', 'status', 'attempts', 'lastAttemptAt', 'nextAttemptAt', 'responseStatus', 'response', 'error', 'payload'],
+);
+
+export const delivery = (d: Delivery) => ({
+  id: d.id,
+  event: d.event,
+  createdAt: iso(d.createdAt),
+  status: d.status,
+  attempts: d.attempts,
+  lastAttemptAt: isoOrNull(d.lastAttemptAt),
+  nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
+  responseStatus: d.responseStatus,
+  response: d.responseBody,
+  error: d.error,
+  payload: d.payload,
+});
