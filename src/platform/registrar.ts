@@ -84,6 +84,8 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
     const h = handlers[r.handler];
     if (h === undefined) throw new Error(`the API route registry names ${r.id}, but no handler ${r.handler} exists`);
     const bodyOptional = h.body !== undefined && (h.body.required === undefined || (h.body.required as string[]).length === 0) && h.body.minProperties === undefined;
+    // Only a list query names the platform's take/skip (listQuery): other routes' queries pass as they are.
+    const paging = (h.query?.properties as Record<string, unknown> | undefined)?.take !== undefined;
     app.route({
       method: r.method,
       url: r.path,
@@ -101,7 +103,7 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
         const access = request.apiAccess!;
         const data = await h.handle({
           body: request.body,
-          query: pageOf(request.query),
+          query: paging ? pageOf(request.query) : request.query,
           params: request.params,
           userId: access.principal?.userId ?? '',
           principal: access.principal,
