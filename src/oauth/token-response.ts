@@ -51,23 +51,31 @@ export function pairKeys(client: { kind: 'confidential' | 'public' }, jkt: strin
   return { access: jkt, refresh: client.kind === 'public' ? jkt : null };
 }
 
-export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: string | null, audience: string[] | null = binding.resources, keys: PairKeys = UNBOUND): MintedPair {
+/** An access token alone, bound as mintPair binds one: what a refresh that keeps its token issues (docs/rules.md#fapi2). */
+export function mintAccessToken(ctx: OAuthContext, binding: GrantBinding, audience: string[] | null, key: string | null): { accessToken: string; accessRow: MintedPair['accessRow'] } {
   const now = ctx.clock();
   const accessToken = generateToken('accessToken');
-  const refreshToken = generateToken('refreshToken');
   return {
     accessToken,
-    refreshToken,
-    dpopJkt: keys.access,
     accessRow: {
       hash: hashToken(accessToken),
       ...binding,
       resources: audience,
-      dpopJkt: keys.access,
+      dpopJkt: key,
       createdAt: now,
       expiresAt: now + ctx.ttl.accessToken * 1000,
       revokedAt: null,
     },
+  };
+}
+
+export function mintPair(ctx: OAuthContext, binding: GrantBinding, parentId: string | null, audience: string[] | null = binding.resources, keys: PairKeys = UNBOUND): MintedPair {
+  const now = ctx.clock();
+  const refreshToken = generateToken('refreshToken');
+  return {
+    ...mintAccessToken(ctx, binding, audience, keys.access),
+    refreshToken,
+    dpopJkt: keys.access,
     refreshRow: {
       id: timeOrderedId(now),
       hash: hashToken(refreshToken),

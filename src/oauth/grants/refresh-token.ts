@@ -10,7 +10,7 @@ import type { OAuthStore, RefreshTokenRecord } from '../storage.ts';
 import { rotatesRefreshTokens } from '../client-policy.ts';
 import { openSuccessor, sealSuccessor } from '../successor-box.ts';
 import { hashToken, isWellFormed } from '../token-format.ts';
-import { mintPair, pairKeys, storePair, tokenResponse, type MintedPair, type TokenResponse } from '../token-response.ts';
+import { mintAccessToken, mintPair, pairKeys, storePair, tokenResponse, type TokenResponse } from '../token-response.ts';
 import type { GrantHandler, GrantRequest } from './types.ts';
 
 export const refreshTokenGrant: GrantHandler = {
@@ -41,10 +41,10 @@ export const refreshTokenGrant: GrantHandler = {
         if (record.expiresAt <= now) return invalidGrant('refresh_token has expired after a long time unused: authorize again');
         const audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
         if (audience instanceof OAuthError) return audience;
-        const pair = mintPair(ctx, binding(record), record.id, audience, pairKeys(client, dpopJkt));
         // docs/rules.md#fapi2: the profile's clients (confidential, their refresh tokens bound to
         // their authentication) keep their refresh token: FAPI 2.0 §5.3.2.1 rotates none.
-        if (!rotatesRefreshTokens(client)) return keepRefreshToken(ctx, tx, presented, record, pair, now);
+        if (!rotatesRefreshTokens(client)) return keepRefreshToken(ctx, tx, presented, record, mintAccessToken(ctx, binding(record), audience, pairKeys(client, dpopJkt).access), now);
+        const pair = mintPair(ctx, binding(record), record.id, audience, pairKeys(client, dpopJkt));
         if (await tx.spendRefreshToken(record.id, now, sealSuccessor(presented, pair))) {
           await storePair(tx, pair, { type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } }, now);
           return tokenResponse(ctx, pair, record.scopes);
@@ -63,11 +63,18 @@ export const refreshTokenGrant: GrantHandler = {
 };
 
 /** A new access token on the same refresh token, whose idle expiry starts again. */
-async function keepRefreshToken(ctx: OAuthContext, tx: OAuthStore, presented: string, record: RefreshTokenRecord, pair: MintedPair, now: number): Promise<TokenResponse | OAuthError> {
+async function keepRefreshToken(
+  ctx: OAuthContext,
+  tx: OAuthStore,
+  presented: string,
+  record: RefreshTokenRecord,
+  access: ReturnType<typeof mintAccessToken>,
+  now: number,
+): Promise<TokenResponse | OAuthError> {
   if (!(await tx.keepRefreshToken(record.id, now + ctx.ttl.refreshIdle * 1000))) return invalidGrant('refresh_token has been revoked');
-  await tx.createAccessToken(pair.accessRow);
+  await tx.createAccessToken(access.accessRow);
   await tx.audit.append({ type: 'token.refreshed', clientId: record.clientId, userId: record.userId, data: { grantId: record.grantId } }, now);
-  return tokenResponse(ctx, { ...pair, refreshToken: presented }, record.scopes);
+  return tokenResponse(ctx, { accessToken: access.accessToken, refreshToken: presented, dpopJkt: access.accessRow.dpopJkt ?? null }, record.scopes);
 }
 
 function binding(record: RefreshTokenRecord) {
