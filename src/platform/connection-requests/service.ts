@@ -52,7 +52,9 @@ export async function returnAddressCheck(deps: AppContext, clientId: string): Pr
     if (!origins.includes(url.origin)) {
       throw invalid(field, `must be on the origin of one of your application's redirect URIs (${origins.join(', ') || 'none registered'}), so that the page sends the user back to your application and nowhere else`);
     }
-    return value;
+    // The address as the URL parser wrote it: what was checked is what is kept and redirected
+    // to, and a character a Location header cannot carry is already percent-encoded.
+    return url.href;
   };
 }
 
