@@ -13,12 +13,18 @@ import { csrfField, sendPage } from './pages.ts';
 export const EMAIL_CHANGE = '/settings/email';
 
 function changeCard(pending: PendingEmailChange, csrf: string) {
+  // The form names the address shown, so that Confirm applies this one and no newer request.
+  const confirm = pending.verified
+    ? html`<form method="post" action="${EMAIL_CHANGE}/confirm" class="inline">${csrfField(csrf)}<input type="hidden" name="email" value="${pending.email}"><button type="submit">Confirm the new address</button></form>`
+    : '';
   return html`<section class="card" id="email-change">
 <h2>A change of your sign-in address is waiting</h2>
 <p><strong id="asked-by">${pending.clientName ?? 'An application since deleted'}</strong> asked on ${time(pending.requestedAt)} to change the address you sign in with to <strong id="new-email">${pending.email}</strong>.</p>
-<p class="notice">Confirm only if you asked for it and the address is yours: you will sign in with it from now on. Nothing changes unless you confirm, and the request lapses on ${time(pending.expiresAt)}.</p>
+${pending.verified
+  ? html`<p class="notice">Confirm only if you asked for it: you will sign in with this address from now on. Nothing changes unless you confirm, and the request lapses on ${time(pending.expiresAt)}.</p>`
+  : html`<p class="notice" id="unverified">${pending.email} is not yet a verified address of yours, so it cannot be confirmed: the application that asked must first have a code sent to it, and you give that code back through the application. Then come back here. The request lapses on ${time(pending.expiresAt)}.</p>`}
 <div class="actions">
-<form method="post" action="${EMAIL_CHANGE}/confirm" class="inline">${csrfField(csrf)}<button type="submit">Confirm the new address</button></form>
+${confirm}
 <form method="post" action="${EMAIL_CHANGE}/dismiss" class="inline">${csrfField(csrf)}<button type="submit" class="secondary">Dismiss</button></form>
 </div>
 </section>`;
@@ -48,7 +54,8 @@ ${pending === undefined ? '' : changeCard(pending, reply.generateCsrf())}`,
     const user = signedIn(request, reply);
     if (!user) return reply;
     try {
-      const email = await confirmEmailChange(ctx.services, user.id);
+      const shown = (request.body as { email?: unknown } | undefined)?.email;
+      const email = await confirmEmailChange(ctx.services, user.id, typeof shown === 'string' ? shown : '');
       return redirectWithNotice(ctx, request, reply, EMAIL_CHANGE, { flash: `Your sign-in address is now ${email}.` });
     } catch (error) {
       if (error instanceof ServiceError) return redirectWithNotice(ctx, request, reply, EMAIL_CHANGE, { flash: error.message });

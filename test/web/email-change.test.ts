@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { browserFor, csrfOf, loggedIn, open, postForm, textOf } from '../helpers/pages.ts';
+import { createTeam } from '../../src/services/teams/teams.ts';
+import { inviteMember } from '../../src/services/teams/invitations.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { fixtures } from '../platform/fixtures.ts';
 
 const PAGE = '/settings/email';
 
@@ -16,23 +19,31 @@ describe.each(backends)('a sign-in address change asked for by an application on
   beforeAll(async () => {
     if (!available) return;
     server = await startTestServer(name);
-    client = await server.client(await server.user(), { name: 'Address Book Sync', scopes: ['PROFILE_READ', 'PROFILE_WRITE'] });
+    client = await server.client(await server.user(), { name: 'Address Book Sync', scopes: ['PROFILE_READ', 'PROFILE_WRITE', 'VERIFIED_RESOURCES_READ', 'VERIFIED_RESOURCES_WRITE'] });
   });
   afterAll(async () => server?.close());
 
   /** A user signed in on the web, and an access token of theirs from the real flow. */
   async function userWithToken(): Promise<{ user: TestUser; browser: Browser; token: string }> {
     const { user, browser } = await loggedIn(server, { name: 'Ada' });
-    const res = await server.exchange(client, await server.code(client, user, { scope: 'PROFILE_READ PROFILE_WRITE' }));
+    const res = await server.exchange(client, await server.code(client, user, { scope: 'PROFILE_READ PROFILE_WRITE VERIFIED_RESOURCES_WRITE' }));
     expect(res.status).toBe(200);
     return { user, browser, token: res.body.access_token as string };
   }
 
   const fresh = () => `new-${Math.random().toString(36).slice(2)}@example.com`;
 
+  /** The application proves the address is the user's, as the platform's verified emails do: a code sent to it. */
+  async function verify(user: TestUser, token: string, email: string) {
+    const code = await fixtures(server).pendingCode({ userId: user.id }, 'email', email);
+    const res = await server.api('POST', '/v2/verified-resources/emails/verification-code/verify', token, { email, code });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  }
+
   async function press(browser: Browser, action: 'confirm' | 'dismiss') {
     const page = await open(browser, PAGE);
-    const posted = await postForm(browser, `${PAGE}/${action}`, { _csrf: csrfOf(page.body) });
+    const shown = /name="email" value="([^"]+)"/.exec(page.body)?.[1];
+    const posted = await postForm(browser, `${PAGE}/${action}`, { _csrf: csrfOf(page.body), ...(shown === undefined ? {} : { email: shown }) });
     expect(posted.status).toBe(303);
     return browser.follow(posted);
   }
@@ -52,6 +63,7 @@ describe.each(backends)('a sign-in address change asked for by an application on
     const { user, browser, token } = await userWithToken();
     const wanted = fresh();
     await server.api('PATCH', '/v2/me', token, { email: wanted });
+    await verify(user, token, wanted);
     const home = await open(browser, '/');
     expect(textOf(home.body, 'email-change-waiting')).toContain(wanted);
     const page = await open(browser, PAGE);
@@ -66,6 +78,35 @@ describe.each(backends)('a sign-in address change asked for by an application on
     expect((await server.browser().login(wanted, user.password)).status).toBe(303);
     const old = await server.browser().login(user.email, user.password);
     expect(old.status).toBe(401);
+  });
+
+  it.skipIf(!available)("an address not proven to be the user's cannot be taken, so invitations sent to it cannot be claimed: Confirm is refused until it is a verified address of theirs", async () => {
+    // The attacker's own application asks for the victim's address, and the attacker confirms.
+    const inviter = await server.user();
+    const victim = `ceo-${Math.random().toString(36).slice(2)}@victim.example`;
+    const team = await createTeam(server.services, { name: `Board ${Math.random().toString(36).slice(2)}`, ownerId: inviter.id });
+    await inviteMember(server.services, { teamId: team.id }, { email: victim }, 'admin', inviter.id);
+    const { user, browser, token } = await userWithToken();
+    expect((await server.api('PATCH', '/v2/me', token, { email: victim })).status).toBe(200);
+    const page = await open(browser, PAGE);
+    expect(textOf(page.body, 'unverified')).toContain(`${victim} is not yet a verified address of yours`);
+    const posted = await postForm(browser, `${PAGE}/confirm`, { _csrf: csrfOf(page.body), email: victim });
+    expect(textOf((await browser.follow(posted)).body, 'flash')).toBe(`${victim} is not a verified address of yours yet: the application that asked must verify it first, with a code sent to it`);
+    expect((await server.api('GET', '/v2/me', token)).body.data.email).toBe(user.email);
+    expect(await server.db.selectFrom('users').select('id').where('email', '=', victim).execute()).toEqual([]);
+  });
+
+  it.skipIf(!available)('Confirm applies the address the page showed: a newer request that replaced it meanwhile is refused, and waits', async () => {
+    const { user, browser, token } = await userWithToken();
+    const shown = fresh();
+    await server.api('PATCH', '/v2/me', token, { email: shown });
+    await verify(user, token, shown);
+    const page = await open(browser, PAGE);
+    const newer = fresh();
+    await server.api('PATCH', '/v2/me', token, { email: newer });
+    const posted = await postForm(browser, `${PAGE}/confirm`, { _csrf: csrfOf(page.body), email: shown });
+    expect(textOf((await browser.follow(posted)).body, 'flash')).toBe(`the change waiting is now to ${newer}, not the address you confirmed: look at it again`);
+    expect((await server.api('GET', '/v2/me', token)).body.data).toMatchObject({ email: user.email, pendingEmail: newer });
   });
 
   it.skipIf(!available)('dismissed, nothing changes and nothing waits', async () => {
@@ -85,6 +126,7 @@ describe.each(backends)('a sign-in address change asked for by an application on
     const res = await server.api('PATCH', '/v2/me', token, { email: other.email });
     expect(res.status).toBe(200);
     expect(res.body.data.pendingEmail).toBe(other.email);
+    await verify(user, token, other.email);
     const done = await press(browser, 'confirm');
     expect(textOf(done.body, 'flash')).toBe(`${other.email} is the sign-in address of another account: dismiss this change`);
     expect((await server.api('GET', '/v2/me', token)).body.data.email).toBe(user.email);
