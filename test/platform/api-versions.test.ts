@@ -3,10 +3,10 @@
 // shape (its stored status names, explicit nulls) to one naming none or another; event types
 // and schedules answer their documented shape either way, since Gatehouse's earlier answers
 // are part of it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, quickUser, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 const BOOKINGS = { 'cal-api-version': '2024-08-13' };
 
@@ -14,13 +14,7 @@ describe.each(backends)('cal-api-version on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   it.skipIf(!available)('a declined booking is rejected to 2024-08-13 and declined otherwise; a reason not given is left out, or null', async () => {
     const host = await quickUser(server);

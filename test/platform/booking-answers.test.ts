@@ -2,11 +2,11 @@
 // eventType, attendees, bookingFieldsResponses and the platform's statuses, with Gatehouse's
 // own fields beside them; lists carry the platform's pagination beside data
 // (docs/integrating.md#booking-statuses).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, futureStart, mint, quickUser, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, futureStart, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -14,13 +14,7 @@ describe.each(backends)('booking answers in the platform’s shape on $name', ({
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
   // This file reads bookings as the platform's clients do: naming the documented version (docs/integrating.md#api-versions).
   const api = (method: string, path: string, token?: string, body?: unknown) => server.api(method, path, token, body, { 'cal-api-version': '2024-08-13' });
 

@@ -2,12 +2,12 @@
 // v2's addresses, through real HTTP on both databases: the booker and guests a booking was made
 // with are its first attendees, the host adds more and marks who did not come, and only the
 // host reaches them (docs/rules.md#membership-rules).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { copyAttendees } from '../../src/storage/migrations/019_booking_attendees.ts';
 import { randomId } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
-import { buildWorld, fixtures, futureStart, mint, quickUser, type World } from './fixtures.ts';
+import { type TestServer, type TestUser } from '../helpers/server.ts';
+import { fixtures, futureStart, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 const ann = { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Paris' };
 
@@ -15,13 +15,7 @@ describe.each(backends)('booking attendees on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   const token = (user: TestUser, scopes: string[]) => mint(server, w, user, scopes);
   const hostWithToken = async () => {

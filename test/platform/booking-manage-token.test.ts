@@ -2,11 +2,11 @@
 // docs/rules.md#membership-rules): cancel and reschedule need the booking's manageToken, returned once
 // at creation, or an access token with the booking write scope of the booking's family.
 // Everything through real HTTP, on both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateToken, hashToken } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, futureStart, mint, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, futureStart, mint, type World, useWorld } from './fixtures.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const attendee = { name: 'Bea Booker', email: 'bea@example.com', timeZone: 'Europe/Paris' };
@@ -18,13 +18,7 @@ describe.each(backends)('booking manageToken on $name', ({ name, available }) =>
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name, { LOG_LEVEL: 'warn' });
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started), { LOG_LEVEL: 'warn' });
 
   /** A booking made as a booker makes it: the public route, no token. */
   async function bookPublicly(owner: { userId: string } | { teamId: string }) {

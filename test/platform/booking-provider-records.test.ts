@@ -3,23 +3,17 @@
 // routes at Cal.com API v2's addresses answer it, through real HTTP on both databases. Nothing
 // recorded is an empty list; only the host (or, for references of a team booking, its team)
 // reaches a booking's records (docs/rules.md#membership-rules).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, quickUser, type World } from './fixtures.ts';
+import { type TestServer, type TestUser } from '../helpers/server.ts';
+import { fixtures, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)('booking provider records on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   const gatehouse = (...args: string[]): Promise<CliResult> => runCli(args, { env: { DATABASE_URL: server.database.url, ...server.database.env } });
   const recorded = async (...args: string[]) => {

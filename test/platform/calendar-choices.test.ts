@@ -1,22 +1,16 @@
 // The user's calendar choices at Cal.com API v2's addresses: POST/DELETE /v2/selected-calendars
 // and PUT /v2/destination-calendars store which calendars are selected and which one is written
 // to, and GET /v2/calendars shows them (docs/integrating.md#calendars).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, quickUser, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)('selected and destination calendars on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   async function someone() {
     const user = await quickUser(server);

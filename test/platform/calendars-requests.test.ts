@@ -3,10 +3,10 @@
 // Gatehouse reads and ignores: busy times come from its bookings), the ICS feed check with no
 // parameter, and a disconnect naming the credential by a number. Gatehouse's own requests
 // (start/end instants, a url to check) keep working.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, quickUser, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 const DAY = 86_400_000;
 
@@ -14,13 +14,7 @@ describe.each(backends)('the platform’s calendar requests on $name', ({ name, 
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name, { OUTBOUND_ALLOW_PRIVATE: '0' });
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started), { OUTBOUND_ALLOW_PRIVATE: '0' });
 
   /** A user of their own, so no other test's bookings or feeds show up. */
   async function someone() {

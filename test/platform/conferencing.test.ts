@@ -3,22 +3,16 @@
 // connections of category 'conferencing', their default, and, where the platform would send the
 // user through a provider's OAuth, which Gatehouse does not run, the address of Gatehouse's
 // connect page instead (walked through in test/web/connect-pages.test.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, quickUser, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)('conferencing apps and calendar credentials on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   /** A user of their own, so no other test's connections show up. */
   async function someone(scopes = ['APPS_READ', 'APPS_WRITE']) {

@@ -2,20 +2,15 @@
 // a user's as EventTypeOutput, a team's as TeamEventTypeOutput, the fields Gatehouse keeps from
 // its data and the rest with the values that say it has none; the platform's location writing
 // is read on the way in. Real HTTP, both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, uniq, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, mint, uniq, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)('event types in the platform shape on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w } = started));
 
   it.skipIf(!available)("a user's event type, made with the platform's locations, answers with its owner, booking fields and honest defaults; Gatehouse keeps {type, value}", async () => {
     const token = await mint(server, w, w.owner, ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE']);

@@ -18,7 +18,9 @@ import type { EventType, PrivateLink } from '../../src/platform/event-types/stor
 import type { OutOfOfficeEntry } from '../../src/platform/out-of-office/store.ts';
 import type { RoutingForm } from '../../src/platform/routing-forms/store.ts';
 import type { Workflow } from '../../src/platform/workflows/store.ts';
-import type { TestClient, TestServer, TestUser } from '../helpers/server.ts';
+import { afterAll, beforeAll } from 'vitest';
+import type { Backend } from '../helpers/backends.ts';
+import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 export const ALL_SCOPES = scopeRegistry.map((s) => s.name);
 
@@ -38,6 +40,28 @@ export interface World {
   loneTeam: Team;
   client: TestClient;
   legacyClient: TestClient;
+}
+
+/** What a platform test file works with: a server, its world and the writers of resources. */
+export interface WorldServer {
+  server: TestServer;
+  w: World;
+  f: ReturnType<typeof fixtures>;
+}
+
+/**
+ * One server on `backend` with its world for the surrounding describe block: started before
+ * its tests (not at all when the backend is unavailable), closed after them. `use` receives
+ * them once started, to keep in the block's own variables.
+ */
+export function useWorld(backend: Backend['name'], available: boolean, use: (started: WorldServer) => void, env: Record<string, string> = {}): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(backend, env);
+    use({ server, w: await buildWorld(server), f: fixtures(server) });
+  });
+  afterAll(async () => server?.close());
 }
 
 let counter = 0;

@@ -3,20 +3,15 @@
 // an organization admin manages a member's schedules as the member would; a user who is not a
 // member of the path's organization or team is as unknown as one who does not exist
 // (docs/rules.md#membership-rules). Real HTTP, both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, mint, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)("a member's schedules through the organization on $name", ({ name, available }) => {
   let server: TestServer;
   let w: World;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w } = started));
 
   const adminToken = () => mint(server, w, w.orgAdmin, ['ORG_SCHEDULE_READ', 'ORG_SCHEDULE_WRITE']);
 

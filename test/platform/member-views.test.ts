@@ -1,22 +1,16 @@
 // Views that Cal.com API v2 offers beside the resources' routes: a user's default schedule, the
 // teams one belongs to, the teams of an organization one is in (docs/rules.md#membership-rules), and
 // an organization's teams' event types and one of its memberships, through real HTTP on both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { startTestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, quickUser, type World } from './fixtures.ts';
+import { fixtures, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)("a user's own views on $name", ({ name, available }) => {
   let server: TestServer;
   let w: World;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w } = started));
 
   it.skipIf(!available)('GET /v2/schedules/default: null until the user has a schedule, then the default one — never taken for a schedule id', async () => {
     const user = await quickUser(server);

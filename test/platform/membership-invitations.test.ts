@@ -2,13 +2,13 @@
 // through the API grants nothing until they accept in the web app, and the answer is the
 // same whether or not the e-mail (or user id) belongs to an account. Every request here is
 // the one an attacker holding an admin's token would send.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/services/teams/teams.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { backends } from '../helpers/backends.ts';
 import { browserFor, csrfOf, open, postForm } from '../helpers/pages.ts';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
-import { buildWorld, fixtures, futureStart, mint, uniq, type World } from './fixtures.ts';
+import { type TestServer, type TestUser } from '../helpers/server.ts';
+import { fixtures, futureStart, mint, uniq, type World, useWorld } from './fixtures.ts';
 
 const TEAMS = '/settings/teams';
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -32,13 +32,7 @@ describe.each(backends)('membership invitations on $name', ({ name, available })
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   /** The invited user accepts in /settings/teams, as a person does: logged in, with the page's CSRF token. */
   async function acceptInPage(user: TestUser, invitationId: string) {

@@ -3,20 +3,15 @@
 // ORG_PROFILE_WRITE, as Cal.com API v2 requires (docs/rules.md#scope-registry), so a team-only
 // token changes its team through /v2/teams/:teamId, never through the organization's address.
 // Who may act is the team rule: an admin or owner of the team or of its organization.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, mint, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { mint, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)("a team through its organization's route on $name", ({ name, available }) => {
   let server: TestServer;
   let w: World;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w } = started));
 
   const orgTeam = () => `/v2/organizations/${w.org.id}/teams/${w.team.id}`;
 

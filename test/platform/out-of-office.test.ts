@@ -2,11 +2,11 @@
 // HTTP on both databases: a user's own, a team member's and an organization user's; who may
 // reach whose (docs/rules.md#membership-rules), the order of the times, the one who covers, and
 // that one user's entries never overlap.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
-import { buildWorld, fixtures, futureStart, mint, quickUser, type World } from './fixtures.ts';
+import { type TestServer, type TestUser } from '../helpers/server.ts';
+import { fixtures, futureStart, mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -15,13 +15,7 @@ describe.each(backends)('out-of-office entries on $name', ({ name, available }) 
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   const token = (user: TestUser, scopes: string[]) => mint(server, w, user, scopes);
   const stored = (userId: string, id: string) => server.services.stores.api.outOfOffice.find(userId, id);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, uniq, type World } from './fixtures.ts';
+import { buildWorld, fixtures, mint, uniq, type World, useWorld } from './fixtures.ts';
 
 /** Addresses that are not public, with the words the refusal must carry. */
 const refused: Array<[url: string, why: RegExp]> = [
@@ -46,13 +46,7 @@ describe.each(backends)('outbound addresses on $name (docs/rules.md#outbound-url
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name, { LOG_LEVEL: 'warn' });
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started), { LOG_LEVEL: 'warn' });
 
   const expectRefusal = (res: { status: number; body: any }, field: string, why: RegExp, what: string) => {
     expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(400);

@@ -3,11 +3,11 @@
 // and its organization form. Gatehouse runs no phone provider: the request is queued in a
 // real table the operator lists (`gatehouse phone-calls list`), the answer says so, and the
 // Cal.com API key the body carries is neither kept nor shown. Through real HTTP, on both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, mint, type World, useWorld } from './fixtures.ts';
 
 const SCOPES = ['TEAM_EVENT_TYPE_WRITE'];
 const API_KEY = 'cal_live_0123456789abcdef0123456789abcdef';
@@ -29,13 +29,7 @@ describe.each(backends)('phone calls of team event types on $name', ({ name, ava
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   const gatehouse = (...args: string[]) => runCli(args, { env: { ...server.database.env, DATABASE_URL: server.database.url } });
 

@@ -7,8 +7,8 @@ import { acceptInvitation } from '../../src/services/teams/invitations.ts';
 import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
 import { startCountingServer, type StatementCounter } from '../helpers/counting-server.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, quickUser, uniq, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, quickUser, uniq, type World, useWorld } from './fixtures.ts';
 import { examples } from './route-examples.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -17,13 +17,7 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
   let server: TestServer;
   let w: World;
   let f: ReturnType<typeof fixtures>;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-    f = fixtures(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w, f } = started));
 
   /** The whole front channel and code exchange: a token as a real application gets it. */
   async function realToken(user: { id: string; email: string; password: string }, scopes: string[] | null) {

@@ -2,20 +2,15 @@
 // addresses: made, changed and removed by who may write the event type; a link made with
 // neither an expiry nor a number of uses is good for one booking, as the platform makes it.
 // Real HTTP, both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, fixtures, mint, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { fixtures, mint, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)('private links on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w } = started));
 
   it.skipIf(!available)('POST with no body makes a one-use link; PATCH changes its uses and expiry; the stored link follows', async () => {
     const et = await fixtures(server).eventType({ userId: w.owner.id }, { hidden: true });

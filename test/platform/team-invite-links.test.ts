@@ -3,27 +3,22 @@
 // token is shown once and kept only as a hash, and whoever opens the link signed in (or logs
 // in first) joins the team as an accepted member until it expires. Through real HTTP, on
 // both databases.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { INVITE_LINK_TTL_MS } from '../../src/services/teams/invite-links.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
 import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
-import { buildWorld, mint, type World } from './fixtures.ts';
+import type { TestServer } from '../helpers/server.ts';
+import { mint, type World, useWorld } from './fixtures.ts';
 
 const SCOPES = ['TEAM_MEMBERSHIP_WRITE'];
 
 describe.each(backends)('team invite links on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    w = await buildWorld(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w } = started));
 
   const membershipOf = async (userId: string, teamId: string) => (await server.services.stores.teams.listMembershipsOfUser(userId)).find((m) => m.teamId === teamId);
   const rowsAt = (rows: Array<{ created_at: number | string; expires_at: number | string }>) => ({ created_at: Number(rows[0]!.created_at), expires_at: Number(rows[0]!.expires_at) });

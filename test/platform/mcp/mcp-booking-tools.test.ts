@@ -4,23 +4,18 @@
 // (docs/rules.md#public-booking), with the token bound to /mcp.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateToken, hashToken, randomId } from '../../../src/oauth/token-format.ts';
-import { buildWorld, fixtures, futureStart, type World } from '../fixtures.ts';
+import { fixtures, futureStart, type World, useWorld } from '../fixtures.ts';
 import { backends } from '../../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../../helpers/server.ts';
+import type { TestServer } from '../../helpers/server.ts';
 
 const attendee = { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Berlin' };
 
 describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name, { LOG_LEVEL: 'warn' });
-    w = await buildWorld(server);
-  });
-  afterAll(async () => server?.close());
+  useWorld(name, available, (started) => ({ server, w } = started), { LOG_LEVEL: 'warn' });
 
   /** An access token as the token endpoint stores one for resource={BASE_URL}/mcp. */
   async function mcpToken(userId: string, scopes: string[]): Promise<string> {
