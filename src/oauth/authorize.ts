@@ -12,6 +12,7 @@ import { readCodeChallenge } from './pkce.ts';
 import { buildRedirect, isRegisteredRedirectUri } from './redirect-uri.ts';
 import { checkResources, readResourceParameter } from './resources.ts';
 import { describeScope, parseScopeParameter, sortScopes } from './scopes.ts';
+import { isTeamSlug } from './team-slug.ts';
 import type { ClientRecord, GrantRecord, OAuthStore } from './storage.ts';
 import { generateToken, hashToken, timeOrderedId } from './token-format.ts';
 
@@ -296,12 +297,9 @@ function checkRedirectable(
   return { client, redirectUri, state, scopes: granted, hadScope, codeChallenge, prompt, resources, dpopJkt, teamSlug, params };
 }
 
-/** A team's slug as the platform's teams take it: lower-case words joined by hyphens. */
-const TEAM_SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-
 function readTeamSlug(value: string | undefined): string | null {
   if (value === undefined) return null;
-  if (value.length > 64 || !TEAM_SLUG.test(value)) throw invalidRequest('team_slug must be the slug of a team: lower-case letters, digits and single hyphens, at most 64 characters');
+  if (!isTeamSlug(value)) throw invalidRequest('team_slug must be the slug of a team: lower-case letters, digits and single hyphens, at most 64 characters');
   return value;
 }
 

@@ -118,8 +118,7 @@ function decideRoute(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' |
     outsideTeamToken(principal, route) ??
     scopeDenial(principal, route.scope) ??
     (route.alsoNeeds === undefined ? null : scopeDenial(principal, route.alsoNeeds)) ??
-    teamTokenDenial(principal, facts, pathOrgId) ??
-    decideMembership(route, facts, pathOrgId);
+    membershipDenial(principal, route, facts, pathOrgId);
   return denial ?? { ok: true, principal, facts };
 }
 
@@ -133,14 +132,17 @@ function outsideTeamToken(principal: AccessPrincipal, route: Pick<ApiRoute, 'mem
   return { status: 403, code: 'forbidden', message: `this token acts for the team ${teamId}, so it reaches only that team's routes (/v2/teams/${teamId}/… and /v2/organizations/{orgId}/teams/${teamId}/…): this route needs a token a user authorized for themselves` };
 }
 
+/** The route's membership rule for a user's token; a team's token answers to its own (teamTokenDenial). */
+function membershipDenial(principal: AccessPrincipal, route: Pick<ApiRoute, 'membership'>, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
+  return principal.teamId === undefined ? decideMembership(route, facts, pathOrgId) : teamTokenDenial(principal.teamId, facts, pathOrgId);
+}
+
 /**
  * docs/rules.md#team-authorization: a token that acts for a team reaches that team's routes
  * only, and only while the person who authorized it is still an owner or admin of the team
- * (or of its organization), whatever the route itself asks of a member.
+ * (or of its organization), which is more than any team route asks of a member.
  */
-function teamTokenDenial(principal: AccessPrincipal, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
-  const teamId = principal.teamId;
-  if (teamId === undefined) return null;
+function teamTokenDenial(teamId: string, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
   // A team that does not exist (there) is the route's own 404.
   const asAdmin = decideMembership({ membership: 'team-admin' }, facts, pathOrgId);
   if (asAdmin?.status === 404) return asAdmin;
@@ -200,6 +202,6 @@ export async function authorizeBookingWrite(
   const takesPart = team != null && (team.role !== null || (team.organizationId !== null && isAdmin(team.organizationRole)));
   // A team's token takes part in its team's bookings; whether its approver still may is asked below.
   if (!takesPart && principal.teamId === undefined) return UNKNOWN_BOOKING;
-  const denial = scopeDenial(principal, 'TEAM_BOOKING_WRITE') ?? teamTokenDenial(principal, facts, undefined) ?? decideMembership({ membership: 'team-admin' }, facts, undefined);
+  const denial = scopeDenial(principal, 'TEAM_BOOKING_WRITE') ?? membershipDenial(principal, { membership: 'team-admin' }, facts, undefined);
   return denial ?? { ok: true, principal, facts };
 }

@@ -1,5 +1,6 @@
 // Organizations, teams and memberships (docs/rules.md#cli, docs/rules.md#data, docs/rules.md#membership-rules): shared by the API and the
 // gatehouse command. Every creation writes the resource and its owner's membership together.
+import { isTeamSlug } from '../../oauth/team-slug.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
@@ -16,7 +17,6 @@ export function isAdmin(role: Role | null | undefined): boolean {
   return role === 'admin' || role === 'owner';
 }
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
 function checkName(name: string): string {
@@ -33,7 +33,7 @@ function slugFor(name: string): string {
 }
 
 export function checkSlug(slug: string): string {
-  if (!SLUG.test(slug) || slug.length > 64) throw validation('slug must be 1-64 lower-case letters, digits and single dashes', 'slug');
+  if (!isTeamSlug(slug)) throw validation('slug must be 1-64 lower-case letters, digits and single dashes', 'slug');
   return slug;
 }
 

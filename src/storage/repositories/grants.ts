@@ -1,5 +1,8 @@
 // grants, and the revocation of everything issued under one.
+import type { Selectable } from 'kysely';
 import type { GrantRecord, TeamAuthority } from '../../oauth/storage.ts';
+import { isAdmin } from '../../services/teams/teams.ts';
+import type { GrantsTable } from '../schema.ts';
 import { scopesFromColumn } from '../columns.ts';
 import type { Executor } from './executor.ts';
 
@@ -18,9 +21,9 @@ export const activeGrantsQuery = (db: Executor, userId: string, clientId: string
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc');
 
-export async function listActiveGrants(db: Executor, userId: string, clientId: string): Promise<GrantRecord[]> {
-  const rows = await activeGrantsQuery(db, userId, clientId).execute();
-  return rows.map((r) => ({
+/** A grant as the core reads it; a grant that acts for its user has no teamId. */
+export function toGrantRecord(r: Selectable<GrantsTable>): GrantRecord {
+  return {
     id: r.id,
     userId: r.user_id,
     clientId: r.client_id,
@@ -28,7 +31,11 @@ export async function listActiveGrants(db: Executor, userId: string, clientId: s
     ...(r.team_id === null ? {} : { teamId: r.team_id }),
     createdAt: r.created_at,
     revokedAt: r.revoked_at,
-  }));
+  };
+}
+
+export async function listActiveGrants(db: Executor, userId: string, clientId: string): Promise<GrantRecord[]> {
+  return (await activeGrantsQuery(db, userId, clientId).execute()).map(toGrantRecord);
 }
 
 /**
@@ -54,8 +61,6 @@ export async function revokeGrant(db: Executor, grantId: string, at: number): Pr
   await db.updateTable('authorization_codes').set({ consumed_at: at }).where('grant_id', '=', grantId).where('consumed_at', 'is', null).execute();
 }
 
-const AUTHORIZING_ROLES: readonly string[] = ['admin', 'owner'];
-
 /**
  * The team with this slug, and whether the user is an owner or admin of it or of its
  * organization (the roles that act on a team, docs/rules.md#membership-rules): one read.
@@ -69,6 +74,6 @@ export async function findTeamAuthority(db: Executor, team: { slug: string } | {
     .where('slug' in team ? 't.slug' : 't.id', '=', 'slug' in team ? team.slug : team.id)
     .executeTakeFirst();
   if (row === undefined) return undefined;
-  const mayAuthorize = [row.team_role, row.org_role].some((role) => role !== null && AUTHORIZING_ROLES.includes(role));
+  const mayAuthorize = isAdmin(row.team_role) || isAdmin(row.org_role);
   return { id: row.id, name: row.name, mayAuthorize };
 }

@@ -11,7 +11,7 @@ import { createAuditStore } from './audit.ts';
 import { notifyClient } from './webhook-deliveries.ts';
 import { findClientRecord, findClientWithSecrets } from '../repositories/clients.ts';
 import type { Executor } from '../repositories/executor.ts';
-import { findTeamAuthority, listActiveGrants, revokeGrant } from '../repositories/grants.ts';
+import { findTeamAuthority, listActiveGrants, revokeGrant, toGrantRecord } from '../repositories/grants.ts';
 import { findAccessToken } from '../repositories/tokens.ts';
 import type { AccessTokensTable, AuthorizationCodesTable, RefreshTokensTable } from '../schema.ts';
 import { inTransaction } from '../transaction.ts';
@@ -37,7 +37,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
     },
     findGrant: async (id) => {
       const r = await db.selectFrom('grants').selectAll().where('id', '=', id).executeTakeFirst();
-      return r && { id: r.id, userId: r.user_id, clientId: r.client_id, scopes: scopesFromColumn(r.scopes), ...(r.team_id === null ? {} : { teamId: r.team_id }), createdAt: r.created_at, revokedAt: r.revoked_at };
+      return r && toGrantRecord(r);
     },
     findTeamAuthority: (slug, userId) => findTeamAuthority(db, { slug }, userId),
     // As holdActiveGrant: a conditional write holds the row on PostgreSQL; on SQLite the

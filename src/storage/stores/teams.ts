@@ -108,10 +108,9 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
           await revokeGrant(trx, g.id, at);
           await appendAudit(trx, { type: 'grant.revoked', actorId, clientId: g.clientId, userId: g.userId, data: { grantId: g.id, teamId: id, reason: 'team deleted' } }, at);
         }
-        for (const clientId of new Set(grants.map((g) => g.clientId))) {
-          const grantIds = grants.filter((g) => g.clientId === clientId).map((g) => g.id);
-          await notifyClient(trx, clientId, 'authorization.revoked', { teamId: id, grantIds, revokedBy: 'team_deleted' }, at);
-        }
+        const byClient = new Map<string, string[]>();
+        for (const g of grants) byClient.set(g.clientId, [...(byClient.get(g.clientId) ?? []), g.id]);
+        for (const [clientId, grantIds] of byClient) await notifyClient(trx, clientId, 'authorization.revoked', { teamId: id, grantIds, revokedBy: 'team_deleted' }, at);
         return repo.deleteTeam(trx, id);
       }),
     listTeamsOfOrganization: async (organizationId, limit, offset) => (await repo.listTeamsOfOrganization(db, organizationId, limit, offset)).map(toTeam),
