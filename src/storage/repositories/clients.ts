@@ -11,7 +11,8 @@ export type ClientRow = Selectable<OAuthClientsTable>;
 /** The columns of a ClientRecord: what the protocol core reads of a client. */
 export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens', 'fapi2', 'token_endpoint_auth_method', 'jwks'] as const;
 
-export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord {
+/** Every field the row holds is set, the optional ones of ClientRecord too (the client store builds on it). */
+export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord & Required<Pick<ClientRecord, 'dpopBoundAccessTokens' | 'fapi2' | 'tokenEndpointAuthMethod' | 'jwks'>> {
   return {
     id: row.id,
     name: row.name,

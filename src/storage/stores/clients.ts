@@ -1,36 +1,23 @@
 // The client-lifecycle store (src/services/clients/store.ts) over oauth_clients,
 // client_secrets, authorization_requests, grants and audit_events.
 import { sql, type Kysely, type Updateable } from 'kysely';
-import { authMethodFromColumn, jwksFromColumn, scopesColumn, scopesFromColumn } from '../columns.ts';
+import { scopesColumn, scopesFromColumn } from '../columns.ts';
 import type { ClientChanges, ClientStore, StoredClient } from '../../services/clients/store.ts';
 import { listAudit } from '../repositories/audit.ts';
-import { findClientRow, type ClientRow } from '../repositories/clients.ts';
+import { findClientRow, toClientRecord, type ClientRow } from '../repositories/clients.ts';
 import { listActiveGrants, revokeGrant } from '../repositories/grants.ts';
 import type { Database, OAuthClientsTable } from '../schema.ts';
 
+/** The core's view of the client (toClientRecord) and what only the application keeps of it. */
 function toStoredClient(row: ClientRow): StoredClient {
   return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    homepageUrl: row.homepage_url,
+    ...toClientRecord(row),
     logoUrl: row.logo_url,
-    ownerId: row.owner_id,
-    kind: row.kind,
-    state: row.state,
-    redirectUris: JSON.parse(row.redirect_uris) as string[],
-    scopes: scopesFromColumn(row.scopes),
     reviewNote: row.review_note,
     reviewedBy: row.reviewed_by,
     reviewedAt: row.reviewed_at,
-    resourceServer: row.is_resource_server === 1,
-    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests === 1,
     proposedRedirectUris: row.proposed_redirect_uris === null ? [] : (JSON.parse(row.proposed_redirect_uris) as string[]),
     proposedScopes: scopesFromColumn(row.proposed_scopes) ?? [],
-    dpopBoundAccessTokens: row.dpop_bound_access_tokens === 1,
-    fapi2: row.fapi2 === 1,
-    tokenEndpointAuthMethod: authMethodFromColumn(row.token_endpoint_auth_method),
-    jwks: jwksFromColumn(row.jwks),
     version: row.version,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
