@@ -6,17 +6,8 @@ import { CLI_OPERATOR, CLI_OPERATOR_LABEL } from '../services/actors.ts';
 import { requireUserByEmail } from '../services/accounts/users.ts';
 import type { AuditEntry } from '../services/audit-log.ts';
 import { requireClient } from '../services/clients/view.ts';
-import { formatTime } from './output.ts';
+import { formatTime, snakeKeys } from './output.ts';
 import { jsonOption, limitOf, type CliRuntime } from './runtime.ts';
-
-const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** The details as recorded, with snake_case keys at every depth. */
-function snakeKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(snakeKeys);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeCase(k), snakeKeys(v)]));
-}
 
 interface NamedEntry {
   entry: AuditEntry;

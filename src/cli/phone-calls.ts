@@ -3,27 +3,11 @@
 // them to place, or to hand to a provider; the API answered each as queued.
 import type { Command } from 'commander';
 import { listPhoneCalls, PHONE_CALL_LIST_MAX, type PhoneCall } from '../services/calls/phone-calls.ts';
-import { formatTime } from './output.ts';
+import { formatTime, snakeKeys } from './output.ts';
 import { jsonOption, limitOf, type CliRuntime } from './runtime.ts';
 
-const callJson = (c: PhoneCall) => ({
-  id: c.id,
-  status: c.status,
-  team_id: c.teamId,
-  event_type_id: c.eventTypeId,
-  requested_by: c.requestedBy,
-  your_phone_number: c.yourPhoneNumber,
-  number_to_call: c.numberToCall,
-  enabled: c.enabled,
-  template_type: c.templateType,
-  scheduler_name: c.schedulerName,
-  guest_name: c.guestName,
-  guest_email: c.guestEmail,
-  guest_company: c.guestCompany,
-  begin_message: c.beginMessage,
-  general_prompt: c.generalPrompt,
-  created_at: formatTime(c.createdAt),
-});
+/** A call as the JSON output writes it: every field in snake_case, the time in ISO 8601. */
+const callJson = (c: PhoneCall) => ({ ...(snakeKeys(c) as Record<string, unknown>), created_at: formatTime(c.createdAt) });
 
 export function registerPhoneCallCommands(program: Command, runtime: CliRuntime): void {
   const calls = program.command('phone-calls').description('the outbound calls asked of team event types through the API, which Gatehouse queues for you to place');
