@@ -375,13 +375,18 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await suite.stores.teams.findTeam(b)).toEqual(updated);
   });
 
-  it.skipIf(!available)("teams.delete: revokes the grants that acted for the team and their tokens, audited as the deleter's doing; other grants stay", async () => {
+  /** A team, its owner, a client of team scopes, the core's store, and a grant for the team not yet written. */
+  async function teamGrantToBe() {
     const db = suite.database.handle.db;
     const t = await team();
     const owner = await seedUser(db);
     const client = await seedClient(db, owner, { scopes: ['TEAM_PROFILE_READ'] });
-    const oauth = createOAuthStore(db);
-    const forTeam = grantRecord(owner, client, { teamId: t, scopes: ['TEAM_PROFILE_READ'] });
+    return { t, owner, client, oauth: createOAuthStore(db), forTeam: grantRecord(owner, client, { teamId: t, scopes: ['TEAM_PROFILE_READ'] }) };
+  }
+
+  it.skipIf(!available)("teams.delete: revokes the grants that acted for the team and their tokens, audited as the deleter's doing; other grants stay", async () => {
+    const db = suite.database.handle.db;
+    const { t, owner, client, oauth, forTeam } = await teamGrantToBe();
     const forOtherTeam = grantRecord(owner, client, { teamId: await team(), scopes: ['TEAM_PROFILE_READ'] });
     const own = grantRecord(owner, client);
     for (const g of [forTeam, forOtherTeam, own]) await oauth.createGrant(g);
@@ -397,12 +402,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
   });
 
   it.skipIf(!available)("teams.delete: waits for an authorization holding the team, then revokes the grant it wrote (docs/rules.md#team-authorization)", async () => {
-    const db = suite.database.handle.db;
-    const t = await team();
-    const owner = await seedUser(db);
-    const client = await seedClient(db, owner, { scopes: ['TEAM_PROFILE_READ'] });
-    const oauth = createOAuthStore(db);
-    const forTeam = grantRecord(owner, client, { teamId: t, scopes: ['TEAM_PROFILE_READ'] });
+    const { t, owner, oauth, forTeam } = await teamGrantToBe();
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let holding!: () => void;
