@@ -46,8 +46,8 @@ export const layers = [
   },
   {
     folder: 'platform',
-    forbidden: ['web', 'storage', 'cli'],
-    because: 'the platform wing reaches the authorization server through its services and the bearer check, never its pages or the database',
+    forbidden: ['web', 'storage', 'cli', 'context.ts'],
+    because: 'the platform wing reaches the authorization server through its door (platform/authorization-server.ts) and is handed what it needs (platform/deps.ts): never its pages, the database or AppContext, which holds the core\'s own store',
   },
   {
     folder: 'storage',
@@ -75,6 +75,28 @@ export const platformDoor = {
   file: 'src/platform/authorization-server.ts',
   closed: ['oauth', 'services', 'http'],
   message: 'The platform reaches the authorization server only through src/platform/authorization-server.ts: import from there, and add the name there if it is missing (ARCHITECTURE.md).',
+};
+
+/**
+ * The platform's HTTP adapters: the only platform files that may import Fastify. Everything
+ * else of the platform (services, stores, views, rules) is plain TypeScript, called by the
+ * routes and the MCP tools alike and tested in process (ARCHITECTURE.md, "The platform wing").
+ */
+export const platformAdapters = {
+  files: [
+    'src/platform/index.ts',
+    'src/platform/registrar.ts',
+    'src/platform/guard.ts',
+    'src/platform/handler.ts',
+    'src/platform/envelope.ts',
+    'src/platform/openapi.ts',
+    'src/platform/finite-numbers.ts',
+    'src/platform/mcp/server.ts',
+    'src/platform/mcp/tools.ts',
+    'src/platform/*/routes.ts',
+    'src/platform/*/*-routes.ts',
+  ],
+  message: 'Only the platform\'s HTTP adapters (routes, registrar, guard, handler, envelope, openapi, the MCP server) import Fastify: a service, a store or a view takes plain values (ARCHITECTURE.md).',
 };
 
 const zones = layers.flatMap(({ folder, forbidden, because }) => [
@@ -129,6 +151,22 @@ export default tseslint.config(
           patterns: [
             { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
             { group: platformDoor.closed.map((folder) => `**/${folder}/**`), message: platformDoor.message },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/platform/**/*.ts'],
+    ignores: [platformDoor.file, ...platformAdapters.files],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
+            { group: platformDoor.closed.map((folder) => `**/${folder}/**`), message: platformDoor.message },
+            { group: frameworkPackages, message: platformAdapters.message },
           ],
         },
       ],

@@ -9,6 +9,7 @@ import { sendFailure } from './platform/envelope.ts';
 import { mcpRoutes } from './platform/mcp/server.ts';
 import type { Config } from './config/index.ts';
 import type { AppContext } from './context.ts';
+import type { PlatformDeps } from './platform/deps.ts';
 import { Metrics } from './http/metrics.ts';
 import { opsRoutes } from './http/ops-routes.ts';
 import { finiteNumbers } from './platform/finite-numbers.ts';
@@ -132,7 +133,7 @@ function createFastify(config: Config, deps: AppDeps, securityHeaders: () => Hea
 }
 
 /** The stores, limits and outbound policy every route reads, and the metrics they count to. */
-function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { ctx: AppContext; metrics: Metrics } {
+function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { ctx: AppContext; platform: PlatformDeps; metrics: Metrics } {
   const clock = deps.clock ?? Date.now;
   const metrics = new Metrics();
   metrics.instrument(app);
@@ -161,7 +162,15 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   if (policy !== 'off') oauth.clientMetadata = createMetadataDocuments(services, { policy, scopes, outbound });
   if (policy === 'review') app.addHook('onReady', async () => reopenAtStart(app, services));
   const ctx: AppContext = { config, readiness: createReadiness(deps.database), oauth, services, outbound, limits };
-  return { ctx, metrics };
+  // The platform wing is handed what it needs and nothing more: never AppContext (platform/deps.ts).
+  const platform: PlatformDeps = {
+    services,
+    config: { baseUrl: config.baseUrl, appUrl: config.appUrl, localDevelopment: config.localDevelopment, agentScopes: config.agentScopes },
+    outbound,
+    limits: { codeRequestsPerIp: limits.codeRequestsPerIp, codeRequestsPerAddress: limits.codeRequestsPerAddress },
+    tokens: { resources: oauth.resources, documentsServed: oauth.clientMetadata !== undefined, dpop: oauth.dpop },
+  };
+  return { ctx, platform, metrics };
 }
 
 /**
@@ -211,7 +220,7 @@ function area(routes: Area): Area {
 }
 
 /** Every route, each area in its own encapsulated scope, in this order. */
-async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Metrics, deps: AppDeps): Promise<void> {
+async function registerRoutes(app: FastifyInstance, ctx: AppContext, platform: PlatformDeps, metrics: Metrics, deps: AppDeps): Promise<void> {
   await app.register(area(async (scope) => opsRoutes(scope, ctx, metrics)));
   await app.register(area(assetRoutes));
   // What browser-based MCP clients call from their own origin (http/cross-origin.ts).
@@ -220,9 +229,9 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
     // After CORS, so that a browser on another origin can read the 400 (see area).
     refuseNulCharacters(crossOrigin);
     await crossOrigin.register(async (scope) => oauthRoutes(scope, ctx, ctx.limits));
-    await crossOrigin.register(async (scope) => mcpRoutes(scope, ctx));
+    await crossOrigin.register(async (scope) => mcpRoutes(scope, platform));
   });
-  await app.register(area(async (scope) => apiRoutes(scope, ctx)));
+  await app.register(area(async (scope) => apiRoutes(scope, platform)));
   await app.register(area(async (scope) => logoRoutes(scope, ctx)));
   await app.register(
     area(async (web) => {
@@ -246,7 +255,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, metrics: Me
       await webhooksRoutes(web, ctx);
       // The page of a connection an application asked for through the platform (docs/rules.md#connect-pages):
       // the pages may not import the platform wing, so its requests are handed to them here.
-      await connectPagesRoutes(web, ctx, connectionRequestPages(ctx));
+      await connectPagesRoutes(web, ctx, connectionRequestPages(platform));
     }),
   );
 }
@@ -259,7 +268,7 @@ function handleNotFound(request: FastifyRequest, reply: FastifyReply) {
 export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyInstance> {
   let setSecurityHeaders: HeaderSetter | undefined;
   const app = createFastify(config, deps, () => setSecurityHeaders);
-  const { ctx, metrics } = createContext(app, config, deps);
+  const { ctx, platform, metrics } = createContext(app, config, deps);
 
   // First, so that every answer carries them (docs/rules.md#security-headers).
   setSecurityHeaders = await registerSecurityHeaders(app, config);
@@ -267,7 +276,7 @@ export async function buildApp(config: Config, deps: AppDeps): Promise<FastifyIn
   closeConnectionsWhenClosing(app, config.shutdownGraceMs);
   app.setErrorHandler(handleUncaughtError);
   await registerPlugins(app);
-  await registerRoutes(app, ctx, metrics, deps);
+  await registerRoutes(app, ctx, platform, metrics, deps);
   // Outside the pages' scope: the page for an unknown address finds the session itself.
   app.setNotFoundHandler(async (request, reply) => {
     if (!isApiPath(request.url)) await attachSessionUserOutsidePages(ctx, request);

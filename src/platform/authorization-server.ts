@@ -53,7 +53,7 @@ export { isTimeZone } from '../services/time-zones.ts';
 // endpoints over HTTP: repeated JSON keys, rate limits.
 export { conflict, notFound, validation } from '../services/errors.ts';
 export { refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../http/json-body.ts';
-export { callerKey, LimitExceeded } from '../http/rate-limits.ts';
+export { callerKey, LimitExceeded, type RateLimits } from '../http/rate-limits.ts';
 
 // The API reference page's assets and content security policy, shared with the pages.
 export { assets } from '../http/assets.ts';

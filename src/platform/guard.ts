@@ -3,7 +3,7 @@
 // from a single storage read. It runs at onRequest, so a missing or bad token is 401 before
 // the body is even parsed, and a refused request costs nothing beyond that read.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { PlatformDeps } from './deps.ts';
 import { type API_RESOURCE_PATH, type Audience, DPOP_ALGORITHMS, failure, type MCP_PATH, Refusal, resourceMetadataUrl } from './authorization-server.ts';
 import { authorizeApiRequest, type AccessGranted, type ApiAccessStore, type PresentedCredentials } from './access-check.ts';
 import type { AccessDenial } from './membership.ts';
@@ -44,12 +44,10 @@ export function credentialsOf(request: FastifyRequest, resource: Pick<GuardedRes
 }
 
 /** One of the platform's protected resources (docs/rules.md#resource-indicators, docs/rules.md#protected-resource-metadata): the /v2 API or the MCP server, by its path. */
-export function guardedResource(ctx: AppContext, resourcePath: typeof API_RESOURCE_PATH | typeof MCP_PATH): GuardedResource {
+export function guardedResource(ctx: PlatformDeps, resourcePath: typeof API_RESOURCE_PATH | typeof MCP_PATH): GuardedResource {
   return {
-    resources: ctx.oauth.resources,
+    ...ctx.tokens,
     resource: `${ctx.config.baseUrl}${resourcePath}`,
-    documentsServed: ctx.oauth.clientMetadata !== undefined,
-    dpop: ctx.oauth.dpop,
     metadataUrl: resourceMetadataUrl(ctx.config.baseUrl, resourcePath),
     baseUrl: ctx.config.baseUrl,
   };

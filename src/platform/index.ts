@@ -1,7 +1,7 @@
 // The /v2 platform API: envelope errors for everything under /v2 (docs/rules.md#api-envelope, docs/rules.md#versioning),
 // the reference, and the resource routes — registered from the registry only.
 import { errorCodes, type FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { PlatformDeps } from './deps.ts';
 import { API_RESOURCE_PATH, failureOf } from './authorization-server.ts';
 import { sendFailure } from './envelope.ts';
 import { guardedResource } from './guard.ts';
@@ -9,7 +9,7 @@ import { registerOpenApi } from './openapi.ts';
 import { enforceRegistry, isDocsRoute, registerRegistryRoutes } from './registrar.ts';
 import { allHandlers } from './handlers.ts';
 
-export async function apiRoutes(server: FastifyInstance, deps: AppContext): Promise<void> {
+export async function apiRoutes(server: FastifyInstance, deps: PlatformDeps): Promise<void> {
   // The API's bodies are JSON (its OpenAPI document says so): a form or plain-text body is
   // refused as such, rather than read by the pages' parsers and then judged by the schema.
   server.removeContentTypeParser(['text/plain', 'application/x-www-form-urlencoded']);

@@ -11,13 +11,13 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.ts';
+import type { PlatformDeps } from './deps.ts';
 import { assets, pageDirectives, policyHeader, scopeRegistry } from './authorization-server.ts';
 import { apiRoutes } from './route-table.ts';
 import { errorResponses } from './schemas.ts';
 
 /** Must run before the routes are added: @fastify/swagger collects them as they register. */
-export async function registerOpenApi(server: FastifyInstance, deps: AppContext): Promise<void> {
+export async function registerOpenApi(server: FastifyInstance, deps: PlatformDeps): Promise<void> {
   const { baseUrl, appUrl } = deps.config;
   await server.register(swagger, {
     openapi: {

@@ -2,7 +2,7 @@
 // serves (its `table.ts`) and the handlers that serve them (its `routes.ts`). Adding a
 // resource is a folder src/platform/<resource>/ and a line here (ARCHITECTURE.md, "How to
 // add…"). The order is the order of the reference and of docs/integrating.md's scope tables.
-import type { AppContext } from '../context.ts';
+import type { PlatformDeps } from './deps.ts';
 import type { HandlerMap } from './handler.ts';
 import type { ApiRoute } from './route.ts';
 import { bookingHandlers } from './bookings/routes.ts';
@@ -36,7 +36,7 @@ import { workflowRoutes } from './workflows/table.ts';
 
 export interface PlatformResource {
   routes: ApiRoute[];
-  handlers: (deps: AppContext) => HandlerMap;
+  handlers: (deps: PlatformDeps) => HandlerMap;
 }
 
 export const resources: readonly PlatformResource[] = [

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- the ESLint config is plain JavaScript, without types.
-import { layers, platformDoor } from '../../eslint.config.js';
+import { layers, platformAdapters, platformDoor } from '../../eslint.config.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
@@ -45,6 +45,26 @@ describe('the layer rules of ARCHITECTURE.md', () => {
     const [result] = await probe(door.file, from);
     expect(result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'import-x/no-restricted-paths')).toEqual([]);
   });
+
+  const fastifyImport = `import type { FastifyRequest } from 'fastify';\nexport type Seen = FastifyRequest;\n`;
+  const frameworkRefusals = async (file: string) => {
+    const [result] = await eslint.lintText(fastifyImport, { filePath: join(root, file) });
+    return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  };
+
+  it.each(['src/platform/bookings/service.ts', 'src/platform/bookings/views.ts', 'src/platform/schedules/store.ts', 'src/platform/stores.ts'])(
+    'a platform file that is no HTTP adapter (%s) importing Fastify fails lint',
+    async (file) => {
+      expect(await frameworkRefusals(file)).toEqual([expect.stringContaining((platformAdapters as { message: string }).message)]);
+    },
+  );
+
+  it.each(['src/platform/bookings/routes.ts', 'src/platform/bookings/attendee-routes.ts', 'src/platform/registrar.ts', 'src/platform/mcp/server.ts'])(
+    'an HTTP adapter of the platform (%s) may import Fastify',
+    async (file) => {
+      expect(await frameworkRefusals(file)).toEqual([]);
+    },
+  );
 
   it('the core opening a transaction on its store, past reportingTransaction, fails lint (its audit events would go uncounted)', async () => {
     const code = `export const revoke = (ctx: { store: { transaction(fn: () => Promise<void>): Promise<void> } }) => ctx.store.transaction(async () => undefined);\n`;

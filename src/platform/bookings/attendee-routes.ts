@@ -1,7 +1,7 @@
 // A booking's attendees and who was absent (docs/integrating.md#booking-attendees), at Cal.com
 // API v2's addresses: the host's own bookings only (docs/rules.md#membership-rules), another's
 // booking being as unknown as a missing one.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, notFound } from '../input.ts';
 import { bookingInScope } from './in-scope.ts';
@@ -34,7 +34,7 @@ const absence = object(
   { description: 'Who was absent: the host, attendees by address, or both' },
 );
 
-export function attendeeHandlers(deps: AppContext): HandlerMap {
+export function attendeeHandlers(deps: PlatformDeps): HandlerMap {
   const s = deps.services;
   const hosted = (userId: string, uid: string) => bookingInScope(s.stores.bookings, { userId }, uid);
   return {

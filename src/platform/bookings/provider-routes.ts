@@ -3,7 +3,7 @@
 // conferencing sessions. Gatehouse runs no such provider: these are what an operator recorded,
 // an empty list when nothing was. The host reads their own bookings' (docs/rules.md#membership-rules);
 // a team's members read the team's bookings' references.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { bookingInScope } from './in-scope.ts';
 import { arrayOf, nullable, numberedId, object, str } from '../schemas.ts';
@@ -55,7 +55,7 @@ const session = (s: ConferencingSession) => ({ id: s.id, room: s.room, startTime
 
 const referenceQuery = object({ type: str(1, 100, { description: "Only the references of this provider, e.g. google_calendar" }) });
 
-export function providerHandlers(deps: AppContext): HandlerMap {
+export function providerHandlers(deps: PlatformDeps): HandlerMap {
   const s = deps.services;
   const records = s.stores.bookingProviders;
   /** The booking's uid once it is known to be in the scope: another's booking is as unknown as a missing one. */

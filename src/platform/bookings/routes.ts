@@ -2,7 +2,7 @@
 // booker's manageToken, docs/rules.md#public-booking), the host's own (BOOKING_*), a team's
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
 import type { Booking, BookingFilter, BookingScope, BookingStore, StatusTerm } from './store.ts';
 import { bookingInScope } from './in-scope.ts';
@@ -162,7 +162,7 @@ interface BookerProof {
 /** Whose bookings a list route reads, from the call's user or the guard's facts. */
 type ScopeOf = (call: { userId: string; facts: { team?: { id: string } | null; organization?: { id: string } | null } }) => BookingScope;
 
-export function bookingHandlers(deps: AppContext): HandlerMap {
+export function bookingHandlers(deps: PlatformDeps): HandlerMap {
   const s = deps.services;
   const store = s.stores.bookings;
   const accessStore = s.stores.api.access;
@@ -224,7 +224,7 @@ export function bookingHandlers(deps: AppContext): HandlerMap {
 }
 
 /** Public (docs/rules.md#public-booking): anyone books; the booker (or a token that may) cancels and reschedules. */
-function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<void>): HandlerMap {
+function publicBookingRoutes(deps: PlatformDeps, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<void>): HandlerMap {
   const s = deps.services;
   return {
     'bookings.create': route<NewBookingBody>({
@@ -255,7 +255,7 @@ function publicBookingRoutes(deps: AppContext, actForBooker: (call: ApiCall<Book
 }
 
 /** The host changes their own booking: confirm, decline, guests, location, host. */
-function hostBookingChanges(deps: AppContext): HandlerMap {
+function hostBookingChanges(deps: PlatformDeps): HandlerMap {
   const s = deps.services;
   return {
     'bookings.confirm': route<unknown, unknown, Uid>({
@@ -293,7 +293,7 @@ function hostBookingChanges(deps: AppContext): HandlerMap {
 }
 
 /** Writes of a team (booked on an attendee's behalf) and of an organization. */
-function teamAndOrgBookingWrites(deps: AppContext): HandlerMap {
+function teamAndOrgBookingWrites(deps: PlatformDeps): HandlerMap {
   const s = deps.services;
   return {
     // Booked on an attendee's behalf: the manageToken is theirs, for the team to hand over.

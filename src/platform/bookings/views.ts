@@ -1,6 +1,5 @@
 // How a booking and its attendees are answered, by every booking route and tool.
-import type { FastifyRequest } from 'fastify';
-import { namesDocumentedVersion } from '../api-versions.ts';
+import { namesDocumentedVersion, type VersionedCall } from '../api-versions.ts';
 import { iso } from '../input.ts';
 import { arrayOf, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
 import type { Attendee } from './attendee-store.ts';
@@ -142,7 +141,7 @@ export function booking(b: Booking, rel: BookingRelations, documented: boolean) 
  * always the documented one on the team and organization routes, which the platform does
  * not version.
  */
-export type AnswerVersion = { request?: FastifyRequest } | 'documented';
+export type AnswerVersion = VersionedCall | 'documented';
 
 /** The answers of these bookings, their hosts, event types and attendees read together. */
 export async function bookingAnswers(store: Pick<BookingStore, 'relations'>, list: Booking[], version: AnswerVersion) {

@@ -2,7 +2,7 @@
 // 'conferencing' in connected_apps, and the one of them that is the user's default. Records
 // only: Gatehouse runs no video provider and none of their OAuth, so it keeps no provider
 // token and never reports a connection it did not record.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import type { NewConnectedApp } from '../connected-apps/store.ts';
 import { returnAddressCheck, requestConnection } from '../connection-requests/service.ts';
 import { route, type HandlerMap } from '../handler.ts';
@@ -35,7 +35,7 @@ const view = (a: NewConnectedApp, defaultId: string | undefined) => ({
   createdAt: iso(a.createdAt),
 });
 
-export function conferencingHandlers(deps: AppContext): HandlerMap {
+export function conferencingHandlers(deps: PlatformDeps): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
   const connectionOf = (userId: string, slug: string) => conferencingConnectionOf(deps.services, userId, slug);
   return {

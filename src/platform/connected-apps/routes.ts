@@ -1,7 +1,7 @@
 // Connected calendars and ICS feeds of a user (APPS_*) and a team's connected apps
 // (TEAM_APPS_*). These are records of what was connected: Gatehouse calls no calendar
 // service and accepts no third-party credentials, so none are stored.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { type OutboundPolicy, Refusal } from '../authorization-server.ts';
 import type { ConnectedApp } from './store.ts';
 import { CALENDAR_PROVIDERS as PROVIDERS, calendarApp, calendarAppOfType, connectCalendar, connecting, ICS_FEED } from './connect.ts';
@@ -159,12 +159,12 @@ async function checkFeedUrl(value: string, field: string, outbound: OutboundPoli
   return url.toString();
 }
 
-export function calendarHandlers(deps: AppContext): HandlerMap {
+export function calendarHandlers(deps: PlatformDeps): HandlerMap {
   return { ...calendarRoutes(deps), ...calendarChoiceRoutes(deps), ...icsFeedRoutes(deps), ...teamAppRoutes(deps) };
 }
 
 /** The token's user's provider calendars, and their busy times. */
-function calendarRoutes(deps: AppContext): HandlerMap {
+function calendarRoutes(deps: PlatformDeps): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
   const { insert, newRow } = connecting(deps.services);
   return {
@@ -267,7 +267,7 @@ interface CalendarNamed {
  * The user's calendar that a selection names: the connection of credentialId, whose one
  * calendar must be the one integration and externalId name (as GET /v2/calendars lists it).
  */
-async function namedCalendar(deps: AppContext, userId: string, named: CalendarNamed): Promise<ConnectedApp> {
+async function namedCalendar(deps: PlatformDeps, userId: string, named: CalendarNamed): Promise<ConnectedApp> {
   if (named.delegationCredentialId !== undefined) throw invalid('delegationCredentialId', NO_DELEGATION);
   const found = await deps.services.stores.api.connectedApps.find({ userId }, named.credentialId, { category: 'calendar' });
   if (found === undefined) throw notFound('calendar connection (credentialId) of yours');
@@ -282,7 +282,7 @@ async function namedCalendar(deps: AppContext, userId: string, named: CalendarNa
  * selected for conflict checks and which one is written to. Stored and shown by GET
  * /v2/calendars; no calendar service is asked or written to.
  */
-function calendarChoiceRoutes(deps: AppContext): HandlerMap {
+function calendarChoiceRoutes(deps: PlatformDeps): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
   const named = {
     integration: str(1, 100),
@@ -380,7 +380,7 @@ function periodOf(q: BusyQuery, now: number): { from: number; to: number } {
 }
 
 /** Busy times come from the user's bookings only: no calendar service is asked. */
-function busyTimesRoute(deps: AppContext) {
+function busyTimesRoute(deps: PlatformDeps) {
   const bookings = deps.services.stores.bookings;
   return route<unknown, BusyQuery>({
     query: busyQuery,
@@ -396,7 +396,7 @@ function busyTimesRoute(deps: AppContext) {
 }
 
 /** The token's user's ICS feeds: checked, then saved as calendars. */
-function icsFeedRoutes(deps: AppContext): HandlerMap {
+function icsFeedRoutes(deps: PlatformDeps): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
   const { insert, newRow } = connecting(deps.services);
   /** An address as it would be saved, or the reason it would not be: a refusal is this check's answer, not its failure. */
@@ -456,7 +456,7 @@ function icsFeedRoutes(deps: AppContext): HandlerMap {
 }
 
 /** The apps a team has connected (TEAM_APPS_*). */
-function teamAppRoutes(deps: AppContext): HandlerMap {
+function teamAppRoutes(deps: PlatformDeps): HandlerMap {
   const apps = deps.services.stores.api.connectedApps;
   const { insert, newRow } = connecting(deps.services);
   return {

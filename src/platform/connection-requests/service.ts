@@ -5,7 +5,7 @@
 // own web app (src/web/connect-pages.ts): the signed-in user confirms the connection there, it
 // is recorded as POST …/connect records it (connectCalendar, connectConferencingApp), and the
 // user is sent back. The request is kept by its token's hash for ten minutes and used once.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { type AccessPrincipal, buildRedirect, generateToken, hashToken, isLoopbackHost, isWellFormed, Refusal } from '../authorization-server.ts';
 import { calendarApp, CALENDAR_PROVIDERS, connectCalendar, type Recording } from '../connected-apps/connect.ts';
 import { CONFERENCING_APPS, connectConferencingApp } from '../conferencing/connect.ts';
@@ -36,7 +36,7 @@ function originOf(uri: string): string[] {
  * a redirect URI) on the origin of one of the client's registered redirect URIs. Anything else
  * would make the connect page an open redirector (RFC 9700 §4.11.2): 400 naming the field.
  */
-export async function returnAddressCheck(deps: AppContext, clientId: string): Promise<(value: string, field: string) => string> {
+export async function returnAddressCheck(deps: PlatformDeps, clientId: string): Promise<(value: string, field: string) => string> {
   const client = await deps.services.stores.clients.find(clientId);
   const origins = [...new Set((client?.redirectUris ?? []).flatMap(originOf))];
   return (value, field) => {
@@ -70,7 +70,7 @@ export interface ConnectionAsked {
  * answers the connect page's address. A dry run keeps nothing: its address leads to the page
  * of an unknown request, as an expired one does.
  */
-export async function requestConnection(deps: AppContext, principal: AccessPrincipal, asked: ConnectionAsked, options: { dryRun: boolean }): Promise<string> {
+export async function requestConnection(deps: PlatformDeps, principal: AccessPrincipal, asked: ConnectionAsked, options: { dryRun: boolean }): Promise<string> {
   const token = generateToken('connectionRequestToken');
   if (!options.dryRun) {
     const now = deps.services.clock();
@@ -137,7 +137,7 @@ function errorReturn(request: ConnectionRequest, error: 'access_denied' | 'alrea
  * What the connect page asks of the requests: find one, confirm it, cancel it. The web app may
  * not import the platform wing (ARCHITECTURE.md), so app.ts hands this to the page.
  */
-export function connectionRequestPages(deps: AppContext) {
+export function connectionRequestPages(deps: PlatformDeps) {
   const stores = deps.services.stores;
   const requests = stores.api.connectionRequests;
   const live = async (token: string) => (isWellFormed('connectionRequestToken', token) ? requests.findLive(hashToken(token), deps.services.clock()) : undefined);

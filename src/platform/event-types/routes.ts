@@ -1,6 +1,6 @@
 // Event types of a user (EVENT_TYPE_*), of a team (TEAM_EVENT_TYPE_*) and across an
 // organization (ORG_EVENT_TYPE_*), and the private links that let people book hidden ones.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, iso, isoOrNull, notFound, toMillis, invalid } from '../input.ts';
@@ -127,7 +127,7 @@ const privateLinkView: JsonSchema = object(
 const ownedBy = (kind: 'user' | 'team') => (call: { userId: string; facts: { team?: { id: string } | null } }): EventTypeOwner =>
   kind === 'user' ? { userId: call.userId } : { teamId: call.facts.team!.id };
 
-export function eventTypeHandlers(deps: AppContext): HandlerMap {
+export function eventTypeHandlers(deps: PlatformDeps): HandlerMap {
   const store = deps.services.stores.api.eventTypes;
   const loadOwned = async (owner: EventTypeOwner, id: string) => {
     const found = await store.findOwned(owner, id);
@@ -164,7 +164,7 @@ export function eventTypeHandlers(deps: AppContext): HandlerMap {
 type LoadOwned = (owner: EventTypeOwner, id: string) => Promise<EventType>;
 
 /** List, create, read, change and delete: the same five routes for a user's and a team's. */
-function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned: LoadOwned) {
+function ownedEventTypeRoutes(deps: PlatformDeps, kind: 'user' | 'team', loadOwned: LoadOwned) {
   const { clock } = deps.services;
   const store = deps.services.stores.api.eventTypes;
   const owner = ownedBy(kind);
@@ -213,7 +213,7 @@ function ownedEventTypeRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned
  * change (expiry, uses allowed) and delete. A link made with neither an expiry nor a number of
  * uses is good for one booking, as the platform makes it.
  */
-function privateLinkRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned: LoadOwned) {
+function privateLinkRoutes(deps: PlatformDeps, kind: 'user' | 'team', loadOwned: LoadOwned) {
   const { clock } = deps.services;
   const store = deps.services.stores.api.eventTypes;
   const owner = ownedBy(kind);
@@ -286,7 +286,7 @@ function privateLinkRoutes(deps: AppContext, kind: 'user' | 'team', loadOwned: L
 }
 
 /** Everything in an organization: its teams' event types and its members'. */
-function organizationEventTypeRoutes(deps: AppContext): HandlerMap {
+function organizationEventTypeRoutes(deps: PlatformDeps): HandlerMap {
   const { clock } = deps.services;
   const store = deps.services.stores.api.eventTypes;
   const loadInOrganization = async (organizationId: string, id: string) => {

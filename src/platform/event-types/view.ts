@@ -2,7 +2,7 @@
 // TeamEventTypeOutput for a team's, Gatehouse's own fields beside them. What Gatehouse keeps
 // comes from the event type, its owner and its team; what it has no notion of gets the value
 // that says so (docs/integrating.md#event-type-fields).
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import type { Member, Team, User } from '../authorization-server.ts';
 import { iso } from '../input.ts';
 import { arrayOf, bool, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
@@ -159,7 +159,7 @@ interface Related {
   members: Map<string, Member[]>;
 }
 
-function view(deps: AppContext, e: EventType, related: Related) {
+function view(deps: PlatformDeps, e: EventType, related: Related) {
   const base = {
     id: e.id,
     title: e.title,
@@ -216,7 +216,7 @@ function view(deps: AppContext, e: EventType, related: Related) {
 }
 
 /** The answers for these event types, their owners, teams and hosts read once for all. */
-export async function eventTypeViews(deps: AppContext, eventTypes: EventType[]) {
+export async function eventTypeViews(deps: PlatformDeps, eventTypes: EventType[]) {
   const { stores } = deps.services;
   const teamIds = [...new Set(eventTypes.flatMap((e) => (e.teamId === null ? [] : [e.teamId])))];
   // The page's teams and their hosts in one read each, not one per team: a list costs the same
@@ -229,6 +229,6 @@ export async function eventTypeViews(deps: AppContext, eventTypes: EventType[]) 
   return eventTypes.map((e) => view(deps, e, { users, teams, members }));
 }
 
-export async function eventTypeViewOf(deps: AppContext, e: EventType) {
+export async function eventTypeViewOf(deps: PlatformDeps, e: EventType) {
   return (await eventTypeViews(deps, [e]))[0]!;
 }

@@ -11,7 +11,7 @@ import { authorizeApiRequest } from '../access-check.ts';
 import { challenge, credentialsOf, guardedResource } from '../guard.ts';
 import { allHandlers } from '../handlers.ts';
 import { type AccessPrincipal, errorTable, failureOf, MCP_PATH, refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../authorization-server.ts';
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { ToolCatalog } from './tools.ts';
 
 const connectRoute = { scope: 'public', membership: 'none' } as const;
@@ -65,7 +65,7 @@ function serverFor(catalog: ToolCatalog, principal: AccessPrincipal, request: Fa
   return server;
 }
 
-export async function mcpRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function mcpRoutes(app: FastifyInstance, ctx: PlatformDeps): Promise<void> {
   const resource = guardedResource(ctx, MCP_PATH);
   const store = ctx.services.stores.api.access;
   const catalog = new ToolCatalog(allHandlers(ctx), store, ctx.services.clock, resource);

@@ -1,5 +1,5 @@
 // GET/PATCH /v2/me: the authorized user's profile (docs/rules.md#profile).
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { checkTimeZone, invalid } from '../input.ts';
 import { int, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema } from '../schemas.ts';
@@ -96,7 +96,7 @@ export function profileChanges(body: ProfilePatch): ProfileChanges {
   };
 }
 
-export function meHandlers(deps: AppContext): HandlerMap {
+export function meHandlers(deps: PlatformDeps): HandlerMap {
   const { clock } = deps.services;
   const profiles = deps.services.stores.api.profiles;
   const load = async (id: string) => {

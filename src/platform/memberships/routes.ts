@@ -2,7 +2,7 @@
 // Adding someone creates an invitation (docs/rules.md#membership-invitations): listed with the members as state
 // "invited", carrying only what the inviter named, until the invitee accepts in the web app.
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import type { AccessFacts } from '../membership.ts';
 import { createInviteLink, createOrganizationAccount, deleteOrganizationUser, hasControlCharacters, inviteMember, keepingAnOwner, ONE_LINE, removeMember, type Role } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
@@ -141,7 +141,7 @@ const targetOf = (kind: Kind, facts: AccessFacts): MembershipTarget =>
   kind === 'team' ? { teamId: facts.team!.id } : { organizationId: facts.organization!.id };
 const actsAsOwner = (kind: Kind, facts: AccessFacts) => (kind === 'team' ? isTeamOwner(facts) : isOrgOwner(facts));
 
-export function membershipHandlers(deps: AppContext): HandlerMap {
+export function membershipHandlers(deps: PlatformDeps): HandlerMap {
   const team = membershipRoutes(deps, 'team');
   const org = membershipRoutes(deps, 'organization');
   return {
@@ -161,7 +161,7 @@ export function membershipHandlers(deps: AppContext): HandlerMap {
 }
 
 /** The same five routes for a team's and an organization's members and invitations. */
-function membershipRoutes(deps: AppContext, kind: Kind) {
+function membershipRoutes(deps: PlatformDeps, kind: Kind) {
   return {
     list: rosterRoute(deps, kind),
     create: inviteRoute(deps, kind),
@@ -174,7 +174,7 @@ function membershipRoutes(deps: AppContext, kind: Kind) {
 type Found = { member: Member } | { invitation: PendingInvitation };
 
 /** A member, or a pending invitation, of the target. */
-async function findMembership(deps: AppContext, target: MembershipTarget, id: string): Promise<Found> {
+async function findMembership(deps: PlatformDeps, target: MembershipTarget, id: string): Promise<Found> {
   const memberships = deps.services.stores.api.memberships;
   const member = await memberships.findMember(target, id);
   if (member !== undefined) return { member };
@@ -193,7 +193,7 @@ function requireOwnerFor(kind: Kind, facts: AccessFacts, touchesOwner: boolean):
 const lastOwner = (kind: Kind) => `the ${kind} must keep at least one owner: make someone else owner first`;
 
 /** Members and pending invitations together, so an invitee shows up before accepting. */
-function rosterRoute(deps: AppContext, kind: Kind) {
+function rosterRoute(deps: PlatformDeps, kind: Kind) {
   const memberships = deps.services.stores.api.memberships;
   return route<unknown, ListQuery>({
     query: listQuery(),
@@ -202,7 +202,7 @@ function rosterRoute(deps: AppContext, kind: Kind) {
   });
 }
 
-function inviteRoute(deps: AppContext, kind: Kind) {
+function inviteRoute(deps: PlatformDeps, kind: Kind) {
   return route<NewMembership>({
     body: newMembership,
     data: viewSchema(kind),
@@ -219,14 +219,14 @@ function inviteRoute(deps: AppContext, kind: Kind) {
   });
 }
 
-function getMembershipRoute(deps: AppContext, kind: Kind) {
+function getMembershipRoute(deps: PlatformDeps, kind: Kind) {
   return route<unknown, unknown, { membershipId: string }>({
     data: viewSchema(kind),
     handle: async ({ facts, params }) => viewOf(await findMembership(deps, targetOf(kind, facts), params.membershipId)),
   });
 }
 
-function changeRoleRoute(deps: AppContext, kind: Kind) {
+function changeRoleRoute(deps: PlatformDeps, kind: Kind) {
   const { clock } = deps.services;
   const memberships = deps.services.stores.api.memberships;
   return route<MembershipPatch, unknown, { membershipId: string }>({
@@ -257,7 +257,7 @@ function changeRoleRoute(deps: AppContext, kind: Kind) {
 }
 
 /** Removes a member, or withdraws an invitation; the last owner stays. */
-function removeMembershipRoute(deps: AppContext, kind: Kind) {
+function removeMembershipRoute(deps: PlatformDeps, kind: Kind) {
   const { clock } = deps.services;
   const memberships = deps.services.stores.api.memberships;
   return route<unknown, unknown, { membershipId: string }>({
@@ -312,7 +312,7 @@ interface NewOrgUser {
 }
 
 /** An organization's users, and the profile fields its admins may change (users table). */
-function organizationUserRoutes(deps: AppContext): HandlerMap {
+function organizationUserRoutes(deps: PlatformDeps): HandlerMap {
   const { clock } = deps.services;
   const memberships = deps.services.stores.api.memberships;
   const profiles = deps.services.stores.api.profiles;
@@ -399,7 +399,7 @@ function organizationUserRoutes(deps: AppContext): HandlerMap {
  * secret, shown here once (only its hash is kept); the link opens the web app's page where a
  * signed-in user joins the team as a member. Each call makes a new link.
  */
-function inviteLinkRoute(deps: AppContext) {
+function inviteLinkRoute(deps: PlatformDeps) {
   return route<unknown, unknown, { teamId: string }>({
     data: object(
       {

@@ -2,7 +2,7 @@
 // team's member (TEAM_SCHEDULE_*) and of an organization's users (ORG_SCHEDULE_*). The team
 // and organization routes name the user in the path; one who is not an accepted member
 // there is answered as an unknown user (404), so the routes reveal no one outside.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import type { AccessFacts } from '../membership.ts';
 import { route, type ApiCall, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
@@ -64,7 +64,7 @@ const sorting = (q: OooQuery): OooOrder => ({ ...(q.sortStart ? { sortStart: q.s
 type Kind = 'user' | 'team' | 'organization';
 type Params = { userId?: string; oooId?: string };
 
-export function outOfOfficeHandlers(deps: AppContext): HandlerMap {
+export function outOfOfficeHandlers(deps: PlatformDeps): HandlerMap {
   const mine = oooRoutes(deps, 'user');
   const team = oooRoutes(deps, 'team');
   const org = oooRoutes(deps, 'organization');
@@ -90,11 +90,11 @@ export function outOfOfficeHandlers(deps: AppContext): HandlerMap {
  * routes; on the others, the path's user, who must be an accepted member of the path's team or
  * organization (a pending invitee is not, docs/rules.md#membership-invitations).
  */
-function subjectOf(deps: AppContext, kind: Kind) {
+function subjectOf(deps: PlatformDeps, kind: Kind) {
   return async (call: { userId: string; params: Params; facts: AccessFacts }): Promise<string> => (kind === 'user' ? call.userId : memberOfPath(deps, call));
 }
 
-function oooRoutes(deps: AppContext, kind: Kind) {
+function oooRoutes(deps: PlatformDeps, kind: Kind) {
   const store = deps.services.stores.api.outOfOffice;
   const subject = subjectOf(deps, kind);
   const load = async (call: ApiCall<unknown, unknown, Params>) => {
@@ -134,7 +134,7 @@ function oooRoutes(deps: AppContext, kind: Kind) {
 }
 
 /** Every accepted member's entries, or one member's by e-mail: an address outside the organization lists nothing. */
-function organizationListRoute(deps: AppContext) {
+function organizationListRoute(deps: PlatformDeps) {
   const store = deps.services.stores.api.outOfOffice;
   return route<unknown, OooQuery>({
     query: listQuery({ ...oooListFields, email: { ...email, description: "Only this member's entries" } }),

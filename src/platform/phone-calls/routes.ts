@@ -2,7 +2,7 @@
 // it on the platform. Gatehouse runs no phone provider: the request is queued for the
 // operator (docs/integrating.md#phone-calls) and the answer's callId names it there. The
 // calApiKey the platform's body carries is read for the shape only: never kept, never shown.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { queuePhoneCall, TEMPLATE_TYPES, type TemplateType } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { notFound } from '../input.ts';
@@ -43,7 +43,7 @@ const body = object(
   ['yourPhoneNumber', 'numberToCall'],
 );
 
-export function phoneCallHandlers(deps: AppContext): HandlerMap {
+export function phoneCallHandlers(deps: PlatformDeps): HandlerMap {
   const eventTypes = deps.services.stores.api.eventTypes;
   return {
     'teamEventTypes.createPhoneCall': route<PhoneCallInput, unknown, { teamId: string; eventTypeId: string }>({

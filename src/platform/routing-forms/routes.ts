@@ -1,6 +1,6 @@
 // Routing forms of a team (TEAM_ROUTING_FORM_*) and of an organization
 // (ORG_ROUTING_FORM_*), and their responses, each checked against the form's fields.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { publishEvent, randomId } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
@@ -104,7 +104,7 @@ type Call = { facts: { team?: { id: string } | null; organization?: { id: string
 type FormParams = { formId: string };
 type ResponseParams = { formId: string; responseId: string };
 
-export function routingFormHandlers(deps: AppContext): HandlerMap {
+export function routingFormHandlers(deps: PlatformDeps): HandlerMap {
   const team = formRoutes(deps, 'team');
   const org = formRoutes(deps, 'organization');
   return {
@@ -125,7 +125,7 @@ export function routingFormHandlers(deps: AppContext): HandlerMap {
 type Kind = 'team' | 'organization';
 
 /** A team's or an organization's forms, and their responses checked against the form's fields. */
-function formRoutes(deps: AppContext, kind: Kind) {
+function formRoutes(deps: PlatformDeps, kind: Kind) {
   const access = formAccess(deps, kind);
   return { ...formDefinitionRoutes(deps, access), ...formResponseRoutes(deps, access) };
 }
@@ -137,7 +137,7 @@ interface FormAccess {
   loadResponse: (call: Call, p: ResponseParams) => Promise<{ f: RoutingForm; r: FormResponse }>;
 }
 
-function formAccess(deps: AppContext, kind: Kind): FormAccess {
+function formAccess(deps: PlatformDeps, kind: Kind): FormAccess {
   const forms = deps.services.stores.api.routingForms;
   const scope = (call: Call): FormScope => (kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id });
   const load = async (call: Call, id: string) => {
@@ -170,7 +170,7 @@ function newForm(where: FormScope, body: NewForm, now: number): RoutingForm {
   };
 }
 
-function formDefinitionRoutes(deps: AppContext, { scope, load }: FormAccess) {
+function formDefinitionRoutes(deps: PlatformDeps, { scope, load }: FormAccess) {
   const { clock } = deps.services;
   const forms = deps.services.stores.api.routingForms;
   return {
@@ -195,7 +195,7 @@ function formDefinitionRoutes(deps: AppContext, { scope, load }: FormAccess) {
 }
 
 /** Every answer is checked against the form's fields as they are now. */
-function formResponseRoutes(deps: AppContext, { load, loadResponse }: FormAccess) {
+function formResponseRoutes(deps: PlatformDeps, { load, loadResponse }: FormAccess) {
   const { clock } = deps.services;
   const forms = deps.services.stores.api.routingForms;
   return {

@@ -1,6 +1,6 @@
 // Schedules (availability) of a user (SCHEDULE_*), a team (TEAM_SCHEDULE_*) and across an
 // organization (ORG_SCHEDULE_*).
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
 import { checkTimeZone, invalid, iso, notFound } from '../input.ts';
@@ -82,7 +82,7 @@ function changes(body: Partial<ScheduleInput>, now: number): ScheduleChanges {
 
 type Call = { userId: string; params?: { userId?: string; scheduleId?: string }; facts: { team?: { id: string } | null; organization?: { id: string } | null } };
 
-export function scheduleHandlers(deps: AppContext): HandlerMap {
+export function scheduleHandlers(deps: PlatformDeps): HandlerMap {
   const mine = scheduleRoutes(deps, 'user');
   const team = scheduleRoutes(deps, 'team');
   const org = scheduleRoutes(deps, 'organization');
@@ -122,7 +122,7 @@ type Kind = 'user' | 'team' | 'organization' | 'member';
 const ownerOf = (kind: Kind, call: Call): string => (kind === 'member' ? call.params!.userId! : call.userId);
 
 /** A route on the schedules of the member the path names: checked to be one first (path-member.ts). */
-function ofPathMember(deps: AppContext, handler: RouteHandler): RouteHandler {
+function ofPathMember(deps: PlatformDeps, handler: RouteHandler): RouteHandler {
   return {
     ...handler,
     handle: async (call) => {
@@ -133,7 +133,7 @@ function ofPathMember(deps: AppContext, handler: RouteHandler): RouteHandler {
 }
 
 /** List, create, read, change and delete the schedules of a user, a team or an organization. */
-function scheduleRoutes(deps: AppContext, kind: Kind) {
+function scheduleRoutes(deps: PlatformDeps, kind: Kind) {
   const access = scheduleAccess(deps, kind);
   return {
     ...readScheduleRoutes(deps, access),
@@ -149,7 +149,7 @@ interface ScheduleAccess {
   load: (scope: ScheduleScope, id: string) => Promise<Schedule>;
 }
 
-function scheduleAccess(deps: AppContext, kind: Kind): ScheduleAccess {
+function scheduleAccess(deps: PlatformDeps, kind: Kind): ScheduleAccess {
   const schedules = deps.services.stores.api.schedules;
   const load = async (scope: ScheduleScope, id: string) => {
     const found = await schedules.find(scope, id);
@@ -161,7 +161,7 @@ function scheduleAccess(deps: AppContext, kind: Kind): ScheduleAccess {
   return { scope, load };
 }
 
-function readScheduleRoutes(deps: AppContext, { scope, load }: ScheduleAccess) {
+function readScheduleRoutes(deps: PlatformDeps, { scope, load }: ScheduleAccess) {
   const schedules = deps.services.stores.api.schedules;
   return {
     list: route<unknown, ListQuery>({
@@ -177,7 +177,7 @@ function readScheduleRoutes(deps: AppContext, { scope, load }: ScheduleAccess) {
  * The user's default schedule (the one GET /v2/me names), or null when they have none yet, as
  * the platform answers: a missing default is a state of the account, not a missing resource.
  */
-function defaultScheduleRoute(deps: AppContext) {
+function defaultScheduleRoute(deps: PlatformDeps) {
   const { profiles, schedules } = deps.services.stores.api;
   return route({
     data: nullable(scheduleView),
@@ -189,7 +189,7 @@ function defaultScheduleRoute(deps: AppContext) {
   });
 }
 
-function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {
+function createScheduleRoute(deps: PlatformDeps, kind: Kind, { scope, load }: ScheduleAccess) {
   const { clock, stores } = deps.services;
   return route<ScheduleInput>({
     body: object(kind === 'user' || kind === 'member' ? personalFields : fields, ['name', 'timeZone']),
@@ -219,7 +219,7 @@ function createScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: Sche
   });
 }
 
-function updateScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: ScheduleAccess) {
+function updateScheduleRoute(deps: PlatformDeps, kind: Kind, { scope, load }: ScheduleAccess) {
   const { clock, stores } = deps.services;
   return route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
     body: patchOf(kind === 'user' || kind === 'member' ? personalFields : fields),
@@ -237,7 +237,7 @@ function updateScheduleRoute(deps: AppContext, kind: Kind, { scope, load }: Sche
   });
 }
 
-function deleteScheduleRoute(deps: AppContext, { scope, load }: ScheduleAccess) {
+function deleteScheduleRoute(deps: PlatformDeps, { scope, load }: ScheduleAccess) {
   const { stores } = deps.services;
   return route<unknown, unknown, { scheduleId: string }>({
     data: deletedNumbered,

@@ -1,5 +1,5 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { checkSlug, checkTeamFields, createTeam, type Team, type TeamChanges } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { conflict, forbidden, iso, notFound } from '../input.ts';
@@ -60,7 +60,7 @@ interface TeamInput {
   brandColor?: string;
 }
 
-export function teamHandlers(deps: AppContext): HandlerMap {
+export function teamHandlers(deps: PlatformDeps): HandlerMap {
   const { clock } = deps.services;
   const teams = deps.services.stores.teams;
   const load = async (id: string) => {

@@ -3,7 +3,7 @@
 // mail or SMS provider is configured; only its hash is stored.
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { callerKey, type CodeDelivery, LimitExceeded, Refusal, requestCode, type ResourceKind, type VerificationOwner, type VerifiedResource, verifyCode } from '../authorization-server.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { isoOrNull } from '../input.ts';
@@ -42,7 +42,7 @@ type Call = { userId: string; facts: { team?: { id: string } | null } };
  * code restarts the five attempts, so without a limit a caller could buy endless guesses
  * (and fill someone's inbox). The address is hashed: the counter store holds no e-mail.
  */
-async function limitCodeRequests(deps: AppContext, request: FastifyRequest, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
+async function limitCodeRequests(deps: PlatformDeps, request: FastifyRequest, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
   const ownerKey = 'userId' in owner ? `user:${owner.userId}` : `team:${owner.teamId}`;
   const address = createHash('sha256').update(`${ownerKey}|${kind}|${value}`).digest('base64url');
   try {
@@ -54,7 +54,7 @@ async function limitCodeRequests(deps: AppContext, request: FastifyRequest, owne
   }
 }
 
-export function verifiedResourceHandlers(deps: AppContext): HandlerMap {
+export function verifiedResourceHandlers(deps: PlatformDeps): HandlerMap {
   const resources = deps.services.stores.verifiedResources;
 
   const handlers = (kind: ResourceKind, ownerOf: (call: Call) => VerificationOwner): Record<'list' | 'request' | 'verify', RouteHandler> => {

@@ -2,7 +2,7 @@
 // Cal.com API v2's addresses: they hear of that event type's bookings only
 // (docs/rules.md#webhooks). Making or changing one also needs the scope that reads those
 // bookings, which the route table states and the guard checks (table.ts, alsoNeeds).
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import type { Webhook, WebhookOwner } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, notFound } from '../input.ts';
@@ -31,7 +31,7 @@ function refuseChosenSecret(body: { secret?: string }): void {
   if (body.secret !== undefined) throw invalid('secret', 'Gatehouse makes the signing secret (whsec_…) and returns it in the creation answer; leave secret out');
 }
 
-export function eventTypeWebhookHandlers(deps: AppContext): HandlerMap {
+export function eventTypeWebhookHandlers(deps: PlatformDeps): HandlerMap {
   const mine = eventTypeWebhookRoutes(deps, 'user');
   const team = eventTypeWebhookRoutes(deps, 'team');
   return {
@@ -62,7 +62,7 @@ type WebhookParams = { eventTypeId: string; webhookId: string };
  * caller cannot reach is 404, as on the event type's own routes; so is a webhook of another
  * event type.
  */
-function eventTypeWebhookRoutes(deps: AppContext, kind: 'user' | 'team') {
+function eventTypeWebhookRoutes(deps: PlatformDeps, kind: 'user' | 'team') {
   const { clock } = deps.services;
   const webhooks = deps.services.stores.webhooks;
   const deliveries = deps.services.stores.webhookDeliveries;

@@ -1,6 +1,6 @@
 // What a webhook's create and change take, and the making of a new one: shared by the webhooks
 // of users and organizations (routes.ts) and of event types (event-type-routes.ts).
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { newSigningSecret, type OutboundPolicy, type Webhook, type WebhookChanges, type WebhookOwner } from '../authorization-server.ts';
 import { checkOutbound } from '../input.ts';
 import { arrayOf, bool, nullable, str } from '../schemas.ts';
@@ -47,7 +47,7 @@ export async function changes(body: Partial<WebhookInput>, now: number, outbound
  * creation answer shows once. The subscriber is checked before an id is taken, so a refused
  * request leaves the series as it was.
  */
-export async function newWebhook(deps: AppContext, owner: WebhookOwner, body: WebhookInput): Promise<{ created: Webhook; secret: string }> {
+export async function newWebhook(deps: PlatformDeps, owner: WebhookOwner, body: WebhookInput): Promise<{ created: Webhook; secret: string }> {
   const { clock, stores } = deps.services;
   const now = clock();
   const given = await changes(body, now, deps.outbound);

@@ -3,7 +3,7 @@
 // Subscriber URLs pass the outbound-address check (src/services/outbound-url.ts) whenever they
 // are set, and again at every delivery. A new webhook's signing secret is in the creation
 // answer only.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { type Webhook, type WebhookOwner } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { notFound } from '../input.ts';
@@ -20,7 +20,7 @@ const webhook = (w: Webhook) => webhookAnswer(w, { afterSubscription: { ownerId:
 
 type Call = { userId: string; facts: { organization?: { id: string } | null; team?: { id: string } | null } };
 
-export function webhookHandlers(deps: AppContext): HandlerMap {
+export function webhookHandlers(deps: PlatformDeps): HandlerMap {
   const mine = webhookRoutes(deps, 'user');
   const org = webhookRoutes(deps, 'organization');
   return {
@@ -43,7 +43,7 @@ export function webhookHandlers(deps: AppContext): HandlerMap {
 }
 
 /** List, create, read, change and delete the webhooks of a user or an organization. */
-function webhookRoutes(deps: AppContext, kind: 'user' | 'organization') {
+function webhookRoutes(deps: PlatformDeps, kind: 'user' | 'organization') {
   const { clock } = deps.services;
   const webhooks = deps.services.stores.webhooks;
   const deliveries = deps.services.stores.webhookDeliveries;

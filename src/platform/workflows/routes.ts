@@ -1,6 +1,6 @@
 // Team workflows (TEAM_WORKFLOW_*): reminders and notifications around the team's bookings.
 // Stored and validated here; sending is outside this service.
-import type { AppContext } from '../../context.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { invalid, iso, notFound } from '../input.ts';
 import type { Workflow, WorkflowChanges, WorkflowStep } from './store.ts';
@@ -70,7 +70,7 @@ function checkSteps(steps: Step[] | undefined): void {
  * The changes a create or update body asks for, checked: steps, the team's own event types
  * only (EventTypeStore), and an offset only for BEFORE_EVENT and AFTER_EVENT.
  */
-async function workflowChanges(deps: AppContext, teamId: string, body: Partial<WorkflowInput>, trigger: string): Promise<WorkflowChanges> {
+async function workflowChanges(deps: PlatformDeps, teamId: string, body: Partial<WorkflowInput>, trigger: string): Promise<WorkflowChanges> {
   checkSteps(body.steps);
   const ids = body.activeOnEventTypeIds;
   if (ids && ids.length > 0 && (await deps.services.stores.api.eventTypes.countInTeam(teamId, ids)) !== ids.length) {
@@ -91,7 +91,7 @@ async function workflowChanges(deps: AppContext, teamId: string, body: Partial<W
   };
 }
 
-export function workflowHandlers(deps: AppContext): HandlerMap {
+export function workflowHandlers(deps: PlatformDeps): HandlerMap {
   const { clock } = deps.services;
   const workflows = deps.services.stores.api.workflows;
   const changes = (teamId: string, body: Partial<WorkflowInput>, trigger: string) => workflowChanges(deps, teamId, body, trigger);
