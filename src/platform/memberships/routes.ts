@@ -382,7 +382,7 @@ function organizationUserRoutes(deps: PlatformDeps): HandlerMap {
       body: object(profileFields),
       data: changedUserView,
       handle: async ({ facts, params, body }) => {
-        await memberOfPath(deps, { params, facts });
+        await memberOfPath(deps.services, { params, facts });
         const changes = profileChanges(body);
         if (Object.keys(changes).length > 0) await deps.services.stores.users.updateProfile(params.userId, changes, clock());
         const organizationId = facts.organization!.id;

@@ -91,7 +91,7 @@ export function outOfOfficeHandlers(deps: PlatformDeps): HandlerMap {
  * organization (a pending invitee is not, docs/rules.md#membership-invitations).
  */
 function subjectOf(deps: PlatformDeps, kind: Kind) {
-  return async (call: { userId: string; params: Params; facts: AccessFacts }): Promise<string> => (kind === 'user' ? call.userId : memberOfPath(deps, call));
+  return async (call: { userId: string; params: Params; facts: AccessFacts }): Promise<string> => (kind === 'user' ? call.userId : memberOfPath(deps.services, call));
 }
 
 function oooRoutes(deps: PlatformDeps, kind: Kind) {

@@ -3,13 +3,10 @@
 import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
-import { checkTimeZone, invalid, iso, notFound } from '../input.ts';
-import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges, ScheduleScope } from './store.ts';
+import { iso } from '../input.ts';
+import { createSchedule, defaultSchedule, deleteSchedule, findSchedule, listSchedules, updateSchedule, type Schedule, type ScheduleInput, type ScheduleOwner, type ScheduleScope } from './service.ts';
 import { arrayOf, bool, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { WEEK_DAYS } from '../me/routes.ts';
-
-type Range = AvailabilityRange;
-type Override = AvailabilityOverride;
 
 const time = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24-hour' };
 const endTime = { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: 'HH:MM, 24-hour; 24:00 is the end of the day' };
@@ -49,36 +46,6 @@ function schedule(s: Schedule) {
 
 const fields = { name: str(1, 100), timeZone, availability: arrayOf(rangeSchema, 0, 50), overrides: arrayOf(overrideSchema, 0, 100) };
 const personalFields = { ...fields, isDefault: bool };
-
-interface ScheduleInput {
-  name: string;
-  timeZone: string;
-  availability?: Range[];
-  overrides?: Override[];
-  isDefault?: boolean;
-}
-
-/** Ranges must end after they start: "17:00-09:00" is a mistake, not a night shift. */
-function checkRanges(body: Partial<ScheduleInput>): void {
-  checkTimeZone(body.timeZone);
-  body.availability?.forEach((r, i) => {
-    if (r.endTime <= r.startTime) throw invalid(`availability.${i}.endTime`, 'must be later than startTime');
-  });
-  body.overrides?.forEach((o, i) => {
-    if (o.endTime <= o.startTime) throw invalid(`overrides.${i}.endTime`, 'must be later than startTime');
-  });
-}
-
-function changes(body: Partial<ScheduleInput>, now: number): ScheduleChanges {
-  checkRanges(body);
-  return {
-    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-    ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
-    ...(body.availability !== undefined ? { availability: body.availability } : {}),
-    ...(body.overrides !== undefined ? { overrides: body.overrides } : {}),
-    updatedAt: now,
-  };
-}
 
 type Call = { userId: string; params?: { userId?: string; scheduleId?: string }; facts: { team?: { id: string } | null; organization?: { id: string } | null } };
 
@@ -126,50 +93,52 @@ function ofPathMember(deps: PlatformDeps, handler: RouteHandler): RouteHandler {
   return {
     ...handler,
     handle: async (call) => {
-      await memberOfPath(deps, call);
+      await memberOfPath(deps.services, call);
       return handler.handle(call);
     },
   };
 }
 
+/** The schedules the call reaches: the token's user's, the path's member's, team's or organization's. */
+function scopeOf(kind: Kind, call: Call): ScheduleScope {
+  if (kind === 'user' || kind === 'member') return { userId: ownerOf(kind, call) };
+  return kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
+}
+
+/** Whose schedule a create makes: a personal one, or the path's team's. */
+const newOwnerOf = (kind: Kind, call: Call): ScheduleOwner => (kind === 'team' ? { teamId: call.facts.team!.id } : { userId: ownerOf(kind, call) });
+
+type ScheduleParams = { scheduleId: string };
+
 /** List, create, read, change and delete the schedules of a user, a team or an organization. */
 function scheduleRoutes(deps: PlatformDeps, kind: Kind) {
-  const access = scheduleAccess(deps, kind);
-  return {
-    ...readScheduleRoutes(deps, access),
-    create: createScheduleRoute(deps, kind, access),
-    update: updateScheduleRoute(deps, kind, access),
-    delete: deleteScheduleRoute(deps, access),
-  };
-}
-
-interface ScheduleAccess {
-  scope: (call: Call) => ScheduleScope;
-  /** A schedule of the scope, or 404: another owner's schedule is as absent as a missing one. */
-  load: (scope: ScheduleScope, id: string) => Promise<Schedule>;
-}
-
-function scheduleAccess(deps: PlatformDeps, kind: Kind): ScheduleAccess {
-  const schedules = deps.services.stores.api.schedules;
-  const load = async (scope: ScheduleScope, id: string) => {
-    const found = await schedules.find(scope, id);
-    if (found === undefined) throw notFound('schedule');
-    return found;
-  };
-  const scope = (call: Call): ScheduleScope =>
-    kind === 'user' || kind === 'member' ? { userId: ownerOf(kind, call) } : kind === 'team' ? { teamId: call.facts.team!.id } : { organizationId: call.facts.organization!.id };
-  return { scope, load };
-}
-
-function readScheduleRoutes(deps: PlatformDeps, { scope, load }: ScheduleAccess) {
-  const schedules = deps.services.stores.api.schedules;
+  const ctx = deps.services;
+  const personal = kind === 'user' || kind === 'member';
   return {
     list: route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(scheduleView, 0, 100),
-      handle: async (call) => (await schedules.list(scope(call), call.query.limit, call.query.offset)).map(schedule),
+      handle: async (call) => (await listSchedules(ctx, scopeOf(kind, call), call.query.limit, call.query.offset)).map(schedule),
     }),
-    get: route<unknown, unknown, { scheduleId: string }>({ data: scheduleView, handle: async (call) => schedule(await load(scope(call), call.params.scheduleId)) }),
+    get: route<unknown, unknown, ScheduleParams>({
+      data: scheduleView,
+      handle: async (call) => schedule(await findSchedule(ctx, scopeOf(kind, call), call.params.scheduleId)),
+    }),
+    create: route<ScheduleInput>({
+      body: object(personal ? personalFields : fields, ['name', 'timeZone']),
+      data: scheduleView,
+      status: 201,
+      handle: async (call) => schedule(await createSchedule(ctx, newOwnerOf(kind, call), call.body)),
+    }),
+    update: route<Partial<ScheduleInput>, unknown, ScheduleParams>({
+      body: patchOf(personal ? personalFields : fields),
+      data: scheduleView,
+      handle: async (call) => schedule(await updateSchedule(ctx, scopeOf(kind, call), call.params.scheduleId, call.body)),
+    }),
+    delete: route<unknown, unknown, ScheduleParams>({
+      data: deletedNumbered,
+      handle: async (call) => ({ id: await deleteSchedule(ctx, scopeOf(kind, call), call.params.scheduleId), deleted: true }),
+    }),
   };
 }
 
@@ -178,73 +147,11 @@ function readScheduleRoutes(deps: PlatformDeps, { scope, load }: ScheduleAccess)
  * the platform answers: a missing default is a state of the account, not a missing resource.
  */
 function defaultScheduleRoute(deps: PlatformDeps) {
-  const { profiles, schedules } = deps.services.stores.api;
   return route({
     data: nullable(scheduleView),
     handle: async ({ userId }) => {
-      const scheduleId = (await profiles.find(userId))?.defaultScheduleId;
-      const found = scheduleId == null ? undefined : await schedules.find({ userId }, scheduleId);
-      return found === undefined ? null : schedule(found);
-    },
-  });
-}
-
-function createScheduleRoute(deps: PlatformDeps, kind: Kind, { scope, load }: ScheduleAccess) {
-  const { clock, stores } = deps.services;
-  return route<ScheduleInput>({
-    body: object(kind === 'user' || kind === 'member' ? personalFields : fields, ['name', 'timeZone']),
-    data: scheduleView,
-    status: 201,
-    handle: async (call) => {
-      const now = clock();
-      const id = await stores.ids.next('schedules');
-      const created = {
-        id,
-        ownerId: kind === 'user' || kind === 'member' ? ownerOf(kind, call) : null,
-        teamId: kind === 'team' ? call.facts.team!.id : null,
-        availability: [],
-        overrides: [],
-        createdAt: now,
-        name: call.body.name.trim(),
-        timeZone: call.body.timeZone,
-        ...changes(call.body, now),
-      };
-      await stores.transaction(async (tx) => {
-        await tx.api.schedules.insert(created);
-        // A user's first schedule becomes their default (GET /v2/me defaultScheduleId).
-        if (kind === 'user' || kind === 'member') await tx.api.schedules.setDefault(ownerOf(kind, call), id, call.body.isDefault !== true);
-      });
-      return schedule(await load(scope(call), id));
-    },
-  });
-}
-
-function updateScheduleRoute(deps: PlatformDeps, kind: Kind, { scope, load }: ScheduleAccess) {
-  const { clock, stores } = deps.services;
-  return route<Partial<ScheduleInput>, unknown, { scheduleId: string }>({
-    body: patchOf(kind === 'user' || kind === 'member' ? personalFields : fields),
-    data: scheduleView,
-    handle: async (call) => {
-      const current = await load(scope(call), call.params.scheduleId);
-      await stores.transaction(async (tx) => {
-        await tx.api.schedules.update(current.id, changes(call.body, clock()));
-        // A team's schedule is nobody's default: only a personal one (the caller's or the path's member's) can be.
-        if (current.ownerId !== null && call.body.isDefault === true) await tx.api.schedules.setDefault(current.ownerId, current.id, false);
-        if (current.ownerId !== null && call.body.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(current.ownerId);
-      });
-      return schedule(await load(scope(call), current.id));
-    },
-  });
-}
-
-function deleteScheduleRoute(deps: PlatformDeps, { scope, load }: ScheduleAccess) {
-  const { stores } = deps.services;
-  return route<unknown, unknown, { scheduleId: string }>({
-    data: deletedNumbered,
-    handle: async (call) => {
-      const current = await load(scope(call), call.params.scheduleId);
-      await stores.transaction((tx) => tx.api.schedules.delete(current.id));
-      return { id: current.id, deleted: true };
+      const found = await defaultSchedule(deps.services, userId);
+      return found === null ? null : schedule(found);
     },
   });
 }

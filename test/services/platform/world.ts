@@ -1,0 +1,74 @@
+// The platform's services as their unit tests drive them: a PlatformContext over SQLite
+// :memory: through the real adapters, as app.ts builds it for the server, with a clock the
+// test moves. People and teams are made through the stores and the authorization server's
+// services, never raw SQL, so a renamed column breaks the storage contract suite and not
+// these tests. The `it` below gives every test a world of its own (a migration on :memory:
+// takes milliseconds), so no test sees another's rows.
+import { test } from 'vitest';
+import type { PlatformContext } from '../../../src/platform/stores.ts';
+import type { Role } from '../../../src/services/teams/store.ts';
+import { addMember, createOrganization, createTeam } from '../../../src/services/teams/teams.ts';
+import { openDatabase } from '../../../src/storage/database.ts';
+import { migrateToLatest } from '../../../src/storage/migrator.ts';
+import { createServiceContext } from '../../../src/storage/stores/index.ts';
+import { userRecord } from '../../storage/seed.ts';
+
+/** When every world's clock starts (November 2023): far from 0, so an unset time shows. */
+export const T0 = 1_700_000_000_000;
+
+export interface PlatformWorld {
+  /** What a platform service takes: both wings' stores and the clock. */
+  ctx: PlatformContext;
+  now(): number;
+  /** Moves the clock forward by `ms`. */
+  advance(ms: number): void;
+  /** A new user with a numbered id, as `users create` makes one; returns the id. */
+  user(over?: { email?: string; name?: string; timeZone?: string }): Promise<string>;
+  /** A new organization owned by `ownerId`; returns its id. */
+  organization(ownerId: string, name?: string): Promise<string>;
+  /** A new team owned by `ownerId` (inside an organization if given); returns its id. */
+  team(ownerId: string, options?: { name?: string; organizationId?: string }): Promise<string>;
+  /** Makes `userId` an accepted member of the team or organization with `role`. */
+  join(target: { teamId: string } | { organizationId: string }, userId: string, role?: Role): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function openPlatformWorld(): Promise<PlatformWorld> {
+  const handle = openDatabase('sqlite::memory:');
+  await migrateToLatest(handle);
+  let now = T0;
+  const ctx = createServiceContext(handle.db, () => now);
+  let teams = 0;
+  return {
+    ctx,
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+    user: async (over = {}) => {
+      const id = await ctx.stores.ids.next('users');
+      await ctx.stores.users.insert(userRecord({ id, username: `user-${id}`, email: `user-${id}@example.com`, ...over }));
+      return id;
+    },
+    organization: async (ownerId, name = 'Acme') => (await createOrganization(ctx, { name, ownerId })).id,
+    team: async (ownerId, options = {}) => {
+      teams += 1;
+      const team = await createTeam(ctx, { name: options.name ?? `Team ${teams}`, slug: `team-${teams}-${now}`, ownerId, ...(options.organizationId ? { organizationId: options.organizationId } : {}) });
+      return team.id;
+    },
+    join: async (target, userId, role = 'member') => {
+      await addMember(ctx, target, userId, role);
+    },
+    close: () => handle.close(),
+  };
+}
+
+/** `it` with a fresh world in its context: `it('…', async ({ world }) => …)`. */
+export const it = test.extend<{ world: PlatformWorld }>({
+  // Vitest reads a fixture's dependencies from its first parameter's pattern: this one has none.
+  world: async ({}, use) => {
+    const world = await openPlatformWorld();
+    await use(world);
+    await world.close();
+  },
+});
