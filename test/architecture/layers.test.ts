@@ -46,6 +46,16 @@ describe('the layer rules of ARCHITECTURE.md', () => {
     expect(result!.messages.filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'import-x/no-restricted-paths')).toEqual([]);
   });
 
+  it('the CLI may import a platform resource\'s service, as the routes do, and nothing else of the platform', async () => {
+    const refusals = async (target: string) => {
+      const [result] = await eslint.lintText(`import '../platform/${target}';\n`, { filePath: join(root, 'src', 'cli', 'layer-rule-probe.ts') });
+      return result!.messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
+    };
+    expect(await refusals('schedules/service.ts')).toEqual([]);
+    expect(await refusals('schedules/routes.ts')).toEqual([expect.stringContaining('src/cli must not import src/platform')]);
+    expect(await refusals('schedules/store.ts')).toEqual([expect.stringContaining('src/cli must not import src/platform')]);
+  });
+
   const fastifyImport = `import type { FastifyRequest } from 'fastify';\nexport type Seen = FastifyRequest;\n`;
   const frameworkRefusals = async (file: string) => {
     const [result] = await eslint.lintText(fastifyImport, { filePath: join(root, file) });
