@@ -4,12 +4,11 @@
 // there is answered as an unknown user (404), so the routes reveal no one outside.
 import type { PlatformDeps } from '../deps.ts';
 import type { AccessFacts } from '../membership.ts';
-import { route, type ApiCall, type HandlerMap } from '../handler.ts';
+import { route, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
-import { iso, notFound } from '../input.ts';
+import { iso } from '../input.ts';
 import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
-import { changeEntry, createEntry, type OooInput } from './service.ts';
-import { OOO_REASONS, type OooOrder, type OutOfOfficeEntry } from './store.ts';
+import { changeEntry, createEntry, deleteEntry, findEntry, listEntries, listOrganizationEntries, OOO_REASONS, type OooInput, type OooOrder, type OutOfOfficeEntry } from './service.ts';
 
 const text = { type: 'string' };
 const reason: JsonSchema = { type: 'string', enum: [...OOO_REASONS], description: 'Why the user is away; unspecified when not given' };
@@ -95,53 +94,41 @@ function subjectOf(deps: PlatformDeps, kind: Kind) {
 }
 
 function oooRoutes(deps: PlatformDeps, kind: Kind) {
-  const store = deps.services.stores.api.outOfOffice;
+  const ctx = deps.services;
   const subject = subjectOf(deps, kind);
-  const load = async (call: ApiCall<unknown, unknown, Params>) => {
-    const found = await store.find(await subject(call), call.params.oooId!);
-    if (found === undefined) throw notFound('out-of-office entry');
-    return found;
-  };
   return {
     list: route<unknown, OooQuery, Params>({
       query: listQuery(oooListFields),
       data: arrayOf(oooView, 0, 250),
-      handle: async (call) => {
-        return (await store.listOfUser(await subject(call), sorting(call.query), call.query.limit, call.query.offset)).map(view);
-      },
+      handle: async (call) => (await listEntries(ctx, await subject(call), sorting(call.query), call.query.limit, call.query.offset)).map(view),
     }),
     create: route<OooInput, unknown, Params>({
       body: newEntry,
       data: oooView,
       status: 201,
-      handle: async (call) => view(await createEntry(deps.services, await subject(call), call.body)),
+      handle: async (call) => view(await createEntry(ctx, await subject(call), call.body)),
     }),
     update: route<Partial<OooInput>, unknown, Params>({
       body: entryPatch,
       data: oooView,
-      handle: async (call) => view(await changeEntry(deps.services, await load(call), call.body)),
+      handle: async (call) => view(await changeEntry(ctx, await findEntry(ctx, await subject(call), call.params.oooId!), call.body)),
     }),
     // The deleted entry, as the platform answers.
     delete: route<unknown, unknown, Params>({
       data: oooView,
-      handle: async (call) => {
-        const current = await load(call);
-        await deps.services.stores.transaction((tx) => tx.api.outOfOffice.delete(current.id));
-        return view(current);
-      },
+      handle: async (call) => view(await deleteEntry(ctx, await subject(call), call.params.oooId!)),
     }),
   };
 }
 
 /** Every accepted member's entries, or one member's by e-mail: an address outside the organization lists nothing. */
 function organizationListRoute(deps: PlatformDeps) {
-  const store = deps.services.stores.api.outOfOffice;
   return route<unknown, OooQuery>({
     query: listQuery({ ...oooListFields, email: { ...email, description: "Only this member's entries" } }),
     data: arrayOf(oooView, 0, 250),
     handle: async ({ facts, query }) => {
       const filter = query.email !== undefined ? { email: query.email } : {};
-      return (await store.listOfOrganization(facts.organization!.id, filter, sorting(query), query.limit, query.offset)).map(view);
+      return (await listOrganizationEntries(deps.services, facts.organization!.id, filter, sorting(query), query.limit, query.offset)).map(view);
     },
   });
 }

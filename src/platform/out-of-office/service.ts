@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, invalid, notFound, toMillis } from '../input.ts';
 import type { PlatformContext, PlatformStores } from '../stores.ts';
-import type { OooReason, OutOfOfficeEntry } from './store.ts';
+import type { OooOrder, OooReason, OutOfOfficeEntry } from './store.ts';
+
+export { OOO_REASONS, type OooOrder, type OutOfOfficeEntry } from './store.ts';
 
 export interface OooInput {
   start: string;
@@ -85,4 +87,27 @@ export async function changeEntry(ctx: PlatformContext, current: OutOfOfficeEntr
     if (changed === undefined) throw notFound('out-of-office entry');
     return changed;
   });
+}
+
+/** An entry of the user's, or 404: another user's entry is as absent as a missing one. */
+export async function findEntry(ctx: PlatformContext, userId: string, id: string): Promise<OutOfOfficeEntry> {
+  const found = await ctx.stores.api.outOfOffice.find(userId, id);
+  if (found === undefined) throw notFound('out-of-office entry');
+  return found;
+}
+
+export function listEntries(ctx: PlatformContext, userId: string, order: OooOrder, limit: number, offset: number): Promise<OutOfOfficeEntry[]> {
+  return ctx.stores.api.outOfOffice.listOfUser(userId, order, limit, offset);
+}
+
+/** Every accepted member's entries, or one member's by e-mail: an address outside the organization lists nothing. */
+export function listOrganizationEntries(ctx: PlatformContext, organizationId: string, filter: { email?: string }, order: OooOrder, limit: number, offset: number): Promise<OutOfOfficeEntry[]> {
+  return ctx.stores.api.outOfOffice.listOfOrganization(organizationId, filter, order, limit, offset);
+}
+
+/** Deletes an entry of the user's; answers it as it was, as the platform does. */
+export async function deleteEntry(ctx: PlatformContext, userId: string, id: string): Promise<OutOfOfficeEntry> {
+  const current = await findEntry(ctx, userId, id);
+  await ctx.stores.transaction((tx) => tx.api.outOfOffice.delete(current.id));
+  return current;
 }
