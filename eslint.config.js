@@ -64,7 +64,8 @@ export const layers = [
     forbidden: ['http', 'web', 'platform', 'storage'],
     // The platform's features the operator records (a booking's provider records, phone calls)
     // are reached the way the routes reach them: through the resource's service.
-    except: { platform: ['**/service.ts'] },
+    // It prints the addresses of the OAuth endpoints, named once in src/http/oauth/paths.ts.
+    except: { platform: ['**/service.ts'], http: ['**/oauth/paths.ts'] },
     because: 'the CLI calls the same services as the pages and the routes (a platform resource\'s service.ts, never its routes or stores); only cli/runtime.ts, a composition root, opens storage',
   },
 ];

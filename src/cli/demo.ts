@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { DEFAULT_PORT, type Config } from '../config/index.ts';
+import { AUTHORIZE_PATH } from '../http/oauth/paths.ts';
 import { CLI_OPERATOR } from '../services/actors.ts';
 import { createUser, findUserByEmail, resetPassword, type User } from '../services/accounts/users.ts';
 import type { ServiceContext } from '../services/context.ts';
@@ -91,7 +92,7 @@ export function registerDemoCommand(program: Command, runtime: CliRuntime): void
       const config = runtime.config();
       const result = await runtime.withServices((s) => setUp(s, opts));
       const state = randomBytes(8).toString('hex');
-      const authorizeUrl = `${config.appUrl}/auth/oauth2/authorize?${new URLSearchParams({
+      const authorizeUrl = `${config.appUrl}${AUTHORIZE_PATH}?${new URLSearchParams({
         response_type: 'code',
         client_id: result.clientId,
         redirect_uri: REDIRECT_URI,

@@ -7,7 +7,7 @@ import { unlimitedRequests, type ClientRequestLimit, type FailedAuthenticationLi
 import type { OAuthContext } from './context.ts';
 import { checkProof, singleProofHeader, spendProof, type DpopFailure } from './dpop.ts';
 import { invalidRequest, OAuthError, rateLimited } from './errors.ts';
-import { grantHandlers } from './grants/index.ts';
+import { grantHandlers, SUPPORTED_GRANT_TYPES } from './grants/index.ts';
 import type { GrantHandler } from './grants/types.ts';
 import { readParams, required, type Params } from './params.ts';
 import { readResourceParameter } from './resources.ts';
@@ -59,7 +59,7 @@ function selectGrant(params: Params): GrantHandler {
   const grantType = required(params, 'grant_type');
   const grant = grantHandlers.get(grantType);
   if (grant === undefined) {
-    throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported: use authorization_code or refresh_token`);
+    throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported: use ${SUPPORTED_GRANT_TYPES.join(' or ')}`);
   }
   return grant;
 }

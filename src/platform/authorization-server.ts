@@ -9,7 +9,7 @@ export { checkAccessRecord, checkSender, parseBearer, type AccessPrincipal, type
 export { DPOP_ALGORITHMS } from '../oauth/dpop.ts';
 export type { AccessTokenWithClient } from '../oauth/storage.ts';
 export { familyTitles, grantSatisfies, scopeRegistry, type ScopeFamily } from '../oauth/scopes.ts';
-export { API_RESOURCE_PATH, MCP_PATH, resourceMetadataUrl } from '../http/oauth/paths.ts';
+export { API_RESOURCE_PATH, AUTHORIZE_PATH, MCP_PATH, resourceMetadataUrl, TOKEN_PATH } from '../http/oauth/paths.ts';
 
 // Random ids and hashed secrets, made the way the core makes its tokens.
 export { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../oauth/token-format.ts';

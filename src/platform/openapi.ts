@@ -12,7 +12,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { PlatformDeps } from './deps.ts';
-import { assets, pageDirectives, policyHeader, scopeRegistry } from './authorization-server.ts';
+import { assets, AUTHORIZE_PATH, pageDirectives, policyHeader, scopeRegistry, TOKEN_PATH } from './authorization-server.ts';
 import { apiRoutes } from './route-table.ts';
 import { errorResponses } from './schemas.ts';
 
@@ -39,9 +39,9 @@ export async function registerOpenApi(server: FastifyInstance, deps: PlatformDep
             type: 'oauth2',
             flows: {
               authorizationCode: {
-                authorizationUrl: `${appUrl}/auth/oauth2/authorize`,
-                tokenUrl: `${baseUrl}/v2/auth/oauth2/token`,
-                refreshUrl: `${baseUrl}/v2/auth/oauth2/token`,
+                authorizationUrl: `${appUrl}${AUTHORIZE_PATH}`,
+                tokenUrl: `${baseUrl}${TOKEN_PATH}`,
+                refreshUrl: `${baseUrl}${TOKEN_PATH}`,
                 scopes: Object.fromEntries(scopeRegistry.map((s) => [s.name, s.description])),
               },
             },
@@ -99,7 +99,7 @@ export function withTokenField(doc: OpenApiDocument): OpenApiDocument {
         type: 'http',
         scheme: 'bearer',
         description:
-          'An access token from the authorization-code flow (Authorization URL /auth/oauth2/authorize, token URL /v2/auth/oauth2/token). ' +
+          `An access token from the authorization-code flow (Authorization URL ${AUTHORIZE_PATH}, token URL ${TOKEN_PATH}). ` +
           'It needs the scope each operation names. This page keeps it only until the page is closed or reloaded.',
       },
     },

@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { documentFirstUse } from '../http/registration-limit.ts';
+import { AUTHORIZE_PATH } from '../http/oauth/paths.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
 import {
   decideAuthorization,
@@ -25,7 +26,6 @@ import { html } from './html.ts';
 import { sendPage } from './pages.ts';
 import { REAUTH_PARAM, type ReauthenticationMarks } from './reauthentication.ts';
 
-export const AUTHORIZE_PATH = '/auth/oauth2/authorize';
 
 /** The authorization request at `path` (a login page's `next`); undefined when it is not one. */
 export async function authorizationReturn(ctx: AppContext, path: string): Promise<AuthorizationReturn | undefined> {

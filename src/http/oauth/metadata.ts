@@ -5,12 +5,13 @@ import { ASSERTION_ALGORITHMS } from '../../oauth/client-assertion.ts';
 import { DPOP_ALGORITHMS } from '../../oauth/dpop.ts';
 import { scopeRegistry } from '../../oauth/scopes.ts';
 import type { AppContext } from '../../context.ts';
-import { INTROSPECT_PATH, METADATA_PATH, PAR_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
+import { AUTHORIZE_PATH, INTROSPECT_PATH, METADATA_PATH, PAR_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
+import { SUPPORTED_GRANT_TYPES } from '../../oauth/grants/index.ts';
 
 export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get(METADATA_PATH, { config: { cacheable: true } }, async () => ({
     issuer: ctx.config.issuer,
-    authorization_endpoint: `${ctx.config.appUrl}/auth/oauth2/authorize`,
+    authorization_endpoint: `${ctx.config.appUrl}${AUTHORIZE_PATH}`,
     token_endpoint: `${ctx.config.baseUrl}${TOKEN_PATH}`,
     revocation_endpoint: `${ctx.config.baseUrl}${REVOKE_PATH}`,
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
@@ -22,7 +23,7 @@ export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
     scopes_supported: scopeRegistry.map((s) => s.name),
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    grant_types_supported: SUPPORTED_GRANT_TYPES,
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
     // RFC 7523 §2.2 (docs/rules.md#client-authentication): a client of the FAPI 2.0 profile may use the first three only.
     token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],

@@ -1,5 +1,7 @@
 import type { ProtectedResources } from '../../oauth/resources.ts';
 // Where the OAuth endpoints for client applications answer.
+/** RFC 6749 §3.1: the authorization endpoint, a page of APP_URL (the only endpoint not under BASE_URL). */
+export const AUTHORIZE_PATH = '/auth/oauth2/authorize';
 export const TOKEN_PATH = '/v2/auth/oauth2/token';
 /** RFC 9126 §2: pushed authorization requests, beside the token endpoint. */
 export const PAR_PATH = '/v2/auth/oauth2/par';

@@ -5,6 +5,7 @@
 // them in /admin/oauth-clients like any other.
 import { randomBytes } from 'node:crypto';
 import { OAuthError } from '../../oauth/errors.ts';
+import { SUPPORTED_GRANT_TYPES } from '../../oauth/grants/index.ts';
 import { formatScopes } from '../../oauth/scopes.ts';
 import { TOKEN_ENDPOINT_AUTH_METHODS } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
@@ -95,8 +96,8 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
     throw metadataError('open registration is for public clients only: send token_endpoint_auth_method "none" and use PKCE');
   }
   const grantTypes = stringList(metadata, 'grant_types') ?? ['authorization_code'];
-  const unsupportedGrant = grantTypes.find((g) => g !== 'authorization_code' && g !== 'refresh_token');
-  if (unsupportedGrant !== undefined) throw metadataError(`grant_types "${unsupportedGrant}" is not supported: use authorization_code and refresh_token`);
+  const unsupportedGrant = grantTypes.find((g) => !SUPPORTED_GRANT_TYPES.includes(g));
+  if (unsupportedGrant !== undefined) throw metadataError(`grant_types "${unsupportedGrant}" is not supported: use ${SUPPORTED_GRANT_TYPES.join(' and ')}`);
   const responseTypes = stringList(metadata, 'response_types') ?? ['code'];
   if (responseTypes.some((r) => r !== 'code')) throw metadataError('response_types must be ["code"]');
   // RFC 9449 §5.2: a boolean, false when omitted (docs/rules.md#dpop).
@@ -183,7 +184,7 @@ export function clientInformation(registered: RegisteredClient, issuedAt: number
     redirect_uris: c.redirectUris,
     token_endpoint_auth_method: registered.authMethod,
     ...(c.jwks !== null ? { jwks: c.jwks } : {}),
-    grant_types: ['authorization_code', 'refresh_token'],
+    grant_types: SUPPORTED_GRANT_TYPES,
     response_types: ['code'],
     scope: formatScopes(c.scopes),
     require_pushed_authorization_requests: c.requirePushedAuthorizationRequests,

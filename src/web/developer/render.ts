@@ -7,7 +7,7 @@ import { clientEventsView } from '../../services/webhooks/client-events.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import type { User } from '../../services/accounts/users.ts';
 import { PAR_PATH, TOKEN_PATH } from '../../http/oauth/paths.ts';
-import { AUTHORIZE_PATH } from '../authorize.ts';
+import { AUTHORIZE_PATH } from '../../http/oauth/paths.ts';
 import { sendPage } from '../pages.ts';
 import { clientPage, type ClientPageData } from './client-page.ts';
 
