@@ -9,7 +9,7 @@ import { route, type HandlerMap } from '../handler.ts';
 import { memberOfPath } from '../path-member.ts';
 import { checkTimeZone, forbidden, invalid, iso, notFound } from '../input.ts';
 import { arrayOf, bool, email, int, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
-import type { Member, MembershipTarget, OrganizationUser, PendingInvitation, RosterEntry } from './store.ts';
+import type { RosterMember, MembershipTarget, OrganizationUser, PendingInvitation, RosterEntry } from './store.ts';
 import { isOrgOwner, isTeamOwner } from '../roles.ts';
 import { profile, profileChanges, profileFields, profileFieldsView, userFields, WEEK_DAYS, type ProfilePatch } from '../me/routes.ts';
 
@@ -171,7 +171,7 @@ function membershipRoutes(deps: PlatformDeps, kind: Kind) {
   };
 }
 
-type Found = { member: Member } | { invitation: PendingInvitation };
+type Found = { member: RosterMember } | { invitation: PendingInvitation };
 
 /** A member, or a pending invitation, of the target. */
 async function findMembership(deps: PlatformDeps, target: MembershipTarget, id: string): Promise<Found> {

@@ -6,8 +6,8 @@ import type { Profile } from '../me/store.ts';
 
 export type { MembershipRole, MembershipTarget };
 
-/** An accepted membership, with what the roster shows of its user. */
-export interface Member {
+/** An accepted membership, with what the roster shows of its user (the services' Member is a membership with its user's name and e-mail for the pages). */
+export interface RosterMember {
   id: string;
   userId: string;
   teamId: string | null;
@@ -31,7 +31,7 @@ export interface PendingInvitation {
   updatedAt: number;
 }
 
-export type RosterEntry = ({ state: 'accepted' } & Member) | ({ state: 'invited' } & PendingInvitation);
+export type RosterEntry = ({ state: 'accepted' } & RosterMember) | ({ state: 'invited' } & PendingInvitation);
 
 /** A user of an organization, with their organization role and the membership that makes them one. */
 export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId'> & { role: MembershipRole; createdAt: number; membershipId: string };
@@ -40,7 +40,7 @@ export interface MembershipStore {
   /** The target's members and pending invitations, in the order they were added. */
   listRoster(target: MembershipTarget, limit: number, offset: number): Promise<RosterEntry[]>;
   /** The target's membership of that id; undefined when it belongs elsewhere or is an invitation. */
-  findMember(target: MembershipTarget, id: string): Promise<Member | undefined>;
+  findMember(target: MembershipTarget, id: string): Promise<RosterMember | undefined>;
   /** The target's pending invitation of that id; undefined when there is none. */
   findInvitation(target: MembershipTarget, id: string): Promise<PendingInvitation | undefined>;
   /** Whether the user is an accepted member of the target. */

@@ -1,12 +1,12 @@
 // MembershipStore (src/platform/memberships/store.ts) over the organizations and invitations
 // repositories.
-import type { Member, MembershipStore, OrganizationUser, PendingInvitation, RosterEntry } from '../../../platform/memberships/store.ts';
+import type { RosterMember, MembershipStore, OrganizationUser, PendingInvitation, RosterEntry } from '../../../platform/memberships/store.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import * as invitations from '../../repositories/invitations.ts';
 import * as repo from '../../repositories/organizations.ts';
 import { publicUserFields } from './profiles.ts';
 
-export const toMember = (m: repo.MemberRow): Member => ({
+export const toMember = (m: repo.MemberRow): RosterMember => ({
   id: m.id,
   userId: m.user_id,
   teamId: m.team_id,
