@@ -80,7 +80,8 @@ describe('the README\'s quick start on sqlite', { timeout: 120_000 }, () => {
     const [assignment, call] = commandsOf(block('README.md', 'quick-start-api', 'sh'));
     expect(assignment).toBe('ACCESS_TOKEN=gat_...');
     const me = await sh('sh', ['-c', call!.replace('http://localhost:3000', server.url)], { env: { PATH: process.env.PATH ?? '', ACCESS_TOKEN: tokens.access_token } });
-    expect(JSON.parse(me.stdout)).toMatchObject({ status: 'success', data: { email: 'demo@example.com', name: 'Demo User' } });
+    // The README shows the id as a number, as the platform writes it (docs/rules.md#numbered-ids).
+    expect(JSON.parse(me.stdout)).toMatchObject({ status: 'success', data: { id: expect.any(Number), email: 'demo@example.com', name: 'Demo User' } });
     // And the same call as demo printed it last, with the token in place, on PORT's address.
     const printedMe = /^ {2}(curl -s \S+\/v2\/me .*ACCESS_TOKEN.*)$/m.exec(demo.stdout)![1]!;
     expect(printedMe).toBe(`curl -s http://localhost:${port}/v2/me -H "Authorization: Bearer ACCESS_TOKEN"`);
