@@ -2,7 +2,7 @@
 // team event types. Gatehouse runs no phone provider, so this list is where an operator finds
 // them to place, or to hand to a provider; the API answered each as queued.
 import type { Command } from 'commander';
-import { listPhoneCalls, PHONE_CALL_LIST_MAX, type PhoneCall } from '../services/calls/phone-calls.ts';
+import { listPhoneCalls, PHONE_CALL_LIST_MAX, type PhoneCall } from '../platform/phone-calls/service.ts';
 import { formatTime, snakeKeys } from './output.ts';
 import { jsonOption, limitOf, type CliRuntime } from './runtime.ts';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { Option } from 'commander';
 import { loadConfig, type Config } from '../config/index.ts';
-import type { ServiceContext } from '../services/context.ts';
+import type { PlatformContext } from '../platform/stores.ts';
 import { openDatabase, type DatabaseHandle } from '../storage/database.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { createServiceContext } from '../storage/stores/index.ts';
@@ -29,8 +29,8 @@ export interface CliIo {
 export interface CliRuntime {
   readonly io: CliIo;
   config(): Config;
-  /** Opens the database, applies pending migrations, runs fn, closes. */
-  withServices<T>(fn: (services: ServiceContext) => Promise<T>): Promise<T>;
+  /** Opens the database, applies pending migrations, runs fn, closes. The services of both wings: the platform's features an operator reads (phone calls) among them. */
+  withServices<T>(fn: (services: PlatformContext) => Promise<T>): Promise<T>;
   /** Opens the database, applies pending migrations, closes; returns the names applied. */
   migrate(): Promise<string[]>;
   /** Copies the database (SQLite) to file without migrating it; returns the pages copied. An existing file only with `replace`. */

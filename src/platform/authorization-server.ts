@@ -35,9 +35,6 @@ export { createOrganizationAccount, deleteOrganizationUser } from '../services/t
 // What outside calendars and video report of a booking, as an operator recorded it.
 export { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from '../services/bookings/provider-records.ts';
 
-// Outbound phone calls asked of team event types, held for an operator.
-export { queuePhoneCall, TEMPLATE_TYPES, type TemplateType } from '../services/calls/phone-calls.ts';
-
 // Webhooks: subscriptions, the outbox and signing.
 export { publishEvent } from '../services/webhooks/outbox.ts';
 export { newSigningSecret } from '../services/webhooks/signing.ts';

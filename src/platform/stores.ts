@@ -13,6 +13,7 @@ import type { EventTypeStore } from './event-types/store.ts';
 import type { MembershipStore } from './memberships/store.ts';
 import type { ProfileStore } from './me/store.ts';
 import type { OutOfOfficeStore } from './out-of-office/store.ts';
+import type { PhoneCallStore } from './phone-calls/store.ts';
 import type { RoutingFormStore } from './routing-forms/store.ts';
 import type { ScheduleStore } from './schedules/store.ts';
 import type { WorkflowStore } from './workflows/store.ts';
@@ -29,6 +30,8 @@ export interface ApiStores {
   memberships: MembershipStore;
   /** docs/rules.md#out-of-office: when users are away, and who covers. */
   outOfOffice: OutOfOfficeStore;
+  /** docs/integrating.md#phone-calls: outbound calls asked of team event types, held for an operator. */
+  phoneCalls: PhoneCallStore;
   /** The users table as /v2/me and an organization's users routes see it. */
   profiles: ProfileStore;
   routingForms: RoutingFormStore;

@@ -7,7 +7,6 @@ import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
 import type { IdSeriesStore } from './ids.ts';
 import type { BookingProviderStore } from './bookings/provider-records.ts';
-import type { PhoneCallStore } from './calls/phone-calls.ts';
 import type { ClientStore, MetadataHostStore } from './clients/store.ts';
 import type { RetentionStore } from './retention/store.ts';
 import type { InvitationStore, InviteLinkStore, TeamStore } from './teams/store.ts';
@@ -34,8 +33,6 @@ export interface ServiceStores {
   retention: RetentionStore;
   /** docs/integrating.md#provider-records: what outside calendars and video report of bookings. */
   bookingProviders: BookingProviderStore;
-  /** docs/integrating.md#phone-calls: outbound calls asked of team event types, held for an operator. */
-  phoneCalls: PhoneCallStore;
   /**
    * Runs fn with every store bound to one transaction: all of fn's writes land, or none.
    * Inside a transaction already, fn joins it.

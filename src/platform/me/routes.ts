@@ -1,10 +1,11 @@
 // GET/PATCH /v2/me: the authorized user's profile (docs/rules.md#profile).
 import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { checkTimeZone, invalid } from '../input.ts';
 import { int, nullable, numberedId, object, patchOf, str, timeZone, type JsonSchema } from '../schemas.ts';
-import { hasControlCharacters, ONE_LINE, type ProfileChanges, Refusal, requestEmailChange } from '../authorization-server.ts';
-import type { Profile } from './store.ts';
+import { ownProfile, updateOwnProfile, type Profile, type ProfileInput } from './service.ts';
+
+// An organization's users routes change a profile under the same rules.
+export { profileChanges } from './service.ts';
 
 export const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
@@ -63,8 +64,8 @@ export function profile(u: Profile) {
   };
 }
 
-/** The user's own profile: the profile and the address change waiting for them, unless it has lapsed. */
-const ownProfile = (u: Profile, now: number) => ({ ...profile(u), ...(u.pendingEmail === undefined || u.pendingEmail.expiresAt <= now ? {} : { pendingEmail: u.pendingEmail.email }) });
+/** The user's own profile: the profile and the address change waiting for them, which the service shows only while it has not lapsed. */
+const ownProfileView = (u: Profile) => ({ ...profile(u), ...(u.pendingEmail === undefined ? {} : { pendingEmail: u.pendingEmail.email }) });
 
 /** The fields of a profile a token may change. */
 export const profileFields = {
@@ -76,46 +77,18 @@ export const profileFields = {
 
 export const profilePatch = patchOf(profileFields);
 
-export interface ProfilePatch {
-  name?: string;
-  timeZone?: string;
-  weekStart?: string;
-  timeFormat?: number;
-}
-
-/** The changes of a profile PATCH (also used by organization admins on their users). */
-export function profileChanges(body: ProfilePatch): ProfileChanges {
-  checkTimeZone(body.timeZone);
-  if (body.name !== undefined && body.name.trim() === '') throw invalid('name', 'must not be blank');
-  if (body.name !== undefined && hasControlCharacters(body.name)) throw invalid('name', ONE_LINE);
-  return {
-    ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-    ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
-    ...(body.weekStart !== undefined ? { weekStart: body.weekStart } : {}),
-    ...(body.timeFormat !== undefined ? { timeFormat: body.timeFormat } : {}),
-  };
-}
+/** The body of a profile PATCH (also sent by organization admins for their users). */
+export type ProfilePatch = ProfileInput;
 
 export function meHandlers(deps: PlatformDeps): HandlerMap {
-  const { clock } = deps.services;
-  const profiles = deps.services.stores.api.profiles;
-  const load = async (id: string) => {
-    const user = await profiles.find(id);
-    if (user === undefined) throw new Refusal('not_found', 'the user of this token no longer exists');
-    return user;
-  };
+  const ctx = deps.services;
   return {
-    'me.get': route({ data: profileView, handle: async ({ userId }) => ownProfile(await load(userId), clock()) }),
+    'me.get': route({ data: profileView, handle: async ({ userId }) => ownProfileView(await ownProfile(ctx, userId)) }),
     // docs/rules.md#profile: `email` is asked for, not made: the user confirms it in the web app.
     'me.update': route<ProfilePatch & { email?: string }>({
       body: patchOf({ ...profileFields, email: { type: 'string', minLength: 3, maxLength: 254, description: 'A new sign-in address: it waits for the user to confirm it in the web app (pendingEmail)' } }),
       data: profileView,
-      handle: async ({ userId, body, principal }) => {
-        const changes = profileChanges(body);
-        if (body.email !== undefined) await requestEmailChange(deps.services, userId, body.email, principal?.clientId ?? null);
-        if (Object.keys(changes).length > 0) await deps.services.stores.users.updateProfile(userId, changes, clock());
-        return ownProfile(await load(userId), clock());
-      },
+      handle: async ({ userId, body, principal }) => ownProfileView(await updateOwnProfile(ctx, userId, body, principal?.clientId ?? null)),
     }),
   };
 }

@@ -3,10 +3,9 @@
 // operator (docs/integrating.md#phone-calls) and the answer's callId names it there. The
 // calApiKey the platform's body carries is read for the shape only: never kept, never shown.
 import type { PlatformDeps } from '../deps.ts';
-import { queuePhoneCall, TEMPLATE_TYPES, type TemplateType } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { notFound } from '../input.ts';
 import { bool, email, object, str } from '../schemas.ts';
+import { queuePhoneCall, TEMPLATE_TYPES, type TemplateType } from './service.ts';
 
 /** E.164: a plus, then up to 15 digits, the first not 0. */
 const phoneNumber = { type: 'string', pattern: '^\\+[1-9][0-9]{1,14}$', description: 'An E.164 number such as +14155550123' };
@@ -44,7 +43,7 @@ const body = object(
 );
 
 export function phoneCallHandlers(deps: PlatformDeps): HandlerMap {
-  const eventTypes = deps.services.stores.api.eventTypes;
+  const ctx = deps.services;
   return {
     'teamEventTypes.createPhoneCall': route<PhoneCallInput, unknown, { teamId: string; eventTypeId: string }>({
       body,
@@ -57,13 +56,10 @@ export function phoneCallHandlers(deps: PlatformDeps): HandlerMap {
       ),
       status: 201,
       handle: async (call) => {
-        const teamId = call.facts.team!.id;
-        const eventType = await eventTypes.findOwned({ teamId }, call.params.eventTypeId);
-        if (eventType === undefined) throw notFound('event type');
         const b = call.body;
-        const queued = await queuePhoneCall(deps.services, {
-          teamId,
-          eventTypeId: eventType.id,
+        const queued = await queuePhoneCall(ctx, {
+          teamId: call.facts.team!.id,
+          eventTypeId: call.params.eventTypeId,
           requestedBy: call.userId,
           yourPhoneNumber: b.yourPhoneNumber,
           numberToCall: b.numberToCall,

@@ -1,20 +1,19 @@
 // Verified emails and phone numbers of a user (VERIFIED_RESOURCES_*) and of a team
 // (TEAM_VERIFIED_RESOURCES_*). The code goes to the log: the development delivery, as no
 // mail or SMS provider is configured; only its hash is stored.
-import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { PlatformDeps } from '../deps.ts';
-import { callerKey, type CodeDelivery, LimitExceeded, Refusal, requestCode, type ResourceKind, type VerificationOwner, type VerifiedResource, verifyCode } from '../authorization-server.ts';
 import { route, type HandlerMap, type RouteHandler } from '../handler.ts';
 import { isoOrNull } from '../input.ts';
 import { arrayOf, bool, email, listQuery, nullable, numberedId, object, type JsonSchema, type ListQuery } from '../schemas.ts';
+import { type CodeDelivery, listVerified, requestVerificationCode, type ResourceKind, type VerificationOwner, type VerifiedResource, verifyAddress } from './service.ts';
 
 const PHONE = { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164, e.g. +4915112345678' };
 const CODE = { type: 'string', pattern: '^[0-9]{6}$' };
 
 const spec = {
-  email: { field: 'email', schema: email, normalize: (v: string) => v.trim().toLowerCase() },
-  phone: { field: 'phoneNumber', schema: PHONE, normalize: (v: string) => v },
+  email: { field: 'email', schema: email },
+  phone: { field: 'phoneNumber', schema: PHONE },
 } as const;
 
 const viewOf = (kind: ResourceKind): JsonSchema =>
@@ -37,49 +36,31 @@ const logDelivery =
 
 type Call = { userId: string; facts: { team?: { id: string } | null } };
 
-/**
- * docs/rules.md#rate-limits: code requests are limited per IP, and per address of an owner. Each new
- * code restarts the five attempts, so without a limit a caller could buy endless guesses
- * (and fill someone's inbox). The address is hashed: the counter store holds no e-mail.
- */
-async function limitCodeRequests(deps: PlatformDeps, request: FastifyRequest, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
-  const ownerKey = 'userId' in owner ? `user:${owner.userId}` : `team:${owner.teamId}`;
-  const address = createHash('sha256').update(`${ownerKey}|${kind}|${value}`).digest('base64url');
-  try {
-    await deps.limits.codeRequestsPerIp.take(callerKey(request.ip));
-    await deps.limits.codeRequestsPerAddress.take(address);
-  } catch (error) {
-    if (!(error instanceof LimitExceeded)) throw error;
-    throw new Refusal('rate_limited', `too many verification code requests: retry in ${error.retryAfter} seconds`, { 'retry-after': String(error.retryAfter) });
-  }
-}
-
 export function verifiedResourceHandlers(deps: PlatformDeps): HandlerMap {
-  const resources = deps.services.stores.verifiedResources;
+  const ctx = deps.services;
 
   const handlers = (kind: ResourceKind, ownerOf: (call: Call) => VerificationOwner): Record<'list' | 'request' | 'verify', RouteHandler> => {
-    const { field, schema, normalize } = spec[kind];
+    const { field, schema } = spec[kind];
     return {
       list: route<unknown, ListQuery>({
         query: listQuery(),
         data: arrayOf(viewOf(kind), 0, 100),
-        handle: async (call) => (await resources.listVerified(ownerOf(call), kind, call.query.limit, call.query.offset)).map(view),
+        handle: async (call) => (await listVerified(ctx, ownerOf(call), kind, call.query.limit, call.query.offset)).map(view),
       }),
       request: route<Record<string, string>>({
         rateLimited: true,
         body: object({ [field]: schema }, [field]),
         data: object({ [field]: { type: 'string' }, verified: bool, codeSent: bool, expiresAt: nullable({ type: 'string' }) }, [field, 'verified', 'codeSent', 'expiresAt']),
         handle: async (call) => {
-          const value = normalize(call.body[field]!);
-          await limitCodeRequests(deps, call.request, ownerOf(call), kind, value);
-          const result = await requestCode(deps.services, ownerOf(call), kind, value, logDelivery(call.request, deps.config.localDevelopment));
-          return { [field]: value, verified: !result.codeSent, codeSent: result.codeSent, expiresAt: isoOrNull(result.expiresAt) };
+          const request = { owner: ownerOf(call), kind, value: call.body[field]!, callerIp: call.request.ip };
+          const result = await requestVerificationCode(ctx, deps, request, logDelivery(call.request, deps.config.localDevelopment));
+          return { [field]: result.value, verified: !result.codeSent, codeSent: result.codeSent, expiresAt: isoOrNull(result.expiresAt) };
         },
       }),
       verify: route<Record<string, string>>({
         body: object({ [field]: schema, code: CODE }, [field, 'code']),
         data: viewOf(kind),
-        handle: async (call) => view(await verifyCode(deps.services, ownerOf(call), kind, normalize(call.body[field]!), call.body.code!)),
+        handle: async (call) => view(await verifyAddress(ctx, ownerOf(call), kind, call.body[field]!, call.body.code!)),
       }),
     };
   };

@@ -11,7 +11,6 @@ import { createBookingStore } from './platform/bookings.ts';
 import { createClientStore } from './clients.ts';
 import { createIdSeriesStore } from './ids.ts';
 import { createMetadataHostStore } from './metadata-hosts.ts';
-import { createPhoneCallStore } from './phone-calls.ts';
 import { createPlatformStores } from './platform/index.ts';
 import { createRetentionStore } from './retention.ts';
 import { createInviteLinkStore } from './invite-links.ts';
@@ -41,7 +40,6 @@ export function createServiceStores(db: Kysely<Database>): PlatformStores {
     webhookDeliveries: createWebhookDeliveryStore(db),
     retention: createRetentionStore(db),
     bookingProviders: createBookingProviderStore(db),
-    phoneCalls: createPhoneCallStore(db),
     transaction: (fn) => inTransaction(db, (trx) => fn(createServiceStores(trx))),
   };
 }

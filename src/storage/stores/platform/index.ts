@@ -8,6 +8,7 @@ import { createConnectionRequestStore } from './connection-requests.ts';
 import { createEventTypeStore } from './event-types.ts';
 import { createMembershipStore } from './memberships.ts';
 import { createOutOfOfficeStore } from './out-of-office.ts';
+import { createPhoneCallStore } from './phone-calls.ts';
 import { createRoutingFormStore } from './routing-forms.ts';
 import { createScheduleStore } from './schedules.ts';
 import { createProfileStore } from './profiles.ts';
@@ -22,6 +23,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     eventTypes: createEventTypeStore(db),
     memberships: createMembershipStore(db),
     outOfOffice: createOutOfOfficeStore(db),
+    phoneCalls: createPhoneCallStore(db),
     profiles: createProfileStore(db),
     routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),

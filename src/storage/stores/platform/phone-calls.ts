@@ -1,7 +1,7 @@
-// PhoneCallStore (services/calls/phone-calls.ts) over phone_calls.
+// PhoneCallStore (src/platform/phone-calls/store.ts) over phone_calls.
 import type { Kysely, Selectable } from 'kysely';
-import type { PhoneCall, PhoneCallStore } from '../../services/calls/phone-calls.ts';
-import type { Database, PhoneCallsTable } from '../schema.ts';
+import type { PhoneCall, PhoneCallStore } from '../../../platform/phone-calls/store.ts';
+import type { Database, PhoneCallsTable } from '../../schema.ts';
 
 const toCall = (r: Selectable<PhoneCallsTable>): PhoneCall => ({
   id: r.id,

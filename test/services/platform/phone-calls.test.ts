@@ -1,0 +1,89 @@
+// The phone-calls service's rules (src/platform/phone-calls/service.ts), called in process: a
+// call is queued for an event type of the team only, and the operator's list (the CLI's
+// `phone-calls list`) shows the calls oldest first, a team's alone when asked. What only HTTP
+// shows (TEAM_EVENT_TYPE_WRITE, the admin's role, the calApiKey never kept) is tested in
+// test/platform/phone-calls.test.ts.
+import { describe, expect } from 'vitest';
+import type { EventTypeOwner } from '../../../src/platform/event-types/store.ts';
+import { listPhoneCalls, queuePhoneCall, type PhoneCallRequest } from '../../../src/platform/phone-calls/service.ts';
+import type { PlatformContext } from '../../../src/platform/stores.ts';
+import { it } from './world.ts';
+
+/** An event type of the owner, written through its store; returns its id. */
+async function eventTypeOf(ctx: PlatformContext, owner: EventTypeOwner): Promise<string> {
+  const id = await ctx.stores.ids.next('event_types');
+  await ctx.stores.api.eventTypes.insert({
+    id,
+    ownerId: 'userId' in owner ? owner.userId : null,
+    teamId: 'teamId' in owner ? owner.teamId : null,
+    title: 'Intro call',
+    slug: `intro-${id}`,
+    description: '',
+    lengthMinutes: 30,
+    locations: [],
+    hidden: false,
+    requiresConfirmation: false,
+    minimumBookingNotice: 0,
+    schedulingType: null,
+    createdAt: ctx.clock(),
+    updatedAt: ctx.clock(),
+  });
+  return id;
+}
+
+const asked = (teamId: string, eventTypeId: string, requestedBy: string, over: Partial<PhoneCallRequest> = {}): PhoneCallRequest => ({
+  teamId,
+  eventTypeId,
+  requestedBy,
+  yourPhoneNumber: '+14155550100',
+  numberToCall: '+4930123456',
+  enabled: true,
+  templateType: 'CUSTOM_TEMPLATE',
+  schedulerName: null,
+  guestName: null,
+  guestEmail: null,
+  guestCompany: null,
+  beginMessage: null,
+  generalPrompt: null,
+  ...over,
+});
+
+describe('phone calls', () => {
+  it('a call asked of a team event type is queued, under a new UUID, at the clock, for the operator to list', async ({ world }) => {
+    const admin = await world.user();
+    const teamId = await world.team(admin);
+    const eventTypeId = await eventTypeOf(world.ctx, { teamId });
+    const queued = await queuePhoneCall(world.ctx, asked(teamId, eventTypeId, admin, { templateType: 'CHECK_IN_APPOINTMENT', guestEmail: 'gil@example.com', generalPrompt: 'Offer the next free slot.' }));
+    expect(queued).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/), status: 'queued', createdAt: world.now(), teamId, eventTypeId, requestedBy: admin });
+    expect(await listPhoneCalls(world.ctx, { teamId }, 10)).toEqual([queued]);
+    const again = await queuePhoneCall(world.ctx, asked(teamId, eventTypeId, admin));
+    expect(again.id).not.toBe(queued.id);
+  });
+
+  it("another team's event type, a personal one or a missing one is 404, and nothing is queued", async ({ world }) => {
+    const admin = await world.user();
+    const teamId = await world.team(admin);
+    const otherTeam = await world.team(await world.user());
+    for (const eventTypeId of [await eventTypeOf(world.ctx, { teamId: otherTeam }), await eventTypeOf(world.ctx, { userId: admin }), '999999']) {
+      await expect(queuePhoneCall(world.ctx, asked(teamId, eventTypeId, admin))).rejects.toMatchObject({ kind: 'not_found', message: 'no such event type' });
+    }
+    expect(await listPhoneCalls(world.ctx, {}, 10)).toEqual([]);
+  });
+
+  it("the list is oldest first, cut at the limit, and a team's holds its calls only", async ({ world }) => {
+    const admin = await world.user();
+    const mine = await world.team(admin);
+    const theirs = await world.team(admin);
+    const myEventType = await eventTypeOf(world.ctx, { teamId: mine });
+    const theirEventType = await eventTypeOf(world.ctx, { teamId: theirs });
+    const first = await queuePhoneCall(world.ctx, asked(mine, myEventType, admin));
+    world.advance(1_000);
+    const second = await queuePhoneCall(world.ctx, asked(theirs, theirEventType, admin));
+    world.advance(1_000);
+    const third = await queuePhoneCall(world.ctx, asked(mine, myEventType, admin));
+    expect((await listPhoneCalls(world.ctx, {}, 10)).map((c) => c.id)).toEqual([first.id, second.id, third.id]);
+    expect((await listPhoneCalls(world.ctx, {}, 2)).map((c) => c.id)).toEqual([first.id, second.id]);
+    expect((await listPhoneCalls(world.ctx, { teamId: mine }, 10)).map((c) => c.id)).toEqual([first.id, third.id]);
+    expect((await listPhoneCalls(world.ctx, { teamId: theirs }, 10)).map((c) => c.id)).toEqual([second.id]);
+  });
+});
