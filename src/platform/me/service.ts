@@ -49,7 +49,10 @@ export async function ownProfile(ctx: PlatformContext, userId: string): Promise<
  */
 export async function updateOwnProfile(ctx: PlatformContext, userId: string, input: ProfileInput & { email?: string }, clientId: string | null): Promise<Profile> {
   const changes = profileChanges(input);
-  if (input.email !== undefined) await requestEmailChange(ctx, userId, input.email, clientId);
-  if (Object.keys(changes).length > 0) await ctx.stores.users.updateProfile(userId, changes, ctx.clock());
+  // One change, one transaction: the address's request and the other fields land together or not at all.
+  await ctx.stores.transaction(async (tx) => {
+    if (input.email !== undefined) await requestEmailChange({ ...ctx, stores: tx }, userId, input.email, clientId);
+    if (Object.keys(changes).length > 0) await tx.users.updateProfile(userId, changes, ctx.clock());
+  });
   return ownProfile(ctx, userId);
 }
