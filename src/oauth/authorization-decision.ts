@@ -101,7 +101,7 @@ export async function decideAuthorization(ctx: OAuthContext, query: RawParameter
   if (userId === undefined) return withoutSession(ctx, checked.request);
   if (wantsNewLogin(checked.request, requester)) return { kind: 'login', request: checked.request, again: true };
   const request = await resolveTeam(ctx, checked.request, userId);
-  if ('kind' in request) return request;
+  if (request === undefined) return refuseTeamRequest(ctx, checked.request, userId);
   await recordAuthorizationRequest(ctx, request, userId);
   const remembered = await orGonePage(async () => ({ kind: 'redirect' as const, location: await approveFromMemory(ctx, request, userId) }));
   if (remembered.kind === 'error_page') return remembered;
@@ -128,7 +128,7 @@ export async function decideConsent(ctx: OAuthContext, form: RawParameters, choi
   if (choice !== 'allow') return { kind: 'error_page', reason: 'unknown_choice' };
   // Asked again at Allow: the user's role may have changed since the page was shown.
   const forTeam = await resolveTeam(ctx, request, userId);
-  if ('kind' in forTeam) return forTeam;
+  if (forTeam === undefined) return refuseTeam(ctx, request, userId);
   try {
     return await orGonePage(async () => ({ kind: 'redirect', location: await approveAuthorization(ctx, forTeam, userId) }));
   } catch (error) {
@@ -202,6 +202,17 @@ async function withoutSession(ctx: OAuthContext, request: AuthorizationRequest):
 /** Step 3, prompt=login (OpenID Connect Core §3.1.2.1): a session from before the request does not count. */
 function wantsNewLogin(request: AuthorizationRequest, requester: Requester): boolean {
   return request.prompt.has('login') && !requester.loggedInSinceAsked;
+}
+
+/**
+ * docs/rules.md#team-authorization: a team the user may not authorize for, or no team at all.
+ * Where a page could answer, access_denied says so. prompt=none answers what an admin without
+ * remembered consent gets (OpenID Connect Core §3.1.2.6 consent_required, word for word): a
+ * silent request, which any approved application can send unseen, must not tell it whether
+ * the visitor administers a team, nor whether the team exists.
+ */
+function refuseTeamRequest(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<ErrorAnswer> {
+  return request.prompt.has('none') ? silentFailure(ctx, request, 'consent_required', userId) : refuseTeam(ctx, request, userId);
 }
 
 /**

@@ -319,18 +319,19 @@ function teamScopesOf(scopes: string[] | null): string[] | null {
 }
 
 /**
- * docs/rules.md#team-authorization, once a user is signed in: the team `team_slug` names, if
- * the user is an owner or admin of it or of its organization. Anyone else, and a slug no team
- * has, get the same access_denied, so the answer does not tell which teams exist.
+ * docs/rules.md#team-authorization, once a user is signed in: the request with the team
+ * `team_slug` names, if the user is an owner or admin of it or of its organization; undefined
+ * for anyone else and for a slug no team has, alike, so that the caller's answer
+ * (refuseTeam, or prompt=none's consent_required) does not tell which teams exist.
  */
-export async function resolveTeam(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<AuthorizationRequest | ErrorAnswer> {
+export async function resolveTeam(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<AuthorizationRequest | undefined> {
   if (request.teamSlug === null) return request;
   const team = await ctx.store.findTeamAuthority(request.teamSlug, userId);
-  if (team === undefined || !team.mayAuthorize) return refuseTeam(ctx, request, userId);
+  if (team === undefined || !team.mayAuthorize) return undefined;
   return { ...request, team: { id: team.id, name: team.name } };
 }
 
-/** The one access_denied of a team authorization the user may not give (resolveTeam). */
+/** The one access_denied of a team authorization the user may not give (resolveTeam), where a page may answer. */
 export async function refuseTeam(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<ErrorAnswer> {
   const error = new OAuthError('access_denied', `the signed-in user is not an owner or admin of a team with the slug "${request.teamSlug}": only its owners and admins can authorize an application for a team`);
   return answerError(ctx, request, error, userId);

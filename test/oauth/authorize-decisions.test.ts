@@ -385,13 +385,33 @@ describe('team_slug: an authorization that acts for a team (docs/rules.md#team-a
     expect(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ' }), loggedIn(userId))).toMatchObject({ kind: 'consent', request: { teamSlug: null } });
   });
 
-  it('OpenID Connect Core §3.1.2.1 prompt=none: remembered consent for the team answers nothing once its giver is no longer an admin', async () => {
+  it('OpenID Connect Core §3.1.2.6 prompt=none: remembered consent for the team answers nothing once its giver is no longer an admin, and says what it says to anyone', async () => {
     const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
     const userId = await core.user();
     const team = await teamOf(userId);
     await issuedCode(await answer(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), 'allow', loggedIn(userId)));
     await core.stores.teams.setMembershipRole(team.membershipId, 'member', core.clock.now());
-    expect(redirectedError(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug, prompt: 'none' }), loggedIn(userId)))).toBe('access_denied');
+    expect(redirectedError(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug, prompt: 'none' }), loggedIn(userId)))).toBe('consent_required');
+  });
+
+  it('OpenID Connect Core §3.1.2.6 prompt=none: without remembered consent for the team, an admin, a member, a stranger and a slug no team has get the one same consent_required', async () => {
+    const { id: clientId } = await core.client({ scopes: ['TEAM_PROFILE_READ'] });
+    const adminId = await core.user();
+    const team = await teamOf(adminId);
+    const memberId = await core.user();
+    await addMember(core.services, { teamId: team.id }, memberId, 'member');
+    const strangerId = await core.user();
+    const silent = (userId: string, slug: string) => authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: slug, prompt: 'none' }), loggedIn(userId));
+    const answers = [await silent(adminId, team.slug), await silent(memberId, team.slug), await silent(strangerId, team.slug), await silent(adminId, 'no-such-team-anywhere')];
+    for (const decision of answers) expect(redirectedError(decision)).toBe('consent_required');
+    expect(new Set(answers.map((d) => (d as { location: string }).location)).size, 'one answer, word for word').toBe(1);
+    // Without prompt=none the consent page still asks the admin, and the others are refused (docs/rules.md#team-authorization).
+    expect(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), loggedIn(adminId))).toMatchObject({ kind: 'consent' });
+    expect(redirectedError(await authorize(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), loggedIn(memberId)))).toBe('access_denied');
+    // Once the admin allowed it, prompt=none answers the admin with a code, and the member as before.
+    await issuedCode(await answer(request(clientId, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }), 'allow', loggedIn(adminId)));
+    await issuedCode(await silent(adminId, team.slug));
+    expect(redirectedError(await silent(memberId, team.slug))).toBe('consent_required');
   });
 
   it("docs/rules.md#legacy-clients: a scoped authorization replaces the legacy grant of the same user or team only", async () => {

@@ -167,6 +167,30 @@ describe.each(backends)('team-owned authorization on $name', ({ name, available 
     }
   });
 
+  it.skipIf(!available)("OpenID Connect Core §3.1.2.6: prompt=none tells an application nothing of the user's role: an admin without remembered consent, a member, a stranger and a slug no team has get the same consent_required", async () => {
+    const fresh = await server.client(await server.user(), { scopes: TEAM_SCOPES });
+    const stranger = await server.user({ name: 'Sid Stranger' });
+    const silently = (slug: string) => ({ ...request({ team_slug: slug, prompt: 'none' }), client_id: fresh.clientId, redirect_uri: fresh.redirectUri, scope: 'TEAM_PROFILE_READ' });
+    const locations: string[] = [];
+    for (const [user, slug] of [[admin, team.slug], [member, team.slug], [stranger, team.slug], [admin, `no-such-team-${uniq()}`]] as const) {
+      const res = await (await signedIn(user)).get(`/auth/oauth2/authorize?${new URLSearchParams(silently(slug))}`);
+      expect(res.status).toBe(303);
+      locations.push(res.location!);
+    }
+    expect(new Set(locations).size, locations.join('\n')).toBe(1);
+    const back = new URL(locations[0]!);
+    expect(`${back.origin}${back.pathname}`).toBe(fresh.redirectUri);
+    expect(back.searchParams.get('error')).toBe('consent_required');
+    expect(back.searchParams.get('state')).toBe('st');
+    // Remembered consent still answers its admin with a code, and only them.
+    const browser = await signedIn(admin);
+    await server.authorize(browser, { ...silently(team.slug), prompt: 'consent' });
+    const remembered = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams(silently(team.slug))}`);
+    expect(new URL(remembered.location!).searchParams.get('code')).toBeTruthy();
+    const asMember = await (await signedIn(member)).get(`/auth/oauth2/authorize?${new URLSearchParams(silently(team.slug))}`);
+    expect(asMember.location).toBe(locations[0]);
+  });
+
   it.skipIf(!available)('RFC 6749 §4.1.2.1: a malformed team_slug is invalid_request, and one asking for no team scope invalid_scope', async () => {
     const malformed = await server.authorize(await signedIn(admin), request({ team_slug: 'Not A Slug' }));
     expect(malformed.searchParams.get('error')).toBe('invalid_request');
