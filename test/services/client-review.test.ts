@@ -8,6 +8,7 @@ import { importLegacyClient, type NewClient } from '../../src/services/clients/r
 import { approveHeldChanges, rejectHeldChanges, reviewClient, setResourceServer } from '../../src/services/clients/review.ts';
 import { STALE_VERSION } from '../../src/services/clients/version.ts';
 import { hasHeldChange, requireClient } from '../../src/services/clients/view.ts';
+import { clientKey } from '../helpers/client-keys.ts';
 import { it, type PlatformWorld } from './platform/world.ts';
 
 const CALLBACK = 'https://app.example.com/callback';
@@ -229,6 +230,23 @@ describe('changing a client (docs/rules.md#client-changes)', () => {
     await expect(updateClient(world.ctx, id, owner, { fapi2: true })).rejects.toMatchObject({ field: 'fapi2', message: expect.stringContaining('private_key_jwt') });
     const pub = await world.client(owner, { kind: 'public' });
     await expect(updateClient(world.ctx, pub.client.clientId, owner, { fapi2: true })).rejects.toMatchObject({ field: 'fapi2', message: expect.stringContaining('confidential') });
+  });
+
+  it("a client's public keys apply at once, as secrets do; a private_key_jwt client cannot lose them (docs/rules.md#client-authentication)", async ({ world }) => {
+    const key = await clientKey();
+    const { owner, id, client } = await approvedClient(world, { tokenEndpointAuthMethod: 'private_key_jwt', jwks: key.jwks });
+    for (const jwks of [null, '', '   ']) {
+      await expect(updateClient(world.ctx, id, owner, { jwks })).rejects.toMatchObject({ kind: 'validation', field: 'jwks', message: expect.stringContaining('private_key_jwt needs') });
+    }
+    expect((await world.ctx.stores.clients.find(id))?.jwks).toEqual(key.jwks);
+    const next = await clientKey();
+    const rotated = await updateClient(world.ctx, id, owner, { jwks: JSON.stringify(next.jwks) });
+    expect(rotated.held).toEqual({ redirectUris: [], scopes: [] });
+    expect(rotated.client).toMatchObject({ jwks: next.jwks, version: client.version + 1 });
+    // Back to secrets: the keys may go with the method.
+    const back = await updateClient(world.ctx, id, owner, { tokenEndpointAuthMethod: 'client_secret_basic', jwks: '' });
+    expect(back.client).toMatchObject({ tokenEndpointAuthMethod: 'client_secret_basic', jwks: null });
+    expect((await events(world, id)).at(-1)?.data).toEqual({ fields: ['jwks', 'token_endpoint_auth_method'] });
   });
 
   it('a developer who edits a rejected client resubmits it: rejected → pending, the review cleared (docs/rules.md#client-states)', async ({ world }) => {
