@@ -5,12 +5,15 @@
 // these tests. The `it` below gives every test a world of its own (a migration on :memory:
 // takes milliseconds), so no test sees another's rows.
 import { test } from 'vitest';
+import type { OAuthStore } from '../../../src/oauth/storage.ts';
 import type { PlatformContext } from '../../../src/platform/stores.ts';
+import { createClient, type CreatedClient, type NewClient } from '../../../src/services/clients/registration.ts';
 import type { Role } from '../../../src/services/teams/store.ts';
 import { addMember, createOrganization, createTeam } from '../../../src/services/teams/teams.ts';
 import { openDatabase } from '../../../src/storage/database.ts';
 import { migrateToLatest } from '../../../src/storage/migrator.ts';
 import { createServiceContext } from '../../../src/storage/stores/index.ts';
+import { createOAuthStore } from '../../../src/storage/stores/oauth.ts';
 import { userRecord } from '../../storage/seed.ts';
 
 /** When every world's clock starts (November 2023): far from 0, so an unset time shows. */
@@ -19,6 +22,8 @@ export const T0 = 1_700_000_000_000;
 export interface PlatformWorld {
   /** What a platform service takes: both wings' stores and the clock. */
   ctx: PlatformContext;
+  /** The protocol core's store over the same database: what the token endpoint reads of a client, the authorization requests it records. */
+  oauth: OAuthStore;
   now(): number;
   /** Moves the clock forward by `ms`. */
   advance(ms: number): void;
@@ -30,6 +35,8 @@ export interface PlatformWorld {
   team(ownerId: string, options?: { name?: string; organizationId?: string }): Promise<string>;
   /** Makes `userId` an accepted member of the team or organization with `role`. */
   join(target: { teamId: string } | { organizationId: string }, userId: string, role?: Role): Promise<void>;
+  /** A new OAuth client of `ownerId` through the developer's service (pending, confidential, PROFILE_READ unless `over` says otherwise). */
+  client(ownerId: string, over?: Partial<NewClient>): Promise<CreatedClient>;
   close(): Promise<void>;
 }
 
@@ -37,10 +44,13 @@ export async function openPlatformWorld(): Promise<PlatformWorld> {
   const handle = openDatabase('sqlite::memory:');
   await migrateToLatest(handle);
   let now = T0;
-  const ctx = createServiceContext(handle.db, () => now);
+  // The cheaper of the two password-hash costs: the services that make accounts with a
+  // password (dynamic registration's built-in owner) hash one (test/helpers/password-hashing.ts).
+  const ctx = createServiceContext(handle.db, () => now, { passwordHashing: 'owasp' });
   let teams = 0;
   return {
     ctx,
+    oauth: createOAuthStore(handle.db),
     now: () => now,
     advance: (ms) => {
       now += ms;
@@ -59,6 +69,8 @@ export async function openPlatformWorld(): Promise<PlatformWorld> {
     join: async (target, userId, role = 'member') => {
       await addMember(ctx, target, userId, role);
     },
+    client: (ownerId, over = {}) =>
+      createClient(ctx, { ownerId, name: 'Calendar Sync', kind: 'confidential', redirectUris: ['https://app.example.com/callback'], scopes: ['PROFILE_READ'], ...over }),
     close: () => handle.close(),
   };
 }
