@@ -1,12 +1,12 @@
 // An event type as Cal.com API v2 (2024-06-14) answers it: EventTypeOutput for a user's,
 // TeamEventTypeOutput for a team's, Gatehouse's own fields beside them. What Gatehouse keeps
-// comes from the event type, its owner and its team; what it has no notion of gets the value
-// that says so (docs/integrating.md#event-type-fields).
-import type { PlatformDeps } from '../deps.ts';
-import type { Member, Team, User } from '../authorization-server.ts';
+// comes from the event type, its owner, its team and its hosts, as the service read them
+// (service.ts); what it has no notion of gets the value that says so
+// (docs/integrating.md#event-type-fields).
 import { iso } from '../input.ts';
 import { arrayOf, bool, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
-import type { EventType, EventTypeLocation } from './store.ts';
+import type { EventType, EventTypeDetails } from './service.ts';
+import type { EventTypeLocation } from './store.ts';
 
 const text: JsonSchema = { type: 'string' };
 const nullText = nullable(text);
@@ -151,15 +151,10 @@ function bookingFields(e: EventType) {
 }
 
 /** Gatehouse keeps no pictures of people. */
-const person = (u: Pick<User, 'name' | 'username'>) => ({ name: u.name, username: u.username, avatarUrl: null });
+const person = (u: { name: string; username: string }) => ({ name: u.name, username: u.username, avatarUrl: null });
 
-interface Related {
-  users: Map<string, User>;
-  teams: Map<string, Team>;
-  members: Map<string, Member[]>;
-}
-
-function view(deps: PlatformDeps, e: EventType, related: Related) {
+/** The answer for an event type, from what the service read of it; `appUrl` (APP_URL) addresses the booking page. */
+export function eventTypeAnswer(appUrl: string, { eventType: e, owner, team, hosts }: EventTypeDetails) {
   const base = {
     id: e.id,
     title: e.title,
@@ -195,40 +190,20 @@ function view(deps: PlatformDeps, e: EventType, related: Related) {
     updatedAt: iso(e.updatedAt),
   };
   if (e.teamId === null) {
-    const owner = related.users.get(e.ownerId!);
     return {
       ...base,
       users: owner ? [{ id: owner.id, ...person(owner), weekStart: owner.weekStart }] : [],
-      bookingUrl: `${deps.config.appUrl}/${encodeURIComponent(owner?.username ?? e.ownerId!)}/${e.slug}`,
+      bookingUrl: `${appUrl}/${encodeURIComponent(owner?.username ?? e.ownerId!)}/${e.slug}`,
     };
   }
-  const team = related.teams.get(e.teamId);
   return {
     ...base,
     parentEventTypeId: null,
     // Every member of the team hosts its event types (the booking picks among them).
-    hosts: (related.members.get(e.teamId) ?? []).map((m) => ({ userId: m.userId, ...person({ name: m.name, username: related.users.get(m.userId)?.username ?? '' }) })),
+    hosts: hosts.map((h) => ({ userId: h.userId, ...person({ name: h.name, username: h.username ?? '' }) })),
     assignAllTeamMembers: true,
     ...(team
       ? { team: { id: team.id, slug: team.slug, name: team.name, bannerUrl: null, logoUrl: null, weekStart: null, brandColor: team.brandColor || null, darkBrandColor: null, theme: null } }
       : {}),
   };
-}
-
-/** The answers for these event types, their owners, teams and hosts read once for all. */
-export async function eventTypeViews(deps: PlatformDeps, eventTypes: EventType[]) {
-  const { stores } = deps.services;
-  const teamIds = [...new Set(eventTypes.flatMap((e) => (e.teamId === null ? [] : [e.teamId])))];
-  // The page's teams and their hosts in one read each, not one per team: a list costs the same
-  // statements whatever the number of teams it shows.
-  const teams = new Map((await stores.teams.findTeams(teamIds)).map((t) => [t.id, t]));
-  const members = await stores.teams.listMembersOfTeams(teamIds, 1000);
-  const userIds = new Set(eventTypes.flatMap((e) => (e.ownerId === null ? [] : [e.ownerId])));
-  for (const list of members.values()) for (const m of list) userIds.add(m.userId);
-  const users = new Map((await stores.users.findByIds([...userIds])).map((u) => [u.id, u]));
-  return eventTypes.map((e) => view(deps, e, { users, teams, members }));
-}
-
-export async function eventTypeViewOf(deps: PlatformDeps, e: EventType) {
-  return (await eventTypeViews(deps, [e]))[0]!;
 }

@@ -1,14 +1,13 @@
 // Webhooks of a user (WEBHOOK_*) and of an organization (ORG_WEBHOOK_*), and their recent
 // deliveries (docs/rules.md#webhooks); an event type's webhooks are event-type-routes.ts's.
-// Subscriber URLs pass the outbound-address check (src/services/outbound-url.ts) whenever they
-// are set, and again at every delivery. A new webhook's signing secret is in the creation
-// answer only.
+// Their rules, one set for every owner, are the service's (service.ts): the subscriber URL's
+// outbound-address check, the signing secret shown in the creation answer only, and whose
+// webhooks a call reaches.
 import type { PlatformDeps } from '../deps.ts';
-import { type Webhook, type WebhookOwner } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { notFound } from '../input.ts';
 import { eventTypeWebhookHandlers } from './event-type-routes.ts';
-import { changes, fields, newWebhook, type WebhookInput } from './input.ts';
+import { fields } from './input.ts';
+import { createWebhook, deleteWebhook, findWebhook, listDeliveries, listWebhooks, redeliver, updateWebhook, type Webhook, type WebhookInput, type WebhookScope } from './service.ts';
 import { delivery, deliveryView, webhookAnswer, webhookSchema, withSecret } from './views.ts';
 import { arrayOf, deletedNumbered, listQuery, nullable, numberedId, object, patchOf, type ListQuery } from '../schemas.ts';
 
@@ -42,66 +41,46 @@ export function webhookHandlers(deps: PlatformDeps): HandlerMap {
   };
 }
 
+type WebhookParams = { webhookId: string };
+
 /** List, create, read, change and delete the webhooks of a user or an organization. */
 function webhookRoutes(deps: PlatformDeps, kind: 'user' | 'organization') {
-  const { clock } = deps.services;
-  const webhooks = deps.services.stores.webhooks;
-  const deliveries = deps.services.stores.webhookDeliveries;
-
-  const owner = (call: Call): WebhookOwner => (kind === 'user' ? { userId: call.userId } : { organizationId: call.facts.organization!.id });
-  const load = async (call: Call, id: string) => {
-    const found = await webhooks.find(owner(call), id);
-    if (found === undefined) throw notFound('webhook');
-    return found;
-  };
+  const ctx = deps.services;
+  const scope = (call: Call): WebhookScope => (kind === 'user' ? { userId: call.userId } : { organizationId: call.facts.organization!.id });
   return {
     list: route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(webhookView, 0, 100),
-      handle: async (call) => (await webhooks.list(owner(call), call.query.limit, call.query.offset)).map(webhook),
+      handle: async (call) => (await listWebhooks(ctx, scope(call), call.query.limit, call.query.offset)).map(webhook),
     }),
     create: route<WebhookInput>({
       body: object(fields, ['subscriberUrl', 'triggers']),
       data: createdView,
       status: 201,
       handle: async (call) => {
-        const { created, secret } = await newWebhook(deps, owner(call), call.body);
+        const { created, secret } = await createWebhook(ctx, deps, scope(call), call.body);
         return { ...webhook(created), secret };
       },
     }),
-    get: route<unknown, unknown, { webhookId: string }>({ data: webhookView, handle: async (call) => webhook(await load(call, call.params.webhookId)) }),
-    update: route<Partial<WebhookInput>, unknown, { webhookId: string }>({
+    get: route<unknown, unknown, WebhookParams>({ data: webhookView, handle: async (call) => webhook(await findWebhook(ctx, scope(call), call.params.webhookId)) }),
+    update: route<Partial<WebhookInput>, unknown, WebhookParams>({
       body: patchOf(fields),
       data: webhookView,
-      handle: async (call) => {
-        await load(call, call.params.webhookId);
-        return webhook((await webhooks.update(owner(call), call.params.webhookId, await changes(call.body, clock(), deps.outbound)))!);
-      },
+      handle: async (call) => webhook(await updateWebhook(ctx, deps, scope(call), call.params.webhookId, call.body)),
     }),
-    delete: route<unknown, unknown, { webhookId: string }>({
+    delete: route<unknown, unknown, WebhookParams>({
       data: deletedNumbered,
-      handle: async (call) => {
-        if (!(await webhooks.delete(owner(call), call.params.webhookId))) throw notFound('webhook');
-        return { id: call.params.webhookId, deleted: true };
-      },
+      handle: async (call) => ({ id: (await deleteWebhook(ctx, scope(call), call.params.webhookId)).id, deleted: true }),
     }),
-    deliveries: route<unknown, ListQuery, { webhookId: string }>({
+    deliveries: route<unknown, ListQuery, WebhookParams>({
       query: listQuery(),
       data: arrayOf(deliveryView, 0, 100),
-      handle: async (call) => {
-        const { id } = await load(call, call.params.webhookId);
-        return (await deliveries.list({ webhookId: id }, call.query.limit, call.query.offset)).map(delivery);
-      },
+      handle: async (call) => (await listDeliveries(ctx, scope(call), call.params.webhookId, call.query.limit, call.query.offset)).map(delivery),
     }),
-    redeliver: route<unknown, unknown, { webhookId: string; deliveryId: string }>({
+    redeliver: route<unknown, unknown, WebhookParams & { deliveryId: string }>({
       data: deliveryView,
       status: 201,
-      handle: async (call) => {
-        const { id } = await load(call, call.params.webhookId);
-        const copy = await deliveries.redeliver({ webhookId: id }, call.params.deliveryId, clock());
-        if (copy === undefined) throw notFound('delivery');
-        return delivery((await deliveries.find({ webhookId: id }, copy))!);
-      },
+      handle: async (call) => delivery(await redeliver(ctx, scope(call), call.params.webhookId, call.params.deliveryId)),
     }),
   };
 }
