@@ -3,7 +3,7 @@
 // connection an application asked for (docs/rules.md#connect-pages), one function for both.
 // Records only: Gatehouse runs no video provider and none of their OAuth.
 import type { NewConnectedApp } from '../connected-apps/store.ts';
-import type { Recording } from '../connected-apps/connect.ts';
+import type { PlatformContext } from '../stores.ts';
 import { conflict } from '../input.ts';
 
 export const CATEGORY = 'conferencing';
@@ -21,7 +21,7 @@ export const CONFERENCING_APPS: Record<string, { app: string; type: string; titl
 };
 
 /** The user's connection of the app of that slug, if any. */
-export async function conferencingConnectionOf({ stores }: Recording, userId: string, slug: string) {
+export async function conferencingConnectionOf({ stores }: PlatformContext, userId: string, slug: string) {
   return (await stores.api.connectedApps.list({ userId }, { category: CATEGORY, app: CONFERENCING_APPS[slug]!.app }))[0];
 }
 
@@ -30,7 +30,7 @@ export async function conferencingConnectionOf({ stores }: Recording, userId: st
  * Checked before an id is taken, so that a refusal uses up no number of the series; the insert
  * still refuses a connection made meanwhile.
  */
-export async function connectConferencingApp(recording: Recording, userId: string, slug: string): Promise<NewConnectedApp> {
+export async function connectConferencingApp(recording: PlatformContext, userId: string, slug: string): Promise<NewConnectedApp> {
   const { app, title } = CONFERENCING_APPS[slug]!;
   const apps = recording.stores.api.connectedApps;
   if ((await conferencingConnectionOf(recording, userId, slug)) !== undefined) throw conflict(`${slug} is already connected`);
