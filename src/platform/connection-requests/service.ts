@@ -8,7 +8,7 @@
 import type { PlatformDeps } from '../deps.ts';
 import { type AccessPrincipal, buildRedirect, generateToken, hashToken, isLoopbackHost, isWellFormed, Refusal } from '../authorization-server.ts';
 import { calendarApp, CALENDAR_PROVIDERS, connectCalendar } from '../connected-apps/service.ts';
-import { CONFERENCING_APPS, connectConferencingApp } from '../conferencing/connect.ts';
+import { CONFERENCING_APPS, connectConferencingApp } from '../conferencing/service.ts';
 import { invalid } from '../input.ts';
 import type { ConnectionKind, ConnectionRequest, ConnectionRequestForPage } from './store.ts';
 
