@@ -11,8 +11,6 @@ import type { ServiceStores } from '../stores.ts';
 import type { Answerer, InviteLinkForPage, InviteLinkOfTeam, InviteLinkStanding, Membership } from './store.ts';
 import { insertMember, isAdmin } from './teams.ts';
 
-export type { InviteLinkOfTeam } from './store.ts';
-
 /** Seven days, as the platform's team invite links last. */
 export const INVITE_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -106,7 +104,7 @@ export const INVITE_LINK_LIST_MAX = 500;
 /**
  * The team's links that have not expired, newest first, at most `limit`: those that work and
  * those whose maker lost the right to invite (they work again if it comes back). A link whose
- * grant was revoked never works again, and is listed so that it can be deleted.
+ * grant was revoked never works again, and is listed so that it can be revoked.
  */
 export async function listInviteLinks(ctx: ServiceContext, teamId: string, limit = INVITE_LINK_LIST_MAX): Promise<ListedInviteLink[]> {
   if (!Number.isInteger(limit) || limit < 1 || limit > INVITE_LINK_LIST_MAX) {
