@@ -103,6 +103,19 @@ export const platformAdapters = {
   message: 'Only the platform\'s HTTP adapters (routes, registrar, guard, handler, envelope, openapi, the MCP server) import Fastify: a service, a store or a view takes plain values (ARCHITECTURE.md).',
 };
 
+/**
+ * A platform route maps the request to its service's input and renders what the service
+ * returned: it never names `stores`, so every rule and store call of a resource is in its
+ * service.ts, tested in process (ARCHITECTURE.md). `pending` lists the resources whose routes
+ * still read stores themselves, until each has its service.
+ */
+export const platformRoutes = {
+  files: ['src/platform/*/routes.ts', 'src/platform/*/*-routes.ts'],
+  pending: ['src/platform/bookings/*.ts', 'src/platform/memberships/*.ts', 'src/platform/teams/*.ts'],
+  selector: "Identifier[name='stores']",
+  message: 'A platform route does not touch stores: call the resource\'s service (src/platform/<resource>/service.ts), which holds its rules and store calls (ARCHITECTURE.md).',
+};
+
 const zones = layers.flatMap(({ folder, forbidden, except = {}, because }) => [
   ...forbidden.map((from) => ({
     target: `./src/${folder}`,
@@ -176,6 +189,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: platformRoutes.files,
+    ignores: platformRoutes.pending,
+    rules: { 'no-restricted-syntax': ['error', { selector: platformRoutes.selector, message: platformRoutes.message }] },
   },
   {
     files: ['src/storage/**/*.ts'],

@@ -48,6 +48,7 @@ import { answerErrorsAsPages, sendFailurePage } from './web/error-page.ts';
 import { ReauthenticationMarks } from './web/reauthentication.ts';
 import { attachSessionUser, attachSessionUserOutsidePages } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
+import { inviteLinksRoutes } from './web/invite-links.ts';
 import { connectPagesRoutes } from './web/connect-pages.ts';
 import { connectionRequestPages } from './platform/connection-requests/service.ts';
 import { webhooksRoutes } from './web/webhooks.ts';
@@ -252,6 +253,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, platform: P
       await authorizedAppsRoutes(web, ctx);
       await emailChangeRoutes(web, ctx);
       await teamsRoutes(web, ctx);
+      await inviteLinksRoutes(web, ctx);
       await webhooksRoutes(web, ctx);
       // The page of a connection an application asked for through the platform (docs/rules.md#connect-pages):
       // the pages may not import the platform wing, so its requests are handed to them here.

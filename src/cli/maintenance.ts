@@ -14,6 +14,7 @@ const labels: Record<keyof PruneCounts, string> = {
   auditEvents: 'audit events',
   dpopProofs: 'DPoP proofs',
   inviteLinks: 'invite links',
+  teamDepartures: 'team departures',
   emailChangeRequests: 'address changes',
   connectionRequests: 'connect requests',
   successorsForgotten: 'successor pairs',
@@ -33,6 +34,7 @@ const verbs: Record<keyof PruneCounts, string> = {
   auditEvents: 'deleted',
   dpopProofs: 'deleted',
   inviteLinks: 'deleted',
+  teamDepartures: 'deleted',
   emailChangeRequests: 'deleted',
   connectionRequests: 'deleted',
   successorsForgotten: 'forgotten',
@@ -41,7 +43,7 @@ const verbs: Record<keyof PruneCounts, string> = {
 export function registerMaintenanceCommands(program: Command, runtime: CliRuntime): void {
   program
     .command('prune')
-    .description('delete ended codes, tokens, pushed authorization requests, sessions, invite links, address changes, connect requests, old authorization requests and audit events; print the counts')
+    .description('delete ended codes, tokens, pushed authorization requests, sessions, invite links, team departures, address changes, connect requests, old authorization requests and audit events; print the counts')
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const { retention } = runtime.config();

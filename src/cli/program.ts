@@ -11,6 +11,7 @@ import { registerClientCommands } from './clients.ts';
 import { registerDemoCommand } from './demo.ts';
 import { registerMaintenanceCommands } from './maintenance.ts';
 import { registerCimdCommands } from './cimd.ts';
+import { registerInviteLinkCommands } from './invite-links.ts';
 import { registerPhoneCallCommands } from './phone-calls.ts';
 import { registerPlatformCommands } from './platform.ts';
 import { createRuntime, jsonOption, processIo, type CliRuntime } from './runtime.ts';
@@ -70,6 +71,7 @@ export function buildProgram(runtime: CliRuntime = createRuntime(processIo())): 
   registerDemoCommand(program, runtime);
   registerAuditCommand(program, runtime);
   registerPlatformCommands(program, runtime);
+  registerInviteLinkCommands(program, runtime);
   registerBookingCommands(program, runtime);
   registerPhoneCallCommands(program, runtime);
   registerMaintenanceCommands(program, runtime);

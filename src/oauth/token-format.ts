@@ -11,7 +11,7 @@ export const tokenPrefixes = {
   clientSecret: 'gcs_',
   /** docs/rules.md#public-booking: the secret of a booker's confirmation link, to cancel or reschedule. */
   bookingManageToken: 'gbm_',
-  /** docs/rules.md#membership-invitations: the secret of a team's invite link, to join the team. */
+  /** docs/rules.md#invite-links: the secret of a team's invite link, to join the team. */
   teamInviteToken: 'gti_',
   /** docs/rules.md#connect-pages: the secret of a connect page's address, to confirm a calendar or conferencing connection. */
   connectionRequestToken: 'gcr_',

@@ -21,6 +21,7 @@ export type AuditEventType =
   | 'user.email_changed'
   | 'membership.added'
   | 'membership.removed'
+  | 'invite_link.revoked'
   | 'user.created_by_organization'
   | 'user.deleted_by_organization'
   | 'events_url.changed'

@@ -17,3 +17,4 @@ export class ServiceError extends Error {
 export const validation = (message: string, field?: string) => new ServiceError('validation', message, field);
 export const notFound = (message: string) => new ServiceError('not_found', message);
 export const conflict = (message: string, field?: string) => new ServiceError('conflict', message, field);
+export const forbidden = (message: string) => new ServiceError('forbidden', message);

@@ -26,7 +26,7 @@ export interface ServiceStores {
   auditLog: AuditLogReader;
   teams: TeamStore;
   invitations: InvitationStore;
-  /** docs/rules.md#membership-invitations: the links a team admin shares to let people join. */
+  /** docs/rules.md#invite-links: the links a team admin shares to let people join. */
   inviteLinks: InviteLinkStore;
   webhooks: WebhookStore;
   webhookDeliveries: WebhookDeliveryStore;

@@ -27,6 +27,7 @@ import * as teamGrants from './migrations/024_team_grants.ts';
 import * as connectionRequests from './migrations/025_connection_requests.ts';
 import * as emailChangeRequests from './migrations/026_email_change_requests.ts';
 import * as inviteLinkExpiry from './migrations/027_invite_link_expiry.ts';
+import * as inviteLinkAuthority from './migrations/028_invite_link_authority.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -57,6 +58,7 @@ const migrations: Record<string, DialectMigration> = {
   '025_connection_requests': connectionRequests,
   '026_email_change_requests': emailChangeRequests,
   '027_invite_link_expiry': inviteLinkExpiry,
+  '028_invite_link_authority': inviteLinkAuthority,
 };
 
 /**

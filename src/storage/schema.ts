@@ -362,14 +362,26 @@ export interface BookingTranscriptsTable {
   created_at: number;
 }
 
-/** docs/rules.md#membership-invitations: a link anyone signed in may join a team by until it expires (migration 023). */
+/** docs/rules.md#invite-links: a link anyone signed in may join a team by while it lives (migrations 023, 028). */
 export interface TeamInviteLinksTable {
+  /** Random, no secret: how admins list and revoke the link. */
+  id: string;
   /** SHA-256 of the token (base64url): the token itself is never kept. */
   token_hash: string;
   team_id: string;
   created_by: string | null;
+  /** The grant of the token that made it through the API; NULL for a link made otherwise. */
+  grant_id: string | null;
   expires_at: number;
   created_at: number;
+}
+
+/** docs/rules.md#invite-links: a team membership that ended, left or removed (migration 028). */
+export interface TeamDeparturesTable {
+  membership_id: string;
+  team_id: string;
+  user_id: string;
+  left_at: number;
 }
 
 /**
@@ -624,6 +636,7 @@ export interface Database {
   routing_form_responses: RoutingFormResponsesTable;
   workflows: WorkflowsTable;
   team_invite_links: TeamInviteLinksTable;
+  team_departures: TeamDeparturesTable;
   phone_calls: PhoneCallsTable;
   connection_requests: ConnectionRequestsTable;
   id_series: IdSeriesTable;

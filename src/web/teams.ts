@@ -1,7 +1,8 @@
 // /settings/teams (docs/rules.md#membership-invitations): the invitations waiting for the user, each with Accept
 // and Decline, and the teams and organizations the user belongs to, each with Leave (not
-// for its last owner), which asks for confirmation on a page of its own. Every form carries
-// the CSRF token and answers with a redirect.
+// for its last owner), which asks for confirmation on a page of its own, and for a team the
+// user administers, its invite links (invite-links.ts). Every form carries the CSRF token and
+// answers with a redirect.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { ServiceError } from '../services/errors.ts';
@@ -9,13 +10,16 @@ import { acceptInvitation, declineInvitation, listInvitationsFor } from '../serv
 import { findInviteLink, JOIN_PATH, joinByInviteLink } from '../services/teams/invite-links.ts';
 import type { InviteLinkForPage } from '../services/teams/store.ts';
 import type { InvitationForUser, MembershipOfUser } from '../services/teams/store.ts';
-import { leave, listMembershipsOfUser } from '../services/teams/teams.ts';
+import { isAdmin, leave, listMembershipsOfUser } from '../services/teams/teams.ts';
 import { signedIn } from './access.ts';
 import { fullStop, time } from './format.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, sendErrorPage, sendPage } from './pages.ts';
 
 export const TEAMS = '/settings/teams';
+
+/** docs/rules.md#invite-links: where a team's admins list and revoke its invite links (invite-links.ts). */
+export const inviteLinksPath = (teamId: string) => `${TEAMS}/${encodeURIComponent(teamId)}/invite-links`;
 
 type Membership = MembershipOfUser;
 type Kind = 'team' | 'organization';
@@ -56,6 +60,9 @@ function membershipItem(m: Membership, refused: boolean): Html {
   return html`<li class="membership" data-membership="${m.id}">
 <h3 id="membership-${m.id}">${m.targetName}</h3>
 <p>${place(kind, m.teamOrgName)}${fullStop(m.teamOrgName)} Your role: <strong>${roleWords[m.role]}</strong>, since ${time(m.createdAt)}.</p>
+${m.teamId !== null && isAdmin(m.role)
+  ? html`<p><a href="${inviteLinksPath(m.teamId)}">Invite links<span class="visually-hidden"> of ${m.targetName}</span></a>: see and revoke the links that let people join.</p>`
+  : ''}
 ${refused
   ? html`<p class="error" role="alert" id="refused">You are the last owner of ${m.targetName}, so you cannot leave it. Make another member an owner first.</p>`
   : lastOwner
@@ -83,7 +90,7 @@ function leavePage(m: Membership, csrf: string): Html {
 }
 
 /**
- * An invite link's page (docs/rules.md#membership-invitations): the team, what joining shares, and
+ * An invite link's page (docs/rules.md#invite-links): the team, what joining shares, and
  * Join. The token goes on in the form's body, never into another URL.
  */
 function joinPage(link: InviteLinkForPage, token: string, csrf: string): Html {
@@ -142,7 +149,7 @@ export async function teamsRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const user = signedIn(request, reply);
     if (!user) return reply;
     const token = request.query.token;
-    const link = await findInviteLink(ctx.services, token);
+    const link = await findInviteLink(ctx.services, user, token);
     reply.header('cache-control', 'no-store');
     return sendPage(reply, request, 200, `Join ${link.teamName}`, joinPage(link, token as string, reply.generateCsrf()));
   });

@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- the ESLint config is plain JavaScript, without types.
-import { layers, platformAdapters, platformDoor } from '../../eslint.config.js';
+import { layers, platformAdapters, platformDoor, platformRoutes } from '../../eslint.config.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const eslint = new ESLint({ cwd: root });
@@ -75,6 +75,25 @@ describe('the layer rules of ARCHITECTURE.md', () => {
       expect(await frameworkRefusals(file)).toEqual([]);
     },
   );
+
+  const storeReads = async (file: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+    // Each naming is one message; the probes name stores more than once.
+    return [...new Set(result!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message))];
+  };
+  const routesMessage = (platformRoutes as { message: string }).message;
+
+  it.each([
+    ['a store read', `export const h = (deps: { services: { stores: { api: { schedules: { list(): unknown } } } } }) => deps.services.stores.api.schedules.list();\n`],
+    ['the stores taken apart', `export const h = ({ stores }: { stores: unknown }) => stores;\n`],
+  ])('a platform route file naming stores (%s) fails lint: it calls its service', async (_, code) => {
+    expect(await storeReads('src/platform/schedules/routes.ts', code)).toEqual([routesMessage]);
+    expect(await storeReads('src/platform/webhooks/event-type-routes.ts', code)).toEqual([routesMessage]);
+  });
+
+  it('a platform service may name stores', async () => {
+    expect(await storeReads('src/platform/schedules/service.ts', `export const h = (ctx: { stores: unknown }) => ctx.stores;\n`)).toEqual([]);
+  });
 
   it('the core opening a transaction on its store, past reportingTransaction, fails lint (its audit events would go uncounted)', async () => {
     const code = `export const revoke = (ctx: { store: { transaction(fn: () => Promise<void>): Promise<void> } }) => ctx.store.transaction(async () => undefined);\n`;

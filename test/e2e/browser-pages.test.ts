@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, screenshotDir } from '../helpers/chromium.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { createInviteLink } from '../../src/services/teams/invite-links.ts';
 import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 
 const DEV = '/settings/developer/oauth-clients';
@@ -25,6 +26,7 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
   let legacy: TestClient;
   let risky: TestClient;
   let salesMembership: string;
+  let supportTeam: string;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
@@ -49,6 +51,14 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
     await addMember(server.services, { organizationId: acme.id }, person.id, 'admin');
     const sales = await createTeam(server.services, { name: 'Sales', ownerId: other.id });
     salesMembership = (await addMember(server.services, { teamId: sales.id }, person.id, 'member')).id;
+    // A team of the organization the person administers, with a link that works and one whose
+    // maker is no longer an admin (the person is not its member, so the consent page's reach stays).
+    const support = await createTeam(server.services, { name: 'Customer Support and Success', ownerId: other.id, organizationId: acme.id });
+    supportTeam = support.id;
+    const former = await server.user({ name: 'Bartholomew Former-Administrator' });
+    const formerRole = await addMember(server.services, { teamId: support.id }, former.id, 'admin');
+    for (const createdBy of [former.id, person.id]) await createInviteLink(server.services, { teamId: support.id, createdBy, grantId: null }, server.url);
+    await server.services.stores.teams.setMembershipRole(formerRole.id, 'member', server.clock());
     // A client with every risk the review page points out.
     risky = await server.client(other, {
       name: 'Org Mover',
@@ -157,6 +167,7 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
       await visit('authorized-apps', '/settings/authorized-apps', ['h1', 'section.app img.app-logo', 'section.app .badge.writes', `#last-used-${approved.clientId}`, 'section.app a.button.danger']);
       await visit('teams', '/settings/teams', ['h1', '#how-you-join']);
       // Issue 24 items 9 and 10: the confirmations, the review page's risks, the error page naming the application.
+      await visit('team-invite-links', `/settings/teams/${supportTeam}/invite-links`, ['h1', '#links li.invite-link button.danger', '#links .notice.bad']);
       await visit('teams-leave-confirm', `/settings/teams/memberships/${salesMembership}/leave`, ['h1', 'button.danger', 'a.button.secondary']);
       await visit('authorized-apps-revoke-confirm', `/settings/authorized-apps/${approved.clientId}/revoke`, ['h1', 'img.app-logo', 'button.danger']);
       await visit('admin-review-risks', `${ADMIN}/${risky.clientId}`, ['h1', '#risk-public-org-write', '#risk-homepage-domain', '#risk-http-redirect']);

@@ -103,6 +103,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
       'pushed requests deleted': 0,
       'DPoP proofs deleted': 0,
       'invite links deleted': 0,
+      'team departures deleted': 0,
       'address changes deleted': 0,
       'connect requests deleted': 0,
       'sessions deleted': 0,

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { createTeam, addMember } from '../../src/services/teams/teams.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
+import { createInviteLink } from '../../src/services/teams/invite-links.ts';
 import { generateToken, hashToken } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
@@ -35,6 +36,9 @@ interface Ids {
   membership: string;
   /** docs/rules.md#connect-pages: a connection request of the user's, until a case uses it. */
   connectToken: string;
+  /** docs/rules.md#invite-links: a team the user owns, and a link of it until a case revokes it. */
+  linkTeam: string;
+  inviteLink: string;
 }
 
 const CLIENT_KEYS = ['name', 'description', 'homepage_url', 'logo_url', 'kind', 'redirect_uris', 'scopes', 'version'];
@@ -54,6 +58,7 @@ const FORMS: Form[] = [
   { name: 'decline an invitation', path: (ids, f) => `/settings/teams/invitations/${f ?? ids.invitation}/decline`, keys: [] },
   { name: 'leave a team', path: (ids, f) => `/settings/teams/memberships/${f ?? ids.membership}/leave`, keys: [] },
   { name: 'connect an app', path: (ids, f) => `/settings/connect/${f ?? ids.connectToken}`, keys: ['decision', 'account'] },
+  { name: 'revoke an invite link', path: (ids, f) => `/settings/teams/${ids.linkTeam}/invite-links/${f ?? ids.inviteLink}/revoke`, keys: [] },
 ];
 
 /** Values a form field takes on the real page. */
@@ -121,7 +126,9 @@ describe.each(backends)('fuzzing the pages on $name', ({ name, available }) => {
       createdAt: now,
       expiresAt: now + 3600_000,
     });
-    ids = { client: client.clientId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id, connectToken };
+    const linkTeam = await createTeam(server.services, { name: 'Linkers', ownerId: user.id });
+    const link = await createInviteLink(server.services, { teamId: linkTeam.id, createdBy: user.id, grantId: null }, server.url);
+    ids = { client: client.clientId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id, connectToken, linkTeam: linkTeam.id, inviteLink: link.id };
     // A grant to consent to again, so the authorization endpoint also takes its silent path.
     await server.code(client, user);
     secrets = [client.secret!, legacy.secret!, pending.secret!, ...Object.values(browsers).map((b) => sessionOf(b))];

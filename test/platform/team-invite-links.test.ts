@@ -7,13 +7,19 @@ import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { INVITE_LINK_TTL_MS } from '../../src/services/teams/invite-links.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
+import { addMember } from '../../src/services/teams/teams.ts';
+import { auditEvents } from '../helpers/stores.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
-import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
+import { csrfOf, loggedIn, open, postForm, submit, textOf, visibleText } from '../helpers/pages.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { mint, type World, useWorld } from './fixtures.ts';
+import { mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 const SCOPES = ['TEAM_MEMBERSHIP_WRITE'];
+/** What a link that no longer works answers, whatever ended it. */
+const GONE = 'This invite link does not work: it expired, was revoked, or whoever made it can no longer invite to the team. Ask the team for a new one.';
+/** What someone who left or was removed gets from a link made before. */
+const LEFT = 'You left this team, or were removed from it, after this link was made: ask its admins for a new invitation.';
 
 describe.each(backends)('team invite links on $name', ({ name, available }) => {
   let server: TestServer;
@@ -122,12 +128,152 @@ describe.each(backends)('team invite links on $name', ({ name, available }) => {
     await server.db.updateTable('team_invite_links').set({ expires_at: server.clock() - 1 }).where('token_hash', '=', hashToken(made.body.data.token)).execute();
     const expired = await browser.get(pathOf(made.body.data.inviteLink));
     expect(expired.status).toBe(404);
-    expect(visibleText(expired.body)).toContain('This invite link does not work: it expired or was never made. Ask the team for a new one.');
+    expect(visibleText(expired.body)).toContain(GONE);
     expect((await postForm(browser, '/teams/join', { _csrf: csrf, token: made.body.data.token })).status).toBe(404);
     for (const token of ['', 'nope', `gti_${'A'.repeat(49)}`]) {
       expect((await browser.get(`/teams/join?token=${encodeURIComponent(token)}`)).status).toBe(404);
     }
     expect((await browser.get('/teams/join')).status).toBe(404);
     expect(await membershipOf(user.id, w.loneTeam.id)).toBeUndefined();
+  });
+
+  /** The link the token's user makes for the team through the API. */
+  async function linkBy(token: string, teamId = w.team.id): Promise<{ token: string; inviteLink: string }> {
+    const made = await server.api('POST', `/v2/teams/${teamId}/invite`, token);
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    return made.body.data;
+  }
+
+  /** Someone new opens the link signed in: the join page's status. */
+  const newcomerOpens = async (link: { inviteLink: string }) => (await (await loggedIn(server)).browser.get(pathOf(link.inviteLink))).status;
+
+  it.skipIf(!available)('docs/rules.md#invite-links: an admin the owner removed opens the link they made while admin and chooses Join: refused, and the team stays closed to them', async () => {
+    const { user: ex, browser } = await loggedIn(server, { name: 'Exa Ex-Admin' });
+    const adminship = await addMember(server.services, { teamId: w.team.id }, ex.id, 'admin');
+    const exToken = await mint(server, w, ex, [...SCOPES, 'TEAM_MEMBERSHIP_READ', 'TEAM_BOOKING_READ']);
+    const link = await linkBy(exToken);
+    const page = await open(browser, pathOf(link.inviteLink));
+
+    const removed = await server.api('DELETE', `/v2/teams/${w.team.id}/memberships/${adminship.id}`, await mint(server, w, w.owner, SCOPES));
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+
+    const again = await browser.get(pathOf(link.inviteLink));
+    expect(again.status).toBe(404);
+    expect(visibleText(again.body)).toContain(GONE);
+    const join = await postForm(browser, '/teams/join', { _csrf: csrfOf(page.body), token: formFields(page.body).token! });
+    expect(join.status).toBe(404);
+    expect(visibleText(join.body)).toContain(GONE);
+    expect(await membershipOf(ex.id, w.team.id)).toBeUndefined();
+    for (const path of [`/v2/teams/${w.team.id}/memberships`, `/v2/teams/${w.team.id}/bookings`]) {
+      expect((await server.api('GET', path, exToken)).status, path).toBe(403);
+    }
+    // Nor does anyone else join through it: its maker can no longer invite.
+    expect(await newcomerOpens(link)).toBe(404);
+  });
+
+  it.skipIf(!available)('docs/rules.md#invite-links: a member removed, or who left, cannot come back through a link made before, though its maker still administers the team; a later link works', async () => {
+    const adminToken = await mint(server, w, w.teamAdmin, SCOPES);
+    const { user: rex, browser } = await loggedIn(server, { name: 'Rex Removed' });
+    const membership = await addMember(server.services, { teamId: w.team.id }, rex.id, 'member');
+    const before = await linkBy(adminToken);
+    const page = await open(browser, pathOf(before.inviteLink));
+    expect((await server.api('DELETE', `/v2/teams/${w.team.id}/memberships/${membership.id}`, adminToken)).status).toBe(200);
+
+    const reopened = await browser.get(pathOf(before.inviteLink));
+    expect(reopened.status).toBe(403);
+    expect(visibleText(reopened.body)).toContain(LEFT);
+    const join = await postForm(browser, '/teams/join', { _csrf: csrfOf(page.body), token: before.token });
+    expect(join.status).toBe(403);
+    expect(await membershipOf(rex.id, w.team.id)).toBeUndefined();
+    // The link itself still works for others.
+    expect(await newcomerOpens(before)).toBe(200);
+
+    // A link made after the removal takes them back...
+    const after = await linkBy(adminToken);
+    const afterPage = await open(browser, pathOf(after.inviteLink));
+    expect((await postForm(browser, '/teams/join', { _csrf: csrfOf(afterPage.body), token: after.token })).status).toBe(303);
+    const back = await membershipOf(rex.id, w.team.id);
+    expect(back).toMatchObject({ role: 'member' });
+    // ...until they leave: then it no longer does.
+    expect((await submit(browser, `/settings/teams/memberships/${back!.id}/leave`, `/settings/teams/memberships/${back!.id}/leave`, {})).status).toBe(303);
+    expect((await browser.get(pathOf(after.inviteLink))).status).toBe(403);
+    expect((await postForm(browser, '/teams/join', { _csrf: csrfOf(afterPage.body), token: after.token })).status).toBe(403);
+    expect(await membershipOf(rex.id, w.team.id)).toBeUndefined();
+  });
+
+  it.skipIf(!available)("docs/rules.md#invite-links: a link works only while its maker administers the team or its organization, and again once they do", async () => {
+    const orgAdmin = await quickUser(server, 'Oda Org-Admin');
+    const orgRole = await addMember(server.services, { organizationId: w.org.id }, orgAdmin.id, 'admin');
+    const teamAdmin = await quickUser(server, 'Tia Team-Admin');
+    const teamRole = await addMember(server.services, { teamId: w.team.id }, teamAdmin.id, 'admin');
+    const byOrgAdmin = await linkBy(await mint(server, w, orgAdmin, SCOPES));
+    const byTeamAdmin = await linkBy(await mint(server, w, teamAdmin, SCOPES));
+    expect(await newcomerOpens(byOrgAdmin)).toBe(200);
+    expect(await newcomerOpens(byTeamAdmin)).toBe(200);
+
+    const teams = server.services.stores.teams;
+    await teams.setMembershipRole(orgRole.id, 'member', server.clock());
+    await teams.setMembershipRole(teamRole.id, 'member', server.clock());
+    expect(await newcomerOpens(byOrgAdmin)).toBe(404);
+    expect(await newcomerOpens(byTeamAdmin)).toBe(404);
+    await teams.setMembershipRole(orgRole.id, 'owner', server.clock());
+    await teams.setMembershipRole(teamRole.id, 'admin', server.clock());
+    expect(await newcomerOpens(byOrgAdmin)).toBe(200);
+    expect(await newcomerOpens(byTeamAdmin)).toBe(200);
+  });
+
+  it.skipIf(!available)('docs/rules.md#invite-links: a link an application made with a team token dies with that grant when the admin revokes the application', async () => {
+    const { user: ann, browser } = await loggedIn(server, { name: 'Ann App-User' });
+    await addMember(server.services, { teamId: w.team.id }, ann.id, 'admin');
+    const back = await server.authorize(browser, { client_id: w.client.clientId, redirect_uri: w.client.redirectUri, response_type: 'code', scope: 'TEAM_MEMBERSHIP_WRITE', state: 's', team_slug: w.team.slug });
+    const exchanged = await server.exchange(w.client, back.searchParams.get('code')!);
+    expect(exchanged.status).toBe(200);
+    const link = await linkBy(exchanged.body.access_token as string);
+    const { browser: newcomer } = await loggedIn(server, { name: 'Nia Newcomer' });
+    const page = await open(newcomer, pathOf(link.inviteLink));
+
+    const revoked = await submit(browser, `/settings/authorized-apps/${w.client.clientId}/revoke`, `/settings/authorized-apps/${w.client.clientId}/revoke`, {});
+    expect(revoked.status).toBe(303);
+    expect((await newcomer.get(pathOf(link.inviteLink))).status).toBe(404);
+    expect((await postForm(newcomer, '/teams/join', { _csrf: csrfOf(page.body), token: link.token })).status).toBe(404);
+    // The admin's own standing is untouched: a link they make now works.
+    expect(await newcomerOpens(await linkBy(await mint(server, w, ann, SCOPES)))).toBe(200);
+  });
+
+  it.skipIf(!available)("docs/rules.md#invite-links: a team's admins list its live links, who made each and through which application, and revoke one; a member cannot", async () => {
+    const { user: lia, browser } = await loggedIn(server, { name: 'Lia Lister' });
+    await addMember(server.services, { teamId: w.loneTeam.id }, lia.id, 'admin');
+    const first = await linkBy(await mint(server, w, lia, SCOPES), w.loneTeam.id);
+    const second = await linkBy(await mint(server, w, w.owner, SCOPES), w.loneTeam.id);
+    const idOf = async (link: { token: string }) => (await server.services.stores.inviteLinks.findLive(hashToken(link.token), server.clock()))!.id;
+    const [firstId, secondId] = [await idOf(first), await idOf(second)];
+    const path = `/settings/teams/${w.loneTeam.id}/invite-links`;
+
+    expect((await open(browser, '/settings/teams')).body).toContain(`href="${path}"`);
+    const page = await open(browser, path);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    expect(textOf(page.body, 'invite-links-title')).toBe('Invite links of Lone');
+    expect(textOf(page.body, `link-${firstId}`)).toContain('Made by Lia Lister through Test App');
+    expect(textOf(page.body, `link-${secondId}`)).toContain('Made by Olive Owner through Test App');
+    expect(page.body).not.toContain(first.token);
+
+    const revoked = await postForm(browser, `${path}/${firstId}/revoke`, { _csrf: csrfOf(page.body) });
+    expect(revoked.status).toBe(303);
+    expect(revoked.location).toBe(`${path}?revoked=1`);
+    const after = await browser.follow(revoked);
+    expect(textOf(after.body, 'flash')).toBe('The link was revoked: nobody can join through it any more.');
+    expect(textOf(after.body, `link-${firstId}`)).toBeNull();
+    expect(await newcomerOpens(first)).toBe(404);
+    expect(await newcomerOpens(second)).toBe(200);
+    const events = (await auditEvents(server, { type: 'invite_link.revoked' })).filter((e) => e.actorId === lia.id);
+    expect(events).toEqual([expect.objectContaining({ data: { teamId: w.loneTeam.id, linkId: firstId } })]);
+
+    const { user: mo, browser: memberBrowser } = await loggedIn(server, { name: 'Mo Member' });
+    await addMember(server.services, { teamId: w.loneTeam.id }, mo.id, 'member');
+    expect((await memberBrowser.get(path)).status).toBe(404);
+    expect((await open(memberBrowser, '/settings/teams')).body).not.toContain(`href="${path}"`);
+    const refused = await postForm(memberBrowser, `${path}/${secondId}/revoke`, { _csrf: csrfOf((await open(memberBrowser, `/settings/teams/memberships/${(await membershipOf(mo.id, w.loneTeam.id))!.id}/leave`)).body) });
+    expect(refused.status).toBe(404);
+    expect(await newcomerOpens(second)).toBe(200);
   });
 });

@@ -19,6 +19,7 @@ const indexOf: Record<PrunableRows, string> = {
   auditEvents: 'audit_events_created',
   dpopProofs: 'dpop_proofs_expires',
   inviteLinks: 'team_invite_links_expires',
+  teamDepartures: 'team_departures_left',
   emailChangeRequests: 'email_change_requests_expires',
   connectionRequests: 'connection_requests_expires',
 };
@@ -103,7 +104,7 @@ describe.each(backends)('RetentionStore contract on $name', ({ name, available }
     const teamId = `team-${early}`;
     await db.insertInto('teams').values({ id: teamId, organization_id: null, name: 'Sales', slug: teamId.toLowerCase(), bio: '', time_zone: 'UTC', brand_color: '#000000', created_at: T0, updated_at: T0 }).execute();
     for (const [hash, expires] of [[`gone-${teamId}`, T0 - 1], [`live-${teamId}`, T0 + 1]] as const) {
-      await db.insertInto('team_invite_links').values({ token_hash: hash, team_id: teamId, created_by: null, expires_at: expires, created_at: T0 - 10 }).execute();
+      await db.insertInto('team_invite_links').values({ id: hash, token_hash: hash, team_id: teamId, created_by: null, grant_id: null, expires_at: expires, created_at: T0 - 10 }).execute();
     }
     for (const [userId, expires] of [[early, T0 - 1], [late, T0 + 1]] as const) {
       await db.insertInto('email_change_requests').values({ user_id: userId, email: `new-${userId}@example.com`, client_id: null, requested_at: T0 - 10, expires_at: expires }).execute();

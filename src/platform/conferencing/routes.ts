@@ -3,12 +3,19 @@
 // only: Gatehouse runs no video provider and none of their OAuth, so it keeps no provider
 // token and never reports a connection it did not record.
 import type { PlatformDeps } from '../deps.ts';
-import type { NewConnectedApp } from '../connected-apps/store.ts';
 import { returnAddressCheck, requestConnection } from '../connection-requests/service.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { invalid, iso, notFound } from '../input.ts';
+import { iso } from '../input.ts';
 import { arrayOf, bool, numberedId, object, type JsonSchema } from '../schemas.ts';
-import { CATEGORY, CONFERENCING_APPS as APPS, conferencingConnectionOf, connectConferencingApp } from './connect.ts';
+import {
+  CONFERENCING_APPS as APPS,
+  connectConferencingApp,
+  defaultConferencingApp,
+  disconnectConferencingApp,
+  listConferencingApps,
+  setDefaultConferencingApp,
+  type NewConnectedApp,
+} from './service.ts';
 
 const slugOf = (app: string) => Object.keys(APPS).find((slug) => APPS[slug]!.app === app) ?? app;
 const returnAddress: JsonSchema = { type: 'string', minLength: 1, maxLength: 2048 };
@@ -36,14 +43,13 @@ const view = (a: NewConnectedApp, defaultId: string | undefined) => ({
 });
 
 export function conferencingHandlers(deps: PlatformDeps): HandlerMap {
-  const apps = deps.services.stores.api.connectedApps;
-  const connectionOf = (userId: string, slug: string) => conferencingConnectionOf(deps.services, userId, slug);
+  const ctx = deps.services;
   return {
     'conferencing.list': route({
       data: arrayOf(appView, 0, 500),
       handle: async ({ userId }) => {
-        const [rows, chosen] = await Promise.all([apps.list({ userId }, { category: CATEGORY }), apps.defaultOf(userId)]);
-        return rows.map((a) => view(a, chosen?.id));
+        const { connections, defaultId } = await listConferencingApps(ctx, userId);
+        return connections.map((a) => view(a, defaultId));
       },
     }),
     // Nothing chosen: an empty object, as the platform answers a user without one. No app
@@ -51,7 +57,7 @@ export function conferencingHandlers(deps: PlatformDeps): HandlerMap {
     'conferencing.getDefault': route({
       data: object({ appSlug: { type: 'string' }, appLink: { type: 'string' }, connection: appView }),
       handle: async ({ userId }) => {
-        const chosen = await apps.defaultOf(userId);
+        const chosen = await defaultConferencingApp(ctx, userId);
         return chosen === undefined ? {} : { appSlug: slugOf(chosen.app), connection: view(chosen, chosen.id) };
       },
     }),
@@ -62,7 +68,7 @@ export function conferencingHandlers(deps: PlatformDeps): HandlerMap {
     'conferencing.connect': route<unknown, unknown, { app: string }>({
       params: appParam(Object.keys(APPS)),
       data: appView,
-      handle: async ({ userId, params }) => view(await connectConferencingApp(deps.services, userId, params.app), undefined),
+      handle: async ({ userId, params }) => view(await connectConferencingApp(ctx, userId, params.app), undefined),
     }),
     // docs/rules.md#connect-pages: the platform answers Zoom's or Microsoft's authorization
     // address; Gatehouse runs neither, so it answers its own connect page, where the user
@@ -88,11 +94,7 @@ export function conferencingHandlers(deps: PlatformDeps): HandlerMap {
       params: appParam(Object.keys(APPS)),
       data: object({ appSlug: { type: 'string' }, connection: appView }, ['appSlug', 'connection']),
       handle: async ({ userId, params }) => {
-        const connection = await connectionOf(userId, params.app);
-        // A connection removed between the read and the write is as good as never connected.
-        if (connection === undefined || !(await apps.setDefault(userId, connection.id, deps.services.clock()))) {
-          throw invalid('app', `${params.app} is not connected: connect it before making it your default`);
-        }
+        const connection = await setDefaultConferencingApp(ctx, userId, params.app);
         return { appSlug: params.app, connection: view(connection, connection.id) };
       },
     }),
@@ -100,11 +102,7 @@ export function conferencingHandlers(deps: PlatformDeps): HandlerMap {
     'conferencing.disconnect': route<unknown, unknown, { app: string }>({
       params: appParam(Object.keys(APPS)),
       data: object({ id: numberedId, appSlug: { type: 'string' }, deleted: bool }, ['id', 'appSlug', 'deleted']),
-      handle: async ({ userId, params }) => {
-        const connection = await connectionOf(userId, params.app);
-        if (connection === undefined || !(await apps.delete({ userId }, connection.app, connection.id))) throw notFound(`${params.app} connection`);
-        return { id: connection.id, appSlug: params.app, deleted: true };
-      },
+      handle: async ({ userId, params }) => ({ id: (await disconnectConferencingApp(ctx, userId, params.app)).id, appSlug: params.app, deleted: true }),
     }),
   };
 }

@@ -7,8 +7,8 @@
 // user is sent back. The request is kept by its token's hash for ten minutes and used once.
 import type { PlatformDeps } from '../deps.ts';
 import { type AccessPrincipal, buildRedirect, generateToken, hashToken, isLoopbackHost, isWellFormed, Refusal } from '../authorization-server.ts';
-import { calendarApp, CALENDAR_PROVIDERS, connectCalendar, type Recording } from '../connected-apps/connect.ts';
-import { CONFERENCING_APPS, connectConferencingApp } from '../conferencing/connect.ts';
+import { calendarApp, CALENDAR_PROVIDERS, connectCalendar } from '../connected-apps/service.ts';
+import { CONFERENCING_APPS, connectConferencingApp } from '../conferencing/service.ts';
 import { invalid } from '../input.ts';
 import type { ConnectionKind, ConnectionRequest, ConnectionRequestForPage } from './store.ts';
 
@@ -162,9 +162,9 @@ export function connectionRequestPages(deps: PlatformDeps) {
         return await stores.transaction(async (tx): Promise<Confirmation> => {
           const request = await tx.api.connectionRequests.consume(found.tokenHash, userId, now);
           if (request === undefined) return { outcome: 'gone' };
-          const recording: Recording = { stores: tx, clock: deps.services.clock };
-          if (request.kind === 'calendar') await connectCalendar(recording, userId, request.provider, { account });
-          else await connectConferencingApp(recording, userId, request.provider);
+          const inTx = { ...deps.services, stores: tx };
+          if (request.kind === 'calendar') await connectCalendar(inTx, userId, request.provider, { account });
+          else await connectConferencingApp(inTx, userId, request.provider);
           return { outcome: 'connected', request: pending(found), goTo: request.returnTo };
         });
       } catch (error) {

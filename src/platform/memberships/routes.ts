@@ -319,7 +319,7 @@ function organizationUserRoutes(deps: PlatformDeps): HandlerMap {
 }
 
 /**
- * docs/rules.md#membership-invitations: an invite link of the path's team. The token is its
+ * docs/rules.md#invite-links: an invite link of the path's team. The token is its
  * secret, shown here once (only its hash is kept); the link opens the web app's page where a
  * signed-in user joins the team as a member. Each call makes a new link.
  */
@@ -335,7 +335,8 @@ function inviteLinkRoute(deps: PlatformDeps) {
     ),
     noStore: true,
     handle: async (call) => {
-      const made = await createInviteLink(deps.services, call.facts.team!.id, call.userId, deps.config.appUrl);
+      // docs/rules.md#invite-links: the link lives no longer than the grant of the token that made it.
+      const made = await createInviteLink(deps.services, { teamId: call.facts.team!.id, createdBy: call.userId, grantId: call.principal?.grantId ?? null }, deps.config.appUrl);
       return { token: made.token, inviteLink: made.inviteLink, expiresAt: iso(made.expiresAt) };
     },
   });

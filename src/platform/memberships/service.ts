@@ -115,7 +115,7 @@ export async function removeMembership(ctx: PlatformContext, scope: RosterScope,
   const current = found.member;
   requireOwnerFor(scope, current.role === 'owner');
   await keepingAnOwner(ctx, scope.target, current.role === 'owner', lastOwner(scope.kind), (tx) =>
-    removeMember(tx, { id: current.id, userId: current.userId, organizationId: current.organizationId }, ctx.clock()),
+    removeMember(tx, { id: current.id, userId: current.userId, teamId: current.teamId, organizationId: current.organizationId }, ctx.clock()),
   );
   return found;
 }

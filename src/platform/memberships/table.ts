@@ -9,7 +9,7 @@ export const membershipRoutes: ApiRoute[] = [
     ['teamMemberships.get', 'GET', '/v2/teams/:teamId/memberships/:membershipId', 'TEAM_MEMBERSHIP_READ', 'Read one team membership or invitation'],
     ['teamMemberships.update', 'PATCH', '/v2/teams/:teamId/memberships/:membershipId', 'TEAM_MEMBERSHIP_WRITE', "Change a member's or an invitation's role"],
     ['teamMemberships.delete', 'DELETE', '/v2/teams/:teamId/memberships/:membershipId', 'TEAM_MEMBERSHIP_WRITE', 'Remove a member from a team, or withdraw an invitation'],
-    ['teamInvite.create', 'POST', '/v2/teams/:teamId/invite', 'TEAM_MEMBERSHIP_WRITE', 'Make an invite link: whoever opens it signed in may join the team as a member, for 7 days'],
+    ['teamInvite.create', 'POST', '/v2/teams/:teamId/invite', 'TEAM_MEMBERSHIP_WRITE', "Make an invite link: whoever opens it signed in may join the team as a member, for 7 days, while its maker administers the team and this token's grant stands"],
   ]),
   ...routeRows('organization', 'Organizations', 'org-admin', [
     ['orgMemberships.list', 'GET', '/v2/organizations/:orgId/memberships', 'ORG_MEMBERSHIP_READ', "List the organization's memberships and pending invitations"],

@@ -1,4 +1,5 @@
 // docs/rules.md#retention: how long each kind of row is kept after it has ended.
+import { INVITE_LINK_TTL_MS } from '../teams/invite-links.ts';
 import type { PrunableRows } from './store.ts';
 
 /** docs/rules.md#retention: authorization requests older than this are deleted. */
@@ -32,6 +33,8 @@ export function cutoffs(policy: RetentionPolicy, now: number): Record<PrunableRo
     // A proof's row is kept until its iat leaves the accepted skew: a replay after that is refused for its iat.
     dpopProofs: now,
     inviteLinks: now,
+    // A departure bars links made before it, and none of those outlives INVITE_LINK_TTL_MS.
+    teamDepartures: now - INVITE_LINK_TTL_MS,
     emailChangeRequests: now,
     connectionRequests: now,
   };

@@ -20,6 +20,8 @@ export interface PruneCounts {
   dpopProofs: number;
   /** Expired team invite links and lapsed sign-in address changes. */
   inviteLinks: number;
+  /** Ended team memberships older than any live invite link (docs/rules.md#invite-links). */
+  teamDepartures: number;
   emailChangeRequests: number;
   /** Connect-page requests past their ten minutes, used or not. */
   connectionRequests: number;
@@ -62,6 +64,7 @@ export async function pruneEnded(ctx: ServiceContext, policy: RetentionPolicy, o
     auditEvents: await rows('auditEvents'),
     dpopProofs: await rows('dpopProofs'),
     inviteLinks: await rows('inviteLinks'),
+    teamDepartures: await rows('teamDepartures'),
     emailChangeRequests: await rows('emailChangeRequests'),
     connectionRequests: await rows('connectionRequests'),
     successorsForgotten: await drain((limit) => store.forgetSuccessorsBatch(successorCutoff(policy, now), limit), options),

@@ -20,8 +20,10 @@ export type PrunableRows =
   | 'auditEvents'
   /** DPoP proofs seen (RFC 9449 §11.1), once no instance could accept them again (migration 014). */
   | 'dpopProofs'
-  /** Team invite links by expiry (docs/rules.md#membership-invitations): nobody can join through them after it. */
+  /** Team invite links by expiry (docs/rules.md#invite-links): nobody can join through them after it. */
   | 'inviteLinks'
+  /** Ended team memberships by when they ended (docs/rules.md#invite-links), once no link made before is alive. */
+  | 'teamDepartures'
   /** Sign-in address changes nobody confirmed before they lapsed (docs/rules.md#profile). */
   | 'emailChangeRequests'
   /** Connect-page requests by expiry, used or not (docs/rules.md#connect-pages). */

@@ -128,6 +128,13 @@ export interface TeamStore {
   setMembershipRole(id: string, role: Role, at: number): Promise<void>;
   /** Deletes a membership; an unknown id is no-op. */
   deleteMembership(id: string): Promise<void>;
+  /**
+   * docs/rules.md#invite-links: records that this team membership ended (left or removed) at
+   * `at`. Kept until retention deletes it; a membership ends once, so its id is never recorded twice.
+   */
+  recordDeparture(membership: { id: string; teamId: string; userId: string }, at: number): Promise<void>;
+  /** Whether a membership of the user in the team ended at or after `since`. */
+  departedSince(teamId: string, userId: string, since: number): Promise<boolean>;
 }
 
 /** An open invitation, of an address or of a user id, to a team or an organization. */
@@ -174,25 +181,57 @@ export interface InvitationStore {
   deleteAllFor(target: MembershipTarget, answerer: Answerer): Promise<void>;
 }
 
-/** docs/rules.md#membership-invitations: a link anyone signed in may join a team by, until it expires. */
+/** docs/rules.md#invite-links: a link anyone signed in may join a team by, while it lives. */
 export interface InviteLink {
+  /** Names the link where its team's admins list and revoke it; no secret. */
+  id: string;
   /** SHA-256 of the token (hashToken): the token is shown once and never kept. */
   tokenHash: string;
   teamId: string;
+  /** Who made it; null once that account is gone. */
   createdBy: string | null;
+  /** The grant of the access token that made it through the API; null for a link made otherwise. */
+  grantId: string | null;
   expiresAt: number;
   createdAt: number;
 }
 
-/** A link with the team it joins, as its page shows it. */
-export interface InviteLinkForPage extends InviteLink {
+/** Where a link stands now: what decides whether it still works (invite-links.ts: isHonoured). */
+export interface InviteLinkStanding {
+  /** Its maker's role in the team now; null when not a member (or the maker is gone). */
+  makerTeamRole: Role | null;
+  /** Its maker's role in the team's organization now; null when not a member, or the team is in none. */
+  makerOrgRole: Role | null;
+  /** Whether the grant it was made under has been revoked; false for a link made under none. */
+  grantRevoked: boolean;
+}
+
+/** A link with its standing and the team it joins, as its page shows it. */
+export interface InviteLinkForPage extends InviteLink, InviteLinkStanding {
   teamName: string;
   /** The name of the team's organization; null for a team in none. */
   teamOrgName: string | null;
 }
 
+/** A link as its team's admins see it in the list. */
+export interface InviteLinkOfTeam extends InviteLink, InviteLinkStanding {
+  /** The maker's name; null once the account is gone. */
+  makerName: string | null;
+  /** The application whose token made it; null for a link made under no grant. */
+  clientName: string | null;
+}
+
 export interface InviteLinkStore {
+  /** Inserts the link; a duplicate id or token hash rejects. */
   insert(link: InviteLink): Promise<void>;
-  /** The link of that hash with its team, if it has not expired at `now`; undefined otherwise. */
+  /**
+   * The link of that hash with its team and its standing as of this read, if it has not
+   * expired at `now`; undefined otherwise (a revoked link is gone, as is one whose grant was
+   * deleted).
+   */
   findLive(tokenHash: string, now: number): Promise<InviteLinkForPage | undefined>;
+  /** The team's links not expired at `now`, newest first (then by id), at most `limit`; none for an unknown team. */
+  listLive(teamId: string, now: number, limit: number): Promise<InviteLinkOfTeam[]>;
+  /** Deletes the team's link of this id; false, deleting nothing, when the team has no such link. */
+  delete(teamId: string, id: string): Promise<boolean>;
 }

@@ -220,12 +220,29 @@ export async function listMembers(ctx: ServiceContext, target: MembershipTarget,
   return ctx.stores.teams.listMembers(target, limit);
 }
 
-/** Removes a membership; an organization's users stop reporting it as theirs. */
-export async function removeMember(stores: ServiceStores, membership: Pick<Membership, 'id' | 'userId' | 'organizationId'>, now: number): Promise<void> {
+/**
+ * Removes a membership, left or removed; an organization's users stop reporting it as theirs,
+ * and the end of a team's is recorded, so that no invite link made before it brings the user
+ * back (docs/rules.md#invite-links).
+ */
+export async function removeMember(stores: ServiceStores, membership: Pick<Membership, 'id' | 'userId' | 'teamId' | 'organizationId'>, now: number): Promise<void> {
   await stores.transaction(async (tx) => {
     await tx.teams.deleteMembership(membership.id);
     if (membership.organizationId !== null) await tx.users.clearOrganization(membership.userId, membership.organizationId, now);
+    if (membership.teamId !== null) await tx.teams.recordDeparture({ id: membership.id, teamId: membership.teamId, userId: membership.userId }, now);
   });
+}
+
+/**
+ * The team, if the user may administer it (docs/rules.md#membership-rules): an owner or admin
+ * of it or of its organization. Undefined for anyone else, and when there is no such team.
+ */
+export async function teamAdministeredBy(stores: ServiceStores, teamId: string, userId: string): Promise<Team | undefined> {
+  const team = await stores.teams.findTeam(teamId);
+  if (team === undefined) return undefined;
+  if (isAdmin((await stores.teams.findMembershipOfUser({ teamId }, userId))?.role)) return team;
+  if (team.organizationId !== null && isAdmin((await stores.teams.findMembershipOfUser({ organizationId: team.organizationId }, userId))?.role)) return team;
+  return undefined;
 }
 
 /**

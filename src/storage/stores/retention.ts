@@ -15,7 +15,8 @@ const prunable: Record<PrunableRows, { table: keyof Database; key: string; time:
   authorizationRequests: { table: 'authorization_requests', key: 'id', time: 'created_at' },
   auditEvents: { table: 'audit_events', key: 'id', time: 'created_at' },
   dpopProofs: { table: 'dpop_proofs', key: 'proof_key', time: 'expires_at' },
-  inviteLinks: { table: 'team_invite_links', key: 'token_hash', time: 'expires_at' },
+  inviteLinks: { table: 'team_invite_links', key: 'id', time: 'expires_at' },
+  teamDepartures: { table: 'team_departures', key: 'membership_id', time: 'left_at' },
   emailChangeRequests: { table: 'email_change_requests', key: 'user_id', time: 'expires_at' },
   connectionRequests: { table: 'connection_requests', key: 'token_hash', time: 'expires_at' },
 };

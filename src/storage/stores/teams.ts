@@ -1,5 +1,5 @@
 // TeamStore and InvitationStore (services/teams/store.ts) over organizations, teams,
-// memberships and membership_invitations.
+// memberships, membership_invitations and team_departures.
 import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Invitation, InvitationStore, Member, Membership, Organization, Team, TeamChanges, TeamStore } from '../../services/teams/store.ts';
 import { isUniqueViolation } from '../errors.ts';
@@ -153,6 +153,17 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     countOwners: (target) => repo.countOwners(db, target),
     setMembershipRole: (id, role, at) => repo.setMembershipRole(db, id, role, at),
     deleteMembership: (id) => repo.deleteMembership(db, id),
+    recordDeparture: async (m, at) => {
+      await db
+        .insertInto('team_departures')
+        .values({ membership_id: m.id, team_id: m.teamId, user_id: m.userId, left_at: at })
+        .onConflict((c) => c.column('membership_id').doNothing())
+        .execute();
+    },
+    departedSince: async (teamId, userId, since) => {
+      const r = await db.selectFrom('team_departures').select('membership_id').where('team_id', '=', teamId).where('user_id', '=', userId).where('left_at', '>=', since).limit(1).executeTakeFirst();
+      return r !== undefined;
+    },
   };
 }
 
