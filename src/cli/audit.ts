@@ -56,6 +56,6 @@ export function registerAuditCommand(program: Command, runtime: CliRuntime): voi
         const name = (id: string | null) => (id === null ? null : id === CLI_OPERATOR ? CLI_OPERATOR_LABEL : (emails.get(id) ?? id));
         return events.map((entry) => ({ entry, user: name(entry.userId), actor: name(entry.actorId) }));
       });
-      runtime.emit(!!opts.json, named.map(json), () => (named.length === 0 ? 'no events' : named.map(line).join('\n')));
+      runtime.emit(!!opts.json, named.map(json), () => (named.length === 0 ? 'no events' : named.map(line)));
     });
 }

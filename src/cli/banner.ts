@@ -23,8 +23,8 @@ export interface BannerFacts {
   hasAdmin: boolean;
 }
 
-export function startupBanner(config: Config, facts: BannerFacts): string {
-  const lines = [
+export function startupBanner(config: Config, facts: BannerFacts): string[] {
+  return [
     `Gatehouse ${facts.version} is listening on ${facts.listening}`,
     `  web pages (APP_URL):  ${config.appUrl}`,
     `  API (BASE_URL):       ${config.baseUrl}  (issuer; token endpoint ${config.baseUrl}/v2/auth/oauth2/token)`,
@@ -38,5 +38,4 @@ export function startupBanner(config: Config, facts: BannerFacts): string {
     '  Every setting:        npx gatehouse --help',
     `  Request logs follow as JSON lines (LOG_LEVEL=${config.logLevel}; LOG_LEVEL=warn keeps only problems). Ctrl+C stops.`,
   ];
-  return lines.join('\n') + '\n';
 }

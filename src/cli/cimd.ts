@@ -29,6 +29,6 @@ export function registerCimdCommands(program: Command, runtime: CliRuntime): voi
     .action(async (opts: { json?: boolean }) => {
       const list = await runtime.withServices((s) => listHostDecisions(s));
       const json = list.map((d) => ({ host: d.host, decision: d.decision, decided_by: d.decidedBy, decided_at: formatTime(d.decidedAt) }));
-      runtime.emit(!!opts.json, json, () => (list.length === 0 ? 'no decisions' : list.map((d) => `${d.host.padEnd(40)} ${d.decision.padEnd(10)} ${formatTime(d.decidedAt)}`).join('\n')));
+      runtime.emit(!!opts.json, json, () => (list.length === 0 ? 'no decisions' : list.map((d) => `${d.host.padEnd(40)} ${d.decision.padEnd(10)} ${formatTime(d.decidedAt)}`)));
     });
 }

@@ -21,7 +21,7 @@ export function registerClientEventsCommands(clients: Command, runtime: CliRunti
         return setEventsUrl(s, clientId, url, outbound, CLI_OPERATOR);
       });
       runtime.emit(!!opts.json, { client_id: clientId, events_url: url.trim() || null, ...(secret ? { signing_secret: secret } : {}) }, () =>
-        [url.trim() === '' ? 'events URL removed' : `events URL set: ${url.trim()}`, ...(secret ? [`signing secret: ${secret}  (shown once; store it now)`] : [])].join('\n'),
+        [url.trim() === '' ? 'events URL removed' : `events URL set: ${url.trim()}`, ...(secret ? [`signing secret: ${secret}  (shown once; store it now)`] : [])],
       );
     });
   clients

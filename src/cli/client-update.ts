@@ -110,9 +110,7 @@ function emitResult(runtime: CliRuntime, json: boolean, result: EditResult): voi
         result.held.redirectUris.length + result.held.scopes.length > 0
           ? `awaiting admin review: ${[...result.held.redirectUris, ...result.held.scopes].join(', ')}`
           : '',
-      ]
-        .filter(Boolean)
-        .join('\n'),
+      ].filter(Boolean),
   );
 }
 

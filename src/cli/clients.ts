@@ -25,7 +25,7 @@ function heldChange(c: ClientView): string {
   return `adds ${parts.filter(Boolean).join('; ')} (awaiting admin review)`;
 }
 
-function describe(c: ClientView, ownerEmail: string): string {
+function describe(c: ClientView, ownerEmail: string): string[] {
   const lines = [
     `client_id:     ${c.clientId}`,
     `name:          ${c.name}`,
@@ -46,7 +46,7 @@ function describe(c: ClientView, ownerEmail: string): string {
     lines.push(`to decide:     gatehouse clients approve ${c.clientId} --version ${c.version} (accepts it); gatehouse clients reject ${c.clientId} --version ${c.version} --reason TEXT (refuses it)`);
   }
   for (const s of c.secrets) lines.push(`secret ${s.id}: …${s.lastFour}, created ${formatTime(s.createdAt)}, last used ${formatTime(s.lastUsedAt)}`);
-  return lines.join('\n');
+  return lines;
 }
 
 /** `clients show --json`: the same snake_case names as the other commands' output. */
@@ -132,7 +132,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
         });
       });
       runtime.emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, kind: client.kind }, () =>
-        [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : 'public client: no secret, use PKCE', `state: ${client.state} (an admin must approve it)`].join('\n'),
+        [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : 'public client: no secret, use PKCE', `state: ${client.state} (an admin must approve it)`],
       );
     });
 
@@ -150,7 +150,7 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
         return importLegacyClient(s, { ownerId: owner.id, name: opts.name, kind: opts.public ? 'public' : 'confidential', redirectUris: opts.redirectUri, actorId: CLI_OPERATOR });
       });
       runtime.emit(!!opts.json, { client_id: client.clientId, client_secret: secret, state: client.state, legacy: true }, () =>
-        [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : '', 'legacy client: approved, no scope enforcement'].filter(Boolean).join('\n'),
+        [`client_id: ${client.clientId}`, secret ? `client_secret: ${secret}  (shown once; store it now)` : '', 'legacy client: approved, no scope enforcement'].filter(Boolean),
       );
     });
 }
@@ -173,8 +173,7 @@ function registerInspectionCommands(clients: Command, runtime: CliRuntime): void
           list.length === 0
             ? 'no clients'
             : list
-                .map((c) => `${c.clientId}  ${c.state.padEnd(9)}  ${c.kind.padEnd(12)}  ${c.name}${c.legacy ? '  (legacy)' : ''}${hasHeldChange(c) ? '  (change awaiting review)' : ''}`)
-                .join('\n'),
+                .map((c) => `${c.clientId}  ${c.state.padEnd(9)}  ${c.kind.padEnd(12)}  ${c.name}${c.legacy ? '  (legacy)' : ''}${hasHeldChange(c) ? '  (change awaiting review)' : ''}`),
       );
     });
 

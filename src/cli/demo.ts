@@ -70,15 +70,15 @@ async function setUp(s: ServiceContext, opts: DemoOptions): Promise<DemoSetup> {
 /**
  * When neither PORT nor the addresses are set where the command runs, its links assume a
  * server on the default port (config/index.ts: localAddress): say so, and what to set when
- * `gatehouse serve` runs elsewhere. Null when the addresses come from the settings.
+ * `gatehouse serve` runs elsewhere. None when the addresses come from the settings.
  */
-export function addressesNote(config: Config): string | null {
-  if (config.addressesAssumed.length === 0) return null;
+export function addressesNote(config: Config): string[] {
+  if (config.addressesAssumed.length === 0) return [];
   return [
     `Addresses below assume the server at http://localhost:${DEFAULT_PORT} (no PORT, ${config.addressesAssumed.join(' or ')} set here).`,
     'If `gatehouse serve` runs with another PORT, run this with the same one (PORT=4000 npx gatehouse demo);',
     'behind a proxy or on another host, with its APP_URL and BASE_URL.',
-  ].join('\n');
+  ];
 }
 
 export function registerDemoCommand(program: Command, runtime: CliRuntime): void {
@@ -120,7 +120,7 @@ export function registerDemoCommand(program: Command, runtime: CliRuntime): void
         },
         () =>
           [
-            ...(assumed === null ? [] : [assumed, '']),
+            ...(assumed.length === 0 ? [] : [...assumed, '']),
             `demo user:      ${result.email}${result.password ? ` / password ${result.password}  (shown once)` : ' (already existed; password unchanged: `gatehouse demo --reset-password` sets a new one)'}`,
             `client_id:      ${result.clientId}${result.clientState === 'approved' ? '' : `  (${result.clientState}: \`gatehouse clients approve ${result.clientId}\` to use it)`}`,
             `client_secret:  ${result.secret ? `${result.secret}  (shown once)` : '(shown when it was made; `gatehouse demo --reset-secret` replaces it)'}`,
@@ -134,7 +134,7 @@ export function registerDemoCommand(program: Command, runtime: CliRuntime): void
             '',
             'Then call the API with the access_token of the answer in place of ACCESS_TOKEN:',
             `  ${meCurl}`,
-          ].join('\n'),
+          ],
       );
     });
 }

@@ -49,7 +49,7 @@ export function registerMaintenanceCommands(program: Command, runtime: CliRuntim
       const { retention } = runtime.config();
       const counts = await runtime.withServices((s) => pruneEnded(s, retention));
       runtime.emit(!!opts.json, Object.fromEntries(Object.entries(counts).map(([kind, n]) => [snakeCase(kind), n])), () =>
-        (Object.keys(labels) as Array<keyof PruneCounts>).map((k) => `${labels[k].padEnd(24)} ${counts[k]} ${verbs[k]}`).join('\n'),
+        (Object.keys(labels) as Array<keyof PruneCounts>).map((k) => `${labels[k].padEnd(24)} ${counts[k]} ${verbs[k]}`),
       );
     });
 

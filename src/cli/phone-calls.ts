@@ -24,8 +24,7 @@ export function registerPhoneCallCommands(program: Command, runtime: CliRuntime)
         rows.length === 0
           ? 'no phone calls asked for'
           : rows
-              .map((c) => `${c.id}  ${c.status}  call ${c.numberToCall} from ${c.yourPhoneNumber}  team ${c.teamId} event type ${c.eventTypeId}  ${c.templateType}  ${formatTime(c.createdAt)}`)
-              .join('\n'),
+              .map((c) => `${c.id}  ${c.status}  call ${c.numberToCall} from ${c.yourPhoneNumber}  team ${c.teamId} event type ${c.eventTypeId}  ${c.templateType}  ${formatTime(c.createdAt)}`),
       );
     });
 }

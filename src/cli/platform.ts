@@ -37,10 +37,10 @@ function targetOf(opts: TargetOptions): MembershipTarget {
 const limitOption = ['--limit <n>', `at most this many, oldest first (1 to ${LIST_LIMIT_MAX})`, '100'] as const;
 
 /** The lines of a list, and a last one when the list may go on past --limit. */
-function listed<T>(rows: T[], limit: number, line: (row: T) => string, none: string): string {
-  if (rows.length === 0) return none;
+function listed<T>(rows: T[], limit: number, line: (row: T) => string, none: string): string[] {
+  if (rows.length === 0) return [none];
   const more = rows.length === limit ? [`(the first ${limit}; --limit ${Math.min(limit * 10, LIST_LIMIT_MAX)} shows more)`] : [];
-  return [...rows.map(line), ...more].join('\n');
+  return [...rows.map(line), ...more];
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -13,6 +13,7 @@ import { registerMaintenanceCommands } from './maintenance.ts';
 import { registerCimdCommands } from './cimd.ts';
 import { registerInviteLinkCommands } from './invite-links.ts';
 import { registerPhoneCallCommands } from './phone-calls.ts';
+import { writeLines } from './output.ts';
 import { registerPlatformCommands } from './platform.ts';
 import { createRuntime, jsonOption, processIo, type CliRuntime } from './runtime.ts';
 import { registerUserCommands } from './users.ts';
@@ -46,11 +47,11 @@ export function buildProgram(runtime: CliRuntime = createRuntime(processIo())): 
       const config = runtime.config();
       const server = await startServer(config);
       const hasAdmin = (await runtime.withServices((s) => listUsers(s, { admins: true }))).length > 0;
-      stdout.write(startupBanner(config, { version, listening: server.url, dataDir: defaultDataDir(), hasAdmin }));
+      writeLines(stdout, startupBanner(config, { version, listening: server.url, dataDir: defaultDataDir(), hasAdmin }));
       // The one command that outlives its parse: it is the process, so it answers the signals.
       const stop = async (signal: NodeJS.Signals) => {
         await server.close();
-        stdout.write(`Gatehouse stopped (${signal}): requests in flight were answered and the database closed.\n`);
+        writeLines(stdout, `Gatehouse stopped (${signal}): requests in flight were answered and the database closed.`);
         process.exit(0);
       };
       process.once('SIGTERM', stop);

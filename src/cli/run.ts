@@ -3,9 +3,7 @@
 // Every refusal is one line on standard error that starts `gatehouse: `, commander's own
 // ("error: unknown option") included; the answer is the exit status.
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config/index.ts';
-import { ServiceError } from '../services/errors.ts';
-import { CliError } from './output.ts';
+import { writeLines } from './output.ts';
 import { buildProgram } from './program.ts';
 import { createRuntime, type CliIo } from './runtime.ts';
 
@@ -16,11 +14,8 @@ export async function runGatehouse(args: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    if (error instanceof ServiceError || error instanceof CliError || error instanceof ConfigError) {
-      io.stderr.write(`gatehouse: ${error.message}\n`);
-    } else {
-      io.stderr.write(`gatehouse: ${error instanceof Error ? error.message : String(error)}\n`);
-    }
+    // One line, whatever the message quotes of what was given (output.ts: printable).
+    writeLines(io.stderr, `gatehouse: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
   }
 }

@@ -8,7 +8,7 @@ import type { PlatformContext } from '../platform/stores.ts';
 import { openDatabase, type DatabaseHandle } from '../storage/database.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { createServiceContext } from '../storage/stores/index.ts';
-import { CliError } from './output.ts';
+import { CliError, jsonText, writeLines } from './output.ts';
 
 /** Where a command writes; `isTTY` and `columns` let the help fit a terminal. */
 export interface CliOutput {
@@ -36,8 +36,12 @@ export interface CliRuntime {
   /** Copies the database (SQLite) to file without migrating it; returns the pages copied. An existing file only with `replace`. */
   backup(file: string, options?: { replace?: boolean }): Promise<number>;
   readStdin(): string;
-  /** One way to answer: JSON with --json, readable lines otherwise. */
-  emit(json: boolean, data: unknown, human: () => string): void;
+  /**
+   * One way to answer: JSON with --json, readable lines otherwise: `human` gives the line, or
+   * the lines, each written through output.ts: printable, so no value quoted in a line can
+   * start another or drive the terminal.
+   */
+  emit(json: boolean, data: unknown, human: () => string | readonly string[]): void;
 }
 
 /** The process's own streams and environment: what `gatehouse` run from a shell uses. */
@@ -56,7 +60,7 @@ export function createRuntime(io: CliIo): CliRuntime {
   async function withDatabase<T>(fn: (database: DatabaseHandle) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
     const { databaseUrl, databaseConnectTimeoutMs } = config();
     const database = openDatabase(databaseUrl, { ...options, connectTimeoutMs: databaseConnectTimeoutMs });
-    for (const warning of database.warnings) io.stderr.write(`gatehouse: ${warning}\n`);
+    for (const warning of database.warnings) writeLines(io.stderr, `gatehouse: ${warning}`);
     try {
       return await fn(database);
     } finally {
@@ -74,7 +78,7 @@ export function createRuntime(io: CliIo): CliRuntime {
     // A backup of a database that is not there would be an empty one: refused instead.
     backup: (file, options) => withDatabase((database) => database.backup(file, options), { mustExist: true }),
     readStdin: () => io.readStdin(),
-    emit: (json, data, human) => io.stdout.write(json ? JSON.stringify(data, null, 2) + '\n' : human() + '\n'),
+    emit: (json, data, human) => (json ? io.stdout.write(jsonText(data)) : writeLines(io.stdout, human())),
   };
 }
 

@@ -40,7 +40,7 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
       runtime.emit(
         !!opts.json,
         list.map((u) => ({ id: u.id, email: u.email, name: u.name, admin: u.isAdmin, created_at: formatTime(u.createdAt) })),
-        () => (list.length === 0 ? 'no users' : list.map((u) => `${u.email}  ${u.name}${u.isAdmin ? '  (admin)' : ''}`).join('\n')),
+        () => (list.length === 0 ? 'no users' : list.map((u) => `${u.email}  ${u.name}${u.isAdmin ? '  (admin)' : ''}`)),
       );
     });
 

@@ -26,8 +26,8 @@ export { requestCode, verifyCode, type CodeDelivery } from '../services/accounts
 export { requestEmailChange } from '../services/accounts/email-change.ts';
 
 // Teams, organizations and the membership rules (invitations; an owner is always kept).
-export type { Member, MembershipTarget, Role, Team, TeamChanges } from '../services/teams/store.ts';
-export { checkSlug, checkTeamFields, createTeam, isAdmin, keepingAnOwner, removeMember } from '../services/teams/teams.ts';
+export type { Member, MembershipTarget, Role, Team } from '../services/teams/store.ts';
+export { createTeam, isAdmin, keepingAnOwner, removeMember, updateTeamProfile } from '../services/teams/teams.ts';
 export { inviteMember } from '../services/teams/invitations.ts';
 export { createInviteLink } from '../services/teams/invite-links.ts';
 export { createOrganizationAccount, deleteOrganizationUser } from '../services/teams/organization-accounts.ts';

@@ -13,6 +13,8 @@ export interface PageNotice {
   flash?: string;
   /** A refusal shown in the page's secrets section. */
   secretError?: string;
+  /** A refusal shown in the page's events URL section (a rotation sent twice). */
+  eventsUrlError?: string;
   /** A client secret just created: shown this once. */
   newSecret?: { secret: string; lastFour: string };
   /** An events signing secret just created (docs/integrating.md#webhooks): shown this once. */
@@ -48,6 +50,7 @@ function isPageNotice(value: unknown): value is PageNotice {
     (v.heading === undefined || typeof v.heading === 'string') &&
     (v.flash === undefined || typeof v.flash === 'string') &&
     (v.secretError === undefined || typeof v.secretError === 'string') &&
+    (v.eventsUrlError === undefined || typeof v.eventsUrlError === 'string') &&
     (v.newEventsSecret === undefined || typeof v.newEventsSecret === 'string') &&
     (secret === undefined || (typeof secret.secret === 'string' && typeof secret.lastFour === 'string'))
   );

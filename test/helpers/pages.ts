@@ -106,3 +106,10 @@ export function formWith(body: string, name: string, value: string): Record<stri
   if (form === undefined) throw new Error(`no form with ${name}=${value} on the page: ${visibleText(body).slice(0, 300)}`);
   return formFields(form);
 }
+
+/** The hidden fields of the page's form that posts to `action`, as a browser submits them when its button is pressed. */
+export function formAt(body: string, action: string): Record<string, string> {
+  const form = [...body.matchAll(/<form\b[\s\S]*?<\/form>/g)].map((m) => m[0]).find((f) => f.includes(`action="${action}"`));
+  if (form === undefined) throw new Error(`no form posting to ${action} on the page: ${visibleText(body).slice(0, 300)}`);
+  return formFields(form);
+}

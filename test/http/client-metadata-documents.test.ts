@@ -170,6 +170,29 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
         expect(await clientRow(clientId), field).toBeUndefined();
       }
     });
+
+    // Issue 34 item 2: an anonymous first use makes the client the operator reviews with
+    // `gatehouse clients list --state pending`, where a control character in the client id
+    // (the document's URL) erased the line above it.
+    it.skipIf(!available)('SECURITY.md, RFC 3986 §2: a client_id URL holding a control character is refused on the authorization page naming client_id and the character, even when its document names it exactly; the document is never fetched and no client is made', async () => {
+      const cases: Array<[string, string]> = [
+        [`${docs.origin}/ctl/agent\u001b[1A\u001b[2K.json`, 'U+001B'],
+        [`${docs.origin}/ctl/agent\n.json`, 'U+000A'],
+        [`${docs.origin}/ctl/agent\u0085.json`, 'U+0085'],
+      ];
+      for (const [clientId, character] of cases) {
+        // The URL as the fetch sends it (percent-encoded, a newline dropped), publishing a document that names the raw id exactly.
+        const path = new URL(clientId).pathname;
+        docs.raw(path, { body: { client_id: clientId, client_name: 'Doc Agent', redirect_uris: ['http://127.0.0.1:45123/callback'], token_endpoint_auth_method: 'none' } });
+        const page = await server.browser().get(`/auth/oauth2/authorize?${authorizeQuery(clientId, pkcePair().challenge)}`);
+        expect(page.status, character).toBe(400);
+        expect(page.location, character).toBeNull();
+        expect(page.body, character).toMatch(/client_id [\s\S]*? cannot be used: /);
+        expect(page.body, character).toContain(`cannot be used: it holds a control character (${character}), which no URI may hold (RFC 3986 §2)`);
+        expect(docs.reads(path), character).toBe(0);
+        expect(await clientRow(clientId), character).toBeUndefined();
+      }
+    });
   });
 
   describe('CIMD_POLICY=open: the limits of a document fetch (docs/rules.md#client-metadata-documents: 5-second timeout, 64 KiB)', () => {

@@ -228,6 +228,24 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expect((tooLong.body?.error_description as string).length).toBeLessThan(400);
     });
 
+    // Issue 34 item 2: anyone may register under review, and the pending client is listed to
+    // the operator (`gatehouse clients show`, `clients list --state pending`): a control
+    // character kept in a redirect URI reached the operator's terminal as it was.
+    it.skipIf(!available)('SECURITY.md, RFC 3986 §2: a redirect URI holding a control character (an escape sequence, a newline, a C1 control) is invalid_redirect_uri naming the URI and the character; nothing is registered', async () => {
+      const pendingBefore = (await server.services.stores.clients.list({ state: 'pending' })).length;
+      const cases: Array<[string, string]> = [
+        ['http://127.0.0.1:33418/callback\u001b[1A\u001b[2K', 'U+001B'],
+        ['http://127.0.0.1:33418/call\nback', 'U+000A'],
+        ['https://agent.example.com/cb\u009b2J', 'U+009B'],
+      ];
+      for (const [uri, character] of cases) {
+        const res = await register(server, { ...mcpClient, redirect_uris: ['http://127.0.0.1:33418/callback', uri] });
+        expect(res.status, uri).toBe(400);
+        expect(res.body, uri).toEqual({ error: 'invalid_redirect_uri', error_description: `redirect_uris: redirect URI 2 holds a control character (${character}), which no URI may hold (RFC 3986 §2): remove it` });
+      }
+      expect(await server.services.stores.clients.list({ state: 'pending' })).toHaveLength(pendingBefore);
+    });
+
     it.skipIf(!available)('RFC 7591 §3.2.2: the description names the metadata field as the request spelled it (client_uri, logo_uri, client_name)', async () => {
       const cases: Array<[Record<string, unknown>, RegExp]> = [
         [{ ...mcpClient, client_uri: 'javascript:alert(1)' }, /^client_uri must use http or https/],

@@ -44,4 +44,16 @@ describe.each(backends)("a team through its organization's route on $name", ({ n
     expect(refused.body.error.code).toBe('forbidden');
     expect((await server.services.stores.teams.findTeam(w.team.id))?.name).toBe('Sales and Success');
   });
+
+  it.skipIf(!available)("SECURITY.md: renaming the team at the organization's address takes the same name check: an escape sequence with a newline, or a bidi override, is 400 naming name, and the team keeps its name", async () => {
+    const orgToken = await mint(server, w, w.orgAdmin, ['ORG_PROFILE_WRITE']);
+    const before = (await server.services.stores.teams.findTeam(w.team.id))!.name;
+    for (const name of ['Sales\u001b]0;owned\u0007\nforged', 'Sales \u2067reversed\u2069']) {
+      const res = await server.api('PATCH', orgTeam(), orgToken, { name });
+      expect(res.status, name).toBe(400);
+      expect(res.body.error.code, name).toBe('validation_error');
+      expect(res.body.error.message, name).toMatch(/^name must /);
+    }
+    expect((await server.services.stores.teams.findTeam(w.team.id))!.name).toBe(before);
+  });
 });

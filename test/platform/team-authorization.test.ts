@@ -94,6 +94,27 @@ describe.each(backends)('team-owned authorization on $name', ({ name, available 
     expect(renamed.body.data.bio).toBe('Changed by the team app');
   });
 
+  // Issue 34 item 2: renaming skipped the check a new team passes, so an application acting
+  // for the team could put escape sequences and a forged line into `gatehouse teams list`.
+  it.skipIf(!available)('SECURITY.md: renaming the team with its token takes the name check a new team takes: control characters (ESC, a newline) or a bidi override are 400 naming name, and the team keeps its name', async () => {
+    const { access_token } = await teamToken();
+    const cases: Array<[string, RegExp]> = [
+      [`Sales\u001b[1A\u001b[2K\n${team.id}  Payroll  (1 member; no organization)`, /^name must be one line of text, without control characters/],
+      ['Sales \u009b2J', /^name must be one line of text, without control characters/],
+      ['Sales \u202Eselas', /^name must not contain invisible formatting characters \(it holds U\+202E/],
+    ];
+    for (const [name, problem] of cases) {
+      const res = await server.api('PATCH', `/v2/teams/${team.id}`, access_token, { name });
+      expect(res.status, name).toBe(400);
+      expect(res.body.error.code, name).toBe('validation_error');
+      expect(res.body.error.message, name).toMatch(problem);
+    }
+    expect((await server.services.stores.teams.findTeam(team.id))!.name).toBe(team.name);
+    const renamed = await server.api('PATCH', `/v2/teams/${team.id}`, access_token, { name: `  ${team.name}  ` });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.data.name).toBe(team.name);
+  });
+
   it.skipIf(!available)('its token reaches nothing of the user who authorized it, no other team and no organization route: 403 saying why', async () => {
     const { access_token } = await teamToken();
     const me = await server.api('GET', '/v2/me', access_token);

@@ -31,7 +31,7 @@ async function events(world: PlatformWorld, clientId: string) {
 /** Gives the client an events URL and a signing secret, as setEventsUrl does, so it can be told of decisions. */
 async function listenForEvents(world: PlatformWorld, clientId: string): Promise<void> {
   await world.ctx.stores.webhookDeliveries.setClientEventsUrl(clientId, 'https://app.example.com/events', world.now());
-  await world.ctx.stores.webhookDeliveries.setClientEventsSecret(clientId, 'whsec_dGVzdA', world.now());
+  await world.ctx.stores.webhookDeliveries.replaceClientEventsSecret(clientId, null, 'whsec_dGVzdA', world.now());
 }
 
 describe('review states (docs/rules.md#client-states)', () => {

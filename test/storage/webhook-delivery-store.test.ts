@@ -134,7 +134,7 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     // Nothing to sign with: the outbox writes nothing for it.
     await stores.webhookDeliveries.notifyClient(clientId, 'client.suspended', {}, T0);
     expect(await stores.webhookDeliveries.list({ clientId }, 10, 0)).toEqual([]);
-    await stores.webhookDeliveries.setClientEventsSecret(clientId, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', T0);
+    expect(await stores.webhookDeliveries.replaceClientEventsSecret(clientId, null, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', T0)).toBe(true);
     expect(await stores.webhookDeliveries.clientEvents(clientId)).toEqual({ eventsUrl: 'https://app.example.com/events', hasSecret: true });
     await stores.webhookDeliveries.notifyClient(clientId, 'client.suspended', { state: 'suspended' }, T0);
     const [told] = await stores.webhookDeliveries.list({ clientId }, 10, 0);
@@ -143,6 +143,24 @@ describe.each(backends)('webhook delivery store on $name', ({ name, available })
     expect(await stores.webhookDeliveries.claimDue(T0, T0 + 1, 10)).toMatchObject([{ id: told!.id, url: 'https://app.example.com/events', destination: { clientId } }]);
     expect((await stores.webhookDeliveries.list({ clientId }, 10, 0)).map((x) => x.id)).toEqual([told!.id]);
     expect(await stores.webhookDeliveries.list({ webhookId: 'nope' }, 10, 0)).toEqual([]);
+  });
+
+  it.skipIf(!available)('replaceClientEventsSecret: writes only over the secret named (null: none yet), and of concurrent replacements of one secret exactly one writes', async () => {
+    const owner = await seedUser(database.handle.db);
+    const clientId = await seedClient(database.handle.db, owner);
+    const events = stores.webhookDeliveries;
+    expect(await events.clientEventsSecret(clientId)).toBeNull();
+    expect(await events.replaceClientEventsSecret(clientId, 'whsec_notTheCurrentOne', 'whsec_first', T0)).toBe(false);
+    expect(await events.replaceClientEventsSecret(clientId, null, 'whsec_first', T0)).toBe(true);
+    expect(await events.replaceClientEventsSecret(clientId, null, 'whsec_another', T0)).toBe(false);
+    expect(await events.clientEventsSecret(clientId)).toBe('whsec_first');
+    const raced = await Promise.all(
+      ['whsec_a', 'whsec_b', 'whsec_c'].map((next) => stores.transaction((tx) => tx.webhookDeliveries.replaceClientEventsSecret(clientId, 'whsec_first', next, T0 + 1))),
+    );
+    expect(raced.filter(Boolean)).toHaveLength(1);
+    const winner = ['whsec_a', 'whsec_b', 'whsec_c'][raced.indexOf(true)];
+    expect(await events.clientEventsSecret(clientId)).toBe(winner);
+    expect(await events.clientEventsSecret('no-such-client')).toBeNull();
   });
 
   it.skipIf(!available)('enqueue: one message per destination, each its own Standard Webhooks id, the body the envelope of the event', async () => {

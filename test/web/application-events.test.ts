@@ -11,7 +11,7 @@ import { createDeliveryEngine, type DeliveryEngine } from '../../src/services/we
 import { backends } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
+import { csrfOf, formAt, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, testResolver, type TestClient, type TestServer } from '../helpers/server.ts';
 import { grantsOf, refreshTokenOf } from '../helpers/stores.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -145,7 +145,7 @@ describe.each(backends)('application notifications on $name (docs/rules.md#clien
     const path = '/events/rotated';
     const { client, dev, secret } = await clientWithEventsUrl(path);
     const page = await open(dev, `${DEV}/${client.clientId}`);
-    const posted = await postForm(dev, `${DEV}/${client.clientId}/events-secret`, { _csrf: csrfOf(page.body) });
+    const posted = await postForm(dev, `${DEV}/${client.clientId}/events-secret`, formAt(page.body, `${DEV}/${client.clientId}/events-secret`));
     expect(posted.status).toBe(303);
     const fresh = secretOnPage((await dev.follow(posted)).body)!;
     expect(fresh).not.toBe(secret);

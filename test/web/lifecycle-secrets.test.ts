@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser, PageResponse } from '../helpers/browser.ts';
-import { browserFor, csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
+import { browserFor, csrfOf, formAt, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const DEV = '/settings/developer/oauth-clients';
@@ -36,7 +36,7 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
 
   async function addSecret(client: TestClient) {
     const page = await open(devBrowser, `${DEV}/${client.clientId}`);
-    return postForm(devBrowser, `${DEV}/${client.clientId}/secrets`, { _csrf: csrfOf(page.body) });
+    return postForm(devBrowser, `${DEV}/${client.clientId}/secrets`, formAt(page.body, `${DEV}/${client.clientId}/secrets`));
   }
 
   async function removeSecret(client: TestClient, secretId: string) {
@@ -105,8 +105,9 @@ describe.each(backends)('secret rotation pages on $name', ({ name, available }) 
     const page = await open(devBrowser, `${DEV}/${client.clientId}`);
     expect(textOf(page.body, 'secret-limit-note')).toMatch(/A client can hold at most 2 active secrets\. Remove the one your application no longer uses/);
     expect(page.body).not.toContain('>Add a secret</button>');
-    // A form from before the second secret existed (another tab) tries to add a third.
-    const refusal = await postForm(devBrowser, `${DEV}/${client.clientId}/secrets`, { _csrf: await anyCsrf() });
+    // A request naming the two secrets the page shows (which offers no form for it) tries to add a third.
+    const shown = (await requireClient(server.services, client.clientId)).secrets.map((s) => s.id).join(' ');
+    const refusal = await postForm(devBrowser, `${DEV}/${client.clientId}/secrets`, { _csrf: await anyCsrf(), shown_secrets: shown });
     expect(refusal.status).toBe(303);
     const third = await devBrowser.follow(refusal);
     expect(textOf(third.body, 'secret-error')).toBe('A client may hold at most 2 active secrets: remove one before adding another.');

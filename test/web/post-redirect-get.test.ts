@@ -8,7 +8,7 @@ import { hashToken } from '../../src/oauth/token-format.ts';
 import { listClients, requireClient } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
 import { storedNotice } from '../helpers/rows.ts';
-import { csrfOf, loggedIn, open, postForm, submit, textOf } from '../helpers/pages.ts';
+import { csrfOf, formAt, loggedIn, open, postForm, submit, textOf } from '../helpers/pages.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { sessionToken } from '../helpers/stores.ts';
 
@@ -65,7 +65,7 @@ describe.each(backends)('POST/redirect/GET on $name', ({ name, available }) => {
     const { user, browser } = await loggedIn(server);
     const created = await browser.follow(await submit(browser, `${LIST}/new`, LIST, form));
     const clientId = textOf(created.body, 'client-id')!;
-    const posted = await postForm(browser, `${LIST}/${clientId}/secrets`, { _csrf: csrfOf(created.body) });
+    const posted = await postForm(browser, `${LIST}/${clientId}/secrets`, formAt(created.body, `${LIST}/${clientId}/secrets`));
     expect(posted.status).toBe(303);
     const target = posted.location!;
     expect(target).toMatch(/\?notice=[\w-]{22}#secrets$/);
@@ -127,9 +127,91 @@ describe.each(backends)('POST/redirect/GET on $name', ({ name, available }) => {
     const page = await open(browser, `${LIST}/${clientId}`);
     const saved = await postForm(browser, `${LIST}/${clientId}/events-url`, { _csrf: csrfOf(page.body), eventsUrl: 'https://events.example.com/hook' });
     const first = await showsEventsSecretOnce(browser, clientId, saved, 'The events URL is saved.');
-    const rotated = await postForm(browser, `${LIST}/${clientId}/events-secret`, { _csrf: csrfOf(page.body) });
+    const withRotate = await open(browser, `${LIST}/${clientId}`);
+    const rotated = await postForm(browser, `${LIST}/${clientId}/events-secret`, formAt(withRotate.body, `${LIST}/${clientId}/events-secret`));
     const fresh = await showsEventsSecretOnce(browser, clientId, rotated, null);
     expect(fresh).not.toBe(first);
+  });
+
+  // Issue 34 item 3: the redirect keeps a reload from repeating a form, but the same POST
+  // sent twice (a double click, the same CSRF token) rotated the signing secret twice: the
+  // secret the first answer showed, and the user copied, no longer signed anything. A form
+  // that rotates or reveals a secret names the one its page showed, and is good once.
+  async function clientWithEventsSecret(browser: Awaited<ReturnType<typeof loggedIn>>['browser']) {
+    const created = await browser.follow(await submit(browser, `${LIST}/new`, LIST, form));
+    const clientId = textOf(created.body, 'client-id')!;
+    const action = `${LIST}/${clientId}/events-url`;
+    const saved = await postForm(browser, action, { ...formAt((await open(browser, `${LIST}/${clientId}`)).body, action), eventsUrl: 'https://events.example.com/hook' });
+    return { clientId, secret: await showsEventsSecretOnce(browser, clientId, saved, 'The events URL is saved.') };
+  }
+
+  it.skipIf(!available)('the same rotation of the events signing secret sent twice (same body, CSRF token and cookie) rotates once: the second leaves the secret the first made and lands on the page saying so', async () => {
+    const { browser } = await loggedIn(server);
+    const { clientId, secret: before } = await clientWithEventsSecret(browser);
+    const action = `${LIST}/${clientId}/events-secret`;
+    const fields = formAt((await open(browser, `${LIST}/${clientId}`)).body, action);
+    const first = await postForm(browser, action, fields);
+    const second = await postForm(browser, action, fields);
+    const rotated = await showsEventsSecretOnce(browser, clientId, first, null);
+    expect(rotated).not.toBe(before);
+    expect(second.status).toBe(303);
+    expect(second.location).toMatch(new RegExp(`^${LIST}/${clientId}\\?notice=[\\w-]{22}#events-url$`));
+    const landed = await browser.get(second.location!.replace(/#.*/, ''));
+    expect(landed.status).toBe(200);
+    expect(textOf(landed.body, 'events-url-error')).toBe('The signing secret was rotated since this page was shown (this form may have been sent twice), so it was not rotated again: the new secret was shown once, after that rotation; if nobody copied it, rotate it again.');
+    expect(landed.body).not.toContain('new-events-secret-value');
+    expect(await storedEventsSecret(clientId)).toBe(rotated);
+  });
+
+  it.skipIf(!available)('the same rotation sent twice at once rotates once: one answer shows the new secret, which signs the deliveries, and the other says it was rotated already', async () => {
+    const { browser } = await loggedIn(server);
+    const { clientId } = await clientWithEventsSecret(browser);
+    const action = `${LIST}/${clientId}/events-secret`;
+    const fields = formAt((await open(browser, `${LIST}/${clientId}`)).body, action);
+    const answers = await Promise.all([postForm(browser, action, fields), postForm(browser, action, fields)]);
+    const pages = [];
+    for (const answer of answers) {
+      expect(answer.status).toBe(303);
+      pages.push((await browser.get(answer.location!.replace(/#.*/, ''))).body);
+    }
+    const shown = pages.map(eventsSecretOn).filter((s) => s !== undefined);
+    expect(shown).toHaveLength(1);
+    expect(pages.filter((body) => textOf(body, 'events-url-error')?.startsWith('The signing secret was rotated since this page was shown'))).toHaveLength(1);
+    expect(await storedEventsSecret(clientId)).toBe(shown[0]);
+  });
+
+  it.skipIf(!available)('the first save of an events URL sent twice makes one signing secret: the second keeps it and says it was shown when the form was first sent', async () => {
+    const { browser } = await loggedIn(server);
+    const created = await browser.follow(await submit(browser, `${LIST}/new`, LIST, form));
+    const clientId = textOf(created.body, 'client-id')!;
+    const action = `${LIST}/${clientId}/events-url`;
+    const fields = { ...formAt((await open(browser, `${LIST}/${clientId}`)).body, action), eventsUrl: 'https://events.example.com/hook' };
+    const first = await postForm(browser, action, fields);
+    const second = await postForm(browser, action, fields);
+    const secret = await showsEventsSecretOnce(browser, clientId, first, 'The events URL is saved.');
+    expect(second.status).toBe(303);
+    const landed = await browser.get(second.location!.replace(/#.*/, ''));
+    expect(textOf(landed.body, 'flash')).toBe('The events URL is saved. Its signing secret was made when this form was sent before, and shown once then; if nobody copied it, rotate it.');
+    expect(landed.body).not.toContain('new-events-secret-value');
+    expect(await storedEventsSecret(clientId)).toBe(secret);
+  });
+
+  it.skipIf(!available)('the same "Add a secret" sent twice adds one secret: the second adds none and lands on the page naming the one the first added', async () => {
+    const { browser } = await loggedIn(server);
+    const created = await browser.follow(await submit(browser, `${LIST}/new`, LIST, form));
+    const clientId = textOf(created.body, 'client-id')!;
+    const action = `${LIST}/${clientId}/secrets`;
+    const fields = formAt((await open(browser, `${LIST}/${clientId}`)).body, action);
+    const first = await postForm(browser, action, fields);
+    const second = await postForm(browser, action, fields);
+    const added = secretOn((await browser.get(first.location!.replace(/#.*/, ''))).body)!;
+    expect(second.status).toBe(303);
+    const landed = await browser.get(second.location!.replace(/#.*/, ''));
+    expect(textOf(landed.body, 'secret-error')).toBe(`The secret ending in …${added.slice(-4)} was added after this page was shown (this form may have been sent twice), so no other was added: its value was shown once, when it was made; if nobody copied it, remove it and add another.`);
+    expect(landed.body).not.toContain('new-secret-value');
+    const { secrets } = await requireClient(server.services, clientId);
+    expect(secrets).toHaveLength(2);
+    expect(secrets.map((s) => s.lastFour)).toContain(added.slice(-4));
   });
 
   it.skipIf(!available)('the notice belongs to its session: another signed-in browser following the same address sees no secret, and the owner still does', async () => {

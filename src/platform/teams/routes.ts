@@ -1,8 +1,8 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
 import type { PlatformDeps } from '../deps.ts';
-import { checkSlug, checkTeamFields, createTeam, type Team, type TeamChanges } from '../authorization-server.ts';
+import { createTeam, type Team, updateTeamProfile } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { conflict, forbidden, iso, notFound } from '../input.ts';
+import { forbidden, iso, notFound } from '../input.ts';
 import { arrayOf, listQuery, nullable, numberedId, object, patchOf, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { isTeamOwner } from '../roles.ts';
 
@@ -90,21 +90,7 @@ export function teamHandlers(deps: PlatformDeps): HandlerMap {
     'teams.update': route<Partial<TeamInput>>({
       body: patchOf(fields),
       data: teamView,
-      handle: async ({ facts, body }) => {
-        checkTeamFields(body);
-        if (body.slug !== undefined) checkSlug(body.slug);
-        const changes: TeamChanges = {
-          ...(body.name !== undefined ? { name: body.name.trim() } : {}),
-          ...(body.slug !== undefined ? { slug: body.slug } : {}),
-          ...(body.bio !== undefined ? { bio: body.bio } : {}),
-          ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
-          ...(body.brandColor !== undefined ? { brandColor: body.brandColor } : {}),
-          updatedAt: clock(),
-        };
-        const saved = await teams.updateTeam(facts.team!.id, changes);
-        if (saved === 'slugTaken') throw conflict(`slug: a team with slug "${body.slug}" already exists`);
-        return team(saved!);
-      },
+      handle: async ({ facts, body }) => team(await updateTeamProfile(deps.services, facts.team!.id, body)),
     }),
     'teams.delete': route({
       data: deletedTeamView,

@@ -5,7 +5,7 @@ import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.
 import { TOKEN_ENDPOINT_AUTH_METHODS, type ClientKind, type TokenEndpointAuthMethod } from '../../oauth/storage.ts';
 import { isKnownScope, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
 import { validation } from '../errors.ts';
-import { refuseControlCharacters, refuseFormattingCharacters } from '../names.ts';
+import { refuseHiddenCharacters, uriControlProblem } from '../names.ts';
 
 /**
  * The one check of a client's name: the developer form, the CLI, dynamic registration and
@@ -13,8 +13,7 @@ import { refuseControlCharacters, refuseFormattingCharacters } from '../names.ts
  */
 export function checkName(name: string): string {
   const trimmed = name.trim();
-  refuseControlCharacters(trimmed);
-  refuseFormattingCharacters(trimmed);
+  refuseHiddenCharacters(trimmed);
   if (trimmed === '') throw validation('name is required', 'name');
   if (trimmed.length > 100) throw validation('name must be at most 100 characters', 'name');
   return trimmed;
@@ -27,6 +26,8 @@ export function checkDescription(description: string | undefined): string {
 }
 
 function httpUrl(value: string, field: string, httpsOnly: boolean): string {
+  const control = uriControlProblem(value, field);
+  if (control !== undefined) throw validation(control, field);
   let url: URL;
   try {
     url = new URL(value);
@@ -57,7 +58,11 @@ export function checkRedirectUris(uris: readonly string[]): string[] {
     throw validation(`at most ${MAX_REDIRECT_URIS} redirect URIs per client (got ${list.length})`, 'redirect_uris');
   }
   const seen = new Set<string>();
-  for (const uri of list) {
+  for (const [index, uri] of list.entries()) {
+    // Before the URI is quoted in any message: the URL parser drops a newline and encodes an
+    // escape, but the string kept is the one given (docs/rules.md#redirect-uris).
+    const control = uriControlProblem(uri, `redirect URI ${index + 1}`);
+    if (control !== undefined) throw validation(control, 'redirect_uris');
     const problem = redirectUriProblem(uri);
     if (problem) throw validation(problem, 'redirect_uris');
     if (seen.has(uri)) throw validation(`redirect URI "${uri}" is listed twice`, 'redirect_uris');

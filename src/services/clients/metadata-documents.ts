@@ -10,6 +10,7 @@ import { formatScopes } from '../../oauth/scopes.ts';
 import type { ClientRecord } from '../../oauth/storage.ts';
 import type { ServiceContext } from '../context.ts';
 import { ServiceError } from '../errors.ts';
+import { uriControlProblem } from '../names.ts';
 import { checkOutboundUrl, type OutboundPolicy } from '../outbound-url.ts';
 import { inMetadataTerms, registrationOwner } from './dynamic-registration.ts';
 import { updateClient } from './changes.ts';
@@ -194,6 +195,11 @@ export function createMetadataDocuments(ctx: ServiceContext, settings: MetadataD
     },
 
     async resolve(clientId, firstUse) {
+      // docs/rules.md#client-metadata-documents: the URL parser would drop a newline and encode an
+      // escape, and the document can name the raw id exactly; the id is kept as given and listed
+      // to the operator, so it is refused before anything is fetched or stored.
+      const control = uriControlProblem(clientId, 'it');
+      if (control !== undefined) return refused(control);
       // The host decisions name (any port, any spelling); users and admins read the URL's.
       const host = documentHost(clientId);
       const shownHost = new URL(clientId).host;

@@ -24,13 +24,37 @@ export async function insertSecret(stores: ServiceStores, now: number, clientId:
   return { id, secret };
 }
 
-export async function addSecret(ctx: ServiceContext, clientId: string, actorId: string | null): Promise<{ id: string; secret: string }> {
+/**
+ * docs/rules.md#secret-rotation: a page's "Add a secret" form carries the secrets it showed, and adds
+ * one only while they are still the client's active ones: the same form sent twice (a double
+ * click) adds one, and the second is told which one the first added. Decided under the
+ * client's row lock, which the two requests take in turn. Undefined while they are the same.
+ */
+function changedSince(active: readonly StoredSecret[], shown: readonly string[]) {
+  if (active.length === shown.length && active.every((s) => shown.includes(s.id))) return undefined;
+  // A form that names no secret comes from no page of a confidential client, which always has one.
+  const added = shown.length === 0 ? undefined : active.filter((s) => !shown.includes(s.id)).sort((a, b) => b.createdAt - a.createdAt)[0];
+  return conflict(
+    added !== undefined
+      ? `the secret ending in …${added.lastFour} was added after this page was shown (this form may have been sent twice), so no other was added: its value was shown once, when it was made; if nobody copied it, remove it and add another`
+      : 'the secrets changed since this page was shown, so none was added: check them below, and add one again if you still need it',
+    'secrets',
+  );
+}
+
+/**
+ * Adds a secret and returns it, shown this once. `options.shown`, from a page's form, is the
+ * ids of the active secrets the page showed (changedSince); the CLI gives none.
+ */
+export async function addSecret(ctx: ServiceContext, clientId: string, actorId: string | null, options: { shown?: readonly string[] } = {}): Promise<{ id: string; secret: string }> {
   return ctx.stores.transaction(async (tx) => {
     const now = ctx.clock();
     // Two concurrent secret changes of one client are serialized by the client's row lock.
     const { kind } = await claimClient(tx, clientId, now);
     if (kind === 'public') throw conflict('public clients have no secrets: they authenticate with PKCE');
     const active = await tx.clients.listSecrets(clientId);
+    const changed = options.shown === undefined ? undefined : changedSince(active, options.shown);
+    if (changed !== undefined) throw changed;
     if (active.length >= MAX_ACTIVE_SECRETS) {
       throw conflict(`a client may hold at most ${MAX_ACTIVE_SECRETS} active secrets: remove one before adding another`);
     }

@@ -6,8 +6,8 @@ import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
 import type { ServiceStores } from '../stores.ts';
 import { isTimeZone } from '../time-zones.ts';
-import type { Member, Membership, MembershipOfUser, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamSummary } from './store.ts';
-import { refuseControlCharacters } from '../names.ts';
+import type { Member, Membership, MembershipOfUser, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamChanges, TeamSummary } from './store.ts';
+import { refuseHiddenCharacters } from '../names.ts';
 
 export type { Member, Membership, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamSummary } from './store.ts';
 export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
@@ -19,9 +19,10 @@ export function isAdmin(role: Role | null | undefined): boolean {
 
 const COLOR = /^#[0-9a-fA-F]{6}$/;
 
-function checkName(name: string): string {
+/** A team's or an organization's name, on creation and on every rename. */
+export function checkTeamName(name: string): string {
   const trimmed = name.trim();
-  refuseControlCharacters(trimmed);
+  refuseHiddenCharacters(trimmed);
   if (trimmed === '' || trimmed.length > 100) throw validation('name must be 1-100 characters', 'name');
   return trimmed;
 }
@@ -47,7 +48,7 @@ async function requireUser(ctx: ServiceContext, userId: string): Promise<void> {
 }
 
 export async function createOrganization(ctx: ServiceContext, input: { name: string; ownerId: string }): Promise<Organization> {
-  const name = checkName(input.name);
+  const name = checkTeamName(input.name);
   await requireUser(ctx, input.ownerId);
   const now = ctx.clock();
   const organization: Organization = { id: await ctx.stores.ids.next('teams'), name, slug: slugFor(name), createdAt: now, updatedAt: now };
@@ -75,7 +76,7 @@ export function checkTeamFields(input: { bio?: string; timeZone?: string; brandC
 }
 
 export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<Team> {
-  const name = checkName(input.name);
+  const name = checkTeamName(input.name);
   checkTeamFields(input);
   const slug = input.slug !== undefined ? checkSlug(input.slug) : slugFor(name);
   await requireUser(ctx, input.ownerId);
@@ -100,6 +101,30 @@ export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<T
     await insertMember(tx, { teamId: team.id }, input.ownerId, 'owner', now);
   });
   return team;
+}
+
+/** What a team's profile routes may change (PATCH /v2/teams/:teamId). */
+export type TeamProfileChanges = Partial<Pick<NewTeam, 'name' | 'slug' | 'bio' | 'timeZone' | 'brandColor'>>;
+
+/**
+ * Changes a team's profile, at its own address or its organization's, with the checks a new
+ * team passes: a rename takes checkTeamName as creation does, so a team's token cannot give
+ * the team a name that creating it would have refused.
+ */
+export async function updateTeamProfile(ctx: ServiceContext, teamId: string, input: TeamProfileChanges): Promise<Team> {
+  checkTeamFields(input);
+  const changes: TeamChanges = {
+    ...(input.name !== undefined ? { name: checkTeamName(input.name) } : {}),
+    ...(input.slug !== undefined ? { slug: checkSlug(input.slug) } : {}),
+    ...(input.bio !== undefined ? { bio: input.bio } : {}),
+    ...(input.timeZone !== undefined ? { timeZone: input.timeZone } : {}),
+    ...(input.brandColor !== undefined ? { brandColor: input.brandColor } : {}),
+    updatedAt: ctx.clock(),
+  };
+  const saved = await ctx.stores.teams.updateTeam(teamId, changes);
+  if (saved === 'slugTaken') throw conflict(`slug: a team with slug "${input.slug}" already exists`, 'slug');
+  if (saved === undefined) throw notFound(`no team ${teamId}`);
+  return saved;
 }
 
 export const kindOf = (target: MembershipTarget) => ('teamId' in target ? 'team' : 'organization');

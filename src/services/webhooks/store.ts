@@ -111,6 +111,13 @@ export interface WebhookDeliveryStore extends NotificationStore<ApplicationNotif
   clientEvents(clientId: string): Promise<ClientEventsSettings>;
   /** Sets (or, with null, removes) the client's events URL. */
   setClientEventsUrl(clientId: string, url: string | null, now: number): Promise<void>;
-  /** Replaces the client's signing secret. */
-  setClientEventsSecret(clientId: string, secret: string, now: number): Promise<void>;
+  /** The client's signing secret itself, for the service that signs and rotates it; null when it has none. */
+  clientEventsSecret(clientId: string): Promise<string | null>;
+  /**
+   * Sets the client's signing secret to `secret` only while it is still `current` (null:
+   * while it has none), in one conditional UPDATE: of two rotations of the same secret, or
+   * two first secrets, one writes and the other finds it changed
+   * (ARCHITECTURE.md#single-use-is-atomic). Returns whether it wrote.
+   */
+  replaceClientEventsSecret(clientId: string, current: string | null, secret: string, now: number): Promise<boolean>;
 }

@@ -232,8 +232,14 @@ export function createWebhookDeliveryStore(db: Executor): WebhookDeliveryStore {
     async setClientEventsUrl(clientId, url, now) {
       await db.updateTable('oauth_clients').set({ events_url: url, updated_at: now }).where('id', '=', clientId).execute();
     },
-    async setClientEventsSecret(clientId, secret, now) {
-      await db.updateTable('oauth_clients').set({ events_secret: secret, updated_at: now }).where('id', '=', clientId).execute();
+    async clientEventsSecret(clientId) {
+      const row = await db.selectFrom('oauth_clients').select('events_secret').where('id', '=', clientId).executeTakeFirst();
+      return row?.events_secret ?? null;
+    },
+    async replaceClientEventsSecret(clientId, current, secret, now) {
+      const update = db.updateTable('oauth_clients').set({ events_secret: secret, updated_at: now }).where('id', '=', clientId);
+      const result = await (current === null ? update.where('events_secret', 'is', null) : update.where('events_secret', '=', current)).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
 }

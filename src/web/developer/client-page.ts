@@ -69,6 +69,14 @@ function legacySection(c: ClientView, scopeless: number): Html {
 </section>`;
 }
 
+/**
+ * The fields that make a form that adds or rotates a secret good once (docs/rules.md#forms-and-pages):
+ * the ids of the active secrets the page showed, and which signing secret it showed
+ * (signingSecretVersion). The routes act only while they are still the client's.
+ */
+export const SHOWN_SECRETS = 'shown_secrets';
+export const SHOWN_SIGNING_SECRET = 'shown_signing_secret';
+
 /** What the secrets section needs; shared by the developer and the admin client pages. */
 export interface SecretsSectionData {
   client: ClientView;
@@ -109,7 +117,7 @@ ${d.newSecret
 ${last ? html`<p class="muted" id="last-secret-note">This is the only secret, so it cannot be removed: a confidential client always keeps one. Add a new secret first, then remove this one.</p>` : ''}
 ${full
   ? html`<p class="muted" id="secret-limit-note">A client can hold at most ${MAX_ACTIVE_SECRETS} active secrets. Remove the one your application no longer uses (see “Last used”) before adding another.</p>`
-  : html`<form method="post" action="${base}/secrets">${csrfField(d.csrf)}<button type="submit">Add a secret</button></form>`}
+  : html`<form method="post" action="${base}/secrets">${csrfField(d.csrf)}<input type="hidden" name="${SHOWN_SECRETS}" value="${c.secrets.map((s) => s.id).join(' ')}"><button type="submit">Add a secret</button></form>`}
 </section>`;
 }
 
@@ -132,12 +140,12 @@ ${d.newEventsSecret
 <button type="button" class="secondary" data-copy="new-events-secret-value" hidden>Copy</button></div>
 </div>`
   : ''}
-<form method="post" action="${base}/events-url">${csrfField(d.csrf)}
+<form method="post" action="${base}/events-url">${csrfField(d.csrf)}<input type="hidden" name="${SHOWN_SIGNING_SECRET}" value="${e.secretVersion}">
 <label for="events-url-value">URL (https; leave empty to stop the notifications)</label>
 <input id="events-url-value" name="eventsUrl" type="url" value="${e.eventsUrl ?? ''}" maxlength="2048">
 <div class="actions"><button type="submit">Save events URL</button></div></form>
 ${e.hasSecret
-  ? html`<form method="post" action="${base}/events-secret">${csrfField(d.csrf)}<p class="muted">Rotating replaces the signing secret at once: deliveries from then on are signed with the new one only.</p><button type="submit" class="secondary">Rotate signing secret</button></form>`
+  ? html`<form method="post" action="${base}/events-secret">${csrfField(d.csrf)}<input type="hidden" name="${SHOWN_SIGNING_SECRET}" value="${e.secretVersion}"><p class="muted">Rotating replaces the signing secret at once: deliveries from then on are signed with the new one only.</p><button type="submit" class="secondary">Rotate signing secret</button></form>`
   : ''}
 <h3>Recent deliveries</h3>
 ${e.deliveries.length === 0

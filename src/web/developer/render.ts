@@ -19,6 +19,7 @@ export const notices = {
   unchanged: 'Nothing changed.',
   'secret-removed': 'The secret was removed and stopped working at once. Tokens issued before keep working.',
   'events-url-saved': 'The events URL is saved.',
+  'events-url-saved-secret-made-before': 'The events URL is saved. Its signing secret was made when this form was sent before, and shown once then; if nobody copied it, rotate it.',
   'events-url-removed': 'The events URL is removed: the application is no longer notified.',
   migrated: 'Migrated: the client now has scopes, and every authorization request must carry scope.',
 } as const;

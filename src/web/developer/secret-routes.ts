@@ -9,12 +9,12 @@ import { ServiceError } from '../../services/errors.ts';
 import { addSecret, removeSecret } from '../../services/clients/secrets.ts';
 import type { User } from '../../services/accounts/users.ts';
 import { ownedClient, signedIn } from '../access.ts';
-import { sentence } from '../forms.ts';
+import { formBody, sentence, textField } from '../forms.ts';
 import { redirectWithNotice } from '../notices.ts';
 import { time } from '../format.ts';
 import { html, type Html } from '../html.ts';
 import { csrfField, sendErrorPage, sendPage } from '../pages.ts';
-import type { SecretsSectionData } from './client-page.ts';
+import { SHOWN_SECRETS, type SecretsSectionData } from './client-page.ts';
 import { DEVELOPER_CLIENTS, clientPath } from './paths.ts';
 
 type SecretParams = { Params: { id: string; secretId: string } };
@@ -39,14 +39,16 @@ export interface SecretRouteOptions {
 
 export function clientSecretRoutes(app: FastifyInstance, ctx: AppContext, o: SecretRouteOptions): void {
   // docs/rules.md#forms-and-pages: the new secret (or the refusal) is shown by the client page the
-  // redirect leads to, from a one-time notice, so a reload cannot add another secret.
+  // redirect leads to, from a one-time notice, so a reload cannot add another secret; and the
+  // form names the secrets its page showed, so the same form sent twice adds one.
   app.post<{ Params: { id: string } }>(`${o.clientRoute}/secrets`, { preHandler: app.csrfProtection }, async (request, reply) => {
     const who = await o.access(request, reply, request.params.id);
     if (!who) return reply;
     const { actor, client } = who;
     const page = o.pathOf(client.clientId);
+    const shown = textField(formBody(request), SHOWN_SECRETS, 1000).split(/\s+/).filter((id) => id !== '');
     try {
-      const created = await addSecret(ctx.services, client.clientId, actor.id);
+      const created = await addSecret(ctx.services, client.clientId, actor.id, { shown });
       return redirectWithNotice(ctx, request, reply, page, { newSecret: { secret: created.secret, lastFour: created.secret.slice(-4) } }, '#secrets');
     } catch (error) {
       if (!(error instanceof ServiceError) || error.kind === 'not_found') throw error;

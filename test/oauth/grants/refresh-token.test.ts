@@ -70,7 +70,7 @@ describe('rotation (RFC 6749 §6)', () => {
   it('docs/integrating.md#webhooks: a reuse is written to the client\'s events URL outbox in the same transaction; a client without one gets nothing', async ({ core }) => {
     const told = await issued(core);
     await core.stores.webhookDeliveries.setClientEventsUrl(told.client.id, 'https://app.example.com/events', T0);
-    await core.stores.webhookDeliveries.setClientEventsSecret(told.client.id, 'whsec_c2VjcmV0', T0);
+    await core.stores.webhookDeliveries.replaceClientEventsSecret(told.client.id, null, 'whsec_c2VjcmV0', T0);
     const untold = await issued(core);
     for (const { client, tokens } of [told, untold]) {
       await refresh(core, client, tokens.refresh_token);
