@@ -1,6 +1,6 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
 import type { PlatformDeps } from '../deps.ts';
-import { createTeam, type Team, updateTeamProfile } from '../authorization-server.ts';
+import { createTeam, type AccessPrincipal, type Team, updateTeamProfile } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { forbidden, iso, notFound } from '../input.ts';
 import { arrayOf, listQuery, nullable, numberedId, object, patchOf, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
@@ -68,14 +68,16 @@ export function teamHandlers(deps: PlatformDeps): HandlerMap {
     if (found === undefined) throw notFound('team');
     return found;
   };
-  const create = async (ownerId: string, organizationId: string | null, body: TeamInput) => (await createTeam(deps.services, { ...body, ownerId, organizationId }));
+  // docs/rules.md#audit-events: the token's user made it, through its application.
+  const create = (ownerId: string, organizationId: string | null, body: TeamInput, principal: AccessPrincipal | undefined) =>
+    createTeam(deps.services, { ...body, ownerId, organizationId }, { actorId: ownerId, clientId: principal?.clientId ?? null });
 
   return {
     'teams.create': route<TeamInput>({
       body: object(fields, ['name']),
       data: teamView,
       status: 201,
-      handle: async ({ userId, body }) => team(await create(userId, null, body)),
+      handle: async ({ userId, principal, body }) => team(await create(userId, null, body, principal)),
     }),
     'teams.list': route<unknown, ListQuery>({
       query: listQuery(),
@@ -116,7 +118,7 @@ export function teamHandlers(deps: PlatformDeps): HandlerMap {
       body: object(fields, ['name']),
       data: teamView,
       status: 201,
-      handle: async ({ userId, facts, body }) => team(await create(userId, facts.organization!.id, body)),
+      handle: async ({ userId, principal, facts, body }) => team(await create(userId, facts.organization!.id, body, principal)),
     }),
   };
 }
