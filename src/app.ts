@@ -167,7 +167,12 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
     services,
     config: { baseUrl: config.baseUrl, appUrl: config.appUrl, localDevelopment: config.localDevelopment, agentScopes: config.agentScopes },
     outbound,
-    limits: { codeRequestsPerIp: limits.codeRequestsPerIp, codeRequestsPerAddress: limits.codeRequestsPerAddress },
+    limits: {
+      codeRequestsPerIp: limits.codeRequestsPerIp,
+      codeRequestsPerAddress: limits.codeRequestsPerAddress,
+      publicBookingsPerIp: limits.publicBookingsPerIp,
+      publicBookingsPerEventType: limits.publicBookingsPerEventType,
+    },
     tokens: { resources: oauth.resources, documentsServed: oauth.clientMetadata !== undefined, dpop: oauth.dpop },
   };
   return { ctx, platform, metrics };

@@ -201,6 +201,15 @@ export const settingsSchema = z.object({
   CIMD_SCOPES: scopeList('CIMD_SCOPES').optional(),
   /** docs/integrating.md#connect-an-ai-agent-mcp: registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: limit('RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR', 10),
+  /**
+   * docs/rules.md#rate-limits: bookings made, rescheduled or cancelled without an access token
+   * (the public booking routes), per caller's IP and per event type, per hour. A person books
+   * a few times an hour; an office or a carrier's NAT behind one address more, hence 20; an
+   * event type's bookers come from many addresses, and a flood from many addresses is what
+   * the second limit stops: 60 an hour is more than one host's calendar can take.
+   */
+  RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR: limit('RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR', 20),
+  RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR: limit('RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR', 60),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -270,6 +279,9 @@ export interface Config {
     clientAuthFailuresPerMinute: number;
     loginFailuresPer15Minutes: number;
     loginFailuresPerIpPer15Minutes: number;
+    /** docs/rules.md#rate-limits: public booking writes without an access token. */
+    publicBookingsPerIpPerHour: number;
+    publicBookingsPerEventTypePerHour: number;
   };
   /** Longest wait for a database connection or SQLite's write lock, in milliseconds. */
   databaseConnectTimeoutMs: number;
@@ -364,6 +376,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientAuthFailuresPerMinute: s.RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE,
       loginFailuresPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES,
       loginFailuresPerIpPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES,
+      publicBookingsPerIpPerHour: s.RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR,
+      publicBookingsPerEventTypePerHour: s.RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR,
     },
     outboundAllowPrivate: s.OUTBOUND_ALLOW_PRIVATE === '1',
     webhookPollIntervalMs: s.WEBHOOK_POLL_INTERVAL_MS,
