@@ -1,7 +1,7 @@
 // Rate limits of docs/rules.md#rate-limits, counted by rate-limiter-flexible in memory, or in
 // Redis when REDIS_URL is set so that limits hold across instances. Two kinds:
 // - RequestLimit counts every request of a key (token requests of an authenticated client,
-//   verification-code requests);
+//   verification-code requests, public booking writes, which give back a change not made);
 // - FailureLimit counts failed checks of a secret or password. A check is counted before it
 //   is made (consume) and given back when it succeeds (reward), so a burst of concurrent
 //   attempts gets no more failed checks than the limit; past the limit every request of the
@@ -109,6 +109,19 @@ export class RequestLimit {
       if (outcome instanceof RateLimiterRes) throw new LimitExceeded(seconds(outcome.msBeforeNext), this.points);
       this.report.failed(outcome);
       return null;
+    }
+  }
+
+  /**
+   * Gives back one request that `take` counted (and answered with a count) for `key`: what
+   * it was counted for did not happen.
+   */
+  async giveBack(key: string): Promise<void> {
+    if (this.limiter === null) return;
+    try {
+      await this.limiter.reward(key);
+    } catch (error) {
+      this.report.failed(error);
     }
   }
 }
@@ -237,6 +250,10 @@ export interface RateLimits {
   ready(): Promise<void>;
   /** docs/integrating.md#connect-an-ai-agent-mcp: dynamic client registrations and first uses of metadata documents per IP per hour. */
   registrationsPerIp: RequestLimit;
+  /** docs/rules.md#rate-limits: bookings made, rescheduled or cancelled without an access token, per IP per hour. */
+  publicBookingsPerIp: RequestLimit;
+  /** docs/rules.md#rate-limits: the same writes per event type per hour, from any address. */
+  publicBookingsPerEventType: RequestLimit;
   close(): Promise<void>;
 }
 
@@ -377,6 +394,8 @@ export function createRateLimits(config: Config, log: StoreOutageLog): RateLimit
     codeRequestsPerAddress: requests('code-address', r.loginFailuresPer15Minutes, 15 * 60),
     ready: () => connection?.ready() ?? Promise.resolve(),
     registrationsPerIp: requests('registration-ip', config.registration.perIpPerHour, 3600),
+    publicBookingsPerIp: requests('public-booking-ip', r.publicBookingsPerIpPerHour, 3600),
+    publicBookingsPerEventType: requests('public-booking-event-type', r.publicBookingsPerEventTypePerHour, 3600),
     close: async () => connection?.close(),
   };
 }
