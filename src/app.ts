@@ -20,7 +20,7 @@ import { encodeLocations } from './http/location.ts';
 import { refuseNulCharacters } from './http/nul-guard.ts';
 import { failure, failureOf, type Failure } from './http/failure.ts';
 import { createRateLimits } from './http/rate-limits.ts';
-import { allowCrossOrigin } from './http/cross-origin.ts';
+import { allowCrossOrigin, McpOrigins } from './http/cross-origin.ts';
 import { sharedCompilers } from './http/schema-compilers.ts';
 import { registerSecurityHeaders, type HeaderSetter } from './http/security-headers.ts';
 import { oauthRoutes } from './http/oauth/index.ts';
@@ -168,7 +168,12 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
     services,
     config: { baseUrl: config.baseUrl, appUrl: config.appUrl, localDevelopment: config.localDevelopment, agentScopes: config.agentScopes },
     outbound,
-    limits: { codeRequestsPerIp: limits.codeRequestsPerIp, codeRequestsPerAddress: limits.codeRequestsPerAddress },
+    limits: {
+      codeRequestsPerIp: limits.codeRequestsPerIp,
+      codeRequestsPerAddress: limits.codeRequestsPerAddress,
+      publicBookingsPerIp: limits.publicBookingsPerIp,
+      publicBookingsPerEventType: limits.publicBookingsPerEventType,
+    },
     tokens: { resources: oauth.resources, documentsServed: oauth.clientMetadata !== undefined, dpop: oauth.dpop },
   };
   return { ctx, platform, metrics };
@@ -225,12 +230,14 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, platform: P
   await app.register(area(async (scope) => opsRoutes(scope, ctx, metrics)));
   await app.register(area(assetRoutes));
   // What browser-based MCP clients call from their own origin (http/cross-origin.ts).
+  // /mcp's CORS and its Origin check follow one decision (docs/rules.md#mcp-server).
+  const mcpOrigins = new McpOrigins(ctx.config, ctx.services.stores.clients);
   await app.register(async (crossOrigin) => {
-    await allowCrossOrigin(crossOrigin);
+    await allowCrossOrigin(crossOrigin, mcpOrigins);
     // After CORS, so that a browser on another origin can read the 400 (see area).
     refuseNulCharacters(crossOrigin);
     await crossOrigin.register(async (scope) => oauthRoutes(scope, ctx, ctx.limits));
-    await crossOrigin.register(async (scope) => mcpRoutes(scope, platform));
+    await crossOrigin.register(async (scope) => mcpRoutes(scope, platform, mcpOrigins));
   });
   await app.register(area(async (scope) => apiRoutes(scope, platform)));
   await app.register(area(async (scope) => logoRoutes(scope, ctx)));

@@ -12,6 +12,7 @@ import { createServiceContext } from './storage/stores/index.ts';
 import { startPruner } from './services/retention/pruner.ts';
 import { systemResolver } from './services/outbound-url.ts';
 import { createDeliveryEngine } from './services/webhooks/engine.ts';
+import { StoreTablesMissing } from './services/store-unavailable.ts';
 
 /** The data folder: ./data of the working folder (the cookie secret; the default SQLite file). */
 export const defaultDataDir = (): string => resolve('data');
@@ -98,6 +99,15 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
       deliveryId === undefined
         ? app.log.warn({ err }, 'webhook delivery pass failed')
         : app.log.warn({ deliveryId, cause: err instanceof Error ? err.message : String(err) }, 'webhook delivery attempt could not be recorded'),
+    // docs/operating.md#backup-and-restore: a restore, or an outage, is said once, not every pass.
+    onWait: {
+      waiting: (err) =>
+        app.log.warn(
+          { cause: err.driverError instanceof Error ? err.driverError.message : String(err.driverError) },
+          err instanceof StoreTablesMissing ? 'webhook deliveries wait: their tables are missing (a restore under way?)' : 'webhook deliveries wait: the database is unavailable',
+        ),
+      resumed: () => app.log.info('webhook deliveries go on'),
+    },
   });
   deliveries.start(config.webhookPollIntervalMs);
   background.push(deliveries, pruner);

@@ -41,7 +41,7 @@ const newPassword = () => randomBytes(12).toString('base64url');
 async function demoUser(s: ServiceContext, reset: boolean): Promise<{ user: User; password: string | null }> {
   const existing = await findUserByEmail(s, DEMO_EMAIL);
   const password = existing === undefined || reset ? newPassword() : null;
-  if (existing === undefined) return { user: await createUser(s, { email: DEMO_EMAIL, name: 'Demo User', password: password! }), password };
+  if (existing === undefined) return { user: await createUser(s, { email: DEMO_EMAIL, name: 'Demo User', password: password! }, { actorId: CLI_OPERATOR }), password };
   if (password !== null) await resetPassword(s, DEMO_EMAIL, password, CLI_OPERATOR);
   return { user: existing, password };
 }

@@ -75,7 +75,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
     .requiredOption('--owner <email>', 'the user who owns it')
     .addOption(jsonOption())
     .action(async (opts: { name: string; owner: string; json?: boolean }) => {
-      const org = await runtime.withServices(async (s) => createOrganization(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id }));
+      const org = await runtime.withServices(async (s) => createOrganization(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id }, { actorId: CLI_OPERATOR }));
       runtime.emit(!!opts.json, { id: org.id, name: org.name, slug: org.slug, owner: opts.owner.toLowerCase() }, () => `created organization ${org.name} (${org.id}), owned by ${opts.owner}`);
     });
   orgs
@@ -101,7 +101,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
     .addOption(jsonOption())
     .action(async (opts: { name: string; owner: string; org?: string; json?: boolean }) => {
       const team = await runtime.withServices(async (s) =>
-        createTeam(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id, organizationId: opts.org ?? null }),
+        createTeam(s, { name: opts.name, ownerId: (await requireUserByEmail(s, opts.owner)).id, organizationId: opts.org ?? null }, { actorId: CLI_OPERATOR }),
       );
       runtime.emit(!!opts.json, { id: team.id, name: team.name, slug: team.slug, organization_id: team.organizationId, owner: opts.owner.toLowerCase() }, () =>
         `created team ${team.name} (${team.id})${team.organizationId ? ` in organization ${team.organizationId}` : ''}, owned by ${opts.owner}`,

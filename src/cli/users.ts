@@ -26,7 +26,7 @@ export function registerUserCommands(program: Command, runtime: CliRuntime): voi
     .addOption(jsonOption())
     .action(async (opts: { email: string; name: string; password?: string; admin?: boolean; json?: boolean }) => {
       const password = opts.password ?? passwordFromStdin(runtime, 'pipe it on standard input or pass --password');
-      const user = await runtime.withServices((s) => createUser(s, { email: opts.email, name: opts.name, password, admin: !!opts.admin }));
+      const user = await runtime.withServices((s) => createUser(s, { email: opts.email, name: opts.name, password, admin: !!opts.admin }, { actorId: CLI_OPERATOR }));
       runtime.emit(!!opts.json, { id: user.id, email: user.email, name: user.name, admin: user.isAdmin }, () => `created user ${user.email} (${user.id})${user.isAdmin ? ', admin' : ''}`);
     });
 

@@ -38,6 +38,9 @@ const meanings: Record<SettingName, string> = {
   PAR_POLICY: 'pushed authorization requests (RFC 9126): optional (clients may push them) or required (every authorization request must be pushed)',
   CIMD_SCOPES: 'the scopes a metadata-document client may request (default: the personal _READ scopes)',
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: 'dynamic client registrations and first uses of client metadata documents, together, per IP per hour (0: no limit)',
+  RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR: 'bookings made, rescheduled or cancelled without an access token, together, per IP per hour (0: no limit)',
+  RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR: 'bookings made, rescheduled or cancelled without an access token, together, per event type per hour, from any address (0: no limit)',
+  MCP_ALLOWED_ORIGINS: 'origins of web pages, comma-separated (https://agent.example.com), whose requests /mcp serves beside its own origins and those of approved applications\' redirect URIs; unset: none more',
   WEBHOOK_POLL_INTERVAL_MS: 'how often each instance looks for webhook deliveries that are due, in milliseconds',
 };
 

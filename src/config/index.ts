@@ -66,6 +66,38 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/**
+ * An origin as the URL standard writes it (scheme, host and port: https://agent.example.com,
+ * http://localhost:6274), the form a browser's Origin header takes; a trailing slash is
+ * allowed, a path, query, user name, wildcard or another scheme is not.
+ */
+function originOf(entry: string): string | undefined {
+  try {
+    const url = new URL(entry);
+    const bare = url.pathname === '/' && url.search === '' && url.hash === '' && url.username === '' && url.password === '' && !entry.endsWith('?') && !entry.endsWith('#');
+    // A host name, an IPv4 or a bracketed IPv6 address: never a pattern such as *.example.com,
+    // which the URL parser would take as a name and no browser would send.
+    const host = /^[a-z0-9._-]+$|^\[[0-9a-f:.]+\]$/.test(url.hostname);
+    return bare && host && (url.protocol === 'https:' || url.protocol === 'http:') ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** docs/rules.md#mcp-server: comma-separated origins, each checked and written as a browser writes it. */
+const originList = (name: string) =>
+  z.string().transform((value, ctx): string[] => {
+    const entries = value.split(',').map((e) => e.trim()).filter((e) => e !== '');
+    const origins = entries.map(originOf);
+    const bad = entries.find((_, i) => origins[i] === undefined);
+    if (bad === undefined) return [...new Set(origins as string[])];
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: `${name} must list origins, comma-separated, each a scheme (https or http), a host and an optional port, such as https://agent.example.com or http://localhost:6274; "${bad}" is not one`,
+    });
+    return z.NEVER;
+  });
+
 function isRedisUrl(value: string): boolean {
   try {
     const url = new URL(value);
@@ -201,6 +233,20 @@ export const settingsSchema = z.object({
   CIMD_SCOPES: scopeList('CIMD_SCOPES').optional(),
   /** docs/integrating.md#connect-an-ai-agent-mcp: registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: limit('RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR', 10),
+  /**
+   * docs/rules.md#rate-limits: bookings made, rescheduled or cancelled without an access token
+   * (the public booking routes), per caller's IP and per event type, per hour. A person books
+   * a few times an hour; an office or a carrier's NAT behind one address more, hence 20; an
+   * event type's bookers come from many addresses, and a flood from many addresses is what
+   * the second limit stops: 60 an hour is more than one host's calendar can take.
+   */
+  RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR: limit('RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR', 20),
+  RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR: limit('RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR', 60),
+  /**
+   * docs/rules.md#mcp-server: origins of web pages, beyond Gatehouse's own and its approved
+   * applications' redirect URIs, whose requests /mcp serves (MCP Streamable HTTP validates Origin).
+   */
+  MCP_ALLOWED_ORIGINS: originList('MCP_ALLOWED_ORIGINS').optional(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
@@ -270,6 +316,9 @@ export interface Config {
     clientAuthFailuresPerMinute: number;
     loginFailuresPer15Minutes: number;
     loginFailuresPerIpPer15Minutes: number;
+    /** docs/rules.md#rate-limits: public booking writes without an access token. */
+    publicBookingsPerIpPerHour: number;
+    publicBookingsPerEventTypePerHour: number;
   };
   /** Longest wait for a database connection or SQLite's write lock, in milliseconds. */
   databaseConnectTimeoutMs: number;
@@ -283,6 +332,8 @@ export interface Config {
   clientMetadata: { policy: 'off' | 'review' | 'open'; scopes: string[] };
   /** docs/rules.md#pushed-authorization: PAR_POLICY. */
   pushedAuthorization: { policy: 'optional' | 'required' };
+  /** docs/rules.md#mcp-server: MCP_ALLOWED_ORIGINS, each as a browser's Origin header writes it. */
+  mcpAllowedOrigins: string[];
   /** docs/rules.md#protected-resource-metadata: the scopes /mcp names (its resource metadata, its 401's hint); see agentScopes(). */
   agentScopes: string[];
   /** The web app is served on loopback: a developer's own machine. */
@@ -364,6 +415,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientAuthFailuresPerMinute: s.RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE,
       loginFailuresPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES,
       loginFailuresPerIpPer15Minutes: s.RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES,
+      publicBookingsPerIpPerHour: s.RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR,
+      publicBookingsPerEventTypePerHour: s.RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR,
     },
     outboundAllowPrivate: s.OUTBOUND_ALLOW_PRIVATE === '1',
     webhookPollIntervalMs: s.WEBHOOK_POLL_INTERVAL_MS,
@@ -384,6 +437,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pushedAuthorization: { policy: s.PAR_POLICY },
     registration,
     agentScopes: agents.scopes,
+    mcpAllowedOrigins: s.MCP_ALLOWED_ORIGINS ?? [],
     secureCookies: appUrl.startsWith('https:'),
     localDevelopment: ['localhost', '127.0.0.1', '[::1]'].includes(new URL(appUrl).hostname),
     warnings,

@@ -1,13 +1,14 @@
 // Rate limits of docs/rules.md#rate-limits, counted by rate-limiter-flexible in memory, or in
 // Redis when REDIS_URL is set so that limits hold across instances. Two kinds:
 // - RequestLimit counts every request of a key (token requests of an authenticated client,
-//   verification-code requests);
+//   verification-code requests, public booking writes, which give back a change not made);
 // - FailureLimit counts failed checks of a secret or password. A check is counted before it
 //   is made (consume) and given back when it succeeds (reward), so a burst of concurrent
 //   attempts gets no more failed checks than the limit; past the limit every request of the
 //   key is refused, a correct secret too, until the window ends.
 // A store outage (Redis down) is reported once and the limits are not enforced until it
-// ends, rather than refusing every request or making each one wait for Redis.
+// ends, rather than refusing every request or making each one wait for Redis. A slow first
+// connection at start is no outage (REDIS_START_GRACE_MS).
 import { createRequire } from 'node:module';
 import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -41,6 +42,14 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /** How long start-up waits for Redis before it serves with the limits not yet enforced. */
 const REDIS_START_WAIT_MS = 2_000;
+
+/**
+ * How long after the server is ready to serve a Redis not yet reached is no outage. On a
+ * loaded machine the first connection can outlast the connect timeout and succeed on a later
+ * try: its errors, and those of the limit checks made meanwhile, are reported only if this
+ * grace passes without a connection.
+ */
+export const REDIS_START_GRACE_MS = 10_000;
 
 /**
  * The part of a caller's IP that a limit keys on. An IPv6 host is normally given a whole
@@ -100,6 +109,19 @@ export class RequestLimit {
       if (outcome instanceof RateLimiterRes) throw new LimitExceeded(seconds(outcome.msBeforeNext), this.points);
       this.report.failed(outcome);
       return null;
+    }
+  }
+
+  /**
+   * Gives back one request that `take` counted (and answered with a count) for `key`: what
+   * it was counted for did not happen.
+   */
+  async giveBack(key: string): Promise<void> {
+    if (this.limiter === null) return;
+    try {
+      await this.limiter.reward(key);
+    } catch (error) {
+      this.report.failed(error);
     }
   }
 }
@@ -221,10 +243,17 @@ export interface RateLimits {
   codeRequestsPerIp: RequestLimit;
   /** Verification-code requests per address per 15 minutes (the per-account login limit). */
   codeRequestsPerAddress: RequestLimit;
-  /** Resolves once the counters' store is connected, or has been given a moment to be. */
+  /**
+   * The server is about to serve: resolves once the counters' store is connected, or has
+   * been given a moment to be; from now a store not yet reached has REDIS_START_GRACE_MS.
+   */
   ready(): Promise<void>;
   /** docs/integrating.md#connect-an-ai-agent-mcp: dynamic client registrations and first uses of metadata documents per IP per hour. */
   registrationsPerIp: RequestLimit;
+  /** docs/rules.md#rate-limits: bookings made, rescheduled or cancelled without an access token, per IP per hour. */
+  publicBookingsPerIp: RequestLimit;
+  /** docs/rules.md#rate-limits: the same writes per event type per hour, from any address. */
+  publicBookingsPerEventType: RequestLimit;
   close(): Promise<void>;
 }
 
@@ -256,7 +285,17 @@ function outageReporter(log: StoreOutageLog): StoreReport {
 // uses it, and loading it cost every start a tenth of a second.
 const load = createRequire(import.meta.url);
 
-function connectRedis(url: string, outage: StoreReport): Redis {
+/** Redis, connecting, with where the limits report to and how it closes. */
+interface RedisConnection {
+  redis: Redis;
+  /** Where the limits report their calls: the outage reporter, past the start's grace. */
+  report: StoreReport;
+  /** The server is about to serve: starts the grace; resolves as readyOrLate does. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function connectRedis(url: string, outage: StoreReport): RedisConnection {
   const { Redis: Client } = load('ioredis') as typeof import('ioredis');
   const redis = new Client(url, {
     // A command sent while Redis is unreachable fails at once instead of queueing behind
@@ -271,10 +310,45 @@ function connectRedis(url: string, outage: StoreReport): Redis {
     // Redis' return.
     retryStrategy: (attempt) => Math.min(attempt * 50, 1_000),
   });
+  // Until Redis is first ready, or the grace ends, a failure is only remembered. The grace
+  // is counted from the server's readiness, not from here: the start's own work, on a busy
+  // machine, holds up the first connection as much as Redis does.
+  let starting = true;
+  let closing = false;
+  let firstFailure: unknown;
+  let grace: NodeJS.Timeout | undefined;
+  const endGrace = () => {
+    starting = false;
+    if (redis.status !== 'ready') outage.failed(firstFailure ?? new Error(`Redis was not reached within ${REDIS_START_GRACE_MS / 1000} s of the start`));
+  };
+  const failed = (error: unknown) => {
+    if (closing) return;
+    if (starting) firstFailure ??= error;
+    else outage.failed(error);
+  };
   // A Redis outage must not crash the process; the limiter calls fail and are reported.
-  redis.on('error', (error: unknown) => outage.failed(error));
-  redis.on('ready', () => outage.succeeded(outage.ticket()));
-  return redis;
+  redis.on('error', failed);
+  // A connection that ends after it was ready is an outage at once, before a reconnection fails.
+  redis.on('close', () => failed(new Error('the connection to Redis closed')));
+  redis.on('ready', () => {
+    starting = false;
+    clearTimeout(grace);
+    outage.succeeded(outage.ticket());
+  });
+  return {
+    redis,
+    report: { ticket: outage.ticket, failed, succeeded: outage.succeeded },
+    ready() {
+      if (starting && grace === undefined) grace = setTimeout(endGrace, REDIS_START_GRACE_MS).unref();
+      return readyOrLate(redis);
+    },
+    async close() {
+      closing = true;
+      clearTimeout(grace);
+      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
+    },
+  };
 }
 
 /** Resolves when Redis is ready or after REDIS_START_WAIT_MS, whichever is first. */
@@ -292,8 +366,9 @@ function readyOrLate(redis: Redis): Promise<void> {
 }
 
 export function createRateLimits(config: Config, log: StoreOutageLog): RateLimits {
-  const outage = outageReporter(log);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, outage) : undefined;
+  const connection = config.redisUrl ? connectRedis(config.redisUrl, outageReporter(log)) : undefined;
+  const redis = connection?.redis;
+  const outage = connection?.report ?? outageReporter(log);
   const counter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {
     const options = { keyPrefix: `gatehouse:${keyPrefix}`, points, duration };
     return redis ? new RateLimiterRedis({ ...options, storeClient: redis }) : new RateLimiterMemory(options);
@@ -317,11 +392,10 @@ export function createRateLimits(config: Config, log: StoreOutageLog): RateLimit
     loginFailuresPerIp: failures('login-ip', r.loginFailuresPerIpPer15Minutes, 15 * 60),
     codeRequestsPerIp: requests('code-ip', r.loginFailuresPerIpPer15Minutes, 15 * 60),
     codeRequestsPerAddress: requests('code-address', r.loginFailuresPer15Minutes, 15 * 60),
-    ready: () => (redis ? readyOrLate(redis) : Promise.resolve()),
+    ready: () => connection?.ready() ?? Promise.resolve(),
     registrationsPerIp: requests('registration-ip', config.registration.perIpPerHour, 3600),
-    async close() {
-      if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-      else redis?.disconnect();
-    },
+    publicBookingsPerIp: requests('public-booking-ip', r.publicBookingsPerIpPerHour, 3600),
+    publicBookingsPerEventType: requests('public-booking-event-type', r.publicBookingsPerEventTypePerHour, 3600),
+    close: async () => connection?.close(),
   };
 }

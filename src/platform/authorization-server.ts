@@ -10,6 +10,8 @@ export { DPOP_ALGORITHMS } from '../oauth/dpop.ts';
 export type { AccessTokenWithClient } from '../oauth/storage.ts';
 export { familyTitles, grantSatisfies, scopeRegistry, type ScopeFamily } from '../oauth/scopes.ts';
 export { API_RESOURCE_PATH, AUTHORIZE_PATH, MCP_PATH, resourceMetadataUrl, TOKEN_PATH } from '../http/oauth/paths.ts';
+// Which web pages' origins may call /mcp: one decision, which CORS follows too.
+export type { McpOrigins } from '../http/cross-origin.ts';
 
 // Random ids and hashed secrets, made the way the core makes its tokens.
 export { generateToken, hashesEqual, hashToken, isWellFormed, randomId } from '../oauth/token-format.ts';

@@ -15,7 +15,7 @@ export interface PlatformDeps {
   /** Which addresses the platform may be asked to call (docs/operating.md: OUTBOUND_ALLOW_PRIVATE). */
   outbound: OutboundPolicy;
   /** SECURITY.md: the shared counters of the limits the platform's routes spend. */
-  limits: Pick<RateLimits, 'codeRequestsPerIp' | 'codeRequestsPerAddress'>;
+  limits: Pick<RateLimits, 'codeRequestsPerIp' | 'codeRequestsPerAddress' | 'publicBookingsPerIp' | 'publicBookingsPerEventType'>;
   /** What a protected resource must know of the server's tokens (RFC 8707, RFC 9449): the resources, URL clients, DPoP. */
   tokens: Omit<Audience, 'resource'>;
 }

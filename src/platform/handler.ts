@@ -19,6 +19,11 @@ export interface ApiCall<B, Q, P> {
   request: FastifyRequest;
   /** The protected resource the call came through: /v2 for a route, /mcp for a tool (docs/rules.md#resource-indicators). */
   resource: GuardedResource;
+  /**
+   * Headers the route's answer carries beside its data, such as a limit's X-RateLimit-*
+   * (docs/rules.md#rate-limits); a tool's result has no headers, and drops them.
+   */
+  setHeaders(headers: Readonly<Record<string, string>>): void;
 }
 
 export interface RouteHandler<B = any, Q = any, P = any> {

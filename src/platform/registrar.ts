@@ -110,6 +110,7 @@ export function registerRegistryRoutes(app: FastifyInstance, handlers: HandlerMa
           facts: access.facts,
           request,
           resource,
+          setHeaders: (headers) => void reply.headers(headers),
         });
         reply.status(h.status ?? 200);
         if (h.noStore) reply.header('cache-control', 'no-store');

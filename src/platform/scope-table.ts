@@ -39,7 +39,9 @@ export function renderScopeTable(): string {
     'No token needed; a token that is sent is still validated (401 if it is not valid). ' +
       'Cancel and reschedule act for the booker: they need the booking’s `manageToken` (in the body; returned once, when the booking is made), ' +
       'or else a token with the booking write scope of the booking’s family (`BOOKING_WRITE` for its host’s personal booking, ' +
-      '`TEAM_BOOKING_WRITE` or `ORG_BOOKING_WRITE` of a team or organization admin for a team booking).',
+      '`TEAM_BOOKING_WRITE` or `ORG_BOOKING_WRITE` of a team or organization admin for a team booking). ' +
+      'Without a token, each booking, reschedule and cancellation counts toward limits per address and per event type ' +
+      '(`RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR`, `RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR`); past one, 429 `rate_limited` with `Retry-After`.',
     '',
     '| endpoint | what it does |',
     '|---|---|',

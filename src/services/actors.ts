@@ -3,5 +3,14 @@
 // (ids are random base62), and the pages name it instead of showing "system".
 export const CLI_OPERATOR = 'cli:operator';
 
+/**
+ * Who made a change, as its audit event records it: a user (through an application, whose
+ * client id is kept beside) or CLI_OPERATOR.
+ */
+export interface Actor {
+  actorId: string;
+  clientId?: string | null;
+}
+
 /** How the pages and the CLI name the operator in an event's actor column. */
 export const CLI_OPERATOR_LABEL = 'CLI (operator)';

@@ -10,8 +10,21 @@ export class StoreUnavailable extends Error {
   constructor(
     /** What the driver said, for the log only. */
     readonly driverError: unknown,
+    message = 'the database is unavailable',
   ) {
-    super('the database is unavailable', { cause: driverError });
+    super(message, { cause: driverError });
     this.name = 'StoreUnavailable';
+  }
+}
+
+/**
+ * A table a request needs is not there: a restore under way (`pg_restore --clean` drops each
+ * table and makes it again, docs/operating.md#backup-and-restore), or instances started
+ * against a database not yet migrated. It ends on its own as an outage does, so it is one.
+ */
+export class StoreTablesMissing extends StoreUnavailable {
+  constructor(driverError: unknown) {
+    super(driverError, 'a table of the database is missing: a restore under way, or migrations not applied');
+    this.name = 'StoreTablesMissing';
   }
 }

@@ -2,7 +2,8 @@
 // recognised here once for both dialects (ARCHITECTURE.md#dialects-in-one-module), so that no surface has to know
 // a driver's codes and every store throws the same error for an outage.
 import type { DatabaseConnection, Dialect, Driver, QueryResult } from 'kysely';
-import { StoreUnavailable } from '../services/store-unavailable.ts';
+import { StoreTablesMissing, StoreUnavailable } from '../services/store-unavailable.ts';
+import { isMissingTable } from './errors.ts';
 
 /** Socket failures on the way to PostgreSQL (Node's system error codes). */
 const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -32,9 +33,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return pgConnectionMessages.some((message) => error.message.startsWith(message));
 }
 
-/** The error a store throws for `error`: StoreUnavailable for an outage, else the error itself. */
+/**
+ * The error a store throws for `error`: StoreUnavailable for an outage, StoreTablesMissing
+ * for a table that is not there (a restore dropping and making the tables again under running
+ * instances, docs/operating.md#backup-and-restore), else the error itself.
+ */
 function reclassify(error: unknown): unknown {
-  return isDatabaseUnavailable(error) ? new StoreUnavailable(error) : error;
+  if (isDatabaseUnavailable(error)) return new StoreUnavailable(error);
+  return isMissingTable(error) ? new StoreTablesMissing(error) : error;
 }
 
 const rejectReclassified = (error: unknown): Promise<never> => Promise.reject(reclassify(error));

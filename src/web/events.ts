@@ -27,6 +27,8 @@ const labels: Record<string, string> = {
   'token.revoked': 'A token was revoked',
   'code.replayed': 'An authorization code was used twice (tokens revoked)',
   'refresh_token.reused': 'A spent refresh token was reused (grant revoked)',
+  // An event about a user that the application caused, so it is in the client's trail too.
+  'team.created': 'A team was created through the application',
 };
 
 function detail(e: ClientEvent): string {

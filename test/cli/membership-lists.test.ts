@@ -98,6 +98,8 @@ describe.each(backends)('gatehouse lists and removes memberships on $name', { ti
       ['membership.added', 'CLI (operator)', { organization_id: acme.id, role: 'admin' }],
       ['membership.removed', 'CLI (operator)', { team_id: sales.id, role: 'member' }],
       ['membership.added', 'CLI (operator)', { team_id: sales.id, role: 'member' }],
+      // The team the helper owns, made by `teams create` (test/cli/creation-audit.test.ts).
+      ['team.created', 'CLI (operator)', { team_id: solo.id, organization_id: null }],
     ]);
   });
 

@@ -130,6 +130,20 @@ export async function withDeliveryAnswerRefused<T>(db: Db, backend: 'sqlite' | '
 }
 
 /**
+ * A table gone for as long as fn runs, as while a restore (`pg_restore --clean`) drops it and
+ * makes it again under a running server: no port can take a table away. It is renamed away
+ * and back, so that its rows return with it.
+ */
+export async function withTableMissing<T>(db: Db, table: 'webhook_deliveries', fn: () => Promise<T>): Promise<T> {
+  await sql.raw(`ALTER TABLE ${table} RENAME TO ${table}_away`).execute(db);
+  try {
+    return await fn();
+  } finally {
+    await sql.raw(`ALTER TABLE ${table}_away RENAME TO ${table}`).execute(db);
+  }
+}
+
+/**
  * The rows that break an invariant of the token tables, by invariant: after a crash, a kill
  * mid-request or a backup taken under load, what matters is every row, handed to someone or
  * not, and no port lists rows it was not asked for by value. Each list is empty when the

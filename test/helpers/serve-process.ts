@@ -41,6 +41,8 @@ export async function startServe(port: number, env: Record<string, string | unde
       RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0',
       RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '0',
       RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: '0',
+      RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR: '0',
+      RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR: '0',
       ...testPasswordHashing,
       ...env,
     },

@@ -222,6 +222,8 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
     RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '0',
     RATE_LIMIT_LOGIN_FAILURES_PER_IP_PER_15_MINUTES: '0',
     RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: '0',
+    RATE_LIMIT_PUBLIC_BOOKINGS_PER_IP_PER_HOUR: '0',
+    RATE_LIMIT_PUBLIC_BOOKINGS_PER_EVENT_TYPE_PER_HOUR: '0',
   };
   const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'info', PORT: String(port), ...testPasswordHashing, ...noLimits, ...env });
   const logs: string[] = [];

@@ -1,8 +1,11 @@
 // Browser-based MCP clients (the MCP Inspector, agents that run in a web page) discover,
 // register, exchange codes and call /mcp from another origin, so those answers carry CORS
-// headers (Fetch standard, CORS protocol). Nothing that relies on cookies or serves a
-// confidential client is opened: the pages, introspection and the REST API stay same-origin.
-// On every backend, with raw requests as a browser sends them and with Chromium itself.
+// headers (Fetch standard, CORS protocol): discovery, registration, token and revocation for
+// any origin, /mcp for the origins it serves (docs/rules.md#mcp-server; here the Inspector's,
+// listed in MCP_ALLOWED_ORIGINS; test/platform/mcp/mcp-origins.test.ts has the rest). Nothing
+// that relies on cookies or serves a confidential client is opened: the pages, introspection
+// and the REST API stay same-origin. On every backend, with raw requests as a browser sends
+// them and with Chromium itself.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
@@ -20,14 +23,15 @@ describe.each(backends)('cross-origin requests of browser-based MCP clients on $
   let server: TestServer;
   beforeAll(async () => {
     if (!available) return;
-    server = await startTestServer(name, { DCR_POLICY: 'open' });
+    server = await startTestServer(name, { DCR_POLICY: 'open', MCP_ALLOWED_ORIGINS: INSPECTOR });
   });
   afterAll(async () => server?.close());
 
-  it.skipIf(!available)('a preflight for /mcp with a bearer token is allowed: any origin, POST, the MCP headers, no credentials', async () => {
+  it.skipIf(!available)('a preflight for /mcp with a bearer token is allowed from an origin it serves: that origin, POST, the MCP headers, no credentials', async () => {
     const res = await preflight(`${server.url}/mcp`, 'POST', 'authorization, content-type, mcp-protocol-version');
     expect(res.status).toBe(204);
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-origin')).toBe(INSPECTOR);
+    expect(res.headers.get('vary')!.toLowerCase()).toContain('origin');
     expect(res.headers.get('access-control-allow-methods')).toContain('POST');
     const allowed = res.headers.get('access-control-allow-headers')!.toLowerCase().split(/\s*,\s*/);
     expect(allowed).toEqual(expect.arrayContaining(['authorization', 'content-type', 'mcp-protocol-version', 'mcp-session-id']));
@@ -53,7 +57,7 @@ describe.each(backends)('cross-origin requests of browser-based MCP clients on $
   it.skipIf(!available)('the 401 of /mcp can be read from another origin, WWW-Authenticate included (RFC 9728 §5.1)', async () => {
     const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { origin: INSPECTOR, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
     expect(res.status).toBe(401);
-    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('access-control-allow-origin')).toBe(INSPECTOR);
     expect(res.headers.get('access-control-expose-headers')!.toLowerCase()).toContain('www-authenticate');
   });
 
@@ -92,7 +96,7 @@ describe.each(backends)('cross-origin requests of browser-based MCP clients on $
 
     const mcp = await fetch(`${server.url}/mcp?x=%00`, { method: 'POST', headers: { origin: INSPECTOR, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
     expect(mcp.status).toBe(400);
-    expect(mcp.headers.get('access-control-allow-origin')).toBe('*');
+    expect(mcp.headers.get('access-control-allow-origin')).toBe(INSPECTOR);
 
     for (const path of ['/v2/me?x=%00', '/login?x=%00']) {
       const res = await fetch(`${server.url}${path}`, { headers: { origin: INSPECTOR } });
@@ -117,29 +121,51 @@ describe.each(backends)('an MCP client running in a web page (Chromium) on $name
   let server: TestServer;
   let browser: Browser;
   let page: Awaited<ReturnType<typeof startCallbackApp>>;
+  /** A page of an origin no application registered. */
+  let stranger: Awaited<ReturnType<typeof startCallbackApp>>;
   beforeAll(async () => {
     if (!enabled) return;
     server = await startTestServer(name);
     browser = await launchChromium();
     page = await startCallbackApp();
+    stranger = await startCallbackApp();
+    // The page is the application's: its redirect URI is on the page's origin.
+    await server.client(await server.user(), { kind: 'public', redirectUris: [page.url] });
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await page?.close();
+    await stranger?.close();
     await server?.close();
   });
 
-  it.skipIf(!enabled)('reads the resource metadata and the 401 of /mcp from a page of another origin', async () => {
+  /** What a page at `url` reads of the resource metadata and of /mcp, or that the browser blocked /mcp. */
+  async function readFrom(url: string) {
     const tab = await browser.newPage();
-    await tab.goto(page.url);
+    await tab.goto(url);
     const seen = await tab.evaluate(async (base) => {
       const metadata = (await (await fetch(`${base}/.well-known/oauth-protected-resource/mcp`)).json()) as { resource: string };
-      const mcp = await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: 'Bearer gat_expired', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
-      return { resource: metadata.resource, status: mcp.status, challenge: mcp.headers.get('www-authenticate') };
+      try {
+        const mcp = await fetch(`${base}/mcp`, { method: 'POST', headers: { authorization: 'Bearer gat_expired', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+        return { resource: metadata.resource, status: mcp.status, challenge: mcp.headers.get('www-authenticate') };
+      } catch {
+        return { resource: metadata.resource, status: 'blocked', challenge: null };
+      }
     }, server.url);
     await tab.close();
+    return seen;
+  }
+
+  it.skipIf(!enabled)('reads the resource metadata and the 401 of /mcp from the page of an approved application, on another origin', async () => {
+    const seen = await readFrom(page.url);
     expect(seen.resource).toBe(`${server.url}/mcp`);
     expect(seen.status).toBe(401);
     expect(seen.challenge).toContain(`resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  it.skipIf(!enabled)('docs/rules.md#mcp-server: a page of an origin /mcp does not serve reads the metadata, but the browser stops its call to /mcp', async () => {
+    const seen = await readFrom(stranger.url);
+    expect(seen.resource).toBe(`${server.url}/mcp`);
+    expect(seen.status).toBe('blocked');
   });
 });

@@ -112,6 +112,40 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
     expect(await ctx.stores.clients.update('no-such-client', { name: 'x' })).toBe(false);
   });
 
+  it.skipIf(!available)('hasApprovedRedirectOrigin: an approved client\'s live redirect URIs, compared by origin; document clients only when asked (docs/rules.md#mcp-server)', async () => {
+    const has = (origin: string, documentClients = true) => ctx.stores.clients.hasApprovedRedirectOrigin(origin, { documentClients });
+    await ctx.stores.clients.insert(newClient({ state: 'approved', redirectUris: ['https://Calendar.Example.ORG:443/oauth/back?x=1', 'http://localhost:6274/cb', 'https://bücher.example/cb'] }));
+    await ctx.stores.clients.insert(newClient({ state: 'pending', redirectUris: ['https://pending.example.org/cb'] }));
+    await ctx.stores.clients.insert(newClient({ state: 'suspended', redirectUris: ['https://suspended.example.org/cb'] }));
+    await ctx.stores.clients.insert(newClient({ state: 'approved', redirectUris: ['https://under_score.example.org/cb', 'com.example.app:/cb'] }));
+    const held = newClient({ state: 'approved', redirectUris: ['https://live.example.org/cb'] });
+    await ctx.stores.clients.insert(held);
+    await ctx.stores.clients.update(held.id, { proposedRedirectUris: ['https://proposed.example.org/cb'] });
+    await ctx.stores.clients.insert(newClient({ id: 'https://agents.example.com/client.json', kind: 'public', state: 'approved', redirectUris: ['https://agent-ui.example.com/callback'] }));
+
+    for (const origin of ['https://calendar.example.org', 'http://localhost:6274', 'https://xn--bcher-kva.example', 'https://under_score.example.org', 'https://live.example.org', 'https://agent-ui.example.com']) {
+      expect(await has(origin), origin).toBe(true);
+    }
+    for (const origin of [
+      'https://calendar.example.org:8443', // another port
+      'http://calendar.example.org', // another scheme
+      'https://calendar.example', // a prefix of the host
+      'http://localhost:62', // a prefix of the port
+      'https://underXscore.example.org', // _ is no wildcard
+      'https://pending.example.org',
+      'https://suspended.example.org',
+      'https://proposed.example.org',
+      'null', // the origin of com.example.app:/cb, and of any page without one
+      'https://CALENDAR.example.org', // not as an Origin header writes it
+      'https://calendar.example.org/',
+      'not an origin',
+    ]) {
+      expect(await has(origin), origin).toBe(false);
+    }
+    expect(await has('https://agent-ui.example.com', false)).toBe(false);
+    expect(await has('https://calendar.example.org', false)).toBe(true);
+  });
+
   it.skipIf(!available)('secrets: listed oldest first while active; a removed one is gone from the list', async () => {
     const c = newClient();
     await ctx.stores.clients.insert(c);

@@ -2,10 +2,10 @@
 // StoreUnavailable, which the surfaces answer 503; other database errors stay what they are.
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { StoreUnavailable } from '../../src/services/store-unavailable.ts';
+import { StoreTablesMissing, StoreUnavailable } from '../../src/services/store-unavailable.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { isDatabaseUnavailable } from '../../src/storage/unavailable.ts';
-import { postgresUrl } from '../helpers/backends.ts';
+import { backends, createTestDatabase, postgresUrl } from '../helpers/backends.ts';
 import { freePort } from '../helpers/server.ts';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -34,6 +34,21 @@ describe('isDatabaseUnavailable', () => {
     ['a value that is not an error', 'ECONNREFUSED'],
   ])('leaves %s alone', (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+// Issue 34 item 7c: a restore drops each table and makes it again under running instances.
+describe.each(backends)('a missing table ($name)', ({ name, available }) => {
+  it.skipIf(!available)('fails with StoreTablesMissing, a StoreUnavailable, where any other failed statement stays as it was', async () => {
+    const database = await createTestDatabase(name);
+    try {
+      const missing = sql`select * from webhook_deliveries_being_restored`.execute(database.handle.db);
+      await expect(missing).rejects.toBeInstanceOf(StoreTablesMissing);
+      await expect(missing).rejects.toBeInstanceOf(StoreUnavailable);
+      await expect(sql`select no_such_column from audit_events`.execute(database.handle.db)).rejects.not.toBeInstanceOf(StoreUnavailable);
+    } finally {
+      await database.drop();
+    }
   });
 });
 

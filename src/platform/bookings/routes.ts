@@ -7,6 +7,7 @@ import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
 import type { Booking, BookingFilter, BookingScope, BookingStore, StatusTerm } from './store.ts';
 import { bookingInScope } from './in-scope.ts';
 import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
+import { limitPublicWrite, type PublicWriter } from './public-limits.ts';
 import { calendarLinks } from './calendar-links.ts';
 import { bookingAnswer, bookingAnswers, bookingView, STATUSES, type AnswerVersion } from './views.ts';
 import { attendeeHandlers } from './attendee-routes.ts';
@@ -171,13 +172,10 @@ export function bookingHandlers(deps: PlatformDeps): HandlerMap {
    * Who may cancel or reschedule through the public routes (docs/rules.md#public-booking): the holder of
    * the booking's manageToken, which needs no scope whatever token comes beside it; else an
    * access token with the booking write scope of the booking's family. The uid alone, which
-   * every reader of bookings sees, is not enough.
+   * every reader of bookings sees, is not enough. Resolves with the booking it opened.
    */
-  const actForBooker = async ({ params, body, principal, request, resource }: ApiCall<BookerProof, unknown, Uid>): Promise<void> => {
-    if (body.manageToken !== undefined) {
-      await requireManageToken(s, params.bookingUid, body.manageToken);
-      return;
-    }
+  const actForBooker = async ({ params, body, principal, request, resource }: ApiCall<BookerProof, unknown, Uid>): Promise<Booking> => {
+    if (body.manageToken !== undefined) return requireManageToken(s, params.bookingUid, body.manageToken);
     if (principal === undefined) {
       throw invalid('manageToken', 'is required: send the manageToken returned when the booking was made, or an access token with the booking write scope');
     }
@@ -185,6 +183,7 @@ export function bookingHandlers(deps: PlatformDeps): HandlerMap {
     if (found === undefined) throw accessError(UNKNOWN_BOOKING, resource);
     const decision = await authorizeBookingWrite(accessStore, s.clock, credentialsOf(request, resource), { hostId: found.hostId, teamId: found.teamId }, resource);
     if (!('ok' in decision)) throw accessError(decision, resource);
+    return found;
   };
 
   const load = (scope: BookingScope, uid: string) => bookingInScope(store, scope, uid);
@@ -223,32 +222,46 @@ export function bookingHandlers(deps: PlatformDeps): HandlerMap {
   };
 }
 
-/** Public (docs/rules.md#public-booking): anyone books; the booker (or a token that may) cancels and reschedules. */
-function publicBookingRoutes(deps: PlatformDeps, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<void>): HandlerMap {
+/**
+ * Public (docs/rules.md#public-booking): anyone books; the booker (or a token that may) cancels and
+ * reschedules. Without an access token each write counts toward the limits of its caller's
+ * address and of its event type (public-limits.ts, docs/rules.md#rate-limits).
+ */
+function publicBookingRoutes(deps: PlatformDeps, actForBooker: (call: ApiCall<BookerProof, unknown, Uid>) => Promise<Booking>): HandlerMap {
   const s = deps.services;
+  const writer = (call: ApiCall<unknown, unknown, unknown>): PublicWriter => ({ authorized: call.principal !== undefined, ip: call.request.ip, tell: call.setHeaders });
   return {
     'bookings.create': route<NewBookingBody>({
       body: newBooking,
       data: createdView,
       status: 201,
       noStore: true,
-      handle: async ({ body, request }) => created(s.stores.bookings, await book(s, await toNewBooking(s.stores.bookings, body)), { request }),
+      rateLimited: true,
+      handle: async (call) => {
+        const input = await toNewBooking(s.stores.bookings, call.body);
+        return created(s.stores.bookings, await limitPublicWrite(deps, writer(call), input.eventTypeId, () => book(s, input)), call);
+      },
     }),
     'bookings.cancel': route<{ cancellationReason?: string } & BookerProof, unknown, Uid>({
       body: object({ cancellationReason: str(1, 500), manageToken }),
       data: bookingView,
+      rateLimited: true,
       handle: async (call) => {
-        await actForBooker(call);
-        return bookingAnswer(s.stores.bookings, await cancelBooking(s, call.params.bookingUid, call.body.cancellationReason), call);
+        const { eventTypeId } = await actForBooker(call);
+        const cancelled = await limitPublicWrite(deps, writer(call), eventTypeId, () => cancelBooking(s, call.params.bookingUid, call.body.cancellationReason));
+        return bookingAnswer(s.stores.bookings, cancelled, call);
       },
     }),
     'bookings.reschedule': route<{ start: string; reschedulingReason?: string } & BookerProof, unknown, Uid>({
       body: object({ start: dateTime, reschedulingReason: str(1, 500), manageToken }, ['start']),
       data: bookingView,
       status: 201,
+      rateLimited: true,
       handle: async (call) => {
-        await actForBooker(call);
-        return bookingAnswer(s.stores.bookings, await rescheduleBooking(s, call.params.bookingUid, toMillis(call.body.start, 'start'), call.body.reschedulingReason), call);
+        const { eventTypeId } = await actForBooker(call);
+        const start = toMillis(call.body.start, 'start');
+        const moved = await limitPublicWrite(deps, writer(call), eventTypeId, () => rescheduleBooking(s, call.params.bookingUid, start, call.body.reschedulingReason));
+        return bookingAnswer(s.stores.bookings, moved, call);
       },
     }),
   };

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authorizeApiRequest } from '../access-check.ts';
 import { challenge, credentialsOf, guardedResource } from '../guard.ts';
 import { allHandlers } from '../handlers.ts';
-import { type AccessPrincipal, errorTable, failureOf, MCP_PATH, refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../authorization-server.ts';
+import { type AccessPrincipal, errorTable, failureOf, MCP_PATH, type McpOrigins, Refusal, refuseRepeatedJsonKeys, RepeatedJsonKeyError } from '../authorization-server.ts';
 import type { PlatformDeps } from '../deps.ts';
 import { ToolCatalog } from './tools.ts';
 
@@ -65,10 +65,20 @@ function serverFor(catalog: ToolCatalog, principal: AccessPrincipal, request: Fa
   return server;
 }
 
-export async function mcpRoutes(app: FastifyInstance, ctx: PlatformDeps): Promise<void> {
+/** The words of the 403 to a page of an origin McpOrigins does not allow. */
+const ORIGIN_REFUSED =
+  'this Origin may not call /mcp: it serves pages of its own origins, of the origins of approved applications\' redirect URIs and of MCP_ALLOWED_ORIGINS (MCP Streamable HTTP validates Origin against DNS rebinding)';
+
+export async function mcpRoutes(app: FastifyInstance, ctx: PlatformDeps, origins: McpOrigins): Promise<void> {
   const resource = guardedResource(ctx, MCP_PATH);
   const store = ctx.services.stores.api.access;
   const catalog = new ToolCatalog(allHandlers(ctx), store, ctx.services.clock, resource);
+
+  // docs/rules.md#mcp-server: a present, invalid Origin is 403 (MCP Streamable HTTP, "Security
+  // Warning"), decided before the token or the body is read, so such a request runs nothing.
+  app.addHook('onRequest', async (request) => {
+    if (!(await origins.allows(request))) throw new Refusal('forbidden', ORIGIN_REFUSED);
+  });
 
   // SECURITY.md: JSON is read as the OAuth endpoints read it; a repeated key is refused.
   refuseRepeatedJsonKeys(app);

@@ -134,6 +134,7 @@ export class ToolCatalog {
       facts: access.facts,
       request,
       resource: this.resource,
+      setHeaders: () => undefined,
     });
     return numberedAsSchema(tool.handler.data, tool.handler.paged ? (data as Page).items : data);
   }

@@ -66,6 +66,8 @@ export async function defaultSchedule(ctx: PlatformContext, userId: string): Pro
 /** A new schedule; a user's first becomes their default (GET /v2/me defaultScheduleId), as does one asked to be. */
 export async function createSchedule(ctx: PlatformContext, owner: ScheduleOwner, input: ScheduleInput): Promise<Schedule> {
   const now = ctx.clock();
+  // Checked before an id is taken: a refused request uses up no number of the series.
+  const changes = changesOf(input, now);
   const id = await ctx.stores.ids.next('schedules');
   const personal = 'userId' in owner;
   const created = {
@@ -77,7 +79,7 @@ export async function createSchedule(ctx: PlatformContext, owner: ScheduleOwner,
     createdAt: now,
     name: input.name.trim(),
     timeZone: input.timeZone,
-    ...changesOf(input, now),
+    ...changes,
   };
   await ctx.stores.transaction(async (tx) => {
     await tx.api.schedules.insert(created);

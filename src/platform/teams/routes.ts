@@ -59,7 +59,7 @@ export function teamHandlers(deps: PlatformDeps): HandlerMap {
       body: object(fields, ['name']),
       data: teamView,
       status: 201,
-      handle: async ({ userId, body }) => team(await createOwnTeam(ctx, userId, null, body)),
+      handle: async ({ userId, principal, body }) => team(await createOwnTeam(ctx, userId, null, body, principal?.clientId ?? null)),
     }),
     'teams.list': route<unknown, ListQuery>({
       query: listQuery(),
@@ -94,7 +94,7 @@ export function teamHandlers(deps: PlatformDeps): HandlerMap {
       body: object(fields, ['name']),
       data: teamView,
       status: 201,
-      handle: async ({ userId, facts, body }) => team(await createOwnTeam(ctx, userId, facts.organization!.id, body)),
+      handle: async ({ userId, principal, facts, body }) => team(await createOwnTeam(ctx, userId, facts.organization!.id, body, principal?.clientId ?? null)),
     }),
   };
 }

@@ -24,9 +24,12 @@ export async function findTeam(ctx: PlatformContext, teamId: string): Promise<Te
   return found;
 }
 
-/** A new team owned by the caller, in the organization when one is given. */
-export function createOwnTeam(ctx: PlatformContext, ownerId: string, organizationId: string | null, input: TeamInput): Promise<Team> {
-  return createTeam(ctx, { ...input, ownerId, organizationId });
+/**
+ * A new team owned by the caller, in the organization when one is given; audited as the
+ * caller's, through the token's application (docs/rules.md#audit-events).
+ */
+export function createOwnTeam(ctx: PlatformContext, ownerId: string, organizationId: string | null, input: TeamInput, clientId: string | null): Promise<Team> {
+  return createTeam(ctx, { ...input, ownerId, organizationId }, { actorId: ownerId, clientId });
 }
 
 /** The teams the user is a member of, only those of the organization when one is given. */

@@ -30,7 +30,10 @@ export interface CodeRequestResult {
  * code restarts the five attempts, so without a limit a caller could buy endless guesses
  * (and fill someone's inbox). The address is hashed: the counter store holds no e-mail.
  */
-async function limitCodeRequests({ limits }: Pick<PlatformDeps, 'limits'>, callerIp: string, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
+/** The limits a code request spends. */
+export type CodeRequestLimits = { limits: Pick<PlatformDeps['limits'], 'codeRequestsPerIp' | 'codeRequestsPerAddress'> };
+
+async function limitCodeRequests({ limits }: CodeRequestLimits, callerIp: string, owner: VerificationOwner, kind: ResourceKind, value: string): Promise<void> {
   const ownerKey = 'userId' in owner ? `user:${owner.userId}` : `team:${owner.teamId}`;
   const address = createHash('sha256').update(`${ownerKey}|${kind}|${value}`).digest('base64url');
   try {
@@ -45,7 +48,7 @@ async function limitCodeRequests({ limits }: Pick<PlatformDeps, 'limits'>, calle
 /** Sends a code to the owner's address through `deliver`, once the caller (by IP) and the address are within their limits. */
 export async function requestVerificationCode(
   ctx: PlatformContext,
-  deps: Pick<PlatformDeps, 'limits'>,
+  deps: CodeRequestLimits,
   request: { owner: VerificationOwner; kind: ResourceKind; value: string; callerIp: string },
   deliver: CodeDelivery,
 ): Promise<CodeRequestResult> {

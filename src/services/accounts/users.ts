@@ -5,6 +5,7 @@ import type { ServiceContext } from '../context.ts';
 import { conflict, notFound, validation } from '../errors.ts';
 import type { User } from './store.ts';
 import { refuseControlCharacters } from '../names.ts';
+import type { Actor } from '../actors.ts';
 
 export type { User } from './store.ts';
 
@@ -44,13 +45,22 @@ function checkNewPassword(password: string): void {
 /** The cost new hashes are made at: the context's, or RFC 9106's when it names none. */
 const hashingOf = (ctx: ServiceContext): PasswordHashing => ctx.passwordHashing ?? 'rfc9106';
 
-export async function createUser(ctx: ServiceContext, input: NewUser): Promise<User> {
+/**
+ * Makes an account. With an `actor` (the operator's `gatehouse users create`) it is audited
+ * as `user.created`, saying whether it is a platform admin, in the same transaction
+ * (docs/rules.md#audit-events); seeding, as the tests' fixtures and the benchmark do, is
+ * nobody's act.
+ */
+export async function createUser(ctx: ServiceContext, input: NewUser, actor?: Actor): Promise<User> {
   const { email, name } = checkNewUser(input);
   const taken = () => conflict(`a user with email ${email} already exists`, 'email');
   if (await findUserByEmail(ctx, email)) throw taken();
   const user = await newUserRecord(ctx, { email, name, passwordHash: await hashPassword(input.password, hashingOf(ctx)), isAdmin: input.admin === true });
-  if (!(await ctx.stores.users.insert(user))) throw taken();
-  return user;
+  return ctx.stores.transaction(async (tx) => {
+    if (!(await tx.users.insert(user))) throw taken();
+    if (actor !== undefined) await tx.audit.append({ type: 'user.created', ...actor, userId: user.id, data: { admin: user.isAdmin } }, user.createdAt);
+    return user;
+  });
 }
 
 /** A generated username: the address's mailbox and a random suffix, so two alike never clash. */

@@ -127,6 +127,17 @@ export interface ClientStore {
   list(filter: { ownerId?: string; state?: ClientState }): Promise<StoredClient[]>;
 
   /**
+   * Whether an approved client has a redirect URI on `origin`: scheme, host and port as the
+   * URL standard writes an origin, the form of a browser's Origin header
+   * (https://app.example.com; http://localhost:6274). A URI's origin is compared, so a port
+   * written out as its scheme's default, or a host's capitals, make no difference; a redirect
+   * URI held for review is not live and does not count. Clients of a metadata document (a URL
+   * client id) count only when `documentClients` (docs/rules.md#cimd-policy: off stops them).
+   * False for anything that is not such an origin ("null" included).
+   */
+  hasApprovedRedirectOrigin(origin: string, options: { documentClients: boolean }): Promise<boolean>;
+
+  /**
    * Takes the client's row lock for the rest of the transaction, by an UPDATE that sets
    * `updatedAt` to `now` (a portable stand-in for SELECT ... FOR UPDATE), so that two
    * concurrent changes of one client are serialized. With `expectedVersion` the version is

@@ -8,6 +8,7 @@ import type { ServiceStores } from '../stores.ts';
 import { isTimeZone } from '../time-zones.ts';
 import type { Member, Membership, MembershipOfUser, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamChanges, TeamSummary } from './store.ts';
 import { refuseHiddenCharacters } from '../names.ts';
+import type { Actor } from '../actors.ts';
 
 export type { Member, Membership, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamSummary } from './store.ts';
 export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
@@ -47,7 +48,11 @@ async function requireUser(ctx: ServiceContext, userId: string): Promise<void> {
   if ((await ctx.stores.users.findById(userId)) === undefined) throw notFound(`no user ${userId}`);
 }
 
-export async function createOrganization(ctx: ServiceContext, input: { name: string; ownerId: string }): Promise<Organization> {
+/**
+ * With an `actor` (the operator's `gatehouse orgs create`), audited as `organization.created`
+ * about its owner in the same transaction (docs/rules.md#audit-events); seeding is nobody's act.
+ */
+export async function createOrganization(ctx: ServiceContext, input: { name: string; ownerId: string }, actor?: Actor): Promise<Organization> {
   const name = checkTeamName(input.name);
   await requireUser(ctx, input.ownerId);
   const now = ctx.clock();
@@ -55,6 +60,7 @@ export async function createOrganization(ctx: ServiceContext, input: { name: str
   await ctx.stores.transaction(async (tx) => {
     await tx.teams.insertOrganization(organization);
     await insertMember(tx, { organizationId: organization.id }, input.ownerId, 'owner', now);
+    if (actor !== undefined) await tx.audit.append({ type: 'organization.created', ...actor, userId: input.ownerId, data: { organizationId: organization.id } }, now);
   });
   return organization;
 }
@@ -75,7 +81,12 @@ export function checkTeamFields(input: { bio?: string; timeZone?: string; brandC
   if (input.brandColor !== undefined && !COLOR.test(input.brandColor)) throw validation('brandColor must be a color such as #1a2b3c', 'brandColor');
 }
 
-export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<Team> {
+/**
+ * With an `actor` (a user through the API, the operator's `gatehouse teams create`), audited
+ * as `team.created` about its owner in the same transaction (docs/rules.md#audit-events);
+ * seeding is nobody's act.
+ */
+export async function createTeam(ctx: ServiceContext, input: NewTeam, actor?: Actor): Promise<Team> {
   const name = checkTeamName(input.name);
   checkTeamFields(input);
   const slug = input.slug !== undefined ? checkSlug(input.slug) : slugFor(name);
@@ -99,6 +110,7 @@ export async function createTeam(ctx: ServiceContext, input: NewTeam): Promise<T
   await ctx.stores.transaction(async (tx) => {
     if (!(await tx.teams.insertTeam(team))) throw conflict(`a team with slug "${slug}" already exists`, 'slug');
     await insertMember(tx, { teamId: team.id }, input.ownerId, 'owner', now);
+    if (actor !== undefined) await tx.audit.append({ type: 'team.created', ...actor, userId: input.ownerId, data: { teamId: team.id, organizationId } }, now);
   });
   return team;
 }

@@ -3,9 +3,12 @@
 // the outcome: delivered, due again later (schedule.ts), or failed; a webhook failing for
 // 5 days is turned off with the reason. Each claimed delivery is attempted and recorded on its
 // own: one that fails (its outcome refused by the database, say) is reported and the pass goes
-// on with the others, so one receiver cannot hold up everyone's deliveries. Tests drive
-// passes with deliverDue() and a moved clock.
+// on with the others, so one receiver cannot hold up everyone's deliveries. While the
+// database cannot be reached, or the deliveries' tables are missing (a restore under way,
+// docs/operating.md#backup-and-restore), passes wait: that is said once when it starts and
+// once when it ends, not once per pass. Tests drive passes with deliverDue() and a moved clock.
 import type { ServiceContext } from '../context.ts';
+import { StoreUnavailable } from '../store-unavailable.ts';
 import type { OutboundPolicy } from '../outbound-url.ts';
 import { CLAIM_LEASE_MS, DISABLE_AFTER_MS, nextAttemptAt } from './schedule.ts';
 import { sendDelivery } from './sender.ts';
@@ -27,10 +30,18 @@ export interface DeliveryEngineOptions {
    * went on.
    */
   onError?: (err: unknown, deliveryId?: string) => void;
+  /**
+   * Where a wait is reported: `waiting` when a pass first finds the database unavailable or
+   * the deliveries' tables missing (StoreTablesMissing), `resumed` when a pass claims again.
+   */
+  onWait?: { waiting(err: StoreUnavailable): void; resumed(): void };
 }
 
 export interface DeliveryEngine {
-  /** One pass: claims, sends and records every due delivery (up to a batch); returns how many it attempted. */
+  /**
+   * One pass: claims, sends and records every due delivery (up to a batch); returns how many
+   * it attempted, none while the database is unavailable or its tables missing.
+   */
   deliverDue(): Promise<number>;
   /** Runs passes every intervalMs until stop(). */
   start(intervalMs: number): void;
@@ -91,9 +102,27 @@ export function createDeliveryEngine(options: DeliveryEngineOptions): DeliveryEn
     }
   }
 
+  let waiting = false;
+
+  /** The due deliveries, claimed; none while the store cannot be used, which is reported once. */
+  async function claim(now: number): Promise<ClaimedDelivery[]> {
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = await store.claimDue(now, now + CLAIM_LEASE_MS, batch);
+    } catch (err) {
+      if (!(err instanceof StoreUnavailable)) throw err;
+      if (!waiting) options.onWait?.waiting(err);
+      waiting = true;
+      return [];
+    }
+    if (waiting) options.onWait?.resumed();
+    waiting = false;
+    return claimed;
+  }
+
   async function deliverDue(): Promise<number> {
     const now = services.clock();
-    const claimed = await store.claimDue(now, now + CLAIM_LEASE_MS, batch);
+    const claimed = await claim(now);
     // A failure that remains (the database gone mid-pass) ends this attempt only; the delivery
     // keeps its lease and is claimed again when the lease ends, as after a crash.
     await Promise.all(claimed.map((d) => attempt(d).catch((err: unknown) => options.onError?.(err, d.id))));

@@ -1,6 +1,8 @@
 // The client-lifecycle store (src/services/clients/store.ts) over oauth_clients,
 // client_secrets, authorization_requests, grants and audit_events.
-import { sql, type Kysely, type Updateable } from 'kysely';
+import { domainToUnicode } from 'node:url';
+import { sql, type Kysely, type SqlBool, type Updateable } from 'kysely';
+import { isDocumentClientId } from '../../oauth/client-metadata.ts';
 import { scopesColumn, scopesFromColumn } from '../columns.ts';
 import type { ClientChanges, ClientStore, StoredClient } from '../../services/clients/store.ts';
 import { listAudit } from '../repositories/audit.ts';
@@ -46,6 +48,28 @@ function toColumns(c: ClientChanges): Updateable<OAuthClientsTable> {
   if (c.proposedScopes !== undefined) set.proposed_scopes = c.proposedScopes.length > 0 ? scopesColumn(c.proposedScopes) : null;
   if (c.updatedAt !== undefined) set.updated_at = c.updatedAt;
   return set;
+}
+
+/** The origin of a URI, as the URL standard writes it; "null" for one without (a custom scheme) or one that does not parse. */
+function originOfUri(uri: string): string {
+  try {
+    return new URL(uri).origin;
+  } catch {
+    return 'null';
+  }
+}
+
+/**
+ * LIKE patterns that every redirect_uris column holding a URI on `origin` matches once
+ * lower-cased: the column is a JSON array, so each URI follows a quote. The host as written
+ * in a URI may be the Unicode form of the origin's IDNA one; a capital or a default port
+ * written out still match, and what else matches is told apart by comparing origins.
+ */
+function redirectOriginPatterns(origin: string): string[] {
+  const like = (text: string) => `%"${text.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`;
+  const { protocol, hostname, port } = new URL(origin);
+  const unicode = `${protocol}//${domainToUnicode(hostname) || hostname}${port === '' ? '' : `:${port}`}`;
+  return [...new Set([like(origin), like(unicode)])];
 }
 
 /** The value that raises the version in an UPDATE's SET (docs/rules.md#review-versions). */
@@ -94,6 +118,17 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
       if (filter.ownerId !== undefined) q = q.where('owner_id', '=', filter.ownerId);
       if (filter.state !== undefined) q = q.where('state', '=', filter.state);
       return (await q.execute()).map(toStoredClient);
+    },
+
+    async hasApprovedRedirectOrigin(origin, { documentClients }) {
+      if (origin === 'null' || originOfUri(origin) !== origin) return false;
+      const rows = await db
+        .selectFrom('oauth_clients')
+        .select(['id', 'redirect_uris'])
+        .where('state', '=', 'approved')
+        .where((eb) => eb.or(redirectOriginPatterns(origin).map((pattern) => sql<SqlBool>`lower(redirect_uris) like ${pattern} escape '\\'`)))
+        .execute();
+      return rows.some((row) => (documentClients || !isDocumentClientId(row.id)) && (JSON.parse(row.redirect_uris) as string[]).some((uri) => originOfUri(uri) === origin));
     },
 
     async lock(id, now, options = {}) {

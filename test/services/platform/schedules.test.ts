@@ -64,6 +64,15 @@ describe('schedules', () => {
     expect((await listSchedules(world.ctx, { userId }, 10, 0)).map((x) => x.name)).toEqual(['Day']);
   });
 
+  it('a refused schedule uses up no id: the next one takes the number the refused one would have', async ({ world }) => {
+    const userId = await world.user();
+    await expect(createSchedule(world.ctx, { userId }, { name: 'Bad', timeZone: 'Mars/Olympus' })).rejects.toMatchObject({ kind: 'validation' });
+    const first = await createSchedule(world.ctx, { userId }, { name: 'First', timeZone: 'UTC' });
+    const second = await createSchedule(world.ctx, { userId }, { name: 'Second', timeZone: 'UTC' });
+    expect(Number(second.id) - Number(first.id)).toBe(1);
+    expect(first.id).toBe('1');
+  });
+
   it('a change moves updatedAt and the default; turning the default off leaves the user without one', async ({ world }) => {
     const userId = await world.user();
     const s = await createSchedule(world.ctx, { userId }, { name: 'Day', timeZone: 'UTC' });

@@ -10,17 +10,17 @@ describe('teams', () => {
   it('a new team is made with its owner as owner, at the clock, in the organization given', async ({ world }) => {
     const owner = await world.user();
     const organizationId = await world.organization(owner);
-    const made = await createOwnTeam(world.ctx, owner, organizationId, { name: ' Support ', slug: 'support', timeZone: 'Europe/Berlin' });
+    const made = await createOwnTeam(world.ctx, owner, organizationId, { name: ' Support ', slug: 'support', timeZone: 'Europe/Berlin' }, 'client-1');
     expect(made).toMatchObject({ name: 'Support', slug: 'support', timeZone: 'Europe/Berlin', organizationId, createdAt: world.now() });
     expect(await world.ctx.stores.teams.findMembershipOfUser({ teamId: made.id }, owner)).toMatchObject({ role: 'owner' });
     expect(await findTeam(world.ctx, made.id)).toEqual(made);
-    await expect(createOwnTeam(world.ctx, owner, null, { name: 'Other', slug: 'support' })).rejects.toMatchObject({ kind: 'conflict' });
+    await expect(createOwnTeam(world.ctx, owner, null, { name: 'Other', slug: 'support' }, null)).rejects.toMatchObject({ kind: 'conflict' });
   });
 
   it('a rename is checked as a creation is, a taken slug is a conflict naming the slug, and nothing is written', async ({ world }) => {
     const owner = await world.user();
     const teamId = await world.team(owner, { name: 'Sales' });
-    const other = await createOwnTeam(world.ctx, owner, null, { name: 'Ops', slug: 'ops' });
+    const other = await createOwnTeam(world.ctx, owner, null, { name: 'Ops', slug: 'ops' }, null);
     await expect(updateTeam(world.ctx, teamId, { name: 'Sales\u001b[2J' })).rejects.toMatchObject({ kind: 'validation' });
     await expect(updateTeam(world.ctx, teamId, { name: 'Sales\u202e' })).rejects.toMatchObject({ kind: 'validation' });
     await expect(updateTeam(world.ctx, teamId, { slug: other.slug })).rejects.toMatchObject({ kind: 'conflict', message: 'slug: a team with slug "ops" already exists' });

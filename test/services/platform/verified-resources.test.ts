@@ -5,8 +5,7 @@
 // test/platform/platform-flows.test.ts and test/http/rate-limits.test.ts.
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { describe, expect } from 'vitest';
-import type { PlatformDeps } from '../../../src/platform/deps.ts';
-import { listVerified, requestVerificationCode, verifyAddress, type CodeDelivery, type ResourceKind, type VerificationOwner } from '../../../src/platform/verified-resources/service.ts';
+import { listVerified, requestVerificationCode, verifyAddress, type CodeDelivery, type CodeRequestLimits, type ResourceKind, type VerificationOwner } from '../../../src/platform/verified-resources/service.ts';
 import { CODE_TTL_MS } from '../../../src/services/accounts/verification.ts';
 import { RequestLimit } from '../../../src/http/rate-limits.ts';
 import { it, type PlatformWorld } from './world.ts';
@@ -14,7 +13,7 @@ import { it, type PlatformWorld } from './world.ts';
 const IP = '203.0.113.7';
 
 /** Counters in memory, as an instance without Redis keeps them: `perIp` and `perAddress` requests per 15 minutes. */
-function limits(perIp = 100, perAddress = 100): Pick<PlatformDeps, 'limits'> {
+function limits(perIp = 100, perAddress = 100): CodeRequestLimits {
   const report = { ticket: () => 0, failed: () => undefined, succeeded: () => undefined };
   const limit = (points: number) => new RequestLimit(new RateLimiterMemory({ points, duration: 15 * 60 }), points, report);
   return { limits: { codeRequestsPerIp: limit(perIp), codeRequestsPerAddress: limit(perAddress) } };
@@ -27,7 +26,7 @@ function outbox() {
   return { sent, deliver, last: () => sent[sent.length - 1]!.code };
 }
 
-async function request(world: PlatformWorld, owner: VerificationOwner, kind: ResourceKind, value: string, options: { deps?: Pick<PlatformDeps, 'limits'>; ip?: string; deliver?: CodeDelivery } = {}) {
+async function request(world: PlatformWorld, owner: VerificationOwner, kind: ResourceKind, value: string, options: { deps?: CodeRequestLimits; ip?: string; deliver?: CodeDelivery } = {}) {
   return requestVerificationCode(world.ctx, options.deps ?? limits(), { owner, kind, value, callerIp: options.ip ?? IP }, options.deliver ?? (() => undefined));
 }
 
