@@ -7,7 +7,7 @@ import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap } from '../handler.ts';
 import { bookingRecordings, bookingReferences, bookingSessions, bookingTranscripts } from './service.ts';
 import { arrayOf, nullable, numberedId, object, str } from '../schemas.ts';
-import { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from '../authorization-server.ts';
+import { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from './provider-records.ts';
 import type { BookingScope } from './store.ts';
 
 type Uid = { bookingUid: string };

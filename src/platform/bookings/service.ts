@@ -4,7 +4,8 @@ import { conflict, generateToken, hashesEqual, hashToken, isWellFormed, notFound
 import { ACTIVE, type Booking, type BookingChanges, type BookingFilter, type BookingRelations, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
 import { authorizeBookingWrite, type AccessGranted, type PresentedCredentials } from '../access-check.ts';
 import type { AccessDenial } from '../membership.ts';
-import type { Audience, BookingReference, ConferencingSession, Recording } from '../authorization-server.ts';
+import type { Audience } from '../authorization-server.ts';
+import type { BookingReference, ConferencingSession, Recording } from './provider-records.ts';
 import type { Attendee } from './attendee-store.ts';
 // The refusals the routes raised, worded and typed as before (input.ts's).
 import { invalid, notFound as missing } from '../input.ts';
@@ -331,18 +332,31 @@ export async function findAttendee(ctx: PlatformContext, hostId: string, uid: st
 
 /** docs/integrating.md#provider-records: a booking's calendar events in the scope, of one provider when `type` is given. */
 export async function bookingReferences(ctx: PlatformContext, scope: BookingScope, uid: string, type?: string): Promise<BookingReference[]> {
-  return ctx.stores.bookingProviders.references((await findBooking(ctx, scope, uid)).uid, type);
+  return ctx.stores.api.bookingProviders.references((await findBooking(ctx, scope, uid)).uid, type);
 }
 
 export async function bookingRecordings(ctx: PlatformContext, scope: BookingScope, uid: string): Promise<Recording[]> {
-  return ctx.stores.bookingProviders.recordings((await findBooking(ctx, scope, uid)).uid);
+  return ctx.stores.api.bookingProviders.recordings((await findBooking(ctx, scope, uid)).uid);
 }
 
 /** The addresses of a booking's transcripts. */
 export async function bookingTranscripts(ctx: PlatformContext, scope: BookingScope, uid: string): Promise<string[]> {
-  return (await ctx.stores.bookingProviders.transcripts((await findBooking(ctx, scope, uid)).uid)).map((t) => t.url);
+  return (await ctx.stores.api.bookingProviders.transcripts((await findBooking(ctx, scope, uid)).uid)).map((t) => t.url);
 }
 
 export async function bookingSessions(ctx: PlatformContext, scope: BookingScope, uid: string): Promise<ConferencingSession[]> {
-  return ctx.stores.bookingProviders.sessions((await findBooking(ctx, scope, uid)).uid);
+  return ctx.stores.api.bookingProviders.sessions((await findBooking(ctx, scope, uid)).uid);
 }
+
+// What an operator records of a booking (the CLI's `bookings add-…`, docs/integrating.md#provider-records).
+export {
+  PROVIDER_LIST_MAX,
+  recordRecording,
+  recordReference,
+  recordSession,
+  recordTranscript,
+  type BookingReference,
+  type ConferencingSession,
+  type Recording,
+  type Transcript,
+} from './provider-records.ts';

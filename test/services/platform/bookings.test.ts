@@ -5,7 +5,21 @@
 // manageToken, transitions) are tested over HTTP in test/platform/booking*.test.ts.
 import { describe, expect } from 'vitest';
 import type { EventTypeOwner } from '../../../src/platform/event-types/store.ts';
-import { book, eventTypeOf, findAttendee, findBooking, listAttendees, listBookings, shownOne } from '../../../src/platform/bookings/service.ts';
+import {
+  book,
+  bookingRecordings,
+  bookingReferences,
+  bookingTranscripts,
+  eventTypeOf,
+  findAttendee,
+  findBooking,
+  listAttendees,
+  listBookings,
+  recordRecording,
+  recordReference,
+  recordTranscript,
+  shownOne,
+} from '../../../src/platform/bookings/service.ts';
 import type { PlatformContext } from '../../../src/platform/stores.ts';
 import { it, type PlatformWorld } from './world.ts';
 
@@ -86,5 +100,22 @@ describe('bookings', () => {
     await expect(listAttendees(world.ctx, await world.user(), booking.uid)).rejects.toMatchObject({ kind: 'not_found', message: 'no such booking' });
     const otherAttendee = (await listAttendees(world.ctx, host, otherBooking.uid))[0]!;
     await expect(findAttendee(world.ctx, host, booking.uid, otherAttendee.id)).rejects.toMatchObject({ kind: 'not_found', message: 'no such attendee' });
+  });
+
+  it("what an operator records is the booking's, read in its scope only: an unknown booking, a bad address and a taken provider id are refused", async ({ world }) => {
+    const host = await world.user();
+    const { booking } = await bookOf(world, (await eventTypeFor(world.ctx, { userId: host })).id, 2);
+    await expect(recordReference(world.ctx, { bookingUid: 'no-such-uid', type: 'google_calendar', eventUid: 'g1' })).rejects.toMatchObject({ kind: 'not_found', message: 'no booking has the uid no-such-uid' });
+    await expect(recordTranscript(world.ctx, { bookingUid: booking.uid, url: 'ftp://files.example.com/t.txt' })).rejects.toMatchObject({ kind: 'validation', message: expect.stringMatching(/^url: /) });
+    const reference = await recordReference(world.ctx, { bookingUid: booking.uid, type: 'google_calendar', eventUid: 'g1', destinationCalendarId: 'primary' });
+    expect(reference).toMatchObject({ bookingUid: booking.uid, type: 'google_calendar', eventUid: 'g1', destinationCalendarId: 'primary', createdAt: world.now() });
+    await recordReference(world.ctx, { bookingUid: booking.uid, type: 'zoom_video', eventUid: 'z1' });
+    expect(await bookingReferences(world.ctx, { userId: host }, booking.uid, 'google_calendar')).toEqual([reference]);
+    const recording = await recordRecording(world.ctx, { bookingUid: booking.uid, id: 'rec-1', roomName: 'room', startTs: 1_700_000_000, duration: 60, shareToken: 'share' });
+    await expect(recordRecording(world.ctx, { bookingUid: booking.uid, id: 'rec-1', roomName: 'room', startTs: 1_700_000_000, duration: 60, shareToken: 'share' })).rejects.toMatchObject({ kind: 'conflict', message: 'id: a recording of id rec-1 is already recorded' });
+    expect(await bookingRecordings(world.ctx, { userId: host }, booking.uid)).toEqual([recording]);
+    await recordTranscript(world.ctx, { bookingUid: booking.uid, url: 'https://files.example.com/t.txt' });
+    expect(await bookingTranscripts(world.ctx, { userId: host }, booking.uid)).toEqual(['https://files.example.com/t.txt']);
+    await expect(bookingReferences(world.ctx, { userId: await world.user() }, booking.uid)).rejects.toMatchObject({ kind: 'not_found', message: 'no such booking' });
   });
 });
