@@ -52,7 +52,10 @@ describe('workflows', () => {
     for (const [steps, message] of refusals) await expect(createWorkflow(world.ctx, teamId, { ...reminder, steps })).rejects.toMatchObject({ kind: 'validation', message });
     expect(await listWorkflows(world.ctx, teamId, 10, 0)).toEqual([]);
     const ok = [{ action: 'EMAIL_ADDRESS', sendTo: 'ops@example.com', body: 'x' }, { action: 'SMS_NUMBER', sendTo: '+491701234567', body: 'x' }];
-    expect((await createWorkflow(world.ctx, teamId, { ...reminder, steps: ok })).steps).toEqual(ok);
+    const created = await createWorkflow(world.ctx, teamId, { ...reminder, steps: ok });
+    expect(created.steps).toEqual(ok);
+    // The refusals used up no number of the series: the first workflow kept is number 1.
+    expect(created.id).toBe('1');
   });
 
   it("a workflow runs on the team's own event types only: another team's or a user's is refused, on create and on change", async ({ world }) => {
