@@ -268,7 +268,7 @@ export interface CodeStore {
 export interface PushedRequestRecord {
   hash: string;
   clientId: string;
-  /** The validated authorization parameters, one string each (authorize.ts: authorizationParameters). */
+  /** The validated authorization parameters, one string each (authorize/request.ts: authorizationParameters). */
   parameters: Record<string, string>;
   /** RFC 8707 resources, the one parameter that repeats; null when none was sent. */
   resources: string[] | null;

@@ -1,21 +1,22 @@
 // GET/POST /auth/oauth2/authorize: the browser side of RFC 6749 §4.1 (docs/rules.md#authorization-request,
 // docs/rules.md#authorize-errors, docs/rules.md#consent, docs/rules.md#silent-authorization). What the browser gets is decided by the core
-// (src/oauth/authorization-decision.ts); this module renders it.
+// (src/oauth/authorize/decision.ts); this module renders it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { documentFirstUse } from '../http/registration-limit.ts';
 import { AUTHORIZE_PATH } from '../http/oauth/paths.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
 import {
+  carriedParameters,
   decideAuthorization,
   decideConsent,
   whereAuthorizationReturns,
   type AuthorizationDecision,
+  type AuthorizationRequest,
   type AuthorizationReturn,
   type ConsentDecision,
   type Requester,
-} from '../oauth/authorization-decision.ts';
-import { carriedParameters, type AuthorizationRequest } from '../oauth/authorize.ts';
+} from '../oauth/authorize/index.ts';
 import { isDocumentClientId } from '../oauth/client-metadata.ts';
 import { findUserById, type User } from '../services/accounts/users.ts';
 import { requireStoredClient } from '../services/clients/view.ts';

@@ -1,4 +1,4 @@
-// The authorization endpoint's decisions (src/oauth/authorization-decision.ts), called
+// The authorization endpoint's decisions (src/oauth/authorize/decision.ts), called
 // directly on the core with an in-process database: what the browser gets for a request
 // (decideAuthorization) and for the consent form's answer (decideConsent). What only HTTP
 // shows (headers, cookies, the pages' words) stays in test/web/authorize*.test.ts.
@@ -7,10 +7,12 @@ import {
   decideAuthorization,
   decideConsent,
   type AuthorizationDecision,
+  type AuthorizationRequest,
   type ConsentDecision,
   type Requester,
-} from '../../src/oauth/authorization-decision.ts';
-import { approveAuthorization, TeamAuthorityLost, type AuthorizationRequest } from '../../src/oauth/authorize.ts';
+} from '../../src/oauth/authorize/index.ts';
+import { approveAuthorization } from '../../src/oauth/authorize/grant.ts';
+import { TeamAuthorityLost } from '../../src/oauth/authorize/team.ts';
 import { sortScopes } from '../../src/oauth/scopes.ts';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';

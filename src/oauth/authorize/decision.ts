@@ -2,27 +2,15 @@
 // for a request and for the consent form's answer, decided here and rendered by
 // src/web/authorize.ts. The page layer hands in who is asking as plain values (Requester);
 // this module knows no framework, no session and no page.
-import {
-  approveAuthorization,
-  approveSilently,
-  denyAuthorization,
-  PushedRequestGone,
-  recordAuthorizationRequest,
-  refuseTeam,
-  TeamAuthorityLost,
-  rememberedGrant,
-  resolveTeam,
-  silentFailure,
-  validateAuthorizationRequest,
-  type AuthorizationRequest,
-  type ErrorAnswer,
-  type FatalReason,
-  type HeldBackError,
-  type NamedClient,
-} from './authorize.ts';
-import type { FirstUseGate } from './client-metadata.ts';
-import type { OAuthContext } from './context.ts';
-import type { OAuthError } from './errors.ts';
+import type { FirstUseGate } from '../client-metadata.ts';
+import type { OAuthContext } from '../context.ts';
+import type { OAuthError } from '../errors.ts';
+import { silentFailure, type ErrorAnswer, type FatalReason, type HeldBackError, type NamedClient } from './error-answers.ts';
+import { approveAuthorization, approveSilently, denyAuthorization, rememberedGrant } from './grant.ts';
+import { PushedRequestGone } from './pushed.ts';
+import type { AuthorizationRequest, RawParameters } from './request.ts';
+import { refuseTeam, resolveTeam, TeamAuthorityLost } from './team.ts';
+import { validateAuthorizationRequest } from './validate.ts';
 
 /** Who is asking, as the page layer knows it. */
 export interface Requester {
@@ -88,8 +76,6 @@ export type AuthorizationDecision = ShowLogin | ShowConsent | RedirectBack | Hel
 /** What the browser gets for the consent form's answer (POST): never the consent page again. */
 export type ConsentDecision = ShowLogin | RedirectBack | HeldBackError | ErrorPage | UnknownChoice;
 
-type RawParameters = Record<string, unknown>;
-
 /**
  * The request, step by step: is it valid (and safe to redirect), is anyone logged in, has
  * prompt=login had its new login, does remembered consent answer it, may a page be shown.
@@ -102,7 +88,7 @@ export async function decideAuthorization(ctx: OAuthContext, query: RawParameter
   if (wantsNewLogin(checked.request, requester)) return { kind: 'login', request: checked.request, again: true };
   const request = await resolveTeam(ctx, checked.request, userId);
   if (request === undefined) return refuseTeamRequest(ctx, checked.request, userId);
-  await recordAuthorizationRequest(ctx, request, userId);
+  await recordAsked(ctx, request, userId);
   const remembered = await orGonePage(async () => ({ kind: 'redirect' as const, location: await approveFromMemory(ctx, request, userId) }));
   if (remembered.kind === 'error_page') return remembered;
   if (remembered.location !== undefined) return { kind: 'redirect', location: remembered.location };
@@ -176,7 +162,7 @@ export async function whereAuthorizationReturns(ctx: OAuthContext, query: RawPar
 }
 
 /**
- * Step 1 (authorize.ts: validateAuthorizationRequest): a request whose client or redirect URI
+ * Step 1 (validate.ts: validateAuthorizationRequest): a request whose client or redirect URI
  * cannot be trusted is a page; another invalid one an error for the application.
  */
 async function checkRequest(
@@ -187,6 +173,11 @@ async function checkRequest(
   const result = await validateAuthorizationRequest(ctx, raw, requester.userId, requester.firstUse);
   if (result.kind === 'fatal') return { kind: 'error_page', reason: result.reason, error: result.error, ...(result.client !== undefined ? { client: result.client } : {}) };
   return result;
+}
+
+/** Records what a logged-in user was asked (the authorization_requests of docs/rules.md#data). */
+async function recordAsked(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<void> {
+  await ctx.store.recordAuthorizationRequest(request.client.id, userId, request.hadScope, ctx.clock());
 }
 
 /**
