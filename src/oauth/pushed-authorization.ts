@@ -41,7 +41,7 @@ export async function handlePushedAuthorizationRequest(ctx: OAuthContext, input:
   const checked = await validatePushedParameters(ctx, raw);
   // §2.3: the authorization endpoint's errors, as JSON; a page's refusal (unknown redirect
   // URI, say) is invalid_request with the same words.
-  if (checked.kind !== 'valid') throw checked.kind === 'fatal' ? invalidRequest(checked.error.description) : checked.error;
+  if (checked.kind !== 'valid') throw checked.kind === 'error_page' ? invalidRequest(checked.error.description) : checked.error;
   const { request } = checked;
   const now = ctx.clock();
   // §2.2, §7.1: the reference is a bearer secret that cannot be guessed; only its hash is kept.

@@ -8,7 +8,8 @@ import { readCodeChallenge } from '../pkce.ts';
 import { checkResources, readResourceParameter } from '../resources.ts';
 import { parseScopeParameter } from '../scopes.ts';
 import type { ClientRecord } from '../storage.ts';
-import type { ErrorTarget } from './error-answers.ts';
+import type { SafeToRedirect } from './check-client.ts';
+import { isSelfRegistered } from './error-answers.ts';
 import { authorizationParameters, single, type AuthorizationRequest, type PromptValue, type RawParameters } from './request.ts';
 import { readTeamSlug, teamScopesOf } from './team.ts';
 
@@ -21,7 +22,7 @@ export function readState(raw: RawParameters): string | undefined {
 }
 
 /** The parameters read, each at most once (RFC 6749 §3.1: none may be included more than once). */
-export function readParameters(raw: RawParameters, clientId: string, redirectUri: string): Record<string, string> {
+function readParameters(raw: RawParameters, clientId: string, redirectUri: string): Record<string, string> {
   const params: Record<string, string> = { client_id: clientId, redirect_uri: redirectUri };
   for (const name of authorizationParameters) {
     const value = single(raw, name);
@@ -92,14 +93,12 @@ function readDpopJkt(value: string | undefined): string | null {
 }
 
 /** Steps 4 onwards, once the redirect URI is trusted: the request, or an OAuthError for the application. */
-export function checkRedirectable(
-  ctx: OAuthContext,
-  raw: RawParameters,
-  target: ErrorTarget,
-  params: Record<string, string>,
-  selfRegistered: boolean,
-): AuthorizationRequest {
-  const { client, redirectUri, state } = target;
+export async function checkParameters(ctx: OAuthContext, trusted: SafeToRedirect): Promise<AuthorizationRequest> {
+  const { clientId, client, redirectUri, raw } = trusted;
+  const state = readState(raw);
+  const params = readParameters(raw, clientId, redirectUri);
+  // Asked only when it matters: a request without scope (SECURITY.md).
+  const selfRegistered = params.scope === undefined && (await isSelfRegistered(ctx, client));
   checkResponseType(params);
   const hadScope = params.scope !== undefined;
   const scopes = checkScope(client, params, selfRegistered);

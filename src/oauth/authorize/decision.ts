@@ -4,13 +4,12 @@
 // this module knows no framework, no session and no page.
 import type { FirstUseGate } from '../client-metadata.ts';
 import type { OAuthContext } from '../context.ts';
-import type { OAuthError } from '../errors.ts';
-import { silentFailure, type ErrorAnswer, type FatalReason, type HeldBackError, type NamedClient } from './error-answers.ts';
+import { silentFailure, type ErrorAnswer, type ErrorPage, type HeldBackError } from './error-answers.ts';
 import { approveAuthorization, approveSilently, denyAuthorization, rememberedGrant } from './grant.ts';
 import { PushedRequestGone } from './pushed.ts';
 import type { AuthorizationRequest, RawParameters } from './request.ts';
 import { refuseTeam, resolveTeam, TeamAuthorityLost } from './team.ts';
-import { validateAuthorizationRequest } from './validate.ts';
+import { validateAuthorizationRequest, type AuthorizationValidation } from './validate.ts';
 
 /** Who is asking, as the page layer knows it. */
 export interface Requester {
@@ -50,18 +49,6 @@ export interface ShowConsent {
 export interface RedirectBack {
   kind: 'redirect';
   location: string;
-}
-
-/**
- * A page and never a redirect (RFC 6749 §4.1.2.1 first paragraph): the client or its redirect
- * URI cannot be trusted, or the client is not approved; `error` says which check failed.
- */
-export interface ErrorPage {
-  kind: 'error_page';
-  reason: FatalReason;
-  error: OAuthError;
-  /** The known application the link named (a bad redirect URI, or not approved); absent for an unknown client_id. */
-  client?: NamedClient;
 }
 
 /** The consent form came back with neither Allow nor Deny: nothing is decided. */
@@ -154,7 +141,7 @@ export interface AuthorizationReturn {
  */
 export async function whereAuthorizationReturns(ctx: OAuthContext, query: RawParameters): Promise<AuthorizationReturn> {
   const result = await validateAuthorizationRequest(ctx, query);
-  if (result.kind === 'fatal') return { redirectUri: undefined, client: undefined };
+  if (result.kind === 'error_page') return { redirectUri: undefined, client: undefined };
   // Held back for nobody yet: the user about to log in may have allowed the application.
   if (result.kind === 'held_back') return { redirectUri: result.redirectUri, client: undefined };
   if (result.kind === 'redirect') return { redirectUri: typeof query.redirect_uri === 'string' ? query.redirect_uri : undefined, client: undefined };
@@ -165,14 +152,8 @@ export async function whereAuthorizationReturns(ctx: OAuthContext, query: RawPar
  * Step 1 (validate.ts: validateAuthorizationRequest): a request whose client or redirect URI
  * cannot be trusted is a page; another invalid one an error for the application.
  */
-async function checkRequest(
-  ctx: OAuthContext,
-  raw: RawParameters,
-  requester: Requester,
-): Promise<ErrorPage | ErrorAnswer | { kind: 'valid'; request: AuthorizationRequest }> {
-  const result = await validateAuthorizationRequest(ctx, raw, requester.userId, requester.firstUse);
-  if (result.kind === 'fatal') return { kind: 'error_page', reason: result.reason, error: result.error, ...(result.client !== undefined ? { client: result.client } : {}) };
-  return result;
+function checkRequest(ctx: OAuthContext, raw: RawParameters, requester: Requester): Promise<AuthorizationValidation> {
+  return validateAuthorizationRequest(ctx, raw, requester.userId, requester.firstUse);
 }
 
 /** Records what a logged-in user was asked (the authorization_requests of docs/rules.md#data). */

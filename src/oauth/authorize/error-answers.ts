@@ -36,6 +36,18 @@ export interface NamedClient {
   name: string;
 }
 
+/**
+ * A page and never a redirect (RFC 6749 §4.1.2.1 first paragraph): the client or its redirect
+ * URI cannot be trusted, or the client is not approved; `error` says which check failed.
+ */
+export interface ErrorPage {
+  kind: 'error_page';
+  reason: FatalReason;
+  error: OAuthError;
+  /** The known application the link named (a bad redirect URI, or not approved); absent for an unknown client_id. */
+  client?: NamedClient;
+}
+
 /** An error for the application, as the user will meet it. */
 export type ErrorAnswer = HeldBackError | { kind: 'redirect'; location: string; error: OAuthError };
 
@@ -52,16 +64,25 @@ export interface ErrorTarget {
  * Not exported by index.ts, so only this folder's steps can raise it.
  */
 export class UnsafeToRedirect extends Error {
-  constructor(
-    readonly error: OAuthError,
-    readonly reason: FatalReason,
-  ) {
-    super(error.description);
+  constructor(readonly page: ErrorPage) {
+    super(page.error.description);
   }
 }
 
-export function unsafe(description: string, reason: FatalReason = 'invalid_link'): UnsafeToRedirect {
-  return new UnsafeToRedirect(invalidRequest(description), reason);
+/** `client`: the known client the request named, once step 1 found it, for the page to name. */
+export function unsafe(description: string, client?: ClientRecord, reason: FatalReason = 'invalid_link'): UnsafeToRedirect {
+  const named = client === undefined ? {} : { client: { id: client.id, name: client.name } };
+  return new UnsafeToRedirect({ kind: 'error_page', reason, error: invalidRequest(description), ...named });
+}
+
+/** Steps that only a page may refuse: their refusal, or what they found. */
+export async function orErrorPage<T>(steps: () => Promise<T>): Promise<T | ErrorPage> {
+  try {
+    return await steps();
+  } catch (error) {
+    if (error instanceof UnsafeToRedirect) return error.page;
+    throw error;
+  }
 }
 
 /**

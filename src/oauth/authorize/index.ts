@@ -7,14 +7,13 @@ export {
   type AuthorizationDecision,
   type AuthorizationReturn,
   type ConsentDecision,
-  type ErrorPage,
   type RedirectBack,
   type Requester,
   type ShowConsent,
   type ShowLogin,
   type UnknownChoice,
 } from './decision.ts';
-export type { ErrorAnswer, FatalReason, HeldBackError, NamedClient } from './error-answers.ts';
+export type { ErrorAnswer, ErrorPage, FatalReason, HeldBackError, NamedClient } from './error-answers.ts';
 export { REQUEST_URI_PREFIX } from './pushed.ts';
 export { authorizationParameters, carriedParameters, type AuthorizationRequest, type PromptValue } from './request.ts';
 export { validatePushedParameters, type AuthorizationValidation } from './validate.ts';

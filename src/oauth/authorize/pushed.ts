@@ -1,6 +1,7 @@
 // A request by reference (RFC 9126 §4, docs/rules.md#pushed-authorization): the request_uri
 // the PAR endpoint answered stands for the parameters it stored; loaded in place of the
 // browser's, and spent once by the decision.
+import { mustPush } from '../client-policy.ts';
 import type { OAuthContext } from '../context.ts';
 import { invalidRequest } from '../errors.ts';
 import type { ClientRecord, OAuthStore } from '../storage.ts';
@@ -28,20 +29,30 @@ export async function loadPushedRequest(
 ): Promise<{ raw: RawParameters; reference: PushedReference } | undefined> {
   const requestUri = single(raw, 'request_uri');
   if (requestUri === undefined) return undefined;
-  if (requestUri === 'repeated') throw unsafe('request_uri was sent more than once');
+  if (requestUri === 'repeated') throw unsafe('request_uri was sent more than once', client);
   const beside = pushedOnly.filter((name) => raw[name] !== undefined);
   if (beside.length > 0) {
-    throw unsafe(`${beside.join(', ')} cannot be sent beside request_uri: the pushed request holds every authorization parameter (RFC 9126 §4)`);
+    throw unsafe(`${beside.join(', ')} cannot be sent beside request_uri: the pushed request holds every authorization parameter (RFC 9126 §4)`, client);
   }
   const gone = 'request_uri is unknown, expired or already used: the application must push a new authorization request';
-  if (!requestUri.startsWith(REQUEST_URI_PREFIX)) throw unsafe(gone);
+  if (!requestUri.startsWith(REQUEST_URI_PREFIX)) throw unsafe(gone, client);
   const hash = hashToken(requestUri);
   const stored = await ctx.store.findPushedRequest(hash);
-  if (stored === undefined || stored.consumedAt !== null || stored.expiresAt <= ctx.clock()) throw unsafe(gone);
-  if (stored.clientId !== client.id) throw unsafe('request_uri was not pushed by this client_id');
+  if (stored === undefined || stored.consumedAt !== null || stored.expiresAt <= ctx.clock()) throw unsafe(gone, client);
+  if (stored.clientId !== client.id) throw unsafe('request_uri was not pushed by this client_id', client);
   const pushedRaw: RawParameters = { ...stored.parameters, client_id: raw.client_id };
   if (stored.resources !== null) pushedRaw.resource = stored.resources;
   return { raw: pushedRaw, reference: { requestUri, hash } };
+}
+
+/**
+ * RFC 9126 §5, §6 (docs/rules.md#pushed-authorization): a client, or a server, that requires
+ * pushed requests refuses the browser's own parameters; the error goes back to the application.
+ */
+export function requirePushed(ctx: OAuthContext, client: ClientRecord, pushed: PushedReference | undefined): void {
+  if (pushed === undefined && mustPush(ctx, client)) {
+    throw invalidRequest('this client must use pushed authorization requests: push the parameters to the pushed_authorization_request_endpoint and send only client_id and request_uri');
+  }
 }
 
 /**
