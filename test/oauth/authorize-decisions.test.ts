@@ -276,6 +276,32 @@ describe('a client metadata document used for the first time (docs/integrating.m
   });
 });
 
+describe('what the consent page tells of the application (docs/rules.md#consent)', () => {
+  it('docs/rules.md#consent: the consent decision names the developer, and an application a signed-in developer registered counts as reviewed', async () => {
+    const { id: clientId } = await core.client();
+    expect(await authorize(request(clientId), loggedIn(await core.user()))).toMatchObject({ kind: 'consent', developer: 'Ada', reviewed: true });
+  });
+
+  it('docs/integrating.md#connect-an-ai-agent-mcp: an application that registered itself under an open policy is unreviewed until an admin decides on it', async () => {
+    const redirectUri = 'https://helper.example/cb';
+    const { id: clientId } = await core.selfRegisteredClient(redirectUri);
+    const query = request(clientId, { redirect_uri: redirectUri, code_challenge: CHALLENGE, code_challenge_method: 'S256' });
+    const userId = await core.user();
+    expect(await authorize(query, loggedIn(userId))).toMatchObject({ kind: 'consent', developer: 'Dynamic client registration', reviewed: false });
+    await reviewClient(core.services, clientId, 'suspend', null);
+    await reviewClient(core.services, clientId, 'approve', null);
+    expect(await authorize(query, loggedIn(userId))).toMatchObject({ kind: 'consent', reviewed: true });
+  });
+
+  it('docs/rules.md#cimd-policy: a metadata-document client whose host nobody trusted is unreviewed, named by that host', async () => {
+    const clientId = 'https://unvetted.example/client.json';
+    core.documents.set(clientId, { client_id: clientId, client_name: 'Unvetted', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    const query = request(clientId, { code_challenge: CHALLENGE, code_challenge_method: 'S256' });
+    const decision = await authorize(query, { ...loggedIn(await core.user()), firstUse: async () => undefined });
+    expect(decision).toMatchObject({ kind: 'consent', reviewed: false, request: { client: { unverifiedHost: 'unvetted.example' } } });
+  });
+});
+
 describe('the consent form\'s answer (decideConsent)', () => {
   it('RFC 6749 §4.1.2: Allow records a grant and redirects with a one-time code of that grant, with state and iss (RFC 9207)', async () => {
     const { id: clientId } = await core.client();

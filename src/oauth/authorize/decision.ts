@@ -4,6 +4,7 @@
 // this module knows no framework, no session and no page.
 import type { FirstUseGate } from '../client-metadata.ts';
 import type { OAuthContext } from '../context.ts';
+import { askConsent, type ShowConsent } from './consent.ts';
 import { silentFailure, type ErrorAnswer, type ErrorPage, type HeldBackError } from './error-answers.ts';
 import { approveAuthorization, approveSilently, denyAuthorization, rememberedGrant } from './grant.ts';
 import { PushedRequestGone } from './pushed.ts';
@@ -36,13 +37,6 @@ export interface ShowLogin {
   kind: 'login';
   request: AuthorizationRequest;
   again: boolean;
-}
-
-/** The consent page, for this user and this request. */
-export interface ShowConsent {
-  kind: 'consent';
-  request: AuthorizationRequest;
-  userId: string;
 }
 
 /** Back to the application: with a code (RFC 6749 §4.1.2) or an error (§4.1.2.1). */
@@ -81,7 +75,7 @@ export async function decideAuthorization(ctx: OAuthContext, query: RawParameter
   if (remembered.location !== undefined) return { kind: 'redirect', location: remembered.location };
   // OpenID Connect Core §3.1.2.6: prompt=none, and only the consent page could answer.
   if (request.prompt.has('none')) return silentFailure(ctx, request, 'consent_required', userId);
-  return { kind: 'consent', request, userId };
+  return askConsent(ctx, request, userId);
 }
 
 /**

@@ -9,10 +9,10 @@ export {
   type ConsentDecision,
   type RedirectBack,
   type Requester,
-  type ShowConsent,
   type ShowLogin,
   type UnknownChoice,
 } from './decision.ts';
+export type { ShowConsent } from './consent.ts';
 export type { ErrorAnswer, ErrorPage, FatalReason, HeldBackError, NamedClient } from './error-answers.ts';
 export { REQUEST_URI_PREFIX } from './pushed.ts';
 export { authorizationParameters, carriedParameters, type AuthorizationRequest, type PromptValue } from './request.ts';
