@@ -1,5 +1,5 @@
 // The authorization endpoint (RFC 6749 §4.1) as named steps, one concept per file; decision.ts reads as the endpoint.
-// The rest of the code imports this folder through this file only: what it exports is the endpoint's public face.
+// The rest of src/ imports this folder through this file only, its public face; a unit test may call a step itself.
 export {
   decideAuthorization,
   decideConsent,
@@ -15,5 +15,5 @@ export {
 export type { ShowConsent } from './consent.ts';
 export type { ErrorAnswer, ErrorPage, FatalReason, HeldBackError, NamedClient } from './error-answers.ts';
 export { REQUEST_URI_PREFIX } from './pushed.ts';
-export { authorizationParameters, carriedParameters, type AuthorizationRequest, type PromptValue } from './request.ts';
+export { carriedParameters, type AuthorizationRequest, type PromptValue } from './request.ts';
 export { validatePushedParameters, type AuthorizationValidation } from './validate.ts';
