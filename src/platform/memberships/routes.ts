@@ -4,14 +4,28 @@
 // Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { PlatformDeps } from '../deps.ts';
 import type { AccessFacts } from '../membership.ts';
-import { createInviteLink, createOrganizationAccount, deleteOrganizationUser, hasControlCharacters, inviteMember, keepingAnOwner, ONE_LINE, removeMember, type Role } from '../authorization-server.ts';
+import { createInviteLink, type Role } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { memberOfPath } from '../path-member.ts';
-import { checkTimeZone, forbidden, invalid, iso, notFound } from '../input.ts';
+import { iso } from '../input.ts';
 import { arrayOf, bool, email, int, listQuery, nullable, numberedId, numberedIdInput, object, patchOf, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
-import type { RosterMember, MembershipTarget, OrganizationUser, PendingInvitation, RosterEntry } from './store.ts';
+import type { MembershipTarget, OrganizationUser, RosterEntry } from './store.ts';
 import { isOrgOwner, isTeamOwner } from '../roles.ts';
-import { profile, profileChanges, profileFields, profileFieldsView, userFields, WEEK_DAYS, type ProfilePatch } from '../me/routes.ts';
+import { profile, profileFields, profileFieldsView, userFields, WEEK_DAYS, type ProfilePatch } from '../me/routes.ts';
+import {
+  changeMembership,
+  createOrganizationUser,
+  deleteUserOfOrganization,
+  entryOf,
+  findMembership,
+  invite,
+  listOrganizationUsers,
+  listRoster,
+  removeMembership,
+  updateOrganizationUser,
+  type Found,
+  type FullOrganizationUser,
+  type RosterScope,
+} from './service.ts';
 
 const text = { type: 'string' };
 /** The platform's spelling of a role in its answers; requests may say either (roleInput). */
@@ -60,18 +74,6 @@ function membership(m: RosterEntry) {
   };
 }
 
-/** The invitation inviteMember answers with, as the store's record. */
-const fromService = (i: Awaited<ReturnType<typeof inviteMember>>): PendingInvitation => ({
-  id: i.id,
-  teamId: i.teamId,
-  organizationId: i.organizationId,
-  role: i.role,
-  invitedEmail: i.email,
-  invitedUserId: i.userId,
-  createdAt: i.createdAt,
-  updatedAt: i.updatedAt,
-});
-
 /** What the platform shows of a user's place in the organization: their membership there. */
 const orgProfile: JsonSchema = object(
   {
@@ -96,6 +98,9 @@ function orgUser(u: OrganizationUser, organizationId: string) {
   const { createdAt, membershipId, ...user } = u;
   return { ...user, hideBranding: false, createdDate: iso(createdAt), profile: { id: membershipId, organizationId, userId: u.id, username: u.username } };
 }
+
+/** The user as an organization's admin sees them in full: the profile and their place in the organization. */
+const fullUserView = (found: FullOrganizationUser, organizationId: string) => ({ ...profile(found.profile), ...orgUser(found.user, organizationId) });
 
 /**
  * A role as Cal.com's API v2 writes it (upper-case, as every answer shows it) or as Gatehouse
@@ -134,12 +139,13 @@ interface MembershipPatch {
 const newMembership = object({ userId: numberedIdInput, email, role: { ...roleInput, default: 'member' }, ...platformFlags });
 const membershipPatch = patchOf({ role: roleInput, ...platformFlags });
 
-const ACCEPT_IN_WEB_APP = 'only the invitee accepts an invitation, in the web app (/settings/teams)';
-
 type Kind = 'team' | 'organization';
 const targetOf = (kind: Kind, facts: AccessFacts): MembershipTarget =>
   kind === 'team' ? { teamId: facts.team!.id } : { organizationId: facts.organization!.id };
 const actsAsOwner = (kind: Kind, facts: AccessFacts) => (kind === 'team' ? isTeamOwner(facts) : isOrgOwner(facts));
+const scopeOf = (kind: Kind, facts: AccessFacts): RosterScope => ({ kind, target: targetOf(kind, facts), callerIsOwner: actsAsOwner(kind, facts) });
+/** An organization's users routes: the path's organization, and whether the caller owns it. */
+const orgScopeOf = (facts: AccessFacts) => ({ organizationId: facts.organization!.id, callerIsOwner: isOrgOwner(facts) });
 
 export function membershipHandlers(deps: PlatformDeps): HandlerMap {
   const team = membershipRoutes(deps, 'team');
@@ -171,34 +177,14 @@ function membershipRoutes(deps: PlatformDeps, kind: Kind) {
   };
 }
 
-type Found = { member: RosterMember } | { invitation: PendingInvitation };
-
-/** A member, or a pending invitation, of the target. */
-async function findMembership(deps: PlatformDeps, target: MembershipTarget, id: string): Promise<Found> {
-  const memberships = deps.services.stores.api.memberships;
-  const member = await memberships.findMember(target, id);
-  if (member !== undefined) return { member };
-  const invitation = await memberships.findInvitation(target, id);
-  if (invitation !== undefined) return { invitation };
-  throw notFound('membership');
-}
-
-const viewOf = (found: Found): ReturnType<typeof membership> =>
-  membership('member' in found ? { state: 'accepted', ...found.member } : { state: 'invited', ...found.invitation });
-
-function requireOwnerFor(kind: Kind, facts: AccessFacts, touchesOwner: boolean): void {
-  if (touchesOwner && !actsAsOwner(kind, facts)) throw forbidden(`only an owner of the ${kind} may grant, change or remove the owner role`);
-}
-
-const lastOwner = (kind: Kind) => `the ${kind} must keep at least one owner: make someone else owner first`;
+const viewOf = (found: Found): ReturnType<typeof membership> => membership(entryOf(found));
 
 /** Members and pending invitations together, so an invitee shows up before accepting. */
 function rosterRoute(deps: PlatformDeps, kind: Kind) {
-  const memberships = deps.services.stores.api.memberships;
   return route<unknown, ListQuery>({
     query: listQuery(),
     data: arrayOf(viewSchema(kind), 0, 100),
-    handle: async ({ facts, query }) => (await memberships.listRoster(targetOf(kind, facts), query.limit, query.offset)).map(membership),
+    handle: async ({ facts, query }) => (await listRoster(deps.services, targetOf(kind, facts), query.limit, query.offset)).map(membership),
   });
 }
 
@@ -208,13 +194,13 @@ function inviteRoute(deps: PlatformDeps, kind: Kind) {
     data: viewSchema(kind),
     status: 201,
     handle: async ({ userId, facts, body }) => {
-      if ((body.userId === undefined) === (body.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
-      if (body.accepted === true) throw invalid('accepted', `must be false or left out: ${ACCEPT_IN_WEB_APP}`);
-      const role = roleOf(body.role ?? 'member');
-      requireOwnerFor(kind, facts, role === 'owner');
-      // docs/rules.md#membership-invitations: an invitation, answered alike whether or not an account is named.
-      const invitee = body.email !== undefined ? { email: body.email } : { userId: body.userId! };
-      return membership({ state: 'invited', ...fromService(await inviteMember(deps.services, targetOf(kind, facts), invitee, role, userId)) });
+      const input = {
+        role: roleOf(body.role ?? 'member'),
+        ...(body.userId !== undefined ? { userId: body.userId } : {}),
+        ...(body.email !== undefined ? { email: body.email } : {}),
+        ...(body.accepted !== undefined ? { accepted: body.accepted } : {}),
+      };
+      return membership({ state: 'invited', ...(await invite(deps.services, scopeOf(kind, facts), input, userId)) });
     },
   });
 }
@@ -222,62 +208,29 @@ function inviteRoute(deps: PlatformDeps, kind: Kind) {
 function getMembershipRoute(deps: PlatformDeps, kind: Kind) {
   return route<unknown, unknown, { membershipId: string }>({
     data: viewSchema(kind),
-    handle: async ({ facts, params }) => viewOf(await findMembership(deps, targetOf(kind, facts), params.membershipId)),
+    handle: async ({ facts, params }) => viewOf(await findMembership(deps.services, targetOf(kind, facts), params.membershipId)),
   });
 }
 
 function changeRoleRoute(deps: PlatformDeps, kind: Kind) {
-  const { clock } = deps.services;
-  const memberships = deps.services.stores.api.memberships;
   return route<MembershipPatch, unknown, { membershipId: string }>({
     body: membershipPatch,
     data: viewSchema(kind),
     handle: async ({ facts, params, body }) => {
-      const target = targetOf(kind, facts);
-      const found = await findMembership(deps, target, params.membershipId);
-      const role = body.role === undefined ? undefined : roleOf(body.role);
-      if ('invitation' in found) {
-        if (body.accepted === true) throw invalid('accepted', `cannot be set to true: ${ACCEPT_IN_WEB_APP}`);
-        if (role === undefined) return viewOf(found);
-        // An invitation's role changes freely: it holds no owner yet.
-        requireOwnerFor(kind, facts, found.invitation.role === 'owner' || role === 'owner');
-        await memberships.setInvitationRole(found.invitation.id, role, clock());
-        return viewOf(await findMembership(deps, target, found.invitation.id));
-      }
-      const current = found.member;
-      if (body.accepted === false) throw invalid('accepted', 'cannot be set to false: the membership is accepted; remove it (DELETE) instead');
-      if (role === undefined) return viewOf(found);
-      requireOwnerFor(kind, facts, current.role === 'owner' || role === 'owner');
-      await keepingAnOwner(deps.services, target, current.role === 'owner' && role !== 'owner', lastOwner(kind), (tx) =>
-        tx.teams.setMembershipRole(current.id, role, clock()),
-      );
-      return viewOf(await findMembership(deps, target, current.id));
+      const change = {
+        ...(body.role !== undefined ? { role: roleOf(body.role) } : {}),
+        ...(body.accepted !== undefined ? { accepted: body.accepted } : {}),
+      };
+      return viewOf(await changeMembership(deps.services, scopeOf(kind, facts), params.membershipId, change));
     },
   });
 }
 
 /** Removes a member, or withdraws an invitation; the last owner stays. */
 function removeMembershipRoute(deps: PlatformDeps, kind: Kind) {
-  const { clock } = deps.services;
-  const memberships = deps.services.stores.api.memberships;
   return route<unknown, unknown, { membershipId: string }>({
     data: deletedView(kind),
-    handle: async ({ facts, params }) => {
-      const target = targetOf(kind, facts);
-      const found = await findMembership(deps, target, params.membershipId);
-      const gone = { ...viewOf(found), deleted: true };
-      if ('invitation' in found) {
-        requireOwnerFor(kind, facts, found.invitation.role === 'owner');
-        await memberships.deleteInvitation(found.invitation.id);
-        return gone;
-      }
-      const current = found.member;
-      requireOwnerFor(kind, facts, current.role === 'owner');
-      await keepingAnOwner(deps.services, target, current.role === 'owner', lastOwner(kind), (tx) =>
-        removeMember(tx, { id: current.id, userId: current.userId, teamId: current.teamId, organizationId: current.organizationId }, clock()),
-      );
-      return gone;
-    },
+    handle: async ({ facts, params }) => ({ ...viewOf(await removeMembership(deps.services, scopeOf(kind, facts), params.membershipId)), deleted: true }),
   });
 }
 
@@ -313,16 +266,7 @@ interface NewOrgUser {
 
 /** An organization's users, and the profile fields its admins may change (users table). */
 function organizationUserRoutes(deps: PlatformDeps): HandlerMap {
-  const { clock } = deps.services;
-  const memberships = deps.services.stores.api.memberships;
-  const profiles = deps.services.stores.api.profiles;
-  /** The user as an organization's admin sees them in full: the profile and their place in the organization. */
-  const fullUser = async (organizationId: string, userId: string) => {
-    const user = await memberships.findOrganizationUser(organizationId, userId);
-    const found = await profiles.find(userId);
-    if (user === undefined || found === undefined) throw notFound('user in this organization');
-    return { ...profile(found), ...orgUser(user, organizationId) };
-  };
+  const ctx = deps.services;
   return {
     // docs/rules.md#organization-made-accounts: no password is made, mailed or answered.
     'orgUsers.create': route<NewOrgUser>({
@@ -330,30 +274,18 @@ function organizationUserRoutes(deps: PlatformDeps): HandlerMap {
       data: changedUserView,
       status: 201,
       handle: async ({ userId, facts, body }) => {
-        if (body.autoAccept === false) throw invalid('autoAccept', 'must be true or left out: the account is made a member of the organization at once; to invite an existing user, POST /v2/organizations/{orgId}/memberships');
-        checkTimeZone(body.timeZone);
-        const role = roleOf(body.organizationRole ?? 'member');
-        requireOwnerFor('organization', facts, role === 'owner');
-        const address = body.email.trim().toLowerCase();
-        const name = (body.name ?? body.username ?? address.split('@')[0]!).trim();
-        if (name === '') throw invalid('name', 'must not be blank');
-        if (hasControlCharacters(name)) throw invalid('name', ONE_LINE);
-        const organizationId = facts.organization!.id;
-        const { user } = await createOrganizationAccount(
-          deps.services,
-          organizationId,
-          {
-            email: address,
-            name,
-            role,
-            ...(body.username !== undefined ? { username: body.username.toLowerCase() } : {}),
-            ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
-            ...(body.weekday !== undefined ? { weekStart: body.weekday } : {}),
-            ...(body.timeFormat !== undefined ? { timeFormat: body.timeFormat } : {}),
-          },
-          userId,
-        );
-        return fullUser(organizationId, user.id);
+        const scope = orgScopeOf(facts);
+        const input = {
+          email: body.email,
+          role: roleOf(body.organizationRole ?? 'member'),
+          ...(body.username !== undefined ? { username: body.username } : {}),
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.timeZone !== undefined ? { timeZone: body.timeZone } : {}),
+          ...(body.weekday !== undefined ? { weekStart: body.weekday } : {}),
+          ...(body.timeFormat !== undefined ? { timeFormat: body.timeFormat } : {}),
+          ...(body.autoAccept !== undefined ? { autoAccept: body.autoAccept } : {}),
+        };
+        return fullUserView(await createOrganizationUser(ctx, scope, input, userId), scope.organizationId);
       },
     }),
     // docs/rules.md#organization-made-accounts: the account goes only when the organization
@@ -363,18 +295,15 @@ function organizationUserRoutes(deps: PlatformDeps): HandlerMap {
         outcome: { type: 'string', enum: ['account deleted', 'removed from the organization'], description: "Gatehouse's addition: whether the account was deleted or the user only left the organization" },
       }),
       handle: async ({ userId, facts, params }) => {
-        const organizationId = facts.organization!.id;
-        // fullUser is 404 for anyone who is not an accepted member here (docs/rules.md#membership-invitations).
-        const before = await fullUser(organizationId, params.userId);
-        requireOwnerFor('organization', facts, before.role === 'owner');
-        const outcome = await deleteOrganizationUser(deps.services, organizationId, params.userId, userId, lastOwner('organization'));
-        return { ...before, outcome };
+        const scope = orgScopeOf(facts);
+        const { outcome, ...before } = await deleteUserOfOrganization(ctx, scope, params.userId, userId);
+        return { ...fullUserView(before, scope.organizationId), outcome };
       },
     }),
     'orgUsers.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(userView, 0, 100),
-      handle: async ({ facts, query }) => (await memberships.listOrganizationUsers(facts.organization!.id, query.limit, query.offset)).map((u) => orgUser(u, facts.organization!.id)),
+      handle: async ({ facts, query }) => (await listOrganizationUsers(ctx, facts.organization!.id, query.limit, query.offset)).map((u) => orgUser(u, facts.organization!.id)),
     }),
     // Cal.com's API v2 sends this update with no field at all: an empty body changes nothing
     // and answers the user as they are.
@@ -382,13 +311,8 @@ function organizationUserRoutes(deps: PlatformDeps): HandlerMap {
       body: object(profileFields),
       data: changedUserView,
       handle: async ({ facts, params, body }) => {
-        await memberOfPath(deps.services, { params, facts });
-        const changes = profileChanges(body);
-        if (Object.keys(changes).length > 0) await deps.services.stores.users.updateProfile(params.userId, changes, clock());
         const organizationId = facts.organization!.id;
-        const user = await memberships.findOrganizationUser(organizationId, params.userId);
-        if (user === undefined) throw notFound('user in this organization');
-        return { ...profile((await profiles.find(params.userId))!), ...orgUser(user, organizationId) };
+        return fullUserView(await updateOrganizationUser(ctx, organizationId, params.userId, body), organizationId);
       },
     }),
   };

@@ -1,10 +1,10 @@
 // Team profiles (TEAM_PROFILE_*) and an organization's teams (ORG_PROFILE_*).
 import type { PlatformDeps } from '../deps.ts';
-import { createTeam, type AccessPrincipal, type Team, updateTeamProfile } from '../authorization-server.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { forbidden, iso, notFound } from '../input.ts';
+import { iso } from '../input.ts';
 import { arrayOf, listQuery, nullable, numberedId, object, patchOf, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
 import { isTeamOwner } from '../roles.ts';
+import { createOwnTeam, deleteTeam, findTeam, listTeamsOfOrganization, listTeamsOfUser, updateTeam, type Team, type TeamInput } from './service.ts';
 
 const teamView: JsonSchema = object(
   {
@@ -52,73 +52,49 @@ const fields = {
   brandColor: str(7, 7, { pattern: '^#[0-9a-fA-F]{6}$' }),
 };
 
-interface TeamInput {
-  name: string;
-  slug?: string;
-  bio?: string;
-  timeZone?: string;
-  brandColor?: string;
-}
-
 export function teamHandlers(deps: PlatformDeps): HandlerMap {
-  const { clock } = deps.services;
-  const teams = deps.services.stores.teams;
-  const load = async (id: string) => {
-    const found = await teams.findTeam(id);
-    if (found === undefined) throw notFound('team');
-    return found;
-  };
-  // docs/rules.md#audit-events: the token's user made it, through its application.
-  const create = (ownerId: string, organizationId: string | null, body: TeamInput, principal: AccessPrincipal | undefined) =>
-    createTeam(deps.services, { ...body, ownerId, organizationId }, { actorId: ownerId, clientId: principal?.clientId ?? null });
-
+  const ctx = deps.services;
   return {
     'teams.create': route<TeamInput>({
       body: object(fields, ['name']),
       data: teamView,
       status: 201,
-      handle: async ({ userId, principal, body }) => team(await create(userId, null, body, principal)),
+      handle: async ({ userId, principal, body }) => team(await createOwnTeam(ctx, userId, null, body, principal?.clientId ?? null)),
     }),
     'teams.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(teamView, 0, 100),
       handle: async ({ userId, principal, facts, query }) => {
         // docs/rules.md#team-authorization: a team's token is a member of its one team.
-        if (principal?.teamId !== undefined) return query.offset > 0 ? [] : [team(await load(facts.team!.id))];
-        return (await teams.listTeamsOfUser(userId, {}, query.limit, query.offset)).map(team);
+        if (principal?.teamId !== undefined) return query.offset > 0 ? [] : [team(await findTeam(ctx, facts.team!.id))];
+        return (await listTeamsOfUser(ctx, userId, {}, query.limit, query.offset)).map(team);
       },
     }),
-    'teams.get': route({ data: teamView, handle: async ({ facts }) => team(await load(facts.team!.id)) }),
+    'teams.get': route({ data: teamView, handle: async ({ facts }) => team(await findTeam(ctx, facts.team!.id)) }),
     'teams.update': route<Partial<TeamInput>>({
       body: patchOf(fields),
       data: teamView,
-      handle: async ({ facts, body }) => team(await updateTeamProfile(deps.services, facts.team!.id, body)),
+      handle: async ({ facts, body }) => team(await updateTeam(ctx, facts.team!.id, body)),
     }),
     'teams.delete': route({
       data: deletedTeamView,
-      handle: async ({ facts, userId }) => {
-        // Deleting takes every event type, booking and form of the team with it: owners only.
-        if (!isTeamOwner(facts)) throw forbidden('only an owner of the team, or an admin of its organization, may delete it');
-        const current = await load(facts.team!.id);
-        if (!(await teams.deleteTeam(current.id, userId, clock()))) throw notFound('team');
-        return { ...team(current), deleted: true };
-      },
+      handle: async ({ facts, userId }) => ({ ...team(await deleteTeam(ctx, facts.team!.id, isTeamOwner(facts), userId)), deleted: true }),
     }),
     'orgTeams.list': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(teamView, 0, 100),
-      handle: async ({ facts, query }) => (await teams.listTeamsOfOrganization(facts.organization!.id, query.limit, query.offset)).map(team),
+      handle: async ({ facts, query }) => (await listTeamsOfOrganization(ctx, facts.organization!.id, query.limit, query.offset)).map(team),
     }),
     'orgTeams.mine': route<unknown, ListQuery>({
       query: listQuery(),
       data: arrayOf(teamView, 0, 100),
-      handle: async ({ userId, facts, query }) => (await teams.listTeamsOfUser(userId, { organizationId: facts.organization!.id }, query.limit, query.offset)).map(team),
+      handle: async ({ userId, facts, query }) => (await listTeamsOfUser(ctx, userId, { organizationId: facts.organization!.id }, query.limit, query.offset)).map(team),
     }),
     'orgTeams.create': route<TeamInput>({
       body: object(fields, ['name']),
       data: teamView,
       status: 201,
-      handle: async ({ userId, principal, facts, body }) => team(await create(userId, facts.organization!.id, body, principal)),
+      handle: async ({ userId, principal, facts, body }) => team(await createOwnTeam(ctx, userId, facts.organization!.id, body, principal?.clientId ?? null)),
     }),
   };
 }
