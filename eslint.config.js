@@ -111,10 +111,15 @@ export const platformAdapters = {
  */
 export const platformRoutes = {
   files: ['src/platform/*/routes.ts', 'src/platform/*/*-routes.ts'],
-  pending: ['src/platform/bookings/*.ts', 'src/platform/memberships/*.ts', 'src/platform/teams/*.ts'],
+  pending: ['src/platform/bookings/*.ts'],
   selector: "Identifier[name='stores']",
   message: 'A platform route does not touch stores: call the resource\'s service (src/platform/<resource>/service.ts), which holds its rules and store calls (ARCHITECTURE.md).',
 };
+
+/** The import rule of a group of files: each pattern with the words that say why it is refused. */
+const refusedImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const databaseOnlyInStorage = { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' };
+const throughTheDoor = { group: platformDoor.closed.map((folder) => `**/${folder}/**`), message: platformDoor.message };
 
 const zones = layers.flatMap(({ folder, forbidden, except = {}, because }) => [
   ...forbidden.map((from) => ({
@@ -134,61 +139,23 @@ export default tseslint.config(
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones }],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
-          ],
-        },
-      ],
+      ...refusedImports(databaseOnlyInStorage),
     },
   },
   {
     // The core and the services know no framework (ARCHITECTURE.md#core-knows-no-framework).
     files: ['src/oauth/**/*.ts', 'src/services/**/*.ts', 'src/config/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
-            { group: frameworkPackages, message: 'The protocol core and the services know no HTTP framework: the surfaces (src/http, src/web, src/platform) adapt them.' },
-          ],
-        },
-      ],
-    },
+    rules: refusedImports(databaseOnlyInStorage, { group: frameworkPackages, message: 'The protocol core and the services know no HTTP framework: the surfaces (src/http, src/web, src/platform) adapt them.' }),
   },
   {
     files: ['src/platform/**/*.ts'],
     ignores: [platformDoor.file],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
-            { group: platformDoor.closed.map((folder) => `**/${folder}/**`), message: platformDoor.message },
-          ],
-        },
-      ],
-    },
+    rules: refusedImports(databaseOnlyInStorage, throughTheDoor),
   },
   {
     files: ['src/platform/**/*.ts'],
     ignores: [platformDoor.file, ...platformAdapters.files],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: databasePackages, message: 'Only src/storage imports a database package: declare a store interface in your area and implement it in src/storage/stores.' },
-            { group: platformDoor.closed.map((folder) => `**/${folder}/**`), message: platformDoor.message },
-            { group: frameworkPackages, message: platformAdapters.message },
-          ],
-        },
-      ],
-    },
+    rules: refusedImports(databaseOnlyInStorage, throughTheDoor, { group: frameworkPackages, message: platformAdapters.message }),
   },
   {
     files: platformRoutes.files,

@@ -1,9 +1,9 @@
 // POST /v2/auth/oauth2/par — RFC 9126 pushed authorization requests, as named steps. The
 // client authenticates as at the token endpoint (§2: the same methods), the parameters are
-// checked by the authorization endpoint's own steps (authorize.ts), and the answer is a
+// checked by the authorization endpoint's own steps (authorize/validate.ts), and the answer is a
 // one-time reference to them (§2.2). docs/rules.md#pushed-authorization.
 import { randomBytes } from 'node:crypto';
-import { REQUEST_URI_PREFIX, validatePushedParameters } from './authorize.ts';
+import { REQUEST_URI_PREFIX, validatePushedParameters } from './authorize/index.ts';
 import { readClientCredentials, requireApproved, verifyClient } from './client-auth.ts';
 import type { FailedAuthenticationLimit } from './client-limits.ts';
 import type { OAuthContext } from './context.ts';
@@ -41,7 +41,7 @@ export async function handlePushedAuthorizationRequest(ctx: OAuthContext, input:
   const checked = await validatePushedParameters(ctx, raw);
   // §2.3: the authorization endpoint's errors, as JSON; a page's refusal (unknown redirect
   // URI, say) is invalid_request with the same words.
-  if (checked.kind !== 'valid') throw checked.kind === 'fatal' ? invalidRequest(checked.error.description) : checked.error;
+  if (checked.kind !== 'valid') throw checked.kind === 'error_page' ? invalidRequest(checked.error.description) : checked.error;
   const { request } = checked;
   const now = ctx.clock();
   // §2.2, §7.1: the reference is a bearer secret that cannot be guessed; only its hash is kept.

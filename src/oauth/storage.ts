@@ -171,6 +171,17 @@ export interface AuditEvent<Type extends string = OAuthAuditEventType> {
 // revoked, spent, consumed and expired rows as they are, for the caller to judge; a revoke*
 // keeps the first revocation time of a row already revoked, and of an unknown key is a no-op.
 
+/**
+ * What the consent page tells of a client beyond its record (docs/rules.md#consent): who
+ * registered it, and whether an admin ever decided on it.
+ */
+export interface ClientProvenance {
+  /** The name of the account that owns the client: the developer the consent page names. */
+  developerName: string;
+  /** When an admin last decided on the client (an approval, a rejection, a suspension, a decision on a held change); null: never, or not since it was resubmitted. */
+  reviewedAt: number | null;
+}
+
 export interface ClientLookup {
   /** The client in any state; undefined when no such client exists. */
   findClient(id: string): Promise<ClientRecord | undefined>;
@@ -182,6 +193,8 @@ export interface ClientLookup {
   findClientWithSecrets(id: string): Promise<{ client: ClientRecord; secrets: SecretRecord[] } | undefined>;
   /** Records `at` as the secret's last use; an unknown id is a no-op. */
   markSecretUsed(secretId: string, at: number): Promise<void>;
+  /** The client's developer and last review, in one read; undefined when no such client exists. */
+  findClientProvenance(id: string): Promise<ClientProvenance | undefined>;
 }
 
 export interface GrantStore {
@@ -268,7 +281,7 @@ export interface CodeStore {
 export interface PushedRequestRecord {
   hash: string;
   clientId: string;
-  /** The validated authorization parameters, one string each (authorize.ts: authorizationParameters). */
+  /** The validated authorization parameters, one string each (authorize/request.ts: authorizationParameters). */
   parameters: Record<string, string>;
   /** RFC 8707 resources, the one parameter that repeats; null when none was sent. */
   resources: string[] | null;

@@ -19,6 +19,15 @@ export async function apiRoutes(server: FastifyInstance, deps: PlatformDeps): Pr
     if (body.length === 0) return done(null, undefined);
     done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(request.headers['content-type'] ?? ''), undefined);
   });
+  // Cal.com's own clients send Content-Type: application/json on every request, a DELETE's
+  // empty one too, and the platform (Express) reads an empty JSON body as none: so does a
+  // route without a body here. A route that takes one still hears that its body is empty.
+  const parseJson = server.getDefaultJsonParser('error', 'error');
+  server.removeContentTypeParser('application/json');
+  server.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' && request.routeOptions.schema?.body === undefined) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
   server.setErrorHandler((error, request, reply) => sendFailure(reply, failureOf(error, request)));
   // docs/rules.md#forms-and-pages: no /v2 answer with account data is kept by a cache; the reference
   // (/v2/docs, /v2/openapi.json) holds none and may be.

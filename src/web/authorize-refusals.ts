@@ -1,8 +1,7 @@
 // The pages that refuse an authorization request (RFC 6749 §4.1.2.1 first paragraph,
 // SECURITY.md): what the core decided is shown, in words for the person who followed the link.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ErrorPage, UnknownChoice } from '../oauth/authorization-decision.ts';
-import type { FatalReason, HeldBackError } from '../oauth/authorize.ts';
+import type { ErrorPage, FatalReason, HeldBackError, UnknownChoice } from '../oauth/authorize/index.ts';
 import { hostOf } from './format.ts';
 import { html } from './html.ts';
 import { sendErrorPage, sendPage } from './pages.ts';

@@ -1,24 +1,24 @@
 // GET/POST /auth/oauth2/authorize: the browser side of RFC 6749 §4.1 (docs/rules.md#authorization-request,
 // docs/rules.md#authorize-errors, docs/rules.md#consent, docs/rules.md#silent-authorization). What the browser gets is decided by the core
-// (src/oauth/authorization-decision.ts); this module renders it.
+// (src/oauth/authorize/decision.ts); this module renders it.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { documentFirstUse } from '../http/registration-limit.ts';
 import { AUTHORIZE_PATH } from '../http/oauth/paths.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
 import {
+  carriedParameters,
   decideAuthorization,
   decideConsent,
   whereAuthorizationReturns,
   type AuthorizationDecision,
+  type AuthorizationRequest,
   type AuthorizationReturn,
   type ConsentDecision,
   type Requester,
-} from '../oauth/authorization-decision.ts';
-import { carriedParameters, type AuthorizationRequest } from '../oauth/authorize.ts';
-import { isDocumentClientId } from '../oauth/client-metadata.ts';
-import { findUserById, type User } from '../services/accounts/users.ts';
-import { requireStoredClient } from '../services/clients/view.ts';
+  type ShowConsent,
+} from '../oauth/authorize/index.ts';
+import type { User } from '../services/accounts/users.ts';
 import { listMembershipsOfUser } from '../services/teams/teams.ts';
 import { sendHeldBack, sendRefusal } from './authorize-refusals.ts';
 import { consentPage } from './consent-page.ts';
@@ -58,28 +58,22 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     return reply.redirect(`/login?next=${encodeURIComponent(back)}${again ? '&reauth=1' : ''}`, 303);
   }
 
-  async function consent(authz: AuthorizationRequest, user: User, csrf: string, reauthMark: string | undefined) {
-    // The client as validation read it: reading it again could only disagree with what was checked.
+  /** The consent page as the core decided it (decision.ts: askConsent); only what the scopes reach is read here. */
+  async function consent(decision: ShowConsent, user: User, csrf: string, reauthMark: string | undefined) {
+    const { request: authz, developer, reviewed } = decision;
     const { client } = authz;
-    const developer = await findUserById(ctx.services, client.ownerId);
     const hidden = carriedParameters(authz).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
     // prompt=login: the decision is checked against the same re-login as the page was.
     if (reauthMark !== undefined) hidden.push(html`<input type="hidden" name="${REAUTH_PARAM}" value="${reauthMark}">`);
     // "Not you?" logs out and comes back to this request, without the old login's mark.
     const again = `${AUTHORIZE_PATH}?${new URLSearchParams(authz.params).toString()}`;
     const shown = { clientId: client.id, name: client.name, description: client.description, homepageUrl: client.homepageUrl };
-    // docs/integrating.md#connect-an-ai-agent-mcp: an application that registered itself and was let in by an open policy
-    // was reviewed by nobody, and the page must not say otherwise. A document client is
-    // unverified unless an admin approved it or trusts its host; a registered one unless an
-    // admin decided on it.
-    const selfRegistered = (await ctx.oauth.isSelfRegistered?.(client)) === true;
-    const reviewed =
-      !selfRegistered ||
-      (isDocumentClientId(client.id) ? client.unverifiedHost === undefined : (await requireStoredClient(ctx.services, client.id)).reviewedAt !== null);
-    // The team and organization scopes are named with the teams and organizations they reach today.
+    // The team and organization scopes are named with the teams and organizations they reach
+    // today: an explanation of the platform's membership rule (docs/rules.md#membership-rules),
+    // which the core does not know and its decision does not depend on.
     const reachesTeams = authz.scopes?.some((s) => s.startsWith('TEAM_') || s.startsWith('ORG_')) === true;
     const memberships = reachesTeams ? await listMembershipsOfUser(ctx.services, user.id) : [];
-    return consentPage({ request: authz, client: shown, developer: developer?.name, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: client.unverifiedHost, reviewed, memberships });
+    return consentPage({ request: authz, client: shown, developer, account: user, csrf, action: AUTHORIZE_PATH, hidden, again, unverifiedHost: client.unverifiedHost, reviewed, memberships });
   }
 
   async function render(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>, decision: AuthorizationDecision | ConsentDecision) {
@@ -98,7 +92,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
         const mark = raw[REAUTH_PARAM];
         const carried = authz.prompt.has('login') && typeof mark === 'string' ? mark : undefined;
         // The core asks for consent only with a session (decideAuthorization: withoutSession).
-        return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, await consent(authz, request.user!, reply.generateCsrf(), carried));
+        return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, await consent(decision, request.user!, reply.generateCsrf(), carried));
       }
     }
   }

@@ -3,7 +3,7 @@
 // and homepage; the account being used, with a way to switch; what it may do, in plain
 // words grouped by family with the changes marked; where the browser goes next; Allow and
 // Deny.
-import type { AuthorizationRequest } from '../oauth/authorize.ts';
+import type { AuthorizationRequest } from '../oauth/authorize/index.ts';
 import { describeScope, familyTitles, isKnownScope, type ScopeFamily } from '../oauth/scopes.ts';
 import type { ClientView } from '../services/clients/view.ts';
 import type { MembershipOfUser } from '../services/teams/store.ts';

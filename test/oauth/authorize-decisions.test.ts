@@ -1,4 +1,4 @@
-// The authorization endpoint's decisions (src/oauth/authorization-decision.ts), called
+// The authorization endpoint's decisions (src/oauth/authorize/decision.ts), called
 // directly on the core with an in-process database: what the browser gets for a request
 // (decideAuthorization) and for the consent form's answer (decideConsent). What only HTTP
 // shows (headers, cookies, the pages' words) stays in test/web/authorize*.test.ts.
@@ -7,10 +7,12 @@ import {
   decideAuthorization,
   decideConsent,
   type AuthorizationDecision,
+  type AuthorizationRequest,
   type ConsentDecision,
   type Requester,
-} from '../../src/oauth/authorization-decision.ts';
-import { approveAuthorization, TeamAuthorityLost, type AuthorizationRequest } from '../../src/oauth/authorize.ts';
+} from '../../src/oauth/authorize/index.ts';
+import { approveAuthorization } from '../../src/oauth/authorize/grant.ts';
+import { TeamAuthorityLost } from '../../src/oauth/authorize/team.ts';
 import { sortScopes } from '../../src/oauth/scopes.ts';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
@@ -271,6 +273,32 @@ describe('a client metadata document used for the first time (docs/integrating.m
     expect(allowed).toMatchObject({ kind: 'login', request: { client: { id: clientId, name: 'Agent' } } });
     expect(asked).toBe(1);
     expect(await core.services.stores.clients.find(clientId)).toMatchObject({ state: 'approved', kind: 'public' });
+  });
+});
+
+describe('what the consent page tells of the application (docs/rules.md#consent)', () => {
+  it('docs/rules.md#consent: the consent decision names the developer, and an application a signed-in developer registered counts as reviewed', async () => {
+    const { id: clientId } = await core.client();
+    expect(await authorize(request(clientId), loggedIn(await core.user()))).toMatchObject({ kind: 'consent', developer: 'Ada', reviewed: true });
+  });
+
+  it('docs/integrating.md#connect-an-ai-agent-mcp: an application that registered itself under an open policy is unreviewed until an admin decides on it', async () => {
+    const redirectUri = 'https://helper.example/cb';
+    const { id: clientId } = await core.selfRegisteredClient(redirectUri);
+    const query = request(clientId, { redirect_uri: redirectUri, code_challenge: CHALLENGE, code_challenge_method: 'S256' });
+    const userId = await core.user();
+    expect(await authorize(query, loggedIn(userId))).toMatchObject({ kind: 'consent', developer: 'Dynamic client registration', reviewed: false });
+    await reviewClient(core.services, clientId, 'suspend', null);
+    await reviewClient(core.services, clientId, 'approve', null);
+    expect(await authorize(query, loggedIn(userId))).toMatchObject({ kind: 'consent', reviewed: true });
+  });
+
+  it('docs/rules.md#cimd-policy: a metadata-document client whose host nobody trusted is unreviewed, named by that host', async () => {
+    const clientId = 'https://unvetted.example/client.json';
+    core.documents.set(clientId, { client_id: clientId, client_name: 'Unvetted', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+    const query = request(clientId, { code_challenge: CHALLENGE, code_challenge_method: 'S256' });
+    const decision = await authorize(query, { ...loggedIn(await core.user()), firstUse: async () => undefined });
+    expect(decision).toMatchObject({ kind: 'consent', reviewed: false, request: { client: { unverifiedHost: 'unvetted.example' } } });
   });
 });
 

@@ -403,6 +403,13 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       const made = await server.api('POST', '/v2/event-types', writer, { title: 'Short-lived', slug: 'short-lived', lengthInMinutes: 15 });
       const removed = await fetch(`${server.url}/v2/event-types/${made.body.data.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${writer}`, 'content-type': 'text/plain' }, body: '' });
       expect(removed.status).toBeLessThan(300);
+      // Cal.com's own MCP server sends Content-Type: application/json with every request, an empty DELETE too.
+      const second = await server.api('POST', '/v2/event-types', writer, { title: 'Short-lived too', slug: 'short-lived-too', lengthInMinutes: 15 });
+      const deleted = await fetch(`${server.url}/v2/event-types/${second.body.data.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${writer}`, 'content-type': 'application/json', 'cal-api-version': '2024-06-14' }, body: '' });
+      expect(deleted.status, await deleted.clone().text()).toBe(200);
+      expect(((await deleted.json()) as { status: string }).status).toBe('success');
+      const reader = await mint(server, w, w.owner, ['EVENT_TYPE_READ']);
+      expect((await server.api('GET', `/v2/event-types/${second.body.data.id}`, reader)).status).toBe(404);
       const poisoned = await send({ 'content-type': 'application/json' }, '{"__proto__":{"admin":true}}');
       expect(poisoned.status).toBe(400);
       expect(((await poisoned.json()) as { error: { message: string } }).error.message).toMatch(/holds a __proto__ key or a constructor\.prototype, which are refused/);

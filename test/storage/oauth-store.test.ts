@@ -125,6 +125,16 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       expect(await store.findClientWithSecrets('no-such-client')).toBeUndefined();
     });
 
+    it.skipIf(!available)('findClientProvenance: the name of the account that owns the client and its last review time, null before any; undefined for an unknown id', async () => {
+      const owner = await seedUser(database.handle.db);
+      await database.handle.db.updateTable('users').set({ name: 'Priya Publisher' }).where('id', '=', owner).execute();
+      const id = await seedClient(database.handle.db, owner);
+      expect(await store.findClientProvenance(id)).toEqual({ developerName: 'Priya Publisher', reviewedAt: null });
+      await database.handle.db.updateTable('oauth_clients').set({ reviewed_at: T0 + 7 }).where('id', '=', id).execute();
+      expect(await store.findClientProvenance(id)).toEqual({ developerName: 'Priya Publisher', reviewedAt: T0 + 7 });
+      expect(await store.findClientProvenance('no-such-client')).toBeUndefined();
+    });
+
     it.skipIf(!available)('markSecretUsed: records the time of use; an unknown id is a no-op', async () => {
       const own = await seedClient(database.handle.db, userId);
       const id = await seedSecret(database.handle.db, own);

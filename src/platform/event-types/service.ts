@@ -153,6 +153,8 @@ export async function listOrganizationTeamEventTypes(ctx: PlatformContext, organ
 /** A new event type of the owner over the defaults (a team's is collective unless asked); a slug the owner uses is a conflict. */
 export async function createEventType(ctx: PlatformContext, owner: EventTypeOwner, input: EventTypeInput): Promise<EventTypeDetails> {
   const now = ctx.clock();
+  // Checked before an id is taken: a refused request uses up no number of the series.
+  const changes = changesOf(input, now);
   const id = await ctx.stores.ids.next('event_types');
   const personal = 'userId' in owner;
   const created: EventType = {
@@ -169,7 +171,7 @@ export async function createEventType(ctx: PlatformContext, owner: EventTypeOwne
     minimumBookingNotice: 0,
     schedulingType: personal ? null : 'collective',
     createdAt: now,
-    ...changesOf(input, now),
+    ...changes,
   };
   if ((await ctx.stores.api.eventTypes.insert(created)) === 'slugTaken') throw slugTaken(input.slug);
   return withDetailsOne(ctx, created);

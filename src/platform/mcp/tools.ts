@@ -39,6 +39,14 @@ function refusedCall(message: string, scope?: string): McpError {
   return new McpError(ErrorCode.InvalidRequest, message, scope === undefined ? undefined : { scope });
 }
 
+/**
+ * A call naming no tool of the catalog, or arguments its input schema refuses: invalid params
+ * (JSON-RPC 2.0 §5.1, -32602), as the MCP schema's example of an unknown tool answers.
+ */
+function invalidParams(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, message);
+}
+
 const propertiesOf = (schema: JsonSchema | undefined) => (schema?.properties ?? {}) as Record<string, JsonSchema>;
 const requiredOf = (schema: JsonSchema | undefined) => (schema?.required ?? []) as string[];
 
@@ -110,10 +118,10 @@ export class ToolCatalog {
    */
   async call(name: string, rawArgs: unknown, principal: AccessPrincipal, request: FastifyRequest): Promise<unknown> {
     const tool = this.tools.get(name);
-    if (tool === undefined) throw refusedCall(`no tool is named ${name}`);
+    if (tool === undefined) throw invalidParams(`no tool is named ${name}`);
     const args = numbersAsSchemaText(tool.definition.inputSchema, rawArgs ?? {}) as Record<string, unknown>;
     const checked = this.validator.getValidator(tool.definition.inputSchema)(args);
-    if (!checked.valid) throw refusedCall(`invalid arguments for ${name}: ${checked.errorMessage}`);
+    if (!checked.valid) throw invalidParams(`invalid arguments for ${name}: ${checked.errorMessage}`);
 
     const params = pick(args, tool.fields.params, undefined) as Record<string, string>;
     const access = needsMembershipFacts(tool.route)

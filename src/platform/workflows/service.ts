@@ -68,6 +68,8 @@ export async function findWorkflow(ctx: PlatformContext, teamId: string, id: str
 
 /** A new workflow of the team, active unless said otherwise, with no offset unless one is given. */
 export async function createWorkflow(ctx: PlatformContext, teamId: string, input: WorkflowInput): Promise<Workflow> {
+  // Checked before an id is taken: a refused request uses up no number of the series.
+  const changes = await workflowChanges(ctx, teamId, input, input.trigger);
   const created: Workflow = {
     id: await ctx.stores.ids.next('workflows'),
     teamId,
@@ -78,7 +80,7 @@ export async function createWorkflow(ctx: PlatformContext, teamId: string, input
     activeOnEventTypeIds: [],
     active: true,
     createdAt: ctx.clock(),
-    ...(await workflowChanges(ctx, teamId, input, input.trigger)),
+    ...changes,
   };
   await ctx.stores.api.workflows.insert(created);
   return created;

@@ -27,6 +27,15 @@ export function createOAuthStore(db: Executor): OAuthStore {
     markSecretUsed: async (secretId, at) => {
       await db.updateTable('client_secrets').set({ last_used_at: at }).where('id', '=', secretId).execute();
     },
+    findClientProvenance: async (id) => {
+      const row = await db
+        .selectFrom('oauth_clients as c')
+        .innerJoin('users as u', 'u.id', 'c.owner_id')
+        .select(['u.name', 'c.reviewed_at'])
+        .where('c.id', '=', id)
+        .executeTakeFirst();
+      return row && { developerName: row.name, reviewedAt: row.reviewed_at };
+    },
 
     // grants
     createGrant: async (g) => {

@@ -131,6 +131,9 @@ describe.each(backends)('MCP server at /mcp on $name', ({ name, available }) => 
       [{ name: 'get_profile', arguments: 'me' }, /^params\.arguments must be an object/],
       [{ name: null, arguments: {} }, /^params\.name must be the name of a tool/],
       [{ arguments: {} }, /^params\.name must be the name of a tool/],
+      // The MCP schema's example: a tool the server does not have is invalid params.
+      [{ name: 'book_a_flight', arguments: {} }, /no tool is named book_a_flight/],
+      [{ name: 'get_profile', arguments: { unexpected: 1 } }, /invalid arguments for get_profile/],
     ];
     for (const [params, problem] of cases) {
       const res = await fetch(`${t.server.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params }) });

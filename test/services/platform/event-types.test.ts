@@ -69,6 +69,8 @@ describe('event types', () => {
       message: 'locations.0.phone: a phone location needs its phone (or value)',
     });
     const { eventType } = await createEventType(world.ctx, { userId }, intro);
+    // The refusal used up no number of the series: the first event type kept is number 1.
+    expect(eventType.id).toBe('1');
     await expect(updateEventType(world.ctx, { userId }, eventType.id, { locations: [{ type: 'address', value: 'here' }, { type: 'link', link: 'javascript:alert(1)' }] })).rejects.toMatchObject({
       message: 'locations.1.value: a link location must be an http(s) URL',
     });

@@ -4,32 +4,8 @@
 // shows (TEAM_EVENT_TYPE_WRITE, the admin's role, the calApiKey never kept) is tested in
 // test/platform/phone-calls.test.ts.
 import { describe, expect } from 'vitest';
-import type { EventTypeOwner } from '../../../src/platform/event-types/store.ts';
 import { listPhoneCalls, queuePhoneCall, type PhoneCallRequest } from '../../../src/platform/phone-calls/service.ts';
-import type { PlatformContext } from '../../../src/platform/stores.ts';
 import { it } from './world.ts';
-
-/** An event type of the owner, written through its store; returns its id. */
-async function eventTypeOf(ctx: PlatformContext, owner: EventTypeOwner): Promise<string> {
-  const id = await ctx.stores.ids.next('event_types');
-  await ctx.stores.api.eventTypes.insert({
-    id,
-    ownerId: 'userId' in owner ? owner.userId : null,
-    teamId: 'teamId' in owner ? owner.teamId : null,
-    title: 'Intro call',
-    slug: `intro-${id}`,
-    description: '',
-    lengthMinutes: 30,
-    locations: [],
-    hidden: false,
-    requiresConfirmation: false,
-    minimumBookingNotice: 0,
-    schedulingType: null,
-    createdAt: ctx.clock(),
-    updatedAt: ctx.clock(),
-  });
-  return id;
-}
 
 const asked = (teamId: string, eventTypeId: string, requestedBy: string, over: Partial<PhoneCallRequest> = {}): PhoneCallRequest => ({
   teamId,
@@ -52,7 +28,7 @@ describe('phone calls', () => {
   it('a call asked of a team event type is queued, under a new UUID, at the clock, for the operator to list', async ({ world }) => {
     const admin = await world.user();
     const teamId = await world.team(admin);
-    const eventTypeId = await eventTypeOf(world.ctx, { teamId });
+    const eventTypeId = await world.eventType({ teamId });
     const queued = await queuePhoneCall(world.ctx, asked(teamId, eventTypeId, admin, { templateType: 'CHECK_IN_APPOINTMENT', guestEmail: 'gil@example.com', generalPrompt: 'Offer the next free slot.' }));
     expect(queued).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/), status: 'queued', createdAt: world.now(), teamId, eventTypeId, requestedBy: admin });
     expect(await listPhoneCalls(world.ctx, { teamId }, 10)).toEqual([queued]);
@@ -64,7 +40,7 @@ describe('phone calls', () => {
     const admin = await world.user();
     const teamId = await world.team(admin);
     const otherTeam = await world.team(await world.user());
-    for (const eventTypeId of [await eventTypeOf(world.ctx, { teamId: otherTeam }), await eventTypeOf(world.ctx, { userId: admin }), '999999']) {
+    for (const eventTypeId of [await world.eventType({ teamId: otherTeam }), await world.eventType({ userId: admin }), '999999']) {
       await expect(queuePhoneCall(world.ctx, asked(teamId, eventTypeId, admin))).rejects.toMatchObject({ kind: 'not_found', message: 'no such event type' });
     }
     expect(await listPhoneCalls(world.ctx, {}, 10)).toEqual([]);
@@ -74,8 +50,8 @@ describe('phone calls', () => {
     const admin = await world.user();
     const mine = await world.team(admin);
     const theirs = await world.team(admin);
-    const myEventType = await eventTypeOf(world.ctx, { teamId: mine });
-    const theirEventType = await eventTypeOf(world.ctx, { teamId: theirs });
+    const myEventType = await world.eventType({ teamId: mine });
+    const theirEventType = await world.eventType({ teamId: theirs });
     const first = await queuePhoneCall(world.ctx, asked(mine, myEventType, admin));
     world.advance(1_000);
     const second = await queuePhoneCall(world.ctx, asked(theirs, theirEventType, admin));

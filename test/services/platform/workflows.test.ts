@@ -1,34 +1,10 @@
 // The workflows service's rules (src/platform/workflows/service.ts), called in process: what
 // only HTTP shows (scopes, the envelope, the view) is tested in test/platform.
 import { describe, expect } from 'vitest';
-import type { PlatformContext } from '../../../src/platform/stores.ts';
 import { createWorkflow, deleteWorkflow, findWorkflow, listWorkflows, updateWorkflow, type WorkflowInput } from '../../../src/platform/workflows/service.ts';
 import { it, T0 } from './world.ts';
 
 const reminder: WorkflowInput = { name: ' Reminder ', trigger: 'BEFORE_EVENT', timeOffsetMinutes: 60, steps: [{ action: 'EMAIL_ATTENDEE', body: 'See you soon' }] };
-
-/** An event type of the team or the user, as the event type routes keep one. */
-async function eventType(ctx: PlatformContext, owner: { teamId: string } | { userId: string }): Promise<string> {
-  const id = await ctx.stores.ids.next('event_types');
-  const team = 'teamId' in owner;
-  await ctx.stores.api.eventTypes.insert({
-    id,
-    ownerId: team ? null : owner.userId,
-    teamId: team ? owner.teamId : null,
-    title: 'Intro call',
-    slug: `intro-${id}`,
-    description: '',
-    lengthMinutes: 30,
-    locations: [],
-    hidden: false,
-    requiresConfirmation: false,
-    minimumBookingNotice: 0,
-    schedulingType: team ? 'collective' : null,
-    createdAt: ctx.clock(),
-    updatedAt: ctx.clock(),
-  });
-  return id;
-}
 
 describe('workflows', () => {
   it("a new workflow is the team's, its name trimmed, active, with no offset or event types unless given", async ({ world }) => {
@@ -52,15 +28,18 @@ describe('workflows', () => {
     for (const [steps, message] of refusals) await expect(createWorkflow(world.ctx, teamId, { ...reminder, steps })).rejects.toMatchObject({ kind: 'validation', message });
     expect(await listWorkflows(world.ctx, teamId, 10, 0)).toEqual([]);
     const ok = [{ action: 'EMAIL_ADDRESS', sendTo: 'ops@example.com', body: 'x' }, { action: 'SMS_NUMBER', sendTo: '+491701234567', body: 'x' }];
-    expect((await createWorkflow(world.ctx, teamId, { ...reminder, steps: ok })).steps).toEqual(ok);
+    const created = await createWorkflow(world.ctx, teamId, { ...reminder, steps: ok });
+    expect(created.steps).toEqual(ok);
+    // The refusals used up no number of the series: the first workflow kept is number 1.
+    expect(created.id).toBe('1');
   });
 
   it("a workflow runs on the team's own event types only: another team's or a user's is refused, on create and on change", async ({ world }) => {
     const owner = await world.user();
     const teamId = await world.team(owner);
-    const ours = await eventType(world.ctx, { teamId });
-    const theirs = await eventType(world.ctx, { teamId: await world.team(owner) });
-    const personal = await eventType(world.ctx, { userId: owner });
+    const ours = await world.eventType({ teamId });
+    const theirs = await world.eventType({ teamId: await world.team(owner) });
+    const personal = await world.eventType({ userId: owner });
     for (const other of [theirs, personal]) {
       await expect(createWorkflow(world.ctx, teamId, { ...reminder, activeOnEventTypeIds: [ours, other] })).rejects.toMatchObject({
         kind: 'validation',

@@ -6,6 +6,7 @@
 // takes milliseconds), so no test sees another's rows.
 import { test } from 'vitest';
 import type { OAuthStore } from '../../../src/oauth/storage.ts';
+import type { EventTypeOwner } from '../../../src/platform/event-types/store.ts';
 import type { PlatformContext } from '../../../src/platform/stores.ts';
 import { createClient, type CreatedClient, type NewClient } from '../../../src/services/clients/registration.ts';
 import type { Role } from '../../../src/services/teams/store.ts';
@@ -33,6 +34,8 @@ export interface PlatformWorld {
   organization(ownerId: string, name?: string): Promise<string>;
   /** A new team owned by `ownerId` (inside an organization if given); returns its id. */
   team(ownerId: string, options?: { name?: string; organizationId?: string }): Promise<string>;
+  /** An event type of a user or a team, written through its store as the event-type routes keep one; returns its id. */
+  eventType(owner: EventTypeOwner): Promise<string>;
   /** Makes `userId` an accepted member of the team or organization with `role`. */
   join(target: { teamId: string } | { organizationId: string }, userId: string, role?: Role): Promise<void>;
   /** A new OAuth client of `ownerId` through the developer's service (pending, confidential, PROFILE_READ unless `over` says otherwise). */
@@ -65,6 +68,27 @@ export async function openPlatformWorld(): Promise<PlatformWorld> {
       teams += 1;
       const team = await createTeam(ctx, { name: options.name ?? `Team ${teams}`, slug: `team-${teams}-${now}`, ownerId, ...(options.organizationId ? { organizationId: options.organizationId } : {}) });
       return team.id;
+    },
+    eventType: async (owner) => {
+      const id = await ctx.stores.ids.next('event_types');
+      const team = 'teamId' in owner;
+      await ctx.stores.api.eventTypes.insert({
+        id,
+        ownerId: team ? null : owner.userId,
+        teamId: team ? owner.teamId : null,
+        title: 'Intro call',
+        slug: `intro-${id}`,
+        description: '',
+        lengthMinutes: 30,
+        locations: [],
+        hidden: false,
+        requiresConfirmation: false,
+        minimumBookingNotice: 0,
+        schedulingType: team ? 'collective' : null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      return id;
     },
     join: async (target, userId, role = 'member') => {
       await addMember(ctx, target, userId, role);

@@ -2,27 +2,15 @@
 // for a request and for the consent form's answer, decided here and rendered by
 // src/web/authorize.ts. The page layer hands in who is asking as plain values (Requester);
 // this module knows no framework, no session and no page.
-import {
-  approveAuthorization,
-  approveSilently,
-  denyAuthorization,
-  PushedRequestGone,
-  recordAuthorizationRequest,
-  refuseTeam,
-  TeamAuthorityLost,
-  rememberedGrant,
-  resolveTeam,
-  silentFailure,
-  validateAuthorizationRequest,
-  type AuthorizationRequest,
-  type ErrorAnswer,
-  type FatalReason,
-  type HeldBackError,
-  type NamedClient,
-} from './authorize.ts';
-import type { FirstUseGate } from './client-metadata.ts';
-import type { OAuthContext } from './context.ts';
-import type { OAuthError } from './errors.ts';
+import type { FirstUseGate } from '../client-metadata.ts';
+import type { OAuthContext } from '../context.ts';
+import { askConsent, type ShowConsent } from './consent.ts';
+import { silentFailure, type ErrorAnswer, type ErrorPage, type HeldBackError } from './error-answers.ts';
+import { approveAuthorization, approveSilently, denyAuthorization, rememberedGrant } from './grant.ts';
+import { PushedRequestGone } from './pushed.ts';
+import type { AuthorizationRequest, RawParameters } from './request.ts';
+import { refuseTeam, resolveTeam, TeamAuthorityLost } from './team.ts';
+import { validateAuthorizationRequest, type AuthorizationValidation } from './validate.ts';
 
 /** Who is asking, as the page layer knows it. */
 export interface Requester {
@@ -51,29 +39,10 @@ export interface ShowLogin {
   again: boolean;
 }
 
-/** The consent page, for this user and this request. */
-export interface ShowConsent {
-  kind: 'consent';
-  request: AuthorizationRequest;
-  userId: string;
-}
-
 /** Back to the application: with a code (RFC 6749 §4.1.2) or an error (§4.1.2.1). */
 export interface RedirectBack {
   kind: 'redirect';
   location: string;
-}
-
-/**
- * A page and never a redirect (RFC 6749 §4.1.2.1 first paragraph): the client or its redirect
- * URI cannot be trusted, or the client is not approved; `error` says which check failed.
- */
-export interface ErrorPage {
-  kind: 'error_page';
-  reason: FatalReason;
-  error: OAuthError;
-  /** The known application the link named (a bad redirect URI, or not approved); absent for an unknown client_id. */
-  client?: NamedClient;
 }
 
 /** The consent form came back with neither Allow nor Deny: nothing is decided. */
@@ -88,8 +57,6 @@ export type AuthorizationDecision = ShowLogin | ShowConsent | RedirectBack | Hel
 /** What the browser gets for the consent form's answer (POST): never the consent page again. */
 export type ConsentDecision = ShowLogin | RedirectBack | HeldBackError | ErrorPage | UnknownChoice;
 
-type RawParameters = Record<string, unknown>;
-
 /**
  * The request, step by step: is it valid (and safe to redirect), is anyone logged in, has
  * prompt=login had its new login, does remembered consent answer it, may a page be shown.
@@ -102,13 +69,13 @@ export async function decideAuthorization(ctx: OAuthContext, query: RawParameter
   if (wantsNewLogin(checked.request, requester)) return { kind: 'login', request: checked.request, again: true };
   const request = await resolveTeam(ctx, checked.request, userId);
   if (request === undefined) return refuseTeamRequest(ctx, checked.request, userId);
-  await recordAuthorizationRequest(ctx, request, userId);
+  await recordAsked(ctx, request, userId);
   const remembered = await orGonePage(async () => ({ kind: 'redirect' as const, location: await approveFromMemory(ctx, request, userId) }));
   if (remembered.kind === 'error_page') return remembered;
   if (remembered.location !== undefined) return { kind: 'redirect', location: remembered.location };
   // OpenID Connect Core §3.1.2.6: prompt=none, and only the consent page could answer.
   if (request.prompt.has('none')) return silentFailure(ctx, request, 'consent_required', userId);
-  return { kind: 'consent', request, userId };
+  return askConsent(ctx, request, userId);
 }
 
 /**
@@ -168,7 +135,7 @@ export interface AuthorizationReturn {
  */
 export async function whereAuthorizationReturns(ctx: OAuthContext, query: RawParameters): Promise<AuthorizationReturn> {
   const result = await validateAuthorizationRequest(ctx, query);
-  if (result.kind === 'fatal') return { redirectUri: undefined, client: undefined };
+  if (result.kind === 'error_page') return { redirectUri: undefined, client: undefined };
   // Held back for nobody yet: the user about to log in may have allowed the application.
   if (result.kind === 'held_back') return { redirectUri: result.redirectUri, client: undefined };
   if (result.kind === 'redirect') return { redirectUri: typeof query.redirect_uri === 'string' ? query.redirect_uri : undefined, client: undefined };
@@ -176,17 +143,16 @@ export async function whereAuthorizationReturns(ctx: OAuthContext, query: RawPar
 }
 
 /**
- * Step 1 (authorize.ts: validateAuthorizationRequest): a request whose client or redirect URI
+ * Step 1 (validate.ts: validateAuthorizationRequest): a request whose client or redirect URI
  * cannot be trusted is a page; another invalid one an error for the application.
  */
-async function checkRequest(
-  ctx: OAuthContext,
-  raw: RawParameters,
-  requester: Requester,
-): Promise<ErrorPage | ErrorAnswer | { kind: 'valid'; request: AuthorizationRequest }> {
-  const result = await validateAuthorizationRequest(ctx, raw, requester.userId, requester.firstUse);
-  if (result.kind === 'fatal') return { kind: 'error_page', reason: result.reason, error: result.error, ...(result.client !== undefined ? { client: result.client } : {}) };
-  return result;
+function checkRequest(ctx: OAuthContext, raw: RawParameters, requester: Requester): Promise<AuthorizationValidation> {
+  return validateAuthorizationRequest(ctx, raw, requester.userId, requester.firstUse);
+}
+
+/** Records what a logged-in user was asked (the authorization_requests of docs/rules.md#data). */
+async function recordAsked(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<void> {
+  await ctx.store.recordAuthorizationRequest(request.client.id, userId, request.hadScope, ctx.clock());
 }
 
 /**
