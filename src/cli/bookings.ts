@@ -12,7 +12,7 @@ import {
   type ConferencingSession,
   type Recording,
   type Transcript,
-} from '../services/bookings/provider-records.ts';
+} from '../platform/bookings/service.ts';
 import { CliError } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 

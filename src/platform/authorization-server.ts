@@ -34,9 +34,6 @@ export { inviteMember } from '../services/teams/invitations.ts';
 export { createInviteLink } from '../services/teams/invite-links.ts';
 export { createOrganizationAccount, deleteOrganizationUser } from '../services/teams/organization-accounts.ts';
 
-// What outside calendars and video report of a booking, as an operator recorded it.
-export { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from '../services/bookings/provider-records.ts';
-
 // Webhooks: subscriptions, the outbox and signing.
 export { publishEvent } from '../services/webhooks/outbox.ts';
 export { newSigningSecret } from '../services/webhooks/signing.ts';

@@ -6,6 +6,7 @@
 import type { ServiceContext, ServiceStores } from './authorization-server.ts';
 import type { ApiAccessStore } from './access-check.ts';
 import type { BookingAttendeeStore } from './bookings/attendee-store.ts';
+import type { BookingProviderStore } from './bookings/provider-records.ts';
 import type { BookingStore } from './bookings/store.ts';
 import type { ConnectedAppStore } from './connected-apps/store.ts';
 import type { ConnectionRequestStore } from './connection-requests/store.ts';
@@ -23,6 +24,8 @@ export interface ApiStores {
   access: ApiAccessStore;
   /** docs/integrating.md#booking-attendees: who attends a booking, and who was absent. */
   bookingAttendees: BookingAttendeeStore;
+  /** docs/integrating.md#provider-records: what outside calendars and video report of bookings, as an operator recorded it. */
+  bookingProviders: BookingProviderStore;
   connectedApps: ConnectedAppStore;
   /** docs/rules.md#connect-pages: the connections applications asked for, awaiting the user on the connect page. */
   connectionRequests: ConnectionRequestStore;

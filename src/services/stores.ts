@@ -6,7 +6,6 @@ import type { NoticeStore, SessionStore, UserStore, VerifiedResourceStore } from
 import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
 import type { IdSeriesStore } from './ids.ts';
-import type { BookingProviderStore } from './bookings/provider-records.ts';
 import type { ClientStore, MetadataHostStore } from './clients/store.ts';
 import type { RetentionStore } from './retention/store.ts';
 import type { InvitationStore, InviteLinkStore, TeamStore } from './teams/store.ts';
@@ -31,8 +30,6 @@ export interface ServiceStores {
   webhooks: WebhookStore;
   webhookDeliveries: WebhookDeliveryStore;
   retention: RetentionStore;
-  /** docs/integrating.md#provider-records: what outside calendars and video report of bookings. */
-  bookingProviders: BookingProviderStore;
   /**
    * Runs fn with every store bound to one transaction: all of fn's writes land, or none.
    * Inside a transaction already, fn joins it.

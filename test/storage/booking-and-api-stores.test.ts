@@ -691,7 +691,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const host = await seedUser(suite.database.handle.db);
     const b = bookingRecord(host);
     await suite.stores.bookings.insert(b);
-    const p = suite.stores.bookingProviders;
+    const p = suite.stores.api.bookingProviders;
     expect(await p.bookingExists(b.uid)).toBe(true);
     expect(await p.bookingExists('no-such-booking')).toBe(false);
     expect([await p.references(b.uid), await p.recordings(b.uid), await p.transcripts(b.uid), await p.sessions(b.uid)]).toEqual([[], [], [], []]);

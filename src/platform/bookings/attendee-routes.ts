@@ -3,8 +3,8 @@
 // booking being as unknown as a missing one.
 import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { checkTimeZone, notFound } from '../input.ts';
-import { bookingInScope } from './in-scope.ts';
+import { checkTimeZone } from '../input.ts';
+import { findAttendee, listAttendees, shownOne } from './service.ts';
 import { arrayOf, bool, email, numberedId, object, str, timeZone, withFields, type JsonSchema } from '../schemas.ts';
 import { addAttendee, markAbsent, type AbsenceInput, type NewAttendeeInput } from './attendees.ts';
 import { attendee, attendeeView, bookingAnswer, bookingView, LANGUAGES } from './views.ts';
@@ -36,23 +36,14 @@ const absence = object(
 
 export function attendeeHandlers(deps: PlatformDeps): HandlerMap {
   const s = deps.services;
-  const hosted = (userId: string, uid: string) => bookingInScope(s.stores.bookings, { userId }, uid);
   return {
     'bookings.attendees': route<unknown, unknown, Uid>({
       data: arrayOf(attendeeView, 0, 100),
-      handle: async ({ userId, params }) => {
-        await hosted(userId, params.bookingUid);
-        return (await s.stores.api.bookingAttendees.list(params.bookingUid)).map(attendee);
-      },
+      handle: async ({ userId, params }) => (await listAttendees(s, userId, params.bookingUid)).map(attendee),
     }),
     'bookings.attendee': route<unknown, unknown, Uid & { attendeeId: string }>({
       data: attendeeView,
-      handle: async ({ userId, params }) => {
-        await hosted(userId, params.bookingUid);
-        const found = await s.stores.api.bookingAttendees.find(params.bookingUid, params.attendeeId);
-        if (found === undefined) throw notFound('attendee');
-        return attendee(found);
-      },
+      handle: async ({ userId, params }) => attendee(await findAttendee(s, userId, params.bookingUid, params.attendeeId)),
     }),
     'bookings.addAttendee': route<NewAttendeeInput, unknown, Uid>({
       body: newAttendee,
@@ -67,7 +58,7 @@ export function attendeeHandlers(deps: PlatformDeps): HandlerMap {
     'bookings.markAbsent': route<AbsenceInput, unknown, Uid>({
       body: absence,
       data: bookingView,
-      handle: async ({ userId, params, body, request }) => bookingAnswer(s.stores.bookings, await markAbsent(s, userId, params.bookingUid, body ?? {}), { request }),
+      handle: async ({ userId, params, body, request }) => bookingAnswer(await shownOne(s, await markAbsent(s, userId, params.bookingUid, body ?? {})), { request }),
     }),
   };
 }

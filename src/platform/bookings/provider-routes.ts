@@ -5,9 +5,9 @@
 // a team's members read the team's bookings' references.
 import type { PlatformDeps } from '../deps.ts';
 import { route, type HandlerMap } from '../handler.ts';
-import { bookingInScope } from './in-scope.ts';
+import { bookingRecordings, bookingReferences, bookingSessions, bookingTranscripts } from './service.ts';
 import { arrayOf, nullable, numberedId, object, str } from '../schemas.ts';
-import { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from '../authorization-server.ts';
+import { PROVIDER_LIST_MAX, type BookingReference, type ConferencingSession, type Recording } from './provider-records.ts';
 import type { BookingScope } from './store.ts';
 
 type Uid = { bookingUid: string };
@@ -57,29 +57,26 @@ const referenceQuery = object({ type: str(1, 100, { description: "Only the refer
 
 export function providerHandlers(deps: PlatformDeps): HandlerMap {
   const s = deps.services;
-  const records = s.stores.bookingProviders;
-  /** The booking's uid once it is known to be in the scope: another's booking is as unknown as a missing one. */
-  const inScope = async (scope: BookingScope, uid: string) => (await bookingInScope(s.stores.bookings, scope, uid)).uid;
   const references = (scopeOf: (call: { userId: string; facts: { team?: { id: string } | null } }) => BookingScope) =>
     route<unknown, { type?: string }, Uid>({
       query: referenceQuery,
       data: arrayOf(referenceView, 0, PROVIDER_LIST_MAX),
-      handle: async (call) => (await records.references(await inScope(scopeOf(call), call.params.bookingUid), call.query.type)).map(reference),
+      handle: async (call) => (await bookingReferences(s, scopeOf(call), call.params.bookingUid, call.query.type)).map(reference),
     });
   return {
     'bookings.references': references((call) => ({ userId: call.userId })),
     'teamBookings.references': references((call) => ({ teamId: call.facts.team!.id })),
     'bookings.recordings': route<unknown, unknown, Uid>({
       data: arrayOf(recordingView, 0, PROVIDER_LIST_MAX),
-      handle: async ({ userId, params }) => (await records.recordings(await inScope({ userId }, params.bookingUid))).map(recording),
+      handle: async ({ userId, params }) => (await bookingRecordings(s, { userId }, params.bookingUid)).map(recording),
     }),
     'bookings.transcripts': route<unknown, unknown, Uid>({
       data: arrayOf({ ...text, format: 'uri', description: "A transcript's address" }, 0, PROVIDER_LIST_MAX),
-      handle: async ({ userId, params }) => (await records.transcripts(await inScope({ userId }, params.bookingUid))).map((t) => t.url),
+      handle: async ({ userId, params }) => bookingTranscripts(s, { userId }, params.bookingUid),
     }),
     'bookings.conferencingSessions': route<unknown, unknown, Uid>({
       data: arrayOf(sessionView, 0, PROVIDER_LIST_MAX),
-      handle: async ({ userId, params }) => (await records.sessions(await inScope({ userId }, params.bookingUid))).map(session),
+      handle: async ({ userId, params }) => (await bookingSessions(s, { userId }, params.bookingUid)).map(session),
     }),
   };
 }

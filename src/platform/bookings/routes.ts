@@ -3,10 +3,26 @@
 // (TEAM_BOOKING_*) and an organization's (ORG_BOOKING_*).
 import type { FastifyRequest } from 'fastify';
 import type { PlatformDeps } from '../deps.ts';
-import { authorizeBookingWrite, UNKNOWN_BOOKING } from '../access-check.ts';
-import type { Booking, BookingFilter, BookingScope, BookingStore, StatusTerm } from './store.ts';
-import { bookingInScope } from './in-scope.ts';
-import { addGuests, book, cancelBooking, changeLocation, reassignBooking, requireManageToken, rescheduleBooking, transitionBooking, type Booked, type NewBooking } from './service.ts';
+import { UNKNOWN_BOOKING } from '../access-check.ts';
+import type { Booking, BookingFilter, BookingScope, StatusTerm } from './store.ts';
+import {
+  addGuests,
+  book,
+  bookingForTokenWrite,
+  cancelBooking,
+  changeLocation,
+  eventTypeOf,
+  findBooking,
+  listBookings,
+  reassignBooking,
+  requireManageToken,
+  rescheduleBooking,
+  shownOne,
+  transitionBooking,
+  type Booked,
+  type NewBooking,
+} from './service.ts';
+import type { PlatformContext } from '../stores.ts';
 import { limitPublicWrite, type PublicWriter } from './public-limits.ts';
 import { calendarLinks } from './calendar-links.ts';
 import { bookingAnswer, bookingAnswers, bookingView, STATUSES, type AnswerVersion } from './views.ts';
@@ -15,14 +31,16 @@ import { providerHandlers } from './provider-routes.ts';
 import { guestEmail, guestInput, locationInput, locationText, type GuestInput, type LocationInput } from './requests.ts';
 import { accessError, credentialsOf } from '../guard.ts';
 import { page, route, type ApiCall, type HandlerMap } from '../handler.ts';
-import { checkTimeZone, invalid, notFound, toMillis } from '../input.ts';
+import { checkTimeZone, invalid, toMillis } from '../input.ts';
 import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numberedIdInput, object, str, timeZone, withFields, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 /** The answer to a booking's creation: the booking, and once only, its manageToken. */
 const createdView: JsonSchema = withFields(bookingView, {
   manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (docs/rules.md#public-booking)." },
 });
-const created = async (store: BookingStore, { booking: b, manageToken }: Booked, version: AnswerVersion) => ({ ...(await bookingAnswer(store, b, version)), manageToken });
+const created = async (ctx: PlatformContext, { booking: b, manageToken }: Booked, version: AnswerVersion) => ({ ...bookingAnswer(await shownOne(ctx, b), version), manageToken });
+/** The answer of a booking the service found or changed. */
+const answer = async (ctx: PlatformContext, b: Booking, version: AnswerVersion) => bookingAnswer(await shownOne(ctx, b), version);
 
 /**
  * docs/integrating.md#booking-statuses: the status filter's names, Gatehouse's stored statuses
@@ -70,10 +88,10 @@ const reassignedView: JsonSchema = withFields(bookingView, {
   bookingId: { ...numberedId, description: 'As id' },
   reassignedTo: { ...nullable(object({ id: numberedId, name: { type: 'string' }, email: { type: 'string' }, displayEmail: { type: 'string' } }, ['id', 'name', 'email', 'displayEmail'])), description: 'The new host; null only if their account is gone' },
 });
-async function reassigned(store: BookingStore, b: Booking, version: AnswerVersion) {
-  const answer = await bookingAnswer(store, b, version);
-  const host = answer.hosts[0];
-  return { ...answer, bookingId: b.id, reassignedTo: host === undefined ? null : { id: host.id, name: host.name, email: host.email, displayEmail: host.displayEmail } };
+async function reassigned(ctx: PlatformContext, b: Booking, version: AnswerVersion) {
+  const shown = await answer(ctx, b, version);
+  const host = shown.hosts[0];
+  return { ...shown, bookingId: b.id, reassignedTo: host === undefined ? null : { id: host.id, name: host.name, email: host.email, displayEmail: host.displayEmail } };
 }
 
 /**
@@ -121,7 +139,7 @@ interface NewBookingBody {
 }
 
 /** One validated form of both requests: the event type found, guests as addresses, notes in one place. */
-async function toNewBooking(store: BookingStore, body: NewBookingBody): Promise<NewBooking> {
+async function toNewBooking(ctx: PlatformContext, body: NewBookingBody): Promise<NewBooking> {
   checkTimeZone(body.attendee.timeZone, 'attendee.timeZone');
   const custom = Object.keys(body.bookingFieldsResponses ?? {}).find((k) => k !== 'notes');
   if (custom !== undefined) throw invalid(`bookingFieldsResponses.${custom}`, 'Gatehouse event types have no custom booking fields; only notes is read');
@@ -129,7 +147,7 @@ async function toNewBooking(store: BookingStore, body: NewBookingBody): Promise<
   const location = body.location ?? body.meetingUrl;
   const { name, email: address, timeZone: zone } = body.attendee;
   return {
-    eventTypeId: await eventTypeOf(store, body),
+    eventTypeId: await eventTypeOf(ctx, body),
     start: toMillis(body.start, 'start'),
     attendee: { name, email: address, timeZone: zone },
     ...(body.guests !== undefined ? { guests: body.guests.map(guestEmail) } : {}),
@@ -138,17 +156,6 @@ async function toNewBooking(store: BookingStore, body: NewBookingBody): Promise<
     ...(notes !== undefined ? { notes } : {}),
     ...(body.privateLink !== undefined ? { privateLink: body.privateLink } : {}),
   };
-}
-
-/** The event type a request names: by id, or by slug and its owner; an unknown one is 404 as an unknown id is. */
-async function eventTypeOf(store: BookingStore, body: NewBookingBody): Promise<string> {
-  if (body.eventTypeId !== undefined) return body.eventTypeId;
-  if (body.eventTypeSlug === undefined) throw invalid('eventTypeId', 'is required, or eventTypeSlug with username or teamSlug');
-  if ((body.username === undefined) === (body.teamSlug === undefined)) throw invalid('eventTypeSlug', 'needs exactly one of username and teamSlug beside it');
-  const owner = body.username !== undefined ? { username: body.username } : { teamSlug: body.teamSlug! };
-  const id = await store.findEventTypeIdBySlug(body.eventTypeSlug, owner, body.organizationSlug);
-  if (id === undefined) throw notFound('event type');
-  return id;
 }
 
 const reason = (field: string) => object({ [field]: str(1, 500) });
@@ -165,8 +172,6 @@ type ScopeOf = (call: { userId: string; facts: { team?: { id: string } | null; o
 
 export function bookingHandlers(deps: PlatformDeps): HandlerMap {
   const s = deps.services;
-  const store = s.stores.bookings;
-  const accessStore = s.stores.api.access;
 
   /**
    * Who may cancel or reschedule through the public routes (docs/rules.md#public-booking): the holder of
@@ -179,14 +184,13 @@ export function bookingHandlers(deps: PlatformDeps): HandlerMap {
     if (principal === undefined) {
       throw invalid('manageToken', 'is required: send the manageToken returned when the booking was made, or an access token with the booking write scope');
     }
-    const found = await store.find(params.bookingUid);
+    const found = await bookingForTokenWrite(s, params.bookingUid, credentialsOf(request, resource), resource);
     if (found === undefined) throw accessError(UNKNOWN_BOOKING, resource);
-    const decision = await authorizeBookingWrite(accessStore, s.clock, credentialsOf(request, resource), { hostId: found.hostId, teamId: found.teamId }, resource);
-    if (!('ok' in decision)) throw accessError(decision, resource);
-    return found;
+    if (!('ok' in found.decision)) throw accessError(found.decision, resource);
+    return found.booking;
   };
 
-  const load = (scope: BookingScope, uid: string) => bookingInScope(store, scope, uid);
+  const load = (scope: BookingScope, uid: string) => findBooking(s, scope, uid);
   // The platform versions its personal bookings only; team and organization lists answer its documented shape.
   const list = (scope: ScopeOf, version: (call: { request?: FastifyRequest }) => AnswerVersion = (call) => call) =>
     route<unknown, ListFilters>({
@@ -196,8 +200,8 @@ export function bookingHandlers(deps: PlatformDeps): HandlerMap {
       handle: async (call) => {
         const { limit, offset } = call.query;
         const filter = filterOf(call.query, s.clock());
-        const found = await store.page(scope(call), filter, limit, offset);
-        return page(await bookingAnswers(store, found.bookings, version(call)), found.total, limit, offset);
+        const found = await listBookings(s, scope(call), filter, limit, offset);
+        return page(bookingAnswers(found, version(call)), found.total, limit, offset);
       },
     });
 
@@ -205,7 +209,7 @@ export function bookingHandlers(deps: PlatformDeps): HandlerMap {
     ...publicBookingRoutes(deps, actForBooker),
     // The host's own bookings (docs/rules.md#membership-rules: personal routes act on the token's user only).
     'bookings.list': list((call) => ({ userId: call.userId })),
-    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params, request }) => bookingAnswer(store, await load({ userId }, params.bookingUid), { request }) }),
+    'bookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ userId, params, request }) => answer(s, await load({ userId }, params.bookingUid), { request }) }),
     'bookings.calendarLinks': route<unknown, unknown, Uid>({
       data: arrayOf(object({ id: { type: 'string', enum: ['google', 'outlook', 'office365', 'yahoo', 'ics'] }, label: { type: 'string' }, link: { type: 'string' } }, ['id', 'label', 'link']), 5, 5),
       handle: async ({ userId, params }) => calendarLinks(await load({ userId }, params.bookingUid), s.clock()),
@@ -215,7 +219,7 @@ export function bookingHandlers(deps: PlatformDeps): HandlerMap {
     ...providerHandlers(deps),
     // A team's bookings.
     'teamBookings.list': list((call) => ({ teamId: call.facts.team!.id }), () => 'documented'),
-    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => bookingAnswer(store, await load({ teamId: facts.team!.id }, params.bookingUid), 'documented') }),
+    'teamBookings.get': route<unknown, unknown, Uid>({ data: bookingView, handle: async ({ facts, params }) => answer(s, await load({ teamId: facts.team!.id }, params.bookingUid), 'documented') }),
     ...teamAndOrgBookingWrites(deps),
     // Everything in an organization: its teams' bookings and its members'.
     'orgBookings.list': list((call) => ({ organizationId: call.facts.organization!.id }), () => 'documented'),
@@ -238,8 +242,8 @@ function publicBookingRoutes(deps: PlatformDeps, actForBooker: (call: ApiCall<Bo
       noStore: true,
       rateLimited: true,
       handle: async (call) => {
-        const input = await toNewBooking(s.stores.bookings, call.body);
-        return created(s.stores.bookings, await limitPublicWrite(deps, writer(call), input.eventTypeId, () => book(s, input)), call);
+        const input = await toNewBooking(s, call.body);
+        return created(s, await limitPublicWrite(deps, writer(call), input.eventTypeId, () => book(s, input)), call);
       },
     }),
     'bookings.cancel': route<{ cancellationReason?: string } & BookerProof, unknown, Uid>({
@@ -249,7 +253,7 @@ function publicBookingRoutes(deps: PlatformDeps, actForBooker: (call: ApiCall<Bo
       handle: async (call) => {
         const { eventTypeId } = await actForBooker(call);
         const cancelled = await limitPublicWrite(deps, writer(call), eventTypeId, () => cancelBooking(s, call.params.bookingUid, call.body.cancellationReason));
-        return bookingAnswer(s.stores.bookings, cancelled, call);
+        return answer(s, cancelled, call);
       },
     }),
     'bookings.reschedule': route<{ start: string; reschedulingReason?: string } & BookerProof, unknown, Uid>({
@@ -261,7 +265,7 @@ function publicBookingRoutes(deps: PlatformDeps, actForBooker: (call: ApiCall<Bo
         const { eventTypeId } = await actForBooker(call);
         const start = toMillis(call.body.start, 'start');
         const moved = await limitPublicWrite(deps, writer(call), eventTypeId, () => rescheduleBooking(s, call.params.bookingUid, start, call.body.reschedulingReason));
-        return bookingAnswer(s.stores.bookings, moved, call);
+        return answer(s, moved, call);
       },
     }),
   };
@@ -273,34 +277,34 @@ function hostBookingChanges(deps: PlatformDeps): HandlerMap {
   return {
     'bookings.confirm': route<unknown, unknown, Uid>({
       data: bookingView,
-      handle: async ({ userId, params, request }) => bookingAnswer(s.stores.bookings, await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId }), { request }),
+      handle: async ({ userId, params, request }) => answer(s, await transitionBooking(s, params.bookingUid, ['pending'], 'accepted', {}, { userId }), { request }),
     }),
     'bookings.decline': route<{ reason?: string }, unknown, Uid>({
       body: reason('reason'),
       data: bookingView,
-      handle: async ({ userId, params, body, request }) => bookingAnswer(s.stores.bookings, await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId }), { request }),
+      handle: async ({ userId, params, body, request }) => answer(s, await transitionBooking(s, params.bookingUid, ['pending'], 'declined', { declineReason: body?.reason ?? null }, { userId }), { request }),
     }),
     'bookings.addGuests': route<{ guests: GuestInput[] }, unknown, Uid>({
       body: object({ guests: arrayOf(guestInput, 1, 10) }, ['guests']),
       data: bookingView,
-      handle: async ({ userId, params, body, request }) => bookingAnswer(s.stores.bookings, await addGuests(s, userId, params.bookingUid, body.guests.map(guestEmail)), { request }),
+      handle: async ({ userId, params, body, request }) => answer(s, await addGuests(s, userId, params.bookingUid, body.guests.map(guestEmail)), { request }),
     }),
     'bookings.updateLocation': route<{ location: LocationInput }, unknown, Uid>({
       body: object({ location: locationInput }, ['location']),
       data: bookingView,
-      handle: async ({ userId, params, body, request }) => bookingAnswer(s.stores.bookings, await changeLocation(s, userId, params.bookingUid, locationText(body.location, 'location')), { request }),
+      handle: async ({ userId, params, body, request }) => answer(s, await changeLocation(s, userId, params.bookingUid, locationText(body.location, 'location')), { request }),
     }),
     // Without a userId (the platform's request has no body) the round-robin order picks the host.
     'bookings.reassign': route<{ userId?: string }, unknown, Uid>({
       body: object({ userId: { ...numberedIdInput, description: 'The new host; left out, the free member with the fewest upcoming team bookings' } }),
       data: reassignedView,
-      handle: async ({ userId, params, body, request }) => reassigned(s.stores.bookings, await reassignBooking(s, userId, params.bookingUid, body.userId), { request }),
+      handle: async ({ userId, params, body, request }) => reassigned(s, await reassignBooking(s, userId, params.bookingUid, body.userId), { request }),
     }),
     // The platform's address for a chosen host: the user in the path, the body's reason only informative.
     'bookings.reassignTo': route<{ reason?: string }, unknown, Uid & { userId: string }>({
       body: object({ reason: { type: 'string', maxLength: 500, description: 'Why the booking changes hands (kept out of the booking)' } }),
       data: reassignedView,
-      handle: async ({ userId, params, request }) => reassigned(s.stores.bookings, await reassignBooking(s, userId, params.bookingUid, params.userId), { request }),
+      handle: async ({ userId, params, request }) => reassigned(s, await reassignBooking(s, userId, params.bookingUid, params.userId), { request }),
     }),
   };
 }
@@ -315,17 +319,17 @@ function teamAndOrgBookingWrites(deps: PlatformDeps): HandlerMap {
       data: createdView,
       status: 201,
       noStore: true,
-      handle: async ({ facts, body }) => created(s.stores.bookings, await book(s, await toNewBooking(s.stores.bookings, body), { teamId: facts.team!.id, allowHidden: true }), 'documented'),
+      handle: async ({ facts, body }) => created(s, await book(s, await toNewBooking(s, body), { teamId: facts.team!.id, allowHidden: true }), 'documented'),
     }),
     'teamBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),
       data: bookingView,
-      handle: async ({ facts, params, body }) => bookingAnswer(s.stores.bookings, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id }), 'documented'),
+      handle: async ({ facts, params, body }) => answer(s, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { teamId: facts.team!.id }), 'documented'),
     }),
     'orgBookings.cancel': route<{ cancellationReason?: string }, unknown, Uid>({
       body: reason('cancellationReason'),
       data: bookingView,
-      handle: async ({ facts, params, body }) => bookingAnswer(s.stores.bookings, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { organizationId: facts.organization!.id }), 'documented'),
+      handle: async ({ facts, params, body }) => answer(s, await cancelBooking(s, params.bookingUid, body?.cancellationReason, { organizationId: facts.organization!.id }), 'documented'),
     }),
   };
 }

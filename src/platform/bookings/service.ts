@@ -1,7 +1,14 @@
 // Booking, cancelling and rescheduling (docs/rules.md#public-booking): the public routes and the
 // team routes share these rules. Each change that spans rows runs in one transaction.
 import { conflict, generateToken, hashesEqual, hashToken, isWellFormed, notFound, randomId, validation } from '../authorization-server.ts';
-import { ACTIVE, type Booking, type BookingChanges, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
+import { ACTIVE, type Booking, type BookingChanges, type BookingFilter, type BookingRelations, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
+import { authorizeBookingWrite, type AccessGranted, type PresentedCredentials } from '../access-check.ts';
+import type { AccessDenial } from '../membership.ts';
+import type { Audience } from '../authorization-server.ts';
+import type { BookingReference, ConferencingSession, Recording } from './provider-records.ts';
+import type { Attendee } from './attendee-store.ts';
+// The refusals the routes raised, worded and typed as before (input.ts's).
+import { invalid, notFound as missing } from '../input.ts';
 import type { PlatformContext } from '../stores.ts';
 import { ATTENDEES_MAX } from './attendees.ts';
 import { bookingInScope } from './in-scope.ts';
@@ -246,3 +253,110 @@ async function freeMember(ctx: PlatformContext, b: Booking, now: number): Promis
   }
   throw conflict('no other member of the team is available at the booking time');
 }
+
+/** Bookings with what their answers show beside them: hosts, event types and attendees, read together. */
+export interface BookingsShown {
+  bookings: Booking[];
+  relations: BookingRelations;
+}
+
+/** The bookings with their relations, read in one go after the rule that found or changed them. */
+export async function shown(ctx: PlatformContext, bookings: Booking[]): Promise<BookingsShown> {
+  return { bookings, relations: await ctx.stores.bookings.relations(bookings) };
+}
+
+/** One booking with its relations (shown). */
+export const shownOne = (ctx: PlatformContext, booking: Booking): Promise<BookingsShown> => shown(ctx, [booking]);
+
+/** A booking in the caller's scope, or 404 (docs/rules.md#membership-rules). */
+export function findBooking(ctx: PlatformContext, scope: BookingScope, uid: string): Promise<Booking> {
+  return bookingInScope(ctx.stores.bookings, scope, uid);
+}
+
+/** A page of the scope's bookings, with the total and their relations. */
+export async function listBookings(ctx: PlatformContext, scope: BookingScope, filter: BookingFilter, limit: number, offset: number): Promise<BookingsShown & { total: number }> {
+  const found = await ctx.stores.bookings.page(scope, filter, limit, offset);
+  return { ...(await shown(ctx, found.bookings)), total: found.total };
+}
+
+/** What names a booking's event type: its id, or its slug with its owner's username or team slug. */
+export interface EventTypeReference {
+  eventTypeId?: string;
+  eventTypeSlug?: string;
+  username?: string;
+  teamSlug?: string;
+  organizationSlug?: string;
+}
+
+/** The event type a request names: by id, or by slug and its owner; an unknown one is 404 as an unknown id is. */
+export async function eventTypeOf(ctx: PlatformContext, ref: EventTypeReference): Promise<string> {
+  if (ref.eventTypeId !== undefined) return ref.eventTypeId;
+  if (ref.eventTypeSlug === undefined) throw invalid('eventTypeId', 'is required, or eventTypeSlug with username or teamSlug');
+  if ((ref.username === undefined) === (ref.teamSlug === undefined)) throw invalid('eventTypeSlug', 'needs exactly one of username and teamSlug beside it');
+  const owner = ref.username !== undefined ? { username: ref.username } : { teamSlug: ref.teamSlug! };
+  const id = await ctx.stores.bookings.findEventTypeIdBySlug(ref.eventTypeSlug, owner, ref.organizationSlug);
+  if (id === undefined) throw missing('event type');
+  return id;
+}
+
+/**
+ * The booking of that uid, when an access token may write it (docs/rules.md#public-booking):
+ * the booking write scope of its family, for its host or its team. Undefined when no booking
+ * has the uid; the denial when the token may not.
+ */
+export async function bookingForTokenWrite(
+  ctx: PlatformContext,
+  uid: string,
+  credentials: PresentedCredentials,
+  audience: Audience,
+): Promise<{ booking: Booking; decision: AccessGranted | AccessDenial } | undefined> {
+  const found = await ctx.stores.bookings.find(uid);
+  if (found === undefined) return undefined;
+  const decision = await authorizeBookingWrite(ctx.stores.api.access, ctx.clock, credentials, { hostId: found.hostId, teamId: found.teamId }, audience);
+  return { booking: found, decision };
+}
+
+/** The attendees of the host's booking; another's booking is 404. */
+export async function listAttendees(ctx: PlatformContext, hostId: string, uid: string): Promise<Attendee[]> {
+  await findBooking(ctx, { userId: hostId }, uid);
+  return ctx.stores.api.bookingAttendees.list(uid);
+}
+
+/** One attendee of the host's booking; another's booking, or an attendee of another booking, is 404. */
+export async function findAttendee(ctx: PlatformContext, hostId: string, uid: string, attendeeId: string): Promise<Attendee> {
+  await findBooking(ctx, { userId: hostId }, uid);
+  const found = await ctx.stores.api.bookingAttendees.find(uid, attendeeId);
+  if (found === undefined) throw missing('attendee');
+  return found;
+}
+
+/** docs/integrating.md#provider-records: a booking's calendar events in the scope, of one provider when `type` is given. */
+export async function bookingReferences(ctx: PlatformContext, scope: BookingScope, uid: string, type?: string): Promise<BookingReference[]> {
+  return ctx.stores.api.bookingProviders.references((await findBooking(ctx, scope, uid)).uid, type);
+}
+
+export async function bookingRecordings(ctx: PlatformContext, scope: BookingScope, uid: string): Promise<Recording[]> {
+  return ctx.stores.api.bookingProviders.recordings((await findBooking(ctx, scope, uid)).uid);
+}
+
+/** The addresses of a booking's transcripts. */
+export async function bookingTranscripts(ctx: PlatformContext, scope: BookingScope, uid: string): Promise<string[]> {
+  return (await ctx.stores.api.bookingProviders.transcripts((await findBooking(ctx, scope, uid)).uid)).map((t) => t.url);
+}
+
+export async function bookingSessions(ctx: PlatformContext, scope: BookingScope, uid: string): Promise<ConferencingSession[]> {
+  return ctx.stores.api.bookingProviders.sessions((await findBooking(ctx, scope, uid)).uid);
+}
+
+// What an operator records of a booking (the CLI's `bookings add-…`, docs/integrating.md#provider-records).
+export {
+  PROVIDER_LIST_MAX,
+  recordRecording,
+  recordReference,
+  recordSession,
+  recordTranscript,
+  type BookingReference,
+  type ConferencingSession,
+  type Recording,
+  type Transcript,
+} from './provider-records.ts';

@@ -3,7 +3,8 @@ import { namesDocumentedVersion, type VersionedCall } from '../api-versions.ts';
 import { iso } from '../input.ts';
 import { arrayOf, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
 import type { Attendee } from './attendee-store.ts';
-import type { Booking, BookingRelations, BookingStatus, BookingStore } from './store.ts';
+import type { Booking, BookingRelations, BookingStatus } from './store.ts';
+import type { BookingsShown } from './service.ts';
 
 /** Gatehouse's stored statuses, which the status filter of a list still takes. */
 export const STATUSES = ['pending', 'accepted', 'declined', 'cancelled', 'rescheduled'];
@@ -143,14 +144,13 @@ export function booking(b: Booking, rel: BookingRelations, documented: boolean) 
  */
 export type AnswerVersion = VersionedCall | 'documented';
 
-/** The answers of these bookings, their hosts, event types and attendees read together. */
-export async function bookingAnswers(store: Pick<BookingStore, 'relations'>, list: Booking[], version: AnswerVersion) {
-  const rel = await store.relations(list);
+/** The answers of these bookings, from their hosts, event types and attendees the service read with them. */
+export function bookingAnswers({ bookings, relations }: BookingsShown, version: AnswerVersion) {
   const documented = version === 'documented' || namesDocumentedVersion(version, 'bookings');
-  return list.map((b) => booking(b, rel, documented));
+  return bookings.map((b) => booking(b, relations, documented));
 }
 
-export async function bookingAnswer(store: Pick<BookingStore, 'relations'>, b: Booking, version: AnswerVersion) {
-  return (await bookingAnswers(store, [b], version))[0]!;
+/** The answer of the one booking shown. */
+export function bookingAnswer(shown: BookingsShown, version: AnswerVersion) {
+  return bookingAnswers(shown, version)[0]!;
 }
-

@@ -6,7 +6,6 @@ import type { Database } from '../schema.ts';
 import type { PasswordHashing } from '../../services/accounts/passwords.ts';
 import { createNoticeStore, createSessionStore, createUserStore } from './accounts.ts';
 import { createAuditLogReader, createAuditStore } from './audit.ts';
-import { createBookingProviderStore } from './booking-provider-records.ts';
 import { createBookingStore } from './platform/bookings.ts';
 import { createClientStore } from './clients.ts';
 import { createIdSeriesStore } from './ids.ts';
@@ -39,7 +38,6 @@ export function createServiceStores(db: Kysely<Database>): PlatformStores {
     webhooks: createWebhookStore(db),
     webhookDeliveries: createWebhookDeliveryStore(db),
     retention: createRetentionStore(db),
-    bookingProviders: createBookingProviderStore(db),
     transaction: (fn) => inTransaction(db, (trx) => fn(createServiceStores(trx))),
   };
 }

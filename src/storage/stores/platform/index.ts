@@ -3,6 +3,7 @@ import type { ApiStores } from '../../../platform/stores.ts';
 import { createApiAccessStore } from '../../repositories/api-access.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import { createBookingAttendeeStore } from './booking-attendees.ts';
+import { createBookingProviderStore } from './booking-provider-records.ts';
 import { createConnectedAppStore } from './connected-apps.ts';
 import { createConnectionRequestStore } from './connection-requests.ts';
 import { createEventTypeStore } from './event-types.ts';
@@ -18,6 +19,7 @@ export function createPlatformStores(db: Executor): ApiStores {
   return {
     access: createApiAccessStore(db),
     bookingAttendees: createBookingAttendeeStore(db),
+    bookingProviders: createBookingProviderStore(db),
     connectedApps: createConnectedAppStore(db),
     connectionRequests: createConnectionRequestStore(db),
     eventTypes: createEventTypeStore(db),

@@ -1,12 +1,12 @@
-// BookingProviderStore (src/services/bookings/provider-records.ts) on Kysely: the one place the ids
+// BookingProviderStore (src/platform/bookings/provider-records.ts) on Kysely: the one place the ids
 // of references, recordings, transcripts and sessions are made, when the provider gave none.
 import type { Selectable } from 'kysely';
-import { PROVIDER_LIST_MAX, type BookingProviderStore, type SessionParticipant } from '../../services/bookings/provider-records.ts';
-import { randomId } from '../../oauth/token-format.ts';
-import { createIdSeriesStore } from './ids.ts';
-import type { Executor } from '../repositories/executor.ts';
-import { isUniqueViolation } from '../errors.ts';
-import type { BookingConferencingSessionsTable, BookingRecordingsTable, BookingReferencesTable, BookingTranscriptsTable } from '../schema.ts';
+import { PROVIDER_LIST_MAX, type BookingProviderStore, type SessionParticipant } from '../../../platform/bookings/provider-records.ts';
+import { randomId } from '../../../oauth/token-format.ts';
+import { createIdSeriesStore } from '../ids.ts';
+import type { Executor } from '../../repositories/executor.ts';
+import { isUniqueViolation } from '../../errors.ts';
+import type { BookingConferencingSessionsTable, BookingRecordingsTable, BookingReferencesTable, BookingTranscriptsTable } from '../../schema.ts';
 
 const nullableNumber = (v: number | string | null) => (v === null ? null : Number(v));
 

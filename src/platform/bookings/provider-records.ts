@@ -2,11 +2,11 @@
 // calendars (references), and its meeting's recordings, transcripts and sessions. Gatehouse runs
 // no such provider: an operator records them (`gatehouse bookings add-…`,
 // docs/integrating.md#provider-records), and the platform's /v2 routes read them back, an empty
-// list when none is recorded. The store lives here, beside the services that write it, since
-// the CLI records through services; src/storage/stores/booking-provider-records.ts implements it.
-import type { ServiceContext } from '../context.ts';
-import { hasControlCharacters } from '../names.ts';
-import { conflict, notFound, validation } from '../errors.ts';
+// list when none is recorded. The store (ApiStores.bookingProviders) lives here, beside the rules
+// that write it, which the CLI reaches through service.ts; src/storage/stores/platform/booking-provider-records.ts
+// implements it.
+import { conflict, hasControlCharacters, notFound, validation } from '../authorization-server.ts';
+import type { PlatformContext } from '../stores.ts';
 
 /** The most of each kind a booking lists. */
 export const PROVIDER_LIST_MAX = 100;
@@ -114,13 +114,13 @@ function taken<T>(what: string, id: string | undefined, written: T | undefined):
   return written;
 }
 
-async function requireBooking(ctx: ServiceContext, bookingUid: string): Promise<void> {
-  if (!(await ctx.stores.bookingProviders.bookingExists(bookingUid))) throw notFound(`no booking has the uid ${bookingUid}`);
+async function requireBooking(ctx: PlatformContext, bookingUid: string): Promise<void> {
+  if (!(await ctx.stores.api.bookingProviders.bookingExists(bookingUid))) throw notFound(`no booking has the uid ${bookingUid}`);
 }
 
-export async function recordReference(ctx: ServiceContext, input: { bookingUid: string; type: string; eventUid: string; destinationCalendarId?: string }): Promise<BookingReference> {
+export async function recordReference(ctx: PlatformContext, input: { bookingUid: string; type: string; eventUid: string; destinationCalendarId?: string }): Promise<BookingReference> {
   await requireBooking(ctx, input.bookingUid);
-  return ctx.stores.bookingProviders.addReference({
+  return ctx.stores.api.bookingProviders.addReference({
     bookingUid: input.bookingUid,
     type: line(input.type, 'type', 100),
     eventUid: line(input.eventUid, 'eventUid', 500),
@@ -143,9 +143,9 @@ export interface RecordingInput {
   error?: string;
 }
 
-export async function recordRecording(ctx: ServiceContext, input: RecordingInput): Promise<Recording> {
+export async function recordRecording(ctx: PlatformContext, input: RecordingInput): Promise<Recording> {
   await requireBooking(ctx, input.bookingUid);
-  return taken('recording', input.id, await ctx.stores.bookingProviders.addRecording({
+  return taken('recording', input.id, await ctx.stores.api.bookingProviders.addRecording({
     ...(input.id !== undefined ? { id: line(input.id, 'id', 200) } : {}),
     bookingUid: input.bookingUid,
     roomName: line(input.roomName, 'roomName', 200),
@@ -160,9 +160,9 @@ export async function recordRecording(ctx: ServiceContext, input: RecordingInput
   }));
 }
 
-export async function recordTranscript(ctx: ServiceContext, input: { bookingUid: string; url: string }): Promise<Transcript> {
+export async function recordTranscript(ctx: PlatformContext, input: { bookingUid: string; url: string }): Promise<Transcript> {
   await requireBooking(ctx, input.bookingUid);
-  return ctx.stores.bookingProviders.addTranscript({ bookingUid: input.bookingUid, url: httpUrl(input.url, 'url'), createdAt: ctx.clock() });
+  return ctx.stores.api.bookingProviders.addTranscript({ bookingUid: input.bookingUid, url: httpUrl(input.url, 'url'), createdAt: ctx.clock() });
 }
 
 export interface SessionInput {
@@ -193,9 +193,9 @@ function participantsOf(value: unknown): SessionParticipant[] {
   });
 }
 
-export async function recordSession(ctx: ServiceContext, input: SessionInput): Promise<ConferencingSession> {
+export async function recordSession(ctx: PlatformContext, input: SessionInput): Promise<ConferencingSession> {
   await requireBooking(ctx, input.bookingUid);
-  return taken('session', input.id, await ctx.stores.bookingProviders.addSession({
+  return taken('session', input.id, await ctx.stores.api.bookingProviders.addSession({
     ...(input.id !== undefined ? { id: line(input.id, 'id', 200) } : {}),
     bookingUid: input.bookingUid,
     room: line(input.room, 'room', 200),
