@@ -22,7 +22,6 @@ import {
   type Booked,
   type NewBooking,
 } from './service.ts';
-import type { PlatformContext } from '../stores.ts';
 import { limitPublicWrite, type PublicWriter } from './public-limits.ts';
 import { calendarLinks } from './calendar-links.ts';
 import { bookingAnswer, bookingAnswers, bookingView, STATUSES, type AnswerVersion } from './views.ts';
@@ -38,6 +37,9 @@ import { arrayOf, dateTime, email, int, listQuery, nullable, numberedId, numbere
 const createdView: JsonSchema = withFields(bookingView, {
   manageToken: { type: 'string', description: "The secret of the booker's confirmation link, shown only here: cancel and reschedule without an access token need it (docs/rules.md#public-booking)." },
 });
+/** What the booking service takes: the platform's context as the routes are handed it. */
+type PlatformContext = PlatformDeps['services'];
+
 const created = async (ctx: PlatformContext, { booking: b, manageToken }: Booked, version: AnswerVersion) => ({ ...bookingAnswer(await shownOne(ctx, b), version), manageToken });
 /** The answer of a booking the service found or changed. */
 const answer = async (ctx: PlatformContext, b: Booking, version: AnswerVersion) => bookingAnswer(await shownOne(ctx, b), version);
