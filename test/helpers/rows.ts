@@ -94,15 +94,15 @@ export async function storedNotice(db: Db, id: string): Promise<{ sealed: string
 }
 
 /**
- * A table gone for as long as fn runs (renamed away, then back): every read of it fails, as
- * on a broken database, which no port can be asked to be.
+ * A column gone for as long as fn runs (renamed away, then back): every statement naming it
+ * fails as no outage does, a fault of the code or the schema, which no port can be asked to be.
  */
-export async function withTableGone<T>(db: Db, table: 'sessions', fn: () => Promise<T>): Promise<T> {
-  await sql`ALTER TABLE ${sql.table(table)} RENAME TO ${sql.table(`${table}_gone`)}`.execute(db);
+export async function withColumnGone<T>(db: Db, table: 'sessions', column: 'user_id', fn: () => Promise<T>): Promise<T> {
+  await sql.raw(`ALTER TABLE ${table} RENAME COLUMN ${column} TO ${column}_gone`).execute(db);
   try {
     return await fn();
   } finally {
-    await sql`ALTER TABLE ${sql.table(`${table}_gone`)} RENAME TO ${sql.table(table)}`.execute(db);
+    await sql.raw(`ALTER TABLE ${table} RENAME COLUMN ${column}_gone TO ${column}`).execute(db);
   }
 }
 
@@ -134,7 +134,7 @@ export async function withDeliveryAnswerRefused<T>(db: Db, backend: 'sqlite' | '
  * makes it again under a running server: no port can take a table away. It is renamed away
  * and back, so that its rows return with it.
  */
-export async function withTableMissing<T>(db: Db, table: 'webhook_deliveries', fn: () => Promise<T>): Promise<T> {
+export async function withTableMissing<T>(db: Db, table: 'webhook_deliveries' | 'sessions', fn: () => Promise<T>): Promise<T> {
   await sql.raw(`ALTER TABLE ${table} RENAME TO ${table}_away`).execute(db);
   try {
     return await fn();

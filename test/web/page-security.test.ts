@@ -9,7 +9,7 @@ import { reviewClient } from '../../src/services/clients/review.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser } from '../helpers/browser.ts';
 import { browserFor, loggedIn, open, textOf, visibleText } from '../helpers/pages.ts';
-import { withTableGone } from '../helpers/rows.ts';
+import { withColumnGone, withTableMissing } from '../helpers/rows.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const DEV = '/settings/developer/oauth-clients';
@@ -218,13 +218,24 @@ describe.each(backends)('page and API security headers on $name', ({ name, avail
 
   it.skipIf(!available)('a page that fails answers the HTML error page with the same headers, never JSON (docs/rules.md#security-headers)', async () => {
     const { browser } = await loggedIn(server);
-    // The sessions table disappears: every page with a session cookie fails.
-    const res = await withTableGone(server.db, 'sessions', () => browser.get('/settings/authorized-apps'));
+    // A column of the sessions table disappears: every page with a session cookie fails, a fault.
+    const res = await withColumnGone(server.db, 'sessions', 'user_id', () => browser.get('/settings/authorized-apps'));
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(visibleText(res.body)).toMatch(/Something went wrong/);
-    expect(res.body).not.toMatch(/internal_error|statusCode|sessions/);
+    expect(res.body).not.toMatch(/internal_error|statusCode|sessions|user_id/);
     expectPageHeaders(res, '500 page');
+  });
+
+  it.skipIf(!available)('a page whose table is away (a restore under a running server) answers the 503 page with Retry-After and the same headers (docs/operating.md#when-things-fail)', async () => {
+    const { browser } = await loggedIn(server);
+    const res = await withTableMissing(server.db, 'sessions', () => browser.get('/settings/authorized-apps'));
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(visibleText(res.body)).toMatch(/Temporarily unavailable/);
+    expect(res.body).not.toMatch(/sessions|relation|no such table/);
+    expectPageHeaders(res, '503 page');
   });
 
   it.skipIf(!available)('a malformed address answers a 400 page (or the /v2 envelope) with the same headers, never a bare JSON error (docs/rules.md#security-headers)', async () => {
