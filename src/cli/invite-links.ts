@@ -41,7 +41,7 @@ export function registerInviteLinkCommands(program: Command, runtime: CliRuntime
     .action(async (opts: { team: string; limit: string; json?: boolean }) => {
       const limit = limitOf(opts.limit, INVITE_LINK_LIST_MAX);
       const rows = await runtime.withServices((s) => listInviteLinks(s, opts.team, limit));
-      runtime.emit(!!opts.json, rows.map(linkJson), () => (rows.length === 0 ? `team ${opts.team} has no invite link that has not expired` : rows.map(line).join('\n')));
+      runtime.emit(!!opts.json, rows.map(linkJson), () => (rows.length === 0 ? `team ${opts.team} has no invite link that has not expired` : rows.map(line)));
     });
   links
     .command('revoke')
