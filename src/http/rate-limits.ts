@@ -40,6 +40,14 @@ export interface StoreOutageLog {
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
+/**
+ * How long a connection may take from TCP's accept to Redis' first answer. ioredis's
+ * connectTimeout covers only the TCP connection: a Redis that accepts it and answers nothing
+ * (a stuck proxy in front of it, a server too busy to answer) would hold that connection
+ * forever, and the limits would never be enforced even after Redis recovered.
+ */
+const REDIS_HANDSHAKE_TIMEOUT_MS = 1_000;
+
 /** How long start-up waits for Redis before it serves with the limits not yet enforced. */
 const REDIS_START_WAIT_MS = 2_000;
 
@@ -317,6 +325,7 @@ function connectRedis(url: string, outage: StoreReport): RedisConnection {
   let closing = false;
   let firstFailure: unknown;
   let grace: NodeJS.Timeout | undefined;
+  let handshake: NodeJS.Timeout | undefined;
   const endGrace = () => {
     starting = false;
     if (redis.status !== 'ready') outage.failed(firstFailure ?? new Error(`Redis was not reached within ${REDIS_START_GRACE_MS / 1000} s of the start`));
@@ -330,9 +339,17 @@ function connectRedis(url: string, outage: StoreReport): RedisConnection {
   redis.on('error', failed);
   // A connection that ends after it was ready is an outage at once, before a reconnection fails.
   redis.on('close', () => failed(new Error('the connection to Redis closed')));
+  // A connection that TCP accepted but Redis never answered is given up and tried again.
+  redis.on('connect', () => {
+    clearTimeout(handshake);
+    handshake = setTimeout(() => {
+      if (!closing && redis.status === 'connect') redis.disconnect(true);
+    }, REDIS_HANDSHAKE_TIMEOUT_MS).unref();
+  });
   redis.on('ready', () => {
     starting = false;
     clearTimeout(grace);
+    clearTimeout(handshake);
     outage.succeeded(outage.ticket());
   });
   return {
@@ -345,6 +362,7 @@ function connectRedis(url: string, outage: StoreReport): RedisConnection {
     async close() {
       closing = true;
       clearTimeout(grace);
+      clearTimeout(handshake);
       if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
       else redis.disconnect();
     },
