@@ -140,6 +140,7 @@ export async function listMembershipsOfUser(db: Executor, userId: string) {
     .select((eb) => [
       sql<string>`coalesce(${sql.ref('t.name')}, ${sql.ref('o.name')})`.as('target_name'),
       'team_org.name as team_org_name',
+      't.organization_id as team_org_id',
       eb
         .selectFrom('memberships as x')
         .select((x) => x.fn.countAll<number>().as('n'))
