@@ -220,6 +220,9 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await suite.stores.api.eventTypes.updatePrivateLink('other-event-type', link.id, { maxUses: 9 })).toBeUndefined();
     expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, { maxUses: 9, expiresAt: T0 + 5 })).toEqual({ ...link, maxUses: 9, expiresAt: T0 + 5 });
     expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, { expiresAt: null })).toEqual({ ...link, maxUses: 9, expiresAt: null });
+    // No change reads the link back as it is; another event type's is still undefined.
+    expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, {})).toEqual({ ...link, maxUses: 9, expiresAt: null });
+    expect(await suite.stores.api.eventTypes.updatePrivateLink('other-event-type', link.id, {})).toBeUndefined();
   });
 
   it.skipIf(!available)('bookings.usePrivateLink: spends a use only of the event type\'s unexpired link with uses left', async () => {
