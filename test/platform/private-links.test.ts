@@ -61,10 +61,14 @@ describe.each(backends)('private links on $name', ({ name, available }) => {
     const link = await f.privateLink(et.id, { maxUses: 4 });
     const admin = await mint(server, w, w.teamAdmin, ['TEAM_EVENT_TYPE_WRITE']);
     const path = `/v2/organizations/${w.org.id}/teams/${w.team.id}/event-types/${et.id}/private-links/${link.id}`;
-    // What Cal.com's clients send: the version header, no body and no Content-Type.
-    const res = await fetch(`${server.url}${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${admin}`, 'cal-api-version': '2024-06-14' } });
-    expect(res.status).toBe(200);
-    expect((await res.json()).data).toMatchObject({ linkId: link.id, eventTypeId: Number(et.id), maxUsageCount: 4, usageCount: 0, expiresAt: null });
+    // What Cal.com's MCP server sends (update_org_team_et_private_link): its headers and an empty object.
+    const mcp = await server.api('PATCH', path, admin, {}, { 'cal-api-version': '2024-08-13' });
+    expect(mcp.status).toBe(200);
+    expect(mcp.body.data).toMatchObject({ linkId: link.id, eventTypeId: Number(et.id), maxUsageCount: 4, usageCount: 0, expiresAt: null });
+    // As the platform documents it: no body at all.
+    const bare = await fetch(`${server.url}${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${admin}` } });
+    expect(bare.status).toBe(200);
+    expect((await bare.json()).data).toMatchObject({ linkId: link.id, maxUsageCount: 4 });
     expect((await server.api('PATCH', `/v2/teams/${w.team.id}/event-types/${et.id}/private-links/${link.id}`, admin, {})).body.data.maxUsageCount).toBe(4);
 
     const mine = await f.eventType({ userId: w.owner.id });

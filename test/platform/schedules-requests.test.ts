@@ -8,8 +8,9 @@ import { backends } from '../helpers/backends.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { fixtures, mint, type World, useWorld } from './fixtures.ts';
 
-/** The version Cal.com's clients send with every schedules call. */
+/** The version the platform documents for schedules, and the one its MCP server sends with every call. */
 const SCHEDULES = { 'cal-api-version': '2024-06-11' };
+const MCP = { 'cal-api-version': '2024-08-13' };
 const DAY_OFF = { date: '2030-12-25', startTime: '00:00', endTime: '00:00' };
 
 describe.each(backends)('schedules as the platform’s clients use them on $name', ({ name, available }) => {
@@ -19,14 +20,14 @@ describe.each(backends)('schedules as the platform’s clients use them on $name
 
   it.skipIf(!available)('POST and PATCH /v2/schedules with an override of 00:00-00:00 → 201/200, the date shown unavailable as sent (it was 400 "endTime must be later than startTime")', async () => {
     const token = await mint(server, w, w.member, ['SCHEDULE_READ', 'SCHEDULE_WRITE']);
-    // The body of Cal.com's MCP create_schedule tool.
-    const created = await server.api('POST', '/v2/schedules', token, { name: 'Holidays', timeZone: 'Europe/Berlin', isDefault: false, overrides: [DAY_OFF] }, SCHEDULES);
+    // The headers and body of Cal.com's MCP create_schedule tool.
+    const created = await server.api('POST', '/v2/schedules', token, { name: 'Holidays', timeZone: 'Europe/Berlin', isDefault: false, overrides: [DAY_OFF] }, MCP);
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ name: 'Holidays', ownerId: Number(w.member.id), overrides: [DAY_OFF] });
     const id = created.body.data.id as number;
 
     const newYear = { date: '2031-01-01', startTime: '00:00', endTime: '00:00' };
-    const changed = await server.api('PATCH', `/v2/schedules/${id}`, token, { overrides: [newYear, { date: '2031-01-02', startTime: '10:00', endTime: '12:00' }] }, SCHEDULES);
+    const changed = await server.api('PATCH', `/v2/schedules/${id}`, token, { overrides: [newYear, { date: '2031-01-02', startTime: '10:00', endTime: '12:00' }] }, MCP);
     expect(changed.status).toBe(200);
     expect(changed.body.data.overrides).toEqual([newYear, { date: '2031-01-02', startTime: '10:00', endTime: '12:00' }]);
     expect((await server.api('GET', `/v2/schedules/${id}`, token, undefined, SCHEDULES)).body.data.overrides[0]).toEqual(newYear);
