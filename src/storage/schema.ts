@@ -19,6 +19,12 @@ export interface UsersTable {
   updated_at: number;
   /** The organization whose admin made the account through the API (migration 022); null otherwise. */
   created_by_organization_id: string | null;
+  /** docs/rules.md#profile: what the user tells of themselves (migration 029); null when never given. */
+  bio: string | null;
+  avatar_url: string | null;
+  locale: string | null;
+  /** A JSON object of at most 50 string, number or boolean values; `{}` when none. */
+  metadata: Generated<string>;
 }
 
 export interface SessionsTable {

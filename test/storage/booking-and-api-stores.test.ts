@@ -32,7 +32,7 @@ function eventType(owner: { userId: string } | { teamId: string }, over: Partial
   };
 }
 
-function schedule(owner: { userId: string } | { teamId: string }, over: Partial<Omit<Schedule, 'isDefault'>> = {}): Omit<Schedule, 'isDefault'> {
+function schedule(owner: { userId: string } | { teamId: string }, over: Partial<Omit<Schedule, 'isDefault' | 'teamOwnerId'>> = {}): Omit<Schedule, 'isDefault' | 'teamOwnerId'> {
   return {
     id: uniqueId('s'),
     ownerId: 'userId' in owner ? owner.userId : null,
@@ -220,6 +220,9 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await suite.stores.api.eventTypes.updatePrivateLink('other-event-type', link.id, { maxUses: 9 })).toBeUndefined();
     expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, { maxUses: 9, expiresAt: T0 + 5 })).toEqual({ ...link, maxUses: 9, expiresAt: T0 + 5 });
     expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, { expiresAt: null })).toEqual({ ...link, maxUses: 9, expiresAt: null });
+    // No change reads the link back as it is; another event type's is still undefined.
+    expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, {})).toEqual({ ...link, maxUses: 9, expiresAt: null });
+    expect(await suite.stores.api.eventTypes.updatePrivateLink('other-event-type', link.id, {})).toBeUndefined();
   });
 
   it.skipIf(!available)('bookings.usePrivateLink: spends a use only of the event type\'s unexpired link with uses left', async () => {
@@ -474,10 +477,23 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const user = await seedUser(suite.database.handle.db);
     const s = schedule({ userId: user });
     await suite.stores.api.schedules.insert(s);
-    expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toEqual({ ...s, isDefault: false });
+    expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toEqual({ ...s, isDefault: false, teamOwnerId: null });
     expect(await suite.stores.api.schedules.find({ userId: await seedUser(suite.database.handle.db) }, s.id)).toBeUndefined();
     expect(await suite.stores.api.schedules.find({ userId: user }, 'no-such-schedule')).toBeUndefined();
     await expect(suite.stores.api.schedules.insert(s)).rejects.toThrow();
+  });
+
+  it.skipIf(!available)("schedules.find and list: a team's schedule names the team's first owner (teamOwnerId); a team with no owner, none", async () => {
+    const t = await team();
+    const s = schedule({ teamId: t });
+    await suite.stores.api.schedules.insert(s);
+    expect((await suite.stores.api.schedules.find({ teamId: t }, s.id))?.teamOwnerId).toBeNull();
+    const [first, second] = [await seedUser(suite.database.handle.db), await seedUser(suite.database.handle.db)];
+    await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId: second, teamId: t, organizationId: null, role: 'owner', createdAt: T0 + 2, updatedAt: T0 + 2 });
+    await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId: first, teamId: t, organizationId: null, role: 'owner', createdAt: T0 + 1, updatedAt: T0 + 1 });
+    await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId: await seedUser(suite.database.handle.db), teamId: t, organizationId: null, role: 'admin', createdAt: T0, updatedAt: T0 });
+    expect((await suite.stores.api.schedules.find({ teamId: t }, s.id))?.teamOwnerId).toBe(first);
+    expect((await suite.stores.api.schedules.list({ teamId: t }, 10, 0)).map((x) => x.teamOwnerId)).toEqual([first]);
   });
 
   it.skipIf(!available)("schedules.list: the scope's schedules, oldest first, paged", async () => {

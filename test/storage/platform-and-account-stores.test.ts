@@ -137,11 +137,25 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
       timeFormat: 24,
       defaultScheduleId: null,
       organizationId: null,
+      bio: null,
+      avatarUrl: null,
+      locale: null,
+      metadata: {},
     });
     await suite.stores.users.updateProfile(u, { name: 'Grace', timeFormat: 12 }, T0 + 1);
     await suite.stores.users.updateProfile('no-such-user', { name: 'x' }, T0 + 1);
     expect(await suite.stores.api.profiles.find(u)).toMatchObject({ name: 'Grace', timeFormat: 12 });
     expect(await suite.stores.api.profiles.find('no-such-user')).toBeUndefined();
+
+    // What the user tells of themselves (migration 029): written, read back, cleared; metadata's
+    // values keep their JSON types and its keys their order.
+    const metadata = { plan: 'pro', seats: 3, ratio: 0.5, trial: false, 'ключ': 'значение' };
+    await suite.stores.users.updateProfile(u, { bio: 'Line one\nLine two', avatarUrl: 'https://example.com/a.png', locale: 'zh-TW', metadata }, T0 + 2);
+    const told = await suite.stores.api.profiles.find(u);
+    expect(told).toMatchObject({ name: 'Grace', bio: 'Line one\nLine two', avatarUrl: 'https://example.com/a.png', locale: 'zh-TW', metadata });
+    expect(Object.keys(told!.metadata)).toEqual(Object.keys(metadata));
+    await suite.stores.users.updateProfile(u, { bio: null, avatarUrl: null, metadata: {} }, T0 + 3);
+    expect(await suite.stores.api.profiles.find(u)).toMatchObject({ bio: null, avatarUrl: null, locale: 'zh-TW', metadata: {} });
   });
 
   // RoutingFormStore

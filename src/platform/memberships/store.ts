@@ -34,7 +34,7 @@ export interface PendingInvitation {
 export type RosterEntry = ({ state: 'accepted' } & RosterMember) | ({ state: 'invited' } & PendingInvitation);
 
 /** A user of an organization, with their organization role and the membership that makes them one. */
-export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId'> & { role: MembershipRole; createdAt: number; membershipId: string };
+export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId' | 'bio' | 'avatarUrl' | 'locale' | 'metadata'> & { role: MembershipRole; createdAt: number; membershipId: string };
 
 export interface MembershipStore {
   /** The target's members and pending invitations, in the order they were added. */
