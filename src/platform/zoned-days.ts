@@ -2,10 +2,23 @@
 // (Cal.com API v2's dateFrom/dateTo with a timeZone): a day starts at its local midnight.
 // Intl knows every IANA zone and its offsets; no library is needed for this one question.
 
+/** One formatter per zone: making one costs far more than using it, and slots ask thousands of times. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    // Bounded: a zone's name is case-insensitive, so callers could name one in many spellings.
+    if (formatters.size >= 1000) formatters.clear();
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
 /** How far the zone's wall clock is ahead of UTC at that instant, in milliseconds. */
 function offsetAt(ms: number, zone: string): number {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+    formatterOf(zone)
       .formatToParts(new Date(ms))
       .map((p) => [p.type, Number(p.value)]),
   );

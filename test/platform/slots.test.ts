@@ -80,7 +80,7 @@ describe.each(backends)('GET /v2/slots on $name', ({ name, available }) => {
     expect((await get({ ...query, bookingUidToReschedule: booking.uid })).body.data[MONDAY][0]).toEqual({ start: `${MONDAY}T09:00:00.000+02:00` });
   });
 
-  it.skipIf(!available)('a team event type by teamSlug (and organizationSlug): collective, every member free', async () => {
+  it.skipIf(!available)('a team event type by teamSlug (and organizationSlug): collective, every member free; round robin, any', async () => {
     const owner = await quickUser(server);
     const { createTeam, addMember } = await import('../../src/services/teams/teams.ts');
     const team = await createTeam(server.services, { name: 'Slots team', ownerId: owner.id, organizationId: w.org.id });
@@ -95,6 +95,12 @@ describe.each(backends)('GET /v2/slots on $name', ({ name, available }) => {
     expect(res.body.data[MONDAY][0]).toEqual({ start: `${MONDAY}T09:00:00.000+00:00` });
     expect(res.body.data[MONDAY].at(-1)).toEqual({ start: `${MONDAY}T14:30:00.000+00:00` });
     expect((await get({ eventTypeSlug: eventType.slug, teamSlug: team.slug, organizationSlug: w.otherOrg.slug, start: MONDAY, end: MONDAY })).status).toBe(404);
+    // Round robin: any member free, so the owner's 15:00-17:00 UTC and the colleague's 07:00-09:00 UTC are offered too.
+    const roundRobin = await f.eventType({ teamId: team.id }, { roundRobin: true });
+    const any = await get({ eventTypeId: roundRobin.id, start: MONDAY, end: MONDAY });
+    expect(any.body.data[MONDAY][0]).toEqual({ start: `${MONDAY}T07:00:00.000+00:00` });
+    expect(any.body.data[MONDAY].at(-1)).toEqual({ start: `${MONDAY}T16:30:00.000+00:00` });
+    expect(any.body.data[MONDAY]).toHaveLength(20);
   });
 
   it.skipIf(!available)('bad input is refused with a 400 naming the parameter; an unknown or hidden event type is 404', async () => {

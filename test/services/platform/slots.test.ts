@@ -72,6 +72,13 @@ describe('slots: working hours', () => {
     expect(starts(await slotsOf(world, eventTypeId, days('2030-10-26', '2030-10-27')))).toEqual(['2030-10-26T07:00', '2030-10-26T07:30', '2030-10-27T08:00', '2030-10-27T08:30']);
   });
 
+  it('daylight saving in America/New_York: 09:00 stays 09:00 on the wall clock across both changes of 2030', async ({ world }) => {
+    const { eventTypeId } = await host(world, { timeZone: 'America/New_York', availability: [{ days: EVERY_DAY, startTime: '09:00', endTime: '09:30' }] });
+    // Clocks go forward on Sunday 10 March (EST -05:00 to EDT -04:00) and back on Sunday 3 November.
+    expect(starts(await slotsOf(world, eventTypeId, days('2030-03-09', '2030-03-10')))).toEqual(['2030-03-09T14:00', '2030-03-10T13:00']);
+    expect(starts(await slotsOf(world, eventTypeId, days('2030-11-02', '2030-11-03')))).toEqual(['2030-11-02T13:00', '2030-11-03T14:00']);
+  });
+
   it('daylight saving: hours across the skipped hour of the spring-forward night are one hour shorter', async ({ world }) => {
     const { eventTypeId } = await host(world, { timeZone: 'Europe/Berlin', availability: [{ days: ['Sunday'], startTime: '01:00', endTime: '04:00' }] });
     await change(world, eventTypeId, { lengthMinutes: 60 });
