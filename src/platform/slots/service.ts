@@ -4,7 +4,8 @@
 // bookings; compute.ts decides which times are free.
 import { notFound, validation } from '../authorization-server.ts';
 import type { PlatformContext } from '../stores.ts';
-import { DEFAULT_WEEK, freeSlots, type HostAvailability, type Slot } from './compute.ts';
+import { DEFAULT_WEEK, freeSlots, type HostAvailability, type Interval, type Slot } from './compute.ts';
+import type { HostTime } from './store.ts';
 
 export type { Slot } from './compute.ts';
 
@@ -49,21 +50,31 @@ export async function findFreeSlots(ctx: PlatformContext, query: SlotQuery): Pro
   // A day either side: a slot starting at the period's edge still meets a booking or time off beyond it.
   const from = query.start - DAY;
   const to = query.end + et.lengthMinutes * 60_000 + DAY;
-  const taken = await api.slots.bookings(ids, from, to, query.bookingUidToReschedule);
-  const away = await api.slots.away(ids, from, to);
+  const taken = byHost(await api.slots.bookings(ids, from, to, query.bookingUidToReschedule));
+  const away = byHost(await api.slots.away(ids, from, to));
   const availability: HostAvailability[] = hosts.map((h) => ({
     hostId: h.id,
     timeZone: h.schedule?.timeZone ?? h.timeZone,
     weeklyHours: h.schedule?.availability ?? DEFAULT_WEEK,
     overrides: h.schedule?.overrides ?? [],
-    bookings: taken.filter((b) => b.hostId === h.id),
-    away: away.filter((a) => a.hostId === h.id),
+    bookings: taken.get(h.id) ?? [],
+    away: away.get(h.id) ?? [],
   }));
   // The event type holds no slot interval, buffers or booking window yet: Cal.com's defaults
   // (the length, none, none).
   const rules = { lengthMinutes: et.lengthMinutes, intervalMinutes: et.lengthMinutes, minimumNoticeMinutes: et.minimumBookingNotice, beforeBufferMinutes: 0, afterBufferMinutes: 0, windowDays: null };
   const slots = freeSlots(availability, rules, { start: query.start, end: query.end }, now, et.schedulingType === 'roundRobin' ? 'any' : 'all');
   return { slots, lengthMinutes: et.lengthMinutes };
+}
+
+function byHost(times: HostTime[]): Map<string, Interval[]> {
+  const out = new Map<string, Interval[]>();
+  for (const t of times) {
+    const list = out.get(t.hostId);
+    if (list === undefined) out.set(t.hostId, [{ start: t.start, end: t.end }]);
+    else list.push({ start: t.start, end: t.end });
+  }
+  return out;
 }
 
 function ownerOf(ref: Exclude<EventTypeRef, { id: string }>): { username: string } | { teamSlug: string } {
