@@ -135,6 +135,14 @@ describe('slots: what takes the host’s time', () => {
     expect(starts(await slotsOf(world, eventTypeId, days('2030-01-07')))).toEqual(['2030-01-07T09:00', '2030-01-07T10:00', '2030-01-07T10:30']);
   });
 
+  it('a slot offered can be booked, and once booked is offered no more', async ({ world }) => {
+    const { eventTypeId } = await host(world, { timeZone: 'Europe/Berlin', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '10:30' }] });
+    const before = await slotsOf(world, eventTypeId, days('2030-01-07'));
+    for (const slot of before.slots) await book(world.ctx, { eventTypeId, start: slot.start, attendee });
+    expect(before.slots).toHaveLength(3);
+    expect((await slotsOf(world, eventTypeId, days('2030-01-07'))).slots).toEqual([]);
+  });
+
   it('bookingUidToReschedule: the booking being moved does not take its own time', async ({ world }) => {
     const { eventTypeId } = await host(world, { timeZone: 'UTC', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '10:00' }] });
     const { booking } = await book(world.ctx, { eventTypeId, start: at('2030-01-07T09:00:00Z'), attendee });
