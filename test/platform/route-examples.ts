@@ -210,6 +210,10 @@ export const examples: Record<string, Example> = {
   'teams.create': async () => ({ body: { name: 'New team', timeZone: 'Europe/Lisbon' } }),
 
   'bookings.create': async ({ server, f, w }) => ({ body: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(futureStart(server)), attendee } }),
+  'slots.list': async ({ server, f, w }) => {
+    const start = futureStart(server);
+    return { query: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(start), end: iso(start + 7 * 24 * 3600_000), timeZone: 'Europe/Berlin' } };
+  },
   // The booker's manageToken is what lets these run without a token (docs/rules.md#public-booking).
   'bookings.cancel': async ({ f, w }) => {
     const b = await f.booking({ hostId: w.owner.id });
