@@ -331,6 +331,11 @@ export const examples: Record<string, Example> = {
   'orgEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { minimumBookingNotice: 120 } }),
   'orgEventTypes.delete': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
   'orgBookings.list': none,
+  'orgUserBookings.list': async ({ f, orgId }) => {
+    const { user } = await f.membership({ organizationId: orgId });
+    await f.booking({ hostId: user.id });
+    return { params: { userId: user.id }, query: { status: 'upcoming', take: '10' } };
+  },
   'orgBookings.cancel': async ({ f, w, teamId }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id, teamId })).uid } }),
   'orgSchedules.list': none,
   'orgSchedules.update': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id }, body: { name: 'Org-wide hours' } }),
