@@ -17,6 +17,7 @@ const labels: Record<keyof PruneCounts, string> = {
   teamDepartures: 'team departures',
   emailChangeRequests: 'address changes',
   connectionRequests: 'connect requests',
+  unusedOpenRegistrations: 'unused registrations',
   successorsForgotten: 'successor pairs',
 };
 
@@ -37,13 +38,14 @@ const verbs: Record<keyof PruneCounts, string> = {
   teamDepartures: 'deleted',
   emailChangeRequests: 'deleted',
   connectionRequests: 'deleted',
+  unusedOpenRegistrations: 'deleted',
   successorsForgotten: 'forgotten',
 };
 
 export function registerMaintenanceCommands(program: Command, runtime: CliRuntime): void {
   program
     .command('prune')
-    .description('delete ended codes, tokens, pushed authorization requests, sessions, invite links, team departures, address changes, connect requests, old authorization requests and audit events; print the counts')
+    .description('delete ended codes, tokens, pushed authorization requests, sessions, invite links, team departures, address changes, connect requests, open registrations unused for a day, old authorization requests and audit events; print the counts')
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const { retention } = runtime.config();

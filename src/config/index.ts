@@ -234,6 +234,12 @@ export const settingsSchema = z.object({
   /** docs/integrating.md#connect-an-ai-agent-mcp: registrations (review or open) and first uses of metadata documents, together, per IP per hour; 0 turns the limit off. */
   RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: limit('RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR', 10),
   /**
+   * docs/integrating.md#connect-an-ai-agent-mcp: registrations under DCR_POLICY=open, per IP per hour; 0 turns the limit off.
+   * They give an admin no review work, and a hosted agent platform registers each of its users'
+   * connections from a few addresses: the limit stops a flood, not a platform's busy hour.
+   */
+  RATE_LIMIT_OPEN_REGISTRATIONS_PER_IP_PER_HOUR: limit('RATE_LIMIT_OPEN_REGISTRATIONS_PER_IP_PER_HOUR', 1000),
+  /**
    * docs/rules.md#rate-limits: bookings made, rescheduled or cancelled without an access token
    * (the public booking routes), per caller's IP and per event type, per hour. A person books
    * a few times an hour; an office or a carrier's NAT behind one address more, hence 20; an
@@ -327,7 +333,7 @@ export interface Config {
   /** After SIGTERM, what is still open this long is cut, in milliseconds (http/draining.ts). */
   shutdownGraceMs: number;
   /** docs/rules.md#dynamic-registration: dynamic client registration. */
-  registration: { policy: 'off' | 'review' | 'open'; scopes: string[]; perIpPerHour: number };
+  registration: { policy: 'off' | 'review' | 'open'; scopes: string[]; perIpPerHour: number; openPerIpPerHour: number };
   /** docs/rules.md#client-metadata-documents: client metadata documents. */
   clientMetadata: { policy: 'off' | 'review' | 'open'; scopes: string[] };
   /** docs/rules.md#pushed-authorization: PAR_POLICY. */
@@ -385,7 +391,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     warnings.push(`PORT=0 listens on any free port, which APP_URL and BASE_URL cannot follow: they are ${localAddress(0)} unless set`);
   }
   const clientMetadata = { policy: s.CIMD_POLICY, scopes: s.CIMD_SCOPES ?? defaultUnreviewedScopes };
-  const registration = { policy: s.DCR_POLICY, scopes: s.DCR_SCOPES ?? defaultUnreviewedScopes, perIpPerHour: s.RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR };
+  const registration = { policy: s.DCR_POLICY, scopes: s.DCR_SCOPES ?? defaultUnreviewedScopes, perIpPerHour: s.RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR, openPerIpPerHour: s.RATE_LIMIT_OPEN_REGISTRATIONS_PER_IP_PER_HOUR };
   const agents = agentScopes(clientMetadata, registration);
   if (agents.disagree) {
     warnings.push(`CIMD_SCOPES and DCR_SCOPES differ while metadata documents and open registration are both on: /mcp names only the scopes both allow (${agents.scopes.join(' ')}), so that an agent asking for them is refused by neither`);

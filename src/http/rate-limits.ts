@@ -256,8 +256,10 @@ export interface RateLimits {
    * been given a moment to be; from now a store not yet reached has REDIS_START_GRACE_MS.
    */
   ready(): Promise<void>;
-  /** docs/integrating.md#connect-an-ai-agent-mcp: dynamic client registrations and first uses of metadata documents per IP per hour. */
+  /** docs/integrating.md#connect-an-ai-agent-mcp: dynamic client registrations under review and first uses of metadata documents per IP per hour. */
   registrationsPerIp: RequestLimit;
+  /** docs/integrating.md#connect-an-ai-agent-mcp: dynamic client registrations under DCR_POLICY=open per IP per hour. */
+  openRegistrationsPerIp: RequestLimit;
   /** docs/rules.md#rate-limits: bookings made, rescheduled or cancelled without an access token, per IP per hour. */
   publicBookingsPerIp: RequestLimit;
   /** docs/rules.md#rate-limits: the same writes per event type per hour, from any address. */
@@ -412,6 +414,7 @@ export function createRateLimits(config: Config, log: StoreOutageLog): RateLimit
     codeRequestsPerAddress: requests('code-address', r.loginFailuresPer15Minutes, 15 * 60),
     ready: () => connection?.ready() ?? Promise.resolve(),
     registrationsPerIp: requests('registration-ip', config.registration.perIpPerHour, 3600),
+    openRegistrationsPerIp: requests('open-registration-ip', config.registration.openPerIpPerHour, 3600),
     publicBookingsPerIp: requests('public-booking-ip', r.publicBookingsPerIpPerHour, 3600),
     publicBookingsPerEventType: requests('public-booking-event-type', r.publicBookingsPerEventTypePerHour, 3600),
     close: async () => connection?.close(),

@@ -29,6 +29,7 @@ import * as emailChangeRequests from './migrations/026_email_change_requests.ts'
 import * as inviteLinkExpiry from './migrations/027_invite_link_expiry.ts';
 import * as inviteLinkAuthority from './migrations/028_invite_link_authority.ts';
 import * as profileDetails from './migrations/029_profile_details.ts';
+import * as grantsByClient from './migrations/030_grants_by_client.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -61,6 +62,7 @@ const migrations: Record<string, DialectMigration> = {
   '027_invite_link_expiry': inviteLinkExpiry,
   '028_invite_link_authority': inviteLinkAuthority,
   '029_profile_details': profileDetails,
+  '030_grants_by_client': grantsByClient,
 };
 
 /**

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSession } from '../../src/services/accounts/sessions.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
+import { registerDynamicClient } from '../../src/services/clients/dynamic-registration.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
@@ -89,6 +90,11 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
     // Recorded as scopeless, so the clients' port can count what is left.
     for (const days of [45, 31, 29]) await oauth.recordAuthorizationRequest(clientId, userId, false, now - days * DAY);
 
+    // Open registrations (docs/rules.md#retention): one unused for two days goes, one an hour old stays.
+    const openRegistration = async (at: number) =>
+      (await registerDynamicClient(createServiceContext(db, () => at), { policy: 'open', scopes: ['PROFILE_READ'] }, { redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'none' })).client.clientId;
+    const registered = { abandoned: await openRegistration(now - 2 * DAY), recent: await openRegistration(now - HOUR) };
+
     const env = { DATABASE_URL: database.url, REFRESH_REUSE_WINDOW_SECONDS: '600' };
     const result = await runCli(['prune'], { env });
     expect(result.code, result.stderr).toBe(0);
@@ -106,6 +112,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
       'team departures deleted': 0,
       'address changes deleted': 0,
       'connect requests deleted': 0,
+      'unused registrations deleted': 1,
       'sessions deleted': 0,
       'authorization requests deleted': 2,
       'audit events deleted': 0,
@@ -121,6 +128,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
     expect(await left(refresh, (h) => oauth.findRefreshToken(h))).toEqual({ revoked: false, expired: false, spent: true, live: true });
     expect((await oauth.findRefreshToken(refresh.spent.hash))?.successorBox).toBeNull();
     const clients = createServiceContext(db, () => now).stores.clients;
+    expect({ abandoned: await clients.find(registered.abandoned), recent: (await clients.find(registered.recent))?.state }).toEqual({ abandoned: undefined, recent: 'approved' });
     expect([await clients.countScopelessRequests(clientId, 0), await clients.countScopelessRequests(clientId, now - 30 * DAY)]).toEqual([1, 1]);
   });
 });

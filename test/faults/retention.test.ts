@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { createSession } from '../../src/services/accounts/sessions.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
+import { registerDynamicClient } from '../../src/services/clients/dynamic-registration.ts';
 import { createClient } from '../../src/services/clients/registration.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import { pruneEnded } from '../../src/services/retention/prune.ts';
@@ -18,6 +19,7 @@ import { Browser, formFields } from '../helpers/browser.ts';
 import { rowsCreated, sessionCountOfUser, tokenCountsOfClient, type DatedTable } from '../helpers/rows.ts';
 import { freePort } from '../helpers/server.ts';
 import { refreshTokenOf, storesOver } from '../helpers/stores.ts';
+import { pkcePair } from '../http/token-endpoint/setup.ts';
 
 const DAY = 24 * 3600;
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -159,6 +161,48 @@ describe.each(backends)('retention on $name (docs/rules.md#retention)', ({ name,
     advanceDays(14);
     await eventually('day-0 audit events are deleted', async () => (await count('audit_events', endOfDay0)) === 0);
     expect(await rowsCreated(db(), 'audit_events', { after: freshStart })).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!available)('deletes open registrations with which no authorization was completed within a day; a used one, a reviewed one and a new one stay', async () => {
+    const agent = { redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] };
+    const open = { policy: 'open' as const, scopes: ['PROFILE_READ'] };
+    const register = async (policy: typeof open | { policy: 'review'; scopes: string[] }, clientName: string) =>
+      (await registerDynamicClient(services(), policy, { ...agent, client_name: clientName })).client.clientId;
+    const exists = async (clientId: string) => (await services().stores.clients.find(clientId)) !== undefined;
+    const abandoned = await register(open, 'Abandoned agent');
+    const used = await register(open, 'Used agent');
+    const reviewed = await register({ policy: 'review', scopes: ['PROFILE_READ'] }, 'Reviewed agent');
+    await reviewClient(services(), reviewed, 'approve', null);
+    // The used agent's user consents: a grant, and a code the agent redeems with its PKCE verifier.
+    const { verifier, challenge } = pkcePair();
+    const browser = new Browser(url);
+    expect((await browser.login(user.email, user.password)).status).toBe(303);
+    const query = new URLSearchParams({ client_id: used, redirect_uri: agent.redirect_uris[0]!, response_type: 'code', scope: 'PROFILE_READ', state: 's', code_challenge: challenge, code_challenge_method: 'S256' });
+    const page = await browser.get(`/auth/oauth2/authorize?${query}`);
+    expect(page.status).toBe(200);
+    const back = await browser.post('/auth/oauth2/authorize', { ...formFields(page.body), decision: 'allow' });
+    expect(back.status).toBe(303);
+    const code = new URL(back.location!).searchParams.get('code')!;
+    const redeemed = await fetch(`${url}/v2/auth/oauth2/token`, {
+      method: 'POST',
+      headers: form,
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, client_id: used, redirect_uri: agent.redirect_uris[0]!, code_verifier: verifier }).toString(),
+    });
+    expect(redeemed.status).toBe(200);
+    const { refresh_token: agentRefresh } = (await redeemed.json()) as { refresh_token: string };
+
+    // A day and a minute later, the abandoned registration goes; one made now is too new.
+    advanceDays(1);
+    offset += 60_000;
+    const recent = await register(open, 'Recent agent');
+    await eventually('the abandoned open registration is deleted', async () => !(await exists(abandoned)));
+    expect({ used: await exists(used), reviewed: await exists(reviewed), recent: await exists(recent) }).toEqual({ used: true, reviewed: true, recent: true });
+    // The used agent keeps working; the deleted one's audit trail keeps its id.
+    const refreshed = await fetch(`${url}/v2/auth/oauth2/token`, { method: 'POST', headers: form, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: agentRefresh, client_id: used }).toString() });
+    expect(refreshed.status).toBe(200);
+    expect(await me(((await refreshed.json()) as { access_token: string }).access_token)).toBe(200);
+    const trail = await db().selectFrom('audit_events').select('type').where('client_id', '=', abandoned).execute();
+    expect(trail.map((e) => e.type)).toContain('client.created');
   });
 
   it.skipIf(!available)('works through a backlog in batches; several pruning at once delete each row once and leave the live ones', async () => {

@@ -61,7 +61,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
   describe('DCR_POLICY=open', () => {
     let server: TestServer;
     beforeAll(async () => {
-      if (available) server = await startTestServer(name, { DCR_POLICY: 'open', RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: '12' });
+      if (available) server = await startTestServer(name, { DCR_POLICY: 'open', RATE_LIMIT_OPEN_REGISTRATIONS_PER_IP_PER_HOUR: '12' });
     });
     afterAll(async () => server?.close());
 
@@ -191,12 +191,51 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       expect(res.body).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/^client_name .*U\+202E/) });
     });
 
-    it.skipIf(!available)('docs/rules.md#dynamic-registration: registrations are limited per IP (429 with Retry-After)', async () => {
+    it.skipIf(!available)('docs/rules.md#dynamic-registration: open registrations are limited per IP by RATE_LIMIT_OPEN_REGISTRATIONS_PER_IP_PER_HOUR (429 with Retry-After)', async () => {
       let last;
       for (let i = 0; i < 13; i++) last = await register(server, mcpClient);
       expect(last!.status).toBe(429);
       expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(last!.body?.error).toBe('temporarily_unavailable');
+      expect(last!.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^too many registrations from this address: retry in \d+ seconds/) });
+    });
+  });
+
+  // The settings' defaults: '' is an unset variable, undoing the test server's limits of 0.
+  const defaultLimits = { RATE_LIMIT_REGISTRATIONS_PER_IP_PER_HOUR: '', RATE_LIMIT_OPEN_REGISTRATIONS_PER_IP_PER_HOUR: '' };
+
+  describe('DCR_POLICY=open with the default limits', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      if (available) server = await startTestServer(name, { DCR_POLICY: 'open', ...defaultLimits });
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: a hosted agent platform registers its 11th, 12th... user of the hour from one address', async () => {
+      const ids = new Set<string>();
+      for (let i = 0; i < 15; i++) {
+        const res = await register(server, { ...mcpClient, client_name: `Agent of user ${i}` });
+        expect(res.status, `registration ${i + 1}`).toBe(201);
+        ids.add(res.body!.client_id as string);
+      }
+      expect(ids.size).toBe(15);
+      expect(await server.services.stores.clients.list({ state: 'approved' })).toHaveLength(15);
+    });
+  });
+
+  describe('DCR_POLICY=review with the default limits', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      if (available) server = await startTestServer(name, { DCR_POLICY: 'review', ...defaultLimits });
+    });
+    afterAll(async () => server?.close());
+
+    it.skipIf(!available)('docs/integrating.md#connect-an-ai-agent-mcp: the 11th registration of the hour that would wait for review is refused', async () => {
+      for (let i = 0; i < 10; i++) expect((await register(server, mcpClient)).status, `registration ${i + 1}`).toBe(201);
+      const refused = await register(server, mcpClient);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.body).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringMatching(/^too many registrations from this address: retry in \d+ seconds/) });
+      expect(await server.services.stores.clients.list({ state: 'pending' })).toHaveLength(10);
     });
   });
 

@@ -15,7 +15,9 @@ import {
   selfRegisteredClients,
   type RegistrationPolicy,
 } from '../../src/services/clients/dynamic-registration.ts';
+import { reviewClient } from '../../src/services/clients/review.ts';
 import { listClients } from '../../src/services/clients/view.ts';
+import { pruneEnded } from '../../src/services/retention/prune.ts';
 import { ServiceError } from '../../src/services/errors.ts';
 import { clientKey } from '../helpers/client-keys.ts';
 import { it, type PlatformWorld } from './platform/world.ts';
@@ -224,5 +226,33 @@ describe('refusals with the codes of RFC 7591 §3.2.2', () => {
     expect(inMetadataTerms(new ServiceError('validation', 'choose at least one scope', 'scopes'))).toBe('scope: choose at least one scope');
     expect(inMetadataTerms(new ServiceError('validation', 'jwks must hold a "keys" array', 'jwks'))).toBe('jwks must hold a "keys" array');
     expect(inMetadataTerms(new ServiceError('validation', 'something is wrong'))).toBe('something is wrong');
+  });
+});
+
+describe('open registrations nobody used (docs/rules.md#retention)', () => {
+  const HOUR = 3600 * 1000;
+  const retention = { replayWindowSeconds: 30, auditRetentionDays: 365 };
+  const exists = async (world: PlatformWorld, clientId: string) => (await world.ctx.stores.clients.find(clientId)) !== undefined;
+  const publicAgent = { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none' };
+
+  it('go 24 hours after they were registered when no grant was made; under review, approved or pending, they stay', async ({ world }) => {
+    const unused = (await registerDynamicClient(world.ctx, open, publicAgent)).client.clientId;
+    const pending = (await registerDynamicClient(world.ctx, review, publicAgent)).client.clientId;
+    const approved = (await registerDynamicClient(world.ctx, review, publicAgent)).client.clientId;
+    await reviewClient(world.ctx, approved, 'approve', null);
+    world.advance(24 * HOUR - 1);
+    expect((await pruneEnded(world.ctx, retention)).unusedOpenRegistrations).toBe(0);
+    expect(await exists(world, unused)).toBe(true);
+    world.advance(2);
+    expect((await pruneEnded(world.ctx, retention)).unusedOpenRegistrations).toBe(1);
+    expect({ unused: await exists(world, unused), pending: await exists(world, pending), approved: await exists(world, approved) }).toEqual({ unused: false, pending: true, approved: true });
+  });
+
+  it('an open registration an admin has since suspended stays: its review is a decision to keep', async ({ world }) => {
+    const suspended = (await registerDynamicClient(world.ctx, open, publicAgent)).client.clientId;
+    await reviewClient(world.ctx, suspended, 'suspend', null);
+    world.advance(48 * HOUR);
+    expect((await pruneEnded(world.ctx, retention)).unusedOpenRegistrations).toBe(0);
+    expect(await exists(world, suspended)).toBe(true);
   });
 });

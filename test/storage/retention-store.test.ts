@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrunableRows, RetentionStore } from '../../src/services/retention/store.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { accessTokenRecord, codeRecord, grantRecord, refreshTokenRecord, seedClient, seedUser, T0 } from './seed.ts';
-import { createOAuthStore, createRetentionStore, deleteBatchQuery, forgetSuccessorsQuery } from './stores.ts';
+import { REGISTRATION_OWNER_EMAIL } from '../../src/services/clients/dynamic-registration.ts';
+import { createOAuthStore, createRetentionStore, deleteBatchQuery, deleteUnusedOpenRegistrationsQuery, forgetSuccessorsQuery } from './stores.ts';
 
 const indexOf: Record<PrunableRows, string> = {
   authorizationCodes: 'authorization_codes_expires',
@@ -66,6 +67,47 @@ describe.each(backends)('RetentionStore contract on $name', ({ name, available }
     const lines = await plan(forgetSuccessorsQuery(database.handle.db, T0, 500));
     expect(lines.join('\n')).toContain('refresh_tokens_successor');
     expect(lines.join('\n')).not.toMatch(/^SCAN |Seq Scan/m);
+  });
+
+  it.skipIf(!available)('deleteUnusedOpenRegistrationsBatch finds its clients, their grants and what references them through indexes', async () => {
+    const lines = (await plan(deleteUnusedOpenRegistrationsQuery(database.handle.db, REGISTRATION_OWNER_EMAIL, T0, 500))).join('\n');
+    expect(lines).toContain('grants_client');
+    // Neither the candidates nor what their deletion checks (foreign keys) are read whole.
+    expect(lines).not.toMatch(/^SCAN |Seq Scan/m);
+  });
+
+  it.skipIf(!available)('deleteUnusedOpenRegistrationsBatch deletes only open registrations never granted, before the cutoff, `limit` at a time (docs/rules.md#retention)', async () => {
+    const db = database.handle.db;
+    const oauth = createOAuthStore(db);
+    // The built-in registration account; the database is this suite's own.
+    const owner = await seedUser(db);
+    await db.updateTable('users').set({ email: REGISTRATION_OWNER_EMAIL }).where('id', '=', owner).execute();
+    const developer = await seedUser(db);
+    const open = async () => seedClient(db, owner, { kind: 'public', state: 'approved' });
+    const unused = [await open(), await open(), await open()];
+    // A pushed request of an unused one goes with it (foreign key, cascade).
+    await oauth.createPushedRequest({ hash: `${unused[0]}-pushed`, clientId: unused[0]!, parameters: {}, resources: null, createdAt: T0 - 5, expiresAt: T0 + 60_000, consumedAt: null });
+    const granted = await open();
+    const grant = grantRecord(developer, granted);
+    await oauth.createGrant(grant);
+    await oauth.revokeGrant(grant.id, T0);
+    const reviewed = await open();
+    await db.updateTable('oauth_clients').set({ reviewed_at: T0 - 1, reviewed_by: developer }).where('id', '=', reviewed).execute();
+    const pending = await seedClient(db, owner, { kind: 'public', state: 'pending' });
+    const confidential = await seedClient(db, owner, { state: 'approved' });
+    const document = `https://agent.example.com/${await open()}`;
+    await db.updateTable('oauth_clients').set({ id: document }).where('id', '=', document.slice('https://agent.example.com/'.length)).execute();
+    const developers = await seedClient(db, developer, { kind: 'public', state: 'approved' });
+    const recent = await open();
+    await db.updateTable('oauth_clients').set({ created_at: T0 + 10 }).where('id', '=', recent).execute();
+
+    expect(await store.deleteUnusedOpenRegistrationsBatch(REGISTRATION_OWNER_EMAIL, T0 + 1, 2)).toBe(2);
+    expect(await store.deleteUnusedOpenRegistrationsBatch(REGISTRATION_OWNER_EMAIL, T0 + 1, 2)).toBe(1);
+    expect(await store.deleteUnusedOpenRegistrationsBatch(REGISTRATION_OWNER_EMAIL, T0 + 1, 2)).toBe(0);
+    const kept = [granted, reviewed, pending, confidential, document, developers, recent];
+    const left = await db.selectFrom('oauth_clients').select('id').where('id', 'in', [...unused, ...kept]).execute();
+    expect(left.map((c) => c.id).sort()).toEqual([...kept].sort());
+    expect(await db.selectFrom('pushed_authorization_requests').select('request_hash').where('client_id', '=', unused[0]!).execute()).toEqual([]);
   });
 
   it.skipIf(!available)('deleteBatch deletes at most `limit` rows, only those before the cutoff', async () => {

@@ -18,6 +18,19 @@ export interface RetentionPolicy {
 
 const DAY = 24 * 3600 * 1000;
 
+/**
+ * docs/rules.md#retention: a client registered under DCR_POLICY=open with which nobody completed an
+ * authorization within this is deleted. An agent registers just before it sends its user to
+ * consent; one that has not got there in a day was abandoned, and a hosted platform makes
+ * many of them.
+ */
+export const UNUSED_OPEN_REGISTRATION_MS = DAY;
+
+/** docs/rules.md#retention: open registrations made before this, and never used, may go. */
+export function unusedOpenRegistrationCutoff(now: number): number {
+  return now - UNUSED_OPEN_REGISTRATION_MS;
+}
+
 /** For each kind of row, the time before which it may go. */
 export function cutoffs(policy: RetentionPolicy, now: number): Record<PrunableRows, number> {
   const pastReplay = now - policy.replayWindowSeconds * 1000;

@@ -2,7 +2,8 @@
 // so that a large backlog never holds a lock or the event loop for long.
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ServiceContext } from '../context.ts';
-import { cutoffs, successorCutoff, type RetentionPolicy } from './policy.ts';
+import { REGISTRATION_OWNER_EMAIL } from '../clients/dynamic-registration.ts';
+import { cutoffs, successorCutoff, unusedOpenRegistrationCutoff, type RetentionPolicy } from './policy.ts';
 
 /** Rows per statement: small enough that a batch takes milliseconds. */
 export const PRUNE_BATCH_SIZE = 500;
@@ -25,6 +26,8 @@ export interface PruneCounts {
   emailChangeRequests: number;
   /** Connect-page requests past their ten minutes, used or not. */
   connectionRequests: number;
+  /** Clients registered under DCR_POLICY=open a day ago or more with which no authorization was completed. */
+  unusedOpenRegistrations: number;
   /** Successor pairs of spent refresh tokens forgotten after the replay window. */
   successorsForgotten: number;
 }
@@ -67,6 +70,7 @@ export async function pruneEnded(ctx: ServiceContext, policy: RetentionPolicy, o
     teamDepartures: await rows('teamDepartures'),
     emailChangeRequests: await rows('emailChangeRequests'),
     connectionRequests: await rows('connectionRequests'),
+    unusedOpenRegistrations: await drain((limit) => store.deleteUnusedOpenRegistrationsBatch(REGISTRATION_OWNER_EMAIL, unusedOpenRegistrationCutoff(now), limit), options),
     successorsForgotten: await drain((limit) => store.forgetSuccessorsBatch(successorCutoff(policy, now), limit), options),
   };
 }

@@ -42,4 +42,12 @@ export interface RetentionStore {
    * before `spentBefore`; returns how many. The spent token itself stays (reuse detection).
    */
   forgetSuccessorsBatch(spentBefore: number, limit: number): Promise<number>;
+  /**
+   * docs/rules.md#retention: deletes at most `limit` clients registered under DCR_POLICY=open
+   * before `registeredBefore` for which no grant was ever made; returns how many. Which
+   * clients those are is told in docs/rules.md#retention: owned by `ownerEmail`'s account,
+   * approved without anyone reviewing them, public, with no secret, and not named by a URL
+   * (a metadata-document client). One statement, with the same concurrency as deleteBatch.
+   */
+  deleteUnusedOpenRegistrationsBatch(ownerEmail: string, registeredBefore: number, limit: number): Promise<number>;
 }

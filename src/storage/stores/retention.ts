@@ -45,6 +45,32 @@ export function forgetSuccessorsQuery(db: Kysely<Database>, spentBefore: number,
     )`;
 }
 
+/**
+ * docs/rules.md#retention: open registrations nobody completed an authorization with. The
+ * policy in force at registration is not recorded; such a client is known by what only that
+ * policy makes: owned by the registration account (services/clients/dynamic-registration.ts),
+ * approved with no review (reviewed_at is null; an admin's approval, suspension or held
+ * change records one), public and without a secret, and not a URL (metadata-document clients
+ * are owned by the same account). A grant is made when a user consents, before any code: a
+ * client with one, even revoked, stays. Its rows that reference it otherwise go by their
+ * foreign keys (pushed requests, connect requests, webhook deliveries: cascade; address
+ * changes: set null); audit events keep its id as text.
+ */
+export function deleteUnusedOpenRegistrationsQuery(db: Kysely<Database>, ownerEmail: string, registeredBefore: number, limit: number): RawBuilder<unknown> {
+  const lock = dialectOf(db) === 'postgres' ? sql` for update of c skip locked` : sql``;
+  return sql`
+    delete from oauth_clients where id in (
+      select c.id from oauth_clients c
+      where c.owner_id = (select u.id from users u where u.email = ${ownerEmail})
+        and c.state = 'approved' and c.reviewed_at is null and c.kind = 'public'
+        and c.id not like '%:%'
+        and c.created_at < ${registeredBefore}
+        and not exists (select 1 from grants g where g.client_id = c.id)
+        and not exists (select 1 from client_secrets s where s.client_id = c.id)
+      limit ${limit}${lock}
+    )`;
+}
+
 export function createRetentionStore(db: Kysely<Database>): RetentionStore {
   return {
     async deleteBatch(rows, before, limit) {
@@ -53,6 +79,10 @@ export function createRetentionStore(db: Kysely<Database>): RetentionStore {
     },
     async forgetSuccessorsBatch(spentBefore, limit) {
       const result = await forgetSuccessorsQuery(db, spentBefore, limit).execute(db);
+      return Number(result.numAffectedRows ?? 0);
+    },
+    async deleteUnusedOpenRegistrationsBatch(ownerEmail, registeredBefore, limit) {
+      const result = await deleteUnusedOpenRegistrationsQuery(db, ownerEmail, registeredBefore, limit).execute(db);
       return Number(result.numAffectedRows ?? 0);
     },
   };
