@@ -60,7 +60,7 @@ describe.each(backends)('the CLI prints stored names and URIs escaped on $name',
   const escapedClientName = 'Agent\\u009b2J \\u202etxt.exe';
 
   it.skipIf(!available)('teams list prints the name on its one line, its escape sequence and newline written out', async () => {
-    expect(ok(await gatehouse('teams', 'list'))).toBe(`${teamId}  Sales\\u001b[1A\\u001b[2K\\n9  Payroll  (1 member; no organization)  (0 members; no organization)\n`);
+    expect(ok(await gatehouse('teams', 'list'))).toBe(`${teamId}  Sales\\u001b[1A\\u001b[2K\\n9  Payroll  (1 member; no organization)  slug sales-escaped  (0 members; no organization)\n`);
   });
 
   it.skipIf(!available)('clients list --state pending prints the client id and name of the queue escaped, one line per client', async () => {
