@@ -265,6 +265,8 @@ export interface EventTypesTable {
   length_minutes: number;
   /** JSON array of { type, value }. */
   locations: string;
+  /** JSON array of the booking fields set (docs/integrating.md#booking-fields, migration 029); '[]': the default fields only. */
+  booking_fields: Generated<string>;
   hidden: number;
   requires_confirmation: number;
   minimum_booking_notice: number;

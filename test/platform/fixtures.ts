@@ -145,6 +145,7 @@ export function fixtures(server: TestServer) {
         description: 'A first talk',
         lengthMinutes: options.lengthInMinutes ?? 30,
         locations: [{ type: 'link', value: 'https://meet.example.com/intro' }],
+        bookingFields: [],
         hidden: options.hidden ?? false,
         requiresConfirmation: options.requiresConfirmation ?? false,
         minimumBookingNotice: options.minimumBookingNotice ?? 0,

@@ -22,6 +22,7 @@ function eventType(owner: { userId: string } | { teamId: string }, over: Partial
     description: '',
     lengthMinutes: 30,
     locations: [],
+    bookingFields: [],
     hidden: false,
     requiresConfirmation: false,
     minimumBookingNotice: 0,
@@ -314,8 +315,9 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await suite.stores.api.eventTypes.update('no-such-event-type', { title: 'x', updatedAt: T0 + 1 })).toBeUndefined();
     expect(await suite.stores.api.eventTypes.update(b.id, { slug: a.slug, title: 'Renamed', updatedAt: T0 + 1 })).toBe('slugTaken');
     expect(await suite.stores.api.eventTypes.findOwned({ userId: host }, b.id)).toEqual(b);
-    const updated = await suite.stores.api.eventTypes.update(b.id, { title: 'Renamed', hidden: true, updatedAt: T0 + 1 });
-    expect(updated).toEqual({ ...b, title: 'Renamed', hidden: true, updatedAt: T0 + 1 });
+    const bookingFields = [{ slug: 'company', type: 'text', label: 'Company', placeholder: '', required: true, hidden: false, isDefault: false }];
+    const updated = await suite.stores.api.eventTypes.update(b.id, { title: 'Renamed', hidden: true, bookingFields, updatedAt: T0 + 1 });
+    expect(updated).toEqual({ ...b, title: 'Renamed', hidden: true, bookingFields, updatedAt: T0 + 1 });
   });
 
   it.skipIf(!available)('eventTypes.delete: its private links go with it; an unknown id removes nothing', async () => {

@@ -36,6 +36,7 @@ async function eventTypeFor(ctx: PlatformContext, owner: EventTypeOwner): Promis
     description: '',
     lengthMinutes: 30,
     locations: [],
+    bookingFields: [],
     hidden: false,
     requiresConfirmation: false,
     minimumBookingNotice: 0,
