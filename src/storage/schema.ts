@@ -311,6 +311,8 @@ export interface BookingsTable {
   manage_token_hash: string | null;
   /** 1 when the host was marked absent (migration 019). */
   absent_host: number;
+  /** JSON object of the answers to the event type's booking fields, by slug (migration 029). */
+  booking_field_responses: Generated<string>;
   created_at: number;
   updated_at: number;
 }

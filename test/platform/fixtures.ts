@@ -185,6 +185,7 @@ export function fixtures(server: TestServer) {
         rescheduledTo: null,
         manageTokenHash: hashToken(manageToken),
         absentHost: false,
+        responses: {},
         createdAt: now(),
         updatedAt: now(),
       };

@@ -75,7 +75,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
   it.skipIf(!available)('bookings.find: an unknown uid is undefined; an inserted booking reads back as written', async () => {
     const host = await seedUser(suite.database.handle.db);
     expect(await suite.stores.bookings.find('no-such-booking')).toBeUndefined();
-    const b = bookingRecord(host, { guests: ['g@example.com'], manageTokenHash: 'h' });
+    const b = bookingRecord(host, { guests: ['g@example.com'], manageTokenHash: 'h', responses: { company: 'Acme', seats: 3, terms: true, topics: ['a', 'b'] } });
     await suite.stores.bookings.insert(b);
     expect(await suite.stores.bookings.find(b.uid)).toEqual(b);
   });
@@ -196,7 +196,11 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
   it.skipIf(!available)('bookings.findEventType: an unknown id is undefined; an event type reads back', async () => {
     const host = await seedUser(suite.database.handle.db);
     expect(await suite.stores.bookings.findEventType('no-such-event-type')).toBeUndefined();
-    const et = eventType({ userId: host }, { requiresConfirmation: true, locations: [{ type: 'link', value: 'https://meet.example.com' }] });
+    const bookingFields = [
+      { slug: 'notes', type: 'textarea', label: 'Notes', placeholder: '', required: true, hidden: false, isDefault: true },
+      { slug: 'size', type: 'radio', label: 'Size', options: ['S', 'M'], required: false, hidden: false, disableOnPrefill: true, isDefault: false },
+    ];
+    const et = eventType({ userId: host }, { requiresConfirmation: true, locations: [{ type: 'link', value: 'https://meet.example.com' }], bookingFields });
     expect(await suite.stores.api.eventTypes.insert(et)).toBeUndefined();
     expect(await suite.stores.bookings.findEventType(et.id)).toEqual({
       id: et.id,
@@ -205,6 +209,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
       title: et.title,
       lengthMinutes: 30,
       locations: et.locations,
+      bookingFields,
       hidden: false,
       requiresConfirmation: true,
       minimumBookingNotice: 0,
