@@ -49,7 +49,7 @@ import { ReauthenticationMarks } from './web/reauthentication.ts';
 import { attachSessionUser, attachSessionUserOutsidePages } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
 import { inviteLinksRoutes } from './web/invite-links.ts';
-import { connectPagesRoutes } from './web/connect-pages.ts';
+import { connectPageApplication, connectPagesRoutes } from './web/connect-pages.ts';
 import { connectionRequestPages } from './platform/connection-requests/service.ts';
 import { webhooksRoutes } from './web/webhooks.ts';
 import { createReadiness } from './storage/readiness.ts';
@@ -253,7 +253,10 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, platform: P
         cookieOpts: { path: '/', httpOnly: true, sameSite: 'lax', secure: ctx.config.secureCookies, signed: true },
       });
       attachSessionUser(web, ctx);
-      await loginRoutes(web, ctx);
+      // The page of a connection an application asked for through the platform (docs/rules.md#connect-pages):
+      // the pages may not import the platform wing, so its requests are handed to them here.
+      const connections = connectionRequestPages(platform);
+      await loginRoutes(web, ctx, connectPageApplication(connections));
       await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
       await developerRoutes(web, ctx);
       await adminRoutes(web, ctx);
@@ -262,9 +265,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, platform: P
       await teamsRoutes(web, ctx);
       await inviteLinksRoutes(web, ctx);
       await webhooksRoutes(web, ctx);
-      // The page of a connection an application asked for through the platform (docs/rules.md#connect-pages):
-      // the pages may not import the platform wing, so its requests are handed to them here.
-      await connectPagesRoutes(web, ctx, connectionRequestPages(platform));
+      await connectPagesRoutes(web, ctx, connections);
     }),
   );
 }

@@ -87,7 +87,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       const limit = limitOf(opts.limit, LIST_LIMIT_MAX);
       const rows = await runtime.withServices((s) => listOrganizations(s, limit));
       runtime.emit(!!opts.json, rows.map(organizationJson), () =>
-        listed(rows, limit, (o) => `${o.id}  ${o.name}  (${plural(o.members, 'member')}, ${plural(o.teams, 'team')})`, 'no organizations yet: `gatehouse orgs create --name NAME --owner EMAIL` makes one'),
+        listed(rows, limit, (o) => `${o.id}  ${o.name}  slug ${o.slug}  (${plural(o.members, 'member')}, ${plural(o.teams, 'team')})`, 'no organizations yet: `gatehouse orgs create --name NAME --owner EMAIL` makes one'),
       );
     });
 
@@ -118,7 +118,7 @@ export function registerPlatformCommands(program: Command, runtime: CliRuntime):
       const rows = await runtime.withServices((s) => listTeams(s, { organizationId: opts.org }, limit));
       const where = (t: TeamSummary) => (t.organizationId === null ? 'no organization' : `organization ${t.organizationName} ${t.organizationId}`);
       runtime.emit(!!opts.json, rows.map(teamJson), () =>
-        listed(rows, limit, (t) => `${t.id}  ${t.name}  (${plural(t.members, 'member')}; ${where(t)})`, opts.org === undefined ? 'no teams yet: `gatehouse teams create --name NAME --owner EMAIL` makes one' : `organization ${opts.org} has no teams`),
+        listed(rows, limit, (t) => `${t.id}  ${t.name}  slug ${t.slug}  (${plural(t.members, 'member')}; ${where(t)})`, opts.org === undefined ? 'no teams yet: `gatehouse teams create --name NAME --owner EMAIL` makes one' : `organization ${opts.org} has no teams`),
       );
     });
 

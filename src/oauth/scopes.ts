@@ -1,7 +1,7 @@
 // The scope registry (docs/rules.md#scope-registry): every scope with its family and plain-words description,
 // in the order of docs/rules.md#scope-registry, which is also the order of scopes in every response (docs/rules.md#scope-syntax).
 import { unknownScopesMessage } from './scope-suggestions.ts';
-import { invalidRequest, invalidScope } from './errors.ts';
+import { invalidScope } from './errors.ts';
 
 export type ScopeFamily = 'personal' | 'team' | 'organization';
 
@@ -105,7 +105,8 @@ export function sortScopes(names: Iterable<string>): string[] {
  */
 export function parseScopeParameter(value: string): string[] {
   const names = value.split(/[\s,]+/).filter((n) => n !== '');
-  if (names.length === 0) throw invalidRequest('scope is empty: name at least one scope');
+  // RFC 6749 §3.3: a scope that names nothing is an invalid scope, as one left out is.
+  if (names.length === 0) throw invalidScope('scope is empty: name at least one scope, separated by spaces');
   const unknown = names.filter((n) => !byName.has(n));
   if (unknown.length > 0) throw invalidScope(unknownScopes(unknown));
   return sortScopes(names);

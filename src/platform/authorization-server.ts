@@ -32,7 +32,7 @@ export type { Member, MembershipTarget, Role, Team } from '../services/teams/sto
 export { createTeam, isAdmin, keepingAnOwner, removeMember, updateTeamProfile } from '../services/teams/teams.ts';
 export { inviteMember } from '../services/teams/invitations.ts';
 export { createInviteLink } from '../services/teams/invite-links.ts';
-export { createOrganizationAccount, deleteOrganizationUser } from '../services/teams/organization-accounts.ts';
+export { addOrganizationAccountToTeam, createOrganizationAccount, deleteOrganizationUser } from '../services/teams/organization-accounts.ts';
 
 // Webhooks: subscriptions, the outbox and signing.
 export { publishEvent } from '../services/webhooks/outbox.ts';

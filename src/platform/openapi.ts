@@ -72,7 +72,15 @@ export async function registerOpenApi(server: FastifyInstance, deps: PlatformDep
     staticCSP: policyHeader({ ...pageDirectives, styleSrc: ["'self'", "'unsafe-inline'"], imgSrc: ["'self'", 'data:'] }),
   });
   server.get('/v2/openapi.json', { schema: { hide: true } }, async () => server.swagger());
+  // Swagger UI's page has no viewport declaration, so a phone lays it out 980 px wide and
+  // scales the text down; every other page declares one (src/web/layout.ts).
+  server.addHook('onSend', async (request, reply, payload) => {
+    if (typeof payload !== 'string' || !request.url.startsWith('/v2/docs') || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
+    return payload.replace('<meta charset="UTF-8">', `<meta charset="UTF-8">\n      ${VIEWPORT}`);
+  });
 }
+
+const VIEWPORT = '<meta name="viewport" content="width=device-width, initial-scale=1">';
 
 interface OpenApiDocument {
   info: { description?: string };

@@ -25,6 +25,8 @@ import { routingFormHandlers } from './routing-forms/routes.ts';
 import { routingFormRoutes } from './routing-forms/table.ts';
 import { scheduleHandlers } from './schedules/routes.ts';
 import { scheduleRoutes } from './schedules/table.ts';
+import { slotHandlers } from './slots/routes.ts';
+import { slotRoutes } from './slots/table.ts';
 import { teamHandlers } from './teams/routes.ts';
 import { teamRoutes } from './teams/table.ts';
 import { verifiedResourceHandlers } from './verified-resources/routes.ts';
@@ -44,6 +46,7 @@ export const resources: readonly PlatformResource[] = [
   { routes: eventTypeRoutes, handlers: eventTypeHandlers },
   { routes: bookingRoutes, handlers: bookingHandlers },
   { routes: scheduleRoutes, handlers: scheduleHandlers },
+  { routes: slotRoutes, handlers: slotHandlers },
   { routes: outOfOfficeRoutes, handlers: outOfOfficeHandlers },
   { routes: connectedAppRoutes, handlers: calendarHandlers },
   { routes: conferencingRoutes, handlers: conferencingHandlers },

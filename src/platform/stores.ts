@@ -17,6 +17,7 @@ import type { OutOfOfficeStore } from './out-of-office/store.ts';
 import type { PhoneCallStore } from './phone-calls/store.ts';
 import type { RoutingFormStore } from './routing-forms/store.ts';
 import type { ScheduleStore } from './schedules/store.ts';
+import type { SlotStore } from './slots/store.ts';
 import type { WorkflowStore } from './workflows/store.ts';
 
 export interface ApiStores {
@@ -39,6 +40,8 @@ export interface ApiStores {
   profiles: ProfileStore;
   routingForms: RoutingFormStore;
   schedules: ScheduleStore;
+  /** docs/integrating.md#slots: an event type's hosts, their schedules and what takes their time. */
+  slots: SlotStore;
   workflows: WorkflowStore;
 }
 

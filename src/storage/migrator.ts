@@ -28,7 +28,8 @@ import * as connectionRequests from './migrations/025_connection_requests.ts';
 import * as emailChangeRequests from './migrations/026_email_change_requests.ts';
 import * as inviteLinkExpiry from './migrations/027_invite_link_expiry.ts';
 import * as inviteLinkAuthority from './migrations/028_invite_link_authority.ts';
-import * as bookingFields from './migrations/029_booking_fields.ts';
+import * as profileDetails from './migrations/029_profile_details.ts';
+import * as bookingFields from './migrations/030_booking_fields.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -60,7 +61,8 @@ const migrations: Record<string, DialectMigration> = {
   '026_email_change_requests': emailChangeRequests,
   '027_invite_link_expiry': inviteLinkExpiry,
   '028_invite_link_authority': inviteLinkAuthority,
-  '029_booking_fields': bookingFields,
+  '029_profile_details': profileDetails,
+  '030_booking_fields': bookingFields,
 };
 
 /**

@@ -19,6 +19,12 @@ export interface UsersTable {
   updated_at: number;
   /** The organization whose admin made the account through the API (migration 022); null otherwise. */
   created_by_organization_id: string | null;
+  /** docs/rules.md#profile: what the user tells of themselves (migration 029); null when never given. */
+  bio: string | null;
+  avatar_url: string | null;
+  locale: string | null;
+  /** A JSON object of at most 50 string, number or boolean values; `{}` when none. */
+  metadata: Generated<string>;
 }
 
 export interface SessionsTable {
@@ -265,7 +271,7 @@ export interface EventTypesTable {
   length_minutes: number;
   /** JSON array of { type, value }. */
   locations: string;
-  /** JSON array of the booking fields set (docs/integrating.md#booking-fields, migration 029); '[]': the default fields only. */
+  /** JSON array of the booking fields set (docs/integrating.md#booking-fields, migration 030); '[]': the default fields only. */
   booking_fields: Generated<string>;
   hidden: number;
   requires_confirmation: number;
@@ -311,7 +317,7 @@ export interface BookingsTable {
   manage_token_hash: string | null;
   /** 1 when the host was marked absent (migration 019). */
   absent_host: number;
-  /** JSON object of the answers to the event type's booking fields, by slug (migration 029). */
+  /** JSON object of the answers to the event type's booking fields, by slug (migration 030). */
   booking_field_responses: Generated<string>;
   created_at: number;
   updated_at: number;

@@ -7,6 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
+import type { User } from '../services/accounts/users.ts';
 import { signedIn } from './access.ts';
 import { breakableUrl, hostOf, time } from './format.ts';
 import { formBody, textField } from './forms.ts';
@@ -68,15 +69,33 @@ function sendGone(reply: FastifyReply, request: FastifyRequest): FastifyReply {
   );
 }
 
-/** docs/rules.md#connect-pages: the request is another user's; nothing of that account is named. */
-function sendNotYours(reply: FastifyReply, request: FastifyRequest): FastifyReply {
-  return sendErrorPage(
+/**
+ * docs/rules.md#connect-pages: the request is another user's; nothing of that account is
+ * named. The page says whose session this is and offers to switch: logging out leads to the
+ * login page, which comes back to this link.
+ */
+function sendNotYours(reply: FastifyReply, request: FastifyRequest, user: User, token: string): FastifyReply {
+  return sendPage(
     reply,
     request,
     403,
     'Made for another account',
-    'This connect link was made for another account than the one you are signed in with, so it cannot connect anything to yours. Sign in with the account you use in the application, or go back to it and start again.',
+    html`<div class="card"><h1>Made for another account</h1>
+<p class="error" role="alert" id="error-message">This connect link was made for another account than the one you are signed in with, so it cannot connect anything to yours. Sign in with the account you use in the application, or go back to it and start again.</p>
+<div class="account-row" id="signed-in-as">
+<p>You are signed in as <strong>${user.name}</strong> <span class="muted">(${user.email})</span>.</p>
+<form method="post" action="/logout" class="inline">${csrfField(reply.generateCsrf())}<input type="hidden" name="next" value="${pagePath(token)}"><button type="submit" class="link" id="switch-account">Log out and sign in with another account</button></form>
+</div>
+<p><a href="/">Back to the start page</a></p></div>`,
   );
+}
+
+/** For the login page: the application whose connect link is being opened (login.ts). */
+export function connectPageApplication(requests: ConnectionRequests) {
+  return async (token: string) => {
+    const pending = await requests.find(token);
+    return pending && { clientId: pending.clientId, name: pending.clientName };
+  };
 }
 
 /** Where each button may send the browser: the form's 303s must pass the page's form-action (docs/rules.md#security-headers). */
@@ -136,7 +155,7 @@ ${notice.flash ? html`<p class="flash" role="status" id="flash">${notice.flash}<
     if (!user) return reply;
     const pending = await requests.find(request.params.token);
     if (pending === undefined) return sendGone(reply, request);
-    if (pending.userId !== user.id) return sendNotYours(reply, request);
+    if (pending.userId !== user.id) return sendNotYours(reply, request, user, request.params.token);
     allowReturns(reply, pending);
     reply.header('cache-control', 'no-store');
     return sendPage(reply, request, 200, `Connect ${pending.title}`, connectPage(pending, request.params.token, reply.generateCsrf(), ''));
@@ -152,13 +171,13 @@ ${notice.flash ? html`<p class="flash" role="status" id="flash">${notice.flash}<
       // The one 404 or 403 page first, as for any other answer about this token.
       const pending = await requests.find(token);
       if (pending === undefined) return sendGone(reply, request);
-      if (pending.userId !== user.id) return sendNotYours(reply, request);
+      if (pending.userId !== user.id) return sendNotYours(reply, request, user, token);
       return sendErrorPage(reply, request, 400, 'Connect or cancel', 'Choose Connect or Cancel on the connect page.');
     }
     if (decision === 'cancel') {
       const cancelled = await requests.cancel(user.id, token);
       if (cancelled.outcome === 'gone') return sendGone(reply, request);
-      if (cancelled.outcome === 'not_yours') return sendNotYours(reply, request);
+      if (cancelled.outcome === 'not_yours') return sendNotYours(reply, request, user, token);
       if (cancelled.goTo !== null) return reply.redirect(cancelled.goTo, 303);
       return redirectWithNotice(ctx, request, reply, CONNECT_PAGES, { heading: 'Not connected', flash: 'You cancelled: nothing was connected to your account.' });
     }
@@ -168,7 +187,7 @@ ${notice.flash ? html`<p class="flash" role="status" id="flash">${notice.flash}<
       case 'gone':
         return sendGone(reply, request);
       case 'not_yours':
-        return sendNotYours(reply, request);
+        return sendNotYours(reply, request, user, token);
       case 'already_connected':
         return reply.redirect(done.goTo, 303);
       case 'refused':

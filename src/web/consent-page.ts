@@ -51,8 +51,10 @@ function listed(items: readonly Html[]): Html {
  * say that a team joined later is reached too.
  */
 function teamReach(memberships: readonly MembershipOfUser[], writes: boolean): Html {
-  const teams = memberships.filter((m) => m.teamId !== null);
   const adminOrgs = memberships.filter((m) => m.organizationId !== null && isAdmin(m.role));
+  // A team of an organization named as "every team of" it is not named again on its own.
+  const coveredBy = new Set(adminOrgs.map((m) => m.organizationId));
+  const teams = memberships.filter((m) => m.teamId !== null && !(m.teamOrgId !== null && coveredBy.has(m.teamOrgId)));
   const reached = [
     ...teams.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`),
     ...adminOrgs.map((m) => html`every team of <strong>${m.targetName}</strong> (organization ${m.role})`),
@@ -80,7 +82,9 @@ function organizationReach(memberships: readonly MembershipOfUser[], scopes: rea
   const memberOnly = orgs.filter((m) => !isAdmin(m.role));
   const notReached = memberOnly.length === 0 ? '' : html` Not ${listed(memberOnly.map((m) => html`<strong>${m.targetName}</strong>`))}, where you are a member only.`;
   // Only where a team scope of the same kind exists (ORG_WEBHOOK_* has none).
-  const teamsToo = scopes.some((name) => isKnownScope(`TEAM_${name.slice('ORG_'.length)}`)) ? ' It also reaches your teams, as a team permission of the same kind would.' : '';
+  const teamsToo = scopes.some((name) => isKnownScope(`TEAM_${name.slice('ORG_'.length)}`))
+    ? ' Each also counts as the matching team permission, so it reaches every team you belong to as well.'
+    : '';
   if (admin.length === 0) {
     return html`<p class="reach muted" id="reach-organization">You are an admin or owner of no organization today, so these permissions reach none now; they would reach one where you become an admin or owner later.${notReached}${teamsToo}</p>`;
   }

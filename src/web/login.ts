@@ -7,6 +7,7 @@ import { callerKey, FailureLimit, LimitExceeded } from '../http/rate-limits.ts';
 import { allowFormRedirectTo } from '../http/security-headers.ts';
 import { checkPassword, type User } from '../services/accounts/users.ts';
 import { authorizationReturn } from './authorize.ts';
+import { CONNECT_PAGES } from './connect-pages.ts';
 import { html } from './html.ts';
 import { logoImage } from './logos.ts';
 import { csrfField, safeNext, sendPage } from './pages.ts';
@@ -18,8 +19,11 @@ interface LoginBody {
   next?: unknown;
 }
 
-/** The application an authorization request is signing in for, named above the form. */
+/** The application an authorization request, or a connect page, is signing in for, named above the form. */
 type ForApplication = { clientId: string; name: string } | undefined;
+
+/** Which application made a connect page's request (connect-pages.ts); undefined for a token that does not work. */
+export type ConnectPageApplication = (token: string) => Promise<ForApplication>;
 
 function loginForm(csrf: string, next: string, email: string, error?: string, again = false, app?: ForApplication) {
   return html`<div class="card">
@@ -52,11 +56,16 @@ class WrongPassword extends Error {
  * authorization endpoint's redirects, at the application (consent already given, or an
  * error for it); Chromium checks form-action on each of those redirects.
  */
-async function allowReturnTo(ctx: AppContext, reply: FastifyReply, next: string): Promise<ForApplication> {
+async function allowReturnTo(ctx: AppContext, reply: FastifyReply, next: string, connecting: ConnectPageApplication): Promise<ForApplication> {
+  // docs/rules.md#connect-pages: a connect link opened logged out names its application too.
+  const connect = CONNECT_PAGE.exec(next);
+  if (connect !== null) return connecting(decodeURIComponent(connect[1]!));
   const target = await authorizationReturn(ctx, next);
   if (target?.redirectUri !== undefined) allowFormRedirectTo(reply, target.redirectUri);
   return target?.client;
 }
+
+const CONNECT_PAGE = new RegExp(`^${CONNECT_PAGES}/([^/?#]+)$`);
 
 function readLoginBody(body: LoginBody | undefined): { email: string; password: string; next: string } {
   const b = body ?? {};
@@ -90,9 +99,9 @@ function checkWithinLimits(ctx: AppContext, request: FastifyRequest, email: stri
   );
 }
 
-async function postLogin(ctx: AppContext, request: FastifyRequest<{ Body: LoginBody }>, reply: FastifyReply) {
+async function postLogin(ctx: AppContext, request: FastifyRequest<{ Body: LoginBody }>, reply: FastifyReply, connecting: ConnectPageApplication) {
   const { email, password, next } = readLoginBody(request.body);
-  const app = await allowReturnTo(ctx, reply, next); // for the form shown again after a failure
+  const app = await allowReturnTo(ctx, reply, next, connecting); // for the form shown again after a failure
   const refuse = async (userId: string | undefined, message: string) => {
     // docs/rules.md#audit-events, docs/rules.md#private-records: the account's user id when the email is known, and nothing
     // typed: people type their password into the email field.
@@ -114,17 +123,17 @@ async function postLogin(ctx: AppContext, request: FastifyRequest<{ Body: LoginB
   return reply.redirect(next, 303);
 }
 
-export async function loginRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function loginRoutes(app: FastifyInstance, ctx: AppContext, connecting: ConnectPageApplication): Promise<void> {
   app.get<{ Querystring: { next?: string; reauth?: string } }>('/login', async (request, reply) => {
     const next = safeNext(request.query.next);
     // docs/rules.md#silent-authorization: prompt=login sends a logged-in user here with reauth=1 to log in again.
     const again = request.query.reauth === '1';
     if (request.user && !again) return reply.redirect(next, 303);
-    const app = await allowReturnTo(ctx, reply, next);
+    const app = await allowReturnTo(ctx, reply, next, connecting);
     return sendPage(reply, request, 200, app ? `Log in to ${app.name}` : 'Log in', loginForm(reply.generateCsrf(), next, '', undefined, again, app));
   });
 
-  app.post<{ Body: LoginBody }>('/login', { preHandler: app.csrfProtection }, (request, reply) => postLogin(ctx, request, reply));
+  app.post<{ Body: LoginBody }>('/login', { preHandler: app.csrfProtection }, (request, reply) => postLogin(ctx, request, reply, connecting));
 
   app.get('/logout', async (request, reply) =>
     sendPage(

@@ -323,6 +323,33 @@ describe('gatehouse demo against a running server (docs/rules.md#cli)', { timeou
     expect(again).not.toContain('assume');
   });
 
+  it("with --redirect-uri, sends the browser back to the developer's own callback, and a later run adds another beside it (issue 40 item 2)", async () => {
+    const env = { DATABASE_URL: server.database.url, APP_URL: server.url, BASE_URL: server.url };
+    const own = 'http://localhost:5173/oauth/callback';
+    // The demo as a first run leaves it (or as the test above did), with a password to log in with.
+    const { password } = json(await runCli(['demo', '--reset-password', '--json'], { env })).user;
+    const demo = json(await runCli(['demo', '--redirect-uri', own, '--json'], { env }));
+    expect(demo.redirect_uri).toBe(own);
+    const url = new URL(demo.authorization_url);
+    expect(url.searchParams.get('redirect_uri')).toBe(own);
+    expect(demo.curl).toContain(`-d redirect_uri=${encodeURIComponent(own)}`);
+
+    // The demo user allows; the browser goes to the callback given.
+    const browser = server.browser();
+    expect((await browser.login(demo.user.email, password)).status).toBe(303);
+    const back = await server.authorize(browser, Object.fromEntries(url.searchParams));
+    expect(`${back.origin}${back.pathname}`).toBe(own);
+    expect(ok(await runCli(['demo', '--redirect-uri', own], { env }))).toContain(`The browser lands on ${own}?code=...`);
+
+    // The client is live with both addresses, nothing left awaiting review.
+    const client = json(await runCli(['clients', 'show', demo.client_id, '--json'], { env }));
+    expect(client.redirect_uris).toEqual(expect.arrayContaining(['http://localhost:8080/callback', own]));
+    expect(client.state).toBe('approved');
+
+    const refused = await runCli(['demo', '--redirect-uri', 'javascript:alert(1)'], { env });
+    expectOneLineRefusal(refused, /redirect/i);
+  });
+
   it('with PORT alone, prints addresses on that port; with neither PORT nor the addresses, says what it assumed and what to set', async () => {
     const database = { DATABASE_URL: server.database.url };
     const onPort = json(await runCli(['demo', '--json'], { env: { ...database, PORT: '41000' } }));

@@ -46,16 +46,25 @@ describe.each(backends)('gatehouse lists and removes memberships on $name', { ti
     solo = await json('teams', 'create', '--name', 'Solo', '--owner', helper);
     ok(await gatehouse('members', 'add', '--team', sales.id, '--user', helper, '--role', 'member'));
 
-    expect(ok(await gatehouse('orgs', 'list'))).toBe(`${acme.id}  Acme Corp  (1 member, 1 team)\n`);
+    // Issue 40 item 5: the slug that `team_slug=` and the API's paths take is in the list itself.
+    const [acmeRow] = await json('orgs', 'list');
+    expect(ok(await gatehouse('orgs', 'list'))).toBe(`${acme.id}  Acme Corp  slug ${acmeRow.slug}  (1 member, 1 team)\n`);
     expect(await json('orgs', 'list')).toEqual([{ id: acme.id, name: 'Acme Corp', slug: expect.stringMatching(/^acme-corp-/), members: 1, teams: 1, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) }]);
 
-    expect(ok(await gatehouse('teams', 'list'))).toBe(`${sales.id}  Sales  (2 members; organization Acme Corp ${acme.id})\n${solo.id}  Solo  (1 member; no organization)\n`);
-    expect(ok(await gatehouse('teams', 'list', '--org', acme.id))).toBe(`${sales.id}  Sales  (2 members; organization Acme Corp ${acme.id})\n`);
+    const slugs = Object.fromEntries((await json('teams', 'list')).map((t: { id: string; slug: string }) => [t.id, t.slug]));
+    const salesLine = `${sales.id}  Sales  slug ${slugs[sales.id]}  (2 members; organization Acme Corp ${acme.id})`;
+    expect(ok(await gatehouse('teams', 'list'))).toBe(`${salesLine}\n${solo.id}  Solo  slug ${slugs[solo.id]}  (1 member; no organization)\n`);
+    expect(ok(await gatehouse('teams', 'list', '--org', acme.id))).toBe(`${salesLine}\n`);
     expect(await json('teams', 'list', '--org', acme.id)).toEqual([
       { id: sales.id, name: 'Sales', slug: expect.stringMatching(/^sales-/), organization_id: acme.id, organization_name: 'Acme Corp', members: 2, created_at: expect.any(String) },
     ]);
     // --limit 1 shows the first, and says there may be more.
-    expect(ok(await gatehouse('teams', 'list', '--limit', '1'))).toBe(`${sales.id}  Sales  (2 members; organization Acme Corp ${acme.id})\n(the first 1; --limit 10 shows more)\n`);
+    expect(ok(await gatehouse('teams', 'list', '--limit', '1'))).toBe(`${salesLine}\n(the first 1; --limit 10 shows more)\n`);
+    // Organizations and teams share one series of ids: the organization's id given as a team says whose it is.
+    expectOneLineRefusal(
+      await gatehouse('members', 'list', '--team', acme.id),
+      new RegExp(`^gatehouse: no team ${acme.id}: ${acme.id} is the organization Acme Corp \\(organizations and teams share one series of ids\\)$`),
+    );
     const empty = await json('orgs', 'create', '--name', 'Empty Org', '--owner', owner);
     expect(ok(await gatehouse('teams', 'list', '--org', empty.id))).toBe(`organization ${empty.id} has no teams\n`);
   });

@@ -115,10 +115,10 @@ describe.skipIf(!chromiumAvailable)('legacy migration in Chromium', { timeout: 6
     await keepScreenshot(dev, '24-migrated');
   });
 
-  it('5. the old link without scope now fails back to the application; the legacy token works until the user authorizes again', async () => {
+  it('5. the old link without scope now fails back to the application with invalid_scope (RFC 6749 §3.3); the legacy token works until the user authorizes again', async () => {
     await user.goto(oldLink());
     await user.getByRole('heading', { name: 'Application callback' }).waitFor();
-    expect(await user.locator('#error').textContent()).toBe('invalid_request');
+    expect(await user.locator('#error').textContent()).toBe('invalid_scope');
     expect(await user.locator('#state').textContent()).toBe('old-link');
     await keepScreenshot(user, '25-old-link-after-migration');
     expect((await server.api('GET', '/v2/me', legacyAccessToken)).status).toBe(200);

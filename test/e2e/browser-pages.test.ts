@@ -176,6 +176,9 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
 
       await page.goto(`${server.url}/v2/docs`);
       await page.locator('.information-container').waitFor();
+      // Issue 40 item 3: it declares a viewport, so a phone lays it out at its own width.
+      expect(await page.evaluate(() => window.innerWidth)).toBe(width);
+      expect(await fitsWidth(page)).toBe(true);
       expect(await page.title()).toBe('Gatehouse API reference');
       expect(await page.locator('.information-container').innerText()).toContain('Authorization: Bearer <token>');
       step += 1;

@@ -259,5 +259,15 @@ export function loadReference() {
     });
   }
 
-  return { operations, checkResponse, request, bookingFieldExamples };
+  /**
+   * An operation the OAuth documentation ties to no scope (a public one, such as GET /v2/slots),
+   * read from the file itself; undefined when the file lacks it.
+   */
+  function publicOperation(method: string, path: string): ReferenceOperation | undefined {
+    const spec = doc.paths[path]?.[method.toLowerCase()] as Schema | undefined;
+    if (spec === undefined) return undefined;
+    return { scope: 'public', method, path, operationId: spec.operationId as string, shape: pathShape(path), spec };
+  }
+
+  return { operations, checkResponse, request, publicOperation, bookingFieldExamples };
 }

@@ -181,7 +181,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
       const unscoped = await browser.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: developers.clientId, redirect_uri: redirectUri, response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`);
       expect(unscoped.status).toBe(303);
       const back = new URL(unscoped.location!);
-      expect(back.searchParams.get('error')).toBe('invalid_request');
+      expect(back.searchParams.get('error')).toBe('invalid_scope');
       expect(back.searchParams.get('error_description')).toMatch(/^scope is required/);
     });
 

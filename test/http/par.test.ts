@@ -114,6 +114,10 @@ describe.each(backends)('pushed authorization requests on $name', ({ name, avail
       const basic: [string, string] = [client.clientId, client.secret!];
       expectOAuthError(await push(authorizationParameters(client, { redirect_uri: 'https://evil.example/cb' }), basic), 400, 'invalid_request', 'is not registered');
       expectOAuthError(await push(authorizationParameters(client, { scope: 'NOT_A_SCOPE' }), basic), 400, 'invalid_scope');
+      // RFC 6749 §3.3: a developer's client has no default scope, so leaving it out is an invalid scope too.
+      const { scope: _omitted, ...withoutScope } = authorizationParameters(client);
+      void _omitted;
+      expectOAuthError(await push(withoutScope, basic), 400, 'invalid_scope', 'scope is required');
       expectOAuthError(await push(authorizationParameters(client, { response_type: 'token' }), basic), 400, 'unsupported_response_type');
       expectOAuthError(await push(authorizationParameters(client, { code_challenge_method: 'plain', code_challenge: 'x'.repeat(43) }), basic), 400, 'invalid_request');
       expectOAuthError(await push(authorizationParameters(client, { resource: 'https://elsewhere.example/api' }), basic), 400, 'invalid_target');

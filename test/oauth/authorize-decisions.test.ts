@@ -202,6 +202,14 @@ describe('an authorization request (decideAuthorization)', () => {
     expect(redirectedError(await authorize(request(clientId, { scope: 'NO_SUCH_SCOPE' }), nobody))).toBe('invalid_scope');
   });
 
+  it("RFC 6749 §3.3: a developer's client that omits scope has no default: invalid_scope, redirected before any login, the description naming the scopes it may send; an empty scope alike", async () => {
+    const { id: clientId } = await core.client({ scopes: ['PROFILE_READ', 'BOOKING_READ'] });
+    const params = redirected(await authorize(request(clientId, { scope: undefined }), nobody));
+    expect([params.get('error'), params.get('state'), params.get('iss')]).toEqual(['invalid_scope', 'xyz', ISSUER]);
+    expect(params.get('error_description')).toBe('scope is required: send scope with the scopes the application needs, separated by spaces, among those enabled for it: BOOKING_READ PROFILE_READ');
+    expect(redirectedError(await authorize(request(clientId, { scope: ' , ' }), loggedIn(await core.user())))).toBe('invalid_scope');
+  });
+
   it('RFC 6749 §4.1.2.1: other invalid parameters of a trusted client redirect with their error (unsupported_response_type, a repeated parameter, PKCE of a public client)', async () => {
     const { id: clientId } = await core.client();
     const { id: publicId } = await core.client({ kind: 'public' });

@@ -112,9 +112,9 @@ describe('scope parameter of the authorization request (docs/rules.md#authorizat
     expect(error.description.match(/NOPE/g)).toHaveLength(1);
   });
 
-  it('an empty scope, or one of separators only, is invalid_request (docs/rules.md#authorize-errors: missing scope)', () => {
+  it('RFC 6749 §3.3: an empty scope, or one of separators only, is invalid_scope, as a missing one is (docs/rules.md#authorize-errors)', () => {
     for (const value of ['', ' ', ',', ' , ,']) {
-      expect(oauthErrorOf(() => parseScopeParameter(value)).code, JSON.stringify(value)).toBe('invalid_request');
+      expect(oauthErrorOf(() => parseScopeParameter(value)), JSON.stringify(value)).toMatchObject({ code: 'invalid_scope', description: 'scope is empty: name at least one scope, separated by spaces' });
     }
   });
 });

@@ -43,6 +43,8 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
     token = await mint(server, w, w.owner, ALL_SCOPES);
     // An account in use has a default schedule (its first one).
     await server.api('POST', '/v2/schedules', token, { name: 'Working hours', timeZone: 'Europe/Berlin' });
+    // A team with a schedule of its own, which the team and organization lists answer among the rest.
+    await server.api('POST', `/v2/teams/${w.team.id}/schedules`, token, { name: 'Support hours', timeZone: 'Europe/Berlin' });
     // ... and a calendar connected, which GET /v2/calendars describes (its destination calendar among it).
     await f.app({ userId: w.owner.id }, 'google-calendar');
   });

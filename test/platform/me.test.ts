@@ -1,11 +1,12 @@
 // GET/PATCH /v2/me (docs/rules.md#profile; docs/rules.md#client-states, docs/rules.md#api-envelope, docs/rules.md#versioning) through real HTTP, real tokens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/oauth/token-format.ts';
+import { createSchedule } from '../../src/platform/schedules/service.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import { backends } from '../helpers/backends.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
-const PROFILE_FIELDS = ['id', 'email', 'name', 'username', 'timeZone', 'weekStart', 'timeFormat', 'defaultScheduleId', 'organizationId', 'avatarUrl', 'bio'];
+const PROFILE_FIELDS = ['id', 'email', 'name', 'username', 'timeZone', 'weekStart', 'timeFormat', 'defaultScheduleId', 'organizationId', 'avatarUrl', 'bio', 'locale', 'metadata'];
 
 describe.each(backends)('/v2/me on $name', ({ name, available }) => {
   let server: TestServer;
@@ -25,6 +26,13 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     const res = await server.exchange(client, code);
     expect(res.status).toBe(200);
     return { user, client, code, accessToken: res.body.access_token as string, refreshToken: res.body.refresh_token as string };
+  }
+
+  /** A token of `user` for `scope`, through the same flow. */
+  async function tokenForUser(user: TestUser, scope: string) {
+    const client = await server.client(dev, { scopes: [scope] });
+    const res = await server.exchange(client, await server.code(client, user, { scope }));
+    return res.body.access_token as string;
   }
 
   function expectEnvelopeError(res: { status: number; body: any }, status: number, code: string) {
@@ -66,9 +74,11 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
       timeFormat: 24,
       defaultScheduleId: null,
       organizationId: null,
-      // Gatehouse keeps no avatar nor biography; a user of no organization has no `organization`.
+      // Nothing told yet (docs/rules.md#profile); a user of no organization has no `organization`.
       avatarUrl: null,
       bio: null,
+      locale: null,
+      metadata: {},
     });
     // Nothing private leaks into the profile.
     expect(JSON.stringify(res.body)).not.toMatch(/password|argon2/i);
@@ -175,6 +185,51 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect((await server.api('GET', '/v2/me', accessToken)).body.data.timeFormat).toBe(24);
   });
 
+  it.skipIf(!available)("PATCH /v2/me as Cal.com's clients send it (bio, defaultScheduleId, locale, avatarUrl, metadata) → 200, and GET /v2/me shows them (they were 400 'cannot be changed by this request')", async () => {
+    const { user, accessToken } = await tokenFor('PROFILE_READ PROFILE_WRITE');
+    const work = await createSchedule(server.services, { userId: user.id }, { name: 'Work', timeZone: 'UTC' });
+    const evenings = await createSchedule(server.services, { userId: user.id }, { name: 'Evenings', timeZone: 'UTC' });
+    // The headers Cal.com's MCP server sends with every call, and its update_me body.
+    const mcp = { 'cal-api-version': '2024-08-13' };
+    expect((await server.api('GET', '/v2/me', accessToken, undefined, mcp)).body.data.defaultScheduleId).toBe(Number(work.id));
+    const res = await server.api('PATCH', '/v2/me', accessToken, { bio: 'I build calendars', defaultScheduleId: Number(evenings.id) }, mcp);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ id: Number(user.id), bio: 'I build calendars', defaultScheduleId: Number(evenings.id), avatarUrl: null, locale: null, metadata: {} });
+
+    const more = { locale: 'es-419', avatarUrl: 'https://cal.com/api/avatar/2b735186-b01b-46d3-87da-019b8f61776b.png', metadata: { crm: 'hubspot', seats: 5, vip: true } };
+    const told = await server.api('PATCH', '/v2/me', accessToken, more, mcp);
+    expect(told.status).toBe(200);
+    const shown = (await server.api('GET', '/v2/me', accessToken, undefined, mcp)).body.data;
+    expect(shown).toEqual({ ...told.body.data, bio: 'I build calendars', defaultScheduleId: Number(evenings.id), ...more });
+    expect((await server.api('GET', '/v2/schedules/default', await tokenForUser(user, 'SCHEDULE_READ'))).body.data.id).toBe(Number(evenings.id));
+  });
+
+  it.skipIf(!available)("PATCH /v2/me naming another's schedule, a locale not the platform's, a non-https avatar or nested metadata → 400 naming the field, nothing changed", async () => {
+    const { user, accessToken } = await tokenFor('PROFILE_READ PROFILE_WRITE');
+    const other = await server.user();
+    const theirs = await createSchedule(server.services, { userId: other.id }, { name: 'Theirs', timeZone: 'UTC' });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ defaultScheduleId: Number(theirs.id), bio: 'changed' }, `defaultScheduleId: ${theirs.id} is not one of your schedules (GET /v2/schedules lists them)`],
+      [{ locale: 'en-US' }, 'locale: must be equal to one of the allowed values'],
+      [{ avatarUrl: 'javascript:alert(1)' }, 'avatarUrl: must be an https URL, such as https://example.com/avatar.png (not javascript)'],
+      [{ avatarUrl: 'http://example.com/me.png' }, 'avatarUrl: must be an https URL, such as https://example.com/avatar.png (not http)'],
+      [{ metadata: { nested: { a: 1 } } }, 'metadata.nested: must be a string, a number or a boolean: metadata is flat'],
+      [{ metadata: { nothing: null } }, 'metadata.nothing: must be a string, a number or a boolean: metadata is flat'],
+      [{ metadata: { note: 'x'.repeat(501) } }, 'metadata.note: must be at most 500 characters'],
+      [{ metadata: { ['k'.repeat(41)]: 1 } }, 'metadata: each key must be 1 to 40 characters'],
+      [{ metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, 'metadata: must NOT have more than 50 properties'],
+      [{ bio: 'x'.repeat(1001) }, 'bio: must NOT have more than 1000 characters'],
+    ];
+    for (const [body, message] of cases) {
+      const res = await server.api('PATCH', '/v2/me', accessToken, body, { 'cal-api-version': '2024-08-13' });
+      expectEnvelopeError(res, 400, 'validation_error');
+      expect(res.body.error.message, JSON.stringify(body).slice(0, 80)).toContain(message);
+    }
+    const shown = (await server.api('GET', '/v2/me', accessToken)).body.data;
+    expect(shown).toMatchObject({ bio: null, avatarUrl: null, locale: null, metadata: {}, defaultScheduleId: null });
+    expect((await server.services.stores.users.findById(user.id))?.updatedAt).toBe((await server.services.stores.users.findById(user.id))?.createdAt);
+  });
+
   it.skipIf(!available)('PATCH /v2/me with PROFILE_READ only → 403 insufficient_scope naming PROFILE_WRITE, nothing changed (docs/rules.md#api-envelope)', async () => {
     const { user, accessToken } = await tokenFor('PROFILE_READ');
     const res = await server.api('PATCH', '/v2/me', accessToken, { name: 'Mallory' });
@@ -223,7 +278,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     for (const [body, field] of cases) {
       const res = await server.api('PATCH', '/v2/me', accessToken, body);
       expectEnvelopeError(res, 400, 'validation_error');
-      expect(res.body.error.message, JSON.stringify(body)).toBe(`${field}: cannot be changed by this request; it changes name, timeZone, weekStart, timeFormat, email`);
+      expect(res.body.error.message, JSON.stringify(body)).toBe(`${field}: cannot be changed by this request; it changes name, timeZone, weekStart, timeFormat, email, defaultScheduleId, bio, avatarUrl, locale, metadata`);
     }
     const row = (await server.services.stores.users.findById(user.id))!;
     expect(row).toMatchObject({ email: user.email, name: 'Grace Hopper', timeFormat: 24 });

@@ -71,6 +71,8 @@ describe.each(backends)('OpenAPI on $name', ({ name, available }) => {
   it.skipIf(!available)('the reference page is Gatehouse’s: its title, logo and favicon, and it shows /v2/openapi.json', async () => {
     const page = await (await fetch(`${server.url}/v2/docs/`)).text();
     expect(page).toContain('<title>Gatehouse API reference</title>');
+    // Issue 40 item 3: a phone lays it out at its own width (test/e2e/browser-pages.test.ts measures it).
+    expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(page).toContain('href="./static/theme/favicon.svg"');
     expect(page).not.toContain('favicon-32x32.png');
     const init = await (await fetch(`${server.url}/v2/docs/static/swagger-initializer.js`)).text();

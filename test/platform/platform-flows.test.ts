@@ -551,6 +551,28 @@ describe.each(backends)('queries per request, whatever it holds, on $name', ({ n
     expect(await add(9)).toBe(await add(1));
   });
 
+  it.skipIf(!available)("an event type's slots cost the same statements for one host as for five with their bookings and time off (docs/integrating.md#slots)", async () => {
+    const owner = await quickUser(server, 'Rita Round-Robin');
+    const team = await createTeam(server.services, { name: `Slots ${uniq()}`, ownerId: owner.id });
+    const et = await f.eventType({ teamId: team.id }, { roundRobin: true });
+    const path = () => {
+      const start = futureStart(server);
+      return `/v2/slots?eventTypeId=${et.id}&start=${new Date(start).toISOString()}&end=${new Date(start + 31 * 86_400_000).toISOString()}`;
+    };
+    const one = await queries('GET', path(), undefined);
+    expect(one.status).toBe(200);
+    // The event type; its hosts with their schedules; their bookings; their time off.
+    expect(one.n).toBe(4);
+    for (let i = 0; i < 4; i++) {
+      const host = await quickUser(server, 'Hal Host');
+      await addMember(server.services, { teamId: team.id }, host.id, 'member');
+      await f.schedule({ userId: host.id }).then((schedule) => server.services.stores.api.schedules.setDefault(host.id, schedule.id, false));
+      for (let b = 0; b < 5; b++) await f.booking({ hostId: host.id });
+      await f.ooo(host.id);
+    }
+    expect(await queries('GET', path(), undefined)).toEqual(one);
+  });
+
   it.skipIf(!available)("a connection is looked up by its id, not found among all the owner's: one calendar or thirty cost the same statements and rows", async () => {
     const cost = async (others: number) => {
       const user = await quickUser(server, 'Cal Connected');

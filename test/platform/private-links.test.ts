@@ -54,4 +54,31 @@ describe.each(backends)('private links on $name', ({ name, available }) => {
     expect((await server.api('DELETE', `${base}/${made.body.data.id}`, admin)).status).toBe(200);
     expect(await server.services.stores.api.eventTypes.listPrivateLinks(et.id)).toEqual([]);
   });
+
+  it.skipIf(!available)("PATCH of a link with no body (Cal.com documents none at the organization's team route), or an empty one, answers the link unchanged (it was 400 'request body must be object')", async () => {
+    const f = fixtures(server);
+    const et = await f.eventType({ teamId: w.team.id }, { hidden: true });
+    const link = await f.privateLink(et.id, { maxUses: 4 });
+    const admin = await mint(server, w, w.teamAdmin, ['TEAM_EVENT_TYPE_WRITE']);
+    const path = `/v2/organizations/${w.org.id}/teams/${w.team.id}/event-types/${et.id}/private-links/${link.id}`;
+    // What Cal.com's MCP server sends (update_org_team_et_private_link): its headers and an empty object.
+    const mcp = await server.api('PATCH', path, admin, {}, { 'cal-api-version': '2024-08-13' });
+    expect(mcp.status).toBe(200);
+    expect(mcp.body.data).toMatchObject({ linkId: link.id, eventTypeId: Number(et.id), maxUsageCount: 4, usageCount: 0, expiresAt: null });
+    // As the platform documents it: no body at all.
+    const bare = await fetch(`${server.url}${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${admin}` } });
+    expect(bare.status).toBe(200);
+    expect((await bare.json()).data).toMatchObject({ linkId: link.id, maxUsageCount: 4 });
+    expect((await server.api('PATCH', `/v2/teams/${w.team.id}/event-types/${et.id}/private-links/${link.id}`, admin, {})).body.data.maxUsageCount).toBe(4);
+
+    const mine = await f.eventType({ userId: w.owner.id });
+    const own = await f.privateLink(mine.id, { maxUses: 2 });
+    const owner = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE']);
+    for (const body of [undefined, {}]) {
+      const personal = await server.api('PATCH', `/v2/event-types/${mine.id}/private-links/${own.id}`, owner, body);
+      expect(personal.status).toBe(200);
+      expect(personal.body.data).toMatchObject({ linkId: own.id, maxUsageCount: 2 });
+    }
+    expect((await server.services.stores.api.eventTypes.listPrivateLinks(et.id))[0]).toMatchObject({ maxUses: 4, expiresAt: null, useCount: 0 });
+  });
 });

@@ -219,6 +219,10 @@ export const examples: Record<string, Example> = {
   'bookings.create': async ({ server, f, w }) => ({
     body: { eventTypeId: (await f.eventType({ userId: w.owner.id }, { bookingFields: [languageField] })).id, start: iso(futureStart(server)), attendee, bookingFieldsResponses: { language: 'Italian', notes: 'Hello' } },
   }),
+  'slots.list': async ({ server, f, w }) => {
+    const start = futureStart(server);
+    return { query: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(start), end: iso(start + 7 * 24 * 3600_000), timeZone: 'Europe/Berlin' } };
+  },
   // The booker's manageToken is what lets these run without a token (docs/rules.md#public-booking).
   'bookings.cancel': async ({ f, w }) => {
     const b = await f.booking({ hostId: w.owner.id });
@@ -336,6 +340,11 @@ export const examples: Record<string, Example> = {
   'orgEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { minimumBookingNotice: 120, bookingFields } }),
   'orgEventTypes.delete': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
   'orgBookings.list': none,
+  'orgUserBookings.list': async ({ f, orgId }) => {
+    const { user } = await f.membership({ organizationId: orgId });
+    await f.booking({ hostId: user.id });
+    return { params: { userId: user.id }, query: { status: 'upcoming', take: '10' } };
+  },
   'orgBookings.cancel': async ({ f, w, teamId }) => ({ params: { bookingUid: (await f.booking({ hostId: w.owner.id, teamId })).uid } }),
   'orgSchedules.list': none,
   'orgSchedules.update': async ({ f, teamId }) => ({ params: { scheduleId: (await f.schedule({ teamId })).id }, body: { name: 'Org-wide hours' } }),

@@ -1,5 +1,5 @@
-// The contracts of the booking store (platform/bookings/store.ts) and the /v2 API stores
-// (api/stores/*.ts) on both backends: what a missing row answers, that a write reads back,
+// The contracts of the booking store (platform/bookings/store.ts) and the /v2 API stores, the
+// slots' reads among them (api/stores/*.ts), on both backends: what a missing row answers, that a write reads back,
 // what a duplicate or a conflict answers, ordering, and that a transaction rolls back.
 import { describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/platform/event-types/store.ts';
@@ -33,7 +33,7 @@ function eventType(owner: { userId: string } | { teamId: string }, over: Partial
   };
 }
 
-function schedule(owner: { userId: string } | { teamId: string }, over: Partial<Omit<Schedule, 'isDefault'>> = {}): Omit<Schedule, 'isDefault'> {
+function schedule(owner: { userId: string } | { teamId: string }, over: Partial<Omit<Schedule, 'isDefault' | 'teamOwnerId'>> = {}): Omit<Schedule, 'isDefault' | 'teamOwnerId'> {
   return {
     id: uniqueId('s'),
     ownerId: 'userId' in owner ? owner.userId : null,
@@ -226,6 +226,9 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await suite.stores.api.eventTypes.updatePrivateLink('other-event-type', link.id, { maxUses: 9 })).toBeUndefined();
     expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, { maxUses: 9, expiresAt: T0 + 5 })).toEqual({ ...link, maxUses: 9, expiresAt: T0 + 5 });
     expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, { expiresAt: null })).toEqual({ ...link, maxUses: 9, expiresAt: null });
+    // No change reads the link back as it is; another event type's is still undefined.
+    expect(await suite.stores.api.eventTypes.updatePrivateLink(et.id, link.id, {})).toEqual({ ...link, maxUses: 9, expiresAt: null });
+    expect(await suite.stores.api.eventTypes.updatePrivateLink('other-event-type', link.id, {})).toBeUndefined();
   });
 
   it.skipIf(!available)('bookings.usePrivateLink: spends a use only of the event type\'s unexpired link with uses left', async () => {
@@ -481,10 +484,23 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const user = await seedUser(suite.database.handle.db);
     const s = schedule({ userId: user });
     await suite.stores.api.schedules.insert(s);
-    expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toEqual({ ...s, isDefault: false });
+    expect(await suite.stores.api.schedules.find({ userId: user }, s.id)).toEqual({ ...s, isDefault: false, teamOwnerId: null });
     expect(await suite.stores.api.schedules.find({ userId: await seedUser(suite.database.handle.db) }, s.id)).toBeUndefined();
     expect(await suite.stores.api.schedules.find({ userId: user }, 'no-such-schedule')).toBeUndefined();
     await expect(suite.stores.api.schedules.insert(s)).rejects.toThrow();
+  });
+
+  it.skipIf(!available)("schedules.find and list: a team's schedule names the team's first owner (teamOwnerId); a team with no owner, none", async () => {
+    const t = await team();
+    const s = schedule({ teamId: t });
+    await suite.stores.api.schedules.insert(s);
+    expect((await suite.stores.api.schedules.find({ teamId: t }, s.id))?.teamOwnerId).toBeNull();
+    const [first, second] = [await seedUser(suite.database.handle.db), await seedUser(suite.database.handle.db)];
+    await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId: second, teamId: t, organizationId: null, role: 'owner', createdAt: T0 + 2, updatedAt: T0 + 2 });
+    await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId: first, teamId: t, organizationId: null, role: 'owner', createdAt: T0 + 1, updatedAt: T0 + 1 });
+    await suite.stores.teams.insertMembership({ id: uniqueId('m'), userId: await seedUser(suite.database.handle.db), teamId: t, organizationId: null, role: 'admin', createdAt: T0, updatedAt: T0 });
+    expect((await suite.stores.api.schedules.find({ teamId: t }, s.id))?.teamOwnerId).toBe(first);
+    expect((await suite.stores.api.schedules.list({ teamId: t }, 10, 0)).map((x) => x.teamOwnerId)).toEqual([first]);
   });
 
   it.skipIf(!available)("schedules.list: the scope's schedules, oldest first, paged", async () => {
@@ -714,5 +730,50 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await p.sessions(b.uid)).toEqual([session]);
     const transcript = await p.addTranscript({ bookingUid: b.uid, url: 'https://t.example.com/1', createdAt: T0 });
     expect(await p.transcripts(b.uid)).toEqual([transcript]);
+  });
+  // SlotStore
+
+  it.skipIf(!available)("slots.hosts: a personal event type's owner, a team's members (by joining), each with their default schedule or null", async () => {
+    const db = suite.database.handle.db;
+    const [first, second, outsider] = [await seedUser(db), await seedUser(db), await seedUser(db)];
+    const t = await team();
+    await member(t, second, 'member', T0 + 1);
+    await member(t, first, 'owner', T0);
+    const own = schedule({ userId: first }, { timeZone: 'Europe/Berlin', overrides: [{ date: '2030-01-08', startTime: '00:00', endTime: '00:00' }] });
+    await suite.stores.api.schedules.insert(own);
+    await suite.stores.api.schedules.setDefault(first, own.id, false);
+    // Another user's schedule named as a default is none of theirs.
+    await suite.stores.api.schedules.setDefault(outsider, own.id, false);
+    const firstHost = { id: first, timeZone: 'UTC', schedule: { timeZone: 'Europe/Berlin', availability: own.availability, overrides: own.overrides } };
+    expect(await suite.stores.api.slots.hosts({ userId: first })).toEqual([firstHost]);
+    expect(await suite.stores.api.slots.hosts({ teamId: t })).toEqual([firstHost, { id: second, timeZone: 'UTC', schedule: null }]);
+    expect(await suite.stores.api.slots.hosts({ userId: outsider })).toEqual([{ id: outsider, timeZone: 'UTC', schedule: null }]);
+    expect(await suite.stores.api.slots.hosts({ teamId: await team() })).toEqual([]);
+    expect(await suite.stores.api.slots.hosts({ userId: 'no-such-user' })).toEqual([]);
+  });
+
+  it.skipIf(!available)('slots.bookings and slots.away: the hosts\' accepted and pending bookings and their time off overlapping the period, by start; exceptUid left out', async () => {
+    const db = suite.database.handle.db;
+    const [a, b, other] = [await seedUser(db), await seedUser(db), await seedUser(db)];
+    const at = (hours: number) => T0 + hours * HOUR;
+    const late = bookingRecord(a, { start: at(5), end: at(6) });
+    const pending = bookingRecord(b, { start: at(1), end: at(2), status: 'pending' });
+    const moving = bookingRecord(a, { start: at(3), end: at(4) });
+    for (const booking of [late, pending, moving, bookingRecord(a, { start: at(2), end: at(3), status: 'cancelled' }), bookingRecord(a, { start: at(10), end: at(11) }), bookingRecord(other, { start: at(1), end: at(2) })]) {
+      await suite.stores.bookings.insert(booking);
+    }
+    expect(await suite.stores.api.slots.bookings([a, b], at(1), at(6))).toEqual([
+      { hostId: b, start: at(1), end: at(2) },
+      { hostId: a, start: at(3), end: at(4) },
+      { hostId: a, start: at(5), end: at(6) },
+    ]);
+    expect(await suite.stores.api.slots.bookings([a, b], at(1), at(6), moving.uid)).toEqual([{ hostId: b, start: at(1), end: at(2) }, { hostId: a, start: at(5), end: at(6) }]);
+    expect(await suite.stores.api.slots.bookings([], at(0), at(100))).toEqual([]);
+    await suite.stores.api.outOfOffice.insert(oooEntry(a, at(7)));
+    await suite.stores.api.outOfOffice.insert(oooEntry(b, at(2)));
+    await suite.stores.api.outOfOffice.insert(oooEntry(other, at(2)));
+    // [start, end): an entry ending where the period starts does not overlap it.
+    expect(await suite.stores.api.slots.away([a, b], at(3), at(8))).toEqual([{ hostId: a, start: at(7), end: at(8) }]);
+    expect(await suite.stores.api.slots.away([a, b], at(0), at(8))).toEqual([{ hostId: b, start: at(2), end: at(3) }, { hostId: a, start: at(7), end: at(8) }]);
   });
 });

@@ -1,4 +1,4 @@
-// Migration 029 (docs/integrating.md#booking-fields) on both backends: an event type and a
+// Migration 030 (docs/integrating.md#booking-fields) on both backends: an event type and a
 // booking stored by the previous release read back through their stores as before, the event
 // type with no booking fields of its own (the default form) and the booking with no answers
 // beyond its booker, guests and notes.
@@ -10,13 +10,13 @@ import { storesOver } from '../helpers/stores.ts';
 
 const T0 = 1_700_000_000_000;
 
-describe.each(backends)('migration 029 gives event types booking fields and bookings their answers on $name', ({ name, available }) => {
+describe.each(backends)('migration 030 gives event types booking fields and bookings their answers on $name', ({ name, available }) => {
   let database: TestDatabase;
   let db: Kysely<any>;
 
   beforeAll(async () => {
     if (!available) return;
-    database = await createTestDatabase(name, undefined, '028_invite_link_authority');
+    database = await createTestDatabase(name, undefined, '029_profile_details');
     db = database.handle.db as Kysely<any>;
   });
   afterAll(async () => database?.drop());

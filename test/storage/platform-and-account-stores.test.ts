@@ -85,6 +85,31 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
     expect(await suite.stores.api.memberships.findInvitation({ teamId: t }, i)).toBeUndefined();
   });
 
+  it.skipIf(!available)('memberships.findInvitation and listRoster: an invitation by user id carries that account, or null when no account has the id; one by address carries none, even when the address has an account', async () => {
+    const t = await team();
+    const inviter = await user();
+    const named = await user();
+    const byAddress = await user();
+    const invite = async (who: { userId: string } | { email: string }, createdAt: number) => {
+      const id = uniqueId('i');
+      const invitee = 'userId' in who ? { email: null, userId: who.userId } : { email: who.email, userId: null };
+      expect(await suite.stores.invitations.insert({ id, teamId: t, organizationId: null, ...invitee, role: 'member', invitedBy: inviter, createdAt, updatedAt: createdAt })).toBe(true);
+      return id;
+    };
+    const byId = await invite({ userId: named }, T0 + 1);
+    const byEmail = await invite({ email: `${byAddress}@example.com`.toLowerCase() }, T0 + 2);
+    const byUnknownId = await invite({ userId: uniqueId('gone') }, T0 + 3);
+    const account = { email: `${named}@example.com`, name: 'Ada', username: named };
+    expect(await suite.stores.api.memberships.findInvitation({ teamId: t }, byId)).toMatchObject({ invitedUserId: named, invitedEmail: null, invitee: account });
+    expect(await suite.stores.api.memberships.findInvitation({ teamId: t }, byEmail)).toMatchObject({ invitedUserId: null, invitee: null });
+    expect(await suite.stores.api.memberships.findInvitation({ teamId: t }, byUnknownId)).toMatchObject({ invitee: null });
+    expect((await suite.stores.api.memberships.listRoster({ teamId: t }, 10, 0)).map((r) => [r.id, r.state === 'invited' ? r.invitee : 'member'])).toEqual([
+      [byId, account],
+      [byEmail, null],
+      [byUnknownId, null],
+    ]);
+  });
+
   it.skipIf(!available)('memberships.isMember: an accepted member is; an invitee or a stranger is not', async () => {
     const t = await team();
     const u = await user();
@@ -137,11 +162,25 @@ describe.each(backends)('/v2 platform, verified-resource and audit stores on $na
       timeFormat: 24,
       defaultScheduleId: null,
       organizationId: null,
+      bio: null,
+      avatarUrl: null,
+      locale: null,
+      metadata: {},
     });
     await suite.stores.users.updateProfile(u, { name: 'Grace', timeFormat: 12 }, T0 + 1);
     await suite.stores.users.updateProfile('no-such-user', { name: 'x' }, T0 + 1);
     expect(await suite.stores.api.profiles.find(u)).toMatchObject({ name: 'Grace', timeFormat: 12 });
     expect(await suite.stores.api.profiles.find('no-such-user')).toBeUndefined();
+
+    // What the user tells of themselves (migration 029): written, read back, cleared; metadata's
+    // values keep their JSON types and its keys their order.
+    const metadata = { plan: 'pro', seats: 3, ratio: 0.5, trial: false, 'ключ': 'значение' };
+    await suite.stores.users.updateProfile(u, { bio: 'Line one\nLine two', avatarUrl: 'https://example.com/a.png', locale: 'zh-TW', metadata }, T0 + 2);
+    const told = await suite.stores.api.profiles.find(u);
+    expect(told).toMatchObject({ name: 'Grace', bio: 'Line one\nLine two', avatarUrl: 'https://example.com/a.png', locale: 'zh-TW', metadata });
+    expect(Object.keys(told!.metadata)).toEqual(Object.keys(metadata));
+    await suite.stores.users.updateProfile(u, { bio: null, avatarUrl: null, metadata: {} }, T0 + 3);
+    expect(await suite.stores.api.profiles.find(u)).toMatchObject({ bio: null, avatarUrl: null, locale: 'zh-TW', metadata: {} });
   });
 
   // RoutingFormStore

@@ -157,13 +157,13 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
 
   // --- docs/rules.md#authorize-errors: with a valid client and redirect_uri, errors go back ----------------
 
-  it.skipIf(!available)('missing scope → redirect error=invalid_request (docs/rules.md#authorization-request; docs/rules.md#authorize-errors)', async () => {
-    const client = await server.client(dev);
+  it.skipIf(!available)('RFC 6749 §3.3: missing scope → redirect error=invalid_scope, the description naming the scopes to send (docs/rules.md#authorization-request; docs/rules.md#authorize-errors)', async () => {
+    const client = await server.client(dev, { scopes: ['BOOKING_READ', 'PROFILE_READ'] });
     const { scope: _omit, ...rest } = params(client);
     void _omit;
     const res = await server.browser().get(authorizePath(rest));
-    const back = expectRedirectedError(res, client, 'invalid_request', rest.state);
-    expect(back.searchParams.get('error_description')).toMatch(/scope/);
+    const back = expectRedirectedError(res, client, 'invalid_scope', rest.state);
+    expect(back.searchParams.get('error_description')).toBe('scope is required: send scope with the scopes the application needs, separated by spaces, among those enabled for it: BOOKING_READ PROFILE_READ');
   });
 
   it.skipIf(!available)('unknown scope → redirect error=invalid_scope (docs/rules.md#scope-syntax)', async () => {
@@ -233,7 +233,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     const client = await server.client(dev, { scopes: ['PROFILE_READ'] });
     const publicClient = await server.client(dev, { kind: 'public', scopes: ['PROFILE_READ'] });
     const cases: Array<[TestClient, Record<string, string>, string]> = [
-      [client, { scope: '' }, 'invalid_request'],
+      [client, { scope: '' }, 'invalid_scope'],
       [client, { scope: 'UNKNOWN' }, 'invalid_scope'],
       [client, { scope: 'BOOKING_READ' }, 'invalid_scope'],
       [client, { response_type: 'id_token' }, 'unsupported_response_type'],
@@ -619,7 +619,7 @@ describe.each(backends)('authorization page on $name', ({ name, available }) => 
     await browser.login(alice.email, alice.password);
     const noScope = params(client);
     delete noScope.scope;
-    expectRedirectedError(await browser.get(authorizePath(noScope)), client, 'invalid_request', noScope.state);
+    expectRedirectedError(await browser.get(authorizePath(noScope)), client, 'invalid_scope', noScope.state);
 
     // The old legacy grant does not count as consent to the scoped request: the page is shown.
     const p = params(client, { scope: 'PROFILE_READ' });

@@ -215,6 +215,22 @@ describe.each(backends)('connect pages on $name', ({ name, available }) => {
     expect((await postForm(owner.browser, pathOf(address), { _csrf: csrfOf(own.body), decision: 'connect' })).location).toBe(`${APP}/zoom/connected`);
   });
 
+  it.skipIf(!available)('issue 40 item 8: the page for another account offers to switch: log out, log in as the right account, and arrive back at the link', async () => {
+    const owner = await someone('Olga Owner');
+    const address = (await zoomAddress(owner.token)).body.data.url as string;
+    const other = await someone('Mallory Other');
+    const page = await other.browser.get(pathOf(address));
+    expect(page.status).toBe(403);
+    expect(visibleText(textOf(page.body, 'signed-in-as')!)).toBe(`You are signed in as Mallory Other (${other.user.email}). Log out and sign in with another account`);
+    const switched = await postForm(other.browser, '/logout', { _csrf: csrfOf(page.body), next: pathOf(address) });
+    expect(switched.status).toBe(303);
+    expect(switched.location).toBe(`/login?next=${encodeURIComponent(pathOf(address))}`);
+    const login = await other.browser.get(switched.location!);
+    expect(textOf(login.body, 'login-for')).toBe('to continue to Calendar Sync');
+    expect((await other.browser.login(owner.user.email, owner.user.password, pathOf(address))).location).toBe(pathOf(address));
+    expect(textOf((await open(other.browser, pathOf(address))).body, 'connect-title')).toBe('Connect Zoom?');
+  });
+
   it.skipIf(!available)('a return address on another origin, not https, with a user name, or not absolute is 400 naming the parameter, and nothing is kept; http on a registered loopback origin is allowed', async () => {
     const { user, token } = await someone();
     const cases: Array<[string, Record<string, string>, RegExp]> = [
@@ -319,6 +335,10 @@ describe.each(backends)('connect pages on $name', ({ name, available }) => {
     const anonymous = await browser.get(path);
     expect(anonymous.status).toBe(303);
     expect(anonymous.location).toBe(`/login?next=${encodeURIComponent(path)}`);
+    // Issue 40 item 8: the login page says which application the link is for, as for an authorization request.
+    const loginPage = await browser.get(anonymous.location!);
+    expect(textOf(loginPage.body, 'login-for')).toBe('to continue to Calendar Sync');
+    expect(loginPage.body).toContain(`src="/oauth-clients/${client.clientId}/logo"`);
     const login = await browser.login(user.email, user.password, path);
     expect(login.status).toBe(303);
     expect(login.location).toBe(path);

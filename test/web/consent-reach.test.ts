@@ -35,6 +35,9 @@ describe.each(backends)('the consent page names the teams and organizations on $
     await addMember(server.services, { organizationId: acme.id }, user.id, 'admin');
     const sales = await createTeam(server.services, { name: 'Sales', ownerId: owner.id });
     await addMember(server.services, { teamId: sales.id }, user.id, 'member');
+    // Issue 40 item 6: a team of Acme is reached as one of "every team of Acme Corp", not named twice.
+    const support = await createTeam(server.services, { name: 'Support', ownerId: owner.id, organizationId: acme.id });
+    await addMember(server.services, { teamId: support.id }, user.id, 'member');
     const beta = await createOrganization(server.services, { name: 'Beta Org', ownerId: owner.id });
     await addMember(server.services, { organizationId: beta.id }, user.id, 'member');
 
@@ -44,7 +47,7 @@ describe.each(backends)('the consent page names the teams and organizations on $
       'In every team you belong to, now and later. Today: Sales (member) and every team of Acme Corp (organization admin). It can make changes only where you are an admin or owner: today, in the teams of Acme Corp.',
     );
     expect(textOf(page.body, 'reach-organization')).toBe(
-      'In every organization where you are an admin or owner, now and later. Today: Acme Corp (admin). Not Beta Org, where you are a member only. It also reaches your teams, as a team permission of the same kind would.',
+      'In every organization where you are an admin or owner, now and later. Today: Acme Corp (admin). Not Beta Org, where you are a member only. Each also counts as the matching team permission, so it reaches every team you belong to as well.',
     );
   });
 
@@ -54,7 +57,7 @@ describe.each(backends)('the consent page names the teams and organizations on $
     expect(page.status).toBe(200);
     expect(textOf(page.body, 'reach-team')).toBe('You belong to no team today, so these permissions reach none now. They would reach any team you join later, while you are in it.');
     expect(textOf(page.body, 'reach-organization')).toMatch(/^You are an admin or owner of no organization today, so these permissions reach none now/);
-    expect(textOf(page.body, 'reach-organization')).toContain('It also reaches your teams');
+    expect(textOf(page.body, 'reach-organization')).toContain('Each also counts as the matching team permission, so it reaches every team you belong to as well.');
     // Organization webhooks have no team counterpart: nothing is said about teams.
     const webhooks = await browser.get(path('ORG_WEBHOOK_WRITE'));
     expect(textOf(webhooks.body, 'reach-organization')).toBe(

@@ -78,9 +78,9 @@ describe.each(backends)('legacy migration pages on $name', ({ name, available })
     expect(textOf(page.body, 'legacy')).toBeNull();
     expect(textOf(page.body, 'scopes')).toMatch(/List bookings; .*Read the authorized user's profile\./);
 
-    // In place: same id and secret; now scope is required.
+    // In place: same id and secret; now scope is required (RFC 6749 §3.3: invalid_scope without it).
     const noScope = await visit(client, browser);
-    expect(new URL(noScope.location!).searchParams.get('error')).toBe('invalid_request');
+    expect(new URL(noScope.location!).searchParams.get('error')).toBe('invalid_scope');
     // Tokens of the legacy grant keep working until this user authorizes again.
     expect((await server.api('GET', '/v2/me', legacyTokens.body.access_token as string)).status).toBe(200);
     const legacyRefresh = await server.token({ grant_type: 'refresh_token', refresh_token: legacyTokens.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! });

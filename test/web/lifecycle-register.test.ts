@@ -47,6 +47,14 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(textOf(created.body, 'authorize-url')).toBe(`${server.url}/auth/oauth2/authorize`);
     expect(textOf(created.body, 'token-url')).toBe(`${server.url}/v2/auth/oauth2/token`);
     expect(textOf(created.body, 'refresh-url')).toBe(`${server.url}/v2/auth/oauth2/token`);
+    // Issue 40 item 4: what discovery needs, and how the secret may be sent (both ways work).
+    expect(textOf(created.body, 'issuer')).toBe(server.url);
+    expect(textOf(created.body, 'metadata-url')).toBe(`${server.url}/.well-known/oauth-authorization-server`);
+    const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata.issuer).toBe(server.url);
+    expect(textOf(created.body, 'token-endpoint-auth-method')).toBe(
+      'client_secret_basic or client_secret_post: the secret in an HTTP Basic header, or client_id and client_secret in the request body',
+    );
     expect(textOf(created.body, 'scopes')).toContain('Read the authorized user\'s profile.');
 
     // The client page afterwards shows the secret only by its last four characters.

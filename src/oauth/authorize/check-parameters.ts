@@ -6,7 +6,7 @@ import type { OAuthContext } from '../context.ts';
 import { invalidRequest, OAuthError } from '../errors.ts';
 import { readCodeChallenge } from '../pkce.ts';
 import { checkResources, readResourceParameter } from '../resources.ts';
-import { parseScopeParameter } from '../scopes.ts';
+import { formatScopes, parseScopeParameter } from '../scopes.ts';
 import type { ClientRecord } from '../storage.ts';
 import type { SafeToRedirect } from './check-client.ts';
 import { isSelfRegistered } from './error-answers.ts';
@@ -45,6 +45,11 @@ function checkResponseType(params: Record<string, string>): void {
  * must be a subset of the client's enabled scopes. docs/rules.md#legacy-clients: a legacy client's scope
  * parameter is ignored (scopes null).
  *
+ * RFC 6749 §3.3: a request that omits scope is either given a pre-defined default or failed
+ * "indicating an invalid scope". A developer's client has no default (it registered scopes to
+ * choose from, not a set to be granted unasked), so it fails with invalid_scope, naming the
+ * scopes it may ask for.
+ *
  * docs/rules.md#agent-clients: a self-registered client (a metadata document, RFC 7591) may leave scope out,
  * as MCP clients do when the resource names none, and gets the RFC 6749 §3.3 default: the
  * scopes its door allows. That is the client's own scopes: a document client's are
@@ -55,7 +60,9 @@ function checkResponseType(params: Record<string, string>): void {
 function checkScope(client: ClientRecord, params: Record<string, string>, selfRegistered: boolean): string[] | null {
   if (client.scopes === null) return null;
   if (params.scope === undefined && selfRegistered) return [...client.scopes];
-  if (params.scope === undefined) throw invalidRequest('scope is required: name the scopes the application needs');
+  if (params.scope === undefined) {
+    throw new OAuthError('invalid_scope', `scope is required: send scope with the scopes the application needs, separated by spaces, among those enabled for it: ${formatScopes(client.scopes)}`);
+  }
   const scopes = parseScopeParameter(params.scope);
   const enabled = new Set(client.scopes);
   const outside = scopes.filter((s) => !enabled.has(s));

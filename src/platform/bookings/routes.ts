@@ -14,6 +14,7 @@ import {
   eventTypeOf,
   findBooking,
   listBookings,
+  listMemberBookings,
   reassignBooking,
   requireManageToken,
   rescheduleBooking,
@@ -69,21 +70,68 @@ function statusTerm(name: string, now: number): StatusTerm {
   }
 }
 
-const listFilters = listQuery({
-  status: { type: 'string', maxLength: 200, description: `One or more, separated by commas: ${[...STATUSES, ...PLATFORM_STATUSES].join(', ')} (docs/integrating.md#booking-statuses)` },
+/**
+ * The filters every booking list takes. `status` comes as the platform documents it (names
+ * separated by commas) or repeated, as its own clients send an array (`status=upcoming&status=past`).
+ */
+const filterFields = {
+  status: {
+    type: ['string', 'array'],
+    maxLength: 200,
+    items: { type: 'string', maxLength: 200 },
+    maxItems: 10,
+    description: `One or more, separated by commas or repeated: ${[...STATUSES, ...PLATFORM_STATUSES].join(', ')} (docs/integrating.md#booking-statuses)`,
+  },
   afterStart: dateTime,
   beforeEnd: dateTime,
-});
+};
+const listFilters = listQuery(filterFields);
 interface ListFilters extends ListQuery {
-  status?: string;
+  status?: string | string[];
   afterStart?: string;
   beforeEnd?: string;
 }
+const statusNames = (status: string | string[]) => [...new Set([status].flat().flatMap((s) => s.split(',')).map((n) => n.trim()))];
 const filterOf = (q: ListFilters, now: number): BookingFilter => ({
-  ...(q.status !== undefined ? { status: [...new Set(q.status.split(',').map((n) => n.trim()))].map((n) => statusTerm(n, now)) } : {}),
+  ...(q.status !== undefined ? { status: statusNames(q.status).map((n) => statusTerm(n, now)) } : {}),
   ...(q.afterStart !== undefined ? { afterStart: toMillis(q.afterStart, 'afterStart') } : {}),
   ...(q.beforeEnd !== undefined ? { beforeEnd: toMillis(q.beforeEnd, 'beforeEnd') } : {}),
 });
+
+/**
+ * What the platform documents for a member's bookings (OrganizationsUsersBookingsController)
+ * beyond what Gatehouse filters by: each is refused by name, never dropped, since a list that
+ * ignored a filter would answer bookings the caller asked to leave out.
+ */
+const UNSUPPORTED_MEMBER_FILTERS = [
+  'attendeeEmail',
+  'attendeeName',
+  'bookingUid',
+  'eventTypeIds',
+  'eventTypeId',
+  'teamsIds',
+  'teamId',
+  'afterCreatedAt',
+  'beforeCreatedAt',
+  'afterUpdatedAt',
+  'beforeUpdatedAt',
+  'sortEnd',
+  'sortCreated',
+  'sortUpdatedAt',
+] as const;
+const SUPPORTED_MEMBER_FILTERS = 'status, afterStart, beforeEnd, sortStart=asc, take and skip';
+const memberListFilters = listQuery({
+  ...filterFields,
+  sortStart: { type: 'string', enum: ['asc', 'desc'], description: 'asc only: the bookings come by start time, earliest first; desc is refused' },
+  ...Object.fromEntries(UNSUPPORTED_MEMBER_FILTERS.map((name) => [name, { type: 'string', maxLength: 1000, description: `The platform's filter, not supported: refused with 400 naming it (Gatehouse takes ${SUPPORTED_MEMBER_FILTERS})` }])),
+});
+type MemberListFilters = ListFilters & { sortStart?: 'asc' | 'desc' } & Partial<Record<(typeof UNSUPPORTED_MEMBER_FILTERS)[number], string>>;
+
+function refuseUnsupportedFilters(q: MemberListFilters): void {
+  const named = UNSUPPORTED_MEMBER_FILTERS.find((name) => q[name] !== undefined);
+  if (named !== undefined) throw invalid(named, `is not supported: a member's bookings are filtered by ${SUPPORTED_MEMBER_FILTERS} only`);
+  if (q.sortStart === 'desc') throw invalid('sortStart', 'only asc is supported: the bookings come by start time, earliest first');
+}
 
 /** The platform's ReassignBookingOutput's data ({bookingId, reassignedTo}), beside the booking as it now is. */
 const reassignedView: JsonSchema = withFields(bookingView, {
@@ -227,6 +275,18 @@ export function bookingHandlers(deps: PlatformDeps): HandlerMap {
     ...teamAndOrgBookingWrites(deps),
     // Everything in an organization: its teams' bookings and its members'.
     'orgBookings.list': list((call) => ({ organizationId: call.facts.organization!.id }), () => 'documented'),
+    // One member's among them: what ORG_BOOKING_READ reaches, narrowed to the path's user.
+    'orgUserBookings.list': route<unknown, MemberListFilters, { userId: string }>({
+      query: memberListFilters,
+      data: arrayOf(bookingView, 0, 100),
+      paged: true,
+      handle: async ({ facts, params, query }) => {
+        refuseUnsupportedFilters(query);
+        const { limit, offset } = query;
+        const found = await listMemberBookings(s, facts.organization!.id, params.userId, filterOf(query, s.clock()), limit, offset);
+        return page(bookingAnswers(found, 'documented'), found.total, limit, offset);
+      },
+    }),
   };
 }
 

@@ -292,6 +292,17 @@ export async function listBookings(ctx: PlatformContext, scope: BookingScope, fi
   return { ...(await shown(ctx, found.bookings)), total: found.total };
 }
 
+/**
+ * A member's bookings as their organization's admins see them (docs/rules.md#membership-rules):
+ * those the member hosts among the organization's (its teams' and its members' own, never
+ * another organization's team bookings). A user who is not an accepted member of the
+ * organization is as unknown as one who does not exist: 404, whatever they host elsewhere.
+ */
+export async function listMemberBookings(ctx: PlatformContext, organizationId: string, userId: string, filter: BookingFilter, limit: number, offset: number): Promise<BookingsShown & { total: number }> {
+  if (!(await ctx.stores.api.memberships.isMember({ organizationId }, userId))) throw missing('user in this organization');
+  return listBookings(ctx, { organizationId }, { ...filter, hostId: userId }, limit, offset);
+}
+
 /** What names a booking's event type: its id, or its slug with its owner's username or team slug. */
 export interface EventTypeReference {
   eventTypeId?: string;

@@ -77,6 +77,8 @@ export interface BookingFilter {
   status?: StatusTerm[];
   afterStart?: number;
   beforeEnd?: number;
+  /** Only the bookings this user hosts, within the scope (an organization's member's). */
+  hostId?: string;
 }
 
 /** What a booking may change besides its status. */

@@ -38,6 +38,7 @@ export const bookingRoutes: ApiRoute[] = [
   ]).map((r) => ({ ...r, scope: 'public' as const, ...(r.id === 'bookings.create' ? {} : { booker: true as const }) })),
   ...routeRows('organization', 'Organizations', 'org-admin', [
     ['orgBookings.list', 'GET', '/v2/organizations/:orgId/bookings', 'ORG_BOOKING_READ', 'List every booking in the organization'],
+    ['orgUserBookings.list', 'GET', '/v2/organizations/:orgId/users/:userId/bookings', 'ORG_BOOKING_READ', "List the bookings an organization member hosts in the organization"],
     ['orgBookings.cancel', 'POST', '/v2/organizations/:orgId/bookings/:bookingUid/cancel', 'ORG_BOOKING_WRITE', 'Cancel any booking in the organization'],
   ]),
 ];

@@ -192,8 +192,10 @@ function privateLinkRoutes(deps: PlatformDeps, kind: 'user' | 'team') {
       status: 201,
       handle: async (call) => answer(await createPrivateLink(ctx, owner(call), call.params.eventTypeId, call.body)),
     }),
+    // Cal.com API v2 documents no body for the organization's team route and an all-optional
+    // one for the personal route: no body, or an empty one, changes nothing and answers the link.
     update: route<PrivateLinkInput, unknown, LinkParams>({
-      body: patchOf(linkFields),
+      body: object(linkFields),
       data: privateLinkView,
       handle: async (call) => answer(await updatePrivateLink(ctx, owner(call), call.params.eventTypeId, call.params.linkId, call.body)),
     }),

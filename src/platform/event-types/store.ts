@@ -95,7 +95,7 @@ export interface EventTypeStore {
   insertPrivateLink(link: PrivateLink): Promise<void>;
   /** The event type's private links, oldest first. */
   listPrivateLinks(eventTypeId: string): Promise<PrivateLink[]>;
-  /** Changes the event type's link of that id (its expiry, its uses allowed) and returns it; undefined when it has none. */
+  /** Changes the event type's link of that id (its expiry, its uses allowed; none changes nothing) and returns it; undefined when it has none. */
   updatePrivateLink(eventTypeId: string, id: string, changes: Partial<Pick<PrivateLink, 'expiresAt' | 'maxUses'>>): Promise<PrivateLink | undefined>;
   /** Removes the event type's link of that id; false when it has none. */
   deletePrivateLink(eventTypeId: string, id: string): Promise<boolean>;

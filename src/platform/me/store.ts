@@ -12,6 +12,11 @@ export interface Profile {
   timeFormat: number;
   defaultScheduleId: string | null;
   organizationId: string | null;
+  /** docs/rules.md#profile: what the user tells of themselves; null (metadata `{}`) when never given. */
+  bio: string | null;
+  avatarUrl: string | null;
+  locale: string | null;
+  metadata: Record<string, string | number | boolean>;
   /** docs/rules.md#profile: a sign-in address change waiting for the user, expired or not; absent when none. */
   pendingEmail?: { email: string; expiresAt: number };
 }

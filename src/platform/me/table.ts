@@ -5,6 +5,6 @@ import { routeRows, type ApiRoute } from '../route.ts';
 export const meRoutes: ApiRoute[] = [
   ...routeRows('personal', 'Profile', 'self', [
     ['me.get', 'GET', '/v2/me', 'PROFILE_READ', "Read the authorized user's profile"],
-    ['me.update', 'PATCH', '/v2/me', 'PROFILE_WRITE', "Change the authorized user's name, time zone, week start or time format; ask for a new sign-in address, which the user confirms in the web app"],
+    ['me.update', 'PATCH', '/v2/me', 'PROFILE_WRITE', "Change the authorized user's name, time zone, week start, time format, default schedule, biography, avatar, locale or metadata; ask for a new sign-in address, which the user confirms in the web app"],
   ]),
 ];

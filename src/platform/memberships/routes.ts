@@ -1,7 +1,8 @@
 // Team memberships (TEAM_MEMBERSHIP_*), organization memberships and users (ORG_MEMBERSHIP_*).
 // Adding someone creates an invitation (docs/rules.md#membership-invitations): listed with the members as state
-// "invited", carrying only what the inviter named, until the invitee accepts in the web app.
-// Only owners grant, change or remove the owner role, and the last owner cannot leave.
+// "invited", `accepted: false`, until the invitee accepts in the web app; one by user id shows
+// that user as the platform shows a pending membership, one by address shows nothing of any
+// account. Only owners grant, change or remove the owner role, and the last owner cannot leave.
 import type { PlatformDeps } from '../deps.ts';
 import type { AccessFacts } from '../membership.ts';
 import { createInviteLink, type Role } from '../authorization-server.ts';
@@ -15,9 +16,9 @@ import {
   changeMembership,
   createOrganizationUser,
   deleteUserOfOrganization,
+  addMembership,
   entryOf,
   findMembership,
-  invite,
   listOrganizationUsers,
   listRoster,
   removeMembership,
@@ -35,11 +36,14 @@ const membershipView: JsonSchema = object(
     id: { ...numberedId, description: 'Stays the same when the invitee accepts: the invitation becomes the membership' },
     state: { type: 'string', enum: ['invited', 'accepted'], description: 'invited: waiting for the invitee to accept in the web app, and granting nothing until then' },
     accepted: { type: 'boolean', description: 'The platform\'s word for state: true once the invitee accepted' },
-    userId: { ...nullable(numberedId), description: 'The member; null while invited' },
+    userId: { ...nullable(numberedId), description: 'The member, or the user an invitation names; null for an invitation by e-mail' },
     teamId: { ...nullable(numberedId), description: "The team; of an organization's membership, the organization (the platform's organization is a team)" },
     organizationId: nullable(numberedId),
     role: { type: 'string', enum: [...ROLE_OUT] },
-    user: { ...nullable(object({ email: text, name: text, username: text }, ['email', 'name', 'username'])), description: 'The member; null while invited' },
+    user: {
+      ...nullable(object({ email: text, name: text, username: text }, ['email', 'name', 'username'])),
+      description: 'The member, or the user an invitation by user id names; null for an invitation by e-mail (which reveals nothing of any account)',
+    },
     invitedEmail: { ...nullable(text), description: 'While invited: the address the inviter named (lower-case), else null' },
     invitedUserId: { ...nullable(numberedId), description: 'While invited: the user id the inviter named, else null' },
     createdAt: text,
@@ -53,18 +57,21 @@ const viewSchema = (kind: Kind) => (kind === 'team' ? membershipView : orgMember
 /** The answer of a delete: the membership as it was, as the platform answers, and that it is gone. */
 const deletedView = (kind: Kind): JsonSchema => withFields(viewSchema(kind), { deleted: bool });
 
-/** An accepted membership, or an invitation that shows nothing but what the inviter named. */
+/**
+ * An accepted membership, or an invitation in the platform's shape of a pending membership:
+ * the user it names (by id) with `accepted: false`; one by address names no user.
+ */
 function membership(m: RosterEntry) {
   const accepted = m.state === 'accepted';
   return {
     id: m.id,
     state: m.state,
     accepted,
-    userId: accepted ? m.userId : null,
+    userId: accepted ? m.userId : m.invitedUserId,
     teamId: m.teamId ?? m.organizationId,
     organizationId: m.organizationId,
     role: m.role.toUpperCase(),
-    user: accepted ? m.user : null,
+    user: accepted ? m.user : m.invitee,
     invitedEmail: accepted ? null : m.invitedEmail,
     invitedUserId: accepted ? null : m.invitedUserId,
     // Only organization answers declare it; the team ones' serializer drops it.
@@ -113,13 +120,23 @@ const roleOf = (value: string): Role => value.toLowerCase() as Role;
 /**
  * The platform's `accepted` and `disableImpersonation`. Gatehouse impersonates no one, so
  * `disableImpersonation` changes nothing either way and is read and ignored. `accepted` is the
- * invitee's word alone (docs/rules.md#membership-invitations): an inviter may say false (an
- * invitation, which is what the API makes anyway) or, of a membership already accepted, true;
- * never accept for someone.
+ * invitee's word alone (docs/rules.md#membership-invitations): on a new membership, true makes
+ * an invitation like false, except for an organization's own account that its admin adds to
+ * one of its teams (docs/rules.md#organization-made-accounts); a change never accepts for
+ * someone.
  */
-const platformFlags = {
+const disableImpersonation = { ...bool, description: 'Read and ignored: Gatehouse lets no one act as a member' };
+const newMembershipFlags = {
+  accepted: {
+    ...bool,
+    description:
+      "Only the invitee accepts, in the web app: true makes an invitation (answered accepted: false), except that an admin of a team's organization adds an account the organization made to the team at once",
+  },
+  disableImpersonation,
+};
+const changedMembershipFlags = {
   accepted: { ...bool, description: 'Only the invitee accepts, in the web app: true is refused for an invitation, false for an accepted membership (remove it instead)' },
-  disableImpersonation: { ...bool, description: 'Read and ignored: Gatehouse lets no one act as a member' },
+  disableImpersonation,
 };
 
 interface NewMembership {
@@ -136,8 +153,13 @@ interface MembershipPatch {
   disableImpersonation?: boolean;
 }
 
-const newMembership = object({ userId: numberedIdInput, email, role: { ...roleInput, default: 'member' }, ...platformFlags });
-const membershipPatch = patchOf({ role: roleInput, ...platformFlags });
+const newMembership = object({
+  userId: { ...numberedIdInput, description: 'The user to add, as the platform names them; the answer shows that user (404 when no user has this id)' },
+  email: { ...email, description: "Gatehouse's addition: invite an address instead; the answer is the same whether or not it has an account" },
+  role: { ...roleInput, default: 'member' },
+  ...newMembershipFlags,
+});
+const membershipPatch = patchOf({ role: roleInput, ...changedMembershipFlags });
 
 type Kind = 'team' | 'organization';
 const targetOf = (kind: Kind, facts: AccessFacts): MembershipTarget =>
@@ -200,7 +222,7 @@ function inviteRoute(deps: PlatformDeps, kind: Kind) {
         ...(body.email !== undefined ? { email: body.email } : {}),
         ...(body.accepted !== undefined ? { accepted: body.accepted } : {}),
       };
-      return membership({ state: 'invited', ...(await invite(deps.services, scopeOf(kind, facts), input, userId)) });
+      return viewOf(await addMembership(deps.services, scopeOf(kind, facts), input, userId));
     },
   });
 }

@@ -1,9 +1,10 @@
 // The rules of a team's and an organization's roster (docs/rules.md#membership-invitations) and
 // of an organization's users (docs/rules.md#organization-made-accounts), with every store call
-// they make. Adding someone makes an invitation that only the invitee accepts, in the web app;
-// only an owner grants, changes or removes the owner role; the last owner stays. A membership
+// they make. Adding someone makes an invitation that only the invitee accepts, in the web app,
+// except an organization's own account, which its admins add to its teams at once; only an
+// owner grants, changes or removes the owner role; the last owner stays. A membership
 // or a user outside the path's team or organization is as absent as a missing one.
-import { createOrganizationAccount, deleteOrganizationUser, hasControlCharacters, inviteMember, keepingAnOwner, ONE_LINE, removeMember, type Role } from '../authorization-server.ts';
+import { addOrganizationAccountToTeam, createOrganizationAccount, deleteOrganizationUser, hasControlCharacters, inviteMember, keepingAnOwner, ONE_LINE, removeMember, type Role } from '../authorization-server.ts';
 import { checkTimeZone, forbidden, invalid, notFound } from '../input.ts';
 import type { Profile } from '../me/store.ts';
 import { profileChanges, type ProfileInput } from '../me/service.ts';
@@ -48,31 +49,35 @@ export async function findMembership(ctx: PlatformContext, target: MembershipTar
   throw notFound('membership');
 }
 
-/** Who is invited and how: exactly one of userId and email; `accepted` is the platform's flag, never true here. */
-export interface InvitationInput {
+/** Whom a request adds and how: exactly one of userId and email, and the platform's `accepted`. */
+export interface MembershipInput {
   userId?: string;
   email?: string;
   role: Role;
   accepted?: boolean;
 }
 
-/** An invitation (docs/rules.md#membership-invitations), answered alike whether or not an account is named. */
-export async function invite(ctx: PlatformContext, scope: RosterScope, input: InvitationInput, invitedBy: string): Promise<PendingInvitation> {
+/**
+ * docs/rules.md#membership-invitations: adding someone makes an invitation, which only the
+ * invitee accepts, in the web app. `accepted: true` asks for more than the inviter may give, so
+ * it is read as an invitation too, answered `accepted: false`, except where no one else's
+ * consent is involved (docs/rules.md#organization-made-accounts): an admin of a team's
+ * organization adds an account the organization made, still its member, to the team at once.
+ * An invitation by address is answered alike whether or not the address has an account; one by
+ * user id names an account, which the answer shows as the platform does (404 for an id that
+ * names none).
+ */
+export async function addMembership(ctx: PlatformContext, scope: RosterScope, input: MembershipInput, actorId: string): Promise<Found> {
   if ((input.userId === undefined) === (input.email === undefined)) throw invalid('userId', 'give exactly one of userId and email');
-  if (input.accepted === true) throw invalid('accepted', `must be false or left out: ${ACCEPT_IN_WEB_APP}`);
   requireOwnerFor(scope, input.role === 'owner');
-  const invitee = input.email !== undefined ? { email: input.email } : { userId: input.userId! };
-  const i = await inviteMember(ctx, scope.target, invitee, input.role, invitedBy);
-  return {
-    id: i.id,
-    teamId: i.teamId,
-    organizationId: i.organizationId,
-    role: i.role,
-    invitedEmail: i.email,
-    invitedUserId: i.userId,
-    createdAt: i.createdAt,
-    updatedAt: i.updatedAt,
-  };
+  if (input.email !== undefined) return findMembership(ctx, scope.target, (await inviteMember(ctx, scope.target, { email: input.email }, input.role, actorId)).id);
+  const userId = input.userId!;
+  if ((await ctx.stores.users.findById(userId)) === undefined) throw notFound(`user ${userId}`);
+  if (input.accepted === true && 'teamId' in scope.target) {
+    const added = await addOrganizationAccountToTeam(ctx, scope.target.teamId, userId, input.role, actorId);
+    if (added !== undefined) return findMembership(ctx, scope.target, added.id);
+  }
+  return findMembership(ctx, scope.target, (await inviteMember(ctx, scope.target, { userId }, input.role, actorId)).id);
 }
 
 /** A change of a membership: its role, and the platform's `accepted`, which only the invitee sets to true. */

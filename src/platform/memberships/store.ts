@@ -6,6 +6,13 @@ import type { Profile } from '../me/store.ts';
 
 export type { MembershipRole, MembershipTarget };
 
+/** What the roster shows of an account: a member's, or the one an invitation by user id names. */
+export interface RosterUser {
+  email: string;
+  name: string;
+  username: string;
+}
+
 /** An accepted membership, with what the roster shows of its user (the services' Member is a membership with its user's name and e-mail for the pages). */
 export interface RosterMember {
   id: string;
@@ -13,12 +20,16 @@ export interface RosterMember {
   teamId: string | null;
   organizationId: string | null;
   role: MembershipRole;
-  user: { email: string; name: string; username: string };
+  user: RosterUser;
   createdAt: number;
   updatedAt: number;
 }
 
-/** A pending invitation: only what the inviter named, never anything of an account. */
+/**
+ * A pending invitation: what the inviter named and, of an invitation by user id, that account
+ * as the platform answers a pending membership (docs/rules.md#membership-invitations). An
+ * invitation by address shows nothing of any account.
+ */
 export interface PendingInvitation {
   id: string;
   teamId: string | null;
@@ -27,6 +38,8 @@ export interface PendingInvitation {
   /** Exactly one of invitedEmail (lower-case) and invitedUserId is set. */
   invitedEmail: string | null;
   invitedUserId: string | null;
+  /** The account invitedUserId names; null for an invitation by address, or once that account is gone. */
+  invitee: RosterUser | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -34,7 +47,7 @@ export interface PendingInvitation {
 export type RosterEntry = ({ state: 'accepted' } & RosterMember) | ({ state: 'invited' } & PendingInvitation);
 
 /** A user of an organization, with their organization role and the membership that makes them one. */
-export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId'> & { role: MembershipRole; createdAt: number; membershipId: string };
+export type OrganizationUser = Omit<Profile, 'defaultScheduleId' | 'organizationId' | 'bio' | 'avatarUrl' | 'locale' | 'metadata'> & { role: MembershipRole; createdAt: number; membershipId: string };
 
 export interface MembershipStore {
   /** The target's members and pending invitations, in the order they were added. */

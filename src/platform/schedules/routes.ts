@@ -11,7 +11,10 @@ import { WEEK_DAYS } from '../me/routes.ts';
 const time = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'HH:MM, 24-hour' };
 const endTime = { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: 'HH:MM, 24-hour; 24:00 is the end of the day' };
 const rangeSchema = object({ days: { ...arrayOf({ type: 'string', enum: WEEK_DAYS }, 1, 7), uniqueItems: true }, startTime: time, endTime }, ['days', 'startTime', 'endTime']);
-const overrideSchema = object({ date: { type: 'string', format: 'date' }, startTime: time, endTime }, ['date', 'startTime', 'endTime']);
+const overrideSchema = {
+  ...object({ date: { type: 'string', format: 'date' }, startTime: time, endTime }, ['date', 'startTime', 'endTime']),
+  description: "The date's own hours; 00:00 to 00:00 marks the date unavailable",
+};
 
 const scheduleView: JsonSchema = object(
   {
@@ -21,7 +24,10 @@ const scheduleView: JsonSchema = object(
     availability: arrayOf(rangeSchema, 0, 50),
     overrides: arrayOf(overrideSchema, 0, 100),
     isDefault: bool,
-    ownerId: nullable(numberedId),
+    ownerId: {
+      ...nullable(numberedId),
+      description: "The user whose schedule it is; of a team's schedule, the team's first owner, who answers for it (teamId names the team); null only for a team with no owner",
+    },
     teamId: nullable(numberedId),
     createdAt: { type: 'string' },
     updatedAt: { type: 'string' },
@@ -37,7 +43,9 @@ function schedule(s: Schedule) {
     availability: s.availability,
     overrides: s.overrides,
     isDefault: s.isDefault,
-    ownerId: s.ownerId,
+    // The platform's schedules always belong to a user (ScheduleOutput_2024_06_11 requires a
+    // number): a team's is answered for by its owner (docs/integrating.md#platform-answers).
+    ownerId: s.ownerId ?? s.teamOwnerId,
     teamId: s.teamId,
     createdAt: iso(s.createdAt),
     updatedAt: iso(s.updatedAt),

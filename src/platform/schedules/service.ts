@@ -19,14 +19,27 @@ export interface ScheduleInput {
 /** Whose new schedule: a user's (personal) or a team's. */
 export type ScheduleOwner = { userId: string } | { teamId: string };
 
-/** Ranges must end after they start: "17:00-09:00" is a mistake, not a night shift. */
+/**
+ * docs/integrating.md#schedules: an override from 00:00 to 00:00 marks its date unavailable, as
+ * the platform reads it (its clients, Cal.com's own MCP server among them, send it so).
+ */
+export const isUnavailableDay = (o: AvailabilityOverride): boolean => o.startTime === '00:00' && o.endTime === '00:00';
+
+/**
+ * Ranges must end after they start: "17:00-09:00" is a mistake, not a night shift. The one
+ * exception is an override of 00:00-00:00, a date marked unavailable, which cannot also have
+ * hours: a date given both is refused rather than read one way or the other.
+ */
 function checkRanges(input: Partial<ScheduleInput>): void {
   checkTimeZone(input.timeZone);
   input.availability?.forEach((r, i) => {
     if (r.endTime <= r.startTime) throw invalid(`availability.${i}.endTime`, 'must be later than startTime');
   });
+  const unavailable = new Set(input.overrides?.filter(isUnavailableDay).map((o) => o.date));
   input.overrides?.forEach((o, i) => {
-    if (o.endTime <= o.startTime) throw invalid(`overrides.${i}.endTime`, 'must be later than startTime');
+    if (isUnavailableDay(o)) return;
+    if (o.endTime <= o.startTime) throw invalid(`overrides.${i}.endTime`, 'must be later than startTime (00:00 to 00:00 marks the whole date unavailable)');
+    if (unavailable.has(o.date)) throw invalid(`overrides.${i}`, `${o.date} is marked unavailable (00:00-00:00) by another override: give the date hours or mark it unavailable, not both`);
   });
 }
 
@@ -91,8 +104,9 @@ export async function createSchedule(ctx: PlatformContext, owner: ScheduleOwner,
 /** Changes a schedule of the scope; only a personal one can become or stop being its user's default. */
 export async function updateSchedule(ctx: PlatformContext, scope: ScheduleScope, id: string, input: Partial<ScheduleInput>): Promise<Schedule> {
   const current = await findSchedule(ctx, scope, id);
+  const changes = changesOf(input, ctx.clock());
   await ctx.stores.transaction(async (tx) => {
-    await tx.api.schedules.update(current.id, changesOf(input, ctx.clock()));
+    await tx.api.schedules.update(current.id, changes);
     if (current.ownerId !== null && input.isDefault === true) await tx.api.schedules.setDefault(current.ownerId, current.id, false);
     if (current.ownerId !== null && input.isDefault === false && current.isDefault) await tx.api.schedules.clearDefault(current.ownerId);
   });

@@ -7,6 +7,7 @@ export interface AvailabilityRange {
   endTime: string;
 }
 
+/** A date's own hours; 00:00-00:00 marks the date unavailable (docs/integrating.md#schedules). */
 export interface AvailabilityOverride {
   date: string;
   startTime: string;
@@ -21,6 +22,12 @@ export interface Schedule {
   /** The user of a personal schedule; null for a team's. */
   ownerId: string | null;
   teamId: string | null;
+  /**
+   * Of a team's schedule, the team's first owner (the earliest owner membership), who answers
+   * for it where the platform names a schedule's user (docs/integrating.md#platform-answers);
+   * null for a personal schedule, or a team with no owner.
+   */
+  teamOwnerId: string | null;
   name: string;
   timeZone: string;
   availability: AvailabilityRange[];
@@ -34,8 +41,8 @@ export interface Schedule {
 export type ScheduleChanges = Partial<Pick<Schedule, 'name' | 'timeZone' | 'availability' | 'overrides'>> & { updatedAt: number };
 
 export interface ScheduleStore {
-  /** Inserts it (isDefault is ignored: see setDefault); a duplicate id throws. */
-  insert(schedule: Omit<Schedule, 'isDefault'>): Promise<void>;
+  /** Inserts it (isDefault is read, not written: see setDefault); a duplicate id throws. */
+  insert(schedule: Omit<Schedule, 'isDefault' | 'teamOwnerId'>): Promise<void>;
   /** The schedule only if it is in the scope; undefined otherwise. */
   find(scope: ScheduleScope, id: string): Promise<Schedule | undefined>;
   /** The scope's schedules, oldest first. */

@@ -33,6 +33,12 @@ export interface ProfileChanges {
   timeZone?: string;
   weekStart?: string;
   timeFormat?: number;
+  /** docs/rules.md#profile: what the user tells of themselves; null clears it. */
+  bio?: string | null;
+  avatarUrl?: string | null;
+  locale?: string;
+  /** Replaces the whole object. */
+  metadata?: Record<string, string | number | boolean>;
 }
 
 export interface UserStore {

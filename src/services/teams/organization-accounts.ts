@@ -1,4 +1,4 @@
-// Accounts an organization's admin makes and deletes through the API
+// Accounts an organization's admin makes, adds to its teams and deletes through the API
 // (docs/rules.md#organization-made-accounts). An account made so has no password: nothing is
 // mailed and no password is answered; the person signs in once an operator sets one
 // (`gatehouse users reset-password`). Deleting removes the account only when this
@@ -9,7 +9,7 @@ import type { ServiceStores } from '../stores.ts';
 import { conflict, notFound } from '../errors.ts';
 import { NO_PASSWORD } from '../accounts/passwords.ts';
 import { newUserRecord, type User } from '../accounts/users.ts';
-import { insertMember, removeMember, type Membership, type Role } from './teams.ts';
+import { insertMember, isAdmin, removeMember, type Membership, type Role } from './teams.ts';
 
 export interface NewOrganizationAccount {
   /** Lower-case, checked by the caller. */
@@ -48,6 +48,35 @@ export async function createOrganizationAccount(
     const membership = await insertMember(tx, { organizationId }, user.id, role, now);
     await tx.audit.append({ type: 'user.created_by_organization', actorId, userId: user.id, data: { organizationId, role } }, now);
     return { user: { ...user, organizationId }, membership };
+  });
+}
+
+/**
+ * An organization's admin adds an account the organization made, and that is still its
+ * member, to one of its teams at once, accepted (docs/rules.md#organization-made-accounts): the
+ * account is the organization's own, so no one else's consent is involved. Undefined, writing
+ * nothing, for any other account, a team of no organization, or an actor who is not an admin
+ * or owner of the team's organization: the caller then invites instead. In one transaction
+ * with the membership, under the team's lock (taken only once the account qualifies, since it
+ * marks the team changed): the account's open invitations to the team, which it no longer
+ * needs, and the `membership.added` audit event.
+ */
+export async function addOrganizationAccountToTeam(ctx: ServiceContext, teamId: string, userId: string, role: Role, actorId: string): Promise<Membership | undefined> {
+  const target = { teamId };
+  return ctx.stores.transaction(async (tx) => {
+    const organizationId = (await tx.teams.findTeam(teamId))?.organizationId ?? null;
+    if (organizationId === null) return undefined;
+    const user = await tx.users.findById(userId);
+    if (user?.createdByOrganizationId !== organizationId) return undefined;
+    if ((await tx.teams.findMembershipOfUser({ organizationId }, userId)) === undefined) return undefined;
+    if (!isAdmin((await tx.teams.findMembershipOfUser({ organizationId }, actorId))?.role)) return undefined;
+    const now = ctx.clock();
+    await tx.teams.lockTarget(target, now);
+    if ((await tx.teams.findMembershipOfUser(target, userId)) !== undefined) throw conflict('that user is already a member of this team', 'userId');
+    await tx.invitations.deleteAllFor(target, { id: user.id, email: user.email });
+    const membership = await insertMember(tx, target, userId, role, now);
+    await tx.audit.append({ type: 'membership.added', actorId, userId, data: { teamId, role } }, now);
+    return membership;
   });
 }
 

@@ -45,6 +45,7 @@ export interface MembershipOfUser extends Membership {
   targetName: string;
   /** The organization of the team, for a team in one. */
   teamOrgName: string | null;
+  teamOrgId: string | null;
   owners: number;
 }
 

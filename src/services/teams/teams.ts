@@ -162,11 +162,19 @@ export async function insertMember(tx: ServiceStores, target: MembershipTarget, 
   return membership;
 }
 
-/** Refuses an unknown team or organization, naming it. */
+/**
+ * Refuses an unknown team or organization, naming it. Teams and organizations take their ids
+ * from one series, so the first team is seldom 1: an id of the other kind says so.
+ */
 async function requireTarget(ctx: ServiceContext, target: MembershipTarget): Promise<void> {
-  if ('teamId' in target && (await ctx.stores.teams.findTeam(target.teamId)) === undefined) throw notFound(`no team ${target.teamId}`);
+  const sharedSeries = '(organizations and teams share one series of ids)';
+  if ('teamId' in target && (await ctx.stores.teams.findTeam(target.teamId)) === undefined) {
+    const organization = await ctx.stores.teams.findOrganization(target.teamId);
+    throw notFound(`no team ${target.teamId}${organization ? `: ${target.teamId} is the organization ${organization.name} ${sharedSeries}` : ''}`);
+  }
   if ('organizationId' in target && (await ctx.stores.teams.findOrganization(target.organizationId)) === undefined) {
-    throw notFound(`no organization ${target.organizationId}`);
+    const team = await ctx.stores.teams.findTeam(target.organizationId);
+    throw notFound(`no organization ${target.organizationId}${team ? `: ${target.organizationId} is the team ${team.name} ${sharedSeries}` : ''}`);
   }
 }
 

@@ -87,7 +87,8 @@ export async function listPrivateLinks(db: Executor, eventTypeId: string): Promi
 
 /** Changes the event type's link of that id and returns it; undefined when it has none. */
 export async function updatePrivateLink(db: Executor, eventTypeId: string, id: string, changes: Updateable<PrivateLinksTable>): Promise<PrivateLinkRow | undefined> {
-  await db.updateTable('private_links').set(changes).where('id', '=', id).where('event_type_id', '=', eventTypeId).execute();
+  // No change is a read: an UPDATE must set something.
+  if (Object.keys(changes).length > 0) await db.updateTable('private_links').set(changes).where('id', '=', id).where('event_type_id', '=', eventTypeId).execute();
   return db.selectFrom('private_links').selectAll().where('id', '=', id).where('event_type_id', '=', eventTypeId).executeTakeFirst();
 }
 

@@ -16,10 +16,24 @@ function targetColumn(target: MembershipTarget) {
   return 'teamId' in target ? (['i.team_id', target.teamId] as const) : (['i.organization_id', target.organizationId] as const);
 }
 
-/** One invitation of the target, or undefined when it belongs elsewhere. */
-export async function findInvitation(db: Executor, target: MembershipTarget, id: string): Promise<InvitationRow | undefined> {
+/** An invitation with the account its user id names (nulls for one by address, or when that account is gone). */
+export type InvitationWithInviteeRow = InvitationRow & { invitee_email: string | null; invitee_name: string | null; invitee_username: string | null };
+
+/**
+ * One invitation of the target, or undefined when it belongs elsewhere. Joined by the
+ * invitation's user id only: an invitation by address looks for no account
+ * (docs/rules.md#membership-invitations).
+ */
+export async function findInvitation(db: Executor, target: MembershipTarget, id: string): Promise<InvitationWithInviteeRow | undefined> {
   const [column, value] = targetColumn(target);
-  return db.selectFrom('membership_invitations as i').selectAll().where('i.id', '=', id).where(column, '=', value).executeTakeFirst();
+  return db
+    .selectFrom('membership_invitations as i')
+    .leftJoin('users as u', 'u.id', 'i.user_id')
+    .selectAll('i')
+    .select(['u.email as invitee_email', 'u.name as invitee_name', 'u.username as invitee_username'])
+    .where('i.id', '=', id)
+    .where(column, '=', value)
+    .executeTakeFirst();
 }
 
 export async function setInvitationRole(db: Executor, id: string, role: InvitationRow['role'], at: number): Promise<void> {

@@ -70,8 +70,10 @@ export async function findMemberByEmail(db: Executor, target: MembershipTarget, 
 
 /**
  * A team's or organization's roster: its members (state accepted) and its pending
- * invitations (state invited), in the order they were added. An invitation carries only
- * what the inviter named, never anything of an account (docs/rules.md#membership-invitations).
+ * invitations (state invited), in the order they were added. An invitation by user id
+ * carries that account's email, name and username, as the platform answers a pending
+ * membership; one by address carries only the address, never anything of an account
+ * (docs/rules.md#membership-invitations).
  */
 export type RosterRow = Omit<MemberRow, 'user_id' | 'email' | 'name' | 'username'> & {
   state: 'accepted' | 'invited';
@@ -107,21 +109,25 @@ export async function listRoster(db: Executor, target: MembershipTarget, limit: 
     ])
     .where(column, '=', value)
     .$castTo<RosterRow>();
+  // Joined by the invitation's user id only: an invitation by address looks for no account.
+  // The columns the union is ordered by are named: SQLite matches a compound's ORDER BY in its
+  // last SELECT too, where users' own id and created_at would make a bare name ambiguous.
   const invitations = db
     .selectFrom('membership_invitations as i')
+    .leftJoin('users as u', 'u.id', 'i.user_id')
     .select([
-      'i.id',
+      'i.id as id',
       sql<'accepted' | 'invited'>`'invited'`.as('state'),
       nothing.as('user_id'),
       'i.team_id',
       'i.organization_id',
       'i.role',
-      nothing.as('email'),
-      nothing.as('name'),
-      nothing.as('username'),
+      'u.email',
+      'u.name',
+      'u.username',
       'i.email as invited_email',
       'i.user_id as invited_user_id',
-      'i.created_at',
+      'i.created_at as created_at',
       'i.updated_at',
     ])
     .where(invitationColumn, '=', value)
@@ -140,6 +146,7 @@ export async function listMembershipsOfUser(db: Executor, userId: string) {
     .select((eb) => [
       sql<string>`coalesce(${sql.ref('t.name')}, ${sql.ref('o.name')})`.as('target_name'),
       'team_org.name as team_org_name',
+      't.organization_id as team_org_id',
       eb
         .selectFrom('memberships as x')
         .select((x) => x.fn.countAll<number>().as('n'))

@@ -1,5 +1,5 @@
 // UserStore and SessionStore (services/accounts/store.ts) over the users and sessions tables.
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { NewNotice, NewSession, NoticeStore, ProfileChanges, SessionStore, User, UserStore } from '../../services/accounts/store.ts';
 import type { Database, UsersTable } from '../schema.ts';
 
@@ -22,7 +22,7 @@ export function toUser(row: Selectable<UsersTable>): User {
   };
 }
 
-function fromUser(user: User): Selectable<UsersTable> {
+function fromUser(user: User): Insertable<UsersTable> {
   return {
     id: user.id,
     email: user.email,
@@ -47,6 +47,10 @@ function profileColumns(changes: ProfileChanges, at: number) {
     ...(changes.timeZone !== undefined ? { time_zone: changes.timeZone } : {}),
     ...(changes.weekStart !== undefined ? { week_start: changes.weekStart } : {}),
     ...(changes.timeFormat !== undefined ? { time_format: changes.timeFormat } : {}),
+    ...(changes.bio !== undefined ? { bio: changes.bio } : {}),
+    ...(changes.avatarUrl !== undefined ? { avatar_url: changes.avatarUrl } : {}),
+    ...(changes.locale !== undefined ? { locale: changes.locale } : {}),
+    ...(changes.metadata !== undefined ? { metadata: JSON.stringify(changes.metadata) } : {}),
     updated_at: at,
   };
 }

@@ -148,7 +148,7 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
       return row && toMembership(row);
     },
     listMembershipsOfUser: async (userId) =>
-      (await repo.listMembershipsOfUser(db, userId)).map((r) => ({ ...toMembership(r), targetName: r.target_name, teamOrgName: r.team_org_name, owners: r.owners })),
+      (await repo.listMembershipsOfUser(db, userId)).map((r) => ({ ...toMembership(r), targetName: r.target_name, teamOrgName: r.team_org_name, teamOrgId: r.team_org_id ?? null, owners: r.owners })),
     lockTarget: (target, at) => repo.lockMembershipTarget(db, target, at),
     countOwners: (target) => repo.countOwners(db, target),
     setMembershipRole: (id, role, at) => repo.setMembershipRole(db, id, role, at),

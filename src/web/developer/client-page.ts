@@ -17,7 +17,7 @@ export interface ClientPageData {
   client: ClientView;
   events: ClientEvent[];
   viewer: { id: string; admin: boolean };
-  urls: { authorize: string; token: string; par: string };
+  urls: { issuer: string; metadata: string; authorize: string; token: string; par: string };
   csrf: string;
   /** Legacy clients: authorization requests without scope in the last 30 days. */
   scopeless: number | null;
@@ -169,6 +169,8 @@ ${queryWarning([...c.redirectUris, ...c.proposedRedirectUris], 'redirect-query-w
 <h2>Configure your application</h2>
 <dl class="facts">
 <dt>Client ID</dt><dd><code id="client-id">${c.clientId}</code></dd>
+<dt>Issuer</dt><dd><code id="issuer">${breakableUrl(d.urls.issuer)}</code> <span class="muted">(what discovery starts from, and the <code>iss</code> of every answer)</span></dd>
+<dt>Metadata URL</dt><dd><code id="metadata-url">${breakableUrl(d.urls.metadata)}</code> <span class="muted">(RFC 8414: every endpoint below, for a library that discovers them)</span></dd>
 <dt>Authorization URL</dt><dd><code id="authorize-url">${breakableUrl(d.urls.authorize)}</code></dd>
 <dt>Access-token URL</dt><dd><code id="token-url">${breakableUrl(d.urls.token)}</code> <span class="muted">(<code>grant_type=authorization_code</code>)</span></dd>
 <dt>Refresh-token URL</dt><dd><code id="refresh-url">${breakableUrl(d.urls.token)}</code> <span class="muted">(the same URL, <code>grant_type=refresh_token</code>)</span></dd>
@@ -187,7 +189,7 @@ ${heldChanges(c)}
 <dt>Redirect URIs</dt><dd><ul class="plain" id="redirect-uris">${c.redirectUris.map((u) => html`<li><code>${breakableUrl(u)}</code></li>`)}</ul></dd>
 <dt>DPoP</dt><dd id="dpop">${c.dpopBoundAccessTokens ? 'Required: every token request must carry a DPoP proof' : 'Optional: tokens are DPoP-bound when a request carries a proof'}</dd>
 <dt>FAPI 2.0</dt><dd id="fapi2">${c.fapi2 ? 'Follows the Security Profile: PAR, PKCE S256, DPoP and private_key_jwt are required' : 'Not followed'}</dd>
-<dt>Client authentication</dt><dd id="token-endpoint-auth-method">${c.tokenEndpointAuthMethod ?? (c.kind === 'public' ? 'none' : 'client_secret_basic')}${c.jwks !== null ? ` (${c.jwks.keys.length} public key${c.jwks.keys.length === 1 ? '' : 's'} registered)` : ''}</dd>
+<dt>Client authentication</dt><dd id="token-endpoint-auth-method">${authenticationFact(c)}</dd>
 </dl>
 <h3>Scopes</h3>
 <div id="scopes">${c.scopes === null ? html`<p>None: a legacy client is not limited by scope.</p>` : scopeList(c.scopes)}</div>
@@ -199,4 +201,18 @@ ${applicationEventsSection(d)}
 <h2 id="events-title">Activity</h2>
 ${eventTable(d.events, d.viewer)}
 </section>`;
+}
+
+/**
+ * How the client authenticates at the token endpoint, as the server takes it
+ * (docs/rules.md#client-authentication): a client with a secret may send it either way,
+ * whichever method it registered; only private_key_jwt is held to what was registered.
+ */
+function authenticationFact(c: ClientView): string {
+  if (c.kind === 'public') return 'none (a public client sends its client_id and a PKCE verifier)';
+  if (c.tokenEndpointAuthMethod === 'private_key_jwt') {
+    const keys = c.jwks?.keys.length ?? 0;
+    return `private_key_jwt (${keys} public key${keys === 1 ? '' : 's'} registered)`;
+  }
+  return 'client_secret_basic or client_secret_post: the secret in an HTTP Basic header, or client_id and client_secret in the request body';
 }

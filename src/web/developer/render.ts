@@ -6,7 +6,7 @@ import { listClientEvents } from '../../services/clients/events.ts';
 import { clientEventsView } from '../../services/webhooks/client-events.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import type { User } from '../../services/accounts/users.ts';
-import { PAR_PATH, TOKEN_PATH } from '../../http/oauth/paths.ts';
+import { METADATA_PATH, PAR_PATH, TOKEN_PATH } from '../../http/oauth/paths.ts';
 import { AUTHORIZE_PATH } from '../../http/oauth/paths.ts';
 import { sendPage } from '../pages.ts';
 import { clientPage, type ClientPageData } from './client-page.ts';
@@ -46,6 +46,8 @@ export async function sendClientPage(
     events: await listClientEvents(ctx.services, client.clientId),
     viewer: { id: user.id, admin: user.isAdmin },
     urls: {
+      issuer: ctx.config.issuer,
+      metadata: `${ctx.config.baseUrl}${METADATA_PATH}`,
       authorize: `${ctx.config.appUrl}${AUTHORIZE_PATH}`,
       token: `${ctx.config.baseUrl}${TOKEN_PATH}`,
       par: `${ctx.config.baseUrl}${PAR_PATH}`,

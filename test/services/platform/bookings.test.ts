@@ -16,6 +16,7 @@ import {
   findBooking,
   listAttendees,
   listBookings,
+  listMemberBookings,
   recordRecording,
   recordReference,
   recordTranscript,
@@ -92,6 +93,41 @@ describe('bookings', () => {
     const one = await shownOne(world.ctx, second.booking);
     expect(one.bookings).toEqual([second.booking]);
     expect(one.relations.attendees.get(second.booking.uid)?.map((a) => a.email)).toEqual(['bo@example.com']);
+  });
+
+  it("a member's bookings, as the organization sees them: those they host, their own and its teams', never another organization's team's; paged with their total", async ({ world }) => {
+    const owner = await world.user();
+    const organizationId = await world.organization(owner);
+    const member = await world.user();
+    await world.join({ organizationId }, member);
+    const colleague = await world.user();
+    await world.join({ organizationId }, colleague);
+    const own = await bookOf(world, (await eventTypeFor(world.ctx, { userId: member })).id, 2);
+    const ofTeam = await bookOf(world, await world.eventType({ teamId: await world.team(member, { organizationId }) }), 3);
+    const rival = await world.organization(await world.user(), 'Rival');
+    await bookOf(world, await world.eventType({ teamId: await world.team(member, { organizationId: rival }) }), 4);
+    await bookOf(world, (await eventTypeFor(world.ctx, { userId: colleague })).id, 5);
+    expect([own, ofTeam].map((b) => b.booking.hostId)).toEqual([member, member]);
+
+    const all = await listMemberBookings(world.ctx, organizationId, member, {}, 10, 0);
+    expect(all.bookings.map((b) => b.uid)).toEqual([own.booking.uid, ofTeam.booking.uid]);
+    expect(all.total).toBe(2);
+    const second = await listMemberBookings(world.ctx, organizationId, member, { afterStart: world.now() + 2.5 * HOUR }, 1, 0);
+    expect([second.bookings.map((b) => b.uid), second.total]).toEqual([[ofTeam.booking.uid], 1]);
+    expect([...(await listMemberBookings(world.ctx, organizationId, member, {}, 1, 1)).relations.attendees.keys()]).toEqual([ofTeam.booking.uid]);
+  });
+
+  it("a user who is not an accepted member of the organization has no bookings there: 404, as an unknown user, whatever they host", async ({ world }) => {
+    const owner = await world.user();
+    const organizationId = await world.organization(owner);
+    const outsider = await world.user();
+    await bookOf(world, (await eventTypeFor(world.ctx, { userId: outsider })).id, 2);
+    const invited = await world.user();
+    await world.ctx.stores.invitations.insert({ id: await world.ctx.stores.ids.next('memberships'), teamId: null, organizationId, email: null, userId: invited, role: 'member', invitedBy: owner, createdAt: world.now(), updatedAt: world.now() });
+    await bookOf(world, (await eventTypeFor(world.ctx, { userId: invited })).id, 3);
+    for (const userId of [outsider, invited, '999999']) {
+      await expect(listMemberBookings(world.ctx, organizationId, userId, {}, 10, 0), userId).rejects.toMatchObject({ kind: 'not_found', message: 'no such user in this organization' });
+    }
   });
 
   it("a booking's attendees are its host's to read; another's booking and another booking's attendee are 404", async ({ world }) => {

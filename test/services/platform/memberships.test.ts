@@ -1,20 +1,22 @@
 // The roster's and an organization's users' rules (src/platform/memberships/service.ts), called
 // in process: an invitation names exactly one of a user and an address and is never accepted by
-// the inviter, only an owner touches the owner role, the last owner stays, another team's
+// the inviter (but an organization's admin adds the organization's own accounts to its teams at
+// once), one by user id shows that user, only an owner touches the owner role, the last owner stays, another team's
 // membership is 404, and an organization's accounts are made, changed and deleted as
 // docs/rules.md#organization-made-accounts says. What only HTTP shows (the scopes, the roles the
 // guard checks, the answers' shape) is tested in test/platform/memberships*.test.ts.
 import { describe, expect } from 'vitest';
 import {
+  addMembership,
   changeMembership,
   createOrganizationUser,
   deleteUserOfOrganization,
   findMembership,
-  invite,
   listOrganizationUsers,
   listRoster,
   removeMembership,
   updateOrganizationUser,
+  type PendingInvitation,
   type RosterScope,
 } from '../../../src/platform/memberships/service.ts';
 import { it, type PlatformWorld } from './world.ts';
@@ -36,33 +38,73 @@ describe('the roster', () => {
     const owner = await world.user();
     const teamId = await world.team(owner);
     const scope = teamScope(teamId);
-    await expect(invite(world.ctx, scope, { role: 'member' }, owner)).rejects.toMatchObject({ kind: 'validation', message: 'userId: give exactly one of userId and email' });
-    await expect(invite(world.ctx, scope, { role: 'member', userId: owner, email: 'a@example.com' }, owner)).rejects.toMatchObject({ kind: 'validation', message: 'userId: give exactly one of userId and email' });
-    await expect(invite(world.ctx, scope, { role: 'member', email: 'a@example.com', accepted: true }, owner)).rejects.toMatchObject({ kind: 'validation', message: expect.stringMatching(/^accepted: must be false or left out/) });
+    await expect(addMembership(world.ctx, scope, { role: 'member' }, owner)).rejects.toMatchObject({ kind: 'validation', message: 'userId: give exactly one of userId and email' });
+    await expect(addMembership(world.ctx, scope, { role: 'member', userId: owner, email: 'a@example.com' }, owner)).rejects.toMatchObject({ kind: 'validation', message: 'userId: give exactly one of userId and email' });
     expect((await listRoster(world.ctx, { teamId }, 100, 0)).map((e) => e.state)).toEqual(['accepted']);
 
-    const invited = await invite(world.ctx, scope, { role: 'admin', email: ' Ana@Example.com ', accepted: false }, owner);
-    expect(invited).toMatchObject({ teamId, role: 'admin', invitedEmail: 'ana@example.com', invitedUserId: null, createdAt: world.now() });
+    const { invitation } = (await addMembership(world.ctx, scope, { role: 'admin', email: ' Ana@Example.com ', accepted: false }, owner)) as { invitation: PendingInvitation };
+    expect(invitation).toEqual({ id: expect.any(String), teamId, organizationId: null, role: 'admin', invitedEmail: 'ana@example.com', invitedUserId: null, invitee: null, createdAt: world.now(), updatedAt: world.now() });
     const roster = await listRoster(world.ctx, { teamId }, 100, 0);
-    expect(roster.map((e) => [e.state, e.id])).toEqual([['accepted', expect.any(String)], ['invited', invited.id]]);
-    expect(await findMembership(world.ctx, { teamId }, invited.id)).toEqual({ invitation: invited });
+    expect(roster.map((e) => [e.state, e.id])).toEqual([['accepted', expect.any(String)], ['invited', invitation.id]]);
+    expect(await findMembership(world.ctx, { teamId }, invitation.id)).toEqual({ invitation });
+  });
+
+  it("an invitation by address shows nothing of the account it may belong to, even one of the address's own", async ({ world }) => {
+    const owner = await world.user();
+    const teamId = await world.team(owner);
+    await world.user({ email: 'kim@example.com', name: 'Kim Known' });
+    const known = await addMembership(world.ctx, teamScope(teamId), { role: 'member', email: 'kim@example.com' }, owner);
+    const unknown = await addMembership(world.ctx, teamScope(teamId), { role: 'member', email: 'nobody@example.com' }, owner);
+    expect(known).toMatchObject({ invitation: { invitedEmail: 'kim@example.com', invitedUserId: null, invitee: null } });
+    expect(unknown).toMatchObject({ invitation: { invitedEmail: 'nobody@example.com', invitedUserId: null, invitee: null } });
+    expect((await listRoster(world.ctx, { teamId }, 100, 0)).filter((e) => e.state === 'invited').map((e) => 'invitee' in e && e.invitee)).toEqual([null, null]);
+  });
+
+  it('an invitation by user id shows that user, as the platform answers a pending membership; an id that names no account is 404 and stores nothing', async ({ world }) => {
+    const owner = await world.user();
+    const teamId = await world.team(owner);
+    const ada = await world.user({ email: 'ada@example.com', name: 'Ada' });
+    const invited = await addMembership(world.ctx, teamScope(teamId), { role: 'member', userId: ada }, owner);
+    expect(invited).toEqual({
+      invitation: expect.objectContaining({ teamId, role: 'member', invitedEmail: null, invitedUserId: ada, invitee: { email: 'ada@example.com', name: 'Ada', username: `user-${ada}` } }),
+    });
+    expect((await listRoster(world.ctx, { teamId }, 100, 0))[1]).toMatchObject({ state: 'invited', invitedUserId: ada, invitee: { email: 'ada@example.com' } });
+    await expect(addMembership(world.ctx, teamScope(teamId), { role: 'member', userId: '999999' }, owner)).rejects.toMatchObject({ kind: 'not_found', message: 'no such user 999999' });
+    expect(await listRoster(world.ctx, { teamId }, 100, 0)).toHaveLength(2);
+  });
+
+  it('accepted: true from the inviter is an invitation like any other, answered as one, for a team or an organization, by id or address', async ({ world }) => {
+    const owner = await world.user();
+    const organizationId = await world.organization(owner);
+    const teamId = await world.team(owner, { organizationId });
+    const ben = await world.user();
+    for (const [scope, input] of [
+      [teamScope(teamId), { userId: ben }],
+      [orgScope(organizationId), { userId: ben }],
+      [teamScope(teamId), { email: 'cy@example.com' }],
+    ] as const) {
+      const added = await addMembership(world.ctx, scope, { role: 'member', accepted: true, ...input }, owner);
+      expect(added).toMatchObject({ invitation: { role: 'member' } });
+    }
+    expect(await world.ctx.stores.teams.findMembershipOfUser({ teamId }, ben)).toBeUndefined();
+    expect(await world.ctx.stores.teams.findMembershipOfUser({ organizationId }, ben)).toBeUndefined();
   });
 
   it('only an owner invites an owner', async ({ world }) => {
     const owner = await world.user();
     const teamId = await world.team(owner);
-    await expect(invite(world.ctx, teamScope(teamId, false), { role: 'owner', email: 'a@example.com' }, owner)).rejects.toMatchObject({
+    await expect(addMembership(world.ctx, teamScope(teamId, false), { role: 'owner', email: 'a@example.com' }, owner)).rejects.toMatchObject({
       kind: 'forbidden',
       message: 'only an owner of the team may grant, change or remove the owner role',
     });
-    expect(await invite(world.ctx, teamScope(teamId, false), { role: 'member', email: 'a@example.com' }, owner)).toMatchObject({ role: 'member' });
+    expect(await addMembership(world.ctx, teamScope(teamId, false), { role: 'member', email: 'a@example.com' }, owner)).toMatchObject({ invitation: { role: 'member' } });
   });
 
   it("another team's membership or invitation is 404, and neither changes nor goes", async ({ world }) => {
     const owner = await world.user();
     const mine = await world.team(owner);
     const theirs = await world.team(await world.user());
-    const invitation = await invite(world.ctx, teamScope(theirs), { role: 'member', email: 'a@example.com' }, owner);
+    const { invitation } = (await addMembership(world.ctx, teamScope(theirs), { role: 'member', email: 'a@example.com' }, owner)) as { invitation: PendingInvitation };
     const theirMember = await world.user();
     await world.join({ teamId: theirs }, theirMember);
     const member = await membershipOf(world, theirs, theirMember);
@@ -78,7 +120,7 @@ describe('the roster', () => {
   it("an invitation's role changes at the clock, but it cannot be accepted by the inviter", async ({ world }) => {
     const owner = await world.user();
     const teamId = await world.team(owner);
-    const invitation = await invite(world.ctx, teamScope(teamId), { role: 'member', userId: await world.user() }, owner);
+    const { invitation } = (await addMembership(world.ctx, teamScope(teamId), { role: 'member', userId: await world.user() }, owner)) as { invitation: PendingInvitation };
     await expect(changeMembership(world.ctx, teamScope(teamId), invitation.id, { accepted: true })).rejects.toMatchObject({ kind: 'validation', message: expect.stringMatching(/^accepted: cannot be set to true/) });
     await expect(changeMembership(world.ctx, teamScope(teamId, false), invitation.id, { role: 'owner' })).rejects.toMatchObject({ kind: 'forbidden' });
     world.advance(5_000);
@@ -106,7 +148,7 @@ describe('the roster', () => {
   it('removing withdraws an invitation or removes a member, answered as it was; the last owner stays', async ({ world }) => {
     const owner = await world.user();
     const teamId = await world.team(owner);
-    const invitation = await invite(world.ctx, teamScope(teamId), { role: 'owner', email: 'a@example.com' }, owner);
+    const { invitation } = (await addMembership(world.ctx, teamScope(teamId), { role: 'owner', email: 'a@example.com' }, owner)) as { invitation: PendingInvitation };
     await expect(removeMembership(world.ctx, teamScope(teamId, false), invitation.id)).rejects.toMatchObject({ kind: 'forbidden' });
     expect(await removeMembership(world.ctx, teamScope(teamId), invitation.id)).toEqual({ invitation });
     const ownerId = await membershipOf(world, teamId, owner);
@@ -130,6 +172,74 @@ describe('the roster', () => {
     });
     await removeMembership(world.ctx, orgScope(organizationId), id);
     expect((await world.ctx.stores.users.findById(member))?.organizationId).toBeNull();
+  });
+});
+
+describe("an organization's own accounts join its teams at once (docs/rules.md#organization-made-accounts)", () => {
+  /** An organization with an admin (not owner) and a team, and an account the organization made. */
+  async function organizationWithOwnAccount(world: PlatformWorld) {
+    const owner = await world.user();
+    const organizationId = await world.organization(owner);
+    const orgAdmin = await world.user();
+    await world.join({ organizationId }, orgAdmin, 'admin');
+    const teamId = await world.team(owner, { organizationId });
+    const made = await createOrganizationUser(world.ctx, { organizationId, callerIsOwner: true }, { email: 'made@example.com', role: 'member' }, owner);
+    return { owner, organizationId, orgAdmin, teamId, made: made.user.id };
+  }
+
+  it("with accepted: true, the organization's admin makes its account an accepted member of its team, the account's invitations there gone, audited; a second time is a conflict", async ({ world }) => {
+    const { organizationId, orgAdmin, teamId, made } = await organizationWithOwnAccount(world);
+    // A team admin's earlier invitation of the same person, by address.
+    await addMembership(world.ctx, teamScope(teamId), { role: 'member', email: 'made@example.com' }, orgAdmin);
+    world.advance(1000);
+
+    const added = await addMembership(world.ctx, teamScope(teamId, false), { role: 'admin', userId: made, accepted: true }, orgAdmin);
+    expect(added).toEqual({
+      member: { id: expect.any(String), userId: made, teamId, organizationId: null, role: 'admin', user: { email: 'made@example.com', name: 'made', username: expect.any(String) }, createdAt: world.now(), updatedAt: world.now() },
+    });
+    expect((await listRoster(world.ctx, { teamId }, 100, 0)).map((e) => [e.state, 'userId' in e ? e.userId : null])).toEqual([['accepted', expect.any(String)], ['accepted', made]]);
+    expect((await world.ctx.stores.auditLog.list({ userId: made }))[0]).toMatchObject({ type: 'membership.added', actorId: orgAdmin, data: { teamId, role: 'admin' } });
+    expect((await world.ctx.stores.users.findById(made))?.organizationId).toBe(organizationId);
+
+    await expect(addMembership(world.ctx, teamScope(teamId, false), { role: 'member', userId: made, accepted: true }, orgAdmin)).rejects.toMatchObject({
+      kind: 'conflict',
+      message: 'that user is already a member of this team',
+    });
+  });
+
+  it("without accepted: true, or asked by the team's admin who is not the organization's, the organization's own account is invited as anyone is", async ({ world }) => {
+    const { orgAdmin, teamId, made } = await organizationWithOwnAccount(world);
+    const teamAdmin = await world.user();
+    await world.join({ teamId }, teamAdmin, 'admin');
+    expect(await addMembership(world.ctx, teamScope(teamId, false), { role: 'member', userId: made, accepted: true }, teamAdmin)).toMatchObject({ invitation: { invitedUserId: made } });
+    const otherTeam = await world.team(orgAdmin, { organizationId: (await world.ctx.stores.teams.findTeam(teamId))!.organizationId! });
+    expect(await addMembership(world.ctx, teamScope(otherTeam, false), { role: 'member', userId: made }, orgAdmin)).toMatchObject({ invitation: { invitedUserId: made } });
+    expect(await addMembership(world.ctx, teamScope(otherTeam, false), { role: 'member', email: 'made@example.com', accepted: true }, orgAdmin)).toMatchObject({ invitation: { invitedEmail: 'made@example.com' } });
+    expect(await world.ctx.stores.teams.findMembershipOfUser({ teamId }, made)).toBeUndefined();
+    expect(await world.ctx.stores.teams.findMembershipOfUser({ teamId: otherTeam }, made)).toBeUndefined();
+  });
+
+  it("accepted: true is an invitation for every other account: one the organization did not make, another organization's, one that left the organization, and for the organization itself or a team outside it", async ({ world }) => {
+    const { owner, organizationId, orgAdmin, teamId, made } = await organizationWithOwnAccount(world);
+    const joined = await world.user();
+    await world.join({ organizationId }, joined);
+    const rivalOwner = await world.user();
+    const rival = await world.organization(rivalOwner, 'Rival');
+    const theirs = (await createOrganizationUser(world.ctx, { organizationId: rival, callerIsOwner: true }, { email: 'theirs@example.com', role: 'member' }, rivalOwner)).user.id;
+    const left = (await createOrganizationUser(world.ctx, { organizationId, callerIsOwner: true }, { email: 'left@example.com', role: 'member' }, owner)).user.id;
+    await world.join({ teamId: await world.team(rivalOwner) }, left);
+    expect(await deleteUserOfOrganization(world.ctx, { organizationId, callerIsOwner: true }, left, owner)).toMatchObject({ outcome: 'removed from the organization' });
+    const loneTeam = await world.team(orgAdmin);
+
+    for (const userId of [joined, theirs, left]) {
+      expect(await addMembership(world.ctx, teamScope(teamId, false), { role: 'member', userId, accepted: true }, orgAdmin), userId).toMatchObject({ invitation: { invitedUserId: userId } });
+    }
+    expect(await addMembership(world.ctx, teamScope(loneTeam), { role: 'member', userId: made, accepted: true }, orgAdmin)).toMatchObject({ invitation: { invitedUserId: made } });
+    // The organization itself: its own account that was removed from it comes back only by accepting.
+    const second = (await createOrganizationUser(world.ctx, { organizationId, callerIsOwner: true }, { email: 'second@example.com', role: 'member' }, owner)).user;
+    await removeMembership(world.ctx, orgScope(organizationId), second.membershipId);
+    expect(await addMembership(world.ctx, orgScope(organizationId), { role: 'member', userId: second.id, accepted: true }, orgAdmin)).toMatchObject({ invitation: { invitedUserId: second.id } });
+    expect((await listRoster(world.ctx, { teamId }, 100, 0)).filter((e) => e.state === 'accepted')).toHaveLength(1);
   });
 });
 

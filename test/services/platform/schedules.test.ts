@@ -29,7 +29,7 @@ describe('schedules', () => {
     const organizationId = await world.organization(owner);
     const teamId = await world.team(owner, { organizationId });
     const created = await createSchedule(world.ctx, { teamId }, { name: 'Support', timeZone: 'UTC', isDefault: true });
-    expect(created).toMatchObject({ ownerId: null, teamId, isDefault: false });
+    expect(created).toMatchObject({ ownerId: null, teamId, teamOwnerId: owner, isDefault: false });
     expect(await defaultSchedule(world.ctx, owner)).toBeNull();
     expect((await listSchedules(world.ctx, { organizationId }, 10, 0)).map((s) => s.id)).toEqual([created.id]);
     await expect(findSchedule(world.ctx, { userId: owner }, created.id)).rejects.toMatchObject({ kind: 'not_found' });
@@ -58,7 +58,7 @@ describe('schedules', () => {
     });
     const s = await createSchedule(world.ctx, { userId }, { name: 'Day', timeZone: 'UTC' });
     await expect(updateSchedule(world.ctx, { userId }, s.id, { overrides: [{ date: '2030-01-02', startTime: '12:00', endTime: '11:00' }] })).rejects.toMatchObject({
-      message: 'overrides.0.endTime: must be later than startTime',
+      message: 'overrides.0.endTime: must be later than startTime (00:00 to 00:00 marks the whole date unavailable)',
     });
     await expect(updateSchedule(world.ctx, { userId }, s.id, { timeZone: 'Mars/Olympus' })).rejects.toMatchObject({ kind: 'validation', message: expect.stringContaining('timeZone:') });
     expect((await listSchedules(world.ctx, { userId }, 10, 0)).map((x) => x.name)).toEqual(['Day']);
@@ -88,5 +88,57 @@ describe('schedules', () => {
     expect(await deleteSchedule(world.ctx, { userId }, s.id)).toBe(s.id);
     expect(await defaultSchedule(world.ctx, userId)).toBeNull();
     expect(await listSchedules(world.ctx, { userId }, 10, 0)).toEqual([]);
+  });
+
+  it('an override of 00:00 to 00:00 marks its date unavailable, on create and change of a personal, team or organization schedule, and reads back as given', async ({ world }) => {
+    const owner = await world.user();
+    const organizationId = await world.organization(owner);
+    const teamId = await world.team(owner, { organizationId });
+    const off = { date: '2030-12-25', startTime: '00:00', endTime: '00:00' };
+    const late = { date: '2030-12-24', startTime: '10:00', endTime: '14:00' };
+
+    const mine = await createSchedule(world.ctx, { userId: owner }, { name: 'Mine', timeZone: 'UTC', overrides: [off, late] });
+    expect(mine.overrides).toEqual([off, late]);
+    const ours = await createSchedule(world.ctx, { teamId }, { name: 'Ours', timeZone: 'UTC', overrides: [off] });
+    expect(ours.overrides).toEqual([off]);
+
+    const newYear = { date: '2031-01-01', startTime: '00:00', endTime: '00:00' };
+    expect((await updateSchedule(world.ctx, { userId: owner }, mine.id, { overrides: [newYear] })).overrides).toEqual([newYear]);
+    expect((await updateSchedule(world.ctx, { teamId }, ours.id, { overrides: [newYear, late] })).overrides).toEqual([newYear, late]);
+    // An organization's admin changes either through the organization.
+    expect((await updateSchedule(world.ctx, { organizationId }, ours.id, { overrides: [off] })).overrides).toEqual([off]);
+    expect((await updateSchedule(world.ctx, { organizationId }, mine.id, { overrides: [off] })).overrides).toEqual([off]);
+    expect((await findSchedule(world.ctx, { userId: owner }, mine.id)).overrides).toEqual([off]);
+  });
+
+  it('only 00:00 to 00:00 is a day off: other equal times are refused, as is a date both off and given hours, and nothing is written', async ({ world }) => {
+    const userId = await world.user();
+    const s = await createSchedule(world.ctx, { userId }, { name: 'Day', timeZone: 'UTC', overrides: [{ date: '2030-01-01', startTime: '09:00', endTime: '12:00' }] });
+    await expect(updateSchedule(world.ctx, { userId }, s.id, { overrides: [{ date: '2030-01-02', startTime: '10:00', endTime: '10:00' }] })).rejects.toMatchObject({
+      kind: 'validation',
+      message: 'overrides.0.endTime: must be later than startTime (00:00 to 00:00 marks the whole date unavailable)',
+    });
+    const both = [
+      { date: '2030-01-02', startTime: '09:00', endTime: '12:00' },
+      { date: '2030-01-02', startTime: '00:00', endTime: '00:00' },
+    ];
+    await expect(updateSchedule(world.ctx, { userId }, s.id, { overrides: both })).rejects.toMatchObject({
+      kind: 'validation',
+      message: 'overrides.0: 2030-01-02 is marked unavailable (00:00-00:00) by another override: give the date hours or mark it unavailable, not both',
+    });
+    await expect(createSchedule(world.ctx, { userId }, { name: 'Both', timeZone: 'UTC', overrides: both })).rejects.toMatchObject({ kind: 'validation' });
+    expect((await findSchedule(world.ctx, { userId }, s.id)).overrides).toEqual([{ date: '2030-01-01', startTime: '09:00', endTime: '12:00' }]);
+    expect((await listSchedules(world.ctx, { userId }, 10, 0)).map((x) => x.name)).toEqual(['Day']);
+  });
+
+  it("a team's schedule is answered for by the team's first owner (teamOwnerId); a personal one by nobody else", async ({ world }) => {
+    const owner = await world.user();
+    const later = await world.user();
+    const teamId = await world.team(owner);
+    await world.join({ teamId }, later, 'owner');
+    const ours = await createSchedule(world.ctx, { teamId }, { name: 'Ours', timeZone: 'UTC' });
+    expect(ours).toMatchObject({ ownerId: null, teamOwnerId: owner });
+    expect((await listSchedules(world.ctx, { teamId }, 10, 0)).map((x) => x.teamOwnerId)).toEqual([owner]);
+    expect((await createSchedule(world.ctx, { userId: later }, { name: 'Mine', timeZone: 'UTC' })).teamOwnerId).toBeNull();
   });
 });

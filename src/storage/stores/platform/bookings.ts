@@ -131,6 +131,7 @@ function filtered(db: Executor, scope: BookingScope, filter: BookingFilter) {
   }
   if (filter.afterStart !== undefined) q = q.where('start_time', '>=', filter.afterStart);
   if (filter.beforeEnd !== undefined) q = q.where('end_time', '<=', filter.beforeEnd);
+  if (filter.hostId !== undefined) q = q.where('user_id', '=', filter.hostId);
   return q;
 }
 

@@ -12,6 +12,7 @@ import { createOutOfOfficeStore } from './out-of-office.ts';
 import { createPhoneCallStore } from './phone-calls.ts';
 import { createRoutingFormStore } from './routing-forms.ts';
 import { createScheduleStore } from './schedules.ts';
+import { createSlotStore } from './slots.ts';
 import { createProfileStore } from './profiles.ts';
 import { createWorkflowStore } from './workflows.ts';
 
@@ -29,6 +30,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     profiles: createProfileStore(db),
     routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),
+    slots: createSlotStore(db),
     workflows: createWorkflowStore(db),
   };
 }

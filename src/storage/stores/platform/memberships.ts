@@ -1,6 +1,6 @@
 // MembershipStore (src/platform/memberships/store.ts) over the organizations and invitations
 // repositories.
-import type { RosterMember, MembershipStore, OrganizationUser, PendingInvitation, RosterEntry } from '../../../platform/memberships/store.ts';
+import type { RosterMember, MembershipStore, OrganizationUser, PendingInvitation, RosterEntry, RosterUser } from '../../../platform/memberships/store.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import * as invitations from '../../repositories/invitations.ts';
 import * as repo from '../../repositories/organizations.ts';
@@ -17,13 +17,18 @@ export const toMember = (m: repo.MemberRow): RosterMember => ({
   updatedAt: m.updated_at,
 });
 
-export const toInvitation = (i: invitations.InvitationRow): PendingInvitation => ({
+/** The account an invitation by user id names, when the join found it. */
+const inviteeOf = (email: string | null, name: string | null, username: string | null): RosterUser | null =>
+  email === null || name === null || username === null ? null : { email, name, username };
+
+export const toInvitation = (i: invitations.InvitationWithInviteeRow): PendingInvitation => ({
   id: i.id,
   teamId: i.team_id,
   organizationId: i.organization_id,
   role: i.role,
   invitedEmail: i.email,
   invitedUserId: i.user_id,
+  invitee: inviteeOf(i.invitee_email, i.invitee_name, i.invitee_username),
   createdAt: i.created_at,
   updatedAt: i.updated_at,
 });
@@ -32,7 +37,7 @@ const toEntry = (r: repo.RosterRow): RosterEntry => {
   const common = { id: r.id, teamId: r.team_id, organizationId: r.organization_id, role: r.role, createdAt: r.created_at, updatedAt: r.updated_at };
   return r.state === 'accepted'
     ? { state: 'accepted', ...common, userId: r.user_id!, user: { email: r.email!, name: r.name!, username: r.username! } }
-    : { state: 'invited', ...common, invitedEmail: r.invited_email, invitedUserId: r.invited_user_id };
+    : { state: 'invited', ...common, invitedEmail: r.invited_email, invitedUserId: r.invited_user_id, invitee: inviteeOf(r.email, r.name, r.username) };
 };
 
 const toOrganizationUser = (u: Awaited<ReturnType<typeof repo.listOrganizationUsers>>[number]): OrganizationUser => ({

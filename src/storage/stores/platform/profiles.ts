@@ -1,6 +1,6 @@
 // ProfileStore (src/platform/me/store.ts) over the users table.
 import type { Selectable } from 'kysely';
-import type { ProfileStore } from '../../../platform/me/store.ts';
+import type { Profile, ProfileStore } from '../../../platform/me/store.ts';
 import { prepare } from '../../prepared.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import type { UsersTable } from '../../schema.ts';
@@ -16,7 +16,8 @@ const selectProfile = prepare((db, p: { userId: string }) =>
     .selectFrom('users')
     // docs/rules.md#profile: the address change waiting for the user, in the same read.
     .leftJoin('email_change_requests as e', 'e.user_id', 'users.id')
-    .select(['id', 'users.email', 'name', 'username', 'time_zone', 'week_start', 'time_format', 'default_schedule_id', 'organization_id', 'e.email as pending_email', 'e.expires_at as pending_expires_at'])
+    .select(['id', 'users.email', 'name', 'username', 'time_zone', 'week_start', 'time_format', 'default_schedule_id', 'organization_id', 'bio', 'avatar_url', 'locale', 'metadata'])
+    .select(['e.email as pending_email', 'e.expires_at as pending_expires_at'])
     .where('id', '=', p.userId),
 );
 
@@ -29,6 +30,10 @@ export function createProfileStore(db: Executor): ProfileStore {
           ...publicUserFields(u),
           defaultScheduleId: u.default_schedule_id,
           organizationId: u.organization_id,
+          bio: u.bio,
+          avatarUrl: u.avatar_url,
+          locale: u.locale,
+          metadata: JSON.parse(u.metadata) as Profile['metadata'],
           ...(u.pending_email === null ? {} : { pendingEmail: { email: u.pending_email, expiresAt: Number(u.pending_expires_at) } }),
         }
       );

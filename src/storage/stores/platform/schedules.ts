@@ -4,13 +4,14 @@ import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges
 import type { Executor } from '../../repositories/executor.ts';
 import type { SchedulesTable } from '../../schema.ts';
 
-/** A schedule row with its user's default (users.default_schedule_id). */
-type ScheduleRow = Selectable<SchedulesTable> & { default_schedule_id: string | null };
+/** A schedule row with its user's default (users.default_schedule_id) and its team's first owner. */
+type ScheduleRow = Selectable<SchedulesTable> & { default_schedule_id: string | null; team_owner_id: string | null };
 
 const toSchedule = (r: ScheduleRow): Schedule => ({
   id: r.id,
   ownerId: r.user_id,
   teamId: r.team_id,
+  teamOwnerId: r.team_owner_id,
   name: r.name,
   timeZone: r.time_zone,
   availability: JSON.parse(r.availability) as AvailabilityRange[],
@@ -29,7 +30,23 @@ const changeColumns = (c: ScheduleChanges): Updateable<SchedulesTable> => ({
 });
 
 function scoped(db: Executor, scope: ScheduleScope) {
-  const q = db.selectFrom('schedules as s').leftJoin('users as u', 'u.id', 's.user_id').selectAll('s').select('u.default_schedule_id');
+  const q = db
+    .selectFrom('schedules as s')
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .selectAll('s')
+    .select('u.default_schedule_id')
+    // A team's first owner, in the same read: null for a personal schedule (no team_id).
+    .select((eb) =>
+      eb
+        .selectFrom('memberships as m')
+        .select('m.user_id')
+        .whereRef('m.team_id', '=', 's.team_id')
+        .where('m.role', '=', 'owner')
+        .orderBy('m.created_at')
+        .orderBy('m.id')
+        .limit(1)
+        .as('team_owner_id'),
+    );
   if ('userId' in scope) return q.where('s.user_id', '=', scope.userId);
   if ('teamId' in scope) return q.where('s.team_id', '=', scope.teamId);
   const orgId = scope.organizationId;

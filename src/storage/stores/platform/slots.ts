@@ -1,0 +1,66 @@
+// SlotStore (src/platform/slots/store.ts) on Kysely: three reads, each one statement whatever
+// the number of hosts or bookings.
+import type { SlotHost, SlotStore } from '../../../platform/slots/store.ts';
+import type { AvailabilityOverride, AvailabilityRange } from '../../../platform/schedules/store.ts';
+import { ACTIVE } from '../../../platform/bookings/store.ts';
+import type { Executor } from '../../repositories/executor.ts';
+
+export function createSlotStore(db: Executor): SlotStore {
+  return {
+    hosts: async (owner) => {
+      const base = db
+        .selectFrom('users as u')
+        // A default that names another user's schedule is none (the schedule's own user_id is checked).
+        .leftJoin('schedules as s', (j) => j.onRef('s.id', '=', 'u.default_schedule_id').onRef('s.user_id', '=', 'u.id'))
+        .select(['u.id', 'u.time_zone', 's.time_zone as schedule_time_zone', 's.availability', 's.overrides']);
+      const rows =
+        'userId' in owner
+          ? await base.where('u.id', '=', owner.userId).execute()
+          : await base
+              .innerJoin('memberships as m', 'm.user_id', 'u.id')
+              .where('m.team_id', '=', owner.teamId)
+              .orderBy('m.created_at')
+              .orderBy('u.id')
+              .execute();
+      return rows.map(
+        (r): SlotHost => ({
+          id: r.id,
+          timeZone: r.time_zone,
+          schedule:
+            r.schedule_time_zone === null || r.availability === null
+              ? null
+              : {
+                  timeZone: r.schedule_time_zone,
+                  availability: JSON.parse(r.availability) as AvailabilityRange[],
+                  overrides: JSON.parse(r.overrides ?? '[]') as AvailabilityOverride[],
+                },
+        }),
+      );
+    },
+    bookings: async (hostIds, from, to, exceptUid) => {
+      if (hostIds.length === 0) return [];
+      let q = db
+        .selectFrom('bookings')
+        .select(['user_id', 'start_time', 'end_time'])
+        .where('user_id', 'in', hostIds)
+        .where('status', 'in', ACTIVE)
+        .where('start_time', '<', to)
+        .where('end_time', '>', from);
+      if (exceptUid !== undefined) q = q.where('uid', '<>', exceptUid);
+      const rows = await q.orderBy('start_time').execute();
+      return rows.map((r) => ({ hostId: r.user_id!, start: r.start_time, end: r.end_time }));
+    },
+    away: async (hostIds, from, to) => {
+      if (hostIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('out_of_office_entries')
+        .select(['user_id', 'start_time', 'end_time'])
+        .where('user_id', 'in', hostIds)
+        .where('start_time', '<', to)
+        .where('end_time', '>', from)
+        .orderBy('start_time')
+        .execute();
+      return rows.map((r) => ({ hostId: r.user_id, start: r.start_time, end: r.end_time }));
+    },
+  };
+}
