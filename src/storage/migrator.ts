@@ -30,6 +30,7 @@ import * as inviteLinkExpiry from './migrations/027_invite_link_expiry.ts';
 import * as inviteLinkAuthority from './migrations/028_invite_link_authority.ts';
 import * as profileDetails from './migrations/029_profile_details.ts';
 import * as grantsByClient from './migrations/030_grants_by_client.ts';
+import * as bookingFields from './migrations/031_booking_fields.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -63,6 +64,7 @@ const migrations: Record<string, DialectMigration> = {
   '028_invite_link_authority': inviteLinkAuthority,
   '029_profile_details': profileDetails,
   '030_grants_by_client': grantsByClient,
+  '031_booking_fields': bookingFields,
 };
 
 /**

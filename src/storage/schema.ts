@@ -271,6 +271,8 @@ export interface EventTypesTable {
   length_minutes: number;
   /** JSON array of { type, value }. */
   locations: string;
+  /** JSON array of the booking fields set (docs/integrating.md#booking-fields, migration 031); '[]': the default fields only. */
+  booking_fields: Generated<string>;
   hidden: number;
   requires_confirmation: number;
   minimum_booking_notice: number;
@@ -315,6 +317,8 @@ export interface BookingsTable {
   manage_token_hash: string | null;
   /** 1 when the host was marked absent (migration 019). */
   absent_host: number;
+  /** JSON object of the answers to the event type's booking fields, by slug (migration 031). */
+  booking_field_responses: Generated<string>;
   created_at: number;
   updated_at: number;
 }

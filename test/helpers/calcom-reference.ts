@@ -100,7 +100,32 @@ function readAsAnswered(components: Schema): Schema {
     const property = schemas[dto]?.properties?.payloadTemplate;
     if (property) property.nullable = true;
   }
+  pinBookingFieldVariants(schemas);
   return copy;
+}
+
+/**
+ * The booking field variants overlap (the guests field requires only `slug`, `type` and
+ * `isDefault`, so every field is a guests field once oneOf is read as anyOf), yet each states
+ * its discriminator in the file: a default field's `slug` and `type` defaults (`name`/`name`,
+ * `location`/`radioInput`, `notes`/`textarea`, …) with `isDefault` true, a custom field's `type`
+ * ("only allowed value for type is `phone`", its example) with `isDefault` false. Pinned, each
+ * field matches its own variant or none, and is checked field by field against it.
+ */
+function pinBookingFieldVariants(schemas: Record<string, Schema>): void {
+  for (const [name, variant] of Object.entries(schemas)) {
+    if (!/FieldOutput_2024_06_14$/.test(name)) continue;
+    const p = variant.properties as Record<string, Schema>;
+    const isDefault = p.isDefault?.default === true;
+    if (isDefault) {
+      p.slug = { type: 'string', enum: [p.slug!.default] };
+      if (p.type?.default !== undefined) p.type = { type: 'string', enum: [p.type.default] };
+    } else {
+      p.type = { type: 'string', enum: [p.type!.example] };
+    }
+    p.isDefault = { type: 'boolean', enum: [isDefault] };
+    variant.required = [...new Set([...(variant.required ?? []), 'slug', 'type', 'isDefault'])];
+  }
 }
 
 /**
@@ -221,6 +246,20 @@ export function loadReference() {
   }
 
   /**
+   * One booking field of each kind the platform's event types take, sampled from the file's
+   * input variants (CreateEventTypeInput_2024_06_14's bookingFields): the default fields as
+   * documented, each custom field under a slug of its own (the file's example, `some-slug`,
+   * is every custom field's).
+   */
+  function bookingFieldExamples(): Record<string, unknown>[] {
+    const variants = resolve(doc.components.schemas.CreateEventTypeInput_2024_06_14.properties.bookingFields.items).oneOf as Schema[];
+    return variants.map((variant) => {
+      const field = sample(variant, () => undefined) as Record<string, unknown>;
+      return field.slug === 'some-slug' ? { ...field, slug: `${String(field.type)}-field` } : field;
+    });
+  }
+
+  /**
    * An operation the OAuth documentation ties to no scope (a public one, such as GET /v2/slots),
    * read from the file itself; undefined when the file lacks it.
    */
@@ -230,5 +269,5 @@ export function loadReference() {
     return { scope: 'public', method, path, operationId: spec.operationId as string, shape: pathShape(path), spec };
   }
 
-  return { operations, checkResponse, request, publicOperation };
+  return { operations, checkResponse, request, publicOperation, bookingFieldExamples };
 }

@@ -91,7 +91,7 @@ describe.each(backends)('the platform’s booking requests on $name', ({ name, a
     expect((await server.services.stores.bookings.page({ teamId: w.team.id }, {}, 100, 0)).bookings).toEqual(before);
   });
 
-  it.skipIf(!available)('POST /v2/bookings asking for what Gatehouse cannot do (a meeting link it would have to make, another length, a custom booking field) → 400 naming the field, nothing stored', async () => {
+  it.skipIf(!available)('POST /v2/bookings asking for what Gatehouse cannot do (a meeting link it would have to make, another length, a booking field the event type has not) → 400 naming the field, nothing stored', async () => {
     const et = await f.eventType({ userId: w.owner.id });
     const before = (await server.services.stores.bookings.page({ userId: w.owner.id }, {}, 100, 0)).bookings;
     const cases: Array<[Record<string, unknown>, RegExp]> = [

@@ -32,6 +32,8 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
   let w: World;
   let f: ReturnType<typeof fixtures>;
   let token: string;
+  /** The file's booking fields, one of each kind (loadReference's bookingFieldExamples). */
+  let bookingFieldExamples: () => Record<string, unknown>[];
 
   beforeAll(async () => {
     if (!run) return;
@@ -131,11 +133,14 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
    * type (the platform's schema leaves it optional, its words require it "unless eventTypeSlug
    * and username are provided"), a disconnect a credential the caller has, a new
    * membership a user not yet a member (the world's member is one of the team already),
-   * an absence an attendee the booking has, and a calendar choice a calendar of the caller's
-   * (in the query, for an unselection).
+   * an absence an attendee the booking has, a calendar choice a calendar of the caller's
+   * (in the query, for an unselection), and an event type's write every kind of booking field.
    */
   async function operationFixtures(op: ReferenceOperation): Promise<Record<string, unknown>> {
     if (op.method === 'POST' && op.path === '/v2/bookings') return { eventTypeId: (await f.eventType({ userId: w.owner.id })).id };
+    // An event type made or changed with a booking field of every kind the file documents, so
+    // that its answer shows each field as the platform writes it back.
+    if ((op.method === 'POST' || op.method === 'PATCH') && /\/event-types(\/\{eventTypeId\})?$/.test(op.path)) return { bookingFields: bookingFieldExamples() };
     if (op.method === 'POST' && op.path === '/v2/calendars/{calendar}/disconnect') return { id: (await f.app({ userId: w.owner.id }, 'google-calendar')).id };
     // A calendar choice names one of the caller's calendars as GET /v2/calendars lists it; an unselection, one selected.
     if (op.path === '/v2/selected-calendars' || op.path === '/v2/destination-calendars') {
@@ -177,7 +182,8 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
   }
 
   it.skipIf(!run)('every OAuth-scoped operation of Cal.com API v2 answers as recorded in calcom-conformance.json', async () => {
-    const { operations, checkResponse, request } = loadReference();
+    const { operations, checkResponse, request, ...reference } = loadReference();
+    bookingFieldExamples = reference.bookingFieldExamples;
     const measured: Record_ = { absent: [], refused: [], different: [], conforms: [] };
     const details: string[] = [];
     for (const op of operations) {

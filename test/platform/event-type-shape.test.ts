@@ -49,7 +49,7 @@ describe.each(backends)('event types in the platform shape on $name', ({ name, a
       bookingUrl: `${server.config.appUrl}/${owner.username}/${slug}`,
     });
     // Two places: the booker picks one, so the location field is listed.
-    expect(made.body.data.bookingFields.map((f: { slug: string }) => f.slug)).toEqual(['name', 'email', 'location', 'notes', 'guests']);
+    expect(made.body.data.bookingFields.map((f: { slug: string }) => f.slug)).toEqual(['name', 'email', 'location', 'title', 'notes', 'guests', 'rescheduleReason']);
     expect(made.body.data).not.toHaveProperty('hosts');
     const stored = await server.services.stores.api.eventTypes.findOwned({ userId: w.owner.id }, String(made.body.data.id));
     expect(stored!.locations).toEqual([

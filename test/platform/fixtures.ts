@@ -14,7 +14,7 @@ import type { Webhook } from '../../src/services/webhooks/subscriptions.ts';
 import { newSigningSecret } from '../../src/services/webhooks/signing.ts';
 import type { Booking } from '../../src/platform/bookings/store.ts';
 import type { ConnectedApp } from '../../src/platform/connected-apps/store.ts';
-import type { EventType, PrivateLink } from '../../src/platform/event-types/store.ts';
+import type { BookingField, EventType, PrivateLink } from '../../src/platform/event-types/store.ts';
 import type { OutOfOfficeEntry } from '../../src/platform/out-of-office/store.ts';
 import type { RoutingForm } from '../../src/platform/routing-forms/store.ts';
 import type { Workflow } from '../../src/platform/workflows/store.ts';
@@ -136,7 +136,7 @@ export function fixtures(server: TestServer) {
   const now = () => server.clock();
   const owned = (owner: EtOwner) => ({ ownerId: 'userId' in owner ? owner.userId : null, teamId: 'teamId' in owner ? owner.teamId : null });
   return {
-    async eventType(owner: EtOwner, options: { hidden?: boolean; requiresConfirmation?: boolean; lengthInMinutes?: number; roundRobin?: boolean; minimumBookingNotice?: number } = {}) {
+    async eventType(owner: EtOwner, options: { hidden?: boolean; requiresConfirmation?: boolean; lengthInMinutes?: number; roundRobin?: boolean; minimumBookingNotice?: number; bookingFields?: BookingField[] } = {}) {
       const eventType: EventType = {
         id: await stores.ids.next('event_types'),
         ...owned(owner),
@@ -145,6 +145,7 @@ export function fixtures(server: TestServer) {
         description: 'A first talk',
         lengthMinutes: options.lengthInMinutes ?? 30,
         locations: [{ type: 'link', value: 'https://meet.example.com/intro' }],
+        bookingFields: options.bookingFields ?? [],
         hidden: options.hidden ?? false,
         requiresConfirmation: options.requiresConfirmation ?? false,
         minimumBookingNotice: options.minimumBookingNotice ?? 0,
@@ -184,6 +185,7 @@ export function fixtures(server: TestServer) {
         rescheduledTo: null,
         manageTokenHash: hashToken(manageToken),
         absentHost: false,
+        responses: {},
         createdAt: now(),
         updatedAt: now(),
       };

@@ -28,6 +28,13 @@ const attendee = { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Eu
 const scheduleBody = { name: 'Work', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday', 'Friday'], startTime: '09:00', endTime: '17:00' }] };
 const webhookBody = { subscriberUrl: 'https://hooks.example.com/new', triggers: ['BOOKING_CREATED', 'BOOKING_CANCELLED'] };
 const formBody = { name: 'Intake', fields: [{ id: 'email', label: 'Email', type: 'email', required: true }] };
+/** docs/integrating.md#booking-fields: a custom field and a default one's settings, as Cal.com API v2 writes them. */
+const bookingFields = [
+  { type: 'select', slug: 'language', label: 'Language', required: true, placeholder: 'Pick one', options: ['English', 'Italian'], hidden: false },
+  { slug: 'notes', label: 'Agenda', required: false },
+];
+/** The language field as an event type keeps it, which a booking of it must answer. */
+const languageField = { type: 'select', slug: 'language', label: 'Language', required: true, placeholder: '', options: ['English', 'Italian'], hidden: false, isDefault: false };
 
 /** An absence of half an hour at a distinct future time, so a user's examples never overlap. */
 const oooBody = (server: TestServer) => {
@@ -60,9 +67,9 @@ export const examples: Record<string, Example> = {
   'me.update': async () => ({ body: { name: 'Renamed', timeZone: 'Europe/Berlin' } }),
 
   'eventTypes.list': none,
-  'eventTypes.create': async () => ({ body: { title: 'Intro', slug: `intro-${uniq().toLowerCase()}`, lengthInMinutes: 30 } }),
+  'eventTypes.create': async () => ({ body: { title: 'Intro', slug: `intro-${uniq().toLowerCase()}`, lengthInMinutes: 30, bookingFields } }),
   'eventTypes.get': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
-  'eventTypes.update': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id }, body: { title: 'Longer intro', lengthInMinutes: 45 } }),
+  'eventTypes.update': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id }, body: { title: 'Longer intro', lengthInMinutes: 45, bookingFields } }),
   'eventTypes.delete': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
   'privateLinks.list': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id })).id } }),
   'privateLinks.create': async ({ f, actor }) => ({ params: { eventTypeId: (await f.eventType({ userId: actor.id }, { hidden: true })).id }, body: { maxUsageCount: 3 } }),
@@ -209,7 +216,9 @@ export const examples: Record<string, Example> = {
   'teams.list': none,
   'teams.create': async () => ({ body: { name: 'New team', timeZone: 'Europe/Lisbon' } }),
 
-  'bookings.create': async ({ server, f, w }) => ({ body: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(futureStart(server)), attendee } }),
+  'bookings.create': async ({ server, f, w }) => ({
+    body: { eventTypeId: (await f.eventType({ userId: w.owner.id }, { bookingFields: [languageField] })).id, start: iso(futureStart(server)), attendee, bookingFieldsResponses: { language: 'Italian', notes: 'Hello' } },
+  }),
   'slots.list': async ({ server, f, w }) => {
     const start = futureStart(server);
     return { query: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(start), end: iso(start + 7 * 24 * 3600_000), timeZone: 'Europe/Berlin' } };
@@ -233,9 +242,9 @@ export const examples: Record<string, Example> = {
   },
 
   'teamEventTypes.list': none,
-  'teamEventTypes.create': async () => ({ body: { title: 'Demo', slug: `demo-${uniq().toLowerCase()}`, lengthInMinutes: 60, schedulingType: 'roundRobin' } }),
+  'teamEventTypes.create': async () => ({ body: { title: 'Demo', slug: `demo-${uniq().toLowerCase()}`, lengthInMinutes: 60, schedulingType: 'roundRobin', bookingFields } }),
   'teamEventTypes.get': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
-  'teamEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { hidden: true } }),
+  'teamEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { hidden: true, bookingFields } }),
   'teamEventTypes.delete': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
 
   'teamBookings.list': none,
@@ -328,7 +337,7 @@ export const examples: Record<string, Example> = {
   'orgUsers.update': async ({ f, orgId }) => ({ params: { userId: (await f.membership({ organizationId: orgId })).user.id }, body: { timeFormat: 12 } }),
   'orgEventTypes.list': none,
   'orgTeamEventTypes.list': none,
-  'orgEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { minimumBookingNotice: 120 } }),
+  'orgEventTypes.update': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id }, body: { minimumBookingNotice: 120, bookingFields } }),
   'orgEventTypes.delete': async ({ f, teamId }) => ({ params: { eventTypeId: (await f.eventType({ teamId })).id } }),
   'orgBookings.list': none,
   'orgUserBookings.list': async ({ f, orgId }) => {

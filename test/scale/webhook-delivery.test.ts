@@ -47,6 +47,7 @@ async function seed(database: TestDatabase, receiver: WebhookReceiver) {
     description: '',
     lengthMinutes: 15,
     locations: [],
+    bookingFields: [],
     hidden: false,
     requiresConfirmation: false,
     minimumBookingNotice: 0,

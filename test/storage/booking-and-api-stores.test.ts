@@ -22,6 +22,7 @@ function eventType(owner: { userId: string } | { teamId: string }, over: Partial
     description: '',
     lengthMinutes: 30,
     locations: [],
+    bookingFields: [],
     hidden: false,
     requiresConfirmation: false,
     minimumBookingNotice: 0,
@@ -74,7 +75,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
   it.skipIf(!available)('bookings.find: an unknown uid is undefined; an inserted booking reads back as written', async () => {
     const host = await seedUser(suite.database.handle.db);
     expect(await suite.stores.bookings.find('no-such-booking')).toBeUndefined();
-    const b = bookingRecord(host, { guests: ['g@example.com'], manageTokenHash: 'h' });
+    const b = bookingRecord(host, { guests: ['g@example.com'], manageTokenHash: 'h', responses: { company: 'Acme', seats: 3, terms: true, topics: ['a', 'b'] } });
     await suite.stores.bookings.insert(b);
     expect(await suite.stores.bookings.find(b.uid)).toEqual(b);
   });
@@ -195,7 +196,11 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
   it.skipIf(!available)('bookings.findEventType: an unknown id is undefined; an event type reads back', async () => {
     const host = await seedUser(suite.database.handle.db);
     expect(await suite.stores.bookings.findEventType('no-such-event-type')).toBeUndefined();
-    const et = eventType({ userId: host }, { requiresConfirmation: true, locations: [{ type: 'link', value: 'https://meet.example.com' }] });
+    const bookingFields = [
+      { slug: 'notes', type: 'textarea', label: 'Notes', placeholder: '', required: true, hidden: false, isDefault: true },
+      { slug: 'size', type: 'radio', label: 'Size', options: ['S', 'M'], required: false, hidden: false, disableOnPrefill: true, isDefault: false },
+    ];
+    const et = eventType({ userId: host }, { requiresConfirmation: true, locations: [{ type: 'link', value: 'https://meet.example.com' }], bookingFields });
     expect(await suite.stores.api.eventTypes.insert(et)).toBeUndefined();
     expect(await suite.stores.bookings.findEventType(et.id)).toEqual({
       id: et.id,
@@ -204,6 +209,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
       title: et.title,
       lengthMinutes: 30,
       locations: et.locations,
+      bookingFields,
       hidden: false,
       requiresConfirmation: true,
       minimumBookingNotice: 0,
@@ -317,8 +323,9 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     expect(await suite.stores.api.eventTypes.update('no-such-event-type', { title: 'x', updatedAt: T0 + 1 })).toBeUndefined();
     expect(await suite.stores.api.eventTypes.update(b.id, { slug: a.slug, title: 'Renamed', updatedAt: T0 + 1 })).toBe('slugTaken');
     expect(await suite.stores.api.eventTypes.findOwned({ userId: host }, b.id)).toEqual(b);
-    const updated = await suite.stores.api.eventTypes.update(b.id, { title: 'Renamed', hidden: true, updatedAt: T0 + 1 });
-    expect(updated).toEqual({ ...b, title: 'Renamed', hidden: true, updatedAt: T0 + 1 });
+    const bookingFields = [{ slug: 'company', type: 'text', label: 'Company', placeholder: '', required: true, hidden: false, isDefault: false }];
+    const updated = await suite.stores.api.eventTypes.update(b.id, { title: 'Renamed', hidden: true, bookingFields, updatedAt: T0 + 1 });
+    expect(updated).toEqual({ ...b, title: 'Renamed', hidden: true, bookingFields, updatedAt: T0 + 1 });
   });
 
   it.skipIf(!available)('eventTypes.delete: its private links go with it; an unknown id removes nothing', async () => {

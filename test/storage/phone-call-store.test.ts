@@ -24,6 +24,7 @@ describe.each(backends)('phone call store on $name (docs/integrating.md#phone-ca
       description: '',
       lengthMinutes: 30,
       locations: [],
+      bookingFields: [],
       hidden: false,
       requiresConfirmation: false,
       minimumBookingNotice: 0,

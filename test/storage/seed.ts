@@ -208,6 +208,7 @@ export function bookingRecord(hostId: string, over: Partial<Booking> = {}): Book
     rescheduledTo: null,
     manageTokenHash: null,
     absentHost: false,
+    responses: {},
     createdAt: T0,
     updatedAt: T0,
     ...over,

@@ -147,10 +147,10 @@ async function reassigned(ctx: PlatformContext, b: Booking, version: AnswerVersi
 /**
  * A new booking in Gatehouse's words ({eventTypeId, start, attendee, guests, location, notes})
  * or in Cal.com API v2's (CreateBookingInput_2024_08_13): the event type by id or by slug with
- * its owner's username or team slug, guests and location as objects, the notes among
- * bookingFieldsResponses, a deprecated meetingUrl, a lengthInMinutes. The platform's fields
- * Gatehouse keeps nothing of (metadata, routing, emailVerificationCode, an attendee's
- * phoneNumber and language) are dropped as every unknown field is.
+ * its owner's username or team slug, guests and location as objects, the answers to its
+ * booking fields as bookingFieldsResponses, a deprecated meetingUrl, a lengthInMinutes. The
+ * platform's fields Gatehouse keeps nothing of (metadata, routing, emailVerificationCode, an
+ * attendee's phoneNumber and language) are dropped as every unknown field is.
  */
 const newBooking = object(
   {
@@ -166,7 +166,11 @@ const newBooking = object(
     meetingUrl: { ...str(1, 500), deprecated: true, description: 'Read as location when no location is sent' },
     lengthInMinutes: int(1, 1440),
     notes: str(0, 2000),
-    bookingFieldsResponses: object({ notes: str(0, 2000) }, [], { additionalProperties: true, description: 'Only notes is read: Gatehouse event types have no custom booking fields' }),
+    bookingFieldsResponses: object({ notes: str(0, 2000) }, [], {
+      additionalProperties: true,
+      maxProperties: 60,
+      description: "The answers to the event type's booking fields, keyed by their slugs: its custom fields, title and notes (docs/integrating.md#booking-fields)",
+    }),
     privateLink: str(1, 64, { pattern: '^[0-9A-Za-z]+$' }),
   },
   ['start', 'attendee'],
@@ -188,12 +192,9 @@ interface NewBookingBody {
   privateLink?: string;
 }
 
-/** One validated form of both requests: the event type found, guests as addresses, notes in one place. */
+/** One validated form of both requests: the event type found, guests as addresses; the answers are the service's to read. */
 async function toNewBooking(ctx: PlatformContext, body: NewBookingBody): Promise<NewBooking> {
   checkTimeZone(body.attendee.timeZone, 'attendee.timeZone');
-  const custom = Object.keys(body.bookingFieldsResponses ?? {}).find((k) => k !== 'notes');
-  if (custom !== undefined) throw invalid(`bookingFieldsResponses.${custom}`, 'Gatehouse event types have no custom booking fields; only notes is read');
-  const notes = body.notes ?? (body.bookingFieldsResponses?.notes as string | undefined);
   const location = body.location ?? body.meetingUrl;
   const { name, email: address, timeZone: zone } = body.attendee;
   return {
@@ -203,7 +204,8 @@ async function toNewBooking(ctx: PlatformContext, body: NewBookingBody): Promise
     ...(body.guests !== undefined ? { guests: body.guests.map(guestEmail) } : {}),
     ...(location !== undefined ? { location } : {}),
     ...(body.lengthInMinutes !== undefined ? { lengthInMinutes: body.lengthInMinutes } : {}),
-    ...(notes !== undefined ? { notes } : {}),
+    ...(body.notes !== undefined ? { notes: body.notes } : {}),
+    ...(body.bookingFieldsResponses !== undefined ? { responses: body.bookingFieldsResponses } : {}),
     ...(body.privateLink !== undefined ? { privateLink: body.privateLink } : {}),
   };
 }

@@ -14,6 +14,8 @@ import { ATTENDEES_MAX } from './attendees.ts';
 import { bookingInScope } from './in-scope.ts';
 import { recordBookingEvent, type BookingTrigger } from './events.ts';
 import { locationText, type LocationInput } from './requests.ts';
+import { readAnswers } from './answers.ts';
+import { bookingForm } from '../event-types/booking-fields.ts';
 
 export interface NewBooking {
   eventTypeId: string;
@@ -24,7 +26,10 @@ export interface NewBooking {
   location?: LocationInput;
   /** The platform's booking length: an event type here has one length, so only that one is taken. */
   lengthInMinutes?: number;
+  /** Gatehouse's own notes field; bookingFieldsResponses.notes when it is absent. */
   notes?: string;
+  /** docs/integrating.md#booking-fields: the answers to the event type's booking fields by slug (Cal.com's bookingFieldsResponses), as sent. */
+  responses?: Record<string, unknown>;
   /** The hash of a private link: the only way to book a hidden event type publicly. */
   privateLink?: string;
 }
@@ -56,6 +61,8 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     throw validation(`lengthInMinutes: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'lengthInMinutes');
   }
   const location = input.location === undefined ? (et.locations[0]?.value ?? '') : locationText(input.location, 'location', et.locations);
+  const guests = [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))];
+  const answers = readAnswers(bookingForm(et.bookingFields, et.locations.length), input.responses ?? {}, { ...(input.notes !== undefined ? { notes: input.notes } : {}), guests });
   const end = input.start + et.lengthMinutes * 60_000;
   const host = et.userId ?? (await ctx.stores.bookings.pickTeamHost(et.teamId!, et.schedulingType === 'roundRobin', now));
   if (host === undefined) throw conflict('the team has no member who could host this booking');
@@ -67,12 +74,12 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     hostId: host,
     teamId: et.teamId,
     title: `${et.title} with ${input.attendee.name.trim()}`.slice(0, 300),
-    description: input.notes ?? '',
+    description: answers.notes ?? '',
     start: input.start,
     end,
     status: et.requiresConfirmation ? 'pending' : 'accepted',
     attendee: { name: input.attendee.name.trim(), email: input.attendee.email.toLowerCase(), timeZone: input.attendee.timeZone },
-    guests: [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))],
+    guests,
     location,
     cancellationReason: null,
     declineReason: null,
@@ -80,6 +87,7 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     rescheduledTo: null,
     manageTokenHash: hashToken(manageToken),
     absentHost: false,
+    responses: answers.responses,
     createdAt: now,
     updatedAt: now,
   };
@@ -182,6 +190,11 @@ export async function rescheduleBooking(ctx: PlatformContext, uid: string, start
   // An event type deleted since leaves only the rule that the start is ahead.
   const et = old.eventTypeId === null ? undefined : await ctx.stores.bookings.findEventType(old.eventTypeId);
   requireNotice(start, now, et?.minimumBookingNotice ?? 0);
+  // docs/integrating.md#booking-fields: the form's reason for a reschedule, when it requires one.
+  const asked = et && bookingForm(et.bookingFields, et.locations.length).find((f) => f.slug === 'rescheduleReason');
+  if (asked?.required && !asked.hidden && (reason === undefined || reason.trim() === '')) {
+    throw invalid('reschedulingReason', `is required by this event type ("${asked.label}")`);
+  }
   const end = start + (old.end - old.start);
   const booking: Booking = { ...old, id: await ctx.stores.ids.next('bookings'), uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, absentHost: false, createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {

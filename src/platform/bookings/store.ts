@@ -2,6 +2,10 @@
 // host availability, team host choice, and the event-type facts and private links a new
 // booking needs. src/storage/stores/platform/bookings.ts implements it.
 import type { Attendee } from './attendee-store.ts';
+import type { BookingField } from '../event-types/store.ts';
+
+/** A booker's answer to a booking field, as the platform writes it: text, a number, a yes or no, or several choices or addresses. */
+export type FieldAnswer = string | number | boolean | string[];
 
 export type BookingStatus = 'pending' | 'accepted' | 'declined' | 'cancelled' | 'rescheduled';
 
@@ -33,6 +37,11 @@ export interface Booking {
   manageTokenHash: string | null;
   /** Whether the host was marked absent (docs/integrating.md#booking-attendees). */
   absentHost: boolean;
+  /**
+   * docs/integrating.md#booking-fields: the answers to the event type's booking fields by slug,
+   * beyond those the booking keeps in its own fields (the booker, the guests, the notes).
+   */
+  responses: Record<string, FieldAnswer>;
   createdAt: number;
   updatedAt: number;
 }
@@ -91,6 +100,8 @@ export interface BookableEventType {
   title: string;
   lengthMinutes: number;
   locations: Array<{ type?: string; value: string }>;
+  /** The booking fields its owner set (event-types/store.ts); the form a booking answers is made from them. */
+  bookingFields: BookingField[];
   hidden: boolean;
   requiresConfirmation: boolean;
   minimumBookingNotice: number;

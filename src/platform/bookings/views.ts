@@ -88,7 +88,10 @@ export const bookingView: JsonSchema = object(
     bookingFieldsResponses: object(
       { name: text, email: text, guests: arrayOf(text, 0, 10), notes: text },
       ['name', 'email', 'guests'],
-      { description: "The booking form's answers: the booker's name and address, the guests and, when given, the notes" },
+      {
+        additionalProperties: { anyOf: [text, { type: 'number' }, { type: 'boolean' }, arrayOf(text, 0, 100)] },
+        description: "The booking form's answers by slug (docs/integrating.md#booking-fields): the booker's name and address, the guests, the notes when given, and each other field answered",
+      },
     ),
     hostId: nullable(numberedId),
     teamId: nullable(numberedId),
@@ -129,7 +132,7 @@ export function booking(b: Booking, rel: BookingRelations, documented: boolean) 
     updatedAt: iso(b.updatedAt),
     attendees: (rel.attendees.get(b.uid) ?? []).map(attendee),
     guests: b.guests,
-    bookingFieldsResponses: { name: b.attendee.name, email: b.attendee.email, guests: b.guests, ...(b.description !== '' ? { notes: b.description } : {}) },
+    bookingFieldsResponses: { ...b.responses, name: b.attendee.name, email: b.attendee.email, guests: b.guests, ...(b.description !== '' ? { notes: b.description } : {}) },
     hostId: b.hostId,
     teamId: b.teamId,
     attendee: b.attendee,

@@ -21,6 +21,7 @@ import {
   type PrivateLinkState,
 } from './service.ts';
 import { deletedEventType, deletedEventTypeView, eventTypeAnswer, eventTypeView } from './view.ts';
+import { CUSTOM_FIELD_TYPES } from './booking-fields.ts';
 import { arrayOf, bool, dateTime, deleted, int, listQuery, nullable, numberedId, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 /**
@@ -37,12 +38,34 @@ const locationSchema = object({
   public: bool,
 }, ['type']);
 
+/**
+ * docs/integrating.md#booking-fields: a booking field as Cal.com API v2 writes one (its input
+ * variants, default and custom): one schema with every property, so that a refusal names the
+ * property to fix rather than "must match a schema in oneOf" (as bookings/requests.ts does for
+ * guests); what each kind needs is the service's rule.
+ */
+const bookingFieldSchema = object(
+  {
+    type: { type: 'string', enum: ['name', 'email', 'radioInput', ...CUSTOM_FIELD_TYPES], description: 'A custom field\'s kind; name or email for those default fields' },
+    slug: str(1, 64, { pattern: '^[A-Za-z][A-Za-z0-9_-]*$', description: 'The key of its answer in bookingFieldsResponses; location, title, notes, guests and rescheduleReason name those default fields' }),
+    label: str(1, 500),
+    required: bool,
+    placeholder: str(0, 500),
+    options: arrayOf(str(1, 500), 1, 100),
+    hidden: bool,
+    disableOnPrefill: bool,
+    isDefault: { ...bool, description: 'As the answers give it; the type or slug decides' },
+  },
+  [],
+);
+
 const fields = {
   title: str(1, 200),
   slug: str(1, 100, { pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' }),
   description: str(0, 5000),
   lengthInMinutes: int(1, 1440),
   locations: arrayOf(locationSchema, 0, 10),
+  bookingFields: { ...arrayOf(bookingFieldSchema, 0, 50), description: 'The booking form: the default fields\' settings and the custom fields; a change replaces them all (docs/integrating.md#booking-fields)' },
   hidden: bool,
   requiresConfirmation: bool,
   minimumBookingNotice: int(0, 525_600, { description: 'minutes' }),

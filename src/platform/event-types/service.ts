@@ -5,9 +5,11 @@
 import { randomId, type Team, type User } from '../authorization-server.ts';
 import { conflict, invalid, notFound, toMillis } from '../input.ts';
 import type { PlatformContext } from '../stores.ts';
+import { readBookingFields, type BookingFieldInput } from './booking-fields.ts';
 import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeOwner, PrivateLink } from './store.ts';
 
-export type { EventType, EventTypeOwner, PrivateLink } from './store.ts';
+export type { BookingField, EventType, EventTypeOwner, PrivateLink } from './store.ts';
+export type { BookingFieldInput } from './booking-fields.ts';
 
 /** Whose event types a call reaches: a user's, a team's, or an organization's (its teams' and its members'). */
 export type EventTypeScope = EventTypeOwner | { organizationId: string };
@@ -19,6 +21,8 @@ export interface EventTypeInput {
   description?: string;
   lengthInMinutes: number;
   locations?: LocationInput[];
+  /** docs/integrating.md#booking-fields: the booking form's fields; a change replaces those set before. */
+  bookingFields?: BookingFieldInput[];
   hidden?: boolean;
   requiresConfirmation?: boolean;
   minimumBookingNotice?: number;
@@ -78,6 +82,7 @@ function changesOf(input: Partial<EventTypeInput>, now: number): EventTypeChange
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.lengthInMinutes !== undefined ? { lengthMinutes: input.lengthInMinutes } : {}),
     ...(input.locations !== undefined ? { locations: readLocations(input.locations) } : {}),
+    ...(input.bookingFields !== undefined ? { bookingFields: readBookingFields(input.bookingFields) } : {}),
     ...(input.hidden !== undefined ? { hidden: input.hidden } : {}),
     ...(input.requiresConfirmation !== undefined ? { requiresConfirmation: input.requiresConfirmation } : {}),
     ...(input.minimumBookingNotice !== undefined ? { minimumBookingNotice: input.minimumBookingNotice } : {}),
@@ -166,6 +171,7 @@ export async function createEventType(ctx: PlatformContext, owner: EventTypeOwne
     description: '',
     lengthMinutes: 0,
     locations: [],
+    bookingFields: [],
     hidden: false,
     requiresConfirmation: false,
     minimumBookingNotice: 0,

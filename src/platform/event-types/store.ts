@@ -8,6 +8,28 @@ export interface EventTypeLocation {
 
 export type EventTypeOwner = { userId: string } | { teamId: string };
 
+/**
+ * A question of an event type's booking form (docs/integrating.md#booking-fields): a default
+ * field (name, email, location, title, notes, guests, rescheduleReason) with the settings its
+ * owner gave it, or a custom field of one of Cal.com API v2's kinds.
+ */
+export interface BookingField {
+  slug: string;
+  /** A default field's own type (name, email, radioInput, text, textarea, multiemail), or a custom field's kind. */
+  type: string;
+  label: string;
+  required: boolean;
+  hidden: boolean;
+  /** Undefined for the kinds that show none (location, multiselect, checkbox, radio, boolean). */
+  placeholder?: string;
+  /** The choices of a select, multiselect, checkbox or radio field. */
+  options?: string[];
+  /** The platform's booking page shows a value prefilled from its address disabled; kept as given. */
+  disableOnPrefill?: boolean;
+  /** One of the default fields, which every event type has, rather than a custom one. */
+  isDefault: boolean;
+}
+
 export interface EventType {
   id: string;
   /** The user who owns a personal event type; null for a team's. */
@@ -18,6 +40,8 @@ export interface EventType {
   description: string;
   lengthMinutes: number;
   locations: EventTypeLocation[];
+  /** The booking fields its owner set, in their order: default fields' settings and custom fields; empty when none (the default form). */
+  bookingFields: BookingField[];
   hidden: boolean;
   requiresConfirmation: boolean;
   minimumBookingNotice: number;
@@ -27,7 +51,7 @@ export interface EventType {
 }
 
 /** What an update may change; updatedAt always. */
-export type EventTypeChanges = Partial<Pick<EventType, 'title' | 'slug' | 'description' | 'lengthMinutes' | 'locations' | 'hidden' | 'requiresConfirmation' | 'minimumBookingNotice' | 'schedulingType'>> & {
+export type EventTypeChanges = Partial<Pick<EventType, 'title' | 'slug' | 'description' | 'lengthMinutes' | 'locations' | 'bookingFields' | 'hidden' | 'requiresConfirmation' | 'minimumBookingNotice' | 'schedulingType'>> & {
   updatedAt: number;
 };
 

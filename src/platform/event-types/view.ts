@@ -6,6 +6,7 @@
 import { iso } from '../input.ts';
 import { arrayOf, bool, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
 import type { EventType, EventTypeDetails } from './service.ts';
+import { bookingForm } from './booking-fields.ts';
 import type { EventTypeLocation } from './store.ts';
 
 const text: JsonSchema = { type: 'string' };
@@ -27,19 +28,23 @@ const locationView = object(
   ['type', 'value'],
 );
 
-/** A booking field the platform's way: the fields a Gatehouse booking takes. */
+/**
+ * A booking field the platform's way (its output variants): a default field or a custom one
+ * (docs/integrating.md#booking-fields); placeholder and options where its kind has them.
+ */
 const bookingFieldView = object(
   {
     type: text,
     slug: text,
     label: text,
     placeholder: text,
+    options: arrayOf(text, 1, 100),
     required: bool,
     hidden: bool,
     isDefault: bool,
     disableOnPrefill: bool,
   },
-  ['type', 'slug', 'label', 'required', 'isDefault'],
+  ['type', 'slug', 'label', 'required', 'hidden', 'isDefault'],
 );
 
 const personView = (idName: 'id' | 'userId') =>
@@ -82,7 +87,7 @@ export const eventTypeView: JsonSchema = object(
     lengthInMinutes: { type: 'integer' },
     lengthInMinutesOptions: arrayOf({ type: 'integer' }, 0, 1),
     locations: arrayOf(locationView, 0, 10),
-    bookingFields: arrayOf(bookingFieldView, 0, 10),
+    bookingFields: arrayOf(bookingFieldView, 0, 60),
     disableGuests: bool,
     slotInterval: nullable({ type: 'integer' }),
     minimumBookingNotice: { type: 'integer' },
@@ -135,21 +140,6 @@ function location(l: EventTypeLocation) {
   }
 }
 
-/**
- * What a booking of it takes (POST /v2/bookings): the booker's name and address, guests, notes,
- * and which of its places when it offers more than one, as the platform lists a location field
- * only then.
- */
-function bookingFields(e: EventType) {
-  return [
-    { type: 'name', slug: 'name', label: 'Your name', placeholder: '', required: true, hidden: false, isDefault: true },
-    { type: 'email', slug: 'email', label: 'Email address', placeholder: '', required: true, hidden: false, isDefault: true },
-    ...(e.locations.length > 1 ? [{ type: 'radioInput', slug: 'location', label: 'Location', required: true, hidden: false, isDefault: true }] : []),
-    { type: 'textarea', slug: 'notes', label: 'Additional notes', placeholder: '', required: false, hidden: false, isDefault: true },
-    { type: 'multiemail', slug: 'guests', label: 'Add guests', placeholder: '', required: false, hidden: false, isDefault: true },
-  ];
-}
-
 /** Gatehouse keeps no pictures of people. */
 const person = (u: { name: string; username: string }) => ({ name: u.name, username: u.username, avatarUrl: null });
 
@@ -163,7 +153,7 @@ export function eventTypeAnswer(appUrl: string, { eventType: e, owner, team, hos
     lengthInMinutes: e.lengthMinutes,
     lengthInMinutesOptions: [e.lengthMinutes],
     locations: e.locations.map(location),
-    bookingFields: bookingFields(e),
+    bookingFields: bookingForm(e.bookingFields, e.locations.length),
     disableGuests: false,
     slotInterval: null,
     minimumBookingNotice: e.minimumBookingNotice,

@@ -48,6 +48,21 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
     await agent.close();
   });
 
+  it.skipIf(!available)("create_booking answers the event type's booking fields as the route does (docs/integrating.md#booking-fields): a missing answer is the tool's failure naming it", async () => {
+    const size = { type: 'radio', slug: 'size', label: 'Size', required: true, options: ['S', 'M'], hidden: false, isDefault: false };
+    const et = await fixtures(server).eventType({ userId: w.owner.id }, { bookingFields: [size] });
+    const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_WRITE'])}` } } }));
+    const start = () => new Date(futureStart(server)).toISOString();
+    const unanswered = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: start(), attendee } });
+    expect(unanswered).toMatchObject({ isError: true, content: [{ type: 'text', text: 'bookingFieldsResponses.size: is required by this event type ("Size")' }] });
+    const answered = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: start(), attendee, bookingFieldsResponses: { size: 'M' } } });
+    expect(answered.isError, JSON.stringify(answered.content)).toBeFalsy();
+    expect(data(answered).bookingFieldsResponses).toMatchObject({ size: 'M', name: attendee.name });
+    expect((await server.services.stores.bookings.find(data(answered).uid as string))!.responses).toEqual({ size: 'M' });
+    await agent.close();
+  });
+
   it.skipIf(!available)("reschedule_booking keeps the event type's minimum notice, as the route does", async () => {
     const et = await fixtures(server).eventType({ userId: w.owner.id }, { minimumBookingNotice: 1440 });
     const agent = new Client({ name: 'booking-agent', version: '1.0.0' });

@@ -1,8 +1,9 @@
 // The bookings service's reads (src/platform/bookings/service.ts), called in process: what the
 // routes read themselves before, now the service's: the event type a request names, a booking
 // in the caller's scope (another's is 404), a page with its total and the relations its answers
-// show, and a booking's attendees. The booking rules themselves (notice, lengths, hosts,
-// manageToken, transitions) are tested over HTTP in test/platform/booking*.test.ts.
+// show, and a booking's attendees; and the answers to an event type's booking fields. The
+// other booking rules (notice, lengths, hosts, manageToken, transitions) are tested over HTTP
+// in test/platform/booking*.test.ts.
 import { describe, expect } from 'vitest';
 import type { EventTypeOwner } from '../../../src/platform/event-types/store.ts';
 import {
@@ -19,8 +20,11 @@ import {
   recordRecording,
   recordReference,
   recordTranscript,
+  rescheduleBooking,
   shownOne,
+  type NewBooking,
 } from '../../../src/platform/bookings/service.ts';
+import { createEventType, type BookingFieldInput } from '../../../src/platform/event-types/service.ts';
 import type { PlatformContext } from '../../../src/platform/stores.ts';
 import { it, type PlatformWorld } from './world.ts';
 
@@ -37,6 +41,7 @@ async function eventTypeFor(ctx: PlatformContext, owner: EventTypeOwner): Promis
     description: '',
     lengthMinutes: 30,
     locations: [],
+    bookingFields: [],
     hidden: false,
     requiresConfirmation: false,
     minimumBookingNotice: 0,
@@ -153,5 +158,119 @@ describe('bookings', () => {
     await recordTranscript(world.ctx, { bookingUid: booking.uid, url: 'https://files.example.com/t.txt' });
     expect(await bookingTranscripts(world.ctx, { userId: host }, booking.uid)).toEqual(['https://files.example.com/t.txt']);
     await expect(bookingReferences(world.ctx, { userId: await world.user() }, booking.uid)).rejects.toMatchObject({ kind: 'not_found', message: 'no such booking' });
+  });
+});
+
+// docs/integrating.md#booking-fields: a booking answers its event type's booking fields.
+describe('booking field answers', () => {
+  const fields: BookingFieldInput[] = [
+    { type: 'text', slug: 'company', label: 'Company', required: true },
+    { type: 'phone', slug: 'phone', label: 'Phone', required: false },
+    { type: 'number', slug: 'seats', label: 'Seats', required: false },
+    { type: 'address', slug: 'office', label: 'Office', required: false },
+    { type: 'textarea', slug: 'agenda', label: 'Agenda', required: false },
+    { type: 'select', slug: 'language', label: 'Language', required: false, options: ['English', 'Italian'] },
+    { type: 'radio', slug: 'size', label: 'Size', required: false, options: ['S', 'M'] },
+    { type: 'multiselect', slug: 'topics', label: 'Topics', required: false, options: ['Pricing', 'Support'] },
+    { type: 'checkbox', slug: 'needs', label: 'Needs', required: false, options: ['Projector', 'Coffee'] },
+    { type: 'multiemail', slug: 'cc', label: 'Copy to', required: false },
+    { type: 'boolean', slug: 'newsletter', label: 'Newsletter?', required: false },
+    { type: 'url', slug: 'site', label: 'Website', required: false },
+    { type: 'text', slug: 'internal', label: 'Internal', required: true, hidden: true },
+  ];
+
+  async function eventTypeWith(world: PlatformWorld, bookingFields: BookingFieldInput[] = fields): Promise<string> {
+    const host = await world.user();
+    return (await createEventType(world.ctx, { userId: host }, { title: 'Intro', slug: 'intro', lengthInMinutes: 30, bookingFields })).eventType.id;
+  }
+  const bookWith = (world: PlatformWorld, eventTypeId: string, answers: Partial<NewBooking>) =>
+    book(world.ctx, { eventTypeId, start: world.now() + 2 * HOUR, attendee: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Berlin' }, ...answers });
+
+  it('the answers are kept by slug as each kind takes them, with the notes and the title, and read back with the booking', async ({ world }) => {
+    const eventTypeId = await eventTypeWith(world);
+    const { booking } = await bookWith(world, eventTypeId, {
+      responses: {
+        company: 'Acme',
+        phone: '+1 (415) 555-0123',
+        seats: '12',
+        office: '1 Main St',
+        agenda: 'Prices\nDates',
+        language: 'Italian',
+        size: 'M',
+        topics: ['Support', 'Pricing', 'Support'],
+        needs: [],
+        cc: ['Boss@Example.com'],
+        newsletter: false,
+        site: 'https://acme.example.com',
+        notes: 'Bring the contract',
+        title: 'Renewal',
+      },
+    });
+    const responses = { company: 'Acme', phone: '+14155550123', seats: 12, office: '1 Main St', agenda: 'Prices\nDates', language: 'Italian', size: 'M', topics: ['Support', 'Pricing'], cc: ['boss@example.com'], newsletter: false, site: 'https://acme.example.com/', title: 'Renewal' };
+    expect(booking).toMatchObject({ description: 'Bring the contract', responses });
+    expect((await listBookings(world.ctx, { userId: booking.hostId! }, {}, 10, 0)).bookings[0]!.responses).toEqual(responses);
+  });
+
+  it('a required field left unanswered is refused naming it, and nothing is booked; a hidden one is never required', async ({ world }) => {
+    const eventTypeId = await eventTypeWith(world);
+    await expect(bookWith(world, eventTypeId, {})).rejects.toMatchObject({ kind: 'validation', message: 'bookingFieldsResponses.company: is required by this event type ("Company")' });
+    await expect(bookWith(world, eventTypeId, { responses: { company: '  ' } })).rejects.toMatchObject({ message: 'bookingFieldsResponses.company: is required by this event type ("Company")' });
+    // The refusals booked nothing and used up no number of the series.
+    const { booking } = await bookWith(world, eventTypeId, { responses: { company: 'Acme' } });
+    expect(booking).toMatchObject({ id: '1', responses: { company: 'Acme' } });
+  });
+
+  it.for([
+    ['company', 42, 'bookingFieldsResponses.company: must be text'],
+    ['phone', '415-555', 'bookingFieldsResponses.phone: must be a phone number in international form, such as +14155550123'],
+    ['seats', 'twelve', 'bookingFieldsResponses.seats: must be a number'],
+    ['seats', true, 'bookingFieldsResponses.seats: must be a number'],
+    ['language', 'German', 'bookingFieldsResponses.language: must be one of its options: "English", "Italian"'],
+    ['size', ['S'], 'bookingFieldsResponses.size: must be text'],
+    ['topics', 'Pricing', 'bookingFieldsResponses.topics: must be a list'],
+    ['needs', ['Coffee', 'Tea'], 'bookingFieldsResponses.needs.1: must be one of its options: "Projector", "Coffee"'],
+    ['cc', ['not-an-address'], 'bookingFieldsResponses.cc.0: must be an e-mail address'],
+    ['newsletter', 'yes', 'bookingFieldsResponses.newsletter: must be true or false'],
+    ['site', 'javascript:alert(1)', 'bookingFieldsResponses.site: must be an http(s) URL'],
+    ['agenda', { text: 'x' }, 'bookingFieldsResponses.agenda: must be text'],
+  ] as [string, unknown, string][])('an answer of the wrong kind (%s: %j) is refused naming the field', async ([slug, value, message], { world }) => {
+    const eventTypeId = await eventTypeWith(world);
+    await expect(bookWith(world, eventTypeId, { responses: { company: 'Acme', [slug]: value } })).rejects.toMatchObject({ kind: 'validation', message });
+  });
+
+  it('a slug the form does not have is refused; the booker, the guests and the place are answered in their own fields', async ({ world }) => {
+    const eventTypeId = await eventTypeWith(world, fields.slice(0, 2));
+    await expect(bookWith(world, eventTypeId, { responses: { company: 'Acme', customField: 'customValue' } })).rejects.toMatchObject({
+      message: 'bookingFieldsResponses.customField: this event type has no booking field "customField"; its own are company, phone, beside notes and title',
+    });
+    const bare = await eventTypeWith(world, []);
+    await expect(bookWith(world, bare, { responses: { customField: 'customValue' } })).rejects.toMatchObject({ message: 'bookingFieldsResponses.customField: this event type has no booking field "customField"; it has none of its own, beside notes and title' });
+    await expect(bookWith(world, bare, { responses: { name: 'Ana' } })).rejects.toMatchObject({ message: "bookingFieldsResponses.name: give the booker's name as attendee.name" });
+    await expect(bookWith(world, bare, { responses: { email: 'ana@example.com' } })).rejects.toMatchObject({ message: "bookingFieldsResponses.email: give the booker's address as attendee.email" });
+    await expect(bookWith(world, bare, { responses: { guests: ['bo@example.com'] } })).rejects.toMatchObject({ message: 'bookingFieldsResponses.guests: give the guests as guests' });
+    await expect(bookWith(world, bare, { responses: { location: 'Here' } })).rejects.toMatchObject({ message: 'bookingFieldsResponses.location: give the place as location' });
+    await expect(bookWith(world, bare, { responses: { rescheduleReason: 'Busy' } })).rejects.toMatchObject({ message: 'bookingFieldsResponses.rescheduleReason: is asked when the booking is rescheduled: send it as reschedulingReason then' });
+    // Names of the objects' own machinery are slugs like any other.
+    await expect(bookWith(world, bare, { responses: { constructor: 'x' } })).rejects.toMatchObject({ message: /^bookingFieldsResponses\.constructor: this event type has no booking field/ });
+  });
+
+  it('notes, guests and a yes-or-no field the form requires must be given; the notes of the request win over its answers', async ({ world }) => {
+    const eventTypeId = await eventTypeWith(world, [{ slug: 'notes', required: true }, { slug: 'guests', required: true }, { type: 'boolean', slug: 'terms', label: 'Agree to terms?', required: true }]);
+    const all = { guests: ['bo@example.com'], responses: { notes: 'Hello', terms: true } };
+    await expect(bookWith(world, eventTypeId, { ...all, responses: { terms: true } })).rejects.toMatchObject({ message: 'bookingFieldsResponses.notes: is required by this event type ("Additional notes")' });
+    await expect(bookWith(world, eventTypeId, { ...all, guests: [] })).rejects.toMatchObject({ message: 'guests: is required by this event type ("Add guests")' });
+    await expect(bookWith(world, eventTypeId, { ...all, responses: { notes: 'Hello', terms: false } })).rejects.toMatchObject({ message: 'bookingFieldsResponses.terms: must be true: this event type requires it ("Agree to terms?")' });
+    const { booking } = await bookWith(world, eventTypeId, { ...all, notes: 'From the request' });
+    expect(booking).toMatchObject({ description: 'From the request', guests: ['bo@example.com'], responses: { terms: true } });
+  });
+
+  it('a reschedule of an event type that requires its reason needs one', async ({ world }) => {
+    const eventTypeId = await eventTypeWith(world, [{ slug: 'rescheduleReason', required: true, label: 'Why move it?' }]);
+    const { booking } = await bookWith(world, eventTypeId, {});
+    await expect(rescheduleBooking(world.ctx, booking.uid, world.now() + 5 * HOUR, undefined)).rejects.toMatchObject({ kind: 'validation', message: 'reschedulingReason: is required by this event type ("Why move it?")' });
+    expect((await findBooking(world.ctx, { userId: booking.hostId! }, booking.uid)).status).toBe('accepted');
+    const moved = await rescheduleBooking(world.ctx, booking.uid, world.now() + 5 * HOUR, 'Travel');
+    // The answers move with the booking.
+    expect(moved).toMatchObject({ rescheduledFrom: booking.uid, responses: booking.responses });
   });
 });

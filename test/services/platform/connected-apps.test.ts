@@ -53,6 +53,7 @@ async function booking(ctx: PlatformContext, hostId: string, start: number, stat
     rescheduledTo: null,
     manageTokenHash: null,
     absentHost: false,
+    responses: {},
     createdAt: start,
     updatedAt: start,
   });

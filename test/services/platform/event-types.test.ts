@@ -14,7 +14,9 @@ import {
   listPrivateLinks,
   updateEventType,
   updatePrivateLink,
+  type BookingFieldInput,
 } from '../../../src/platform/event-types/service.ts';
+import { bookingForm } from '../../../src/platform/event-types/booking-fields.ts';
 import { it } from './world.ts';
 
 const HOUR = 3_600_000;
@@ -191,5 +193,99 @@ describe('private links', () => {
     expect(await deletePrivateLink(world.ctx, { userId }, first.id, link.id)).toBe(link.id);
     expect(await listPrivateLinks(world.ctx, { userId }, first.id)).toEqual([]);
     expect((await listPrivateLinks(world.ctx, { teamId }, teams.id)).map((l) => l.id)).toEqual([teamLink.id]);
+  });
+});
+
+// docs/integrating.md#booking-fields: the questions a booker answers, set in Cal.com API v2's words.
+describe('booking fields', () => {
+  /** A custom field of every kind, as Cal.com's request examples write them. */
+  const customFields: BookingFieldInput[] = [
+    { type: 'phone', slug: 'phone-field', label: 'Your phone', required: true, placeholder: '+1 415 555 0123', hidden: false },
+    { type: 'address', slug: 'address-field', label: 'Please enter your address', required: false, placeholder: 'e.g., 1234 Main St', hidden: false },
+    { type: 'text', slug: 'company', label: 'Please enter your text', required: true, placeholder: 'e.g., Enter text here', hidden: false },
+    { type: 'number', slug: 'seats', label: 'Please enter a number', required: false, placeholder: 'e.g., 100', hidden: false },
+    { type: 'textarea', slug: 'agenda', label: 'Please enter detailed information', required: false, placeholder: 'e.g., Detailed description here...', hidden: false },
+    { type: 'select', slug: 'language', label: 'Please select an option', required: true, placeholder: 'Select...', options: ['Option 1', 'Option 2'], hidden: false },
+    { type: 'multiselect', slug: 'topics', label: 'Please select multiple options', required: false, options: ['Option 1', 'Option 2'], hidden: false },
+    { type: 'multiemail', slug: 'cc', label: 'Please enter multiple emails', required: false, placeholder: 'e.g., example@example.com', hidden: false },
+    { type: 'checkbox', slug: 'needs', label: 'Select all that apply', required: false, options: ['Checkbox 1', 'Checkbox 2'], hidden: false },
+    { type: 'radio', slug: 'size', label: 'Select one option', required: false, options: ['Radio 1', 'Radio 2'], hidden: false },
+    { type: 'boolean', slug: 'terms', label: 'Agree to terms?', required: true, hidden: false },
+    { type: 'url', slug: 'site', label: 'Please enter your text', required: false, placeholder: 'e.g., Enter url here', hidden: true, disableOnPrefill: true },
+  ];
+
+  it('an event type without fields of its own asks the default fields, the place only when it offers two or more', async ({ world }) => {
+    const userId = await world.user();
+    const { eventType } = await createEventType(world.ctx, { userId }, intro);
+    expect(eventType.bookingFields).toEqual([]);
+    const form = bookingForm(eventType.bookingFields, 1);
+    expect(form.map((f) => [f.slug, f.type, f.required, f.hidden])).toEqual([
+      ['name', 'name', true, false],
+      ['email', 'email', true, false],
+      ['title', 'text', false, true],
+      ['notes', 'textarea', false, false],
+      ['guests', 'multiemail', false, false],
+      ['rescheduleReason', 'textarea', false, false],
+    ]);
+    expect(form.every((f) => f.isDefault)).toBe(true);
+    expect(bookingForm(eventType.bookingFields, 2).map((f) => f.slug)).toEqual(['name', 'email', 'location', 'title', 'notes', 'guests', 'rescheduleReason']);
+  });
+
+  it('custom fields of every kind are kept as set, between the booker and the notes; default fields take their new words', async ({ world }) => {
+    const userId = await world.user();
+    const { eventType } = await createEventType(world.ctx, { userId }, {
+      ...intro,
+      bookingFields: [{ type: 'name', label: 'Full name', placeholder: 'Ada Lovelace' }, { slug: 'notes', required: true, label: 'What should we prepare?' }, ...customFields],
+    });
+    const stored = (await findEventType(world.ctx, { userId }, eventType.id)).bookingFields;
+    expect(stored).toEqual(eventType.bookingFields);
+    expect(stored[0]).toEqual({ slug: 'name', type: 'name', label: 'Full name', placeholder: 'Ada Lovelace', required: true, hidden: false, isDefault: true });
+    expect(stored[1]).toEqual({ slug: 'notes', type: 'textarea', label: 'What should we prepare?', placeholder: '', required: true, hidden: false, isDefault: true });
+    // Each kind keeps what it has: options for the choices, a placeholder for the rest but the yes-or-no and the choice lists.
+    expect(stored.slice(2)).toEqual(customFields.map((f) => ({ ...f, isDefault: false })));
+    expect(bookingForm(stored, 0).map((f) => f.slug)).toEqual(['name', 'email', ...customFields.map((f) => f.slug), 'title', 'notes', 'guests', 'rescheduleReason']);
+  });
+
+  it("a change replaces the fields, on a member's, a team's and an organization's event type; the fields a custom field leaves out take their defaults", async ({ world }) => {
+    const owner = await world.user();
+    const orgId = await world.organization(owner);
+    const teamId = await world.team(owner, { organizationId: orgId });
+    const ours = (await createEventType(world.ctx, { teamId }, { ...intro, bookingFields: customFields })).eventType;
+    const changed = await updateEventType(world.ctx, { teamId }, ours.id, { bookingFields: [{ type: 'text', slug: 'company', label: 'Company', required: false }] });
+    expect(changed.eventType.bookingFields).toEqual([{ type: 'text', slug: 'company', label: 'Company', required: false, hidden: false, placeholder: '', isDefault: false }]);
+    const byOrganization = await updateEventType(world.ctx, { organizationId: orgId }, ours.id, { bookingFields: [{ type: 'boolean', slug: 'terms', label: 'Agree?', required: true }] });
+    expect(byOrganization.eventType.bookingFields).toEqual([{ type: 'boolean', slug: 'terms', label: 'Agree?', required: true, hidden: false, isDefault: false }]);
+    const cleared = await updateEventType(world.ctx, { teamId }, ours.id, { bookingFields: [] });
+    expect((await findEventType(world.ctx, { teamId }, cleared.eventType.id)).bookingFields).toEqual([]);
+  });
+
+  it.for([
+    ['a choice field without its options', { type: 'select', slug: 'pick', label: 'Pick', required: true }, 'bookingFields.0.options: a select field needs its options, the choices the booker picks from'],
+    ['options on a field that has none', { type: 'text', slug: 'company', label: 'Company', required: true, options: ['a'] }, 'bookingFields.0.options: a text field has no options; only select, multiselect, checkbox, radio fields do'],
+    ['an option twice', { type: 'radio', slug: 'size', label: 'Size', required: true, options: ['S', 'M', 'S'] }, 'bookingFields.0.options.2: "S" is already an option'],
+    ['a placeholder on a yes-or-no field', { type: 'boolean', slug: 'terms', label: 'Agree?', required: true, placeholder: 'x' }, 'bookingFields.0.placeholder: a boolean field shows no placeholder'],
+    ['a custom field without its type', { slug: 'company', label: 'Company', required: true }, /^bookingFields\.0\.type: is required: one of phone, address, /],
+    ['a type the platform has not', { type: 'date', slug: 'day', label: 'Day', required: true }, /^bookingFields\.0\.type: a custom field is one of phone, /],
+    ['a custom field without its slug', { type: 'text', label: 'Company', required: true }, 'bookingFields.0.slug: is required: the key of the answer to this field when booking'],
+    ['a custom field without a label', { type: 'text', slug: 'company', label: '  ', required: true }, 'bookingFields.0.label: is required: the question the booker sees'],
+    ['a custom field that does not say whether it is required', { type: 'text', slug: 'company', label: 'Company' }, 'bookingFields.0.required: is required: whether the booker must answer'],
+    ["a custom field under the booker's name's slug", { type: 'text', slug: 'name', label: 'Name', required: true }, `bookingFields.0.slug: "name" is the booker's name field's; give this field another`],
+    ['an e-mail field that is not required', { type: 'email', label: 'Email', placeholder: '', required: false }, "bookingFields.0.required: the booker's email is always asked"],
+    ['a hidden name field', { type: 'name', label: 'Name', placeholder: '', hidden: true } as BookingFieldInput, "bookingFields.0.hidden: the booker's name is always asked"],
+    ['a required location field', { slug: 'location', label: 'Where', required: true }, "bookingFields.0.required: the location field takes only its label: the places it offers are the event type's locations"],
+    ['a default field of another type', { slug: 'notes', type: 'text' }, 'bookingFields.0.type: the notes field is of type textarea'],
+  ] as [string, BookingFieldInput, string | RegExp][])('%s is refused naming the field, and the event type keeps its fields', async ([, field, message], { world }) => {
+    const userId = await world.user();
+    await expect(createEventType(world.ctx, { userId }, { ...intro, bookingFields: [field] })).rejects.toMatchObject({ kind: 'validation', message });
+    const { eventType } = await createEventType(world.ctx, { userId }, { ...intro, bookingFields: customFields.slice(0, 1) });
+    await expect(updateEventType(world.ctx, { userId }, eventType.id, { bookingFields: [field] })).rejects.toMatchObject({ kind: 'validation', message });
+    expect((await findEventType(world.ctx, { userId }, eventType.id)).bookingFields).toEqual([{ ...customFields[0], isDefault: false }]);
+  });
+
+  it('a slug is one field\'s: a second field under it is refused naming both', async ({ world }) => {
+    const userId = await world.user();
+    const twice: BookingFieldInput[] = [customFields[2]!, { type: 'textarea', slug: 'company', label: 'Again', required: false }];
+    await expect(createEventType(world.ctx, { userId }, { ...intro, bookingFields: twice })).rejects.toMatchObject({ message: 'bookingFields.1.slug: "company" is already the slug of bookingFields.0; each field has its own' });
+    await expect(createEventType(world.ctx, { userId }, { ...intro, bookingFields: [{ slug: 'guests' }, { slug: 'guests', required: true }] })).rejects.toMatchObject({ message: /^bookingFields\.1\.slug: "guests" is already/ });
   });
 });

@@ -81,6 +81,7 @@ export async function openPlatformWorld(): Promise<PlatformWorld> {
         description: '',
         lengthMinutes: 30,
         locations: [],
+        bookingFields: [],
         hidden: false,
         requiresConfirmation: false,
         minimumBookingNotice: 0,

@@ -1,7 +1,7 @@
 // BookingStore (src/platform/bookings/store.ts) on Kysely: camelCase bookings out, rows in.
 // Bookings are created publicly and managed by their host, their team or their organization.
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { ACTIVE, type Booking, type BookingChanges, type BookingFilter, type BookingRelations, type BookingScope, type BookingStatus, type BookingStore } from '../../../platform/bookings/store.ts';
+import { ACTIVE, type BookableEventType, type Booking, type BookingChanges, type BookingFilter, type BookingRelations, type BookingScope, type BookingStatus, type BookingStore } from '../../../platform/bookings/store.ts';
 import type { NewAttendee } from '../../../platform/bookings/attendee-store.ts';
 import { findEventType, usePrivateLink } from '../../repositories/event-types.ts';
 import type { Executor } from '../../repositories/executor.ts';
@@ -31,6 +31,7 @@ export function toBooking(r: BookingRow): Booking {
     rescheduledTo: r.rescheduled_to,
     manageTokenHash: r.manage_token_hash,
     absentHost: Number(r.absent_host) === 1,
+    responses: JSON.parse(r.booking_field_responses) as Booking['responses'],
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -59,6 +60,7 @@ function toRow(b: Booking): BookingRow {
     rescheduled_to: b.rescheduledTo,
     manage_token_hash: b.manageTokenHash,
     absent_host: b.absentHost ? 1 : 0,
+    booking_field_responses: JSON.stringify(b.responses),
     created_at: b.createdAt,
     updated_at: b.updatedAt,
   };
@@ -349,6 +351,7 @@ export function createBookingStore(db: Executor): BookingStore {
           title: et.title,
           lengthMinutes: et.length_minutes,
           locations: JSON.parse(et.locations) as Array<{ type?: string; value: string }>,
+          bookingFields: JSON.parse(et.booking_fields) as BookableEventType['bookingFields'],
           hidden: et.hidden === 1,
           requiresConfirmation: et.requires_confirmation === 1,
           minimumBookingNotice: et.minimum_booking_notice,

@@ -1,6 +1,6 @@
 // EventTypeStore (src/platform/event-types/store.ts) over the event_types repository.
 import type { Updateable } from 'kysely';
-import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeStore, PrivateLink } from '../../../platform/event-types/store.ts';
+import type { BookingField, EventType, EventTypeChanges, EventTypeLocation, EventTypeStore, PrivateLink } from '../../../platform/event-types/store.ts';
 import { isUniqueViolation } from '../../errors.ts';
 import * as repo from '../../repositories/event-types.ts';
 import type { Executor } from '../../repositories/executor.ts';
@@ -15,6 +15,7 @@ export const toEventType = (r: repo.EventTypeRow): EventType => ({
   description: r.description,
   lengthMinutes: r.length_minutes,
   locations: JSON.parse(r.locations) as EventTypeLocation[],
+  bookingFields: JSON.parse(r.booking_fields) as BookingField[],
   hidden: r.hidden === 1,
   requiresConfirmation: r.requires_confirmation === 1,
   minimumBookingNotice: r.minimum_booking_notice,
@@ -30,6 +31,7 @@ function changeColumns(c: EventTypeChanges): Updateable<EventTypesTable> {
     ...(c.description !== undefined ? { description: c.description } : {}),
     ...(c.lengthMinutes !== undefined ? { length_minutes: c.lengthMinutes } : {}),
     ...(c.locations !== undefined ? { locations: JSON.stringify(c.locations) } : {}),
+    ...(c.bookingFields !== undefined ? { booking_fields: JSON.stringify(c.bookingFields) } : {}),
     ...(c.hidden !== undefined ? { hidden: c.hidden ? 1 : 0 } : {}),
     ...(c.requiresConfirmation !== undefined ? { requires_confirmation: c.requiresConfirmation ? 1 : 0 } : {}),
     ...(c.minimumBookingNotice !== undefined ? { minimum_booking_notice: c.minimumBookingNotice } : {}),
@@ -72,6 +74,7 @@ export function createEventTypeStore(db: Executor): EventTypeStore {
           description: e.description,
           length_minutes: e.lengthMinutes,
           locations: JSON.stringify(e.locations),
+          booking_fields: JSON.stringify(e.bookingFields),
           hidden: e.hidden ? 1 : 0,
           requires_confirmation: e.requiresConfirmation ? 1 : 0,
           minimum_booking_notice: e.minimumBookingNotice,
