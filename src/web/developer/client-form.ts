@@ -123,10 +123,11 @@ export function queryWarning(uris: readonly string[], id: string): Html | '' {
 
 /** The methods the form offers; '' keeps what is stored (a new client: a secret, or none when public). */
 const authMethodChoices: ReadonlyArray<readonly [string, string]> = [
-  ['', 'Client secret (the default; none for a public client)'],
-  ['client_secret_basic', 'Client secret in HTTP Basic (client_secret_basic)'],
-  ['client_secret_post', 'Client secret in the body (client_secret_post)'],
-  ['private_key_jwt', 'Signed JWT with a private key (private_key_jwt)'],
+  // Short enough for a phone's select box (390 px); the hint beside it says what each means.
+  ['', 'Client secret (default)'],
+  ['client_secret_basic', 'client_secret_basic'],
+  ['client_secret_post', 'client_secret_post'],
+  ['private_key_jwt', 'private_key_jwt (signed JWT)'],
 ];
 
 export function kindOf(values: ClientFormValues): ClientKind {
@@ -232,6 +233,7 @@ ${fieldError(errors, 'fapi2')}
 <fieldset id="client-authentication">
 <legend>Client authentication <span class="muted">(confidential clients)</span></legend>
 <label for="token_endpoint_auth_method">How the application authenticates</label>
+<p class="hint" id="auth-method-hint">A client secret may be sent in an HTTP Basic header (<code>client_secret_basic</code>) or in the request body (<code>client_secret_post</code>); the server takes either. <code>private_key_jwt</code>: a JWT the application signs with one of the public keys below. A public client uses none.</p>
 <select id="token_endpoint_auth_method" name="token_endpoint_auth_method" ${invalid(errors, 'token_endpoint_auth_method')}>
 ${authMethodChoices.map(([value, label]) => html`<option value="${value}" ${values.token_endpoint_auth_method === value ? html`selected` : ''}>${label}</option>`)}
 </select>
