@@ -38,6 +38,8 @@ const mcpTools: Record<string, string> = {
   'schedules.get': 'get_schedule',
   'ooo.list': 'list_out_of_office',
   'calendars.busyTimes': 'get_busy_times',
+  // Public as its route is, like create_booking: an agent finds a free time before it books one.
+  'slots.list': 'list_free_slots',
   'bookings.create': 'create_booking',
   'bookings.cancel': 'cancel_booking',
   'bookings.reschedule': 'reschedule_booking',

@@ -48,6 +48,28 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
     await agent.close();
   });
 
+  it.skipIf(!available)('issue 37 item 5: list_free_slots answers what GET /v2/slots answers, with no scope of its own (as the route); a start it offers books, and is then offered no more', async () => {
+    const et = await fixtures(server).eventType({ userId: w.owner.id });
+    const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_WRITE'])}` } } }));
+    expect((await agent.listTools()).tools.map((t) => t.name)).toContain('list_free_slots');
+    const day = (offsetDays: number) => new Date(server.clock() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+    const period = { eventTypeId: et.id, start: day(1), end: day(8), timeZone: 'UTC' };
+    const starts = async () => Object.values(data(await agent.callTool({ name: 'list_free_slots', arguments: period }))).flat().map((s) => (s as { start: string }).start);
+    const offered = await starts();
+    const route = await server.api('GET', `/v2/slots?${new URLSearchParams({ ...period, eventTypeId: String(et.id) })}`, undefined, undefined, { 'cal-api-version': '2024-09-04' });
+    expect(route.status).toBe(200);
+    expect(offered).toEqual(Object.values(route.body.data as Record<string, Array<{ start: string }>>).flat().map((s) => s.start));
+    expect(offered.length).toBeGreaterThan(0);
+
+    const booked = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: offered[0]!, attendee } });
+    expect(booked.isError, JSON.stringify(booked.content)).toBeFalsy();
+    expect(await starts()).not.toContain(offered[0]);
+    const refused = await agent.callTool({ name: 'list_free_slots', arguments: { eventTypeId: et.id, start: day(8), end: day(1) } });
+    expect(refused.isError).toBe(true);
+    await agent.close();
+  });
+
   it.skipIf(!available)("create_booking answers the event type's booking fields as the route does (docs/integrating.md#booking-fields): a missing answer is the tool's failure naming it", async () => {
     const size = { type: 'radio', slug: 'size', label: 'Size', required: true, options: ['S', 'M'], hidden: false, isDefault: false };
     const et = await fixtures(server).eventType({ userId: w.owner.id }, { bookingFields: [size] });
