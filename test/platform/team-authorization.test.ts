@@ -340,7 +340,7 @@ describe.each(backends)('team-owned authorization on $name', ({ name, available 
     const list = await mcp({ id: 1, method: 'tools/list' });
     expect(list.status).toBe(200);
     const names = ((await list.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name).sort();
-    expect(names).toEqual(['cancel_booking', 'create_booking', 'list_team_bookings', 'list_team_event_types', 'list_team_schedules', 'reschedule_booking']);
+    expect(names).toEqual(['cancel_booking', 'create_booking', 'list_free_slots', 'list_team_bookings', 'list_team_event_types', 'list_team_schedules', 'reschedule_booking']);
     // A person's tool called anyway is refused as the route would be.
     const call = await mcp({ id: 2, method: 'tools/call', params: { name: 'get_profile', arguments: {} } });
     const answer = (await call.json()) as { error: { code: number; message: string } };
