@@ -5,7 +5,6 @@
 // other booking rules (notice, lengths, hosts, manageToken, transitions) are tested over HTTP
 // in test/platform/booking*.test.ts.
 import { describe, expect } from 'vitest';
-import type { EventTypeOwner } from '../../../src/platform/event-types/store.ts';
 import {
   book,
   bookingRecordings,
@@ -25,32 +24,7 @@ import {
   type NewBooking,
 } from '../../../src/platform/bookings/service.ts';
 import { createEventType, type BookingFieldInput } from '../../../src/platform/event-types/service.ts';
-import type { PlatformContext } from '../../../src/platform/stores.ts';
 import { it, type PlatformWorld } from './world.ts';
-
-/** An event type of the owner, written through its store; returns its id and slug. */
-async function eventTypeFor(ctx: PlatformContext, owner: EventTypeOwner): Promise<{ id: string; slug: string }> {
-  const id = await ctx.stores.ids.next('event_types');
-  const slug = `intro-${id}`;
-  await ctx.stores.api.eventTypes.insert({
-    id,
-    ownerId: 'userId' in owner ? owner.userId : null,
-    teamId: 'teamId' in owner ? owner.teamId : null,
-    title: 'Intro call',
-    slug,
-    description: '',
-    lengthMinutes: 30,
-    locations: [],
-    bookingFields: [],
-    hidden: false,
-    requiresConfirmation: false,
-    minimumBookingNotice: 0,
-    schedulingType: null,
-    createdAt: ctx.clock(),
-    updatedAt: ctx.clock(),
-  });
-  return { id, slug };
-}
 
 const HOUR = 3_600_000;
 const bookOf = (world: PlatformWorld, eventTypeId: string, hoursAhead: number, email = 'ana@example.com') =>
@@ -59,7 +33,8 @@ const bookOf = (world: PlatformWorld, eventTypeId: string, hoursAhead: number, e
 describe('bookings', () => {
   it('the event type is named by id, or by slug with exactly one of username and teamSlug; an unknown slug is 404', async ({ world }) => {
     const host = await world.user();
-    const { id, slug } = await eventTypeFor(world.ctx, { userId: host });
+    const id = await world.eventType({ userId: host });
+    const { slug } = (await world.ctx.stores.api.eventTypes.findOwned({ userId: host }, id))!;
     expect(await eventTypeOf(world.ctx, { eventTypeId: '42' })).toBe('42');
     expect(await eventTypeOf(world.ctx, { eventTypeSlug: slug, username: `user-${host}` })).toBe(id);
     await expect(eventTypeOf(world.ctx, {})).rejects.toMatchObject({ kind: 'validation', message: 'eventTypeId: is required, or eventTypeSlug with username or teamSlug' });
@@ -72,8 +47,8 @@ describe('bookings', () => {
     const host = await world.user();
     const other = await world.user();
     const teamId = await world.team(host);
-    const { booking } = await bookOf(world, (await eventTypeFor(world.ctx, { userId: host })).id, 2);
-    const { booking: teamBooking } = await bookOf(world, (await eventTypeFor(world.ctx, { teamId })).id, 3);
+    const { booking } = await bookOf(world, await world.eventType({ userId: host }), 2);
+    const { booking: teamBooking } = await bookOf(world, await world.eventType({ teamId }), 3);
     expect(await findBooking(world.ctx, { userId: host }, booking.uid)).toEqual(booking);
     expect(await findBooking(world.ctx, { teamId }, teamBooking.uid)).toEqual(teamBooking);
     await expect(findBooking(world.ctx, { userId: other }, booking.uid)).rejects.toMatchObject({ kind: 'not_found', message: 'no such booking' });
@@ -82,13 +57,13 @@ describe('bookings', () => {
 
   it('a page holds its total and the relations its answers show: the host, the event type and the attendees', async ({ world }) => {
     const host = await world.user({ name: 'Hana' });
-    const et = await eventTypeFor(world.ctx, { userId: host });
-    const first = await bookOf(world, et.id, 2);
-    const second = await bookOf(world, et.id, 5, 'bo@example.com');
+    const et = await world.eventType({ userId: host });
+    const first = await bookOf(world, et, 2);
+    const second = await bookOf(world, et, 5, 'bo@example.com');
     const page = await listBookings(world.ctx, { userId: host }, {}, 1, 0);
     expect(page.total).toBe(2);
     expect(page.bookings.map((b) => b.uid)).toEqual([first.booking.uid]);
-    expect(page.relations.eventTypes.get(et.id)).toMatchObject({ slug: et.slug });
+    expect(page.relations.eventTypes.get(et)).toMatchObject({ slug: (await world.ctx.stores.api.eventTypes.findOwned({ userId: host }, et))!.slug });
     expect([...page.relations.attendees.keys()]).toEqual([first.booking.uid]);
     const one = await shownOne(world.ctx, second.booking);
     expect(one.bookings).toEqual([second.booking]);
@@ -102,11 +77,11 @@ describe('bookings', () => {
     await world.join({ organizationId }, member);
     const colleague = await world.user();
     await world.join({ organizationId }, colleague);
-    const own = await bookOf(world, (await eventTypeFor(world.ctx, { userId: member })).id, 2);
+    const own = await bookOf(world, await world.eventType({ userId: member }), 2);
     const ofTeam = await bookOf(world, await world.eventType({ teamId: await world.team(member, { organizationId }) }), 3);
     const rival = await world.organization(await world.user(), 'Rival');
     await bookOf(world, await world.eventType({ teamId: await world.team(member, { organizationId: rival }) }), 4);
-    await bookOf(world, (await eventTypeFor(world.ctx, { userId: colleague })).id, 5);
+    await bookOf(world, await world.eventType({ userId: colleague }), 5);
     expect([own, ofTeam].map((b) => b.booking.hostId)).toEqual([member, member]);
 
     const all = await listMemberBookings(world.ctx, organizationId, member, {}, 10, 0);
@@ -121,10 +96,10 @@ describe('bookings', () => {
     const owner = await world.user();
     const organizationId = await world.organization(owner);
     const outsider = await world.user();
-    await bookOf(world, (await eventTypeFor(world.ctx, { userId: outsider })).id, 2);
+    await bookOf(world, await world.eventType({ userId: outsider }), 2);
     const invited = await world.user();
     await world.ctx.stores.invitations.insert({ id: await world.ctx.stores.ids.next('memberships'), teamId: null, organizationId, email: null, userId: invited, role: 'member', invitedBy: owner, createdAt: world.now(), updatedAt: world.now() });
-    await bookOf(world, (await eventTypeFor(world.ctx, { userId: invited })).id, 3);
+    await bookOf(world, await world.eventType({ userId: invited }), 3);
     for (const userId of [outsider, invited, '999999']) {
       await expect(listMemberBookings(world.ctx, organizationId, userId, {}, 10, 0), userId).rejects.toMatchObject({ kind: 'not_found', message: 'no such user in this organization' });
     }
@@ -132,9 +107,9 @@ describe('bookings', () => {
 
   it("a booking's attendees are its host's to read; another's booking and another booking's attendee are 404", async ({ world }) => {
     const host = await world.user();
-    const et = await eventTypeFor(world.ctx, { userId: host });
-    const { booking } = await bookOf(world, et.id, 2);
-    const { booking: otherBooking } = await bookOf(world, et.id, 4, 'bo@example.com');
+    const et = await world.eventType({ userId: host });
+    const { booking } = await bookOf(world, et, 2);
+    const { booking: otherBooking } = await bookOf(world, et, 4, 'bo@example.com');
     const attendees = await listAttendees(world.ctx, host, booking.uid);
     expect(attendees.map((a) => a.email)).toEqual(['ana@example.com']);
     expect(await findAttendee(world.ctx, host, booking.uid, attendees[0]!.id)).toEqual(attendees[0]);
@@ -145,7 +120,7 @@ describe('bookings', () => {
 
   it("what an operator records is the booking's, read in its scope only: an unknown booking, a bad address and a taken provider id are refused", async ({ world }) => {
     const host = await world.user();
-    const { booking } = await bookOf(world, (await eventTypeFor(world.ctx, { userId: host })).id, 2);
+    const { booking } = await bookOf(world, await world.eventType({ userId: host }), 2);
     await expect(recordReference(world.ctx, { bookingUid: 'no-such-uid', type: 'google_calendar', eventUid: 'g1' })).rejects.toMatchObject({ kind: 'not_found', message: 'no booking has the uid no-such-uid' });
     await expect(recordTranscript(world.ctx, { bookingUid: booking.uid, url: 'ftp://files.example.com/t.txt' })).rejects.toMatchObject({ kind: 'validation', message: expect.stringMatching(/^url: /) });
     const reference = await recordReference(world.ctx, { bookingUid: booking.uid, type: 'google_calendar', eventUid: 'g1', destinationCalendarId: 'primary' });
