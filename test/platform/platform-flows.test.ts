@@ -105,7 +105,9 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(created.body.data).toMatchObject({ status: 'pending', hostId: Number(w.owner.id), start: iso(start), end: iso(start + 45 * 60_000), durationInMinutes: 45, attendee: { email: 'pat@example.com' }, guests: ['guest@example.com'] });
       const uid = created.body.data.uid as string;
 
-      const clash = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: iso(start + 15 * 60_000), attendee: { name: 'Sam', email: 'sam@example.com', timeZone: 'UTC' } });
+      // A slot of the host's 30-minute event type inside the pending 45 minutes: the host is taken.
+      const short = await f.eventType({ userId: w.owner.id });
+      const clash = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: short.id, start: iso(start + 30 * 60_000), attendee: { name: 'Sam', email: 'sam@example.com', timeZone: 'UTC' } });
       expect(clash.status).toBe(409);
       expect(clash.body.error.message).toMatch(/^start: the host is not available/);
 

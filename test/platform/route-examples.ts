@@ -25,7 +25,12 @@ type Example = (c: ExampleContext) => Promise<ExampleRequest>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const attendee = { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Paris' };
-const scheduleBody = { name: 'Work', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday', 'Friday'], startTime: '09:00', endTime: '17:00' }] };
+/**
+ * A user's first schedule becomes their default, so its week is when they may be booked
+ * (docs/rules.md#booking-availability): the default week itself, Monday to Friday 09:00-17:00
+ * in UTC, where futureStart's starts lie, so the booking examples that follow still book.
+ */
+const scheduleBody = { name: 'Work', timeZone: 'UTC', availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' }] };
 const webhookBody = { subscriberUrl: 'https://hooks.example.com/new', triggers: ['BOOKING_CREATED', 'BOOKING_CANCELLED'] };
 const formBody = { name: 'Intake', fields: [{ id: 'email', label: 'Email', type: 'email', required: true }] };
 /** docs/integrating.md#booking-fields: a custom field and a default one's settings, as Cal.com API v2 writes them. */

@@ -16,6 +16,7 @@ import { recordBookingEvent, type BookingTrigger } from './events.ts';
 import { locationText, type LocationInput } from './requests.ts';
 import { readAnswers } from './answers.ts';
 import { bookingForm } from '../event-types/booking-fields.ts';
+import { HOST_BUSY, requireSlot } from '../slots/service.ts';
 
 export interface NewBooking {
   eventTypeId: string;
@@ -56,16 +57,16 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
   // A hidden event type without its link is indistinguishable from a missing one.
   const reachable = et !== undefined && (rules.teamId === undefined || et.teamId === rules.teamId) && (!et.hidden || rules.allowHidden || input.privateLink !== undefined);
   if (!reachable) throw notFound('no such event type');
-  requireNotice(input.start, now, et.minimumBookingNotice);
   if (input.lengthInMinutes !== undefined && input.lengthInMinutes !== et.lengthMinutes) {
     throw validation(`lengthInMinutes: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'lengthInMinutes');
   }
+  // docs/rules.md#booking-availability: the start must be a slot GET /v2/slots offers.
+  const free = await requireSlot(ctx, { eventType: et, start: input.start });
   const location = input.location === undefined ? (et.locations[0]?.value ?? '') : locationText(input.location, 'location', et.locations);
   const guests = [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))];
   const answers = readAnswers(bookingForm(et.bookingFields, et.locations.length), input.responses ?? {}, { ...(input.notes !== undefined ? { notes: input.notes } : {}), guests });
   const end = input.start + et.lengthMinutes * 60_000;
-  const host = et.userId ?? (await ctx.stores.bookings.pickTeamHost(et.teamId!, et.schedulingType === 'roundRobin', now));
-  if (host === undefined) throw conflict('the team has no member who could host this booking');
+  const host = et.userId ?? (await teamHost(ctx, et.teamId!, et.schedulingType === 'roundRobin', free, now));
   const manageToken = generateToken('bookingManageToken');
   const booking: Booking = {
     id: await ctx.stores.ids.next('bookings'),
@@ -105,7 +106,16 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
   return { booking, manageToken };
 }
 
-const HOST_BUSY = 'start: the host is not available at that time';
+/**
+ * The host of a team booking among those free for its slot: for round robin the first of them
+ * in round-robin order (the fewest upcoming team bookings); for a collective one, where every
+ * member is free, the team's first owner.
+ */
+async function teamHost(ctx: PlatformContext, teamId: string, roundRobin: boolean, free: string[], now: number): Promise<string> {
+  const host = roundRobin ? (await ctx.stores.bookings.rankTeamHosts(teamId, now)).find((id) => free.includes(id)) : await ctx.stores.bookings.pickTeamHost(teamId, false, now);
+  if (host === undefined) throw conflict('the team has no member who could host this booking');
+  return host;
+}
 
 /**
  * The event type's minimum notice, in minutes, holds for every start a booking gets: when it
@@ -189,7 +199,9 @@ export async function rescheduleBooking(ctx: PlatformContext, uid: string, start
   if (!ACTIVE.includes(old.status)) throw conflict(`the booking is ${old.status}; only a pending or accepted booking can be rescheduled`);
   // An event type deleted since leaves only the rule that the start is ahead.
   const et = old.eventTypeId === null ? undefined : await ctx.stores.bookings.findEventType(old.eventTypeId);
-  requireNotice(start, now, et?.minimumBookingNotice ?? 0);
+  // docs/rules.md#booking-availability: the new start must be a slot of the booking's host, its own time counting as free.
+  if (et !== undefined && old.hostId !== null) await requireSlot(ctx, { eventType: et, start, reschedule: { uid: old.uid, hostId: old.hostId } });
+  else requireNotice(start, now, et?.minimumBookingNotice ?? 0);
   // docs/integrating.md#booking-fields: the form's reason for a reschedule, when it requires one.
   const asked = et && bookingForm(et.bookingFields, et.locations.length).find((f) => f.slug === 'rescheduleReason');
   if (asked?.required && !asked.hidden && (reason === undefined || reason.trim() === '')) {
