@@ -398,6 +398,17 @@ export interface TeamDeparturesTable {
  * docs/rules.md#connect-pages: a calendar or conferencing connection an application asked for,
  * awaiting the user's confirmation on the connect page (migration 025).
  */
+/** Migration 032: slots held for a few minutes (docs/integrating.md#slot-reservations). */
+export interface SlotReservationsTable {
+  /** The holder's proof: whoever sends it may book the slot, change or release the hold. */
+  uid: string;
+  event_type_id: string;
+  start_time: number;
+  end_time: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface ConnectionRequestsTable {
   /** SHA-256 of the token (base64url): the token itself is never kept. */
   token_hash: string;
@@ -649,5 +660,6 @@ export interface Database {
   team_departures: TeamDeparturesTable;
   phone_calls: PhoneCallsTable;
   connection_requests: ConnectionRequestsTable;
+  slot_reservations: SlotReservationsTable;
   id_series: IdSeriesTable;
 }

@@ -563,8 +563,8 @@ describe.each(backends)('queries per request, whatever it holds, on $name', ({ n
     };
     const one = await queries('GET', path(), undefined);
     expect(one.status).toBe(200);
-    // The event type; its hosts with their schedules; their bookings; their time off.
-    expect(one.n).toBe(4);
+    // The event type; its hosts with their schedules; their bookings; their time off; the event type's holds.
+    expect(one.n).toBe(5);
     for (let i = 0; i < 4; i++) {
       const host = await quickUser(server, 'Hal Host');
       await addMember(server.services, { teamId: team.id }, host.id, 'member');

@@ -16,7 +16,7 @@ import { recordBookingEvent, type BookingTrigger } from './events.ts';
 import { locationText, type LocationInput } from './requests.ts';
 import { readAnswers } from './answers.ts';
 import { bookingForm } from '../event-types/booking-fields.ts';
-import { HOST_BUSY, requireSlot } from '../slots/service.ts';
+import { HOST_BUSY, requireNotHeld, requireSlot } from '../slots/service.ts';
 
 export interface NewBooking {
   eventTypeId: string;
@@ -33,6 +33,8 @@ export interface NewBooking {
   responses?: Record<string, unknown>;
   /** The hash of a private link: the only way to book a hidden event type publicly. */
   privateLink?: string;
+  /** docs/integrating.md#slot-reservations: the uid of the booker's hold on this slot, which keeps others out but not them. */
+  reservationUid?: string;
 }
 
 export interface BookingRules {
@@ -61,7 +63,7 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     throw validation(`lengthInMinutes: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'lengthInMinutes');
   }
   // docs/rules.md#booking-availability: the start must be a slot GET /v2/slots offers.
-  const free = await requireSlot(ctx, { eventType: et, start: input.start });
+  const free = await requireSlot(ctx, { eventType: et, start: input.start, ...(input.reservationUid !== undefined ? { reservationUid: input.reservationUid } : {}) });
   const location = input.location === undefined ? (et.locations[0]?.value ?? '') : locationText(input.location, 'location', et.locations);
   const guests = [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))];
   const answers = readAnswers(bookingForm(et.bookingFields, et.locations.length), input.responses ?? {}, { ...(input.notes !== undefined ? { notes: input.notes } : {}), guests });
@@ -98,6 +100,10 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
       throw notFound('no such event type (the private link is unknown, expired or used up)');
     }
     await holdHost(tx.bookings, host, input.start, end, HOST_BUSY);
+    // Under that lock, which a hold's creation takes too: another's hold made meanwhile keeps this booking out.
+    await requireNotHeld(tx, et.id, input.start, end, now, input.reservationUid);
+    // The booker's own hold has done its work.
+    if (input.reservationUid !== undefined) await tx.api.slotReservations.release(input.reservationUid, now);
     await tx.bookings.insert(booking);
     // docs/rules.md#webhooks: the subscribers' events land with the booking, or not at all.
     await recordBookingEvent(tx, 'BOOKING_CREATED', booking, now);
@@ -211,6 +217,7 @@ export async function rescheduleBooking(ctx: PlatformContext, uid: string, start
   const booking: Booking = { ...old, id: await ctx.stores.ids.next('bookings'), uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, absentHost: false, createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {
     if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
+    if (et !== undefined) await requireNotHeld(tx, et.id, start, end, now);
     const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });
     if (!moved) throw conflict('the booking changed meanwhile; read it again');
     await tx.bookings.insert(booking);

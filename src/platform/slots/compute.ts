@@ -76,7 +76,7 @@ const DAY = 86_400_000;
  * length inside the hours, at least the notice after `now`, within the window, and clear of
  * the hosts' time off and of their bookings widened by the buffers.
  */
-export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: Interval, now: number, rule: HostRule): Slot[] {
+export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: Interval, now: number, rule: HostRule, held: Interval[] = []): Slot[] {
   if (hosts.length === 0 || period.end < period.start) return [];
   const length = rules.lengthMinutes * MINUTE;
   const step = Math.max(1, rules.intervalMinutes) * MINUTE;
@@ -104,8 +104,11 @@ export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: I
       }
     }
   }
+  // docs/integrating.md#slot-reservations: a slot another booker holds is offered to nobody else.
+  const holds = merge(held);
   const slots: Slot[] = [];
   for (const start of [...starts].sort((a, b) => a - b)) {
+    if (overlaps(holds, start, start + length)) continue;
     const free = hosts.filter((h) => freeAt(h.hostId, start)).map((h) => h.hostId);
     if (rule === 'all' ? free.length === hosts.length : free.length > 0) slots.push({ start, end: start + length, hostIds: free });
   }
@@ -183,7 +186,7 @@ function overlaps(list: Interval[], start: number, end: number): boolean {
 /**
  * Why a start is not a slot (docs/rules.md#booking-availability), in the order a booker can
  * act on: when it is (past, too soon, beyond the window), then the hours (a day off, outside
- * them), then the grid, then what takes the host's time (time off, bookings).
+ * them), then the grid, then what takes the time (time off, another's hold, bookings).
  */
 export type SlotRefusal =
   | { reason: 'past' }
@@ -193,6 +196,7 @@ export type SlotRefusal =
   | { reason: 'outside_hours'; hostId: string; local: string; timeZone: string }
   | { reason: 'off_grid'; stepMinutes: number }
   | { reason: 'away'; hostId: string }
+  | { reason: 'held' }
   | { reason: 'busy'; hostId: string };
 
 /**
@@ -200,14 +204,14 @@ export type SlotRefusal =
  * refused exactly when GET /v2/slots would not offer its start), and when it is not, why.
  * Returns the slot, or the first refusal that explains it.
  */
-export function checkStart(hosts: HostAvailability[], rules: SlotRules, start: number, now: number, rule: HostRule): { slot: Slot } | { refusal: SlotRefusal } {
-  const [slot] = freeSlots(hosts, rules, { start, end: start }, now, rule);
+export function checkStart(hosts: HostAvailability[], rules: SlotRules, start: number, now: number, rule: HostRule, held: Interval[] = []): { slot: Slot } | { refusal: SlotRefusal } {
+  const [slot] = freeSlots(hosts, rules, { start, end: start }, now, rule, held);
   if (slot !== undefined && slot.start === start) return { slot };
-  return { refusal: explain(hosts, rules, start, now, rule) };
+  return { refusal: explain(hosts, rules, start, now, rule, held) };
 }
 
 /** The reason freeSlots left `start` out; checkStart asks it only for a start it did. */
-function explain(hosts: HostAvailability[], rules: SlotRules, start: number, now: number, rule: HostRule): SlotRefusal {
+function explain(hosts: HostAvailability[], rules: SlotRules, start: number, now: number, rule: HostRule, held: Interval[]): SlotRefusal {
   if (start < now) return { reason: 'past' };
   if (start < now + rules.minimumNoticeMinutes * MINUTE) return { reason: 'notice', minutes: rules.minimumNoticeMinutes };
   if (rules.windowDays !== null && start > now + rules.windowDays * DAY) return { reason: 'window', days: rules.windowDays };
@@ -237,6 +241,7 @@ function explain(hosts: HostAvailability[], rules: SlotRules, start: number, now
   if (!onGrid) return { reason: 'off_grid', stepMinutes: Math.max(1, rules.intervalMinutes) };
   const awayHost = candidates.find((h) => overlaps(merge(h.away), start, end));
   if (awayHost !== undefined && (rule === 'all' || candidates.every((h) => overlaps(merge(h.away), start, end)))) return { reason: 'away', hostId: awayHost.hostId };
+  if (overlaps(merge(held), start, end)) return { reason: 'held' };
   const busyHost = candidates.find((h) => overlaps(merge(h.bookings), start - rules.beforeBufferMinutes * MINUTE, end + rules.afterBufferMinutes * MINUTE)) ?? candidates[0]!;
   return { reason: 'busy', hostId: busyHost.hostId };
 }

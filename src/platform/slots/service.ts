@@ -1,10 +1,11 @@
 // The free slots of an event type (docs/integrating.md#slots): which event type, who hosts
 // it, and what takes their time, read in a fixed number of statements (the event type, its
-// hosts with their schedules, their bookings, their time off) whatever the number of hosts or
-// bookings; compute.ts decides which times are free.
+// hosts with their schedules, their bookings, their time off, the holds on its slots) whatever
+// the number of hosts or bookings; compute.ts decides which times are free. Booking asks the
+// same (requireSlot, docs/rules.md#booking-availability).
 import { conflict, notFound, validation } from '../authorization-server.ts';
 import type { BookableEventType } from '../bookings/store.ts';
-import type { PlatformContext } from '../stores.ts';
+import type { PlatformContext, PlatformStores } from '../stores.ts';
 import { checkStart, DEFAULT_WEEK, freeSlots, type HostAvailability, type HostRule, type Interval, type Slot, type SlotRefusal, type SlotRules } from './compute.ts';
 import type { HostTime } from './store.ts';
 
@@ -47,7 +48,8 @@ export async function findFreeSlots(ctx: PlatformContext, query: SlotQuery): Pro
     throw validation(`duration: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'duration');
   }
   const availability = await availabilityOf(ctx, et, query.start, query.end, query.bookingUidToReschedule);
-  const slots = freeSlots(availability, rulesOf(et), { start: query.start, end: query.end }, now, hostRuleOf(et));
+  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, query.start, query.end + et.lengthMinutes * 60_000, now);
+  const slots = freeSlots(availability, rulesOf(et), { start: query.start, end: query.end }, now, hostRuleOf(et), held);
   return { slots, lengthMinutes: et.lengthMinutes };
 }
 
@@ -92,6 +94,10 @@ export interface SlotRequest {
   start: number;
   /** A booking being moved: its own time counts as free, and it keeps its host. */
   reschedule?: { uid: string; hostId: string };
+  /** docs/integrating.md#slot-reservations: the caller's own hold, which does not keep them out. */
+  reservationUid?: string;
+  /** The request's name for the start, named by a refusal: start (bookings) or slotStart (holds). */
+  field?: 'start' | 'slotStart';
 }
 
 /**
@@ -107,31 +113,56 @@ export async function requireSlot(ctx: PlatformContext, request: SlotRequest): P
   // A host alone keeps a moved round-robin booking: their own time decides, as for one host.
   const rule = reschedule !== undefined ? 'all' : hostRuleOf(et);
   if (hosts.length === 0) throw conflict('the team has no member who could host this booking');
-  const checked = checkStart(hosts, rulesOf(et), start, ctx.clock(), rule);
+  const now = ctx.clock();
+  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, start, start + et.lengthMinutes * 60_000, now, request.reservationUid);
+  const checked = checkStart(hosts, rulesOf(et), start, now, rule, held);
   if ('slot' in checked) return checked.slot.hostIds;
-  throw refusalOf(checked.refusal, hosts.length > 1 ? 'one of the hosts' : 'the host');
+  throw refusalOf(checked.refusal, hosts.length > 1 ? 'one of the hosts' : 'the host', request.field ?? 'start');
 }
+
+/**
+ * Refuses a start another's live hold keeps (docs/integrating.md#slot-reservations): asked again
+ * inside the booking's transaction, under the host's lock that a hold's creation takes too.
+ */
+export async function requireNotHeld(stores: PlatformStores, eventTypeId: string, start: number, end: number, now: number, reservationUid?: string): Promise<void> {
+  if ((await stores.api.slotReservations.liveOverlapping(eventTypeId, start, end, now, reservationUid)).length > 0) throw conflict(heldMessage('start'));
+}
+
+/**
+ * Takes the row locks of every host of the event type, in id order (so two callers never wait
+ * on each other crosswise), for the caller's transaction: a hold then excludes any booking or
+ * hold of its slot that is decided after it.
+ */
+export async function lockHosts(stores: PlatformStores, et: BookableEventType): Promise<void> {
+  const ids = et.userId !== null ? [et.userId] : (await stores.api.slots.hosts({ teamId: et.teamId! })).map((h) => h.id).sort();
+  for (const id of ids) await stores.bookings.lockHost(id);
+}
+
+const heldMessage = (field: string) => `${field}: another booker holds this slot for a few minutes (a reservation); choose another slot, or try again when the hold ends`;
 
 const SEE_SLOTS = 'GET /v2/slots lists the free times';
 
-function refusalOf(refusal: SlotRefusal, host: string): Error {
+function refusalOf(refusal: SlotRefusal, host: string, field: 'start' | 'slotStart'): Error {
+  const invalid = (words: string) => validation(`${field}: ${words}`, field);
   switch (refusal.reason) {
     case 'past':
-      return validation('start: must be in the future', 'start');
+      return invalid('must be in the future');
     case 'notice':
-      return validation(`start: must be at least ${refusal.minutes} minutes from now`, 'start');
+      return invalid(`must be at least ${refusal.minutes} minutes from now`);
     case 'window':
-      return validation(`start: is beyond the booking window, at most ${refusal.days} days from now`, 'start');
+      return invalid(`is beyond the booking window, at most ${refusal.days} days from now`);
     case 'day_off':
-      return validation(`start: ${refusal.date} is a day off for ${host} (${refusal.timeZone}); ${SEE_SLOTS}`, 'start');
+      return invalid(`${refusal.date} is a day off for ${host} (${refusal.timeZone}); ${SEE_SLOTS}`);
     case 'outside_hours':
-      return validation(`start: ${refusal.local} (${refusal.timeZone}) is outside the working hours of ${host}; ${SEE_SLOTS}`, 'start');
+      return invalid(`${refusal.local} (${refusal.timeZone}) is outside the working hours of ${host}; ${SEE_SLOTS}`);
     case 'off_grid':
-      return validation(`start: is not a slot: this event type's slots start every ${refusal.stepMinutes} minutes from the start of the working hours; ${SEE_SLOTS}`, 'start');
+      return invalid(`is not a slot: this event type's slots start every ${refusal.stepMinutes} minutes from the start of the working hours; ${SEE_SLOTS}`);
     case 'away':
-      return validation(`start: ${host} is out of office at that time; ${SEE_SLOTS}`, 'start');
+      return invalid(`${host} is out of office at that time; ${SEE_SLOTS}`);
+    case 'held':
+      return conflict(heldMessage(field));
     case 'busy':
-      return conflict(HOST_BUSY);
+      return conflict(field === 'start' ? HOST_BUSY : `${field}: the host is not available at that time`);
   }
 }
 
