@@ -17,6 +17,19 @@ describe('teams', () => {
     await expect(createOwnTeam(world.ctx, owner, null, { name: 'Other', slug: 'support' }, null)).rejects.toMatchObject({ kind: 'conflict' });
   });
 
+  it('docs/rules.md#audit-events: a new team is audited as team.created by its owner, through the application, in its organization; a refused one writes none', async ({ world }) => {
+    const owner = await world.user();
+    const organizationId = await world.organization(owner);
+    const own = await createOwnTeam(world.ctx, owner, null, { name: 'Side project', slug: 'side' }, 'client-1');
+    const inOrg = await createOwnTeam(world.ctx, owner, organizationId, { name: 'Org team', slug: 'org-team' }, 'client-1');
+    await expect(createOwnTeam(world.ctx, owner, organizationId, { name: 'Again', slug: 'org-team' }, 'client-1')).rejects.toMatchObject({ kind: 'conflict' });
+    const events = (await world.ctx.stores.auditLog.list({ userId: owner, limit: 100 })).filter((e) => e.type === 'team.created').reverse();
+    expect(events).toEqual([
+      { id: expect.any(Number), type: 'team.created', actorId: owner, clientId: 'client-1', userId: owner, data: { teamId: own.id, organizationId: null }, createdAt: world.now() },
+      { id: expect.any(Number), type: 'team.created', actorId: owner, clientId: 'client-1', userId: owner, data: { teamId: inOrg.id, organizationId }, createdAt: world.now() },
+    ]);
+  });
+
   it('a rename is checked as a creation is, a taken slug is a conflict naming the slug, and nothing is written', async ({ world }) => {
     const owner = await world.user();
     const teamId = await world.team(owner, { name: 'Sales' });
