@@ -4,6 +4,7 @@
 // a team's token seeing its one team) is tested in test/platform/teams*.test.ts.
 import { describe, expect } from 'vitest';
 import { createOwnTeam, deleteTeam, findTeam, listTeamsOfOrganization, listTeamsOfUser, updateTeam } from '../../../src/platform/teams/service.ts';
+import { addMembership } from '../../../src/platform/memberships/service.ts';
 import { it } from './world.ts';
 
 describe('teams', () => {
@@ -55,6 +56,11 @@ describe('teams', () => {
     expect((await listTeamsOfUser(world.ctx, owner, {}, 1, 1)).map((t) => t.id)).toEqual([outside]);
     expect((await listTeamsOfOrganization(world.ctx, organizationId, 100, 0)).map((t) => t.id)).toEqual([inOrg]);
     expect((await listTeamsOfUser(world.ctx, owner, {}, 100, 0)).map((t) => t.id)).not.toContain(stranger);
+    // docs/rules.md#membership-invitations: an invitation is not a membership until accepted.
+    const invitee = await world.user({ email: 'invitee@example.com' });
+    await addMembership(world.ctx, { kind: 'team', target: { teamId: inOrg }, callerIsOwner: true }, { role: 'admin', email: 'invitee@example.com' }, owner);
+    expect(await listTeamsOfUser(world.ctx, invitee, {}, 100, 0)).toEqual([]);
+    expect(await listTeamsOfUser(world.ctx, invitee, { organizationId }, 100, 0)).toEqual([]);
   });
 
   it('only an owner deletes a team; the answer is the team as it was, and then it is 404', async ({ world }) => {
