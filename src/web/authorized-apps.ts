@@ -48,7 +48,7 @@ function canDo(app: AuthorizedApp): Html {
 /** docs/rules.md#team-authorization: a team's access holds only while its approver may authorize for the team. */
 function actsFor(app: AuthorizedApp): Html {
   if (app.team === null) return html`<p id="acts-for-${app.grantId}">It acts for you.</p>`;
-  return html`<p id="acts-for-${app.grantId}">It acts for the team <strong>${app.team.name}</strong>, not for you, as you authorized it as an owner or admin; it works only while you are one.</p>`;
+  return html`<p id="acts-for-${app.grantId}">It acts for the team <strong>${app.team.name}</strong>, not for you, as you authorized it as an owner or admin of the team or of its organization; it works only while you still are one.</p>`;
 }
 
 function appCard(app: AuthorizedApp) {
@@ -70,7 +70,7 @@ function revokePage(app: AuthorizedApp, others: AuthorizedApp[], csrf: string) {
   const kept = others.map((o, i) => html`${i > 0 ? ', ' : ''}${forWhom(o.team)}`);
   return html`<p class="crumbs"><a href="${AUTHORIZED_APPS}">Authorized apps</a></p>
 <div class="card">
-<div class="title-row">${logoImage(app, 40)}<h1 id="revoke-title">Revoke access for ${app.name} ${forWhom(app.team)}?</h1></div>
+<div class="title-row">${logoImage(app, 40)}<h1 id="revoke-title">Revoke the access ${app.name} has ${forWhom(app.team)}?</h1></div>
 ${lastUsed(app)}
 <p class="notice bad" id="revoke-consequence">${ends} stops working at once. To use it again ${app.team === null ? 'you' : 'an owner or admin of the team'} will have to allow it again.</p>
 ${others.length > 0 ? html`<p id="revoke-keeps">Its access ${kept} is not revoked; it has a card of its own.</p>` : ''}
@@ -96,7 +96,7 @@ export async function authorizedAppsRoutes(app: FastifyInstance, ctx: AppContext
       200,
       'Authorized apps',
       html`<div class="card"><h1>Authorized apps</h1>
-${revoked ? html`<p class="flash" role="status" id="flash">You revoked access for <strong>${revoked.clientName}</strong> ${forWhom(revoked.team)}. Its tokens stopped working at once.</p>` : ''}
+${revoked ? html`<p class="flash" role="status" id="flash">You revoked the access <strong>${revoked.clientName}</strong> had ${forWhom(revoked.team)}. Its tokens stopped working at once.</p>` : ''}
 <p>Applications you allowed to act for you, or for a team you are an owner or admin of: one card for each. Revoking one ends every token it holds for you, or for that team, at once, and leaves the others working; it would have to ask again.</p>
 ${apps.length === 0 ? html`<p class="muted" id="no-apps">You have not authorized any application.</p>` : ''}
 </div>

@@ -521,7 +521,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const action = /action="([^"]+)"/.exec(revokeForm)![1]!.replaceAll('&amp;', '&');
       const revoked = await browser.post(action, formFields(revokeForm));
       expect(revoked.status).toBe(303);
-      expect((await browser.get(revoked.location!)).body).toContain('You revoked access for <strong>Long Agent</strong>');
+      expect((await browser.get(revoked.location!)).body).toContain('You revoked the access <strong>Long Agent</strong> had for you.');
     });
 
     it.skipIf(!available)('docs/rules.md#client-metadata-documents: a client id is at most 2,000 characters: a longer one in a page\'s path is no client, not the client whose id it begins with', async () => {

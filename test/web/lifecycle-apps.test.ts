@@ -55,7 +55,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     // Revoke access asks first: a link to a confirmation page, whose form revokes.
     expect(page.body).toContain(`<a class="button danger" href="${APPS}/grants/${grantId}/revoke">Revoke access<span class="visually-hidden"> for Booking Buddy for you</span></a>`);
     const confirm = await open(browser, `${APPS}/grants/${grantId}/revoke`);
-    expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke access for Booking Buddy for you?');
+    expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke the access Booking Buddy has for you?');
     expect(textOf(confirm.body, 'revoke-consequence')).toBe('Every token it holds for your account stops working at once. To use it again you will have to allow it again.');
     expect(textOf(confirm.body, 'revoke-keeps')).toBeNull();
     expect(visibleText(confirm.body)).toContain('Revoke access for Booking Buddy for you Cancel');
@@ -65,7 +65,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     const res = await postForm(browser, `${APPS}/grants/${grantId}/revoke`, { _csrf: csrfOf(confirm.body) });
     expect(res.status).toBe(303);
     const after = await browser.follow(res);
-    expect(textOf(after.body, 'flash')).toBe('You revoked access for Booking Buddy for you. Its tokens stopped working at once.');
+    expect(textOf(after.body, 'flash')).toBe('You revoked the access Booking Buddy had for you. Its tokens stopped working at once.');
     expect(visibleText(after.body)).not.toContain('Booking Buddy for you https://');
     expect(visibleText(after.body)).toContain('Other App');
 
@@ -102,13 +102,13 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     const [mine, theTeam] = shown.map((c) => c.grantId) as [string, string];
     expect(cardText(page.body, mine)).toMatch(/It acts for you\. It can: Your account Read the authorized user's profile\. Revoke access for Crew Planner for you$/);
     expect(cardText(page.body, theTeam)).toMatch(
-      /It acts for the team Night Shift, not for you, as you authorized it as an owner or admin; it works only while you are one\. It can: Your teams In the team Night Shift only, and only while you are an owner or admin of it\. Read team profiles\. Revoke access for Crew Planner for the team Night Shift$/,
+      /It acts for the team Night Shift, not for you, as you authorized it as an owner or admin of the team or of its organization; it works only while you still are one\. It can: Your teams In the team Night Shift only, and only while you are an owner or admin of it\. Read team profiles\. Revoke access for Crew Planner for the team Night Shift$/,
     );
     expect(cardText(page.body, theTeam)).not.toContain("authorized user's profile");
 
     // The team's confirmation says what ends and what stays.
     const confirm = await open(browser, `${APPS}/grants/${theTeam}/revoke`);
-    expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke access for Crew Planner for the team Night Shift?');
+    expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke the access Crew Planner has for the team Night Shift?');
     expect(textOf(confirm.body, 'revoke-consequence')).toBe(
       'Every token it holds for the team Night Shift, and the invite links they made, stops working at once. To use it again an owner or admin of the team will have to allow it again.',
     );
@@ -116,7 +116,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     const res = await postForm(browser, `${APPS}/grants/${theTeam}/revoke`, { _csrf: csrfOf(confirm.body) });
     expect(res.status).toBe(303);
     const after = await browser.follow(res);
-    expect(textOf(after.body, 'flash')).toBe('You revoked access for Crew Planner for the team Night Shift. Its tokens stopped working at once.');
+    expect(textOf(after.body, 'flash')).toBe('You revoked the access Crew Planner had for the team Night Shift. Its tokens stopped working at once.');
     expect(cards(after.body).filter((c) => c.clientId === client.clientId).map((c) => c.heading)).toEqual(['Crew Planner for you']);
 
     expect((await server.api('GET', `/v2/teams/${team.id}`, forTeam.body.access_token as string)).status).toBe(401);
