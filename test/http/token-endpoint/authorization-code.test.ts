@@ -1,6 +1,6 @@
 // POST /v2/auth/oauth2/token on every backend: code exchange: success and errors (RFC 6749 §4.1.3; docs/rules.md#token-errors, docs/rules.md#lifetimes, docs/rules.md#code-replay).
 // The shared setup is in ./setup.ts.
-import { revokeAuthorizedApp } from '../../../src/services/clients/authorized-apps.ts';
+import { listAuthorizedApps, revokeAuthorizedApp } from '../../../src/services/clients/authorized-apps.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../../src/oauth/token-format.ts';
 import { backends } from '../../helpers/backends.ts';
@@ -214,7 +214,8 @@ describe.each(backends)('codes of a revoked authorization on $name', ({ name, av
     const user = await server.user();
     const client = await server.client(dev);
     const code = await server.code(client, user);
-    await revokeAuthorizedApp(server.services, user.id, client.clientId);
+    const [authorized] = await listAuthorizedApps(server.services, user.id);
+    await revokeAuthorizedApp(server.services, user.id, authorized!.grantId);
     const res = await server.exchange(client, code);
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/revoked/) });
