@@ -30,6 +30,12 @@ describe('reading the parameters (RFC 6749 §3.1, §3.2)', () => {
     expect((await core.ctx.store.findAccessToken(hashToken(tokens.access_token)))?.resources).toEqual(known);
   });
 
+  it('RFC 8707 §2: a resource that is not one of the server\'s is invalid_target naming it', async ({ core }) => {
+    const client = await core.client();
+    const code = await codeFor(core, client);
+    await rejection(exchange(core, client, code, { resource: 'https://elsewhere.example.com/api' }), 'invalid_target', /^resource "https:\/\/elsewhere\.example\.com\/api" was not part of this authorization/);
+  });
+
   it('RFC 6749 §3.1: an empty parameter counts as absent', async ({ core }) => {
     const client = await core.client();
     await rejection(exchange(core, client, ''), 'invalid_request', /^code is required$/);

@@ -179,6 +179,9 @@ describe('resource indicators on refresh (RFC 8707 §2.2)', () => {
     const narrowed = await refresh(core, client, first.refresh_token, { resource: api });
     expect((await core.ctx.store.findAccessToken(hashToken(narrowed.access_token)))?.resources).toEqual([api]);
     expect((await core.ctx.store.findRefreshToken(hashToken(narrowed.refresh_token)))?.resources).toEqual([api, mcp]);
+    // A refresh that names no resource gets the whole grant again.
+    const whole = await refresh(core, client, narrowed.refresh_token);
+    expect((await core.ctx.store.findAccessToken(hashToken(whole.access_token)))?.resources).toEqual([api, mcp]);
   });
 
   it('RFC 8707 §2.2: a resource outside the grant is invalid_target and spends nothing', async ({ core }) => {
