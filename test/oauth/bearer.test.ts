@@ -26,7 +26,7 @@ describe('reading the Authorization header (RFC 6750 §2.1)', () => {
   pure('RFC 6750 §2.1: another scheme or a malformed token is invalid_token before any storage read', () => {
     const token = generateToken('accessToken');
     expect(parseBearer(`bearer ${token}`)).toEqual({ ok: true, token, scheme: 'Bearer' });
-    for (const header of [`Basic ${token}`, `Bearer ${token} extra`, `Bearer ${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`, `Bearer ${generateToken('refreshToken')}`]) {
+    for (const header of ['Bearer', 'Bearer not-a-token', `Bearer ${token.slice(4)}`, `Basic ${token}`, `Bearer ${token} extra`, `Bearer ${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`, `Bearer ${generateToken('refreshToken')}`]) {
       expect(parseBearer(header)).toMatchObject({ ok: false, reason: 'invalid_token' });
     }
   });
