@@ -2,17 +2,19 @@
 // (docs/integrating.md#conferencing-apps, docs/integrating.md#calendar-connections): a user's
 // connections of category 'conferencing', their default, and, where the platform would send the
 // user through a provider's OAuth, which Gatehouse does not run, the address of Gatehouse's
-// connect page instead (walked through in test/web/connect-pages.test.ts).
+// connect page instead (walked through in test/web/connect-pages.test.ts). What only HTTP shows: the
+// views, the platform's app slugs, the connect page's address, the request schemas and what a
+// password never reaches. The rules (one connection per app, the default, whose connection) are
+// test/services/platform/conferencing.test.ts's; the scopes of every route platform-access's.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestServer } from '../helpers/server.ts';
-import { fixtures, mint, quickUser, type World, useWorld } from './fixtures.ts';
+import { mint, quickUser, type World, useWorld } from './fixtures.ts';
 
 describe.each(backends)('conferencing apps and calendar credentials on $name', ({ name, available }) => {
   let server: TestServer;
   let w: World;
-  let f: ReturnType<typeof fixtures>;
-  useWorld(name, available, (started) => ({ server, w, f } = started));
+  useWorld(name, available, (started) => ({ server, w } = started));
 
   /** A user of their own, so no other test's connections show up. */
   async function someone(scopes = ['APPS_READ', 'APPS_WRITE']) {
@@ -20,7 +22,7 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     return { user, token: await mint(server, w, user, scopes) };
   }
 
-  it.skipIf(!available)('POST /v2/conferencing/google-meet/connect → 200 the credential (id, google_video, userId as numbers); listed by GET /v2/conferencing; twice → 409', async () => {
+  it.skipIf(!available)('POST /v2/conferencing/google-meet/connect → 200 the credential (id, google_video, userId as numbers); listed by GET /v2/conferencing; twice → 409 conflict', async () => {
     const { user, token } = await someone();
     expect((await server.api('GET', '/v2/conferencing', token)).body).toEqual({ status: 'success', data: [] });
     const res = await server.api('POST', '/v2/conferencing/google-meet/connect', token);
@@ -29,20 +31,13 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     expect(typeof res.body.data.id).toBe('number');
     const list = await server.api('GET', '/v2/conferencing', token);
     expect(list.body.data).toEqual([res.body.data]);
-    const series = () => server.services.stores.ids.next('connected_apps');
-    const before = Number(await series());
     const again = await server.api('POST', '/v2/conferencing/google-meet/connect', token);
     expect(again.status).toBe(409);
-    expect(again.body.error.message).toBe('google-meet is already connected');
-    // The refusal took no number of the series.
-    expect(Number(await series())).toBe(before + 1);
-    // A calendar connection is not a conferencing app.
-    await f.app({ userId: user.id }, 'google-calendar');
-    expect((await server.api('GET', '/v2/conferencing', token)).body.data).toHaveLength(1);
+    expect(again.body.error).toEqual({ code: 'conflict', message: 'google-meet is already connected' });
   });
 
   it.skipIf(!available)('POST /v2/conferencing/:app/default → 200, GET /v2/conferencing/default answers its appSlug; none chosen → {}; disconnecting it leaves none', async () => {
-    const { user, token } = await someone();
+    const { token } = await someone();
     expect((await server.api('GET', '/v2/conferencing/default', token)).body).toEqual({ status: 'success', data: {} });
     const notConnected = await server.api('POST', '/v2/conferencing/zoom/default', token);
     expect(notConnected.status).toBe(400);
@@ -55,30 +50,12 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     const got = await server.api('GET', '/v2/conferencing/default', token);
     expect(got.body.data).toEqual({ appSlug: 'google-meet', connection: { ...meet, isDefault: true } });
     expect((await server.api('GET', '/v2/conferencing', token)).body.data).toEqual([{ ...meet, isDefault: true }]);
-    // Setting it again changes nothing.
-    expect((await server.api('POST', '/v2/conferencing/google-meet/default', token)).status).toBe(200);
-    expect(await server.db.selectFrom('conferencing_defaults').selectAll().where('user_id', '=', user.id).execute()).toHaveLength(1);
 
     const gone = await server.api('DELETE', '/v2/conferencing/google-meet/disconnect', token);
     expect(gone.status).toBe(200);
     expect(gone.body.data).toEqual({ id: meet.id, appSlug: 'google-meet', deleted: true });
     expect((await server.api('GET', '/v2/conferencing/default', token)).body.data).toEqual({});
     expect((await server.api('GET', '/v2/conferencing', token)).body.data).toEqual([]);
-    expect(await server.db.selectFrom('conferencing_defaults').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
-  });
-
-  it.skipIf(!available)("another user's connection is out of reach: their app is not connected for me (404 to disconnect, 400 to make default) and stays theirs", async () => {
-    const them = await someone();
-    const me = await someone();
-    await server.api('POST', '/v2/conferencing/google-meet/connect', them.token);
-    await server.api('POST', '/v2/conferencing/google-meet/default', them.token);
-    const del = await server.api('DELETE', '/v2/conferencing/google-meet/disconnect', me.token);
-    expect(del.status).toBe(404);
-    expect(del.body.error).toEqual({ code: 'not_found', message: 'no such google-meet connection' });
-    expect((await server.api('POST', '/v2/conferencing/google-meet/default', me.token)).status).toBe(400);
-    expect((await server.api('GET', '/v2/conferencing/default', me.token)).body.data).toEqual({});
-    expect((await server.api('GET', '/v2/conferencing/default', them.token)).body.data.appSlug).toBe('google-meet');
-    expect((await server.api('GET', '/v2/conferencing', them.token)).body.data).toHaveLength(1);
   });
 
   it.skipIf(!available)('zoom and msteams are recorded by POST …/connect (no OAuth is run), become the default and are disconnected by their platform slugs', async () => {
@@ -95,7 +72,6 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     expect((await server.api('POST', '/v2/conferencing/zoom/default', token)).body.data.connection.id).toBe(zoom.id);
     expect((await server.api('GET', '/v2/conferencing/default', token)).body.data.appSlug).toBe('zoom');
     expect((await server.api('DELETE', '/v2/conferencing/msteams/disconnect', token)).body.data).toEqual({ id: teams.id, appSlug: 'msteams', deleted: true });
-    expect((await server.api('GET', '/v2/conferencing/default', token)).body.data.appSlug).toBe('zoom');
   });
 
   it.skipIf(!available)('GET /v2/conferencing/:app/oauth/auth-url → 200 the address of the connect page (docs/rules.md#connect-pages); both return addresses are required; nothing is connected until the user confirms', async () => {
@@ -171,23 +147,4 @@ describe.each(backends)('conferencing apps and calendar credentials on $name', (
     expect(await server.db.selectFrom('connected_apps').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
   });
 
-  it.skipIf(!available)('a token without the scope is 403 insufficient_scope naming it: APPS_READ to read, APPS_WRITE to change', async () => {
-    const readOnly = (await someone(['APPS_READ'])).token;
-    const writeOnly = (await someone(['APPS_WRITE'])).token;
-    for (const [method, path, t, scope, body] of [
-      ['GET', '/v2/conferencing', writeOnly, 'APPS_READ', undefined],
-      ['GET', '/v2/conferencing/default', writeOnly, 'APPS_READ', undefined],
-      ['POST', '/v2/conferencing/google-meet/connect', readOnly, 'APPS_WRITE', undefined],
-      ['POST', '/v2/conferencing/google-meet/default', readOnly, 'APPS_WRITE', undefined],
-      ['DELETE', '/v2/conferencing/google-meet/disconnect', readOnly, 'APPS_WRITE', undefined],
-      ['GET', '/v2/conferencing/zoom/oauth/auth-url?returnTo=a&onErrorReturnTo=b', readOnly, 'APPS_WRITE', undefined],
-      ['GET', '/v2/calendars/google/connect?isDryRun=true', readOnly, 'APPS_WRITE', undefined],
-      ['POST', '/v2/calendars/apple/credentials', readOnly, 'APPS_WRITE', { username: 'a@example.com', password: 'p' }],
-    ] as const) {
-      const res = await server.api(method, path, t, body);
-      expect(res.status, path).toBe(403);
-      expect(res.body.error.code).toBe('insufficient_scope');
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer error="insufficient_scope", scope="${scope}"`);
-    }
-  });
 });
