@@ -1,8 +1,12 @@
 // Schedules as Cal.com API v2's clients send and read them (docs/integrating.md#schedules): an
 // override of 00:00 to 00:00, which Cal.com's MCP server sends to mark a date unavailable, on the
 // personal, team and organization routes; and ownerId a number in every list, as
-// ScheduleOutput_2024_06_11 requires, a team's schedule naming the team's owner. The rules
-// themselves are test/services/platform/schedules.test.ts's. Real HTTP, both databases.
+// ScheduleOutput_2024_06_11 requires, a team's schedule naming the team's owner; and a member's
+// schedules at /v2/organizations/:orgId/users/:userId/schedules and /v2/teams/:teamId/users/:userId/schedules,
+// the path's user as their owner. The rules themselves (the default, days off on every kind of
+// schedule, equal times, whose schedule) are test/services/platform/schedules.test.ts's, the
+// path's member check memberOfPath's (test/services/platform/out-of-office.test.ts), the scopes and
+// membership rules of every route platform-access's and team-access's. Real HTTP, both databases.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -34,42 +38,6 @@ describe.each(backends)('schedules as the platform’s clients use them on $name
     expect((await server.services.stores.api.schedules.find({ userId: w.member.id }, String(id)))?.overrides[0]).toEqual(newYear);
   });
 
-  it.skipIf(!available)('a date both off and given hours, or other equal times, is 400 naming the override; nothing changes', async () => {
-    const token = await mint(server, w, w.member, ['SCHEDULE_WRITE']);
-    const mine = await fixtures(server).schedule({ userId: w.member.id });
-    const both = await server.api('PATCH', `/v2/schedules/${mine.id}`, token, { overrides: [DAY_OFF, { ...DAY_OFF, startTime: '09:00', endTime: '10:00' }] }, SCHEDULES);
-    expect(both.status).toBe(400);
-    expect(both.body.error.message).toBe('overrides.1: 2030-12-25 is marked unavailable (00:00-00:00) by another override: give the date hours or mark it unavailable, not both');
-    const empty = await server.api('PATCH', `/v2/schedules/${mine.id}`, token, { overrides: [{ ...DAY_OFF, startTime: '10:00', endTime: '10:00' }] }, SCHEDULES);
-    expect(empty.status).toBe(400);
-    expect(empty.body.error.message).toContain('overrides.0.endTime: must be later than startTime');
-    expect((await server.services.stores.api.schedules.find({ userId: w.member.id }, mine.id))?.overrides).toEqual([]);
-  });
-
-  it.skipIf(!available)('team, organization and organization-member schedules take a day off on create and change', async () => {
-    const teamAdmin = await mint(server, w, w.teamAdmin, ['TEAM_SCHEDULE_READ', 'TEAM_SCHEDULE_WRITE']);
-    const team = await server.api('POST', `/v2/teams/${w.team.id}/schedules`, teamAdmin, { name: 'Desk', timeZone: 'UTC', overrides: [DAY_OFF] }, SCHEDULES);
-    expect(team.status).toBe(201);
-    expect(team.body.data.overrides).toEqual([DAY_OFF]);
-    const teamChange = await server.api('PATCH', `/v2/teams/${w.team.id}/schedules/${team.body.data.id}`, teamAdmin, { overrides: [{ ...DAY_OFF, date: '2030-12-26' }] }, SCHEDULES);
-    expect(teamChange.status).toBe(200);
-    expect(teamChange.body.data.overrides).toEqual([{ ...DAY_OFF, date: '2030-12-26' }]);
-
-    const orgAdmin = await mint(server, w, w.orgAdmin, ['ORG_SCHEDULE_READ', 'ORG_SCHEDULE_WRITE']);
-    const orgChange = await server.api('PATCH', `/v2/organizations/${w.org.id}/schedules/${team.body.data.id}`, orgAdmin, { overrides: [DAY_OFF] }, SCHEDULES);
-    expect(orgChange.status).toBe(200);
-    expect(orgChange.body.data.overrides).toEqual([DAY_OFF]);
-
-    const { user } = await fixtures(server).membership({ organizationId: w.org.id });
-    const base = `/v2/organizations/${w.org.id}/users/${user.id}/schedules`;
-    const made = await server.api('POST', base, orgAdmin, { name: 'Theirs', timeZone: 'UTC', isDefault: true, overrides: [DAY_OFF] }, SCHEDULES);
-    expect(made.status).toBe(201);
-    expect(made.body.data).toMatchObject({ ownerId: Number(user.id), overrides: [DAY_OFF] });
-    const changed = await server.api('PATCH', `${base}/${made.body.data.id}`, orgAdmin, { overrides: [] }, SCHEDULES);
-    expect(changed.status).toBe(200);
-    expect(changed.body.data.overrides).toEqual([]);
-  });
-
   it.skipIf(!available)("team and organization lists give every schedule's ownerId as a number: a team's names the team's owner (it was null)", async () => {
     const teamSchedule = await fixtures(server).schedule({ teamId: w.team.id });
     const personal = await fixtures(server).schedule({ userId: w.owner.id });
@@ -88,5 +56,40 @@ describe.each(backends)('schedules as the platform’s clients use them on $name
     for (const { ownerId } of organization.values()) expect(typeof ownerId).toBe('number');
     const one = await server.api('GET', `/v2/teams/${w.team.id}/schedules/${teamSchedule.id}`, token, undefined, SCHEDULES);
     expect(one.body.data.ownerId).toBe(Number(w.owner.id));
+  });
+
+  it.skipIf(!available)("…/users/:userId/schedules: an organization admin's schedule is the path member's own, their default; a team member reads a teammate's; a user outside, or another user's schedule, is 404 and nothing changes", async () => {
+    const f = fixtures(server);
+    const { user } = await f.membership({ organizationId: w.org.id });
+    const base = `/v2/organizations/${w.org.id}/users/${user.id}/schedules`;
+    const token = await mint(server, w, w.orgAdmin, ['ORG_SCHEDULE_READ', 'ORG_SCHEDULE_WRITE']);
+    const created = await server.api('POST', base, token, { name: 'Set by admin', timeZone: 'Europe/Madrid', availability: [{ days: ['Monday'], startTime: '08:00', endTime: '12:00' }] });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ name: 'Set by admin', ownerId: Number(user.id), isDefault: true });
+    const id = created.body.data.id as string;
+    // The member sees it as their own default.
+    expect((await server.api('GET', '/v2/schedules/default', await mint(server, w, user, ['SCHEDULE_READ']))).body.data.id).toBe(id);
+    expect((await server.api('GET', base, token)).body.data.map((s: { id: string }) => s.id)).toEqual([id]);
+    expect((await server.api('GET', `${base}/${id}`, token)).body.data.name).toBe('Set by admin');
+    const changed = await server.api('PATCH', `${base}/${id}`, token, { name: 'Renamed by admin' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.name).toBe('Renamed by admin');
+    expect((await server.api('DELETE', `${base}/${id}`, token)).status).toBe(200);
+    expect(await server.services.stores.api.schedules.find({ userId: user.id }, id)).toBeUndefined();
+
+    const outsider = await server.api('POST', `/v2/organizations/${w.org.id}/users/${w.outsider.id}/schedules`, token, { name: 'Sneaky', timeZone: 'UTC' });
+    expect(outsider.status).toBe(404);
+    expect(outsider.body.error.message).toBe('no such user in this organization');
+    expect(await server.services.stores.api.schedules.list({ userId: w.outsider.id }, 10, 0)).toEqual([]);
+    const othersSchedule = await f.schedule({ userId: w.orgAdmin.id });
+    const crossed = await server.api('PATCH', `${base}/${othersSchedule.id}`, token, { name: 'Crossed' });
+    expect(crossed.status).toBe(404);
+    expect((await server.services.stores.api.schedules.find({ userId: w.orgAdmin.id }, othersSchedule.id))?.name).toBe(othersSchedule.name);
+
+    const teammates = await f.schedule({ userId: w.teamAdmin.id });
+    const memberToken = await mint(server, w, w.member, ['TEAM_SCHEDULE_READ']);
+    const listed = await server.api('GET', `/v2/teams/${w.team.id}/users/${w.teamAdmin.id}/schedules`, memberToken);
+    expect(listed.body.data.map((s: { id: string }) => s.id)).toContain(Number(teammates.id));
+    expect((await server.api('GET', `/v2/teams/${w.team.id}/users/${w.outsider.id}/schedules`, memberToken)).status).toBe(404);
   });
 });
