@@ -1,7 +1,10 @@
 // Event types answer as Cal.com API v2 (2024-06-14) does (docs/integrating.md#event-type-fields):
 // a user's as EventTypeOutput, a team's as TeamEventTypeOutput, the fields Gatehouse keeps from
 // its data and the rest with the values that say it has none; the platform's location writing
-// is read on the way in. Real HTTP, both databases.
+// is read on the way in; and their private links in the platform's shape, changed by a PATCH
+// with no body as Cal.com documents it. The rules (defaults, places, whose event type, links'
+// uses and expiry) are test/services/platform/event-types.test.ts's; who may reach each route
+// platform-access's and team-access's. Real HTTP, both databases.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { TestServer } from '../helpers/server.ts';
@@ -61,16 +64,6 @@ describe.each(backends)('event types in the platform shape on $name', ({ name, a
     expect(read.body.data).toEqual(made.body.data);
   });
 
-  it.skipIf(!available)('a platform location without its value is 400 naming the field, and nothing is made', async () => {
-    const token = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE']);
-    const slug = `no-place-${uniq().toLowerCase()}`;
-    const refused = await server.api('POST', '/v2/event-types', token, { title: 'No place', slug, lengthInMinutes: 30, locations: [{ type: 'phone' }] });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error.message).toContain('locations.0.phone');
-    const listed = await server.services.stores.api.eventTypes.list({ userId: w.owner.id }, 1000, 0);
-    expect(listed.map((e) => e.slug)).not.toContain(slug);
-  });
-
   it.skipIf(!available)("a team's event type answers with its team and every member as a host, at the team's and the organization's addresses", async () => {
     const et = await fixtures(server).eventType({ teamId: w.team.id });
     const token = await mint(server, w, w.teamAdmin, ['TEAM_EVENT_TYPE_READ']);
@@ -122,5 +115,47 @@ describe.each(backends)('event types in the platform shape on $name', ({ name, a
     expect(removed.status).toBe(200);
     expect(removed.body.data).toEqual({ id: Number(et.id), lengthInMinutes: 20, title: et.title, slug: et.slug, deleted: true });
     expect(await server.services.stores.api.eventTypes.findOwned({ userId: w.owner.id }, et.id)).toBeUndefined();
+  });
+
+  it.skipIf(!available)("private links (docs/rules.md#public-booking): POST with no body makes a one-use link in the platform's shape; PATCH's maxUsageCount and expiresAt reach the stored link", async () => {
+    const et = await fixtures(server).eventType({ userId: w.owner.id }, { hidden: true });
+    const token = await mint(server, w, w.owner, ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE']);
+    const made = await server.api('POST', `/v2/event-types/${et.id}/private-links`, token, {});
+    expect(made.status).toBe(201);
+    expect(made.body.data).toMatchObject({ linkId: made.body.data.id, eventTypeId: Number(et.id), maxUsageCount: 1, usageCount: 0, expiresAt: null, isExpired: false });
+
+    const expiry = new Date(server.clock() + 3 * 24 * 3600_000).toISOString();
+    const changed = await server.api('PATCH', `/v2/event-types/${et.id}/private-links/${made.body.data.id}`, token, { maxUsageCount: 10, expiresAt: expiry });
+    expect(changed.status).toBe(200);
+    expect(changed.body.data).toMatchObject({ maxUsageCount: 10, expiresAt: expiry });
+    const [stored] = await server.services.stores.api.eventTypes.listPrivateLinks(et.id);
+    expect(stored).toMatchObject({ maxUses: 10, expiresAt: Date.parse(expiry) });
+  });
+
+  it.skipIf(!available)("PATCH of a link with no body (Cal.com documents none at the organization's team route), or an empty one, answers the link unchanged (it was 400 'request body must be object')", async () => {
+    const f = fixtures(server);
+    const et = await f.eventType({ teamId: w.team.id }, { hidden: true });
+    const link = await f.privateLink(et.id, { maxUses: 4 });
+    const admin = await mint(server, w, w.teamAdmin, ['TEAM_EVENT_TYPE_WRITE']);
+    const path = `/v2/organizations/${w.org.id}/teams/${w.team.id}/event-types/${et.id}/private-links/${link.id}`;
+    // What Cal.com's MCP server sends (update_org_team_et_private_link): its headers and an empty object.
+    const mcp = await server.api('PATCH', path, admin, {}, { 'cal-api-version': '2024-08-13' });
+    expect(mcp.status).toBe(200);
+    expect(mcp.body.data).toMatchObject({ linkId: link.id, eventTypeId: Number(et.id), maxUsageCount: 4, usageCount: 0, expiresAt: null });
+    // As the platform documents it: no body at all.
+    const bare = await fetch(`${server.url}${path}`, { method: 'PATCH', headers: { authorization: `Bearer ${admin}` } });
+    expect(bare.status).toBe(200);
+    expect((await bare.json()).data).toMatchObject({ linkId: link.id, maxUsageCount: 4 });
+    expect((await server.api('PATCH', `/v2/teams/${w.team.id}/event-types/${et.id}/private-links/${link.id}`, admin, {})).body.data.maxUsageCount).toBe(4);
+
+    const mine = await f.eventType({ userId: w.owner.id });
+    const own = await f.privateLink(mine.id, { maxUses: 2 });
+    const owner = await mint(server, w, w.owner, ['EVENT_TYPE_WRITE']);
+    for (const body of [undefined, {}]) {
+      const personal = await server.api('PATCH', `/v2/event-types/${mine.id}/private-links/${own.id}`, owner, body);
+      expect(personal.status).toBe(200);
+      expect(personal.body.data).toMatchObject({ linkId: own.id, maxUsageCount: 2 });
+    }
+    expect((await server.services.stores.api.eventTypes.listPrivateLinks(et.id))[0]).toMatchObject({ maxUses: 4, expiresAt: null, useCount: 0 });
   });
 });
