@@ -1,6 +1,6 @@
 // The conferencing service's rules (src/platform/conferencing/service.ts), called in process:
 // what only HTTP shows (the connect page's address, the views, the platform's app slugs) is tested in
-// test/platform/conferencing.test.ts and test/web/connect-pages.test.ts, the scopes of every route in
+// test/platform/connected-apps.test.ts and test/web/connect-pages.test.ts, the scopes of every route in
 // test/platform/platform-access.test.ts.
 import { describe, expect } from 'vitest';
 import {

@@ -1,7 +1,7 @@
 // The connected apps service's rules (src/platform/connected-apps/service.ts), called in
 // process: a user's calendars, ICS feeds and calendar choices, and a team's apps. What only
 // HTTP shows (the views, Cal.com's requests and their schemas) is tested in
-// test/platform/calendars-requests.test.ts and conferencing.test.ts, the scopes of every route in
+// test/platform/connected-apps.test.ts, the scopes of every route in
 // test/platform/platform-access.test.ts.
 import { describe, expect } from 'vitest';
 import { randomId } from '../../../src/platform/authorization-server.ts';
