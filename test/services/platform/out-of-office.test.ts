@@ -1,7 +1,7 @@
 // The out-of-office service's rules (src/platform/out-of-office/service.ts, docs/rules.md#out-of-office),
 // called in process: who may cover, the order of the times, no overlap, whose entries a caller
 // reaches, and the order and pages of a list. What only HTTP shows (the view, Cal.com's query,
-// concurrent requests) is in test/platform/out-of-office.test.ts; the scopes and membership rules of
+// concurrent requests) is in test/platform/schedules-and-out-of-office.test.ts; the scopes and membership rules of
 // every route in test/platform/platform-access.test.ts and team-access.test.ts.
 import { describe, expect } from 'vitest';
 import { changeEntry, createEntry, deleteEntry, findEntry, listEntries, listOrganizationEntries } from '../../../src/platform/out-of-office/service.ts';
