@@ -115,10 +115,11 @@ describe('out of office', () => {
     expect(await findEntry(world.ctx, teamOnly, others.id)).toEqual(others);
   });
 
-  it("another user's entry is as absent as a missing one, for read, change and delete", async ({ world }) => {
+  it("another user's entry is as absent as a missing one, for read, change, delete and the list", async ({ world }) => {
     const [alice, bob] = await colleagues(world);
     const hers = await createEntry(world.ctx, alice, { start: JAN(1), end: JAN(2) });
     await expect(findEntry(world.ctx, bob, hers.id)).rejects.toMatchObject({ kind: 'not_found', message: 'no such out-of-office entry' });
+    expect(await listEntries(world.ctx, bob, {}, 10, 0)).toEqual([]);
     await expect(deleteEntry(world.ctx, bob, hers.id)).rejects.toMatchObject({ kind: 'not_found' });
     expect(await deleteEntry(world.ctx, alice, hers.id)).toEqual(hers);
     await expect(findEntry(world.ctx, alice, hers.id)).rejects.toMatchObject({ kind: 'not_found' });
