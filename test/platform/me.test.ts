@@ -158,7 +158,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
       expect(res.body.error.code).toBe('validation_error');
       expect(res.body.error.message, JSON.stringify(body)).toContain(field);
     }
-    // A field it cannot change is named with the ones it can (docs/rules.md#forms-and-pages; every PATCH route: patch-fields.test.ts).
+    // A field it cannot change is named with the ones it can (docs/rules.md#forms-and-pages; every PATCH route: request-shapes.test.ts).
     for (const [body, field] of [[{ name: 'Ada', email: 'mallory@example.com', id: 'someoneElse' }, 'id'], [{ username: 'ada' }, 'username'], [{ timeFormat: 12, isAdmin: true }, 'isAdmin']] as const) {
       const res = await server.api('PATCH', '/v2/me', accessToken, body);
       expectEnvelopeError(res, 400, 'validation_error');
