@@ -8,6 +8,7 @@ import { addMember, createOrganization, createTeam } from '../../src/services/te
 import { backends } from '../helpers/backends.ts';
 import { startCountingServer, type StatementCounter } from '../helpers/counting-server.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { auditEvents } from '../helpers/stores.ts';
 import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, quickUser, uniq, type World, useWorld } from './fixtures.ts';
 import { examples } from './route-examples.ts';
 
@@ -295,10 +296,12 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(await server.services.stores.teams.countOwners({ teamId: team.id })).toBe(1);
     });
 
-    it.skipIf(!available)('a team is deleted by its owner only, and is gone afterwards', async () => {
+    it.skipIf(!available)('a team made through the API is audited as team.created with the token\'s application (docs/rules.md#audit-events), and is deleted by its owner only, and is gone afterwards', async () => {
       const created = await server.api('POST', '/v2/teams', await mint(server, w, w.member, ['TEAM_PROFILE_WRITE']), { name: 'Side project' });
       expect(created.status).toBe(201);
       const teamId = created.body.data.id as string;
+      const audited = await auditEvents(server, { userId: w.member.id, type: 'team.created' });
+      expect(audited.filter((e) => e.data?.teamId === String(teamId)).map((e) => [e.actorId, e.clientId])).toEqual([[w.member.id, w.client.clientId]]);
       await addMember(server.services, { teamId: String(teamId) }, w.teamAdmin.id, 'admin');
       const byAdmin = await server.api('DELETE', `/v2/teams/${teamId}`, await mint(server, w, w.teamAdmin, ['TEAM_PROFILE_WRITE']));
       expect(byAdmin.status).toBe(403);
