@@ -7,11 +7,12 @@
 import { describe, expect } from 'vitest';
 import { book, bookingRecordings, bookingReferences, bookingSessions, bookingTranscripts, recordReference, recordTranscript } from '../../../src/platform/bookings/service.ts';
 import type { BookingScope } from '../../../src/platform/bookings/store.ts';
-import { it, type PlatformWorld } from './world.ts';
+import { it, workday, type PlatformWorld } from './world.ts';
 
 const HOUR = 3_600_000;
-const bookOf = async (world: PlatformWorld, eventTypeId: string, hoursAhead: number) =>
-  (await book(world.ctx, { eventTypeId, start: world.now() + hoursAhead * HOUR, attendee: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Berlin' } })).booking;
+/** A booking `hoursIn` hours into the hosts' next working day (workday: a slot of theirs, docs/rules.md#booking-availability). */
+const bookOf = async (world: PlatformWorld, eventTypeId: string, hoursIn: number) =>
+  (await book(world.ctx, { eventTypeId, start: workday(world) + hoursIn * HOUR, attendee: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Berlin' } })).booking;
 
 const readers = [bookingReferences, bookingRecordings, bookingTranscripts, bookingSessions] as const;
 
