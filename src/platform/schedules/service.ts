@@ -3,6 +3,7 @@
 // the same routes. A schedule outside the caller's scope is as absent as a missing one.
 import { checkTimeZone, invalid, notFound } from '../input.ts';
 import type { PlatformContext } from '../stores.ts';
+import { DEFAULT_WEEK } from './default-week.ts';
 import type { AvailabilityOverride, AvailabilityRange, Schedule, ScheduleChanges, ScheduleScope } from './store.ts';
 
 export type { Schedule, ScheduleScope } from './store.ts';
@@ -87,7 +88,7 @@ export async function createSchedule(ctx: PlatformContext, owner: ScheduleOwner,
     id,
     ownerId: personal ? owner.userId : null,
     teamId: personal ? null : owner.teamId,
-    availability: [],
+    availability: [...DEFAULT_WEEK],
     overrides: [],
     createdAt: now,
     name: input.name.trim(),

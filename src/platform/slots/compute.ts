@@ -29,7 +29,7 @@ export interface HostAvailability {
   hostId: string;
   /** The zone the hours are written in: the schedule's, or the host's own for Cal.com's default week. */
   timeZone: string;
-  weeklyHours: WeeklyHours[];
+  weeklyHours: readonly WeeklyHours[];
   /** Each date named here has these hours instead of its weekday's; 00:00-00:00 is a day off. */
   overrides: DateOverride[];
   /** Accepted and pending bookings (less the one being rescheduled): buffers keep clear of them. */
@@ -64,7 +64,7 @@ export interface Slot {
 }
 
 /** Cal.com's default week for a host with no schedule: Monday to Friday, 09:00-17:00 in their zone. */
-export const DEFAULT_WEEK: WeeklyHours[] = [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' }];
+export { DEFAULT_WEEK } from '../schedules/default-week.ts';
 
 const WEEK_DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const MINUTE = 60_000;

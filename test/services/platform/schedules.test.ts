@@ -21,6 +21,15 @@ describe('schedules', () => {
     expect((await findSchedule(world.ctx, { userId }, first.id)).isDefault).toBe(false);
   });
 
+  it("a schedule made without availability holds Cal.com's default week, Monday to Friday 09:00-17:00, for a user and a team; an empty list is kept as asked", async ({ world }) => {
+    const userId = await world.user();
+    const mondayToFriday = [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' }];
+    expect((await createSchedule(world.ctx, { userId }, { name: 'Work', timeZone: 'Europe/Berlin' })).availability).toEqual(mondayToFriday);
+    const teamId = await world.team(userId);
+    expect((await createSchedule(world.ctx, { teamId }, { name: 'Support', timeZone: 'UTC' })).availability).toEqual(mondayToFriday);
+    expect((await createSchedule(world.ctx, { userId }, { name: 'Never', timeZone: 'UTC', availability: [] })).availability).toEqual([]);
+  });
+
   it('a user without a schedule has no default: null, not a refusal', async ({ world }) => {
     expect(await defaultSchedule(world.ctx, await world.user())).toBeNull();
   });
