@@ -46,7 +46,7 @@ export function createIdentityAssertionStore(db: Executor): IdentityAssertionSto
           eb.or([
             // An account the organization itself made: it chose the address (migration 022).
             eb.and([eb('u.email', '=', email), eb('u.created_by_organization_id', '=', organizationId)]),
-            // An address the user proved with a code (docs/rules.md#verified-resources).
+            // An address the user proved with a code (/v2/verified-resources/emails).
             eb.exists(
               eb
                 .selectFrom('verified_resources as v')

@@ -42,7 +42,7 @@ async function userWithEmail(core: Core, email: string): Promise<string> {
   return user.id;
 }
 
-/** docs/rules.md#verified-resources: the user proves the address with the code sent to it. */
+/** /v2/verified-resources/emails: the user proves the address with the code sent to it. */
 async function verifyEmail(core: Core, userId: string, email: string): Promise<void> {
   let sent = '';
   await requestCode(core.services, { userId }, 'email', email, (_kind, _to, code) => (sent = code));
