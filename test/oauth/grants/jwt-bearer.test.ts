@@ -4,6 +4,7 @@
 // core is opened with), an organization that trusts it, and every refusal the grant makes.
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from 'jose';
 import { expect, test } from 'vitest';
+import { decideAuthorization } from '../../../src/oauth/authorize/index.ts';
 import { JWT_BEARER_GRANT_TYPE } from '../../../src/oauth/identity-assertion.ts';
 import { handleTokenRequest } from '../../../src/oauth/token-endpoint.ts';
 import { hashToken, randomId } from '../../../src/oauth/token-format.ts';
@@ -13,7 +14,7 @@ import { addIdentityProvider, linkSubject, removeIdentityProvider, unlinkSubject
 import { KEYS_COOLDOWN_MS, type FetchKeys } from '../../../src/services/identity-providers/keys.ts';
 import { addMember, createOrganization } from '../../../src/services/teams/teams.ts';
 import { userRecord } from '../../storage/seed.ts';
-import { credentials, ISSUER, openCore, rejection, type Core, type SeededClient } from '../core.ts';
+import { credentials, ISSUER, openCore, REDIRECT_URI, rejection, type Core, type SeededClient } from '../core.ts';
 
 const IDP = 'https://idp.acme.example';
 const JWKS_URI = 'https://idp.acme.example/keys';
@@ -267,4 +268,13 @@ it('removing the identity provider revokes its grants and their tokens at once, 
 it("the identity provider's keys that cannot be fetched answer temporarily_unavailable, naming why", async ({ enterprise: e }) => {
   e.published.delete(JWKS_URI);
   await rejection(exchange(e, await idJag(e)), 'temporarily_unavailable', /keys could not be had: its jwks_uri answered 404/);
+});
+
+it("docs/rules.md#silent-authorization: the provider's grant is never the user's consent: the browser's request for the same client still shows the consent page", async ({ enterprise: e }) => {
+  await exchange(e, await idJag(e));
+  const query = { response_type: 'code', client_id: e.client.id, redirect_uri: REDIRECT_URI, scope: 'PROFILE_READ', state: 'xyz' };
+  expect(await decideAuthorization(e.core.ctx, query, { userId: e.ada, loggedInSinceAsked: false })).toMatchObject({ kind: 'consent', userId: e.ada });
+  const silent = await decideAuthorization(e.core.ctx, { ...query, prompt: 'none' }, { userId: e.ada, loggedInSinceAsked: false });
+  expect(silent.kind).toBe('redirect');
+  expect(new URL((silent as { location: string }).location).searchParams.get('error')).toBe('consent_required');
 });
