@@ -1,5 +1,6 @@
 // The event types service's rules (src/platform/event-types/service.ts), called in process:
-// what only HTTP shows (scopes, the envelope, the answer's shape) is tested in test/platform.
+// what only HTTP shows (the answer's shape) is tested in test/platform/event-types.test.ts, the
+// scopes of every route in test/platform/platform-access.test.ts and team-access.test.ts.
 import { describe, expect } from 'vitest';
 import { book } from '../../../src/platform/bookings/service.ts';
 import {
