@@ -107,6 +107,16 @@ describe.each(backends)('enterprise-managed agents (ID-JAG) on $name', ({ name, 
     expect(me.body.data).toMatchObject({ email: member.email });
   });
 
+  it.skipIf(!enabled)("RFC 8707: an ID-JAG naming {BASE_URL}/mcp gets a token the MCP server takes and /v2 refuses", async () => {
+    const res = await exchange(server, await idJag({ resource: `${server.url}/mcp` }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const token = res.body.access_token as string;
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agent', version: '1' } } };
+    const mcp = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` }, body: JSON.stringify(init) });
+    expect(mcp.status).toBe(200);
+    expect((await server.api('GET', '/v2/me', token)).status).toBe(401);
+  });
+
   it.skipIf(!enabled)('RFC 7523 §3 point 7: the same ID-JAG at another instance is refused', async () => {
     const assertion = await idJag();
     expect((await exchange(server, assertion)).status).toBe(200);
