@@ -35,6 +35,8 @@ import { reopenOpenApprovals } from './services/clients/metadata-policy.ts';
 import type { ServiceContext } from './services/context.ts';
 import { systemResolver, type ResolveHost } from './services/outbound-url.ts';
 import { createOAuthStore } from './storage/stores/oauth.ts';
+import { createIdentityAssertionStore } from './storage/stores/identity-assertions.ts';
+import { createIdentityProviderKeys } from './services/identity-providers/keys.ts';
 import type { DatabaseHandle } from './storage/database.ts';
 import { adminRoutes } from './web/admin/routes.ts';
 import { assetRoutes } from './http/assets.ts';
@@ -162,6 +164,8 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
   const { policy, scopes } = config.clientMetadata;
   if (policy !== 'off') oauth.clientMetadata = createMetadataDocuments(services, { policy, scopes, outbound });
   if (policy === 'review') app.addHook('onReady', async () => reopenAtStart(app, services));
+  // docs/integrating.md#enterprise-managed-agents: the JWT bearer grant with an organization's ID-JAG.
+  oauth.identityAssertions = { store: createIdentityAssertionStore(deps.database.db), keys: createIdentityProviderKeys(outbound, clock) };
   const ctx: AppContext = { config, readiness: createReadiness(deps.database), oauth, services, outbound, limits };
   // The platform wing is handed what it needs and nothing more: never AppContext (platform/deps.ts).
   const platform: PlatformDeps = {

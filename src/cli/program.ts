@@ -11,6 +11,7 @@ import { registerClientCommands } from './clients.ts';
 import { registerDemoCommand } from './demo.ts';
 import { registerMaintenanceCommands } from './maintenance.ts';
 import { registerCimdCommands } from './cimd.ts';
+import { registerIdentityProviderCommands } from './identity-providers.ts';
 import { registerInviteLinkCommands } from './invite-links.ts';
 import { registerPhoneCallCommands } from './phone-calls.ts';
 import { writeLines } from './output.ts';
@@ -72,6 +73,7 @@ export function buildProgram(runtime: CliRuntime = createRuntime(processIo())): 
   registerDemoCommand(program, runtime);
   registerAuditCommand(program, runtime);
   registerPlatformCommands(program, runtime);
+  registerIdentityProviderCommands(program, runtime);
   registerInviteLinkCommands(program, runtime);
   registerBookingCommands(program, runtime);
   registerPhoneCallCommands(program, runtime);

@@ -2,6 +2,7 @@
 import type { ClientMetadataDocuments } from './client-metadata.ts';
 import type { DpopNonces, DpopProofStore } from './dpop.ts';
 import type { OAuthEvents } from './events.ts';
+import type { IdentityAssertions } from './identity-assertion.ts';
 import type { ProtectedResources } from './resources.ts';
 import type { ClientRecord, OAuthStore } from './storage.ts';
 
@@ -34,6 +35,12 @@ export interface OAuthContext {
    * accepts, and the token endpoint's URL, which a proof sent to it must name in htu.
    */
   dpop: { proofs: DpopProofStore; nonces: DpopNonces; tokenEndpoint: string };
+  /**
+   * docs/integrating.md#enterprise-managed-agents: the identity providers organizations trust,
+   * their keys and the accounts their subjects are, for the JWT bearer grant with an ID-JAG
+   * (grants/jwt-bearer.ts). Absent: that grant is refused.
+   */
+  identityAssertions?: IdentityAssertions;
   /** Told of each audit event the core wrote, once committed (events.ts). Absent: nobody counts them. */
   events?: OAuthEvents;
 }

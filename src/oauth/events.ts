@@ -28,6 +28,19 @@ export async function reportingTransaction<T>(ctx: OAuthContext, fn: (tx: OAuthS
   return result;
 }
 
+/**
+ * As reportingTransaction, on a port of the core whose transactions carry the core's store,
+ * bound to the same transaction, as `oauth` (identity-assertion.ts: IdentityAssertionStore):
+ * the audit events fn writes through `tx.oauth` are told once the transaction has committed.
+ */
+export async function reportingPortTransaction<S extends { oauth: OAuthStore; transaction<R>(fn: (tx: S) => Promise<R>): Promise<R> }, T>(ctx: OAuthContext, port: S, fn: (tx: S) => Promise<T>): Promise<T> {
+  const written: OAuthAuditEventType[] = [];
+  const result = await port.transaction((tx) => fn({ ...tx, oauth: noting(tx.oauth, written) }));
+  const events = ctx.events ?? uncounted;
+  for (const type of written) events.committed(type);
+  return result;
+}
+
 /** The transaction's store, noting in `written` each audit event it writes, a nested transaction's too. */
 function noting(tx: OAuthStore, written: OAuthAuditEventType[]): OAuthStore {
   return {

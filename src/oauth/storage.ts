@@ -204,7 +204,9 @@ export interface GrantStore {
   findGrant(id: string): Promise<GrantRecord | undefined>;
   /**
    * Active (not revoked) grants of one user for one client, newest first: one indexed
-   * range read of at most the grant limit's rows (docs/rules.md#bounded-growth).
+   * range read of at most the grant limit's rows (docs/rules.md#bounded-growth). The user's
+   * consents only: a grant an organization's identity provider made is never one
+   * (docs/integrating.md#enterprise-managed-agents).
    */
   listActiveGrants(userId: string, clientId: string): Promise<GrantRecord[]>;
   /**

@@ -12,7 +12,7 @@ import type { GrantHandler } from './grants/types.ts';
 import { readParams, required, type Params } from './params.ts';
 import { readResourceParameter } from './resources.ts';
 import type { ClientRecord } from './storage.ts';
-import type { TokenResponse } from './token-response.ts';
+import type { AccessTokenResponse, TokenResponse } from './token-response.ts';
 
 export interface TokenRequestInput {
   body: unknown;
@@ -27,7 +27,7 @@ export interface TokenRequestInput {
 
 /** The token response, and the client's request count for the HTTP layer to tell it. */
 export interface TokenAnswer {
-  body: TokenResponse;
+  body: TokenResponse | AccessTokenResponse;
   rateLimit?: RequestCount;
 }
 

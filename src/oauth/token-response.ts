@@ -14,6 +14,13 @@ export interface TokenResponse {
   scope: string;
 }
 
+/**
+ * An access token without a refresh token (RFC 6749 §5.1 makes it optional): what a grant
+ * answers whose client must ask its identity provider again rather than refresh
+ * (docs/integrating.md#enterprise-managed-agents).
+ */
+export type AccessTokenResponse = Omit<TokenResponse, 'refresh_token'>;
+
 export interface GrantBinding {
   grantId: string;
   /** The code the pair descends from (docs/rules.md#code-replay): kept through every rotation. */

@@ -29,5 +29,9 @@ export type AuditEventType =
   | 'user.deleted_by_organization'
   | 'events_url.changed'
   | 'events_secret.created'
-  | 'login.failed';
+  | 'login.failed'
+  | 'identity_provider.added'
+  | 'identity_provider.removed'
+  | 'identity_link.created'
+  | 'identity_link.removed';
 

@@ -6,6 +6,7 @@ import type { NoticeStore, SessionStore, UserStore, VerifiedResourceStore } from
 import type { AuditLogReader } from './audit-log.ts';
 import type { AuditStore } from './audit.ts';
 import type { IdSeriesStore } from './ids.ts';
+import type { IdentityProviderStore } from './identity-providers/store.ts';
 import type { ClientStore, MetadataHostStore } from './clients/store.ts';
 import type { RetentionStore } from './retention/store.ts';
 import type { InvitationStore, InviteLinkStore, TeamStore } from './teams/store.ts';
@@ -30,6 +31,8 @@ export interface ServiceStores {
   webhooks: WebhookStore;
   webhookDeliveries: WebhookDeliveryStore;
   retention: RetentionStore;
+  /** docs/integrating.md#enterprise-managed-agents: the identity providers organizations trust, and their subjects' links. */
+  identityProviders: IdentityProviderStore;
   /**
    * Runs fn with every store bound to one transaction: all of fn's writes land, or none.
    * Inside a transaction already, fn joins it.

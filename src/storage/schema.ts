@@ -117,6 +117,35 @@ export interface GrantsTable {
   team_id: string | null;
   created_at: number;
   revoked_at: number | null;
+  /**
+   * docs/integrating.md#enterprise-managed-agents: the identity provider whose ID-JAG made the
+   * grant (migration 034); null: the user's own consent.
+   */
+  identity_provider_id: Generated<string | null>;
+}
+
+/** docs/integrating.md#enterprise-managed-agents: an IdP an organization trusts (migration 034). */
+export interface IdentityProvidersTable {
+  id: string;
+  organization_id: string;
+  issuer: string;
+  jwks_uri: string;
+  /** Lower-case e-mail domains, space-separated. */
+  domains: string;
+  /** Space-separated scope names in registry order; NULL: the organization's reach. */
+  scopes: string | null;
+  created_at: number;
+  created_by: string;
+}
+
+/** docs/integrating.md#enterprise-managed-agents: an IdP's subject, linked to an account (migration 034). */
+export interface IdentityLinksTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: number;
+  /** The operator's mark when linked by hand; NULL when linked by the first ID-JAG's e-mail. */
+  created_by: string | null;
 }
 
 export interface AuthorizationCodesTable {
@@ -626,6 +655,8 @@ export interface Database {
   client_secrets: ClientSecretsTable;
   authorization_requests: AuthorizationRequestsTable;
   grants: GrantsTable;
+  identity_providers: IdentityProvidersTable;
+  identity_links: IdentityLinksTable;
   email_change_requests: EmailChangeRequestsTable;
   client_metadata_hosts: ClientMetadataHostsTable;
   authorization_codes: AuthorizationCodesTable;

@@ -80,7 +80,7 @@ describe.each(backends)('dynamic client registration (RFC 7591) on $name', ({ na
         client_name: 'Agent',
         redirect_uris: ['http://127.0.0.1:33418/callback'],
         token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code', 'refresh_token'],
+        grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
         response_types: ['code'],
         scope: expect.stringContaining('PROFILE_READ'),
         require_pushed_authorization_requests: false,

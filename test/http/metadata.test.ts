@@ -42,7 +42,9 @@ describe('authorization server metadata (RFC 8414)', () => {
     const { body } = await metadata();
     expect(body.response_types_supported).toEqual(['code']);
     expect(body.code_challenge_methods_supported).toEqual(['S256']);
-    expect([...(body.grant_types_supported as string[])].sort()).toEqual(['authorization_code', 'refresh_token']);
+    expect([...(body.grant_types_supported as string[])].sort()).toEqual(['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:jwt-bearer']);
+    // docs/integrating.md#enterprise-managed-agents: the JWT bearer grant's profile, an organization's ID-JAG.
+    expect(body.authorization_grant_profiles_supported).toEqual(['urn:ietf:params:oauth:grant-profile:id-jag']);
     for (const key of ['token_endpoint_auth_methods_supported', 'revocation_endpoint_auth_methods_supported', 'introspection_endpoint_auth_methods_supported']) {
       expect(body[key], key).toEqual(expect.arrayContaining(['client_secret_basic', 'client_secret_post']));
       // RFC 7523 §2.2 (docs/rules.md#client-authentication): private_key_jwt, never client_secret_jwt.

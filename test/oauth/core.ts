@@ -25,6 +25,8 @@ import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
+import { createIdentityAssertionStore } from '../../src/storage/stores/identity-assertions.ts';
+import { createIdentityProviderKeys, type FetchKeys } from '../../src/services/identity-providers/keys.ts';
 import { userRecord } from '../storage/seed.ts';
 
 /** When every test's clock starts (November 2023): far from 0, so an unset time shows. */
@@ -76,6 +78,12 @@ export interface CoreOptions {
    * CIMD_POLICY=off; the seeded clients have issued ids, which that never concerns.
    */
   metadataDocuments?: boolean;
+  /**
+   * docs/integrating.md#enterprise-managed-agents: the JWT bearer grant enabled, the identity
+   * providers' key sets fetched through this function instead of the network (each host a
+   * public address for the outbound guard), as app.ts wires it.
+   */
+  identityProviderKeys?: FetchKeys;
 }
 
 export interface Core {
@@ -127,6 +135,9 @@ export async function openCore(options: CoreOptions = {}): Promise<Core> {
     isSelfRegistered: selfRegisteredClients(services),
   };
   if (options.metadataDocuments) ctx.clientMetadata = servedDocuments(services, documents);
+  if (options.identityProviderKeys) {
+    ctx.identityAssertions = { store: createIdentityAssertionStore(handle.db), keys: createIdentityProviderKeys({ allowPrivate: false, resolve: publicAddress }, clock, options.identityProviderKeys) };
+  }
 
   const core: Core = {
     ctx,
@@ -243,9 +254,14 @@ export function basic(clientId: string, secret: string): string {
   return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
 }
 
-/** A token request with client_secret_post: what the HTTP layer hands the core for a form body. */
-export function tokenRequest(core: Core, client: SeededClient, params: Record<string, string | string[]>): Promise<TokenResponse> {
-  return handleTokenRequest(core.ctx, { body: { ...credentials(client), ...params }, authorization: undefined }).then((answer) => answer.body);
+/**
+ * A token request with client_secret_post: what the HTTP layer hands the core for a form body,
+ * of a grant that answers a pair (the code and refresh grants); fails without a refresh token.
+ */
+export async function tokenRequest(core: Core, client: SeededClient, params: Record<string, string | string[]>): Promise<TokenResponse> {
+  const { body } = await handleTokenRequest(core.ctx, { body: { ...credentials(client), ...params }, authorization: undefined });
+  if (!('refresh_token' in body)) return expect.fail(`expected a refresh token in ${JSON.stringify(body)}`);
+  return body;
 }
 
 /** RFC 6749 §4.1.3: redeems the code at the client's registered redirect URI. */

@@ -4,3 +4,4 @@ export { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 export { createApiAccessStore } from '../../src/storage/repositories/api-access.ts';
 export { createDpopProofStore } from '../../src/storage/stores/dpop-proofs.ts';
 export { createRetentionStore, deleteBatchQuery, deleteUnusedOpenRegistrationsQuery, forgetSuccessorsQuery } from '../../src/storage/stores/retention.ts';
+export { createIdentityAssertionStore } from '../../src/storage/stores/identity-assertions.ts';

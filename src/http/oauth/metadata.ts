@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ASSERTION_ALGORITHMS } from '../../oauth/client-assertion.ts';
 import { DPOP_ALGORITHMS } from '../../oauth/dpop.ts';
+import { ID_JAG_GRANT_PROFILE } from '../../oauth/identity-assertion.ts';
 import { scopeRegistry } from '../../oauth/scopes.ts';
 import type { AppContext } from '../../context.ts';
 import { AUTHORIZE_PATH, INTROSPECT_PATH, METADATA_PATH, PAR_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH } from './paths.ts';
@@ -24,6 +25,8 @@ export function metadataRoute(app: FastifyInstance, ctx: AppContext): void {
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: SUPPORTED_GRANT_TYPES,
+    // docs/integrating.md#enterprise-managed-agents: the JWT bearer grant takes an organization's ID-JAG.
+    authorization_grant_profiles_supported: [ID_JAG_GRANT_PROFILE],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none'],
     // RFC 7523 §2.2 (docs/rules.md#client-authentication): a client of the FAPI 2.0 profile may use the first three only.
     token_endpoint_auth_signing_alg_values_supported: [...ASSERTION_ALGORITHMS],

@@ -2,7 +2,7 @@
 import type { OAuthContext } from '../context.ts';
 import type { Params } from '../params.ts';
 import type { ClientRecord } from '../storage.ts';
-import type { TokenResponse } from '../token-response.ts';
+import type { AccessTokenResponse, TokenResponse } from '../token-response.ts';
 
 export interface GrantRequest {
   /** Only the parameters the grant declared in `parameters`. */
@@ -22,5 +22,5 @@ export interface GrantHandler {
    * rest of the request is ignored (RFC 6749 §3.2).
    */
   parameters: readonly string[];
-  handle(ctx: OAuthContext, request: GrantRequest): Promise<TokenResponse>;
+  handle(ctx: OAuthContext, request: GrantRequest): Promise<TokenResponse | AccessTokenResponse>;
 }

@@ -39,6 +39,16 @@ export async function listActiveGrants(db: Executor, userId: string, clientId: s
 }
 
 /**
+ * The active grants the user gave the client on a consent page, newest first: those an
+ * organization's identity provider made (docs/integrating.md#enterprise-managed-agents) are
+ * left out, so a browser authorization never takes one for the user's consent, nor counts
+ * it toward the grant limit. Still one range of the grants_active index.
+ */
+export async function listConsentedGrants(db: Executor, userId: string, clientId: string): Promise<GrantRecord[]> {
+  return (await activeGrantsQuery(db, userId, clientId).where('identity_provider_id', 'is', null).execute()).map(toGrantRecord);
+}
+
+/**
  * docs/rules.md#team-authorization: the team's active grants, for revocation when the team is
  * deleted (the partial index grants_team reads them).
  */

@@ -9,6 +9,7 @@ import { createAuditLogReader, createAuditStore } from './audit.ts';
 import { createBookingStore } from './platform/bookings.ts';
 import { createClientStore } from './clients.ts';
 import { createIdSeriesStore } from './ids.ts';
+import { createIdentityProviderStore } from './identity-providers.ts';
 import { createMetadataHostStore } from './metadata-hosts.ts';
 import { createPlatformStores } from './platform/index.ts';
 import { createRetentionStore } from './retention.ts';
@@ -38,6 +39,7 @@ export function createServiceStores(db: Kysely<Database>): PlatformStores {
     webhooks: createWebhookStore(db),
     webhookDeliveries: createWebhookDeliveryStore(db),
     retention: createRetentionStore(db),
+    identityProviders: createIdentityProviderStore(db),
     transaction: (fn) => inTransaction(db, (trx) => fn(createServiceStores(trx))),
   };
 }

@@ -11,7 +11,7 @@ import { createAuditStore } from './audit.ts';
 import { notifyClient } from './webhook-deliveries.ts';
 import { findClientRecord, findClientWithSecrets } from '../repositories/clients.ts';
 import type { Executor } from '../repositories/executor.ts';
-import { findTeamAuthority, listActiveGrants, revokeGrant, toGrantRecord } from '../repositories/grants.ts';
+import { findTeamAuthority, listConsentedGrants, revokeGrant, toGrantRecord } from '../repositories/grants.ts';
 import { findAccessToken } from '../repositories/tokens.ts';
 import type { AccessTokensTable, AuthorizationCodesTable, RefreshTokensTable } from '../schema.ts';
 import { inTransaction } from '../transaction.ts';
@@ -58,7 +58,7 @@ export function createOAuthStore(db: Executor): OAuthStore {
       }
       return findTeamAuthority(db, { id: teamId }, userId);
     },
-    listActiveGrants: (userId, clientId) => listActiveGrants(db, userId, clientId),
+    listActiveGrants: (userId, clientId) => listConsentedGrants(db, userId, clientId),
     // Takes the user's row lock for the rest of the transaction (a portable SELECT ... FOR UPDATE).
     lockUserGrants: async (userId) => {
       await db.updateTable('users').set((eb) => ({ id: eb.ref('id') })).where('id', '=', userId).execute();

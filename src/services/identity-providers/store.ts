@@ -1,0 +1,51 @@
+// The store of the identity providers organizations trust and the links of their subjects to
+// accounts (docs/integrating.md#enterprise-managed-agents), as the operator and the
+// organization's owner manage them. The token endpoint reads the same tables through the
+// core's own port (src/oauth/identity-assertion.ts).
+
+/** An identity provider one organization trusts to issue ID-JAGs for its members. */
+export interface IdentityProvider {
+  id: string;
+  organizationId: string;
+  issuer: string;
+  jwksUri: string;
+  /** Lower-case e-mail domains. */
+  domains: string[];
+  /** Registry order; null: whatever the client and the request allow. */
+  scopes: string[] | null;
+  createdAt: number;
+  /** A user id or CLI_OPERATOR. */
+  createdBy: string;
+}
+
+/** An identity provider's subject, linked to an account. */
+export interface IdentityLink {
+  issuer: string;
+  subject: string;
+  userId: string;
+  createdAt: number;
+  /** CLI_OPERATOR when linked by hand; null when the first ID-JAG linked it by its e-mail. */
+  createdBy: string | null;
+}
+
+export interface IdentityProviderStore {
+  /** Inserts it. False, writing nothing, when the organization already trusts that issuer. */
+  insert(provider: IdentityProvider): Promise<boolean>;
+  /** The organization's identity providers, oldest first. */
+  listOfOrganization(organizationId: string): Promise<IdentityProvider[]>;
+  /** The organization's identity provider of this id; undefined when there is none. */
+  find(organizationId: string, id: string): Promise<IdentityProvider | undefined>;
+  /** Deletes it; false when there was none. Its grants stay, for revokeGrantsOf. */
+  delete(id: string): Promise<boolean>;
+  /**
+   * Revokes the active grants the identity provider made (of one user, with `userId`), and
+   * every token issued under them; returns how many grants. Several writes: call it in a transaction.
+   */
+  revokeGrantsOf(identityProviderId: string, at: number, userId?: string): Promise<number>;
+  /** The link of the issuer's subject; undefined when none. */
+  findLink(issuer: string, subject: string): Promise<IdentityLink | undefined>;
+  /** Inserts the link. False, writing nothing, when the subject is linked already. */
+  insertLink(link: IdentityLink): Promise<boolean>;
+  /** Deletes the link; false when there was none. */
+  deleteLink(issuer: string, subject: string): Promise<boolean>;
+}
