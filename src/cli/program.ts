@@ -12,6 +12,7 @@ import { registerDemoCommand } from './demo.ts';
 import { registerMaintenanceCommands } from './maintenance.ts';
 import { registerCimdCommands } from './cimd.ts';
 import { registerInviteLinkCommands } from './invite-links.ts';
+import { registerKeyCommands } from './keys.ts';
 import { registerPhoneCallCommands } from './phone-calls.ts';
 import { writeLines } from './output.ts';
 import { registerPlatformCommands } from './platform.ts';
@@ -77,5 +78,6 @@ export function buildProgram(runtime: CliRuntime = createRuntime(processIo())): 
   registerPhoneCallCommands(program, runtime);
   registerMaintenanceCommands(program, runtime);
   registerCimdCommands(program, runtime);
+  registerKeyCommands(program, runtime);
   return program;
 }

@@ -3,6 +3,7 @@ import type { ClientMetadataDocuments } from './client-metadata.ts';
 import type { DpopNonces, DpopProofStore } from './dpop.ts';
 import type { OAuthEvents } from './events.ts';
 import type { ProtectedResources } from './resources.ts';
+import type { SigningKeys } from './signing-keys.ts';
 import type { ClientRecord, OAuthStore } from './storage.ts';
 
 export interface OAuthContext {
@@ -34,6 +35,8 @@ export interface OAuthContext {
    * accepts, and the token endpoint's URL, which a proof sent to it must name in htu.
    */
   dpop: { proofs: DpopProofStore; nonces: DpopNonces; tokenEndpoint: string };
+  /** OpenID Connect Core §10.1: the keys ID tokens are signed with (docs/operating.md#signing-keys). */
+  signingKeys: SigningKeys;
   /** Told of each audit event the core wrote, once committed (events.ts). Absent: nobody counts them. */
   events?: OAuthEvents;
 }

@@ -29,5 +29,6 @@ export type AuditEventType =
   | 'user.deleted_by_organization'
   | 'events_url.changed'
   | 'events_secret.created'
-  | 'login.failed';
+  | 'login.failed'
+  | 'signing_keys.rotated';
 

@@ -31,6 +31,7 @@ import * as inviteLinkAuthority from './migrations/028_invite_link_authority.ts'
 import * as profileDetails from './migrations/029_profile_details.ts';
 import * as grantsByClient from './migrations/030_grants_by_client.ts';
 import * as bookingFields from './migrations/031_booking_fields.ts';
+import * as openidConnect from './migrations/032_openid_connect.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -65,6 +66,7 @@ const migrations: Record<string, DialectMigration> = {
   '029_profile_details': profileDetails,
   '030_grants_by_client': grantsByClient,
   '031_booking_fields': bookingFields,
+  '032_openid_connect': openidConnect,
 };
 
 /**

@@ -3,7 +3,7 @@ import type { JSONWebKeySet } from 'jose';
 import { checkPublicJwks, MAX_JWKS_LENGTH } from '../../oauth/client-assertion.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
 import { TOKEN_ENDPOINT_AUTH_METHODS, type ClientKind, type TokenEndpointAuthMethod } from '../../oauth/storage.ts';
-import { isKnownScope, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
+import { isKnownScope, OFFLINE_ACCESS, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
 import { validation } from '../errors.ts';
 import { refuseHiddenCharacters, uriControlProblem } from '../names.ts';
 
@@ -72,7 +72,8 @@ export function checkRedirectUris(uris: readonly string[]): string[] {
 }
 
 export function checkScopes(scopes: readonly string[]): string[] {
-  const list = scopes.flatMap((s) => s.split(/[\s,]+/)).filter((s) => s !== '');
+  // offline_access is no scope to register: any client may send it, and it changes nothing (oauth/scopes.ts).
+  const list = scopes.flatMap((s) => s.split(/[\s,]+/)).filter((s) => s !== '' && s !== OFFLINE_ACCESS);
   if (list.length === 0) throw validation('choose at least one scope', 'scopes');
   const unknown = list.filter((s) => !isKnownScope(s));
   if (unknown.length > 0) throw validation(unknownScopes(unknown), 'scopes');

@@ -136,7 +136,7 @@ export function kindOf(values: ClientFormValues): ClientKind {
 
 /** Checkboxes for every scope of the registry, grouped by family, in plain words. */
 export function scopeFieldset(selected: readonly string[], errors: FieldErrors, awaiting: readonly string[] = []): Html {
-  const families: ScopeFamily[] = ['personal', 'team', 'organization'];
+  const families: ScopeFamily[] = ['identity', 'personal', 'team', 'organization'];
   return html`<fieldset id="scopes" ${invalid(errors, 'scopes')}>
 <legend>Scopes <span class="muted">(at least one)</span></legend>
 <p class="hint" id="scopes-hint">Choose only what the application needs. Users see these descriptions on the consent page.</p>
