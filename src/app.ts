@@ -43,6 +43,7 @@ import { assetRoutes } from './http/assets.ts';
 import { authorizedAppsRoutes } from './web/authorized-apps.ts';
 import { emailChangeRoutes } from './web/email-change.ts';
 import { authorizeRoutes } from './web/authorize.ts';
+import { endSessionRoutes } from './web/end-session.ts';
 import { developerRoutes } from './web/developer/routes.ts';
 import { loginRoutes } from './web/login.ts';
 import { logoRoutes } from './web/logos.ts';
@@ -277,6 +278,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, platform: P
       const connections = connectionRequestPages(platform);
       await loginRoutes(web, ctx, connectPageApplication(connections));
       await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
+      await endSessionRoutes(web, ctx);
       await developerRoutes(web, ctx);
       await adminRoutes(web, ctx);
       await authorizedAppsRoutes(web, ctx);

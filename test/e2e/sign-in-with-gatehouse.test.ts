@@ -6,6 +6,7 @@ import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateClient } from '../../src/services/clients/changes.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
@@ -60,6 +61,13 @@ describe.each(backends)('Sign in with Gatehouse on $name', ({ name, available })
     const verified = await jwtVerify(tokens.id_token!, jwks, { issuer: server.url, audience: registered.clientId, algorithms: ['RS256'] });
     expect(verified.protectedHeader.kid).toBeTruthy();
     expect(verified.payload.sub).toBe(user.id);
+
+    // OIDC RP-Initiated Logout: the library's end-session URL ends the session and comes back.
+    await updateClient(server.services, registered.clientId, user.id, { postLogoutRedirectUris: ['https://app.example.com/bye'] });
+    const end = client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token!, post_logout_redirect_uri: 'https://app.example.com/bye', state: 'bye' });
+    const out = await browser.get(end.pathname + end.search);
+    expect(out.location).toBe('https://app.example.com/bye?state=bye');
+    expect((await browser.login(user.email, user.password)).status).toBe(303);
   });
 
   it.skipIf(!available)('OIDC Core 3.1.3.3: oauth4webapi processes the code response as OpenID and validates the ID token', async () => {

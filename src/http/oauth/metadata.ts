@@ -7,7 +7,7 @@ import { DPOP_ALGORITHMS } from '../../oauth/dpop.ts';
 import { ID_TOKEN_ALGORITHMS } from '../../oauth/signing-keys.ts';
 import { OFFLINE_ACCESS, scopeRegistry } from '../../oauth/scopes.ts';
 import type { AppContext } from '../../context.ts';
-import { AUTHORIZE_PATH, INTROSPECT_PATH, JWKS_PATH, METADATA_PATH, OPENID_CONFIGURATION_PATH, PAR_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH, USERINFO_PATH } from './paths.ts';
+import { AUTHORIZE_PATH, END_SESSION_PATH, INTROSPECT_PATH, JWKS_PATH, METADATA_PATH, OPENID_CONFIGURATION_PATH, PAR_PATH, REGISTER_PATH, REVOKE_PATH, TOKEN_PATH, USERINFO_PATH } from './paths.ts';
 import { SUPPORTED_GRANT_TYPES } from '../../oauth/grants/index.ts';
 
 /** The RFC 8414 document. */
@@ -54,6 +54,8 @@ function openIdProviderMetadata(ctx: AppContext) {
     ...authorizationServerMetadata(ctx),
     jwks_uri: `${ctx.config.baseUrl}${JWKS_PATH}`,
     userinfo_endpoint: `${ctx.config.baseUrl}${USERINFO_PATH}`,
+    // OpenID Connect RP-Initiated Logout §2.1.
+    end_session_endpoint: `${ctx.config.appUrl}${END_SESSION_PATH}`,
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [...ID_TOKEN_ALGORITHMS],
     claims_supported: ['iss', 'sub', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'name', 'email', 'email_verified'],
