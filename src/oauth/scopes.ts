@@ -15,9 +15,9 @@ export interface ScopeDefinition {
 // OpenID Connect Core §3.1.2.1, §5.4 (docs/integrating.md#sign-in-with-gatehouse): who the user is,
 // for signing in with Gatehouse. They guard UserInfo and what the ID token tells, no /v2 route.
 const identity: Array<[string, string]> = [
-  ['openid', 'Learn who you are: sign you in with your Gatehouse account.'],
-  ['profile', 'Learn your name.'],
-  ['email', 'Learn your email address, and whether it is verified.'],
+  ['openid', 'Know who you are: sign you in with your Gatehouse account.'],
+  ['profile', 'See your name.'],
+  ['email', 'See your email address, and whether it is verified.'],
 ];
 
 /**

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
+import { textOf } from '../helpers/pages.ts';
 import { signingKeyRows } from '../helpers/rows.ts';
 import { startTestServer, TEST_SIGNING_KEYS_SECRET, type TestServer, type TestUser } from '../helpers/server.ts';
 
@@ -70,6 +71,16 @@ describe.each(backends)('OpenID Connect over HTTP on $name', ({ name, available 
       expect(row).not.toContain(TEST_SIGNING_KEYS_SECRET);
     }
     expect(server.logs.join('\n')).not.toContain(TEST_SIGNING_KEYS_SECRET);
+  });
+
+  it.skipIf(!available)('OIDC Core 3.1.2.4: the consent page says the application learns who the user is, with the name and e-mail only as asked', async () => {
+    const registered = await server.client(user, { name: 'Sign-in App', scopes: ['openid', 'profile', 'email', 'PROFILE_READ'] });
+    const consent = async (scope: string) => textOf((await browser.get(`/auth/oauth2/authorize?${new URLSearchParams({ client_id: registered.clientId, redirect_uri: registered.redirectUri, response_type: 'code', scope, state: 's' })}`)).body, 'requested-scopes') ?? '';
+    const both = await consent('openid profile email');
+    expect(both).toContain('Who you are');
+    expect(both).toContain('The application learns who you are: your name and your email address.');
+    expect(await consent('openid email')).toContain('The application learns who you are: your email address.');
+    expect(await consent('openid')).toContain('The application learns who you are: your Gatehouse account, but not your name or email address.');
   });
 
   it.skipIf(!available)('OIDC Core 5.3.1: UserInfo answers GET and POST with a bearer token, Cache-Control: no-store', async () => {
