@@ -83,6 +83,13 @@ describe.each(backends)('OpenID Connect over HTTP on $name', ({ name, available 
     expect(await consent('openid')).toContain('The application learns who you are: your Gatehouse account, but not your name or email address.');
   });
 
+  it.skipIf(!available)('OIDC Core 3.1.2.4: authorized apps say what an application that signs the user in learns of them', async () => {
+    await signedIn('openid profile');
+    const page = await browser.get('/settings/authorized-apps');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('The application learns who you are: your name.');
+  });
+
   it.skipIf(!available)('OIDC Core 5.3.1: UserInfo answers GET and POST with a bearer token, Cache-Control: no-store', async () => {
     const { access_token } = await signedIn('openid profile');
     for (const method of ['GET', 'POST']) {
