@@ -2,7 +2,8 @@
 // :memory:: sealed under the operator's secret, made once, rotated by generation.
 import { describe, expect } from 'vitest';
 import { KeySealer, makeSigningKeySet, SigningKeys, SigningKeyUnreadable } from '../../src/oauth/signing-keys.ts';
-import { it, T0 } from './core.ts';
+import { hashToken } from '../../src/oauth/token-format.ts';
+import { exchange, it, T0 } from './core.ts';
 
 describe('signing keys (docs/operating.md#signing-keys)', () => {
   it('docs/operating.md#signing-keys: a sealed private key opens with its secret and kid only', async () => {
@@ -26,5 +27,17 @@ describe('signing keys (docs/operating.md#signing-keys)', () => {
     await core.ctx.signingKeys.ensureFirst();
     const elsewhere = new SigningKeys(core.stores.signingKeys, new KeySealer('not the secret the keys were made with'), core.clock.now, { refreshSeconds: 30, idTokenTtlSeconds: 1800 });
     await expect(elsewhere.signer('RS256')).rejects.toThrow(/cannot be opened with this SIGNING_KEYS_SECRET/);
+  });
+
+  it('docs/operating.md#signing-keys: keys that cannot be opened fail only the exchanges that need an ID token, and leave their code unspent', async ({ core }) => {
+    await core.ctx.signingKeys.ensureFirst();
+    core.ctx.signingKeys = new SigningKeys(core.stores.signingKeys, new KeySealer('not the secret the keys were made with'), core.clock.now, { refreshSeconds: 30, idTokenTtlSeconds: 1800 });
+    const client = await core.client({ scopes: ['openid', 'PROFILE_READ'] });
+    const userId = await core.user();
+    const plain = await core.code(client, await core.grant(client, userId, ['PROFILE_READ']));
+    expect((await exchange(core, client, plain)).id_token).toBeUndefined();
+    const openid = await core.code(client, await core.grant(client, userId, ['openid']));
+    await expect(exchange(core, client, openid)).rejects.toBeInstanceOf(SigningKeyUnreadable);
+    expect((await core.ctx.store.findCode(hashToken(openid)))?.consumedAt).toBeNull();
   });
 });

@@ -24,7 +24,9 @@ export const authorizationCodeGrant: GrantHandler = {
     const now = ctx.clock();
     // OpenID Connect Core §3.1.3.3: a client that may ask for openid may get an ID token; its
     // key is read before the transaction, so that the exchange's writes wait on no other read.
-    const signer = isOpenIdRequest(client.scopes) ? await idTokenSigner(ctx, client) : undefined;
+    // A key that cannot be read fails only the exchanges that need an ID token (and rolls their
+    // code's consumption back, so the application may try again once the operator fixed it).
+    const signer = isOpenIdRequest(client.scopes) ? await idTokenSigner(ctx, client).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))) : undefined;
 
     const outcome = await reportingTransaction(ctx, async (tx) => {
       const record = await tx.consumeCode(hash, now);
@@ -63,6 +65,7 @@ export const authorizationCodeGrant: GrantHandler = {
       await storePair(tx, pair, { type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);
       const response = tokenResponse(ctx, pair, record.scopes);
       if (signer === undefined || !isOpenIdRequest(record.scopes)) return response;
+      if (signer instanceof Error) throw signer;
       const subject = { client, identity: await tx.findIdentity(record.userId), userId: record.userId, scopes: record.scopes!, nonce: record.nonce ?? null, authTime: record.authTime ?? record.createdAt, accessToken: pair.accessToken };
       return { ...response, id_token: await mintIdToken(ctx, signer, subject) };
     });
