@@ -17,6 +17,7 @@ const labels: Record<keyof PruneCounts, string> = {
   teamDepartures: 'team departures',
   emailChangeRequests: 'address changes',
   connectionRequests: 'connect requests',
+  slotReservations: 'slot reservations',
   unusedOpenRegistrations: 'unused registrations',
   successorsForgotten: 'successor pairs',
 };
@@ -38,6 +39,7 @@ const verbs: Record<keyof PruneCounts, string> = {
   teamDepartures: 'deleted',
   emailChangeRequests: 'deleted',
   connectionRequests: 'deleted',
+  slotReservations: 'deleted',
   unusedOpenRegistrations: 'deleted',
   successorsForgotten: 'forgotten',
 };

@@ -18,6 +18,7 @@ import type { PhoneCallStore } from './phone-calls/store.ts';
 import type { RoutingFormStore } from './routing-forms/store.ts';
 import type { ScheduleStore } from './schedules/store.ts';
 import type { SlotStore } from './slots/store.ts';
+import type { SlotReservationStore } from './slots/reservation-store.ts';
 import type { WorkflowStore } from './workflows/store.ts';
 
 export interface ApiStores {
@@ -42,6 +43,8 @@ export interface ApiStores {
   schedules: ScheduleStore;
   /** docs/integrating.md#slots: an event type's hosts, their schedules and what takes their time. */
   slots: SlotStore;
+  /** docs/integrating.md#slot-reservations: slots held for a few minutes by whoever has the hold's uid. */
+  slotReservations: SlotReservationStore;
   workflows: WorkflowStore;
 }
 

@@ -31,7 +31,8 @@ import * as inviteLinkAuthority from './migrations/028_invite_link_authority.ts'
 import * as profileDetails from './migrations/029_profile_details.ts';
 import * as grantsByClient from './migrations/030_grants_by_client.ts';
 import * as bookingFields from './migrations/031_booking_fields.ts';
-import * as openidConnect from './migrations/032_openid_connect.ts';
+import * as slotReservations from './migrations/032_slot_reservations.ts';
+import * as openidConnect from './migrations/033_openid_connect.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -66,7 +67,8 @@ const migrations: Record<string, DialectMigration> = {
   '029_profile_details': profileDetails,
   '030_grants_by_client': grantsByClient,
   '031_booking_fields': bookingFields,
-  '032_openid_connect': openidConnect,
+  '032_slot_reservations': slotReservations,
+  '033_openid_connect': openidConnect,
 };
 
 /**

@@ -77,15 +77,15 @@ export interface OAuthClientsTable {
   token_endpoint_auth_method: string | null;
   /** docs/rules.md#client-authentication: the client's public keys, a JWK Set as JSON; NULL when none (migration 018). */
   jwks: string | null;
-  /** OpenID Connect Registration §2 (migration 032): the ID tokens' algorithm; NULL is the default. */
+  /** OpenID Connect Registration §2 (migration 033): the ID tokens' algorithm; NULL is the default. */
   id_token_signed_response_alg: string | null;
-  /** OpenID Connect RP-Initiated Logout §3.1 (migration 032): a JSON array of strings; NULL when none. */
+  /** OpenID Connect RP-Initiated Logout §3.1 (migration 033): a JSON array of strings; NULL when none. */
   post_logout_redirect_uris: string | null;
   created_at: number;
   updated_at: number;
 }
 
-/** docs/operating.md#signing-keys: the keys ID tokens are signed with (migration 032). */
+/** docs/operating.md#signing-keys: the keys ID tokens are signed with (migration 033). */
 export interface SigningKeysTable {
   kid: string;
   /** The set it belongs to: 1 for the first, one more per rotation; one key of each kty per set. */
@@ -153,9 +153,9 @@ export interface AuthorizationCodesTable {
   created_at: number;
   expires_at: number;
   consumed_at: number | null;
-  /** OpenID Connect Core §3.1.2.1: the request's nonce, for its ID token (migration 032); NULL: none sent. */
+  /** OpenID Connect Core §3.1.2.1: the request's nonce, for its ID token (migration 033); NULL: none sent. */
   nonce: string | null;
-  /** OpenID Connect Core §2: when the user last logged in, for the ID token's auth_time (migration 032); NULL for codes made before. */
+  /** OpenID Connect Core §2: when the user last logged in, for the ID token's auth_time (migration 033); NULL for codes made before. */
   auth_time: number | null;
 }
 
@@ -421,6 +421,17 @@ export interface TeamDeparturesTable {
  * docs/rules.md#connect-pages: a calendar or conferencing connection an application asked for,
  * awaiting the user's confirmation on the connect page (migration 025).
  */
+/** Migration 032: slots held for a few minutes (docs/integrating.md#slot-reservations). */
+export interface SlotReservationsTable {
+  /** The holder's proof: whoever sends it may book the slot, change or release the hold. */
+  uid: string;
+  event_type_id: string;
+  start_time: number;
+  end_time: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface ConnectionRequestsTable {
   /** SHA-256 of the token (base64url): the token itself is never kept. */
   token_hash: string;
@@ -673,5 +684,6 @@ export interface Database {
   team_departures: TeamDeparturesTable;
   phone_calls: PhoneCallsTable;
   connection_requests: ConnectionRequestsTable;
+  slot_reservations: SlotReservationsTable;
   id_series: IdSeriesTable;
 }

@@ -1,11 +1,12 @@
-// /settings/authorized-apps (docs/rules.md#consent): the applications a user approved, with
-// their logos, their scopes in plain words (those that can make changes marked, as on the
-// consent page), when each last got a token, and Revoke, which asks for confirmation on a page
-// of its own and then ends every token of that application for this user at once.
+// /settings/authorized-apps (docs/rules.md#consent): the applications a user approved, one card
+// for each party an application acts for (the user, or a team the user authorized it for,
+// docs/rules.md#team-authorization), with its logo, its own scopes in plain words (those that
+// can make changes marked, as on the consent page), when it last got a token, and its own
+// Revoke, which asks for confirmation on a page of its own and then ends every token of that
+// card at once, and no other.
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { MAX_CLIENT_ID_LENGTH } from '../oauth/client-metadata.ts';
-import { everAuthorized, listAuthorizedApps, revokeAuthorizedApp, type AuthorizedApp } from '../services/clients/authorized-apps.ts';
+import { grantOfUser, listAuthorizedApps, revokeAuthorizedApp, type AuthorizedApp } from '../services/clients/authorized-apps.ts';
 import { signedIn } from './access.ts';
 import { scopeGroups } from './consent-page.ts';
 import { breakableUrl, time } from './format.ts';
@@ -15,57 +16,69 @@ import { csrfField, sendErrorPage, sendPage } from './pages.ts';
 
 export const AUTHORIZED_APPS = '/settings/authorized-apps';
 
-const revokePath = (clientId: string) => `${AUTHORIZED_APPS}/${encodeURIComponent(clientId)}/revoke`;
+/** Grant ids are 22 characters (timeOrderedId); anything far longer names no grant and is not looked up. */
+const MAX_GRANT_ID_LENGTH = 64;
+
+const revokePath = (grantId: string) => `${AUTHORIZED_APPS}/grants/${encodeURIComponent(grantId)}/revoke`;
+
+/** For whom the card's access acts, as words after the application's name. */
+function forWhom(team: AuthorizedApp['team']): Html {
+  return team === null ? html`for you` : html`for the team ${team.name}`;
+}
 
 /**
- * When the application last used its access, as far as can be known without a write on every
- * API call: the newest token it got for this user (a code exchange or a refresh). Tokens
- * past retention (docs/rules.md#retention) are gone, so an old one says "not recently".
+ * When the application last used this access, as far as can be known without a write on every
+ * API call: the newest token it got through it (a code exchange or a refresh). Tokens past
+ * retention (docs/rules.md#retention) are gone, so an old one says "not recently".
  */
 function lastUsed(app: AuthorizedApp): Html {
-  return html`<p class="muted" id="last-used-${app.clientId}">${app.lastUsedAt === null
+  return html`<p class="muted" id="last-used-${app.grantId}">${app.lastUsedAt === null
     ? 'Last used: not recently (no token it got is still on record).'
     : html`Last used: ${time(app.lastUsedAt)}, when it last got a token (signing you in or refreshing).`}</p>`;
 }
 
 function canDo(app: AuthorizedApp): Html {
-  return app.scopes === null
-    ? html`<p class="notice bad">Read and change <strong>everything in ${app.forUser ? 'your account' : app.teams.length > 1 ? 'the teams above' : 'the team above'}</strong> (an application registered before permissions existed).</p>`
-    : scopeGroups(app.scopes);
+  if (app.scopes === null) {
+    return html`<p class="notice bad">Read and change <strong>everything in ${app.team === null ? 'your account' : html`the team ${app.team.name}`}</strong> (an application registered before permissions existed).</p>`;
+  }
+  // A team's grant holds team scopes only, and they reach that team alone (docs/rules.md#team-authorization).
+  return app.team === null ? scopeGroups(app.scopes) : scopeGroups(app.scopes, [], app.team.name);
 }
 
-/** docs/rules.md#team-authorization: for whom it acts, when that is a team the user authorized it for. */
+/** docs/rules.md#team-authorization: a team's access holds only while its approver may authorize for the team. */
 function actsFor(app: AuthorizedApp): Html {
-  if (app.teams.length === 0) return html``;
-  const teams = app.teams.map((name, i) => html`${i > 0 ? ', ' : ''}<strong>${name}</strong>`);
-  return html`<p id="acts-for-${app.clientId}">It acts ${app.forUser ? 'for you, and ' : ''}for the team${app.teams.length > 1 ? 's' : ''} ${teams}, as you authorized it as an owner or admin.</p>`;
+  if (app.team === null) return html`<p id="acts-for-${app.grantId}">It acts for you.</p>`;
+  return html`<p id="acts-for-${app.grantId}">It acts for the team <strong>${app.team.name}</strong>, not for you, as you authorized it as an owner or admin of the team or of its organization; it works only while you still are one.</p>`;
 }
 
 function appCard(app: AuthorizedApp) {
-  return html`<section class="card app" data-client="${app.clientId}" aria-labelledby="app-${app.clientId}">
-<div class="title-row">${logoImage(app, 40)}<h2 id="app-${app.clientId}">${app.name}</h2></div>
+  return html`<section class="card app" data-client="${app.clientId}" data-grant="${app.grantId}" aria-labelledby="grant-${app.grantId}">
+<div class="title-row">${logoImage(app, 40)}<h2 id="grant-${app.grantId}">${app.name} <span class="muted">${forWhom(app.team)}</span></h2></div>
 ${app.homepageUrl ? html`<p><a href="${app.homepageUrl}" rel="noopener noreferrer">${breakableUrl(app.homepageUrl)}</a></p>` : ''}
 <p class="muted">You approved it on ${time(app.firstApprovedAt)}${app.lastApprovedAt !== app.firstApprovedAt ? html`, most recently on ${time(app.lastApprovedAt)}` : ''}.</p>
 ${lastUsed(app)}
 ${actsFor(app)}
 <h3>It can:</h3>
 ${canDo(app)}
-<div class="actions"><a class="button danger" href="${revokePath(app.clientId)}">Revoke access<span class="visually-hidden"> for ${app.name}</span></a></div>
+<div class="actions"><a class="button danger" href="${revokePath(app.grantId)}">Revoke access<span class="visually-hidden"> for ${app.name} ${forWhom(app.team)}</span></a></div>
 </section>`;
 }
 
-/** The confirmation before revoking: what ends, Revoke and Cancel. */
-function revokePage(app: AuthorizedApp, csrf: string) {
+/** The confirmation before revoking: what ends, what stays, Revoke and Cancel. */
+function revokePage(app: AuthorizedApp, others: AuthorizedApp[], csrf: string) {
+  const ends = app.team === null ? html`Every token it holds for your account` : html`Every token it holds for the team <strong>${app.team.name}</strong>, and the invite links they made,`;
+  const kept = others.map((o, i) => html`${i > 0 ? ', ' : ''}${forWhom(o.team)}`);
   return html`<p class="crumbs"><a href="${AUTHORIZED_APPS}">Authorized apps</a></p>
 <div class="card">
-<div class="title-row">${logoImage(app, 40)}<h1 id="revoke-title">Revoke access for ${app.name}?</h1></div>
+<div class="title-row">${logoImage(app, 40)}<h1 id="revoke-title">Revoke the access ${app.name} has ${forWhom(app.team)}?</h1></div>
 ${lastUsed(app)}
-<p class="notice bad" id="revoke-consequence">Every token it holds for your account${app.teams.length > 0 ? ', and for the teams you authorized it for,' : ''} stops working at once. To use it again you will have to allow it again.</p>
+<p class="notice bad" id="revoke-consequence">${ends} stops working at once. To use it again ${app.team === null ? 'you' : 'an owner or admin of the team'} will have to allow it again.</p>
+${others.length > 0 ? html`<p id="revoke-keeps">Its access ${kept} is not revoked; it has a card of its own.</p>` : ''}
 ${actsFor(app)}
 <h2>It can now:</h2>
 ${canDo(app)}
-<form method="post" action="${revokePath(app.clientId)}">${csrfField(csrf)}
-<div class="actions"><button type="submit" class="danger">Revoke access for ${app.name}</button><a class="button secondary" href="${AUTHORIZED_APPS}">Cancel</a></div></form>
+<form method="post" action="${revokePath(app.grantId)}">${csrfField(csrf)}
+<div class="actions"><button type="submit" class="danger">Revoke access for ${app.name} ${forWhom(app.team)}</button><a class="button secondary" href="${AUTHORIZED_APPS}">Cancel</a></div></form>
 </div>`;
 }
 
@@ -75,36 +88,38 @@ export async function authorizedAppsRoutes(app: FastifyInstance, ctx: AppContext
     if (!user) return reply;
     const apps = await listAuthorizedApps(ctx.services, user.id);
     const revokedId = (request.query as { revoked?: unknown }).revoked;
-    // Only the name of an application this user did authorize is shown back.
-    const revokedName = typeof revokedId === 'string' && revokedId.length <= MAX_CLIENT_ID_LENGTH ? await everAuthorized(ctx.services, user.id, revokedId) : undefined;
+    // Only a grant of this user is named back.
+    const revoked = typeof revokedId === 'string' && revokedId.length <= MAX_GRANT_ID_LENGTH ? await grantOfUser(ctx.services, user.id, revokedId) : undefined;
     return sendPage(
       reply,
       request,
       200,
       'Authorized apps',
       html`<div class="card"><h1>Authorized apps</h1>
-${revokedName ? html`<p class="flash" role="status" id="flash">You revoked access for <strong>${revokedName}</strong>. Its tokens stopped working at once.</p>` : ''}
-<p>Applications you allowed to act for you, or for a team you are an owner or admin of. Revoking one ends every token it holds for your account, and for those teams, at once; it would have to ask you again.</p>
+${revoked ? html`<p class="flash" role="status" id="flash">You revoked the access <strong>${revoked.clientName}</strong> had ${forWhom(revoked.team)}. Its tokens stopped working at once.</p>` : ''}
+<p>Applications you allowed to act for you, or for a team you are an owner or admin of: one card for each. Revoking one ends every token it holds for you, or for that team, at once, and leaves the others working; it would have to ask again.</p>
 ${apps.length === 0 ? html`<p class="muted" id="no-apps">You have not authorized any application.</p>` : ''}
 </div>
 ${apps.map((a) => appCard(a))}`,
     );
   });
 
-  app.get<{ Params: { clientId: string } }>(`${AUTHORIZED_APPS}/:clientId/revoke`, async (request, reply) => {
+  app.get<{ Params: { grantId: string } }>(`${AUTHORIZED_APPS}/grants/:grantId/revoke`, async (request, reply) => {
     const user = signedIn(request, reply);
     if (!user) return reply;
-    const found = (await listAuthorizedApps(ctx.services, user.id)).find((a) => a.clientId === request.params.clientId);
-    if (found === undefined) return sendErrorPage(reply, request, 404, 'Not found', 'You have not authorized this application, or its access was already revoked.');
+    const apps = await listAuthorizedApps(ctx.services, user.id);
+    const found = apps.find((a) => a.grantIds.includes(request.params.grantId));
+    if (found === undefined) return sendErrorPage(reply, request, 404, 'Not found', 'You have not authorized this application, or this access was already revoked.');
+    const others = apps.filter((a) => a.clientId === found.clientId && a !== found);
     reply.header('cache-control', 'no-store');
-    return sendPage(reply, request, 200, `Revoke access for ${found.name}`, revokePage(found, reply.generateCsrf()));
+    return sendPage(reply, request, 200, `Revoke access for ${found.name}`, revokePage(found, others, reply.generateCsrf()));
   });
 
-  app.post<{ Params: { clientId: string } }>(`${AUTHORIZED_APPS}/:clientId/revoke`, { preHandler: app.csrfProtection }, async (request, reply) => {
+  app.post<{ Params: { grantId: string } }>(`${AUTHORIZED_APPS}/grants/:grantId/revoke`, { preHandler: app.csrfProtection }, async (request, reply) => {
     const user = signedIn(request, reply);
     if (!user) return reply;
-    const { clientId } = request.params;
-    await revokeAuthorizedApp(ctx.services, user.id, clientId);
-    return reply.redirect(`${AUTHORIZED_APPS}?revoked=${encodeURIComponent(clientId)}`, 303);
+    // Looked up among this user's own grants only: another user's grant id is not found (404).
+    const revoked = await revokeAuthorizedApp(ctx.services, user.id, request.params.grantId);
+    return reply.redirect(`${AUTHORIZED_APPS}?revoked=${encodeURIComponent(revoked.id)}`, 303);
   });
 }

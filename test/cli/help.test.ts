@@ -8,7 +8,9 @@ import { settingsHelp } from '../../src/config/help.ts';
 import { loadConfig, settingNames } from '../../src/config/index.ts';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.ts';
-import { expectOneLineRefusal, projectRoot, runCli, runCliProcess, type CliResult } from '../helpers/cli.ts';
+import { runCliProcess } from '../helpers/cli-process.ts';
+import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
+import { projectRoot } from '../helpers/project-root.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -9,7 +9,8 @@ import { createSession, sessionUser } from '../../src/services/accounts/sessions
 import { findUserByEmail, verifyPassword } from '../../src/services/accounts/users.ts';
 import { listClients } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
-import { expectOneLineRefusal, runCli, runCliProcess, type CliResult } from '../helpers/cli.ts';
+import { runCliProcess } from '../helpers/cli-process.ts';
+import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 import { loggedIn, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 

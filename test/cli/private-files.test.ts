@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { runCliProcess } from '../helpers/cli.ts';
+import { runCliProcess } from '../helpers/cli-process.ts';
 import { startServe, stopServe, type ServeProcess } from '../helpers/serve-process.ts';
 import { freePort } from '../helpers/server.ts';
 

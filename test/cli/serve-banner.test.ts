@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot } from '../helpers/project-root.ts';
 import { freePort } from '../helpers/server.ts';
 import { settingNames } from '../../src/config/index.ts';
 

@@ -7,7 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot } from '../helpers/project-root.ts';
 import { anchorsOf, explicitAnchorsOf } from '../helpers/markdown.ts';
 
 const cited = /\b(ARCHITECTURE\.md|SECURITY\.md|CONTRIBUTING\.md|bench\/README\.md|docs\/(?!rules\.md)[\w-]+\.md)(?:#([\w-]+))?/g;

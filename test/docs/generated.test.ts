@@ -8,7 +8,7 @@ import { settingNames } from '../../src/config/index.ts';
 import { scopeRegistry } from '../../src/oauth/scopes.ts';
 import { apiRoutes } from '../../src/platform/route-table.ts';
 import { DOCS_COMMAND, generatedTables, regenerate, renderCliReference, renderSettingsTable } from '../../scripts/docs-tables.ts';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot } from '../helpers/project-root.ts';
 import { buildProgram } from '../../src/cli/program.ts';
 import type { Command } from 'commander';
 

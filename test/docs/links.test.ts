@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../helpers/cli.ts';
+import { projectRoot } from '../helpers/project-root.ts';
 import { anchorsOf } from '../helpers/markdown.ts';
 
 const documents = [

@@ -200,13 +200,13 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     expect(await fitsWidth(user)).toBe(true);
     await keepScreenshot(user, '12-authorized-apps-phone');
     // Revoke access asks first, on a page of its own.
-    await card.getByRole('link', { name: 'Revoke access for Calendar Bridge' }).click();
+    await card.getByRole('link', { name: 'Revoke access for Calendar Bridge for you' }).click();
     await user.locator('#revoke-title').waitFor();
-    expect(await user.locator('#revoke-title').textContent()).toBe('Revoke access for Calendar Bridge?');
+    expect(await user.locator('#revoke-title').textContent()).toBe('Revoke the access Calendar Bridge has for you?');
     expect(await fitsWidth(user)).toBe(true);
     await keepScreenshot(user, '12b-revoke-confirm-phone');
-    await user.getByRole('button', { name: 'Revoke access for Calendar Bridge' }).click();
-    await expect.poll(() => user.locator('#flash').textContent()).toBe('You revoked access for Calendar Bridge. Its tokens stopped working at once.');
+    await user.getByRole('button', { name: 'Revoke access for Calendar Bridge for you' }).click();
+    await expect.poll(() => user.locator('#flash').textContent()).toBe('You revoked the access Calendar Bridge had for you. Its tokens stopped working at once.');
     expect(await user.locator('#no-apps').textContent()).toBe('You have not authorized any application.');
     await keepScreenshot(user, '13-app-revoked');
     expect((await server.api('GET', '/v2/me', tokens.access_token)).status).toBe(401);

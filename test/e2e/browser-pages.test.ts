@@ -55,6 +55,8 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
     // maker is no longer an admin (the person is not its member, so the consent page's reach stays).
     const support = await createTeam(server.services, { name: 'Customer Support and Success', ownerId: other.id, organizationId: acme.id });
     supportTeam = support.id;
+    // The application authorized for that team too: the authorized-apps page shows it as a card of its own.
+    await server.exchange(approved, await server.code(approved, person, { scope: 'TEAM_EVENT_TYPE_READ', team_slug: support.slug }));
     const former = await server.user({ name: 'Bartholomew Former-Administrator' });
     const formerRole = await addMember(server.services, { teamId: support.id }, former.id, 'admin');
     for (const createdBy of [former.id, person.id]) await createInviteLink(server.services, { teamId: support.id, createdBy, grantId: null }, server.url);
@@ -164,12 +166,14 @@ describe.skipIf(!chromiumAvailable)('every page at 390 and 1280 px', { timeout: 
       await visit('migrate-legacy', `${DEV}/${legacy.clientId}/migrate`);
       await visit('admin-queue', ADMIN, ['h1', '#pending .badge', '#all .badge']);
       await visit('admin-review', `${ADMIN}/${mine.clientId}`, ['h1', 'button[type=submit]']);
-      await visit('authorized-apps', '/settings/authorized-apps', ['h1', 'section.app img.app-logo', 'section.app .badge.writes', `#last-used-${approved.clientId}`, 'section.app a.button.danger']);
+      // One card for the person's own authorization of the application, one for the team's.
+      await visit('authorized-apps', '/settings/authorized-apps', ['h1', 'section.app img.app-logo', 'section.app .badge.writes', `section.app[data-client="${approved.clientId}"] [id^="last-used-"]`, 'section.app a.button.danger', '#reach-team']);
+      const approvedGrant = await page.locator(`section.app[data-client="${approved.clientId}"]`).first().getAttribute('data-grant');
       await visit('teams', '/settings/teams', ['h1', '#how-you-join']);
       // Issue 24 items 9 and 10: the confirmations, the review page's risks, the error page naming the application.
       await visit('team-invite-links', `/settings/teams/${supportTeam}/invite-links`, ['h1', '#links li.invite-link button.danger', '#links .notice.bad']);
       await visit('teams-leave-confirm', `/settings/teams/memberships/${salesMembership}/leave`, ['h1', 'button.danger', 'a.button.secondary']);
-      await visit('authorized-apps-revoke-confirm', `/settings/authorized-apps/${approved.clientId}/revoke`, ['h1', 'img.app-logo', 'button.danger']);
+      await visit('authorized-apps-revoke-confirm', `/settings/authorized-apps/grants/${approvedGrant}/revoke`, ['h1', 'img.app-logo', 'button.danger', '#revoke-keeps']);
       await visit('admin-review-risks', `${ADMIN}/${risky.clientId}`, ['h1', '#risk-public-org-write', '#risk-homepage-domain', '#risk-http-redirect']);
       await visit('error-bad-redirect', `/auth/oauth2/authorize?${new URLSearchParams({ client_id: approved.clientId, response_type: 'code', redirect_uri: 'https://evil.example/steal' })}`, ['h1', '#error-application']);
       await visit('logout', '/logout', ['h1', 'button[type=submit]']);

@@ -13,7 +13,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { projectRoot, runCli } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
+import { projectRoot } from '../helpers/project-root.ts';
 import { loggedIn } from '../helpers/pages.ts';
 import { freePort, startTestServer, type TestServer } from '../helpers/server.ts';
 

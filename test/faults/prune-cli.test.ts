@@ -112,6 +112,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
       'team departures deleted': 0,
       'address changes deleted': 0,
       'connect requests deleted': 0,
+      'slot reservations deleted': 0,
       'unused registrations deleted': 1,
       'sessions deleted': 0,
       'authorization requests deleted': 2,

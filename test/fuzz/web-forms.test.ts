@@ -4,6 +4,7 @@
 // secret; a refusal changes nothing (a failed login's audit event aside, docs/rules.md#audit-events).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { listAuthorizedApps } from '../../src/services/clients/authorized-apps.ts';
 import { createTeam, addMember } from '../../src/services/teams/teams.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
 import { createInviteLink } from '../../src/services/teams/invite-links.ts';
@@ -29,6 +30,8 @@ interface Form {
 
 interface Ids {
   client: string;
+  /** docs/rules.md#consent: the user's grant of `client`, until a case revokes it. */
+  grant: string;
   legacyClient: string;
   pendingClient: string;
   secretId: string;
@@ -53,7 +56,7 @@ const FORMS: Form[] = [
   { name: 'migrate a legacy client', path: (ids, f) => `/settings/developer/oauth-clients/${f ?? ids.legacyClient}/migrate`, keys: ['scopes', 'confirm'] },
   { name: 'review a client', path: (ids, f) => `/admin/oauth-clients/${f ?? ids.pendingClient}/review`, keys: ['decision', 'reason', 'version'] },
   { name: 'mark a resource server', path: (ids, f) => `/admin/oauth-clients/${f ?? ids.client}/resource-server`, keys: ['resource_server'] },
-  { name: 'revoke an app', path: (ids, f) => `/settings/authorized-apps/${f ?? ids.client}/revoke`, keys: [] },
+  { name: 'revoke an app', path: (ids, f) => `/settings/authorized-apps/grants/${f ?? ids.grant}/revoke`, keys: [] },
   { name: 'accept an invitation', path: (ids, f) => `/settings/teams/invitations/${f ?? ids.invitation}/accept`, keys: [] },
   { name: 'decline an invitation', path: (ids, f) => `/settings/teams/invitations/${f ?? ids.invitation}/decline`, keys: [] },
   { name: 'leave a team', path: (ids, f) => `/settings/teams/memberships/${f ?? ids.membership}/leave`, keys: [] },
@@ -128,9 +131,10 @@ describe.each(backends)('fuzzing the pages on $name', ({ name, available }) => {
     });
     const linkTeam = await createTeam(server.services, { name: 'Linkers', ownerId: user.id });
     const link = await createInviteLink(server.services, { teamId: linkTeam.id, createdBy: user.id, grantId: null }, server.url);
-    ids = { client: client.clientId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id, connectToken, linkTeam: linkTeam.id, inviteLink: link.id };
     // A grant to consent to again, so the authorization endpoint also takes its silent path.
     await server.code(client, user);
+    const [grant] = await listAuthorizedApps(server.services, user.id);
+    ids = { client: client.clientId, grant: grant!.grantId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id, connectToken, linkTeam: linkTeam.id, inviteLink: link.id };
     secrets = [client.secret!, legacy.secret!, pending.secret!, ...Object.values(browsers).map((b) => sessionOf(b))];
   });
   afterAll(async () => {

@@ -10,7 +10,8 @@ import { reviewClient } from '../../src/services/clients/review.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { Browser, formFields } from './browser.ts';
 import { testPasswordHashing } from './password-hashing.ts';
-import { gatehouseCommand, projectRoot } from './cli.ts';
+import { gatehouseCommand } from './cli-process.ts';
+import { projectRoot } from './project-root.ts';
 
 export interface ServeProcess {
   url: string;

@@ -511,7 +511,8 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       expect(allowed.status).toBe(303);
       // Revoke access links to a confirmation page, whose form revokes.
       const apps = await browser.get('/settings/authorized-apps');
-      const confirmLink = [...apps.body.matchAll(/href="([^"]+\/revoke)"/g)].map((m) => m[1]!.replaceAll('&amp;', '&')).find((href) => href.includes(encodeURIComponent(clientId)))!;
+      const card = apps.body.slice(apps.body.indexOf(`data-client="${clientId}"`));
+      const confirmLink = /href="([^"]+\/revoke)"/.exec(card)![1]!;
       expect(confirmLink).toBeDefined();
       const confirm = await browser.get(confirmLink);
       expect(confirm.status).toBe(200);
@@ -520,7 +521,7 @@ describe.each(backends)('client metadata documents on $name', ({ name, available
       const action = /action="([^"]+)"/.exec(revokeForm)![1]!.replaceAll('&amp;', '&');
       const revoked = await browser.post(action, formFields(revokeForm));
       expect(revoked.status).toBe(303);
-      expect((await browser.get(revoked.location!)).body).toContain('You revoked access for <strong>Long Agent</strong>');
+      expect((await browser.get(revoked.location!)).body).toContain('You revoked the access <strong>Long Agent</strong> had for you.');
     });
 
     it.skipIf(!available)('docs/rules.md#client-metadata-documents: a client id is at most 2,000 characters: a longer one in a page\'s path is no client, not the client whose id it begins with', async () => {

@@ -255,6 +255,16 @@ describe('an authorization request (decideAuthorization)', () => {
     expect(redirectedError(await authorize(request(publicId), nobody))).toBe('invalid_request');
   });
 
+  it('RFC 8707 §2: a resource that is not one of the server\'s redirects with invalid_target naming it; resources it protects, repeated, are stored on the code in registry order', async () => {
+    const { id: clientId } = await core.client();
+    const params = redirected(await authorize(request(clientId, { resource: 'https://elsewhere.example.com/api' }), nobody));
+    expect([params.get('error'), params.get('state'), params.get('iss')]).toEqual(['invalid_target', 'xyz', ISSUER]);
+    expect(params.get('error_description')).toContain('https://elsewhere.example.com/api');
+    const [api, mcp] = core.ctx.resources.known as [string, string];
+    const code = await issuedCode(await answer(request(clientId, { resource: [mcp, api] }), 'allow', loggedIn(await core.user())));
+    expect(code.resources).toEqual([api, mcp]);
+  });
+
   it('docs/rules.md#legacy-clients: a legacy client\'s request ignores scope and is answered from the user\'s legacy grant', async () => {
     const { id: clientId } = await core.client({ scopes: null });
     const userId = await core.user();

@@ -26,7 +26,7 @@ describe('reading the Authorization header (RFC 6750 §2.1)', () => {
   pure('RFC 6750 §2.1: another scheme or a malformed token is invalid_token before any storage read', () => {
     const token = generateToken('accessToken');
     expect(parseBearer(`bearer ${token}`)).toEqual({ ok: true, token, scheme: 'Bearer' });
-    for (const header of [`Basic ${token}`, `Bearer ${token} extra`, `Bearer ${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`, `Bearer ${generateToken('refreshToken')}`]) {
+    for (const header of ['Bearer', 'Bearer not-a-token', `Bearer ${token.slice(4)}`, `Basic ${token}`, `Bearer ${token} extra`, `Bearer ${token.slice(0, -1)}${token.endsWith('x') ? 'y' : 'x'}`, `Bearer ${generateToken('refreshToken')}`]) {
       expect(parseBearer(header)).toMatchObject({ ok: false, reason: 'invalid_token' });
     }
   });
@@ -53,10 +53,13 @@ describe('judging the stored token (RFC 6750 §3.1)', () => {
     expect(await check(core, expiring.tokens.access_token)).toMatchObject({ ok: false, description: 'the access token has expired: refresh it' });
   });
 
-  it('docs/integrating.md#client-lifecycle-in-the-web-app: a suspended client\'s tokens stop at once', async ({ core }) => {
+  it('docs/integrating.md#client-lifecycle-in-the-web-app: a suspended client\'s tokens stop at once, and work again once it is approved', async ({ core }) => {
     const t = await issued(core);
     await core.stores.clients.update(t.client.id, { state: 'suspended' });
     expect(await check(core, t.tokens.access_token)).toMatchObject({ ok: false, reason: 'invalid_token', description: 'the application is suspended' });
+    // Approved again, its tokens work again: the client's state is read with every check.
+    await core.stores.clients.update(t.client.id, { state: 'approved' });
+    expect(await check(core, t.tokens.access_token)).toMatchObject({ ok: true });
   });
 
   it('RFC 8707 §2: a token works only at the resources it was issued for; one issued without resource, at the default only', async ({ core }) => {

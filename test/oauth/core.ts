@@ -23,7 +23,7 @@ import { createMetadataDocuments } from '../../src/services/clients/metadata-doc
 import type { FetchedDocument } from '../../src/services/clients/metadata-fetch.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
 import type { ServiceStores } from '../../src/services/stores.ts';
-import { openDatabase } from '../../src/storage/database.ts';
+import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
@@ -90,6 +90,8 @@ export interface Core {
   services: ServiceContext;
   /** `services.stores`: to seed users and clients, and to read the audit trail and the outbox. */
   stores: ServiceStores;
+  /** The database itself, for the few reads no port gives (test/helpers/rows.ts: what is at rest). */
+  db: DatabaseHandle['db'];
   /** The client metadata documents served, by URL, when the core was opened with `metadataDocuments`. */
   documents: Map<string, Record<string, unknown>>;
   clock: { now(): number; advance(seconds: number): void };
@@ -141,6 +143,7 @@ export async function openCore(options: CoreOptions = {}): Promise<Core> {
     ctx,
     services,
     stores,
+    db: handle.db,
     documents,
     clock: {
       now: clock,

@@ -3,7 +3,7 @@
 import { describe, expect } from 'vitest';
 import { handleIntrospection } from '../../src/oauth/introspection.ts';
 import { generateToken } from '../../src/oauth/token-format.ts';
-import { credentials, exchange, issued, it, refresh, rejection, T0, type Core, type SeededClient } from './core.ts';
+import { basic, credentials, exchange, issued, it, refresh, rejection, T0, type Core, type SeededClient } from './core.ts';
 
 function introspect(core: Core, caller: SeededClient, token: string | undefined, extra: Record<string, string> = {}) {
   return handleIntrospection(core.ctx, { body: { ...credentials(caller), ...(token === undefined ? {} : { token }), ...extra }, authorization: undefined });
@@ -43,6 +43,11 @@ describe('an active token (RFC 7662 §2.2)', () => {
     const client = await core.client();
     const tokens = await exchange(core, client, await core.code(client, await core.grant(client, await core.user()), { resources: known }));
     expect(await introspect(core, client, tokens.access_token)).toMatchObject({ active: true, aud: known });
+    // Issued without resource, both tokens are for the default resource alone.
+    const plain = await issued(core);
+    for (const token of [plain.tokens.access_token, plain.tokens.refresh_token]) {
+      expect(await introspect(core, plain.client, token)).toMatchObject({ active: true, aud: [core.ctx.resources.default] });
+    }
   });
 });
 
@@ -69,11 +74,12 @@ describe('an inactive token (RFC 7662 §2.2)', () => {
     const next = await refresh(core, t.client, t.tokens.refresh_token);
     expect(await introspect(core, t.client, t.tokens.refresh_token)).toEqual(inactive);
     expect(await introspect(core, t.client, next.refresh_token)).toMatchObject({ active: true });
+    expect(await introspect(core, t.client, next.access_token)).toMatchObject({ active: true });
   });
 
   it('RFC 7662 §2.2: a malformed or unknown token, or a credential of another kind, is active:false and nothing more', async ({ core }) => {
     const t = await issued(core);
-    for (const token of ['garbage', `${t.tokens.access_token.slice(0, -2)}zz`, generateToken('accessToken'), generateToken('refreshToken'), t.code, t.client.secret!]) {
+    for (const token of ['garbage', 'gat_', `${t.tokens.access_token.slice(0, -2)}zz`, generateToken('accessToken'), generateToken('refreshToken'), generateToken('authorizationCode'), t.code, t.client.secret!]) {
       expect(await introspect(core, t.client, token)).toEqual(inactive);
     }
   });
@@ -84,6 +90,8 @@ describe('an inactive token (RFC 7662 §2.2)', () => {
     await core.stores.clients.update(t.client.id, { state: 'suspended' });
     expect(await introspect(core, resourceServer, t.tokens.access_token)).toEqual(inactive);
     expect(await introspect(core, resourceServer, t.tokens.refresh_token)).toEqual(inactive);
+    // The suspended client itself may not use the endpoint at all.
+    await rejection(introspect(core, t.client, t.tokens.access_token), 'unauthorized_client', /suspended/);
     await core.stores.clients.update(t.client.id, { state: 'approved' });
     expect(await introspect(core, resourceServer, t.tokens.access_token)).toMatchObject({ active: true });
     expect(await introspect(core, resourceServer, t.tokens.refresh_token)).toMatchObject({ active: true });
@@ -103,11 +111,17 @@ describe('who may introspect (RFC 7662 §2.1)', () => {
     const resourceServer = await core.client({ resourceServer: true });
     expect(await introspect(core, resourceServer, t.tokens.access_token)).toMatchObject({ active: true, client_id: t.client.id, sub: t.userId });
     expect(await introspect(core, resourceServer, t.tokens.refresh_token)).toMatchObject({ active: true, client_id: t.client.id });
+    // Being a resource server does not make a dead token alive.
+    core.clock.advance(1800);
+    expect(await introspect(core, resourceServer, t.tokens.access_token)).toEqual(inactive);
   });
 
   it('RFC 7662 §2.1: a public client cannot authenticate, so it cannot introspect even its own token', async ({ core }) => {
     const t = await issued(core, { kind: 'public' });
     await rejection(introspect(core, t.client, t.tokens.access_token), 'invalid_client', /a public client cannot authenticate/);
+    // Its client_id as the Basic user name with an empty password identifies it no better, and asks for Basic.
+    const viaBasic = await rejection(handleIntrospection(core.ctx, { body: { token: t.tokens.access_token }, authorization: basic(t.client.id, '') }), 'invalid_client');
+    expect(viaBasic.basicChallenge).toBe(true);
   });
 
   it('RFC 7662 §2.1: the token parameter is required', async ({ core }) => {

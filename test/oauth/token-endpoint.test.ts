@@ -30,6 +30,12 @@ describe('reading the parameters (RFC 6749 §3.1, §3.2)', () => {
     expect((await core.ctx.store.findAccessToken(hashToken(tokens.access_token)))?.resources).toEqual(known);
   });
 
+  it('RFC 8707 §2: a resource that is not one of the server\'s is invalid_target naming it', async ({ core }) => {
+    const client = await core.client();
+    const code = await codeFor(core, client);
+    await rejection(exchange(core, client, code, { resource: 'https://elsewhere.example.com/api' }), 'invalid_target', /^resource "https:\/\/elsewhere\.example\.com\/api" was not part of this authorization/);
+  });
+
   it('RFC 6749 §3.1: an empty parameter counts as absent', async ({ core }) => {
     const client = await core.client();
     await rejection(exchange(core, client, ''), 'invalid_request', /^code is required$/);
@@ -85,6 +91,31 @@ describe('client authentication comes before the grant (RFC 6749 §3.2.1)', () =
     const body = { grant_type: 'authorization_code', code: await codeFor(core, client), redirect_uri: client.redirectUri };
     const tokens = await handleTokenRequest(core.ctx, { body, authorization: basic(client.id, client.secret!) });
     expect(tokens.body.scope).toBe('PROFILE_READ');
+  });
+
+  it('RFC 6749 §2.3.1: a public client may send its client_id as the Basic user name with an empty password; a confidential client that does is invalid_client with a Basic challenge', async ({ core }) => {
+    const asBasic = (client: SeededClient, refreshToken: string) =>
+      handleTokenRequest(core.ctx, { body: { grant_type: 'refresh_token', refresh_token: refreshToken }, authorization: basic(client.id, '') });
+    const publicClient = await core.client({ kind: 'public' });
+    const own = await exchange(core, publicClient, await codeFor(core, publicClient));
+    expect((await asBasic(publicClient, own.refresh_token)).body.scope).toBe('PROFILE_READ');
+    const confidential = await core.client();
+    const theirs = await exchange(core, confidential, await codeFor(core, confidential));
+    const error = await rejection(asBasic(confidential, theirs.refresh_token), 'invalid_client', /client_secret is required/);
+    expect(error.basicChallenge).toBe(true);
+  });
+
+  it('docs/integrating.md#client-lifecycle-in-the-web-app: a secret rotation ends no token; a refresh refused for a removed secret stays unspent and works with the other secret', async ({ core }) => {
+    const client = await core.client();
+    const tokens = await exchange(core, client, await codeFor(core, client));
+    const added = await core.secret(client.id);
+    const original = (await core.stores.clients.listSecrets(client.id)).find((s) => s.lastFour === client.secret!.slice(-4));
+    await core.stores.clients.removeSecret(original!.id, core.clock.now());
+    await rejection(tokenRequest(core, client, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token }), 'invalid_client', /client_secret is not an active secret/);
+    expect((await core.ctx.store.findAccessToken(hashToken(tokens.access_token)))?.revokedAt).toBeNull();
+    expect((await core.ctx.store.findRefreshToken(hashToken(tokens.refresh_token)))?.spentAt).toBeNull();
+    const withAdded = { ...client, secret: added };
+    expect((await tokenRequest(core, withAdded, { grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).scope).toBe('PROFILE_READ');
   });
 
   it.for(['pending', 'rejected', 'suspended'] as const)(

@@ -1,8 +1,9 @@
 // What calendars and video services report of a booking (docs/integrating.md#provider-records):
 // Gatehouse runs none, so an operator records it with `gatehouse bookings add-…` and the /v2
 // routes at Cal.com API v2's addresses answer it, through real HTTP on both databases. Nothing
-// recorded is an empty list; only the host (or, for references of a team booking, its team)
-// reaches a booking's records (docs/rules.md#membership-rules).
+// recorded is an empty list. Who reaches a booking's records — its host, or its team for a team
+// booking's references (docs/rules.md#membership-rules) — is test/services/platform/booking-provider-records.test.ts's;
+// the scope, and the organization's address of the team route, are platform-access's and team-access's.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
@@ -59,37 +60,6 @@ describe.each(backends)('booking provider records on $name', ({ name, available 
     expect((await server.api('GET', `/v2/bookings/${b.uid}/conferencing-sessions`, t)).body.data).toEqual([
       { id: ses.id, room: 'daily-room-9', startTime: 1896080400, duration: 1800, ongoing: false, maxParticipants: 2, participants: JSON.parse(participants) },
     ]);
-  });
-
-  it.skipIf(!available)("a team booking's references answer at the team's and the organization's address; another team's booking is 404 there", async () => {
-    const b = await f.booking({ hostId: w.owner.id, teamId: w.team.id });
-    await recorded('add-reference', '--booking', b.uid, '--type', 'office365_calendar', '--event-uid', 'o365-1');
-    const t = await mint(server, w, w.member, ['TEAM_BOOKING_READ']);
-    for (const path of [`/v2/teams/${w.team.id}/bookings/${b.uid}/references`, `/v2/organizations/${w.org.id}/teams/${w.team.id}/bookings/${b.uid}/references`]) {
-      const res = await server.api('GET', path, t);
-      expect(res.status, path).toBe(200);
-      expect(res.body.data.map((r: { eventUid: string }) => r.eventUid), path).toEqual(['o365-1']);
-    }
-    const elsewhere = await f.booking({ hostId: w.owner.id, teamId: w.otherTeam.id });
-    const res = await server.api('GET', `/v2/teams/${w.team.id}/bookings/${elsewhere.uid}/references`, t);
-    expect(res.status).toBe(404);
-    expect(res.body.error).toEqual({ code: 'not_found', message: 'no such booking' });
-  });
-
-  it.skipIf(!available)("another user's booking is 404 on every route; a token without BOOKING_READ is 403 naming it", async () => {
-    const host = await quickUser(server);
-    const b = await f.booking({ hostId: host.id });
-    await recorded('add-transcript', '--booking', b.uid, '--url', 'https://video.example.com/t/secret.txt');
-    const stranger = await read(await quickUser(server));
-    const writeOnly = await mint(server, w, host, ['BOOKING_WRITE']);
-    for (const what of ['references', 'recordings', 'transcripts', 'conferencing-sessions']) {
-      const res = await server.api('GET', `/v2/bookings/${b.uid}/${what}`, stranger);
-      expect(res.status, what).toBe(404);
-      expect(res.body.error).toEqual({ code: 'not_found', message: 'no such booking' });
-      const refused = await server.api('GET', `/v2/bookings/${b.uid}/${what}`, writeOnly);
-      expect(refused.status, what).toBe(403);
-      expect(refused.headers.get('www-authenticate')).toBe('Bearer error="insufficient_scope", scope="BOOKING_READ"');
-    }
   });
 
   it.skipIf(!available)('the CLI refuses, one line and exit 1: an unknown booking, a bad address, a bad time, malformed participants, a provider id recorded already', async () => {

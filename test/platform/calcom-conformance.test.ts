@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam } from '../../src/services/teams/teams.ts';
 import { apiRoutes } from '../../src/platform/route-table.ts';
+import { findFreeSlots } from '../../src/platform/slots/service.ts';
 import { backends } from '../helpers/backends.ts';
 import { loadReference, pathShape, referenceAvailable, referenceDir, type ReferenceOperation } from '../helpers/calcom-reference.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -41,8 +42,9 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
     w = await buildWorld(server);
     f = fixtures(server);
     token = await mint(server, w, w.owner, ALL_SCOPES);
-    // An account in use has a default schedule (its first one).
-    await server.api('POST', '/v2/schedules', token, { name: 'Working hours', timeZone: 'Europe/Berlin' });
+    // An account in use has a default schedule (its first one), with the week the platform
+    // gives one made without availability (Gatehouse stores none): its bookings need slots.
+    await server.api('POST', '/v2/schedules', token, { name: 'Working hours', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' }] });
     // A team with a schedule of its own, which the team and organization lists answer among the rest.
     await server.api('POST', `/v2/teams/${w.team.id}/schedules`, token, { name: 'Support hours', timeZone: 'Europe/Berlin' });
     // ... and a calendar connected, which GET /v2/calendars describes (its destination calendar among it).
@@ -154,6 +156,20 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
     return {};
   }
 
+  /**
+   * docs/rules.md#booking-availability: a booking, or its move, takes a start its event type
+   * offers, as a client finds one in GET /v2/slots (the caller's default schedule is whatever
+   * the operations before made it).
+   */
+  async function slotOf(op: ReferenceOperation, params: Record<string, string>, named: Record<string, unknown>): Promise<{ start?: string }> {
+    const moving = op.method === 'POST' && op.path === '/v2/bookings/{bookingUid}/reschedule';
+    if (!(op.method === 'POST' && op.path === '/v2/bookings') && !moving) return {};
+    const eventTypeId = moving ? (await server.services.stores.bookings.find(params.bookingUid!))!.eventTypeId! : String(named.eventTypeId);
+    const from = futureStart(server);
+    const { slots } = await findFreeSlots(server.services, { eventType: { id: eventTypeId }, start: from, end: from + 30 * 86_400_000, ...(moving ? { bookingUidToReschedule: params.bookingUid! } : {}) });
+    return { start: new Date(slots[0]!.start).toISOString() };
+  }
+
   async function measure(op: ReferenceOperation, check: ReturnType<typeof loadReference>['checkResponse'], request: ReturnType<typeof loadReference>['request']) {
     const served = apiRoutes.some((r) => r.method === op.method && pathShape(r.path) === op.shape);
     if (!served) return { outcome: 'absent' as Outcome, detail: '' };
@@ -161,7 +177,7 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
     const path = op.path.replace(/\{(\w+)\}/g, (_, p: string) => encodeURIComponent(params[p]!));
     const { query, body: sampled } = request(op, fill);
     const named = await operationFixtures(op);
-    const body = sampled !== undefined && typeof sampled === 'object' ? { ...sampled, ...named } : sampled;
+    const body = sampled !== undefined && typeof sampled === 'object' ? { ...sampled, ...named, ...(await slotOf(op, params, named)) } : sampled;
     for (const key of Object.keys(query)) if (named[key] !== undefined) query[key] = String(named[key]);
     const search = Object.keys(query).length ? `?${new URLSearchParams(query)}` : '';
     const res = await fetch(`${server.url}${path}${search}`, {

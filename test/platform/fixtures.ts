@@ -21,6 +21,7 @@ import type { Workflow } from '../../src/platform/workflows/store.ts';
 import { afterAll, beforeAll } from 'vitest';
 import type { Backend } from '../helpers/backends.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { slotStart } from '../helpers/slot-starts.ts';
 
 export const ALL_SCOPES = scopeRegistry.map((s) => s.name);
 
@@ -123,10 +124,12 @@ export async function mint(server: TestServer, w: World, user: TestUser, scopes:
 }
 
 let slot = 0;
-/** A distinct future start, so bookings never collide on a host's time. */
+/**
+ * A distinct future start, so bookings never collide on a host's time, and a slot of every
+ * host of these worlds, so a booking of it keeps to availability (test/helpers/slot-starts.ts).
+ */
 export function futureStart(server: TestServer): number {
-  slot += 1;
-  return Math.ceil(server.clock() / 3600_000) * 3600_000 + 24 * 3600_000 + slot * 3600_000;
+  return slotStart(server.clock(), slot++);
 }
 
 type EtOwner = { userId: string } | { teamId: string };

@@ -1,10 +1,12 @@
-// GET/PATCH /v2/me (docs/rules.md#profile; docs/rules.md#client-states, docs/rules.md#api-envelope, docs/rules.md#versioning) through real HTTP, real tokens.
+// GET/PATCH /v2/me (docs/rules.md#profile, docs/rules.md#api-envelope, docs/rules.md#versioning) through real HTTP,
+// real tokens: what only HTTP shows — the envelope, the view, Cal.com's request and its schema.
+// The profile's rules are test/services/platform/me.test.ts's; the bearer check (expired, revoked,
+// suspended, malformed tokens) test/oauth/bearer.test.ts's; the 401 and 403 of every route,
+// PATCH /v2/me among them, test/platform/platform-access.test.ts's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken } from '../../src/oauth/token-format.ts';
 import { createSchedule } from '../../src/platform/schedules/service.ts';
-import { reviewClient } from '../../src/services/clients/review.ts';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const PROFILE_FIELDS = ['id', 'email', 'name', 'username', 'timeZone', 'weekStart', 'timeFormat', 'defaultScheduleId', 'organizationId', 'avatarUrl', 'bio', 'locale', 'metadata'];
 
@@ -19,13 +21,13 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
   afterAll(async () => server?.close());
 
   /** A user, an approved client with every profile scope, and a token for `scope`. */
-  async function tokenFor(scope: string, options: { user?: TestUser; client?: TestClient } = {}) {
-    const user = options.user ?? (await server.user({ name: 'Grace Hopper' }));
-    const client = options.client ?? (await server.client(dev, { scopes: ['PROFILE_READ', 'PROFILE_WRITE', 'BOOKING_READ'] }));
+  async function tokenFor(scope: string) {
+    const user = await server.user({ name: 'Grace Hopper' });
+    const client = await server.client(dev, { scopes: ['PROFILE_READ', 'PROFILE_WRITE', 'BOOKING_READ'] });
     const code = await server.code(client, user, { scope });
     const res = await server.exchange(client, code);
     expect(res.status).toBe(200);
-    return { user, client, code, accessToken: res.body.access_token as string, refreshToken: res.body.refresh_token as string };
+    return { user, accessToken: res.body.access_token as string };
   }
 
   /** A token of `user` for `scope`, through the same flow. */
@@ -82,107 +84,9 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     });
     // Nothing private leaks into the profile.
     expect(JSON.stringify(res.body)).not.toMatch(/password|argon2/i);
-  });
-
-  it.skipIf(!available)('a token reaches only its own user\'s profile (docs/rules.md#membership-rules)', async () => {
-    const a = await tokenFor('PROFILE_READ');
-    const b = await tokenFor('PROFILE_READ', { client: a.client });
-    expect((await server.api('GET', '/v2/me', a.accessToken)).body.data.id).toBe(Number(a.user.id));
-    expect((await server.api('GET', '/v2/me', b.accessToken)).body.data.id).toBe(Number(b.user.id));
-  });
-
-  it.skipIf(!available)('no token → 401 with WWW-Authenticate: Bearer realm="gatehouse" and no error code (RFC 6750 §3.1; docs/rules.md#api-envelope)', async () => {
-    for (const authorization of [undefined, '']) {
-      const res = await fetch(`${server.url}/v2/me`, { headers: authorization === undefined ? {} : { authorization } });
-      const body = await res.json();
-      expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="gatehouse", resource_metadata="${server.url}/.well-known/oauth-protected-resource/v2", DPoP algs="ES256 EdDSA Ed25519 RS256 PS256"`); // docs/rules.md#protected-resource-metadata
-      expect(res.headers.get('www-authenticate')).not.toContain('error=');
-      expect(body).toEqual({ status: 'error', timestamp: expect.any(String), path: expect.any(String), error: { code: expect.any(String), message: expect.stringMatching(/\S/) } });
-      expect(body.error.code).not.toBe('invalid_token');
-    }
-  });
-
-  it.skipIf(!available)('malformed token or Authorization header → 401 error="invalid_token" (docs/rules.md#api-envelope, docs/rules.md#token-formats)', async () => {
-    const { accessToken } = await tokenFor('PROFILE_READ');
-    const tampered = accessToken.slice(0, -1) + (accessToken.endsWith('A') ? 'B' : 'A');
-    const headers = [
-      'Bearer not-a-token',
-      `Bearer ${tampered}`,
-      `Bearer ${accessToken.slice(4)}`,
-      `Bearer ${generateToken('refreshToken')}`,
-      'Bearer',
-      `Basic ${Buffer.from('a:b').toString('base64')}`,
-      `Bearer ${accessToken} extra`,
-    ];
-    for (const authorization of headers) {
-      const res = await fetch(`${server.url}/v2/me`, { headers: { authorization } });
-      const body = await res.json();
-      expectInvalidToken({ status: res.status, headers: res.headers, body });
-    }
-  });
-
-  it.skipIf(!available)('well-formed but unknown token → 401 error="invalid_token" (docs/rules.md#api-envelope)', async () => {
-    expectInvalidToken(await server.api('GET', '/v2/me', generateToken('accessToken')));
-  });
-
-  it.skipIf(!available)('expired token (after 1800 s) → 401 error="invalid_token" (docs/rules.md#lifetimes; docs/rules.md#api-envelope)', async () => {
-    const { accessToken } = await tokenFor('PROFILE_READ');
-    server.advance(1799);
-    expect((await server.api('GET', '/v2/me', accessToken)).status).toBe(200);
-    server.advance(2);
-    expectInvalidToken(await server.api('GET', '/v2/me', accessToken));
-  });
-
-  it.skipIf(!available)('revoked token (its code was replayed) → 401 error="invalid_token" (RFC 6749 §4.1.2; docs/rules.md#code-replay, docs/rules.md#api-envelope)', async () => {
-    const { client, code, accessToken } = await tokenFor('PROFILE_READ');
-    expect((await server.api('GET', '/v2/me', accessToken)).status).toBe(200);
-    const replay = await server.exchange(client, code);
-    expect(replay.status).toBe(400);
-    expect(replay.body.error).toBe('invalid_grant');
-    expectInvalidToken(await server.api('GET', '/v2/me', accessToken));
-  });
-
-  it.skipIf(!available)('token without PROFILE_READ → 403 insufficient_scope, WWW-Authenticate names error and scope (docs/rules.md#scope-checks; docs/rules.md#api-envelope)', async () => {
-    const { accessToken } = await tokenFor('BOOKING_READ PROFILE_WRITE');
-    const res = await server.api('GET', '/v2/me', accessToken);
-    expectEnvelopeError(res, 403, 'insufficient_scope');
-    const challenge = res.headers.get('www-authenticate')!;
-    expect(challenge).toMatch(/^Bearer /);
-    expect(challenge).toContain('error="insufficient_scope"');
-    expect(challenge).toContain('scope="PROFILE_READ"');
-    expect(res.body.error.message).toContain('PROFILE_READ');
-  });
-
-  it.skipIf(!available)('suspended client\'s token → 401 at once, and works again after re-approval (docs/rules.md#client-states)', async () => {
-    const { client, accessToken } = await tokenFor('PROFILE_READ');
-    await reviewClient(server.services, client.clientId, 'suspend', null);
-    const suspended = await server.api('GET', '/v2/me', accessToken);
-    expectInvalidToken(suspended);
-    await reviewClient(server.services, client.clientId, 'approve', null);
-    const res = await server.api('GET', '/v2/me', accessToken);
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe('success');
-  });
-
-  it.skipIf(!available)('PATCH /v2/me with PROFILE_WRITE changes name, timeZone, weekStart and timeFormat (docs/rules.md#profile)', async () => {
-    const { user, accessToken } = await tokenFor('PROFILE_READ PROFILE_WRITE');
-    const res = await server.api('PATCH', '/v2/me', accessToken, {
-      name: '  Ada Lovelace ',
-      timeZone: 'Europe/Berlin',
-      weekStart: 'Sunday',
-      timeFormat: 12,
-    });
-    expect(res.status).toBe(200);
-    expect(res.body.status).toBe('success');
-    expect(res.body.data).toMatchObject({ id: Number(user.id), name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 12 });
-    const row = (await server.services.stores.users.findById(user.id))!;
-    expect(row).toMatchObject({ name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 12, email: user.email });
-    // A partial change leaves the rest alone.
-    const partial = await server.api('PATCH', '/v2/me', accessToken, { timeFormat: 24 });
-    expect(partial.status).toBe(200);
-    expect(partial.body.data).toMatchObject({ name: 'Ada Lovelace', timeZone: 'Europe/Berlin', weekStart: 'Sunday', timeFormat: 24 });
-    expect((await server.api('GET', '/v2/me', accessToken)).body.data.timeFormat).toBe(24);
+    // A token reaches only its own user's profile (docs/rules.md#membership-rules).
+    const other = await tokenFor('PROFILE_READ');
+    expect((await server.api('GET', '/v2/me', other.accessToken)).body.data.id).toBe(Number(other.user.id));
   });
 
   it.skipIf(!available)("PATCH /v2/me as Cal.com's clients send it (bio, defaultScheduleId, locale, avatarUrl, metadata) → 200, and GET /v2/me shows them (they were 400 'cannot be changed by this request')", async () => {
@@ -230,16 +134,7 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
     expect((await server.services.stores.users.findById(user.id))?.updatedAt).toBe((await server.services.stores.users.findById(user.id))?.createdAt);
   });
 
-  it.skipIf(!available)('PATCH /v2/me with PROFILE_READ only → 403 insufficient_scope naming PROFILE_WRITE, nothing changed (docs/rules.md#api-envelope)', async () => {
-    const { user, accessToken } = await tokenFor('PROFILE_READ');
-    const res = await server.api('PATCH', '/v2/me', accessToken, { name: 'Mallory' });
-    expectEnvelopeError(res, 403, 'insufficient_scope');
-    expect(res.headers.get('www-authenticate')).toContain('scope="PROFILE_WRITE"');
-    const row = (await server.services.stores.users.findById(user.id))!;
-    expect(row.name).toBe('Grace Hopper');
-  });
-
-  it.skipIf(!available)('PATCH /v2/me with bad values → 400 envelope naming the field, never 500, nothing changed (docs/rules.md#bad-input)', async () => {
+  it.skipIf(!available)('PATCH /v2/me with bad values or a field it cannot change → 400 envelope naming the field, never 500, nothing changed (docs/rules.md#bad-input, docs/rules.md#forms-and-pages)', async () => {
     const { user, accessToken } = await tokenFor('PROFILE_WRITE');
     const cases: Array<[unknown, string]> = [
       [{ name: '' }, 'name'],
@@ -263,25 +158,14 @@ describe.each(backends)('/v2/me on $name', ({ name, available }) => {
       expect(res.body.error.code).toBe('validation_error');
       expect(res.body.error.message, JSON.stringify(body)).toContain(field);
     }
-    const row = (await server.services.stores.users.findById(user.id))!;
-    expect(row).toMatchObject({ name: 'Grace Hopper', timeZone: 'UTC', weekStart: 'Monday', timeFormat: 24 });
-  });
-
-  it.skipIf(!available)('PATCH /v2/me naming a field it cannot change (id, anything else) → 400 validation_error naming it, nothing changed (docs/rules.md#forms-and-pages)', async () => {
-    const { user, accessToken } = await tokenFor('PROFILE_READ PROFILE_WRITE');
-    const cases: Array<[Record<string, unknown>, string]> = [
-      [{ name: 'Ada', email: 'mallory@example.com', id: 'someoneElse' }, 'id'],
-      [{ id: 'someoneElse' }, 'id'],
-      [{ username: 'ada' }, 'username'],
-      [{ timeFormat: 12, isAdmin: true }, 'isAdmin'],
-    ];
-    for (const [body, field] of cases) {
+    // A field it cannot change is named with the ones it can (docs/rules.md#forms-and-pages; every PATCH route: request-shapes.test.ts).
+    for (const [body, field] of [[{ name: 'Ada', email: 'mallory@example.com', id: 'someoneElse' }, 'id'], [{ username: 'ada' }, 'username'], [{ timeFormat: 12, isAdmin: true }, 'isAdmin']] as const) {
       const res = await server.api('PATCH', '/v2/me', accessToken, body);
       expectEnvelopeError(res, 400, 'validation_error');
-      expect(res.body.error.message, JSON.stringify(body)).toBe(`${field}: cannot be changed by this request; it changes name, timeZone, weekStart, timeFormat, email, defaultScheduleId, bio, avatarUrl, locale, metadata`);
+      expect(res.body.error.message).toBe(`${field}: cannot be changed by this request; it changes name, timeZone, weekStart, timeFormat, email, defaultScheduleId, bio, avatarUrl, locale, metadata`);
     }
     const row = (await server.services.stores.users.findById(user.id))!;
-    expect(row).toMatchObject({ email: user.email, name: 'Grace Hopper', timeFormat: 24 });
+    expect(row).toMatchObject({ name: 'Grace Hopper', timeZone: 'UTC', weekStart: 'Monday', timeFormat: 24, email: user.email });
     expect(await server.services.stores.users.findEmailChange(user.id)).toBeUndefined();
   });
 

@@ -8,6 +8,7 @@ import { addMember, createOrganization, createTeam } from '../../src/services/te
 import { backends } from '../helpers/backends.ts';
 import { startCountingServer, type StatementCounter } from '../helpers/counting-server.ts';
 import type { TestServer } from '../helpers/server.ts';
+import { auditEvents } from '../helpers/stores.ts';
 import { ALL_SCOPES, buildWorld, fillPath, fixtures, futureStart, mint, quickUser, uniq, type World, useWorld } from './fixtures.ts';
 import { examples } from './route-examples.ts';
 
@@ -105,7 +106,9 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(created.body.data).toMatchObject({ status: 'pending', hostId: Number(w.owner.id), start: iso(start), end: iso(start + 45 * 60_000), durationInMinutes: 45, attendee: { email: 'pat@example.com' }, guests: ['guest@example.com'] });
       const uid = created.body.data.uid as string;
 
-      const clash = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: et.id, start: iso(start + 15 * 60_000), attendee: { name: 'Sam', email: 'sam@example.com', timeZone: 'UTC' } });
+      // A slot of the host's 30-minute event type inside the pending 45 minutes: the host is taken.
+      const short = await f.eventType({ userId: w.owner.id });
+      const clash = await server.api('POST', '/v2/bookings', undefined, { eventTypeId: short.id, start: iso(start + 30 * 60_000), attendee: { name: 'Sam', email: 'sam@example.com', timeZone: 'UTC' } });
       expect(clash.status).toBe(409);
       expect(clash.body.error.message).toMatch(/^start: the host is not available/);
 
@@ -293,10 +296,12 @@ describe.each(backends)('platform API flows on $name', ({ name, available }) => 
       expect(await server.services.stores.teams.countOwners({ teamId: team.id })).toBe(1);
     });
 
-    it.skipIf(!available)('a team is deleted by its owner only, and is gone afterwards', async () => {
+    it.skipIf(!available)('a team made through the API is audited as team.created with the token\'s application (docs/rules.md#audit-events), and is deleted by its owner only, and is gone afterwards', async () => {
       const created = await server.api('POST', '/v2/teams', await mint(server, w, w.member, ['TEAM_PROFILE_WRITE']), { name: 'Side project' });
       expect(created.status).toBe(201);
       const teamId = created.body.data.id as string;
+      const audited = await auditEvents(server, { userId: w.member.id, type: 'team.created' });
+      expect(audited.filter((e) => e.data?.teamId === String(teamId)).map((e) => [e.actorId, e.clientId])).toEqual([[w.member.id, w.client.clientId]]);
       await addMember(server.services, { teamId: String(teamId) }, w.teamAdmin.id, 'admin');
       const byAdmin = await server.api('DELETE', `/v2/teams/${teamId}`, await mint(server, w, w.teamAdmin, ['TEAM_PROFILE_WRITE']));
       expect(byAdmin.status).toBe(403);
@@ -561,8 +566,8 @@ describe.each(backends)('queries per request, whatever it holds, on $name', ({ n
     };
     const one = await queries('GET', path(), undefined);
     expect(one.status).toBe(200);
-    // The event type; its hosts with their schedules; their bookings; their time off.
-    expect(one.n).toBe(4);
+    // The event type; its hosts with their schedules; their bookings; their time off; the event type's holds.
+    expect(one.n).toBe(5);
     for (let i = 0; i < 4; i++) {
       const host = await quickUser(server, 'Hal Host');
       await addMember(server.services, { teamId: team.id }, host.id, 'member');

@@ -5,6 +5,7 @@
 import type { TestServer, TestUser } from '../helpers/server.ts';
 import { createTeam } from '../../src/services/teams/teams.ts';
 import { fixtures, futureStart, quickUser, randomPhone, uniq, type World } from './fixtures.ts';
+import { reserveSlot } from '../../src/platform/slots/reservations.ts';
 
 export interface ExampleContext {
   server: TestServer;
@@ -23,9 +24,20 @@ export interface ExampleRequest {
 
 type Example = (c: ExampleContext) => Promise<ExampleRequest>;
 
+/** A live hold of a free slot of the world's owner, as POST /v2/slots/reservations makes one. */
+async function hold({ server, f, w }: ExampleContext) {
+  const eventTypeId = (await f.eventType({ userId: w.owner.id })).id;
+  return reserveSlot(server.services, { eventTypeId, slotStart: futureStart(server), authenticated: false });
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 const attendee = { name: 'Ann Attendee', email: 'ann@example.com', timeZone: 'Europe/Paris' };
-const scheduleBody = { name: 'Work', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday', 'Friday'], startTime: '09:00', endTime: '17:00' }] };
+/**
+ * A user's first schedule becomes their default, so its week is when they may be booked
+ * (docs/rules.md#booking-availability): the default week itself, Monday to Friday 09:00-17:00
+ * in UTC, where futureStart's starts lie, so the booking examples that follow still book.
+ */
+const scheduleBody = { name: 'Work', timeZone: 'UTC', availability: [{ days: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], startTime: '09:00', endTime: '17:00' }] };
 const webhookBody = { subscriberUrl: 'https://hooks.example.com/new', triggers: ['BOOKING_CREATED', 'BOOKING_CANCELLED'] };
 const formBody = { name: 'Intake', fields: [{ id: 'email', label: 'Email', type: 'email', required: true }] };
 /** docs/integrating.md#booking-fields: a custom field and a default one's settings, as Cal.com API v2 writes them. */
@@ -223,6 +235,14 @@ export const examples: Record<string, Example> = {
     const start = futureStart(server);
     return { query: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, start: iso(start), end: iso(start + 7 * 24 * 3600_000), timeZone: 'Europe/Berlin' } };
   },
+  // docs/integrating.md#slot-reservations: a hold of a free slot, by the uid its creation answered.
+  'slotReservations.create': async ({ server, f, w }) => ({ body: { eventTypeId: (await f.eventType({ userId: w.owner.id })).id, slotStart: iso(futureStart(server)) } }),
+  'slotReservations.get': async (c) => ({ params: { uid: (await hold(c)).uid } }),
+  'slotReservations.update': async (c) => {
+    const held = await hold(c);
+    return { params: { uid: held.uid }, body: { eventTypeId: held.eventTypeId, slotStart: iso(futureStart(c.server)) } };
+  },
+  'slotReservations.delete': async (c) => ({ params: { uid: (await hold(c)).uid } }),
   // The booker's manageToken is what lets these run without a token (docs/rules.md#public-booking).
   'bookings.cancel': async ({ f, w }) => {
     const b = await f.booking({ hostId: w.owner.id });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
+import { textOf } from '../helpers/pages.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 import { fixtures, uniq } from './fixtures.ts';
 
@@ -260,16 +261,16 @@ describe.each(backends)('team-owned authorization on $name', ({ name, available 
     const { access_token } = await teamToken(admin, { team_slug: doomed.slug });
     const browser = await signedIn(admin);
     const before = await browser.get('/settings/authorized-apps');
-    const actsFor = (body: string) => new RegExp(`id="acts-for-${client.clientId}">([^\n]*)</p>`).exec(body)?.[1] ?? '';
-    expect(actsFor(before.body)).toMatch(/^It acts (for you, and )?for the teams /);
-    expect(actsFor(before.body)).toContain(`<strong>${doomed.name}</strong>`);
+    // One card for each team the application acts for (docs/rules.md#consent), named in its heading.
+    const teamsOfCards = (body: string) => [...body.matchAll(new RegExp(`data-client="${client.clientId}" data-grant="([^"]+)"`, 'g'))].map((m) => textOf(body, `grant-${m[1]}`)?.replace(/^.* for the team /, ''));
+    expect(teamsOfCards(before.body)).toContain(doomed.name);
     const deleted = await server.api('DELETE', `/v2/teams/${doomed.id}`, access_token);
     expect(deleted.status).toBe(200);
     const after = await server.api('GET', `/v2/teams/${team.id}`, access_token);
     expect(after.status).toBe(401);
     expect(after.body.error.message).toBe('the access token has been revoked');
     const afterPage = (await browser.get('/settings/authorized-apps')).body;
-    expect(actsFor(afterPage)).toContain(`<strong>${team.name}</strong>`);
+    expect(teamsOfCards(afterPage)).toContain(team.name);
     expect(afterPage).not.toContain(doomed.name);
   });
 

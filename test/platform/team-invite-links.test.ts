@@ -5,6 +5,7 @@
 // both databases.
 import { describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/oauth/token-format.ts';
+import { listAuthorizedApps } from '../../src/services/clients/authorized-apps.ts';
 import { INVITE_LINK_TTL_MS } from '../../src/services/teams/invite-links.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
 import { addMember } from '../../src/services/teams/teams.ts';
@@ -232,7 +233,9 @@ describe.each(backends)('team invite links on $name', ({ name, available }) => {
     const { browser: newcomer } = await loggedIn(server, { name: 'Nia Newcomer' });
     const page = await open(newcomer, pathOf(link.inviteLink));
 
-    const revoked = await submit(browser, `/settings/authorized-apps/${w.client.clientId}/revoke`, `/settings/authorized-apps/${w.client.clientId}/revoke`, {});
+    const [grant] = await listAuthorizedApps(server.services, ann.id);
+    const revokePath = `/settings/authorized-apps/grants/${grant!.grantId}/revoke`;
+    const revoked = await submit(browser, revokePath, revokePath, {});
     expect(revoked.status).toBe(303);
     expect((await newcomer.get(pathOf(link.inviteLink))).status).toBe(404);
     expect((await postForm(newcomer, '/teams/join', { _csrf: csrfOf(page.body), token: link.token })).status).toBe(404);

@@ -9,6 +9,7 @@ import { newSigningSecret } from '../../src/services/webhooks/signing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { killHard, startServe, stopServe, type ServeProcess } from '../helpers/serve-process.ts';
 import { freePort } from '../helpers/server.ts';
+import { slotStart } from '../helpers/slot-starts.ts';
 import { storesOver } from '../helpers/stores.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
@@ -69,9 +70,9 @@ async function seed(database: TestDatabase, receiver: WebhookReceiver) {
 }
 
 let slot = 0;
+/** A booking at a distinct slot of the host's default week (docs/rules.md#booking-availability: only a slot is booked). */
 async function book(instance: Instance, eventTypeId: string): Promise<string> {
-  slot += 1;
-  const start = new Date(Math.ceil(Date.now() / 3600_000) * 3600_000 + 24 * 3600_000 + slot * 1800_000).toISOString();
+  const start = new Date(slotStart(Date.now(), slot++)).toISOString();
   const res = await fetch(`${instance.url}/v2/bookings`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

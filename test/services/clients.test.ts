@@ -1,14 +1,18 @@
 // The rules of an OAuth client's record and its secrets (src/services/clients: registration.ts,
-// input.ts, secrets.ts, version.ts, view.ts), called in process over SQLite :memory: through
+// input.ts, secrets.ts, version.ts, view.ts, authorized-apps.ts), called in process over SQLite :memory: through
 // the real adapters. What only HTTP or a page shows (the 409, the form's message next to its
 // field) is tested in test/web/lifecycle-*.test.ts and test/http.
 import { describe, expect } from 'vitest';
 import { hashToken } from '../../src/oauth/token-format.ts';
+import type { GrantRecord } from '../../src/oauth/storage.ts';
+import { listAuthorizedApps, revokeAuthorizedApp } from '../../src/services/clients/authorized-apps.ts';
+import { ServiceError } from '../../src/services/errors.ts';
 import { importLegacyClient } from '../../src/services/clients/registration.ts';
 import { addSecret, listSecrets, MAX_ACTIVE_SECRETS, removeSecret, replaceSecrets } from '../../src/services/clients/secrets.ts';
 import { claimClient, parseVersion, STALE_VERSION } from '../../src/services/clients/version.ts';
 import { hasHeldChange, listClients, requireClient } from '../../src/services/clients/view.ts';
 import { clientKey } from '../helpers/client-keys.ts';
+import { accessTokenRecord, grantRecord, refreshTokenRecord } from '../storage/seed.ts';
 import { it, type PlatformWorld } from './platform/world.ts';
 
 const CALLBACK = 'https://app.example.com/callback';
@@ -313,5 +317,108 @@ describe("a client's version (docs/rules.md#review-versions)", () => {
       expect((await claimClient(tx, client.clientId, world.now(), { raiseVersion: true })).version).toBe(2);
     });
     expect((await requireClient(world.ctx, client.clientId)).version).toBe(2);
+  });
+});
+
+describe('authorized apps: one authorization per party an application acts for (docs/rules.md#consent, docs/rules.md#team-authorization)', () => {
+  /** A grant of the user for the client written as the core writes one, with a token pair issued under it. */
+  async function grantWithTokens(world: PlatformWorld, userId: string, clientId: string, over: Partial<GrantRecord>) {
+    const grant = grantRecord(userId, clientId, { createdAt: world.now(), ...over });
+    await world.oauth.createGrant(grant);
+    const access = accessTokenRecord(grant, { createdAt: world.now(), expiresAt: world.now() + 3_600_000 });
+    const refresh = refreshTokenRecord(grant, { createdAt: world.now(), expiresAt: world.now() + 86_400_000 });
+    await world.oauth.createAccessToken(access);
+    await world.oauth.createRefreshToken(refresh);
+    world.advance(1000);
+    return { grant, access, refresh };
+  }
+
+  /** Whether the grant and its token pair are still unrevoked. */
+  async function live(world: PlatformWorld, issued: Awaited<ReturnType<typeof grantWithTokens>>) {
+    const grant = await world.oauth.findGrant(issued.grant.id);
+    const access = await world.oauth.findAccessToken(issued.access.hash);
+    const refresh = await world.oauth.findRefreshToken(issued.refresh.hash);
+    return { grant: grant?.revokedAt === null, access: access?.revokedAt === null, refresh: refresh?.revokedAt === null };
+  }
+
+  /** A user with a personal grant and a team grant of one client, and another user's grant of it. */
+  async function personalAndTeam(world: PlatformWorld) {
+    const user = await world.user();
+    const teamId = await world.team(user, { name: 'Sales Crew' });
+    const { client } = await world.client(await world.user(), { scopes: ['PROFILE_READ', 'BOOKING_READ', 'TEAM_PROFILE_READ'] });
+    const clientId = client.clientId;
+    await world.ctx.stores.webhookDeliveries.setClientEventsUrl(clientId, 'https://app.example.com/events', world.now());
+    await world.ctx.stores.webhookDeliveries.replaceClientEventsSecret(clientId, null, 'whsec_test', world.now());
+    const personal = await grantWithTokens(world, user, clientId, { scopes: ['PROFILE_READ'] });
+    const team = await grantWithTokens(world, user, clientId, { scopes: ['TEAM_PROFILE_READ'], teamId });
+    const stranger = await world.user();
+    const theirs = await grantWithTokens(world, stranger, clientId, { scopes: ['PROFILE_READ'] });
+    return { user, teamId, clientId, personal, team, stranger, theirs };
+  }
+
+  it('a personal grant and a team grant of one application are two entries, each with its own scopes and party', async ({ world }) => {
+    const { user, teamId, clientId, personal, team } = await personalAndTeam(world);
+    const apps = await listAuthorizedApps(world.ctx, user);
+    expect(apps.map((a) => ({ grantId: a.grantId, clientId: a.clientId, scopes: a.scopes, team: a.team }))).toEqual([
+      { grantId: personal.grant.id, clientId, scopes: ['PROFILE_READ'], team: null },
+      { grantId: team.grant.id, clientId, scopes: ['TEAM_PROFILE_READ'], team: { id: teamId, name: 'Sales Crew' } },
+    ]);
+  });
+
+  it("grants of the same party are one entry: the union of their scopes, named by the newest grant, dated by the first and latest approval", async ({ world }) => {
+    const { user, personal } = await personalAndTeam(world);
+    const second = await grantWithTokens(world, user, personal.grant.clientId, { scopes: ['BOOKING_READ'] });
+    const [mine] = (await listAuthorizedApps(world.ctx, user)).filter((a) => a.team === null);
+    expect(mine).toMatchObject({
+      grantId: second.grant.id,
+      grantIds: [second.grant.id, personal.grant.id],
+      scopes: ['BOOKING_READ', 'PROFILE_READ'],
+      firstApprovedAt: personal.grant.createdAt,
+      lastApprovedAt: second.grant.createdAt,
+    });
+  });
+
+  it("revoking the team's authorization ends its grant and tokens only; the user's own keeps working; audited and told to the application", async ({ world }) => {
+    const { user, teamId, clientId, personal, team, theirs } = await personalAndTeam(world);
+    const revoked = await revokeAuthorizedApp(world.ctx, user, team.grant.id);
+    expect(revoked).toMatchObject({ id: team.grant.id, clientId, team: { id: teamId, name: 'Sales Crew' }, revokedGrantIds: [team.grant.id] });
+    expect(await live(world, team)).toEqual({ grant: false, access: false, refresh: false });
+    expect(await live(world, personal)).toEqual({ grant: true, access: true, refresh: true });
+    expect(await live(world, theirs)).toEqual({ grant: true, access: true, refresh: true });
+    expect((await listAuthorizedApps(world.ctx, user)).map((a) => a.grantId)).toEqual([personal.grant.id]);
+
+    const audit = (await world.ctx.stores.auditLog.list({ clientId })).filter((e) => e.type === 'grant.revoked');
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ actorId: user, userId: user, data: { grantId: team.grant.id, teamId, reason: 'revoked by the user in authorized apps' } });
+    const deliveries = await world.ctx.stores.webhookDeliveries.list({ clientId }, 10, 0);
+    expect(deliveries.map((d) => [d.event, JSON.parse(d.payload).data])).toEqual([
+      ['authorization.revoked', { clientId, userId: user, grantIds: [team.grant.id], teamIds: [teamId], revokedBy: 'user' }],
+    ]);
+  });
+
+  it("revoking the user's own authorization ends every grant of it and leaves the team's", async ({ world }) => {
+    const { user, clientId, personal, team } = await personalAndTeam(world);
+    const second = await grantWithTokens(world, user, clientId, { scopes: ['BOOKING_READ'] });
+    // Named by its older grant (a page opened before the second approval) it still ends both.
+    const revoked = await revokeAuthorizedApp(world.ctx, user, personal.grant.id);
+    expect(revoked.revokedGrantIds.sort()).toEqual([personal.grant.id, second.grant.id].sort());
+    for (const issued of [personal, second]) expect(await live(world, issued)).toEqual({ grant: false, access: false, refresh: false });
+    expect(await live(world, team)).toEqual({ grant: true, access: true, refresh: true });
+    const [delivery] = await world.ctx.stores.webhookDeliveries.list({ clientId }, 10, 0);
+    expect(JSON.parse(delivery!.payload).data).toMatchObject({ userId: user, teamIds: [], revokedBy: 'user' });
+  });
+
+  it("another user's grant, an unknown id and an already revoked grant are not found, and nothing changes", async ({ world }) => {
+    const { user, clientId, personal, team, stranger, theirs } = await personalAndTeam(world);
+    await revokeAuthorizedApp(world.ctx, user, team.grant.id);
+    for (const grantId of [theirs.grant.id, 'no-such-grant', team.grant.id]) {
+      const refused = await revokeAuthorizedApp(world.ctx, user, grantId).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ServiceError);
+      expect(refused).toMatchObject({ kind: 'not_found', message: 'you have not authorized this application, or this access was already revoked' });
+    }
+    expect(await live(world, theirs)).toEqual({ grant: true, access: true, refresh: true });
+    expect(await live(world, personal)).toEqual({ grant: true, access: true, refresh: true });
+    expect((await listAuthorizedApps(world.ctx, stranger)).map((a) => a.grantId)).toEqual([theirs.grant.id]);
+    expect((await world.ctx.stores.auditLog.list({ clientId })).filter((e) => e.type === 'grant.revoked')).toHaveLength(1);
   });
 });

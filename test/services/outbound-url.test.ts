@@ -1,12 +1,48 @@
-// The outbound-address guard on its own (docs/rules.md#outbound-urls, docs/rules.md#webhooks), with the
-// system resolver where this machine can answer without a network: localhost names, the
+// The outbound-address guard on its own (docs/rules.md#outbound-urls, docs/rules.md#webhooks): every
+// spelling of an address that is not public, as a webhook or feed address is judged, and
+// the system resolver where this machine can answer without a network: localhost names, the
 // machine's own name, and *.invalid (RFC 6761), which never resolves.
 import { hostname } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config/index.ts';
 import { checkOutboundUrl, nonPublicKind, systemResolver, type ResolveHost } from '../../src/services/outbound-url.ts';
+import { testResolver } from '../helpers/test-dns.ts';
 
 const strict = { allowPrivate: false, resolve: systemResolver };
+
+/** Addresses that are not public, with the words the refusal must carry. */
+const refused: Array<[url: string, why: RegExp]> = [
+  ['https://127.0.0.1/hook', /127\.0\.0\.1 is a loopback address/],
+  ['https://127.8.9.10:8443/hook', /loopback/],
+  ['https://2130706433/hook', /127\.0\.0\.1 is a loopback address/], // 127.0.0.1 spelled as one number
+  ['https://0x7f.1/hook', /loopback/],
+  ['https://[::1]/hook', /::1 is a loopback address/],
+  ['https://[::ffff:127.0.0.1]/hook', /loopback/], // IPv4-mapped IPv6
+  ['https://0.0.0.0/hook', /unspecified/],
+  ['https://[::]/hook', /unspecified/],
+  ['https://169.254.169.254/latest/meta-data/', /169\.254\.169\.254 is a link-local address/],
+  ['https://[fe80::1]/hook', /link-local/],
+  ['https://10.0.0.1/hook', /10\.0\.0\.1 is a private address/],
+  ['https://172.16.5.4/hook', /private/],
+  ['https://172.31.255.255/hook', /private/],
+  ['https://192.168.1.1/hook', /private/],
+  ['https://100.64.0.1/hook', /carrier-grade NAT/],
+  ['https://[fd00::1]/hook', /private/],
+  ['https://[fc00::5]/hook', /private/],
+  ['https://localhost/hook', /localhost is this machine/],
+  ['https://LOCALHOST./hook', /localhost is this machine/],
+  ['https://api.localhost:3000/hook', /api\.localhost is this machine/],
+  ['https://private.example.com/hook', /private\.example\.com resolves to a non-public address/],
+  ['https://mixed.example.com/hook', /mixed\.example\.com resolves to a non-public address/], // one public, one private answer
+  ['https://metadata.example.com/hook', /resolves to a non-public address/],
+  ['https://v6-private.example.com/hook', /resolves to a non-public address/],
+  ['https://nowhere.invalid/hook', /could not resolve the host nowhere\.invalid/], // RFC 6761: never resolves
+  ['http://hooks.example.com/hook', /must use https/],
+  ['http://localhost:8080/hook', /must use https/],
+];
+
+const accepted = ['https://hooks.example.com/gatehouse', 'https://93.184.215.14/hook', 'https://[2606:4700:4700::1111]/hook', 'https://172.32.0.1/hook', 'https://100.128.0.1/hook'];
+
 const unused: ResolveHost = async (name) => {
   throw new Error(`the resolver was asked for ${name}`);
 };
@@ -98,5 +134,28 @@ describe('outbound addresses (OUTBOUND_ALLOW_PRIVATE, docs/rules.md#outbound-url
     expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'yes' })).toThrow(ConfigError);
     expect(() => loadConfig({ OUTBOUND_ALLOW_PRIVATE: 'yes' })).toThrow(/^OUTBOUND_ALLOW_PRIVATE must be 1/);
     expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1', BASE_URL: 'https://auth.example.com' }).warnings.join()).toMatch(/OUTBOUND_ALLOW_PRIVATE=1: .* development and tests only/);
+  });
+
+  describe('as a webhook or a calendar feed address is judged, with the test servers\' DNS (test/helpers/test-dns.ts)', () => {
+    const servers = { allowPrivate: false, resolve: testResolver };
+
+    it.each(refused)('%s is refused: %s', async (url, why) => {
+      const result = await checkOutboundUrl(url, servers);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.problem).toMatch(why);
+    });
+
+    it.each(accepted)('%s is accepted, by name or literal IPv4 and IPv6', async (url) => {
+      expect(await checkOutboundUrl(url, servers)).toMatchObject({ ok: true });
+    });
+
+    it('with OUTBOUND_ALLOW_PRIVATE=1, local receivers over http too; still a URL, and still no credentials in it', async () => {
+      const local = { allowPrivate: true, resolve: testResolver };
+      for (const url of ['http://localhost:8080/hook', 'http://127.0.0.1:9000/hook', 'https://10.0.0.1/hook', 'https://169.254.169.254/x', 'https://private.example.com/hook', 'http://localhost:8000/cal.ics']) {
+        expect(await checkOutboundUrl(url, local), url).toMatchObject({ ok: true });
+      }
+      expect(await checkOutboundUrl('https://user:pw@localhost/hook', local)).toEqual({ ok: false, problem: 'must not carry a user name or password' });
+      expect(await checkOutboundUrl('ftp://localhost/hook', local)).toMatchObject({ ok: false, problem: expect.stringMatching(/^must use https or http/) });
+    });
   });
 });

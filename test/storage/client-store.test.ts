@@ -210,6 +210,18 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
       [T0, T0 + 20_000],
       [T0 + 1, null],
     ]);
-    expect(rows[0]).toMatchObject({ clientId, clientName: 'Calendar Sync', scopes: ['PROFILE_READ'] });
+    expect(rows[0]).toMatchObject({ grantId: used.id, clientId, clientName: 'Calendar Sync', scopes: ['PROFILE_READ'], team: null });
+  });
+  it.skipIf(!available)("findGrantOfUser: the user's own grant, revoked or not, with its client's name; another user's grant is not found", async () => {
+    const core = createOAuthStore(database.handle.db);
+    const userId = (await createUser(ctx, { email: `named-${name}@example.com`, name: 'Nora', password: 'correct horse battery' })).id;
+    const otherId = (await createUser(ctx, { email: `named-other-${name}@example.com`, name: 'Otto', password: 'correct horse battery' })).id;
+    const clientId = await seedClient(database.handle.db, ownerId);
+    const revoked = grantRecord(userId, clientId, { createdAt: T0, revokedAt: T0 + 5 });
+    const theirs = grantRecord(otherId, clientId, { createdAt: T0 });
+    for (const g of [revoked, theirs]) await core.createGrant(g);
+    expect(await ctx.stores.clients.findGrantOfUser(userId, revoked.id)).toEqual({ id: revoked.id, clientId, clientName: 'Calendar Sync', team: null, revokedAt: T0 + 5 });
+    expect(await ctx.stores.clients.findGrantOfUser(userId, theirs.id)).toBeUndefined();
+    expect(await ctx.stores.clients.findGrantOfUser(otherId, theirs.id)).toMatchObject({ id: theirs.id, revokedAt: null });
   });
 });

@@ -23,6 +23,7 @@ const indexOf: Record<PrunableRows, string> = {
   teamDepartures: 'team_departures_left',
   emailChangeRequests: 'email_change_requests_expires',
   connectionRequests: 'connection_requests_expires',
+  slotReservations: 'slot_reservations_expires',
 };
 
 describe.each(backends)('RetentionStore contract on $name', ({ name, available }) => {

@@ -74,8 +74,8 @@ describe.each(backends)('application notifications on $name (docs/rules.md#clien
     const grants = await grantsOf(server, user.id, client.clientId);
     const [doomedGrantId, keptGrantId] = [doomed, kept].map((t) => grants.find((g) => g.teamId === t.id)!.id);
     expect((await server.api('DELETE', `/v2/teams/${doomed.id}`, doomedToken)).status).toBe(200);
-    const confirm = await open(browser, `${APPS}/${client.clientId}/revoke`);
-    expect((await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(confirm.body) })).status).toBe(303);
+    const confirm = await open(browser, `${APPS}/grants/${keptGrantId}/revoke`);
+    expect((await postForm(browser, `${APPS}/grants/${keptGrantId}/revoke`, { _csrf: csrfOf(confirm.body) })).status).toBe(303);
 
     await deliverAll();
     const events = receiver.at(path).map((r) => r.verified as { type: string; data: Record<string, unknown> });
@@ -95,8 +95,9 @@ describe.each(backends)('application notifications on $name (docs/rules.md#clien
     const first = await server.exchange(client, await server.code(client, user));
     expect(first.status).toBe(200);
     // Revoke access asks for confirmation on its own page; its form revokes.
-    const confirm = await open(browser, `${APPS}/${client.clientId}/revoke`);
-    expect((await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(confirm.body) })).status).toBe(303);
+    const [grant] = await grantsOf(server, user.id, client.clientId);
+    const confirm = await open(browser, `${APPS}/grants/${grant!.id}/revoke`);
+    expect((await postForm(browser, `${APPS}/grants/${grant!.id}/revoke`, { _csrf: csrfOf(confirm.body) })).status).toBe(303);
     await reviewClient(server.services, client.clientId, 'suspend', null, 'terms broken');
     await reviewClient(server.services, client.clientId, 'approve', null);
     expect(receiver.at(path)).toHaveLength(0);

@@ -2,6 +2,7 @@
 // the login page, only a client's owner sees its developer pages (others get the same 404
 // as for a client that does not exist), and only admins reach /admin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAuthorizedApps } from '../../src/services/clients/authorized-apps.ts';
 import { requireClient } from '../../src/services/clients/view.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields } from '../helpers/browser.ts';
@@ -119,7 +120,7 @@ describe.each(backends)('lifecycle page access on $name', ({ name, available }) 
     expect((await browser.get(`${ADMIN}/${client.clientId}`)).status).toBe(200);
   });
 
-  it.skipIf(!available)('revoking an application the user never authorized is 404 and revokes nobody else\'s grant (docs/rules.md#consent)', async () => {
+  it.skipIf(!available)('revoking a grant that is another user\'s is 404 and revokes nobody else\'s grant (docs/rules.md#consent)', async () => {
     const client = await server.client(owner);
     const other = await server.user();
     const code = await server.code(client, other);
@@ -128,7 +129,8 @@ describe.each(backends)('lifecycle page access on $name', ({ name, available }) 
     const apps = await open(browser, '/settings/authorized-apps');
     expect(visibleText(apps.body)).toContain('You have not authorized any application.');
     const csrf = csrfOf((await open(browser, `${DEV}/new`)).body);
-    const res = await postForm(browser, `/settings/authorized-apps/${client.clientId}/revoke`, { _csrf: csrf });
+    const [theirs] = await listAuthorizedApps(server.services, other.id);
+    const res = await postForm(browser, `/settings/authorized-apps/grants/${theirs!.grantId}/revoke`, { _csrf: csrf });
     expect(res.status).toBe(404);
     expect(visibleText(res.body)).toMatch(/you have not authorized this application/i);
     expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(200);

@@ -1,12 +1,25 @@
-// Authorized apps (docs/rules.md#consent): each application the user approved,
-// with its scopes in plain words and when; Revoke ends every token of it for this user at
-// once, and only for this user.
+// Authorized apps (docs/rules.md#consent): each application the user approved, one card for
+// each party it acts for (the user, or a team, docs/rules.md#team-authorization), with its
+// scopes in plain words and when; each card's Revoke ends every token of that card at once,
+// and only of that card and this user.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
 import { csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const APPS = '/settings/authorized-apps';
+
+/** The page's cards, in order: the grant each is named by, its client and its heading. */
+function cards(body: string): { grantId: string; clientId: string; heading: string | null }[] {
+  return [...body.matchAll(/<section class="card app" data-client="([^"]+)" data-grant="([^"]+)"/g)].map((m) => ({ clientId: m[1]!, grantId: m[2]!, heading: textOf(body, `grant-${m[2]}`) }));
+}
+
+/** The visible text of the card named by the grant, down to its Revoke link. */
+function cardText(body: string, grantId: string): string {
+  const from = body.lastIndexOf('<section', body.indexOf(`data-grant="${grantId}"`));
+  return visibleText(body.slice(from, body.indexOf('</section>', body.indexOf('class="actions"', from))));
+}
 
 describe.each(backends)('authorized apps on $name', ({ name, available }) => {
   let server: TestServer;
@@ -22,7 +35,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     const client = await server.client(dev, { name: 'Booking Buddy', homepageUrl: 'https://buddy.example.com' });
     const other = await server.client(dev, { name: 'Other App' });
     const { user, browser } = await loggedIn(server);
-    // Two authorizations of one application: two grants, one entry.
+    // Two authorizations of one application for the user: two grants, one card.
     const first = await server.exchange(client, await server.code(client, user, { scope: 'PROFILE_READ' }));
     const second = await server.exchange(client, await server.code(client, user, { scope: 'BOOKING_READ', prompt: 'consent' }));
     const kept = await server.exchange(other, await server.code(other, user));
@@ -30,28 +43,30 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     const theirs = await server.exchange(client, await server.code(client, bystander));
 
     const page = await open(browser, APPS);
-    const card = textOf(page.body, `app-${client.clientId}`);
-    expect(card).toBe('Booking Buddy');
+    const mine = cards(page.body).filter((c) => c.clientId === client.clientId);
+    expect(mine.map((c) => c.heading)).toEqual(['Booking Buddy for you']);
+    const grantId = mine[0]!.grantId;
     const text = visibleText(page.body);
     expect(text).toMatch(
-      /Booking Buddy https:\/\/buddy\.example\.com You approved it on \d{4}-\d\d-\d\d \d\d:\d\d UTC.*Last used: .*It can: Your account List bookings; read recordings, transcripts, calendar links, references\. Read the authorized user's profile\. Revoke access/,
+      /Booking Buddy for you https:\/\/buddy\.example\.com You approved it on \d{4}-\d\d-\d\d \d\d:\d\d UTC.*Last used: .*It acts for you\. It can: Your account List bookings; read recordings, transcripts, calendar links, references\. Read the authorized user's profile\. Revoke access/,
     );
-    expect(text).toContain('Other App');
+    expect(text).toContain('Other App for you');
 
     // Revoke access asks first: a link to a confirmation page, whose form revokes.
-    expect(page.body).toContain(`<a class="button danger" href="${APPS}/${client.clientId}/revoke">Revoke access<span class="visually-hidden"> for Booking Buddy</span></a>`);
-    const confirm = await open(browser, `${APPS}/${client.clientId}/revoke`);
-    expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke access for Booking Buddy?');
+    expect(page.body).toContain(`<a class="button danger" href="${APPS}/grants/${grantId}/revoke">Revoke access<span class="visually-hidden"> for Booking Buddy for you</span></a>`);
+    const confirm = await open(browser, `${APPS}/grants/${grantId}/revoke`);
+    expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke the access Booking Buddy has for you?');
     expect(textOf(confirm.body, 'revoke-consequence')).toBe('Every token it holds for your account stops working at once. To use it again you will have to allow it again.');
-    expect(visibleText(confirm.body)).toContain('Revoke access for Booking Buddy Cancel');
+    expect(textOf(confirm.body, 'revoke-keeps')).toBeNull();
+    expect(visibleText(confirm.body)).toContain('Revoke access for Booking Buddy for you Cancel');
     // Looking at the confirmation revokes nothing.
     expect((await server.api('GET', '/v2/me', first.body.access_token as string)).status).toBe(200);
 
-    const res = await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: csrfOf(confirm.body) });
+    const res = await postForm(browser, `${APPS}/grants/${grantId}/revoke`, { _csrf: csrfOf(confirm.body) });
     expect(res.status).toBe(303);
     const after = await browser.follow(res);
-    expect(textOf(after.body, 'flash')).toBe('You revoked access for Booking Buddy. Its tokens stopped working at once.');
-    expect(visibleText(after.body)).not.toContain('Booking Buddy https://');
+    expect(textOf(after.body, 'flash')).toBe('You revoked the access Booking Buddy had for you. Its tokens stopped working at once.');
+    expect(visibleText(after.body)).not.toContain('Booking Buddy for you https://');
     expect(visibleText(after.body)).toContain('Other App');
 
     for (const tokens of [first, second]) {
@@ -74,6 +89,71 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     expect(textOf(again.body, 'client-name')).toBe('Booking Buddy');
   });
 
+  it.skipIf(!available)("docs/rules.md#team-authorization: the user's own grant and a team's grant of one application are two cards, each with its own scopes and Revoke; revoking one leaves the other working", async () => {
+    const client = await server.client(dev, { name: 'Crew Planner', scopes: ['PROFILE_READ', 'TEAM_PROFILE_READ'] });
+    const { user, browser } = await loggedIn(server);
+    const team = await createTeam(server.services, { name: 'Night Shift', ownerId: user.id });
+    const personal = await server.exchange(client, await server.code(client, user, { scope: 'PROFILE_READ' }));
+    const forTeam = await server.exchange(client, await server.code(client, user, { scope: 'TEAM_PROFILE_READ', team_slug: team.slug }));
+
+    const page = await open(browser, APPS);
+    const shown = cards(page.body).filter((c) => c.clientId === client.clientId);
+    expect(shown.map((c) => c.heading)).toEqual(['Crew Planner for you', 'Crew Planner for the team Night Shift']);
+    const [mine, theTeam] = shown.map((c) => c.grantId) as [string, string];
+    expect(cardText(page.body, mine)).toMatch(/It acts for you\. It can: Your account Read the authorized user's profile\. Revoke access for Crew Planner for you$/);
+    expect(cardText(page.body, theTeam)).toMatch(
+      /It acts for the team Night Shift, not for you, as you authorized it as an owner or admin of the team or of its organization; it works only while you still are one\. It can: Your teams In the team Night Shift only, and only while you are an owner or admin of it\. Read team profiles\. Revoke access for Crew Planner for the team Night Shift$/,
+    );
+    expect(cardText(page.body, theTeam)).not.toContain("authorized user's profile");
+
+    // The team's confirmation says what ends and what stays.
+    const confirm = await open(browser, `${APPS}/grants/${theTeam}/revoke`);
+    expect(textOf(confirm.body, 'revoke-title')).toBe('Revoke the access Crew Planner has for the team Night Shift?');
+    expect(textOf(confirm.body, 'revoke-consequence')).toBe(
+      'Every token it holds for the team Night Shift, and the invite links they made, stops working at once. To use it again an owner or admin of the team will have to allow it again.',
+    );
+    expect(textOf(confirm.body, 'revoke-keeps')).toBe('Its access for you is not revoked; it has a card of its own.');
+    const res = await postForm(browser, `${APPS}/grants/${theTeam}/revoke`, { _csrf: csrfOf(confirm.body) });
+    expect(res.status).toBe(303);
+    const after = await browser.follow(res);
+    expect(textOf(after.body, 'flash')).toBe('You revoked the access Crew Planner had for the team Night Shift. Its tokens stopped working at once.');
+    expect(cards(after.body).filter((c) => c.clientId === client.clientId).map((c) => c.heading)).toEqual(['Crew Planner for you']);
+
+    expect((await server.api('GET', `/v2/teams/${team.id}`, forTeam.body.access_token as string)).status).toBe(401);
+    const teamRefresh = await server.token({ grant_type: 'refresh_token', refresh_token: forTeam.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! });
+    expect(teamRefresh.body.error).toBe('invalid_grant');
+    expect((await server.api('GET', '/v2/me', personal.body.access_token as string)).status).toBe(200);
+    const refreshed = await server.token({ grant_type: 'refresh_token', refresh_token: personal.body.refresh_token as string, client_id: client.clientId, client_secret: client.secret! });
+    expect(refreshed.status).toBe(200);
+
+    // The user's own card is revoked on its own too.
+    const mineConfirm = await open(browser, `${APPS}/grants/${mine}/revoke`);
+    expect(textOf(mineConfirm.body, 'revoke-keeps')).toBeNull();
+    expect((await postForm(browser, `${APPS}/grants/${mine}/revoke`, { _csrf: csrfOf(mineConfirm.body) })).status).toBe(303);
+    expect((await server.api('GET', '/v2/me', refreshed.body.access_token as string)).status).toBe(401);
+  });
+
+  it.skipIf(!available)("a revoke naming another user's grant is not found and revokes nothing; its confirmation page is not shown either", async () => {
+    const client = await server.client(dev, { name: 'Not Yours' });
+    const victim = await loggedIn(server);
+    const tokens = await server.exchange(client, await server.code(client, victim.user));
+    const [theirGrant] = cards((await open(victim.browser, APPS)).body).filter((c) => c.clientId === client.clientId);
+    const attacker = await loggedIn(server);
+    // The attacker authorized the same application: a valid form token, on a page of their own.
+    await server.exchange(client, await server.code(client, attacker.user));
+    const [ownGrant] = cards((await open(attacker.browser, APPS)).body).filter((c) => c.clientId === client.clientId);
+    const csrf = csrfOf((await open(attacker.browser, `${APPS}/grants/${ownGrant!.grantId}/revoke`)).body);
+
+    expect((await attacker.browser.get(`${APPS}/grants/${theirGrant!.grantId}/revoke`)).status).toBe(404);
+    const res = await postForm(attacker.browser, `${APPS}/grants/${theirGrant!.grantId}/revoke`, { _csrf: csrf });
+    expect(res.status).toBe(404);
+    expect(visibleText(res.body)).toContain('You have not authorized this application, or this access was already revoked.');
+    expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(200);
+    expect(cards((await open(victim.browser, APPS)).body).map((c) => c.grantId)).toContain(theirGrant!.grantId);
+    // Nor does the flash name another user's grant.
+    expect(textOf((await open(attacker.browser, `${APPS}?revoked=${theirGrant!.grantId}`)).body, 'flash')).toBeNull();
+  });
+
   it.skipIf(!available)('each application shows its logo, marks the scopes that can make changes, and when it last got a token', async () => {
     const client = await server.client(dev, { name: 'Change Maker', scopes: ['PROFILE_READ', 'BOOKING_READ', 'BOOKING_WRITE'] });
     const { user, browser } = await loggedIn(server);
@@ -88,7 +168,7 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     /** The last-used line, and the time it names. */
     const used = async () => {
       const body = (await open(browser, APPS)).body;
-      const line = /<p class="muted" id="last-used-[^"]+">([\s\S]*?)<\/p>/.exec(body.slice(body.indexOf(`id="last-used-${client.clientId}"`) - 30))![0];
+      const line = /<p class="muted" id="last-used-[^"]+">([\s\S]*?)<\/p>/.exec(body.slice(body.indexOf(`data-client="${client.clientId}"`)))![0];
       return { text: visibleText(line), at: Date.parse(/datetime="([^"]+)"/.exec(line)![1]!) };
     };
     const before = await used();
@@ -115,7 +195,8 @@ describe.each(backends)('authorized apps on $name', ({ name, available }) => {
     const { user, browser } = await loggedIn(server);
     expect(textOf((await open(browser, APPS)).body, 'no-apps')).toBe('You have not authorized any application.');
     const tokens = await server.exchange(client, await server.code(client, user));
-    const res = await postForm(browser, `${APPS}/${client.clientId}/revoke`, { _csrf: 'stale' });
+    const [card] = cards((await open(browser, APPS)).body);
+    const res = await postForm(browser, `${APPS}/grants/${card!.grantId}/revoke`, { _csrf: 'stale' });
     expect(res.status).toBe(403);
     expect(visibleText(res.body)).toContain('This form has expired');
     expect((await server.api('GET', '/v2/me', tokens.body.access_token as string)).status).toBe(200);

@@ -172,6 +172,7 @@ const newBooking = object(
       description: "The answers to the event type's booking fields, keyed by their slugs: its custom fields, title and notes (docs/integrating.md#booking-fields)",
     }),
     privateLink: str(1, 64, { pattern: '^[0-9A-Za-z]+$' }),
+    reservationUid: str(1, 64, { pattern: '^[0-9A-Za-z]+$', description: 'The uid of your hold on this slot (POST /v2/slots/reservations): a held slot is booked only with it' }),
   },
   ['start', 'attendee'],
 );
@@ -190,6 +191,7 @@ interface NewBookingBody {
   notes?: string;
   bookingFieldsResponses?: Record<string, unknown>;
   privateLink?: string;
+  reservationUid?: string;
 }
 
 /** One validated form of both requests: the event type found, guests as addresses; the answers are the service's to read. */
@@ -207,6 +209,7 @@ async function toNewBooking(ctx: PlatformContext, body: NewBookingBody): Promise
     ...(body.notes !== undefined ? { notes: body.notes } : {}),
     ...(body.bookingFieldsResponses !== undefined ? { responses: body.bookingFieldsResponses } : {}),
     ...(body.privateLink !== undefined ? { privateLink: body.privateLink } : {}),
+    ...(body.reservationUid !== undefined ? { reservationUid: body.reservationUid } : {}),
   };
 }
 

@@ -16,6 +16,7 @@ import { recordBookingEvent, type BookingTrigger } from './events.ts';
 import { locationText, type LocationInput } from './requests.ts';
 import { readAnswers } from './answers.ts';
 import { bookingForm } from '../event-types/booking-fields.ts';
+import { HOST_BUSY, requireNotHeld, requireSlot } from '../slots/service.ts';
 
 export interface NewBooking {
   eventTypeId: string;
@@ -32,6 +33,8 @@ export interface NewBooking {
   responses?: Record<string, unknown>;
   /** The hash of a private link: the only way to book a hidden event type publicly. */
   privateLink?: string;
+  /** docs/integrating.md#slot-reservations: the uid of the booker's hold on this slot, which keeps others out but not them. */
+  reservationUid?: string;
 }
 
 export interface BookingRules {
@@ -56,16 +59,16 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
   // A hidden event type without its link is indistinguishable from a missing one.
   const reachable = et !== undefined && (rules.teamId === undefined || et.teamId === rules.teamId) && (!et.hidden || rules.allowHidden || input.privateLink !== undefined);
   if (!reachable) throw notFound('no such event type');
-  requireNotice(input.start, now, et.minimumBookingNotice);
   if (input.lengthInMinutes !== undefined && input.lengthInMinutes !== et.lengthMinutes) {
     throw validation(`lengthInMinutes: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'lengthInMinutes');
   }
+  // docs/rules.md#booking-availability: the start must be a slot GET /v2/slots offers.
+  const free = await requireSlot(ctx, { eventType: et, start: input.start, ...(input.reservationUid !== undefined ? { reservationUid: input.reservationUid } : {}) });
   const location = input.location === undefined ? (et.locations[0]?.value ?? '') : locationText(input.location, 'location', et.locations);
   const guests = [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))];
   const answers = readAnswers(bookingForm(et.bookingFields, et.locations.length), input.responses ?? {}, { ...(input.notes !== undefined ? { notes: input.notes } : {}), guests });
   const end = input.start + et.lengthMinutes * 60_000;
-  const host = et.userId ?? (await ctx.stores.bookings.pickTeamHost(et.teamId!, et.schedulingType === 'roundRobin', now));
-  if (host === undefined) throw conflict('the team has no member who could host this booking');
+  const host = et.userId ?? (await teamHost(ctx, et.teamId!, et.schedulingType === 'roundRobin', free, now));
   const manageToken = generateToken('bookingManageToken');
   const booking: Booking = {
     id: await ctx.stores.ids.next('bookings'),
@@ -97,6 +100,10 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
       throw notFound('no such event type (the private link is unknown, expired or used up)');
     }
     await holdHost(tx.bookings, host, input.start, end, HOST_BUSY);
+    // Under that lock, which a hold's creation takes too: another's hold made meanwhile keeps this booking out.
+    await requireNotHeld(tx, et.id, input.start, end, now, input.reservationUid);
+    // The booker's own hold has done its work.
+    if (input.reservationUid !== undefined) await tx.api.slotReservations.release(input.reservationUid, now);
     await tx.bookings.insert(booking);
     // docs/rules.md#webhooks: the subscribers' events land with the booking, or not at all.
     await recordBookingEvent(tx, 'BOOKING_CREATED', booking, now);
@@ -105,7 +112,16 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
   return { booking, manageToken };
 }
 
-const HOST_BUSY = 'start: the host is not available at that time';
+/**
+ * The host of a team booking among those free for its slot: for round robin the first of them
+ * in round-robin order (the fewest upcoming team bookings); for a collective one, where every
+ * member is free, the team's first owner.
+ */
+async function teamHost(ctx: PlatformContext, teamId: string, roundRobin: boolean, free: string[], now: number): Promise<string> {
+  const host = roundRobin ? (await ctx.stores.bookings.rankTeamHosts(teamId, now)).find((id) => free.includes(id)) : await ctx.stores.bookings.pickTeamHost(teamId, false, now);
+  if (host === undefined) throw conflict('the team has no member who could host this booking');
+  return host;
+}
 
 /**
  * The event type's minimum notice, in minutes, holds for every start a booking gets: when it
@@ -189,7 +205,9 @@ export async function rescheduleBooking(ctx: PlatformContext, uid: string, start
   if (!ACTIVE.includes(old.status)) throw conflict(`the booking is ${old.status}; only a pending or accepted booking can be rescheduled`);
   // An event type deleted since leaves only the rule that the start is ahead.
   const et = old.eventTypeId === null ? undefined : await ctx.stores.bookings.findEventType(old.eventTypeId);
-  requireNotice(start, now, et?.minimumBookingNotice ?? 0);
+  // docs/rules.md#booking-availability: the new start must be a slot of the booking's host, its own time counting as free.
+  if (et !== undefined && old.hostId !== null) await requireSlot(ctx, { eventType: et, start, reschedule: { uid: old.uid, hostId: old.hostId } });
+  else requireNotice(start, now, et?.minimumBookingNotice ?? 0);
   // docs/integrating.md#booking-fields: the form's reason for a reschedule, when it requires one.
   const asked = et && bookingForm(et.bookingFields, et.locations.length).find((f) => f.slug === 'rescheduleReason');
   if (asked?.required && !asked.hidden && (reason === undefined || reason.trim() === '')) {
@@ -199,6 +217,7 @@ export async function rescheduleBooking(ctx: PlatformContext, uid: string, start
   const booking: Booking = { ...old, id: await ctx.stores.ids.next('bookings'), uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, absentHost: false, createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {
     if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
+    if (et !== undefined) await requireNotHeld(tx, et.id, start, end, now);
     const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });
     if (!moved) throw conflict('the booking changed meanwhile; read it again');
     await tx.bookings.insert(booking);

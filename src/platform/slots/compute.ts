@@ -1,7 +1,7 @@
 // What makes a slot (docs/integrating.md#slots), as one pure function of the data: no store,
 // no clock of its own, no framework. service.ts reads the data and hands it here; the unit
 // tests call it with the world's data and fixed instants.
-import { dateIn, instantAt, nextDay, weekdayOf } from '../zoned-days.ts';
+import { dateIn, instantAt, isoInZone, nextDay, startOfDay, weekdayOf } from '../zoned-days.ts';
 
 /** Half-open [start, end), epoch milliseconds. */
 export interface Interval {
@@ -76,7 +76,7 @@ const DAY = 86_400_000;
  * length inside the hours, at least the notice after `now`, within the window, and clear of
  * the hosts' time off and of their bookings widened by the buffers.
  */
-export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: Interval, now: number, rule: HostRule): Slot[] {
+export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: Interval, now: number, rule: HostRule, held: Interval[] = []): Slot[] {
   if (hosts.length === 0 || period.end < period.start) return [];
   const length = rules.lengthMinutes * MINUTE;
   const step = Math.max(1, rules.intervalMinutes) * MINUTE;
@@ -104,8 +104,11 @@ export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: I
       }
     }
   }
+  // docs/integrating.md#slot-reservations: a slot another booker holds is offered to nobody else.
+  const holds = merge(held);
   const slots: Slot[] = [];
   for (const start of [...starts].sort((a, b) => a - b)) {
+    if (overlaps(holds, start, start + length)) continue;
     const free = hosts.filter((h) => freeAt(h.hostId, start)).map((h) => h.hostId);
     if (rule === 'all' ? free.length === hosts.length : free.length > 0) slots.push({ start, end: start + length, hostIds: free });
   }
@@ -178,4 +181,67 @@ function within(list: Interval[], start: number, end: number): boolean {
 function overlaps(list: Interval[], start: number, end: number): boolean {
   const next = firstEndingAfter(list, start);
   return next !== undefined && next.start < end;
+}
+
+/**
+ * Why a start is not a slot (docs/rules.md#booking-availability), in the order a booker can
+ * act on: when it is (past, too soon, beyond the window), then the hours (a day off, outside
+ * them), then the grid, then what takes the time (time off, another's hold, bookings).
+ */
+export type SlotRefusal =
+  | { reason: 'past' }
+  | { reason: 'notice'; minutes: number }
+  | { reason: 'window'; days: number }
+  | { reason: 'day_off'; hostId: string; date: string; timeZone: string }
+  | { reason: 'outside_hours'; hostId: string; local: string; timeZone: string }
+  | { reason: 'off_grid'; stepMinutes: number }
+  | { reason: 'away'; hostId: string }
+  | { reason: 'held' }
+  | { reason: 'busy'; hostId: string };
+
+/**
+ * Whether `start` is a slot, asked of freeSlots itself (one source of truth: a booking is
+ * refused exactly when GET /v2/slots would not offer its start), and when it is not, why.
+ * Returns the slot, or the first refusal that explains it.
+ */
+export function checkStart(hosts: HostAvailability[], rules: SlotRules, start: number, now: number, rule: HostRule, held: Interval[] = []): { slot: Slot } | { refusal: SlotRefusal } {
+  const [slot] = freeSlots(hosts, rules, { start, end: start }, now, rule, held);
+  if (slot !== undefined && slot.start === start) return { slot };
+  return { refusal: explain(hosts, rules, start, now, rule, held) };
+}
+
+/** The reason freeSlots left `start` out; checkStart asks it only for a start it did. */
+function explain(hosts: HostAvailability[], rules: SlotRules, start: number, now: number, rule: HostRule, held: Interval[]): SlotRefusal {
+  if (start < now) return { reason: 'past' };
+  if (start < now + rules.minimumNoticeMinutes * MINUTE) return { reason: 'notice', minutes: rules.minimumNoticeMinutes };
+  if (rules.windowDays !== null && start > now + rules.windowDays * DAY) return { reason: 'window', days: rules.windowDays };
+  const length = rules.lengthMinutes * MINUTE;
+  const end = start + length;
+  const span = { start: start - DAY, end: end + DAY };
+  const hours = new Map(hosts.map((h) => [h.hostId, workingHours(h, span)]));
+  // Collective: the first host whose hours miss it; round robin: the first host's, when none has it.
+  const outside = hosts.filter((h) => !within(hours.get(h.hostId)!, start, end));
+  if (outside.length > 0 && (rule === 'all' || outside.length === hosts.length)) {
+    const h = outside[0]!;
+    const date = dateIn(start, h.timeZone);
+    // Read over that one date: its weekday's hours or its override, none on a day off.
+    const dayStart = startOfDay(date, h.timeZone);
+    if (workingHours(h, { start: dayStart, end: dayStart }).length === 0) return { reason: 'day_off', hostId: h.hostId, date, timeZone: h.timeZone };
+    return { reason: 'outside_hours', hostId: h.hostId, local: isoInZone(start, h.timeZone).slice(0, 16).replace('T', ' '), timeZone: h.timeZone };
+  }
+  // Inside the hours of the hosts who count, yet not offered for its time: a start off the grid,
+  // unless a host's time off or bookings keep it (freeAt's two other tests, in its order).
+  const step = Math.max(1, rules.intervalMinutes) * MINUTE;
+  const candidates = hosts.filter((h) => within(hours.get(h.hostId)!, start, end));
+  const gridRanges = rule === 'all' ? [hosts.map((h) => hours.get(h.hostId)!).reduce(intersect)] : candidates.map((h) => hours.get(h.hostId)!);
+  const onGrid = gridRanges.some((ranges) => {
+    const range = firstEndingAfter(ranges, start);
+    return range !== undefined && range.start <= start && (start - range.start) % step === 0;
+  });
+  if (!onGrid) return { reason: 'off_grid', stepMinutes: Math.max(1, rules.intervalMinutes) };
+  const awayHost = candidates.find((h) => overlaps(merge(h.away), start, end));
+  if (awayHost !== undefined && (rule === 'all' || candidates.every((h) => overlaps(merge(h.away), start, end)))) return { reason: 'away', hostId: awayHost.hostId };
+  if (overlaps(merge(held), start, end)) return { reason: 'held' };
+  const busyHost = candidates.find((h) => overlaps(merge(h.bookings), start - rules.beforeBufferMinutes * MINUTE, end + rules.afterBufferMinutes * MINUTE)) ?? candidates[0]!;
+  return { reason: 'busy', hostId: busyHost.hostId };
 }

@@ -7,6 +7,7 @@ import { checkTimeZone, invalid } from '../input.ts';
 import { int, numberedIdInput, object, str, timeZone, type JsonSchema } from '../schemas.ts';
 import { dateIn, isoInZone, nextDay, startOfDay } from '../zoned-days.ts';
 import { findFreeSlots, type EventTypeRef, type Slot } from './service.ts';
+import { reservationHandlers } from './reservation-routes.ts';
 
 interface SlotsQuery {
   eventTypeId?: string;
@@ -87,6 +88,7 @@ function byDate(slots: Slot[], zone: string, range: boolean): Record<string, Arr
 
 export function slotHandlers(deps: PlatformDeps): HandlerMap {
   return {
+    ...reservationHandlers(deps),
     'slots.list': route<unknown, SlotsQuery>({
       query: slotsQuery,
       data: slotsView,

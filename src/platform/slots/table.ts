@@ -8,4 +8,11 @@ export const slotRoutes: ApiRoute[] = [
     ...r,
     scope: 'public' as const,
   })),
+  // docs/integrating.md#slot-reservations: public as on the platform; the hold's uid is its holder's proof.
+  ...routeRows('public', 'Slots', 'none', [
+    ['slotReservations.create', 'POST', '/v2/slots/reservations', 'public', 'Hold a free slot for a few minutes: nobody else is offered or books it meanwhile (no token needed)'],
+    ['slotReservations.get', 'GET', '/v2/slots/reservations/:uid', 'public', 'Read a hold by its uid (no token needed)'],
+    ['slotReservations.update', 'PATCH', '/v2/slots/reservations/:uid', 'public', 'Move a hold to another free slot, held afresh (no token needed)'],
+    ['slotReservations.delete', 'DELETE', '/v2/slots/reservations/:uid', 'public', 'Release a hold (no token needed)'],
+  ]).map((r) => ({ ...r, scope: 'public' as const })),
 ];

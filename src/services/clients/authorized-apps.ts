@@ -1,78 +1,110 @@
-// The applications a user has authorized (docs/rules.md#consent): one entry per client over the
-// user's active grants, and revocation of all of them at once.
+// The applications a user has authorized (docs/rules.md#consent): one entry for each party an
+// application acts for (the user, or a team the user authorized it for,
+// docs/rules.md#team-authorization), each with its own scopes, revoked on its own.
 import { sortScopes } from '../../oauth/scopes.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
+import type { NamedGrantOfUser } from './store.ts';
 
+/**
+ * One authorization of an application by the user, for the user or for one team. The user's
+ * grants for the same client and party are one authorization: each approval of new scopes
+ * adds a grant beside the earlier ones, and the application holds the tokens of all of them.
+ */
 export interface AuthorizedApp {
+  /** The newest of its grants: the id its page and its revoke form name it by. */
+  grantId: string;
+  /** Every active grant it is made of, newest first. */
+  grantIds: string[];
   clientId: string;
   name: string;
   homepageUrl: string;
-  /** Union of the scopes of the user's active grants; null when any grant is legacy (everything). */
+  /** Union of the scopes of its grants; null when any of them is legacy (everything). */
   scopes: string[] | null;
-  /** Whether any of those grants acts for the user. */
-  forUser: boolean;
-  /** docs/rules.md#team-authorization: the teams those grants act for, as the user authorized it for them. */
-  teams: string[];
-  /** The user's first and latest approval among the active grants. */
+  /** docs/rules.md#team-authorization: the team it acts for; null: it acts for the user. */
+  team: { id: string; name: string } | null;
+  /** The user's first and latest approval among its grants. */
   firstApprovedAt: number;
   lastApprovedAt: number;
-  /** When the application last got a token for the user (a code exchange or a refresh); null when none is still stored. */
+  /** When the application last got a token through it (a code exchange or a refresh); null when none is still stored. */
   lastUsedAt: number | null;
 }
 
+const partyKey = (clientId: string, team: { id: string } | null) => `${clientId}\n${team?.id ?? ''}`;
+
+/**
+ * The user's authorizations, the most recently approved application first; an application's
+ * authorizations stand together, the one for the user first, then its teams by name.
+ */
 export async function listAuthorizedApps(ctx: ServiceContext, userId: string): Promise<AuthorizedApp[]> {
   const rows = await ctx.stores.clients.listActiveGrantsOfUser(userId);
   const apps = new Map<string, AuthorizedApp>();
+  // Oldest first: the last grant seen of a party is its newest.
   for (const r of rows) {
-    const scopes = r.scopes;
-    const app = apps.get(r.clientId);
+    const key = partyKey(r.clientId, r.team);
+    const app = apps.get(key);
     if (app === undefined) {
-      apps.set(r.clientId, {
+      apps.set(key, {
+        grantId: r.grantId,
+        grantIds: [r.grantId],
         clientId: r.clientId,
         name: r.clientName,
         homepageUrl: r.homepageUrl,
-        scopes,
-        forUser: r.team === null,
-        teams: r.team === null ? [] : [r.team],
+        scopes: r.scopes,
+        team: r.team,
         firstApprovedAt: r.createdAt,
         lastApprovedAt: r.createdAt,
         lastUsedAt: r.lastTokenAt,
       });
       continue;
     }
-    app.scopes = app.scopes === null || scopes === null ? null : sortScopes([...app.scopes, ...scopes]);
-    if (r.team === null) app.forUser = true;
-    else if (!app.teams.includes(r.team)) app.teams.push(r.team);
+    app.grantId = r.grantId;
+    app.grantIds.unshift(r.grantId);
+    app.scopes = app.scopes === null || r.scopes === null ? null : sortScopes([...new Set([...app.scopes, ...r.scopes])]);
     app.lastApprovedAt = Math.max(app.lastApprovedAt, r.createdAt);
     if (r.lastTokenAt !== null) app.lastUsedAt = Math.max(app.lastUsedAt ?? 0, r.lastTokenAt);
   }
-  return [...apps.values()].sort((a, b) => b.lastApprovedAt - a.lastApprovedAt);
+  const list = [...apps.values()];
+  const latestOfClient = new Map<string, number>();
+  for (const a of list) latestOfClient.set(a.clientId, Math.max(latestOfClient.get(a.clientId) ?? 0, a.lastApprovedAt));
+  return list.sort(
+    (a, b) =>
+      latestOfClient.get(b.clientId)! - latestOfClient.get(a.clientId)! ||
+      a.clientId.localeCompare(b.clientId) ||
+      (a.team === null ? -1 : b.team === null ? 1 : a.team.name.localeCompare(b.team.name) || a.team.id.localeCompare(b.team.id)),
+  );
 }
 
 /**
- * docs/rules.md#consent: revokes every active grant of the user for the client, and with them
- * every code, access and refresh token, in one transaction. Returns how many grants ended.
+ * docs/rules.md#consent, docs/rules.md#team-authorization: revokes the authorization the grant
+ * belongs to: every active grant of the user for the same client and the same party (the user,
+ * or that one team), and with them every code, access and refresh token, in one transaction.
+ * The application's other authorizations keep working. Only the user who approved a grant
+ * revokes it here: a grant is named by its id, and one that is not the user's is not found,
+ * the same answer as one that does not exist. Returns the grants that ended.
  */
-export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, clientId: string): Promise<number> {
+export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, grantId: string): Promise<NamedGrantOfUser & { revokedGrantIds: string[] }> {
   const now = ctx.clock();
   return ctx.stores.transaction(async (tx) => {
-    const grants = await tx.clients.listActiveGrantsFor(userId, clientId);
-    if (grants.length === 0) throw notFound('you have not authorized this application, or its access was already revoked');
-    for (const { id: grantId, teamId } of grants) {
-      await tx.clients.revokeGrant(grantId, now);
+    const named = await tx.clients.findGrantOfUser(userId, grantId);
+    if (named === undefined || named.revokedAt !== null) throw notFound('you have not authorized this application, or this access was already revoked');
+    const { clientId } = named;
+    const teamId = named.team?.id ?? null;
+    const grants = (await tx.clients.listActiveGrantsFor(userId, clientId)).filter((g) => g.teamId === teamId);
+    for (const { id } of grants) {
+      await tx.clients.revokeGrant(id, now);
       const team = teamId === null ? {} : { teamId };
-      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId, ...team, reason: 'revoked by the user in authorized apps' } }, now);
+      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: id, ...team, reason: 'revoked by the user in authorized apps' } }, now);
     }
     // docs/rules.md#client-events: the application is told in the same transaction, so it cannot be lost;
-    // teamIds names the teams whose access ended with it (docs/rules.md#team-authorization).
-    const teamIds = [...new Set(grants.flatMap((g) => (g.teamId === null ? [] : [g.teamId])))];
-    await tx.webhookDeliveries.notifyClient(clientId, 'authorization.revoked', { userId, grantIds: grants.map((g) => g.id), teamIds, revokedBy: 'user' }, now);
-    return grants.length;
+    // teamIds names the team whose access ended with it (docs/rules.md#team-authorization).
+    const grantIds = grants.map((g) => g.id);
+    await tx.webhookDeliveries.notifyClient(clientId, 'authorization.revoked', { userId, grantIds, teamIds: teamId === null ? [] : [teamId], revokedBy: 'user' }, now);
+    return { ...named, revokedAt: now, revokedGrantIds: grantIds };
   });
 }
 
-/** Whether the user ever authorized the client (revoked or not): names it in a confirmation. */
-export async function everAuthorized(ctx: ServiceContext, userId: string, clientId: string): Promise<string | undefined> {
-  return ctx.stores.clients.nameOfClientEverGranted(userId, clientId);
+/** The user's grant with this id, revoked or not: names it in the confirmation after a revoke. */
+export async function grantOfUser(ctx: ServiceContext, userId: string, grantId: string): Promise<NamedGrantOfUser | undefined> {
+  return ctx.stores.clients.findGrantOfUser(userId, grantId);
 }

@@ -100,15 +100,26 @@ export interface StoredSecret {
   lastUsedAt: number | null;
 }
 
+/** One grant of a user as the authorized-apps page names it. */
+export interface NamedGrantOfUser {
+  id: string;
+  clientId: string;
+  clientName: string;
+  /** docs/rules.md#team-authorization: the team it acts for; null: it acts for the user. */
+  team: { id: string; name: string } | null;
+  revokedAt: number | null;
+}
+
 /** One active grant of a user, with the name and homepage of its client. */
 export interface GrantOfUser {
+  grantId: string;
   clientId: string;
   clientName: string;
   homepageUrl: string;
   /** null for a legacy grant (everything). */
   scopes: string[] | null;
-  /** docs/rules.md#team-authorization: the name of the team the grant acts for; null: it acts for the user. */
-  team: string | null;
+  /** docs/rules.md#team-authorization: the team the grant acts for, by id and name; null: it acts for the user. */
+  team: { id: string; name: string } | null;
   createdAt: number;
   /**
    * When a token pair of the grant was last issued (a code exchange or a refresh): its newest
@@ -189,8 +200,11 @@ export interface ClientStore {
    */
   revokeGrant(grantId: string, at: number): Promise<void>;
 
-  /** The client's name when the user ever had a grant for it (revoked or not); otherwise undefined. */
-  nameOfClientEverGranted(userId: string, clientId: string): Promise<string | undefined>;
+  /**
+   * The grant with this id when it is the user's (revoked or not), with its client's name and
+   * the team it acts for; undefined when no grant of this user has the id.
+   */
+  findGrantOfUser(userId: string, grantId: string): Promise<NamedGrantOfUser | undefined>;
 
   /** The client's audit events, newest first, at most `limit`, each with its actor (null when unknown or none). */
   listEvents(clientId: string, limit: number): Promise<ClientAuditEvent[]>;

@@ -50,6 +50,7 @@ export function cutoffs(policy: RetentionPolicy, now: number): Record<PrunableRo
     teamDepartures: now - INVITE_LINK_TTL_MS,
     emailChangeRequests: now,
     connectionRequests: now,
+    slotReservations: now,
   };
 }
 

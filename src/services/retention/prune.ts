@@ -26,6 +26,8 @@ export interface PruneCounts {
   emailChangeRequests: number;
   /** Connect-page requests past their ten minutes, used or not. */
   connectionRequests: number;
+  /** Slot holds past their few minutes (docs/integrating.md#slot-reservations). */
+  slotReservations: number;
   /** Clients registered under DCR_POLICY=open a day ago or more with which no authorization was completed. */
   unusedOpenRegistrations: number;
   /** Successor pairs of spent refresh tokens forgotten after the replay window. */
@@ -70,6 +72,7 @@ export async function pruneEnded(ctx: ServiceContext, policy: RetentionPolicy, o
     teamDepartures: await rows('teamDepartures'),
     emailChangeRequests: await rows('emailChangeRequests'),
     connectionRequests: await rows('connectionRequests'),
+    slotReservations: await rows('slotReservations'),
     unusedOpenRegistrations: await drain((limit) => store.deleteUnusedOpenRegistrationsBatch(REGISTRATION_OWNER_EMAIL, unusedOpenRegistrationCutoff(now), limit), options),
     successorsForgotten: await drain((limit) => store.forgetSuccessorsBatch(successorCutoff(policy, now), limit), options),
   };

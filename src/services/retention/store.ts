@@ -27,7 +27,9 @@ export type PrunableRows =
   /** Sign-in address changes nobody confirmed before they lapsed (docs/rules.md#profile). */
   | 'emailChangeRequests'
   /** Connect-page requests by expiry, used or not (docs/rules.md#connect-pages). */
-  | 'connectionRequests';
+  | 'connectionRequests'
+  /** Slot holds by expiry (docs/integrating.md#slot-reservations): an expired one holds nothing. */
+  | 'slotReservations';
 
 export interface RetentionStore {
   /**

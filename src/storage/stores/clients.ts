@@ -74,6 +74,12 @@ function redirectOriginPatterns(origin: string): string[] {
   return [...new Set([like(origin), like(unicode)])];
 }
 
+/** docs/rules.md#team-authorization: the team a grant acts for; null when it acts for its user. */
+function teamOfGrant(teamId: string | null, teamName: string | null): { id: string; name: string } | null {
+  // A deleted team's grants were revoked with it; its id stands in should one remain.
+  return teamId === null ? null : { id: teamId, name: teamName ?? `team ${teamId}` };
+}
+
 /** The value that raises the version in an UPDATE's SET (docs/rules.md#review-versions). */
 const nextVersion = () => sql<number>`version + 1`;
 
@@ -191,7 +197,7 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
         .selectFrom('grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
         .leftJoin('teams as t', 't.id', 'g.team_id')
-        .select(['g.client_id', 'g.scopes', 'g.created_at', 'g.team_id', 't.name as team_name', 'c.name', 'c.homepage_url'])
+        .select(['g.id', 'g.client_id', 'g.scopes', 'g.created_at', 'g.team_id', 't.name as team_name', 'c.name', 'c.homepage_url'])
         // The newest refresh token of the grant, by its grant_id index: when the application last
         // exchanged a code or refreshed, read here instead of written on every API call. Tokens
         // are issued in pairs, and a pair's access token is deleted long before its refresh
@@ -202,12 +208,12 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
         .orderBy('g.created_at', 'asc')
         .execute();
       return rows.map((r) => ({
+        grantId: r.id,
         clientId: r.client_id,
         clientName: r.name,
         homepageUrl: r.homepage_url,
         scopes: scopesFromColumn(r.scopes),
-        // A deleted team's grants were revoked with it; its id stands in should one remain.
-        team: r.team_id === null ? null : (r.team_name ?? `team ${r.team_id}`),
+        team: teamOfGrant(r.team_id, r.team_name),
         createdAt: r.created_at,
         lastTokenAt: r.last_token === null || r.last_token === undefined ? null : Number(r.last_token),
       }));
@@ -219,16 +225,17 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
 
     revokeGrant: (grantId, at) => revokeGrant(db, grantId, at),
 
-    async nameOfClientEverGranted(userId, clientId) {
+    async findGrantOfUser(userId, grantId) {
       const row = await db
         .selectFrom('grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
-        .select('c.name')
+        .leftJoin('teams as t', 't.id', 'g.team_id')
+        .select(['g.id', 'g.client_id', 'g.team_id', 'g.revoked_at', 'c.name', 't.name as team_name'])
+        .where('g.id', '=', grantId)
         .where('g.user_id', '=', userId)
-        .where('g.client_id', '=', clientId)
-        .limit(1)
         .executeTakeFirst();
-      return row?.name;
+      if (row === undefined) return undefined;
+      return { id: row.id, clientId: row.client_id, clientName: row.name, team: teamOfGrant(row.team_id, row.team_name), revokedAt: row.revoked_at };
     },
 
     async listEvents(clientId, limit) {

@@ -19,6 +19,7 @@ const prunable: Record<PrunableRows, { table: keyof Database; key: string; time:
   teamDepartures: { table: 'team_departures', key: 'membership_id', time: 'left_at' },
   emailChangeRequests: { table: 'email_change_requests', key: 'user_id', time: 'expires_at' },
   connectionRequests: { table: 'connection_requests', key: 'token_hash', time: 'expires_at' },
+  slotReservations: { table: 'slot_reservations', key: 'uid', time: 'expires_at' },
 };
 
 /**

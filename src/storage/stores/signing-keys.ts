@@ -1,5 +1,5 @@
 // The signing keys of ID tokens (src/oauth/signing-keys.ts: SigningKeyStore) on `signing_keys`
-// (migration 032). A set is written with ON CONFLICT DO NOTHING on (generation, kty): of two
+// (migration 033). A set is written with ON CONFLICT DO NOTHING on (generation, kty): of two
 // writers of one generation the database decides which one adds it
 // (ARCHITECTURE.md#single-use-is-atomic), without aborting a surrounding transaction.
 import type { JWK } from 'jose';

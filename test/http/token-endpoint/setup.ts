@@ -1,4 +1,5 @@
-// The shared setup of the token endpoint suites (test/http/token-endpoint/*.test.ts):
+// The shared setup of the suites that drive the token endpoint (test/http/token-endpoint.test.ts,
+// and the DPoP, PAR, private_key_jwt, metadata-document and MCP suites):
 // POST /v2/auth/oauth2/token over real HTTP on every backend. Every assertion is on what a
 // client application or an operator can observe: status, headers, body, and what the stores
 // hold (test/helpers/stores.ts).

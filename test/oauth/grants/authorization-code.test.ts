@@ -1,9 +1,10 @@
 // The authorization_code grant (src/oauth/grants/authorization-code.ts) called through the
 // token endpoint's core, on the real adapter: what the client gets back, and what the stores
-// hold afterwards. The HTTP suite (test/http/token-endpoint/) keeps status, headers and bodies.
+// hold afterwards. The HTTP suite (test/http/token-endpoint.test.ts) keeps status, headers and bodies.
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { generateToken, hashToken } from '../../../src/oauth/token-format.ts';
+import { tableDumps } from '../../helpers/rows.ts';
 import { auditTypes, exchange, issued, it, refresh, rejection, T0 } from '../core.ts';
 
 const DAY = 86_400_000;
@@ -49,6 +50,20 @@ describe('redeeming a code (RFC 6749 §4.1.3)', () => {
     expect((await core.ctx.store.findCode(hashToken(code)))?.consumedAt).toBe(T0);
     const [event] = await core.stores.auditLog.list({ clientId: client.id });
     expect(event).toMatchObject({ type: 'token.issued', clientId: client.id, userId, data: { grantId: grant.id, grant_type: 'authorization_code' } });
+  });
+
+  it('SECURITY.md: codes, tokens and client secrets are at rest only as hashes, nor is the random part of one stored', async ({ core }) => {
+    const { client, code, tokens } = await issued(core);
+    const next = await refresh(core, client, tokens.refresh_token);
+    const plain = [client.secret!, code, tokens.access_token, tokens.refresh_token, next.access_token, next.refresh_token];
+    const dumps = await tableDumps(core.db, ['access_tokens', 'refresh_tokens', 'authorization_codes', 'client_secrets', 'audit_events', 'grants']);
+    for (const [table, dump] of Object.entries(dumps)) {
+      for (const value of plain) {
+        expect(dump, `${table} holds a plain credential`).not.toContain(value);
+        expect(dump, `${table} holds a plain credential body`).not.toContain(value.slice(4, 40));
+      }
+    }
+    for (const token of [tokens.access_token, next.access_token]) expect((await core.ctx.store.findAccessToken(hashToken(token)))?.hash).toMatch(/^[A-Za-z0-9_-]{43,}$/);
   });
 
   it('docs/integrating.md: the scope comes back in registry order, joined by single spaces', async ({ core }) => {
@@ -139,7 +154,7 @@ describe('what a code is checked against (RFC 6749 §4.1.3)', () => {
     const client = await core.client();
     const good = await core.code(client, await core.grant(client, await core.user()));
     const flipped = good.slice(0, 10) + (good[10] === 'a' ? 'b' : 'a') + good.slice(11);
-    for (const bad of ['abc', flipped, good.replace('gac_', 'gat_'), good + 'x']) {
+    for (const bad of ['abc', 'gac_', 'gac_' + '!'.repeat(49), flipped, good.replace('gac_', 'gat_'), good + 'x']) {
       await rejection(exchange(core, client, bad), 'invalid_grant', /not a valid authorization code/);
     }
     expect((await core.ctx.store.findCode(hashToken(good)))?.consumedAt).toBeNull();
@@ -159,6 +174,13 @@ describe('PKCE at redemption (RFC 7636 §4.5, §4.6)', () => {
     const code = await core.code(client, await core.grant(client, await core.user()), { codeChallenge: challenge });
     expect(client.secret).toBeUndefined();
     expect((await exchange(core, client, code, { code_verifier: verifier })).token_type).toBe('bearer');
+  });
+
+  it('RFC 7636 §4.5: a confidential client may send a challenge too, and then redeems with its secret and its code_verifier', async ({ core }) => {
+    const client = await core.client();
+    const { verifier, challenge } = pkcePair();
+    const code = await core.code(client, await core.grant(client, await core.user()), { codeChallenge: challenge });
+    expect((await exchange(core, client, code, { code_verifier: verifier })).scope).toBe('PROFILE_READ');
   });
 
   it('RFC 7636 §4.6: a wrong code_verifier is invalid_grant, and the code is spent', async ({ core }) => {

@@ -20,6 +20,12 @@ describe('rotation (RFC 6749 §6)', () => {
     expect(next.refresh_token).not.toBe(first.tokens.refresh_token);
     expect((await core.ctx.store.findAccessToken(hashToken(first.tokens.access_token)))?.revokedAt).toBeNull();
     expect(await auditTypes(core, first.client.id)).toEqual(['token.issued', 'token.refreshed']);
+    // SECURITY.md: the event names the client and the user, and holds no credential.
+    const [refreshed] = await core.stores.auditLog.list({ clientId: first.client.id });
+    expect(refreshed).toMatchObject({ type: 'token.refreshed', clientId: first.client.id, userId: first.userId });
+    for (const credential of [first.tokens.access_token, first.tokens.refresh_token, next.access_token, next.refresh_token, first.client.secret!]) {
+      expect(JSON.stringify(refreshed)).not.toContain(credential);
+    }
   });
 
   it('RFC 6749 §6: the old token is spent with its successor sealed, and the successor descends from it and from the same code', async ({ core }) => {
@@ -37,6 +43,11 @@ describe('rotation (RFC 6749 §6)', () => {
       createdAt: T0 + 10_000,
       spentAt: null,
     });
+    // The successor is the one that rotates next, and the chain goes on from it.
+    const successor = await core.ctx.store.findRefreshToken(hashToken(next.refresh_token));
+    const third = await refresh(core, first.client, next.refresh_token);
+    expect((await core.ctx.store.findRefreshToken(hashToken(third.refresh_token)))?.parentId).toBe(successor!.id);
+    expect(await auditTypes(core, first.client.id)).toEqual(['token.issued', 'token.refreshed', 'token.refreshed']);
   });
 
   it('docs/integrating.md: the spent token presented again within 30 seconds answers the very same pair, rotating nothing', async ({ core }) => {
@@ -46,6 +57,11 @@ describe('rotation (RFC 6749 §6)', () => {
     expect(await refresh(core, first.client, first.tokens.refresh_token)).toEqual(next);
     expect((await core.ctx.store.findRefreshToken(hashToken(next.refresh_token)))?.spentAt).toBeNull();
     expect(await auditTypes(core, first.client.id)).toEqual(['token.issued', 'token.refreshed']);
+    // Nothing was revoked: the answer is the same pair, still alive.
+    for (const pair of [first.tokens, next]) {
+      expect((await core.ctx.store.findRefreshToken(hashToken(pair.refresh_token)))?.revokedAt).toBeNull();
+      expect((await core.ctx.store.findAccessToken(hashToken(pair.access_token)))?.revokedAt).toBeNull();
+    }
   });
 
   it('RFC 6749 §6: a refresh token rotates; the old one is refused afterwards, and that revokes the whole grant (RFC 9700 §4.14.2)', async ({ core }) => {
@@ -65,6 +81,8 @@ describe('rotation (RFC 6749 §6)', () => {
     await rejection(refresh(core, first.client, third.refresh_token), 'invalid_grant', /revoked/);
     const [reused] = await core.stores.auditLog.list({ clientId: first.client.id });
     expect(reused).toMatchObject({ type: 'refresh_token.reused', userId: first.userId, data: { grantId: first.grant.id } });
+    expect(JSON.stringify(reused)).not.toContain(first.tokens.refresh_token);
+    expect(await auditTypes(core, first.client.id)).toEqual(['token.issued', 'token.refreshed', 'token.refreshed', 'refresh_token.reused']);
   });
 
   it('docs/integrating.md#webhooks: a reuse is written to the client\'s events URL outbox in the same transaction; a client without one gets nothing', async ({ core }) => {
@@ -97,11 +115,12 @@ describe('what a refresh token is checked against (RFC 6749 §6)', () => {
     const first = await issued(core, { grantScopes: ['BOOKING_READ', 'PROFILE_READ'] });
     const next = await refresh(core, first.client, first.tokens.refresh_token, { scope: 'PROFILE_READ,BOOKING_READ' });
     expect(next.scope).toBe('BOOKING_READ PROFILE_READ');
+    expect((await refresh(core, first.client, next.refresh_token, { scope: 'BOOKING_READ PROFILE_READ' })).scope).toBe('BOOKING_READ PROFILE_READ');
   });
 
   it('RFC 6749 §6: a scope other than the grant\'s is invalid_scope and leaves the token unspent', async ({ core }) => {
     const first = await issued(core, { grantScopes: ['BOOKING_READ', 'PROFILE_READ'] });
-    for (const scope of ['PROFILE_READ', 'BOOKING_READ PROFILE_READ PROFILE_WRITE', 'NOT_A_SCOPE', 'profile_read booking_read']) {
+    for (const scope of ['PROFILE_READ', 'BOOKING_READ PROFILE_READ PROFILE_WRITE', 'PROFILE_WRITE', 'NOT_A_SCOPE', 'profile_read booking_read']) {
       await rejection(refresh(core, first.client, first.tokens.refresh_token, { scope }), 'invalid_scope', /scope differs from the original grant/);
     }
     expect((await core.ctx.store.findRefreshToken(hashToken(first.tokens.refresh_token)))?.spentAt).toBeNull();
@@ -160,6 +179,9 @@ describe('resource indicators on refresh (RFC 8707 §2.2)', () => {
     const narrowed = await refresh(core, client, first.refresh_token, { resource: api });
     expect((await core.ctx.store.findAccessToken(hashToken(narrowed.access_token)))?.resources).toEqual([api]);
     expect((await core.ctx.store.findRefreshToken(hashToken(narrowed.refresh_token)))?.resources).toEqual([api, mcp]);
+    // A refresh that names no resource gets the whole grant again.
+    const whole = await refresh(core, client, narrowed.refresh_token);
+    expect((await core.ctx.store.findAccessToken(hashToken(whole.access_token)))?.resources).toEqual([api, mcp]);
   });
 
   it('RFC 8707 §2.2: a resource outside the grant is invalid_target and spends nothing', async ({ core }) => {

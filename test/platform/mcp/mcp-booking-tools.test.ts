@@ -48,7 +48,7 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
     await agent.close();
   });
 
-  it.skipIf(!available)('issue 37 item 5: list_free_slots answers what GET /v2/slots answers, with no scope of its own (as the route); a start it offers books, and is then offered no more', async () => {
+  it.skipIf(!available)('issue 37 item 5: list_free_slots answers what GET /v2/slots answers, with no scope of its own (as the route); a start it offers books, and is then offered no more; create_booking refuses a start it does not offer', async () => {
     const et = await fixtures(server).eventType({ userId: w.owner.id });
     const agent = new Client({ name: 'booking-agent', version: '1.0.0' });
     await agent.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${await mcpToken(w.owner.id, ['BOOKING_WRITE'])}` } } }));
@@ -65,6 +65,11 @@ describe.each(backends)('MCP booking tools on $name', ({ name, available }) => {
     const booked = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: offered[0]!, attendee } });
     expect(booked.isError, JSON.stringify(booked.content)).toBeFalsy();
     expect(await starts()).not.toContain(offered[0]);
+    // docs/rules.md#booking-availability: a start it does not offer is the tool's failure saying why.
+    const again = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: offered[0]!, attendee } });
+    expect(again).toMatchObject({ isError: true, content: [{ type: 'text', text: 'start: the host is not available at that time' }] });
+    const between = await agent.callTool({ name: 'create_booking', arguments: { eventTypeId: et.id, start: new Date(Date.parse(offered[1]!) + 10 * 60_000).toISOString(), attendee } });
+    expect(between).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringMatching(/^start: is not a slot/) }] });
     const refused = await agent.callTool({ name: 'list_free_slots', arguments: { eventTypeId: et.id, start: day(8), end: day(1) } });
     expect(refused.isError).toBe(true);
     await agent.close();

@@ -24,11 +24,12 @@ import {
   type NewBooking,
 } from '../../../src/platform/bookings/service.ts';
 import { createEventType, type BookingFieldInput } from '../../../src/platform/event-types/service.ts';
-import { it, type PlatformWorld } from './world.ts';
+import { it, workday, type PlatformWorld } from './world.ts';
 
 const HOUR = 3_600_000;
-const bookOf = (world: PlatformWorld, eventTypeId: string, hoursAhead: number, email = 'ana@example.com') =>
-  book(world.ctx, { eventTypeId, start: world.now() + hoursAhead * HOUR, attendee: { name: 'Ana', email, timeZone: 'Europe/Berlin' } });
+/** A booking `hoursIn` hours into the hosts' next working day (workday: a slot of theirs). */
+const bookOf = (world: PlatformWorld, eventTypeId: string, hoursIn: number, email = 'ana@example.com') =>
+  book(world.ctx, { eventTypeId, start: workday(world) + hoursIn * HOUR, attendee: { name: 'Ana', email, timeZone: 'Europe/Berlin' } });
 
 describe('bookings', () => {
   it('the event type is named by id, or by slug with exactly one of username and teamSlug; an unknown slug is 404', async ({ world }) => {
@@ -87,7 +88,7 @@ describe('bookings', () => {
     const all = await listMemberBookings(world.ctx, organizationId, member, {}, 10, 0);
     expect(all.bookings.map((b) => b.uid)).toEqual([own.booking.uid, ofTeam.booking.uid]);
     expect(all.total).toBe(2);
-    const second = await listMemberBookings(world.ctx, organizationId, member, { afterStart: world.now() + 2.5 * HOUR }, 1, 0);
+    const second = await listMemberBookings(world.ctx, organizationId, member, { afterStart: workday(world) + 2.5 * HOUR }, 1, 0);
     expect([second.bookings.map((b) => b.uid), second.total]).toEqual([[ofTeam.booking.uid], 1]);
     expect([...(await listMemberBookings(world.ctx, organizationId, member, {}, 1, 1)).relations.attendees.keys()]).toEqual([ofTeam.booking.uid]);
   });
@@ -159,7 +160,7 @@ describe('booking field answers', () => {
     return (await createEventType(world.ctx, { userId: host }, { title: 'Intro', slug: 'intro', lengthInMinutes: 30, bookingFields })).eventType.id;
   }
   const bookWith = (world: PlatformWorld, eventTypeId: string, answers: Partial<NewBooking>) =>
-    book(world.ctx, { eventTypeId, start: world.now() + 2 * HOUR, attendee: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Berlin' }, ...answers });
+    book(world.ctx, { eventTypeId, start: workday(world) + 2 * HOUR, attendee: { name: 'Ana', email: 'ana@example.com', timeZone: 'Europe/Berlin' }, ...answers });
 
   it('the answers are kept by slug as each kind takes them, with the notes and the title, and read back with the booking', async ({ world }) => {
     const eventTypeId = await eventTypeWith(world);
@@ -242,9 +243,9 @@ describe('booking field answers', () => {
   it('a reschedule of an event type that requires its reason needs one', async ({ world }) => {
     const eventTypeId = await eventTypeWith(world, [{ slug: 'rescheduleReason', required: true, label: 'Why move it?' }]);
     const { booking } = await bookWith(world, eventTypeId, {});
-    await expect(rescheduleBooking(world.ctx, booking.uid, world.now() + 5 * HOUR, undefined)).rejects.toMatchObject({ kind: 'validation', message: 'reschedulingReason: is required by this event type ("Why move it?")' });
+    await expect(rescheduleBooking(world.ctx, booking.uid, workday(world) + 5 * HOUR, undefined)).rejects.toMatchObject({ kind: 'validation', message: 'reschedulingReason: is required by this event type ("Why move it?")' });
     expect((await findBooking(world.ctx, { userId: booking.hostId! }, booking.uid)).status).toBe('accepted');
-    const moved = await rescheduleBooking(world.ctx, booking.uid, world.now() + 5 * HOUR, 'Travel');
+    const moved = await rescheduleBooking(world.ctx, booking.uid, workday(world) + 5 * HOUR, 'Travel');
     // The answers move with the booking.
     expect(moved).toMatchObject({ rescheduledFrom: booking.uid, responses: booking.responses });
   });

@@ -1,6 +1,7 @@
 // The conferencing service's rules (src/platform/conferencing/service.ts), called in process:
-// what only HTTP shows (scopes, the connect page's address, the views) is tested in
-// test/platform/conferencing.test.ts and test/web/connect-pages.test.ts.
+// what only HTTP shows (the connect page's address, the views, the platform's app slugs) is tested in
+// test/platform/connected-apps.test.ts and test/web/connect-pages.test.ts, the scopes of every route in
+// test/platform/platform-access.test.ts.
 import { describe, expect } from 'vitest';
 import {
   connectConferencingApp,
@@ -43,6 +44,12 @@ describe('conferencing apps', () => {
     expect((await listConferencingApps(world.ctx, userId)).defaultId).toBe(zoom.id);
     await setDefaultConferencingApp(world.ctx, userId, 'google-meet');
     expect((await defaultConferencingApp(world.ctx, userId))?.id).toBe(meet.id);
+    // Setting it again changes nothing.
+    expect((await setDefaultConferencingApp(world.ctx, userId, 'google-meet')).id).toBe(meet.id);
+    expect((await listConferencingApps(world.ctx, userId)).defaultId).toBe(meet.id);
+    // Disconnecting another app leaves the default as it was.
+    await disconnectConferencingApp(world.ctx, userId, 'zoom');
+    expect(await listConferencingApps(world.ctx, userId)).toMatchObject({ connections: [{ id: meet.id }], defaultId: meet.id });
   });
 
   it("disconnecting removes the user's own connection, and the default with it; one not connected is 404; another user's stays", async ({ world }) => {
@@ -58,5 +65,8 @@ describe('conferencing apps', () => {
     expect(await listConferencingApps(world.ctx, bob)).toEqual({ connections: [], defaultId: undefined });
     await expect(disconnectConferencingApp(world.ctx, bob, 'google-meet')).rejects.toMatchObject({ kind: 'not_found' });
     expect(await listConferencingApps(world.ctx, alice)).toMatchObject({ connections: [{ id: hers.id }], defaultId: hers.id });
+    // Another user's app is not connected for bob: he cannot make it his default.
+    await expect(setDefaultConferencingApp(world.ctx, bob, 'google-meet')).rejects.toMatchObject({ kind: 'validation' });
+    expect(await defaultConferencingApp(world.ctx, bob)).toBeUndefined();
   });
 });

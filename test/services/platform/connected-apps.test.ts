@@ -1,6 +1,8 @@
 // The connected apps service's rules (src/platform/connected-apps/service.ts), called in
 // process: a user's calendars, ICS feeds and calendar choices, and a team's apps. What only
-// HTTP shows (scopes, the envelope, the views) is tested in test/platform.
+// HTTP shows (the views, Cal.com's requests and their schemas) is tested in
+// test/platform/connected-apps.test.ts, the scopes of every route in
+// test/platform/platform-access.test.ts.
 import { describe, expect } from 'vitest';
 import { randomId } from '../../../src/platform/authorization-server.ts';
 import {
@@ -113,6 +115,12 @@ describe('calendar connections', () => {
     const listed = await listCalendars(world.ctx, userId);
     expect(listed.destination?.id).toBe(other.id);
     expect(listed.connections.filter((a) => a.destination).map((a) => a.id)).toEqual([other.id]);
+    // One destination at a time: back to the first.
+    await chooseDestination(world.ctx, userId, { integration: 'google_calendar', externalId: 'write@example.com' });
+    expect((await listCalendars(world.ctx, userId)).connections.filter((a) => a.destination).map((a) => a.id)).toEqual([writable.id]);
+    // A disconnect takes the choice with it: the first writable calendar left is the destination again.
+    await disconnectCalendar(world.ctx, userId, 'google', writable.id);
+    expect((await listCalendars(world.ctx, userId)).destination?.id).toBe(other.id);
   });
 });
 
@@ -123,6 +131,9 @@ describe('calendar choices', () => {
     const named = { integration: 'google_calendar', externalId: 'ann@example.com', credentialId: cal.id };
     expect((await selectCalendar(world.ctx, userId, named)).id).toBe(cal.id);
     expect((await listCalendars(world.ctx, userId)).connections[0]!.selected).toBe(true);
+    // Selecting again changes nothing and answers alike.
+    expect((await selectCalendar(world.ctx, userId, named)).id).toBe(cal.id);
+    expect((await listCalendars(world.ctx, userId)).connections.map((a) => a.selected)).toEqual([true]);
     await unselectCalendar(world.ctx, userId, named);
     expect((await listCalendars(world.ctx, userId)).connections[0]!.selected).toBe(false);
     await expect(unselectCalendar(world.ctx, userId, named)).rejects.toMatchObject({ kind: 'not_found', message: 'no such selected calendar: that calendar is not selected' });
@@ -153,11 +164,13 @@ describe('calendar choices', () => {
         message: 'no such calendar connection (credentialId) of yours',
       });
     }
+    await world.ctx.stores.api.connectedApps.setSelected(alice, hers.id, true);
+    await expect(unselectCalendar(world.ctx, bob, { integration: 'google_calendar', externalId: 'alice@example.com', credentialId: hers.id })).rejects.toMatchObject({ kind: 'not_found' });
     await expect(chooseDestination(world.ctx, bob, { integration: 'google_calendar', externalId: 'alice@example.com' })).rejects.toMatchObject({
       kind: 'not_found',
       message: 'no such google_calendar calendar alice@example.com of yours: connect it first',
     });
-    expect((await listCalendars(world.ctx, alice)).connections[0]).toMatchObject({ selected: false, destination: false });
+    expect((await listCalendars(world.ctx, alice)).connections[0]).toMatchObject({ selected: true, destination: false });
   });
 
   it('a read-only calendar cannot be the destination, and delegation credentials are refused', async ({ world }) => {

@@ -1,5 +1,6 @@
 // The event types service's rules (src/platform/event-types/service.ts), called in process:
-// what only HTTP shows (scopes, the envelope, the answer's shape) is tested in test/platform.
+// what only HTTP shows (the answer's shape) is tested in test/platform/event-types.test.ts, the
+// scopes of every route in test/platform/platform-access.test.ts and team-access.test.ts.
 import { describe, expect } from 'vitest';
 import { book } from '../../../src/platform/bookings/service.ts';
 import {
@@ -17,7 +18,7 @@ import {
   type BookingFieldInput,
 } from '../../../src/platform/event-types/service.ts';
 import { bookingForm } from '../../../src/platform/event-types/booking-fields.ts';
-import { it } from './world.ts';
+import { it, workday } from './world.ts';
 
 const HOUR = 3_600_000;
 const intro = { title: ' Intro call ', slug: 'intro', lengthInMinutes: 30 };
@@ -153,7 +154,7 @@ describe('private links', () => {
     expect(link).toMatchObject({ eventTypeId: eventType.id, expiresAt: null, maxUses: 1, useCount: 0, isExpired: false, createdAt: world.now() });
     expect(link.hash).not.toBe(link.id);
 
-    await book(world.ctx, { eventTypeId: eventType.id, start: world.now() + 24 * HOUR, attendee: { name: 'Guest', email: 'guest@example.com', timeZone: 'UTC' }, privateLink: link.hash });
+    await book(world.ctx, { eventTypeId: eventType.id, start: workday(world), attendee: { name: 'Guest', email: 'guest@example.com', timeZone: 'UTC' }, privateLink: link.hash });
     expect(await listPrivateLinks(world.ctx, { userId }, eventType.id)).toEqual([{ ...link, useCount: 1, isExpired: true }]);
   });
 

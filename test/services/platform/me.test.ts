@@ -1,6 +1,6 @@
 // The own-profile service's rules (src/platform/me/service.ts), called in process: what only
-// HTTP shows (the PROFILE_* scopes, the envelope, the view's fields) is tested in
-// test/platform/me.test.ts, and the confirmation of a new address in test/web/email-change.test.ts.
+// HTTP shows (the envelope, the view's fields, the request schema) is tested in
+// test/platform/me.test.ts, the PROFILE_* scopes with every route's in test/platform/platform-access.test.ts, and the confirmation of a new address in test/web/email-change.test.ts.
 import { describe, expect } from 'vitest';
 import { LOCALES, ownProfile, PROFILE_LIMITS, profileChanges, updateOwnProfile } from '../../../src/platform/me/service.ts';
 import { createSchedule } from '../../../src/platform/schedules/service.ts';
@@ -23,6 +23,9 @@ describe('own profile', () => {
     expect(changed).toMatchObject({ name: 'Ada Lovelace', timeZone: 'America/New_York', weekStart: 'Sunday', timeFormat: 12 });
     const stored = await world.ctx.stores.users.findById(userId);
     expect(stored).toMatchObject({ name: 'Ada Lovelace', timeZone: 'America/New_York', weekStart: 'Sunday', timeFormat: 12, updatedAt: world.now() });
+    // A partial change leaves the rest alone.
+    expect(await updateOwnProfile(world.ctx, userId, { timeFormat: 24 }, null)).toMatchObject({ name: 'Ada Lovelace', timeZone: 'America/New_York', weekStart: 'Sunday', timeFormat: 24 });
+    expect(await ownProfile(world.ctx, userId)).toMatchObject({ name: 'Ada Lovelace', timeFormat: 24, email: stored?.email });
   });
 
   it('a blank name, a name of more than one line or an unknown time zone is refused, naming the field, and nothing is written', async ({ world }) => {

@@ -1,8 +1,9 @@
 // The phone-calls service's rules (src/platform/phone-calls/service.ts), called in process: a
 // call is queued for an event type of the team only, and the operator's list (the CLI's
 // `phone-calls list`) shows the calls oldest first, a team's alone when asked. What only HTTP
-// shows (TEAM_EVENT_TYPE_WRITE, the admin's role, the calApiKey never kept) is tested in
-// test/platform/phone-calls.test.ts.
+// shows (the answer, the request's schema, the calApiKey never kept) is tested in
+// test/platform/event-types.test.ts; TEAM_EVENT_TYPE_WRITE and the admin's role, with every
+// route's, in test/platform/platform-access.test.ts and team-access.test.ts.
 import { describe, expect } from 'vitest';
 import { listPhoneCalls, queuePhoneCall, type PhoneCallRequest } from '../../../src/platform/phone-calls/service.ts';
 import { it } from './world.ts';

@@ -1,5 +1,6 @@
 // The schedules service's rules (src/platform/schedules/service.ts), called in process: what
-// only HTTP shows (scopes, the envelope, the path's member check) is tested in test/platform.
+// only HTTP shows (Cal.com's requests, the views) is tested in test/platform/schedules-and-out-of-office.test.ts,
+// the scopes of every route in test/platform/platform-access.test.ts and team-access.test.ts.
 import { describe, expect } from 'vitest';
 import { createSchedule, defaultSchedule, deleteSchedule, findSchedule, listSchedules, updateSchedule } from '../../../src/platform/schedules/service.ts';
 import { it } from './world.ts';

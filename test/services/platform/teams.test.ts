@@ -4,6 +4,7 @@
 // a team's token seeing its one team) is tested in test/platform/teams*.test.ts.
 import { describe, expect } from 'vitest';
 import { createOwnTeam, deleteTeam, findTeam, listTeamsOfOrganization, listTeamsOfUser, updateTeam } from '../../../src/platform/teams/service.ts';
+import { addMembership } from '../../../src/platform/memberships/service.ts';
 import { it } from './world.ts';
 
 describe('teams', () => {
@@ -15,6 +16,19 @@ describe('teams', () => {
     expect(await world.ctx.stores.teams.findMembershipOfUser({ teamId: made.id }, owner)).toMatchObject({ role: 'owner' });
     expect(await findTeam(world.ctx, made.id)).toEqual(made);
     await expect(createOwnTeam(world.ctx, owner, null, { name: 'Other', slug: 'support' }, null)).rejects.toMatchObject({ kind: 'conflict' });
+  });
+
+  it('docs/rules.md#audit-events: a new team is audited as team.created by its owner, through the application, in its organization; a refused one writes none', async ({ world }) => {
+    const owner = await world.user();
+    const organizationId = await world.organization(owner);
+    const own = await createOwnTeam(world.ctx, owner, null, { name: 'Side project', slug: 'side' }, 'client-1');
+    const inOrg = await createOwnTeam(world.ctx, owner, organizationId, { name: 'Org team', slug: 'org-team' }, 'client-1');
+    await expect(createOwnTeam(world.ctx, owner, organizationId, { name: 'Again', slug: 'org-team' }, 'client-1')).rejects.toMatchObject({ kind: 'conflict' });
+    const events = (await world.ctx.stores.auditLog.list({ userId: owner, limit: 100 })).filter((e) => e.type === 'team.created').reverse();
+    expect(events).toEqual([
+      { id: expect.any(Number), type: 'team.created', actorId: owner, clientId: 'client-1', userId: owner, data: { teamId: own.id, organizationId: null }, createdAt: world.now() },
+      { id: expect.any(Number), type: 'team.created', actorId: owner, clientId: 'client-1', userId: owner, data: { teamId: inOrg.id, organizationId }, createdAt: world.now() },
+    ]);
   });
 
   it('a rename is checked as a creation is, a taken slug is a conflict naming the slug, and nothing is written', async ({ world }) => {
@@ -42,6 +56,11 @@ describe('teams', () => {
     expect((await listTeamsOfUser(world.ctx, owner, {}, 1, 1)).map((t) => t.id)).toEqual([outside]);
     expect((await listTeamsOfOrganization(world.ctx, organizationId, 100, 0)).map((t) => t.id)).toEqual([inOrg]);
     expect((await listTeamsOfUser(world.ctx, owner, {}, 100, 0)).map((t) => t.id)).not.toContain(stranger);
+    // docs/rules.md#membership-invitations: an invitation is not a membership until accepted.
+    const invitee = await world.user({ email: 'invitee@example.com' });
+    await addMembership(world.ctx, { kind: 'team', target: { teamId: inOrg }, callerIsOwner: true }, { role: 'admin', email: 'invitee@example.com' }, owner);
+    expect(await listTeamsOfUser(world.ctx, invitee, {}, 100, 0)).toEqual([]);
+    expect(await listTeamsOfUser(world.ctx, invitee, { organizationId }, 100, 0)).toEqual([]);
   });
 
   it('only an owner deletes a team; the answer is the team as it was, and then it is 404', async ({ world }) => {

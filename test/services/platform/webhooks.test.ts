@@ -73,6 +73,16 @@ describe('webhooks', () => {
     expect(await findWebhook(world.ctx, { userId }, first.id)).toMatchObject({ subscriberUrl: 'https://hooks.example.com/in', active: true });
     const second = (await createWebhook(world.ctx, outbound, { userId }, hook)).created;
     expect(Number(second.id)).toBe(Number(first.id) + 1);
+
+    // An organization's webhooks take the same check, when created or moved.
+    const organizationId = await world.organization(userId);
+    await expect(createWebhook(world.ctx, outbound, { organizationId }, { ...hook, subscriberUrl: 'https://192.168.0.10/hook' })).rejects.toMatchObject({
+      kind: 'validation',
+      message: expect.stringMatching(/^subscriberUrl: 192\.168\.0\.10 is a private address/),
+    });
+    const theirs = (await createWebhook(world.ctx, outbound, { organizationId }, hook)).created;
+    await expect(updateWebhook(world.ctx, outbound, { organizationId }, theirs.id, { subscriberUrl: 'https://[fe80::abcd]/hook' })).rejects.toMatchObject({ message: expect.stringMatching(/^subscriberUrl: .*link-local/) });
+    expect(await findWebhook(world.ctx, { organizationId }, theirs.id)).toMatchObject({ subscriberUrl: 'https://hooks.example.com/in' });
   });
 
   it("another owner's webhook is as absent as a missing one, for read, change, delete, deliveries and redelivery", async ({ world }) => {

@@ -16,9 +16,17 @@ import { migrateToLatest } from '../../../src/storage/migrator.ts';
 import { createServiceContext } from '../../../src/storage/stores/index.ts';
 import { createOAuthStore } from '../../../src/storage/stores/oauth.ts';
 import { userRecord } from '../../storage/seed.ts';
+import { slotStart } from '../../helpers/slot-starts.ts';
 
 /** When every world's clock starts (November 2023): far from 0, so an unset time shows. */
 export const T0 = 1_700_000_000_000;
+
+/**
+ * 09:00 UTC on the first Monday at least a day after the world's clock: the start of a working
+ * day of every user the world makes (UTC, Cal.com's default week), so `workday(world) + k hours`
+ * for k from 0 to 7 is a slot a booking may take (docs/rules.md#booking-availability).
+ */
+export const workday = (world: PlatformWorld): number => slotStart(world.now(), 0);
 
 export interface PlatformWorld {
   /** What a platform service takes: both wings' stores and the clock. */

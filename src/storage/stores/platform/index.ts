@@ -13,6 +13,7 @@ import { createPhoneCallStore } from './phone-calls.ts';
 import { createRoutingFormStore } from './routing-forms.ts';
 import { createScheduleStore } from './schedules.ts';
 import { createSlotStore } from './slots.ts';
+import { createSlotReservationStore } from './slot-reservations.ts';
 import { createProfileStore } from './profiles.ts';
 import { createWorkflowStore } from './workflows.ts';
 
@@ -31,6 +32,7 @@ export function createPlatformStores(db: Executor): ApiStores {
     routingForms: createRoutingFormStore(db),
     schedules: createScheduleStore(db),
     slots: createSlotStore(db),
+    slotReservations: createSlotReservationStore(db),
     workflows: createWorkflowStore(db),
   };
 }

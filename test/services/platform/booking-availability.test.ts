@@ -1,0 +1,157 @@
+// docs/rules.md#booking-availability: a booking, and a reschedule, takes a start GET /v2/slots
+// offers, or is refused saying why. Called in process on the world's people, schedules,
+// bookings and time off with the clock set to a fixed instant; each test names the reason it
+// checks. The HTTP envelope of a refusal and the race of two bookers are in
+// test/platform/booking-availability.test.ts.
+import { describe, expect } from 'vitest';
+import { book, rescheduleBooking, type NewBooking } from '../../../src/platform/bookings/service.ts';
+import { createEntry } from '../../../src/platform/out-of-office/service.ts';
+import { createSchedule } from '../../../src/platform/schedules/service.ts';
+import type { AvailabilityOverride, AvailabilityRange } from '../../../src/platform/schedules/store.ts';
+import type { EventTypeChanges } from '../../../src/platform/event-types/store.ts';
+import { it, type PlatformWorld } from './world.ts';
+
+const at = (iso: string) => Date.parse(iso);
+const attendee = { name: 'Ada Booker', email: 'ada@example.com', timeZone: 'Europe/Berlin' };
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
+/** The clock of every test: Sunday 6 January 2030, noon UTC. */
+const NOW = at('2030-01-06T12:00:00Z');
+
+async function host(world: PlatformWorld, schedule?: { timeZone: string; availability: AvailabilityRange[]; overrides?: AvailabilityOverride[] }, user: { timeZone?: string } = {}) {
+  world.advance(NOW - world.now());
+  const userId = await world.user(user);
+  if (schedule) await createSchedule(world.ctx, { userId }, { name: 'Working hours', ...schedule });
+  const eventTypeId = await world.eventType({ userId });
+  return { userId, eventTypeId };
+}
+const change = (world: PlatformWorld, eventTypeId: string, changes: Omit<EventTypeChanges, 'updatedAt'>) => world.ctx.stores.api.eventTypes.update(eventTypeId, { ...changes, updatedAt: world.now() });
+const bookAt = (world: PlatformWorld, eventTypeId: string, iso: string, over: Partial<NewBooking> = {}) => book(world.ctx, { eventTypeId, start: at(iso), attendee, ...over });
+const SEE = 'GET /v2/slots lists the free times';
+
+describe('booking keeps to availability: each reason a start is refused', () => {
+  it('a start in the past: "must be in the future"', async ({ world }) => {
+    const { eventTypeId } = await host(world);
+    await expect(bookAt(world, eventTypeId, '2030-01-04T10:00:00Z')).rejects.toMatchObject({ kind: 'validation', field: 'start', message: 'start: must be in the future' });
+  });
+
+  it('too soon: a start inside the minimum booking notice is refused naming it; the first one after it is booked', async ({ world }) => {
+    const { eventTypeId } = await host(world, { timeZone: 'UTC', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '12:00' }] });
+    await change(world, eventTypeId, { minimumBookingNotice: 90 });
+    world.advance(at('2030-01-07T08:00:00Z') - world.now());
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'validation', message: 'start: must be at least 90 minutes from now' });
+    expect((await bookAt(world, eventTypeId, '2030-01-07T09:30:00Z')).booking.start).toBe(at('2030-01-07T09:30:00Z'));
+  });
+
+  it("a day off: a weekend day of Cal.com's default week, in the host's zone", async ({ world }) => {
+    const { eventTypeId } = await host(world, undefined, { timeZone: 'America/New_York' });
+    // Saturday 12 January 2030, 15:00 in New York.
+    await expect(bookAt(world, eventTypeId, '2030-01-12T20:00:00Z')).rejects.toMatchObject({
+      kind: 'validation',
+      message: `start: 2030-01-12 is a day off for the host (America/New_York); ${SEE}`,
+    });
+  });
+
+  it('a day off: a date override of 00:00-00:00 on a working weekday', async ({ world }) => {
+    const { userId, eventTypeId } = await host(world, { timeZone: 'Europe/Berlin', availability: [{ days: WEEKDAYS, startTime: '09:00', endTime: '17:00' }] });
+    const [schedule] = await world.ctx.stores.api.schedules.list({ userId }, 1, 0);
+    await world.ctx.stores.api.schedules.update(schedule!.id, { overrides: [{ date: '2030-01-08', startTime: '00:00', endTime: '00:00' }], updatedAt: world.now() });
+    await expect(bookAt(world, eventTypeId, '2030-01-08T09:00:00Z')).rejects.toMatchObject({ message: `start: 2030-01-08 is a day off for the host (Europe/Berlin); ${SEE}` });
+    expect((await bookAt(world, eventTypeId, '2030-01-09T09:00:00Z')).booking.status).toBe('accepted');
+  });
+
+  it("outside working hours: named as the host's wall clock in their schedule's zone", async ({ world }) => {
+    const { eventTypeId } = await host(world, { timeZone: 'Europe/Berlin', availability: [{ days: WEEKDAYS, startTime: '09:00', endTime: '17:00' }] });
+    // 16:45 in Berlin: a 30-minute booking would end after 17:00.
+    await expect(bookAt(world, eventTypeId, '2030-01-07T15:45:00Z')).rejects.toMatchObject({ kind: 'validation', message: `start: 2030-01-07 16:45 (Europe/Berlin) is outside the working hours of the host; ${SEE}` });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T07:00:00Z')).rejects.toMatchObject({ message: `start: 2030-01-07 08:00 (Europe/Berlin) is outside the working hours of the host; ${SEE}` });
+    expect((await bookAt(world, eventTypeId, '2030-01-07T15:30:00Z')).booking.end).toBe(at('2030-01-07T16:00:00Z'));
+  });
+
+  it('not on the grid: inside the hours, a start between two slots is refused with the step', async ({ world }) => {
+    const { eventTypeId } = await host(world, { timeZone: 'UTC', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '12:00' }] });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:10:00Z')).rejects.toMatchObject({
+      kind: 'validation',
+      message: `start: is not a slot: this event type's slots start every 30 minutes from the start of the working hours; ${SEE}`,
+    });
+  });
+
+  it('out of office: the host’s time off refuses a start inside it', async ({ world }) => {
+    const { userId, eventTypeId } = await host(world, { timeZone: 'UTC', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '12:00' }] });
+    await createEntry(world.ctx, userId, { start: '2030-01-07T09:00:00.000Z', end: '2030-01-07T10:00:00.000Z' });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:30:00Z')).rejects.toMatchObject({ kind: 'validation', message: `start: the host is out of office at that time; ${SEE}` });
+  });
+
+  it('booked: a start overlapping an active booking of the host is a conflict (409), as the race’s loser gets', async ({ world }) => {
+    const { userId, eventTypeId } = await host(world, { timeZone: 'UTC', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '12:00' }] });
+    const other = await world.eventType({ userId });
+    await change(world, other, { lengthMinutes: 60 });
+    await bookAt(world, other, '2030-01-07T09:00:00Z');
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:30:00Z')).rejects.toMatchObject({ kind: 'conflict', message: 'start: the host is not available at that time' });
+  });
+
+  it('a refused booking leaves nothing behind: no booking, no webhook event, no private-link use', async ({ world }) => {
+    const { userId, eventTypeId } = await host(world);
+    await expect(bookAt(world, eventTypeId, '2030-01-12T10:00:00Z')).rejects.toMatchObject({ kind: 'validation' });
+    expect((await world.ctx.stores.bookings.page({ userId }, {}, 10, 0)).total).toBe(0);
+  });
+});
+
+describe('reschedule keeps to availability', () => {
+  it('the new start must be a slot of the booking’s host: a day off is refused, a slot is taken', async ({ world }) => {
+    const { eventTypeId } = await host(world);
+    const { booking } = await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    await expect(rescheduleBooking(world.ctx, booking.uid, at('2030-01-12T09:00:00Z'), undefined)).rejects.toMatchObject({ kind: 'validation', message: `start: 2030-01-12 is a day off for the host (UTC); ${SEE}` });
+    await expect(rescheduleBooking(world.ctx, booking.uid, at('2030-01-07T09:05:00Z'), undefined)).rejects.toMatchObject({ kind: 'validation', message: /^start: is not a slot/ });
+    expect((await rescheduleBooking(world.ctx, booking.uid, at('2030-01-08T16:30:00Z'), undefined)).start).toBe(at('2030-01-08T16:30:00Z'));
+  });
+
+  it('the booking’s own time counts as free: it may move to a time only it takes, not to another booking’s', async ({ world }) => {
+    const { eventTypeId } = await host(world);
+    const { booking } = await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    await bookAt(world, eventTypeId, '2030-01-07T09:30:00Z', { attendee: { ...attendee, email: 'bo@example.com' } });
+    await expect(rescheduleBooking(world.ctx, booking.uid, at('2030-01-07T09:30:00Z'), undefined)).rejects.toMatchObject({ kind: 'conflict', message: 'start: the host is not available at that time' });
+    const same = await rescheduleBooking(world.ctx, booking.uid, at('2030-01-07T09:00:00Z'), 'New agenda');
+    expect(same).toMatchObject({ start: at('2030-01-07T09:00:00Z'), rescheduledFrom: booking.uid });
+  });
+
+  it('the minimum notice holds for the new start too', async ({ world }) => {
+    const { eventTypeId } = await host(world);
+    await change(world, eventTypeId, { minimumBookingNotice: 24 * 60 });
+    const { booking } = await bookAt(world, eventTypeId, '2030-01-08T09:00:00Z');
+    world.advance(at('2030-01-07T12:00:00Z') - world.now());
+    await expect(rescheduleBooking(world.ctx, booking.uid, at('2030-01-07T16:00:00Z'), undefined)).rejects.toMatchObject({ message: 'start: must be at least 1440 minutes from now' });
+  });
+});
+
+describe('team event types keep to their hosts’ availability', () => {
+  async function team(world: PlatformWorld) {
+    world.advance(NOW - world.now());
+    const berlin = await world.user();
+    const london = await world.user();
+    await createSchedule(world.ctx, { userId: berlin }, { name: 'Berlin', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '11:00' }] });
+    await createSchedule(world.ctx, { userId: london }, { name: 'London', timeZone: 'Europe/London', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '11:00' }] });
+    const teamId = await world.team(berlin);
+    await world.join({ teamId }, london);
+    return { berlin, london, eventTypeId: await world.eventType({ teamId }) };
+  }
+
+  it('collective: a start outside one host’s hours is refused naming them as one of the hosts', async ({ world }) => {
+    const { eventTypeId } = await team(world);
+    // 08:00Z is 09:00 in Berlin but 08:00 in London.
+    await expect(bookAt(world, eventTypeId, '2030-01-07T08:00:00Z')).rejects.toMatchObject({ message: `start: 2030-01-07 08:00 (Europe/London) is outside the working hours of one of the hosts; ${SEE}` });
+    expect((await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).booking.status).toBe('accepted');
+  });
+
+  it('round robin: the booking goes to a host free at its start, never to one who is not', async ({ world }) => {
+    const { berlin, london, eventTypeId } = await team(world);
+    await change(world, eventTypeId, { schedulingType: 'roundRobin' });
+    // Only Berlin works at 08:00Z, only London at 10:00Z.
+    expect((await bookAt(world, eventTypeId, '2030-01-07T08:00:00Z')).booking.hostId).toBe(berlin);
+    expect((await bookAt(world, eventTypeId, '2030-01-07T10:00:00Z')).booking.hostId).toBe(london);
+    // 09:00Z: both work and each has one upcoming booking: the longer member, Berlin.
+    expect((await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).booking.hostId).toBe(berlin);
+    // 09:00Z again: Berlin is booked, London is free.
+    expect((await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z', { attendee: { ...attendee, email: 'bo@example.com' } })).booking.hostId).toBe(london);
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'conflict' });
+  });
+});
