@@ -4,6 +4,8 @@
 // logged-in browser whose consent is remembered (and another, for 10,000 authorizations).
 import { createOAuthStore } from '../src/storage/stores/oauth.ts';
 import { createDpopProofStore } from '../src/storage/stores/dpop-proofs.ts';
+import { KeySealer, SigningKeys } from '../src/oauth/signing-keys.ts';
+import { createSigningKeyStore } from '../src/storage/stores/signing-keys.ts';
 import { DpopNonces } from '../src/oauth/dpop.ts';
 import type { DatabaseHandle } from '../src/storage/database.ts';
 import { createClient } from '../src/services/clients/registration.ts';
@@ -54,6 +56,7 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
     ttl: { authCode: 3600, accessToken: 3600, refreshIdle: 86400, refreshReuseWindow: 30 },
     resources: { default: 'http://bench/v2', known: ['http://bench/v2', 'http://bench/mcp'] },
     dpop: { proofs: createDpopProofStore(database.db), nonces: new DpopNonces('bench'), tokenEndpoint: 'http://bench/v2/auth/oauth2/token' },
+    signingKeys: new SigningKeys(createSigningKeyStore(database.db), new KeySealer('bench signing keys secret'), Date.now, { refreshSeconds: 30, idTokenTtlSeconds: 3600 }),
   };
   const now = Date.now();
   const codes: string[] = [];

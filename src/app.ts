@@ -26,6 +26,8 @@ import { registerSecurityHeaders, type HeaderSetter } from './http/security-head
 import { oauthRoutes } from './http/oauth/index.ts';
 import { protectedResources, TOKEN_PATH } from './http/oauth/paths.ts';
 import { DpopNonces } from './oauth/dpop.ts';
+import { KeySealer, SigningKeys } from './oauth/signing-keys.ts';
+import { createSigningKeyStore } from './storage/stores/signing-keys.ts';
 import { createDpopProofStore } from './storage/stores/dpop-proofs.ts';
 import { MAX_CLIENT_ID_LENGTH } from './oauth/client-metadata.ts';
 import type { OAuthContext } from './oauth/context.ts';
@@ -43,6 +45,7 @@ import { assetRoutes } from './http/assets.ts';
 import { authorizedAppsRoutes } from './web/authorized-apps.ts';
 import { emailChangeRoutes } from './web/email-change.ts';
 import { authorizeRoutes } from './web/authorize.ts';
+import { endSessionRoutes } from './web/end-session.ts';
 import { developerRoutes } from './web/developer/routes.ts';
 import { loginRoutes } from './web/login.ts';
 import { logoRoutes } from './web/logos.ts';
@@ -61,6 +64,8 @@ export interface AppDeps {
   database: DatabaseHandle;
   /** Signs the CSRF cookie, and (under a derived key) prompt=login marks. */
   cookieSecret: string;
+  /** docs/operating.md#signing-keys: seals the signing keys' private parts; the same on every instance. */
+  signingKeysSecret: string;
   /** Milliseconds since the epoch; tests pass a clock they can move. */
   clock?: () => number;
   /** Pino destination override (tests capture logs). */
@@ -150,7 +155,22 @@ function createContext(app: FastifyInstance, config: Config, deps: AppDeps): { c
     dpop: { proofs: createDpopProofStore(deps.database.db), nonces: new DpopNonces(deps.cookieSecret), tokenEndpoint: `${config.baseUrl}${TOKEN_PATH}` },
     events: metrics,
     pushedAuthorization: { required: config.pushedAuthorization.policy === 'required' },
+    signingKeys: new SigningKeys(createSigningKeyStore(deps.database.db), new KeySealer(deps.signingKeysSecret), clock, {
+      refreshSeconds: config.signingKeys.refreshSeconds,
+      idTokenTtlSeconds: config.ttl.accessToken,
+    }),
   };
+  // docs/operating.md#signing-keys: a first set of keys at the first start. A failure (the
+  // database away at start) does not stop the server: the first ID token makes the set then.
+  app.addHook('onReady', async () => {
+    try {
+      if (await oauth.signingKeys.ensureFirst()) app.log.info('made the first ID token signing keys');
+      // Opened once at start, so that a wrong SIGNING_KEYS_SECRET is said at once, not at the first sign-in.
+      await oauth.signingKeys.signer('RS256');
+    } catch (err) {
+      app.log.error({ cause: err instanceof Error ? err.message : String(err) }, 'the ID token signing keys are not ready; ID tokens fail until they are');
+    }
+  });
   const limits = createRateLimits(config, {
     unavailable: (err) => app.log.warn({ err }, 'rate-limit store unavailable: limits not enforced until it is back'),
     restored: () => app.log.info('rate-limit store is back: limits enforced'),
@@ -262,6 +282,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, platform: P
       const connections = connectionRequestPages(platform);
       await loginRoutes(web, ctx, connectPageApplication(connections));
       await authorizeRoutes(web, ctx, new ReauthenticationMarks(deps.cookieSecret));
+      await endSessionRoutes(web, ctx);
       await developerRoutes(web, ctx);
       await adminRoutes(web, ctx);
       await authorizedAppsRoutes(web, ctx);

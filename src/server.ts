@@ -1,12 +1,9 @@
 // Process entry: configuration, database, migrations, listen, graceful shutdown.
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config/index.ts';
 import { openDatabase } from './storage/database.ts';
-import { makeOwnerOnlyFolder, OWNER_ONLY_FILE, tightenToOwnerOnly } from './storage/owner-only.ts';
+import { defaultDataDir, resolveLocalSecret } from './storage/local-secrets.ts';
 import { migrateToLatest } from './storage/migrator.ts';
 import { createServiceContext } from './storage/stores/index.ts';
 import { startPruner } from './services/retention/pruner.ts';
@@ -14,23 +11,16 @@ import { systemResolver } from './services/outbound-url.ts';
 import { createDeliveryEngine } from './services/webhooks/engine.ts';
 import { StoreTablesMissing } from './services/store-unavailable.ts';
 
-/** The data folder: ./data of the working folder (the cookie secret; the default SQLite file). */
-export const defaultDataDir = (): string => resolve('data');
+export { defaultDataDir };
 
-/**
- * docs/operating.md: COOKIE_SECRET is generated and kept in the data folder when unset.
- * docs/rules.md#file-permissions: the file is its owner's only (0600), and so is the data folder when
- * Gatehouse makes it (0700).
- * `warnings`: a kept file that was readable by others, now tightened.
- */
+/** docs/operating.md: COOKIE_SECRET is generated and kept in the data folder when unset. */
 export function resolveCookieSecret(config: Config, dataDir = defaultDataDir()): { secret: string; warnings: string[] } {
-  if (config.cookieSecret) return { secret: config.cookieSecret, warnings: [] };
-  const file = resolve(dataDir, 'cookie-secret');
-  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim(), warnings: tightenToOwnerOnly([file]) };
-  makeOwnerOnlyFolder(dataDir);
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: OWNER_ONLY_FILE });
-  return { secret, warnings: [] };
+  return resolveLocalSecret(config.cookieSecret, 'cookie-secret', dataDir);
+}
+
+/** docs/operating.md#signing-keys: SIGNING_KEYS_SECRET likewise, in data/signing-keys-secret. */
+export function resolveSigningKeysSecret(config: Config, dataDir = defaultDataDir()): { secret: string; warnings: string[] } {
+  return resolveLocalSecret(config.signingKeys.secret, 'signing-keys-secret', dataDir);
 }
 
 /** Why the server could not listen, in terms of the setting to change (docs/operating.md#settings). */
@@ -61,8 +51,9 @@ export async function startServer(config: Config, options: ServerOptions = {}): 
   const database = openDatabase(config.databaseUrl, { connectTimeoutMs: config.databaseConnectTimeoutMs });
   await migrateToLatest(database);
   const cookieSecret = resolveCookieSecret(config);
-  const app = await buildApp(config, { database, cookieSecret: cookieSecret.secret, clock });
-  for (const warning of [...config.warnings, ...database.warnings, ...cookieSecret.warnings]) app.log.warn(warning);
+  const signingKeysSecret = resolveSigningKeysSecret(config);
+  const app = await buildApp(config, { database, cookieSecret: cookieSecret.secret, signingKeysSecret: signingKeysSecret.secret, clock });
+  for (const warning of [...config.warnings, ...database.warnings, ...cookieSecret.warnings, ...signingKeysSecret.warnings]) app.log.warn(warning);
 
   // Stopped in this order when the app closes; the background work joins once listening.
   const background: Array<{ stop(): Promise<void> }> = [];

@@ -5,7 +5,7 @@ import { formatScopes } from '../oauth/scopes.ts';
 import type { ClientView } from '../services/clients/view.ts';
 
 type Live = Pick<ClientView, 'legacy' | 'redirectUris' | 'scopes'>;
-type Protocol = Pick<ClientView, 'kind' | 'dpopBoundAccessTokens' | 'fapi2' | 'tokenEndpointAuthMethod' | 'jwks'>;
+type Protocol = Pick<ClientView, 'kind' | 'dpopBoundAccessTokens' | 'fapi2' | 'tokenEndpointAuthMethod' | 'jwks' | 'idTokenSignedResponseAlg' | 'postLogoutRedirectUris'>;
 
 /** The client's scopes; a legacy client has none enforced (docs/rules.md#legacy-clients). */
 export function scopesOf(c: Live): string {
@@ -29,5 +29,6 @@ export function protocolLines(c: Protocol): string[] {
     `DPoP:          ${c.dpopBoundAccessTokens ? 'required on every token request' : 'optional'}`,
     `FAPI 2.0:      ${c.fapi2 ? 'follows the Security Profile (PAR, PKCE S256, DPoP and private_key_jwt required)' : 'no'}`,
     `authentication: ${describeAuthentication(c)}`,
+    `ID tokens:     ${c.idTokenSignedResponseAlg ?? 'default algorithm'}${c.postLogoutRedirectUris.length > 0 ? `; logout returns to ${c.postLogoutRedirectUris.join(', ')}` : ''}`,
   ];
 }

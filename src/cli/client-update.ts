@@ -32,6 +32,11 @@ interface UpdateOptions {
   /** docs/rules.md#client-authentication: --auth-method and --jwks-file. */
   authMethod?: string;
   jwksFile?: string;
+  /** OpenID Connect: --id-token-alg and --post-logout-redirect-uri. */
+  idTokenAlg?: string;
+  postLogoutRedirectUri: string[];
+  /** False by --no-post-logout-redirect-uris: remove them all. */
+  postLogoutRedirectUris?: boolean;
   yes?: boolean;
   json?: boolean;
 }
@@ -47,6 +52,8 @@ export function readJwksFile(path: string): string {
 
 export const AUTH_METHOD_HELP = 'how the client authenticates: private_key_jwt (needs --jwks-file), client_secret_basic, client_secret_post, or none (public clients)';
 export const JWKS_FILE_HELP = "a file holding the client's public keys, a JWK Set (JSON), for private_key_jwt";
+export const ID_TOKEN_ALG_HELP = 'the algorithm of its ID tokens (OpenID Connect): RS256 (the default), PS256, ES256 or EdDSA; "" for the default';
+export const POST_LOGOUT_HELP = 'where logout may return (OpenID Connect RP-initiated logout), on the origin of one of its redirect URIs (repeat)';
 
 /** The edit the options ask for: only the fields given, by their service names. */
 function editFromOptions(opts: UpdateOptions): ClientEdit {
@@ -62,9 +69,12 @@ function editFromOptions(opts: UpdateOptions): ClientEdit {
     ...(opts.fapi2 !== undefined ? { fapi2: opts.fapi2 } : {}),
     ...(opts.authMethod !== undefined ? { tokenEndpointAuthMethod: opts.authMethod } : {}),
     ...(opts.jwksFile !== undefined ? { jwks: readJwksFile(opts.jwksFile) } : {}),
+    ...(opts.idTokenAlg !== undefined ? { idTokenSignedResponseAlg: opts.idTokenAlg } : {}),
+    ...(opts.postLogoutRedirectUri.length > 0 ? { postLogoutRedirectUris: opts.postLogoutRedirectUri } : {}),
+    ...(opts.postLogoutRedirectUris === false ? { postLogoutRedirectUris: [] } : {}),
   };
   if (Object.keys(edit).length === 0) {
-    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par, --require-dpop, --no-require-dpop, --fapi2, --no-fapi2, --auth-method or --jwks-file');
+    throw new CliError('nothing to change: give --name, --description, --homepage, --logo, --redirect-uri, --scope, --require-par, --no-require-par, --require-dpop, --no-require-dpop, --fapi2, --no-fapi2, --auth-method, --jwks-file, --id-token-alg or --post-logout-redirect-uri');
   }
   return edit;
 }
@@ -133,6 +143,9 @@ export function registerClientUpdateCommand(clients: Command, runtime: CliRuntim
     .option('--no-fapi2', 'the client no longer follows the FAPI 2.0 Security Profile')
     .option('--auth-method <method>', AUTH_METHOD_HELP)
     .option('--jwks-file <path>', JWKS_FILE_HELP)
+    .option('--id-token-alg <alg>', ID_TOKEN_ALG_HELP)
+    .option('--post-logout-redirect-uri <uri>', `the complete list: ${POST_LOGOUT_HELP}`, collect, [])
+    .option('--no-post-logout-redirect-uris', 'remove every post-logout redirect URI')
     .option('--yes', 'confirm a legacy migration although recent authorization requests lacked scope')
     .addOption(jsonOption())
     .action(async (clientId: string, opts: UpdateOptions) => {

@@ -10,7 +10,7 @@ import { findUserById, requireUserByEmail } from '../services/accounts/users.ts'
 import { registerClientEventsCommands } from './client-events.ts';
 import { registerClientReviewCommands } from './client-review.ts';
 import { protocolLines, scopesOf } from './client-details.ts';
-import { AUTH_METHOD_HELP, JWKS_FILE_HELP, readJwksFile, registerClientUpdateCommand } from './client-update.ts';
+import { AUTH_METHOD_HELP, ID_TOKEN_ALG_HELP, JWKS_FILE_HELP, POST_LOGOUT_HELP, readJwksFile, registerClientUpdateCommand } from './client-update.ts';
 import { CliError, formatTime } from './output.ts';
 import { jsonOption, type CliRuntime } from './runtime.ts';
 
@@ -75,6 +75,8 @@ function showJson(c: ClientView, ownerEmail: string) {
     fapi2: c.fapi2,
     token_endpoint_auth_method: c.tokenEndpointAuthMethod,
     jwks: c.jwks,
+    id_token_signed_response_alg: c.idTokenSignedResponseAlg,
+    post_logout_redirect_uris: c.postLogoutRedirectUris,
     created_at: formatTime(c.createdAt),
     updated_at: formatTime(c.updatedAt),
     secrets: c.secrets.map((s) => ({ id: s.id, last_four: s.lastFour, created_at: formatTime(s.createdAt), last_used_at: s.lastUsedAt === null ? null : formatTime(s.lastUsedAt) })),
@@ -109,8 +111,10 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
     .option('--fapi2', 'the client follows the FAPI 2.0 Security Profile: PAR, PKCE S256, DPoP and private_key_jwt required (confidential clients; give --auth-method private_key_jwt and --jwks-file)')
     .option('--auth-method <method>', AUTH_METHOD_HELP)
     .option('--jwks-file <path>', JWKS_FILE_HELP)
+    .option('--id-token-alg <alg>', ID_TOKEN_ALG_HELP)
+    .option('--post-logout-redirect-uri <uri>', POST_LOGOUT_HELP, collect, [])
     .addOption(jsonOption())
-    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; requireDpop?: boolean; fapi2?: boolean; authMethod?: string; jwksFile?: string; json?: boolean }) => {
+    .action(async (opts: { owner: string; name: string; description?: string; homepage?: string; logo?: string; redirectUri: string[]; scope: string[]; public?: boolean; requirePar?: boolean; requireDpop?: boolean; fapi2?: boolean; authMethod?: string; jwksFile?: string; idTokenAlg?: string; postLogoutRedirectUri: string[]; json?: boolean }) => {
       const jwks = opts.jwksFile === undefined ? undefined : readJwksFile(opts.jwksFile);
       const { client, secret } = await runtime.withServices(async (s) => {
         const owner = await requireUserByEmail(s, opts.owner);
@@ -128,6 +132,8 @@ function registerRegistrationCommands(clients: Command, runtime: CliRuntime): vo
           fapi2: opts.fapi2 === true,
           ...(opts.authMethod !== undefined ? { tokenEndpointAuthMethod: opts.authMethod } : {}),
           ...(jwks !== undefined ? { jwks } : {}),
+          ...(opts.idTokenAlg !== undefined ? { idTokenSignedResponseAlg: opts.idTokenAlg } : {}),
+          postLogoutRedirectUris: opts.postLogoutRedirectUri,
           actorId: CLI_OPERATOR,
         });
       });

@@ -13,6 +13,7 @@ import { registerMaintenanceCommands } from './maintenance.ts';
 import { registerCimdCommands } from './cimd.ts';
 import { registerIdentityProviderCommands } from './identity-providers.ts';
 import { registerInviteLinkCommands } from './invite-links.ts';
+import { registerKeyCommands } from './keys.ts';
 import { registerPhoneCallCommands } from './phone-calls.ts';
 import { writeLines } from './output.ts';
 import { registerPlatformCommands } from './platform.ts';
@@ -79,5 +80,6 @@ export function buildProgram(runtime: CliRuntime = createRuntime(processIo())): 
   registerPhoneCallCommands(program, runtime);
   registerMaintenanceCommands(program, runtime);
   registerCimdCommands(program, runtime);
+  registerKeyCommands(program, runtime);
   return program;
 }

@@ -8,6 +8,7 @@ import type { PlatformContext } from '../platform/stores.ts';
 import { openDatabase, type DatabaseHandle } from '../storage/database.ts';
 import { migrateToLatest } from '../storage/migrator.ts';
 import { createServiceContext } from '../storage/stores/index.ts';
+import { resolveLocalSecret } from '../storage/local-secrets.ts';
 import { CliError, jsonText, writeLines } from './output.ts';
 
 /** Where a command writes; `isTTY` and `columns` let the help fit a terminal. */
@@ -33,6 +34,8 @@ export interface CliRuntime {
   withServices<T>(fn: (services: PlatformContext) => Promise<T>): Promise<T>;
   /** Opens the database, applies pending migrations, closes; returns the names applied. */
   migrate(): Promise<string[]>;
+  /** SIGNING_KEYS_SECRET, or the one the server generated into the data folder (docs/operating.md#signing-keys). */
+  signingKeysSecret(): string;
   /** Copies the database (SQLite) to file without migrating it; returns the pages copied. An existing file only with `replace`. */
   backup(file: string, options?: { replace?: boolean }): Promise<number>;
   readStdin(): string;
@@ -75,6 +78,11 @@ export function createRuntime(io: CliIo): CliRuntime {
       return fn(createServiceContext(database.db, Date.now, { passwordHashing: config().passwordHashing }));
     }),
     migrate: () => withDatabase(migrateToLatest),
+    signingKeysSecret: () => {
+      const { secret, warnings } = resolveLocalSecret(config().signingKeys.secret, 'signing-keys-secret');
+      for (const warning of warnings) writeLines(io.stderr, `gatehouse: ${warning}`);
+      return secret;
+    },
     // A backup of a database that is not there would be an empty one: refused instead.
     backup: (file, options) => withDatabase((database) => database.backup(file, options), { mustExist: true }),
     readStdin: () => io.readStdin(),

@@ -15,6 +15,8 @@ const meanings: Record<SettingName, string> = {
   METRICS_TOKEN: 'bearer token (16+ characters) that lets other hosts read /metrics; unset: loopback only',
   PASSWORD_HASHING: "cost of new argon2id password hashes: rfc9106 (64 MiB, 3 passes, 4 lanes; RFC 9106's second recommendation) or owasp (19 MiB, 2 passes, 1 lane; OWASP's minimum, a quarter of the time on one core); existing hashes keep working either way",
   COOKIE_SECRET: 'signs cookies (32+ characters; the same on every instance); unset: generated once into data/cookie-secret',
+  SIGNING_KEYS_SECRET: 'seals the private parts of the ID token signing keys in the database (32+ characters; the same on every instance and for the gatehouse command); unset: generated once into data/signing-keys-secret',
+  SIGNING_KEYS_REFRESH_SECONDS: 'how long an instance keeps the signing keys it read: a rotation reaches every instance within this (1 to 60)',
   AUTH_CODE_TTL_SECONDS: 'lifetime of an authorization code (above 600 is for benchmarks and warns)',
   ACCESS_TOKEN_TTL_SECONDS: 'lifetime of an access token',
   REFRESH_TOKEN_IDLE_TTL_SECONDS: 'a refresh token unused this long expires; each rotation starts the wait again (default: 90 days)',

@@ -149,6 +149,18 @@ export const settingsSchema = z.object({
   PASSWORD_HASHING: z.enum(['rfc9106', 'owasp']).default('rfc9106'),
   /** Signs cookies; generated and kept in the data folder when unset. */
   COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
+  /**
+   * docs/operating.md#signing-keys: seals the private parts of the ID token signing keys in the
+   * database; generated and kept in the data folder when unset, as COOKIE_SECRET is.
+   */
+  SIGNING_KEYS_SECRET: z.string().min(32, 'SIGNING_KEYS_SECRET must be at least 32 characters').optional(),
+  /** docs/operating.md#signing-keys: how long an instance keeps the key list it read; at most 60 s, so a rotation reaches every instance within a minute. */
+  SIGNING_KEYS_REFRESH_SECONDS: z.coerce
+    .number({ invalid_type_error: 'SIGNING_KEYS_REFRESH_SECONDS must be a whole number of seconds' })
+    .int('SIGNING_KEYS_REFRESH_SECONDS must be a whole number of seconds')
+    .min(1, 'SIGNING_KEYS_REFRESH_SECONDS must be at least 1')
+    .max(60, 'SIGNING_KEYS_REFRESH_SECONDS must be at most 60: a rotation must reach every instance within a minute')
+    .default(30),
   /** docs/rules.md#lifetimes: codes live 60 s; above 600 s is allowed with a warning (benchmarks). */
   AUTH_CODE_TTL_SECONDS: positiveSeconds('AUTH_CODE_TTL_SECONDS', 60),
   /** docs/rules.md#lifetimes: access tokens live 1800 s. */
@@ -303,6 +315,8 @@ export interface Config {
   /** The cost of new password hashes: RFC 9106 §4's second option, or OWASP's argon2id minimum. */
   passwordHashing: Settings['PASSWORD_HASHING'];
   cookieSecret: string | undefined;
+  /** docs/operating.md#signing-keys: SIGNING_KEYS_SECRET, and how often an instance reads the keys again. */
+  signingKeys: { secret: string | undefined; refreshSeconds: number };
   metricsToken: string | undefined;
   /** Fastify's trustProxy: false (no proxy) or the proxies' addresses and ranges. */
   trustProxy: false | string[];
@@ -407,6 +421,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: s.REDIS_URL,
     logLevel: s.LOG_LEVEL,
     cookieSecret: s.COOKIE_SECRET,
+    signingKeys: { secret: s.SIGNING_KEYS_SECRET, refreshSeconds: s.SIGNING_KEYS_REFRESH_SECONDS },
     passwordHashing: s.PASSWORD_HASHING,
     metricsToken: s.METRICS_TOKEN,
     trustProxy: s.TRUST_PROXY ?? false,

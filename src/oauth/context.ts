@@ -4,6 +4,7 @@ import type { DpopNonces, DpopProofStore } from './dpop.ts';
 import type { OAuthEvents } from './events.ts';
 import type { IdentityAssertions } from './identity-assertion.ts';
 import type { ProtectedResources } from './resources.ts';
+import type { SigningKeys } from './signing-keys.ts';
 import type { ClientRecord, OAuthStore } from './storage.ts';
 
 export interface OAuthContext {
@@ -35,6 +36,8 @@ export interface OAuthContext {
    * accepts, and the token endpoint's URL, which a proof sent to it must name in htu.
    */
   dpop: { proofs: DpopProofStore; nonces: DpopNonces; tokenEndpoint: string };
+  /** OpenID Connect Core §10.1: the keys ID tokens are signed with (docs/operating.md#signing-keys). */
+  signingKeys: SigningKeys;
   /**
    * docs/integrating.md#enterprise-managed-agents: the identity providers organizations trust,
    * their keys and the accounts their subjects are, for the JWT bearer grant with an ID-JAG

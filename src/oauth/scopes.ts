@@ -3,7 +3,7 @@
 import { unknownScopesMessage } from './scope-suggestions.ts';
 import { invalidScope } from './errors.ts';
 
-export type ScopeFamily = 'personal' | 'team' | 'organization';
+export type ScopeFamily = 'identity' | 'personal' | 'team' | 'organization';
 
 export interface ScopeDefinition {
   name: string;
@@ -11,6 +11,21 @@ export interface ScopeDefinition {
   /** What the user is agreeing to, shown on the consent page. */
   description: string;
 }
+
+// OpenID Connect Core §3.1.2.1, §5.4 (docs/integrating.md#sign-in-with-gatehouse): who the user is,
+// for signing in with Gatehouse. They guard UserInfo and what the ID token tells, no /v2 route.
+const identity: Array<[string, string]> = [
+  ['openid', 'Know who you are: sign you in with your Gatehouse account.'],
+  ['profile', 'See your name.'],
+  ['email', 'See your email address, and whether it is verified.'],
+];
+
+/**
+ * OpenID Connect Core §11: offline_access asks for a refresh token, which every code exchange
+ * issues anyway; it may always be sent, by any client, and changes nothing: it is dropped
+ * from the request and never granted.
+ */
+export const OFFLINE_ACCESS = 'offline_access';
 
 const personal: Array<[string, string]> = [
   ['EVENT_TYPE_READ', 'Read event types and their private links.'],
@@ -68,12 +83,14 @@ const organization: Array<[string, string]> = [
 ];
 
 export const scopeRegistry: readonly ScopeDefinition[] = [
+  ...identity.map(([name, description]) => ({ name, family: 'identity' as const, description })),
   ...personal.map(([name, description]) => ({ name, family: 'personal' as const, description })),
   ...team.map(([name, description]) => ({ name, family: 'team' as const, description })),
   ...organization.map(([name, description]) => ({ name, family: 'organization' as const, description })),
 ];
 
 export const familyTitles: Record<ScopeFamily, string> = {
+  identity: 'Who you are',
   personal: 'Your account',
   team: 'Your teams',
   organization: 'Your organization',
@@ -104,9 +121,11 @@ export function sortScopes(names: Iterable<string>): string[] {
  * and/or commas (docs/rules.md#authorization-request), duplicates folded, unknown names refused (docs/rules.md#scope-syntax).
  */
 export function parseScopeParameter(value: string): string[] {
-  const names = value.split(/[\s,]+/).filter((n) => n !== '');
+  const sent = value.split(/[\s,]+/).filter((n) => n !== '');
+  const names = sent.filter((n) => n !== OFFLINE_ACCESS);
   // RFC 6749 §3.3: a scope that names nothing is an invalid scope, as one left out is.
-  if (names.length === 0) throw invalidScope('scope is empty: name at least one scope, separated by spaces');
+  if (sent.length === 0) throw invalidScope('scope is empty: name at least one scope, separated by spaces');
+  if (names.length === 0) throw invalidScope('offline_access alone grants nothing: name the scopes the application needs (refresh tokens are issued without it)');
   const unknown = names.filter((n) => !byName.has(n));
   if (unknown.length > 0) throw invalidScope(unknownScopes(unknown));
   return sortScopes(names);

@@ -46,6 +46,10 @@ export interface ClientRecord {
   tokenEndpointAuthMethod?: TokenEndpointAuthMethod | null;
   /** RFC 7591 §2 `jwks`: the public keys its private_key_jwt assertions are signed with; absent or null: none. */
   jwks?: JSONWebKeySet | null;
+  /** OpenID Connect Registration §2: the algorithm of its ID tokens; absent or null: the default (id-token.ts: idTokenAlgorithmOf). */
+  idTokenSignedResponseAlg?: string | null;
+  /** OpenID Connect RP-Initiated Logout §3.1: where logout may return; absent: none. */
+  postLogoutRedirectUris?: string[];
 }
 
 /** RFC 7591 §2: the token_endpoint_auth_method values Gatehouse supports. */
@@ -86,6 +90,10 @@ export interface CodeRecord {
   createdAt: number;
   expiresAt: number;
   consumedAt: number | null;
+  /** OpenID Connect Core §3.1.2.1: the request's nonce, which its ID token carries; absent or null: none sent. */
+  nonce?: string | null;
+  /** OpenID Connect Core §2: when the user last logged in (ms), the ID token's auth_time; absent or null: unknown (a code made before). */
+  authTime?: number | null;
 }
 
 export interface AccessTokenRecord {
@@ -374,7 +382,21 @@ export interface NotificationStore<Event extends string = ClientNotification> {
   notifyClient(clientId: string, event: Event, data: Record<string, unknown>, at: number): Promise<void>;
 }
 
-export interface OAuthStore extends ClientLookup, GrantStore, TeamLookup, CodeStore, PushedRequestStore, TokenStore, AuthorizationRequestStore, NotificationStore {
+/** What the identity scopes tell of a user (OpenID Connect Core §5.4; id-token.ts: identityClaims). */
+export interface IdentityRecord {
+  name: string;
+  /** The account's sign-in address. */
+  email: string;
+  /** Whether a code sent to that address came back (a verified email of /v2/verified-resources). */
+  emailVerified: boolean;
+}
+
+export interface IdentityLookup {
+  /** The user's identity claims; undefined when no such user exists. */
+  findIdentity(userId: string): Promise<IdentityRecord | undefined>;
+}
+
+export interface OAuthStore extends ClientLookup, GrantStore, TeamLookup, CodeStore, PushedRequestStore, TokenStore, AuthorizationRequestStore, NotificationStore, IdentityLookup {
   /** The audit trail (bound to the transaction, on a transaction's store). */
   audit: AuditLog;
   /**

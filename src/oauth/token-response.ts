@@ -12,6 +12,8 @@ export interface TokenResponse {
   token_type: 'bearer' | 'DPoP';
   expires_in: number;
   scope: string;
+  /** OpenID Connect Core §3.1.3.3: when the code's request held openid. */
+  id_token?: string;
 }
 
 /**

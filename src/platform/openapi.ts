@@ -42,7 +42,8 @@ export async function registerOpenApi(server: FastifyInstance, deps: PlatformDep
                 authorizationUrl: `${appUrl}${AUTHORIZE_PATH}`,
                 tokenUrl: `${baseUrl}${TOKEN_PATH}`,
                 refreshUrl: `${baseUrl}${TOKEN_PATH}`,
-                scopes: Object.fromEntries(scopeRegistry.map((s) => [s.name, s.description])),
+                // The API's scopes: the identity ones (OpenID Connect) guard no route of it.
+                scopes: Object.fromEntries(scopeRegistry.filter((s) => s.family !== 'identity').map((s) => [s.name, s.description])),
               },
             },
           },

@@ -5,6 +5,9 @@ import { apiRoutes, type ApiRoute } from './route-table.ts';
 import { familyTitles, type ScopeFamily, scopeRegistry } from './authorization-server.ts';
 
 const familyNotes: Record<ScopeFamily, string> = {
+  identity:
+    'OpenID Connect ([Sign in with Gatehouse](#sign-in-with-gatehouse)): they guard no `/v2` endpoint but UserInfo and what the ID token tells. ' +
+    '`offline_access` may always be sent and changes nothing: every code exchange returns a refresh token.',
   personal: 'Personal endpoints act on the token’s own user only.',
   team:
     'Team endpoints also answer under `/v2/organizations/:orgId/teams/:teamId/…` (a team of another organization is 404 there), with the same scopes, ' +
@@ -25,7 +28,7 @@ function endpointsOf(scope: string): string {
 
 export function renderScopeTable(): string {
   const lines: string[] = [];
-  for (const family of ['personal', 'team', 'organization'] as const) {
+  for (const family of ['identity', 'personal', 'team', 'organization'] as const) {
     lines.push(`### ${familyTitles[family]} (${family} scopes)`, '', familyNotes[family], '', '| scope | allows | endpoints |', '|---|---|---|');
     for (const s of scopeRegistry.filter((x) => x.family === family)) {
       const alsoTeam = family === 'organization' && scopeRegistry.some((t) => t.name === 'TEAM_' + s.name.slice(4)) ? ` Also satisfies \`TEAM_${s.name.slice(4)}\`.` : '';

@@ -33,5 +33,6 @@ export type AuditEventType =
   | 'identity_provider.added'
   | 'identity_provider.removed'
   | 'identity_link.created'
-  | 'identity_link.removed';
+  | 'identity_link.removed'
+  | 'signing_keys.rotated';
 

@@ -12,6 +12,7 @@ import type { RetentionStore } from './retention/store.ts';
 import type { InvitationStore, InviteLinkStore, TeamStore } from './teams/store.ts';
 import type { WebhookDeliveryStore } from './webhooks/store.ts';
 import type { WebhookStore } from './webhooks/subscriptions.ts';
+import type { SigningKeyStore } from '../oauth/signing-keys.ts';
 
 export interface ServiceStores {
   /** docs/rules.md#numbered-ids: the numbers of what the platform names by a number. */
@@ -31,6 +32,8 @@ export interface ServiceStores {
   webhooks: WebhookStore;
   webhookDeliveries: WebhookDeliveryStore;
   retention: RetentionStore;
+  /** docs/operating.md#signing-keys: the keys ID tokens are signed with. */
+  signingKeys: SigningKeyStore;
   /** docs/integrating.md#enterprise-managed-agents: the identity providers organizations trust, and their subjects' links. */
   identityProviders: IdentityProviderStore;
   /**

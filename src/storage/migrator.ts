@@ -32,6 +32,7 @@ import * as profileDetails from './migrations/029_profile_details.ts';
 import * as grantsByClient from './migrations/030_grants_by_client.ts';
 import * as bookingFields from './migrations/031_booking_fields.ts';
 import * as slotReservations from './migrations/032_slot_reservations.ts';
+import * as openidConnect from './migrations/033_openid_connect.ts';
 import * as identityProviders from './migrations/034_identity_providers.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
@@ -68,6 +69,7 @@ const migrations: Record<string, DialectMigration> = {
   '030_grants_by_client': grantsByClient,
   '031_booking_fields': bookingFields,
   '032_slot_reservations': slotReservations,
+  '033_openid_connect': openidConnect,
   '034_identity_providers': identityProviders,
 };
 

@@ -77,8 +77,27 @@ export interface OAuthClientsTable {
   token_endpoint_auth_method: string | null;
   /** docs/rules.md#client-authentication: the client's public keys, a JWK Set as JSON; NULL when none (migration 018). */
   jwks: string | null;
+  /** OpenID Connect Registration §2 (migration 033): the ID tokens' algorithm; NULL is the default. */
+  id_token_signed_response_alg: string | null;
+  /** OpenID Connect RP-Initiated Logout §3.1 (migration 033): a JSON array of strings; NULL when none. */
+  post_logout_redirect_uris: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** docs/operating.md#signing-keys: the keys ID tokens are signed with (migration 033). */
+export interface SigningKeysTable {
+  kid: string;
+  /** The set it belongs to: 1 for the first, one more per rotation; one key of each kty per set. */
+  generation: number;
+  kty: string;
+  /** The public JWK as JSON. */
+  public_jwk: string;
+  /** The private JWK, a compact JWE under SIGNING_KEYS_SECRET: never in clear. */
+  sealed_private_jwk: string;
+  created_at: number;
+  /** When a rotation replaced it; NULL while it signs. */
+  retired_at: number | null;
 }
 
 export interface ClientSecretsTable {
@@ -163,6 +182,10 @@ export interface AuthorizationCodesTable {
   created_at: number;
   expires_at: number;
   consumed_at: number | null;
+  /** OpenID Connect Core §3.1.2.1: the request's nonce, for its ID token (migration 033); NULL: none sent. */
+  nonce: string | null;
+  /** OpenID Connect Core §2: when the user last logged in, for the ID token's auth_time (migration 033); NULL for codes made before. */
+  auth_time: number | null;
 }
 
 /** docs/rules.md#pushed-authorization: RFC 9126 requests, by the SHA-256 of the request_uri (migration 013). */
@@ -660,6 +683,7 @@ export interface Database {
   email_change_requests: EmailChangeRequestsTable;
   client_metadata_hosts: ClientMetadataHostsTable;
   authorization_codes: AuthorizationCodesTable;
+  signing_keys: SigningKeysTable;
   pushed_authorization_requests: PushedAuthorizationRequestsTable;
   access_tokens: AccessTokensTable;
   dpop_proofs: DpopProofsTable;

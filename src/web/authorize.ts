@@ -46,14 +46,18 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
     return {
       userId: request.user?.id,
       loggedInSinceAsked: marks.satisfiedBy(raw[REAUTH_PARAM], request.authenticatedAt, ctx.oauth.clock()),
+      authenticatedAt: request.authenticatedAt,
       firstUse: documentFirstUse(ctx, request.ip),
     };
   }
 
-  /** To the login page and back here; prompt=login takes a new mark (reauthentication.ts). */
+  /** Whether the request asks for a login made after it: prompt=login, or max_age (which 0 makes the same). */
+  const asksNewLogin = (authz: AuthorizationRequest) => authz.prompt.has('login') || authz.maxAge !== null;
+
+  /** To the login page and back here; prompt=login and max_age take a new mark (reauthentication.ts). */
   function toLogin(reply: FastifyReply, authz: AuthorizationRequest, again: boolean) {
     const query = new URLSearchParams(carriedParameters(authz));
-    if (authz.prompt.has('login')) query.set(REAUTH_PARAM, marks.issue(ctx.oauth.clock()));
+    if (asksNewLogin(authz)) query.set(REAUTH_PARAM, marks.issue(ctx.oauth.clock()));
     const back = `${AUTHORIZE_PATH}?${query.toString()}`;
     return reply.redirect(`/login?next=${encodeURIComponent(back)}${again ? '&reauth=1' : ''}`, 303);
   }
@@ -90,7 +94,7 @@ export async function authorizeRoutes(app: FastifyInstance, ctx: AppContext, mar
         const authz = decision.request;
         allowFormRedirectTo(reply, authz.redirectUri);
         const mark = raw[REAUTH_PARAM];
-        const carried = authz.prompt.has('login') && typeof mark === 'string' ? mark : undefined;
+        const carried = asksNewLogin(authz) && typeof mark === 'string' ? mark : undefined;
         // The core asks for consent only with a session (decideAuthorization: withoutSession).
         return sendPage(reply, request, 200, `Authorize ${authz.client.name}`, await consent(decision, request.user!, reply.generateCsrf(), carried));
       }

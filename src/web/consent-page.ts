@@ -91,6 +91,16 @@ function organizationReach(memberships: readonly MembershipOfUser[], scopes: rea
   return html`<p class="reach" id="reach-organization">In every organization where you are an admin or owner, now and later. Today: ${listed(admin.map((m) => html`<strong>${m.targetName}</strong> (${m.role})`))}.${notReached}${teamsToo}</p>`;
 }
 
+/**
+ * docs/integrating.md#sign-in-with-gatehouse: the identity scopes say in one sentence what the
+ * application learns of the user, on the consent page and in authorized apps alike.
+ */
+function identityReach(scopes: readonly string[]): Html {
+  const learned = [...(scopes.includes('profile') ? ['your name'] : []), ...(scopes.includes('email') ? ['your email address'] : [])];
+  const what = learned.length === 0 ? 'your Gatehouse account, but not your name or email address' : learned.join(' and ');
+  return html`<p class="reach" id="reach-identity">The application learns who you are: ${what}. It can sign you in with your Gatehouse account.</p>`;
+}
+
 /** docs/rules.md#team-authorization: a grant that acts for a team reaches that team alone. */
 function oneTeamReach(team: string): Html {
   return html`<p class="reach" id="reach-team">In the team <strong>${team}</strong> only, and only while you are an owner or admin of it.</p>`;
@@ -110,7 +120,9 @@ export function scopeGroups(scopes: readonly string[], memberships?: readonly Me
     // Reading first, then changing: the weightier permissions stand together, marked.
     const ordered = [...names.filter((n) => !changesData(n)), ...names.filter(changesData)];
     const reach =
-      memberships === undefined ? '' : family === 'team' ? (forTeam === undefined ? teamReach(memberships, names.some(changesData)) : oneTeamReach(forTeam)) : family === 'organization' ? organizationReach(memberships, names) : '';
+      family === 'identity'
+        ? identityReach(names)
+        : memberships === undefined ? '' : family === 'team' ? (forTeam === undefined ? teamReach(memberships, names.some(changesData)) : oneTeamReach(forTeam)) : family === 'organization' ? organizationReach(memberships, names) : '';
     return html`<section class="scope-group"><h3>${familyTitles[family]}</h3>${reach}<ul class="scopes">${ordered.map(
       (name) => html`<li${changesData(name) ? html` class="writes"` : ''}>${describeScope(name)!.description}${changesData(name) ? html` <span class="badge writes">Can make changes</span>` : ''}</li>`,
     )}</ul></section>`;

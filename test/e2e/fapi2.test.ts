@@ -2,6 +2,7 @@
 // would meet it: each of the profile's authorization-server rules that Gatehouse enforces for a
 // client that opts in is refused when broken, and openid-client — a certified FAPI 2.0 relying
 // party library — completes the profile's flow (PAR, PKCE S256, DPoP, private_key_jwt) unchanged.
+import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { updateClient } from '../../src/services/clients/changes.ts';
@@ -28,8 +29,8 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
 
   /** FAPI 2.0 §5.3.2.1: a client of the profile authenticates by private_key_jwt, so it registers its key. */
   const keys = new Map<string, ClientKey>();
-  async function fapiClient(alg = 'ES256'): Promise<TestClient> {
-    const registered = await server.client(user);
+  async function fapiClient(alg = 'ES256', scopes?: string[]): Promise<TestClient> {
+    const registered = await server.client(user, scopes === undefined ? {} : { scopes });
     const key = await clientKey(alg);
     keys.set(registered.clientId, key);
     await updateClient(server.services, registered.clientId, null, { fapi2: true, tokenEndpointAuthMethod: 'private_key_jwt', jwks: key.jwks });
@@ -119,6 +120,29 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
     await expect(updateClient(server.services, publicClient.clientId, null, { fapi2: true })).rejects.toMatchObject({ field: 'fapi2', message: expect.stringContaining('confidential') });
     await expect(createClient(server.services, { ownerId: user.id, name: 'Public FAPI', kind: 'public', redirectUris: ['http://127.0.0.1:8765/cb'], scopes: ['PROFILE_READ'], fapi2: true })).rejects.toMatchObject({ field: 'fapi2' });
     expect((await server.services.stores.clients.find(publicClient.clientId))?.fapi2).toBe(false);
+  });
+
+  it.skipIf(!available)('FAPI 2.0 5.4.1, OIDC Core 3.1.3.7: a client of the profile signs in with OpenID Connect and gets a PS256 ID token, never RS256, that verifies against jwks_uri; DPoP-bound UserInfo answers it', async () => {
+    const c = await fapiClient('ES256', ['openid', 'email', 'PROFILE_READ']);
+    const key = keys.get(c.clientId)!;
+    // OpenID Connect discovery, with no algorithm option.
+    const config = await client.discovery(new URL(server.url), c.clientId, undefined, client.PrivateKeyJwt({ key: key.privateKey, kid: key.kid }), { execute: [client.allowInsecureRequests] });
+    const DPoP = client.getDPoPHandle(config, await client.randomDPoPKeyPair('ES256'));
+    const pkceCodeVerifier = client.randomPKCECodeVerifier();
+    const nonce = client.randomNonce();
+    const url = await client.buildAuthorizationUrlWithPAR(
+      config,
+      { redirect_uri: c.redirectUri, scope: 'openid email', nonce, code_challenge: await client.calculatePKCECodeChallenge(pkceCodeVerifier), code_challenge_method: 'S256' },
+      { DPoP },
+    );
+    const callback = await server.authorize(browser, Object.fromEntries(url.searchParams));
+    const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier, expectedNonce: nonce, idTokenExpected: true }, undefined, { DPoP });
+    expect(decodeProtectedHeader(tokens.id_token!).alg).toBe('PS256');
+    const jwks = createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!));
+    const { payload } = await jwtVerify(tokens.id_token!, jwks, { issuer: server.url, audience: c.clientId, algorithms: ['PS256'] });
+    expect(payload).toMatchObject({ sub: user.id, nonce, email: user.email });
+    const info = await client.fetchUserInfo(config, tokens.access_token, user.id, { DPoP });
+    expect(info).toEqual({ sub: user.id, email: user.email, email_verified: false });
   });
 
   it.skipIf(!available)('openid-client completes the profile: PAR with DPoP and private_key_jwt, PKCE S256, code exchange through the nonce, a DPoP-bound call to /v2/me, refreshes that keep the refresh token', async () => {

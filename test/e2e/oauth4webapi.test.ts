@@ -80,7 +80,7 @@ describe.each(backends)('oauth4webapi against Gatehouse on $name', ({ name, avai
     expect(as.token_endpoint_auth_methods_supported).toEqual(
       expect.arrayContaining(['client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none']),
     );
-    expect(as.scopes_supported).toHaveLength(46);
+    expect(as.scopes_supported).toHaveLength(50); // the registry's 49 and offline_access
   });
 
   /** The library's client authentication for `method`; private_key_jwt registers a key first (RFC 7523 §2.2). */

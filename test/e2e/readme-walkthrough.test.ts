@@ -4,7 +4,7 @@
 //   with the code and the token in place, as a reader pastes them;
 // - the "Connect your app" program of docs/integrating.md: the fenced block between the
 //   connect-your-app markers is given to `node` as it stands, with the environment the guide
-//   tells a reader to set.
+//   tells a reader to set; and the openid-client program of "Sign in with Gatehouse" likewise.
 // The browser step (log in, Allow) is the harness browser; the redirect back is fetched from
 // the program's own callback server, as a browser would follow it.
 import { execFile, spawn } from 'node:child_process';
@@ -27,6 +27,7 @@ function block(file: string, name: string, language: string): string {
 }
 
 const walkthrough = () => block('docs/integrating.md', 'connect-your-app', 'js');
+const signInProgram = () => block('docs/integrating.md', 'sign-in-with-gatehouse', 'js');
 
 /** A block's commands: its lines without their comments. */
 const commandsOf = (script: string) =>
@@ -142,6 +143,49 @@ describe.each(backends)('"Connect your app" of docs/integrating.md on $name', { 
 
       expect(await exited).toBe(0);
       expect(stdout).toContain(`Signed in as Walk Through <${user.email}>\n`);
+      expect(stderr).toBe('');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});
+
+describe.each(backends)('"Sign in with Gatehouse" of docs/integrating.md on $name', { timeout: 120_000 }, ({ name, available }) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(name);
+  });
+  afterAll(async () => server?.close());
+
+  it.skipIf(!available)('the openid-client program, as printed, signs a user in with an ID token and reads UserInfo', async () => {
+    const port = await freePort();
+    const redirectUri = `http://127.0.0.1:${port}/callback`;
+    const developer = await server.user();
+    const client = await server.client(developer, { redirectUris: [redirectUri], scopes: ['openid', 'profile', 'email'] });
+    const { user, browser } = await loggedIn(server, { name: 'Sign In' });
+
+    const child = spawn(process.execPath, ['--input-type=module'], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH ?? '', GATEHOUSE_URL: server.url, CLIENT_ID: client.clientId, CLIENT_SECRET: client.secret!, REDIRECT_URI: redirectUri },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stdin.end(signInProgram());
+    try {
+      const [, printed] = await waitFor(() => stdout, /^(http:\/\/\S+\/auth\/oauth2\/authorize\?\S+)$/m, 'authorization URL');
+      const url = new URL(printed!);
+      expect(url.searchParams.get('scope')).toBe('openid profile email');
+      expect(url.searchParams.get('nonce')).toBeTruthy();
+      const callback = await server.authorize(browser, Object.fromEntries(url.searchParams));
+      const landed = await waitForCallback(callback);
+      expect(landed, stderr).toEqual({ status: 200, text: 'Signed in: you can close this tab.' });
+      expect(await exited).toBe(0);
+      expect(stdout).toContain(`Signed in as Sign In <${user.email}> (sub ${user.id})\n`);
       expect(stderr).toBe('');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');

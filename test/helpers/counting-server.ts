@@ -6,7 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createTestDatabase, type Backend } from './backends.ts';
-import { freePort, TestServer } from './server.ts';
+import { freePort, TEST_SIGNING_KEYS_SECRET, TestServer } from './server.ts';
 
 /**
  * Counts the statements that reach the database; set `n` to 0 before the request measured.
@@ -36,7 +36,7 @@ export async function startCountingServer(backend: Backend['name'], counter: Sta
   const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'silent', PORT: String(port) });
   const counted = { ...database.handle, db: database.handle.db.withPlugin(countingPlugin(counter)) };
-  const app = await buildApp(config, { database: counted, cookieSecret: randomBytes(32).toString('hex') });
+  const app = await buildApp(config, { database: counted, cookieSecret: randomBytes(32).toString('hex'), signingKeysSecret: TEST_SIGNING_KEYS_SECRET });
   const server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, Date.now), []);
   await app.listen({ port, host: '127.0.0.1' });
   return server;

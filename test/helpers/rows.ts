@@ -222,3 +222,12 @@ export async function rowsCreated(db: Db, table: DatedTable, range: { before?: n
   if (range.after !== undefined) query = query.where('created_at', '>', range.after);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
+
+/**
+ * docs/operating.md#signing-keys: the signing keys as they are stored, every column as text:
+ * what is at rest is the subject (the private parts sealed, never in clear), which the port
+ * gives only as records.
+ */
+export async function signingKeyRows(db: Db): Promise<string[]> {
+  return (await db.selectFrom('signing_keys').selectAll().execute()).map((row) => JSON.stringify(row));
+}

@@ -210,6 +210,12 @@ export class TestServer {
   }
 }
 
+/**
+ * docs/operating.md#signing-keys: the secret every test instance seals its signing keys with: the
+ * same for all, as every instance of one deployment must use the one its keys were made with.
+ */
+export const TEST_SIGNING_KEYS_SECRET = 'test signing keys secret, the same for every instance';
+
 /** `sharing`: serve the database of that server instead of a new one, as a second instance would. */
 export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}, sharing?: TestServer): Promise<TestServer> {
   const database = sharing?.database ?? (await createTestDatabase(backend));
@@ -233,6 +239,7 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
   const app = await buildApp(config, {
     database: database.handle,
     cookieSecret: randomBytes(32).toString('hex'),
+    signingKeysSecret: TEST_SIGNING_KEYS_SECRET,
     clock: () => server.clock(),
     logStream,
     resolveHost: testResolver,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { backends } from '../helpers/backends.ts';
-import { freePort, startTestServer, type TestServer } from '../helpers/server.ts';
+import { freePort, startTestServer, TEST_SIGNING_KEYS_SECRET, type TestServer } from '../helpers/server.ts';
 import { accessTokenOf, auditEvents, refreshTokenOf } from '../helpers/stores.ts';
 
 const N = 50;
@@ -95,7 +95,7 @@ describe.each(backends)('token endpoint concurrency on $name', ({ name, availabl
       if (!available) return;
       const database = openDatabase(server.database.url); // its own connection pool
       const port = await freePort();
-      const app = await buildApp(server.config, { database, cookieSecret: randomBytes(32).toString('hex'), clock: server.clock, logStream: { write: () => true } as unknown as NodeJS.WritableStream });
+      const app = await buildApp(server.config, { database, cookieSecret: randomBytes(32).toString('hex'), signingKeysSecret: TEST_SIGNING_KEYS_SECRET, clock: server.clock, logStream: { write: () => true } as unknown as NodeJS.WritableStream });
       await app.listen({ port, host: '127.0.0.1' });
       second = { app, url: `http://127.0.0.1:${port}`, database };
     });

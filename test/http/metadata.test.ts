@@ -53,7 +53,8 @@ describe('authorization server metadata (RFC 8414)', () => {
       expect(body[key.replace('methods', 'signing_alg_values')], key).toEqual(['PS256', 'ES256', 'EdDSA', 'Ed25519', 'RS256']);
     }
     expect(body.authorization_response_iss_parameter_supported).toBe(true);
-    expect(body.scopes_supported).toEqual(scopeRegistry.map((s) => s.name));
+    // OpenID Connect Core §11: offline_access may always be sent.
+    expect(body.scopes_supported).toEqual([...scopeRegistry.map((s) => s.name), 'offline_access']);
     // docs/rules.md#introspection: a public client (method none) may revoke but not introspect.
     expect(body.revocation_endpoint_auth_methods_supported).toContain('none');
     expect(body.introspection_endpoint_auth_methods_supported).not.toContain('none');

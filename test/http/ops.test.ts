@@ -10,7 +10,7 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { openDatabase } from '../../src/storage/database.ts';
 import { backends } from '../helpers/backends.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startTestServer, TEST_SIGNING_KEYS_SECRET, type TestServer } from '../helpers/server.ts';
 
 const METRICS_TOKEN = `metrics-${randomBytes(12).toString('hex')}`;
 
@@ -178,7 +178,7 @@ describe('readiness when the database is not ready', () => {
     const url = `sqlite:${join(dir, 'unmigrated.db')}`;
     const database = openDatabase(url);
     const config = loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMIT_TOKEN_PER_MINUTE: '0' });
-    const app = await buildApp(config, { database, cookieSecret: randomBytes(32).toString('hex') });
+    const app = await buildApp(config, { database, cookieSecret: randomBytes(32).toString('hex'), signingKeysSecret: TEST_SIGNING_KEYS_SECRET });
     return {
       app,
       async close() {
@@ -206,7 +206,7 @@ describe('readiness when the database is not ready', () => {
     // Nothing listens on port 1: every connection is refused at once.
     const url = 'postgres://gatehouse@127.0.0.1:1/gatehouse';
     const database = openDatabase(url);
-    const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), { database, cookieSecret: randomBytes(32).toString('hex') });
+    const app = await buildApp(loadConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent' }), { database, cookieSecret: randomBytes(32).toString('hex'), signingKeysSecret: TEST_SIGNING_KEYS_SECRET });
     try {
       const ready = await app.inject({ method: 'GET', url: '/readyz' });
       expect(ready.statusCode).toBe(503);

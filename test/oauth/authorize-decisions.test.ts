@@ -167,6 +167,42 @@ describe('an authorization request (decideAuthorization)', () => {
     expect(await authorize(query, nobody)).toMatchObject({ kind: 'login', again: false });
   });
 
+  it('OIDC Core 3.1.2.1: max_age sends a user whose login is older to log in again; a login within it, or made since, goes on', async () => {
+    const { id: clientId } = await core.client();
+    const userId = await userWhoAllowed(clientId);
+    const now = core.clock.now();
+    const query = request(clientId, { max_age: '600' });
+    expect(await authorize(query, loggedIn(userId, { authenticatedAt: now - 601_000 }))).toMatchObject({ kind: 'login', again: true });
+    await issuedCode(await authorize(query, loggedIn(userId, { authenticatedAt: now - 600_000 })));
+    // max_age=0 asks for a new login every time, and the login that answered it satisfies it.
+    const zero = request(clientId, { max_age: '0' });
+    expect(await authorize(zero, loggedIn(userId, { authenticatedAt: now - 1 }))).toMatchObject({ kind: 'login', again: true });
+    await issuedCode(await authorize(zero, loggedIn(userId, { authenticatedAt: now - 1, loggedInSinceAsked: true })));
+  });
+
+  it('OIDC Core 3.1.2.6: prompt=none with a login older than max_age answers login_required', async () => {
+    const { id: clientId } = await core.client();
+    const userId = await userWhoAllowed(clientId);
+    const query = request(clientId, { prompt: 'none', max_age: '60' });
+    expect(redirectedError(await authorize(query, loggedIn(userId, { authenticatedAt: core.clock.now() - 61_000 })))).toBe('login_required');
+  });
+
+  it('OIDC Core 3.1.2.1: max_age must be a whole number of seconds: invalid_request', async () => {
+    const { id: clientId } = await core.client();
+    const userId = await userWhoAllowed(clientId);
+    for (const maxAge of ['-1', '1.5', 'soon']) expect(redirectedError(await authorize(request(clientId, { max_age: maxAge }), loggedIn(userId))), maxAge).toBe('invalid_request');
+  });
+
+  it('OIDC Core 2: the code remembers when the user logged in (auth_time) and the nonce, whether consent was given now or remembered', async () => {
+    const { id: clientId } = await core.client();
+    const userId = await core.user();
+    const loggedInAt = core.clock.now() - 3_600_000;
+    const given = await issuedCode(await answer(request(clientId, { nonce: 'n-1' }), 'allow', loggedIn(userId, { authenticatedAt: loggedInAt })));
+    expect(given).toMatchObject({ authTime: loggedInAt, nonce: 'n-1' });
+    const remembered = await issuedCode(await authorize(request(clientId, { nonce: 'n-2' }), loggedIn(userId, { authenticatedAt: loggedInAt })));
+    expect(remembered).toMatchObject({ authTime: loggedInAt, nonce: 'n-2' });
+  });
+
   it('RFC 6749 §4.1.2.1: an unknown client, a missing client_id or an unregistered redirect_uri is an error page, never a redirect, prompt=none included', async () => {
     const { id: clientId } = await core.client();
     const userId = await core.user();

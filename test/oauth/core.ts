@@ -8,6 +8,8 @@ import { expect, test } from 'vitest';
 import { loadConfig } from '../../src/config/index.ts';
 import { protectedResources, TOKEN_PATH } from '../../src/http/oauth/paths.ts';
 import { DpopNonces } from '../../src/oauth/dpop.ts';
+import { KeySealer, SigningKeys } from '../../src/oauth/signing-keys.ts';
+import { createSigningKeyStore } from '../../src/storage/stores/signing-keys.ts';
 import { createDpopProofStore } from '../../src/storage/stores/dpop-proofs.ts';
 import type { ClientMetadataDocuments } from '../../src/oauth/client-metadata.ts';
 import type { OAuthContext } from '../../src/oauth/context.ts';
@@ -69,6 +71,10 @@ export interface CodeOptions {
   resources?: string[] | null;
   /** The scopes the code carries; the grant's by default. */
   scopes?: string[] | null;
+  /** OpenID Connect Core §3.1.2.1: the request's nonce; none by default. */
+  nonce?: string | null;
+  /** When the user last logged in; the code's creation by default. */
+  authTime?: number;
 }
 
 export interface CoreOptions {
@@ -133,6 +139,11 @@ export async function openCore(options: CoreOptions = {}): Promise<Core> {
     resources: protectedResources(defaults.baseUrl),
     dpop: { proofs: createDpopProofStore(handle.db), nonces: new DpopNonces('core tests'), tokenEndpoint: `${defaults.baseUrl}${TOKEN_PATH}` },
     isSelfRegistered: selfRegisteredClients(services),
+    // docs/operating.md#signing-keys: keys made at their first use (a test that signs nothing makes none).
+    signingKeys: new SigningKeys(createSigningKeyStore(handle.db), new KeySealer('core tests signing keys secret'), clock, {
+      refreshSeconds: defaults.signingKeys.refreshSeconds,
+      idTokenTtlSeconds: defaults.ttl.accessToken,
+    }),
   };
   if (options.metadataDocuments) ctx.clientMetadata = servedDocuments(services, documents);
   if (options.identityProviderKeys) {
@@ -209,6 +220,8 @@ export async function openCore(options: CoreOptions = {}): Promise<Core> {
         createdAt: now,
         expiresAt: now + ctx.ttl.authCode * 1000,
         consumedAt: null,
+        nonce: options.nonce ?? null,
+        authTime: options.authTime ?? now,
       });
       return code;
     },

@@ -10,7 +10,8 @@ import {
   scopeRegistry,
 } from '../../src/oauth/scopes.ts';
 
-// Copied by hand from the three scope families of docs/rules.md#scope-registry, in their order.
+// Copied by hand from the four scope families of docs/rules.md#scope-registry, in their order.
+const SEED_IDENTITY = ['openid', 'profile', 'email'];
 const SEED_PERSONAL = [
   'EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'BOOKING_READ', 'BOOKING_WRITE', 'SCHEDULE_READ', 'SCHEDULE_WRITE',
   'APPS_READ', 'APPS_WRITE', 'PROFILE_READ', 'PROFILE_WRITE', 'WEBHOOK_READ', 'WEBHOOK_WRITE',
@@ -27,7 +28,7 @@ const SEED_ORG = [
   'ORG_SCHEDULE_WRITE', 'ORG_PROFILE_READ', 'ORG_PROFILE_WRITE', 'ORG_MEMBERSHIP_READ', 'ORG_MEMBERSHIP_WRITE',
   'ORG_ROUTING_FORM_READ', 'ORG_ROUTING_FORM_WRITE', 'ORG_WEBHOOK_READ', 'ORG_WEBHOOK_WRITE',
 ];
-const SEED_ORDER = [...SEED_PERSONAL, ...SEED_TEAM, ...SEED_ORG];
+const SEED_ORDER = [...SEED_IDENTITY, ...SEED_PERSONAL, ...SEED_TEAM, ...SEED_ORG];
 
 function oauthErrorOf(fn: () => unknown): OAuthError {
   try {
@@ -40,12 +41,13 @@ function oauthErrorOf(fn: () => unknown): OAuthError {
 }
 
 describe('scope registry (docs/rules.md#scope-registry)', () => {
-  it('lists all 46 scopes of docs/rules.md#scope-registry, exactly, in its order', () => {
-    expect(SEED_ORDER).toHaveLength(46);
+  it('lists all 49 scopes of docs/rules.md#scope-registry, exactly, in its order', () => {
+    expect(SEED_ORDER).toHaveLength(49);
     expect(scopeRegistry.map((s) => s.name)).toEqual(SEED_ORDER);
   });
 
-  it('puts each scope in its family: 14 personal, 18 team, 14 organization', () => {
+  it('puts each scope in its family: 3 identity, 14 personal, 18 team, 14 organization', () => {
+    expect(scopeRegistry.filter((s) => s.family === 'identity').map((s) => s.name)).toEqual(SEED_IDENTITY);
     expect(scopeRegistry.filter((s) => s.family === 'personal').map((s) => s.name)).toEqual(SEED_PERSONAL);
     expect(scopeRegistry.filter((s) => s.family === 'team').map((s) => s.name)).toEqual(SEED_TEAM);
     expect(scopeRegistry.filter((s) => s.family === 'organization').map((s) => s.name)).toEqual(SEED_ORG);

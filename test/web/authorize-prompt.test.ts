@@ -2,6 +2,7 @@
 // §8.6; OpenID Connect Core §3.1.2.1 for the meaning of `prompt`), walked through real HTTP
 // with the cookie-keeping browser on both storage backends.
 import { createHash, randomBytes } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeGrantsQuery } from '../../src/storage/repositories/grants.ts';
 import { backends } from '../helpers/backends.ts';
@@ -268,6 +269,23 @@ describe.each(backends)('prompt and silent authorization on $name', ({ name, ava
     expect(new URL(withOldCookie.headers.get('location')!, server.url).pathname).toBe('/login');
     expect(browser.cookieHeader()).not.toBe(cookiesBefore);
     expect((await browser.get('/settings/authorized-apps')).status).toBe(200);
+  });
+
+  it.skipIf(!available)('OIDC Core 3.1.2.1: max_age older than the login sends the user to log in again, and the ID token\'s auth_time moves to that login', async () => {
+    const client = await server.client(dev, { scopes: ['openid', 'PROFILE_READ'] });
+    const { user, browser } = await loggedIn();
+    const firstLogin = Math.floor(server.clock() / 1000);
+    const first = await server.exchange(client, (await server.authorize(browser, params(client, { scope: 'openid' }))).searchParams.get('code')!);
+    expect(decodeJwt((first.body as { id_token: string }).id_token).auth_time).toBe(firstLogin);
+    server.advance(120);
+    const p = params(client, { scope: 'openid', max_age: '60' });
+    const back = await logInAgain(browser, await browser.get(authorizePath(p)), user);
+    const again = await server.exchange(client, expectCode(back, client, p.state!));
+    const authTime = decodeJwt((again.body as { id_token: string }).id_token).auth_time as number;
+    expect(authTime).toBeGreaterThanOrEqual(firstLogin + 120);
+    // Within max_age now: no page, a code at once.
+    const within = params(client, { scope: 'openid', max_age: '60' });
+    expectCode(await browser.get(authorizePath(within)), client, within.state!);
   });
 
   it.skipIf(!available)('prompt=login without a session asks for one login only, then continues to the consent page and a code (docs/rules.md#silent-authorization)', async () => {

@@ -92,6 +92,19 @@ describe.each(backends)('registering a client on $name', ({ name, available }) =
     expect(fieldError(refused.body, 'token_endpoint_auth_method')).toMatch(/^A public client has no credentials: token_endpoint_auth_method must be none/);
   });
 
+  it.skipIf(!available)('OIDC Registration 2: the form registers the identity scopes, the ID token algorithm and post-logout redirect URIs; one on another origin is told beside its field', async () => {
+    const { user, browser } = await loggedIn(server);
+    const fields = { ...valid, name: 'Sign-in Sync', scopes: ['openid', 'email'], id_token_signed_response_alg: 'ES256', post_logout_redirect_uris: 'https://sync.example.com/bye' };
+    expect((await submit(browser, NEW, LIST, fields)).status).toBe(303);
+    const [stored] = (await listClients(server.services, { ownerId: user.id })).filter((c) => c.name === 'Sign-in Sync');
+    expect(stored).toMatchObject({ scopes: ['openid', 'email'], idTokenSignedResponseAlg: 'ES256', postLogoutRedirectUris: ['https://sync.example.com/bye'] });
+    const refused = await submit(browser, NEW, LIST, { ...fields, post_logout_redirect_uris: 'https://elsewhere.example.org/bye' });
+    expect(refused.status).toBe(400);
+    expect(fieldError(refused.body, 'post_logout_redirect_uris')).toMatch(/must be on the origin of one of the client's redirect URIs/);
+    const page = visibleText((await open(browser, NEW)).body);
+    expect(page).toMatch(/Who you are \(identity scopes\)[\s\S]*Your account \(personal scopes\)/);
+  });
+
   it.skipIf(!available)('the form offers every scope grouped by family, in plain words, with a label for every input', async () => {
     const { browser } = await loggedIn(server);
     const page = await open(browser, NEW);

@@ -1,6 +1,7 @@
 // The OAuth endpoints for client applications: token (RFC 6749 §3.2), pushed authorization
 // requests (RFC 9126), revocation
-// (RFC 7009), introspection (RFC 7662), metadata (RFC 8414) and a client's public details. Every answer of this scope,
+// (RFC 7009), introspection (RFC 7662), metadata (RFC 8414, OpenID Connect Discovery), the signing
+// keys and UserInfo (OpenID Connect Core §10.1.1, §5.3) and a client's public details. Every answer of this scope,
 // success or error, is `Cache-Control: no-store` (RFC 6749 §5.1, §5.2), set here once;
 // only the metadata document, a public one, may be cached.
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +17,7 @@ import { registrationRoute } from './registration.ts';
 import { resourceMetadataRoutes } from './resource-metadata.ts';
 import { revocationRoute } from './revocation.ts';
 import { tokenRoute } from './token.ts';
+import { userInfoRoute } from './userinfo.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -47,4 +49,5 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AppContext, limits:
   resourceMetadataRoutes(app, ctx);
   registrationRoute(app, ctx);
   clientDetailsRoute(app, ctx);
+  userInfoRoute(app, ctx);
 }

@@ -10,6 +10,14 @@ export const INTROSPECT_PATH = '/v2/auth/oauth2/introspect';
 export const METADATA_PATH = '/.well-known/oauth-authorization-server';
 export const REGISTER_PATH = '/v2/auth/oauth2/register';
 export const CLIENT_DETAILS_PATH = '/v2/auth/oauth2/clients/:clientId';
+/** OpenID Connect Discovery §4: the provider's configuration, beside RFC 8414's. */
+export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
+/** OpenID Connect Core §10.1.1 jwks_uri: the public keys ID tokens are signed with. */
+export const JWKS_PATH = '/v2/auth/oauth2/jwks';
+/** OpenID Connect RP-Initiated Logout §2: end_session_endpoint, a page of APP_URL as the authorization endpoint is. */
+export const END_SESSION_PATH = '/auth/oauth2/logout';
+/** OpenID Connect Core §5.3: UserInfo. */
+export const USERINFO_PATH = '/v2/auth/oauth2/userinfo';
 
 // RFC 8707 / RFC 9728: the platform's protected resources (docs/rules.md#resource-indicators, docs/rules.md#protected-resource-metadata).
 

@@ -15,7 +15,7 @@ export function resourceMetadataRoutes(app: FastifyInstance, ctx: AppContext): v
       authorization_servers: [ctx.config.issuer],
       // MCP clients ask for exactly these (SEP-835), so /mcp names what an agent nobody
       // made by hand can be given (config's agentScopes); /v2 names every scope.
-      scopes_supported: path === MCP_PATH ? ctx.config.agentScopes : scopeRegistry.map((s) => s.name),
+      scopes_supported: path === MCP_PATH ? ctx.config.agentScopes : scopeRegistry.filter((s) => s.family !== 'identity').map((s) => s.name),
       bearer_methods_supported: ['header'],
       // RFC 9728 §2: the proofs this resource verifies for DPoP-bound tokens (docs/rules.md#dpop).
       dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],

@@ -99,6 +99,21 @@ function readDpopJkt(value: string | undefined): string | null {
   return value ?? null;
 }
 
+/** OpenID Connect Core §3.1.2.1 nonce: carried into the ID token as sent; bounded, as every value kept is. */
+export const MAX_NONCE_LENGTH = 512;
+
+function readNonce(value: string | undefined): string | null {
+  if (value !== undefined && value.length > MAX_NONCE_LENGTH) throw invalidRequest(`nonce is longer than ${MAX_NONCE_LENGTH} characters`);
+  return value ?? null;
+}
+
+/** OpenID Connect Core §3.1.2.1 max_age: a whole number of seconds, 0 or more. */
+function readMaxAge(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  if (!/^\d{1,10}$/.test(value)) throw invalidRequest('max_age must be a whole number of seconds, 0 or more');
+  return Number(value);
+}
+
 /** Steps 4 onwards, once the redirect URI is trusted: the request, or an OAuthError for the application. */
 export async function checkParameters(ctx: OAuthContext, trusted: SafeToRedirect): Promise<AuthorizationRequest> {
   const { clientId, client, redirectUri, raw } = trusted;
@@ -118,5 +133,8 @@ export async function checkParameters(ctx: OAuthContext, trusted: SafeToRedirect
   // Step 10, team_slug (docs/rules.md#team-authorization).
   const teamSlug = readTeamSlug(params.team_slug);
   const granted = teamSlug === null ? scopes : teamScopesOf(scopes);
-  return { client, redirectUri, state, scopes: granted, hadScope, codeChallenge, prompt, resources, dpopJkt, teamSlug, params };
+  // Step 11, OpenID Connect Core §3.1.2.1: nonce and max_age.
+  const nonce = readNonce(params.nonce);
+  const maxAge = readMaxAge(params.max_age);
+  return { client, redirectUri, state, scopes: granted, hadScope, codeChallenge, prompt, resources, dpopJkt, teamSlug, nonce, maxAge, params };
 }

@@ -23,6 +23,11 @@ export interface Requester {
    */
   loggedInSinceAsked: boolean;
   /**
+   * When the session's user last entered their password (OpenID Connect Core §2 auth_time):
+   * what max_age is measured against and the ID token tells. Absent: now.
+   */
+  authenticatedAt?: number | undefined;
+  /**
    * The caller's allowance for using a metadata document for the first time (docs/integrating.md#connect-an-ai-agent-mcp);
    * without it, none is.
    */
@@ -66,11 +71,15 @@ export async function decideAuthorization(ctx: OAuthContext, query: RawParameter
   if (checked.kind !== 'valid') return checked;
   const { userId } = requester;
   if (userId === undefined) return withoutSession(ctx, checked.request);
-  if (wantsNewLogin(checked.request, requester)) return { kind: 'login', request: checked.request, again: true };
+  if (wantsNewLogin(ctx, checked.request, requester)) {
+    // OpenID Connect Core §3.1.2.6: prompt=none with a login too old for max_age.
+    if (checked.request.prompt.has('none')) return silentFailure(ctx, checked.request, 'login_required');
+    return { kind: 'login', request: checked.request, again: true };
+  }
   const request = await resolveTeam(ctx, checked.request, userId);
   if (request === undefined) return refuseTeamRequest(ctx, checked.request, userId);
   await recordAsked(ctx, request, userId);
-  const remembered = await orGonePage(async () => ({ kind: 'redirect' as const, location: await approveFromMemory(ctx, request, userId) }));
+  const remembered = await orGonePage(async () => ({ kind: 'redirect' as const, location: await approveFromMemory(ctx, request, userId, requester.authenticatedAt) }));
   if (remembered.kind === 'error_page') return remembered;
   if (remembered.location !== undefined) return { kind: 'redirect', location: remembered.location };
   // OpenID Connect Core §3.1.2.6: prompt=none, and only the consent page could answer.
@@ -91,13 +100,13 @@ export async function decideConsent(ctx: OAuthContext, form: RawParameters, choi
   if (userId === undefined) return withoutSession(ctx, request);
   // RFC 6749 §4.1.2.1 access_denied: the page that was answered named where the browser goes.
   if (choice === 'deny') return orGonePage(async () => ({ kind: 'redirect', location: await denyAuthorization(ctx, request) }));
-  if (wantsNewLogin(request, requester)) return { kind: 'login', request, again: true };
+  if (wantsNewLogin(ctx, request, requester)) return { kind: 'login', request, again: true };
   if (choice !== 'allow') return { kind: 'error_page', reason: 'unknown_choice' };
   // Asked again at Allow: the user's role may have changed since the page was shown.
   const forTeam = await resolveTeam(ctx, request, userId);
   if (forTeam === undefined) return refuseTeam(ctx, request, userId);
   try {
-    return await orGonePage(async () => ({ kind: 'redirect', location: await approveAuthorization(ctx, forTeam, userId) }));
+    return await orGonePage(async () => ({ kind: 'redirect', location: await approveAuthorization(ctx, forTeam, userId, requester.authenticatedAt) }));
   } catch (error) {
     if (error instanceof TeamAuthorityLost) return refuseTeam(ctx, request, userId);
     throw error;
@@ -165,9 +174,17 @@ async function withoutSession(ctx: OAuthContext, request: AuthorizationRequest):
   return { kind: 'login', request, again: false };
 }
 
-/** Step 3, prompt=login (OpenID Connect Core §3.1.2.1): a session from before the request does not count. */
-function wantsNewLogin(request: AuthorizationRequest, requester: Requester): boolean {
-  return request.prompt.has('login') && !requester.loggedInSinceAsked;
+/**
+ * Step 3, prompt=login and max_age (OpenID Connect Core §3.1.2.1): a session from before the
+ * request does not count for prompt=login, nor a login older than max_age; a login made
+ * after the request was asked (the mark of src/web/reauthentication.ts) satisfies both, so
+ * that max_age=0 asks once and not forever.
+ */
+function wantsNewLogin(ctx: OAuthContext, request: AuthorizationRequest, requester: Requester): boolean {
+  if (requester.loggedInSinceAsked) return false;
+  if (request.prompt.has('login')) return true;
+  if (request.maxAge === null || requester.authenticatedAt === undefined) return false;
+  return ctx.clock() - requester.authenticatedAt > request.maxAge * 1000;
 }
 
 /**
@@ -185,7 +202,7 @@ function refuseTeamRequest(ctx: OAuthContext, request: AuthorizationRequest, use
  * Step 4, remembered consent (docs/integrating.md): a code from the grant
  * that covers the request; undefined when none does, or it was revoked meanwhile.
  */
-async function approveFromMemory(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<string | undefined> {
+async function approveFromMemory(ctx: OAuthContext, request: AuthorizationRequest, userId: string, authTime: number | undefined): Promise<string | undefined> {
   const grant = await rememberedGrant(ctx, request, userId);
-  return grant && approveSilently(ctx, request, userId, grant);
+  return grant && approveSilently(ctx, request, userId, grant, authTime);
 }

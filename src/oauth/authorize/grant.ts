@@ -37,7 +37,7 @@ export async function rememberedGrant(ctx: OAuthContext, request: AuthorizationR
 }
 
 /** The one-time code of a request, under its grant (RFC 6749 §4.1.2: short-lived, bound to the client and redirect URI). */
-function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grantId: string, code: string, now: number): CodeRecord {
+function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grantId: string, code: string, now: number, authTime: number): CodeRecord {
   return {
     hash: hashToken(code),
     clientId: request.client.id,
@@ -51,6 +51,8 @@ function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: st
     createdAt: now,
     expiresAt: now + codeLifetimeSeconds(ctx, request.client) * 1000,
     consumedAt: null,
+    nonce: request.nonce,
+    authTime,
   };
 }
 
@@ -58,9 +60,9 @@ function codeRecord(ctx: OAuthContext, request: AuthorizationRequest, userId: st
  * The user chose Allow: record the grant and issue a one-time code (RFC 6749 §4.1.2), in
  * one transaction. A scoped authorization revokes the user's legacy grants for the client
  * (docs/rules.md#legacy-clients); the grant past MAX_ACTIVE_GRANTS_PER_CLIENT revokes the oldest (item
- * 24). Returns the redirect location.
+ * 24). `authTime`: when the user last logged in, the ID token's auth_time. Returns the redirect location.
  */
-export async function approveAuthorization(ctx: OAuthContext, request: AuthorizationRequest, userId: string): Promise<string> {
+export async function approveAuthorization(ctx: OAuthContext, request: AuthorizationRequest, userId: string, authTime = ctx.clock()): Promise<string> {
   const now = ctx.clock();
   const code = generateToken('authorizationCode');
   const grantId = timeOrderedId(now);
@@ -87,7 +89,7 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
     // Newest first: what lies past the limit, counting the grant about to be created, is oldest.
     for (const g of active.slice(MAX_ACTIVE_GRANTS_PER_CLIENT - 1)) await revoke(g, 'grant limit');
     await tx.createGrant({ id: grantId, userId, clientId, scopes, teamId, createdAt: now, revokedAt: null });
-    await tx.createCode(codeRecord(ctx, request, userId, grantId, code, now));
+    await tx.createCode(codeRecord(ctx, request, userId, grantId, code, now, authTime));
     const team = teamId === null ? {} : { teamId };
     await tx.audit.append({ type: 'grant.created', actorId: userId, clientId, userId, data: { grantId, scopes: scopes?.join(' ') ?? 'legacy', ...team } }, now);
   });
@@ -99,13 +101,13 @@ export async function approveAuthorization(ctx: OAuthContext, request: Authoriza
  * grant is added (docs/rules.md#silent-authorization). Undefined when the grant was revoked meanwhile: the
  * caller then asks the user, as if nothing had been remembered.
  */
-export async function approveSilently(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grant: GrantRecord): Promise<string | undefined> {
+export async function approveSilently(ctx: OAuthContext, request: AuthorizationRequest, userId: string, grant: GrantRecord, authTime = ctx.clock()): Promise<string | undefined> {
   const now = ctx.clock();
   const code = generateToken('authorizationCode');
   const issued = await reportingTransaction(ctx, async (tx: OAuthStore) => {
     if (!(await tx.holdActiveGrant(grant.id))) return false;
     await consumePushed(tx, request, now);
-    await tx.createCode(codeRecord(ctx, request, userId, grant.id, code, now));
+    await tx.createCode(codeRecord(ctx, request, userId, grant.id, code, now, authTime));
     return true;
   });
   return issued ? buildRedirect(request.redirectUri, { code, state: request.state, iss: ctx.issuer }) : undefined;

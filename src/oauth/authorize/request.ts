@@ -19,6 +19,10 @@ export const authorizationParameters = [
   'dpop_jkt',
   // docs/rules.md#team-authorization: the grant acts for this team.
   'team_slug',
+  // OpenID Connect Core §3.1.2.1: the value the ID token carries back, and the longest time
+  // since the user last logged in that the application accepts.
+  'nonce',
+  'max_age',
 ] as const;
 
 /** docs/rules.md#silent-authorization: the prompt values Gatehouse honours; select_account has no page here. */
@@ -41,6 +45,10 @@ export interface AuthorizationRequest {
   dpopJkt: string | null;
   /** docs/rules.md#team-authorization: the slug of the team the grant is to act for; null: for the user. */
   teamSlug: string | null;
+  /** OpenID Connect Core §3.1.2.1 nonce: what the ID token carries back; null when none was sent. */
+  nonce: string | null;
+  /** OpenID Connect Core §3.1.2.1 max_age, in seconds: an older login must be made again; null when none was sent. */
+  maxAge: number | null;
   /**
    * The team `teamSlug` names, once a signed-in user was found to be an owner or admin of it
    * (team.ts: resolveTeam); absent before, and for a request that names no team.

@@ -2,6 +2,7 @@
 import type { OAuthContext } from '../context.ts';
 import { invalidGrant, OAuthError } from '../errors.ts';
 import { reportingTransaction } from '../events.ts';
+import { idTokenSigner, isOpenIdRequest, mintIdToken } from '../id-token.ts';
 import { optional, required } from '../params.ts';
 import { verifyCodeVerifier } from '../pkce.ts';
 import { narrowResources } from '../resources.ts';
@@ -21,6 +22,11 @@ export const authorizationCodeGrant: GrantHandler = {
     if (!isWellFormed('authorizationCode', code)) throw invalidGrant('code is not a valid authorization code');
     const hash = hashToken(code);
     const now = ctx.clock();
+    // OpenID Connect Core §3.1.3.3: a client that may ask for openid may get an ID token; its
+    // key is read before the transaction, so that the exchange's writes wait on no other read.
+    // A key that cannot be read fails only the exchanges that need an ID token (and rolls their
+    // code's consumption back, so the application may try again once the operator fixed it).
+    const signer = isOpenIdRequest(client.scopes) ? await idTokenSigner(ctx, client).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))) : undefined;
 
     const outcome = await reportingTransaction(ctx, async (tx) => {
       const record = await tx.consumeCode(hash, now);
@@ -57,7 +63,11 @@ export const authorizationCodeGrant: GrantHandler = {
       const binding = { grantId: record.grantId, codeHash: hash, clientId: client.id, userId: record.userId, scopes: record.scopes, resources: record.resources };
       const pair = mintPair(ctx, binding, null, audience, pairKeys(client, dpopJkt));
       await storePair(tx, pair, { type: 'token.issued', clientId: client.id, userId: record.userId, data: { grantId: record.grantId, grant_type: 'authorization_code' } }, now);
-      return tokenResponse(ctx, pair, record.scopes);
+      const response = tokenResponse(ctx, pair, record.scopes);
+      if (signer === undefined || !isOpenIdRequest(record.scopes)) return response;
+      if (signer instanceof Error) throw signer;
+      const subject = { client, identity: await tx.findIdentity(record.userId), userId: record.userId, scopes: record.scopes!, nonce: record.nonce ?? null, authTime: record.authTime ?? record.createdAt, accessToken: pair.accessToken };
+      return { ...response, id_token: await mintIdToken(ctx, signer, subject) };
     });
     // Failures after the code was consumed still commit the consumption: a code is
     // single-use whether or not its redemption succeeded.

@@ -121,6 +121,9 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
     if (outside.length > 0) throw metadataError(`scope ${outside.join(', ')} cannot be registered without review: this server allows ${policy.scopes.join(' ')}`);
   }
 
+  const idTokenAlg = optionalString(metadata, 'id_token_signed_response_alg');
+  const postLogoutRedirectUris = stringList(metadata, 'post_logout_redirect_uris');
+
   const redirectHost = (() => {
     try {
       return new URL(redirectUris[0]!).host;
@@ -144,6 +147,9 @@ export async function registerDynamicClient(ctx: ServiceContext, policy: Registr
         dpopBoundAccessTokens: dpopBound,
         ...(authMethod === 'none' ? {} : { tokenEndpointAuthMethod: authMethod }),
         ...(metadata.jwks !== undefined ? { jwks: metadata.jwks } : {}),
+        // OpenID Connect Registration §2 and RP-Initiated Logout §3.1.
+        ...(idTokenAlg !== undefined ? { idTokenSignedResponseAlg: idTokenAlg } : {}),
+        ...(postLogoutRedirectUris !== undefined ? { postLogoutRedirectUris } : {}),
       },
       scopes,
       policy.policy === 'open' ? 'approved' : 'pending',
@@ -192,5 +198,7 @@ export function clientInformation(registered: RegisteredClient, issuedAt: number
     ...(c.dpopBoundAccessTokens ? { dpop_bound_access_tokens: true } : {}),
     ...(c.homepageUrl ? { client_uri: c.homepageUrl } : {}),
     ...(c.logoUrl ? { logo_uri: c.logoUrl } : {}),
+    ...(c.idTokenSignedResponseAlg !== null ? { id_token_signed_response_alg: c.idTokenSignedResponseAlg } : {}),
+    ...(c.postLogoutRedirectUris.length > 0 ? { post_logout_redirect_uris: c.postLogoutRedirectUris } : {}),
   };
 }

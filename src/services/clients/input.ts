@@ -3,7 +3,8 @@ import type { JSONWebKeySet } from 'jose';
 import { checkPublicJwks, MAX_JWKS_LENGTH } from '../../oauth/client-assertion.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
 import { TOKEN_ENDPOINT_AUTH_METHODS, type ClientKind, type TokenEndpointAuthMethod } from '../../oauth/storage.ts';
-import { isKnownScope, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
+import { isKnownScope, OFFLINE_ACCESS, sortScopes, unknownScopes } from '../../oauth/scopes.ts';
+import { ID_TOKEN_ALGORITHMS, isIdTokenAlgorithm, type IdTokenAlgorithm } from '../../oauth/signing-keys.ts';
 import { validation } from '../errors.ts';
 import { refuseHiddenCharacters, uriControlProblem } from '../names.ts';
 
@@ -72,11 +73,58 @@ export function checkRedirectUris(uris: readonly string[]): string[] {
 }
 
 export function checkScopes(scopes: readonly string[]): string[] {
-  const list = scopes.flatMap((s) => s.split(/[\s,]+/)).filter((s) => s !== '');
+  // offline_access is no scope to register: any client may send it, and it changes nothing (oauth/scopes.ts).
+  const list = scopes.flatMap((s) => s.split(/[\s,]+/)).filter((s) => s !== '' && s !== OFFLINE_ACCESS);
   if (list.length === 0) throw validation('choose at least one scope', 'scopes');
   const unknown = list.filter((s) => !isKnownScope(s));
   if (unknown.length > 0) throw validation(unknownScopes(unknown), 'scopes');
   return sortScopes(list);
+}
+
+/**
+ * OpenID Connect Registration §2 id_token_signed_response_alg: one Gatehouse signs with; ''
+ * is the default (null). A FAPI 2.0 client's RS256 is refused when the profile is known.
+ */
+export function checkIdTokenAlg(value: string, fapi2 = false): IdTokenAlgorithm | null {
+  const trimmed = value.trim();
+  if (trimmed === '') return null;
+  if (!isIdTokenAlgorithm(trimmed)) throw validation(`id_token_signed_response_alg must be one of ${ID_TOKEN_ALGORITHMS.join(', ')}`, 'id_token_signed_response_alg');
+  if (fapi2 && trimmed === 'RS256') throw validation('a client of the FAPI 2.0 Security Profile cannot use RS256: choose PS256, ES256 or EdDSA', 'id_token_signed_response_alg');
+  return trimmed;
+}
+
+/**
+ * OpenID Connect RP-Initiated Logout §3.1 post_logout_redirect_uris: each a redirect URI as
+ * the rules of redirect URIs have it, on the origin of one of the client's redirect URIs, so
+ * that logout returns only where the application already receives its users (and nothing
+ * new needs a review).
+ */
+export function checkPostLogoutRedirectUris(uris: readonly string[], redirectUris: readonly string[]): string[] {
+  const list = uris.map((u) => u.trim()).filter((u) => u !== '');
+  const field = 'post_logout_redirect_uris';
+  if (list.length > MAX_REDIRECT_URIS) throw validation(`at most ${MAX_REDIRECT_URIS} post-logout redirect URIs per client (got ${list.length})`, field);
+  const origins = new Set(redirectUris.map(originOf));
+  const seen = new Set<string>();
+  for (const [index, uri] of list.entries()) {
+    const control = uriControlProblem(uri, `post-logout redirect URI ${index + 1}`);
+    if (control !== undefined) throw validation(control, field);
+    const problem = redirectUriProblem(uri);
+    if (problem) throw validation(problem.replace(/^redirect URI/, 'post-logout redirect URI'), field);
+    if (!origins.has(originOf(uri))) throw validation(`post-logout redirect URI "${uri}" must be on the origin of one of the client's redirect URIs`, field);
+    if (seen.has(uri)) throw validation(`post-logout redirect URI "${uri}" is listed twice`, field);
+    seen.add(uri);
+  }
+  return list;
+}
+
+function originOf(uri: string): string {
+  try {
+    const url = new URL(uri);
+    // A custom scheme (a native app) has no origin: the scheme stands for it.
+    return url.origin === 'null' ? `${url.protocol}` : url.origin;
+  } catch {
+    return 'null';
+  }
 }
 
 /** docs/rules.md#fapi2: the FAPI 2.0 Security Profile supports confidential clients only (§5.3.2.1). */

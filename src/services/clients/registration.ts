@@ -4,7 +4,7 @@ import type { ClientKind, ClientState } from '../../oauth/storage.ts';
 import { randomId } from '../../oauth/token-format.ts';
 import type { ServiceContext } from '../context.ts';
 import { validation } from '../errors.ts';
-import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes, fapi2NeedsConfidential, checkAuthMethod, checkAuthentication, checkJwks } from './input.ts';
+import { checkDescription, checkHomepage, checkLogo, checkName, checkRedirectUris, checkScopes, fapi2NeedsConfidential, checkAuthMethod, checkAuthentication, checkJwks, checkIdTokenAlg, checkPostLogoutRedirectUris } from './input.ts';
 import { insertSecret } from './secrets.ts';
 import { requireClient, type ClientView } from './view.ts';
 
@@ -27,6 +27,10 @@ export interface NewClient {
   tokenEndpointAuthMethod?: string;
   /** docs/rules.md#client-authentication: RFC 7591 §2 jwks, JSON text or parsed; needed by private_key_jwt. */
   jwks?: unknown;
+  /** OpenID Connect Registration §2 id_token_signed_response_alg; absent or '': the default. */
+  idTokenSignedResponseAlg?: string;
+  /** OpenID Connect RP-Initiated Logout §3.1; on the origins of the redirect URIs. */
+  postLogoutRedirectUris?: string[];
   /** Who registered it, for the audit trail: the owner unless an operator did it for them. */
   actorId?: string | null;
 }
@@ -65,6 +69,8 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
     logoUrl: checkLogo(input.logoUrl),
     redirectUris: checkRedirectUris(input.redirectUris),
   };
+  const idTokenSignedResponseAlg = checkIdTokenAlg(input.idTokenSignedResponseAlg ?? '', input.fapi2 === true);
+  const postLogoutRedirectUris = checkPostLogoutRedirectUris(input.postLogoutRedirectUris ?? [], values.redirectUris);
   const now = ctx.clock();
   const id = randomId();
   let secret: string | null = null;
@@ -73,7 +79,7 @@ export async function insertClient(ctx: ServiceContext, input: NewClient, scopes
     const par = input.requirePushedAuthorizationRequests === true;
     const dpopBoundAccessTokens = input.dpopBoundAccessTokens === true;
     const fapi2 = input.fapi2 === true;
-    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par, dpopBoundAccessTokens, fapi2, tokenEndpointAuthMethod, jwks });
+    await tx.clients.insert({ id, ...values, ownerId: input.ownerId, kind: input.kind, scopes, state, createdAt: now, requirePushedAuthorizationRequests: par, dpopBoundAccessTokens, fapi2, tokenEndpointAuthMethod, jwks, idTokenSignedResponseAlg, postLogoutRedirectUris });
     await tx.audit.append(
       {
         type: 'client.created',

@@ -41,6 +41,10 @@ export interface StoredClient {
   tokenEndpointAuthMethod: TokenEndpointAuthMethod | null;
   /** docs/rules.md#client-authentication: its public keys (private_key_jwt); null when none. */
   jwks: JSONWebKeySet | null;
+  /** OpenID Connect Registration §2 id_token_signed_response_alg; null is the default (oauth/id-token.ts: idTokenAlgorithmOf). */
+  idTokenSignedResponseAlg: string | null;
+  /** OpenID Connect RP-Initiated Logout §3.1: where logout may return; empty when none. */
+  postLogoutRedirectUris: string[];
   /** docs/rules.md#review-versions. */
   version: number;
   createdAt: number;
@@ -52,7 +56,7 @@ export type NewClientRecord = Pick<
   StoredClient,
   'id' | 'name' | 'description' | 'homepageUrl' | 'logoUrl' | 'ownerId' | 'kind' | 'state' | 'redirectUris' | 'scopes' | 'createdAt'
 > &
-  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests'>> & { dpopBoundAccessTokens?: boolean; fapi2?: boolean; tokenEndpointAuthMethod?: TokenEndpointAuthMethod | null; jwks?: JSONWebKeySet | null };
+  Partial<Pick<StoredClient, 'requirePushedAuthorizationRequests' | 'idTokenSignedResponseAlg' | 'postLogoutRedirectUris'>> & { dpopBoundAccessTokens?: boolean; fapi2?: boolean; tokenEndpointAuthMethod?: TokenEndpointAuthMethod | null; jwks?: JSONWebKeySet | null };
 
 /** The fields an update may set; a field left undefined is left as it is. */
 export type ClientChanges = Partial<
@@ -74,6 +78,8 @@ export type ClientChanges = Partial<
     | 'fapi2'
     | 'tokenEndpointAuthMethod'
     | 'jwks'
+    | 'idTokenSignedResponseAlg'
+    | 'postLogoutRedirectUris'
     | 'proposedRedirectUris'
     | 'proposedScopes'
     | 'updatedAt'

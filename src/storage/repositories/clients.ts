@@ -9,10 +9,10 @@ import type { Executor } from './executor.ts';
 export type ClientRow = Selectable<OAuthClientsTable>;
 
 /** The columns of a ClientRecord: what the protocol core reads of a client. */
-export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens', 'fapi2', 'token_endpoint_auth_method', 'jwks'] as const;
+export const CLIENT_RECORD_COLUMNS = ['id', 'name', 'homepage_url', 'kind', 'state', 'redirect_uris', 'scopes', 'is_resource_server', 'description', 'owner_id', 'require_pushed_authorization_requests', 'dpop_bound_access_tokens', 'fapi2', 'token_endpoint_auth_method', 'jwks', 'id_token_signed_response_alg', 'post_logout_redirect_uris'] as const;
 
 /** Every field the row holds is set, the optional ones of ClientRecord too (the client store builds on it). */
-export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord & Required<Pick<ClientRecord, 'dpopBoundAccessTokens' | 'fapi2' | 'tokenEndpointAuthMethod' | 'jwks'>> {
+export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMNS)[number]>): ClientRecord & Required<Pick<ClientRecord, 'dpopBoundAccessTokens' | 'fapi2' | 'tokenEndpointAuthMethod' | 'jwks'>> & { idTokenSignedResponseAlg: string | null; postLogoutRedirectUris: string[] } {
   return {
     id: row.id,
     name: row.name,
@@ -29,6 +29,8 @@ export function toClientRecord(row: Pick<ClientRow, (typeof CLIENT_RECORD_COLUMN
     fapi2: row.fapi2 === 1,
     tokenEndpointAuthMethod: authMethodFromColumn(row.token_endpoint_auth_method),
     jwks: jwksFromColumn(row.jwks),
+    idTokenSignedResponseAlg: row.id_token_signed_response_alg,
+    postLogoutRedirectUris: row.post_logout_redirect_uris === null ? [] : (JSON.parse(row.post_logout_redirect_uris) as string[]),
   };
 }
 

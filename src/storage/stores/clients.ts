@@ -44,6 +44,8 @@ function toColumns(c: ClientChanges): Updateable<OAuthClientsTable> {
   if (c.fapi2 !== undefined) set.fapi2 = c.fapi2 ? 1 : 0;
   if (c.tokenEndpointAuthMethod !== undefined) set.token_endpoint_auth_method = c.tokenEndpointAuthMethod;
   if (c.jwks !== undefined) set.jwks = c.jwks === null ? null : JSON.stringify(c.jwks);
+  if (c.idTokenSignedResponseAlg !== undefined) set.id_token_signed_response_alg = c.idTokenSignedResponseAlg;
+  if (c.postLogoutRedirectUris !== undefined) set.post_logout_redirect_uris = c.postLogoutRedirectUris.length > 0 ? JSON.stringify(c.postLogoutRedirectUris) : null;
   if (c.proposedRedirectUris !== undefined) set.proposed_redirect_uris = c.proposedRedirectUris.length > 0 ? JSON.stringify(c.proposedRedirectUris) : null;
   if (c.proposedScopes !== undefined) set.proposed_scopes = c.proposedScopes.length > 0 ? scopesColumn(c.proposedScopes) : null;
   if (c.updatedAt !== undefined) set.updated_at = c.updatedAt;
@@ -106,6 +108,8 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
           fapi2: c.fapi2 === true ? 1 : 0,
           token_endpoint_auth_method: c.tokenEndpointAuthMethod ?? null,
           jwks: c.jwks == null ? null : JSON.stringify(c.jwks),
+          id_token_signed_response_alg: c.idTokenSignedResponseAlg ?? null,
+          post_logout_redirect_uris: c.postLogoutRedirectUris === undefined || c.postLogoutRedirectUris.length === 0 ? null : JSON.stringify(c.postLogoutRedirectUris),
           proposed_redirect_uris: null,
           proposed_scopes: null,
           created_at: c.createdAt,

@@ -19,6 +19,7 @@ import { createVerifiedResourceStore } from './verified-resources.ts';
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts';
 import { createWebhookStore } from './webhooks.ts';
 import { inTransaction } from '../transaction.ts';
+import { createSigningKeyStore } from './signing-keys.ts';
 
 export function createServiceStores(db: Kysely<Database>): PlatformStores {
   return {
@@ -39,6 +40,7 @@ export function createServiceStores(db: Kysely<Database>): PlatformStores {
     webhooks: createWebhookStore(db),
     webhookDeliveries: createWebhookDeliveryStore(db),
     retention: createRetentionStore(db),
+    signingKeys: createSigningKeyStore(db),
     identityProviders: createIdentityProviderStore(db),
     transaction: (fn) => inTransaction(db, (trx) => fn(createServiceStores(trx))),
   };

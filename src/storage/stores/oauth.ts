@@ -102,6 +102,8 @@ export function createOAuthStore(db: Executor): OAuthStore {
           created_at: c.createdAt,
           expires_at: c.expiresAt,
           consumed_at: null,
+          nonce: c.nonce ?? null,
+          auth_time: c.authTime ?? null,
         })
         .execute();
     },
@@ -200,6 +202,15 @@ export function createOAuthStore(db: Executor): OAuthStore {
     // The outbox the application services write to as well (docs/rules.md#webhooks), on the same executor:
     // inside the core's transaction, the notification commits or rolls back with it.
     notifyClient: (clientId, event, data, at) => notifyClient(db, clientId, event, data, at),
+    findIdentity: async (userId) => {
+      const row = await db
+        .selectFrom('users as u')
+        .leftJoin('verified_resources as v', (join) => join.onRef('v.user_id', '=', 'u.id').on('v.kind', '=', 'email').onRef('v.value', '=', 'u.email').on('v.verified_at', 'is not', null))
+        .select(['u.name', 'u.email', 'v.id as verified'])
+        .where('u.id', '=', userId)
+        .executeTakeFirst();
+      return row && { name: row.name, email: row.email, emailVerified: row.verified !== null };
+    },
   };
   return store;
 }
@@ -211,7 +222,7 @@ function boundTo(jkt: string | null): { dpopJkt?: string } {
 
 const selectActiveGrant = prepare((db, p: { grantId: string }) => db.selectFrom('grants').select('id').where('id', '=', p.grantId).where('revoked_at', 'is', null));
 
-const codeColumns = ['code_hash', 'client_id', 'user_id', 'grant_id', 'redirect_uri', 'scopes', 'code_challenge', 'resources', 'dpop_jkt', 'created_at', 'expires_at', 'consumed_at'] as const;
+const codeColumns = ['code_hash', 'client_id', 'user_id', 'grant_id', 'redirect_uri', 'scopes', 'code_challenge', 'resources', 'dpop_jkt', 'created_at', 'expires_at', 'consumed_at', 'nonce', 'auth_time'] as const;
 
 // The columns named, not `*`: prepared.ts names (prepares) only statements whose result a
 // new column cannot change.
@@ -233,6 +244,8 @@ function toCodeRecord(r: Selectable<AuthorizationCodesTable>): CodeRecord {
     createdAt: r.created_at,
     expiresAt: r.expires_at,
     consumedAt: r.consumed_at,
+    nonce: r.nonce,
+    authTime: r.auth_time,
   };
 }
 

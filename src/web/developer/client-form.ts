@@ -3,8 +3,9 @@
 import type { ClientKind } from '../../oauth/storage.ts';
 import { MAX_REDIRECT_URIS, redirectUriProblem } from '../../oauth/redirect-uri.ts';
 import { familyTitles, scopeRegistry, type ScopeFamily } from '../../oauth/scopes.ts';
+import { ID_TOKEN_ALGORITHMS } from '../../oauth/signing-keys.ts';
 import { holdsPrivateKey, MAX_JWKS_LENGTH } from '../../oauth/client-assertion.ts';
-import { checkAuthMethod, checkDescription, checkHomepage, checkJwks, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/clients/input.ts';
+import { checkAuthMethod, checkDescription, checkHomepage, checkIdTokenAlg, checkJwks, checkLogo, checkName, checkRedirectUris, checkScopes } from '../../services/clients/input.ts';
 import type { ClientView } from '../../services/clients/view.ts';
 import { collect, errorSummary, fieldError, invalid, lines, listField, sentence, textField, type FieldErrors, type FormBody } from '../forms.ts';
 import { awaitingBadge, breakableUrl } from '../format.ts';
@@ -29,6 +30,10 @@ export interface ClientFormValues {
   token_endpoint_auth_method: string;
   /** docs/rules.md#client-authentication: the JWK Set of public keys, as JSON text; '' is none. */
   jwks: string;
+  /** OpenID Connect Registration §2: the ID tokens' algorithm; '' is the default. */
+  id_token_signed_response_alg: string;
+  /** OpenID Connect RP-Initiated Logout §3.1: one per line; '' is none. */
+  post_logout_redirect_uris: string;
 }
 
 export const fieldLabels: Record<string, string> = {
@@ -44,6 +49,8 @@ export const fieldLabels: Record<string, string> = {
   fapi2: 'FAPI 2.0 Security Profile',
   token_endpoint_auth_method: 'Client authentication',
   jwks: 'Public keys (JWK Set)',
+  id_token_signed_response_alg: 'ID token algorithm',
+  post_logout_redirect_uris: 'Post-logout redirect URIs',
   confirm: 'Confirmation',
 };
 
@@ -62,6 +69,8 @@ export function readClientForm(body: FormBody): ClientFormValues {
     token_endpoint_auth_method: textField(body, 'token_endpoint_auth_method', 40),
     // One character past the limit, so that a longer set is refused rather than cut.
     jwks: textField(body, 'jwks', MAX_JWKS_LENGTH + 1),
+    id_token_signed_response_alg: textField(body, 'id_token_signed_response_alg', 20),
+    post_logout_redirect_uris: textField(body, 'post_logout_redirect_uris'),
   };
 }
 
@@ -80,6 +89,8 @@ export function valuesOf(client: ClientView): ClientFormValues {
     fapi2: client.fapi2,
     token_endpoint_auth_method: client.tokenEndpointAuthMethod ?? '',
     jwks: client.jwks === null ? '' : JSON.stringify(client.jwks, null, 2),
+    id_token_signed_response_alg: client.idTokenSignedResponseAlg ?? '',
+    post_logout_redirect_uris: client.postLogoutRedirectUris.join('\n'),
   };
 }
 
@@ -100,6 +111,7 @@ export function checkClientForm(values: ClientFormValues, parts: { kind: boolean
   if (parts.scopes) collect(errors, 'scopes', () => checkScopes(values.scopes));
   if (values.token_endpoint_auth_method !== '') collect(errors, 'token_endpoint_auth_method', () => checkAuthMethod(values.token_endpoint_auth_method));
   collect(errors, 'jwks', () => checkJwks(values.jwks));
+  collect(errors, 'id_token_signed_response_alg', () => checkIdTokenAlg(values.id_token_signed_response_alg, values.fapi2));
   return errors;
 }
 
@@ -136,7 +148,7 @@ export function kindOf(values: ClientFormValues): ClientKind {
 
 /** Checkboxes for every scope of the registry, grouped by family, in plain words. */
 export function scopeFieldset(selected: readonly string[], errors: FieldErrors, awaiting: readonly string[] = []): Html {
-  const families: ScopeFamily[] = ['personal', 'team', 'organization'];
+  const families: ScopeFamily[] = ['identity', 'personal', 'team', 'organization'];
   return html`<fieldset id="scopes" ${invalid(errors, 'scopes')}>
 <legend>Scopes <span class="muted">(at least one)</span></legend>
 <p class="hint" id="scopes-hint">Choose only what the application needs. Users see these descriptions on the consent page.</p>
@@ -242,6 +254,19 @@ ${fieldError(errors, 'token_endpoint_auth_method')}
 <p class="hint" id="jwks-hint">For <code>private_key_jwt</code>: the public keys the application signs its client assertions with, as a JWK Set (<code>{"keys":[…]}</code>). Public keys only: never paste a private key (<code>"d"</code>) or a shared secret (<code>"kty":"oct"</code>).</p>
 <textarea id="jwks" name="jwks" rows="6" ${invalid(errors, 'jwks')}>${holdsPrivateKey(values.jwks) ? '' : values.jwks}</textarea>
 ${fieldError(errors, 'jwks')}
+</fieldset>
+<fieldset id="openid-connect">
+<legend>Sign in with Gatehouse <span class="muted">(OpenID Connect, optional)</span></legend>
+<label for="id_token_signed_response_alg">ID token algorithm</label>
+<p class="hint" id="id-token-alg-hint">How the ID tokens of the <code>openid</code> scope are signed. The default is RS256 (PS256 for a client of the FAPI 2.0 profile, which cannot use RS256).</p>
+<select id="id_token_signed_response_alg" name="id_token_signed_response_alg" ${invalid(errors, 'id_token_signed_response_alg')}>
+${['', ...ID_TOKEN_ALGORITHMS].map((value) => html`<option value="${value}" ${values.id_token_signed_response_alg === value ? html`selected` : ''}>${value === '' ? 'Default' : value}</option>`)}
+</select>
+${fieldError(errors, 'id_token_signed_response_alg')}
+<label for="post_logout_redirect_uris">Post-logout redirect URIs <span class="muted">(one per line)</span></label>
+<p class="hint" id="post-logout-hint">Where Gatehouse may send the browser back after the application logs the user out, each on the origin of one of the redirect URIs above.</p>
+<textarea id="post_logout_redirect_uris" name="post_logout_redirect_uris" rows="2" ${invalid(errors, 'post_logout_redirect_uris')}>${values.post_logout_redirect_uris}</textarea>
+${fieldError(errors, 'post_logout_redirect_uris')}
 </fieldset>
 
 <div class="actions">

@@ -91,6 +91,8 @@ async function handleRegister(ctx: AppContext, request: FastifyRequest, reply: F
       fapi2: values.fapi2,
       ...(values.token_endpoint_auth_method !== '' ? { tokenEndpointAuthMethod: values.token_endpoint_auth_method } : {}),
       ...(values.jwks.trim() !== '' ? { jwks: values.jwks } : {}),
+      idTokenSignedResponseAlg: values.id_token_signed_response_alg,
+      postLogoutRedirectUris: lines(values.post_logout_redirect_uris),
     });
     // docs/rules.md#forms-and-pages: the client page shows the first secret once, so a reload of it
     // registers nothing.
@@ -126,6 +128,8 @@ async function handleEdit(ctx: AppContext, request: FastifyRequest<IdParams>, re
       fapi2: values.fapi2,
       ...(values.token_endpoint_auth_method !== '' ? { tokenEndpointAuthMethod: values.token_endpoint_auth_method } : {}),
       jwks: values.jwks,
+      idTokenSignedResponseAlg: values.id_token_signed_response_alg,
+      postLogoutRedirectUris: lines(values.post_logout_redirect_uris),
     });
     const held = result.held.redirectUris.length + result.held.scopes.length > 0;
     const done: NoticeKey = result.resubmitted ? 'resubmitted' : held ? 'held' : 'saved';
@@ -146,7 +150,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   app.get(`${DEVELOPER_CLIENTS}/new`, async (request, reply) => {
     if (!signedIn(request, reply)) return reply;
-    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false, dpop_bound_access_tokens: false, fapi2: false, token_endpoint_auth_method: '', jwks: '' };
+    const empty: ClientFormValues = { name: '', description: '', homepage_url: '', logo_url: '', kind: 'confidential', redirect_uris: '', scopes: [], require_par: false, dpop_bound_access_tokens: false, fapi2: false, token_endpoint_auth_method: '', jwks: '', id_token_signed_response_alg: '', post_logout_redirect_uris: '' };
     return registerPage(request, reply, 200, empty, {});
   });
 
