@@ -5,10 +5,10 @@
 // what is wrong.
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+import { useSignedInServer, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
@@ -17,14 +17,7 @@ describe.each(backends)('DPoP clients against Gatehouse on $name', ({ name, avai
   let user: TestUser;
   let browser: Browser;
 
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    user = await server.user({ name: 'Key Holder' });
-    browser = server.browser();
-    expect((await browser.login(user.email, user.password)).status).toBe(303);
-  });
-  afterAll(async () => server?.close());
+  useSignedInServer(name, available, 'Key Holder', (signedIn) => ({ server, user, browser } = signedIn));
 
   /** Runs a library request, and once more when the server asks for its nonce (RFC 9449 §8). */
   async function withNonce<T>(attempt: () => Promise<T>): Promise<T> {

@@ -4,13 +4,13 @@
 // party library — completes the profile's flow (PAR, PKCE S256, DPoP, private_key_jwt) unchanged.
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { updateClient } from '../../src/services/clients/changes.ts';
 import { createClient } from '../../src/services/clients/registration.ts';
 import { backends } from '../helpers/backends.ts';
 import { codeOf, storesOver } from '../helpers/stores.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { startTestServer, useSignedInServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 import { assertionFields, clientKey, signAssertion, type ClientKey } from '../helpers/client-keys.ts';
 
 describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, available }) => {
@@ -18,14 +18,7 @@ describe.each(backends)('the FAPI 2.0 Security Profile on $name', ({ name, avail
   let user: TestUser;
   let browser: Browser;
 
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    user = await server.user({ name: 'High Value' });
-    browser = server.browser();
-    expect((await browser.login(user.email, user.password)).status).toBe(303);
-  });
-  afterAll(async () => server?.close());
+  useSignedInServer(name, available, 'High Value', (signedIn) => ({ server, user, browser } = signedIn));
 
   /** FAPI 2.0 §5.3.2.1: a client of the profile authenticates by private_key_jwt, so it registers its key. */
   const keys = new Map<string, ClientKey>();

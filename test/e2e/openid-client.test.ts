@@ -4,24 +4,17 @@
 // client_secret_post, client_secret_basic and a public client. When openid-client refuses
 // something here, the server is what is wrong.
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { useSignedInServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 describe.each(backends)('openid-client v6 against Gatehouse on $name', ({ name, available }) => {
   let server: TestServer;
   let user: TestUser;
   let browser: Browser;
 
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    user = await server.user({ name: 'Panva Fan' });
-    browser = server.browser();
-    expect((await browser.login(user.email, user.password)).status).toBe(303);
-  });
-  afterAll(async () => server?.close());
+  useSignedInServer(name, available, 'Panva Fan', (signedIn) => ({ server, user, browser } = signedIn));
 
   function discover(registered: TestClient, auth: client.ClientAuth) {
     return client.discovery(new URL(server.url), registered.clientId, registered.secret ?? undefined, auth, {

@@ -5,11 +5,11 @@
 // so a request that was not pushed could not have succeeded (docs/rules.md#pushed-authorization).
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { updateClient } from '../../src/services/clients/changes.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { useSignedInServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
@@ -18,14 +18,7 @@ describe.each(backends)('PAR with real clients against Gatehouse on $name', ({ n
   let user: TestUser;
   let browser: Browser;
 
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    user = await server.user({ name: 'Pushed Pat' });
-    browser = server.browser();
-    expect((await browser.login(user.email, user.password)).status).toBe(303);
-  });
-  afterAll(async () => server?.close());
+  useSignedInServer(name, available, 'Pushed Pat', (signedIn) => ({ server, user, browser } = signedIn));
 
   async function parOnlyClient(kind: 'confidential' | 'public'): Promise<TestClient> {
     const registered = await server.client(user, { kind });

@@ -5,25 +5,18 @@
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { updateClient } from '../../src/services/clients/changes.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
+import { useSignedInServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 describe.each(backends)('Sign in with Gatehouse on $name', ({ name, available }) => {
   let server: TestServer;
   let user: TestUser;
   let browser: Browser;
 
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    user = await server.user({ name: 'Grace Hopper' });
-    browser = server.browser();
-    expect((await browser.login(user.email, user.password)).status).toBe(303);
-  });
-  afterAll(async () => server?.close());
+  useSignedInServer(name, available, 'Grace Hopper', (signedIn) => ({ server, user, browser } = signedIn));
 
   const discover = (registered: TestClient) =>
     client.discovery(new URL(server.url), registered.clientId, registered.secret ?? undefined, undefined, { execute: [client.allowInsecureRequests] });

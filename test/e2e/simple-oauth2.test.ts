@@ -3,10 +3,10 @@
 // credentials in an HTTP Basic header and once in the body (RFC 6749 §2.3.1,
 // docs/rules.md#client-authentication). When simple-oauth2 refuses a response here, the server is what is wrong.
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
-import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
+import { useSignedInServer, type TestServer, type TestUser } from '../helpers/server.ts';
 
 // simple-oauth2 ships no type declarations: the part used here, typed.
 interface SimpleAccessToken {
@@ -34,14 +34,7 @@ describe.each(backends)('simple-oauth2 v5 against Gatehouse on $name', ({ name, 
   let user: TestUser;
   let browser: Browser;
 
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    user = await server.user({ name: 'Simple User' });
-    browser = server.browser();
-    expect((await browser.login(user.email, user.password)).status).toBe(303);
-  });
-  afterAll(async () => server?.close());
+  useSignedInServer(name, available, 'Simple User', (signedIn) => ({ server, user, browser } = signedIn));
 
   it.skipIf(!available).each(methods)(
     'completes authorization code → /v2/me → refresh → revoke with authorization.method %s (RFC 6749 §2.3.1, §4.1, §6; RFC 7009)',

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config/index.ts';
 import { testPasswordHashing } from './password-hashing.ts';
@@ -247,4 +248,30 @@ export async function startTestServer(backend: Backend['name'], env: Record<stri
   server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, () => server.clock(), { passwordHashing: config.passwordHashing }), logs, sharing === undefined);
   await app.listen({ port, host: '127.0.0.1' });
   return server;
+}
+
+/** What a suite that drives a real client through the consent page starts from. */
+export interface SignedIn {
+  server: TestServer;
+  user: TestUser;
+  /** The user's browser, signed in. */
+  browser: Browser;
+}
+
+/**
+ * A server on `backend` for the suite, with a user named `userName` signed in in a browser,
+ * closed after it; `take` receives them, for the suite's own variables:
+ * `useSignedInServer(name, available, 'Ada', (s) => ({ server, user, browser } = s))`.
+ */
+export function useSignedInServer(backend: Backend['name'], available: boolean, userName: string, take: (signedIn: SignedIn) => void): void {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    if (!available) return;
+    server = await startTestServer(backend);
+    const user = await server.user({ name: userName });
+    const browser = server.browser();
+    expect((await browser.login(user.email, user.password)).status).toBe(303);
+    take({ server, user, browser });
+  });
+  afterAll(async () => server?.close());
 }

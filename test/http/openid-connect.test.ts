@@ -1,26 +1,19 @@
 // OpenID Connect over HTTP (docs/integrating.md#sign-in-with-gatehouse): what only HTTP shows
 // of discovery, jwks_uri and UserInfo: the documents, their caching headers, the challenges,
 // and the signing keys at rest. The core's rules are test/oauth/id-token.test.ts's.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { textOf } from '../helpers/pages.ts';
 import { signingKeyRows } from '../helpers/rows.ts';
-import { startTestServer, TEST_SIGNING_KEYS_SECRET, type TestServer, type TestUser } from '../helpers/server.ts';
+import { useSignedInServer, TEST_SIGNING_KEYS_SECRET, type TestServer, type TestUser } from '../helpers/server.ts';
 
 describe.each(backends)('OpenID Connect over HTTP on $name', ({ name, available }) => {
   let server: TestServer;
   let user: TestUser;
   let browser: Browser;
 
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-    user = await server.user({ name: 'Ada Lovelace' });
-    browser = server.browser();
-    expect((await browser.login(user.email, user.password)).status).toBe(303);
-  });
-  afterAll(async () => server?.close());
+  useSignedInServer(name, available, 'Ada Lovelace', (signedIn) => ({ server, user, browser } = signedIn));
 
   async function signedIn(scope: string) {
     const registered = await server.client(user, { scopes: ['openid', 'profile', 'email', 'PROFILE_READ'] });
