@@ -118,19 +118,9 @@ describe.each(backends)('"Connect your app" of docs/integrating.md on $name', { 
     const { user, browser } = await loggedIn(server, { name: 'Walk Through' });
 
     // As a reader runs it: `node connect.mjs`, from where oauth4webapi is installed.
-    const child = spawn(process.execPath, ['--input-type=module'], {
-      cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', GATEHOUSE_URL: server.url, CLIENT_ID: client.clientId, CLIENT_SECRET: client.secret!, REDIRECT_URI: redirectUri },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.stdin.end(walkthrough());
+    const { child, output, exited } = runAsPrinted(walkthrough(), { GATEHOUSE_URL: server.url, CLIENT_ID: client.clientId, CLIENT_SECRET: client.secret!, REDIRECT_URI: redirectUri });
     try {
-      const [, printed] = await waitFor(() => stdout, /^(http:\/\/\S+\/auth\/oauth2\/authorize\?\S+)$/m, 'authorization URL');
+      const [, printed] = await waitFor(() => output.stdout, /^(http:\/\/\S+\/auth\/oauth2\/authorize\?\S+)$/m, 'authorization URL');
       const url = new URL(printed!);
       expect(url.searchParams.get('response_type')).toBe('code');
       expect(url.searchParams.get('code_challenge_method')).toBe('S256');
@@ -139,11 +129,11 @@ describe.each(backends)('"Connect your app" of docs/integrating.md on $name', { 
       const callback = await server.authorize(browser, Object.fromEntries(url.searchParams));
       expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
       const landed = await waitForCallback(callback);
-      expect(landed, stderr).toEqual({ status: 200, text: 'Connected: you can close this tab.' });
+      expect(landed, output.stderr).toEqual({ status: 200, text: 'Connected: you can close this tab.' });
 
       expect(await exited).toBe(0);
-      expect(stdout).toContain(`Signed in as Walk Through <${user.email}>\n`);
-      expect(stderr).toBe('');
+      expect(output.stdout).toContain(`Signed in as Walk Through <${user.email}>\n`);
+      expect(output.stderr).toBe('');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
@@ -165,33 +155,34 @@ describe.each(backends)('"Sign in with Gatehouse" of docs/integrating.md on $nam
     const client = await server.client(developer, { redirectUris: [redirectUri], scopes: ['openid', 'profile', 'email'] });
     const { user, browser } = await loggedIn(server, { name: 'Sign In' });
 
-    const child = spawn(process.execPath, ['--input-type=module'], {
-      cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', GATEHOUSE_URL: server.url, CLIENT_ID: client.clientId, CLIENT_SECRET: client.secret!, REDIRECT_URI: redirectUri },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.stdin.end(signInProgram());
+    const { child, output, exited } = runAsPrinted(signInProgram(), { GATEHOUSE_URL: server.url, CLIENT_ID: client.clientId, CLIENT_SECRET: client.secret!, REDIRECT_URI: redirectUri });
     try {
-      const [, printed] = await waitFor(() => stdout, /^(http:\/\/\S+\/auth\/oauth2\/authorize\?\S+)$/m, 'authorization URL');
+      const [, printed] = await waitFor(() => output.stdout, /^(http:\/\/\S+\/auth\/oauth2\/authorize\?\S+)$/m, 'authorization URL');
       const url = new URL(printed!);
       expect(url.searchParams.get('scope')).toBe('openid profile email');
       expect(url.searchParams.get('nonce')).toBeTruthy();
       const callback = await server.authorize(browser, Object.fromEntries(url.searchParams));
       const landed = await waitForCallback(callback);
-      expect(landed, stderr).toEqual({ status: 200, text: 'Signed in: you can close this tab.' });
+      expect(landed, output.stderr).toEqual({ status: 200, text: 'Signed in: you can close this tab.' });
       expect(await exited).toBe(0);
-      expect(stdout).toContain(`Signed in as Sign In <${user.email}> (sub ${user.id})\n`);
-      expect(stderr).toBe('');
+      expect(output.stdout).toContain(`Signed in as Sign In <${user.email}> (sub ${user.id})\n`);
+      expect(output.stderr).toBe('');
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 });
+
+/** A program of the docs run as a reader runs it (`node --input-type=module`, from the project, with `env`), its output gathered as it comes. */
+function runAsPrinted(program: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--input-type=module'], { cwd: projectRoot, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const output = { stdout: '', stderr: '' };
+  child.stdout.on('data', (c: Buffer) => (output.stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output.stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.stdin.end(program);
+  return { child, output, exited };
+}
 
 /** The script's callback server listens once it has printed the URL; a refused connection is retried until it does. */
 async function waitForCallback(callback: URL): Promise<{ status: number; text: string }> {
