@@ -15,6 +15,13 @@ describe('the scopes /mcp names for agents', () => {
     expect(loadConfig({ CIMD_POLICY: 'off', DCR_POLICY: 'open', CIMD_SCOPES: 'PROFILE_READ,BOOKING_WRITE', DCR_SCOPES: 'PROFILE_READ' }).agentScopes).toEqual(['PROFILE_READ']);
   });
 
+  it("docs/integrating.md#sign-in-with-gatehouse: OpenID Connect's identity scopes pass through both doors as the platform's do", () => {
+    const config = loadConfig({ CIMD_SCOPES: 'openid,profile,email,PROFILE_READ', DCR_SCOPES: 'openid,email,PROFILE_READ' });
+    expect(config.clientMetadata.scopes).toEqual(['openid', 'profile', 'email', 'PROFILE_READ']);
+    expect(config.registration.scopes).toEqual(['openid', 'email', 'PROFILE_READ']);
+    expect(() => loadConfig({ CIMD_SCOPES: 'openid,nonsense' })).toThrow(ConfigError);
+  });
+
   it('are what both doors grant when both are open, with a warning that names the two settings', () => {
     const config = loadConfig({ DCR_POLICY: 'open', CIMD_SCOPES: 'PROFILE_READ,BOOKING_READ,BOOKING_WRITE', DCR_SCOPES: 'PROFILE_READ,BOOKING_READ,SCHEDULE_READ' });
     expect(config.agentScopes).toEqual(['BOOKING_READ', 'PROFILE_READ']);
