@@ -51,6 +51,8 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
       fapi2: false,
       tokenEndpointAuthMethod: null,
       jwks: null,
+      idTokenSignedResponseAlg: null,
+      postLogoutRedirectUris: [],
       proposedRedirectUris: [],
       proposedScopes: [],
       version: 1,
@@ -65,6 +67,14 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
     expect((await ctx.stores.clients.find(c.id))?.requirePushedAuthorizationRequests).toBe(true);
     await ctx.stores.clients.update(c.id, { requirePushedAuthorizationRequests: false });
     expect((await ctx.stores.clients.find(c.id))?.requirePushedAuthorizationRequests).toBe(false);
+  });
+
+  it.skipIf(!available)("OpenID Connect Registration §2, RP-Initiated Logout §3.1: the ID token's algorithm and where logout may return are stored at insert and changed by update", async () => {
+    const c = newClient({ idTokenSignedResponseAlg: 'ES256', postLogoutRedirectUris: ['https://app.example/bye'] });
+    await ctx.stores.clients.insert(c);
+    expect(await ctx.stores.clients.find(c.id)).toMatchObject({ idTokenSignedResponseAlg: 'ES256', postLogoutRedirectUris: ['https://app.example/bye'] });
+    await ctx.stores.clients.update(c.id, { idTokenSignedResponseAlg: null, postLogoutRedirectUris: [] });
+    expect(await ctx.stores.clients.find(c.id)).toMatchObject({ idTokenSignedResponseAlg: null, postLogoutRedirectUris: [] });
   });
 
   it.skipIf(!available)('fapi2: stored at insert, changed by update, read by the core (docs/rules.md#fapi2)', async () => {

@@ -100,6 +100,8 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
         fapi2: false,
         tokenEndpointAuthMethod: null,
         jwks: null,
+        idTokenSignedResponseAlg: null,
+        postLogoutRedirectUris: [],
       });
       expect(await store.findClient('no-such-client')).toBeUndefined();
     });
@@ -368,6 +370,12 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       await store.createCode(code);
       expect(await store.findCode(code.hash)).toEqual(code);
       expect(await store.findCode('no-such-code')).toBeUndefined();
+    });
+
+    it.skipIf(!available)('createCode/findCode: OpenID Connect Core §3.1.2.1, §2: the request\'s nonce and when the user last logged in read back as written', async () => {
+      const code = codeRecord(grant, { nonce: 'n-0S6_WzA2Mj', authTime: T0 - 5_000 });
+      await store.createCode(code);
+      expect(await store.findCode(code.hash)).toEqual(code);
     });
 
     it.skipIf(!available)('createCode: stores the code unconsumed, whatever consumedAt the record carries', async () => {

@@ -121,6 +121,8 @@ export function codeRecord(grant: GrantRecord, overrides: Partial<CodeRecord> = 
     scopes: grant.scopes,
     codeChallenge: null,
     resources: null,
+    nonce: null,
+    authTime: null,
     createdAt: T0,
     expiresAt: T0 + 60_000,
     consumedAt: null,
