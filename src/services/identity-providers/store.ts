@@ -2,17 +2,10 @@
 // accounts (docs/integrating.md#enterprise-managed-agents), as the operator and the
 // organization's owner manage them. The token endpoint reads the same tables through the
 // core's own port (src/oauth/identity-assertion.ts).
+import type { TrustedIdentityProvider } from '../../oauth/identity-assertion.ts';
 
-/** An identity provider one organization trusts to issue ID-JAGs for its members. */
-export interface IdentityProvider {
-  id: string;
-  organizationId: string;
-  issuer: string;
-  jwksUri: string;
-  /** Lower-case e-mail domains. */
-  domains: string[];
-  /** Registry order; null: whatever the client and the request allow. */
-  scopes: string[] | null;
+/** An identity provider one organization trusts to issue ID-JAGs for its members: what the token endpoint reads of it, and who added it when. */
+export interface IdentityProvider extends TrustedIdentityProvider {
   createdAt: number;
   /** A user id or CLI_OPERATOR. */
   createdBy: string;
