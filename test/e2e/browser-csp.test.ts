@@ -166,7 +166,7 @@ describe.skipIf(!chromiumAvailable)('Content-Security-Policy in Chromium', { tim
     await logIn(page, devUser);
     await page.getByRole('heading', { name: 'Register an OAuth client' }).waitFor();
     await page.getByLabel('Application name').fill('Styled App');
-    await page.getByLabel('Redirect URIs').fill(callback.url);
+    await page.getByLabel('Redirect URIs', { exact: true }).fill(callback.url);
     await page.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).check();
     await page.getByRole('button', { name: 'Register client' }).click();
     await page.locator('#new-secret').waitFor();

@@ -67,7 +67,7 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     await dev.getByLabel('Description (optional)').fill('Copies bookings into your calendar.');
     await dev.getByLabel('Homepage URL (optional)').fill('https://bridge.example.com');
     await dev.getByLabel('Logo URL (optional, https)').fill('https://bridge.example.com/logo.png');
-    await dev.getByLabel('Redirect URIs').fill('http://bridge.example.com/callback');
+    await dev.getByLabel('Redirect URIs', { exact: true }).fill('http://bridge.example.com/callback');
     await dev.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).check();
     await dev.getByRole('checkbox', { name: 'BOOKING_READ List bookings; read recordings, transcripts, calendar links, references.', exact: true }).check();
     await dev.getByRole('button', { name: 'Register client' }).click();
@@ -75,13 +75,13 @@ describe.skipIf(!chromiumAvailable)('client lifecycle in Chromium', { timeout: 6
     await expect.poll(() => dev.locator('#redirect_uris-error').textContent()).toBe(
       'Redirect URI "http://bridge.example.com/callback" must use https (http is allowed only for localhost and 127.0.0.1).',
     );
-    expect(await dev.getByLabel('Redirect URIs').getAttribute('aria-invalid')).toBe('true');
+    expect(await dev.getByLabel('Redirect URIs', { exact: true }).getAttribute('aria-invalid')).toBe('true');
     // What was typed and chosen is still there.
     expect(await dev.getByLabel('Application name').inputValue()).toBe('Calendar Bridge');
     expect(await dev.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).isChecked()).toBe(true);
     await keepScreenshot(dev, '01-register-validation-error');
 
-    await dev.getByLabel('Redirect URIs').fill(callback.url);
+    await dev.getByLabel('Redirect URIs', { exact: true }).fill(callback.url);
     await dev.getByRole('button', { name: 'Register client' }).click();
     await dev.locator('#client-title').filter({ hasText: 'Calendar Bridge' }).waitFor();
     expect(await dev.locator('.title-row .badge').first().textContent()).toBe('Pending review');

@@ -70,7 +70,7 @@ describe.skipIf(!chromiumAvailable)('the pages’ rough edges at 390 and 1280 px
       // The error summary quotes a long URL: it wraps instead of scrolling sideways.
       await page.goto(`${server.url}${DEV}/new`);
       await page.getByLabel('Application name').fill('Planner');
-      await page.getByLabel('Redirect URIs').fill(longUri);
+      await page.getByLabel('Redirect URIs', { exact: true }).fill(longUri);
       await page.getByRole('button', { name: 'Register client' }).click();
       await page.locator('.error-summary').waitFor();
       await shot('01-register-error-summary');
@@ -80,7 +80,7 @@ describe.skipIf(!chromiumAvailable)('the pages’ rough edges at 390 and 1280 px
       // The registration form says what a query string does; one given is warned about.
       expect.soft(await page.locator('#redirect_uris-hint').textContent()).toMatch(/query string .*openid-client/);
       const withQuery = 'https://planner.example.com/callback?tenant=acme';
-      await page.getByLabel('Redirect URIs').fill(withQuery);
+      await page.getByLabel('Redirect URIs', { exact: true }).fill(withQuery);
       await page.getByRole('checkbox', { name: 'PROFILE_READ Read the authorized user\'s profile.', exact: true }).check();
       await page.getByRole('button', { name: 'Register client' }).click();
       await page.locator('#client-title').waitFor();
@@ -105,7 +105,7 @@ describe.skipIf(!chromiumAvailable)('the pages’ rough edges at 390 and 1280 px
 
       // The Activity table shows Details in full, without a scrollbar of its own.
       await page.goto(`${server.url}${DEV}/${approved.get(width)!.clientId}/edit`);
-      await page.getByLabel('Redirect URIs').fill(`https://planner.example.com/callback\n${heldUri}`);
+      await page.getByLabel('Redirect URIs', { exact: true }).fill(`https://planner.example.com/callback\n${heldUri}`);
       await page.getByRole('button', { name: 'Save' }).click();
       await page.locator('#events-title').waitFor();
       await page.locator('#events-title').scrollIntoViewIfNeeded();
