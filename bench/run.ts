@@ -219,6 +219,8 @@ try {
   /** The same scenario on each peer. */
   const onPeers = (target: (peer: Peer, client: { client_id: string; client_secret: string }) => Omit<Target, 'pid'>): Record<PeerKind, Target> =>
     Object.fromEntries(peers.map((p) => [p.kind, { pid: p.child.pid!, ...target(p, { client_id: p.seed.clientId, client_secret: p.seed.secret }) }])) as Record<PeerKind, Target>;
+  /** The next 30 days, as GET /v2/slots takes them. */
+  const slotsMonth = { start: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10), end: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) };
   const scenarios: Scenario[] = [
     {
       name: 'exchange',
@@ -291,6 +293,11 @@ try {
     },
     // A guarded team route: token + scope + membership in one query, then the route's own.
     { name: 'team', gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/teams/${seeded.teamId}/event-types`, headers: { authorization: `Bearer ${seeded.teamAccessToken}` } }) } },
+    // docs/integrating.md#slots: a month of a round-robin team's slots, 10 hosts holding 1,000 bookings (issue 37 item 6).
+    {
+      name: 'slots-rr10',
+      gatehouse: { pid: gh.pid!, options: () => ({ url: `${ghUrl}/v2/slots?eventTypeId=${seeded.roundRobinEventTypeId}&start=${slotsMonth.start}&end=${slotsMonth.end}&timeZone=UTC`, headers: { 'cal-api-version': '2024-09-04' } }) },
+    },
   ];
   if (postgresUrl !== undefined) {
     process.stdout.write(`seeding ${supply} codes and refresh tokens in PostgreSQL…\n`);

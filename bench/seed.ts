@@ -34,6 +34,8 @@ export interface Seeded {
   browserSession: string;
   /** As browserSession, of another user: the run makes 10,000 authorizations with it first. */
   busySession: string;
+  /** A round-robin event type of a team of 10 hosts who hold 1,000 bookings over the next month (issue 37 item 6). */
+  roundRobinEventTypeId: string;
 }
 
 export async function seed(database: DatabaseHandle, counts: { codes: number; refreshTokens: number }, dpopJkt?: string): Promise<Seeded> {
@@ -112,5 +114,40 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
   const busy = await createUser(services, { email: 'bench-busy@example.com', name: 'Bench Busy', password: 'bench-password' });
   await store.createGrant({ id: randomId(), userId: busy.id, clientId: client.clientId, scopes: ['PROFILE_READ'], createdAt: now, revokedAt: null });
   const busySession = await createSession(services, busy.id);
-  return { browserSession, busySession, clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, dpopAccessToken, teamId: team.id, teamAccessToken };
+  const roundRobinEventTypeId = await seedRoundRobinTeam(services, owner.id, now);
+  return { roundRobinEventTypeId, browserSession, busySession, clientId: client.clientId, secret: secret!, redirectUri, codes, refreshTokens, accessToken, dpopAccessToken, teamId: team.id, teamAccessToken };
+}
+
+/**
+ * docs/integrating.md#slots at scale: a team of 10 hosts (Cal.com's default week, in UTC), a
+ * round-robin event type of 30 minutes, and 1,000 accepted bookings of theirs spread over the
+ * next 30 days' working hours, so that a month of slots weighs every host's week and bookings.
+ */
+async function seedRoundRobinTeam(services: ReturnType<typeof createServiceContext>, ownerId: string, now: number): Promise<string> {
+  const team = await createTeam(services, { name: 'Bench Round Robin', ownerId });
+  const hosts = [ownerId];
+  for (let i = 1; i < 10; i++) {
+    const host = await createUser(services, { email: `bench-host-${i}@example.com`, name: `Bench Host ${i}`, password: 'bench-password' });
+    await addMember(services, { teamId: team.id }, host.id, 'member');
+    hosts.push(host.id);
+  }
+  const eventTypeId = await services.stores.ids.next('event_types');
+  await services.stores.api.eventTypes.insert({
+    id: eventTypeId, ownerId: null, teamId: team.id, title: 'Round robin intro', slug: 'round-robin-intro', description: '', lengthMinutes: 30, locations: [], bookingFields: [],
+    hidden: false, requiresConfirmation: false, minimumBookingNotice: 0, schedulingType: 'roundRobin', createdAt: now, updatedAt: now,
+  });
+  const DAY = 86_400_000;
+  const firstDay = Math.floor(now / DAY) * DAY + DAY;
+  const weekdays = Array.from({ length: 30 }, (_, d) => firstDay + d * DAY).filter((day) => ![0, 6].includes(new Date(day).getUTCDay()));
+  for (let i = 0; i < 1000; i++) {
+    // Each host's bookings fill distinct half hours of 09:00-17:00 UTC, day after day.
+    const day = weekdays[Math.floor(i / 10 / 16) % weekdays.length]!;
+    const start = day + 9 * 3_600_000 + (Math.floor(i / 10) % 16) * 1_800_000;
+    await services.stores.bookings.insert({
+      id: await services.stores.ids.next('bookings'), uid: randomId(), eventTypeId, hostId: hosts[i % 10]!, teamId: team.id, title: 'Round robin intro', description: '',
+      start, end: start + 1_800_000, status: 'accepted', attendee: { name: `Booker ${i}`, email: `booker-${i}@example.com`, timeZone: 'UTC' }, guests: [], location: '',
+      cancellationReason: null, declineReason: null, rescheduledFrom: null, rescheduledTo: null, manageTokenHash: null, absentHost: false, responses: {}, createdAt: now, updatedAt: now,
+    });
+  }
+  return eventTypeId;
 }
