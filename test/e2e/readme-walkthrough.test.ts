@@ -102,7 +102,7 @@ async function waitFor(output: () => string, pattern: RegExp, what: string): Pro
   }
 }
 
-describe.each(backends)('"Connect your app" of docs/integrating.md on $name', { timeout: 120_000 }, ({ name, available }) => {
+describe.each(backends)('the programs of docs/integrating.md ("Connect your app", "Sign in with Gatehouse") on $name', { timeout: 120_000 }, ({ name, available }) => {
   let server: TestServer;
   beforeAll(async () => {
     if (!available) return;
@@ -138,17 +138,8 @@ describe.each(backends)('"Connect your app" of docs/integrating.md on $name', { 
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
-});
 
-describe.each(backends)('"Sign in with Gatehouse" of docs/integrating.md on $name', { timeout: 120_000 }, ({ name, available }) => {
-  let server: TestServer;
-  beforeAll(async () => {
-    if (!available) return;
-    server = await startTestServer(name);
-  });
-  afterAll(async () => server?.close());
-
-  it.skipIf(!available)('the openid-client program, as printed, signs a user in with an ID token and reads UserInfo', async () => {
+  it.skipIf(!available)('"Sign in with Gatehouse": the openid-client program, as printed, signs a user in with an ID token and reads UserInfo', async () => {
     const port = await freePort();
     const redirectUri = `http://127.0.0.1:${port}/callback`;
     const developer = await server.user();

@@ -23,7 +23,7 @@ describe.each(backends)('OpenID Connect over HTTP on $name', ({ name, available 
     return tokens.body as { access_token: string; id_token?: string };
   }
 
-  it.skipIf(!available)('OIDC Discovery 4: /.well-known/openid-configuration names the RFC 8414 issuer and endpoints, jwks_uri, userinfo_endpoint and what is supported', async () => {
+  it.skipIf(!available)('OIDC Discovery 4: /.well-known/openid-configuration names the RFC 8414 issuer and endpoints, jwks_uri, userinfo_endpoint, end_session_endpoint and what is supported', async () => {
     const res = await fetch(`${server.url}/.well-known/openid-configuration`);
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control') ?? '').not.toMatch(/no-store/);
@@ -33,6 +33,7 @@ describe.each(backends)('OpenID Connect over HTTP on $name', ({ name, available 
     expect(doc).toMatchObject({
       jwks_uri: `${server.url}/v2/auth/oauth2/jwks`,
       userinfo_endpoint: `${server.url}/v2/auth/oauth2/userinfo`,
+      end_session_endpoint: `${server.url}/auth/oauth2/logout`,
       response_types_supported: ['code'],
       subject_types_supported: ['public'],
       claims_parameter_supported: false,

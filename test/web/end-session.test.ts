@@ -90,9 +90,4 @@ describe.each(backends)('RP-initiated logout on $name', ({ name, available }) =>
     expect((await browser.post('/auth/oauth2/logout/confirm', { client_id: client.clientId })).status).toBe(403);
     expect(await silentError(browser)).toBe('code');
   });
-
-  it.skipIf(!available)('OIDC Discovery 3: the provider metadata names end_session_endpoint', async () => {
-    const doc = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as { end_session_endpoint: string };
-    expect(doc.end_session_endpoint).toBe(`${server.url}/auth/oauth2/logout`);
-  });
 });

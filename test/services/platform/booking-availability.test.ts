@@ -9,6 +9,7 @@ import { createEntry } from '../../../src/platform/out-of-office/service.ts';
 import { createSchedule } from '../../../src/platform/schedules/service.ts';
 import type { AvailabilityOverride, AvailabilityRange } from '../../../src/platform/schedules/store.ts';
 import type { EventTypeChanges } from '../../../src/platform/event-types/store.ts';
+import { mondayMorningTeam } from './slot-fixtures.ts';
 import { it, type PlatformWorld } from './world.ts';
 
 const at = (iso: string) => Date.parse(iso);
@@ -126,13 +127,7 @@ describe('reschedule keeps to availability', () => {
 describe('team event types keep to their hosts’ availability', () => {
   async function team(world: PlatformWorld) {
     world.advance(NOW - world.now());
-    const berlin = await world.user();
-    const london = await world.user();
-    await createSchedule(world.ctx, { userId: berlin }, { name: 'Berlin', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '11:00' }] });
-    await createSchedule(world.ctx, { userId: london }, { name: 'London', timeZone: 'Europe/London', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '11:00' }] });
-    const teamId = await world.team(berlin);
-    await world.join({ teamId }, london);
-    return { berlin, london, eventTypeId: await world.eventType({ teamId }) };
+    return mondayMorningTeam(world);
   }
 
   it('collective: a start outside one host’s hours is refused naming them as one of the hosts', async ({ world }) => {

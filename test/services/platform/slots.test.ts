@@ -9,6 +9,7 @@ import { createSchedule } from '../../../src/platform/schedules/service.ts';
 import type { AvailabilityOverride, AvailabilityRange } from '../../../src/platform/schedules/store.ts';
 import { findFreeSlots, type FreeSlots, type SlotQuery } from '../../../src/platform/slots/service.ts';
 import type { EventTypeChanges } from '../../../src/platform/event-types/store.ts';
+import { mondayMorningTeam } from './slot-fixtures.ts';
 import { it, type PlatformWorld } from './world.ts';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
@@ -209,17 +210,7 @@ describe("slots: the event type's rules", () => {
 });
 
 describe('slots: team event types', () => {
-  /** A team of two: Berlin mornings 09:00-11:00 and London 09:00-11:00 (08:00-10:00Z and 09:00-11:00Z in January). */
-  async function team(world: PlatformWorld) {
-    const berlin = await world.user();
-    const london = await world.user();
-    await createSchedule(world.ctx, { userId: berlin }, { name: 'Berlin', timeZone: 'Europe/Berlin', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '11:00' }] });
-    await createSchedule(world.ctx, { userId: london }, { name: 'London', timeZone: 'Europe/London', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '11:00' }] });
-    const teamId = await world.team(berlin);
-    await world.join({ teamId }, london);
-    const eventTypeId = await world.eventType({ teamId });
-    return { berlin, london, teamId, eventTypeId };
-  }
+  const team = mondayMorningTeam;
 
   it('collective: a slot is offered only when every host is free, and names them all', async ({ world }) => {
     const { berlin, london, eventTypeId } = await team(world);
