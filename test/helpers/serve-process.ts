@@ -56,7 +56,10 @@ export async function startServe(port: number, env: Record<string, string | unde
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gatehouse serve exited with ${child.exitCode}:\n${output.join('')}`);
-    if (await fetch(`${url}/healthz`).then((r) => r.ok, () => false)) return { url, child, output, exited };
+    // Each poll gives up after a few seconds: a connection that is accepted and never answered
+    // (on loopback, a poll of a port nobody listens on yet can even connect to itself) would
+    // otherwise hold this loop past its deadline, and the child would outlive the test.
+    if (await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false)) return { url, child, output, exited };
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`gatehouse serve did not answer /healthz in 60 s:\n${output.join('')}`);

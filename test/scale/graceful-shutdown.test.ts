@@ -68,7 +68,7 @@ describe('graceful shutdown', () => {
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     for (;;) {
-      const up = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      const up = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
       if (up) break;
       await new Promise((r) => setTimeout(r, 100)); // polling until the server answers
     }

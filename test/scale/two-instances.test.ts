@@ -46,7 +46,7 @@ async function startInstance(name: string, port: number, env: Record<string, str
   const deadline = Date.now() + 45_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`instance ${name} exited with ${child.exitCode}:\n${output.join('')}`);
-    const healthy = await fetch(`${url}/healthz`).then(
+    const healthy = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
       (res) => res.status === 200,
       () => false,
     );
