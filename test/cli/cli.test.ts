@@ -1,6 +1,6 @@
 // The `gatehouse` command (docs/rules.md#cli) over a real database: what an operator types and what a
 // script parses. Commands run in this process (test/helpers/cli.ts); a first migrate on each
-// backend and a password piped on standard input run as a real child process. The SQLite suite
+// backend, `--version` and a password piped on standard input run as a real child process. The SQLite suite
 // shares one database file and PostgreSQL gets a smaller smoke.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { verifyPassword } from '../../src/services/accounts/users.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { createTestDatabase, dropSchema, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
 import { runCliProcess } from '../helpers/cli-process.ts';
+import { projectRoot } from '../helpers/project-root.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { storesOver } from '../helpers/stores.ts';
@@ -65,6 +66,11 @@ describe('gatehouse CLI on SQLite (docs/rules.md#cli)', { timeout: CLI_TEST_TIME
       await database.close();
     }
   }
+
+  it('--version, run as a shell runs it, prints the package version and nothing else, and exits 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
+    expect(await runCliProcess(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
 
   it('migrate applies every migration to a new database, then says it is up to date (--json: applied [])', async () => {
     expect(firstMigrate.stdout).toMatch(/^applied: 001_initial(, \d{3}_\w+)*\n$/);

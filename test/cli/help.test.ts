@@ -1,4 +1,4 @@
-// `gatehouse --help` and `--version` (docs/rules.md#configuration): the help lists every variable the
+// `gatehouse --help` (docs/rules.md#configuration; `--version`, run as a process, is in cli.test.ts): the help lists every variable the
 // configuration reads, each with its default and meaning, and cites nothing outside the
 // repository; refusals from the argument parser start "gatehouse: " like every other.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,7 +8,6 @@ import { settingsHelp } from '../../src/config/help.ts';
 import { loadConfig, settingNames } from '../../src/config/index.ts';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli/program.ts';
-import { runCliProcess } from '../helpers/cli-process.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 import { projectRoot } from '../helpers/project-root.ts';
 
@@ -38,16 +37,10 @@ describe('the CLI reference of docs/operating.md', () => {
   });
 });
 
-describe('gatehouse --help and --version', { timeout: 120_000 }, () => {
+describe('gatehouse --help', { timeout: 120_000 }, () => {
   let help: CliResult;
   beforeAll(async () => {
     help = await runCli(['--help']);
-  });
-
-  it('--version prints the package version', async () => {
-    const { version } = JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { version: string };
-    // The real command, as a shell runs it: it starts, prints, writes nothing else and exits.
-    expect(await runCliProcess(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('--help lists exactly the variables loadConfig reads, each with its default and meaning', () => {
