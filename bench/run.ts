@@ -14,7 +14,7 @@ import pg from 'pg';
 import { randomBytes } from 'node:crypto';
 import { openDatabase } from '../src/storage/database.ts';
 import { migrateToLatest } from '../src/storage/migrator.ts';
-import { freePort } from '../test/helpers/server.ts';
+import { freePort } from '../test/helpers/ports.ts';
 import { dpopKey } from './dpop-proofs.ts';
 import { seed, type Seeded } from './seed.ts';
 

@@ -23,7 +23,7 @@ import { reviewClient } from '../src/services/clients/review.ts';
 import { openDatabase } from '../src/storage/database.ts';
 import { migrateToLatest } from '../src/storage/migrator.ts';
 import { createServiceContext } from '../src/storage/stores/index.ts';
-import { freePort } from '../test/helpers/server.ts';
+import { freePort } from '../test/helpers/ports.ts';
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 10);
 const concurrency = Number(process.env.SOAK_CONCURRENCY ?? 4);

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { runCliProcess } from '../helpers/cli-process.ts';
 import { startServe, stopServe, type ServeProcess } from '../helpers/serve-process.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const UMASK = '022';
 const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8);

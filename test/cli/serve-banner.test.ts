@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { projectRoot } from '../helpers/project-root.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 import { settingNames } from '../../src/config/index.ts';
 
 /** Polls the collected output until it matches, with a deadline (never a fixed sleep). */

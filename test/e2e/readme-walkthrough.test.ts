@@ -16,7 +16,8 @@ import { backends } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
 import { projectRoot } from '../helpers/project-root.ts';
 import { loggedIn } from '../helpers/pages.ts';
-import { freePort, startTestServer, type TestServer } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** The fenced block of `file` between `<!-- NAME:start -->` and `<!-- NAME:end -->`. */
 function block(file: string, name: string, language: string): string {

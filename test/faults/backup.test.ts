@@ -12,7 +12,7 @@ import { runCliProcess } from '../helpers/cli-process.ts';
 import { expectOneLineRefusal, runCli } from '../helpers/cli.ts';
 import { Application, pairOf, seedApplication, startServe, stopServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
 import { halfWritten, sqliteIntegrity } from '../helpers/rows.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 
 describe('gatehouse backup (docs/rules.md#cli)', { timeout: 180_000 }, () => {
   let database: TestDatabase | undefined;

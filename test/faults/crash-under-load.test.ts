@@ -12,7 +12,7 @@ import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { Application, killHard, pairOf, seedApplication, startServe, stopServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
 import { halfWritten, sqliteIntegrity, successorHashesOf } from '../helpers/rows.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 import { codeOf, refreshTokenOf, storesOver } from '../helpers/stores.ts';
 
 /** One grant's chain as the application holds it. */

@@ -17,7 +17,7 @@ import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { Browser, formFields } from '../helpers/browser.ts';
 import { rowsCreated, sessionCountOfUser, tokenCountsOfClient, type DatedTable } from '../helpers/rows.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 import { refreshTokenOf, storesOver } from '../helpers/stores.ts';
 import { pkcePair } from '../http/token-endpoint/setup.ts';
 

@@ -1,7 +1,7 @@
 // `gatehouse serve` as a real process, as an operator runs it, with its log lines kept so a
 // test can read what it reported. Started and stopped by serve-process.ts, like every other
 // test that runs a serving process.
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 import { startServe, stopServe, type ServeProcess } from '../helpers/serve-process.ts';
 
 export class RunningGatehouse {

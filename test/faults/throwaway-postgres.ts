@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 
 function binDir(): string | undefined {
   const root = '/usr/lib/postgresql';

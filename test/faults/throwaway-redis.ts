@@ -2,7 +2,7 @@
 // may kill and start again on the same port. The machine's own Redis is never touched.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type Socket } from 'node:net';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 
 export const throwawayRedisAvailable = spawnSync('redis-server', ['--version']).status === 0;
 

@@ -6,7 +6,8 @@ import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { createTestDatabase, type Backend } from './backends.ts';
-import { freePort, TEST_SIGNING_KEYS_SECRET, TestServer } from './server.ts';
+import { freePort } from './ports.ts';
+import { TEST_SIGNING_KEYS_SECRET, TestServer } from './server.ts';
 
 /**
  * Counts the statements that reach the database; set `n` to 0 before the request measured.

@@ -1,6 +1,5 @@
 // A real Gatehouse on a real port over a fresh database, with a clock the test can move.
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { buildApp } from '../../src/app.ts';
@@ -13,22 +12,13 @@ import type { PlatformContext } from '../../src/platform/stores.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { Browser, formFields } from './browser.ts';
 import { createTestDatabase, type Backend, type TestDatabase } from './backends.ts';
+import { freePort } from './ports.ts';
 import { testResolver } from './test-dns.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 import { coreStore } from './stores.ts';
 
 export { testResolver };
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
 
 export interface TestClient {
   clientId: string;

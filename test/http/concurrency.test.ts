@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { backends } from '../helpers/backends.ts';
-import { freePort, startTestServer, TEST_SIGNING_KEYS_SECRET, type TestServer } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
+import { startTestServer, TEST_SIGNING_KEYS_SECRET, type TestServer } from '../helpers/server.ts';
 import { accessTokenOf, auditEvents, refreshTokenOf } from '../helpers/stores.ts';
 
 const N = 50;

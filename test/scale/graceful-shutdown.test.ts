@@ -13,7 +13,7 @@ import { waitFor } from '../faults/load.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { Application, pairOf, seedApplication, startServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
 import { halfWritten } from '../helpers/rows.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 import { accessTokenOf, storesOver } from '../helpers/stores.ts';
 
 interface Answered {

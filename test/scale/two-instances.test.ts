@@ -15,7 +15,7 @@ import { createTestDatabase, postgresUrl, redisUrl, type TestDatabase } from '..
 import { Browser, formFields } from '../helpers/browser.ts';
 import { formWith } from '../helpers/pages.ts';
 import { tokenCountsOfClient } from '../helpers/rows.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 import { auditEvents, refreshTokenOf, storesOver } from '../helpers/stores.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
 

@@ -8,7 +8,7 @@ import { createUser } from '../../src/services/accounts/users.ts';
 import { newSigningSecret } from '../../src/services/webhooks/signing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { killHard, startServe, stopServe, type ServeProcess } from '../helpers/serve-process.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 import { slotStart } from '../helpers/slot-starts.ts';
 import { storesOver } from '../helpers/stores.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';

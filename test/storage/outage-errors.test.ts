@@ -6,7 +6,7 @@ import { StoreTablesMissing, StoreUnavailable } from '../../src/services/store-u
 import { openDatabase } from '../../src/storage/database.ts';
 import { isDatabaseUnavailable } from '../../src/storage/unavailable.ts';
 import { backends, createTestDatabase, postgresUrl } from '../helpers/backends.ts';
-import { freePort } from '../helpers/server.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
