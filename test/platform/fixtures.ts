@@ -55,7 +55,7 @@ export interface WorldServer {
  * its tests (not at all when the backend is unavailable), closed after them. `use` receives
  * them once started, to keep in the block's own variables. Given a server of `useServer`
  * instead of a backend, the block builds its own world on that server, which stays open for
- * the other blocks sharing it.
+ * the other blocks sharing it (its settings are the server's: `env` is for a server of its own).
  */
 export function useWorld(backend: Backend['name'] | SharedServer, available: boolean, use: (started: WorldServer) => void, env: Record<string, string> = {}): void {
   let server: TestServer | undefined;
