@@ -1080,8 +1080,10 @@ describe.each(backends)('bookings over HTTP on $name', ({ name, available }) => 
       // Of an event type, as every booking the API makes is.
       const eventTypeId = (await f.eventType({ userId: user.id })).id;
       const past = await f.booking({ hostId: user.id, eventTypeId, start: server.clock() - 3 * 3600_000 });
-      const later = await f.booking({ hostId: user.id, eventTypeId, start: futureStart(server) + 48 * 3600_000 });
+      // Soon first: a later slot of the fixtures' week is never earlier (a Friday's last slot
+      // and the next Monday's first lie more than 48 hours apart).
       const soon = await f.booking({ hostId: user.id, eventTypeId });
+      const later = await f.booking({ hostId: user.id, eventTypeId, start: futureStart(server) + 48 * 3600_000 });
       const orgTeam = await createTeam(server.services, { name: 'Support', ownerId: user.id, organizationId: w.org.id });
       const ofTeam = await f.booking({ hostId: user.id, teamId: orgTeam.id, eventTypeId: (await f.eventType({ teamId: orgTeam.id })).id, start: futureStart(server) + 72 * 3600_000 });
       await f.booking({ hostId: user.id, status: 'cancelled' });
