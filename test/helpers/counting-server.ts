@@ -30,15 +30,18 @@ function countingPlugin(counter: StatementCounter): KyselyPlugin {
   };
 }
 
-/** The application counts through `counter`; the test's own fixtures (server.db) are not counted. */
-export async function startCountingServer(backend: Backend['name'], counter: StatementCounter): Promise<TestServer> {
-  const database = await createTestDatabase(backend);
+/**
+ * The application counts through `counter`; the test's own fixtures (server.db) are not counted.
+ * `sharing`: serve the database of that server instead of a new one (startTestServer's).
+ */
+export async function startCountingServer(backend: Backend['name'], counter: StatementCounter, sharing?: TestServer): Promise<TestServer> {
+  const database = sharing?.database ?? (await createTestDatabase(backend));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'silent', PORT: String(port) });
   const counted = { ...database.handle, db: database.handle.db.withPlugin(countingPlugin(counter)) };
   const app = await buildApp(config, { database: counted, cookieSecret: randomBytes(32).toString('hex'), signingKeysSecret: TEST_SIGNING_KEYS_SECRET });
-  const server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, Date.now), []);
+  const server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, Date.now), [], sharing === undefined);
   await app.listen({ port, host: '127.0.0.1' });
   return server;
 }

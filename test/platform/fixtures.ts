@@ -53,16 +53,40 @@ export interface WorldServer {
 /**
  * One server on `backend` with its world for the surrounding describe block: started before
  * its tests (not at all when the backend is unavailable), closed after them. `use` receives
- * them once started, to keep in the block's own variables.
+ * them once started, to keep in the block's own variables. Given a server of `useServer`
+ * instead of a backend, the block builds its own world on that server, which stays open for
+ * the other blocks sharing it (its settings are the server's: `env` is for a server of its own).
  */
-export function useWorld(backend: Backend['name'], available: boolean, use: (started: WorldServer) => void, env: Record<string, string> = {}): void {
+export function useWorld(backend: Backend['name'] | SharedServer, available: boolean, use: (started: WorldServer) => void, env: Record<string, string> = {}): void {
   let server: TestServer | undefined;
   beforeAll(async () => {
     if (!available) return;
-    server = await startTestServer(backend, env);
+    const shared = typeof backend === 'function' ? backend() : undefined;
+    server = shared ?? (await startTestServer(backend as Backend['name'], env));
     use({ server, w: await buildWorld(server), f: fixtures(server) });
+    if (shared !== undefined) server = undefined;
   });
   afterAll(async () => server?.close());
+}
+
+/** The server of a `useServer` block, once started. */
+export type SharedServer = () => TestServer;
+
+/**
+ * One server on `backend` for the surrounding describe block, shared by the blocks inside it
+ * (each with a world of its own, `useWorld(shared, ...)`): a suite of several files' worth of
+ * tests of one resource pays for one server and one database per backend.
+ */
+export function useServer(backend: Backend['name'], available: boolean, env: Record<string, string> = {}): SharedServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    if (available) server = await startTestServer(backend, env);
+  });
+  afterAll(async () => server?.close());
+  return () => {
+    if (server === undefined) throw new Error('the shared server is not started: its backend is unavailable');
+    return server;
+  };
 }
 
 let counter = 0;

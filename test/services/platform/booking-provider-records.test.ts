@@ -3,7 +3,7 @@
 // process: a booking's records are reached in its scope only — its host's, or its team's for a
 // team booking (docs/rules.md#membership-rules) — and every reader answers another's booking as
 // absent. Recording them is tested in test/services/platform/bookings.test.ts; the routes' shapes
-// and the CLI's refusals in test/platform/booking-provider-records.test.ts.
+// and the CLI's refusals in test/platform/bookings.test.ts ("booking provider records").
 import { describe, expect } from 'vitest';
 import { book, bookingRecordings, bookingReferences, bookingSessions, bookingTranscripts, recordReference, recordTranscript } from '../../../src/platform/bookings/service.ts';
 import type { BookingScope } from '../../../src/platform/bookings/store.ts';
