@@ -11,6 +11,7 @@ import { hashToken, timeOrderedId } from '../../src/oauth/token-format.ts';
 import { mintAccessToken } from '../../src/oauth/token-response.ts';
 import { CLI_OPERATOR } from '../../src/services/actors.ts';
 import type { ServiceContext } from '../../src/services/context.ts';
+import { listAuthorizedApps, revokeAuthorizedApp } from '../../src/services/clients/authorized-apps.ts';
 import { listAgentAccess, revokeAgentAccess } from '../../src/services/identity-providers/agent-access.ts';
 import { addIdentityProvider, type IdentityProvider } from '../../src/services/identity-providers/identity-providers.ts';
 import { deleteOrganizationUser } from '../../src/services/teams/organization-accounts.ts';
@@ -185,4 +186,31 @@ it('the identity providers are managed by the organization\'s owners only: not i
   expect(await organizationOwnedBy(e.ctx.stores, e.organizationId, admin)).toBeUndefined();
   expect(await organizationOwnedBy(e.ctx.stores, e.organizationId, e.ada)).toBeUndefined();
   expect(await organizationOwnedBy(e.ctx.stores, 'no-such-organization', e.owner)).toBeUndefined();
+});
+
+it("the member's authorized apps show what the provider granted as a card of its own beside the member's own consent; the member's Revoke ends that card's grants only", async ({ e }) => {
+  const own = { id: timeOrderedId(T0), userId: e.ada, clientId: e.agent, scopes: ['PROFILE_READ'], createdAt: T0, revokedAt: null };
+  await e.oauth.createGrant(own);
+  e.advance(1_000);
+  const first = await e.grant(e.provider, e.ada, e.agent, ['PROFILE_READ']);
+  e.advance(1_000);
+  const second = await e.grant(e.provider, e.ada, e.agent, ['BOOKING_READ']);
+  const apps = await listAuthorizedApps(e.ctx, e.ada);
+  expect(apps.map((a) => ({ grantId: a.grantId, grantedBy: a.grantedBy, scopes: a.scopes, lastUsedAt: a.lastUsedAt }))).toEqual([
+    { grantId: own.id, grantedBy: null, scopes: ['PROFILE_READ'], lastUsedAt: null },
+    { grantId: second.grant.id, grantedBy: { identityProviderId: e.provider.id, organizationName: 'Acme' }, scopes: ['BOOKING_READ', 'PROFILE_READ'], lastUsedAt: T0 + 2_000 },
+  ]);
+
+  const revoked = await revokeAuthorizedApp(e.ctx, e.ada, first.grant.id);
+  expect(revoked.revokedGrantIds.sort()).toEqual([first.grant.id, second.grant.id].sort());
+  expect(await liveToken(e, first.token)).toBe(false);
+  expect((await e.oauth.findGrant(own.id))!.revokedAt).toBeNull();
+  expect((await listAuthorizedApps(e.ctx, e.ada)).map((a) => a.grantId)).toEqual([own.id]);
+  expect((await revokedEvents(e)).map((a) => a.data)).toEqual(
+    expect.arrayContaining([first, second].map(({ grant }) => ({ grantId: grant.id, identityProviderId: e.provider.id, reason: 'revoked by the user in authorized apps' }))),
+  );
+  // Revoking the member's own consent leaves the provider's next grant alone, and the other way round.
+  const third = await e.grant(e.provider, e.ada, e.agent, ['PROFILE_READ']);
+  await revokeAuthorizedApp(e.ctx, e.ada, own.id);
+  expect(await liveToken(e, third.token)).toBe(true);
 });
