@@ -41,7 +41,7 @@ function partyWords(o: AuthorizedApp): Html {
 function lastUsed(app: AuthorizedApp): Html {
   return html`<p class="muted" id="last-used-${app.grantId}">${app.lastUsedAt === null
     ? 'Last used: not recently (no token it got is still on record).'
-    : html`Last used: ${time(app.lastUsedAt)}, when it last got a token (signing you in or refreshing).`}</p>`;
+    : html`Last used: ${time(app.lastUsedAt)}, when it last got a token (${app.grantedBy === null ? 'signing you in or refreshing' : 'with a grant of your organization’s identity provider'}).`}</p>`;
 }
 
 /** Who granted it: the user, or the identity provider of one of the user's organizations. */
