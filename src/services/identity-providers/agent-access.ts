@@ -93,6 +93,9 @@ export async function revokeAgentAccess(ctx: ServiceContext, input: { organizati
 export async function revokeOnDeparture(tx: ServiceStores, organizationId: string, userId: string, now: number): Promise<RevokedGrant[]> {
   const revoked: RevokedGrant[] = [];
   for (const provider of await tx.identityProviders.listOfOrganization(organizationId)) {
+    // A token request granting through it right now holds it: waited for, its grant is
+    // revoked below; one that comes after finds the membership gone (grants/jwt-bearer.ts).
+    if (!(await tx.identityProviders.hold(provider.id))) continue;
     for (const g of await tx.identityProviders.revokeGrantsOf(provider.id, now, { userId })) {
       await tx.audit.append({ type: 'grant.revoked', clientId: g.clientId, userId, data: { grantId: g.id, organizationId, identityProviderId: provider.id, reason: 'left the organization' } }, now);
       revoked.push(g);

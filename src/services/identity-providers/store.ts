@@ -50,6 +50,12 @@ export interface IdentityProviderStore {
   listOfOrganization(organizationId: string): Promise<IdentityProvider[]>;
   /** The organization's identity provider of this id; undefined when there is none. */
   find(organizationId: string, id: string): Promise<IdentityProvider | undefined>;
+  /**
+   * Within a transaction: holds the identity provider's row until the transaction ends, as a
+   * token request holds it (IdentityAssertionStore.holdTrust), so that a grant being made for it
+   * is committed before what follows reads its grants. False when there is none.
+   */
+  hold(id: string): Promise<boolean>;
   /** Deletes it; false when there was none. Its grants stay, for revokeGrantsOf. */
   delete(id: string): Promise<boolean>;
   /**

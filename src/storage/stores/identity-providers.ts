@@ -4,7 +4,7 @@ import type { IdentityLink, IdentityProviderStore } from '../../services/identit
 import { scopesColumn, scopesFromColumn } from '../columns.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { revokeGrant } from '../repositories/grants.ts';
-import { toTrustedIdentityProvider } from './identity-assertions.ts';
+import { holdIdentityProvider, toTrustedIdentityProvider } from './identity-assertions.ts';
 
 export function createIdentityProviderStore(db: Executor): IdentityProviderStore {
   return {
@@ -26,6 +26,8 @@ export function createIdentityProviderStore(db: Executor): IdentityProviderStore
       const r = await db.selectFrom('identity_providers').selectAll().where('organization_id', '=', organizationId).where('id', '=', id).executeTakeFirst();
       return r && { ...toTrustedIdentityProvider(r), createdAt: r.created_at, createdBy: r.created_by };
     },
+
+    hold: (id) => holdIdentityProvider(db, id),
 
     async delete(id) {
       const result = await db.deleteFrom('identity_providers').where('id', '=', id).executeTakeFirst();
