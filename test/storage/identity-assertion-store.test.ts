@@ -36,7 +36,10 @@ describe.each(backends)('IdentityAssertionStore contract on $name', ({ name, ava
     if (!available) return;
     database = await createTestDatabase(name, 8);
     store = createIdentityAssertionStore(database.handle.db);
-    services = createServiceContext(database.handle.db, Date.now);
+    // A clock that moves on every reading: two trusts added within one millisecond would
+    // otherwise tie on created_at, and "oldest first" would fall to their random ids.
+    let now = Date.now();
+    services = createServiceContext(database.handle.db, () => (now += 1));
     orgId = (await createOrganization(services, { name: 'Acme', ownerId: await user('owner@acme.example') })).id;
   });
   afterAll(async () => database?.drop());
