@@ -54,6 +54,7 @@ import { ReauthenticationMarks } from './web/reauthentication.ts';
 import { attachSessionUser, attachSessionUserOutsidePages } from './web/session.ts';
 import { teamsRoutes } from './web/teams.ts';
 import { inviteLinksRoutes } from './web/invite-links.ts';
+import { identityProvidersRoutes } from './web/identity-providers.ts';
 import { connectPageApplication, connectPagesRoutes } from './web/connect-pages.ts';
 import { connectionRequestPages } from './platform/connection-requests/service.ts';
 import { webhooksRoutes } from './web/webhooks.ts';
@@ -289,6 +290,7 @@ async function registerRoutes(app: FastifyInstance, ctx: AppContext, platform: P
       await emailChangeRoutes(web, ctx);
       await teamsRoutes(web, ctx);
       await inviteLinksRoutes(web, ctx);
+      await identityProvidersRoutes(web, ctx);
       await webhooksRoutes(web, ctx);
       await connectPagesRoutes(web, ctx, connections);
     }),

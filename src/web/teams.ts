@@ -16,6 +16,9 @@ import { fullStop, time } from './format.ts';
 import { html, type Html } from './html.ts';
 import { csrfField, sendErrorPage, sendPage } from './pages.ts';
 
+/** docs/integrating.md#enterprise-managed-agents: where an organization's owners manage its identity providers (identity-providers.ts). */
+export const identityProvidersPath = (organizationId: string) => `/settings/organizations/${encodeURIComponent(organizationId)}/identity-providers`;
+
 export const TEAMS = '/settings/teams';
 
 /** docs/rules.md#invite-links: where a team's admins list and revoke its invite links (invite-links.ts). */
@@ -62,6 +65,9 @@ function membershipItem(m: Membership, refused: boolean): Html {
 <p>${place(kind, m.teamOrgName)}${fullStop(m.teamOrgName)} Your role: <strong>${roleWords[m.role]}</strong>, since ${time(m.createdAt)}.</p>
 ${m.teamId !== null && isAdmin(m.role)
   ? html`<p><a href="${inviteLinksPath(m.teamId)}">Invite links<span class="visually-hidden"> of ${m.targetName}</span></a>: see and revoke the links that let people join.</p>`
+  : ''}
+${m.organizationId !== null && m.role === 'owner'
+  ? html`<p><a href="${identityProvidersPath(m.organizationId)}">Identity providers<span class="visually-hidden"> of ${m.targetName}</span></a>: let your organization’s agents in for its members without a consent page, and see who got access.</p>`
   : ''}
 ${refused
   ? html`<p class="error" role="alert" id="refused">You are the last owner of ${m.targetName}, so you cannot leave it. Make another member an owner first.</p>`

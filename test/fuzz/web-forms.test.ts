@@ -5,10 +5,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { listAuthorizedApps } from '../../src/services/clients/authorized-apps.ts';
-import { createTeam, addMember } from '../../src/services/teams/teams.ts';
+import { createOrganization, createTeam, addMember } from '../../src/services/teams/teams.ts';
+import { addIdentityProvider } from '../../src/services/identity-providers/identity-providers.ts';
+import { createIdentityAssertionStore } from '../../src/storage/stores/identity-assertions.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
 import { createInviteLink } from '../../src/services/teams/invite-links.ts';
-import { generateToken, hashToken } from '../../src/oauth/token-format.ts';
+import { generateToken, hashToken, timeOrderedId } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
 import type { Browser } from '../helpers/browser.ts';
 import { csrfOf, loggedIn, open } from '../helpers/pages.ts';
@@ -42,6 +44,10 @@ interface Ids {
   /** docs/rules.md#invite-links: a team the user owns, and a link of it until a case revokes it. */
   linkTeam: string;
   inviteLink: string;
+  /** docs/integrating.md#enterprise-managed-agents: an organization the user owns, its identity provider and a grant it made, until cases remove or revoke them. */
+  idpOrganization: string;
+  identityProvider: string;
+  agentGrant: string;
 }
 
 const CLIENT_KEYS = ['name', 'description', 'homepage_url', 'logo_url', 'kind', 'redirect_uris', 'scopes', 'version'];
@@ -62,6 +68,13 @@ const FORMS: Form[] = [
   { name: 'leave a team', path: (ids, f) => `/settings/teams/memberships/${f ?? ids.membership}/leave`, keys: [] },
   { name: 'connect an app', path: (ids, f) => `/settings/connect/${f ?? ids.connectToken}`, keys: ['decision', 'account'] },
   { name: 'revoke an invite link', path: (ids, f) => `/settings/teams/${ids.linkTeam}/invite-links/${f ?? ids.inviteLink}/revoke`, keys: [] },
+  { name: 'add an identity provider', path: (ids, f) => `/settings/organizations/${f ?? ids.idpOrganization}/identity-providers`, keys: ['issuer', 'jwks_uri', 'domains', 'scopes'] },
+  { name: 'remove an identity provider', path: (ids, f) => `/settings/organizations/${ids.idpOrganization}/identity-providers/${f ?? ids.identityProvider}/remove`, keys: [] },
+  {
+    name: "revoke an agent's access",
+    path: (ids, f) => `/settings/organizations/${ids.idpOrganization}/identity-providers/${ids.identityProvider}/agents/${f ?? ids.agentGrant}/revoke`,
+    keys: [],
+  },
 ];
 
 /** Values a form field takes on the real page. */
@@ -78,6 +91,9 @@ const REAL_VALUES: Record<string, string[]> = {
   homepage_url: ['https://app.example.com', 'http://localhost:3000'],
   redirect_uris: ['https://app.example.com/callback\nhttps://app.example.com/other'],
   version: ['1', '2', '0', '-1'],
+  issuer: ['https://idp.example.com', 'http://idp.example.com'],
+  jwks_uri: ['https://idp.example.com/keys'],
+  domains: ['example.com', 'example.com\nexample.org', '@example.com'],
 };
 
 describe.each(backends)('fuzzing the pages on $name', ({ name, available }) => {
@@ -131,10 +147,14 @@ describe.each(backends)('fuzzing the pages on $name', ({ name, available }) => {
     });
     const linkTeam = await createTeam(server.services, { name: 'Linkers', ownerId: user.id });
     const link = await createInviteLink(server.services, { teamId: linkTeam.id, createdBy: user.id, grantId: null }, server.url);
+    const idpOrganization = await createOrganization(server.services, { name: 'Fuzz Org', ownerId: user.id });
+    const provider = await addIdentityProvider(server.services, { organizationId: idpOrganization.id, issuer: 'https://idp.fuzz.example', jwksUri: 'https://idp.fuzz.example/keys', domains: ['fuzz.example'] }, { actorId: user.id });
+    const agentGrant = { id: timeOrderedId(server.clock()), userId: user.id, clientId: client.clientId, scopes: ['PROFILE_READ'], createdAt: server.clock(), revokedAt: null };
+    await createIdentityAssertionStore(server.database.handle.db).createTrustGrant(agentGrant, provider.id);
     // A grant to consent to again, so the authorization endpoint also takes its silent path.
     await server.code(client, user);
     const [grant] = await listAuthorizedApps(server.services, user.id);
-    ids = { client: client.clientId, grant: grant!.grantId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id, connectToken, linkTeam: linkTeam.id, inviteLink: link.id };
+    ids = { client: client.clientId, grant: grant!.grantId, legacyClient: legacy.clientId, pendingClient: pending.clientId, secretId: secret!.id, invitation: invitation.id, membership: membership.id, connectToken, linkTeam: linkTeam.id, inviteLink: link.id, idpOrganization: idpOrganization.id, identityProvider: provider.id, agentGrant: agentGrant.id };
     secrets = [client.secret!, legacy.secret!, pending.secret!, ...Object.values(browsers).map((b) => sessionOf(b))];
   });
   afterAll(async () => {

@@ -17,6 +17,8 @@ import { CLI_OPERATOR } from '../../src/services/actors.ts';
 import { addIdentityProvider } from '../../src/services/identity-providers/identity-providers.ts';
 import { addMember, createOrganization } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
+import { browserFor, csrfOf, open, postForm } from '../helpers/pages.ts';
+import { accessTokenOf } from '../helpers/stores.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
@@ -47,6 +49,7 @@ describe.each(backends)('enterprise-managed agents (ID-JAG) on $name', ({ name, 
   let server: TestServer;
   let second: TestServer;
   let member: TestUser;
+  let org: string;
   let client: TestClient;
   let caBefore: typeof globalAgent.options.ca;
 
@@ -71,12 +74,12 @@ describe.each(backends)('enterprise-managed agents (ID-JAG) on $name', ({ name, 
     second = await startTestServer(name, { OUTBOUND_ALLOW_PRIVATE: '1', BASE_URL: server.url, APP_URL: server.url }, server);
     const owner = await server.user({ name: 'Owner' });
     member = await server.user({ name: 'Ada' });
-    const org = await createOrganization(server.services, { name: 'Acme', ownerId: owner.id });
-    await addMember(server.services, { organizationId: org.id }, member.id, 'member');
+    org = (await createOrganization(server.services, { name: 'Acme', ownerId: owner.id })).id;
+    await addMember(server.services, { organizationId: org }, member.id, 'member');
     let sent = '';
     await requestCode(server.services, { userId: member.id }, 'email', 'ada@acme.example', (_k, _to, code) => (sent = code));
     await verifyCode(server.services, { userId: member.id }, 'email', 'ada@acme.example', sent);
-    await addIdentityProvider(server.services, { organizationId: org.id, issuer: IDP, jwksUri, domains: ['acme.example'] }, { actorId: CLI_OPERATOR });
+    await addIdentityProvider(server.services, { organizationId: org, issuer: IDP, jwksUri, domains: ['acme.example'] }, { actorId: CLI_OPERATOR });
     client = await server.client(owner, { scopes: ['PROFILE_READ', 'BOOKING_READ'] });
   });
 
@@ -129,5 +132,27 @@ describe.each(backends)('enterprise-managed agents (ID-JAG) on $name', ({ name, 
     const res = await exchange(server, await idJag({ aud: 'https://elsewhere.example' }));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining("aud must be this authorization server's issuer identifier") });
+  });
+
+  it.skipIf(!enabled)('a member leaving the organization while agents trade ID-JAGs for them keeps no live token: each exchange is refused or its token revoked by the departure', async () => {
+    const browser = await browserFor(server, member);
+    // The subject is linked (its first use), so a refusal below is for the membership alone.
+    expect((await exchange(server, await idJag())).status).toBe(200);
+    for (let round = 0; round < 4; round += 1) {
+      const membership = (await server.services.stores.teams.findMembershipOfUser({ organizationId: org }, member.id))!;
+      const csrf = csrfOf((await open(browser, `/settings/teams/memberships/${membership.id}/leave`)).body);
+      const assertions = await Promise.all([0, 1, 2].map(() => idJag()));
+      const [left, ...exchanges] = await Promise.all([postForm(browser, `/settings/teams/memberships/${membership.id}/leave`, { _csrf: csrf }), ...assertions.map((a) => exchange(server, a))]);
+      expect(left.status).toBe(303);
+      for (const res of exchanges) {
+        if (res.status === 200) {
+          expect((await accessTokenOf(server, res.body.access_token as string))!.revokedAt, `round ${round}`).not.toBeNull();
+          expect((await server.api('GET', '/v2/me', res.body.access_token as string)).status).toBe(401);
+        } else {
+          expect(res.body).toEqual({ error: 'invalid_grant', error_description: 'the account linked to this subject is not a member of the organization that trusts this identity provider' });
+        }
+      }
+      await addMember(server.services, { organizationId: org }, member.id, 'member');
+    }
   });
 });

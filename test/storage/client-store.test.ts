@@ -5,9 +5,12 @@ import type { ServiceContext } from '../../src/services/context.ts';
 import type { NewClientRecord } from '../../src/services/clients/store.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { CLI_OPERATOR } from '../../src/services/actors.ts';
+import { addIdentityProvider } from '../../src/services/identity-providers/identity-providers.ts';
+import { createOrganization } from '../../src/services/teams/teams.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { accessTokenRecord, grantRecord, refreshTokenRecord, seedClient, T0 } from './seed.ts';
-import { createOAuthStore } from './stores.ts';
+import { createIdentityAssertionStore, createOAuthStore } from './stores.ts';
 
 describe.each(backends)('ClientStore contract on $name', ({ name, available }) => {
   let database: TestDatabase;
@@ -220,7 +223,30 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
       [T0, T0 + 20_000],
       [T0 + 1, null],
     ]);
-    expect(rows[0]).toMatchObject({ grantId: used.id, clientId, clientName: 'Calendar Sync', scopes: ['PROFILE_READ'], team: null });
+    expect(rows[0]).toMatchObject({ grantId: used.id, clientId, clientName: 'Calendar Sync', scopes: ['PROFILE_READ'], team: null, grantedBy: null });
+  });
+  it.skipIf(!available)("listActiveGrantsOfUser, findGrantOfUser, listActiveGrantsFor: an identity provider's grant names it and its organization, dated by its newest access token (it has no refresh token)", async () => {
+    const userId = (await createUser(ctx, { email: `idp-${name}@example.com`, name: 'Ida', password: 'correct horse battery' })).id;
+    const clientId = await seedClient(database.handle.db, ownerId);
+    const org = await createOrganization(ctx, { name: 'Acme', ownerId: userId });
+    const provider = await addIdentityProvider(ctx, { organizationId: org.id, issuer: `https://idp-${name}.example`, jwksUri: `https://idp-${name}.example/keys`, domains: ['acme.example'] }, { actorId: CLI_OPERATOR });
+    const assertions = createIdentityAssertionStore(database.handle.db);
+    const granted = grantRecord(userId, clientId, { createdAt: T0 });
+    const consented = grantRecord(userId, clientId, { createdAt: T0 + 1 });
+    await assertions.createTrustGrant(granted, provider.id);
+    await assertions.oauth.createGrant(consented);
+    await assertions.oauth.createAccessToken(accessTokenRecord(granted, { createdAt: T0 + 10_000 }));
+    await assertions.oauth.createAccessToken(accessTokenRecord(granted, { createdAt: T0 + 30_000 }));
+    const rows = await ctx.stores.clients.listActiveGrantsOfUser(userId);
+    expect(rows.map((r) => [r.grantId, r.grantedBy, r.lastTokenAt])).toEqual([
+      [granted.id, { identityProviderId: provider.id, organizationName: 'Acme' }, T0 + 30_000],
+      [consented.id, null, null],
+    ]);
+    expect(await ctx.stores.clients.findGrantOfUser(userId, granted.id)).toMatchObject({ id: granted.id, grantedBy: { identityProviderId: provider.id, organizationName: 'Acme' } });
+    expect(await ctx.stores.clients.listActiveGrantsFor(userId, clientId)).toEqual([
+      { id: consented.id, teamId: null, identityProviderId: null },
+      { id: granted.id, teamId: null, identityProviderId: provider.id },
+    ]);
   });
   it.skipIf(!available)("findGrantOfUser: the user's own grant, revoked or not, with its client's name; another user's grant is not found", async () => {
     const core = createOAuthStore(database.handle.db);
@@ -230,7 +256,7 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
     const revoked = grantRecord(userId, clientId, { createdAt: T0, revokedAt: T0 + 5 });
     const theirs = grantRecord(otherId, clientId, { createdAt: T0 });
     for (const g of [revoked, theirs]) await core.createGrant(g);
-    expect(await ctx.stores.clients.findGrantOfUser(userId, revoked.id)).toEqual({ id: revoked.id, clientId, clientName: 'Calendar Sync', team: null, revokedAt: T0 + 5 });
+    expect(await ctx.stores.clients.findGrantOfUser(userId, revoked.id)).toEqual({ id: revoked.id, clientId, clientName: 'Calendar Sync', team: null, grantedBy: null, revokedAt: T0 + 5 });
     expect(await ctx.stores.clients.findGrantOfUser(userId, theirs.id)).toBeUndefined();
     expect(await ctx.stores.clients.findGrantOfUser(otherId, theirs.id)).toMatchObject({ id: theirs.id, revokedAt: null });
   });

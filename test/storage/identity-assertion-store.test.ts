@@ -36,7 +36,10 @@ describe.each(backends)('IdentityAssertionStore contract on $name', ({ name, ava
     if (!available) return;
     database = await createTestDatabase(name, 8);
     store = createIdentityAssertionStore(database.handle.db);
-    services = createServiceContext(database.handle.db, Date.now);
+    // A clock that moves on every reading: two trusts added within one millisecond would
+    // otherwise tie on created_at, and "oldest first" would fall to their random ids.
+    let now = Date.now();
+    services = createServiceContext(database.handle.db, () => (now += 1));
     orgId = (await createOrganization(services, { name: 'Acme', ownerId: await user('owner@acme.example') })).id;
   });
   afterAll(async () => database?.drop());
@@ -104,5 +107,38 @@ describe.each(backends)('IdentityAssertionStore contract on $name', ({ name, ava
     expect(await store.transaction((tx) => tx.holdTrust(trust.id))).toBe(false);
     expect(await store.findTrustGrant(trust.id, member, client, ['PROFILE_READ'])).toBeUndefined();
     expect((await store.oauth.findGrant(grant.id))!.revokedAt).toEqual(expect.any(Number));
+  });
+
+  it.skipIf(!available)('IdentityProviderStore listActiveGrants and revokeGrantsOf: a trust\'s active grants with client, user and last token; revoked by user and client, with their tokens', async () => {
+    const ann = await user('ann@example.com');
+    const ben = await user('ben@example.com');
+    const trust = await addIdentityProvider(services, { organizationId: orgId, issuer: 'https://listed.example', jwksUri: 'https://listed.example/keys', domains: ['acme.example'] }, { actorId: CLI_OPERATOR });
+    const clientOf = async (id: string) => services.stores.clients.insert({ id, name: `Agent ${id}`, description: '', homepageUrl: 'https://agent.example', logoUrl: null, ownerId: ann, kind: 'confidential', state: 'approved', redirectUris: ['https://agent.example/cb'], scopes: ['PROFILE_READ'], createdAt: 1 });
+    await clientOf('listed-a');
+    await clientOf('listed-b');
+    const made = async (userId: string, clientId: string, at: number, tokenAt?: number) => {
+      const grant = { id: timeOrderedId(at), userId, clientId, scopes: ['BOOKING_READ', 'PROFILE_READ'], createdAt: at, revokedAt: null };
+      await store.createTrustGrant(grant, trust.id);
+      if (tokenAt !== undefined) {
+        await store.oauth.createAccessToken({ hash: `hash-${grant.id}`, grantId: grant.id, codeHash: null, clientId, userId, scopes: grant.scopes, resources: null, dpopJkt: null, createdAt: tokenAt, expiresAt: tokenAt + 3600_000, revokedAt: null });
+      }
+      return grant;
+    };
+    const annA = await made(ann, 'listed-a', 1_000, 5_000);
+    const annB = await made(ann, 'listed-b', 2_000);
+    const benA = await made(ben, 'listed-a', 3_000, 4_000);
+    expect(await services.stores.identityProviders.listActiveGrants(trust.id)).toEqual([
+      { grantId: annA.id, clientId: 'listed-a', clientName: 'Agent listed-a', userId: ann, userName: expect.any(String), userEmail: 'ann@example.com', scopes: ['BOOKING_READ', 'PROFILE_READ'], createdAt: 1_000, lastTokenAt: 5_000 },
+      { grantId: annB.id, clientId: 'listed-b', clientName: 'Agent listed-b', userId: ann, userName: expect.any(String), userEmail: 'ann@example.com', scopes: ['BOOKING_READ', 'PROFILE_READ'], createdAt: 2_000, lastTokenAt: null },
+      { grantId: benA.id, clientId: 'listed-a', clientName: 'Agent listed-a', userId: ben, userName: expect.any(String), userEmail: 'ben@example.com', scopes: ['BOOKING_READ', 'PROFILE_READ'], createdAt: 3_000, lastTokenAt: 4_000 },
+    ]);
+    const revoked = await services.stores.transaction((tx) => tx.identityProviders.revokeGrantsOf(trust.id, 9_000, { userId: ann, clientId: 'listed-a' }));
+    expect(revoked).toEqual([{ id: annA.id, clientId: 'listed-a', userId: ann }]);
+    expect((await store.oauth.findAccessToken(`hash-${annA.id}`))!.revokedAt).toBe(9_000);
+    expect((await store.oauth.findAccessToken(`hash-${benA.id}`))!.revokedAt).toBeNull();
+    expect((await services.stores.identityProviders.listActiveGrants(trust.id)).map((g) => g.grantId)).toEqual([annB.id, benA.id]);
+    expect(await services.stores.transaction((tx) => tx.identityProviders.revokeGrantsOf(trust.id, 9_500, { userId: ann }))).toEqual([{ id: annB.id, clientId: 'listed-b', userId: ann }]);
+    expect(await services.stores.transaction((tx) => tx.identityProviders.revokeGrantsOf(trust.id, 9_900))).toEqual([{ id: benA.id, clientId: 'listed-a', userId: ben }]);
+    expect(await services.stores.identityProviders.listActiveGrants(trust.id)).toEqual([]);
   });
 });

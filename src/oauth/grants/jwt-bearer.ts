@@ -42,6 +42,10 @@ export const jwtBearerGrant: GrantHandler = {
       const { trust, userId, linked } = found;
       // SECURITY.md: the trust's removal waits for this transaction and revokes what it wrote.
       if (!(await tx.holdTrust(trust.id))) return invalidGrant(`the identity provider ${checked.issuer} is no longer trusted`);
+      // Asked again under the hold: a departure from the organization holds the trust too before it
+      // revokes what the trust granted the member, so it has either committed (and this sees it)
+      // or waits for this grant to revoke it (docs/integrating.md#enterprise-managed-agents).
+      if (!(await tx.isMember(trust.organizationId, userId))) return invalidGrant('the account linked to this subject is not a member of the organization that trusts this identity provider');
       const scopes = grantedScopes(requested, checked.scopes, trust.scopes, client.scopes!);
       if (scopes instanceof OAuthError) return scopes;
       let grant = await tx.findTrustGrant(trust.id, userId, client.id, scopes);

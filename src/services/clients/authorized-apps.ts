@@ -1,10 +1,12 @@
 // The applications a user has authorized (docs/rules.md#consent): one entry for each party an
 // application acts for (the user, or a team the user authorized it for,
-// docs/rules.md#team-authorization), each with its own scopes, revoked on its own.
+// docs/rules.md#team-authorization), each with its own scopes, revoked on its own; and beside
+// them, as entries of their own, the access an organization's identity provider granted an
+// application for the user (docs/integrating.md#enterprise-managed-agents).
 import { sortScopes } from '../../oauth/scopes.ts';
 import type { ServiceContext } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { NamedGrantOfUser } from './store.ts';
+import type { GrantingIdentityProvider, NamedGrantOfUser } from './store.ts';
 
 /**
  * One authorization of an application by the user, for the user or for one team. The user's
@@ -23,14 +25,20 @@ export interface AuthorizedApp {
   scopes: string[] | null;
   /** docs/rules.md#team-authorization: the team it acts for; null: it acts for the user. */
   team: { id: string; name: string } | null;
-  /** The user's first and latest approval among its grants. */
+  /**
+   * docs/integrating.md#enterprise-managed-agents: the organization's identity provider that
+   * granted it, without the user's consent page; null: the user approved it.
+   */
+  grantedBy: GrantingIdentityProvider | null;
+  /** The user's (or the identity provider's) first and latest approval among its grants. */
   firstApprovedAt: number;
   lastApprovedAt: number;
   /** When the application last got a token through it (a code exchange or a refresh); null when none is still stored. */
   lastUsedAt: number | null;
 }
 
-const partyKey = (clientId: string, team: { id: string } | null) => `${clientId}\n${team?.id ?? ''}`;
+/** Who an authorization is of: the application, the party it acts for, and who granted it. */
+const partyKey = (clientId: string, team: { id: string } | null, grantedBy: GrantingIdentityProvider | null) => `${clientId}\n${team?.id ?? ''}\n${grantedBy?.identityProviderId ?? ''}`;
 
 /**
  * The user's authorizations, the most recently approved application first; an application's
@@ -41,7 +49,7 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
   const apps = new Map<string, AuthorizedApp>();
   // Oldest first: the last grant seen of a party is its newest.
   for (const r of rows) {
-    const key = partyKey(r.clientId, r.team);
+    const key = partyKey(r.clientId, r.team, r.grantedBy);
     const app = apps.get(key);
     if (app === undefined) {
       apps.set(key, {
@@ -52,6 +60,7 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
         homepageUrl: r.homepageUrl,
         scopes: r.scopes,
         team: r.team,
+        grantedBy: r.grantedBy,
         firstApprovedAt: r.createdAt,
         lastApprovedAt: r.createdAt,
         lastUsedAt: r.lastTokenAt,
@@ -71,15 +80,20 @@ export async function listAuthorizedApps(ctx: ServiceContext, userId: string): P
     (a, b) =>
       latestOfClient.get(b.clientId)! - latestOfClient.get(a.clientId)! ||
       a.clientId.localeCompare(b.clientId) ||
-      (a.team === null ? -1 : b.team === null ? 1 : a.team.name.localeCompare(b.team.name) || a.team.id.localeCompare(b.team.id)),
+      // The user's own consent before what an identity provider granted.
+      (a.grantedBy?.identityProviderId ?? '').localeCompare(b.grantedBy?.identityProviderId ?? '') ||
+      (a.team === null ? (b.team === null ? 0 : -1) : b.team === null ? 1 : a.team.name.localeCompare(b.team.name) || a.team.id.localeCompare(b.team.id)),
   );
 }
 
 /**
  * docs/rules.md#consent, docs/rules.md#team-authorization: revokes the authorization the grant
  * belongs to: every active grant of the user for the same client and the same party (the user,
- * or that one team), and with them every code, access and refresh token, in one transaction.
- * The application's other authorizations keep working. Only the user who approved a grant
+ * or that one team, granted by the same party: the user, or one identity provider), and with
+ * them every code, access and refresh token, in one transaction. The application's other
+ * authorizations keep working. An identity provider's grant is the user's to end too (ending
+ * access needs no authority); the provider may grant it again, as its organization's policy
+ * decides (docs/integrating.md#enterprise-managed-agents). Only the user who approved a grant
  * revokes it here: a grant is named by its id, and one that is not the user's is not found,
  * the same answer as one that does not exist. Returns the grants that ended.
  */
@@ -90,11 +104,13 @@ export async function revokeAuthorizedApp(ctx: ServiceContext, userId: string, g
     if (named === undefined || named.revokedAt !== null) throw notFound('you have not authorized this application, or this access was already revoked');
     const { clientId } = named;
     const teamId = named.team?.id ?? null;
-    const grants = (await tx.clients.listActiveGrantsFor(userId, clientId)).filter((g) => g.teamId === teamId);
+    const identityProviderId = named.grantedBy?.identityProviderId ?? null;
+    const grants = (await tx.clients.listActiveGrantsFor(userId, clientId)).filter((g) => g.teamId === teamId && g.identityProviderId === identityProviderId);
     for (const { id } of grants) {
       await tx.clients.revokeGrant(id, now);
       const team = teamId === null ? {} : { teamId };
-      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: id, ...team, reason: 'revoked by the user in authorized apps' } }, now);
+      const provider = identityProviderId === null ? {} : { identityProviderId };
+      await tx.audit.append({ type: 'grant.revoked', actorId: userId, clientId, userId, data: { grantId: id, ...team, ...provider, reason: 'revoked by the user in authorized apps' } }, now);
     }
     // docs/rules.md#client-events: the application is told in the same transaction, so it cannot be lost;
     // teamIds names the team whose access ended with it (docs/rules.md#team-authorization).

@@ -107,7 +107,16 @@ export interface NamedGrantOfUser {
   clientName: string;
   /** docs/rules.md#team-authorization: the team it acts for; null: it acts for the user. */
   team: { id: string; name: string } | null;
+  /** docs/integrating.md#enterprise-managed-agents: the organization's identity provider that made it; null: the user consented. */
+  grantedBy: GrantingIdentityProvider | null;
   revokedAt: number | null;
+}
+
+/** An organization's identity provider that made a grant, and the organization's name. */
+export interface GrantingIdentityProvider {
+  identityProviderId: string;
+  /** Null once the identity provider is removed (its grants are revoked with it). */
+  organizationName: string | null;
 }
 
 /** One active grant of a user, with the name and homepage of its client. */
@@ -120,10 +129,14 @@ export interface GrantOfUser {
   scopes: string[] | null;
   /** docs/rules.md#team-authorization: the team the grant acts for, by id and name; null: it acts for the user. */
   team: { id: string; name: string } | null;
+  /** docs/integrating.md#enterprise-managed-agents: the organization's identity provider that made it; null: the user consented. */
+  grantedBy: GrantingIdentityProvider | null;
   createdAt: number;
   /**
-   * When a token pair of the grant was last issued (a code exchange or a refresh): its newest
-   * refresh token still stored; null when retention has deleted them all.
+   * When a token of the grant was last issued (a code exchange, a refresh, an ID-JAG's
+   * exchange): its newest refresh token still stored, or, for a grant that issues access
+   * tokens only (an identity provider's), its newest access token; null when retention has
+   * deleted them all.
    */
   lastTokenAt: number | null;
 }
@@ -189,9 +202,10 @@ export interface ClientStore {
 
   /**
    * The user's active grants for the client, newest first, each with the team it acts for
-   * (docs/rules.md#team-authorization; null: for the user); empty when none.
+   * (docs/rules.md#team-authorization; null: for the user) and the identity provider that made
+   * it (null: the user consented); empty when none.
    */
-  listActiveGrantsFor(userId: string, clientId: string): Promise<{ id: string; teamId: string | null }[]>;
+  listActiveGrantsFor(userId: string, clientId: string): Promise<{ id: string; teamId: string | null; identityProviderId: string | null }[]>;
 
   /**
    * Revokes the grant and everything issued under it (codes, access and refresh tokens) at

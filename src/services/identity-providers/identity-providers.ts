@@ -41,8 +41,15 @@ function httpsUrl(value: string, field: string, words: string): string {
   return value;
 }
 
-function checkDomains(values: readonly string[]): string[] {
-  if (values.length === 0) throw validation('name at least one e-mail domain the identity provider speaks for (--domain example.com)', 'domains');
+/** The issuer identifier, as the identity provider's ID-JAGs carry it in iss. */
+export const checkIssuer = (value: string): string => httpsUrl(value.trim(), 'issuer', 'the identity provider\'s issuer identifier, as its ID-JAGs carry it in iss');
+
+/** Where the identity provider publishes its signing keys. */
+export const checkJwksUri = (value: string): string => httpsUrl(value.trim(), 'jwks_uri', 'where the identity provider publishes its signing keys');
+
+/** The e-mail domains it speaks for: lower case, without a leading @, each once. */
+export function checkDomains(values: readonly string[]): string[] {
+  if (values.length === 0) throw validation('name at least one e-mail domain the identity provider speaks for, like example.com', 'domains');
   if (values.length > MAX_DOMAINS) throw validation(`at most ${MAX_DOMAINS} domains`, 'domains');
   const domains = values.map((d) => d.trim().toLowerCase().replace(/^@/, ''));
   const bad = domains.find((d) => !DOMAIN.test(d));
@@ -50,7 +57,8 @@ function checkDomains(values: readonly string[]): string[] {
   return [...new Set(domains)];
 }
 
-function checkScopes(values: readonly string[] | undefined): string[] | null {
+/** The scopes it may grant, registry order; none named: null, whatever the client and the request allow. */
+export function checkScopes(values: readonly string[] | undefined): string[] | null {
   if (values === undefined || values.length === 0) return null;
   const unknown = values.filter((s) => !isKnownScope(s));
   if (unknown.length > 0) throw validation(unknownScopes(unknown), 'scopes');
@@ -69,8 +77,8 @@ async function requireProvider(ctx: ServiceContext, organizationId: string, id: 
 
 /** Registers the identity provider, audited as `identity_provider.added`. */
 export async function addIdentityProvider(ctx: ServiceContext, input: NewIdentityProvider, actor: Actor): Promise<IdentityProvider> {
-  const issuer = httpsUrl(input.issuer.trim(), 'issuer', 'the identity provider\'s issuer identifier, as its ID-JAGs carry it in iss');
-  const jwksUri = httpsUrl(input.jwksUri.trim(), 'jwks_uri', 'where the identity provider publishes its signing keys');
+  const issuer = checkIssuer(input.issuer);
+  const jwksUri = checkJwksUri(input.jwksUri);
   const domains = checkDomains(input.domains);
   const scopes = checkScopes(input.scopes);
   const now = ctx.clock();
@@ -102,7 +110,7 @@ export async function removeIdentityProvider(ctx: ServiceContext, organizationId
     // Deleted first: a token request holding the row (IdentityAssertionStore.holdTrust) is
     // waited for, so its grant is there to revoke; one that comes after finds no trust.
     if (!(await tx.identityProviders.delete(id))) throw notFound(`organization ${organizationId} has no identity provider ${id}`);
-    const grantsRevoked = await tx.identityProviders.revokeGrantsOf(id, now);
+    const grantsRevoked = (await tx.identityProviders.revokeGrantsOf(id, now)).length;
     await tx.audit.append({ type: 'identity_provider.removed', ...actor, data: { organizationId, identityProviderId: id, issuer: provider.issuer, grantsRevoked } }, now);
     return { provider, grantsRevoked };
   });
@@ -141,7 +149,7 @@ export async function unlinkSubject(ctx: ServiceContext, input: { organizationId
     if (link === undefined || !(await tx.identityProviders.deleteLink(provider.issuer, input.subject))) {
       throw notFound(`the subject ${input.subject} of ${provider.issuer} is not linked`);
     }
-    const grantsRevoked = await tx.identityProviders.revokeGrantsOf(provider.id, now, link.userId);
+    const grantsRevoked = (await tx.identityProviders.revokeGrantsOf(provider.id, now, { userId: link.userId })).length;
     await tx.audit.append({ type: 'identity_link.removed', ...actor, userId: link.userId, data: { organizationId: input.organizationId, identityProviderId: provider.id, issuer: provider.issuer, subject: input.subject, grantsRevoked } }, now);
     return { link, grantsRevoked };
   });

@@ -9,6 +9,7 @@ import { isTimeZone } from '../time-zones.ts';
 import type { Member, Membership, MembershipOfUser, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamChanges, TeamSummary } from './store.ts';
 import { refuseHiddenCharacters } from '../names.ts';
 import type { Actor } from '../actors.ts';
+import { revokeOnDeparture } from '../identity-providers/agent-access.ts';
 
 export type { Member, Membership, MembershipTarget, Organization, OrganizationSummary, Role, Team, TeamSummary } from './store.ts';
 export const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
@@ -267,13 +268,17 @@ export async function listMembers(ctx: ServiceContext, target: MembershipTarget,
 
 /**
  * Removes a membership, left or removed; an organization's users stop reporting it as theirs,
- * and the end of a team's is recorded, so that no invite link made before it brings the user
- * back (docs/rules.md#invite-links).
+ * and what its identity providers granted for the member ends with it
+ * (docs/integrating.md#enterprise-managed-agents); the end of a team's is recorded, so that no
+ * invite link made before it brings the user back (docs/rules.md#invite-links).
  */
 export async function removeMember(stores: ServiceStores, membership: Pick<Membership, 'id' | 'userId' | 'teamId' | 'organizationId'>, now: number): Promise<void> {
   await stores.transaction(async (tx) => {
     await tx.teams.deleteMembership(membership.id);
-    if (membership.organizationId !== null) await tx.users.clearOrganization(membership.userId, membership.organizationId, now);
+    if (membership.organizationId !== null) {
+      await tx.users.clearOrganization(membership.userId, membership.organizationId, now);
+      await revokeOnDeparture(tx, membership.organizationId, membership.userId, now);
+    }
     if (membership.teamId !== null) await tx.teams.recordDeparture({ id: membership.id, teamId: membership.teamId, userId: membership.userId }, now);
   });
 }
@@ -288,6 +293,17 @@ export async function teamAdministeredBy(stores: ServiceStores, teamId: string, 
   if (isAdmin((await stores.teams.findMembershipOfUser({ teamId }, userId))?.role)) return team;
   if (team.organizationId !== null && isAdmin((await stores.teams.findMembershipOfUser({ organizationId: team.organizationId }, userId))?.role)) return team;
   return undefined;
+}
+
+/**
+ * The organization, if the user is one of its owners: who manages its identity providers
+ * (docs/integrating.md#enterprise-managed-agents). Undefined for anyone else, admins included,
+ * and when there is no such organization.
+ */
+export async function organizationOwnedBy(stores: ServiceStores, organizationId: string, userId: string): Promise<Organization | undefined> {
+  const organization = await stores.teams.findOrganization(organizationId);
+  if (organization === undefined) return undefined;
+  return (await stores.teams.findMembershipOfUser({ organizationId }, userId))?.role === 'owner' ? organization : undefined;
 }
 
 /**

@@ -4,10 +4,10 @@ import { domainToUnicode } from 'node:url';
 import { sql, type Kysely, type SqlBool, type Updateable } from 'kysely';
 import { isDocumentClientId } from '../../oauth/client-metadata.ts';
 import { scopesColumn, scopesFromColumn } from '../columns.ts';
-import type { ClientChanges, ClientStore, StoredClient } from '../../services/clients/store.ts';
+import type { ClientChanges, ClientStore, GrantingIdentityProvider, StoredClient } from '../../services/clients/store.ts';
 import { listAudit } from '../repositories/audit.ts';
 import { findClientRow, toClientRecord, type ClientRow } from '../repositories/clients.ts';
-import { listActiveGrants, revokeGrant } from '../repositories/grants.ts';
+import { activeGrantsQuery, revokeGrant } from '../repositories/grants.ts';
 import type { Database, OAuthClientsTable } from '../schema.ts';
 
 /** The core's view of the client (toClientRecord) and what only the application keeps of it. */
@@ -75,6 +75,11 @@ function redirectOriginPatterns(origin: string): string[] {
 }
 
 /** docs/rules.md#team-authorization: the team a grant acts for; null when it acts for its user. */
+/** docs/integrating.md#enterprise-managed-agents: the identity provider that made the grant, if one did. */
+function grantedBy(identityProviderId: string | null, organizationName: string | null): GrantingIdentityProvider | null {
+  return identityProviderId === null ? null : { identityProviderId, organizationName };
+}
+
 function teamOfGrant(teamId: string | null, teamName: string | null): { id: string; name: string } | null {
   // A deleted team's grants were revoked with it; its id stands in should one remain.
   return teamId === null ? null : { id: teamId, name: teamName ?? `team ${teamId}` };
@@ -197,30 +202,45 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
         .selectFrom('grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
         .leftJoin('teams as t', 't.id', 'g.team_id')
-        .select(['g.id', 'g.client_id', 'g.scopes', 'g.created_at', 'g.team_id', 't.name as team_name', 'c.name', 'c.homepage_url'])
+        .leftJoin('identity_providers as ip', 'ip.id', 'g.identity_provider_id')
+        .leftJoin('organizations as o', 'o.id', 'ip.organization_id')
+        .select(['g.id', 'g.client_id', 'g.scopes', 'g.created_at', 'g.team_id', 't.name as team_name', 'g.identity_provider_id', 'o.name as organization_name', 'c.name', 'c.homepage_url'])
         // The newest refresh token of the grant, by its grant_id index: when the application last
         // exchanged a code or refreshed, read here instead of written on every API call. Tokens
         // are issued in pairs, and a pair's access token is deleted long before its refresh
         // token, so the refresh tokens alone date the newest issue.
         .select((eb) => eb.selectFrom('refresh_tokens as r').select((r) => r.fn.max('r.created_at').as('at')).whereRef('r.grant_id', '=', 'g.id').as('last_token'))
+        // An identity provider's grant issues access tokens only: its newest one dates it.
+        .select((eb) =>
+          eb
+            .selectFrom('access_tokens as a')
+            .select((a) => a.fn.max('a.created_at').as('at'))
+            .whereRef('a.grant_id', '=', 'g.id')
+            .where('g.identity_provider_id', 'is not', null)
+            .as('last_access_token'),
+        )
         .where('g.user_id', '=', userId)
         .where('g.revoked_at', 'is', null)
         .orderBy('g.created_at', 'asc')
         .execute();
-      return rows.map((r) => ({
-        grantId: r.id,
-        clientId: r.client_id,
-        clientName: r.name,
-        homepageUrl: r.homepage_url,
-        scopes: scopesFromColumn(r.scopes),
-        team: teamOfGrant(r.team_id, r.team_name),
-        createdAt: r.created_at,
-        lastTokenAt: r.last_token === null || r.last_token === undefined ? null : Number(r.last_token),
-      }));
+      return rows.map((r) => {
+        const last = r.last_token ?? r.last_access_token;
+        return {
+          grantId: r.id,
+          clientId: r.client_id,
+          clientName: r.name,
+          homepageUrl: r.homepage_url,
+          scopes: scopesFromColumn(r.scopes),
+          team: teamOfGrant(r.team_id, r.team_name),
+          grantedBy: grantedBy(r.identity_provider_id, r.organization_name),
+          createdAt: r.created_at,
+          lastTokenAt: last === null || last === undefined ? null : Number(last),
+        };
+      });
     },
 
     async listActiveGrantsFor(userId, clientId) {
-      return (await listActiveGrants(db, userId, clientId)).map((g) => ({ id: g.id, teamId: g.teamId ?? null }));
+      return (await activeGrantsQuery(db, userId, clientId).execute()).map((g) => ({ id: g.id, teamId: g.team_id, identityProviderId: g.identity_provider_id }));
     },
 
     revokeGrant: (grantId, at) => revokeGrant(db, grantId, at),
@@ -230,12 +250,14 @@ export function createClientStore(db: Kysely<Database>): ClientStore {
         .selectFrom('grants as g')
         .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
         .leftJoin('teams as t', 't.id', 'g.team_id')
-        .select(['g.id', 'g.client_id', 'g.team_id', 'g.revoked_at', 'c.name', 't.name as team_name'])
+        .leftJoin('identity_providers as ip', 'ip.id', 'g.identity_provider_id')
+        .leftJoin('organizations as o', 'o.id', 'ip.organization_id')
+        .select(['g.id', 'g.client_id', 'g.team_id', 'g.revoked_at', 'c.name', 't.name as team_name', 'g.identity_provider_id', 'o.name as organization_name'])
         .where('g.id', '=', grantId)
         .where('g.user_id', '=', userId)
         .executeTakeFirst();
       if (row === undefined) return undefined;
-      return { id: row.id, clientId: row.client_id, clientName: row.name, team: teamOfGrant(row.team_id, row.team_name), revokedAt: row.revoked_at };
+      return { id: row.id, clientId: row.client_id, clientName: row.name, team: teamOfGrant(row.team_id, row.team_name), grantedBy: grantedBy(row.identity_provider_id, row.organization_name), revokedAt: row.revoked_at };
     },
 
     async listEvents(clientId, limit) {

@@ -77,11 +77,7 @@ export function createIdentityAssertionStore(db: Executor): IdentityAssertionSto
 
     // As OAuthStore.holdActiveGrant: a conditional write holds the row on PostgreSQL; on SQLite
     // the transaction already holds the database's write lock.
-    async holdTrust(id) {
-      if (dialectOf(db) === 'sqlite') return (await db.selectFrom('identity_providers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
-      const held = await db.updateTable('identity_providers').set((eb) => ({ id: eb.ref('id') })).where('id', '=', id).executeTakeFirst();
-      return Number(held.numUpdatedRows) === 1;
-    },
+    holdTrust: (id) => holdIdentityProvider(db, id),
 
     async findTrustGrant(identityProviderId, userId, clientId, scopes) {
       const row = await db
@@ -106,4 +102,14 @@ export function createIdentityAssertionStore(db: Executor): IdentityAssertionSto
     },
   };
   return store;
+}
+
+/**
+ * Holds an identity provider's row for the rest of the transaction: the token request that
+ * grants through it, and its removal and a member's departure, which revoke what it granted.
+ */
+export async function holdIdentityProvider(db: Executor, id: string): Promise<boolean> {
+  if (dialectOf(db) === 'sqlite') return (await db.selectFrom('identity_providers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  const held = await db.updateTable('identity_providers').set((eb) => ({ id: eb.ref('id') })).where('id', '=', id).executeTakeFirst();
+  return Number(held.numUpdatedRows) === 1;
 }

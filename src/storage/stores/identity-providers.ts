@@ -1,10 +1,10 @@
 // The services' identity-provider store (src/services/identity-providers/store.ts) on the tables
 // of migration 034 (docs/integrating.md#enterprise-managed-agents).
 import type { IdentityLink, IdentityProviderStore } from '../../services/identity-providers/store.ts';
-import { scopesColumn } from '../columns.ts';
+import { scopesColumn, scopesFromColumn } from '../columns.ts';
 import type { Executor } from '../repositories/executor.ts';
 import { revokeGrant } from '../repositories/grants.ts';
-import { toTrustedIdentityProvider } from './identity-assertions.ts';
+import { holdIdentityProvider, toTrustedIdentityProvider } from './identity-assertions.ts';
 
 export function createIdentityProviderStore(db: Executor): IdentityProviderStore {
   return {
@@ -27,17 +27,47 @@ export function createIdentityProviderStore(db: Executor): IdentityProviderStore
       return r && { ...toTrustedIdentityProvider(r), createdAt: r.created_at, createdBy: r.created_by };
     },
 
+    hold: (id) => holdIdentityProvider(db, id),
+
     async delete(id) {
       const result = await db.deleteFrom('identity_providers').where('id', '=', id).executeTakeFirst();
       return Number(result.numDeletedRows) === 1;
     },
 
-    async revokeGrantsOf(identityProviderId, at, userId) {
-      let query = db.selectFrom('grants').select('id').where('identity_provider_id', '=', identityProviderId).where('revoked_at', 'is', null);
-      if (userId !== undefined) query = query.where('user_id', '=', userId);
-      const grants = await query.execute();
+    async revokeGrantsOf(identityProviderId, at, of = {}) {
+      let query = db.selectFrom('grants').select(['id', 'client_id', 'user_id']).where('identity_provider_id', '=', identityProviderId).where('revoked_at', 'is', null);
+      if (of.userId !== undefined) query = query.where('user_id', '=', of.userId);
+      if (of.clientId !== undefined) query = query.where('client_id', '=', of.clientId);
+      const grants = await query.orderBy('created_at').orderBy('id').execute();
       for (const g of grants) await revokeGrant(db, g.id, at);
-      return grants.length;
+      return grants.map((g) => ({ id: g.id, clientId: g.client_id, userId: g.user_id }));
+    },
+
+    async listActiveGrants(identityProviderId) {
+      const rows = await db
+        .selectFrom('grants as g')
+        .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+        .innerJoin('users as u', 'u.id', 'g.user_id')
+        .select(['g.id', 'g.client_id', 'g.user_id', 'g.scopes', 'g.created_at', 'c.name as client_name', 'u.name as user_name', 'u.email as user_email'])
+        // Such a grant issues access tokens only (no refresh token), so its newest access token,
+        // by the access_tokens_grant index, dates its last use.
+        .select((eb) => eb.selectFrom('access_tokens as a').select((a) => a.fn.max('a.created_at').as('at')).whereRef('a.grant_id', '=', 'g.id').as('last_token'))
+        .where('g.identity_provider_id', '=', identityProviderId)
+        .where('g.revoked_at', 'is', null)
+        .orderBy('g.created_at')
+        .orderBy('g.id')
+        .execute();
+      return rows.map((r) => ({
+        grantId: r.id,
+        clientId: r.client_id,
+        clientName: r.client_name,
+        userId: r.user_id,
+        userName: r.user_name,
+        userEmail: r.user_email,
+        scopes: scopesFromColumn(r.scopes) ?? [],
+        createdAt: Number(r.created_at),
+        lastTokenAt: r.last_token === null || r.last_token === undefined ? null : Number(r.last_token),
+      }));
     },
 
     async findLink(issuer, subject) {
