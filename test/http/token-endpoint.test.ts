@@ -5,13 +5,15 @@
 // client authentication decide is tested in process: test/oauth/grants/, client-auth.test.ts,
 // token-endpoint.test.ts and pkce.test.ts; real concurrent requests in ./concurrency.test.ts;
 // arbitrary bodies in test/fuzz/oauth-endpoints.test.ts. The shared setup is in
-// ./token-endpoint/setup.ts. DPoP (./token-endpoint/dpop.ts) and private_key_jwt
-// (./token-endpoint/private-key-jwt.ts) run over the same server.
+// ./token-endpoint/setup.ts. DPoP (./token-endpoint/dpop.ts), private_key_jwt
+// (./token-endpoint/private-key-jwt.ts) and pushed authorization (./token-endpoint/par.ts)
+// run over the same server.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
 import type { TestClient, TestServer, TestUser } from '../helpers/server.ts';
 import { dpopOverHttp } from './token-endpoint/dpop.ts';
+import { pushedAuthorization } from './token-endpoint/par.ts';
 import { privateKeyJwtOverHttp } from './token-endpoint/private-key-jwt.ts';
 import { basic, expectNothingLeaked, expectOAuthError, expectTokens, FORM, JSON_TYPE, type Reply, TOKEN, useTokenEndpoint } from './token-endpoint/setup.ts';
 
@@ -364,7 +366,8 @@ describe.each(backends)('token endpoint over HTTP on $name', ({ name, available 
     });
   });
 
-  // DPoP and private_key_jwt, at the same endpoints over the same server.
+  // DPoP and private_key_jwt at the same endpoints, and pushed authorization, over the same server.
   dpopOverHttp({ name, available }, t);
   privateKeyJwtOverHttp({ name, available }, t);
+  pushedAuthorization({ name, available }, t);
 });
