@@ -286,7 +286,7 @@ describe.each(stores)('rate limits with counters in $store', ({ available, env }
   // docs/rules.md#client-authentication: a failed private_key_jwt assertion counts like a wrong
   // secret. On SQLite alone, as every limit suite of this file: what these tests vary is where
   // the counters live (memory or Redis), not the database; the assertion checks themselves run
-  // on both databases in test/http/private-key-jwt.test.ts.
+  // on both databases in test/http/token-endpoint/private-key-jwt.ts.
   describe('failed private_key_jwt assertions per client and IP (RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE, here 3)', () => {
     /** An approved confidential client registered for private_key_jwt with one key. */
     async function keyClient(): Promise<{ client: TestClient; key: ClientKey }> {

@@ -5,11 +5,16 @@
 // client authentication decide is tested in process: test/oauth/grants/, client-auth.test.ts,
 // token-endpoint.test.ts and pkce.test.ts; real concurrent requests in ./concurrency.test.ts;
 // arbitrary bodies in test/fuzz/oauth-endpoints.test.ts. The shared setup is in
-// ./token-endpoint/setup.ts.
+// ./token-endpoint/setup.ts. DPoP (./token-endpoint/dpop.ts), private_key_jwt
+// (./token-endpoint/private-key-jwt.ts) and pushed authorization (./token-endpoint/par.ts)
+// run over the same server.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/oauth/token-format.ts';
 import { backends } from '../helpers/backends.ts';
 import type { TestClient, TestServer, TestUser } from '../helpers/server.ts';
+import { dpopOverHttp } from './token-endpoint/dpop.ts';
+import { pushedAuthorization } from './token-endpoint/par.ts';
+import { privateKeyJwtOverHttp } from './token-endpoint/private-key-jwt.ts';
 import { basic, expectNothingLeaked, expectOAuthError, expectTokens, FORM, JSON_TYPE, type Reply, TOKEN, useTokenEndpoint } from './token-endpoint/setup.ts';
 
 const INTROSPECT = '/v2/auth/oauth2/introspect';
@@ -360,4 +365,9 @@ describe.each(backends)('token endpoint over HTTP on $name', ({ name, available 
       for (const value of [client.secret!, issuedCode, first.access, first.refresh]) expect(log).not.toContain(value);
     });
   });
+
+  // DPoP and private_key_jwt at the same endpoints, and pushed authorization, over the same server.
+  dpopOverHttp({ name, available }, t);
+  privateKeyJwtOverHttp({ name, available }, t);
+  pushedAuthorization({ name, available }, t);
 });

@@ -1,6 +1,6 @@
 // The private_key_jwt assertion checks of the protocol core (src/oauth/client-assertion.ts; RFC 7523
 // §3; docs/rules.md#client-authentication), called directly. The replay check and what only
-// HTTP shows are test/http/private-key-jwt.test.ts.
+// HTTP shows are test/http/token-endpoint/private-key-jwt.ts.
 import { generateKeyPairSync } from 'node:crypto';
 import { generateKeyPair, exportJWK } from 'jose';
 import { describe, expect, it } from 'vitest';

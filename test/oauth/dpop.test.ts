@@ -1,6 +1,6 @@
 // The DPoP proof checks of the protocol core (src/oauth/dpop.ts; RFC 9449 §4.3, §8, §11.1;
 // docs/rules.md#dpop), called directly, with the replay store on SQLite :memory: through the
-// real adapter (test/oauth/core.ts). What only HTTP shows is test/http/dpop.test.ts.
+// real adapter (test/oauth/core.ts). What only HTTP shows is test/http/token-endpoint/dpop.ts.
 import { createHash, randomUUID } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect } from 'vitest';

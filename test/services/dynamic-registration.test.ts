@@ -158,6 +158,14 @@ describe('the client information response (RFC 7591 §3.2.1)', () => {
     expect(plain).not.toHaveProperty('dpop_bound_access_tokens');
     expect(plain).not.toHaveProperty('client_uri');
   });
+
+  it('pushed authorization asked for at registration is stored and answered, under open registration as under review (RFC 9126 §6)', async ({ world }) => {
+    for (const policy of [open, review]) {
+      const registered = await registerDynamicClient(world.ctx, policy, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', require_pushed_authorization_requests: true });
+      expect(clientInformation(registered, world.now())).toMatchObject({ require_pushed_authorization_requests: true });
+      expect(await world.ctx.stores.clients.find(registered.client.clientId)).toMatchObject({ requirePushedAuthorizationRequests: true });
+    }
+  });
 });
 
 describe('refusals with the codes of RFC 7591 §3.2.2', () => {
@@ -217,6 +225,55 @@ describe('refusals with the codes of RFC 7591 §3.2.2', () => {
       expect(refused.code, description).toBe('invalid_client_metadata');
       expect(refused.description).toContain(description);
       expect(refused.description).not.toMatch(/homepage_url|logo_url/);
+    }
+    expect(await listClients(world.ctx)).toEqual([]);
+  });
+
+  it('invalid_redirect_uri: a redirect URI with credentials (user:pw@, which can dress one host as another) or longer than 2,000 characters, said in a short line; nothing is stored', async ({ world }) => {
+    const dressed = await refusal(world, review, { redirect_uris: ['https://trusted.example.com@evil.example.net/cb'] });
+    expect(dressed.code).toBe('invalid_redirect_uri');
+    expect(dressed.description).toMatch(/must not contain a user name or password/);
+    const tooLong = await refusal(world, review, { redirect_uris: [`https://agent.example.com/${'a'.repeat(2000)}`] });
+    expect(tooLong.code).toBe('invalid_redirect_uri');
+    expect(tooLong.description).toMatch(/at most 2000 characters/);
+    expect(tooLong.description.length).toBeLessThan(400);
+    expect(await listClients(world.ctx)).toEqual([]);
+  });
+
+  // Issue 34 item 2: anyone may register under review, and the pending client is listed to
+  // the operator (`gatehouse clients show`, `clients list --state pending`): a control
+  // character kept in a redirect URI reached the operator's terminal as it was.
+  it('invalid_redirect_uri: a redirect URI holding a control character (an escape sequence, a newline, a C1 control) names the URI and the character; nothing is stored (SECURITY.md, RFC 3986 §2)', async ({ world }) => {
+    const cases: Array<[string, string]> = [
+      ['http://127.0.0.1:33418/callback\u001b[1A\u001b[2K', 'U+001B'],
+      ['http://127.0.0.1:33418/call\nback', 'U+000A'],
+      ['https://agent.example.com/cb\u009b2J', 'U+009B'],
+    ];
+    for (const [uri, character] of cases) {
+      expect(await refusal(world, review, { redirect_uris: ['http://127.0.0.1:33418/callback', uri] }), uri).toEqual({
+        code: 'invalid_redirect_uri',
+        description: `redirect_uris: redirect URI 2 holds a control character (${character}), which no URI may hold (RFC 3986 §2): remove it`,
+      });
+    }
+    expect(await listClients(world.ctx)).toEqual([]);
+  });
+
+  it('the description begins with the metadata field as the request spelled it (client_uri, logo_uri, client_name, require_pushed_authorization_requests)', async ({ world }) => {
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ client_uri: 'javascript:alert(1)' }, /^client_uri must use http or https/],
+      [{ logo_uri: 'http://agent.example.com/logo.png' }, /^logo_uri must use https/],
+      [{ client_name: '   ' }, /^client_name is required/],
+      [{ client_name: 'x'.repeat(101) }, /^client_name must be at most 100 characters/],
+      [{ require_pushed_authorization_requests: 'yes' }, /^require_pushed_authorization_requests must be true or false/],
+      // SECURITY.md: a bidi override shows "Calendar \u202Emoc.elgoog" as "Calendar google.com"; the description says what to remove.
+      [{ client_name: 'Calendar \u202Emoc.elgoog' }, /^client_name .*U\+202E/],
+    ];
+    for (const policy of [open, review]) {
+      for (const [metadata, description] of cases) {
+        const refused = await refusal(world, policy, { redirect_uris: [CALLBACK], token_endpoint_auth_method: 'none', ...metadata });
+        expect(refused.code, String(description)).toBe('invalid_client_metadata');
+        expect(refused.description).toMatch(description);
+      }
     }
     expect(await listClients(world.ctx)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 // The own-profile service's rules (src/platform/me/service.ts), called in process: what only
 // HTTP shows (the envelope, the view's fields, the request schema) is tested in
-// test/platform/me.test.ts, the PROFILE_* scopes with every route's in test/platform/platform-access.test.ts, and the confirmation of a new address in test/web/email-change.test.ts.
+// test/platform/me.test.ts, the PROFILE_* scopes with every route's in test/platform/platform-access.test.ts, and the confirmation of a new address in test/web/login.test.ts.
 import { describe, expect } from 'vitest';
 import { LOCALES, ownProfile, PROFILE_LIMITS, profileChanges, updateOwnProfile } from '../../../src/platform/me/service.ts';
 import { createSchedule } from '../../../src/platform/schedules/service.ts';
