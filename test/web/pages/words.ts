@@ -2,7 +2,7 @@
 // allowed but warned about, on the form and on the client page; a name or a reviewer's note
 // that ends in "." gets no second one; the page for an unknown address offers a logged-in
 // user their account, not "Log in". How they look at 390 and 1280 px is
-// test/e2e/browser-rough-edges.test.ts's.
+// test/e2e/browser-pages.test.ts's (its rough-edges block).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reviewClient } from '../../../src/services/clients/review.ts';
 import { addMember, createOrganization, createTeam } from '../../../src/services/teams/teams.ts';
