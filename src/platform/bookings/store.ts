@@ -2,7 +2,7 @@
 // host availability, team host choice, and the event-type facts and private links a new
 // booking needs. src/storage/stores/platform/bookings.ts implements it.
 import type { Attendee } from './attendee-store.ts';
-import type { BookingField } from '../event-types/store.ts';
+import type { BookingField, SlotSettings } from '../event-types/store.ts';
 
 /** A booker's answer to a booking field, as the platform writes it: text, a number, a yes or no, or several choices or addresses. */
 export type FieldAnswer = string | number | boolean | string[];
@@ -92,8 +92,8 @@ export interface BookingChanges {
   updatedAt: number;
 }
 
-/** What booking needs to know of an event type. */
-export interface BookableEventType {
+/** What booking needs to know of an event type; its slot settings decide which starts are slots. */
+export interface BookableEventType extends SlotSettings {
   id: string;
   userId: string | null;
   teamId: string | null;

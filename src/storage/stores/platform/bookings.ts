@@ -6,6 +6,7 @@ import type { NewAttendee } from '../../../platform/bookings/attendee-store.ts';
 import { findEventType, usePrivateLink } from '../../repositories/event-types.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import { insertAttendees, toAttendee } from './booking-attendees.ts';
+import { slotSettingsOf } from './event-types.ts';
 import type { BookingsTable } from '../../schema.ts';
 
 type BookingRow = Selectable<BookingsTable>;
@@ -356,6 +357,7 @@ export function createBookingStore(db: Executor): BookingStore {
           requiresConfirmation: et.requires_confirmation === 1,
           minimumBookingNotice: et.minimum_booking_notice,
           schedulingType: et.scheduling_type,
+          ...slotSettingsOf(et),
         }
       );
     },
