@@ -49,8 +49,11 @@ const slotsQuery = object(
 
 const slotsView: JsonSchema = {
   type: 'object',
-  description: 'Free slots by date (YYYY-MM-DD in timeZone), each its start (and end with format=range) in timeZone; {} when none',
-  additionalProperties: { type: 'array', items: object({ start: { type: 'string' }, end: { type: 'string' } }, ['start']) },
+  description: 'Free slots by date (YYYY-MM-DD in timeZone), each its start (and end with format=range) in timeZone; a seated slot with the seats taken (attendeesCount) and, once booked, its booking (bookingUid); {} when none',
+  additionalProperties: {
+    type: 'array',
+    items: object({ start: { type: 'string' }, end: { type: 'string' }, attendeesCount: { type: 'integer' }, bookingUid: { type: 'string' } }, ['start']),
+  },
 };
 
 /** The event type the query names, or a 400 saying which parameter is missing. */
@@ -76,12 +79,27 @@ function instantOf(value: string, field: 'start' | 'end', zone: string): number 
   return field === 'start' ? startOfDay(date, zone) : startOfDay(nextDay(date), zone) - 1;
 }
 
-/** The platform's answer: dates in the zone, each with its slots' starts (and ends) written in the zone. */
-function byDate(slots: Slot[], zone: string, range: boolean): Record<string, Array<{ start: string; end?: string }>> {
-  const out: Record<string, Array<{ start: string; end?: string }>> = {};
+interface SlotAnswer {
+  start: string;
+  end?: string;
+  attendeesCount?: number;
+  bookingUid?: string;
+}
+
+/**
+ * The platform's answer: dates in the zone, each with its slots' starts (and ends) written in
+ * the zone; a seated slot with its seats taken and its booking, as Cal.com's answer has them.
+ */
+function byDate(slots: Slot[], zone: string, range: boolean): Record<string, SlotAnswer[]> {
+  const out: Record<string, SlotAnswer[]> = {};
   for (const s of slots) {
     const date = dateIn(s.start, zone);
-    (out[date] ??= []).push(range ? { start: isoInZone(s.start, zone), end: isoInZone(s.end, zone) } : { start: isoInZone(s.start, zone) });
+    (out[date] ??= []).push({
+      start: isoInZone(s.start, zone),
+      ...(range ? { end: isoInZone(s.end, zone) } : {}),
+      ...(s.attendeesCount !== undefined ? { attendeesCount: s.attendeesCount } : {}),
+      ...(s.bookingUid !== undefined ? { bookingUid: s.bookingUid } : {}),
+    });
   }
   return out;
 }

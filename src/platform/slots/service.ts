@@ -6,8 +6,9 @@
 import { conflict, notFound, validation } from '../authorization-server.ts';
 import type { BookableEventType } from '../bookings/store.ts';
 import type { PlatformContext, PlatformStores } from '../stores.ts';
-import { checkStart, DEFAULT_WEEK, freeSlots, type HostAvailability, type HostRule, type Interval, type Slot, type SlotRefusal, type SlotRules } from './compute.ts';
+import { checkStart, DEFAULT_WEEK, freeSlots, type HostAvailability, type HostBooking, type HostRule, type Interval, type Slot, type SlotRefusal, type SlotRules } from './compute.ts';
 import type { HostTime } from './store.ts';
+import { windowRule, windowWords } from './window.ts';
 
 export type { Slot } from './compute.ts';
 
@@ -47,27 +48,46 @@ export async function findFreeSlots(ctx: PlatformContext, query: SlotQuery): Pro
   if (query.durationMinutes !== undefined && query.durationMinutes !== et.lengthMinutes) {
     throw validation(`duration: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'duration');
   }
-  const availability = await availabilityOf(ctx, et, query.start, query.end, query.bookingUidToReschedule);
-  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, query.start, query.end + et.lengthMinutes * 60_000, now);
-  const slots = freeSlots(availability, rulesOf(et), { start: query.start, end: query.end }, now, hostRuleOf(et), held);
+  const read = readSpan(et, query.start, query.end, now);
+  const availability = await availabilityOf(ctx, et, read, query.bookingUidToReschedule);
+  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, read.start, read.end, now);
+  const slots = freeSlots(availability, rulesOf(et, now, availability), { start: query.start, end: query.end }, now, hostRuleOf(et), held);
   return { slots, lengthMinutes: et.lengthMinutes };
 }
 
 /**
- * What the hosts' time looks like around [start, end]: their weeks, and what takes their time,
- * less the booking being moved. A day either side: a slot starting at the period's edge still
- * meets a booking or time off beyond it. Only `onlyHost` when given (a booking keeps its host
- * when it moves).
+ * What a computation over starts in [start, end] reads (docs/integrating.md#slot-rules): a day
+ * either side, so a slot at the period's edge still meets a booking or time off beyond it, and
+ * its buffers what lies beyond them; with a rolling window, everything from now to the window's
+ * horizon (which dates count is decided there); with limits, the whole of the longest period
+ * limited around them (a year at most), so a host's bookings of the event type are all counted.
  */
-async function availabilityOf(ctx: PlatformContext, et: BookableEventType, start: number, end: number, exceptUid?: string, onlyHost?: string): Promise<HostAvailability[]> {
+function readSpan(et: BookableEventType, start: number, end: number, now: number): Interval {
+  const buffers = (et.beforeEventBuffer + et.afterEventBuffer) * 60_000;
+  let from = start - DAY - buffers;
+  let to = end + et.lengthMinutes * 60_000 + DAY + buffers;
+  if (et.bookingWindow !== null && et.bookingWindow.type !== 'range' && et.bookingWindow.rolling) {
+    from = Math.min(from, now - DAY);
+    to = Math.max(to, now + (MAX_PERIOD_DAYS + 1) * DAY);
+  }
+  const limits = et.bookingLimitsCount ?? {};
+  // The longest period limited, generously: a zone's year starts within a day of UTC's.
+  const widest = limits.year !== undefined ? 367 : limits.month !== undefined ? 32 : limits.week !== undefined ? 8 : limits.day !== undefined ? 1 : 0;
+  return { start: Math.min(from, start - widest * DAY - DAY), end: Math.max(to, end + widest * DAY + DAY) };
+}
+
+/**
+ * What the hosts' time looks like over the span (readSpan's): their weeks, and what takes their
+ * time, less the booking being moved. Only `onlyHost` when given (a booking keeps its host when
+ * it moves, and is checked again under its host's lock).
+ */
+async function availabilityOf(ctx: PlatformContext, et: BookableEventType, span: Interval, exceptUid?: string, onlyHost?: string): Promise<HostAvailability[]> {
   const { api } = ctx.stores;
   const owner = onlyHost !== undefined ? { userId: onlyHost } : et.userId !== null ? { userId: et.userId } : { teamId: et.teamId! };
   const hosts = await api.slots.hosts(owner);
   const ids = hosts.map((h) => h.id);
-  const from = start - DAY;
-  const to = end + et.lengthMinutes * 60_000 + DAY;
-  const taken = byHost(await api.slots.bookings(ids, from, to, exceptUid));
-  const away = byHost(await api.slots.away(ids, from, to));
+  const taken = byHost(await api.slots.bookings(ids, span.start, span.end, exceptUid));
+  const away = byHost(await api.slots.away(ids, span.start, span.end));
   return hosts.map((h) => ({
     hostId: h.id,
     timeZone: h.schedule?.timeZone ?? h.timeZone,
@@ -79,11 +99,22 @@ async function availabilityOf(ctx: PlatformContext, et: BookableEventType, start
 }
 
 /**
- * The event type's rules for its slots. It holds no slot interval, buffers or booking window
- * yet: Cal.com's defaults (the length, none, none).
+ * The event type's rules for its slots (docs/integrating.md#slot-rules): its interval (the
+ * length when it sets none), buffers, window (its days counted in the first host's zone), limits
+ * and seats.
  */
-function rulesOf(et: BookableEventType): SlotRules {
-  return { lengthMinutes: et.lengthMinutes, intervalMinutes: et.lengthMinutes, minimumNoticeMinutes: et.minimumBookingNotice, beforeBufferMinutes: 0, afterBufferMinutes: 0, windowDays: null };
+function rulesOf(et: BookableEventType, now: number, hosts: HostAvailability[]): SlotRules {
+  return {
+    lengthMinutes: et.lengthMinutes,
+    intervalMinutes: et.slotInterval ?? et.lengthMinutes,
+    minimumNoticeMinutes: et.minimumBookingNotice,
+    beforeBufferMinutes: et.beforeEventBuffer,
+    afterBufferMinutes: et.afterEventBuffer,
+    window: windowRule(et.bookingWindow, now, hosts[0]?.timeZone ?? 'UTC', MAX_PERIOD_DAYS),
+    eventTypeId: et.id,
+    limits: et.bookingLimitsCount,
+    seatsPerSlot: et.seats?.perTimeSlot ?? null,
+  };
 }
 
 const hostRuleOf = (et: BookableEventType): HostRule => (et.schedulingType === 'roundRobin' ? 'any' : 'all');
@@ -98,34 +129,32 @@ export interface SlotRequest {
   reservationUid?: string;
   /** The request's name for the start, named by a refusal: start (bookings) or slotStart (holds). */
   field?: 'start' | 'slotStart';
+  /** Only this host's time: the booking's chosen host, checked again under their lock. */
+  onlyHost?: string;
 }
 
 /**
- * The hosts free for a booking at `start`, when `start` is a slot GET /v2/slots would offer
- * (the same reads and the same computation); otherwise the refusal saying why
- * (docs/rules.md#booking-availability): 400 naming start, or 409 when only a booking takes the
- * time. The caller still holds the host under lock before it writes
- * (ARCHITECTURE.md#single-use-is-atomic): this read is not the guard against a concurrent booking.
+ * The slot a booking at `start` takes, with the hosts free for it, when `start` is a slot GET
+ * /v2/slots would offer (the same reads and the same computation); otherwise the refusal saying
+ * why (docs/rules.md#booking-availability): 400 naming start, or 409 when what is booked keeps
+ * it (a booking, its buffers, a full slot, a reached limit). Asked first to refuse early, then
+ * again inside the booking's transaction under the host's lock (`onlyHost`,
+ * ARCHITECTURE.md#single-use-is-atomic): that second answer is the guard against a concurrent
+ * booking, seats and limits included.
  */
-export async function requireSlot(ctx: PlatformContext, request: SlotRequest): Promise<string[]> {
+export async function requireSlot(ctx: PlatformContext, request: SlotRequest): Promise<Slot> {
   const { eventType: et, start, reschedule } = request;
-  const hosts = await availabilityOf(ctx, et, start, start, reschedule?.uid, reschedule?.hostId);
-  // A host alone keeps a moved round-robin booking: their own time decides, as for one host.
-  const rule = reschedule !== undefined ? 'all' : hostRuleOf(et);
-  if (hosts.length === 0) throw conflict('the team has no member who could host this booking');
   const now = ctx.clock();
-  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, start, start + et.lengthMinutes * 60_000, now, request.reservationUid);
-  const checked = checkStart(hosts, rulesOf(et), start, now, rule, held);
-  if ('slot' in checked) return checked.slot.hostIds;
-  throw refusalOf(checked.refusal, hosts.length > 1 ? 'one of the hosts' : 'the host', request.field ?? 'start');
-}
-
-/**
- * Refuses a start another's live hold keeps (docs/integrating.md#slot-reservations): asked again
- * inside the booking's transaction, under the host's lock that a hold's creation takes too.
- */
-export async function requireNotHeld(stores: PlatformStores, eventTypeId: string, start: number, end: number, now: number, reservationUid?: string): Promise<void> {
-  if ((await stores.api.slotReservations.liveOverlapping(eventTypeId, start, end, now, reservationUid)).length > 0) throw conflict(heldMessage('start'));
+  const span = readSpan(et, start, start, now);
+  const only = reschedule?.hostId ?? request.onlyHost;
+  const hosts = await availabilityOf(ctx, et, span, reschedule?.uid, only);
+  // A host alone keeps a moved round-robin booking: their own time decides, as for one host.
+  const rule = only !== undefined ? 'all' : hostRuleOf(et);
+  if (hosts.length === 0) throw conflict('the team has no member who could host this booking');
+  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, span.start, span.end, now, request.reservationUid);
+  const checked = checkStart(hosts, rulesOf(et, now, hosts), start, now, rule, held);
+  if ('slot' in checked) return checked.slot;
+  throw refusalOf(checked.refusal, et, hosts.length > 1 ? 'one of the hosts' : 'the host', request.field ?? 'start');
 }
 
 /**
@@ -142,7 +171,9 @@ const heldMessage = (field: string) => `${field}: another booker holds this slot
 
 const SEE_SLOTS = 'GET /v2/slots lists the free times';
 
-function refusalOf(refusal: SlotRefusal, host: string, field: 'start' | 'slotStart'): Error {
+const PERIOD_WORDS = { day: 'a day', week: 'a week (from Monday)', month: 'a month', year: 'a year' };
+
+function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, field: 'start' | 'slotStart'): Error {
   const invalid = (words: string) => validation(`${field}: ${words}`, field);
   switch (refusal.reason) {
     case 'past':
@@ -150,7 +181,7 @@ function refusalOf(refusal: SlotRefusal, host: string, field: 'start' | 'slotSta
     case 'notice':
       return invalid(`must be at least ${refusal.minutes} minutes from now`);
     case 'window':
-      return invalid(`is beyond the booking window, at most ${refusal.days} days from now`);
+      return invalid(`is ${refusal.before ? 'before' : 'beyond'} the booking window (${windowWords(et.bookingWindow!)}); ${SEE_SLOTS}`);
     case 'day_off':
       return invalid(`${refusal.date} is a day off for ${host} (${refusal.timeZone}); ${SEE_SLOTS}`);
     case 'outside_hours':
@@ -163,18 +194,24 @@ function refusalOf(refusal: SlotRefusal, host: string, field: 'start' | 'slotSta
       return conflict(heldMessage(field));
     case 'busy':
       return conflict(field === 'start' ? HOST_BUSY : `${field}: the host is not available at that time`);
+    case 'buffer':
+      return conflict(`${field}: too close to another booking of ${host}: this event type keeps ${refusal.beforeMinutes} minutes free before and ${refusal.afterMinutes} after each booking; ${SEE_SLOTS}`);
+    case 'full':
+      return conflict(`${field}: the slot is full: its ${refusal.seats} seats are taken; ${SEE_SLOTS}`);
+    case 'limit':
+      return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limit} bookings of this event type ${PERIOD_WORDS[refusal.period]}; ${SEE_SLOTS}`);
   }
 }
 
 /** A booking takes the host's time: the answer when another booking holds it (the race's loser gets it too). */
 export const HOST_BUSY = 'start: the host is not available at that time';
 
-function byHost(times: HostTime[]): Map<string, Interval[]> {
-  const out = new Map<string, Interval[]>();
-  for (const t of times) {
-    const list = out.get(t.hostId);
-    if (list === undefined) out.set(t.hostId, [{ start: t.start, end: t.end }]);
-    else list.push({ start: t.start, end: t.end });
+function byHost<T extends HostTime>(times: T[]): Map<string, HostBooking[]> {
+  const out = new Map<string, HostBooking[]>();
+  for (const { hostId: _hostId, ...t } of times) {
+    const list = out.get(_hostId);
+    if (list === undefined) out.set(_hostId, [t]);
+    else list.push(t);
   }
   return out;
 }

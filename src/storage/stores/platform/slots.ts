@@ -40,15 +40,24 @@ export function createSlotStore(db: Executor): SlotStore {
     bookings: async (hostIds, from, to, exceptUid) => {
       if (hostIds.length === 0) return [];
       let q = db
-        .selectFrom('bookings')
-        .select(['user_id', 'start_time', 'end_time'])
-        .where('user_id', 'in', hostIds)
-        .where('status', 'in', ACTIVE)
-        .where('start_time', '<', to)
-        .where('end_time', '>', from);
-      if (exceptUid !== undefined) q = q.where('uid', '<>', exceptUid);
-      const rows = await q.orderBy('start_time').execute();
-      return rows.map((r) => ({ hostId: r.user_id!, start: r.start_time, end: r.end_time }));
+        .selectFrom('bookings as b')
+        .leftJoin('event_types as e', 'e.id', 'b.event_type_id')
+        .select(['b.user_id', 'b.start_time', 'b.end_time', 'b.uid', 'b.event_type_id', 'e.before_event_buffer', 'e.after_event_buffer'])
+        .where('b.user_id', 'in', hostIds)
+        .where('b.status', 'in', ACTIVE)
+        .where('b.start_time', '<', to)
+        .where('b.end_time', '>', from);
+      if (exceptUid !== undefined) q = q.where('b.uid', '<>', exceptUid);
+      const rows = await q.orderBy('b.start_time').execute();
+      return rows.map((r) => ({
+        hostId: r.user_id!,
+        start: r.start_time,
+        end: r.end_time,
+        uid: r.uid,
+        eventTypeId: r.event_type_id,
+        beforeBufferMinutes: r.before_event_buffer ?? 0,
+        afterBufferMinutes: r.after_event_buffer ?? 0,
+      }));
     },
     away: async (hostIds, from, to) => {
       if (hostIds.length === 0) return [];
