@@ -195,11 +195,11 @@ function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, fi
     case 'busy':
       return conflict(field === 'start' ? HOST_BUSY : `${field}: the host is not available at that time`);
     case 'buffer':
-      return conflict(`${field}: too close to another booking of ${host}: this event type keeps ${refusal.beforeMinutes} minutes free before and ${refusal.afterMinutes} after each booking; ${SEE_SLOTS}`);
+      return conflict(`${field}: too close to another booking of ${host}: the buffers around bookings keep that time free (this event type's: ${refusal.beforeMinutes} minutes before, ${refusal.afterMinutes} after); ${SEE_SLOTS}`);
     case 'full':
       return conflict(`${field}: the slot is full: its ${refusal.seats} seats are taken; ${SEE_SLOTS}`);
     case 'limit':
-      return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limit} bookings of this event type ${PERIOD_WORDS[refusal.period]}; ${SEE_SLOTS}`);
+      return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limit} booking${refusal.limit === 1 ? '' : 's'} of this event type ${PERIOD_WORDS[refusal.period]}; ${SEE_SLOTS}`);
   }
 }
 
