@@ -147,16 +147,19 @@ function windowBounds(hosts: HostAvailability[], rules: SlotRules, now: number, 
   const w = rules.window;
   if (w === null) return { start: -Infinity, end: Infinity };
   if (w.kind === 'fixed') return { start: w.start, end: w.end };
-  // Rolling: the window ends with the `days`-th date (a business day, for business days) that has a free slot.
-  const slots = freeSlots(hosts, { ...rules, window: null }, { start: now, end: w.horizonEnd }, now, rule, held);
+  // Rolling: the window ends with the `days`-th date (a business day, for business days) that
+  // has a free slot; looked for a week at a time, as it is most often found in the first.
   let counted = 0;
   let last = '';
-  for (const slot of slots) {
-    const date = dateIn(slot.start, w.timeZone);
-    if (date === last || (w.businessDays && weekdayOf(date) >= 5)) continue;
-    last = date;
-    counted += 1;
-    if (counted === w.days) return { start: -Infinity, end: startOfDay(nextDay(date), w.timeZone) - 1 };
+  for (let from = now; from <= w.horizonEnd; from += 7 * DAY) {
+    const week = { start: from, end: Math.min(from + 7 * DAY - 1, w.horizonEnd) };
+    for (const slot of freeSlots(hosts, { ...rules, window: null }, week, now, rule, held)) {
+      const date = dateIn(slot.start, w.timeZone);
+      if (date === last || (w.businessDays && weekdayOf(date) >= 5)) continue;
+      last = date;
+      counted += 1;
+      if (counted === w.days) return { start: -Infinity, end: startOfDay(nextDay(date), w.timeZone) - 1 };
+    }
   }
   return { start: -Infinity, end: w.horizonEnd };
 }
