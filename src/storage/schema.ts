@@ -355,6 +355,12 @@ export interface PrivateLinksTable {
   created_at: number;
 }
 
+/** The other hosts of a collective team booking (migration 035): each member it took beside bookings.user_id. */
+export interface BookingHostsTable {
+  booking_uid: string;
+  user_id: string;
+}
+
 export interface BookingsTable {
   uid: string;
   /** docs/rules.md#numbered-ids: the booking's number, beside the uid that addresses it (migration 017). */
@@ -708,6 +714,7 @@ export interface Database {
   event_types: EventTypesTable;
   private_links: PrivateLinksTable;
   bookings: BookingsTable;
+  booking_hosts: BookingHostsTable;
   booking_attendees: BookingAttendeesTable;
   booking_references: BookingReferencesTable;
   booking_recordings: BookingRecordingsTable;

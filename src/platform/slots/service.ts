@@ -119,6 +119,9 @@ function rulesOf(et: BookableEventType, now: number, hosts: HostAvailability[]):
 
 const hostRuleOf = (et: BookableEventType): HostRule => (et.schedulingType === 'roundRobin' ? 'any' : 'all');
 
+/** A team event type every member hosts together: its bookings take each member's time (docs/integrating.md#finding-a-slot-and-booking-it). */
+export const isCollective = (et: BookableEventType): boolean => et.teamId !== null && et.schedulingType !== 'roundRobin';
+
 /** What a booking of an event type at a start must agree with (docs/rules.md#booking-availability). */
 export interface SlotRequest {
   eventType: BookableEventType;
@@ -146,7 +149,8 @@ export async function requireSlot(ctx: PlatformContext, request: SlotRequest): P
   const { eventType: et, start, reschedule } = request;
   const now = ctx.clock();
   const span = readSpan(et, start, start, now);
-  const only = reschedule?.hostId ?? request.onlyHost;
+  // A moved booking keeps its host; a collective one needs every member free again, as when made.
+  const only = reschedule !== undefined && !isCollective(et) ? reschedule.hostId : request.onlyHost;
   const hosts = await availabilityOf(ctx, et, span, reschedule?.uid, only);
   // A host alone keeps a moved round-robin booking: their own time decides, as for one host.
   const rule = only !== undefined ? 'all' : hostRuleOf(et);

@@ -6,6 +6,10 @@
 // many bookings a host takes per day, week, month or year (booking_limits_count, JSON; NULL: no
 // limit), and seats (NULL: one booker a slot). Event types made before it keep Cal.com's
 // defaults, which is what the slots computed for them until now.
+//
+// And the other hosts of a collective team booking (booking_hosts): every member it needed
+// free is its host, so the booking takes each one's time, not only that of its host of record
+// (bookings.user_id). Bookings made before it have that one host only.
 import type { Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
@@ -23,4 +27,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   await add('seats_per_time_slot', 'integer');
   await add('seats_show_attendees', 'integer', 0);
   await add('seats_show_availability_count', 'integer', 0);
+
+  await db.schema
+    .createTable('booking_hosts')
+    .addColumn('booking_uid', 'text', (c) => c.notNull().references('bookings.uid').onDelete('cascade'))
+    .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+    .addPrimaryKeyConstraint('booking_hosts_key', ['booking_uid', 'user_id'])
+    .execute();
+  // A host's time is read by host: the slots of their event types, the check that they are free.
+  await db.schema.createIndex('booking_hosts_user').on('booking_hosts').column('user_id').execute();
 }

@@ -138,6 +138,22 @@ describe('team event types keep to their hosts’ availability', () => {
     expect((await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).booking.status).toBe('accepted');
   });
 
+  it("collective: the booking is every member's, so each one's time is taken: their own event types no longer offer it, nor book it; moved, it keeps them all", async ({ world }) => {
+    const { berlin, london, eventTypeId } = await team(world);
+    const made = await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    expect(made.booking.hostId).toBe(berlin);
+    expect(await world.ctx.stores.bookings.coHosts(made.booking.uid)).toEqual([london]);
+    const londons = await world.eventType({ userId: london });
+    const monday = { start: at('2030-01-07T00:00:00Z'), end: at('2030-01-07T23:59:00Z') };
+    const starts = async () => (await findFreeSlots(world.ctx, { eventType: { id: londons }, ...monday })).slots.map((x) => new Date(x.start).toISOString().slice(11, 16));
+    expect(await starts()).toEqual(['09:30', '10:00', '10:30']);
+    await expect(bookAt(world, londons, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'conflict', message: 'start: the host is not available at that time' });
+    // Moved to 09:30Z, both members' 09:00 is free again and their 09:30 taken.
+    const moved = await rescheduleBooking(world.ctx, made.booking.uid, at('2030-01-07T09:30:00Z'), undefined);
+    expect(await world.ctx.stores.bookings.coHosts(moved.uid)).toEqual([london]);
+    expect(await starts()).toEqual(['09:00', '10:00', '10:30']);
+  });
+
   it('round robin: the booking goes to a host free at its start, never to one who is not', async ({ world }) => {
     const { berlin, london, eventTypeId } = await team(world);
     await change(world, eventTypeId, { schedulingType: 'roundRobin' });

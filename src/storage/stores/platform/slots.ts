@@ -39,18 +39,24 @@ export function createSlotStore(db: Executor): SlotStore {
     },
     bookings: async (hostIds, from, to, exceptUid) => {
       if (hostIds.length === 0) return [];
-      let q = db
-        .selectFrom('bookings as b')
-        .leftJoin('event_types as e', 'e.id', 'b.event_type_id')
-        .select(['b.user_id', 'b.start_time', 'b.end_time', 'b.uid', 'b.event_type_id', 'e.before_event_buffer', 'e.after_event_buffer'])
-        .where('b.user_id', 'in', hostIds)
-        .where('b.status', 'in', ACTIVE)
-        .where('b.start_time', '<', to)
-        .where('b.end_time', '>', from);
-      if (exceptUid !== undefined) q = q.where('b.uid', '<>', exceptUid);
-      const rows = await q.orderBy('b.start_time').execute();
+      // One read: the bookings each host is the host of, and those of collective bookings they
+      // are one of the hosts of (migration 035), each with its event type's buffers.
+      const of = (hosts: 'own' | 'shared') => {
+        const base = hosts === 'own'
+          ? db.selectFrom('bookings as b').select('b.user_id as host_id').where('b.user_id', 'in', hostIds)
+          : db.selectFrom('bookings as b').innerJoin('booking_hosts as h', 'h.booking_uid', 'b.uid').select('h.user_id as host_id').where('h.user_id', 'in', hostIds);
+        let q = base
+          .leftJoin('event_types as e', 'e.id', 'b.event_type_id')
+          .select(['b.start_time', 'b.end_time', 'b.uid', 'b.event_type_id', 'e.before_event_buffer', 'e.after_event_buffer'])
+          .where('b.status', 'in', ACTIVE)
+          .where('b.start_time', '<', to)
+          .where('b.end_time', '>', from);
+        if (exceptUid !== undefined) q = q.where('b.uid', '<>', exceptUid);
+        return q;
+      };
+      const rows = await of('own').unionAll(of('shared')).orderBy('start_time').execute();
       return rows.map((r) => ({
-        hostId: r.user_id!,
+        hostId: r.host_id!,
         start: r.start_time,
         end: r.end_time,
         uid: r.uid,
