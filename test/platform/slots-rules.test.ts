@@ -1,10 +1,12 @@
 // docs/integrating.md#slot-rules over real HTTP on both databases: what only HTTP shows. Real
 // concurrent requests for a seated slot take no more than its seats, and for a limited host no
-// more than the limit (the booking asks its slot again under the host's lock); GET /v2/slots
+// more than the limit (the booking asks its slot again under the host's lock), and a collective
+// booking racing a member's own booking takes the member's time or loses it whole; GET /v2/slots
 // answers a seated slot with its seats taken and its booking, as Cal.com's answer does; and a
 // refusal's envelope. Each rule is tested in process (test/services/platform/slots-rules.test.ts,
 // booking-availability.test.ts).
 import { describe, expect, it } from 'vitest';
+import { addMember, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { fixtures, futureStart, quickUser, useWorld } from './fixtures.ts';
@@ -54,6 +56,26 @@ describe.each(backends)('slot rules over HTTP on $name', ({ name, available }) =
       message: 'start: the booking limit is reached: the host takes at most 1 booking of this event type a day; GET /v2/slots lists the free times',
     });
     expect(await active(host.id)).toHaveLength(1);
+  });
+
+  it.skipIf(!available)("a collective team booking and a member's own booking racing for one start, ten times: exactly one is booked each time, and a collective booking takes every member's time", async () => {
+    const owner = await quickUser(server, 'Cole Collective');
+    const member = await quickUser(server, 'Mia Member');
+    const team = await createTeam(server.services, { name: 'Together', ownerId: owner.id });
+    await addMember(server.services, { teamId: team.id }, member.id, 'member');
+    const together = await f.eventType({ teamId: team.id });
+    const hers = await f.eventType({ userId: member.id });
+    for (let i = 0; i < 10; i++) {
+      const start = futureStart(server);
+      const [collective, own] = await Promise.all([
+        server.api('POST', '/v2/bookings', undefined, { eventTypeId: together.id, start: iso(start), attendee: attendee(40 + i) }),
+        server.api('POST', '/v2/bookings', undefined, { eventTypeId: hers.id, start: iso(start), attendee: attendee(60 + i) }),
+      ]);
+      expect([collective.status, own.status].sort()).toEqual([201, 409]);
+      // The member's time at that start is taken once: by her own booking, or as one of the collective booking's hosts.
+      const taken = (await server.api('GET', `/v2/slots?eventTypeId=${hers.id}&start=${iso(start)}&end=${iso(start)}`)).body.data;
+      expect(taken).toEqual({});
+    }
   });
 
   it.skipIf(!available)('a start beyond the booking window: 400 validation_error naming start and the window, and no booking is made', async () => {
