@@ -7,13 +7,20 @@ import { conflict, notFound, validation } from '../authorization-server.ts';
 import type { BookableEventType } from '../bookings/store.ts';
 import type { PlatformContext, PlatformStores } from '../stores.ts';
 import { checkStart, DEFAULT_WEEK, freeSlots, type HostAvailability, type HostBooking, type HostRule, type Interval, type Slot, type SlotRefusal, type SlotRules } from './compute.ts';
-import type { HostTime } from './store.ts';
+import type { HostTime, SlotHost } from './store.ts';
 import { windowRule, windowWords } from './window.ts';
 
 export type { Slot } from './compute.ts';
 
-/** Which event type: by id, or by its slug and its owner's username or team slug (in an organization when named). */
-export type EventTypeRef = { id: string } | { slug: string; username: string; organizationSlug?: string } | { slug: string; teamSlug: string; organizationSlug?: string };
+/**
+ * Which event type: by id, or by its slug and its owner's username or team slug (in an
+ * organization when named); or a dynamic group of users (docs/integrating.md#dynamic-groups).
+ */
+export type EventTypeRef =
+  | { id: string }
+  | { slug: string; username: string; organizationSlug?: string }
+  | { slug: string; teamSlug: string; organizationSlug?: string }
+  | { usernames: string[]; organizationSlug?: string };
 
 export interface SlotQuery {
   eventType: EventTypeRef;
@@ -40,6 +47,7 @@ export async function findFreeSlots(ctx: PlatformContext, query: SlotQuery): Pro
   if (query.end - query.start > MAX_PERIOD_DAYS * DAY) throw validation(`end: at most ${MAX_PERIOD_DAYS} days after start`, 'end');
   const now = ctx.clock();
   const { bookings } = ctx.stores;
+  if ('usernames' in query.eventType) return groupSlots(ctx, query, query.eventType);
   const id = 'id' in query.eventType ? query.eventType.id : await bookings.findEventTypeIdBySlug(query.eventType.slug, ownerOf(query.eventType), query.eventType.organizationSlug);
   const et = id === undefined ? undefined : await bookings.findEventType(id);
   // A hidden event type is booked only through its private link (docs/rules.md#public-booking):
@@ -53,6 +61,34 @@ export async function findFreeSlots(ctx: PlatformContext, query: SlotQuery): Pro
   const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, read.start, read.end, now);
   const slots = freeSlots(availability, rulesOf(et, now, availability), { start: query.start, end: query.end }, now, hostRuleOf(et), held);
   return { slots, lengthMinutes: et.lengthMinutes };
+}
+
+/** Cal.com's length of a dynamic group's slots when no duration is asked. */
+export const GROUP_DEFAULT_MINUTES = 30;
+const GROUP_MAX = 20;
+
+/**
+ * docs/integrating.md#dynamic-groups: when two or more people are all free, with no event type:
+ * each one's working hours, bookings and time off, slots of `duration` minutes (30 when not
+ * asked) every length from the start of the hours, in the future, no rule of an event type's.
+ * Only people who publish their time (a personal event type that is not hidden) are found: any
+ * other username is as unknown as a missing one.
+ */
+async function groupSlots(ctx: PlatformContext, query: SlotQuery, group: { usernames: string[]; organizationSlug?: string }): Promise<FreeSlots> {
+  const names = [...new Set(group.usernames)];
+  if (names.length < 2) throw validation('usernames: at least 2 usernames, separated by commas, such as alice,bob', 'usernames');
+  if (names.length > GROUP_MAX) throw validation(`usernames: at most ${GROUP_MAX} usernames`, 'usernames');
+  const now = ctx.clock();
+  const { api } = ctx.stores;
+  const found = await api.slots.publicHosts(names, group.organizationSlug);
+  const missing = names.find((n) => !found.some((h) => h.username === n));
+  if (missing !== undefined) throw notFound(`no such user "${missing}"${group.organizationSlug !== undefined ? ' in this organization' : ''}`);
+  const lengthMinutes = query.durationMinutes ?? GROUP_DEFAULT_MINUTES;
+  const span = { start: query.start - DAY, end: query.end + lengthMinutes * 60_000 + DAY };
+  const ids = found.map((h) => h.id);
+  const hosts = availabilityFrom(found, await api.slots.bookings(ids, span.start, span.end, query.bookingUidToReschedule), await api.slots.away(ids, span.start, span.end));
+  const rules: SlotRules = { lengthMinutes, intervalMinutes: lengthMinutes, minimumNoticeMinutes: 0, beforeBufferMinutes: 0, afterBufferMinutes: 0, window: null };
+  return { slots: freeSlots(hosts, rules, { start: query.start, end: query.end }, now, 'all'), lengthMinutes };
 }
 
 /**
@@ -86,8 +122,13 @@ async function availabilityOf(ctx: PlatformContext, et: BookableEventType, span:
   const owner = onlyHost !== undefined ? { userId: onlyHost } : et.userId !== null ? { userId: et.userId } : { teamId: et.teamId! };
   const hosts = await api.slots.hosts(owner);
   const ids = hosts.map((h) => h.id);
-  const taken = byHost(await api.slots.bookings(ids, span.start, span.end, exceptUid));
-  const away = byHost(await api.slots.away(ids, span.start, span.end));
+  return availabilityFrom(hosts, await api.slots.bookings(ids, span.start, span.end, exceptUid), await api.slots.away(ids, span.start, span.end));
+}
+
+/** The hosts' weeks (their default schedule's, or Cal.com's default week in their zone) with what takes their time. */
+function availabilityFrom(hosts: SlotHost[], bookingTimes: HostTime[], awayTimes: HostTime[]): HostAvailability[] {
+  const taken = byHost(bookingTimes);
+  const away = byHost(awayTimes);
   return hosts.map((h) => ({
     hostId: h.id,
     timeZone: h.schedule?.timeZone ?? h.timeZone,
@@ -220,6 +261,6 @@ function byHost<T extends HostTime>(times: T[]): Map<string, HostBooking[]> {
   return out;
 }
 
-function ownerOf(ref: Exclude<EventTypeRef, { id: string }>): { username: string } | { teamSlug: string } {
+function ownerOf(ref: Exclude<EventTypeRef, { id: string } | { usernames: string[] }>): { username: string } | { teamSlug: string } {
   return 'username' in ref ? { username: ref.username } : { teamSlug: ref.teamSlug };
 }

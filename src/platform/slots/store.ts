@@ -34,6 +34,12 @@ export interface SlotStore {
    */
   hosts(owner: { userId: string } | { teamId: string }): Promise<SlotHost[]>;
   /**
+   * docs/integrating.md#dynamic-groups: the users of these usernames (in the organization of
+   * that slug, when given) who publish their time, having a personal event type that is not
+   * hidden, with their default schedules and usernames; the others are left out.
+   */
+  publicHosts(usernames: string[], organizationSlug?: string): Promise<Array<SlotHost & { username: string }>>;
+  /**
    * The hosts' accepted and pending bookings overlapping [from, to), except the booking of
    * exceptUid, by start, with their event types' buffers.
    */

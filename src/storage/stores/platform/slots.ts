@@ -5,6 +5,27 @@ import type { AvailabilityOverride, AvailabilityRange } from '../../../platform/
 import { ACTIVE } from '../../../platform/bookings/store.ts';
 import type { Executor } from '../../repositories/executor.ts';
 
+interface HostRow {
+  id: string;
+  time_zone: string;
+  schedule_time_zone: string | null;
+  availability: string | null;
+  overrides: string | null;
+}
+
+const toHost = (r: HostRow): SlotHost => ({
+  id: r.id,
+  timeZone: r.time_zone,
+  schedule:
+    r.schedule_time_zone === null || r.availability === null
+      ? null
+      : {
+          timeZone: r.schedule_time_zone,
+          availability: JSON.parse(r.availability) as AvailabilityRange[],
+          overrides: JSON.parse(r.overrides ?? '[]') as AvailabilityOverride[],
+        },
+});
+
 export function createSlotStore(db: Executor): SlotStore {
   return {
     hosts: async (owner) => {
@@ -22,20 +43,19 @@ export function createSlotStore(db: Executor): SlotStore {
               .orderBy('m.created_at')
               .orderBy('u.id')
               .execute();
-      return rows.map(
-        (r): SlotHost => ({
-          id: r.id,
-          timeZone: r.time_zone,
-          schedule:
-            r.schedule_time_zone === null || r.availability === null
-              ? null
-              : {
-                  timeZone: r.schedule_time_zone,
-                  availability: JSON.parse(r.availability) as AvailabilityRange[],
-                  overrides: JSON.parse(r.overrides ?? '[]') as AvailabilityOverride[],
-                },
-        }),
-      );
+      return rows.map(toHost);
+    },
+    publicHosts: async (usernames, organizationSlug) => {
+      if (usernames.length === 0) return [];
+      let q = db
+        .selectFrom('users as u')
+        .leftJoin('schedules as s', (j) => j.onRef('s.id', '=', 'u.default_schedule_id').onRef('s.user_id', '=', 'u.id'))
+        .select(['u.id', 'u.username', 'u.time_zone', 's.time_zone as schedule_time_zone', 's.availability', 's.overrides'])
+        .where('u.username', 'in', usernames)
+        .where((eb) => eb.exists(eb.selectFrom('event_types as e').select('e.id').whereRef('e.user_id', '=', 'u.id').where('e.hidden', '=', 0)));
+      if (organizationSlug !== undefined) q = q.where('u.organization_id', 'in', db.selectFrom('organizations').select('id').where('slug', '=', organizationSlug));
+      const rows = await q.orderBy('u.id').execute();
+      return rows.map((r) => ({ ...toHost(r), username: r.username }));
     },
     bookings: async (hostIds, from, to, exceptUid) => {
       if (hostIds.length === 0) return [];
