@@ -34,6 +34,7 @@ import * as bookingFields from './migrations/031_booking_fields.ts';
 import * as slotReservations from './migrations/032_slot_reservations.ts';
 import * as openidConnect from './migrations/033_openid_connect.ts';
 import * as identityProviders from './migrations/034_identity_providers.ts';
+import * as slotRules from './migrations/035_slot_rules.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -71,6 +72,7 @@ const migrations: Record<string, DialectMigration> = {
   '032_slot_reservations': slotReservations,
   '033_openid_connect': openidConnect,
   '034_identity_providers': identityProviders,
+  '035_slot_rules': slotRules,
 };
 
 /**

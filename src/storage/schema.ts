@@ -329,6 +329,18 @@ export interface EventTypesTable {
   requires_confirmation: number;
   minimum_booking_notice: number;
   scheduling_type: string | null;
+  /** docs/integrating.md#slot-rules (migration 035): minutes between two starts; null: the length. */
+  slot_interval: number | null;
+  before_event_buffer: Generated<number>;
+  after_event_buffer: Generated<number>;
+  /** JSON: {type: 'calendarDays' | 'businessDays', days, rolling} or {type: 'range', from, to}; null: no limit. */
+  booking_window: string | null;
+  /** JSON: {day?, week?, month?, year?}, bookings a host takes of the event type; null: no limit. */
+  booking_limits_count: string | null;
+  /** Bookers a slot takes; null: one (no seats). */
+  seats_per_time_slot: number | null;
+  seats_show_attendees: Generated<number>;
+  seats_show_availability_count: Generated<number>;
   created_at: number;
   updated_at: number;
 }
@@ -341,6 +353,12 @@ export interface PrivateLinksTable {
   max_uses: number | null;
   use_count: number;
   created_at: number;
+}
+
+/** The other hosts of a collective team booking (migration 035): each member it took beside bookings.user_id. */
+export interface BookingHostsTable {
+  booking_uid: string;
+  user_id: string;
 }
 
 export interface BookingsTable {
@@ -696,6 +714,7 @@ export interface Database {
   event_types: EventTypesTable;
   private_links: PrivateLinksTable;
   bookings: BookingsTable;
+  booking_hosts: BookingHostsTable;
   booking_attendees: BookingAttendeesTable;
   booking_references: BookingReferencesTable;
   booking_recordings: BookingRecordingsTable;

@@ -130,9 +130,14 @@ function pinBookingFieldVariants(schemas: Record<string, Schema>): void {
 
 /**
  * Scalars the file types "object": the destination calendar's id is the row's number in the
- * platform's answers (its class declares `id: number` and the generator lost the type).
+ * platform's answers (its class declares `id: number` and the generator lost the type), and so
+ * is an event type's seatsPerTimeSlot (the file's own Seats_2024_06_14 types it "number").
  */
-const SCALARS_TYPED_OBJECT: [schema: string, property: string, type: string][] = [['DestinationCalendar', 'id', 'number']];
+const SCALARS_TYPED_OBJECT: [schema: string, property: string, type: string][] = [
+  ['DestinationCalendar', 'id', 'number'],
+  ['EventTypeOutput_2024_06_14', 'seatsPerTimeSlot', 'number'],
+  ['TeamEventTypeOutput_2024_06_14', 'seatsPerTimeSlot', 'number'],
+];
 
 export function loadReference() {
   const doc = JSON.parse(readFileSync(openApiFile, 'utf8')) as Schema;

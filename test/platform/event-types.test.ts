@@ -17,6 +17,7 @@
 // platform-access's and team-access's.
 import { describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
+import { loadReference, referenceAvailable } from '../helpers/calcom-reference.ts';
 import { runCli } from '../helpers/cli.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { fixtures, mint, uniq, type World, useWorld } from './fixtures.ts';
@@ -44,6 +45,55 @@ describe.each(backends)('event types in the platform shape, their links and phon
   useWorld(name, available, (started) => ({ server, w, f } = started));
 
   const gatehouse = (...args: string[]) => runCli(args, { env: { ...server.database.env, DATABASE_URL: server.database.url } });
+
+  it.skipIf(!available)("docs/integrating.md#slot-rules: an event type takes its slot settings in Cal.com's 2024-06-14 shapes, on the personal and the team route, and answers them as Cal.com's schema writes them", async () => {
+    const token = await mint(server, w, w.owner, ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE', 'TEAM_EVENT_TYPE_READ', 'TEAM_EVENT_TYPE_WRITE']);
+    const version = { 'cal-api-version': '2024-06-14' };
+    const settings = {
+      slotInterval: 15,
+      beforeEventBuffer: 10,
+      afterEventBuffer: 5,
+      bookingWindow: { type: 'calendarDays', value: 30, rolling: false },
+      bookingLimitsCount: { day: 2, week: 6 },
+      seats: { seatsPerTimeSlot: 4, showAttendeeInfo: false, showAvailabilityCount: true },
+    };
+    const answered = {
+      slotInterval: 15,
+      beforeEventBuffer: 10,
+      afterEventBuffer: 5,
+      bookingWindow: [{ type: 'calendarDays', value: 30, rolling: false }],
+      bookingLimitsCount: { day: 2, week: 6 },
+      seatsPerTimeSlot: 4,
+      seatsShowAvailabilityCount: true,
+      seats: { seatsPerTimeSlot: 4, showAttendeeInfo: false, showAvailabilityCount: true },
+    };
+    const reference = referenceAvailable ? loadReference() : undefined;
+    const conforms = (method: string, path: string, status: number, body: unknown) => {
+      if (reference) expect(reference.checkResponse(reference.operations.find((o) => o.method === method && o.path === path)!, status, body)).toBeNull();
+    };
+    const mine = await server.api('POST', '/v2/event-types', token, { title: 'Seated', slug: `seated-${uniq().toLowerCase()}`, lengthInMinutes: 60, ...settings }, version);
+    expect(mine.status).toBe(201);
+    expect(mine.body.data).toMatchObject(answered);
+    conforms('POST', '/v2/event-types', 201, mine.body);
+    const read = await server.api('GET', `/v2/event-types/${mine.body.data.id}`, token, undefined, version);
+    expect(read.body.data).toMatchObject(answered);
+
+    const ranged = await server.api('PATCH', `/v2/event-types/${mine.body.data.id}`, token, { bookingWindow: { type: 'range', value: ['2030-09-05', '2030-09-09'] }, seats: { disabled: true } }, version);
+    expect(ranged.status).toBe(200);
+    expect(ranged.body.data).toMatchObject({ bookingWindow: [{ type: 'range', value: ['2030-09-05', '2030-09-09'] }], seatsPerTimeSlot: null, seatsShowAvailabilityCount: null, slotInterval: 15 });
+    expect(ranged.body.data).not.toHaveProperty('seats');
+    conforms('PATCH', '/v2/event-types/{eventTypeId}', 200, ranged.body);
+
+    const ours = await server.api('POST', `/v2/teams/${w.team.id}/event-types`, token, { title: 'Team seated', slug: `team-seated-${uniq().toLowerCase()}`, lengthInMinutes: 30, schedulingType: 'roundRobin', ...settings }, version);
+    expect(ours.status).toBe(201);
+    expect(ours.body.data).toMatchObject(answered);
+    conforms('POST', '/v2/teams/{teamId}/event-types', 201, ours.body);
+
+    // A window that is neither days nor dates is refused naming the field; nothing is made.
+    const refused = await server.api('POST', '/v2/event-types', token, { title: 'Bad', slug: `bad-${uniq().toLowerCase()}`, lengthInMinutes: 30, bookingWindow: { type: 'range', value: 30 } }, version);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.message).toBe('bookingWindow.value: a range window is two dates, [from, to], such as ["2030-09-05", "2030-09-09"]');
+  });
 
   it.skipIf(!available)("a user's event type, made with the platform's locations, answers with its owner, booking fields and honest defaults; Gatehouse keeps {type, value}", async () => {
     const token = await mint(server, w, w.owner, ['EVENT_TYPE_READ', 'EVENT_TYPE_WRITE']);

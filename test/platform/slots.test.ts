@@ -122,7 +122,9 @@ describe.each(backends)('GET /v2/slots on $name', ({ name, available }) => {
     await refused({ ...ok, eventTypeId: 'abc' }, 400, /^eventTypeId: /);
     await refused({ start: MONDAY, end: TUESDAY }, 400, /^eventTypeId: required, or eventTypeSlug/);
     await refused({ start: MONDAY, end: TUESDAY, eventTypeSlug: eventType.slug }, 400, /^username: required with eventTypeSlug/);
-    await refused({ start: MONDAY, end: TUESDAY, usernames: 'alice,bob' }, 400, /^usernames: dynamic group event types are not offered/);
+    // docs/integrating.md#dynamic-groups: two usernames at least; an unknown one is 404 as an unknown event type is.
+    await refused({ start: MONDAY, end: TUESDAY, usernames: 'alice' }, 400, /^usernames: at least 2 usernames/);
+    await refused({ start: MONDAY, end: TUESDAY, usernames: 'no-such-alice,no-such-bob' }, 404, /^no such user "no-such-alice"/);
     await refused({ ...ok, eventTypeId: '987654321' }, 404, /no such event type/);
     await refused({ ...ok, eventTypeId: hidden.id }, 404, /no such event type/);
   });

@@ -11,6 +11,15 @@ import { createOAuthStore } from './stores.ts';
 
 const HOUR = 3_600_000;
 
+const SLOT_SETTINGS = {
+  slotInterval: 15,
+  beforeEventBuffer: 5,
+  afterEventBuffer: 10,
+  bookingWindow: { type: 'businessDays' as const, days: 10, rolling: true },
+  bookingLimitsCount: { day: 2, year: 100 },
+  seats: { perTimeSlot: 3, showAttendeeInfo: true, showAvailabilityCount: false },
+};
+
 function eventType(owner: { userId: string } | { teamId: string }, over: Partial<EventType> = {}): EventType {
   const id = uniqueId('et');
   return {
@@ -27,6 +36,8 @@ function eventType(owner: { userId: string } | { teamId: string }, over: Partial
     requiresConfirmation: false,
     minimumBookingNotice: 0,
     schedulingType: null,
+    // docs/integrating.md#slot-rules: settings other than the defaults, so each column's round trip shows.
+    ...SLOT_SETTINGS,
     createdAt: T0,
     updatedAt: T0,
     ...over,
@@ -214,6 +225,7 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
       requiresConfirmation: true,
       minimumBookingNotice: 0,
       schedulingType: null,
+      ...SLOT_SETTINGS,
     });
   });
 
@@ -762,12 +774,10 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     for (const booking of [late, pending, moving, bookingRecord(a, { start: at(2), end: at(3), status: 'cancelled' }), bookingRecord(a, { start: at(10), end: at(11) }), bookingRecord(other, { start: at(1), end: at(2) })]) {
       await suite.stores.bookings.insert(booking);
     }
-    expect(await suite.stores.api.slots.bookings([a, b], at(1), at(6))).toEqual([
-      { hostId: b, start: at(1), end: at(2) },
-      { hostId: a, start: at(3), end: at(4) },
-      { hostId: a, start: at(5), end: at(6) },
-    ]);
-    expect(await suite.stores.api.slots.bookings([a, b], at(1), at(6), moving.uid)).toEqual([{ hostId: b, start: at(1), end: at(2) }, { hostId: a, start: at(5), end: at(6) }]);
+    // Each with its uid and event type (none here: no buffers).
+    const row = (booking: typeof late) => ({ hostId: booking.hostId, start: booking.start, end: booking.end, uid: booking.uid, eventTypeId: null, beforeBufferMinutes: 0, afterBufferMinutes: 0 });
+    expect(await suite.stores.api.slots.bookings([a, b], at(1), at(6))).toEqual([row(pending), row(moving), row(late)]);
+    expect(await suite.stores.api.slots.bookings([a, b], at(1), at(6), moving.uid)).toEqual([row(pending), row(late)]);
     expect(await suite.stores.api.slots.bookings([], at(0), at(100))).toEqual([]);
     await suite.stores.api.outOfOffice.insert(oooEntry(a, at(7)));
     await suite.stores.api.outOfOffice.insert(oooEntry(b, at(2)));

@@ -16,7 +16,7 @@ import { recordBookingEvent, type BookingTrigger } from './events.ts';
 import { locationText, type LocationInput } from './requests.ts';
 import { readAnswers } from './answers.ts';
 import { bookingForm } from '../event-types/booking-fields.ts';
-import { HOST_BUSY, requireNotHeld, requireSlot } from '../slots/service.ts';
+import { HOST_BUSY, isCollective, lockHosts, requireSlot } from '../slots/service.ts';
 
 export interface NewBooking {
   eventTypeId: string;
@@ -63,12 +63,14 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     throw validation(`lengthInMinutes: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'lengthInMinutes');
   }
   // docs/rules.md#booking-availability: the start must be a slot GET /v2/slots offers.
-  const free = await requireSlot(ctx, { eventType: et, start: input.start, ...(input.reservationUid !== undefined ? { reservationUid: input.reservationUid } : {}) });
+  const held = input.reservationUid !== undefined ? { reservationUid: input.reservationUid } : {};
+  const slot = await requireSlot(ctx, { eventType: et, start: input.start, ...held });
   const location = input.location === undefined ? (et.locations[0]?.value ?? '') : locationText(input.location, 'location', et.locations);
   const guests = [...new Set((input.guests ?? []).map((g) => g.toLowerCase()))];
   const answers = readAnswers(bookingForm(et.bookingFields, et.locations.length), input.responses ?? {}, { ...(input.notes !== undefined ? { notes: input.notes } : {}), guests });
   const end = input.start + et.lengthMinutes * 60_000;
-  const host = et.userId ?? (await teamHost(ctx, et.teamId!, et.schedulingType === 'roundRobin', free, now));
+  // docs/integrating.md#slot-rules: a seated slot already booked is joined at its host.
+  const host = et.userId ?? (slot.attendeesCount ? slot.hostIds[0]! : await teamHost(ctx, et.teamId!, et.schedulingType === 'roundRobin', slot.hostIds, now));
   const manageToken = generateToken('bookingManageToken');
   const booking: Booking = {
     id: await ctx.stores.ids.next('bookings'),
@@ -99,12 +101,16 @@ export async function book(ctx: PlatformContext, input: NewBooking, rules: Booki
     if (et.hidden && !rules.allowHidden && !(await tx.bookings.usePrivateLink(et.id, input.privateLink!, now))) {
       throw notFound('no such event type (the private link is unknown, expired or used up)');
     }
-    await holdHost(tx.bookings, host, input.start, end, HOST_BUSY);
-    // Under that lock, which a hold's creation takes too: another's hold made meanwhile keeps this booking out.
-    await requireNotHeld(tx, et.id, input.start, end, now, input.reservationUid);
+    // Under the host's lock, which a hold's creation takes too, the same question again: a
+    // booking, a hold, a seat or a limit's count taken meanwhile keeps this booking out.
+    // A collective booking locks and asks of every member, in id order (lockHosts).
+    if (isCollective(et)) await lockHosts(tx, et);
+    else await tx.bookings.lockHost(host);
+    await requireSlot({ ...ctx, stores: tx }, { eventType: et, start: input.start, ...(isCollective(et) ? {} : { onlyHost: host }), ...held });
     // The booker's own hold has done its work.
     if (input.reservationUid !== undefined) await tx.api.slotReservations.release(input.reservationUid, now);
-    await tx.bookings.insert(booking);
+    // A collective booking is every member's: each one's time is taken (their slots and bookings see it).
+    await tx.bookings.insert(booking, isCollective(et) ? slot.hostIds.filter((id) => id !== host) : []);
     // docs/rules.md#webhooks: the subscribers' events land with the booking, or not at all.
     await recordBookingEvent(tx, 'BOOKING_CREATED', booking, now);
     if (booking.status === 'pending') await recordBookingEvent(tx, 'BOOKING_REQUESTED', booking, now);
@@ -214,13 +220,21 @@ export async function rescheduleBooking(ctx: PlatformContext, uid: string, start
     throw invalid('reschedulingReason', `is required by this event type ("${asked.label}")`);
   }
   const end = start + (old.end - old.start);
+  // A collective booking moves with all its hosts: those it had, as it was made with them.
+  const coHostIds = await ctx.stores.bookings.coHosts(old.uid);
   const booking: Booking = { ...old, id: await ctx.stores.ids.next('bookings'), uid: randomId(), start, end, rescheduledFrom: old.uid, rescheduledTo: null, cancellationReason: null, absentHost: false, createdAt: now, updatedAt: now };
   await ctx.stores.transaction(async (tx) => {
-    if (old.hostId !== null) await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
-    if (et !== undefined) await requireNotHeld(tx, et.id, start, end, now);
+    if (old.hostId !== null) {
+      // As for a new booking: under the host's lock, the slot is asked again.
+      if (et !== undefined) {
+        if (isCollective(et)) await lockHosts(tx, et);
+        else await tx.bookings.lockHost(old.hostId);
+        await requireSlot({ ...ctx, stores: tx }, { eventType: et, start, reschedule: { uid: old.uid, hostId: old.hostId } });
+      } else await holdHost(tx.bookings, old.hostId, start, end, HOST_BUSY, old.uid);
+    }
     const moved = await tx.bookings.transition(old.uid, ACTIVE, 'rescheduled', { rescheduledTo: booking.uid, cancellationReason: reason ?? null, updatedAt: now });
     if (!moved) throw conflict('the booking changed meanwhile; read it again');
-    await tx.bookings.insert(booking);
+    await tx.bookings.insert(booking, coHostIds);
     // Its booker and guests came with the insert; those added later move with the booking too.
     const added = (await tx.api.bookingAttendees.list(old.uid)).filter((a) => a.role === 'added');
     await tx.api.bookingAttendees.insert(added.map(({ id: _id, absent: _absent, ...a }) => ({ ...a, bookingUid: booking.uid, createdAt: now })));

@@ -2,7 +2,7 @@
 // host availability, team host choice, and the event-type facts and private links a new
 // booking needs. src/storage/stores/platform/bookings.ts implements it.
 import type { Attendee } from './attendee-store.ts';
-import type { BookingField } from '../event-types/store.ts';
+import type { BookingField, SlotSettings } from '../event-types/store.ts';
 
 /** A booker's answer to a booking field, as the platform writes it: text, a number, a yes or no, or several choices or addresses. */
 export type FieldAnswer = string | number | boolean | string[];
@@ -92,8 +92,8 @@ export interface BookingChanges {
   updatedAt: number;
 }
 
-/** What booking needs to know of an event type. */
-export interface BookableEventType {
+/** What booking needs to know of an event type; its slot settings decide which starts are slots. */
+export interface BookableEventType extends SlotSettings {
   id: string;
   userId: string | null;
   teamId: string | null;
@@ -127,9 +127,10 @@ export interface BookingStore {
   relations(bookings: Booking[]): Promise<BookingRelations>;
   /**
    * Inserts a new booking, and its booker and guests as its attendees (attendee-store.ts): two
-   * writes, for the caller's transaction. A duplicate uid throws.
+   * writes, and a third for a collective booking's other hosts (coHostIds, each of whose time
+   * it takes too), for the caller's transaction. A duplicate uid throws.
    */
-  insert(booking: Booking): Promise<void>;
+  insert(booking: Booking, coHostIds?: string[]): Promise<void>;
   /**
    * Changes a booking only if its status is still one of `from` (ARCHITECTURE.md#single-use-is-atomic): of two
    * concurrent confirm/decline/cancel requests exactly one wins. Returns whether it did; an
@@ -151,7 +152,9 @@ export interface BookingStore {
    * written. Meaningful only inside a transaction.
    */
   lockHost(userId: string): Promise<void>;
-  /** Does the host have an active booking overlapping [start, end), other than exceptUid? */
+  /** A collective booking's other hosts (the coHostIds inserted with it), by id; none for another booking. */
+  coHosts(uid: string): Promise<string[]>;
+  /** Does the host have an active booking overlapping [start, end), other than exceptUid (as its host or one of a collective booking's)? */
   hostIsBusy(userId: string, start: number, end: number, exceptUid?: string): Promise<boolean>;
   /** The host's active bookings overlapping [from, to), by start; at most 1000. */
   busyTimes(userId: string, from: number, to: number): Promise<Array<{ uid: string; start: number; end: number }>>;

@@ -22,6 +22,7 @@ import {
 } from './service.ts';
 import { deletedEventType, deletedEventTypeView, eventTypeAnswer, eventTypeView } from './view.ts';
 import { CUSTOM_FIELD_TYPES } from './booking-fields.ts';
+import { slotSettingsFields } from './slot-settings.ts';
 import { arrayOf, bool, dateTime, deleted, int, listQuery, nullable, numberedId, object, patchOf, str, type JsonSchema, type ListQuery } from '../schemas.ts';
 
 /**
@@ -69,6 +70,7 @@ const fields = {
   hidden: bool,
   requiresConfirmation: bool,
   minimumBookingNotice: int(0, 525_600, { description: 'minutes' }),
+  ...slotSettingsFields,
 };
 const teamFields = { ...fields, schedulingType: { type: 'string', enum: ['collective', 'roundRobin'] } };
 

@@ -6,16 +6,17 @@ import { randomId, type Team, type User } from '../authorization-server.ts';
 import { conflict, invalid, notFound, toMillis } from '../input.ts';
 import type { PlatformContext } from '../stores.ts';
 import { readBookingFields, type BookingFieldInput } from './booking-fields.ts';
-import type { EventType, EventTypeChanges, EventTypeLocation, EventTypeOwner, PrivateLink } from './store.ts';
+import { readSlotSettings, type SlotSettingsInput } from './slot-settings.ts';
+import { NO_SLOT_SETTINGS, type EventTypeChanges, type EventTypeLocation, type EventTypeOwner, type PrivateLink, type StoredEventType } from './store.ts';
 
-export type { BookingField, EventType, EventTypeOwner, PrivateLink } from './store.ts';
+export type { BookingField, EventType, EventTypeOwner, PrivateLink, StoredEventType } from './store.ts';
 export type { BookingFieldInput } from './booking-fields.ts';
 
 /** Whose event types a call reaches: a user's, a team's, or an organization's (its teams' and its members'). */
 export type EventTypeScope = EventTypeOwner | { organizationId: string };
 
-/** What a caller may set of an event type; `schedulingType` only of a team's. */
-export interface EventTypeInput {
+/** What a caller may set of an event type; `schedulingType` only of a team's; the slot settings as docs/integrating.md#slot-rules says. */
+export interface EventTypeInput extends SlotSettingsInput {
   title: string;
   slug: string;
   description?: string;
@@ -44,7 +45,7 @@ export interface EventTypeHost {
 
 /** An event type with the people and the team its answer shows, read once for a whole page. */
 export interface EventTypeDetails {
-  eventType: EventType;
+  eventType: StoredEventType;
   /** A personal event type's owner; undefined for a team's, or when the account is gone. */
   owner?: User;
   /** A team event type's team; undefined for a personal one, or when the team is gone. */
@@ -87,6 +88,7 @@ function changesOf(input: Partial<EventTypeInput>, now: number): EventTypeChange
     ...(input.requiresConfirmation !== undefined ? { requiresConfirmation: input.requiresConfirmation } : {}),
     ...(input.minimumBookingNotice !== undefined ? { minimumBookingNotice: input.minimumBookingNotice } : {}),
     ...(input.schedulingType !== undefined ? { schedulingType: input.schedulingType } : {}),
+    ...readSlotSettings(input),
     updatedAt: now,
   };
 }
@@ -98,7 +100,7 @@ const slugTaken = (slug: string | undefined) => conflict(`slug: an event type wi
  * hosts in one read each, not one per team, so a list costs the same statements whatever the
  * number of teams it shows.
  */
-async function withDetails(ctx: PlatformContext, eventTypes: EventType[]): Promise<EventTypeDetails[]> {
+async function withDetails(ctx: PlatformContext, eventTypes: StoredEventType[]): Promise<EventTypeDetails[]> {
   const { stores } = ctx;
   const teamIds = [...new Set(eventTypes.flatMap((e) => (e.teamId === null ? [] : [e.teamId])))];
   const teams = new Map((await stores.teams.findTeams(teamIds)).map((t) => [t.id, t]));
@@ -117,7 +119,7 @@ async function withDetails(ctx: PlatformContext, eventTypes: EventType[]): Promi
   });
 }
 
-async function withDetailsOne(ctx: PlatformContext, eventType: EventType): Promise<EventTypeDetails> {
+async function withDetailsOne(ctx: PlatformContext, eventType: StoredEventType): Promise<EventTypeDetails> {
   return (await withDetails(ctx, [eventType]))[0]!;
 }
 
@@ -126,7 +128,7 @@ async function withDetailsOne(ctx: PlatformContext, eventType: EventType): Promi
  * as absent as a missing one. Other resources that hang off an event type (its webhooks) reach
  * it through here.
  */
-export async function findEventType(ctx: PlatformContext, scope: EventTypeScope, id: string): Promise<EventType> {
+export async function findEventType(ctx: PlatformContext, scope: EventTypeScope, id: string): Promise<StoredEventType> {
   const { eventTypes } = ctx.stores.api;
   if ('organizationId' in scope) {
     const found = await eventTypes.findInOrganization(scope.organizationId, id);
@@ -162,7 +164,8 @@ export async function createEventType(ctx: PlatformContext, owner: EventTypeOwne
   const changes = changesOf(input, now);
   const id = await ctx.stores.ids.next('event_types');
   const personal = 'userId' in owner;
-  const created: EventType = {
+  const created: StoredEventType = {
+    ...NO_SLOT_SETTINGS,
     id,
     ownerId: personal ? owner.userId : null,
     teamId: personal ? null : owner.teamId,
@@ -198,7 +201,7 @@ export async function updateEventType(ctx: PlatformContext, scope: EventTypeScop
 }
 
 /** Deletes an event type of the scope, its private links with it; answers what it was. */
-export async function deleteEventType(ctx: PlatformContext, scope: EventTypeScope, id: string): Promise<EventType> {
+export async function deleteEventType(ctx: PlatformContext, scope: EventTypeScope, id: string): Promise<StoredEventType> {
   const current = await findEventType(ctx, scope, id);
   await ctx.stores.api.eventTypes.delete(current.id);
   return current;

@@ -30,7 +30,44 @@ export interface BookingField {
   isDefault: boolean;
 }
 
-export interface EventType {
+/**
+ * docs/integrating.md#slot-rules: how far ahead an event type may be booked: a number of
+ * calendar or business days counted from today (rolling: that many days that have a free slot),
+ * or the dates from and to (YYYY-MM-DD, both included), in the hosts' zone.
+ */
+export type BookingWindow = { type: 'calendarDays' | 'businessDays'; days: number; rolling: boolean } | { type: 'range'; from: string; to: string };
+
+/** How many bookings of the event type a host takes per day, week (from Monday), month and year; an absent period has no limit. */
+export interface BookingLimits {
+  day?: number;
+  week?: number;
+  month?: number;
+  year?: number;
+}
+
+/** Several bookers per slot, up to perTimeSlot; the show* settings are kept as given, for the booking page. */
+export interface Seats {
+  perTimeSlot: number;
+  showAttendeeInfo: boolean;
+  showAvailabilityCount: boolean;
+}
+
+/** What an event type sets of its slots beyond its length and notice (docs/integrating.md#slot-rules); each null or 0 when unset. */
+export interface SlotSettings {
+  /** Minutes between two starts; null: the length. */
+  slotInterval: number | null;
+  beforeEventBuffer: number;
+  afterEventBuffer: number;
+  bookingWindow: BookingWindow | null;
+  bookingLimitsCount: BookingLimits | null;
+  seats: Seats | null;
+}
+
+/** What an event type sets of nothing of its slots: Cal.com's defaults. */
+export const NO_SLOT_SETTINGS: SlotSettings = { slotInterval: null, beforeEventBuffer: 0, afterEventBuffer: 0, bookingWindow: null, bookingLimitsCount: null, seats: null };
+
+/** An event type as it is written: a slot setting left out is its default (NO_SLOT_SETTINGS). */
+export interface EventType extends Partial<SlotSettings> {
   id: string;
   /** The user who owns a personal event type; null for a team's. */
   ownerId: string | null;
@@ -50,8 +87,11 @@ export interface EventType {
   updatedAt: number;
 }
 
+/** An event type as the store reads it back: every slot setting, the defaults filled in. */
+export type StoredEventType = EventType & SlotSettings;
+
 /** What an update may change; updatedAt always. */
-export type EventTypeChanges = Partial<Pick<EventType, 'title' | 'slug' | 'description' | 'lengthMinutes' | 'locations' | 'bookingFields' | 'hidden' | 'requiresConfirmation' | 'minimumBookingNotice' | 'schedulingType'>> & {
+export type EventTypeChanges = Partial<Pick<EventType, 'title' | 'slug' | 'description' | 'lengthMinutes' | 'locations' | 'bookingFields' | 'hidden' | 'requiresConfirmation' | 'minimumBookingNotice' | 'schedulingType' | keyof SlotSettings>> & {
   updatedAt: number;
 };
 
@@ -73,20 +113,20 @@ export interface EventTypeStore {
   /** Inserts it; 'slugTaken' (nothing inserted) when the owner has an event type with that slug. */
   insert(eventType: EventType): Promise<void | SlugTaken>;
   /** The event type only if the owner owns it; undefined otherwise. */
-  findOwned(owner: EventTypeOwner, id: string): Promise<EventType | undefined>;
+  findOwned(owner: EventTypeOwner, id: string): Promise<StoredEventType | undefined>;
   /** The owner's event types, oldest first. */
-  list(owner: EventTypeOwner, limit: number, offset: number): Promise<EventType[]>;
+  list(owner: EventTypeOwner, limit: number, offset: number): Promise<StoredEventType[]>;
   /** The event type only if it is an organization's (its teams' and its members'); undefined otherwise. */
-  findInOrganization(organizationId: string, id: string): Promise<EventType | undefined>;
+  findInOrganization(organizationId: string, id: string): Promise<StoredEventType | undefined>;
   /** An organization's event types (its teams' and its members'), oldest first. */
-  listInOrganization(organizationId: string, limit: number, offset: number): Promise<EventType[]>;
+  listInOrganization(organizationId: string, limit: number, offset: number): Promise<StoredEventType[]>;
   /** The event types of the organization's teams (not of its members), oldest first. */
-  listOfOrganizationTeams(organizationId: string, limit: number, offset: number): Promise<EventType[]>;
+  listOfOrganizationTeams(organizationId: string, limit: number, offset: number): Promise<StoredEventType[]>;
   /**
    * Changes it and returns it as stored; undefined when there is no such event type,
    * 'slugTaken' (nothing changed) when the new slug is the owner's other event type's.
    */
-  update(id: string, changes: EventTypeChanges): Promise<EventType | SlugTaken | undefined>;
+  update(id: string, changes: EventTypeChanges): Promise<StoredEventType | SlugTaken | undefined>;
   /** Removes it (its private links go with it); an unknown id removes nothing. */
   delete(id: string): Promise<void>;
   /** How many of these ids are event types of the team. */

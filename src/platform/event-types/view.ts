@@ -5,8 +5,9 @@
 // (docs/integrating.md#event-type-fields).
 import { iso } from '../input.ts';
 import { arrayOf, bool, nullable, numberedId, object, type JsonSchema } from '../schemas.ts';
-import type { EventType, EventTypeDetails } from './service.ts';
+import type { EventTypeDetails, StoredEventType } from './service.ts';
 import { bookingForm } from './booking-fields.ts';
+import { slotSettingsAnswer, slotSettingsView } from './slot-settings.ts';
 import type { EventTypeLocation } from './store.ts';
 
 const text: JsonSchema = { type: 'string' };
@@ -89,20 +90,16 @@ export const eventTypeView: JsonSchema = object(
     locations: arrayOf(locationView, 0, 10),
     bookingFields: arrayOf(bookingFieldView, 0, 60),
     disableGuests: bool,
-    slotInterval: nullable({ type: 'integer' }),
     minimumBookingNotice: { type: 'integer' },
-    beforeEventBuffer: { type: 'integer' },
-    afterEventBuffer: { type: 'integer' },
+    ...slotSettingsView,
     recurrence: { type: 'null' },
     metadata: anyObject,
     price: { type: 'integer' },
     currency: text,
     lockTimeZoneToggleOnBookingPage: bool,
-    seatsPerTimeSlot: { type: 'null' },
     forwardParamsSuccessRedirect: { type: 'null' },
     successRedirectUrl: { type: 'null' },
     isInstantEvent: bool,
-    seatsShowAvailabilityCount: { type: 'null' },
     scheduleId: { type: 'null' },
     hidden: bool,
     bookingRequiresAuthentication: bool,
@@ -128,7 +125,7 @@ export const deletedEventTypeView: JsonSchema = object(
   ['id', 'lengthInMinutes', 'title', 'slug', 'deleted'],
 );
 
-export const deletedEventType = (e: EventType) => ({ id: e.id, lengthInMinutes: e.lengthMinutes, title: e.title, slug: e.slug, deleted: true });
+export const deletedEventType = (e: StoredEventType) => ({ id: e.id, lengthInMinutes: e.lengthMinutes, title: e.title, slug: e.slug, deleted: true });
 
 /** Gatehouse's `{type, value}` as the platform writes that type, `value` kept beside it. */
 function location(l: EventTypeLocation) {
@@ -155,20 +152,16 @@ export function eventTypeAnswer(appUrl: string, { eventType: e, owner, team, hos
     locations: e.locations.map(location),
     bookingFields: bookingForm(e.bookingFields, e.locations.length),
     disableGuests: false,
-    slotInterval: null,
     minimumBookingNotice: e.minimumBookingNotice,
-    beforeEventBuffer: 0,
-    afterEventBuffer: 0,
+    ...slotSettingsAnswer(e),
     recurrence: null,
     metadata: {},
     price: 0,
     currency: 'usd',
     lockTimeZoneToggleOnBookingPage: false,
-    seatsPerTimeSlot: null,
     forwardParamsSuccessRedirect: null,
     successRedirectUrl: null,
     isInstantEvent: false,
-    seatsShowAvailabilityCount: null,
     scheduleId: null,
     hidden: e.hidden,
     bookingRequiresAuthentication: false,

@@ -1,6 +1,7 @@
 // What makes a slot (docs/integrating.md#slots), as one pure function of the data: no store,
 // no clock of its own, no framework. service.ts reads the data and hands it here; the unit
 // tests call it with the world's data and fixed instants.
+import type { BookingLimits } from '../event-types/store.ts';
 import { dateIn, instantAt, isoInZone, nextDay, startOfDay, weekdayOf } from '../zoned-days.ts';
 
 /** Half-open [start, end), epoch milliseconds. */
@@ -24,6 +25,18 @@ export interface DateOverride {
   endTime: string;
 }
 
+/** A booking of the host's: which event type's tells its seats and its limits (docs/integrating.md#slot-rules). */
+export interface HostBooking extends Interval {
+  uid?: string;
+  eventTypeId?: string | null;
+  /** Its own event type's buffers, which keep the time around it too (both sides: its and the new slot's). */
+  beforeBufferMinutes?: number;
+  afterBufferMinutes?: number;
+}
+
+/** A booking with the time its own event type's buffers keep around it. */
+const withBuffers = (b: HostBooking): Interval => ({ start: b.start - (b.beforeBufferMinutes ?? 0) * MINUTE, end: b.end + (b.afterBufferMinutes ?? 0) * MINUTE });
+
 /** A host's week and what takes their time, as service.ts reads it. */
 export interface HostAvailability {
   hostId: string;
@@ -33,7 +46,7 @@ export interface HostAvailability {
   /** Each date named here has these hours instead of its weekday's; 00:00-00:00 is a day off. */
   overrides: DateOverride[];
   /** Accepted and pending bookings (less the one being rescheduled): buffers keep clear of them. */
-  bookings: Interval[];
+  bookings: HostBooking[];
   /** Out-of-office entries. */
   away: Interval[];
 }
@@ -46,9 +59,23 @@ export interface SlotRules {
   minimumNoticeMinutes: number;
   beforeBufferMinutes: number;
   afterBufferMinutes: number;
-  /** How far ahead a start may be, counted from now; null for no limit. */
-  windowDays: number | null;
+  /** The booking window (window.ts makes it of the event type's); null for none. */
+  window: WindowRule | null;
+  /** The event type's own id: its bookings share a seated slot and count against its limits. */
+  eventTypeId?: string;
+  /** Bookings of the event type a host takes per day, week (from Monday), month and year, in the host's zone. */
+  limits?: BookingLimits | null;
+  /** Bookers a slot takes; absent or null: one. */
+  seatsPerSlot?: number | null;
 }
+
+/**
+ * Which starts the window lets in: those in [start, end] (a window of days counted from today,
+ * or of dates), or those on the first `days` dates in the zone that have a free slot, looked for
+ * up to horizonEnd (a rolling window).
+ */
+export type WindowRule = { kind: 'fixed'; start: number; end: number } | { kind: 'rolling'; days: number; businessDays: boolean; timeZone: string; horizonEnd: number };
+
 
 /**
  * Who must be free: the one host of a personal event type, every host of a collective team
@@ -59,8 +86,11 @@ export type HostRule = 'all' | 'any';
 export interface Slot {
   start: number;
   end: number;
-  /** The hosts free for it: all of them for `all`, those who could take it for `any`. */
+  /** The hosts free for it: all of them for `all`, those who could take it for `any`; for seats, the host whose booking it joins first. */
   hostIds: string[];
+  /** A seated slot: the seats its booking has taken, and that booking's uid once it has one. */
+  attendeesCount?: number;
+  bookingUid?: string;
 }
 
 /** Cal.com's default week for a host with no schedule: Monday to Friday, 09:00-17:00 in their zone. */
@@ -73,26 +103,23 @@ const DAY = 86_400_000;
 /**
  * The free slots whose start lies in [period.start, period.end], by start: each on the grid of
  * the working hours it falls in (starts every `intervalMinutes` from the hours' start), its
- * length inside the hours, at least the notice after `now`, within the window, and clear of
- * the hosts' time off and of their bookings widened by the buffers.
+ * length inside the hours, at least the notice after `now`, within the window, clear of the
+ * hosts' time off and of their bookings widened by the buffers, with a seat left and the
+ * host's limits not reached (docs/integrating.md#slot-rules).
  */
 export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: Interval, now: number, rule: HostRule, held: Interval[] = []): Slot[] {
   if (hosts.length === 0 || period.end < period.start) return [];
+  const bounds = windowBounds(hosts, rules, now, rule, held);
   const length = rules.lengthMinutes * MINUTE;
   const step = Math.max(1, rules.intervalMinutes) * MINUTE;
-  const earliest = Math.max(period.start, now + rules.minimumNoticeMinutes * MINUTE);
-  const latest = rules.windowDays === null ? period.end : Math.min(period.end, now + rules.windowDays * DAY);
+  const earliest = Math.max(period.start, now + rules.minimumNoticeMinutes * MINUTE, bounds.start);
+  const latest = Math.min(period.end, bounds.end);
   if (latest < earliest) return [];
   // The hours are read a day either side of the period: a zone far from UTC has working hours
   // on a date the period's instants do not name.
   const span = { start: earliest - DAY, end: latest + length + DAY };
   const hours = new Map(hosts.map((h) => [h.hostId, workingHours(h, span)]));
-  const blocked = new Map(hosts.map((h) => [h.hostId, { bookings: merge(h.bookings), away: merge(h.away) }]));
-  const freeAt = (hostId: string, start: number): boolean => {
-    const end = start + length;
-    const b = blocked.get(hostId)!;
-    return within(hours.get(hostId)!, start, end) && !overlaps(b.bookings, start - rules.beforeBufferMinutes * MINUTE, end + rules.afterBufferMinutes * MINUTE) && !overlaps(b.away, start, end);
-  };
+  const time = hostTime(hosts, rules, held);
 
   // Collective: the grid runs over the hours every host shares; round robin: over each host's own.
   const grids = rule === 'all' ? [hosts.map((h) => hours.get(h.hostId)!).reduce(intersect)] : hosts.map((h) => hours.get(h.hostId)!);
@@ -104,15 +131,151 @@ export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: I
       }
     }
   }
-  // docs/integrating.md#slot-reservations: a slot another booker holds is offered to nobody else.
-  const holds = merge(held);
   const slots: Slot[] = [];
-  for (const start of [...starts].sort((a, b) => a - b)) {
-    if (overlaps(holds, start, start + length)) continue;
-    const free = hosts.filter((h) => freeAt(h.hostId, start)).map((h) => h.hostId);
-    if (rule === 'all' ? free.length === hosts.length : free.length > 0) slots.push({ start, end: start + length, hostIds: free });
+  for (const start of [...starts].sort((x, y) => x - y)) {
+    // docs/integrating.md#slot-reservations: a slot another booker holds is offered to nobody else (a seated one, one seat less).
+    if (time.heldOff(start)) continue;
+    const free = hosts.filter((h) => within(hours.get(h.hostId)!, start, start + length) && time.blockedBy(h, start) === null).map((h) => h.hostId);
+    if (rule === 'all' ? free.length !== hosts.length : free.length === 0) continue;
+    slots.push(rules.seatsPerSlot ? time.seated(start, free) : { start, end: start + length, hostIds: free });
   }
   return slots;
+}
+
+/** The instants the window lets a start take (docs/integrating.md#slot-rules); all of them without one. */
+function windowBounds(hosts: HostAvailability[], rules: SlotRules, now: number, rule: HostRule, held: Interval[]): Interval {
+  const w = rules.window;
+  if (w === null) return { start: -Infinity, end: Infinity };
+  if (w.kind === 'fixed') return { start: w.start, end: w.end };
+  // Rolling: the window ends with the `days`-th date (a business day, for business days) that
+  // has a free slot; looked for a week at a time, as it is most often found in the first.
+  let counted = 0;
+  let last = '';
+  for (let from = now; from <= w.horizonEnd; from += 7 * DAY) {
+    const week = { start: from, end: Math.min(from + 7 * DAY - 1, w.horizonEnd) };
+    for (const slot of freeSlots(hosts, { ...rules, window: null }, week, now, rule, held)) {
+      const date = dateIn(slot.start, w.timeZone);
+      if (date === last || (w.businessDays && weekdayOf(date) >= 5)) continue;
+      last = date;
+      counted += 1;
+      if (counted === w.days) return { start: -Infinity, end: startOfDay(nextDay(date), w.timeZone) - 1 };
+    }
+  }
+  return { start: -Infinity, end: w.horizonEnd };
+}
+
+/**
+ * What takes the hosts' time, read once for a computation: their time off, their bookings
+ * (for a seated event type, its own apart: they share their slot), the holds, and the bookings
+ * of the event type each host's limits count.
+ */
+function hostTime(hosts: HostAvailability[], rules: SlotRules, held: Interval[]) {
+  const length = rules.lengthMinutes * MINUTE;
+  const before = rules.beforeBufferMinutes * MINUTE;
+  const after = rules.afterBufferMinutes * MINUTE;
+  const seats = rules.seatsPerSlot ?? null;
+  const own = (b: HostBooking) => rules.eventTypeId !== undefined && b.eventTypeId === rules.eventTypeId;
+  const perHost = new Map(
+    hosts.map((h) => {
+      const seatsOf = seats === null ? [] : h.bookings.filter(own);
+      const others = seats === null ? h.bookings : h.bookings.filter((b) => !own(b));
+      return [
+        h.hostId,
+        {
+          away: merge(h.away),
+          // A seated slot's bookings take the time of every other start, not their own.
+          others: merge(others),
+          othersBuffered: merge(others.map(withBuffers)),
+          seatsOf,
+          counted: rules.limits ? countedByPeriod(h.bookings.filter(own), h.timeZone) : new Map<string, Set<number>>(),
+        },
+      ];
+    }),
+  );
+  const holds = merge(held);
+  const heldAt = (start: number) => held.filter((x) => x.start === start).length;
+  const seatsAt = (hostId: string, start: number) => perHost.get(hostId)!.seatsOf.filter((b) => b.start === start);
+  /** Whether a seated slot's own bookings, but those at `start`, meet [from, to) (with their buffers, when asked). */
+  const ownMeet = (hostId: string, start: number, from: number, to: number, buffered = false) =>
+    perHost.get(hostId)!.seatsOf.some((b) => {
+      const i = buffered ? withBuffers(b) : b;
+      return b.start !== start && i.start < to && i.end > from;
+    });
+
+  return {
+    /** Whether another's hold keeps the start from everyone: any hold over it, or, when seated, one elsewhere over it or the last seat. */
+    heldOff(start: number): boolean {
+      if (seats === null) return overlaps(holds, start, start + length);
+      return held.some((x) => x.start !== start && x.start < start + length && x.end > start);
+    },
+    /** Why the host cannot take a booking at `start` (besides their hours), or null when they can: the refusal's reasons in order. */
+    blockedBy(h: HostAvailability, start: number): SlotRefusal | null {
+      const t = perHost.get(h.hostId)!;
+      const end = start + length;
+      if (overlaps(t.away, start, end)) return { reason: 'away', hostId: h.hostId };
+      if (overlaps(t.others, start, end) || ownMeet(h.hostId, start, start, end)) return { reason: 'busy', hostId: h.hostId };
+      if (overlaps(t.othersBuffered, start - before, end + after) || ownMeet(h.hostId, start, start - before, end + after, true)) {
+        return { reason: 'buffer', hostId: h.hostId, beforeMinutes: rules.beforeBufferMinutes, afterMinutes: rules.afterBufferMinutes };
+      }
+      if (seats !== null && seatsAt(h.hostId, start).length + heldAt(start) >= seats) return { reason: 'full', seats };
+      for (const period of PERIODS) {
+        const limit = rules.limits?.[period];
+        if (limit === undefined) continue;
+        const starts = t.counted.get(periodKey(period, dateIn(start, h.timeZone)));
+        // A seated slot already booked is joined, not booked again: it counts once.
+        const taken = starts === undefined ? 0 : starts.size - (starts.has(start) ? 1 : 0);
+        if (taken >= limit) return { reason: 'limit', hostId: h.hostId, period, limit };
+      }
+      return null;
+    },
+    /** A seated slot: joined at the free host whose booking has the most seats taken, which is named first. */
+    seated(start: number, free: string[]): Slot {
+      const taken = free.map((id) => ({ id, bookings: seatsAt(id, start) }));
+      const fullest = taken.reduce((best, x) => (x.bookings.length > best.bookings.length ? x : best));
+      const first = [...fullest.bookings].sort((x, y) => (x.uid ?? '').localeCompare(y.uid ?? ''))[0];
+      return {
+        start,
+        end: start + length,
+        hostIds: [fullest.id, ...free.filter((id) => id !== fullest.id)],
+        attendeesCount: fullest.bookings.length,
+        ...(first?.uid !== undefined ? { bookingUid: first.uid } : {}),
+      };
+    },
+  };
+}
+
+const PERIODS = ['day', 'week', 'month', 'year'] as const;
+type Period = (typeof PERIODS)[number];
+
+/** The period of a date (YYYY-MM-DD) a limit counts in: the date, its week's Monday, its month, its year. */
+function periodKey(period: Period, date: string): string {
+  switch (period) {
+    case 'day':
+      return `d${date}`;
+    case 'week': {
+      const monday = new Date(Date.parse(`${date}T00:00:00Z`) - weekdayOf(date) * DAY).toISOString().slice(0, 10);
+      return `w${monday}`;
+    }
+    case 'month':
+      return `m${date.slice(0, 7)}`;
+    case 'year':
+      return `y${date.slice(0, 4)}`;
+  }
+}
+
+/** The starts of the event type's bookings by the periods they fall in, in the host's zone (a seated slot's bookings: one start). */
+function countedByPeriod(bookings: HostBooking[], timeZone: string): Map<string, Set<number>> {
+  const out = new Map<string, Set<number>>();
+  for (const b of bookings) {
+    const date = dateIn(b.start, timeZone);
+    for (const period of PERIODS) {
+      const key = periodKey(period, date);
+      const starts = out.get(key);
+      if (starts === undefined) out.set(key, new Set([b.start]));
+      else starts.add(b.start);
+    }
+  }
+  return out;
 }
 
 /** The host's working hours as instants over the span, sorted and merged. */
@@ -185,19 +348,23 @@ function overlaps(list: Interval[], start: number, end: number): boolean {
 
 /**
  * Why a start is not a slot (docs/rules.md#booking-availability), in the order a booker can
- * act on: when it is (past, too soon, beyond the window), then the hours (a day off, outside
- * them), then the grid, then what takes the time (time off, another's hold, bookings).
+ * act on: when it is (past, too soon, outside the window), then the hours (a day off, outside
+ * them), then the grid, then what takes the time (time off, another's hold, bookings, the
+ * buffers around them, the seats, the host's limits).
  */
 export type SlotRefusal =
   | { reason: 'past' }
   | { reason: 'notice'; minutes: number }
-  | { reason: 'window'; days: number }
+  | { reason: 'window'; before: boolean }
   | { reason: 'day_off'; hostId: string; date: string; timeZone: string }
   | { reason: 'outside_hours'; hostId: string; local: string; timeZone: string }
   | { reason: 'off_grid'; stepMinutes: number }
   | { reason: 'away'; hostId: string }
   | { reason: 'held' }
-  | { reason: 'busy'; hostId: string };
+  | { reason: 'busy'; hostId: string }
+  | { reason: 'buffer'; hostId: string; beforeMinutes: number; afterMinutes: number }
+  | { reason: 'full'; seats: number }
+  | { reason: 'limit'; hostId: string; period: Period; limit: number };
 
 /**
  * Whether `start` is a slot, asked of freeSlots itself (one source of truth: a booking is
@@ -214,7 +381,8 @@ export function checkStart(hosts: HostAvailability[], rules: SlotRules, start: n
 function explain(hosts: HostAvailability[], rules: SlotRules, start: number, now: number, rule: HostRule, held: Interval[]): SlotRefusal {
   if (start < now) return { reason: 'past' };
   if (start < now + rules.minimumNoticeMinutes * MINUTE) return { reason: 'notice', minutes: rules.minimumNoticeMinutes };
-  if (rules.windowDays !== null && start > now + rules.windowDays * DAY) return { reason: 'window', days: rules.windowDays };
+  const bounds = windowBounds(hosts, rules, now, rule, held);
+  if (start < bounds.start || start > bounds.end) return { reason: 'window', before: start < bounds.start };
   const length = rules.lengthMinutes * MINUTE;
   const end = start + length;
   const span = { start: start - DAY, end: end + DAY };
@@ -230,7 +398,7 @@ function explain(hosts: HostAvailability[], rules: SlotRules, start: number, now
     return { reason: 'outside_hours', hostId: h.hostId, local: isoInZone(start, h.timeZone).slice(0, 16).replace('T', ' '), timeZone: h.timeZone };
   }
   // Inside the hours of the hosts who count, yet not offered for its time: a start off the grid,
-  // unless a host's time off or bookings keep it (freeAt's two other tests, in its order).
+  // unless what takes a host's time keeps it (hostTime's tests, in their order).
   const step = Math.max(1, rules.intervalMinutes) * MINUTE;
   const candidates = hosts.filter((h) => within(hours.get(h.hostId)!, start, end));
   const gridRanges = rule === 'all' ? [hosts.map((h) => hours.get(h.hostId)!).reduce(intersect)] : candidates.map((h) => hours.get(h.hostId)!);
@@ -239,9 +407,11 @@ function explain(hosts: HostAvailability[], rules: SlotRules, start: number, now
     return range !== undefined && range.start <= start && (start - range.start) % step === 0;
   });
   if (!onGrid) return { reason: 'off_grid', stepMinutes: Math.max(1, rules.intervalMinutes) };
-  const awayHost = candidates.find((h) => overlaps(merge(h.away), start, end));
-  if (awayHost !== undefined && (rule === 'all' || candidates.every((h) => overlaps(merge(h.away), start, end)))) return { reason: 'away', hostId: awayHost.hostId };
-  if (overlaps(merge(held), start, end)) return { reason: 'held' };
-  const busyHost = candidates.find((h) => overlaps(merge(h.bookings), start - rules.beforeBufferMinutes * MINUTE, end + rules.afterBufferMinutes * MINUTE)) ?? candidates[0]!;
-  return { reason: 'busy', hostId: busyHost.hostId };
+  const time = hostTime(hosts, rules, held);
+  const reasons = candidates.map((h) => time.blockedBy(h, start));
+  // Time off first, as a booker can do nothing about it; then another's hold; then the host's own reason.
+  const away = reasons.find((r) => r?.reason === 'away');
+  if (away && (rule === 'all' || reasons.every((r) => r?.reason === 'away'))) return away;
+  if (time.heldOff(start)) return { reason: 'held' };
+  return reasons.find((r) => r !== null) ?? { reason: 'busy', hostId: candidates[0]!.hostId };
 }

@@ -36,12 +36,12 @@ const slotsQuery = object(
     username: slug,
     teamSlug: slug,
     organizationSlug: slug,
-    usernames: str(1, 1000, { description: 'A dynamic group of users; not offered yet (400)' }),
+    usernames: str(1, 1000, { description: 'A dynamic group: 2 to 20 usernames, separated by commas, of people who publish their time; slots when all are free' }),
     start: moment('From: a date (its start in timeZone) or an ISO 8601 date-time'),
     end: moment('Until: a date (its end in timeZone) or an ISO 8601 date-time; at most 92 days after start'),
     timeZone: { ...timeZone, description: 'The zone the answer is written in, and dates of start and end are read in; UTC when absent' },
     format: { type: 'string', enum: ['time', 'range'], description: "time (default): each slot's start; range: its start and end" },
-    duration: int(1, 1440, { description: "Minutes; only the event type's own length is offered" }),
+    duration: int(1, 1440, { description: "Minutes; only the event type's own length is offered; a dynamic group's slots last this long (30 when absent)" }),
     bookingUidToReschedule: str(1, 100, { description: "A booking being moved: its own time counts as free" }),
   },
   ['start', 'end'],
@@ -49,16 +49,19 @@ const slotsQuery = object(
 
 const slotsView: JsonSchema = {
   type: 'object',
-  description: 'Free slots by date (YYYY-MM-DD in timeZone), each its start (and end with format=range) in timeZone; {} when none',
-  additionalProperties: { type: 'array', items: object({ start: { type: 'string' }, end: { type: 'string' } }, ['start']) },
+  description: 'Free slots by date (YYYY-MM-DD in timeZone), each its start (and end with format=range) in timeZone; a seated slot with the seats taken (attendeesCount) and, once booked, its booking (bookingUid); {} when none',
+  additionalProperties: {
+    type: 'array',
+    items: object({ start: { type: 'string' }, end: { type: 'string' }, attendeesCount: { type: 'integer' }, bookingUid: { type: 'string' } }, ['start']),
+  },
 };
 
 /** The event type the query names, or a 400 saying which parameter is missing. */
 function eventTypeOf(q: SlotsQuery): EventTypeRef {
-  if (q.usernames !== undefined) throw invalid('usernames', 'dynamic group event types are not offered; name an event type with eventTypeId, or eventTypeSlug with username or teamSlug');
-  if (q.eventTypeId !== undefined) return { id: q.eventTypeId };
-  if (q.eventTypeSlug === undefined) throw invalid('eventTypeId', 'required, or eventTypeSlug with username or teamSlug');
   const organization = q.organizationSlug === undefined ? {} : { organizationSlug: q.organizationSlug };
+  if (q.eventTypeId !== undefined) return { id: q.eventTypeId };
+  if (q.usernames !== undefined && q.eventTypeSlug === undefined) return { usernames: q.usernames.split(',').map((u) => u.trim()).filter((u) => u !== ''), ...organization };
+  if (q.eventTypeSlug === undefined) throw invalid('eventTypeId', 'required, or eventTypeSlug with username or teamSlug, or usernames for a dynamic group');
   if (q.username !== undefined) return { slug: q.eventTypeSlug, username: q.username, ...organization };
   if (q.teamSlug !== undefined) return { slug: q.eventTypeSlug, teamSlug: q.teamSlug, ...organization };
   throw invalid('username', 'required with eventTypeSlug (or teamSlug for a team event type)');
@@ -76,12 +79,27 @@ function instantOf(value: string, field: 'start' | 'end', zone: string): number 
   return field === 'start' ? startOfDay(date, zone) : startOfDay(nextDay(date), zone) - 1;
 }
 
-/** The platform's answer: dates in the zone, each with its slots' starts (and ends) written in the zone. */
-function byDate(slots: Slot[], zone: string, range: boolean): Record<string, Array<{ start: string; end?: string }>> {
-  const out: Record<string, Array<{ start: string; end?: string }>> = {};
+interface SlotAnswer {
+  start: string;
+  end?: string;
+  attendeesCount?: number;
+  bookingUid?: string;
+}
+
+/**
+ * The platform's answer: dates in the zone, each with its slots' starts (and ends) written in
+ * the zone; a seated slot with its seats taken and its booking, as Cal.com's answer has them.
+ */
+function byDate(slots: Slot[], zone: string, range: boolean): Record<string, SlotAnswer[]> {
+  const out: Record<string, SlotAnswer[]> = {};
   for (const s of slots) {
     const date = dateIn(s.start, zone);
-    (out[date] ??= []).push(range ? { start: isoInZone(s.start, zone), end: isoInZone(s.end, zone) } : { start: isoInZone(s.start, zone) });
+    (out[date] ??= []).push({
+      start: isoInZone(s.start, zone),
+      ...(range ? { end: isoInZone(s.end, zone) } : {}),
+      ...(s.attendeesCount !== undefined ? { attendeesCount: s.attendeesCount } : {}),
+      ...(s.bookingUid !== undefined ? { bookingUid: s.bookingUid } : {}),
+    });
   }
   return out;
 }

@@ -6,13 +6,21 @@
 import { conflict, notFound, validation } from '../authorization-server.ts';
 import type { BookableEventType } from '../bookings/store.ts';
 import type { PlatformContext, PlatformStores } from '../stores.ts';
-import { checkStart, DEFAULT_WEEK, freeSlots, type HostAvailability, type HostRule, type Interval, type Slot, type SlotRefusal, type SlotRules } from './compute.ts';
-import type { HostTime } from './store.ts';
+import { checkStart, DEFAULT_WEEK, freeSlots, type HostAvailability, type HostBooking, type HostRule, type Interval, type Slot, type SlotRefusal, type SlotRules } from './compute.ts';
+import type { HostTime, SlotHost } from './store.ts';
+import { windowRule, windowWords } from './window.ts';
 
 export type { Slot } from './compute.ts';
 
-/** Which event type: by id, or by its slug and its owner's username or team slug (in an organization when named). */
-export type EventTypeRef = { id: string } | { slug: string; username: string; organizationSlug?: string } | { slug: string; teamSlug: string; organizationSlug?: string };
+/**
+ * Which event type: by id, or by its slug and its owner's username or team slug (in an
+ * organization when named); or a dynamic group of users (docs/integrating.md#dynamic-groups).
+ */
+export type EventTypeRef =
+  | { id: string }
+  | { slug: string; username: string; organizationSlug?: string }
+  | { slug: string; teamSlug: string; organizationSlug?: string }
+  | { usernames: string[]; organizationSlug?: string };
 
 export interface SlotQuery {
   eventType: EventTypeRef;
@@ -39,6 +47,7 @@ export async function findFreeSlots(ctx: PlatformContext, query: SlotQuery): Pro
   if (query.end - query.start > MAX_PERIOD_DAYS * DAY) throw validation(`end: at most ${MAX_PERIOD_DAYS} days after start`, 'end');
   const now = ctx.clock();
   const { bookings } = ctx.stores;
+  if ('usernames' in query.eventType) return groupSlots(ctx, query, query.eventType);
   const id = 'id' in query.eventType ? query.eventType.id : await bookings.findEventTypeIdBySlug(query.eventType.slug, ownerOf(query.eventType), query.eventType.organizationSlug);
   const et = id === undefined ? undefined : await bookings.findEventType(id);
   // A hidden event type is booked only through its private link (docs/rules.md#public-booking):
@@ -47,27 +56,79 @@ export async function findFreeSlots(ctx: PlatformContext, query: SlotQuery): Pro
   if (query.durationMinutes !== undefined && query.durationMinutes !== et.lengthMinutes) {
     throw validation(`duration: this event type lasts ${et.lengthMinutes} minutes and offers no other length`, 'duration');
   }
-  const availability = await availabilityOf(ctx, et, query.start, query.end, query.bookingUidToReschedule);
-  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, query.start, query.end + et.lengthMinutes * 60_000, now);
-  const slots = freeSlots(availability, rulesOf(et), { start: query.start, end: query.end }, now, hostRuleOf(et), held);
+  const read = readSpan(et, query.start, query.end, now);
+  const availability = await availabilityOf(ctx, et, read, query.bookingUidToReschedule);
+  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, read.start, read.end, now);
+  const slots = freeSlots(availability, rulesOf(et, now, availability), { start: query.start, end: query.end }, now, hostRuleOf(et), held);
   return { slots, lengthMinutes: et.lengthMinutes };
 }
 
+/** Cal.com's length of a dynamic group's slots when no duration is asked. */
+export const GROUP_DEFAULT_MINUTES = 30;
+const GROUP_MAX = 20;
+
 /**
- * What the hosts' time looks like around [start, end]: their weeks, and what takes their time,
- * less the booking being moved. A day either side: a slot starting at the period's edge still
- * meets a booking or time off beyond it. Only `onlyHost` when given (a booking keeps its host
- * when it moves).
+ * docs/integrating.md#dynamic-groups: when two or more people are all free, with no event type:
+ * each one's working hours, bookings and time off, slots of `duration` minutes (30 when not
+ * asked) every length from the start of the hours, in the future, no rule of an event type's.
+ * Only people who publish their time (a personal event type that is not hidden) are found: any
+ * other username is as unknown as a missing one.
  */
-async function availabilityOf(ctx: PlatformContext, et: BookableEventType, start: number, end: number, exceptUid?: string, onlyHost?: string): Promise<HostAvailability[]> {
+async function groupSlots(ctx: PlatformContext, query: SlotQuery, group: { usernames: string[]; organizationSlug?: string }): Promise<FreeSlots> {
+  const names = [...new Set(group.usernames)];
+  if (names.length < 2) throw validation('usernames: at least 2 usernames, separated by commas, such as alice,bob', 'usernames');
+  if (names.length > GROUP_MAX) throw validation(`usernames: at most ${GROUP_MAX} usernames`, 'usernames');
+  const now = ctx.clock();
+  const { api } = ctx.stores;
+  const found = await api.slots.publicHosts(names, group.organizationSlug);
+  const missing = names.find((n) => !found.some((h) => h.username === n));
+  if (missing !== undefined) throw notFound(`no such user "${missing}"${group.organizationSlug !== undefined ? ' in this organization' : ''}`);
+  const lengthMinutes = query.durationMinutes ?? GROUP_DEFAULT_MINUTES;
+  const span = { start: query.start - DAY, end: query.end + lengthMinutes * 60_000 + DAY };
+  const ids = found.map((h) => h.id);
+  const hosts = availabilityFrom(found, await api.slots.bookings(ids, span.start, span.end, query.bookingUidToReschedule), await api.slots.away(ids, span.start, span.end));
+  const rules: SlotRules = { lengthMinutes, intervalMinutes: lengthMinutes, minimumNoticeMinutes: 0, beforeBufferMinutes: 0, afterBufferMinutes: 0, window: null };
+  return { slots: freeSlots(hosts, rules, { start: query.start, end: query.end }, now, 'all'), lengthMinutes };
+}
+
+/**
+ * What a computation over starts in [start, end] reads (docs/integrating.md#slot-rules): a day
+ * either side, so a slot at the period's edge still meets a booking or time off beyond it, and
+ * its buffers what lies beyond them; with a rolling window, everything from now to the window's
+ * horizon (which dates count is decided there); with limits, the whole of the longest period
+ * limited around them (a year at most), so a host's bookings of the event type are all counted.
+ */
+function readSpan(et: BookableEventType, start: number, end: number, now: number): Interval {
+  const buffers = (et.beforeEventBuffer + et.afterEventBuffer) * 60_000;
+  let from = start - DAY - buffers;
+  let to = end + et.lengthMinutes * 60_000 + DAY + buffers;
+  if (et.bookingWindow !== null && et.bookingWindow.type !== 'range' && et.bookingWindow.rolling) {
+    from = Math.min(from, now - DAY);
+    to = Math.max(to, now + (MAX_PERIOD_DAYS + 1) * DAY);
+  }
+  const limits = et.bookingLimitsCount ?? {};
+  // The longest period limited, generously: a zone's year starts within a day of UTC's.
+  const widest = limits.year !== undefined ? 367 : limits.month !== undefined ? 32 : limits.week !== undefined ? 8 : limits.day !== undefined ? 1 : 0;
+  return { start: Math.min(from, start - widest * DAY - DAY), end: Math.max(to, end + widest * DAY + DAY) };
+}
+
+/**
+ * What the hosts' time looks like over the span (readSpan's): their weeks, and what takes their
+ * time, less the booking being moved. Only `onlyHost` when given (a booking keeps its host when
+ * it moves, and is checked again under its host's lock).
+ */
+async function availabilityOf(ctx: PlatformContext, et: BookableEventType, span: Interval, exceptUid?: string, onlyHost?: string): Promise<HostAvailability[]> {
   const { api } = ctx.stores;
   const owner = onlyHost !== undefined ? { userId: onlyHost } : et.userId !== null ? { userId: et.userId } : { teamId: et.teamId! };
   const hosts = await api.slots.hosts(owner);
   const ids = hosts.map((h) => h.id);
-  const from = start - DAY;
-  const to = end + et.lengthMinutes * 60_000 + DAY;
-  const taken = byHost(await api.slots.bookings(ids, from, to, exceptUid));
-  const away = byHost(await api.slots.away(ids, from, to));
+  return availabilityFrom(hosts, await api.slots.bookings(ids, span.start, span.end, exceptUid), await api.slots.away(ids, span.start, span.end));
+}
+
+/** The hosts' weeks (their default schedule's, or Cal.com's default week in their zone) with what takes their time. */
+function availabilityFrom(hosts: SlotHost[], bookingTimes: HostTime[], awayTimes: HostTime[]): HostAvailability[] {
+  const taken = byHost(bookingTimes);
+  const away = byHost(awayTimes);
   return hosts.map((h) => ({
     hostId: h.id,
     timeZone: h.schedule?.timeZone ?? h.timeZone,
@@ -79,14 +140,28 @@ async function availabilityOf(ctx: PlatformContext, et: BookableEventType, start
 }
 
 /**
- * The event type's rules for its slots. It holds no slot interval, buffers or booking window
- * yet: Cal.com's defaults (the length, none, none).
+ * The event type's rules for its slots (docs/integrating.md#slot-rules): its interval (the
+ * length when it sets none), buffers, window (its days counted in the first host's zone), limits
+ * and seats.
  */
-function rulesOf(et: BookableEventType): SlotRules {
-  return { lengthMinutes: et.lengthMinutes, intervalMinutes: et.lengthMinutes, minimumNoticeMinutes: et.minimumBookingNotice, beforeBufferMinutes: 0, afterBufferMinutes: 0, windowDays: null };
+function rulesOf(et: BookableEventType, now: number, hosts: HostAvailability[]): SlotRules {
+  return {
+    lengthMinutes: et.lengthMinutes,
+    intervalMinutes: et.slotInterval ?? et.lengthMinutes,
+    minimumNoticeMinutes: et.minimumBookingNotice,
+    beforeBufferMinutes: et.beforeEventBuffer,
+    afterBufferMinutes: et.afterEventBuffer,
+    window: windowRule(et.bookingWindow, now, hosts[0]?.timeZone ?? 'UTC', MAX_PERIOD_DAYS),
+    eventTypeId: et.id,
+    limits: et.bookingLimitsCount,
+    seatsPerSlot: et.seats?.perTimeSlot ?? null,
+  };
 }
 
 const hostRuleOf = (et: BookableEventType): HostRule => (et.schedulingType === 'roundRobin' ? 'any' : 'all');
+
+/** A team event type every member hosts together: its bookings take each member's time (docs/integrating.md#finding-a-slot-and-booking-it). */
+export const isCollective = (et: BookableEventType): boolean => et.teamId !== null && et.schedulingType !== 'roundRobin';
 
 /** What a booking of an event type at a start must agree with (docs/rules.md#booking-availability). */
 export interface SlotRequest {
@@ -98,34 +173,33 @@ export interface SlotRequest {
   reservationUid?: string;
   /** The request's name for the start, named by a refusal: start (bookings) or slotStart (holds). */
   field?: 'start' | 'slotStart';
+  /** Only this host's time: the booking's chosen host, checked again under their lock. */
+  onlyHost?: string;
 }
 
 /**
- * The hosts free for a booking at `start`, when `start` is a slot GET /v2/slots would offer
- * (the same reads and the same computation); otherwise the refusal saying why
- * (docs/rules.md#booking-availability): 400 naming start, or 409 when only a booking takes the
- * time. The caller still holds the host under lock before it writes
- * (ARCHITECTURE.md#single-use-is-atomic): this read is not the guard against a concurrent booking.
+ * The slot a booking at `start` takes, with the hosts free for it, when `start` is a slot GET
+ * /v2/slots would offer (the same reads and the same computation); otherwise the refusal saying
+ * why (docs/rules.md#booking-availability): 400 naming start, or 409 when what is booked keeps
+ * it (a booking, its buffers, a full slot, a reached limit). Asked first to refuse early, then
+ * again inside the booking's transaction under the host's lock (`onlyHost`,
+ * ARCHITECTURE.md#single-use-is-atomic): that second answer is the guard against a concurrent
+ * booking, seats and limits included.
  */
-export async function requireSlot(ctx: PlatformContext, request: SlotRequest): Promise<string[]> {
+export async function requireSlot(ctx: PlatformContext, request: SlotRequest): Promise<Slot> {
   const { eventType: et, start, reschedule } = request;
-  const hosts = await availabilityOf(ctx, et, start, start, reschedule?.uid, reschedule?.hostId);
-  // A host alone keeps a moved round-robin booking: their own time decides, as for one host.
-  const rule = reschedule !== undefined ? 'all' : hostRuleOf(et);
-  if (hosts.length === 0) throw conflict('the team has no member who could host this booking');
   const now = ctx.clock();
-  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, start, start + et.lengthMinutes * 60_000, now, request.reservationUid);
-  const checked = checkStart(hosts, rulesOf(et), start, now, rule, held);
-  if ('slot' in checked) return checked.slot.hostIds;
-  throw refusalOf(checked.refusal, hosts.length > 1 ? 'one of the hosts' : 'the host', request.field ?? 'start');
-}
-
-/**
- * Refuses a start another's live hold keeps (docs/integrating.md#slot-reservations): asked again
- * inside the booking's transaction, under the host's lock that a hold's creation takes too.
- */
-export async function requireNotHeld(stores: PlatformStores, eventTypeId: string, start: number, end: number, now: number, reservationUid?: string): Promise<void> {
-  if ((await stores.api.slotReservations.liveOverlapping(eventTypeId, start, end, now, reservationUid)).length > 0) throw conflict(heldMessage('start'));
+  const span = readSpan(et, start, start, now);
+  // A moved booking keeps its host; a collective one needs every member free again, as when made.
+  const only = reschedule !== undefined && !isCollective(et) ? reschedule.hostId : request.onlyHost;
+  const hosts = await availabilityOf(ctx, et, span, reschedule?.uid, only);
+  // A host alone keeps a moved round-robin booking: their own time decides, as for one host.
+  const rule = only !== undefined ? 'all' : hostRuleOf(et);
+  if (hosts.length === 0) throw conflict('the team has no member who could host this booking');
+  const held = await ctx.stores.api.slotReservations.liveOverlapping(et.id, span.start, span.end, now, request.reservationUid);
+  const checked = checkStart(hosts, rulesOf(et, now, hosts), start, now, rule, held);
+  if ('slot' in checked) return checked.slot;
+  throw refusalOf(checked.refusal, et, hosts.length > 1 ? 'one of the hosts' : 'the host', request.field ?? 'start');
 }
 
 /**
@@ -142,7 +216,9 @@ const heldMessage = (field: string) => `${field}: another booker holds this slot
 
 const SEE_SLOTS = 'GET /v2/slots lists the free times';
 
-function refusalOf(refusal: SlotRefusal, host: string, field: 'start' | 'slotStart'): Error {
+const PERIOD_WORDS = { day: 'a day', week: 'a week (from Monday)', month: 'a month', year: 'a year' };
+
+function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, field: 'start' | 'slotStart'): Error {
   const invalid = (words: string) => validation(`${field}: ${words}`, field);
   switch (refusal.reason) {
     case 'past':
@@ -150,7 +226,7 @@ function refusalOf(refusal: SlotRefusal, host: string, field: 'start' | 'slotSta
     case 'notice':
       return invalid(`must be at least ${refusal.minutes} minutes from now`);
     case 'window':
-      return invalid(`is beyond the booking window, at most ${refusal.days} days from now`);
+      return invalid(`is ${refusal.before ? 'before' : 'beyond'} the booking window (${windowWords(et.bookingWindow!)}); ${SEE_SLOTS}`);
     case 'day_off':
       return invalid(`${refusal.date} is a day off for ${host} (${refusal.timeZone}); ${SEE_SLOTS}`);
     case 'outside_hours':
@@ -163,22 +239,28 @@ function refusalOf(refusal: SlotRefusal, host: string, field: 'start' | 'slotSta
       return conflict(heldMessage(field));
     case 'busy':
       return conflict(field === 'start' ? HOST_BUSY : `${field}: the host is not available at that time`);
+    case 'buffer':
+      return conflict(`${field}: too close to another booking of ${host}: the buffers around bookings keep that time free (this event type's: ${refusal.beforeMinutes} minutes before, ${refusal.afterMinutes} after); ${SEE_SLOTS}`);
+    case 'full':
+      return conflict(`${field}: the slot is full: its ${refusal.seats} seats are taken; ${SEE_SLOTS}`);
+    case 'limit':
+      return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limit} booking${refusal.limit === 1 ? '' : 's'} of this event type ${PERIOD_WORDS[refusal.period]}; ${SEE_SLOTS}`);
   }
 }
 
 /** A booking takes the host's time: the answer when another booking holds it (the race's loser gets it too). */
 export const HOST_BUSY = 'start: the host is not available at that time';
 
-function byHost(times: HostTime[]): Map<string, Interval[]> {
-  const out = new Map<string, Interval[]>();
-  for (const t of times) {
-    const list = out.get(t.hostId);
-    if (list === undefined) out.set(t.hostId, [{ start: t.start, end: t.end }]);
-    else list.push({ start: t.start, end: t.end });
+function byHost<T extends HostTime>(times: T[]): Map<string, HostBooking[]> {
+  const out = new Map<string, HostBooking[]>();
+  for (const { hostId: _hostId, ...t } of times) {
+    const list = out.get(_hostId);
+    if (list === undefined) out.set(_hostId, [t]);
+    else list.push(t);
   }
   return out;
 }
 
-function ownerOf(ref: Exclude<EventTypeRef, { id: string }>): { username: string } | { teamSlug: string } {
+function ownerOf(ref: Exclude<EventTypeRef, { id: string } | { usernames: string[] }>): { username: string } | { teamSlug: string } {
   return 'username' in ref ? { username: ref.username } : { teamSlug: ref.teamSlug };
 }

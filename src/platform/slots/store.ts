@@ -18,6 +18,15 @@ export interface HostTime {
   end: number;
 }
 
+/** A booking of a host's: its uid and event type tell a seated slot's bookings and what a limit counts. */
+export interface HostBookingTime extends HostTime {
+  uid: string;
+  eventTypeId: string | null;
+  /** Its event type's buffers (0 when it has none, or is gone). */
+  beforeBufferMinutes: number;
+  afterBufferMinutes: number;
+}
+
 export interface SlotStore {
   /**
    * The event type's hosts, by id: its owner for a personal one (one user), every member of
@@ -25,10 +34,16 @@ export interface SlotStore {
    */
   hosts(owner: { userId: string } | { teamId: string }): Promise<SlotHost[]>;
   /**
-   * The hosts' accepted and pending bookings overlapping [from, to), except the booking of
-   * exceptUid, by start.
+   * docs/integrating.md#dynamic-groups: the users of these usernames (in the organization of
+   * that slug, when given) who publish their time, having a personal event type that is not
+   * hidden, with their default schedules and usernames; the others are left out.
    */
-  bookings(hostIds: string[], from: number, to: number, exceptUid?: string): Promise<HostTime[]>;
+  publicHosts(usernames: string[], organizationSlug?: string): Promise<Array<SlotHost & { username: string }>>;
+  /**
+   * The hosts' accepted and pending bookings overlapping [from, to), except the booking of
+   * exceptUid, by start, with their event types' buffers.
+   */
+  bookings(hostIds: string[], from: number, to: number, exceptUid?: string): Promise<HostBookingTime[]>;
   /** The hosts' out-of-office entries overlapping [from, to), by start. */
   away(hostIds: string[], from: number, to: number): Promise<HostTime[]>;
 }

@@ -1,9 +1,11 @@
 // docs/rules.md#booking-availability, as a property on random data: on a host's random week,
-// date overrides, time off, event-type length and notice, with bookings already taken and the
-// clock anywhere in the period (a daylight-saving change inside it), booking and GET /v2/slots
-// agree. Every slot offered can be booked; once booked, no booked time is offered; and any
-// other start is booked exactly when it is offered (never when it is not). Through the real
-// services on SQLite :memory:, a world of its own per case.
+// date overrides, time off, event-type length and notice, and its slot rules
+// (docs/integrating.md#slot-rules: interval, buffers, booking window, limits, seats), with
+// bookings already taken and the clock anywhere in the period (a daylight-saving change inside
+// it), booking and GET /v2/slots agree. Every slot offered can be booked; once booked, no booked
+// time is offered (but a seated slot's own, until full); and any other start is booked exactly
+// when it is offered (never when it is not). Through the real services on SQLite :memory:, a
+// world of its own per case.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { book } from '../../../src/platform/bookings/service.ts';
@@ -34,6 +36,17 @@ const caseArb = fc.record({
   away: fc.array(fc.tuple(fc.integer({ min: 0, max: QUARTERS }), fc.integer({ min: 1, max: 16 })), { maxLength: 1 }),
   lengthMinutes: fc.constantFrom(15, 30, 45, 60),
   notice: fc.constantFrom(0, 120),
+  slotInterval: fc.constantFrom(null, 15, 30),
+  beforeEventBuffer: fc.constantFrom(0, 15),
+  afterEventBuffer: fc.constantFrom(0, 30),
+  bookingWindow: fc.constantFrom(
+    null,
+    { type: 'calendarDays' as const, days: 3, rolling: false },
+    { type: 'businessDays' as const, days: 2, rolling: true },
+    { type: 'range' as const, from: '2030-03-29', to: '2030-03-31' },
+  ),
+  bookingLimitsCount: fc.constantFrom(null, { day: 2 }, { day: 1, week: 3 }),
+  seats: fc.constantFrom(null, { perTimeSlot: 2, showAttendeeInfo: false, showAvailabilityCount: true }),
   nowQuarter: fc.integer({ min: -96, max: QUARTERS }),
   /** Which offered slots are booked first, as fractions of the list. */
   taken: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
@@ -58,7 +71,8 @@ describe('booking and slots agree, on random data', () => {
           await world.ctx.stores.api.schedules.update(schedule!.id, { overrides, updatedAt: world.now() });
           for (const [q, len] of c.away) await createEntry(world.ctx, userId, { start: new Date(quarterIn(q)).toISOString(), end: new Date(quarterIn(q + len)).toISOString() });
           const eventTypeId = await world.eventType({ userId });
-          await world.ctx.stores.api.eventTypes.update(eventTypeId, { lengthMinutes: c.lengthMinutes, minimumBookingNotice: c.notice, updatedAt: world.now() });
+          const { lengthMinutes, notice, slotInterval, beforeEventBuffer, afterEventBuffer, bookingWindow, bookingLimitsCount, seats } = c;
+          await world.ctx.stores.api.eventTypes.update(eventTypeId, { lengthMinutes, minimumBookingNotice: notice, slotInterval, beforeEventBuffer, afterEventBuffer, bookingWindow, bookingLimitsCount, seats, updatedAt: world.now() });
           world.advance(quarterIn(c.nowQuarter) - world.now());
           const offered = async () => (await findFreeSlots(world.ctx, { eventType: { id: eventTypeId }, ...PERIOD })).slots;
           let n = 0;
@@ -69,10 +83,14 @@ describe('booking and slots agree, on random data', () => {
             if (slots.length === 0) break;
             await book(world.ctx, { eventTypeId, start: slots[Math.floor(pick * slots.length)]!.start, attendee: attendee(n++) });
           }
-          // No booked time is offered.
+          // No booked time is offered: but a seated slot's own start, with a seat left.
           const booked = (await world.ctx.stores.bookings.page({ userId }, {}, 100, 0)).bookings;
           const now = await offered();
-          for (const s of now) expect(booked.some((b) => b.start < s.end && s.start < b.end)).toBe(false);
+          for (const s of now) {
+            const meeting = booked.filter((b) => b.start < s.end && s.start < b.end);
+            if (seats === null) expect(meeting).toEqual([]);
+            else expect(meeting.every((b) => b.start === s.start) && meeting.length < seats.perTimeSlot).toBe(true);
+          }
           // Any start is booked exactly when it is offered.
           for (const t of c.tries) {
             const slots = await offered();
@@ -86,12 +104,16 @@ describe('booking and slots agree, on random data', () => {
             if (isOffered) expect(outcome).toBe('booked');
             else expect(['validation', 'conflict']).toContain(outcome);
           }
-          // What is still offered can be booked, one after another (the slots of one host never
-          // overlap), and is then offered no more.
-          const rest = (await offered()).slice(0, 10);
-          for (const s of rest) await book(world.ctx, { eventTypeId, start: s.start, attendee: attendee(n++) });
-          const after = new Set((await offered()).map((s) => s.start));
-          expect(rest.filter((s) => after.has(s.start))).toEqual([]);
+          // What is still offered can be booked, the first one after another, and is then offered
+          // no more (a seated slot: with one seat more taken, until full).
+          for (let i = 0; i < 6; i++) {
+            const [first] = await offered();
+            if (first === undefined) break;
+            await book(world.ctx, { eventTypeId, start: first.start, attendee: attendee(n++) });
+            const again = (await offered()).find((s) => s.start === first.start);
+            if (seats === null) expect(again).toBeUndefined();
+            else if (again !== undefined) expect(again.attendeesCount).toBe((first.attendeesCount ?? 0) + 1);
+          }
         } finally {
           await world.close();
         }

@@ -5,6 +5,7 @@
 // test/platform/booking-availability.test.ts.
 import { describe, expect } from 'vitest';
 import { book, rescheduleBooking, type NewBooking } from '../../../src/platform/bookings/service.ts';
+import { findFreeSlots } from '../../../src/platform/slots/service.ts';
 import { createEntry } from '../../../src/platform/out-of-office/service.ts';
 import { createSchedule } from '../../../src/platform/schedules/service.ts';
 import type { AvailabilityOverride, AvailabilityRange } from '../../../src/platform/schedules/store.ts';
@@ -137,6 +138,22 @@ describe('team event types keep to their hosts’ availability', () => {
     expect((await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).booking.status).toBe('accepted');
   });
 
+  it("collective: the booking is every member's, so each one's time is taken: their own event types no longer offer it, nor book it; moved, it keeps them all", async ({ world }) => {
+    const { berlin, london, eventTypeId } = await team(world);
+    const made = await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    expect(made.booking.hostId).toBe(berlin);
+    expect(await world.ctx.stores.bookings.coHosts(made.booking.uid)).toEqual([london]);
+    const londons = await world.eventType({ userId: london });
+    const monday = { start: at('2030-01-07T00:00:00Z'), end: at('2030-01-07T23:59:00Z') };
+    const starts = async () => (await findFreeSlots(world.ctx, { eventType: { id: londons }, ...monday })).slots.map((x) => new Date(x.start).toISOString().slice(11, 16));
+    expect(await starts()).toEqual(['09:30', '10:00', '10:30']);
+    await expect(bookAt(world, londons, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'conflict', message: 'start: the host is not available at that time' });
+    // Moved to 09:30Z, both members' 09:00 is free again and their 09:30 taken.
+    const moved = await rescheduleBooking(world.ctx, made.booking.uid, at('2030-01-07T09:30:00Z'), undefined);
+    expect(await world.ctx.stores.bookings.coHosts(moved.uid)).toEqual([london]);
+    expect(await starts()).toEqual(['09:00', '10:00', '10:30']);
+  });
+
   it('round robin: the booking goes to a host free at its start, never to one who is not', async ({ world }) => {
     const { berlin, london, eventTypeId } = await team(world);
     await change(world, eventTypeId, { schedulingType: 'roundRobin' });
@@ -150,3 +167,69 @@ describe('team event types keep to their hosts’ availability', () => {
     await expect(bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'conflict' });
   });
 });
+
+describe("booking keeps to the event type's slot rules (docs/integrating.md#slot-rules): each booked or refused as GET /v2/slots decides", () => {
+  const mondayMorning = { timeZone: 'UTC', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '12:00' }] };
+
+  it('slot interval: a 60-minute event type starts every 30 minutes when it says so; off that grid is refused', async ({ world }) => {
+    const { eventTypeId } = await host(world, mondayMorning);
+    await change(world, eventTypeId, { lengthMinutes: 60 });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:30:00Z')).rejects.toMatchObject({ message: /^start: is not a slot: this event type's slots start every 60 minutes/ });
+    await change(world, eventTypeId, { slotInterval: 30 });
+    expect((await bookAt(world, eventTypeId, '2030-01-07T09:30:00Z')).booking.start).toBe(at('2030-01-07T09:30:00Z'));
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:45:00Z')).rejects.toMatchObject({ message: /slots start every 30 minutes/ });
+  });
+
+  it('buffers: a start too close to another booking is refused saying so (409), on either side', async ({ world }) => {
+    const { eventTypeId } = await host(world, mondayMorning);
+    await change(world, eventTypeId, { lengthMinutes: 30, slotInterval: 30, beforeEventBuffer: 15, afterEventBuffer: 30 });
+    await bookAt(world, eventTypeId, '2030-01-07T10:00:00Z');
+    // 10:00-10:30 keeps 09:45-11:00 free; a new slot keeps 15 minutes before it and 30 after it free as well.
+    const { slots } = await findFreeSlots(world.ctx, { eventType: { id: eventTypeId }, start: at('2030-01-07T00:00:00Z'), end: at('2030-01-07T23:59:00Z') });
+    expect(slots.map((x) => new Date(x.start).toISOString().slice(11, 16))).toEqual(['11:30']);
+    const tooClose = `start: too close to another booking of the host: the buffers around bookings keep that time free (this event type's: 15 minutes before, 30 after); ${SEE}`;
+    await expect(bookAt(world, eventTypeId, '2030-01-07T11:00:00Z')).rejects.toMatchObject({ kind: 'conflict', message: tooClose });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'conflict', message: tooClose });
+    expect((await bookAt(world, eventTypeId, '2030-01-07T11:30:00Z')).booking.start).toBe(at('2030-01-07T11:30:00Z'));
+  });
+
+  it('booking window: a start beyond it is refused naming the window; the last date inside it is booked', async ({ world }) => {
+    const { eventTypeId } = await host(world, { timeZone: 'UTC', availability: [{ days: WEEKDAYS, startTime: '09:00', endTime: '12:00' }] });
+    // Sunday 6 January: three calendar days are the 6th, 7th and 8th.
+    await change(world, eventTypeId, { bookingWindow: { type: 'calendarDays', days: 3, rolling: false } });
+    await expect(bookAt(world, eventTypeId, '2030-01-09T09:00:00Z')).rejects.toMatchObject({ kind: 'validation', message: `start: is beyond the booking window (3 calendar days from today); ${SEE}` });
+    expect((await bookAt(world, eventTypeId, '2030-01-08T11:00:00Z')).booking.status).toBe('accepted');
+    await change(world, eventTypeId, { bookingWindow: { type: 'range', from: '2030-01-10', to: '2030-01-11' } });
+    await expect(bookAt(world, eventTypeId, '2030-01-09T09:00:00Z')).rejects.toMatchObject({ message: `start: is before the booking window (from 2030-01-10 to 2030-01-11); ${SEE}` });
+    expect((await bookAt(world, eventTypeId, '2030-01-10T09:00:00Z')).booking.status).toBe('accepted');
+  });
+
+  it("booking limits: the host's bookings of the event type per day; the next is refused as the limit reached (409), the next day is free, a cancelled one frees its place", async ({ world }) => {
+    const { eventTypeId } = await host(world, { timeZone: 'UTC', availability: [{ days: WEEKDAYS, startTime: '09:00', endTime: '12:00' }] });
+    await change(world, eventTypeId, { bookingLimitsCount: { day: 1, week: 2 } });
+    const first = await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    await expect(bookAt(world, eventTypeId, '2030-01-07T11:00:00Z')).rejects.toMatchObject({
+      kind: 'conflict',
+      message: `start: the booking limit is reached: the host takes at most 1 booking of this event type a day; ${SEE}`,
+    });
+    await bookAt(world, eventTypeId, '2030-01-08T09:00:00Z');
+    await expect(bookAt(world, eventTypeId, '2030-01-09T09:00:00Z')).rejects.toMatchObject({ message: /takes at most 2 bookings of this event type a week \(from Monday\)/ });
+    await world.ctx.stores.bookings.transition(first.booking.uid, ['accepted'], 'cancelled', { updatedAt: world.now() });
+    expect((await bookAt(world, eventTypeId, '2030-01-09T09:00:00Z')).booking.status).toBe('accepted');
+  });
+
+  it('seats: bookers share a seated slot up to its seats, each their own booking with the host; GET /v2/slots shows the seats taken; then it is full', async ({ world }) => {
+    const { userId, eventTypeId } = await host(world, mondayMorning);
+    await change(world, eventTypeId, { lengthMinutes: 60, seats: { perTimeSlot: 2, showAttendeeInfo: false, showAvailabilityCount: true } });
+    const first = await bookAt(world, eventTypeId, '2030-01-07T10:00:00Z');
+    const { slots } = await findFreeSlots(world.ctx, { eventType: { id: eventTypeId }, start: at('2030-01-07T10:00:00Z'), end: at('2030-01-07T10:00:00Z') });
+    expect(slots).toEqual([{ start: at('2030-01-07T10:00:00Z'), end: at('2030-01-07T11:00:00Z'), hostIds: [userId], attendeesCount: 1, bookingUid: first.booking.uid }]);
+    const second = await bookAt(world, eventTypeId, '2030-01-07T10:00:00Z', { attendee: { ...attendee, email: 'bo@example.com' } });
+    expect(second.booking).toMatchObject({ hostId: userId, start: at('2030-01-07T10:00:00Z'), attendee: { email: 'bo@example.com' } });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T10:00:00Z', { attendee: { ...attendee, email: 'cy@example.com' } })).rejects.toMatchObject({ kind: 'conflict', message: `start: the slot is full: its 2 seats are taken; ${SEE}` });
+    // Another start over the seated slot's time is the host's busy time.
+    await change(world, eventTypeId, { slotInterval: 30 });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T10:30:00Z')).rejects.toMatchObject({ kind: 'conflict', message: 'start: the host is not available at that time' });
+  });
+});
+

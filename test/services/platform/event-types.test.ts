@@ -290,3 +290,50 @@ describe('booking fields', () => {
     await expect(createEventType(world.ctx, { userId }, { ...intro, bookingFields: [{ slug: 'guests' }, { slug: 'guests', required: true }] })).rejects.toMatchObject({ message: /^bookingFields\.1\.slug: "guests" is already/ });
   });
 });
+
+describe('slot settings (docs/integrating.md#slot-rules)', () => {
+  const settings = {
+    slotInterval: 15,
+    beforeEventBuffer: 10,
+    afterEventBuffer: 5,
+    bookingWindow: { type: 'businessDays' as const, value: 5, rolling: true },
+    bookingLimitsCount: { day: 2, week: 5 },
+    seats: { seatsPerTimeSlot: 4, showAttendeeInfo: true, showAvailabilityCount: false },
+  };
+
+  it("an event type is made without them as Cal.com's defaults, takes them in Cal.com's shapes, keeps them, and a change clears each with {disabled: true} or null", async ({ world }) => {
+    const userId = await world.user();
+    const plain = (await createEventType(world.ctx, { userId }, intro)).eventType;
+    expect(plain).toMatchObject({ slotInterval: null, beforeEventBuffer: 0, afterEventBuffer: 0, bookingWindow: null, bookingLimitsCount: null, seats: null });
+
+    const { eventType } = await createEventType(world.ctx, { userId }, { ...intro, slug: 'set', ...settings });
+    const kept = { slotInterval: 15, beforeEventBuffer: 10, afterEventBuffer: 5, bookingWindow: { type: 'businessDays', days: 5, rolling: true }, bookingLimitsCount: { day: 2, week: 5 }, seats: { perTimeSlot: 4, showAttendeeInfo: true, showAvailabilityCount: false } };
+    expect(eventType).toMatchObject(kept);
+    expect(await findEventType(world.ctx, { userId }, eventType.id)).toMatchObject(kept);
+
+    // A change names only what it changes; the rest stays.
+    const ranged = await updateEventType(world.ctx, { userId }, eventType.id, { bookingWindow: { type: 'range', value: ['2030-09-05', '2030-09-09'] }, afterEventBuffer: 0 });
+    expect(ranged.eventType).toMatchObject({ ...kept, afterEventBuffer: 0, bookingWindow: { type: 'range', from: '2030-09-05', to: '2030-09-09' } });
+
+    const cleared = await updateEventType(world.ctx, { userId }, eventType.id, { slotInterval: null, bookingWindow: { disabled: true }, bookingLimitsCount: { disabled: true }, seats: { disabled: true } });
+    expect(cleared.eventType).toMatchObject({ slotInterval: null, bookingWindow: null, bookingLimitsCount: null, seats: null, beforeEventBuffer: 10 });
+    expect(await findEventType(world.ctx, { userId }, eventType.id)).toMatchObject({ slotInterval: null, bookingWindow: null, bookingLimitsCount: null, seats: null });
+  });
+
+  it.for([
+    ['a window without its type', { bookingWindow: { value: 5 } }, 'bookingWindow.type: is required: businessDays, calendarDays or range; or {"disabled": true} for no window'],
+    ['a window of days given dates', { bookingWindow: { type: 'calendarDays', value: ['2030-09-05', '2030-09-09'] } }, 'bookingWindow.value: a calendarDays window is a number of days, 1 to 3650'],
+    ['a range of one date', { bookingWindow: { type: 'range', value: ['2030-09-05'] } }, 'bookingWindow.value: a range window is two dates, [from, to], such as ["2030-09-05", "2030-09-09"]'],
+    ['a range on a day that is not', { bookingWindow: { type: 'range', value: ['2030-02-31', '2030-03-09'] } }, 'bookingWindow.value.0: "2030-02-31" is not a date YYYY-MM-DD'],
+    ['a range that ends before it starts', { bookingWindow: { type: 'range', value: ['2030-09-09', '2030-09-05'] } }, 'bookingWindow.value: the range ends before it starts'],
+    ['a rolling range', { bookingWindow: { type: 'range', value: ['2030-09-05', '2030-09-09'], rolling: true } }, 'bookingWindow.rolling: applies to businessDays and calendarDays windows'],
+    ["a week's limit below the day's", { bookingLimitsCount: { day: 3, week: 2 } }, "bookingLimitsCount.week: must be at least the day's limit (3)"],
+    ['seats without their number', { seats: { showAttendeeInfo: true, showAvailabilityCount: true } }, 'seats.seatsPerTimeSlot: is required: the bookers a slot takes, 1 to 1000; or {"disabled": true} for one booker a slot'],
+  ] as [string, Record<string, unknown>, string][])('%s is refused naming the field, and the event type keeps its settings', async ([, input, message], { world }) => {
+    const userId = await world.user();
+    await expect(createEventType(world.ctx, { userId }, { ...intro, ...input })).rejects.toMatchObject({ kind: 'validation', message });
+    const { eventType } = await createEventType(world.ctx, { userId }, { ...intro, ...settings });
+    await expect(updateEventType(world.ctx, { userId }, eventType.id, input)).rejects.toMatchObject({ kind: 'validation', message });
+    expect(await findEventType(world.ctx, { userId }, eventType.id)).toMatchObject({ slotInterval: 15, bookingLimitsCount: { day: 2, week: 5 }, seats: { perTimeSlot: 4 } });
+  });
+});

@@ -33,7 +33,8 @@ const rulesArb = fc.record({
   minimumNoticeMinutes: fc.constantFrom(0, 120, 2 * 24 * 60),
   beforeBufferMinutes: fc.constantFrom(0, 10, 30),
   afterBufferMinutes: fc.constantFrom(0, 15),
-  windowDays: fc.constantFrom(null, 5),
+  // A fixed window ending five days after the period starts, or none (window.ts makes an event type's; the rolling one is slots-rules.test.ts's).
+  window: fc.constantFrom(null, { kind: 'fixed' as const, start: -Infinity, end: PERIOD_START + 5 * 86_400_000 }),
 });
 
 type RawHost = typeof hostArb extends fc.Arbitrary<infer T> ? T : never;
@@ -68,7 +69,7 @@ describe('slot computation, on random data', () => {
         const span = { start: period.start - 2 * 86_400_000, end: period.end + 2 * 86_400_000 };
         const hours = new Map(hosts.map((h) => [h.hostId, workingHours(h, span)]));
         const earliest = Math.max(period.start, now + rules.minimumNoticeMinutes * MINUTE);
-        const latest = rules.windowDays === null ? period.end : Math.min(period.end, now + rules.windowDays * 86_400_000);
+        const latest = rules.window?.kind === 'fixed' ? Math.min(period.end, rules.window.end) : period.end;
         const clear = (h: HostAvailability, t: number) =>
           hours.get(h.hostId)!.some((r) => r.start <= t && t + length <= r.end) &&
           !overlapsAny(h.bookings, t - rules.beforeBufferMinutes * MINUTE, t + length + rules.afterBufferMinutes * MINUTE) &&

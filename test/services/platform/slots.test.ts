@@ -243,3 +243,32 @@ describe('slots: team event types', () => {
     expect(starts(await slotsOf(world, eventTypeId, days('2030-01-07')))).toEqual(['2030-01-07T09:00']);
   });
 });
+
+describe('slots: dynamic groups (docs/integrating.md#dynamic-groups)', () => {
+  const group = (world: PlatformWorld, usernames: string[], period: { start: number; end: number }, extra: Partial<SlotQuery> = {}) => findFreeSlots(world.ctx, { eventType: { usernames }, ...period, ...extra });
+  const username = async (world: PlatformWorld, userId: string) => (await world.ctx.stores.users.findById(userId))!.username;
+
+  it('two people who publish their time: slots of 30 minutes (or the duration asked) when both are free, their bookings of any event type kept clear', async ({ world }) => {
+    world.advance(at('2030-01-01T00:00:00Z') - world.now());
+    const ada = await host(world, { timeZone: 'UTC', availability: [{ days: ['Monday'], startTime: '09:00', endTime: '12:00' }] });
+    const bob = await host(world, { timeZone: 'UTC', availability: [{ days: ['Monday'], startTime: '10:00', endTime: '13:00' }] });
+    const names = [await username(world, ada.userId), await username(world, bob.userId)];
+    expect(starts(await group(world, names, days('2030-01-07')))).toEqual(['2030-01-07T10:00', '2030-01-07T10:30', '2030-01-07T11:00', '2030-01-07T11:30']);
+    await book(world.ctx, { eventTypeId: bob.eventTypeId, start: at('2030-01-07T10:30:00Z'), attendee });
+    const hour = await group(world, names, days('2030-01-07'), { durationMinutes: 60 });
+    expect(hour.lengthMinutes).toBe(60);
+    expect(starts(hour)).toEqual(['2030-01-07T11:00']);
+  });
+
+  it('a username of someone who publishes no time (no personal event type, or only hidden ones) is as unknown as a missing one; one name is not a group', async ({ world }) => {
+    const ada = await host(world);
+    const quiet = await world.user();
+    const names = [await username(world, ada.userId), await username(world, quiet)];
+    await expect(group(world, names, days('2030-01-07'))).rejects.toMatchObject({ kind: 'not_found', message: `no such user "${names[1]}"` });
+    const hidden = await world.eventType({ userId: quiet });
+    await change(world, hidden, { hidden: true });
+    await expect(group(world, names, days('2030-01-07'))).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(group(world, [names[0]!, names[0]!], days('2030-01-07'))).rejects.toMatchObject({ kind: 'validation', message: 'usernames: at least 2 usernames, separated by commas, such as alice,bob' });
+  });
+});
+

@@ -6,6 +6,7 @@ import type { NewAttendee } from '../../../platform/bookings/attendee-store.ts';
 import { findEventType, usePrivateLink } from '../../repositories/event-types.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import { insertAttendees, toAttendee } from './booking-attendees.ts';
+import { slotSettingsOf } from './event-types.ts';
 import type { BookingsTable } from '../../schema.ts';
 
 type BookingRow = Selectable<BookingsTable>;
@@ -224,7 +225,8 @@ async function hostIsBusy(db: Executor, userId: string, start: number, end: numb
   let q = db
     .selectFrom('bookings')
     .select('uid')
-    .where('user_id', '=', userId)
+    // As its host, or as one of a collective booking's (migration 035).
+    .where((eb) => eb.or([eb('user_id', '=', userId), eb('uid', 'in', eb.selectFrom('booking_hosts').select('booking_uid').where('user_id', '=', userId))]))
     .where('status', 'in', ACTIVE)
     .where('start_time', '<', end)
     .where('end_time', '>', start);
@@ -326,10 +328,12 @@ export function createBookingStore(db: Executor): BookingStore {
     count: (scope, filter) => countBookings(db, scope, filter),
     page: (scope, filter, limit, offset) => pageOfBookings(db, scope, filter, limit, offset),
     relations: (bookings) => relations(db, bookings),
-    insert: async (booking) => {
+    insert: async (booking, coHosts = []) => {
       await insertBooking(db, toRow(booking));
       await insertAttendees(db, attendeesOf(booking));
+      if (coHosts.length > 0) await db.insertInto('booking_hosts').values(coHosts.map((user_id) => ({ booking_uid: booking.uid, user_id }))).execute();
     },
+    coHosts: async (uid) => (await db.selectFrom('booking_hosts').select('user_id').where('booking_uid', '=', uid).orderBy('user_id').execute()).map((r) => r.user_id),
     transition: (uid, from, status, changes) => transition(db, uid, from, { ...changeColumns(changes), status }),
     updateIfUnchanged: (uid, seen, changes) => updateIfUnchanged(db, uid, seen, changeColumns(changes)),
     update: (uid, changes) => updateBooking(db, uid, changeColumns(changes)),
@@ -356,6 +360,7 @@ export function createBookingStore(db: Executor): BookingStore {
           requiresConfirmation: et.requires_confirmation === 1,
           minimumBookingNotice: et.minimum_booking_notice,
           schedulingType: et.scheduling_type,
+          ...slotSettingsOf(et),
         }
       );
     },

@@ -1,12 +1,37 @@
 // EventTypeStore (src/platform/event-types/store.ts) over the event_types repository.
 import type { Updateable } from 'kysely';
-import type { BookingField, EventType, EventTypeChanges, EventTypeLocation, EventTypeStore, PrivateLink } from '../../../platform/event-types/store.ts';
+import type { BookingField, BookingLimits, BookingWindow, EventTypeChanges, EventTypeLocation, EventTypeStore, PrivateLink, SlotSettings, StoredEventType } from '../../../platform/event-types/store.ts';
 import { isUniqueViolation } from '../../errors.ts';
 import * as repo from '../../repositories/event-types.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import type { EventTypesTable } from '../../schema.ts';
 
-export const toEventType = (r: repo.EventTypeRow): EventType => ({
+/** docs/integrating.md#slot-rules: the slot settings of a row (migration 035). */
+export const slotSettingsOf = (r: repo.EventTypeRow): SlotSettings => ({
+  slotInterval: r.slot_interval,
+  beforeEventBuffer: r.before_event_buffer,
+  afterEventBuffer: r.after_event_buffer,
+  bookingWindow: r.booking_window === null ? null : (JSON.parse(r.booking_window) as BookingWindow),
+  bookingLimitsCount: r.booking_limits_count === null ? null : (JSON.parse(r.booking_limits_count) as BookingLimits),
+  seats: r.seats_per_time_slot === null ? null : { perTimeSlot: r.seats_per_time_slot, showAttendeeInfo: r.seats_show_attendees === 1, showAvailabilityCount: r.seats_show_availability_count === 1 },
+});
+
+/** The columns of the slot settings a change names. */
+function slotSettingsColumns(c: Partial<SlotSettings>): Updateable<EventTypesTable> {
+  return {
+    ...(c.slotInterval !== undefined ? { slot_interval: c.slotInterval } : {}),
+    ...(c.beforeEventBuffer !== undefined ? { before_event_buffer: c.beforeEventBuffer } : {}),
+    ...(c.afterEventBuffer !== undefined ? { after_event_buffer: c.afterEventBuffer } : {}),
+    ...(c.bookingWindow !== undefined ? { booking_window: c.bookingWindow === null ? null : JSON.stringify(c.bookingWindow) } : {}),
+    ...(c.bookingLimitsCount !== undefined ? { booking_limits_count: c.bookingLimitsCount === null ? null : JSON.stringify(c.bookingLimitsCount) } : {}),
+    ...(c.seats !== undefined
+      ? { seats_per_time_slot: c.seats?.perTimeSlot ?? null, seats_show_attendees: c.seats?.showAttendeeInfo ? 1 : 0, seats_show_availability_count: c.seats?.showAvailabilityCount ? 1 : 0 }
+      : {}),
+  };
+}
+
+export const toEventType = (r: repo.EventTypeRow): StoredEventType => ({
+  ...slotSettingsOf(r),
   id: r.id,
   ownerId: r.user_id,
   teamId: r.team_id,
@@ -36,6 +61,7 @@ function changeColumns(c: EventTypeChanges): Updateable<EventTypesTable> {
     ...(c.requiresConfirmation !== undefined ? { requires_confirmation: c.requiresConfirmation ? 1 : 0 } : {}),
     ...(c.minimumBookingNotice !== undefined ? { minimum_booking_notice: c.minimumBookingNotice } : {}),
     ...(c.schedulingType !== undefined ? { scheduling_type: c.schedulingType } : {}),
+    ...slotSettingsColumns(c),
     updated_at: c.updatedAt,
   };
 }
@@ -79,6 +105,7 @@ export function createEventTypeStore(db: Executor): EventTypeStore {
           requires_confirmation: e.requiresConfirmation ? 1 : 0,
           minimum_booking_notice: e.minimumBookingNotice,
           scheduling_type: e.schedulingType,
+          ...slotSettingsColumns(e),
           created_at: e.createdAt,
           updated_at: e.updatedAt,
         }),
