@@ -140,7 +140,7 @@ it('a booking write without the manageToken reaches team bookings of the organiz
 });
 
 it('a token whose identity provider is no longer there is refused, never left without its organization', async ({ w }) => {
-  // As an organization's deletion leaves it: the identity provider's row gone, its grant still naming it.
+  // A row gone without its grants' revocation (as a deleted organization's cascade would leave it): the grant still names it.
   expect(await w.ctx.stores.identityProviders.delete(w.providerId)).toBe(true);
   expect(refusal(await decide(w, w.idpToken, 'orgBookings.list', { orgId: w.globex }))).toMatchObject({
     status: 401,
