@@ -137,7 +137,8 @@ function outsideTeamToken(principal: AccessPrincipal, route: Pick<ApiRoute, 'mem
  * docs/rules.md#enterprise-managed-reach: a token an organization's identity provider granted
  * acts for its member within that organization only: another organization's routes, and the
  * routes of a team outside it, are refused as such before its scopes are looked at, whatever
- * the member's roles there. A team that does not exist is left to the route's own 404.
+ * the member's roles there. A team that does not exist, or is not in the organization of the
+ * path, is left to the route's own 404.
  */
 function outsideOrganization(organizationId: string, route: Pick<ApiRoute, 'membership'>, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
   if (pathOrgId !== undefined && pathOrgId !== organizationId) {
@@ -147,7 +148,8 @@ function outsideOrganization(organizationId: string, route: Pick<ApiRoute, 'memb
       message: `this token acts for the organization ${organizationId}, so it reaches only that organization's routes (/v2/organizations/${organizationId}/…), its teams' and its member's own: this route needs a token the member authorized for themselves, or one an identity provider of this route's organization granted`,
     };
   }
-  if ((route.membership === 'team-member' || route.membership === 'team-admin') && facts.team != null && facts.team.organizationId !== organizationId) {
+  // Under its own organization's path, a team of another is that route's 404 (decideMembership).
+  if (pathOrgId === undefined && (route.membership === 'team-member' || route.membership === 'team-admin') && facts.team != null && facts.team.organizationId !== organizationId) {
     return teamOutsideOrganization(organizationId);
   }
   return null;

@@ -116,6 +116,8 @@ it('a team outside the organization is refused, in another organization or in no
     expect(await decide(w, w.ownToken, 'teamBookings.list', { teamId })).toMatchObject({ ok: true });
   }
   expect(refusal(await decide(w, w.idpToken, 'teamBookings.list', { teamId: 'no-such-team' }))).toMatchObject({ status: 404, message: 'no such team' });
+  // Under the organization's own path, a team of another is not there, as for anyone.
+  expect(refusal(await decide(w, w.idpToken, 'orgs.teamBookings.list', { orgId: w.acme, teamId: w.globexTeam }))).toMatchObject({ status: 404, message: 'no such team in this organization' });
 });
 
 it("the organization's own routes and teams, and the member's own routes, answer as her roles allow", async ({ w }) => {
