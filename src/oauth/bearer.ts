@@ -15,6 +15,11 @@ export interface AccessPrincipal {
   expiresAt: number;
   /** docs/rules.md#team-authorization: the team the token acts for; absent when it acts for its user. */
   teamId?: string;
+  /**
+   * docs/rules.md#enterprise-managed-reach: the organization whose identity provider granted the
+   * token, the only organization it reaches; absent when the user's own consent granted it.
+   */
+  organizationId?: string;
 }
 
 /** The resource a request was sent to (RFC 8707, docs/rules.md#resource-indicators): tokens bound elsewhere fail. */
@@ -113,6 +118,10 @@ export function checkAccessRecord(clock: () => number, record: AccessTokenWithCl
   if (record.clientState !== 'approved') {
     return { ok: false, reason: 'invalid_token', description: `the application is ${record.clientState}` };
   }
+  // docs/rules.md#enterprise-managed-reach: without its identity provider, a token would lose the organization that bounds it.
+  if (record.organizationId === null) {
+    return { ok: false, reason: 'invalid_token', description: 'the identity provider that granted this access token is no longer trusted' };
+  }
   const off = documentClientRefusal(audience.documentsServed, record.clientId);
   if (off !== undefined) return { ok: false, reason: 'invalid_token', description: `the access token's application is no longer accepted: ${off}` };
   // docs/rules.md#resource-indicators: a token works only at the resources it was issued for (RFC 8707 §2).
@@ -129,6 +138,7 @@ export function checkAccessRecord(clock: () => number, record: AccessTokenWithCl
       scopes: record.scopes,
       expiresAt: record.expiresAt,
       ...(record.teamId === undefined ? {} : { teamId: record.teamId }),
+      ...(record.organizationId === undefined ? {} : { organizationId: record.organizationId }),
     },
   };
 }

@@ -122,6 +122,12 @@ export interface AccessTokenWithClient extends AccessTokenRecord {
   clientState: ClientState;
   /** docs/rules.md#team-authorization: the team its grant acts for; absent when it acts for its user. */
   teamId?: string;
+  /**
+   * docs/rules.md#enterprise-managed-reach: the organization whose identity provider made its grant;
+   * null when that identity provider is no longer there (the token is then refused); absent
+   * when the user's own consent made the grant.
+   */
+  organizationId?: string | null;
 }
 
 export interface RefreshTokenRecord {

@@ -116,6 +116,7 @@ function decideRoute(principal: AccessPrincipal, route: Pick<ApiRoute, 'scope' |
   if (route.scope === 'public') return { ok: true, principal, facts };
   const denial =
     outsideTeamToken(principal, route) ??
+    (principal.organizationId === undefined ? null : outsideOrganization(principal.organizationId, route, facts, pathOrgId)) ??
     scopeDenial(principal, route.scope) ??
     (route.alsoNeeds === undefined ? null : scopeDenial(principal, route.alsoNeeds)) ??
     membershipDenial(principal, route, facts, pathOrgId);
@@ -130,6 +131,32 @@ function outsideTeamToken(principal: AccessPrincipal, route: Pick<ApiRoute, 'mem
   const teamId = principal.teamId;
   if (teamId === undefined || route.membership === 'team-member' || route.membership === 'team-admin') return null;
   return { status: 403, code: 'forbidden', message: `this token acts for the team ${teamId}, so it reaches only that team's routes (/v2/teams/${teamId}/… and /v2/organizations/{orgId}/teams/${teamId}/…): this route needs a token a user authorized for themselves` };
+}
+
+/**
+ * docs/rules.md#enterprise-managed-reach: a token an organization's identity provider granted
+ * acts for its member within that organization only: another organization's routes, and the
+ * routes of a team outside it, are refused as such before its scopes are looked at, whatever
+ * the member's roles there. A team that does not exist, or is not in the organization of the
+ * path, is left to the route's own 404.
+ */
+function outsideOrganization(organizationId: string, route: Pick<ApiRoute, 'membership'>, facts: AccessFacts, pathOrgId: string | undefined): AccessDenial | null {
+  if (pathOrgId !== undefined && pathOrgId !== organizationId) {
+    return {
+      status: 403,
+      code: 'forbidden',
+      message: `this token acts for the organization ${organizationId}, so it reaches only that organization's routes (/v2/organizations/${organizationId}/…), its teams' and its member's own: this route needs a token the member authorized for themselves, or one an identity provider of this route's organization granted`,
+    };
+  }
+  // Under its own organization's path, a team of another is that route's 404 (decideMembership).
+  if (pathOrgId === undefined && (route.membership === 'team-member' || route.membership === 'team-admin') && facts.team != null && facts.team.organizationId !== organizationId) {
+    return teamOutsideOrganization(organizationId);
+  }
+  return null;
+}
+
+function teamOutsideOrganization(organizationId: string): AccessDenial {
+  return { status: 403, code: 'forbidden', message: `this token acts for the organization ${organizationId} and reaches no team outside it` };
 }
 
 /** The route's membership rule for a user's token; a team's token answers to its own (teamTokenDenial). */
@@ -202,6 +229,8 @@ export async function authorizeBookingWrite(
   const takesPart = team != null && (team.role !== null || (team.organizationId !== null && isAdmin(team.organizationRole)));
   // A team's token takes part in its team's bookings; whether its approver still may is asked below.
   if (!takesPart && principal.teamId === undefined) return UNKNOWN_BOOKING;
+  // docs/rules.md#enterprise-managed-reach: an identity provider's token takes part in its organization's teams only.
+  if (principal.organizationId !== undefined && team?.organizationId !== principal.organizationId) return teamOutsideOrganization(principal.organizationId);
   const denial = scopeDenial(principal, 'TEAM_BOOKING_WRITE') ?? membershipDenial(principal, { membership: 'team-admin' }, facts, undefined);
   return denial ?? { ok: true, principal, facts };
 }

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestCode, verifyCode } from '../../src/services/accounts/verification.ts';
 import { CLI_OPERATOR } from '../../src/services/actors.ts';
 import { addIdentityProvider } from '../../src/services/identity-providers/identity-providers.ts';
-import { addMember, createOrganization } from '../../src/services/teams/teams.ts';
+import { addMember, createOrganization, createTeam } from '../../src/services/teams/teams.ts';
 import { backends } from '../helpers/backends.ts';
 import { browserFor, csrfOf, open, postForm } from '../helpers/pages.ts';
 import { accessTokenOf } from '../helpers/stores.ts';
@@ -132,6 +132,66 @@ describe.each(backends)('enterprise-managed agents (ID-JAG) on $name', ({ name, 
     const res = await exchange(server, await idJag({ aud: 'https://elsewhere.example' }));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: 'invalid_grant', error_description: expect.stringContaining("aud must be this authorization server's issuer identifier") });
+  });
+
+  it.skipIf(!enabled)("an identity provider's token acts for its organization only: another organization's routes and teams, where the member is an admin, answer 403; its own organization, its teams and the member's own routes answer", async () => {
+    // Grace is an admin of Acme, whose identity provider this is, and of Globex, which never trusted it.
+    const grace = await server.user({ name: 'Grace' });
+    await addMember(server.services, { organizationId: org }, grace.id, 'admin');
+    let sent = '';
+    await requestCode(server.services, { userId: grace.id }, 'email', 'grace@acme.example', (_k, _to, code) => (sent = code));
+    await verifyCode(server.services, { userId: grace.id }, 'email', 'grace@acme.example', sent);
+    const globexOwner = await server.user({ name: 'Globex owner' });
+    const globex = (await createOrganization(server.services, { name: 'Globex', ownerId: globexOwner.id })).id;
+    await addMember(server.services, { organizationId: globex }, grace.id, 'admin');
+    const globexTeam = await createTeam(server.services, { name: 'Globex Sales', ownerId: globexOwner.id, organizationId: globex });
+    await addMember(server.services, { teamId: globexTeam.id }, grace.id, 'member');
+    const acmeTeam = await createTeam(server.services, { name: 'Acme Sales', ownerId: grace.id, organizationId: org });
+    const agent = await server.client(grace, { scopes: ['BOOKING_READ', 'ORG_BOOKING_READ', 'TEAM_PROFILE_READ'] });
+    const tokenFor = async (claims: Record<string, unknown> = {}) => {
+      const now = Math.floor(server.clock() / 1000);
+      const assertion = await new SignJWT({ iss: IDP, sub: '00u-grace', aud: server.config.issuer, client_id: agent.clientId, jti: `jti-${Math.random()}`, iat: now, exp: now + 120, email: 'grace@acme.example', ...claims })
+        .setProtectedHeader({ alg: 'RS256', typ: 'oauth-id-jag+jwt', kid: key.kid })
+        .sign(key.privateKey);
+      const res = await server.token({ grant_type: JWT_BEARER, assertion, client_id: agent.clientId, client_secret: agent.secret! });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.access_token as string;
+    };
+    const token = await tokenFor();
+
+    for (const path of [`/v2/organizations/${globex}/bookings`, `/v2/organizations/${globex}/teams/${globexTeam.id}/bookings`]) {
+      const refused = await server.api('GET', path, token);
+      expect(refused.status, path).toBe(403);
+      expect(refused.body.error.code, path).toBe('forbidden');
+      expect(refused.body.error.message, path).toContain(`this token acts for the organization ${org}, so it reaches only that organization's routes`);
+    }
+    const otherTeam = await server.api('GET', `/v2/teams/${globexTeam.id}/bookings`, token);
+    expect(otherTeam.status).toBe(403);
+    expect(otherTeam.body.error.message).toBe(`this token acts for the organization ${org} and reaches no team outside it`);
+
+    for (const path of [`/v2/organizations/${org}/bookings`, `/v2/organizations/${org}/teams/${acmeTeam.id}/bookings`, `/v2/teams/${acmeTeam.id}/bookings`, '/v2/bookings']) {
+      expect((await server.api('GET', path, token)).status, path).toBe(200);
+    }
+    // Her own list of teams names Acme's alone, though she is in a team of Globex too.
+    const teams = await server.api('GET', '/v2/teams', token);
+    expect(teams.status).toBe(200);
+    expect((teams.body.data as { id: number | string }[]).map((t) => String(t.id))).toEqual([String(acmeTeam.id)]);
+
+    // The MCP server's team tools answer the same way (docs/rules.md#mcp-server).
+    const mcpToken = await tokenFor({ resource: `${server.url}/mcp` });
+    const call = async (teamId: string) => {
+      const res = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${mcpToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_team_bookings', arguments: { teamId } } }),
+      });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { result?: unknown; error?: { code: number; message: string } };
+    };
+    const refusedTool = await call(String(globexTeam.id));
+    expect(refusedTool.error?.message).toContain(`this token acts for the organization ${org} and reaches no team outside it`);
+    const answered = await call(String(acmeTeam.id));
+    expect(answered.error, JSON.stringify(answered)).toBeUndefined();
   });
 
   it.skipIf(!enabled)('a member leaving the organization while agents trade ID-JAGs for them keeps no live token: each exchange is refused or its token revoked by the departure', async () => {

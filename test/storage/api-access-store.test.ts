@@ -6,7 +6,7 @@ import type { ApiAccessStore } from '../../src/platform/access-check.ts';
 import type { AccessTokenRecord, OAuthStore } from '../../src/oauth/storage.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { accessTokenRecord, grantRecord, seedClient, seedOrganization, seedUser, T0, uniqueId } from './seed.ts';
-import { createApiAccessStore, createOAuthStore } from './stores.ts';
+import { createApiAccessStore, createIdentityAssertionStore, createOAuthStore } from './stores.ts';
 
 describe.each(backends)('ApiAccessStore contract on $name', ({ name, available }) => {
   let database: TestDatabase;
@@ -126,5 +126,26 @@ describe.each(backends)('ApiAccessStore contract on $name', ({ name, available }
     }
     expect((await store.findAccess(token.hash, { teamId }))?.facts.team).toMatchObject({ role: null, organizationRole: null });
     expect((await store.findAccess(token.hash, { organizationId: orgId }))?.facts.organization).toEqual({ id: orgId, role: null });
+  });
+  it.skipIf(!available)('findAccess: a token an identity provider granted carries its organization whatever the lookup; null once the provider is gone; a user\'s own grant none (docs/rules.md#enterprise-managed-reach)', async () => {
+    const orgId = await organization();
+    const teamId = await team(orgId);
+    const providerId = uniqueId('idp');
+    await database.handle.db
+      .insertInto('identity_providers')
+      .values({ id: providerId, organization_id: orgId, issuer: `https://${providerId}.example`, jwks_uri: `https://${providerId}.example/keys`, domains: 'acme.example', scopes: null, created_at: T0, created_by: 'cli' })
+      .execute();
+    const grant = grantRecord(userId, clientId);
+    await createIdentityAssertionStore(database.handle.db).createTrustGrant(grant, providerId);
+    const granted = accessTokenRecord(grant, { codeHash: null });
+    await oauth.createAccessToken(granted);
+    for (const lookup of [{}, { teamId }, { organizationId: orgId }]) {
+      expect((await store.findAccess(granted.hash, lookup))?.token.organizationId, JSON.stringify(lookup)).toBe(orgId);
+      expect((await store.findAccess(token.hash, lookup))?.token, JSON.stringify(lookup)).not.toHaveProperty('organizationId');
+    }
+    expect((await oauth.findAccessToken(granted.hash))?.organizationId).toBe(orgId);
+    await database.handle.db.deleteFrom('identity_providers').where('id', '=', providerId).execute();
+    expect((await store.findAccess(granted.hash, {}))?.token.organizationId).toBeNull();
+    expect((await store.findAccess(granted.hash, { organizationId: orgId }))?.token.organizationId).toBeNull();
   });
 });

@@ -67,7 +67,9 @@ export function teamHandlers(deps: PlatformDeps): HandlerMap {
       handle: async ({ userId, principal, facts, query }) => {
         // docs/rules.md#team-authorization: a team's token is a member of its one team.
         if (principal?.teamId !== undefined) return query.offset > 0 ? [] : [team(await findTeam(ctx, facts.team!.id))];
-        return (await listTeamsOfUser(ctx, userId, {}, query.limit, query.offset)).map(team);
+        // docs/rules.md#enterprise-managed-reach: an identity provider's token sees its organization's teams only.
+        const within = principal?.organizationId === undefined ? {} : { organizationId: principal.organizationId };
+        return (await listTeamsOfUser(ctx, userId, within, query.limit, query.offset)).map(team);
       },
     }),
     'teams.get': route({ data: teamView, handle: async ({ facts }) => team(await findTeam(ctx, facts.team!.id)) }),

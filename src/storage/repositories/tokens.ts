@@ -19,12 +19,32 @@ export const accessTokenWithClient = (db: Kysely<Database>, hash: string) =>
     .innerJoin('oauth_clients as c', 'c.id', 'a.client_id')
     // docs/rules.md#team-authorization: the team a token acts for is its grant's.
     .innerJoin('grants as g', 'g.id', 'a.grant_id')
-    .select(['a.token_hash', 'a.grant_id', 'a.code_hash', 'a.client_id', 'a.user_id', 'a.scopes', 'a.resources', 'a.dpop_jkt', 'a.created_at', 'a.expires_at', 'a.revoked_at', 'c.state', 'g.team_id as grant_team_id'])
+    // docs/rules.md#enterprise-managed-reach: so is the organization, through the identity provider that made it.
+    .leftJoin('identity_providers as ip', 'ip.id', 'g.identity_provider_id')
+    .select([
+      'a.token_hash',
+      'a.grant_id',
+      'a.code_hash',
+      'a.client_id',
+      'a.user_id',
+      'a.scopes',
+      'a.resources',
+      'a.dpop_jkt',
+      'a.created_at',
+      'a.expires_at',
+      'a.revoked_at',
+      'c.state',
+      'g.team_id as grant_team_id',
+      'g.identity_provider_id as grant_identity_provider_id',
+      'ip.organization_id as grant_organization_id',
+    ])
     .where('a.token_hash', '=', hash);
 
 type AccessRow = Pick<AccessTokensRow, 'token_hash' | 'grant_id' | 'code_hash' | 'client_id' | 'user_id' | 'scopes' | 'resources' | 'dpop_jkt' | 'created_at' | 'expires_at' | 'revoked_at'> & {
   state: AccessTokenWithClient['clientState'];
   grant_team_id: string | null;
+  grant_identity_provider_id: string | null;
+  grant_organization_id: string | null;
 };
 
 export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
@@ -42,6 +62,8 @@ export function toAccessTokenWithClient(row: AccessRow): AccessTokenWithClient {
     revokedAt: row.revoked_at,
     clientState: row.state,
     ...(row.grant_team_id === null ? {} : { teamId: row.grant_team_id }),
+    // An identity provider no longer there leaves null, never "no organization": its token is refused.
+    ...(row.grant_identity_provider_id === null ? {} : { organizationId: row.grant_organization_id }),
   };
 }
 
