@@ -2,7 +2,7 @@
 // register, exchange codes and call /mcp from another origin, so those answers carry CORS
 // headers (Fetch standard, CORS protocol): discovery, registration, token and revocation for
 // any origin, /mcp for the origins it serves (docs/rules.md#mcp-server; here the Inspector's,
-// listed in MCP_ALLOWED_ORIGINS; test/platform/mcp/mcp-origins.test.ts has the rest). Nothing
+// listed in MCP_ALLOWED_ORIGINS; test/platform/mcp/mcp.test.ts (its Origin block) has the rest). Nothing
 // that relies on cookies or serves a confidential client is opened: the pages, introspection
 // and the REST API stay same-origin. On every backend, with raw requests as a browser sends
 // them and with Chromium itself.

@@ -12,7 +12,7 @@
 // tested in process (test/oauth/grants/, token-endpoint.test.ts, authorize-decisions.test.ts,
 // bearer.test.ts, introspection.test.ts); `resource` as a form and a JSON body reads it in
 // test/http/token-endpoint.test.ts; the 401s that point a client at the resource documents in
-// test/platform/me.test.ts, platform-access.test.ts and mcp/mcp-server.test.ts.
+// test/platform/me.test.ts, platform-access.test.ts and mcp/mcp.test.ts.
 import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
