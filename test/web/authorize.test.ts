@@ -10,6 +10,7 @@ import { reviewClient } from '../../src/services/clients/review.ts';
 import { activeGrantsQuery } from '../../src/storage/repositories/grants.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';
+import { visibleText } from '../helpers/pages.ts';
 import { codeCountOfUser, queryPlan } from '../helpers/rows.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 import { auditEvents, codeOf, grantsOf } from '../helpers/stores.ts';
@@ -18,19 +19,6 @@ const AUTHORIZE = '/auth/oauth2/authorize';
 
 function authorizePath(params: Record<string, string> | Array<[string, string]>): string {
   return `${AUTHORIZE}?${new URLSearchParams(params)}`;
-}
-
-/** The text a person reads: tags dropped, entities decoded, whitespace collapsed. */
-function visibleText(body: string): string {
-  return body
-    .replace(/<style[\s\S]*?<\/style>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
 }
 
 function pkcePair() {

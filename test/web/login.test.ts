@@ -13,7 +13,7 @@ import { createTeam } from '../../src/services/teams/teams.ts';
 import { inviteMember } from '../../src/services/teams/invitations.ts';
 import { backends } from '../helpers/backends.ts';
 import { formFields, type Browser, type PageResponse } from '../helpers/browser.ts';
-import { browserFor, csrfOf, loggedIn, open, postForm, textOf } from '../helpers/pages.ts';
+import { browserFor, csrfOf, loggedIn, open, postForm, textOf, visibleText } from '../helpers/pages.ts';
 import { sessionCountOfUser } from '../helpers/rows.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 import { auditEvents, sessionOf } from '../helpers/stores.ts';
@@ -21,18 +21,6 @@ import { fixtures } from '../platform/fixtures.ts';
 
 const PAGE = '/settings/email';
 const SIGNED_OUT = 'https://app.example.com/signed-out';
-
-function visibleText(body: string): string {
-  return body
-    .replace(/<style[\s\S]*?<\/style>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ');
-}
 
 describe.each(backends)('signing in and out on $name', ({ name, available }) => {
   let shared: TestServer;
