@@ -2,7 +2,7 @@
 // transaction, whose methods run on it. Hot-path queries are compiled once (prepared.ts).
 // Queries that other areas share (the client row, active grants, revocation, the audit
 // append, the access token read) stay in repositories/ and are called from here.
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { AccessTokenRecord, CodeRecord, OAuthStore, RefreshTokenRecord } from '../../oauth/storage.ts';
 import { resourcesColumn, resourcesFromColumn, scopesColumn, scopesFromColumn } from '../columns.ts';
 import { dialectOf, placeholderRow, prepare } from '../prepared.ts';
@@ -188,6 +188,22 @@ export function createOAuthStore(db: Executor): OAuthStore {
       const result = await spend.run(db, { id, at, box: successorBox });
       return Number(result.numAffectedRows) === 1;
     },
+    rotateRefreshToken: async (id, at, successorBox, access, refresh, rotated) => {
+      const rows = { access: accessRow(access), refresh: refreshRow(refresh), audit: auditRow(rotated, at) };
+      if (dialectOf(db) === 'postgres') {
+        const result = await rotateInOneStatement.run(db, { spent_id: id, spent_at: at, spent_box: successorBox, ...prefixed(rows) });
+        return Number(result.numAffectedRows) === 1;
+      }
+      // SQLite: the spend and the three inserts in one transaction (a savepoint of the group
+      // commit, group-commit.ts), whose statements cost no round trip.
+      return inTransaction(db, async (trx) => {
+        if (Number((await spendUnexpired.run(trx, { id, at, box: successorBox })).numAffectedRows) !== 1) return false;
+        await insertAccessToken.run(trx, rows.access);
+        await insertRefreshToken.run(trx, rows.refresh);
+        await insertAudit.run(trx, rows.audit);
+        return true;
+      });
+    },
     keepRefreshToken: async (id, expiresAt) => {
       const result = await keep.run(db, { id, expiresAt });
       return Number(result.numAffectedRows) === 1;
@@ -326,6 +342,47 @@ function toRefreshRecord(r: Selectable<RefreshTokensTable>): RefreshTokenRecord 
 const keep = prepare((db, p: { id: string; expiresAt: number }) =>
   db.updateTable('refresh_tokens').set({ expires_at: p.expiresAt }).where('id', '=', p.id).where('spent_at', 'is', null).where('revoked_at', 'is', null),
 );
+const spendUnexpired = prepare((db, p: { id: string; at: number; box: string }) =>
+  db
+    .updateTable('refresh_tokens')
+    .set({ spent_at: p.at, successor_box: p.box })
+    .where('id', '=', p.id)
+    .where('spent_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', p.at),
+);
+
+/** PostgreSQL's column types, for the parameters an INSERT … SELECT takes (PostgreSQL would read them as text). */
+const bigintColumns = new Set(['created_at', 'expires_at', 'revoked_at', 'spent_at']);
+
+/** A row of parameters selected from `spent`, so that it is inserted only if the token was spent. */
+function rowIfSpent<DB, TB extends keyof DB, K extends string>(eb: ExpressionBuilder<DB, TB>, columns: readonly K[], prefix: string) {
+  const placeholders = placeholderRow(columns, prefix);
+  return columns.map((column) => eb.cast(eb.val(placeholders[column]), bigintColumns.has(column) ? 'bigint' : 'text').as(column));
+}
+
+// PostgreSQL: the rotation in one statement. The spend is conditional; the new pair and its
+// audit event are selected from what it returned, so they are stored only if it spent the
+// token, and all four writes commit together or not at all (writes in WITH clauses).
+const rotateInOneStatement = prepare<Record<string, unknown>, unknown>((db) =>
+  db
+    .with('spent', (q) =>
+      q
+        .updateTable('refresh_tokens')
+        .set({ spent_at: placeholderRow(['spent_at'])['spent_at'], successor_box: placeholderRow(['spent_box'])['spent_box'] })
+        .where('id', '=', placeholderRow(['spent_id'])['spent_id'])
+        .where('spent_at', 'is', null)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', placeholderRow(['spent_at'])['spent_at'])
+        .returning('id'),
+    )
+    .with('access', (q) => q.insertInto('access_tokens').columns(accessColumns).expression((eb) => eb.selectFrom('spent').select((row) => rowIfSpent(row, accessColumns, 'access_'))))
+    .with('refresh', (q) => q.insertInto('refresh_tokens').columns(refreshColumns).expression((eb) => eb.selectFrom('spent').select((row) => rowIfSpent(row, refreshColumns, 'refresh_'))))
+    .insertInto('audit_events')
+    .columns(auditColumns)
+    .expression((eb) => eb.selectFrom('spent').select((row) => rowIfSpent(row, auditColumns, 'audit_'))),
+);
+
 const spend = prepare((db, p: { id: string; at: number; box: string }) =>
   db.updateTable('refresh_tokens').set({ spent_at: p.at, successor_box: p.box }).where('id', '=', p.id).where('spent_at', 'is', null).where('revoked_at', 'is', null),
 );
