@@ -54,23 +54,27 @@ export async function reportingPortTransaction<S extends { oauth: OAuthStore; tr
 
 /** The transaction's store, noting in `written` each audit event it writes, a nested transaction's too. */
 function noting(tx: OAuthStore, written: OAuthAuditEventType[]): OAuthStore {
+  // Methods, not arrow functions in properties: this runs once per transaction, and tsx gives
+  // each named arrow a defineProperty call (esbuild's keepNames), a method none.
   return {
     ...tx,
     audit: {
-      append: async (event, at) => {
+      async append(event, at) {
         await tx.audit.append(event, at);
         written.push(event.type);
       },
     },
-    createTokenPair: async (access, refresh, issued, at) => {
+    async createTokenPair(access, refresh, issued, at) {
       await tx.createTokenPair(access, refresh, issued, at);
       written.push(issued.type);
     },
-    rotateRefreshToken: async (id, at, successorBox, access, refresh, rotated) => {
+    async rotateRefreshToken(id, at, successorBox, access, refresh, rotated) {
       const done = await tx.rotateRefreshToken(id, at, successorBox, access, refresh, rotated);
       if (done) written.push(rotated.type);
       return done;
     },
-    transaction: (fn) => tx.transaction((inner) => fn(noting(inner, written))),
+    transaction(fn) {
+      return tx.transaction((inner) => fn(noting(inner, written)));
+    },
   };
 }
