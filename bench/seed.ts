@@ -97,7 +97,8 @@ export async function seed(database: DatabaseHandle, counts: { codes: number; re
   for (let i = 0; i < 5; i++) {
     await database.db
       .insertInto('event_types')
-      .values({ id: randomId(), user_id: null, team_id: team.id, title: `Team call ${i}`, slug: `team-call-${i}`, description: '', length_minutes: 30, locations: '[]', hidden: 0, requires_confirmation: 0, minimum_booking_notice: 0, scheduling_type: 'collective', created_at: now, updated_at: now })
+      // A numbered id (docs/rules.md#numbered-ids): the answer's schema writes it as an integer.
+      .values({ id: await services.stores.ids.next('event_types'), user_id: null, team_id: team.id, title: `Team call ${i}`, slug: `team-call-${i}`, description: '', length_minutes: 30, locations: '[]', hidden: 0, requires_confirmation: 0, minimum_booking_notice: 0, scheduling_type: 'collective', created_at: now, updated_at: now })
       .execute();
   }
   const teamGrantId = randomId();

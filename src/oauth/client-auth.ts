@@ -153,6 +153,9 @@ function unknownClientCause(clientId: string): string {
   return `unknown client_id of ${clientId.length} characters, not shaped like an issued client id`;
 }
 
+// At module level: tsx gives a named arrow a defineProperty call where it is made, here once.
+const wrongSecret = () => invalidClient('client authentication failed: client_secret is not an active secret of this client');
+
 async function authenticate(ctx: OAuthContext, creds: ClientCredentials): Promise<ClientRecord> {
   const found = await ctx.store.findClientWithSecrets(creds.clientId);
   if (found === undefined) throw invalidClient('client authentication failed: unknown client_id', unknownClientCause(creds.clientId));
@@ -174,13 +177,12 @@ async function authenticate(ctx: OAuthContext, creds: ClientCredentials): Promis
   if (creds.secret === undefined) {
     throw invalidClient('client_secret is required for a confidential client (in the body or with HTTP Basic)');
   }
-  const wrong = () => invalidClient('client authentication failed: client_secret is not an active secret of this client');
-  if (!isWellFormed('clientSecret', creds.secret)) throw wrong();
+  if (!isWellFormed('clientSecret', creds.secret)) throw wrongSecret();
   const presented = hashToken(creds.secret);
   // Compare against every active secret so timing does not tell which one matched.
   let matched: (typeof secrets)[number] | undefined;
   for (const secret of secrets) if (hashesEqual(secret.hash, presented)) matched = secret;
-  if (matched === undefined) throw wrong();
+  if (matched === undefined) throw wrongSecret();
   const now = ctx.clock();
   if (matched.lastUsedAt === null || now - matched.lastUsedAt > LAST_USED_PRECISION_MS) {
     await ctx.store.markSecretUsed(matched.id, now);

@@ -29,6 +29,17 @@ export async function reportingTransaction<T>(ctx: OAuthContext, fn: (tx: OAuthS
 }
 
 /**
+ * A write the store makes atomic on its own (OAuthStore.rotateRefreshToken), run outside any
+ * transaction of the core's: its audit event is told once the write returned true, by which
+ * time it has committed.
+ */
+export async function reportingWrite(ctx: OAuthContext, type: OAuthAuditEventType, write: () => Promise<boolean>): Promise<boolean> {
+  const done = await write();
+  if (done) (ctx.events ?? uncounted).committed(type);
+  return done;
+}
+
+/**
  * As reportingTransaction, on a port of the core whose transactions carry the core's store,
  * bound to the same transaction, as `oauth` (identity-assertion.ts: IdentityAssertionStore):
  * the audit events fn writes through `tx.oauth` are told once the transaction has committed.
@@ -43,18 +54,27 @@ export async function reportingPortTransaction<S extends { oauth: OAuthStore; tr
 
 /** The transaction's store, noting in `written` each audit event it writes, a nested transaction's too. */
 function noting(tx: OAuthStore, written: OAuthAuditEventType[]): OAuthStore {
+  // Methods, not arrow functions in properties: this runs once per transaction, and tsx gives
+  // each named arrow a defineProperty call (esbuild's keepNames), a method none.
   return {
     ...tx,
     audit: {
-      append: async (event, at) => {
+      async append(event, at) {
         await tx.audit.append(event, at);
         written.push(event.type);
       },
     },
-    createTokenPair: async (access, refresh, issued, at) => {
+    async createTokenPair(access, refresh, issued, at) {
       await tx.createTokenPair(access, refresh, issued, at);
       written.push(issued.type);
     },
-    transaction: (fn) => tx.transaction((inner) => fn(noting(inner, written))),
+    async rotateRefreshToken(id, at, successorBox, access, refresh, rotated) {
+      const done = await tx.rotateRefreshToken(id, at, successorBox, access, refresh, rotated);
+      if (done) written.push(rotated.type);
+      return done;
+    },
+    transaction(fn) {
+      return tx.transaction((inner) => fn(noting(inner, written)));
+    },
   };
 }

@@ -10,6 +10,7 @@ import { invalidClient } from './errors.ts';
 import { readParams, required } from './params.ts';
 import { resourcesOf } from './resources.ts';
 import { formatScopes } from './scopes.ts';
+import type { ClientRecord } from './storage.ts';
 import { hashToken, isWellFormed } from './token-format.ts';
 
 export interface IntrospectionInput {
@@ -45,6 +46,16 @@ export type IntrospectionResponse =
 
 const inactive: IntrospectionResponse = { active: false };
 
+/** The caller sees its own tokens; a resource server every client's. */
+function mayIntrospect(caller: ClientRecord, clientId: string): boolean {
+  return clientId === caller.id || caller.resourceServer;
+}
+
+/** docs/integrating.md#connect-an-ai-agent-mcp: under CIMD_POLICY=off a URL client's tokens are not active. */
+function refusedDocumentClient(ctx: OAuthContext, clientId: string): boolean {
+  return documentClientRefusal(ctx.clientMetadata !== undefined, clientId) !== undefined;
+}
+
 export async function handleIntrospection(ctx: OAuthContext, input: IntrospectionInput): Promise<IntrospectionResponse> {
   const params = readParams(input.body);
   const credentials = readClientCredentials(params, input.authorization);
@@ -58,22 +69,19 @@ export async function handleIntrospection(ctx: OAuthContext, input: Introspectio
   }
   const token = required(params, 'token');
   const now = ctx.clock();
-  const maySee = (clientId: string) => clientId === caller.id || caller.resourceServer;
-  // docs/integrating.md#connect-an-ai-agent-mcp: under CIMD_POLICY=off a URL client's tokens are not active.
-  const refused = (clientId: string) => documentClientRefusal(ctx.clientMetadata !== undefined, clientId) !== undefined;
 
   if (isWellFormed('accessToken', token)) {
     const t = await ctx.store.findAccessToken(hashToken(token));
-    if (t === undefined || !maySee(t.clientId)) return inactive;
-    if (t.revokedAt !== null || t.expiresAt <= now || t.clientState !== 'approved' || refused(t.clientId)) return inactive;
+    if (t === undefined || !mayIntrospect(caller, t.clientId)) return inactive;
+    if (t.revokedAt !== null || t.expiresAt <= now || t.clientState !== 'approved' || refusedDocumentClient(ctx, t.clientId)) return inactive;
     return active(ctx, t, t.dpopJkt ? 'DPoP' : 'Bearer');
   }
   if (isWellFormed('refreshToken', token)) {
     const t = await ctx.store.findRefreshToken(hashToken(token));
-    if (t === undefined || !maySee(t.clientId)) return inactive;
+    if (t === undefined || !mayIntrospect(caller, t.clientId)) return inactive;
     if (t.revokedAt !== null || t.spentAt !== null || t.expiresAt <= now) return inactive;
     const owner = t.clientId === caller.id ? caller : await ctx.store.findClient(t.clientId);
-    if (owner?.state !== 'approved' || refused(t.clientId)) return inactive;
+    if (owner?.state !== 'approved' || refusedDocumentClient(ctx, t.clientId)) return inactive;
     // docs/rules.md#team-authorization: a refresh token's team is its grant's, which it does not carry.
     const teamId = (await ctx.store.findGrant(t.grantId))?.teamId;
     return active(ctx, teamId == null ? t : { ...t, teamId }, 'refresh_token');

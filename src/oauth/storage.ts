@@ -349,6 +349,15 @@ export interface TokenStore {
    */
   spendRefreshToken(id: string, at: number, successorBox: string): Promise<boolean>;
   /**
+   * A rotation in one atomic write, needing no transaction of the caller's: spends the token
+   * `id` if it is unspent, unrevoked and unexpired at `at`, storing its encrypted successor,
+   * and with it stores the successor pair and the audit event of the rotation. Of concurrent
+   * rotations of one token exactly one returns true; false, writing nothing, for a spent,
+   * revoked, expired or unknown token. One statement on PostgreSQL (the spend and the three
+   * rows in one WITH), so a refresh makes no BEGIN and COMMIT round trips of its own.
+   */
+  rotateRefreshToken(id: string, at: number, successorBox: string, access: AccessTokenRecord, refresh: RefreshTokenRecord, rotated: AuditEvent): Promise<boolean>;
+  /**
    * A refresh token that is not rotated (docs/rules.md#fapi2) stays alive while it is used: moves
    * its idle expiry to `expiresAt` if it is unspent and unrevoked. False, writing nothing, for a
    * spent, revoked or unknown token.

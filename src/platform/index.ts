@@ -31,9 +31,10 @@ export async function apiRoutes(server: FastifyInstance, deps: PlatformDeps): Pr
   server.setErrorHandler((error, request, reply) => sendFailure(reply, failureOf(error, request)));
   // docs/rules.md#forms-and-pages: no /v2 answer with account data is kept by a cache; the reference
   // (/v2/docs, /v2/openapi.json) holds none and may be.
-  server.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every answer, and needs no promise.
+  server.addHook('onSend', (request, reply, payload, done) => {
     if (!isDocsRoute(request.routeOptions.url ?? '')) reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
   enforceRegistry(server);
   await registerOpenApi(server, deps);

@@ -48,25 +48,52 @@ function mayNumber(schema: JsonSchema): boolean {
   return found;
 }
 
+/** What numberedAsSchema reads of a schema, read once per schema: the walk runs on every /v2 answer. */
+interface Shape {
+  /** Whether text can become a number anywhere under the schema (mayNumber). */
+  may: boolean;
+  integer: boolean;
+  items: JsonSchema | undefined;
+  properties: Record<string, JsonSchema> | undefined;
+  rest: JsonSchema | undefined;
+}
+const shapes = new WeakMap<JsonSchema, Shape>();
+
+function shapeOf(schema: JsonSchema): Shape {
+  let shape = shapes.get(schema);
+  if (shape === undefined) {
+    shape = {
+      may: mayNumber(schema),
+      integer: typesOf(schema).includes('integer'),
+      items: schema.items as JsonSchema | undefined,
+      properties: schema.properties as Record<string, JsonSchema> | undefined,
+      rest: typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as JsonSchema) : undefined,
+    };
+    shapes.set(schema, shape);
+  }
+  return shape;
+}
+
 /**
  * `value` as `schema` describes it, numbered ids as numbers; everything else as it was. Where
  * the schema declares no integer (most of a /v2 answer, or all of it), the value is returned
  * as it is, not copied: the walk and the copies go only where an id may become a number.
  */
 export function numberedAsSchema(schema: JsonSchema | undefined, value: unknown): unknown {
-  if (schema === undefined || value === null || value === undefined) return value;
-  if (typeof schema !== 'object' || !mayNumber(schema)) return value;
-  if (typeof value === 'string') return typesOf(schema).includes('integer') ? numbered(value) : value;
+  if (schema === undefined || value === null || value === undefined || typeof schema !== 'object') return value;
+  const shape = shapeOf(schema);
+  if (!shape.may) return value;
+  if (typeof value === 'string') return shape.integer ? numbered(value) : value;
   if (Array.isArray(value)) {
-    const items = schema.items as JsonSchema | undefined;
+    const items = shape.items;
     return items === undefined ? value : value.map((v) => numberedAsSchema(items, v));
   }
   if (typeof value === 'object') {
-    const properties = schema.properties as Record<string, JsonSchema> | undefined;
-    const rest = typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as JsonSchema) : undefined;
+    const { properties, rest } = shape;
     if (properties === undefined && rest === undefined) return value;
     const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value as Record<string, unknown>)) out[key] = numberedAsSchema(properties?.[key] ?? rest, v);
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) out[key] = numberedAsSchema(properties?.[key] ?? rest, record[key]);
     return out;
   }
   return value;

@@ -116,4 +116,23 @@ describe('token format (docs/rules.md#token-formats)', () => {
     for (let i = 10; i < byTime.length; i++) expect(byTime[i]!.id > byTime[i - 10]!.id).toBe(true);
     expect(timeOrderedId(now + 86_400_000 * 365 * 100) > timeOrderedId(now)).toBe(true);
   });
+
+  it('tokens issued before the encoding was rewritten without BigInt are still well-formed, and a changed one is not', () => {
+    // Made by the BigInt encoding (main before issue 41): the checksum of a stored or issued token must not change.
+    const access = 'gat_iIf6KCNG5zemhqVdcJVi86iXvJ8nY08iR7F1qYBLhKM2OstXu';
+    const secret = 'gcs_emMGerg0I4ByzGnYqOslLyiPk9WjLvry0C2oZliYLuy2kpmRY';
+    expect(isWellFormed('accessToken', access)).toBe(true);
+    expect(isWellFormed('clientSecret', secret)).toBe(true);
+    expect(isWellFormed('accessToken', `${access.slice(0, -1)}v`)).toBe(false);
+  });
+
+  it('a token body is 32 bytes written in base62 (below 2^256), and a time-ordered id carries its millisecond in its top 48 bits', () => {
+    const value = (text: string) => [...text].reduce((n, ch) => n * 62n + BigInt(ALPHABET.indexOf(ch)), 0n);
+    const bodies = Array.from({ length: 300 }, () => value(generateToken('accessToken').slice(4, 47)));
+    for (const body of bodies) expect(body < 2n ** 256n).toBe(true);
+    // 300 bodies of 256 random bits: some top bit set, so no bit of the 32 bytes is lost.
+    expect(bodies.some((body) => body >= 2n ** 255n)).toBe(true);
+    const now = Date.UTC(2026, 10, 29, 1, 2, 3, 456);
+    for (let i = 0; i < 50; i++) expect(value(timeOrderedId(now)) >> 80n).toBe(BigInt(now));
+  });
 });

@@ -676,6 +676,71 @@ describe.each(backends)('OAuthStore contract on $name', ({ name, available }) =>
       expect(await second.promise).toBe(false);
       expect((await store.findRefreshToken(token.hash))?.successorBox).toBe('box-winner');
     });
+
+    describe('rotateRefreshToken', () => {
+      const rotation = (spent: { id: string; codeHash: string | null }, at: number) => {
+        const access = accessTokenRecord(grant, { codeHash: spent.codeHash, resources: ['https://api.example/mcp'], createdAt: at });
+        const refresh = refreshTokenRecord(grant, { codeHash: spent.codeHash, parentId: spent.id, createdAt: at, dpopJkt: 'jkt-1' });
+        return { access, refresh, event: { type: 'token.refreshed', clientId, userId, data: { grantId: grant.id } } as const };
+      };
+
+      it.skipIf(!available)('spends an unspent token with its successor and stores the new pair and the audit event of the rotation, in one write', async () => {
+        const token = refreshTokenRecord(grant, { codeHash: 'code-hash' });
+        await store.createRefreshToken(token);
+        const { access, refresh, event } = rotation(token, T0 + 5);
+        expect(await store.rotateRefreshToken(token.id, T0 + 5, 'box-1', access, refresh, event)).toBe(true);
+        expect(await store.findRefreshToken(token.hash)).toEqual({ ...token, spentAt: T0 + 5, successorBox: 'box-1' });
+        expect(await store.findAccessToken(access.hash)).toEqual({ ...access, clientState: 'approved' });
+        expect(await store.findRefreshToken(refresh.hash)).toEqual(refresh);
+        expect(await auditRows(clientId)).toMatchObject([{ type: 'token.refreshed', actor_id: null, user_id: userId, data: JSON.stringify({ grantId: grant.id }), created_at: T0 + 5 }]);
+      });
+
+      it.skipIf(!available)('returns false and writes nothing for a spent, revoked, expired or unknown token', async () => {
+        const spent = refreshTokenRecord(grant);
+        await store.createRefreshToken(spent);
+        await store.spendRefreshToken(spent.id, T0 + 1, 'first-box');
+        const revoked = refreshTokenRecord(grant, { revokedAt: T0 });
+        const expired = refreshTokenRecord(grant, { expiresAt: T0 + 5 });
+        await store.createRefreshToken(revoked);
+        await store.createRefreshToken(expired);
+        for (const token of [spent, revoked, expired, refreshTokenRecord(grant)]) {
+          const { access, refresh, event } = rotation(token, T0 + 5);
+          expect(await store.rotateRefreshToken(token.id, T0 + 5, 'box-2', access, refresh, event), token.id).toBe(false);
+          expect(await store.findAccessToken(access.hash)).toBeUndefined();
+          expect(await store.findRefreshToken(refresh.hash)).toBeUndefined();
+        }
+        expect(await store.findRefreshToken(spent.hash)).toMatchObject({ spentAt: T0 + 1, successorBox: 'first-box' });
+        expect(await store.findRefreshToken(revoked.hash)).toMatchObject({ spentAt: null, successorBox: null });
+        expect(await store.findRefreshToken(expired.hash)).toMatchObject({ spentAt: null, successorBox: null });
+        expect(await auditRows(clientId)).toEqual([]);
+      });
+
+      it.skipIf(!available)('of concurrent rotations of one token exactly one returns true, and only its pair, successor and event are stored', async () => {
+        for (let round = 0; round < 5; round++) {
+          const token = refreshTokenRecord(grant);
+          await store.createRefreshToken(token);
+          const attempts = Array.from({ length: 5 }, (_, i) => ({ ...rotation(token, T0 + i), box: `box-${i}` }));
+          const results = await Promise.all(attempts.map((a, i) => store.rotateRefreshToken(token.id, T0 + i, a.box, a.access, a.refresh, a.event)));
+          expect(results.filter(Boolean)).toHaveLength(1);
+          const winner = attempts[results.indexOf(true)]!;
+          expect((await store.findRefreshToken(token.hash))?.successorBox).toBe(winner.box);
+          for (const a of attempts) expect(await store.findRefreshToken(a.refresh.hash)).toEqual(a === winner ? a.refresh : undefined);
+        }
+        expect(await auditRows(clientId)).toHaveLength(5);
+      });
+
+      it.skipIf(!available)('a duplicate key in the new pair is a unique violation that leaves the token unspent and stores nothing', async () => {
+        const token = refreshTokenRecord(grant);
+        const taken = refreshTokenRecord(grant);
+        await store.createRefreshToken(token);
+        await store.createRefreshToken(taken);
+        const { access, event } = rotation(token, T0 + 5);
+        await expectDuplicateKey(store.rotateRefreshToken(token.id, T0 + 5, 'box', access, refreshTokenRecord(grant, { id: taken.id }), event));
+        expect(await store.findRefreshToken(token.hash)).toEqual(token);
+        expect(await store.findAccessToken(access.hash)).toBeUndefined();
+        expect(await auditRows(clientId)).toEqual([]);
+      });
+    });
   });
 
   // ---------------------------------------------------------------- audit

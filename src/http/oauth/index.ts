@@ -34,11 +34,12 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AppContext, limits:
   // docs/rules.md#request-parameters: a JSON key that appears twice is a parameter sent twice.
   refuseRepeatedJsonKeys(app);
   answerErrorsAsOAuth(app);
-  app.addHook('onSend', async (request, reply, payload) => {
+  // A callback hook, not an async one: it runs on every answer, and needs no promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!(request.routeOptions.config.cacheable === true && reply.statusCode < 400)) {
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     }
-    return payload;
+    done(null, payload);
   });
 
   tokenRoute(app, ctx, limits);

@@ -2,7 +2,7 @@
 // docs/rules.md#refresh-rotation, docs/rules.md#refresh-scope).
 import type { OAuthContext } from '../context.ts';
 import { invalidGrant, invalidScope, OAuthError } from '../errors.ts';
-import { reportingTransaction } from '../events.ts';
+import { reportingTransaction, reportingWrite } from '../events.ts';
 import { optional, required } from '../params.ts';
 import { narrowResources } from '../resources.ts';
 import { formatScopes, parseScopeParameter } from '../scopes.ts';
@@ -24,19 +24,14 @@ export const refreshTokenGrant: GrantHandler = {
     const hash = hashToken(presented);
     const now = ctx.clock();
 
+    const rotated = await rotateAtOnce(ctx, { client, resources, dpopJkt }, presented, hash, scope, now);
+    if (rotated !== undefined) return rotated;
+
     const outcome = await reportingTransaction(ctx, async (tx) => {
       const record = await tx.findRefreshToken(hash);
       if (record === undefined) return invalidGrant('refresh_token is not valid');
-      if (record.clientId !== client.id) return invalidGrant('refresh_token was issued to another client');
-      if (record.revokedAt !== null) return invalidGrant('refresh_token has been revoked');
-      // RFC 9449 §5: a public client's refresh token is bound to its key; only a proof of that key refreshes it.
-      if (record.dpopJkt != null && record.dpopJkt !== dpopJkt) {
-        return invalidGrant(dpopJkt === null ? 'refresh_token is bound to a DPoP key: send a DPoP proof of that key' : 'refresh_token is bound to another DPoP key than the proof\'s');
-      }
-      // docs/rules.md#refresh-scope: scopes are not sent on refresh; a different set is refused.
-      if (scope !== undefined && !sameScopes(scope, record.scopes)) {
-        return invalidScope('scope differs from the original grant: refreshing keeps the granted scopes, omit scope');
-      }
+      const refused = refusal(record, client, dpopJkt, scope);
+      if (refused !== undefined) return refused;
       if (record.spentAt === null) {
         if (record.expiresAt <= now) return invalidGrant('refresh_token has expired after a long time unused: authorize again');
         const audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
@@ -61,6 +56,56 @@ export const refreshTokenGrant: GrantHandler = {
     return outcome;
   },
 };
+
+/**
+ * What refuses this token to this request whatever happens next: each of these is decided by
+ * what the token was issued with, or by a revocation, which is final.
+ */
+function refusal(record: RefreshTokenRecord, client: GrantRequest['client'], dpopJkt: string | null, scope: string | undefined): OAuthError | undefined {
+  if (record.clientId !== client.id) return invalidGrant('refresh_token was issued to another client');
+  if (record.revokedAt !== null) return invalidGrant('refresh_token has been revoked');
+  // RFC 9449 §5: a public client's refresh token is bound to its key; only a proof of that key refreshes it.
+  if (record.dpopJkt != null && record.dpopJkt !== dpopJkt) {
+    return invalidGrant(dpopJkt === null ? 'refresh_token is bound to a DPoP key: send a DPoP proof of that key' : 'refresh_token is bound to another DPoP key than the proof\'s');
+  }
+  // docs/rules.md#refresh-scope: scopes are not sent on refresh; a different set is refused.
+  if (scope !== undefined && !sameScopes(scope, record.scopes)) {
+    return invalidScope('scope differs from the original grant: refreshing keeps the granted scopes, omit scope');
+  }
+  return undefined;
+}
+
+/**
+ * The usual refresh, a rotating client's unspent token, without a transaction of its own: the
+ * token is read, and then spent with its successor pair and audit event stored in one atomic
+ * write (OAuthStore.rotateRefreshToken: one statement on PostgreSQL), which spends it only if
+ * it is still unspent, unrevoked and unexpired. Undefined when that is not the case (a spent
+ * token, a client that keeps its token, a lost race): the transaction of `handle` then decides
+ * from what it reads, as it always did. What a crash may lose is unchanged: the spend and the
+ * pair commit together or not at all.
+ */
+async function rotateAtOnce(
+  ctx: OAuthContext,
+  { client, resources, dpopJkt }: Pick<GrantRequest, 'client' | 'resources' | 'dpopJkt'>,
+  presented: string,
+  hash: string,
+  scope: string | undefined,
+  now: number,
+): Promise<TokenResponse | undefined> {
+  if (!rotatesRefreshTokens(client)) return undefined;
+  const record = await ctx.store.findRefreshToken(hash);
+  if (record === undefined) throw invalidGrant('refresh_token is not valid');
+  const refused = refusal(record, client, dpopJkt, scope);
+  if (refused !== undefined) throw refused;
+  if (record.spentAt !== null) return undefined;
+  if (record.expiresAt <= now) throw invalidGrant('refresh_token has expired after a long time unused: authorize again');
+  const audience = narrowResources(ctx.resources, record.resources, resources); // RFC 8707 §2.2
+  if (audience instanceof OAuthError) throw audience;
+  const pair = mintPair(ctx, binding(record), record.id, audience, pairKeys(client, dpopJkt));
+  const event = { type: 'token.refreshed', clientId: client.id, userId: record.userId, data: { grantId: record.grantId } } as const;
+  const done = await reportingWrite(ctx, event.type, () => ctx.store.rotateRefreshToken(record.id, now, sealSuccessor(presented, pair), pair.accessRow, pair.refreshRow, event));
+  return done ? tokenResponse(ctx, pair, record.scopes) : undefined;
+}
 
 /** A new access token on the same refresh token, whose idle expiry starts again. */
 async function keepRefreshToken(

@@ -8,7 +8,12 @@ import type { Executor } from '../repositories/executor.ts';
 import type { Database } from '../schema.ts';
 
 export function createAuditStore(db: Executor): AuditStore {
-  return { append: (event, at) => appendAudit(db, event, at) };
+  // A method: every transaction of the core builds one, and tsx gives a named arrow a defineProperty call.
+  return {
+    append(event, at) {
+      return appendAudit(db, event, at);
+    },
+  };
 }
 
 export function createAuditLogReader(db: Kysely<Database>): AuditLogReader {
