@@ -9,6 +9,7 @@ import type { PlatformContext, PlatformStores } from '../stores.ts';
 import { checkStart, DEFAULT_WEEK, freeSlots, type HostAvailability, type HostBooking, type HostRule, type Interval, type Slot, type SlotRefusal, type SlotRules } from './compute.ts';
 import type { HostTime, SlotHost } from './store.ts';
 import { windowRule, windowWords } from './window.ts';
+import { isoInZone } from '../zoned-days.ts';
 
 export type { Slot } from './compute.ts';
 
@@ -106,7 +107,7 @@ function readSpan(et: BookableEventType, start: number, end: number, now: number
     from = Math.min(from, now - DAY);
     to = Math.max(to, now + (MAX_PERIOD_DAYS + 1) * DAY);
   }
-  const limits = et.bookingLimitsCount ?? {};
+  const limits = { ...et.bookingLimitsCount, ...et.bookingLimitsDuration };
   // The longest period limited, generously: a zone's year starts within a day of UTC's.
   const widest = limits.year !== undefined ? 367 : limits.month !== undefined ? 32 : limits.week !== undefined ? 8 : limits.day !== undefined ? 1 : 0;
   return { start: Math.min(from, start - widest * DAY - DAY), end: Math.max(to, end + widest * DAY + DAY) };
@@ -142,7 +143,8 @@ function availabilityFrom(hosts: SlotHost[], bookingTimes: HostTime[], awayTimes
 /**
  * The event type's rules for its slots (docs/integrating.md#slot-rules): its interval (the
  * length when it sets none), buffers, window (its days counted in the first host's zone), limits
- * and seats.
+ * and seats, its limits of minutes, its offset, and whether only each date's first slot (in
+ * the first host's zone) is offered.
  */
 function rulesOf(et: BookableEventType, now: number, hosts: HostAvailability[]): SlotRules {
   return {
@@ -155,6 +157,9 @@ function rulesOf(et: BookableEventType, now: number, hosts: HostAvailability[]):
     eventTypeId: et.id,
     limits: et.bookingLimitsCount,
     seatsPerSlot: et.seats?.perTimeSlot ?? null,
+    durationLimits: et.bookingLimitsDuration,
+    offsetMinutes: et.offsetStart,
+    firstSlotOfDayIn: et.onlyShowFirstAvailableSlot ? (hosts[0]?.timeZone ?? 'UTC') : null,
   };
 }
 
@@ -232,7 +237,7 @@ function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, fi
     case 'outside_hours':
       return invalid(`${refusal.local} (${refusal.timeZone}) is outside the working hours of ${host}; ${SEE_SLOTS}`);
     case 'off_grid':
-      return invalid(`is not a slot: this event type's slots start every ${refusal.stepMinutes} minutes from the start of the working hours; ${SEE_SLOTS}`);
+      return invalid(`is not a slot: this event type's slots start every ${refusal.stepMinutes} minutes from ${et.offsetStart > 0 ? `${et.offsetStart} minutes after ` : ''}the start of the working hours; ${SEE_SLOTS}`);
     case 'away':
       return invalid(`${host} is out of office at that time; ${SEE_SLOTS}`);
     case 'held':
@@ -245,6 +250,10 @@ function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, fi
       return conflict(`${field}: the slot is full: its ${refusal.seats} seats are taken; ${SEE_SLOTS}`);
     case 'limit':
       return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limit} booking${refusal.limit === 1 ? '' : 's'} of this event type ${PERIOD_WORDS[refusal.period]}; ${SEE_SLOTS}`);
+    case 'duration_limit':
+      return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limitMinutes} minutes of bookings of this event type ${PERIOD_WORDS[refusal.period]} (${refusal.takenMinutes} are booked); ${SEE_SLOTS}`);
+    case 'not_first':
+      return invalid(`is not offered: this event type offers only the first free slot of each day, ${isoInZone(refusal.first, refusal.timeZone).slice(0, 16).replace('T', ' ')} (${refusal.timeZone}) on that day; ${SEE_SLOTS}`);
   }
 }
 
