@@ -253,7 +253,7 @@ function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, fi
     case 'duration_limit':
       return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limitMinutes} minutes of bookings of this event type ${PERIOD_WORDS[refusal.period]} (${refusal.takenMinutes} are booked); ${SEE_SLOTS}`);
     case 'not_first':
-      return invalid(`is not offered: this event type offers only the first free slot of each day, ${isoInZone(refusal.first, refusal.timeZone).slice(0, 16).replace('T', ' ')} (${refusal.timeZone}) on that day; ${SEE_SLOTS}`);
+      return invalid(`is not offered: this event type offers only the first free slot of each day, ${isoInZone(refusal.first, refusal.timeZone).slice(0, 16).replace('T', ' ')} (${refusal.timeZone}) for that day; ${SEE_SLOTS}`);
   }
 }
 

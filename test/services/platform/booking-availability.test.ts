@@ -218,6 +218,36 @@ describe("booking keeps to the event type's slot rules (docs/integrating.md#slot
     expect((await bookAt(world, eventTypeId, '2030-01-09T09:00:00Z')).booking.status).toBe('accepted');
   });
 
+  it("booking limits of minutes: the host's minutes of the event type per day; a booking that would pass them is refused as the limit reached (409), a shorter slot is free", async ({ world }) => {
+    const { eventTypeId } = await host(world, mondayMorning);
+    await change(world, eventTypeId, { lengthMinutes: 60, slotInterval: 30, bookingLimitsDuration: { day: 90 } });
+    await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    const { slots } = await findFreeSlots(world.ctx, { eventType: { id: eventTypeId }, start: at('2030-01-07T00:00:00Z'), end: at('2030-01-07T23:59:00Z') });
+    expect(slots).toEqual([]);
+    await expect(bookAt(world, eventTypeId, '2030-01-07T10:00:00Z')).rejects.toMatchObject({
+      kind: 'conflict',
+      message: `start: the booking limit is reached: the host takes at most 90 minutes of bookings of this event type a day (60 are booked); ${SEE}`,
+    });
+    await change(world, eventTypeId, { lengthMinutes: 30 });
+    expect((await bookAt(world, eventTypeId, '2030-01-07T10:00:00Z')).booking.status).toBe('accepted');
+  });
+
+  it('offset start and only the first slot of each day: GET /v2/slots and a booking agree on the shifted first free start', async ({ world }) => {
+    const { eventTypeId } = await host(world, mondayMorning);
+    await change(world, eventTypeId, { lengthMinutes: 30, slotInterval: 30, offsetStart: 15, onlyShowFirstAvailableSlot: true });
+    const monday = { eventType: { id: eventTypeId }, start: at('2030-01-07T00:00:00Z'), end: at('2030-01-07T23:59:00Z') };
+    expect((await findFreeSlots(world.ctx, monday)).slots.map((x) => new Date(x.start).toISOString().slice(11, 16))).toEqual(['09:15']);
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'validation', message: /^start: is not a slot: this event type's slots start every 30 minutes from 15 minutes after the start of the working hours/ });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T10:15:00Z')).rejects.toMatchObject({
+      kind: 'validation',
+      message: `start: is not offered: this event type offers only the first free slot of each day, 2030-01-07 09:15 (UTC) for that day; ${SEE}`,
+    });
+    await bookAt(world, eventTypeId, '2030-01-07T09:15:00Z');
+    // Booked, the next free start is the day's first.
+    expect((await findFreeSlots(world.ctx, monday)).slots.map((x) => new Date(x.start).toISOString().slice(11, 16))).toEqual(['09:45']);
+    expect((await bookAt(world, eventTypeId, '2030-01-07T09:45:00Z')).booking.status).toBe('accepted');
+  });
+
   it('seats: bookers share a seated slot up to its seats, each their own booking with the host; GET /v2/slots shows the seats taken; then it is full', async ({ world }) => {
     const { userId, eventTypeId } = await host(world, mondayMorning);
     await change(world, eventTypeId, { lengthMinutes: 60, seats: { perTimeSlot: 2, showAttendeeInfo: false, showAvailabilityCount: true } });
