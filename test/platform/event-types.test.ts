@@ -103,7 +103,7 @@ describe.each(backends)('event types in the platform shape, their links and phon
     // Cal.com's minutes limits are multiples of 15.
     const uneven = await server.api('PATCH', `/v2/event-types/${mine.body.data.id}`, token, { bookingLimitsDuration: { day: 50 } }, version);
     expect(uneven.status).toBe(400);
-    expect(uneven.body.error.message).toMatch(/^bookingLimitsDuration\.day: .*15/);
+    expect(uneven.body.error.message).toBe('bookingLimitsDuration.day: must be multiple of 15');
   });
 
   it.skipIf(!available)("a user's event type, made with the platform's locations, answers with its owner, booking fields and honest defaults; Gatehouse keeps {type, value}", async () => {
