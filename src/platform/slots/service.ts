@@ -208,6 +208,30 @@ export async function requireSlot(ctx: PlatformContext, request: SlotRequest): P
 }
 
 /**
+ * Why `hostId` cannot take an existing booking of the event type handed to them (a
+ * reassignment), or null when they can: the slot check of their own time, as a booking of them
+ * is asked (their hours, time off, bookings with the buffers both sides, a full seated slot,
+ * their limits of bookings and of minutes), the booking itself set aside. What concerned the
+ * booker when it was made is not asked again: the notice, the window, where starts fall (each
+ * host's hours have a grid of their own; the offset; each date's first slot).
+ */
+export async function hostRefusal(ctx: PlatformContext, et: BookableEventType, booking: { uid: string; start: number }, hostId: string): Promise<SlotRefusal | null> {
+  const now = Math.min(ctx.clock(), booking.start);
+  const span = readSpan(et, booking.start, booking.start, now);
+  const hosts = await availabilityOf(ctx, et, span, booking.uid, hostId);
+  if (hosts.length === 0) return { reason: 'busy', hostId };
+  const rules: SlotRules = { ...rulesOf(et, now, hosts), minimumNoticeMinutes: 0, window: null, intervalMinutes: 1, offsetMinutes: 0, firstSlotOfDayIn: null };
+  const checked = checkStart(hosts, rules, booking.start, now, 'all');
+  return 'slot' in checked ? null : checked.refusal;
+}
+
+/** hostRefusal as the refusal a reassignment gets, naming the member. */
+export async function requireHostFor(ctx: PlatformContext, et: BookableEventType, booking: { uid: string; start: number }, hostId: string, field: 'userId' | 'start'): Promise<void> {
+  const refusal = await hostRefusal(ctx, et, booking, hostId);
+  if (refusal !== null) throw refusalOf(refusal, et, 'that member', field);
+}
+
+/**
  * Takes the row locks of every host of the event type, in id order (so two callers never wait
  * on each other crosswise), for the caller's transaction: a hold then excludes any booking or
  * hold of its slot that is decided after it.
@@ -223,7 +247,7 @@ const SEE_SLOTS = 'GET /v2/slots lists the free times';
 
 const PERIOD_WORDS = { day: 'a day', week: 'a week (from Monday)', month: 'a month', year: 'a year' };
 
-function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, field: 'start' | 'slotStart'): Error {
+function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, field: 'start' | 'slotStart' | 'userId'): Error {
   const invalid = (words: string) => validation(`${field}: ${words}`, field);
   switch (refusal.reason) {
     case 'past':

@@ -4,7 +4,7 @@
 // checks. The HTTP envelope of a refusal and the race of two bookers are in
 // test/platform/booking-availability.test.ts.
 import { describe, expect } from 'vitest';
-import { book, rescheduleBooking, type NewBooking } from '../../../src/platform/bookings/service.ts';
+import { book, reassignBooking, rescheduleBooking, type NewBooking } from '../../../src/platform/bookings/service.ts';
 import { findFreeSlots } from '../../../src/platform/slots/service.ts';
 import { createEntry } from '../../../src/platform/out-of-office/service.ts';
 import { createSchedule } from '../../../src/platform/schedules/service.ts';
@@ -165,6 +165,37 @@ describe('team event types keep to their hosts’ availability', () => {
     // 09:00Z again: Berlin is booked, London is free.
     expect((await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z', { attendee: { ...attendee, email: 'bo@example.com' } })).booking.hostId).toBe(london);
     await expect(bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'conflict' });
+  });
+
+  it("reassigning: the new member is asked as a booking of them would be (hours, buffers, limits), not only for another booking at that time; then it is theirs", async ({ world }) => {
+    const { berlin, london, eventTypeId } = await team(world);
+    await change(world, eventTypeId, { schedulingType: 'roundRobin', lengthMinutes: 30, slotInterval: 30, afterEventBuffer: 30 });
+    // 09:00Z goes to Berlin, the longer member, and so does 08:00Z, when only Berlin works.
+    const nine = await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    const early = await bookAt(world, eventTypeId, '2030-01-07T08:00:00Z');
+    expect([early.booking.hostId, nine.booking.hostId]).toEqual([berlin, berlin]);
+    // 08:00Z is before London's hours.
+    await expect(reassignBooking(world.ctx, berlin, early.booking.uid, london)).rejects.toMatchObject({
+      kind: 'validation',
+      message: `userId: 2030-01-07 08:00 (Europe/London) is outside the working hours of that member; ${SEE}`,
+    });
+    // London's own booking at 09:30Z meets no time of 09:00-09:30, but the 30 minutes kept after it.
+    const own = await bookAt(world, await world.eventType({ userId: london }), '2030-01-07T09:30:00Z');
+    const tooClose = `userId: too close to another booking of that member: the buffers around bookings keep that time free (this event type's: 0 minutes before, 30 after); ${SEE}`;
+    await expect(reassignBooking(world.ctx, berlin, nine.booking.uid, london)).rejects.toMatchObject({ kind: 'conflict', message: tooClose });
+    await expect(reassignBooking(world.ctx, berlin, nine.booking.uid, undefined)).rejects.toMatchObject({ kind: 'conflict', message: 'no other member of the team is available at the booking time' });
+    // Without it, a limit of one booking a day that London has reached.
+    await world.ctx.stores.bookings.transition(own.booking.uid, ['accepted'], 'cancelled', { updatedAt: world.now() });
+    await change(world, eventTypeId, { bookingLimitsCount: { day: 1 } });
+    const londons = await bookAt(world, eventTypeId, '2030-01-07T10:30:00Z');
+    expect(londons.booking.hostId).toBe(london);
+    await expect(reassignBooking(world.ctx, berlin, nine.booking.uid, london)).rejects.toMatchObject({
+      kind: 'conflict',
+      message: `userId: the booking limit is reached: that member takes at most 1 booking of this event type a day; ${SEE}`,
+    });
+    await change(world, eventTypeId, { bookingLimitsCount: null });
+    expect((await reassignBooking(world.ctx, berlin, nine.booking.uid, undefined)).hostId).toBe(london);
+    expect((await world.ctx.stores.bookings.find(nine.booking.uid))?.hostId).toBe(london);
   });
 });
 
