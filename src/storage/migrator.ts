@@ -35,6 +35,7 @@ import * as slotReservations from './migrations/032_slot_reservations.ts';
 import * as openidConnect from './migrations/033_openid_connect.ts';
 import * as identityProviders from './migrations/034_identity_providers.ts';
 import * as slotRules from './migrations/035_slot_rules.ts';
+import * as slotRulesMore from './migrations/036_slot_rules_more.ts';
 
 type DialectMigration = { up: (db: Parameters<Migration['up']>[0], dialect: DatabaseHandle['dialect']) => Promise<void> };
 
@@ -73,6 +74,7 @@ const migrations: Record<string, DialectMigration> = {
   '033_openid_connect': openidConnect,
   '034_identity_providers': identityProviders,
   '035_slot_rules': slotRules,
+  '036_slot_rules_more': slotRulesMore,
 };
 
 /**

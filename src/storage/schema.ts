@@ -341,6 +341,12 @@ export interface EventTypesTable {
   seats_per_time_slot: number | null;
   seats_show_attendees: Generated<number>;
   seats_show_availability_count: Generated<number>;
+  /** docs/integrating.md#slot-rules (migration 036): JSON {day?, week?, month?, year?}, minutes of the event type's bookings a host takes; null: no limit. */
+  booking_limits_duration: string | null;
+  /** 1: only the first free slot of each day is offered. */
+  only_first_slot: Generated<number>;
+  /** Minutes every start is shifted by from the start of the hours. */
+  offset_start: Generated<number>;
   created_at: number;
   updated_at: number;
 }

@@ -56,6 +56,9 @@ describe.each(backends)('event types in the platform shape, their links and phon
       bookingWindow: { type: 'calendarDays', value: 30, rolling: false },
       bookingLimitsCount: { day: 2, week: 6 },
       seats: { seatsPerTimeSlot: 4, showAttendeeInfo: false, showAvailabilityCount: true },
+      bookingLimitsDuration: { day: 120, week: 480 },
+      onlyShowFirstAvailableSlot: true,
+      offsetStart: 10,
     };
     const answered = {
       slotInterval: 15,
@@ -66,6 +69,9 @@ describe.each(backends)('event types in the platform shape, their links and phon
       seatsPerTimeSlot: 4,
       seatsShowAvailabilityCount: true,
       seats: { seatsPerTimeSlot: 4, showAttendeeInfo: false, showAvailabilityCount: true },
+      bookingLimitsDuration: { day: 120, week: 480 },
+      onlyShowFirstAvailableSlot: true,
+      offsetStart: 10,
     };
     const reference = referenceAvailable ? loadReference() : undefined;
     const conforms = (method: string, path: string, status: number, body: unknown) => {
@@ -78,10 +84,11 @@ describe.each(backends)('event types in the platform shape, their links and phon
     const read = await server.api('GET', `/v2/event-types/${mine.body.data.id}`, token, undefined, version);
     expect(read.body.data).toMatchObject(answered);
 
-    const ranged = await server.api('PATCH', `/v2/event-types/${mine.body.data.id}`, token, { bookingWindow: { type: 'range', value: ['2030-09-05', '2030-09-09'] }, seats: { disabled: true } }, version);
+    const ranged = await server.api('PATCH', `/v2/event-types/${mine.body.data.id}`, token, { bookingWindow: { type: 'range', value: ['2030-09-05', '2030-09-09'] }, seats: { disabled: true }, bookingLimitsDuration: { disabled: true }, onlyShowFirstAvailableSlot: false }, version);
     expect(ranged.status).toBe(200);
-    expect(ranged.body.data).toMatchObject({ bookingWindow: [{ type: 'range', value: ['2030-09-05', '2030-09-09'] }], seatsPerTimeSlot: null, seatsShowAvailabilityCount: null, slotInterval: 15 });
+    expect(ranged.body.data).toMatchObject({ bookingWindow: [{ type: 'range', value: ['2030-09-05', '2030-09-09'] }], seatsPerTimeSlot: null, seatsShowAvailabilityCount: null, slotInterval: 15, onlyShowFirstAvailableSlot: false, offsetStart: 10 });
     expect(ranged.body.data).not.toHaveProperty('seats');
+    expect(ranged.body.data).not.toHaveProperty('bookingLimitsDuration');
     conforms('PATCH', '/v2/event-types/{eventTypeId}', 200, ranged.body);
 
     const ours = await server.api('POST', `/v2/teams/${w.team.id}/event-types`, token, { title: 'Team seated', slug: `team-seated-${uniq().toLowerCase()}`, lengthInMinutes: 30, schedulingType: 'roundRobin', ...settings }, version);
@@ -93,6 +100,10 @@ describe.each(backends)('event types in the platform shape, their links and phon
     const refused = await server.api('POST', '/v2/event-types', token, { title: 'Bad', slug: `bad-${uniq().toLowerCase()}`, lengthInMinutes: 30, bookingWindow: { type: 'range', value: 30 } }, version);
     expect(refused.status).toBe(400);
     expect(refused.body.error.message).toBe('bookingWindow.value: a range window is two dates, [from, to], such as ["2030-09-05", "2030-09-09"]');
+    // Cal.com's minutes limits are multiples of 15.
+    const uneven = await server.api('PATCH', `/v2/event-types/${mine.body.data.id}`, token, { bookingLimitsDuration: { day: 50 } }, version);
+    expect(uneven.status).toBe(400);
+    expect(uneven.body.error.message).toBe('bookingLimitsDuration.day: must be multiple of 15');
   });
 
   it.skipIf(!available)("a user's event type, made with the platform's locations, answers with its owner, booking fields and honest defaults; Gatehouse keeps {type, value}", async () => {

@@ -18,6 +18,9 @@ const SLOT_SETTINGS = {
   bookingWindow: { type: 'businessDays' as const, days: 10, rolling: true },
   bookingLimitsCount: { day: 2, year: 100 },
   seats: { perTimeSlot: 3, showAttendeeInfo: true, showAvailabilityCount: false },
+  bookingLimitsDuration: { day: 90, week: 300 },
+  onlyShowFirstAvailableSlot: true,
+  offsetStart: 20,
 };
 
 function eventType(owner: { userId: string } | { teamId: string }, over: Partial<EventType> = {}): EventType {
@@ -338,6 +341,9 @@ describe.each(backends)('booking and /v2 API stores on $name', ({ name, availabl
     const bookingFields = [{ slug: 'company', type: 'text', label: 'Company', placeholder: '', required: true, hidden: false, isDefault: false }];
     const updated = await suite.stores.api.eventTypes.update(b.id, { title: 'Renamed', hidden: true, bookingFields, updatedAt: T0 + 1 });
     expect(updated).toEqual({ ...b, title: 'Renamed', hidden: true, bookingFields, updatedAt: T0 + 1 });
+    // The slot settings of migration 036 are cleared as they are set (docs/integrating.md#slot-rules).
+    const unset = { bookingLimitsDuration: null, onlyShowFirstAvailableSlot: false, offsetStart: 0 };
+    expect(await suite.stores.api.eventTypes.update(b.id, { ...unset, updatedAt: T0 + 2 })).toEqual({ ...b, title: 'Renamed', hidden: true, bookingFields, ...unset, updatedAt: T0 + 2 });
   });
 
   it.skipIf(!available)('eventTypes.delete: its private links go with it; an unknown id removes nothing', async () => {

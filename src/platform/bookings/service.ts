@@ -1,7 +1,7 @@
 // Booking, cancelling and rescheduling (docs/rules.md#public-booking): the public routes and the
 // team routes share these rules. Each change that spans rows runs in one transaction.
 import { conflict, generateToken, hashesEqual, hashToken, isWellFormed, notFound, randomId, validation } from '../authorization-server.ts';
-import { ACTIVE, type Booking, type BookingChanges, type BookingFilter, type BookingRelations, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
+import { ACTIVE, type Booking, type BookableEventType, type BookingChanges, type BookingFilter, type BookingRelations, type BookingScope, type BookingStatus, type BookingStore } from './store.ts';
 import { authorizeBookingWrite, type AccessGranted, type PresentedCredentials } from '../access-check.ts';
 import type { AccessDenial } from '../membership.ts';
 import type { Audience } from '../authorization-server.ts';
@@ -16,7 +16,7 @@ import { recordBookingEvent, type BookingTrigger } from './events.ts';
 import { locationText, type LocationInput } from './requests.ts';
 import { readAnswers } from './answers.ts';
 import { bookingForm } from '../event-types/booking-fields.ts';
-import { HOST_BUSY, isCollective, lockHosts, requireSlot } from '../slots/service.ts';
+import { HOST_BUSY, hostRefusal, isCollective, lockHosts, requireHostFor, requireSlot } from '../slots/service.ts';
 
 export interface NewBooking {
   eventTypeId: string;
@@ -276,7 +276,9 @@ export async function changeLocation(ctx: PlatformContext, hostId: string, uid: 
 /**
  * Hands a team booking to another member of the team who is free at its time: the one named,
  * or, when none is, the first free member in round-robin order (the fewest upcoming team
- * bookings), as a round-robin booking picks its host.
+ * bookings), as a round-robin booking picks its host. Free as a booking of them would be asked
+ * (docs/integrating.md#slot-rules): their hours, time off, the buffers and their limits, not
+ * only their other bookings; asked again under their lock.
  */
 export async function reassignBooking(ctx: PlatformContext, hostId: string, uid: string, newHostId: string | undefined): Promise<Booking> {
   const b = await requireActive(ctx, hostId, uid);
@@ -284,18 +286,25 @@ export async function reassignBooking(ctx: PlatformContext, hostId: string, uid:
   if (newHostId === b.hostId) throw validation('userId: already hosts this booking', 'userId');
   if (newHostId !== undefined && !(await ctx.stores.bookings.isTeamMember(b.teamId, newHostId))) throw validation("userId: is not a member of the booking's team", 'userId');
   const updatedAt = ctx.clock();
-  const chosen = newHostId ?? (await freeMember(ctx, b, updatedAt));
+  // An event type deleted since leaves only the rule that the member has no other booking then.
+  const et = b.eventTypeId === null ? undefined : await ctx.stores.bookings.findEventType(b.eventTypeId);
+  if (et !== undefined && newHostId !== undefined) await requireHostFor(ctx, et, b, newHostId, 'userId');
+  const chosen = newHostId ?? (await freeMember(ctx, b, updatedAt, et));
   await ctx.stores.transaction(async (tx) => {
     await holdHost(tx.bookings, chosen, b.start, b.end, newHostId === undefined ? 'the member picked is no longer available at the booking time; try again' : 'userId: that member is not available at the booking time');
+    if (et !== undefined && newHostId !== undefined) await requireHostFor({ ...ctx, stores: tx }, et, b, chosen, 'userId');
+    else if (et !== undefined && (await hostRefusal({ ...ctx, stores: tx }, et, b, chosen)) !== null) throw conflict('the member picked is no longer available at the booking time; try again');
     if (!(await tx.bookings.updateIfUnchanged(b.uid, b.updatedAt, { hostId: chosen, updatedAt }))) throw conflict('the booking changed meanwhile; read it again');
   });
   return { ...b, hostId: chosen, updatedAt };
 }
 
-/** The first member other than the host free at the booking's time; holdHost checks again under the lock. */
-async function freeMember(ctx: PlatformContext, b: Booking, now: number): Promise<string> {
+/** The first member other than the host free at the booking's time (the slot check, when its event type is there); checked again under the lock. */
+async function freeMember(ctx: PlatformContext, b: Booking, now: number, et: BookableEventType | undefined): Promise<string> {
   for (const candidate of await ctx.stores.bookings.rankTeamHosts(b.teamId!, now)) {
-    if (candidate !== b.hostId && !(await ctx.stores.bookings.hostIsBusy(candidate, b.start, b.end))) return candidate;
+    if (candidate === b.hostId) continue;
+    const free = et !== undefined ? (await hostRefusal(ctx, et, b, candidate)) === null : !(await ctx.stores.bookings.hostIsBusy(candidate, b.start, b.end));
+    if (free) return candidate;
   }
   throw conflict('no other member of the team is available at the booking time');
 }

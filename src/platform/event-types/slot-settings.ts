@@ -1,7 +1,7 @@
 // docs/integrating.md#slot-rules: what an event type sets of its slots beyond its length and
 // notice, in Cal.com API v2's (2024-06-14) terms: read from its create and update bodies
 // (slotInterval, beforeEventBuffer, afterEventBuffer, bookingWindow, bookingLimitsCount, seats,
-// each cleared by Cal.com's `{disabled: true}` or, for the numbers, null) and written back in
+// bookingLimitsDuration, onlyShowFirstAvailableSlot, offsetStart; each cleared by Cal.com's `{disabled: true}` or, for the numbers, null) and written back in
 // its answers. The slots service (slots/service.ts) computes with what is kept here.
 import { invalid } from '../input.ts';
 import { arrayOf, bool, int, nullable, object, type JsonSchema } from '../schemas.ts';
@@ -35,6 +35,9 @@ export interface SlotSettingsInput {
   bookingWindow?: BookingWindowInput;
   bookingLimitsCount?: BookingLimitsCountInput;
   seats?: SeatsInput;
+  bookingLimitsDuration?: BookingLimitsCountInput;
+  onlyShowFirstAvailableSlot?: boolean;
+  offsetStart?: number;
 }
 
 /** The longest a window of days reaches: ten years. */
@@ -43,6 +46,8 @@ const MAX_SEATS = 1000;
 const DATE = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
 const disabled = { ...bool, description: 'true clears the setting (Cal.com\'s Disabled_2024_06_14)' };
 const limit = int(1, 100_000);
+/** Cal.com's duration limits are multiples of 15 minutes; a year holds at most 527,040. */
+const minutes = int(15, 527_040, { multipleOf: 15 });
 
 /**
  * The request schemas: one object per setting with every property of its variants, so that a
@@ -75,6 +80,9 @@ export const slotSettingsFields: Record<keyof SlotSettingsInput, JsonSchema> = {
     [],
     { description: 'Several bookers per slot, up to seatsPerTimeSlot' },
   ),
+  bookingLimitsDuration: object({ day: minutes, week: minutes, month: minutes, year: minutes, disabled }, [], { description: 'Minutes of bookings of this event type a host takes per day, week, month, year (multiples of 15)' }),
+  onlyShowFirstAvailableSlot: { ...bool, description: 'Only the first free slot of each day is offered' },
+  offsetStart: int(0, 1440, { description: 'Minutes every start is shifted by from the start of the working hours' }),
 };
 
 /** The settings a create or change names, checked; the others are left out (unchanged, or the defaults). */
@@ -84,8 +92,11 @@ export function readSlotSettings(input: SlotSettingsInput): Partial<SlotSettings
     ...(input.beforeEventBuffer !== undefined ? { beforeEventBuffer: input.beforeEventBuffer } : {}),
     ...(input.afterEventBuffer !== undefined ? { afterEventBuffer: input.afterEventBuffer } : {}),
     ...(input.bookingWindow !== undefined ? { bookingWindow: readWindow(input.bookingWindow) } : {}),
-    ...(input.bookingLimitsCount !== undefined ? { bookingLimitsCount: readLimits(input.bookingLimitsCount) } : {}),
+    ...(input.bookingLimitsCount !== undefined ? { bookingLimitsCount: readLimits(input.bookingLimitsCount, 'bookingLimitsCount') } : {}),
     ...(input.seats !== undefined ? { seats: readSeats(input.seats) } : {}),
+    ...(input.bookingLimitsDuration !== undefined ? { bookingLimitsDuration: readLimits(input.bookingLimitsDuration, 'bookingLimitsDuration') } : {}),
+    ...(input.onlyShowFirstAvailableSlot !== undefined ? { onlyShowFirstAvailableSlot: input.onlyShowFirstAvailableSlot } : {}),
+    ...(input.offsetStart !== undefined ? { offsetStart: input.offsetStart } : {}),
   };
 }
 
@@ -114,7 +125,7 @@ function isDate(value: string): boolean {
 
 const PERIODS = ['day', 'week', 'month', 'year'] as const;
 
-function readLimits(l: BookingLimitsCountInput): BookingLimits | null {
+function readLimits(l: BookingLimitsCountInput, field: 'bookingLimitsCount' | 'bookingLimitsDuration'): BookingLimits | null {
   if (l.disabled === true) return null;
   const limits: BookingLimits = {};
   for (const period of PERIODS) if (l[period] !== undefined) limits[period] = l[period];
@@ -124,7 +135,7 @@ function readLimits(l: BookingLimitsCountInput): BookingLimits | null {
   for (let i = 1; i < set.length; i += 1) {
     const shorter = set[i - 1]!;
     const longer = set[i]!;
-    if (limits[longer]! < limits[shorter]!) throw invalid(`bookingLimitsCount.${longer}`, `must be at least the ${shorter}'s limit (${limits[shorter]})`);
+    if (limits[longer]! < limits[shorter]!) throw invalid(`${field}.${longer}`, `must be at least the ${shorter}'s limit (${limits[shorter]})`);
   }
   return limits;
 }
@@ -150,6 +161,9 @@ export const slotSettingsView: Record<string, JsonSchema> = {
   seatsPerTimeSlot: nullable({ type: 'integer' }),
   seatsShowAvailabilityCount: nullable(bool),
   seats: object({ seatsPerTimeSlot: { type: 'integer' }, showAttendeeInfo: bool, showAvailabilityCount: bool }, ['seatsPerTimeSlot', 'showAttendeeInfo', 'showAvailabilityCount']),
+  bookingLimitsDuration: object({ day: { type: 'integer' }, week: { type: 'integer' }, month: { type: 'integer' }, year: { type: 'integer' } }),
+  onlyShowFirstAvailableSlot: bool,
+  offsetStart: { type: 'integer' },
 };
 
 /** The settings as the answer writes them: a window, limits and seats only when set, as the platform answers. */
@@ -164,5 +178,8 @@ export function slotSettingsAnswer(s: SlotSettings) {
     seatsPerTimeSlot: s.seats?.perTimeSlot ?? null,
     seatsShowAvailabilityCount: s.seats?.showAvailabilityCount ?? null,
     ...(s.seats === null ? {} : { seats: { seatsPerTimeSlot: s.seats.perTimeSlot, showAttendeeInfo: s.seats.showAttendeeInfo, showAvailabilityCount: s.seats.showAvailabilityCount } }),
+    ...(s.bookingLimitsDuration === null ? {} : { bookingLimitsDuration: s.bookingLimitsDuration }),
+    onlyShowFirstAvailableSlot: s.onlyShowFirstAvailableSlot,
+    offsetStart: s.offsetStart,
   };
 }

@@ -37,7 +37,7 @@ export interface BookingField {
  */
 export type BookingWindow = { type: 'calendarDays' | 'businessDays'; days: number; rolling: boolean } | { type: 'range'; from: string; to: string };
 
-/** How many bookings of the event type a host takes per day, week (from Monday), month and year; an absent period has no limit. */
+/** How many bookings (or, for bookingLimitsDuration, minutes of them) of the event type a host takes per day, week (from Monday), month and year; an absent period has no limit. */
 export interface BookingLimits {
   day?: number;
   week?: number;
@@ -61,10 +61,16 @@ export interface SlotSettings {
   bookingWindow: BookingWindow | null;
   bookingLimitsCount: BookingLimits | null;
   seats: Seats | null;
+  /** Minutes of the event type's bookings a host takes per day, week (from Monday), month and year. */
+  bookingLimitsDuration: BookingLimits | null;
+  /** Only the first free slot of each day is offered. */
+  onlyShowFirstAvailableSlot: boolean;
+  /** Minutes every start is shifted by from the start of the hours. */
+  offsetStart: number;
 }
 
 /** What an event type sets of nothing of its slots: Cal.com's defaults. */
-export const NO_SLOT_SETTINGS: SlotSettings = { slotInterval: null, beforeEventBuffer: 0, afterEventBuffer: 0, bookingWindow: null, bookingLimitsCount: null, seats: null };
+export const NO_SLOT_SETTINGS: SlotSettings = { slotInterval: null, beforeEventBuffer: 0, afterEventBuffer: 0, bookingWindow: null, bookingLimitsCount: null, seats: null, bookingLimitsDuration: null, onlyShowFirstAvailableSlot: false, offsetStart: 0 };
 
 /** An event type as it is written: a slot setting left out is its default (NO_SLOT_SETTINGS). */
 export interface EventType extends Partial<SlotSettings> {

@@ -70,7 +70,7 @@ const common = [
   'id', 'title', 'slug', 'description', 'lengthInMinutes', 'lengthInMinutesOptions', 'locations', 'bookingFields', 'disableGuests',
   'slotInterval', 'minimumBookingNotice', 'beforeEventBuffer', 'afterEventBuffer', 'recurrence', 'metadata', 'price', 'currency',
   'lockTimeZoneToggleOnBookingPage', 'seatsPerTimeSlot', 'forwardParamsSuccessRedirect', 'successRedirectUrl', 'isInstantEvent',
-  'seatsShowAvailabilityCount', 'scheduleId', 'hidden', 'bookingRequiresAuthentication', 'requiresConfirmation', 'schedulingType',
+  'seatsShowAvailabilityCount', 'onlyShowFirstAvailableSlot', 'offsetStart', 'scheduleId', 'hidden', 'bookingRequiresAuthentication', 'requiresConfirmation', 'schedulingType',
   'ownerId', 'teamId', 'createdAt', 'updatedAt',
 ];
 

@@ -67,6 +67,12 @@ export interface SlotRules {
   limits?: BookingLimits | null;
   /** Bookers a slot takes; absent or null: one. */
   seatsPerSlot?: number | null;
+  /** Minutes of the event type's bookings a host takes per day, week (from Monday), month and year, in the host's zone. */
+  durationLimits?: BookingLimits | null;
+  /** Minutes each start is shifted by from the start of the hours (Cal.com's offsetStart). */
+  offsetMinutes?: number;
+  /** Only the first free slot of each date in this zone is offered (Cal.com's onlyShowFirstAvailableSlot); absent or null: every one. */
+  firstSlotOfDayIn?: string | null;
 }
 
 /**
@@ -109,9 +115,22 @@ const DAY = 86_400_000;
  */
 export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: Interval, now: number, rule: HostRule, held: Interval[] = []): Slot[] {
   if (hosts.length === 0 || period.end < period.start) return [];
+  const zone = rules.firstSlotOfDayIn;
+  if (zone) {
+    // Whether a start is its date's first free one is read from the date's start on.
+    const all = freeSlots(hosts, { ...rules, firstSlotOfDayIn: null }, { start: Math.min(period.start, startOfDay(dateIn(period.start, zone), zone)), end: period.end }, now, rule, held);
+    const dates = new Set<string>();
+    return all.filter((slot) => {
+      const date = dateIn(slot.start, zone);
+      if (dates.has(date)) return false;
+      dates.add(date);
+      return slot.start >= period.start;
+    });
+  }
   const bounds = windowBounds(hosts, rules, now, rule, held);
   const length = rules.lengthMinutes * MINUTE;
   const step = Math.max(1, rules.intervalMinutes) * MINUTE;
+  const offset = (rules.offsetMinutes ?? 0) * MINUTE;
   const earliest = Math.max(period.start, now + rules.minimumNoticeMinutes * MINUTE, bounds.start);
   const latest = Math.min(period.end, bounds.end);
   if (latest < earliest) return [];
@@ -126,7 +145,7 @@ export function freeSlots(hosts: HostAvailability[], rules: SlotRules, period: I
   const starts = new Set<number>();
   for (const ranges of grids) {
     for (const range of ranges) {
-      for (let t = range.start; t + length <= range.end; t += step) {
+      for (let t = range.start + offset; t + length <= range.end; t += step) {
         if (t >= earliest && t <= latest) starts.add(t);
       }
     }
@@ -188,6 +207,7 @@ function hostTime(hosts: HostAvailability[], rules: SlotRules, held: Interval[])
           othersBuffered: merge(others.map(withBuffers)),
           seatsOf,
           counted: rules.limits ? countedByPeriod(h.bookings.filter(own), h.timeZone) : new Map<string, Set<number>>(),
+          booked: rules.durationLimits ? minutesByPeriod(h.bookings.filter(own), h.timeZone) : new Map<string, Map<number, number>>(),
         },
       ];
     }),
@@ -225,6 +245,15 @@ function hostTime(hosts: HostAvailability[], rules: SlotRules, held: Interval[])
         // A seated slot already booked is joined, not booked again: it counts once.
         const taken = starts === undefined ? 0 : starts.size - (starts.has(start) ? 1 : 0);
         if (taken >= limit) return { reason: 'limit', hostId: h.hostId, period, limit };
+      }
+      for (const period of PERIODS) {
+        const limit = rules.durationLimits?.[period];
+        if (limit === undefined) continue;
+        const minutes = t.booked.get(periodKey(period, dateIn(start, h.timeZone)));
+        // A seated slot already booked is joined: its minutes are counted once, already.
+        if (minutes?.has(start)) continue;
+        const taken = minutes === undefined ? 0 : [...minutes.values()].reduce((sum, m) => sum + m, 0);
+        if (taken + rules.lengthMinutes > limit) return { reason: 'duration_limit', hostId: h.hostId, period, limitMinutes: limit, takenMinutes: taken };
       }
       return null;
     },
@@ -273,6 +302,21 @@ function countedByPeriod(bookings: HostBooking[], timeZone: string): Map<string,
       const starts = out.get(key);
       if (starts === undefined) out.set(key, new Set([b.start]));
       else starts.add(b.start);
+    }
+  }
+  return out;
+}
+
+/** The minutes of the event type's bookings by the periods they fall in and their starts, in the host's zone (a seated slot's bookings: once). */
+function minutesByPeriod(bookings: HostBooking[], timeZone: string): Map<string, Map<number, number>> {
+  const out = new Map<string, Map<number, number>>();
+  for (const b of bookings) {
+    const date = dateIn(b.start, timeZone);
+    for (const period of PERIODS) {
+      const key = periodKey(period, date);
+      const starts = out.get(key) ?? new Map<number, number>();
+      starts.set(b.start, Math.max(starts.get(b.start) ?? 0, (b.end - b.start) / MINUTE));
+      out.set(key, starts);
     }
   }
   return out;
@@ -350,7 +394,8 @@ function overlaps(list: Interval[], start: number, end: number): boolean {
  * Why a start is not a slot (docs/rules.md#booking-availability), in the order a booker can
  * act on: when it is (past, too soon, outside the window), then the hours (a day off, outside
  * them), then the grid, then what takes the time (time off, another's hold, bookings, the
- * buffers around them, the seats, the host's limits).
+ * buffers around them, the seats, the host's limits), and last a free start that is not its
+ * date's first when only the first is offered.
  */
 export type SlotRefusal =
   | { reason: 'past' }
@@ -364,7 +409,9 @@ export type SlotRefusal =
   | { reason: 'busy'; hostId: string }
   | { reason: 'buffer'; hostId: string; beforeMinutes: number; afterMinutes: number }
   | { reason: 'full'; seats: number }
-  | { reason: 'limit'; hostId: string; period: Period; limit: number };
+  | { reason: 'limit'; hostId: string; period: Period; limit: number }
+  | { reason: 'duration_limit'; hostId: string; period: Period; limitMinutes: number; takenMinutes: number }
+  | { reason: 'not_first'; first: number; timeZone: string };
 
 /**
  * Whether `start` is a slot, asked of freeSlots itself (one source of truth: a booking is
@@ -374,6 +421,14 @@ export type SlotRefusal =
 export function checkStart(hosts: HostAvailability[], rules: SlotRules, start: number, now: number, rule: HostRule, held: Interval[] = []): { slot: Slot } | { refusal: SlotRefusal } {
   const [slot] = freeSlots(hosts, rules, { start, end: start }, now, rule, held);
   if (slot !== undefined && slot.start === start) return { slot };
+  const zone = rules.firstSlotOfDayIn;
+  if (zone) {
+    const every = checkStart(hosts, { ...rules, firstSlotOfDayIn: null }, start, now, rule, held);
+    if ('refusal' in every) return every;
+    // Free, but an earlier start of its date is too: that one is the date's slot.
+    const [first] = freeSlots(hosts, rules, { start: startOfDay(dateIn(start, zone), zone), end: start }, now, rule, held);
+    return { refusal: { reason: 'not_first', first: first!.start, timeZone: zone } };
+  }
   return { refusal: explain(hosts, rules, start, now, rule, held) };
 }
 
@@ -404,7 +459,8 @@ function explain(hosts: HostAvailability[], rules: SlotRules, start: number, now
   const gridRanges = rule === 'all' ? [hosts.map((h) => hours.get(h.hostId)!).reduce(intersect)] : candidates.map((h) => hours.get(h.hostId)!);
   const onGrid = gridRanges.some((ranges) => {
     const range = firstEndingAfter(ranges, start);
-    return range !== undefined && range.start <= start && (start - range.start) % step === 0;
+    const offset = (rules.offsetMinutes ?? 0) * MINUTE;
+    return range !== undefined && range.start + offset <= start && (start - range.start - offset) % step === 0;
   });
   if (!onGrid) return { reason: 'off_grid', stepMinutes: Math.max(1, rules.intervalMinutes) };
   const time = hostTime(hosts, rules, held);

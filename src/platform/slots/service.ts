@@ -9,6 +9,7 @@ import type { PlatformContext, PlatformStores } from '../stores.ts';
 import { checkStart, DEFAULT_WEEK, freeSlots, type HostAvailability, type HostBooking, type HostRule, type Interval, type Slot, type SlotRefusal, type SlotRules } from './compute.ts';
 import type { HostTime, SlotHost } from './store.ts';
 import { windowRule, windowWords } from './window.ts';
+import { isoInZone } from '../zoned-days.ts';
 
 export type { Slot } from './compute.ts';
 
@@ -106,7 +107,7 @@ function readSpan(et: BookableEventType, start: number, end: number, now: number
     from = Math.min(from, now - DAY);
     to = Math.max(to, now + (MAX_PERIOD_DAYS + 1) * DAY);
   }
-  const limits = et.bookingLimitsCount ?? {};
+  const limits = { ...et.bookingLimitsCount, ...et.bookingLimitsDuration };
   // The longest period limited, generously: a zone's year starts within a day of UTC's.
   const widest = limits.year !== undefined ? 367 : limits.month !== undefined ? 32 : limits.week !== undefined ? 8 : limits.day !== undefined ? 1 : 0;
   return { start: Math.min(from, start - widest * DAY - DAY), end: Math.max(to, end + widest * DAY + DAY) };
@@ -142,7 +143,8 @@ function availabilityFrom(hosts: SlotHost[], bookingTimes: HostTime[], awayTimes
 /**
  * The event type's rules for its slots (docs/integrating.md#slot-rules): its interval (the
  * length when it sets none), buffers, window (its days counted in the first host's zone), limits
- * and seats.
+ * and seats, its limits of minutes, its offset, and whether only each date's first slot (in
+ * the first host's zone) is offered.
  */
 function rulesOf(et: BookableEventType, now: number, hosts: HostAvailability[]): SlotRules {
   return {
@@ -155,6 +157,9 @@ function rulesOf(et: BookableEventType, now: number, hosts: HostAvailability[]):
     eventTypeId: et.id,
     limits: et.bookingLimitsCount,
     seatsPerSlot: et.seats?.perTimeSlot ?? null,
+    durationLimits: et.bookingLimitsDuration,
+    offsetMinutes: et.offsetStart,
+    firstSlotOfDayIn: et.onlyShowFirstAvailableSlot ? (hosts[0]?.timeZone ?? 'UTC') : null,
   };
 }
 
@@ -203,6 +208,30 @@ export async function requireSlot(ctx: PlatformContext, request: SlotRequest): P
 }
 
 /**
+ * Why `hostId` cannot take an existing booking of the event type handed to them (a
+ * reassignment), or null when they can: the slot check of their own time, as a booking of them
+ * is asked (their hours, time off, bookings with the buffers both sides, a full seated slot,
+ * their limits of bookings and of minutes), the booking itself set aside. What concerned the
+ * booker when it was made is not asked again: the notice, the window, where starts fall (each
+ * host's hours have a grid of their own; the offset; each date's first slot).
+ */
+export async function hostRefusal(ctx: PlatformContext, et: BookableEventType, booking: { uid: string; start: number }, hostId: string): Promise<SlotRefusal | null> {
+  const now = Math.min(ctx.clock(), booking.start);
+  const span = readSpan(et, booking.start, booking.start, now);
+  const hosts = await availabilityOf(ctx, et, span, booking.uid, hostId);
+  if (hosts.length === 0) return { reason: 'busy', hostId };
+  const rules: SlotRules = { ...rulesOf(et, now, hosts), minimumNoticeMinutes: 0, window: null, intervalMinutes: 1, offsetMinutes: 0, firstSlotOfDayIn: null };
+  const checked = checkStart(hosts, rules, booking.start, now, 'all');
+  return 'slot' in checked ? null : checked.refusal;
+}
+
+/** hostRefusal as the refusal a reassignment gets, naming the member. */
+export async function requireHostFor(ctx: PlatformContext, et: BookableEventType, booking: { uid: string; start: number }, hostId: string, field: 'userId' | 'start'): Promise<void> {
+  const refusal = await hostRefusal(ctx, et, booking, hostId);
+  if (refusal !== null) throw refusalOf(refusal, et, 'that member', field);
+}
+
+/**
  * Takes the row locks of every host of the event type, in id order (so two callers never wait
  * on each other crosswise), for the caller's transaction: a hold then excludes any booking or
  * hold of its slot that is decided after it.
@@ -218,7 +247,7 @@ const SEE_SLOTS = 'GET /v2/slots lists the free times';
 
 const PERIOD_WORDS = { day: 'a day', week: 'a week (from Monday)', month: 'a month', year: 'a year' };
 
-function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, field: 'start' | 'slotStart'): Error {
+function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, field: 'start' | 'slotStart' | 'userId'): Error {
   const invalid = (words: string) => validation(`${field}: ${words}`, field);
   switch (refusal.reason) {
     case 'past':
@@ -232,7 +261,7 @@ function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, fi
     case 'outside_hours':
       return invalid(`${refusal.local} (${refusal.timeZone}) is outside the working hours of ${host}; ${SEE_SLOTS}`);
     case 'off_grid':
-      return invalid(`is not a slot: this event type's slots start every ${refusal.stepMinutes} minutes from the start of the working hours; ${SEE_SLOTS}`);
+      return invalid(`is not a slot: this event type's slots start every ${refusal.stepMinutes} minutes from ${et.offsetStart > 0 ? `${et.offsetStart} minutes after ` : ''}the start of the working hours; ${SEE_SLOTS}`);
     case 'away':
       return invalid(`${host} is out of office at that time; ${SEE_SLOTS}`);
     case 'held':
@@ -245,6 +274,10 @@ function refusalOf(refusal: SlotRefusal, et: BookableEventType, host: string, fi
       return conflict(`${field}: the slot is full: its ${refusal.seats} seats are taken; ${SEE_SLOTS}`);
     case 'limit':
       return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limit} booking${refusal.limit === 1 ? '' : 's'} of this event type ${PERIOD_WORDS[refusal.period]}; ${SEE_SLOTS}`);
+    case 'duration_limit':
+      return conflict(`${field}: the booking limit is reached: ${host} takes at most ${refusal.limitMinutes} minutes of bookings of this event type ${PERIOD_WORDS[refusal.period]} (${refusal.takenMinutes} are booked); ${SEE_SLOTS}`);
+    case 'not_first':
+      return invalid(`is not offered: this event type offers only the first free slot of each day, ${isoInZone(refusal.first, refusal.timeZone).slice(0, 16).replace('T', ' ')} (${refusal.timeZone}) for that day; ${SEE_SLOTS}`);
   }
 }
 

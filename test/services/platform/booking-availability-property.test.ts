@@ -1,6 +1,7 @@
 // docs/rules.md#booking-availability, as a property on random data: on a host's random week,
 // date overrides, time off, event-type length and notice, and its slot rules
-// (docs/integrating.md#slot-rules: interval, buffers, booking window, limits, seats), with
+// (docs/integrating.md#slot-rules: interval, buffers, booking window, limits of bookings and of
+// minutes, seats, the offset and each date's first slot), with
 // bookings already taken and the clock anywhere in the period (a daylight-saving change inside
 // it), booking and GET /v2/slots agree. Every slot offered can be booked; once booked, no booked
 // time is offered (but a seated slot's own, until full); and any other start is booked exactly
@@ -47,6 +48,9 @@ const caseArb = fc.record({
   ),
   bookingLimitsCount: fc.constantFrom(null, { day: 2 }, { day: 1, week: 3 }),
   seats: fc.constantFrom(null, { perTimeSlot: 2, showAttendeeInfo: false, showAvailabilityCount: true }),
+  bookingLimitsDuration: fc.constantFrom(null, { day: 90 }, { day: 60, week: 120 }),
+  onlyShowFirstAvailableSlot: fc.boolean(),
+  offsetStart: fc.constantFrom(0, 10),
   nowQuarter: fc.integer({ min: -96, max: QUARTERS }),
   /** Which offered slots are booked first, as fractions of the list. */
   taken: fc.array(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { maxLength: 3 }),
@@ -71,8 +75,8 @@ describe('booking and slots agree, on random data', () => {
           await world.ctx.stores.api.schedules.update(schedule!.id, { overrides, updatedAt: world.now() });
           for (const [q, len] of c.away) await createEntry(world.ctx, userId, { start: new Date(quarterIn(q)).toISOString(), end: new Date(quarterIn(q + len)).toISOString() });
           const eventTypeId = await world.eventType({ userId });
-          const { lengthMinutes, notice, slotInterval, beforeEventBuffer, afterEventBuffer, bookingWindow, bookingLimitsCount, seats } = c;
-          await world.ctx.stores.api.eventTypes.update(eventTypeId, { lengthMinutes, minimumBookingNotice: notice, slotInterval, beforeEventBuffer, afterEventBuffer, bookingWindow, bookingLimitsCount, seats, updatedAt: world.now() });
+          const { lengthMinutes, notice, slotInterval, beforeEventBuffer, afterEventBuffer, bookingWindow, bookingLimitsCount, seats, bookingLimitsDuration, onlyShowFirstAvailableSlot, offsetStart } = c;
+          await world.ctx.stores.api.eventTypes.update(eventTypeId, { lengthMinutes, minimumBookingNotice: notice, slotInterval, beforeEventBuffer, afterEventBuffer, bookingWindow, bookingLimitsCount, seats, bookingLimitsDuration, onlyShowFirstAvailableSlot, offsetStart, updatedAt: world.now() });
           world.advance(quarterIn(c.nowQuarter) - world.now());
           const offered = async () => (await findFreeSlots(world.ctx, { eventType: { id: eventTypeId }, ...PERIOD })).slots;
           let n = 0;

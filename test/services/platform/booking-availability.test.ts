@@ -4,7 +4,7 @@
 // checks. The HTTP envelope of a refusal and the race of two bookers are in
 // test/platform/booking-availability.test.ts.
 import { describe, expect } from 'vitest';
-import { book, rescheduleBooking, type NewBooking } from '../../../src/platform/bookings/service.ts';
+import { book, reassignBooking, rescheduleBooking, type NewBooking } from '../../../src/platform/bookings/service.ts';
 import { findFreeSlots } from '../../../src/platform/slots/service.ts';
 import { createEntry } from '../../../src/platform/out-of-office/service.ts';
 import { createSchedule } from '../../../src/platform/schedules/service.ts';
@@ -166,6 +166,37 @@ describe('team event types keep to their hosts’ availability', () => {
     expect((await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z', { attendee: { ...attendee, email: 'bo@example.com' } })).booking.hostId).toBe(london);
     await expect(bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'conflict' });
   });
+
+  it("reassigning: the new member is asked as a booking of them would be (hours, buffers, limits), not only for another booking at that time; then it is theirs", async ({ world }) => {
+    const { berlin, london, eventTypeId } = await team(world);
+    await change(world, eventTypeId, { schedulingType: 'roundRobin', lengthMinutes: 30, slotInterval: 30, afterEventBuffer: 30 });
+    // 09:00Z goes to Berlin, the longer member, and so does 08:00Z, when only Berlin works.
+    const nine = await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    const early = await bookAt(world, eventTypeId, '2030-01-07T08:00:00Z');
+    expect([early.booking.hostId, nine.booking.hostId]).toEqual([berlin, berlin]);
+    // 08:00Z is before London's hours.
+    await expect(reassignBooking(world.ctx, berlin, early.booking.uid, london)).rejects.toMatchObject({
+      kind: 'validation',
+      message: `userId: 2030-01-07 08:00 (Europe/London) is outside the working hours of that member; ${SEE}`,
+    });
+    // London's own booking at 09:30Z meets no time of 09:00-09:30, but the 30 minutes kept after it.
+    const own = await bookAt(world, await world.eventType({ userId: london }), '2030-01-07T09:30:00Z');
+    const tooClose = `userId: too close to another booking of that member: the buffers around bookings keep that time free (this event type's: 0 minutes before, 30 after); ${SEE}`;
+    await expect(reassignBooking(world.ctx, berlin, nine.booking.uid, london)).rejects.toMatchObject({ kind: 'conflict', message: tooClose });
+    await expect(reassignBooking(world.ctx, berlin, nine.booking.uid, undefined)).rejects.toMatchObject({ kind: 'conflict', message: 'no other member of the team is available at the booking time' });
+    // Without it, a limit of one booking a day that London has reached.
+    await world.ctx.stores.bookings.transition(own.booking.uid, ['accepted'], 'cancelled', { updatedAt: world.now() });
+    await change(world, eventTypeId, { bookingLimitsCount: { day: 1 } });
+    const londons = await bookAt(world, eventTypeId, '2030-01-07T10:30:00Z');
+    expect(londons.booking.hostId).toBe(london);
+    await expect(reassignBooking(world.ctx, berlin, nine.booking.uid, london)).rejects.toMatchObject({
+      kind: 'conflict',
+      message: `userId: the booking limit is reached: that member takes at most 1 booking of this event type a day; ${SEE}`,
+    });
+    await change(world, eventTypeId, { bookingLimitsCount: null });
+    expect((await reassignBooking(world.ctx, berlin, nine.booking.uid, undefined)).hostId).toBe(london);
+    expect((await world.ctx.stores.bookings.find(nine.booking.uid))?.hostId).toBe(london);
+  });
 });
 
 describe("booking keeps to the event type's slot rules (docs/integrating.md#slot-rules): each booked or refused as GET /v2/slots decides", () => {
@@ -216,6 +247,36 @@ describe("booking keeps to the event type's slot rules (docs/integrating.md#slot
     await expect(bookAt(world, eventTypeId, '2030-01-09T09:00:00Z')).rejects.toMatchObject({ message: /takes at most 2 bookings of this event type a week \(from Monday\)/ });
     await world.ctx.stores.bookings.transition(first.booking.uid, ['accepted'], 'cancelled', { updatedAt: world.now() });
     expect((await bookAt(world, eventTypeId, '2030-01-09T09:00:00Z')).booking.status).toBe('accepted');
+  });
+
+  it("booking limits of minutes: the host's minutes of the event type per day; a booking that would pass them is refused as the limit reached (409), a shorter slot is free", async ({ world }) => {
+    const { eventTypeId } = await host(world, mondayMorning);
+    await change(world, eventTypeId, { lengthMinutes: 60, slotInterval: 30, bookingLimitsDuration: { day: 90 } });
+    await bookAt(world, eventTypeId, '2030-01-07T09:00:00Z');
+    const { slots } = await findFreeSlots(world.ctx, { eventType: { id: eventTypeId }, start: at('2030-01-07T00:00:00Z'), end: at('2030-01-07T23:59:00Z') });
+    expect(slots).toEqual([]);
+    await expect(bookAt(world, eventTypeId, '2030-01-07T10:00:00Z')).rejects.toMatchObject({
+      kind: 'conflict',
+      message: `start: the booking limit is reached: the host takes at most 90 minutes of bookings of this event type a day (60 are booked); ${SEE}`,
+    });
+    await change(world, eventTypeId, { lengthMinutes: 30 });
+    expect((await bookAt(world, eventTypeId, '2030-01-07T10:00:00Z')).booking.status).toBe('accepted');
+  });
+
+  it('offset start and only the first slot of each day: GET /v2/slots and a booking agree on the shifted first free start', async ({ world }) => {
+    const { eventTypeId } = await host(world, mondayMorning);
+    await change(world, eventTypeId, { lengthMinutes: 30, slotInterval: 30, offsetStart: 15, onlyShowFirstAvailableSlot: true });
+    const monday = { eventType: { id: eventTypeId }, start: at('2030-01-07T00:00:00Z'), end: at('2030-01-07T23:59:00Z') };
+    expect((await findFreeSlots(world.ctx, monday)).slots.map((x) => new Date(x.start).toISOString().slice(11, 16))).toEqual(['09:15']);
+    await expect(bookAt(world, eventTypeId, '2030-01-07T09:00:00Z')).rejects.toMatchObject({ kind: 'validation', message: /^start: is not a slot: this event type's slots start every 30 minutes from 15 minutes after the start of the working hours/ });
+    await expect(bookAt(world, eventTypeId, '2030-01-07T10:15:00Z')).rejects.toMatchObject({
+      kind: 'validation',
+      message: `start: is not offered: this event type offers only the first free slot of each day, 2030-01-07 09:15 (UTC) for that day; ${SEE}`,
+    });
+    await bookAt(world, eventTypeId, '2030-01-07T09:15:00Z');
+    // Booked, the next free start is the day's first.
+    expect((await findFreeSlots(world.ctx, monday)).slots.map((x) => new Date(x.start).toISOString().slice(11, 16))).toEqual(['09:45']);
+    expect((await bookAt(world, eventTypeId, '2030-01-07T09:45:00Z')).booking.status).toBe('accepted');
   });
 
   it('seats: bookers share a seated slot up to its seats, each their own booking with the host; GET /v2/slots shows the seats taken; then it is full', async ({ world }) => {

@@ -299,15 +299,18 @@ describe('slot settings (docs/integrating.md#slot-rules)', () => {
     bookingWindow: { type: 'businessDays' as const, value: 5, rolling: true },
     bookingLimitsCount: { day: 2, week: 5 },
     seats: { seatsPerTimeSlot: 4, showAttendeeInfo: true, showAvailabilityCount: false },
+    bookingLimitsDuration: { day: 120, month: 600 },
+    onlyShowFirstAvailableSlot: true,
+    offsetStart: 10,
   };
 
   it("an event type is made without them as Cal.com's defaults, takes them in Cal.com's shapes, keeps them, and a change clears each with {disabled: true} or null", async ({ world }) => {
     const userId = await world.user();
     const plain = (await createEventType(world.ctx, { userId }, intro)).eventType;
-    expect(plain).toMatchObject({ slotInterval: null, beforeEventBuffer: 0, afterEventBuffer: 0, bookingWindow: null, bookingLimitsCount: null, seats: null });
+    expect(plain).toMatchObject({ slotInterval: null, beforeEventBuffer: 0, afterEventBuffer: 0, bookingWindow: null, bookingLimitsCount: null, seats: null, bookingLimitsDuration: null, onlyShowFirstAvailableSlot: false, offsetStart: 0 });
 
     const { eventType } = await createEventType(world.ctx, { userId }, { ...intro, slug: 'set', ...settings });
-    const kept = { slotInterval: 15, beforeEventBuffer: 10, afterEventBuffer: 5, bookingWindow: { type: 'businessDays', days: 5, rolling: true }, bookingLimitsCount: { day: 2, week: 5 }, seats: { perTimeSlot: 4, showAttendeeInfo: true, showAvailabilityCount: false } };
+    const kept = { slotInterval: 15, beforeEventBuffer: 10, afterEventBuffer: 5, bookingWindow: { type: 'businessDays', days: 5, rolling: true }, bookingLimitsCount: { day: 2, week: 5 }, seats: { perTimeSlot: 4, showAttendeeInfo: true, showAvailabilityCount: false }, bookingLimitsDuration: { day: 120, month: 600 }, onlyShowFirstAvailableSlot: true, offsetStart: 10 };
     expect(eventType).toMatchObject(kept);
     expect(await findEventType(world.ctx, { userId }, eventType.id)).toMatchObject(kept);
 
@@ -315,9 +318,10 @@ describe('slot settings (docs/integrating.md#slot-rules)', () => {
     const ranged = await updateEventType(world.ctx, { userId }, eventType.id, { bookingWindow: { type: 'range', value: ['2030-09-05', '2030-09-09'] }, afterEventBuffer: 0 });
     expect(ranged.eventType).toMatchObject({ ...kept, afterEventBuffer: 0, bookingWindow: { type: 'range', from: '2030-09-05', to: '2030-09-09' } });
 
-    const cleared = await updateEventType(world.ctx, { userId }, eventType.id, { slotInterval: null, bookingWindow: { disabled: true }, bookingLimitsCount: { disabled: true }, seats: { disabled: true } });
-    expect(cleared.eventType).toMatchObject({ slotInterval: null, bookingWindow: null, bookingLimitsCount: null, seats: null, beforeEventBuffer: 10 });
-    expect(await findEventType(world.ctx, { userId }, eventType.id)).toMatchObject({ slotInterval: null, bookingWindow: null, bookingLimitsCount: null, seats: null });
+    const cleared = await updateEventType(world.ctx, { userId }, eventType.id, { slotInterval: null, bookingWindow: { disabled: true }, bookingLimitsCount: { disabled: true }, seats: { disabled: true }, bookingLimitsDuration: { disabled: true }, onlyShowFirstAvailableSlot: false, offsetStart: 0 });
+    const none = { slotInterval: null, bookingWindow: null, bookingLimitsCount: null, seats: null, bookingLimitsDuration: null, onlyShowFirstAvailableSlot: false, offsetStart: 0 };
+    expect(cleared.eventType).toMatchObject({ ...none, beforeEventBuffer: 10 });
+    expect(await findEventType(world.ctx, { userId }, eventType.id)).toMatchObject(none);
   });
 
   it.for([
@@ -328,6 +332,7 @@ describe('slot settings (docs/integrating.md#slot-rules)', () => {
     ['a range that ends before it starts', { bookingWindow: { type: 'range', value: ['2030-09-09', '2030-09-05'] } }, 'bookingWindow.value: the range ends before it starts'],
     ['a rolling range', { bookingWindow: { type: 'range', value: ['2030-09-05', '2030-09-09'], rolling: true } }, 'bookingWindow.rolling: applies to businessDays and calendarDays windows'],
     ["a week's limit below the day's", { bookingLimitsCount: { day: 3, week: 2 } }, "bookingLimitsCount.week: must be at least the day's limit (3)"],
+    ["a year's minutes below the month's", { bookingLimitsDuration: { month: 600, year: 300 } }, "bookingLimitsDuration.year: must be at least the month's limit (600)"],
     ['seats without their number', { seats: { showAttendeeInfo: true, showAvailabilityCount: true } }, 'seats.seatsPerTimeSlot: is required: the bookers a slot takes, 1 to 1000; or {"disabled": true} for one booker a slot'],
   ] as [string, Record<string, unknown>, string][])('%s is refused naming the field, and the event type keeps its settings', async ([, input, message], { world }) => {
     const userId = await world.user();

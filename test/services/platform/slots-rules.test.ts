@@ -146,6 +146,78 @@ describe('booking limits', () => {
   });
 });
 
+describe('booking limits of minutes (bookingLimitsDuration)', () => {
+  const limited = (durationLimits: SlotRules['durationLimits'], over: Partial<SlotRules> = {}) => rules({ durationLimits, ...over });
+
+  it("a host's minutes of the event type per day: a slot that would pass the limit is left out and refused with the minutes booked; other event types' bookings do not count", () => {
+    const mine = host([booked('2030-01-07', '09:00')]);
+    // An hour booked of 90 minutes: another hour would make 120, a half hour 90.
+    expect(startsOf(mine, limited({ day: 90 }))).toEqual([]);
+    expect(checkStart([mine], limited({ day: 90 }), at('2030-01-07T11:00:00Z'), NOW, 'all')).toEqual({
+      refusal: { reason: 'duration_limit', hostId: 'h1', period: 'day', limitMinutes: 90, takenMinutes: 60 },
+    });
+    expect(startsOf(mine, limited({ day: 90 }, { lengthMinutes: 30, intervalMinutes: 30 }))).toEqual(['10:00', '10:30', '11:00', '11:30']);
+    expect(startsOf(mine, limited({ day: 120 }))).toEqual(['10:00', '11:00']);
+    expect(startsOf(host([booked('2030-01-07', '09:00', 'other')]), limited({ day: 60 }))).toEqual(['10:00', '11:00']);
+  });
+
+  it('per week (from Monday) and month, each counted in its own period', () => {
+    const period = { start: at('2030-01-07T00:00:00Z'), end: at('2030-01-14T23:59:59Z') };
+    const earlier = host([booked('2030-01-02', '09:00')], ['Monday', 'Wednesday']);
+    expect(datesOf([earlier], limited({ week: 60 }), period, NOW)).toEqual(['2030-01-07', '2030-01-09', '2030-01-14']);
+    expect(datesOf([earlier], limited({ month: 60 }), period, NOW)).toEqual([]);
+    expect(datesOf([earlier], limited({ month: 120 }), period, NOW)).toEqual(['2030-01-07', '2030-01-09', '2030-01-14']);
+  });
+
+  it('a seated slot already booked counts once and can still be joined', () => {
+    const two = host([booked('2030-01-07', '10:00', ET, 'u1'), booked('2030-01-07', '10:00', ET, 'u2')]);
+    expect(startsOf(two, limited({ day: 60 }, { seatsPerSlot: 3 }))).toEqual(['10:00']);
+    expect(startsOf(two, limited({ day: 120 }, { seatsPerSlot: 3 }))).toEqual(['09:00', '10:00', '11:00']);
+  });
+
+  it('round robin offers the host who has minutes left', () => {
+    const busy = host([booked('2030-01-07', '09:00')], ['Monday'], 'h1');
+    const free = host([], ['Monday'], 'h2');
+    expect(freeSlots([busy, free], limited({ day: 60 }), MONDAY, NOW, 'any').map((s) => [hhmm(s.start), s.hostIds])).toEqual([['09:00', ['h2']], ['10:00', ['h2']], ['11:00', ['h2']]]);
+  });
+});
+
+describe('offset start (offsetStart)', () => {
+  it('every start is shifted by the offset from the start of the hours, and still ends inside them; a start on the unshifted grid is off the grid', () => {
+    expect(startsOf(host(), rules({ offsetMinutes: 15 }))).toEqual(['09:15', '10:15']);
+    expect(startsOf(host(), rules({ offsetMinutes: 15, intervalMinutes: 30 }))).toEqual(['09:15', '09:45', '10:15', '10:45']);
+    expect(checkStart([host()], rules({ offsetMinutes: 15 }), at('2030-01-07T10:00:00Z'), NOW, 'all')).toEqual({ refusal: { reason: 'off_grid', stepMinutes: 60 } });
+    expect(checkStart([host()], rules({ offsetMinutes: 15 }), at('2030-01-07T10:15:00Z'), NOW, 'all')).toMatchObject({ slot: { start: at('2030-01-07T10:15:00Z') } });
+  });
+});
+
+describe('only the first free slot of each day (onlyShowFirstAvailableSlot)', () => {
+  const first = (over: Partial<SlotRules> = {}) => rules({ firstSlotOfDayIn: 'UTC', ...over });
+
+  it("each date offers its first free start only, whatever the period asked; a later free start is refused naming the day's first", () => {
+    const weekdays = ['Monday', 'Tuesday'];
+    const twoDays = { start: at('2030-01-07T00:00:00Z'), end: at('2030-01-08T23:59:59Z') };
+    expect(freeSlots([host([['09:00', '10:00']], weekdays)], first(), twoDays, NOW, 'all').map((s) => new Date(s.start).toISOString())).toEqual([
+      '2030-01-07T10:00:00.000Z',
+      '2030-01-08T09:00:00.000Z',
+    ]);
+    // Asked from 10:30, Monday's first is still 10:00: nothing that day.
+    expect(startsOf(host([['09:00', '10:00']]), first(), { start: at('2030-01-07T10:30:00Z'), end: MONDAY.end })).toEqual([]);
+    expect(checkStart([host([['09:00', '10:00']])], first(), at('2030-01-07T11:00:00Z'), NOW, 'all')).toEqual({
+      refusal: { reason: 'not_first', first: at('2030-01-07T10:00:00Z'), timeZone: 'UTC' },
+    });
+    expect(checkStart([host([['09:00', '10:00']])], first(), at('2030-01-07T10:00:00Z'), NOW, 'all')).toMatchObject({ slot: { start: at('2030-01-07T10:00:00Z') } });
+    // A start that is no slot at all keeps its own reason.
+    expect(checkStart([host([['09:00', '10:00']])], first(), at('2030-01-07T09:00:00Z'), NOW, 'all')).toEqual({ refusal: { reason: 'busy', hostId: 'h1' } });
+  });
+
+  it('the days are those of the zone given: in Tokyo, 09:00 UTC and 15:00 UTC are different dates', () => {
+    const long = { ...host([], ['Monday']), weeklyHours: [{ days: ['Monday'], startTime: '09:00', endTime: '18:00' }] };
+    expect(startsOf(long, first())).toEqual(['09:00']);
+    expect(startsOf(long, first({ firstSlotOfDayIn: 'Asia/Tokyo' }))).toEqual(['09:00', '15:00']);
+  });
+});
+
 describe('seats', () => {
   const seated = (seats: number, over: Partial<SlotRules> = {}) => rules({ seatsPerSlot: seats, ...over });
 

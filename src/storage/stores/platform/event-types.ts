@@ -6,7 +6,7 @@ import * as repo from '../../repositories/event-types.ts';
 import type { Executor } from '../../repositories/executor.ts';
 import type { EventTypesTable } from '../../schema.ts';
 
-/** docs/integrating.md#slot-rules: the slot settings of a row (migration 035). */
+/** docs/integrating.md#slot-rules: the slot settings of a row (migrations 035, 036). */
 export const slotSettingsOf = (r: repo.EventTypeRow): SlotSettings => ({
   slotInterval: r.slot_interval,
   beforeEventBuffer: r.before_event_buffer,
@@ -14,6 +14,9 @@ export const slotSettingsOf = (r: repo.EventTypeRow): SlotSettings => ({
   bookingWindow: r.booking_window === null ? null : (JSON.parse(r.booking_window) as BookingWindow),
   bookingLimitsCount: r.booking_limits_count === null ? null : (JSON.parse(r.booking_limits_count) as BookingLimits),
   seats: r.seats_per_time_slot === null ? null : { perTimeSlot: r.seats_per_time_slot, showAttendeeInfo: r.seats_show_attendees === 1, showAvailabilityCount: r.seats_show_availability_count === 1 },
+  bookingLimitsDuration: r.booking_limits_duration === null ? null : (JSON.parse(r.booking_limits_duration) as BookingLimits),
+  onlyShowFirstAvailableSlot: r.only_first_slot === 1,
+  offsetStart: r.offset_start,
 });
 
 /** The columns of the slot settings a change names. */
@@ -27,6 +30,9 @@ function slotSettingsColumns(c: Partial<SlotSettings>): Updateable<EventTypesTab
     ...(c.seats !== undefined
       ? { seats_per_time_slot: c.seats?.perTimeSlot ?? null, seats_show_attendees: c.seats?.showAttendeeInfo ? 1 : 0, seats_show_availability_count: c.seats?.showAvailabilityCount ? 1 : 0 }
       : {}),
+    ...(c.bookingLimitsDuration !== undefined ? { booking_limits_duration: c.bookingLimitsDuration === null ? null : JSON.stringify(c.bookingLimitsDuration) } : {}),
+    ...(c.onlyShowFirstAvailableSlot !== undefined ? { only_first_slot: c.onlyShowFirstAvailableSlot ? 1 : 0 } : {}),
+    ...(c.offsetStart !== undefined ? { offset_start: c.offsetStart } : {}),
   };
 }
 
