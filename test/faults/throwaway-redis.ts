@@ -82,7 +82,7 @@ export class ThrowawayRedis {
  * A Redis that answers late: a port of its own in front of `redis` that takes connections
  * and answers nothing on them, as a Redis too slow to answer would, until answer(); from
  * then on every new connection is passed through to `redis`. `givenUp` counts the held
- * connections the other side closed, having waited long enough.
+ * connections the other side closed, having waited long enough (by ending or resetting them).
  */
 export async function lateRedis(redis: ThrowawayRedis): Promise<{ url: string; givenUp(): number; answer(): void; close(): Promise<void> }> {
   const held = new Set<Socket>();
@@ -92,6 +92,10 @@ export async function lateRedis(redis: ThrowawayRedis): Promise<{ url: string; g
   const front = createServer((socket) => {
     socket.on('error', () => undefined);
     if (!answering) {
+      // Read and drop what the client sends: a socket sees the client's FIN only once the
+      // bytes before it are read, so a held connection that read nothing would never see the
+      // client give up on it politely (ioredis ends its side after its ready check times out).
+      socket.resume();
       held.add(socket);
       socket.once('close', () => {
         if (held.delete(socket)) givenUp += 1;
