@@ -80,10 +80,12 @@ describe.each(backends)('Cal.com API v2 conformance on $name', ({ name, availabl
         // The member a booking is handed to is one of its team's; any other path's user is a new member there.
         case 'userId': values.userId = (await f.membership(inTeam || op.path.includes('/reassign/') ? { teamId: w.team.id } : { organizationId: w.org.id })).user.id; break;
         // An absence of the path's user (the caller on /v2/me/ooo) that began a day ago and lasts
-        // a year, so the platform's change of its start to a future time keeps it before its end.
+        // a century, so the platform's change of its start to a future time (futureStart) keeps
+        // it before its end: futureStart counts on across every file a worker runs (isolate:
+        // false), and in a whole run it had passed a year ahead.
         case 'oooId': {
           const start = server.clock() - 24 * 3600_000;
-          values.oooId = (await f.ooo(values.userId ?? w.owner.id, { start, end: start + 365 * 24 * 3600_000 })).id;
+          values.oooId = (await f.ooo(values.userId ?? w.owner.id, { start, end: start + 100 * 365 * 24 * 3600_000 })).id;
           break;
         }
         // The booker of the path's booking, its first attendee.
