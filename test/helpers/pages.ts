@@ -61,6 +61,18 @@ export async function loggedIn(server: TestServer, options: { admin?: boolean; n
   return { user, browser };
 }
 
+/** The developer's client pages and the admin's review pages, which the client lifecycle suites walk. */
+export const DEVELOPER_CLIENTS = '/settings/developer/oauth-clients';
+export const ADMIN_CLIENTS = '/admin/oauth-clients';
+
+/** A client's developer and the platform admin who reviews it, each signed in: where every review suite starts. */
+export async function developerAndAdmin(server: TestServer): Promise<{ dev: TestUser; devBrowser: Browser; admin: TestUser; adminBrowser: Browser }> {
+  const dev = await server.user({ name: 'Dana Developer' });
+  const devBrowser = await browserFor(server, dev);
+  const { user: admin, browser: adminBrowser } = await loggedIn(server, { admin: true, name: 'Ada Admin' });
+  return { dev, devBrowser, admin, adminBrowser };
+}
+
 export async function browserFor(server: TestServer, user: TestUser): Promise<Browser> {
   const browser = server.browser();
   const res = await browser.login(user.email, user.password);

@@ -25,6 +25,15 @@ describe.each(backends)('introspection and revocation on $name', ({ name, availa
   });
   afterAll(async () => shared?.close());
 
+  /** A developer and a signed-in user of the developer's clients: each block makes its own. */
+  async function developerAndSignedInUser(): Promise<{ dev: TestUser; user: TestUser; browser: Browser }> {
+    const dev = await shared.user();
+    const user = await shared.user();
+    const browser = shared.browser();
+    expect((await browser.login(user.email, user.password)).status).toBe(303);
+    return { dev, user, browser };
+  }
+
   describe('token introspection (RFC 7662)', () => {
     let server: TestServer;
     let dev: TestUser;
@@ -33,10 +42,7 @@ describe.each(backends)('introspection and revocation on $name', ({ name, availa
     beforeAll(async () => {
       if (!available) return;
       server = shared;
-      dev = await server.user();
-      user = await server.user();
-      browser = server.browser();
-      expect((await browser.login(user.email, user.password)).status).toBe(303);
+      ({ dev, user, browser } = await developerAndSignedInUser());
     });
 
     async function issued(scope = 'PROFILE_READ') {
@@ -134,10 +140,7 @@ describe.each(backends)('introspection and revocation on $name', ({ name, availa
     beforeAll(async () => {
       if (!available) return;
       server = shared;
-      dev = await server.user();
-      user = await server.user();
-      browser = server.browser();
-      expect((await browser.login(user.email, user.password)).status).toBe(303);
+      ({ dev, user, browser } = await developerAndSignedInUser());
     });
 
     /** The front channel as the logged-in user who clicks Allow; returns the code. */

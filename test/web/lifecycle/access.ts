@@ -6,11 +6,8 @@ import { listAuthorizedApps } from '../../../src/services/clients/authorized-app
 import { requireClient } from '../../../src/services/clients/view.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import { formFields } from '../../helpers/browser.ts';
-import { csrfOf, loggedIn, open, postForm, visibleText } from '../../helpers/pages.ts';
+import { ADMIN_CLIENTS as ADMIN, csrfOf, DEVELOPER_CLIENTS as DEV, loggedIn, open, postForm, visibleText } from '../../helpers/pages.ts';
 import type { TestServer, TestUser } from '../../helpers/server.ts';
-
-const DEV = '/settings/developer/oauth-clients';
-const ADMIN = '/admin/oauth-clients';
 
 export function pageAccess({ available }: Backend, shared: () => TestServer): void {
   describe('lifecycle page access', () => {

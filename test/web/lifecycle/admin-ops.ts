@@ -6,11 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../../src/services/clients/view.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import type { Browser, PageResponse } from '../../helpers/browser.ts';
-import { browserFor, csrfOf, formAt, loggedIn, open, postForm, textOf, visibleText } from '../../helpers/pages.ts';
+import { ADMIN_CLIENTS as ADMIN, csrfOf, DEVELOPER_CLIENTS as DEV, developerAndAdmin, formAt, open, postForm, textOf, visibleText } from '../../helpers/pages.ts';
 import type { TestClient, TestServer, TestUser } from '../../helpers/server.ts';
 
-const DEV = '/settings/developer/oauth-clients';
-const ADMIN = '/admin/oauth-clients';
 
 function shownSecret(res: PageResponse): string {
   const secret = /id="new-secret-value" type="text" readonly value="(gcs_[^"]+)"/.exec(res.body)?.[1];
@@ -29,9 +27,7 @@ export function adminClientOperations({ available }: Backend, shared: () => Test
     beforeAll(async () => {
       if (!available) return;
       server = shared();
-      dev = await server.user({ name: 'Dana Developer' });
-      devBrowser = await browserFor(server, dev);
-      ({ user: admin, browser: adminBrowser } = await loggedIn(server, { admin: true, name: 'Ada Admin' }));
+      ({ dev, devBrowser, admin, adminBrowser } = await developerAndAdmin(server));
       user = await server.user();
     });
 

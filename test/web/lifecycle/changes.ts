@@ -6,11 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../../src/services/clients/view.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import type { Browser } from '../../helpers/browser.ts';
-import { browserFor, fieldError, formWith, loggedIn, open, postForm, submit, textOf, visibleText } from '../../helpers/pages.ts';
+import { ADMIN_CLIENTS as ADMIN, DEVELOPER_CLIENTS as DEV, developerAndAdmin, fieldError, formWith, loggedIn, open, postForm, submit, textOf, visibleText } from '../../helpers/pages.ts';
 import type { TestClient, TestServer, TestUser } from '../../helpers/server.ts';
 
-const DEV = '/settings/developer/oauth-clients';
-const ADMIN = '/admin/oauth-clients';
 const A = 'https://app.example.com/callback';
 const B = 'https://new-host.example.org/return';
 
@@ -24,9 +22,7 @@ export function editingAClient({ available }: Backend, shared: () => TestServer)
     beforeAll(async () => {
       if (!available) return;
       server = shared();
-      dev = await server.user({ name: 'Dana Developer' });
-      devBrowser = await browserFor(server, dev);
-      adminBrowser = (await loggedIn(server, { admin: true, name: 'Ada Admin' })).browser;
+      ({ dev, devBrowser, adminBrowser } = await developerAndAdmin(server));
       userBrowser = (await loggedIn(server)).browser;
     });
 

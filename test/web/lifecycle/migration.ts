@@ -5,10 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../../src/services/clients/view.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import type { Browser } from '../../helpers/browser.ts';
-import { browserFor, csrfOf, fieldError, loggedIn, open, postForm, textOf, visibleText } from '../../helpers/pages.ts';
+import { browserFor, csrfOf, DEVELOPER_CLIENTS as DEV, fieldError, loggedIn, open, postForm, textOf, visibleText } from '../../helpers/pages.ts';
 import type { TestClient, TestServer, TestUser } from '../../helpers/server.ts';
-
-const DEV = '/settings/developer/oauth-clients';
 
 export function legacyMigrationPages({ available }: Backend, shared: () => TestServer): void {
   describe('legacy migration pages', () => {

@@ -4,11 +4,9 @@
 // page for a bad redirect_uri names the application the link names, as unverified words.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '../../helpers/backends.ts';
-import { loggedIn, open, textOf, visibleText } from '../../helpers/pages.ts';
+import { ADMIN_CLIENTS as ADMIN, loggedIn, open, textOf, visibleText } from '../../helpers/pages.ts';
 import type { Browser } from '../../helpers/browser.ts';
 import type { TestServer, TestUser } from '../../helpers/server.ts';
-
-const ADMIN = '/admin/oauth-clients';
 
 export function reviewRisks({ available }: Backend, shared: () => TestServer): void {
   describe('risks, the application as actor and the named sender', () => {

@@ -8,11 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../../src/services/clients/view.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import type { Browser, PageResponse } from '../../helpers/browser.ts';
-import { browserFor, csrfOf, formWith, loggedIn, open, postForm, submit, textOf, visibleText } from '../../helpers/pages.ts';
+import { ADMIN_CLIENTS as ADMIN, csrfOf, DEVELOPER_CLIENTS as DEV, developerAndAdmin, formWith, loggedIn, open, postForm, submit, textOf, visibleText } from '../../helpers/pages.ts';
 import type { TestClient, TestServer, TestUser } from '../../helpers/server.ts';
 
-const DEV = '/settings/developer/oauth-clients';
-const ADMIN = '/admin/oauth-clients';
 const A = 'https://app.example.com/callback';
 const B = 'https://second.example.com/callback';
 const EVIL = 'https://evil.example/steal';
@@ -29,9 +27,7 @@ export function reviewBindsToVersion({ available }: Backend, shared: () => TestS
     beforeAll(async () => {
       if (!available) return;
       server = shared();
-      dev = await server.user({ name: 'Dana Developer' });
-      devBrowser = await browserFor(server, dev);
-      ({ user: admin, browser: adminBrowser } = await loggedIn(server, { admin: true, name: 'Ada Admin' }));
+      ({ dev, devBrowser, admin, adminBrowser } = await developerAndAdmin(server));
       userBrowser = (await loggedIn(server)).browser;
     });
 

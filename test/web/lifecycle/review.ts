@@ -6,11 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../../src/services/clients/view.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import type { Browser } from '../../helpers/browser.ts';
-import { browserFor, csrfOf, fieldError, formWith, loggedIn, open, postForm, textOf, visibleText } from '../../helpers/pages.ts';
+import { ADMIN_CLIENTS as ADMIN, csrfOf, DEVELOPER_CLIENTS as DEV, developerAndAdmin, fieldError, formWith, loggedIn, open, postForm, textOf, visibleText } from '../../helpers/pages.ts';
 import type { TestClient, TestServer, TestUser } from '../../helpers/server.ts';
 
-const DEV = '/settings/developer/oauth-clients';
-const ADMIN = '/admin/oauth-clients';
 
 export function adminReview({ available }: Backend, shared: () => TestServer): void {
   describe('admin review', () => {
@@ -22,9 +20,7 @@ export function adminReview({ available }: Backend, shared: () => TestServer): v
     beforeAll(async () => {
       if (!available) return;
       server = shared();
-      dev = await server.user({ name: 'Dana Developer' });
-      devBrowser = await browserFor(server, dev);
-      ({ user: admin, browser: adminBrowser } = await loggedIn(server, { admin: true, name: 'Ada Admin' }));
+      ({ dev, devBrowser, admin, adminBrowser } = await developerAndAdmin(server));
     });
 
     async function decide(client: TestClient, decision: string, reason = '') {

@@ -4,10 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { requireClient } from '../../../src/services/clients/view.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import type { Browser, PageResponse } from '../../helpers/browser.ts';
-import { browserFor, csrfOf, formAt, loggedIn, open, postForm, textOf, visibleText } from '../../helpers/pages.ts';
+import { browserFor, csrfOf, DEVELOPER_CLIENTS as DEV, formAt, loggedIn, open, postForm, textOf, visibleText } from '../../helpers/pages.ts';
 import type { TestClient, TestServer, TestUser } from '../../helpers/server.ts';
-
-const DEV = '/settings/developer/oauth-clients';
 
 function shownSecret(res: PageResponse): string {
   const secret = /id="new-secret-value" type="text" readonly value="(gcs_[^"]+)"/.exec(res.body)?.[1];

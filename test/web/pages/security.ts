@@ -8,12 +8,10 @@ import { apiRoutes } from '../../../src/platform/route-table.ts';
 import { reviewClient } from '../../../src/services/clients/review.ts';
 import type { Backend } from '../../helpers/backends.ts';
 import { formFields, Browser } from '../../helpers/browser.ts';
-import { browserFor, loggedIn, open, textOf, visibleText } from '../../helpers/pages.ts';
+import { ADMIN_CLIENTS as ADMIN, DEVELOPER_CLIENTS as DEV, developerAndAdmin, loggedIn, open, textOf, visibleText } from '../../helpers/pages.ts';
 import { withColumnGone, withTableMissing } from '../../helpers/rows.ts';
 import type { TestClient, TestServer, TestUser } from '../../helpers/server.ts';
 
-const DEV = '/settings/developer/oauth-clients';
-const ADMIN = '/admin/oauth-clients';
 const AUTHORIZE = '/auth/oauth2/authorize';
 
 /** The directives of a Content-Security-Policy header, by name. */
@@ -64,9 +62,7 @@ export function securityHeaders({ available }: Backend, shared: () => TestServer
     beforeAll(async () => {
       if (!available) return;
       server = shared();
-      dev = await server.user({ name: 'Dana Developer' });
-      devBrowser = await browserFor(server, dev);
-      ({ user: admin, browser: adminBrowser } = await loggedIn(server, { admin: true, name: 'Ada Admin' }));
+      ({ dev, devBrowser, admin, adminBrowser } = await developerAndAdmin(server));
       client = await server.client(dev, { state: 'pending' });
       await reviewClient(server.services, client.clientId, 'approve', admin.id);
     });
