@@ -127,15 +127,19 @@ export async function buildWorld(server: TestServer): Promise<World> {
   return { owner, orgAdmin, teamAdmin, member, outsider, invitee, org, team, otherOrg, otherTeam, loneTeam, client, legacyClient };
 }
 
-const tokens = new Map<string, string>();
+// Per server object, not per URL: a worker runs file after file (isolate: false), and a later
+// file's server over a fresh database may get an earlier one's port and the same user ids.
+const tokens = new WeakMap<TestServer, Map<string, string>>();
 
 /**
  * An access token of `user` with exactly `scopes` (null: a legacy grant), as the token
  * endpoint stores it, bound to `resources` (RFC 8707; null: the default resource, /v2).
  */
 export async function mint(server: TestServer, w: World, user: TestUser, scopes: string[] | null, resources: string[] | null = null): Promise<string> {
-  const key = `${server.url}|${user.id}|${scopes === null ? 'legacy' : [...scopes].sort().join(',')}|${resources?.join(',') ?? ''}`;
-  const cached = tokens.get(key);
+  const key = `${user.id}|${scopes === null ? 'legacy' : [...scopes].sort().join(',')}|${resources?.join(',') ?? ''}`;
+  const ofServer = tokens.get(server) ?? new Map<string, string>();
+  tokens.set(server, ofServer);
+  const cached = ofServer.get(key);
   if (cached) return cached;
   const now = server.clock();
   const clientId = scopes === null ? w.legacyClient.clientId : w.client.clientId;
@@ -143,7 +147,7 @@ export async function mint(server: TestServer, w: World, user: TestUser, scopes:
   const token = generateToken('accessToken');
   await server.oauth.createGrant({ id: grantId, userId: user.id, clientId, scopes, createdAt: now, revokedAt: null });
   await server.oauth.createAccessToken({ hash: hashToken(token), grantId, codeHash: null, clientId, userId: user.id, scopes, resources, createdAt: now, expiresAt: now + 3600_000, revokedAt: null });
-  tokens.set(key, token);
+  ofServer.set(key, token);
   return token;
 }
 
