@@ -4,7 +4,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const chromiumAvailable = existsSync(CHROMIUM);
@@ -39,6 +39,20 @@ export async function keepScreenshot(page: Page, name: string): Promise<void> {
 /** True when the page fits its viewport without sideways scrolling (readable on a phone). */
 export function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+}
+
+/**
+ * Adds each Content-Security-Policy violation a page of the context reports to `violations`,
+ * as "page url: what". The listener runs before any page script, outside the page's policy:
+ * the event is how a page learns of a violation.
+ */
+export async function watchCspViolations(context: BrowserContext, violations: string[]): Promise<void> {
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI}`));
+  });
+  context.on('console', (message) => {
+    if (/Content Security Policy|CSP violation/i.test(message.text())) violations.push(`${message.page()?.url()}: ${message.text()}`);
+  });
 }
 
 /**
