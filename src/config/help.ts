@@ -10,6 +10,7 @@ const meanings: Record<SettingName, string> = {
   APP_URL: 'public address of the login, consent and settings pages (unset: follows PORT)',
   DATABASE_URL: 'sqlite:PATH (relative to the working folder), sqlite:/absolute/path.db, sqlite::memory:, or postgres://...',
   REDIS_URL: 'redis://...: rate-limit counters shared by every instance; unset: each process counts alone',
+  REDIS_START_GRACE_SECONDS: 'after the server is ready, how long a Redis not yet reached is no outage and not logged as one',
   TRUST_PROXY: "the reverse proxies that may name the caller in X-Forwarded-For, as comma-separated IP addresses or CIDR ranges; unset: the socket's address is the caller",
   LOG_LEVEL: 'level of the JSON request logs: fatal, error, warn, info, debug, trace or silent',
   METRICS_TOKEN: 'bearer token (16+ characters) that lets other hosts read /metrics; unset: loopback only',

@@ -140,6 +140,11 @@ export const settingsSchema = z.object({
     .string()
     .refine(isRedisUrl, 'REDIS_URL must be a redis:// or rediss:// URL with a host, such as redis://127.0.0.1:6379')
     .optional(),
+  /**
+   * After the server is ready, how long a Redis not yet reached is no outage (a sidecar that
+   * starts slowly, a busy machine): docs/operating.md#when-things-fail.
+   */
+  REDIS_START_GRACE_SECONDS: positiveSeconds('REDIS_START_GRACE_SECONDS', 10),
   /** Unset: the socket's address is the caller's IP. See `trustProxy` above. */
   TRUST_PROXY: trustProxy.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -311,6 +316,8 @@ export interface Config {
   addressesAssumed: Array<'APP_URL' | 'BASE_URL'>;
   databaseUrl: string;
   redisUrl: string | undefined;
+  /** How long after start a Redis not yet reached is no outage, in milliseconds. */
+  redisStartGraceMs: number;
   logLevel: Settings['LOG_LEVEL'];
   /** The cost of new password hashes: RFC 9106 §4's second option, or OWASP's argon2id minimum. */
   passwordHashing: Settings['PASSWORD_HASHING'];
@@ -419,6 +426,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     addressesAssumed: env.PORT === undefined || env.PORT === '' ? [...(s.APP_URL === undefined ? ['APP_URL' as const] : []), ...(s.BASE_URL === undefined ? ['BASE_URL' as const] : [])] : [],
     databaseUrl: s.DATABASE_URL,
     redisUrl: s.REDIS_URL,
+    redisStartGraceMs: s.REDIS_START_GRACE_SECONDS * 1000,
     logLevel: s.LOG_LEVEL,
     cookieSecret: s.COOKIE_SECRET,
     signingKeys: { secret: s.SIGNING_KEYS_SECRET, refreshSeconds: s.SIGNING_KEYS_REFRESH_SECONDS },

@@ -8,7 +8,8 @@
 //   key is refused, a correct secret too, until the window ends.
 // A store outage (Redis down) is reported once and the limits are not enforced until it
 // ends, rather than refusing every request or making each one wait for Redis. A slow first
-// connection at start is no outage (REDIS_START_GRACE_MS).
+// connection at start is no outage (REDIS_START_GRACE_SECONDS: on a loaded machine the first
+// connection can outlast the connect timeout and succeed on a later try).
 import { createRequire } from 'node:module';
 import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
@@ -51,13 +52,6 @@ const REDIS_HANDSHAKE_TIMEOUT_MS = 1_000;
 /** How long start-up waits for Redis before it serves with the limits not yet enforced. */
 const REDIS_START_WAIT_MS = 2_000;
 
-/**
- * How long after the server is ready to serve a Redis not yet reached is no outage. On a
- * loaded machine the first connection can outlast the connect timeout and succeed on a later
- * try: its errors, and those of the limit checks made meanwhile, are reported only if this
- * grace passes without a connection.
- */
-export const REDIS_START_GRACE_MS = 10_000;
 
 /**
  * The part of a caller's IP that a limit keys on. An IPv6 host is normally given a whole
@@ -253,7 +247,7 @@ export interface RateLimits {
   codeRequestsPerAddress: RequestLimit;
   /**
    * The server is about to serve: resolves once the counters' store is connected, or has
-   * been given a moment to be; from now a store not yet reached has REDIS_START_GRACE_MS.
+   * been given a moment to be; from now a store not yet reached has REDIS_START_GRACE_SECONDS.
    */
   ready(): Promise<void>;
   /** docs/integrating.md#connect-an-ai-agent-mcp: dynamic client registrations under review and first uses of metadata documents per IP per hour. */
@@ -305,7 +299,7 @@ interface RedisConnection {
   close(): Promise<void>;
 }
 
-function connectRedis(url: string, outage: StoreReport): RedisConnection {
+function connectRedis(url: string, outage: StoreReport, graceMs: number): RedisConnection {
   const { Redis: Client } = load('ioredis') as typeof import('ioredis');
   const redis = new Client(url, {
     // A command sent while Redis is unreachable fails at once instead of queueing behind
@@ -330,7 +324,7 @@ function connectRedis(url: string, outage: StoreReport): RedisConnection {
   let handshake: NodeJS.Timeout | undefined;
   const endGrace = () => {
     starting = false;
-    if (redis.status !== 'ready') outage.failed(firstFailure ?? new Error(`Redis was not reached within ${REDIS_START_GRACE_MS / 1000} s of the start`));
+    if (redis.status !== 'ready') outage.failed(firstFailure ?? new Error(`Redis was not reached within ${graceMs / 1000} s of the start`));
   };
   const failed = (error: unknown) => {
     if (closing) return;
@@ -358,7 +352,7 @@ function connectRedis(url: string, outage: StoreReport): RedisConnection {
     redis,
     report: { ticket: outage.ticket, failed, succeeded: outage.succeeded },
     ready() {
-      if (starting && grace === undefined) grace = setTimeout(endGrace, REDIS_START_GRACE_MS).unref();
+      if (starting && grace === undefined) grace = setTimeout(endGrace, graceMs).unref();
       return readyOrLate(redis);
     },
     async close() {
@@ -386,7 +380,7 @@ function readyOrLate(redis: Redis): Promise<void> {
 }
 
 export function createRateLimits(config: Config, log: StoreOutageLog): RateLimits {
-  const connection = config.redisUrl ? connectRedis(config.redisUrl, outageReporter(log)) : undefined;
+  const connection = config.redisUrl ? connectRedis(config.redisUrl, outageReporter(log), config.redisStartGraceMs) : undefined;
   const redis = connection?.redis;
   const outage = connection?.report ?? outageReporter(log);
   const counter = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract => {

@@ -20,3 +20,14 @@ describe('REDIS_URL', () => {
     }
   });
 });
+
+describe('REDIS_START_GRACE_SECONDS (docs/operating.md#when-things-fail)', () => {
+  it('is 10 s unless set, and takes whole seconds', () => {
+    expect(loadConfig({}).redisStartGraceMs).toBe(10_000);
+    expect(loadConfig({ REDIS_START_GRACE_SECONDS: '45' }).redisStartGraceMs).toBe(45_000);
+  });
+
+  it.each(['0', '-5', '2.5', 'soon'])('refuses %s at start, saying what it takes', (value) => {
+    expect(() => loadConfig({ REDIS_START_GRACE_SECONDS: value })).toThrow(/REDIS_START_GRACE_SECONDS must be a (positive )?whole number of seconds/);
+  });
+});
