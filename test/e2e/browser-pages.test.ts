@@ -1,13 +1,11 @@
 // The pages at a phone's width (390 px) and a laptop's (1280 px) in Chromium, in two blocks
 // below: every page visited once, and the rough edges found on them since. They share one
 // Chromium and one server, started once; each block signs in people of its own and registers
-// clients of its own, so what one lists the other never sees. Screenshots go to
+// clients of its own, so what one lists the other never sees. With SCREENSHOTS=1, screenshots go to
 // test-output/screenshots/ for a person to look at.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, screenshotDir, watchCspViolations } from '../helpers/chromium.ts';
+import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, watchCspViolations } from '../helpers/chromium.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import { createInviteLink } from '../../src/services/teams/invite-links.ts';
@@ -36,7 +34,7 @@ describe.skipIf(!chromiumAvailable)('the pages in Chromium', { timeout: 240_000 
   });
 
   // Every page at a phone's width (390 px) and a laptop's (1280 px) in Chromium: nothing scrolls sideways, the page's key elements are on screen, the header
-  // stays one short bar, and a screenshot of each is kept in test-output/screenshots/ for a
+  // stays one short bar, and (SCREENSHOTS=1) a screenshot of each is kept in test-output/screenshots/ for a
   // person to look at.
   describe('every page at 390 and 1280 px', () => {
     let person: TestUser;
@@ -339,10 +337,7 @@ describe.skipIf(!chromiumAvailable)('the pages in Chromium', { timeout: 240_000 
         await watchCspViolations(context, violations);
         const page = await context.newPage();
         // The reference is long: what the screen shows is what these steps are about.
-        const shot = async (name: string) => {
-          mkdirSync(screenshotDir, { recursive: true });
-          await page.screenshot({ path: join(screenshotDir, `issue24-${width}-${name}.png`) });
-        };
+        const shot = (name: string) => keepScreenshot(page, `issue24-${width}-${name}`, { viewport: true });
         await page.goto(`${server.url}/v2/docs`);
         await page.locator('.information-container').waitFor();
         await page.locator('.opblock-tag').first().waitFor();

@@ -30,7 +30,7 @@ describe.skipIf(!chromiumAvailable)('stories in Chromium', { timeout: 60_000 }, 
   // The client lifecycle in a real browser: a developer registers a client,
   // an admin approves it, a user authorizes it, the developer rotates its secret (add a
   // second, switch, remove the first) and the user revokes the application. Each step
-  // asserts what the page shows and keeps a screenshot under test-output/screenshots/.
+  // asserts what the page shows and (SCREENSHOTS=1) keeps a screenshot under test-output/screenshots/.
   describe('client lifecycle in Chromium', () => {
     let devUser: TestUser;
     let adminUser: TestUser;
@@ -240,7 +240,7 @@ describe.skipIf(!chromiumAvailable)('stories in Chromium', { timeout: 60_000 }, 
   // a user still follows an old authorization link without scope; the developer's page
   // explains legacy, counts that request, refuses to migrate until the warning is confirmed,
   // then migrates in place — in a browser without JavaScript. Each step asserts what the
-  // page shows and keeps a screenshot.
+  // page shows and (SCREENSHOTS=1) keeps a screenshot.
   describe('legacy migration in Chromium', () => {
     let devUser: TestUser;
     let endUser: TestUser;
@@ -357,7 +357,7 @@ describe.skipIf(!chromiumAvailable)('stories in Chromium', { timeout: 60_000 }, 
 
   // An invitation answered in a real browser (docs/rules.md#membership-invitations): a team admin invites a user
   // by e-mail through the API; the invitation grants nothing; the user logs in, opens
-  // /settings/teams on a phone, accepts, and the membership takes effect at once. Screenshots
+  // /settings/teams on a phone, accepts, and the membership takes effect at once. Screenshots (SCREENSHOTS=1)
   // go to test-output/screenshots/.
   describe('an invitation accepted in Chromium', () => {
     let context: BrowserContext;

@@ -30,10 +30,15 @@ export function launchChromium(): Promise<Browser> {
 
 export const screenshotDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../test-output/screenshots');
 
-/** Keeps a full-page screenshot of what the page shows now, for a person to look at. */
-export async function keepScreenshot(page: Page, name: string): Promise<void> {
+/**
+ * Keeps a screenshot of what the page shows now (the whole page, or with `viewport` what the
+ * screen shows), for a person to look at, when SCREENSHOTS=1 (CONTRIBUTING.md). No test reads
+ * them, and the 90 PNGs of a run were a fifth of the browser suites' time.
+ */
+export async function keepScreenshot(page: Page, name: string, options: { viewport?: boolean } = {}): Promise<void> {
+  if (process.env.SCREENSHOTS !== '1') return;
   mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: options.viewport !== true });
 }
 
 /** True when the page fits its viewport without sideways scrolling (readable on a phone). */
