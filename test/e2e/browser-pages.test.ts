@@ -5,7 +5,7 @@
 // test-output/screenshots/ for a person to look at.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, watchCspViolations } from '../helpers/chromium.ts';
+import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, logIn, watchCspViolations } from '../helpers/chromium.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 import { reviewClient } from '../../src/services/clients/review.ts';
 import { createInviteLink } from '../../src/services/teams/invite-links.ts';
@@ -138,9 +138,7 @@ describe.skipIf(!chromiumAvailable)('the pages in Chromium', { timeout: 240_000 
         await visit('not-found', '/no-such-page');
 
         await page.goto(`${server.url}/login`);
-        await page.getByLabel('Email').fill(person.email);
-        await page.getByLabel('Password').fill(person.password);
-        await page.getByRole('button', { name: 'Log in' }).click();
+        await logIn(page, person);
         await page.waitForURL(`${server.url}/`);
 
         await visit('home', '/');
@@ -242,9 +240,7 @@ describe.skipIf(!chromiumAvailable)('the pages in Chromium', { timeout: 240_000 
       contexts.push(context);
       const page = await context.newPage();
       await page.goto(`${server.url}/login`);
-      await page.getByLabel('Email').fill(person.email);
-      await page.getByLabel('Password').fill(person.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await logIn(page, person);
       await page.waitForURL(`${server.url}/`);
       return page;
     }

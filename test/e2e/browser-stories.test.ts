@@ -6,7 +6,7 @@
 // Tests). Within a block the numbered steps run in order, each carrying what the one before left.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, startCallbackApp, watchCspViolations } from '../helpers/chromium.ts';
+import { chromiumAvailable, fitsWidth, keepScreenshot, launchChromium, logIn, startCallbackApp, watchCspViolations } from '../helpers/chromium.ts';
 import { startTestServer, type TestClient, type TestServer, type TestUser } from '../helpers/server.ts';
 import { buildWorld, mint, type World } from '../platform/fixtures.ts';
 import { generateToken, hashToken, randomId } from '../../src/oauth/token-format.ts';
@@ -53,13 +53,6 @@ describe.skipIf(!chromiumAvailable)('stories in Chromium', { timeout: 60_000 }, 
       if (options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
       contexts.push(context);
       return context.newPage();
-    }
-
-    async function logIn(page: Page, person: TestUser) {
-      await expect.poll(() => page.getByRole('heading', { name: 'Log in' }).isVisible()).toBe(true);
-      await page.getByLabel('Email').fill(person.email);
-      await page.getByLabel('Password').fill(person.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
     }
 
     beforeAll(async () => {
@@ -256,13 +249,6 @@ describe.skipIf(!chromiumAvailable)('stories in Chromium', { timeout: 60_000 }, 
       return context.newPage();
     }
 
-    async function logIn(page: Page, person: TestUser) {
-      await page.getByRole('heading', { name: 'Log in' }).waitFor();
-      await page.getByLabel('Email').fill(person.email);
-      await page.getByLabel('Password').fill(person.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
-    }
-
     /** The application's old authorization link: no scope parameter. */
     const oldLink = () => `${server.url}/auth/oauth2/authorize?${new URLSearchParams({ client_id: client.clientId, redirect_uri: callback.url, response_type: 'code', state: 'old-link' })}`;
 
@@ -384,10 +370,7 @@ describe.skipIf(!chromiumAvailable)('stories in Chromium', { timeout: 60_000 }, 
       expect((await server.api('GET', `/v2/teams/${w.team.id}`, token)).status).toBe(403);
 
       await page.goto(`${server.url}/settings/teams`);
-      await expect.poll(() => page.getByRole('heading', { name: 'Log in' }).isVisible()).toBe(true);
-      await page.getByLabel('Email').fill(invitee.email);
-      await page.getByLabel('Password').fill(invitee.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
+      await logIn(page, invitee);
 
       await page.getByRole('heading', { name: 'Teams and organizations', exact: true }).waitFor();
       const card = page.locator(`li[data-invitation="${invitationId}"]`);
@@ -430,13 +413,6 @@ describe.skipIf(!chromiumAvailable)('stories in Chromium', { timeout: 60_000 }, 
       await watchCspViolations(context, violations);
       contexts.push(context);
       return context.newPage();
-    }
-
-    async function logIn(page: Page, person: TestUser) {
-      await page.getByRole('heading', { name: 'Log in' }).waitFor();
-      await page.getByLabel('Email').fill(person.email);
-      await page.getByLabel('Password').fill(person.password);
-      await page.getByRole('button', { name: 'Log in' }).click();
     }
 
     /** Waits until the page is at the application or a violation is reported; a blocked redirect is the latter. */

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends } from '../helpers/backends.ts';
-import { chromiumAvailable, launchChromium, startCallbackApp } from '../helpers/chromium.ts';
+import { chromiumAvailable, launchChromium, logIn, startCallbackApp } from '../helpers/chromium.ts';
 import { startTestServer, type TestServer, type TestUser } from '../helpers/server.ts';
 
 /** An agent's memory: what the SDK asks its provider to keep, and the URL it must open. */
@@ -100,9 +100,7 @@ describe.each(backends)('an MCP agent built on the official SDK, from {BASE_URL}
     // 2. The person logs in and approves in a real browser.
     const page = await browser.newPage();
     await page.goto(authorizationUrl.toString());
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page, user);
     await page.locator('#client-name').filter({ hasText: 'Test Agent' }).waitFor();
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.locator('#code').filter({ hasText: /^gac_/ }).waitFor();
@@ -195,9 +193,7 @@ describe.each(backends)('an MCP agent that identifies itself by a client metadat
 
     const page = await browser.newPage();
     await page.goto(authorizationUrl.toString());
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByRole('button', { name: 'Log in' }).click();
+    await logIn(page, user);
     await page.locator('#unverified-notice').waitFor();
     expect(await page.locator('#document-host').textContent()).toBe(new URL(documentUrl).host);
     await page.getByRole('button', { name: 'Allow' }).click();

@@ -46,6 +46,14 @@ export function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }
 
+/** Fills and sends the login form the page shows, or is about to show. */
+export async function logIn(page: Page, person: { email: string; password: string }): Promise<void> {
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
 /**
  * Adds each Content-Security-Policy violation a page of the context reports to `violations`,
  * as "page url: what". The listener runs before any page script, outside the page's policy:
