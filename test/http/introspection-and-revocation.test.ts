@@ -18,6 +18,26 @@ import { accessTokenOf } from '../helpers/stores.ts';
 const INTROSPECT = '/v2/auth/oauth2/introspect';
 const REVOKE = '/v2/auth/oauth2/revoke';
 
+interface ClientPostOptions {
+  /** The client's credentials in HTTP Basic (RFC 6749 §2.3.1), not in the body. */
+  basic?: boolean;
+  /** A JSON body instead of the form RFC 7662 §2.1 and RFC 7009 §2.1 name (docs/rules.md#token-endpoint: both are read). */
+  json?: boolean;
+}
+
+/** A client's POST to `path` with `fields`, authenticated in the body or with HTTP Basic. */
+function clientPost(server: TestServer, path: string, client: TestClient, fields: Record<string, string>, options: ClientPostOptions) {
+  const headers: Record<string, string> = { 'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded' };
+  const body: Record<string, string> = { ...fields };
+  if (options.basic) {
+    headers.authorization = `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString('base64')}`;
+  } else {
+    body.client_id = client.clientId;
+    if (client.secret) body.client_secret = client.secret;
+  }
+  return server.post(path, options.json ? JSON.stringify(body) : new URLSearchParams(body).toString(), headers);
+}
+
 describe.each(backends)('introspection and revocation on $name', ({ name, available }) => {
   let shared: TestServer;
   beforeAll(async () => {
@@ -59,17 +79,7 @@ describe.each(backends)('introspection and revocation on $name', ({ name, availa
       return { client, access: res.body.access_token as string, refresh: res.body.refresh_token as string };
     }
 
-    function introspect(client: TestClient, fields: Record<string, string>, options: { basic?: boolean; json?: boolean } = {}) {
-      const headers: Record<string, string> = { 'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded' };
-      const body: Record<string, string> = { ...fields };
-      if (options.basic) {
-        headers.authorization = `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString('base64')}`;
-      } else {
-        body.client_id = client.clientId;
-        if (client.secret) body.client_secret = client.secret;
-      }
-      return server.post(INTROSPECT, options.json ? JSON.stringify(body) : new URLSearchParams(body).toString(), headers);
-    }
+    const introspect = (client: TestClient, fields: Record<string, string>, options: ClientPostOptions = {}) => clientPost(server, INTROSPECT, client, fields, options);
 
     it.skipIf(!available)('RFC 7662 §2.2: a form request is answered 200 in JSON with Cache-Control: no-store, describing the active token', async () => {
       const t = await issued('PROFILE_READ BOOKING_READ');
@@ -164,17 +174,7 @@ describe.each(backends)('introspection and revocation on $name', ({ name, availa
       return { client, user, access: res.body.access_token as string, refresh: res.body.refresh_token as string };
     }
 
-    function revoke(client: TestClient, fields: Record<string, string>, options: { basic?: boolean; json?: boolean } = {}) {
-      const headers: Record<string, string> = { 'content-type': options.json ? 'application/json' : 'application/x-www-form-urlencoded' };
-      const body: Record<string, string> = { ...fields };
-      if (options.basic) {
-        headers.authorization = `Basic ${Buffer.from(`${client.clientId}:${client.secret}`).toString('base64')}`;
-      } else {
-        body.client_id = client.clientId;
-        if (client.secret) body.client_secret = client.secret;
-      }
-      return server.post(REVOKE, options.json ? JSON.stringify(body) : new URLSearchParams(body).toString(), headers);
-    }
+    const revoke = (client: TestClient, fields: Record<string, string>, options: ClientPostOptions = {}) => clientPost(server, REVOKE, client, fields, options);
 
     const accessRow = async (token: string) => (await accessTokenOf(server, token))!;
 
