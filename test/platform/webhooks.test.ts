@@ -113,6 +113,13 @@ describe.each(backends)('webhooks over HTTP on $name', ({ name, available }) => 
       return path;
     };
 
+    /** A host with a token for event types and two event types of theirs: the one under test, and another. */
+    async function hostWithTwoEventTypes(name: string) {
+      const host = await quickUser(server, name);
+      const token = await mint(server, w, host, ET_SCOPES);
+      return { host, token, et: await f.eventType({ userId: host.id }), other: await f.eventType({ userId: host.id }) };
+    }
+
     it.skipIf(!available)('POST, GET, PATCH, DELETE …/event-types/{id}/webhooks answer in the platform shape: numbered ids, the event type, the secret in the creation answer only', async () => {
       const host = await quickUser(server, 'Hal Host');
       const token = await mint(server, w, host, ET_SCOPES);
@@ -151,10 +158,7 @@ describe.each(backends)('webhooks over HTTP on $name', ({ name, available }) => 
     });
 
     it.skipIf(!available)('DELETE …/event-types/{id}/webhooks removes all of that event type\'s webhooks and says how many, leaving another event type\'s', async () => {
-      const host = await quickUser(server, 'Hal Host');
-      const token = await mint(server, w, host, ET_SCOPES);
-      const et = await f.eventType({ userId: host.id });
-      const other = await f.eventType({ userId: host.id });
+      const { token, et, other } = await hostWithTwoEventTypes('Hal Host');
       for (const id of [et.id, et.id, other.id]) {
         expect((await server.api('POST', `/v2/event-types/${id}/webhooks`, token, { subscriberUrl: 'https://hooks.example.com/x', triggers: ['BOOKING_CANCELLED'] })).status).toBe(201);
       }
@@ -207,10 +211,7 @@ describe.each(backends)('webhooks over HTTP on $name', ({ name, available }) => 
     });
 
     it.skipIf(!available)('a booking of the event type reaches its webhook, signed; a booking of another event type of the same host does not', async () => {
-      const host = await quickUser(server, 'Hal Host');
-      const token = await mint(server, w, host, ET_SCOPES);
-      const et = await f.eventType({ userId: host.id });
-      const other = await f.eventType({ userId: host.id });
+      const { token, et, other } = await hostWithTwoEventTypes('Hal Host');
       const path = hookPath();
       const created = await server.api('POST', `/v2/event-types/${et.id}/webhooks`, token, { subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'] });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -254,10 +255,7 @@ describe.each(backends)('webhooks over HTTP on $name', ({ name, available }) => 
       });
 
     it.skipIf(!available)('docs/rules.md#event-type-webhooks, docs/rules.md#webhooks: BOOKING_CANCELLED and BOOKING_RESCHEDULED of the event type\'s bookings reach its webhook subscribed to them, signed, with the booking; not a webhook of the event type subscribed to other triggers, nor another event type\'s', async () => {
-      const host = await quickUser(server, 'Hal Host');
-      const token = await mint(server, w, host, ET_SCOPES);
-      const et = await f.eventType({ userId: host.id });
-      const other = await f.eventType({ userId: host.id });
+      const { host, token, et, other } = await hostWithTwoEventTypes('Hal Host');
       const subscribe = async (eventTypeId: string, triggers: string[]) => {
         const path = hookPath();
         const created = await server.api('POST', `/v2/event-types/${eventTypeId}/webhooks`, token, { subscriberUrl: receiver.url(path), triggers });
@@ -376,10 +374,7 @@ describe.each(backends)('webhooks over HTTP on $name', ({ name, available }) => 
     });
 
     it.skipIf(!available)("docs/rules.md#event-type-webhooks: …/webhooks/{id}/deliveries lists what was sent, newest first, and redeliver sends one again as a new message; both need the booking read scope; another event type's webhook is 404", async () => {
-      const host = await quickUser(server, 'Dee Deliveries');
-      const token = await mint(server, w, host, ET_SCOPES);
-      const et = await f.eventType({ userId: host.id });
-      const other = await f.eventType({ userId: host.id });
+      const { host, token, et, other } = await hostWithTwoEventTypes('Dee Deliveries');
       const path = hookPath();
       const created = await server.api('POST', `/v2/event-types/${et.id}/webhooks`, token, { subscriberUrl: receiver.url(path), triggers: ['BOOKING_CREATED'] });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
