@@ -74,10 +74,11 @@ export async function registerOpenApi(server: FastifyInstance, deps: PlatformDep
   });
   server.get('/v2/openapi.json', { schema: { hide: true } }, async () => server.swagger());
   // Swagger UI's page has no viewport declaration, so a phone lays it out 980 px wide and
-  // scales the text down; every other page declares one (src/web/layout.ts).
-  server.addHook('onSend', async (request, reply, payload) => {
-    if (typeof payload !== 'string' || !request.url.startsWith('/v2/docs') || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return payload;
-    return payload.replace('<meta charset="UTF-8">', `<meta charset="UTF-8">\n      ${VIEWPORT}`);
+  // scales the text down; every other page declares one (src/web/layout.ts). A callback hook,
+  // not an async one: it runs on every /v2 answer, and needs no promise.
+  server.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload !== 'string' || !request.url.startsWith('/v2/docs') || !String(reply.getHeader('content-type') ?? '').startsWith('text/html')) return done(null, payload);
+    done(null, payload.replace('<meta charset="UTF-8">', `<meta charset="UTF-8">\n      ${VIEWPORT}`));
   });
 }
 
