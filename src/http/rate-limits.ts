@@ -52,7 +52,6 @@ const REDIS_HANDSHAKE_TIMEOUT_MS = 1_000;
 /** How long start-up waits for Redis before it serves with the limits not yet enforced. */
 const REDIS_START_WAIT_MS = 2_000;
 
-
 /**
  * The part of a caller's IP that a limit keys on. An IPv6 host is normally given a whole
  * /64 and picks addresses from it at will, so keying on the full address would hand it a
