@@ -165,6 +165,8 @@ describe.each(backends)('memberships over HTTP on $name', ({ name, available }) 
       expect(team.status).toBe(200);
       expect(team.body.data).toMatchObject({ id: Number(membership.id), userId: Number(user.id), teamId: Number(w.team.id), accepted: true, role: 'MEMBER', user: { email: user.email }, deleted: true });
       expect(await server.services.stores.api.memberships.findMember({ teamId: w.team.id }, membership.id)).toBeUndefined();
+      // Audited as the CLI's removal is, by the person the token acts for.
+      expect(await server.services.stores.auditLog.list({ userId: user.id })).toEqual([expect.objectContaining({ type: 'membership.removed', actorId: w.owner.id, data: { teamId: w.team.id, role: 'member' } })]);
       const orgMember = await f.membership({ organizationId: w.org.id });
       const org = await server.api('DELETE', `/v2/organizations/${w.org.id}/memberships/${orgMember.membership.id}`, owner);
       expect(org.body.data).toMatchObject({ id: Number(orgMember.membership.id), userId: Number(orgMember.user.id), teamId: Number(w.org.id), accepted: true, attributes: [], deleted: true });

@@ -252,7 +252,7 @@ function changeRoleRoute(deps: PlatformDeps, kind: Kind) {
 function removeMembershipRoute(deps: PlatformDeps, kind: Kind) {
   return route<unknown, unknown, { membershipId: string }>({
     data: deletedView(kind),
-    handle: async ({ facts, params }) => ({ ...viewOf(await removeMembership(deps.services, scopeOf(kind, facts), params.membershipId)), deleted: true }),
+    handle: async ({ userId, facts, params }) => ({ ...viewOf(await removeMembership(deps.services, scopeOf(kind, facts), params.membershipId, userId)), deleted: true }),
   });
 }
 

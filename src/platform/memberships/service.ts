@@ -109,8 +109,11 @@ export async function changeMembership(ctx: PlatformContext, scope: RosterScope,
   return findMembership(ctx, target, current.id);
 }
 
-/** Removes a member, or withdraws an invitation; the last owner stays. Answers it as it was. */
-export async function removeMembership(ctx: PlatformContext, scope: RosterScope, id: string): Promise<Found> {
+/**
+ * Removes a member, or withdraws an invitation; the last owner stays. Answers it as it was.
+ * A member's removal is audited as `membership.removed` by `actorId`, as the CLI's is.
+ */
+export async function removeMembership(ctx: PlatformContext, scope: RosterScope, id: string, actorId: string): Promise<Found> {
   const found = await findMembership(ctx, scope.target, id);
   if ('invitation' in found) {
     requireOwnerFor(scope, found.invitation.role === 'owner');
@@ -119,9 +122,11 @@ export async function removeMembership(ctx: PlatformContext, scope: RosterScope,
   }
   const current = found.member;
   requireOwnerFor(scope, current.role === 'owner');
-  await keepingAnOwner(ctx, scope.target, current.role === 'owner', lastOwner(scope.kind), (tx) =>
-    removeMember(tx, { id: current.id, userId: current.userId, teamId: current.teamId, organizationId: current.organizationId }, ctx.clock()),
-  );
+  await keepingAnOwner(ctx, scope.target, current.role === 'owner', lastOwner(scope.kind), async (tx) => {
+    const now = ctx.clock();
+    await removeMember(tx, { id: current.id, userId: current.userId, teamId: current.teamId, organizationId: current.organizationId }, now);
+    await tx.audit.append({ type: 'membership.removed', actorId, userId: current.userId, data: { ...scope.target, role: current.role } }, now);
+  });
   return found;
 }
 

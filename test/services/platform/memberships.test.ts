@@ -111,7 +111,7 @@ describe('the roster', () => {
     for (const id of [invitation.id, member, '999999']) {
       await expect(findMembership(world.ctx, { teamId: mine }, id)).rejects.toMatchObject({ kind: 'not_found', message: 'no such membership' });
       await expect(changeMembership(world.ctx, teamScope(mine), id, { role: 'admin' })).rejects.toMatchObject({ kind: 'not_found' });
-      await expect(removeMembership(world.ctx, teamScope(mine), id)).rejects.toMatchObject({ kind: 'not_found' });
+      await expect(removeMembership(world.ctx, teamScope(mine), id, owner)).rejects.toMatchObject({ kind: 'not_found' });
     }
     expect(await listRoster(world.ctx, { teamId: theirs }, 100, 0)).toHaveLength(3);
     expect(await findMembership(world.ctx, { teamId: theirs }, member)).toMatchObject({ member: { role: 'member' } });
@@ -149,15 +149,28 @@ describe('the roster', () => {
     const owner = await world.user();
     const teamId = await world.team(owner);
     const { invitation } = (await addMembership(world.ctx, teamScope(teamId), { role: 'owner', email: 'a@example.com' }, owner)) as { invitation: PendingInvitation };
-    await expect(removeMembership(world.ctx, teamScope(teamId, false), invitation.id)).rejects.toMatchObject({ kind: 'forbidden' });
-    expect(await removeMembership(world.ctx, teamScope(teamId), invitation.id)).toEqual({ invitation });
+    await expect(removeMembership(world.ctx, teamScope(teamId, false), invitation.id, owner)).rejects.toMatchObject({ kind: 'forbidden' });
+    expect(await removeMembership(world.ctx, teamScope(teamId), invitation.id, owner)).toEqual({ invitation });
     const ownerId = await membershipOf(world, teamId, owner);
-    await expect(removeMembership(world.ctx, teamScope(teamId), ownerId)).rejects.toMatchObject({ kind: 'conflict', message: 'the team must keep at least one owner: make someone else owner first' });
+    await expect(removeMembership(world.ctx, teamScope(teamId), ownerId, owner)).rejects.toMatchObject({ kind: 'conflict', message: 'the team must keep at least one owner: make someone else owner first' });
     const member = await world.user();
     await world.join({ teamId }, member);
     const id = await membershipOf(world, teamId, member);
-    expect(await removeMembership(world.ctx, teamScope(teamId, false), id)).toMatchObject({ member: { id, userId: member } });
+    expect(await removeMembership(world.ctx, teamScope(teamId, false), id, owner)).toMatchObject({ member: { id, userId: member } });
     expect((await listRoster(world.ctx, { teamId }, 100, 0)).map((e) => e.id)).toEqual([ownerId]);
+  });
+
+  it('a member removed through the API is audited as membership.removed by the caller, as the CLI does; a withdrawn invitation was no membership', async ({ world }) => {
+    const owner = await world.user();
+    const teamId = await world.team(owner);
+    const member = await world.user();
+    await world.join({ teamId }, member);
+    await removeMembership(world.ctx, teamScope(teamId), await membershipOf(world, teamId, member), owner);
+    expect(await world.ctx.stores.auditLog.list({ userId: member })).toEqual([expect.objectContaining({ type: 'membership.removed', actorId: owner, userId: member, data: { teamId, role: 'member' } })]);
+    const invitee = await world.user();
+    const { invitation } = (await addMembership(world.ctx, teamScope(teamId), { role: 'member', userId: invitee }, owner)) as { invitation: PendingInvitation };
+    await removeMembership(world.ctx, teamScope(teamId), invitation.id, owner);
+    expect((await world.ctx.stores.auditLog.list({ userId: invitee })).filter((e) => e.type === 'membership.removed')).toEqual([]);
   });
 
   it("removing an organization's member also clears the user's organization", async ({ world }) => {
@@ -167,10 +180,10 @@ describe('the roster', () => {
     await world.join({ organizationId }, member);
     expect((await world.ctx.stores.users.findById(member))?.organizationId).toBe(organizationId);
     const id = (await listRoster(world.ctx, { organizationId }, 100, 0)).find((e) => e.state === 'accepted' && e.userId === member)!.id;
-    await expect(removeMembership(world.ctx, orgScope(organizationId), ownerIdOf(await listRoster(world.ctx, { organizationId }, 100, 0), owner))).rejects.toMatchObject({
+    await expect(removeMembership(world.ctx, orgScope(organizationId), ownerIdOf(await listRoster(world.ctx, { organizationId }, 100, 0), owner), owner)).rejects.toMatchObject({
       message: 'the organization must keep at least one owner: make someone else owner first',
     });
-    await removeMembership(world.ctx, orgScope(organizationId), id);
+    await removeMembership(world.ctx, orgScope(organizationId), id, owner);
     expect((await world.ctx.stores.users.findById(member))?.organizationId).toBeNull();
   });
 });
@@ -237,7 +250,7 @@ describe("an organization's own accounts join its teams at once (docs/rules.md#o
     expect(await addMembership(world.ctx, teamScope(loneTeam), { role: 'member', userId: made, accepted: true }, orgAdmin)).toMatchObject({ invitation: { invitedUserId: made } });
     // The organization itself: its own account that was removed from it comes back only by accepting.
     const second = (await createOrganizationUser(world.ctx, { organizationId, callerIsOwner: true }, { email: 'second@example.com', role: 'member' }, owner)).user;
-    await removeMembership(world.ctx, orgScope(organizationId), second.membershipId);
+    await removeMembership(world.ctx, orgScope(organizationId), second.membershipId, owner);
     expect(await addMembership(world.ctx, orgScope(organizationId), { role: 'member', userId: second.id, accepted: true }, orgAdmin)).toMatchObject({ invitation: { invitedUserId: second.id } });
     expect((await listRoster(world.ctx, { teamId }, 100, 0)).filter((e) => e.state === 'accepted')).toHaveLength(1);
   });
