@@ -261,7 +261,9 @@ function hostTime(hosts: HostAvailability[], rules: SlotRules, held: Interval[])
     seated(start: number, free: string[]): Slot {
       const taken = free.map((id) => ({ id, bookings: seatsAt(id, start) }));
       const fullest = taken.reduce((best, x) => (x.bookings.length > best.bookings.length ? x : best));
-      const first = [...fullest.bookings].sort((x, y) => (x.uid ?? '').localeCompare(y.uid ?? ''))[0];
+      // By character code, not localeCompare: uids mix cases, and a locale's order folds them,
+      // so the booking named would depend on the machine's locale.
+      const first = [...fullest.bookings].sort((x, y) => ((x.uid ?? '') < (y.uid ?? '') ? -1 : (x.uid ?? '') > (y.uid ?? '') ? 1 : 0))[0];
       return {
         start,
         end: start + length,

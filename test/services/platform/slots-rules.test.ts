@@ -233,6 +233,11 @@ describe('seats', () => {
     expect(checkStart([two], seated(2), at('2030-01-07T10:00:00Z'), NOW, 'all')).toEqual({ refusal: { reason: 'full', seats: 2 } });
   });
 
+  it('a seated slot names the booking whose uid sorts first by character code, whatever the locale (uids mix cases: "1X…" before "1k…")', () => {
+    const two = host([booked('2030-01-07', '10:00', ET, '1k58BPFsm226bAcagLdKSx'), booked('2030-01-07', '10:00', ET, '1X3lx6BZIYlattdNOVCQ8G')]);
+    expect(freeSlots([two], seated(3), MONDAY, NOW, 'all').find((s) => hhmm(s.start) === '10:00')?.bookingUid).toBe('1X3lx6BZIYlattdNOVCQ8G');
+  });
+
   it("a seated slot's bookings take the host's time for every other start, buffers included; another event type's booking takes the slot whole", () => {
     const one = host([booked('2030-01-07', '10:00', ET, 'u1')]);
     expect(startsOf(one, seated(3, { intervalMinutes: 30 }))).toEqual(['09:00', '10:00', '11:00']);
