@@ -124,6 +124,11 @@ export class TestServer {
   async code(client: TestClient, user: TestUser, extra: Record<string, string> = {}): Promise<string> {
     const browser = this.browser();
     await browser.login(user.email, user.password);
+    return this.codeFor(browser, client, extra);
+  }
+
+  /** The front channel for the user already logged in on `browser`: authorize, allow. Returns the code. */
+  async codeFor(browser: Browser, client: TestClient, extra: Record<string, string> = {}): Promise<string> {
     const back = await this.authorize(browser, {
       client_id: client.clientId,
       redirect_uri: client.redirectUri,

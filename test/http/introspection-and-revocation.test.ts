@@ -67,14 +67,7 @@ describe.each(backends)('introspection and revocation on $name', ({ name, availa
 
     async function issued(scope = 'PROFILE_READ') {
       const client = await server.client(dev);
-      const back = await server.authorize(browser, {
-        client_id: client.clientId,
-        redirect_uri: client.redirectUri,
-        response_type: 'code',
-        scope,
-        state: 's',
-      });
-      const res = await server.exchange(client, back.searchParams.get('code')!);
+      const res = await server.exchange(client, await server.codeFor(browser, client, { scope }));
       expect(res.status).toBe(200);
       return { client, access: res.body.access_token as string, refresh: res.body.refresh_token as string };
     }
@@ -154,17 +147,7 @@ describe.each(backends)('introspection and revocation on $name', ({ name, availa
     });
 
     /** The front channel as the logged-in user who clicks Allow; returns the code. */
-    async function code(client: TestClient, extra: Record<string, string> = {}) {
-      const back = await server.authorize(browser, {
-        client_id: client.clientId,
-        redirect_uri: client.redirectUri,
-        response_type: 'code',
-        scope: 'PROFILE_READ',
-        state: 'xyz',
-        ...extra,
-      });
-      return back.searchParams.get('code')!;
-    }
+    const code = (client: TestClient, extra: Record<string, string> = {}) => server.codeFor(browser, client, extra);
 
     /** A new approved confidential client and a fresh token pair of the user for it. */
     async function issued() {

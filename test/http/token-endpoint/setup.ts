@@ -101,19 +101,7 @@ export function useTokenEndpoint(name: Backend['name'], available: boolean): Tok
   });
   afterAll(async () => t.server?.close());
 
-  t.code = async (client, extra = {}) => {
-    const back = await t.server.authorize(t.userBrowser, {
-      client_id: client.clientId,
-      redirect_uri: client.redirectUri,
-      response_type: 'code',
-      scope: 'PROFILE_READ',
-      state: 'xyz',
-      ...extra,
-    });
-    const value = back.searchParams.get('code');
-    if (!value) throw new Error(`no code in ${back}`);
-    return value;
-  };
+  t.code = (client, extra = {}) => t.server.codeFor(t.userBrowser, client, extra);
 
   t.approvedClient = async (options = {}) => t.server.client(t.dev, options);
 
