@@ -4,7 +4,7 @@
 // docs/rules.md#file-permissions: the file is its owner's only (0600), and so is the data
 // folder when Gatehouse makes it (0700).
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { makeOwnerOnlyFolder, OWNER_ONLY_FILE, tightenToOwnerOnly } from './owner-only.ts';
 
@@ -20,7 +20,19 @@ export function resolveLocalSecret(configured: string | undefined, fileName: str
   const file = resolve(dataDir, fileName);
   if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim(), warnings: tightenToOwnerOnly([file]) };
   makeOwnerOnlyFolder(dataDir);
+  // Two starts at once over a fresh folder must keep one secret, and no start may read a
+  // half-written one: the secret is written whole under a name of this start's own, then
+  // linked to its place, which fails if another start linked its own first; that one is read.
   const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: OWNER_ONLY_FILE });
-  return { secret, warnings: [] };
+  const draft = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  writeFileSync(draft, secret + '\n', { mode: OWNER_ONLY_FILE, flag: 'wx' });
+  try {
+    linkSync(draft, file);
+    return { secret, warnings: [] };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return { secret: readFileSync(file, 'utf8').trim(), warnings: [] };
+  } finally {
+    rmSync(draft, { force: true });
+  }
 }

@@ -3,7 +3,7 @@
 // folder Gatehouse creates for them is its owner's only (0700). The database holds webhook
 // and events signing secrets in plain text. Real processes under umask 022,
 // the common default that made them 0644.
-import { chmodSync, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,11 +28,11 @@ describe.each(backends)('files that hold secrets on $name (SECURITY.md)', { time
     rmSync(cwd, { recursive: true, force: true });
   });
 
-  /** `gatehouse serve` from `cwd` under umask 022, generating its cookie secret. */
+  /** `gatehouse serve` from `cwd` under umask 022, generating its cookie and signing keys secrets. */
   const serve = async (databaseUrl: string, env: Record<string, string> = {}) =>
-    (server = await startServe(await freePort(), { DATABASE_URL: databaseUrl, COOKIE_SECRET: undefined, ...env }, { cwd, umask: UMASK }));
+    (server = await startServe(await freePort(), { DATABASE_URL: databaseUrl, COOKIE_SECRET: undefined, SIGNING_KEYS_SECRET: undefined, ...env }, { cwd, umask: UMASK }));
 
-  it.skipIf(!available)('serve under umask 022 creates the data folder 0700 and the cookie secret 0600; on SQLite the database, its WAL and shared memory 0600 in a folder 0700', async () => {
+  it.skipIf(!available)('serve under umask 022 creates the data folder 0700 and the cookie and signing keys secrets 0600, nothing else; on SQLite the database, its WAL and shared memory 0600 in a folder 0700', async () => {
     let url: string;
     if (name === 'sqlite') {
       url = `sqlite:${join(cwd, 'db', 'gatehouse.db')}`;
@@ -42,7 +42,9 @@ describe.each(backends)('files that hold secrets on $name (SECURITY.md)', { time
     }
     await serve(url);
     expect(modeOf(join(cwd, 'data'))).toBe('700');
+    expect(readdirSync(join(cwd, 'data')).sort()).toEqual(['cookie-secret', 'signing-keys-secret']);
     expect(modeOf(join(cwd, 'data', 'cookie-secret'))).toBe('600');
+    expect(modeOf(join(cwd, 'data', 'signing-keys-secret'))).toBe('600');
     if (name === 'sqlite') {
       expect(modeOf(join(cwd, 'db'))).toBe('700');
       // The migrations wrote through the WAL, and the serving process holds the shared memory.

@@ -12,6 +12,7 @@ import { Browser, formFields } from './browser.ts';
 import { testPasswordHashing } from './password-hashing.ts';
 import { gatehouseCommand } from './cli-process.ts';
 import { projectRoot } from './project-root.ts';
+import { TEST_SIGNING_KEYS_SECRET } from './server.ts';
 
 export interface ServeProcess {
   url: string;
@@ -22,8 +23,8 @@ export interface ServeProcess {
 
 /**
  * Starts `gatehouse serve` on `port` and waits until /healthz answers (polling with a
- * deadline). A setting given as undefined is unset (COOKIE_SECRET: the server generates one
- * in the data folder of `cwd`); `umask`: see gatehouseCommand.
+ * deadline). A setting given as undefined is unset (COOKIE_SECRET, SIGNING_KEYS_SECRET: the
+ * server generates one in the data folder of `cwd`); `umask`: see gatehouseCommand.
  */
 export async function startServe(port: number, env: Record<string, string | undefined>, options: { cwd?: string; umask?: string } = {}): Promise<ServeProcess> {
   const url = `http://127.0.0.1:${port}`;
@@ -38,6 +39,8 @@ export async function startServe(port: number, env: Record<string, string | unde
       APP_URL: url,
       LOG_LEVEL: 'warn',
       COOKIE_SECRET: 'faults-cookie-secret-faults-cookie-secret',
+      // Given, as COOKIE_SECRET is, so that a test writes no secret into the data folder of cwd.
+      SIGNING_KEYS_SECRET: TEST_SIGNING_KEYS_SECRET,
       RATE_LIMIT_TOKEN_PER_MINUTE: '0',
       RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '0',
       RATE_LIMIT_LOGIN_FAILURES_PER_15_MINUTES: '0',

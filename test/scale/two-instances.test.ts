@@ -87,6 +87,8 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
       DATABASE_URL: database.url,
       REDIS_URL: redisUrl!,
       COOKIE_SECRET: randomBytes(32).toString('hex'),
+      // docs/operating.md#signing-keys: every instance is given the one secret.
+      SIGNING_KEYS_SECRET: randomBytes(32).toString('hex'),
       LOG_LEVEL: 'warn',
       RATE_LIMIT_CLIENT_AUTH_FAILURES_PER_MINUTE: '3',
       ...database.env,
