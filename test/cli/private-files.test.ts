@@ -37,7 +37,8 @@ describe.each(backends)('files that hold secrets on $name (SECURITY.md)', { time
     if (name === 'sqlite') {
       url = `sqlite:${join(cwd, 'db', 'gatehouse.db')}`;
     } else {
-      database = await createTestDatabase(name);
+      // A first start, which seals its first signing keys under the secret it generates.
+      database = await createTestDatabase(name, { firstStart: true });
       url = database.url;
     }
     await serve(url);

@@ -8,8 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { KeySealer, makeSigningKeySet } from '../../src/oauth/signing-keys.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { migrateToLatest, migrateUpTo } from '../../src/storage/migrator.ts';
+import { createSigningKeyStore } from '../../src/storage/stores/signing-keys.ts';
 
 const run = promisify(execFile);
 
@@ -26,6 +28,25 @@ export const backends: Backend[] = [
   { name: 'postgres', available: postgresUrl !== undefined },
 ];
 
+/**
+ * docs/operating.md#signing-keys: the secret every test instance seals its signing keys with: the
+ * same for all, as every instance of one deployment must use the one its keys were made with.
+ */
+export const TEST_SIGNING_KEYS_SECRET = 'test signing keys secret, the same for every instance';
+
+export interface TestDatabaseOptions {
+  /** The size of the PostgreSQL pool. */
+  poolSize?: number;
+  /** Migrated only that far: the database as an older release left it (no signing keys). */
+  upTo?: string;
+  /**
+   * The database as an instance's first start finds it, with no ID token signing keys yet: for
+   * the tests of the first start. Otherwise it holds the set a first start would have made,
+   * sealed under TEST_SIGNING_KEYS_SECRET.
+   */
+  firstStart?: boolean;
+}
+
 export interface TestDatabase {
   handle: DatabaseHandle;
   /** The DATABASE_URL a child process would use to reach the same data. */
@@ -36,24 +57,32 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh, migrated database: a temporary SQLite file or a new PostgreSQL schema. With
- * `upTo`, migrated only that far: the database as an older release left it.
+ * A fresh, migrated database: a temporary SQLite file or a new PostgreSQL schema.
  *
  * Migrating every test's database from nothing cost the suite a second or more per
- * PostgreSQL schema on a busy machine. Each worker migrates one database of each kind
- * through the real migrator, then copies it: the SQLite file as it is, the PostgreSQL
- * schema as pg_dump writes it (structure and the migrator's own rows), under the new name.
- * Where pg_dump is missing or refuses, every schema is migrated as before.
+ * PostgreSQL schema on a busy machine, and the first start of every test server made an RSA
+ * key (a fifth of a second of CPU, some 200 times a run). Each worker migrates one database of
+ * each kind through the real migrator and adds the first signing key set, then copies it: the
+ * SQLite file as it is, the PostgreSQL schema as pg_dump writes it (structure, the migrator's
+ * rows and the keys), under the new name. Where pg_dump is missing or refuses, every schema is
+ * migrated as before.
  */
-export async function createTestDatabase(backend: Backend['name'], poolSize?: number, upTo?: string): Promise<TestDatabase> {
-  const migrate = (handle: DatabaseHandle) => (upTo === undefined ? migrateToLatest(handle) : migrateUpTo(handle, upTo));
+export async function createTestDatabase(backend: Backend['name'], options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const { poolSize, upTo } = options;
+  const migrate = async (handle: DatabaseHandle) => {
+    if (upTo !== undefined) return migrateUpTo(handle, upTo);
+    await migrateToLatest(handle);
+    if (!options.firstStart) await addFirstSigningKeys(handle);
+  };
+  const template = upTo === undefined ? (options.firstStart ? 'first start' : 'keys') : 'none';
   if (backend === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
     const file = join(dir, 'test.db');
-    const template = upTo === undefined ? await sqliteTemplate() : undefined;
-    if (template !== undefined) copyFileSync(template, file);
+    const copied = template === 'none' ? undefined : await sqliteTemplate();
+    if (copied !== undefined) copyFileSync(copied, file);
     const handle = openDatabase(`sqlite:${file}`);
-    if (template === undefined) await migrate(handle);
+    if (copied === undefined) await migrate(handle);
+    else if (template === 'first start') await handle.db.deleteFrom('signing_keys').execute();
     return {
       handle,
       url: `sqlite:${file}`,
@@ -65,13 +94,14 @@ export async function createTestDatabase(backend: Backend['name'], poolSize?: nu
     };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const script = upTo === undefined ? await postgresTemplate() : undefined;
+  const script = template === 'none' ? undefined : await postgresTemplate();
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
   await admin.query(script === undefined ? `CREATE SCHEMA ${schema}` : script.replaceAll(TEMPLATE_NAME, schema));
   await admin.end();
   const handle = openDatabase(postgresUrl!, { schema, ...(poolSize ? { poolSize } : {}) });
   if (script === undefined) await migrate(handle);
+  else if (template === 'first start') await handle.db.deleteFrom('signing_keys').execute();
   const url = `${postgresUrl}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     handle,
@@ -84,13 +114,19 @@ export async function createTestDatabase(backend: Backend['name'], poolSize?: nu
   };
 }
 
-/** This worker's migrated SQLite file, made once; closed, so that a copy is whole. */
+/** The set of signing keys an instance's first start makes (docs/operating.md#signing-keys). */
+async function addFirstSigningKeys(handle: DatabaseHandle): Promise<void> {
+  await createSigningKeyStore(handle.db).addSigningKeys(await makeSigningKeySet(new KeySealer(TEST_SIGNING_KEYS_SECRET), 1, Date.now()));
+}
+
+/** This worker's migrated SQLite file with its first signing keys, made once; closed, so that a copy is whole. */
 let sqliteFile: Promise<string> | undefined;
 function sqliteTemplate(): Promise<string> {
   sqliteFile ??= (async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'gatehouse-template-')), 'template.db');
     const handle = openDatabase(`sqlite:${file}`);
     await migrateToLatest(handle);
+    await addFirstSigningKeys(handle);
     await handle.close();
     return file;
   })();
@@ -100,7 +136,7 @@ function sqliteTemplate(): Promise<string> {
 /** Stands for the schema's name in the script of a migrated PostgreSQL schema. */
 const TEMPLATE_NAME = `t_template_${randomBytes(8).toString('hex')}`;
 
-/** The SQL that makes a migrated schema named TEMPLATE_NAME, made once per worker; undefined without pg_dump. */
+/** The SQL that makes a migrated schema named TEMPLATE_NAME with its first signing keys, made once per worker; undefined without pg_dump. */
 let postgresScript: Promise<string | undefined> | undefined;
 function postgresTemplate(): Promise<string | undefined> {
   postgresScript ??= (async () => {
@@ -110,6 +146,7 @@ function postgresTemplate(): Promise<string | undefined> {
     await admin.end();
     const handle = openDatabase(postgresUrl!, { schema: TEMPLATE_NAME });
     await migrateToLatest(handle);
+    await addFirstSigningKeys(handle);
     await handle.close();
     try {
       const dump = await run('pg_dump', [`--dbname=${postgresUrl}`, `--schema=${TEMPLATE_NAME}`, '--no-owner', '--no-privileges', '--inserts'], { maxBuffer: 16 * 1024 * 1024 });

@@ -11,7 +11,7 @@ import type { OAuthStore } from '../../src/oauth/storage.ts';
 import type { PlatformContext } from '../../src/platform/stores.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { Browser, formFields } from './browser.ts';
-import { createTestDatabase, type Backend, type TestDatabase } from './backends.ts';
+import { createTestDatabase, TEST_SIGNING_KEYS_SECRET, type Backend, type TestDatabase } from './backends.ts';
 import { freePort } from './ports.ts';
 import { testResolver } from './test-dns.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
@@ -206,15 +206,14 @@ export class TestServer {
   }
 }
 
-/**
- * docs/operating.md#signing-keys: the secret every test instance seals its signing keys with: the
- * same for all, as every instance of one deployment must use the one its keys were made with.
- */
-export const TEST_SIGNING_KEYS_SECRET = 'test signing keys secret, the same for every instance';
+export { TEST_SIGNING_KEYS_SECRET };
 
-/** `sharing`: serve the database of that server instead of a new one, as a second instance would. */
-export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}, sharing?: TestServer): Promise<TestServer> {
-  const database = sharing?.database ?? (await createTestDatabase(backend));
+/**
+ * `sharing`: serve the database of that server instead of a new one, as a second instance
+ * would. `firstStart`: a new database as a first start finds it (test/helpers/backends.ts).
+ */
+export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}, sharing?: TestServer, options: { firstStart?: boolean } = {}): Promise<TestServer> {
+  const database = sharing?.database ?? (await createTestDatabase(backend, { firstStart: options.firstStart }));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Rate limits are off unless a test turns one on: suites make many failing requests.
@@ -258,11 +257,11 @@ export interface SignedIn {
  * closed after it; `take` receives them, for the suite's own variables:
  * `useSignedInServer(name, available, 'Ada', (s) => ({ server, user, browser } = s))`.
  */
-export function useSignedInServer(backend: Backend['name'], available: boolean, userName: string, take: (signedIn: SignedIn) => void): void {
+export function useSignedInServer(backend: Backend['name'], available: boolean, userName: string, take: (signedIn: SignedIn) => void, options: { firstStart?: boolean } = {}): void {
   let server: TestServer | undefined;
   beforeAll(async () => {
     if (!available) return;
-    server = await startTestServer(backend);
+    server = await startTestServer(backend, {}, undefined, options);
     const user = await server.user({ name: userName });
     const browser = server.browser();
     expect((await browser.login(user.email, user.password)).status).toBe(303);

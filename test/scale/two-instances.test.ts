@@ -77,7 +77,8 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
   const services = () => createServiceContext(database.handle.db, Date.now);
 
   beforeAll(async () => {
-    database = await createTestDatabase('postgres');
+    // A new deployment: both instances' first start, over one database with no signing keys yet.
+    database = await createTestDatabase('postgres', { firstStart: true });
     const [portA, portB] = [await freePort(), await freePort()];
     // One issuer for both: they are one service behind one address.
     issuer = `http://127.0.0.1:${portA}`;

@@ -16,7 +16,7 @@ describe.each(backends)('migration 031 gives event types booking fields and book
 
   beforeAll(async () => {
     if (!available) return;
-    database = await createTestDatabase(name, undefined, '030_grants_by_client');
+    database = await createTestDatabase(name, { upTo: '030_grants_by_client' });
     db = database.handle.db as Kysely<any>;
   });
   afterAll(async () => database?.drop());

@@ -11,7 +11,7 @@ describe.each(backends)('DpopProofStore contract on $name', ({ name, available }
 
   beforeAll(async () => {
     if (!available) return;
-    database = await createTestDatabase(name, 8);
+    database = await createTestDatabase(name, { poolSize: 8 });
     store = createDpopProofStore(database.handle.db);
   });
   afterAll(async () => database?.drop());

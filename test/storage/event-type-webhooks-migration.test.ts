@@ -15,7 +15,7 @@ describe.each(backends)('migration 020 lets an event type own webhooks on $name'
 
   beforeAll(async () => {
     if (!available) return;
-    database = await createTestDatabase(name, undefined, '019_booking_attendees');
+    database = await createTestDatabase(name, { upTo: '019_booking_attendees' });
     db = database.handle.db as Kysely<any>;
   });
   afterAll(async () => database?.drop());

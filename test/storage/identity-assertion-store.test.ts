@@ -34,7 +34,7 @@ describe.each(backends)('IdentityAssertionStore contract on $name', ({ name, ava
 
   beforeAll(async () => {
     if (!available) return;
-    database = await createTestDatabase(name, 8);
+    database = await createTestDatabase(name, { poolSize: 8 });
     store = createIdentityAssertionStore(database.handle.db);
     // A clock that moves on every reading: two trusts added within one millisecond would
     // otherwise tie on created_at, and "oldest first" would fall to their random ids.

@@ -11,7 +11,7 @@ describe.skipIf(postgresUrl === undefined)('named statements on postgres', () =>
   let database: TestDatabase;
   beforeAll(async () => {
     // One connection, so the session that prepared the statements is the one asked.
-    database = await createTestDatabase('postgres', 1);
+    database = await createTestDatabase('postgres', { poolSize: 1 });
   });
   afterAll(async () => database?.drop());
 

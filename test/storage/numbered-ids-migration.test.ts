@@ -17,7 +17,7 @@ describe.each(backends)('migration 017 numbers ids on $name', ({ name, available
 
   beforeAll(async () => {
     if (!available) return;
-    database = await createTestDatabase(name, undefined, '016_fapi2_profile');
+    database = await createTestDatabase(name, { upTo: '016_fapi2_profile' });
     db = database.handle.db as Kysely<any>;
   });
   afterAll(async () => database?.drop());
@@ -110,7 +110,7 @@ describe.each(backends)('migration 017 numbers ids on $name', ({ name, available
   });
 
   it.skipIf(!available)('a migration that fails halfway leaves nothing of itself, and the database migrates once the cause is mended', async () => {
-    const older = await createTestDatabase(name, undefined, '016_fapi2_profile');
+    const older = await createTestDatabase(name, { upTo: '016_fapi2_profile' });
     try {
       const odb = older.handle.db as Kysely<any>;
       await odb.insertInto('users').values({ id: 'OnlyUserRandomId', email: 'only@example.com', name: 'Only', username: 'only', password_hash: 'x', is_admin: 0, time_zone: 'UTC', week_start: 'Monday', time_format: 24, default_schedule_id: null, organization_id: null, created_at: T0, updated_at: T0 }).execute();
