@@ -324,9 +324,12 @@ describe.skipIf(!chromiumAvailable)('the pages in Chromium', { timeout: 240_000 
         expect.soft(await page.locator('header.top .who').textContent().catch(() => null)).toBe('Dana Developer');
       });
 
-      // The reference is heavy to render (Swagger UI resolves the whole document in the page):
-      // one visit per width checks all it shows.
-      it(`${width} px: the API reference fits, renders under its own policy, takes a pasted access token and tries an operation`, async () => {
+      // The reference is heavy to render (Swagger UI resolves the whole document in the page,
+      // and again each operation opened): one visit per width. What the width changes is the
+      // layout; the token and the operation tried are the same script at either width, and are
+      // tried once, on the phone, where a control that does not fit would show.
+      const tried = width === 390;
+      it(`${width} px: the API reference fits and renders under its own policy${tried ? '; it takes a pasted access token and tries an operation' : ''}`, async () => {
         const context = await chromium.newContext({ viewport: { width, height: width === 390 ? 844 : 900 }, ...(width === 390 ? { isMobile: true, hasTouch: true } : {}) });
         contexts.push(context);
         const violations: string[] = [];
@@ -345,6 +348,9 @@ describe.skipIf(!chromiumAvailable)('the pages in Chromium', { timeout: 240_000 
         expect(await page.locator('.information-container').innerText()).toContain('Authorization: Bearer <token>');
         // No one-entry "Select a definition" menu.
         expect.soft(await page.locator('.topbar select, .topbar .download-url-wrapper').filter({ visible: true }).count()).toBe(0);
+        // Its own policy (docs/rules.md#security-headers): nothing it loads or runs is refused.
+        expect(violations).toEqual([]);
+        if (!tried) return;
         await page.getByRole('button', { name: /Authorize/ }).first().click();
         await page.locator('.dialog-ux .modal-ux').waitFor();
         await shot('11-api-reference-authorize');
@@ -370,7 +376,7 @@ describe.skipIf(!chromiumAvailable)('the pages in Chromium', { timeout: 240_000 
         // Tags start collapsed (src/platform/openapi.ts): the one with the most operations opens.
         await page.locator('.opblock-tag[data-tag="Bookings"]').click();
         await expect.poll(() => page.locator('.opblock').count()).toBeGreaterThan(10);
-        // Its own policy (docs/rules.md#security-headers): nothing it loads or runs is refused.
+        // Nor anything the operations it tried and opened loaded or ran.
         expect(violations).toEqual([]);
       });
     }
