@@ -30,7 +30,12 @@ async function failedAuthentications(url: string, n: number): Promise<number[]> 
   return statuses;
 }
 
-describe.each(backends)('the rate-limit Redis at start ($name)', ({ name, available }) => {
+// On one database: what is tested is the rate-limit store's first connection, which no database
+// takes part in. PostgreSQL where it is given, as the deployments that share a Redis run on it
+// (docs/operating.md#several-instances); SQLite otherwise.
+const backend = backends.find((b) => b.name === 'postgres' && b.available) ?? backends[0]!;
+
+describe.each([backend])('the rate-limit Redis at start ($name)', ({ name, available }) => {
   const enabled = available && throwawayRedisAvailable;
   let redis: ThrowawayRedis | undefined;
   let database: TestDatabase | undefined;
