@@ -17,6 +17,7 @@ import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts'
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 import { storesOver } from '../helpers/stores.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 
 const SECRET = /^gcs_[0-9A-Za-z]{49}$/;
 // A spawn is Node + tsx + the whole import graph: about a second alone, several on a busy machine.
@@ -89,7 +90,7 @@ describe('gatehouse CLI on SQLite (docs/rules.md#cli)', { timeout: CLI_TEST_TIME
     expect(out).not.toContain('correct horse');
     const database = openDatabase(env.DATABASE_URL!);
     try {
-      const services = createServiceContext(database.db, Date.now);
+      const services = createServiceContext(database.db, Date.now, testServiceOptions);
       expect(await verifyPassword(services, email, 'correct horse battery')).toMatchObject({ email, name: 'Ada Lovelace', isAdmin: false });
       expect(await verifyPassword(services, email, 'correct horse battery\n')).toBeUndefined();
     } finally {

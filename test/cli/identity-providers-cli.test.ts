@@ -11,6 +11,7 @@ import type { OAuthContext } from '../../src/oauth/context.ts';
 import { createIdentityAssertionStore } from '../../src/storage/stores/identity-assertions.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 
@@ -25,7 +26,7 @@ describe.each(backends)('gatehouse orgs idp on $name', ({ name, available }) => 
   function gatehouse(...args: string[]): Promise<CliResult> {
     return runCli(args, { env: { ...database.env, DATABASE_URL: database.url } });
   }
-  const services = () => createServiceContext(database.handle.db, Date.now);
+  const services = () => createServiceContext(database.handle.db, Date.now, testServiceOptions);
 
   beforeAll(async () => {
     if (!available) return;

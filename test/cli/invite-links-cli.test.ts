@@ -8,6 +8,7 @@ import { createUser } from '../../src/services/accounts/users.ts';
 import { createInviteLink, findInviteLink } from '../../src/services/teams/invite-links.ts';
 import { addMember, createTeam } from '../../src/services/teams/teams.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 import { auditEvents, storesOver } from '../helpers/stores.ts';
@@ -32,7 +33,7 @@ describe.each(backends)('gatehouse invite-links on $name', { timeout: 120_000 },
     database = await createTestDatabase(name);
     // The owner's link a second older than the admin's, so that newest first has one order.
     let offset = -1000;
-    services = createServiceContext(database.handle.db, () => Date.now() + offset);
+    services = createServiceContext(database.handle.db, () => Date.now() + offset, testServiceOptions);
     const owner = await createUser(services, { email: 'links-owner@example.com', name: 'Links Owner', password: 'owner-password' });
     admin = await createUser(services, { email: 'links-admin@example.com', name: 'Links Admin', password: 'admin-password' });
     team = await createTeam(services, { name: 'Sales', ownerId: owner.id });

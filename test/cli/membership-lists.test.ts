@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 
@@ -23,7 +24,7 @@ describe.each(backends)('gatehouse lists and removes memberships on $name', { ti
   beforeAll(async () => {
     if (!available) return;
     database = await createTestDatabase(name);
-    const services = createServiceContext(database.handle.db, Date.now);
+    const services = createServiceContext(database.handle.db, Date.now, testServiceOptions);
     await createUser(services, { email: owner, name: 'List Owner', password: 'owner-password' });
     await createUser(services, { email: helper, name: 'List Helper', password: 'helper-password' });
   });

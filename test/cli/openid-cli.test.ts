@@ -6,6 +6,7 @@ import { createUser } from '../../src/services/accounts/users.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { expectOneLineRefusal, runCli, type CliResult } from '../helpers/cli.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 
 describe.each(backends)('gatehouse clients for OpenID Connect on $name', ({ name, available }) => {
   let database: TestDatabase;
@@ -18,7 +19,7 @@ describe.each(backends)('gatehouse clients for OpenID Connect on $name', ({ name
   beforeAll(async () => {
     if (!available) return;
     database = await createTestDatabase(name);
-    await createUser(createServiceContext(database.handle.db, Date.now), { email: owner, name: 'OIDC Owner', password: 'owner-password' });
+    await createUser(createServiceContext(database.handle.db, Date.now, testServiceOptions), { email: owner, name: 'OIDC Owner', password: 'owner-password' });
   });
   afterAll(async () => database?.drop());
 

@@ -5,6 +5,7 @@ import { createUser } from '../../src/services/accounts/users.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 
 describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, available }) => {
   let database: TestDatabase;
@@ -18,7 +19,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
   beforeAll(async () => {
     if (!available) return;
     database = await createTestDatabase(name);
-    const services = createServiceContext(database.handle.db, Date.now);
+    const services = createServiceContext(database.handle.db, Date.now, testServiceOptions);
     await createUser(services, { email: owner, name: 'CLI Owner', password: 'owner-password' });
     await createUser(services, { email: helper, name: 'CLI Helper', password: 'helper-password' });
   });
@@ -35,7 +36,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
     const teamJson = JSON.parse(team.stdout);
     expect(teamJson).toMatchObject({ name: 'Sales', organization_id: orgJson.id });
 
-    const stores = createServiceContext(database.handle.db, Date.now).stores;
+    const stores = createServiceContext(database.handle.db, Date.now, testServiceOptions).stores;
     const ownerId = (await stores.users.findByEmail(owner))!.id;
     const roles = (await stores.teams.listMembershipsOfUser(ownerId)).map((m) => ({ role: m.role, teamId: m.teamId, organizationId: m.organizationId }));
     expect(roles).toEqual(
@@ -62,7 +63,7 @@ describe.each(backends)('gatehouse orgs, teams and members on $name', ({ name, a
 
   it.skipIf(!available)('members add is an operator’s direct membership: accepted at once, with no invitation to answer (docs/rules.md#membership-invitations)', async () => {
     const joiner = `cli-joiner-${Date.now()}@example.com`;
-    const services = createServiceContext(database.handle.db, Date.now);
+    const services = createServiceContext(database.handle.db, Date.now, testServiceOptions);
     const joinerId = (await createUser(services, { email: joiner, name: 'CLI Joiner', password: 'joiner-password' })).id;
     const team = JSON.parse((await gatehouse('teams', 'create', '--name', 'Direct', '--owner', owner, '--json')).stdout) as { id: string };
     const add = await gatehouse('members', 'add', '--team', team.id, '--user', joiner, '--role', 'member', '--json');

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 
@@ -35,7 +36,7 @@ describe.each(backends)('the CLI prints stored names and URIs escaped on $name',
   beforeAll(async () => {
     if (!available) return;
     database = await createTestDatabase(name);
-    const services = createServiceContext(database.handle.db, Date.now);
+    const services = createServiceContext(database.handle.db, Date.now, testServiceOptions);
     const owner = await createUser(services, { email: 'printable-owner@example.com', name: 'Printable Owner', password: 'owner-password' });
     const now = Date.now();
     teamId = await services.stores.ids.next('teams');

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/storage/database.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { createTestDatabase, postgresUrl, type TestDatabase } from '../helpers/backends.ts';
 import { runCliProcess } from '../helpers/cli-process.ts';
 import { expectOneLineRefusal, runCli } from '../helpers/cli.ts';
@@ -27,7 +28,7 @@ describe('gatehouse backup (docs/rules.md#cli)', { timeout: 180_000 }, () => {
   it('copies a SQLite database under load; a server on the copy honours the tokens issued before', async () => {
     database = await createTestDatabase('sqlite');
     dir = mkdtempSync(join(tmpdir(), 'gatehouse-backup-'));
-    const { user, client } = await seedApplication(createServiceContext(database.handle.db, Date.now));
+    const { user, client } = await seedApplication(createServiceContext(database.handle.db, Date.now, testServiceOptions));
     const env = { DATABASE_URL: database.url, AUTH_CODE_TTL_SECONDS: '900' };
     const original = await startServe(await freePort(), env);
     servers.push(original);

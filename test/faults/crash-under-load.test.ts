@@ -9,6 +9,7 @@
 // - SQLite's PRAGMA integrity_check is ok.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { Application, killHard, pairOf, seedApplication, startServe, stopServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
 import { halfWritten, sqliteIntegrity, successorHashesOf } from '../helpers/rows.ts';
@@ -44,7 +45,7 @@ describe.each(backends)('kill -9 under load on $name', { timeout: 180_000 }, ({ 
     database = await createTestDatabase(name);
     const db = database.handle.db;
     const stores = storesOver(db);
-    const { user, client } = await seedApplication(createServiceContext(db, Date.now));
+    const { user, client } = await seedApplication(createServiceContext(db, Date.now, testServiceOptions));
     const port = await freePort();
     // Codes must outlive the test's set-up; the window must outlive a restart on a busy machine.
     const env = { DATABASE_URL: database.url, AUTH_CODE_TTL_SECONDS: '900', REFRESH_REUSE_WINDOW_SECONDS: '300', PRUNE_INTERVAL_SECONDS: '3600' };

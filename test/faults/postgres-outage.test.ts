@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { Load, waitFor } from './load.ts';
 import { RunningGatehouse } from './running-gatehouse.ts';
 import { signedInClient, type SignedInClient } from './signed-in-client.ts';
@@ -19,7 +20,7 @@ describe.skipIf(!throwawayPostgresAvailable)('PostgreSQL goes away under load', 
     postgres = await ThrowawayPostgres.create();
     server = await RunningGatehouse.start({ DATABASE_URL: postgres.url, DATABASE_CONNECT_TIMEOUT_SECONDS: '2' });
     database = openDatabase(postgres.url);
-    app = await signedInClient(createServiceContext(database.db, Date.now), server.url);
+    app = await signedInClient(createServiceContext(database.db, Date.now, testServiceOptions), server.url);
   }, 120_000);
 
   afterAll(async () => {

@@ -5,6 +5,7 @@ import { createSession } from '../../src/services/accounts/sessions.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { registerDynamicClient } from '../../src/services/clients/dynamic-registration.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { hashToken } from '../../src/oauth/token-format.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -28,7 +29,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
 
   it.skipIf(!available)('deletes an ended session and audit events past AUDIT_RETENTION_DAYS, prints the counts, keeps the rest', async () => {
     const now = Date.now();
-    const at = (t: number) => createServiceContext(database.handle.db, () => t);
+    const at = (t: number) => createServiceContext(database.handle.db, () => t, testServiceOptions);
     const user = await createUser(at(now - 400 * DAY), { email: `prune-${name}@example.com`, name: 'Prune', password: 'prune-password' });
     await createSession(at(now - 8 * DAY), user.id);
     const fresh = await createSession(at(now), user.id);
@@ -92,7 +93,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
 
     // Open registrations (docs/rules.md#retention): one unused for two days goes, one an hour old stays.
     const openRegistration = async (at: number) =>
-      (await registerDynamicClient(createServiceContext(db, () => at), { policy: 'open', scopes: ['PROFILE_READ'] }, { redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'none' })).client.clientId;
+      (await registerDynamicClient(createServiceContext(db, () => at, testServiceOptions), { policy: 'open', scopes: ['PROFILE_READ'] }, { redirect_uris: ['http://127.0.0.1:33418/callback'], token_endpoint_auth_method: 'none' })).client.clientId;
     const registered = { abandoned: await openRegistration(now - 2 * DAY), recent: await openRegistration(now - HOUR) };
 
     const env = { DATABASE_URL: database.url, REFRESH_REUSE_WINDOW_SECONDS: '600' };
@@ -128,7 +129,7 @@ describe.each(backends)('gatehouse prune on $name (docs/rules.md#retention)', { 
     // The spent token stays for reuse detection; only its kept successor pair is forgotten.
     expect(await left(refresh, (h) => oauth.findRefreshToken(h))).toEqual({ revoked: false, expired: false, spent: true, live: true });
     expect((await oauth.findRefreshToken(refresh.spent.hash))?.successorBox).toBeNull();
-    const clients = createServiceContext(db, () => now).stores.clients;
+    const clients = createServiceContext(db, () => now, testServiceOptions).stores.clients;
     expect({ abandoned: await clients.find(registered.abandoned), recent: (await clients.find(registered.recent))?.state }).toEqual({ abandoned: undefined, recent: 'approved' });
     expect([await clients.countScopelessRequests(clientId, 0), await clients.countScopelessRequests(clientId, now - 30 * DAY)]).toEqual([1, 1]);
   });

@@ -3,6 +3,7 @@
 // once in the log); once it is back the limits hold again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { Load, waitFor } from './load.ts';
 import { RunningGatehouse } from './running-gatehouse.ts';
@@ -22,7 +23,7 @@ describe.each(backends)('Redis goes away under load ($name)', ({ name, available
     redis = await ThrowawayRedis.create();
     database = await createTestDatabase(name);
     server = await RunningGatehouse.start({ DATABASE_URL: database.url, REDIS_URL: redis.url, RATE_LIMIT_TOKEN_PER_MINUTE: String(LIMIT) });
-    app = await signedInClient(createServiceContext(database.handle.db, Date.now), server.url);
+    app = await signedInClient(createServiceContext(database.handle.db, Date.now, testServiceOptions), server.url);
   }, 120_000);
 
   afterAll(async () => {

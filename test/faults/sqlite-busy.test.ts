@@ -8,6 +8,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { Browser } from '../helpers/browser.ts';
 import { RunningGatehouse } from './running-gatehouse.ts';
 import { signedInClient, type SignedInClient } from './signed-in-client.ts';
@@ -22,7 +23,7 @@ describe('SQLite locked by another writer', () => {
   beforeAll(async () => {
     server = await RunningGatehouse.start({ DATABASE_URL: `sqlite:${file}`, DATABASE_CONNECT_TIMEOUT_SECONDS: '1' });
     database = openDatabase(`sqlite:${file}`);
-    app = await signedInClient(createServiceContext(database.db, Date.now), server.url);
+    app = await signedInClient(createServiceContext(database.db, Date.now, testServiceOptions), server.url);
   }, 120_000);
 
   afterAll(async () => {

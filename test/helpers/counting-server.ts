@@ -5,6 +5,7 @@ import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config/index.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from './password-hashing.ts';
 import { createTestDatabase, type Backend } from './backends.ts';
 import { freePort } from './ports.ts';
 import { TEST_SIGNING_KEYS_SECRET, TestServer } from './server.ts';
@@ -41,7 +42,7 @@ export async function startCountingServer(backend: Backend['name'], counter: Sta
   const config = loadConfig({ BASE_URL: url, APP_URL: url, DATABASE_URL: database.url, LOG_LEVEL: 'silent', PORT: String(port) });
   const counted = { ...database.handle, db: database.handle.db.withPlugin(countingPlugin(counter)) };
   const app = await buildApp(config, { database: counted, cookieSecret: randomBytes(32).toString('hex'), signingKeysSecret: TEST_SIGNING_KEYS_SECRET });
-  const server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, Date.now), [], sharing === undefined);
+  const server = new TestServer(app, url, config, database, createServiceContext(database.handle.db, Date.now, testServiceOptions), [], sharing === undefined);
   await app.listen({ port, host: '127.0.0.1' });
   return server;
 }

@@ -6,3 +6,6 @@
  * A test about the cost itself sets PASSWORD_HASHING.
  */
 export const testPasswordHashing = { PASSWORD_HASHING: 'owasp' } as const;
+
+/** The same cost for a service context a suite builds over its database itself. */
+export const testServiceOptions = { passwordHashing: testPasswordHashing.PASSWORD_HASHING };

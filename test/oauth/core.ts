@@ -26,6 +26,7 @@ import type { ServiceStores } from '../../src/services/stores.ts';
 import { openDatabase, type DatabaseHandle } from '../../src/storage/database.ts';
 import { migrateToLatest } from '../../src/storage/migrator.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { createOAuthStore } from '../../src/storage/stores/oauth.ts';
 import { createIdentityAssertionStore } from '../../src/storage/stores/identity-assertions.ts';
 import { createIdentityProviderKeys, type FetchKeys } from '../../src/services/identity-providers/keys.ts';
@@ -127,7 +128,7 @@ export async function openCore(options: CoreOptions = {}): Promise<Core> {
   await migrateToLatest(handle);
   let now = T0;
   const clock = () => now;
-  const services = createServiceContext(handle.db, clock);
+  const services = createServiceContext(handle.db, clock, testServiceOptions);
   const { stores } = services;
   const documents = new Map<string, Record<string, unknown>>();
   const ctx: OAuthContext = {

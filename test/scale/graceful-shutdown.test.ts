@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { waitFor } from '../faults/load.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { Application, pairOf, seedApplication, startServe, type ServeProcess, type TokenPair } from '../helpers/serve-process.ts';
@@ -134,7 +135,7 @@ describe.each(backends)('SIGTERM under a keep-alive load on $name', { timeout: 1
   it.skipIf(!available)('exits 0 promptly while the load keeps going; every answer is a whole one and what it reported is committed', async () => {
     database = await createTestDatabase(name);
     const db = database.handle.db;
-    const { user, client } = await seedApplication(createServiceContext(db, Date.now));
+    const { user, client } = await seedApplication(createServiceContext(db, Date.now, testServiceOptions));
     server = await startServe(await freePort(), { DATABASE_URL: database.url, AUTH_CODE_TTL_SECONDS: '900', PRUNE_INTERVAL_SECONDS: '3600' });
     const app = new Application(server.url, client);
     const codes = await app.codes(user, CONNECTIONS * 3);

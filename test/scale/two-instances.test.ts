@@ -18,6 +18,7 @@ import { tokenCountsOfClient } from '../helpers/rows.ts';
 import { freePort } from '../helpers/ports.ts';
 import { auditEvents, refreshTokenOf, storesOver } from '../helpers/stores.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 
 const enabled = postgresUrl !== undefined && redisUrl !== undefined;
 const SKIP_REASON = 'two instances need a shared PostgreSQL and Redis: set TEST_POSTGRES_URL and TEST_REDIS_URL';
@@ -74,7 +75,7 @@ describe.skipIf(!enabled)(`two gatehouse serve processes over one PostgreSQL and
   let a: Instance;
   let b: Instance;
   let issuer: string;
-  const services = () => createServiceContext(database.handle.db, Date.now);
+  const services = () => createServiceContext(database.handle.db, Date.now, testServiceOptions);
 
   beforeAll(async () => {
     // A new deployment: both instances' first start, over one database with no signing keys yet.

@@ -5,6 +5,7 @@ import type { ServiceContext } from '../../src/services/context.ts';
 import type { NewClientRecord } from '../../src/services/clients/store.ts';
 import { createUser } from '../../src/services/accounts/users.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { CLI_OPERATOR } from '../../src/services/actors.ts';
 import { addIdentityProvider } from '../../src/services/identity-providers/identity-providers.ts';
 import { createOrganization } from '../../src/services/teams/teams.ts';
@@ -35,7 +36,7 @@ describe.each(backends)('ClientStore contract on $name', ({ name, available }) =
   beforeAll(async () => {
     if (!available) return;
     database = await createTestDatabase(name);
-    ctx = createServiceContext(database.handle.db, () => 5000);
+    ctx = createServiceContext(database.handle.db, () => 5000, testServiceOptions);
     ownerId = (await createUser(ctx, { email: `owner-${name}@example.com`, name: 'Owner', password: 'correct horse battery' })).id;
   });
   afterAll(async () => database?.drop());

@@ -11,6 +11,7 @@ import { addIdentityProvider, removeIdentityProvider } from '../../src/services/
 import type { ServiceContext } from '../../src/services/context.ts';
 import { addMember, createOrganization } from '../../src/services/teams/teams.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 import { userRecord } from './seed.ts';
 import { createIdentityAssertionStore } from './stores.ts';
@@ -39,7 +40,7 @@ describe.each(backends)('IdentityAssertionStore contract on $name', ({ name, ava
     // A clock that moves on every reading: two trusts added within one millisecond would
     // otherwise tie on created_at, and "oldest first" would fall to their random ids.
     let now = Date.now();
-    services = createServiceContext(database.handle.db, () => (now += 1));
+    services = createServiceContext(database.handle.db, () => (now += 1), testServiceOptions);
     orgId = (await createOrganization(services, { name: 'Acme', ownerId: await user('owner@acme.example') })).id;
   });
   afterAll(async () => database?.drop());

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceContext } from '../../src/services/context.ts';
 import { createServiceContext } from '../../src/storage/stores/index.ts';
+import { testServiceOptions } from '../helpers/password-hashing.ts';
 import { backends, createTestDatabase, type TestDatabase } from '../helpers/backends.ts';
 
 describe.each(backends)('MetadataHostStore contract on $name', ({ name, available }) => {
@@ -11,7 +12,7 @@ describe.each(backends)('MetadataHostStore contract on $name', ({ name, availabl
   beforeAll(async () => {
     if (!available) return;
     database = await createTestDatabase(name);
-    ctx = createServiceContext(database.handle.db, () => 5000);
+    ctx = createServiceContext(database.handle.db, () => 5000, testServiceOptions);
   });
   afterAll(async () => database?.drop());
 
