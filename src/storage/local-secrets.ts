@@ -18,7 +18,8 @@ export const defaultDataDir = (): string => resolve('data');
 export function resolveLocalSecret(configured: string | undefined, fileName: string, dataDir = defaultDataDir()): { secret: string; warnings: string[] } {
   if (configured) return { secret: configured, warnings: [] };
   const file = resolve(dataDir, fileName);
-  if (existsSync(file)) return { secret: readFileSync(file, 'utf8').trim(), warnings: tightenToOwnerOnly([file]) };
+  const kept = () => readFileSync(file, 'utf8').trim();
+  if (existsSync(file)) return { secret: kept(), warnings: tightenToOwnerOnly([file]) };
   makeOwnerOnlyFolder(dataDir);
   // Two starts at once over a fresh folder must keep one secret, and no start may read a
   // half-written one: the secret is written whole under a name of this start's own, then
@@ -31,7 +32,7 @@ export function resolveLocalSecret(configured: string | undefined, fileName: str
     return { secret, warnings: [] };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return { secret: readFileSync(file, 'utf8').trim(), warnings: [] };
+    return { secret: kept(), warnings: [] };
   } finally {
     rmSync(draft, { force: true });
   }

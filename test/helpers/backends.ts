@@ -69,20 +69,24 @@ export interface TestDatabase {
  */
 export async function createTestDatabase(backend: Backend['name'], options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const { poolSize, upTo } = options;
-  const migrate = async (handle: DatabaseHandle) => {
+  const fromTemplate = upTo === undefined;
+  /** After the copy of the template, or in its place: the database the options ask for. */
+  const finish = async (handle: DatabaseHandle, copied: boolean) => {
+    if (copied) {
+      if (options.firstStart) await handle.db.deleteFrom('signing_keys').execute();
+      return;
+    }
     if (upTo !== undefined) return migrateUpTo(handle, upTo);
     await migrateToLatest(handle);
     if (!options.firstStart) await addFirstSigningKeys(handle);
   };
-  const template = upTo === undefined ? (options.firstStart ? 'first start' : 'keys') : 'none';
   if (backend === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
     const file = join(dir, 'test.db');
-    const copied = template === 'none' ? undefined : await sqliteTemplate();
-    if (copied !== undefined) copyFileSync(copied, file);
+    const template = fromTemplate ? await sqliteTemplate() : undefined;
+    if (template !== undefined) copyFileSync(template, file);
     const handle = openDatabase(`sqlite:${file}`);
-    if (copied === undefined) await migrate(handle);
-    else if (template === 'first start') await handle.db.deleteFrom('signing_keys').execute();
+    await finish(handle, template !== undefined);
     return {
       handle,
       url: `sqlite:${file}`,
@@ -94,14 +98,13 @@ export async function createTestDatabase(backend: Backend['name'], options: Test
     };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
-  const script = template === 'none' ? undefined : await postgresTemplate();
+  const script = fromTemplate ? await postgresTemplate() : undefined;
   const admin = new pg.Client({ connectionString: postgresUrl });
   await admin.connect();
   await admin.query(script === undefined ? `CREATE SCHEMA ${schema}` : script.replaceAll(TEMPLATE_NAME, schema));
   await admin.end();
   const handle = openDatabase(postgresUrl!, { schema, ...(poolSize ? { poolSize } : {}) });
-  if (script === undefined) await migrate(handle);
-  else if (template === 'first start') await handle.db.deleteFrom('signing_keys').execute();
+  await finish(handle, script !== undefined);
   const url = `${postgresUrl}${postgresUrl!.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
   return {
     handle,

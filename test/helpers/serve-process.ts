@@ -12,7 +12,7 @@ import { Browser, formFields } from './browser.ts';
 import { testPasswordHashing } from './password-hashing.ts';
 import { gatehouseCommand } from './cli-process.ts';
 import { projectRoot } from './project-root.ts';
-import { TEST_SIGNING_KEYS_SECRET } from './server.ts';
+import { TEST_SIGNING_KEYS_SECRET } from './backends.ts';
 
 export interface ServeProcess {
   url: string;

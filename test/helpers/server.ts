@@ -209,11 +209,13 @@ export class TestServer {
 export { TEST_SIGNING_KEYS_SECRET };
 
 /**
- * `sharing`: serve the database of that server instead of a new one, as a second instance
- * would. `firstStart`: a new database as a first start finds it (test/helpers/backends.ts).
+ * `over`: what it serves: a new database (unset), the database of that server, as a second
+ * instance would, or 'first start': a new database as an instance's first start finds it
+ * (test/helpers/backends.ts).
  */
-export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}, sharing?: TestServer, options: { firstStart?: boolean } = {}): Promise<TestServer> {
-  const database = sharing?.database ?? (await createTestDatabase(backend, { firstStart: options.firstStart }));
+export async function startTestServer(backend: Backend['name'], env: Record<string, string> = {}, over?: TestServer | 'first start'): Promise<TestServer> {
+  const sharing = over instanceof TestServer ? over : undefined;
+  const database = sharing?.database ?? (await createTestDatabase(backend, { firstStart: over === 'first start' }));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // Rate limits are off unless a test turns one on: suites make many failing requests.
@@ -261,7 +263,7 @@ export function useSignedInServer(backend: Backend['name'], available: boolean, 
   let server: TestServer | undefined;
   beforeAll(async () => {
     if (!available) return;
-    server = await startTestServer(backend, {}, undefined, options);
+    server = await startTestServer(backend, {}, options.firstStart ? 'first start' : undefined);
     const user = await server.user({ name: userName });
     const browser = server.browser();
     expect((await browser.login(user.email, user.password)).status).toBe(303);
